@@ -1,0 +1,70 @@
+/**
+ * Argument parsing on node:util parseArgs. Every command declares its options once; the global ones (homes,
+ * --json, --help) are merged in here so each command accepts them in any position.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { InputError, messageOf } from "../errors.ts";
+import type { HarnessName } from "../ir/schema.ts";
+import { harnessName, type HomeFlags } from "../harnesses/index.ts";
+
+export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
+
+export const GLOBAL_OPTIONS = {
+  "claude-home": { type: "string" },
+  "codex-home": { type: "string" },
+  "hermes-home": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies OptionSpec;
+
+export type Values = Record<string, string | boolean | undefined>;
+
+export interface Parsed {
+  values: Values;
+  positionals: string[];
+}
+
+export function parse(argv: string[], options: OptionSpec): Parsed {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { ...GLOBAL_OPTIONS, ...options },
+      allowPositionals: true,
+      strict: true,
+    });
+    return { values: values as Values, positionals };
+  } catch (error) {
+    throw new InputError(messageOf(error).replace(/\. To specify a positional argument.*$/s, ""));
+  }
+}
+
+export function str(values: Values, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+export function flag(values: Values, name: string): boolean {
+  return values[name] === true;
+}
+
+export function harnessFlag(values: Values, name: string): HarnessName | undefined {
+  const v = str(values, name);
+  return v === undefined ? undefined : harnessName(v);
+}
+
+export function homeFlags(values: Values): HomeFlags {
+  return {
+    ...(str(values, "claude-home") ? { claudeHome: str(values, "claude-home") } : {}),
+    ...(str(values, "codex-home") ? { codexHome: str(values, "codex-home") } : {}),
+    ...(str(values, "hermes-home") ? { hermesHome: str(values, "hermes-home") } : {}),
+  };
+}
+
+/** Exactly `count` positionals, or a usage error naming what is missing or extra. */
+export function positionals(parsed: Parsed, names: string[]): string[] {
+  if (parsed.positionals.length < names.length) throw new InputError(`missing <${names[parsed.positionals.length]}>`);
+  if (parsed.positionals.length > names.length) {
+    throw new InputError(`unexpected argument ${JSON.stringify(parsed.positionals[names.length])}`);
+  }
+  return parsed.positionals;
+}

@@ -1,0 +1,90 @@
+import type { Command } from "../command.ts";
+import { flag, harnessFlag, positionals, str } from "../args.ts";
+import { loadSession } from "../load.ts";
+import { harness } from "../../harnesses/index.ts";
+import { prepareConversion } from "../../pipeline/prepare.ts";
+import { formatReport } from "../../report/report.ts";
+import { InputError, RefusedError } from "../../errors.ts";
+import { err, out, printJson } from "../output.ts";
+
+export const handoff: Command = {
+  name: "handoff",
+  summary: "make a session resumable in a target harness and print the resume command",
+  usage:
+    "session-bridge handoff <session> --to H [--cwd DIR] [--title T] [--model M] [--session-id ID] [--dry-run] [--force] [--no-backup] [--json]",
+  help: `  --to H             target harness
+  --cwd DIR          directory to resume from (default: the source session's)
+  --title T          title in the target (default: the source's, else its first user message)
+  --model M          model for rendered turns that record none
+  --session-id ID    target id (default: a fresh one in the target's format)
+  --dry-run          print the plan (files, report, backups) and touch nothing
+  --force            replace an existing target session (backed up first)
+  --no-backup        skip the database backup (file targets never need one)
+  --no-handshake     do not append the resume handshake
+  --stub-open-calls  close open tool calls with synthetic interrupted results
+  --from H           look for <session> in this harness only`,
+  options: {
+    to: { type: "string" },
+    cwd: { type: "string" },
+    title: { type: "string" },
+    model: { type: "string" },
+    "session-id": { type: "string" },
+    "dry-run": { type: "boolean" },
+    force: { type: "boolean" },
+    "no-backup": { type: "boolean" },
+    "no-handshake": { type: "boolean" },
+    "stub-open-calls": { type: "boolean" },
+    from: { type: "string" },
+  },
+  async run(parsed, { homes, json, now }) {
+    const [ref] = positionals(parsed, ["session"]);
+    const to = harnessFlag(parsed.values, "to");
+    if (!to) throw new InputError("missing --to H");
+    const target = harness(to);
+    const sessionId = str(parsed.values, "session-id");
+    if (sessionId !== undefined) target.checkId(sessionId);
+    const force = flag(parsed.values, "force");
+    const dryRun = flag(parsed.values, "dry-run");
+    const { session } = await loadSession(ref!, parsed.values, homes);
+    const title = str(parsed.values, "title") ?? session.meta.title;
+    const model = str(parsed.values, "model");
+    const cwd = str(parsed.values, "cwd");
+    const { options, report } = prepareConversion(session, target, {
+      ...(sessionId ? { id: sessionId } : {}),
+      ...(cwd ? { cwd } : {}),
+      ...(title ? { title } : {}),
+      ...(model ? { model } : {}),
+      handshake: !flag(parsed.values, "no-handshake"),
+      stubOpenCalls: flag(parsed.values, "stub-open-calls"),
+      now,
+    });
+    const plan = await target.plan(session, options, homes, force);
+    const backupPlanned = plan.databases.length > 0 && !flag(parsed.values, "no-backup");
+    if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
+    const result = dryRun ? undefined : await target.register(plan, force, now);
+    const targetInfo = { harness: plan.harness, id: plan.id, path: plan.path, cwd: plan.cwd, resumeCommand: plan.resumeCommand };
+    const backup = { planned: backupPlanned, databases: plan.databases, paths: result?.backups ?? [] };
+    if (json) {
+      printJson({ dryRun, target: targetInfo, files: plan.files.map((f) => f.path), refusal: plan.refusal ?? null, backup, report });
+      return plan.refusal ? 1 : 0;
+    }
+    for (const l of formatReport(report)) err(l);
+    out(dryRun ? "plan (nothing written):" : "handed off:");
+    for (const f of plan.files) out(`  ${dryRun ? "would write" : "wrote"} ${f.path}`);
+    for (const db of plan.databases) out(`  ${dryRun ? "would register in" : "registered in"} ${db}`);
+    out(`  backup: ${backupSummary(backup, dryRun)}`);
+    if (plan.refusal) {
+      err(`session-bridge: ${plan.refusal}`);
+      return 1;
+    }
+    out(`resume with:\n  ${plan.resumeCommand}`);
+    return 0;
+  },
+};
+
+function backupSummary(backup: { planned: boolean; databases: string[]; paths: string[] }, dryRun: boolean): string {
+  if (backup.paths.length) return backup.paths.join(", ");
+  if (!backup.databases.length) return "none needed (new files only; existing ones are never replaced without --force)";
+  if (!backup.planned) return "skipped (--no-backup)";
+  return dryRun ? `online backup of ${backup.databases.join(", ")} before writing` : "none";
+}

@@ -1,0 +1,69 @@
+import type { Command } from "../command.ts";
+import { positionals } from "../args.ts";
+import { loadSession } from "../load.ts";
+import { countBlocks } from "../../ir/summary.ts";
+import type { Session } from "../../ir/schema.ts";
+import { out, printJson, safeText } from "../output.ts";
+
+export const inspect: Command = {
+  name: "inspect",
+  summary: "structure, counts, pending state and drift of one session",
+  usage: "session-bridge inspect <session> [--from H] [--json]",
+  help: "  --from H     look for <session> in this harness only",
+  options: { from: { type: "string" } },
+  async run(parsed, { homes, json }) {
+    const [ref] = positionals(parsed, ["session"]);
+    const { session } = await loadSession(ref!, parsed.values, homes);
+    const summary = inspection(session);
+    if (json) printJson({ session: summary });
+    else for (const line of describe(summary)) out(line);
+    return 0;
+  },
+};
+
+export function inspection(session: Session) {
+  const { meta } = session;
+  return {
+    harness: meta.harness,
+    version: meta.harnessVersion ?? null,
+    id: meta.id,
+    path: meta.path ?? null,
+    cwd: meta.cwd ?? null,
+    title: meta.title ?? null,
+    models: meta.models,
+    gitBranch: meta.gitBranch ?? null,
+    permissionMode: meta.permissionMode ?? null,
+    createdAt: meta.createdAt ?? null,
+    updatedAt: meta.updatedAt ?? null,
+    ...countBlocks(session.messages),
+    threads: session.threads.map((t) => ({ id: t.id, kind: t.kind, messages: t.messages.length })),
+    pending: session.pending,
+    drift: session.drift,
+    notices: session.notices,
+  };
+}
+
+function describe(s: ReturnType<typeof inspection>): string[] {
+  const lines = [
+    `${s.harness} session ${s.id}${s.version ? ` (written by ${s.version})` : ""}`,
+    `  title     ${safeText(s.title ?? "-")}`,
+    `  cwd       ${s.cwd ?? "-"}`,
+    `  file      ${s.path ?? "-"}`,
+    `  models    ${s.models.join(", ") || "-"}`,
+    `  time      ${s.createdAt ?? "?"} .. ${s.updatedAt ?? "?"}`,
+    `  live thread: ${s.messages} messages; ${s.text} text, ${s.reasoning} reasoning, ${s.toolCalls} tool calls, ` +
+    `${s.toolResults} tool results, ${s.images} images, ${s.raw} other`,
+  ];
+  for (const t of s.threads) lines.push(`  kept apart: ${t.kind} ${t.id} (${t.messages} messages)`);
+  const p = s.pending;
+  lines.push(
+    `  pending: ${p.openToolCalls.length} open tool calls${p.openToolCalls.length ? ` (${p.openToolCalls.map((c) => `${c.name} ${c.callId}`).join(", ")})` : ""}, ` +
+      `${p.queuedInput.length} queued inputs${p.interruptedTurn ? ", last turn interrupted" : ""}`,
+  );
+  if (!s.drift.length) lines.push("  drift: none");
+  for (const d of s.drift) {
+    lines.push(`  drift: ${d.where}: ${d.problem} (x${d.count}, lines ${d.examples.join(", ")}; schemas ${d.version})`);
+  }
+  for (const n of s.notices) lines.push(`  notice: ${n}`);
+  return lines;
+}

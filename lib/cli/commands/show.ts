@@ -1,0 +1,48 @@
+import type { Command } from "../command.ts";
+import { positionals } from "../args.ts";
+import { loadSession } from "../load.ts";
+import type { Block, Message } from "../../ir/schema.ts";
+import { out, printJson, safeText } from "../output.ts";
+
+export const show: Command = {
+  name: "show",
+  summary: "print the full transcript: every turn, reasoning, tool call and result",
+  usage: "session-bridge show <session> [--from H] [--json]",
+  help: "  --from H     look for <session> in this harness only\n  --json prints the whole IR session",
+  options: { from: { type: "string" } },
+  async run(parsed, { homes, json }) {
+    const [ref] = positionals(parsed, ["session"]);
+    const { session } = await loadSession(ref!, parsed.values, homes);
+    if (json) {
+      printJson({ session });
+      return 0;
+    }
+    for (const m of session.messages) for (const line of renderMessage(m)) out(safeText(line));
+    for (const t of session.threads) out(`(kept apart: ${t.kind} ${t.id}, ${t.messages.length} messages)`);
+    return 0;
+  },
+};
+
+function renderMessage(m: Message): string[] {
+  const tags = [m.model, m.kind !== "turn" ? m.kind : undefined].filter(Boolean).join(", ");
+  return [`── ${m.role}${tags ? ` (${tags})` : ""}${m.timestamp ? ` · ${m.timestamp}` : ""}`, ...m.blocks.map(renderBlock), ""];
+}
+
+function renderBlock(b: Block): string {
+  switch (b.type) {
+    case "text":
+      return b.text;
+    case "reasoning":
+      return `[reasoning${b.signature || b.encrypted ? `, ${b.provider}-bound proof` : ""}] ${b.text}`;
+    case "tool_call":
+      return `[tool call ${b.name} ${b.id}] ${JSON.stringify(b.input)}`;
+    case "tool_result":
+      return `[tool result ${b.callId}${b.isError ? ", error" : ""}] ${
+        b.content.map((p) => (p.type === "text" ? p.text : `[${p.type}]`)).join("\n")
+      }`;
+    case "image":
+      return `[image ${b.mediaType ?? b.url ?? ""}]`;
+    case "raw":
+      return `[${b.harness} ${b.kind}] ${JSON.stringify(b.value)}`;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The two kinds of failure the CLI distinguishes. Every error that reaches the user is one of these, so the
+ * entry point can map it to one stderr line and a documented exit code without guessing.
+ */
+
+/** Bad usage or bad input: unknown flag, malformed file, unsafe id. Exit code 2. */
+export class InputError extends Error {
+  override name = "InputError";
+}
+
+/** A well-formed request we will not or could not carry out: target exists, store refuses. Exit code 1. */
+export class RefusedError extends Error {
+  override name = "RefusedError";
+}
+
+export const EXIT_OK = 0;
+export const EXIT_REFUSED = 1;
+export const EXIT_INPUT = 2;
+
+export function exitCodeFor(error: unknown): number {
+  return error instanceof InputError ? EXIT_INPUT : EXIT_REFUSED;
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

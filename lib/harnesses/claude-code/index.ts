@@ -1,0 +1,31 @@
+/** Claude Code: threaded JSONL transcripts under `<config>/projects/<bucket>/<id>.jsonl`. */
+import type { Harness } from "../types.ts";
+import { assertUuid, newUuid } from "../../ids.ts";
+import { projectsDir, summarize, transcriptPaths } from "./locate.ts";
+import { readClaudeSession } from "./read.ts";
+import { renderClaude } from "./write.ts";
+import { planClaude, registerClaude } from "./register.ts";
+
+export const claudeCode: Harness = {
+  name: "claude-code",
+  capabilities: {
+    harness: "claude-code",
+    threadTopology: true,
+    reasoningProvider: "anthropic",
+    toolSchemas: false,
+    systemInstructions: false,
+    queuedInput: false,
+    permissionPosture: true,
+    perTurnModel: true,
+    images: true,
+    subagents: false,
+  },
+  newId: () => newUuid(),
+  checkId: (id) => assertUuid(id),
+  locate: projectsDir,
+  list: (homes) => Promise.all(transcriptPaths(homes).map(summarize)),
+  read: readClaudeSession,
+  render: renderClaude,
+  plan: planClaude,
+  register: registerClaude,
+};

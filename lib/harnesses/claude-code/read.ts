@@ -1,0 +1,225 @@
+/**
+ * Streams a Claude Code transcript into the IR. The file is a tree, not a list: rewinds and edits leave
+ * branches, subagents and compaction leave chains beside the live one. The live thread is the chain that ends at
+ * the newest leaf; everything else is kept apart as its own thread so it is reported, never mixed in.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import type { Message, PassthroughRecord, QueuedInput, Session, Thread } from "../../ir/schema.ts";
+import { readJsonl } from "../../io/jsonl.ts";
+import { InputError } from "../../errors.ts";
+import { DriftCollector } from "../../schemas/drift.ts";
+import { findPending } from "../../ir/pending.ts";
+import { blocksFromContent } from "./content.ts";
+import { replayQueue } from "./queue.ts";
+import { modelsOf, titleFromFirstUserText } from "../../ir/summary.ts";
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const optStr = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
+
+/** Record types that take part in the uuid/parentUuid tree. */
+const TREE_TYPES = new Set(["user", "assistant", "system", "attachment"]);
+
+interface Node {
+  uuid: string;
+  parentUuid: string | null;
+  /** Set on compaction boundaries: the pre-compaction leaf the boundary replaces. */
+  logicalParentUuid?: string;
+  sidechain: boolean;
+  /** The IR message, for user and assistant records; tree-only records (system, attachment) have none. */
+  message?: Message;
+  order: number;
+}
+
+interface ReadState {
+  session: Session;
+  nodes: Map<string, Node>;
+  order: number;
+  queueOps: Json[];
+  titles: { custom?: string; ai?: string; summary?: string };
+}
+
+export async function readClaudeSession(path: string): Promise<Session> {
+  if (!existsSync(path)) throw new InputError(`${path}: no such session file`);
+  const state = newState(path);
+  await readFileInto(state, path, false);
+  const session = state.session;
+  session.drift = state.drift.entries();
+  const live = resolveLiveThread(state.nodes);
+  session.messages = live.messages;
+  session.threads.push(...live.threads);
+  session.threads.push(...(await readSubagents(path, session)));
+  const queued: QueuedInput[] = replayQueue(state.queueOps);
+  session.pending = findPending(session.messages, queued);
+  session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ?? titleFromFirstUserText(session);
+  session.meta.models = modelsOf(session.messages);
+  return session;
+}
+
+function newState(path: string): ReadState & { drift: DriftCollector } {
+  const session: Session = {
+    meta: { harness: "claude-code", id: basename(path, ".jsonl"), path, models: [] },
+    messages: [],
+    threads: [],
+    tools: [],
+    pending: { openToolCalls: [], queuedInput: [], interruptedTurn: false },
+    passthrough: [],
+    drift: [],
+    notices: [],
+  };
+  return { session, nodes: new Map(), order: 0, queueOps: [], titles: {}, drift: new DriftCollector("claude-code") };
+}
+
+async function readFileInto(state: ReadState & { drift: DriftCollector }, path: string, subagent: boolean) {
+  const tail: { truncatedLine?: number } = {};
+  for await (const line of readJsonl(path, tail)) {
+    if (!isObject(line.value)) {
+      throw new InputError(`${path}:${line.line}: expected a JSON object`);
+    }
+    const record = line.value;
+    const type = typeof record.type === "string" ? record.type : "";
+    state.drift.check(optStr(record.version), type, record, line.line);
+    const origin = { harness: "claude-code" as const, path, offset: line.offset, length: Buffer.byteLength(line.text), type };
+    if (!subagent) noteMeta(state, record);
+    if (TREE_TYPES.has(type) && typeof record.uuid === "string") {
+      addNode(state, record, type, origin, subagent);
+    } else {
+      collectSideRecord(state, record, type, origin);
+    }
+  }
+  if (tail.truncatedLine) {
+    state.session.notices.push(
+      `${path}:${tail.truncatedLine}: incomplete last line (a live writer was mid-append); it was skipped`,
+    );
+  }
+}
+
+function noteMeta(state: ReadState, record: Json) {
+  const meta = state.session.meta;
+  const ts = optStr(record.timestamp);
+  if (ts) {
+    if (!meta.createdAt || ts < meta.createdAt) meta.createdAt = ts;
+    if (!meta.updatedAt || ts > meta.updatedAt) meta.updatedAt = ts;
+  }
+  meta.cwd ??= optStr(record.cwd);
+  meta.gitBranch ??= optStr(record.gitBranch);
+  if (optStr(record.version)) meta.harnessVersion = optStr(record.version);
+  if (typeof record.sessionId === "string" && record.sessionId && !state.nodes.size) meta.id = record.sessionId;
+  if (record.type === "permission-mode" && optStr(record.permissionMode)) meta.permissionMode = optStr(record.permissionMode);
+}
+
+function addNode(state: ReadState, record: Json, type: string, origin: Message["origin"] & object, subagent: boolean) {
+  const node: Node = {
+    uuid: record.uuid as string,
+    parentUuid: optStr(record.parentUuid) ?? null,
+    sidechain: subagent || record.isSidechain === true,
+    order: state.order++,
+    ...(optStr(record.logicalParentUuid) ? { logicalParentUuid: optStr(record.logicalParentUuid) } : {}),
+  };
+  if (type === "user" || type === "assistant") node.message = toMessage(record, type, origin);
+  else state.session.passthrough.push({ type, origin });
+  state.nodes.set(node.uuid, node);
+}
+
+function toMessage(record: Json, type: "user" | "assistant", origin: Message["origin"] & object): Message {
+  const message = isObject(record.message) ? record.message : {};
+  const kind = record.isCompactSummary === true ? "summary" : record.isMeta === true ? "context" : "turn";
+  const usage = isObject(message.usage) ? message.usage : undefined;
+  return {
+    uid: record.uuid as string,
+    parentUid: optStr(record.parentUuid) ?? null,
+    role: type,
+    kind,
+    blocks: blocksFromContent(message.content),
+    origin,
+    ...(optStr(record.timestamp) ? { timestamp: optStr(record.timestamp) } : {}),
+    ...(type === "assistant" && optStr(message.model) ? { model: optStr(message.model) } : {}),
+    ...(optStr(message.id) ? { providerMessageId: optStr(message.id) } : {}),
+    ...(optStr(record.agentId) ? { agentId: optStr(record.agentId) } : {}),
+    ...(usage
+      ? {
+        usage: {
+          inputTokens: num(usage.input_tokens),
+          outputTokens: num(usage.output_tokens),
+          cacheReadTokens: num(usage.cache_read_input_tokens),
+          cacheWriteTokens: num(usage.cache_creation_input_tokens),
+        },
+      }
+      : {}),
+  };
+}
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
+
+function collectSideRecord(state: ReadState, record: Json, type: string, origin: PassthroughRecord["origin"]) {
+  if (type === "queue-operation") state.queueOps.push(record);
+  if (type === "custom-title" && optStr(record.customTitle)) state.titles.custom = optStr(record.customTitle);
+  if (type === "ai-title" && optStr(record.aiTitle)) state.titles.ai = optStr(record.aiTitle);
+  if (type === "summary" && optStr(record.summary)) state.titles.summary = optStr(record.summary);
+  state.session.passthrough.push({ type, origin });
+}
+
+/**
+ * The live thread is the parent chain of the newest main-thread leaf. Compaction boundaries cut the chain
+ * (their parent is null and `logicalParentUuid` points at what they replaced), so history before the last
+ * boundary is kept as a `compacted` thread, and every other leaf's private stretch is an abandoned branch.
+ */
+export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message[]; threads: Thread[] } {
+  const main = [...nodes.values()].filter((n) => !n.sidechain);
+  const hasChild = new Set<string>();
+  for (const n of main) if (n.parentUuid) hasChild.add(n.parentUuid);
+  const leaves = main.filter((n) => !hasChild.has(n.uuid) && n.message).sort((a, b) => a.order - b.order);
+  const liveLeaf = leaves.at(-1);
+  const inLive = new Set<string>();
+  const chain: Node[] = [];
+  for (let n = liveLeaf; n && !inLive.has(n.uuid); n = n.parentUuid ? nodes.get(n.parentUuid) : undefined) {
+    inLive.add(n.uuid);
+    chain.push(n);
+  }
+  chain.reverse();
+
+  const threads: Thread[] = [];
+  const claimed = new Set(inLive);
+  const compacted = chain
+    .filter((n) => n.logicalParentUuid)
+    .flatMap((boundary) => walkUp(nodes, boundary.logicalParentUuid, claimed));
+  if (compacted.length) threads.push({ id: "compacted", kind: "compacted", messages: messagesOf(compacted) });
+
+  for (const leaf of leaves) {
+    if (leaf === liveLeaf) continue;
+    const branch = walkUp(nodes, leaf.uuid, claimed);
+    if (branch.length) threads.push({ id: `branch-${leaf.uuid}`, kind: "abandoned-branch", messages: messagesOf(branch) });
+  }
+  const side = [...nodes.values()].filter((n) => n.sidechain && !claimed.has(n.uuid)).sort((a, b) => a.order - b.order);
+  if (side.length) threads.push({ id: "sidechain", kind: "sidechain", messages: messagesOf(side) });
+  return { messages: messagesOf(chain), threads };
+}
+
+/** Nodes from `uuid` up to (not including) the first one already claimed by another thread, oldest first. */
+function walkUp(nodes: Map<string, Node>, uuid: string | undefined, claimed: Set<string>): Node[] {
+  const out: Node[] = [];
+  for (let n = uuid ? nodes.get(uuid) : undefined; n && !claimed.has(n.uuid); n = n.parentUuid ? nodes.get(n.parentUuid) : undefined) {
+    claimed.add(n.uuid);
+    out.push(n);
+  }
+  return out.reverse();
+}
+
+const messagesOf = (list: Node[]): Message[] => list.flatMap((n) => (n.message ? [n.message] : []));
+
+/** Subagent transcripts live beside the session: `<dir>/<session-id>/subagents/agent-*.jsonl`. */
+async function readSubagents(path: string, session: Session): Promise<Thread[]> {
+  const dir = join(dirname(path), basename(path, ".jsonl"), "subagents");
+  if (!existsSync(dir)) return [];
+  const threads: Thread[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort()) {
+    const state = newState(join(dir, file));
+    await readFileInto(state, join(dir, file), true);
+    const messages = [...state.nodes.values()].sort((a, b) => a.order - b.order);
+    threads.push({ id: basename(file, ".jsonl"), kind: "subagent", messages: messagesOf(messages) });
+    session.drift.push(...state.drift.entries());
+    session.notices.push(...state.session.notices);
+  }
+  return threads;
+}

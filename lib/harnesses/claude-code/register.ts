@@ -1,0 +1,70 @@
+/**
+ * Handoff into Claude Code: the transcript (and any subagent transcripts) published into the bucket of the
+ * target cwd, so `claude --resume <id>` run there finds it. Claude keeps no index, so files are the whole job.
+ */
+import { copyFileSync, existsSync, readdirSync, unlinkSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { Session } from "../../ir/schema.ts";
+import type { HandoffPlan, HandoffResult, Homes, PlannedFile, RenderOptions } from "../types.ts";
+import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
+import { RefusedError } from "../../errors.ts";
+import { backupDir, backupFile } from "../../store/backup.ts";
+import { shellQuote } from "../../cli/shell.ts";
+import { bucketName } from "./bucket.ts";
+import { projectsDir } from "./locate.ts";
+import { copyRecords, renderClaude } from "./write.ts";
+
+export function planClaude(session: Session, options: RenderOptions, homes: Homes, force: boolean): HandoffPlan {
+  const dir = join(projectsDir(homes), bucketName(options.cwd));
+  const path = join(dir, `${options.id}.jsonl`);
+  const files: PlannedFile[] = [{ path, lines: () => renderClaude(session, options) }];
+  for (const source of subagentFiles(session)) {
+    files.push({
+      path: join(dir, options.id, "subagents", basename(source)),
+      lines: () => copyRecords(source, options),
+    });
+  }
+  const taken = files.filter((f) => existsSync(f.path)).map((f) => f.path);
+  return {
+    harness: "claude-code",
+    id: options.id,
+    path,
+    cwd: options.cwd,
+    files,
+    databases: [],
+    resumeCommand: `cd ${shellQuote(options.cwd)} && claude --resume ${options.id}`,
+    ...(taken.length && !force ? { refusal: `${taken[0]} already exists (use --force to replace it)` } : {}),
+  };
+}
+
+/** Subagent transcripts of a Claude Code source travel with it; other sources have none on disk. */
+function subagentFiles(session: Session): string[] {
+  if (session.meta.harness !== "claude-code" || !session.meta.path) return [];
+  const dir = join(session.meta.path.slice(0, -".jsonl".length), "subagents");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(dir, f));
+}
+
+export async function registerClaude(plan: HandoffPlan, force: boolean, now: Date): Promise<HandoffResult> {
+  const created: string[] = [];
+  const written: string[] = [];
+  const replaced: [path: string, backup: string][] = [];
+  const saved = backupDir(`claude-code-${plan.id}`, now);
+  try {
+    for (const file of plan.files) {
+      const existed = existsSync(file.path);
+      if (existed && !force) throw new RefusedError(`${file.path} already exists (use --force to replace it)`);
+      if (existed) replaced.push([file.path, backupFile(file.path, saved)!]);
+      ensureDir(join(file.path, ".."), created);
+      await publishFile(file.path, file.lines(), force);
+      if (!existed) written.push(file.path);
+    }
+  } catch (error) {
+    for (const path of written) unlinkSync(path);
+    for (const [path, backup] of replaced) copyFileSync(backup, path);
+    removeEmptyDirs(created);
+    throw error;
+  }
+  const backups = replaced.map(([, backup]) => backup);
+  return { plan, written: plan.files.map((f) => f.path), backups };
+}

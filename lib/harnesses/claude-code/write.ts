@@ -1,0 +1,196 @@
+/**
+ * Renders the IR as a Claude Code transcript. A Claude Code source is copied record by record (only the session
+ * id, cwd and links that must change are touched, so untouched records stay byte-identical); any other source
+ * is rendered as one parentUuid chain of user/assistant records with the full assistant envelope, each
+ * tool_result in the user record right after its tool_use.
+ */
+import { randomBytes } from "node:crypto";
+import type { Block, Message, Session } from "../../ir/schema.ts";
+import type { RenderOptions } from "../types.ts";
+import { readJsonl } from "../../io/jsonl.ts";
+import { RecordClock } from "../../ir/clock.ts";
+import { newUuid } from "../../ids.ts";
+import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
+import { blocksFromContent, blockToAnthropic } from "./content.ts";
+import { CLAUDE_WRITER_VERSION } from "./version.ts";
+
+type Json = Record<string, unknown>;
+
+export async function* renderClaude(session: Session, options: RenderOptions): AsyncGenerator<string> {
+  const clock = new RecordClock(options.now, session.meta.createdAt);
+  const tail = { parent: null as string | null };
+  if (session.meta.harness === "claude-code" && session.meta.path) {
+    yield* copyRecords(session.meta.path, options, clock, tail);
+    tail.parent = lastLiveUid(session) ?? tail.parent;
+  } else {
+    yield* renderMessages(session, options, clock, tail);
+  }
+  const envelope = (parent: string | null) => baseRecord(options, parent);
+  if (options.stubOpenCalls && session.pending.openToolCalls.length) {
+    const uuid = newUuid();
+    const content = session.pending.openToolCalls.map((c) => ({
+      type: "tool_result",
+      tool_use_id: c.callId,
+      content: INTERRUPTED_RESULT,
+      is_error: true,
+    }));
+    yield line({ ...envelope(tail.parent), type: "user", message: { role: "user", content }, uuid, timestamp: clock.next() });
+    tail.parent = uuid;
+  }
+  if (options.handshake) {
+    const uuid = newUuid();
+    yield line({
+      ...envelope(tail.parent),
+      type: "user",
+      message: { role: "user", content: options.handshake },
+      isMeta: true,
+      uuid,
+      timestamp: clock.next(),
+    });
+  }
+}
+
+/** The newest message of the live thread that is not an earlier hop's handshake (which is being replaced). */
+function lastLiveUid(session: Session): string | undefined {
+  return session.messages.findLast((m) => !isHandshake(m))?.uid;
+}
+
+const line = (record: Json): string => JSON.stringify(record);
+
+function baseRecord(options: RenderOptions, parentUuid: string | null): Json {
+  return {
+    parentUuid,
+    isSidechain: false,
+    userType: "external",
+    cwd: options.cwd,
+    sessionId: options.id,
+    version: CLAUDE_WRITER_VERSION,
+  };
+}
+
+/**
+ * Copies a Claude Code file, retargeting `sessionId` and `cwd`. An earlier hop's handshake is dropped and its
+ * children re-linked to its parent, so the chain stays whole. Lines needing no change are yielded as read.
+ */
+export async function* copyRecords(
+  path: string,
+  options: Pick<RenderOptions, "id" | "cwd">,
+  clock?: RecordClock,
+  tail?: { parent: string | null },
+): AsyncGenerator<string> {
+  const relink = new Map<string, string | null>();
+  for await (const { text, value } of readJsonl(path)) {
+    const record = value as Json;
+    if (typeof record.timestamp === "string") clock?.next(record.timestamp);
+    if (isHandshakeRecord(record)) {
+      relink.set(record.uuid as string, linked(relink, record.parentUuid));
+      continue;
+    }
+    const parent = linked(relink, record.parentUuid);
+    const changes: Json = {};
+    if (typeof record.sessionId === "string" && record.sessionId !== options.id) changes.sessionId = options.id;
+    if (typeof record.cwd === "string" && record.cwd !== options.cwd) changes.cwd = options.cwd;
+    if (record.parentUuid !== undefined && parent !== record.parentUuid) changes.parentUuid = parent;
+    if (tail && typeof record.uuid === "string" && record.isSidechain !== true) tail.parent = record.uuid;
+    yield Object.keys(changes).length ? line({ ...record, ...changes }) : text;
+  }
+}
+
+function linked(relink: Map<string, string | null>, parent: unknown): string | null {
+  if (typeof parent !== "string") return null;
+  return relink.has(parent) ? relink.get(parent)! : parent;
+}
+
+function isHandshakeRecord(record: Json): boolean {
+  if (record.type !== "user" || typeof record.uuid !== "string") return false;
+  const content = (record.message as Json | undefined)?.content;
+  const blocks = blocksFromContent(content);
+  return isHandshake({ uid: "", parentUid: null, role: "user", kind: "turn", blocks });
+}
+
+/**
+ * Foreign sources: consecutive messages that Claude would send as one API message (assistant blocks; user
+ * text and tool results) are grouped into one record, tool results first as the API requires.
+ */
+async function* renderMessages(
+  session: Session,
+  options: RenderOptions,
+  clock: RecordClock,
+  tail: { parent: string | null },
+): AsyncGenerator<string> {
+  let group: Message[] = [];
+  const flush = function* (): Generator<string> {
+    if (!group.length) return;
+    const record = groupRecord(group, session, options, tail.parent, clock);
+    group = [];
+    if (!record) return;
+    tail.parent = record.uuid as string;
+    yield line(record);
+  };
+  for (const m of session.messages) {
+    if (m.kind === "context" || isHandshake(m)) continue;
+    if (group.length && claudeRole(group[0]!) !== claudeRole(m)) yield* flush();
+    group.push(m);
+  }
+  yield* flush();
+}
+
+const claudeRole = (m: Message): "user" | "assistant" => (m.role === "assistant" ? "assistant" : "user");
+
+function groupRecord(
+  group: Message[],
+  session: Session,
+  options: RenderOptions,
+  parent: string | null,
+  clock: RecordClock,
+): Json | null {
+  const role = claudeRole(group[0]!);
+  const blocks = group.flatMap((m) => m.blocks.flatMap(toClaudeBlock));
+  if (!blocks.length) return null;
+  const ordered = role === "user"
+    ? [...blocks.filter((b) => b.type === "tool_result"), ...blocks.filter((b) => b.type !== "tool_result")]
+    : blocks;
+  const content = ordered.map(blockToAnthropic);
+  const uuid = newUuid();
+  const timestamp = clock.next(group[0]!.timestamp);
+  if (role === "user") {
+    return { ...baseRecord(options, parent), type: "user", message: { role: "user", content }, uuid, timestamp };
+  }
+  const usage = group.find((m) => m.usage)?.usage;
+  return {
+    ...baseRecord(options, parent),
+    type: "assistant",
+    message: {
+      id: `msg_${randomBytes(12).toString("hex")}`,
+      type: "message",
+      role: "assistant",
+      model: group.find((m) => m.model)?.model ?? options.model ?? session.meta.models.at(-1) ?? "unknown",
+      content,
+      stop_reason: ordered.some((b) => b.type === "tool_call") ? "tool_use" : "end_turn",
+      stop_sequence: null,
+      usage: {
+        input_tokens: usage?.inputTokens ?? 0,
+        output_tokens: usage?.outputTokens ?? 0,
+        cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
+        cache_read_input_tokens: usage?.cacheReadTokens ?? 0,
+      },
+    },
+    uuid,
+    timestamp,
+  };
+}
+
+/**
+ * What of a foreign block Claude can hold. Reasoning keeps a thinking block only with an Anthropic signature;
+ * otherwise its text is carried as plain text (a foreign or blank signature would make the API refuse every
+ * later turn). Raw items of other harnesses are not carried (the report names them).
+ */
+function toClaudeBlock(block: Block): Block[] {
+  if (block.type === "reasoning") {
+    if (block.provider === "anthropic" && block.signature) return [block];
+    return block.text.trim() ? [{ type: "text", text: `[reasoning] ${block.text}` }] : [];
+  }
+  if (block.type === "raw") return block.harness === "claude-code" ? [block] : [];
+  if (block.type === "text" && !block.text) return [];
+  return [block];
+}

@@ -1,0 +1,49 @@
+/** The harness registry: names, aliases, and which harnesses are wired in so far. */
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { InputError, RefusedError } from "../errors.ts";
+import type { HarnessName } from "../ir/schema.ts";
+import type { Harness, Homes } from "./types.ts";
+import { claudeCode } from "./claude-code/index.ts";
+
+const ALIASES: Record<string, HarnessName> = {
+  "claude-code": "claude-code",
+  claude: "claude-code",
+  codex: "codex",
+  hermes: "hermes",
+};
+
+const IMPLEMENTED: Partial<Record<HarnessName, Harness>> = { "claude-code": claudeCode };
+
+export function harnessName(word: string): HarnessName {
+  const name = ALIASES[word.toLowerCase()];
+  if (!name) throw new InputError(`unknown harness ${JSON.stringify(word)} (expected claude-code, codex or hermes)`);
+  return name;
+}
+
+/** The harness for a name; a known harness whose support has not landed yet is refused clearly. */
+export function harness(name: HarnessName): Harness {
+  const found = IMPLEMENTED[name];
+  if (!found) throw new RefusedError(`${name} is not supported yet`);
+  return found;
+}
+
+export function implementedHarnesses(): Harness[] {
+  return Object.values(IMPLEMENTED);
+}
+
+export interface HomeFlags {
+  claudeHome?: string;
+  codexHome?: string;
+  hermesHome?: string;
+}
+
+/** Flags first, then each harness's own environment variable, then its default under the home folder. */
+export function resolveHomes(flags: HomeFlags, env: NodeJS.ProcessEnv = process.env): Homes {
+  const home = env.HOME || homedir();
+  return {
+    claudeHome: flags.claudeHome || env.CLAUDE_CONFIG_DIR || join(home, ".claude"),
+    codexHome: flags.codexHome || env.CODEX_HOME || join(home, ".codex"),
+    hermesHome: flags.hermesHome || env.HERMES_HOME || join(home, ".hermes"),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Turns what a user typed as `<session>` into one session: a file path, a full id, a unique id prefix of at
+ * least 6 characters, or an exact title. Ambiguity is an error that lists the candidates, never a guess.
+ */
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
+import { InputError } from "../errors.ts";
+import type { HarnessName } from "../ir/schema.ts";
+import type { Harness, Homes, SessionSummary } from "./types.ts";
+import { harness, implementedHarnesses } from "./index.ts";
+
+const MIN_PREFIX = 6;
+const SHOWN = 8;
+
+export interface Resolved {
+  harness: Harness;
+  path: string;
+}
+
+export async function resolveSession(ref: string, homes: Homes, from?: HarnessName): Promise<Resolved> {
+  if (!ref) throw new InputError("missing <session>");
+  if (looksLikePath(ref)) return resolveFile(ref, from);
+  const candidates = from ? [harness(from)] : implementedHarnesses();
+  const rows = (await Promise.all(candidates.map((h) => h.list(homes)))).flat();
+  const matches = pickMatches(ref, rows);
+  if (matches.length === 1) return { harness: harness(matches[0]!.harness), path: matches[0]!.path };
+  if (!matches.length) {
+    throw new InputError(`no session matches ${JSON.stringify(ref)}${from ? ` in ${from}` : ""} (try: session-bridge list)`);
+  }
+  const shown = matches.slice(0, SHOWN).map((m) => `${m.harness}:${m.id}${m.title ? ` "${m.title}"` : ""}`);
+  const more = matches.length > SHOWN ? ` and ${matches.length - SHOWN} more` : "";
+  throw new InputError(`${JSON.stringify(ref)} is ambiguous: ${shown.join(", ")}${more} (use a longer id or --from)`);
+}
+
+function pickMatches(ref: string, rows: SessionSummary[]): SessionSummary[] {
+  const exact = rows.filter((r) => r.id === ref);
+  if (exact.length) return exact;
+  if (ref.length >= MIN_PREFIX) {
+    const prefixed = rows.filter((r) => r.id.startsWith(ref));
+    if (prefixed.length) return prefixed;
+  }
+  return rows.filter((r) => r.title === ref);
+}
+
+const looksLikePath = (ref: string) => ref.includes("/") || ref.endsWith(".jsonl") || ref.endsWith(".db");
+
+function resolveFile(ref: string, from?: HarnessName): Resolved {
+  const path = resolvePath(ref);
+  if (!existsSync(path)) throw new InputError(`${ref}: no such file`);
+  if (!statSync(path).isFile()) throw new InputError(`${ref}: not a file`);
+  return { harness: harness(from ?? sniffHarness(path)), path };
+}
+
+/**
+ * Which harness wrote a file, from its first record: Codex lines wrap a `payload`, Hermes keeps a SQLite
+ * database, Claude Code records carry `type` and `uuid`/`sessionId`.
+ */
+function sniffHarness(path: string): HarnessName {
+  const fd = openSync(path, "r");
+  const head = Buffer.alloc(64 * 1024);
+  const size = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  const text = head.subarray(0, size).toString("utf8");
+  if (text.startsWith("SQLite format 3\u0000")) return "hermes";
+  const first = text.split("\n").find((l) => l.trim());
+  try {
+    const record = JSON.parse(first ?? "") as Record<string, unknown>;
+    if ("payload" in record && "type" in record) return "codex";
+    if (typeof record.role === "string" || "session_id" in record) return "hermes";
+  } catch {
+    // Not JSON at all: let the Claude Code reader produce its clear per-line error.
+  }
+  return "claude-code";
+}

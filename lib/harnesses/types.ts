@@ -1,0 +1,87 @@
+/**
+ * The contract every harness folder implements. The CLI and the conversion pipeline only ever talk to this
+ * interface, so adding a harness never touches a command.
+ */
+import type { HarnessName, Session } from "../ir/schema.ts";
+import type { Capabilities } from "../report/capabilities.ts";
+
+/** The store roots, resolved once from flags and environment. */
+export interface Homes {
+  claudeHome: string;
+  codexHome: string;
+  hermesHome: string;
+}
+
+/** One row of `list`: enough to pick a session without reading it whole. */
+export interface SessionSummary {
+  harness: HarnessName;
+  id: string;
+  path: string;
+  cwd?: string;
+  title?: string;
+  updatedAt?: string;
+  /** Sessions Claude keeps under `<id>/subagents/` etc. are not listed as sessions of their own. */
+  messages?: number;
+}
+
+export interface RenderOptions {
+  /** The id the rendered session will carry. */
+  id: string;
+  cwd: string;
+  title?: string;
+  model?: string;
+  /** The time the rendering is made; records without a source timestamp never get one later than this. */
+  now: Date;
+  /** Resume handshake text to append (already built from the report), or none with --no-handshake. */
+  handshake?: string;
+  /** Close open tool calls with synthetic interrupted results. */
+  stubOpenCalls: boolean;
+}
+
+/** One file a handoff will create, with its content produced lazily so large sessions stream to disk. */
+export interface PlannedFile {
+  path: string;
+  lines: () => AsyncIterable<string>;
+}
+
+export interface HandoffPlan {
+  harness: HarnessName;
+  id: string;
+  /** The main file the target resumes from. */
+  path: string;
+  cwd: string;
+  files: PlannedFile[];
+  /** The command a user runs to continue, exactly as it works from any directory. */
+  resumeCommand: string;
+  /** Databases that will be written (and so backed up first). Empty for file-only targets. */
+  databases: string[];
+  /** What the handoff refused to do, if anything; set when the plan cannot be carried out. */
+  refusal?: string;
+}
+
+export interface HandoffResult {
+  plan: HandoffPlan;
+  written: string[];
+  backups: string[];
+}
+
+export interface Harness {
+  name: HarnessName;
+  /** What this harness's writer can hold; the loss report is computed against it. */
+  capabilities: Capabilities;
+  /** A fresh session id in this harness's own format. */
+  newId(now: Date): string;
+  /** Refuses an id this harness could not use (wrong format, unsafe as a path component). */
+  checkId(id: string): string;
+  /** The store root for these homes. */
+  locate(homes: Homes): string;
+  list(homes: Homes): Promise<SessionSummary[]>;
+  /** Reads a session file (or row set) into the IR. */
+  read(path: string): Promise<Session>;
+  /** Renders a session into this harness's native lines, touching no store. */
+  render(session: Session, options: RenderOptions): AsyncIterable<string>;
+  /** Decides where a handoff goes and what it writes. Read-only. */
+  plan(session: Session, options: RenderOptions, homes: Homes, force: boolean): HandoffPlan | Promise<HandoffPlan>;
+  /** Carries a plan out: publishes files, registers rows. Undone on failure. */
+  register(plan: HandoffPlan, force: boolean, now: Date): Promise<HandoffResult>;
+}

@@ -1,0 +1,72 @@
+/**
+ * Publishing files into a live store: content is streamed to a temp file in the destination folder, fsynced,
+ * then linked into place. `link` fails if the name exists, so nothing is ever overwritten by accident; with
+ * `replace` the file is renamed over the old one (the caller has backed it up). A failed publish leaves nothing.
+ */
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { RefusedError } from "../errors.ts";
+
+const FLUSH_BYTES = 1 << 20;
+
+/** Writes lines (each followed by '\n') to `fd`, batching writes so large sessions stream in bounded memory. */
+export async function writeLines(fd: number, lines: AsyncIterable<string>): Promise<void> {
+  let buffer: string[] = [];
+  let size = 0;
+  for await (const l of lines) {
+    buffer.push(l, "\n");
+    size += l.length + 1;
+    if (size >= FLUSH_BYTES) {
+      writeSync(fd, buffer.join(""));
+      buffer = [];
+      size = 0;
+    }
+  }
+  if (buffer.length) writeSync(fd, buffer.join(""));
+}
+
+/** Folders this process created, oldest first, so a rollback can remove exactly those (when empty). */
+export function ensureDir(path: string, created: string[]): void {
+  const missing: string[] = [];
+  for (let dir = path; !existsSync(dir); dir = dirname(dir)) missing.unshift(dir);
+  if (!missing.length) return;
+  mkdirSync(path, { recursive: true });
+  created.push(...missing);
+}
+
+export function removeEmptyDirs(created: string[]): void {
+  for (const dir of [...created].reverse()) {
+    try {
+      rmdirSync(dir);
+    } catch {
+      // Not empty (someone else wrote there meanwhile) or already gone: leave it.
+    }
+  }
+}
+
+export async function publishFile(path: string, lines: AsyncIterable<string>, replace: boolean): Promise<void> {
+  if (!replace && existsSync(path)) throw new RefusedError(`${path} already exists (use --force to replace it)`);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const fd = openSync(temp, "wx", 0o600);
+  try {
+    await writeLines(fd, lines);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw error;
+  }
+  closeSync(fd);
+  try {
+    if (replace) renameSync(temp, path);
+    else {
+      linkSync(temp, path);
+      unlinkSync(temp);
+    }
+  } catch (error) {
+    if (existsSync(temp)) unlinkSync(temp);
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new RefusedError(`${path} already exists (use --force to replace it)`);
+    throw error;
+  }
+}

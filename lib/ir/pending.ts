@@ -1,0 +1,35 @@
+/**
+ * Pending state: what was in flight when the source harness stopped. Computed from the live thread by position,
+ * so it means the same thing whichever harness the session came from.
+ */
+import type { Message, OpenToolCall, Pending, QueuedInput } from "./schema.ts";
+
+export function findPending(messages: Message[], queuedInput: QueuedInput[]): Pending {
+  const resolved = new Set<string>();
+  for (const m of messages) for (const b of m.blocks) if (b.type === "tool_result") resolved.add(b.callId);
+
+  // Only the last assistant response can still be in flight. An unanswered call in an earlier response that
+  // the model moved on from was abandoned (a retry), not left open by an interruption.
+  const openToolCalls: OpenToolCall[] = [];
+  for (const m of lastAssistantResponse(messages)) {
+    for (const b of m.blocks) {
+      if (b.type === "tool_call" && !resolved.has(b.id)) openToolCalls.push({ callId: b.id, name: b.name, messageUid: m.uid });
+    }
+  }
+  return { openToolCalls, queuedInput, interruptedTurn: isInterrupted(messages, openToolCalls.length > 0) };
+}
+
+/** The last assistant message and its siblings: one API response may be split over several records. */
+function lastAssistantResponse(messages: Message[]): Message[] {
+  const last = messages.findLast((m) => m.role === "assistant");
+  if (!last) return [];
+  if (!last.providerMessageId) return [last];
+  return messages.filter((m) => m.role === "assistant" && m.providerMessageId === last.providerMessageId);
+}
+
+/** The last turn ended before the model answered: an open call, or tool results nobody has read yet. */
+function isInterrupted(messages: Message[], hasOpenCalls: boolean): boolean {
+  if (hasOpenCalls) return true;
+  const last = messages.findLast((m) => m.kind === "turn");
+  return !!last && last.role !== "assistant" && last.blocks.some((b) => b.type === "tool_result");
+}

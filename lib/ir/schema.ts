@@ -1,0 +1,195 @@
+/**
+ * The intermediate representation every reader produces and every writer consumes. It is the union of what the
+ * three harnesses can express, so a reader never has to throw anything away: what has no typed home here is
+ * kept as a `raw` block or a passthrough record and reported, never dropped.
+ */
+import { z } from "zod";
+
+export const HARNESS_NAMES = ["claude-code", "codex", "hermes"] as const;
+export const HarnessName = z.enum(HARNESS_NAMES);
+export type HarnessName = z.infer<typeof HarnessName>;
+
+/**
+ * Where a message or record came from. Instead of a second parsed copy of the source record we keep its byte
+ * range, so a same-harness writer can copy untouched records byte for byte by reading them back.
+ */
+export const Origin = z.object({
+  harness: HarnessName,
+  path: z.string(),
+  offset: z.number().int().nonnegative(),
+  length: z.number().int().nonnegative(),
+  /** The native record type, e.g. `assistant` or `response_item`. */
+  type: z.string(),
+});
+export type Origin = z.infer<typeof Origin>;
+
+export const TextBlock = z.object({ type: z.literal("text"), text: z.string() });
+
+export const ReasoningBlock = z.object({
+  type: z.literal("reasoning"),
+  text: z.string(),
+  /** Provider-bound proof (Anthropic thinking signature); only ever sent back to the provider that made it. */
+  signature: z.string().optional(),
+  /** Opaque encrypted reasoning (OpenAI `encrypted_content`, Anthropic `redacted_thinking` data). */
+  encrypted: z.string().optional(),
+  /** Which provider family minted `signature` / `encrypted`. */
+  provider: z.enum(["anthropic", "openai", "other"]),
+});
+
+export const ToolCallBlock = z.object({
+  type: z.literal("tool_call"),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+});
+
+export const ImageBlock = z.object({
+  type: z.literal("image"),
+  mediaType: z.string().optional(),
+  /** Base64 payload, when the image is inline. */
+  data: z.string().optional(),
+  url: z.string().optional(),
+});
+
+/** Anything a reader met that has no typed home: kept whole, rendered only by its own harness, always reported. */
+export const RawBlock = z.object({ type: z.literal("raw"), harness: HarnessName, kind: z.string(), value: z.unknown() });
+
+export const ToolResultPart = z.discriminatedUnion("type", [TextBlock, ImageBlock, RawBlock]);
+
+export const ToolResultBlock = z.object({
+  type: z.literal("tool_result"),
+  callId: z.string(),
+  isError: z.boolean(),
+  content: z.array(ToolResultPart),
+});
+
+export const Block = z.discriminatedUnion("type", [
+  TextBlock,
+  ReasoningBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+  ImageBlock,
+  RawBlock,
+]);
+export type Block = z.infer<typeof Block>;
+export type TextBlock = z.infer<typeof TextBlock>;
+export type ReasoningBlock = z.infer<typeof ReasoningBlock>;
+export type ToolCallBlock = z.infer<typeof ToolCallBlock>;
+export type ToolResultBlock = z.infer<typeof ToolResultBlock>;
+export type ToolResultPart = z.infer<typeof ToolResultPart>;
+export type RawBlock = z.infer<typeof RawBlock>;
+
+export const Role = z.enum(["user", "assistant", "system", "tool"]);
+export type Role = z.infer<typeof Role>;
+
+export const Usage = z.object({
+  inputTokens: z.number().nonnegative(),
+  outputTokens: z.number().nonnegative(),
+  cacheReadTokens: z.number().nonnegative(),
+  cacheWriteTokens: z.number().nonnegative(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+export const Message = z.object({
+  uid: z.string(),
+  parentUid: z.string().nullable(),
+  role: Role,
+  /**
+   * `turn` is conversation; `context` is text the harness injected (environment blocks, AGENTS.md, skill
+   * listings) that the next harness must not mistake for the user's words; `summary` replaces compacted history.
+   */
+  kind: z.enum(["turn", "context", "summary"]),
+  timestamp: z.string().optional(),
+  model: z.string().optional(),
+  /** The provider's own message id (several records may share one when a message was split). */
+  providerMessageId: z.string().optional(),
+  /** Set on messages that belong to a subagent / sidechain rather than the main thread. */
+  agentId: z.string().optional(),
+  blocks: z.array(Block),
+  usage: Usage.optional(),
+  origin: Origin.optional(),
+});
+export type Message = z.infer<typeof Message>;
+
+export const Thread = z.object({
+  id: z.string(),
+  /** Why this thread is kept apart from the live one. */
+  kind: z.enum(["abandoned-branch", "sidechain", "subagent", "compacted"]),
+  messages: z.array(Message),
+});
+export type Thread = z.infer<typeof Thread>;
+
+export const ToolSchema = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  inputSchema: z.unknown().optional(),
+});
+
+export const OpenToolCall = z.object({
+  callId: z.string(),
+  name: z.string(),
+  messageUid: z.string(),
+});
+export type OpenToolCall = z.infer<typeof OpenToolCall>;
+
+export const QueuedInput = z.object({ text: z.string(), timestamp: z.string().optional() });
+export type QueuedInput = z.infer<typeof QueuedInput>;
+
+export const Pending = z.object({
+  openToolCalls: z.array(OpenToolCall),
+  queuedInput: z.array(QueuedInput),
+  /** The last assistant turn stopped before it finished (no final text after its last tool activity). */
+  interruptedTurn: z.boolean(),
+});
+export type Pending = z.infer<typeof Pending>;
+
+/** A shape the embedded schemas do not describe: reported by `inspect` and `drift`, never a crash. */
+export const DriftEntry = z.object({
+  harness: HarnessName,
+  version: z.string(),
+  /** Record kind, e.g. `record:assistant` or `column:sessions.foo`. */
+  where: z.string(),
+  problem: z.string(),
+  count: z.number().int().positive(),
+  /** 1-based line numbers (or row ids) of the first few occurrences. */
+  examples: z.array(z.number()),
+});
+export type DriftEntry = z.infer<typeof DriftEntry>;
+
+export const SessionMeta = z.object({
+  harness: HarnessName,
+  harnessVersion: z.string().optional(),
+  id: z.string(),
+  path: z.string().optional(),
+  cwd: z.string().optional(),
+  title: z.string().optional(),
+  provider: z.string().optional(),
+  models: z.array(z.string()),
+  systemInstructions: z.string().optional(),
+  /** The source harness's own permission word (translated by meaning at write time, never copied). */
+  permissionMode: z.string().optional(),
+  gitBranch: z.string().optional(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  usage: Usage.optional(),
+});
+export type SessionMeta = z.infer<typeof SessionMeta>;
+
+/** A source record that is not a message (snapshots, titles, mode switches): kept for same-harness copies. */
+export const PassthroughRecord = z.object({ type: z.string(), origin: Origin });
+export type PassthroughRecord = z.infer<typeof PassthroughRecord>;
+
+export const Session = z.object({
+  meta: SessionMeta,
+  /** The live thread, in order: what the model saw last. */
+  messages: z.array(Message),
+  /** Everything kept apart from the live thread: rewound branches, sidechains, subagents, compacted history. */
+  threads: z.array(Thread),
+  tools: z.array(ToolSchema),
+  pending: Pending,
+  passthrough: z.array(PassthroughRecord),
+  drift: z.array(DriftEntry),
+  /** Problems met while reading that did not stop it (e.g. a truncated last line from a live writer). */
+  notices: z.array(z.string()),
+});
+export type Session = z.infer<typeof Session>;

@@ -1,0 +1,47 @@
+/** Facts derived from IR messages that every harness reports the same way. */
+import type { Message, Session } from "./schema.ts";
+
+const TITLE_MAX = 100;
+
+/** A title as a person would give it: the first line of the first thing the user actually typed. */
+export function titleFromFirstUserText(session: Session): string | undefined {
+  for (const m of session.messages) {
+    if (m.role !== "user" || m.kind !== "turn") continue;
+    for (const block of m.blocks) {
+      if (block.type !== "text") continue;
+      const line = block.text.trim().split("\n")[0]?.trim();
+      if (line) return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
+    }
+  }
+  return undefined;
+}
+
+/** Distinct models in the order they were first used. */
+export function modelsOf(messages: Message[]): string[] {
+  return [...new Set(messages.flatMap((m) => (m.model ? [m.model] : [])))];
+}
+
+export interface BlockCounts {
+  messages: number;
+  text: number;
+  reasoning: number;
+  toolCalls: number;
+  toolResults: number;
+  images: number;
+  raw: number;
+}
+
+export function countBlocks(messages: Message[]): BlockCounts {
+  const counts: BlockCounts = { messages: messages.length, text: 0, reasoning: 0, toolCalls: 0, toolResults: 0, images: 0, raw: 0 };
+  for (const m of messages) {
+    for (const b of m.blocks) {
+      if (b.type === "text") counts.text++;
+      else if (b.type === "reasoning") counts.reasoning++;
+      else if (b.type === "tool_call") counts.toolCalls++;
+      else if (b.type === "tool_result") counts.toolResults++;
+      else if (b.type === "image") counts.images++;
+      else counts.raw++;
+    }
+  }
+  return counts;
+}

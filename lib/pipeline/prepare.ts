@@ -1,0 +1,44 @@
+/**
+ * The shared half of every conversion: choose the target id and cwd, compute the loss report against the
+ * target's capabilities, and build the handshake from it. Harness writers only render what this decides.
+ */
+import type { Session } from "../ir/schema.ts";
+import type { Harness, RenderOptions } from "../harnesses/types.ts";
+import { buildReport, type ConversionReport } from "../report/report.ts";
+import { handshakeText } from "../handshake/handshake.ts";
+import { canonicalCwd } from "../io/paths.ts";
+import { InputError } from "../errors.ts";
+
+export interface ConversionRequest {
+  /** Keep the source id when the target can (same harness, plain conversion); otherwise mint one. */
+  id?: string;
+  cwd?: string;
+  title?: string;
+  model?: string;
+  handshake: boolean;
+  stubOpenCalls: boolean;
+  now: Date;
+}
+
+export interface PreparedConversion {
+  options: RenderOptions;
+  report: ConversionReport;
+}
+
+export function prepareConversion(session: Session, target: Harness, request: ConversionRequest): PreparedConversion {
+  const cwd = request.cwd ? canonicalCwd(request.cwd) : session.meta.cwd;
+  if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
+  const id = target.checkId(request.id ?? target.newId(request.now));
+  const stubbed = request.stubOpenCalls ? session.pending.openToolCalls.length : 0;
+  const report = buildReport(session, target.capabilities, { handshake: request.handshake, stubbedCalls: stubbed });
+  const options: RenderOptions = {
+    id,
+    cwd,
+    now: request.now,
+    stubOpenCalls: request.stubOpenCalls,
+    ...(request.title ? { title: request.title } : {}),
+    ...(request.model ? { model: request.model } : {}),
+  };
+  if (request.handshake) options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });
+  return { options, report };
+}

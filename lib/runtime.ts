@@ -1,0 +1,30 @@
+/**
+ * The one place that knows which runtime we are on. Everything else uses node built-ins that Bun and Deno
+ * both provide.
+ */
+declare const Deno: { version: { deno: string } } | undefined;
+declare const Bun: { version: string } | undefined;
+
+export type RuntimeName = "bun" | "deno" | "node";
+
+export function runtimeName(): RuntimeName {
+  if (typeof Bun !== "undefined") return "bun";
+  if (typeof Deno !== "undefined") return "deno";
+  return "node";
+}
+
+export function runtimeVersion(): string {
+  if (typeof Bun !== "undefined") return Bun.version;
+  if (typeof Deno !== "undefined") return Deno.version.deno;
+  return process.versions.node;
+}
+
+/** The argv that runs a TypeScript file under the current runtime (for tests and tools that spawn the CLI). */
+export function scriptArgv(path: string): string[] {
+  switch (runtimeName()) {
+    case "deno":
+      return [process.execPath, "run", "-A", path];
+    default:
+      return [process.execPath, path];
+  }
+}

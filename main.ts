@@ -1,0 +1,5 @@
+#!/usr/bin/env -S deno run -A
+/** Thin entry: everything lives in lib/cli. */
+import { run } from "./lib/cli/main.ts";
+
+process.exitCode = await run(process.argv.slice(2));

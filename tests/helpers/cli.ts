@@ -1,0 +1,27 @@
+/** Runs the real CLI in a child process under the current runtime, as a user would. */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { scriptArgv } from "../../lib/runtime.ts";
+
+const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cli(args: string[], env: Record<string, string> = {}): CliResult {
+  const [bin, ...pre] = scriptArgv(MAIN);
+  const r = spawnSync(bin!, [...pre, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, SESSION_BRIDGE_DEBUG: "", ...env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export function cliJson(args: string[], env: Record<string, string> = {}): CliResult & { json: Record<string, unknown> } {
+  const r = cli([...args, "--json"], env);
+  return { ...r, json: JSON.parse(r.stdout) as Record<string, unknown> };
+}
