@@ -30,12 +30,27 @@ test("claude bucket of a long cwd is cut at 200 and suffixed with the base-36 wy
   assert.equal(bucketName("/x".repeat(100)).length, 200);
 });
 
-test("wyhash matches Bun.hash, which the Bun build of Claude Code uses", { skip: runtimeName() !== "bun" }, () => {
-  const bunHash = (globalThis as unknown as { Bun: { hash(s: string): bigint | number } }).Bun.hash;
-  for (const s of ["", "a", "abcd", "x".repeat(16), "y".repeat(17), "z".repeat(48), "w".repeat(97), "/home/é/日本"]) {
-    assert.equal(wyhash(s), BigInt(bunHash(s)), JSON.stringify(s));
-  }
-});
+test(
+  "wyhash matches Bun.hash, which the Bun build of Claude Code uses",
+  { skip: runtimeName() !== "bun" },
+  () => {
+    const bunHash = (globalThis as unknown as { Bun: { hash(s: string): bigint | number } }).Bun.hash;
+    for (
+      const s of [
+        "",
+        "a",
+        "abcd",
+        "x".repeat(16),
+        "y".repeat(17),
+        "z".repeat(48),
+        "w".repeat(97),
+        "/home/é/日本",
+      ]
+    ) {
+      assert.equal(wyhash(s), BigInt(bunHash(s)), JSON.stringify(s));
+    }
+  },
+);
 
 test("wyhash known values hold under every runtime", () => {
   assert.equal(wyhash("").toString(36), "27k1wwwhf13t");

@@ -18,7 +18,11 @@ test("streams lines with their byte offsets", async () => {
   const path = join(dir, "a.jsonl");
   writeFileSync(path, '{"a":1}\n{"b":"é"}\n\n{"c":3}\n');
   const lines = await collect(path);
-  assert.deepEqual(lines.map((l) => [l.line, l.offset, l.text]), [[1, 0, '{"a":1}'], [2, 8, '{"b":"é"}'], [4, 20, '{"c":3}']]);
+  assert.deepEqual(lines.map((l) => [l.line, l.offset, l.text]), [[1, 0, '{"a":1}'], [2, 8, '{"b":"é"}'], [
+    4,
+    20,
+    '{"c":3}',
+  ]]);
 });
 
 test("a truncated last line from a live writer is tolerated and reported", async () => {
@@ -33,7 +37,10 @@ test("a truncated last line from a live writer is tolerated and reported", async
 test("a broken interior line is an input error naming file and line", async () => {
   const path = join(dir, "broken.jsonl");
   writeFileSync(path, '{"a":1}\nnot json\n{"c":3}\n');
-  await assert.rejects(collect(path), (e: Error) => e instanceof InputError && e.message === `${path}:2: not valid JSON`);
+  await assert.rejects(
+    collect(path),
+    (e: Error) => e instanceof InputError && e.message === `${path}:2: not valid JSON`,
+  );
 });
 
 test("a binary file is refused as not text", async () => {

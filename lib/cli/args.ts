@@ -62,7 +62,9 @@ export function homeFlags(values: Values): HomeFlags {
 
 /** Exactly `count` positionals, or a usage error naming what is missing or extra. */
 export function positionals(parsed: Parsed, names: string[]): string[] {
-  if (parsed.positionals.length < names.length) throw new InputError(`missing <${names[parsed.positionals.length]}>`);
+  if (parsed.positionals.length < names.length) {
+    throw new InputError(`missing <${names[parsed.positionals.length]}>`);
+  }
   if (parsed.positionals.length > names.length) {
     throw new InputError(`unexpected argument ${JSON.stringify(parsed.positionals[names.length])}`);
   }

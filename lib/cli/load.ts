@@ -4,7 +4,11 @@ import type { Harness, Homes } from "../harnesses/types.ts";
 import { resolveSession } from "../harnesses/resolve.ts";
 import { harnessFlag, type Values } from "./args.ts";
 
-export async function loadSession(ref: string, values: Values, homes: Homes): Promise<{ session: Session; source: Harness }> {
+export async function loadSession(
+  ref: string,
+  values: Values,
+  homes: Homes,
+): Promise<{ session: Session; source: Harness }> {
   const resolved = await resolveSession(ref, homes, harnessFlag(values, "from"));
   return { session: await resolved.harness.read(resolved.path), source: resolved.harness };
 }

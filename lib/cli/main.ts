@@ -54,11 +54,17 @@ export async function run(argv: string[]): Promise<number> {
       out(`Usage: ${command.usage}\n\n${command.summary}.\n\n${command.help}\n\n${GLOBAL_HELP}`);
       return 0;
     }
-    const context = { homes: resolveHomes(homeFlags(parsed.values)), json: flag(parsed.values, "json"), now: new Date() };
+    const context = {
+      homes: resolveHomes(homeFlags(parsed.values)),
+      json: flag(parsed.values, "json"),
+      now: new Date(),
+    };
     return await command.run(parsed, context);
   } catch (error) {
     const code = exitCodeFor(error);
-    if (process.env.SESSION_BRIDGE_DEBUG === "1" && error instanceof Error) err(error.stack ?? messageOf(error));
+    if (process.env.SESSION_BRIDGE_DEBUG === "1" && error instanceof Error) {
+      err(error.stack ?? messageOf(error));
+    }
     err(`session-bridge: ${oneLine(messageOf(error))}`);
     if (wantsJson) printJson({ error: { message: messageOf(error), exitCode: code } }, false);
     return code;

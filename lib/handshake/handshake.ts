@@ -19,13 +19,17 @@ export function handshakeText(session: Session, report: ConversionReport, contex
   const { meta, pending } = session;
   const lines = [
     HANDSHAKE_OPEN,
-    `This conversation was moved by session-bridge from ${meta.harness}${meta.harnessVersion ? ` ${meta.harnessVersion}` : ""}` +
+    `This conversation was moved by session-bridge from ${meta.harness}${
+      meta.harnessVersion ? ` ${meta.harnessVersion}` : ""
+    }` +
     ` (session ${meta.id}${meta.cwd ? `, working directory ${meta.cwd}` : ""}) to ${context.target}` +
     ` (working directory ${context.cwd}) on ${context.now.toISOString()}.`,
   ];
   if (pending.openToolCalls.length) {
     lines.push(
-      `Interrupted tool calls (no result was recorded): ${pending.openToolCalls.map((c) => `${c.name} (${c.callId})`).join(", ")}.` +
+      `Interrupted tool calls (no result was recorded): ${
+        pending.openToolCalls.map((c) => `${c.name} (${c.callId})`).join(", ")
+      }.` +
         " Check their effects before repeating them.",
     );
   }
@@ -33,8 +37,12 @@ export function handshakeText(session: Session, report: ConversionReport, contex
     lines.push("The user had queued these messages that were not yet answered:");
     for (const q of pending.queuedInput) lines.push(`- ${JSON.stringify(q.text)}`);
   }
-  const losses = report.entries.filter((e) => e.severity !== "info" && e.code !== "open-tool-calls" && e.code !== "queued-input");
-  if (losses.length) lines.push(`Not transferred or changed: ${losses.map((e) => `${e.code} (${e.count})`).join(", ")}.`);
+  const losses = report.entries.filter((e) =>
+    e.severity !== "info" && e.code !== "open-tool-calls" && e.code !== "queued-input"
+  );
+  if (losses.length) {
+    lines.push(`Not transferred or changed: ${losses.map((e) => `${e.code} (${e.count})`).join(", ")}.`);
+  }
   lines.push("Continue the work from where the conversation left off.", HANDSHAKE_CLOSE);
   return lines.join("\n");
 }
@@ -46,4 +54,5 @@ export function isHandshake(message: Message): boolean {
 }
 
 /** A synthetic result for a call that never got one, flagged as an error so the model treats it as failed. */
-export const INTERRUPTED_RESULT = "Interrupted: this tool call was still running when the session was moved; no result was recorded.";
+export const INTERRUPTED_RESULT =
+  "Interrupted: this tool call was still running when the session was moved; no result was recorded.";

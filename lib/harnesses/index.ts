@@ -17,7 +17,9 @@ const IMPLEMENTED: Partial<Record<HarnessName, Harness>> = { "claude-code": clau
 
 export function harnessName(word: string): HarnessName {
   const name = ALIASES[word.toLowerCase()];
-  if (!name) throw new InputError(`unknown harness ${JSON.stringify(word)} (expected claude-code, codex or hermes)`);
+  if (!name) {
+    throw new InputError(`unknown harness ${JSON.stringify(word)} (expected claude-code, codex or hermes)`);
+  }
   return name;
 }
 

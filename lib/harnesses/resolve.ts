@@ -25,11 +25,15 @@ export async function resolveSession(ref: string, homes: Homes, from?: HarnessNa
   const matches = pickMatches(ref, rows);
   if (matches.length === 1) return { harness: harness(matches[0]!.harness), path: matches[0]!.path };
   if (!matches.length) {
-    throw new InputError(`no session matches ${JSON.stringify(ref)}${from ? ` in ${from}` : ""} (try: session-bridge list)`);
+    throw new InputError(
+      `no session matches ${JSON.stringify(ref)}${from ? ` in ${from}` : ""} (try: session-bridge list)`,
+    );
   }
   const shown = matches.slice(0, SHOWN).map((m) => `${m.harness}:${m.id}${m.title ? ` "${m.title}"` : ""}`);
   const more = matches.length > SHOWN ? ` and ${matches.length - SHOWN} more` : "";
-  throw new InputError(`${JSON.stringify(ref)} is ambiguous: ${shown.join(", ")}${more} (use a longer id or --from)`);
+  throw new InputError(
+    `${JSON.stringify(ref)} is ambiguous: ${shown.join(", ")}${more} (use a longer id or --from)`,
+  );
 }
 
 function pickMatches(ref: string, rows: SessionSummary[]): SessionSummary[] {

@@ -81,7 +81,12 @@ export interface Harness {
   /** Renders a session into this harness's native lines, touching no store. */
   render(session: Session, options: RenderOptions): AsyncIterable<string>;
   /** Decides where a handoff goes and what it writes. Read-only. */
-  plan(session: Session, options: RenderOptions, homes: Homes, force: boolean): HandoffPlan | Promise<HandoffPlan>;
+  plan(
+    session: Session,
+    options: RenderOptions,
+    homes: Homes,
+    force: boolean,
+  ): HandoffPlan | Promise<HandoffPlan>;
   /** Carries a plan out: publishes files, registers rows. Undone on failure. */
   register(plan: HandoffPlan, force: boolean, now: Date): Promise<HandoffResult>;
 }

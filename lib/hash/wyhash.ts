@@ -47,7 +47,10 @@ export function wyhash(input: string | Uint8Array, seed = 0n): bigint {
     if (len >= 48) {
       for (; i + 48 < len; i += 48) {
         for (let k = 0; k < 3; k++) {
-          state[k] = mix(read(bytes, i + 16 * k, 8) ^ SECRET[k + 1]!, read(bytes, i + 16 * k + 8, 8) ^ state[k]!);
+          state[k] = mix(
+            read(bytes, i + 16 * k, 8) ^ SECRET[k + 1]!,
+            read(bytes, i + 16 * k + 8, 8) ^ state[k]!,
+          );
         }
       }
       state[0] = state[0]! ^ state[1]! ^ state[2]!;

@@ -3,7 +3,18 @@
  * then linked into place. `link` fails if the name exists, so nothing is ever overwritten by accident; with
  * `replace` the file is renamed over the old one (the caller has backed it up). A failed publish leaves nothing.
  */
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmdirSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmdirSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { RefusedError } from "../errors.ts";
@@ -45,8 +56,14 @@ export function removeEmptyDirs(created: string[]): void {
   }
 }
 
-export async function publishFile(path: string, lines: AsyncIterable<string>, replace: boolean): Promise<void> {
-  if (!replace && existsSync(path)) throw new RefusedError(`${path} already exists (use --force to replace it)`);
+export async function publishFile(
+  path: string,
+  lines: AsyncIterable<string>,
+  replace: boolean,
+): Promise<void> {
+  if (!replace && existsSync(path)) {
+    throw new RefusedError(`${path} already exists (use --force to replace it)`);
+  }
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const fd = openSync(temp, "wx", 0o600);
   try {
@@ -66,7 +83,9 @@ export async function publishFile(path: string, lines: AsyncIterable<string>, re
     }
   } catch (error) {
     if (existsSync(temp)) unlinkSync(temp);
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new RefusedError(`${path} already exists (use --force to replace it)`);
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new RefusedError(`${path} already exists (use --force to replace it)`);
+    }
     throw error;
   }
 }

@@ -13,7 +13,9 @@ export function findPending(messages: Message[], queuedInput: QueuedInput[]): Pe
   const openToolCalls: OpenToolCall[] = [];
   for (const m of lastAssistantResponse(messages)) {
     for (const b of m.blocks) {
-      if (b.type === "tool_call" && !resolved.has(b.id)) openToolCalls.push({ callId: b.id, name: b.name, messageUid: m.uid });
+      if (b.type === "tool_call" && !resolved.has(b.id)) {
+        openToolCalls.push({ callId: b.id, name: b.name, messageUid: m.uid });
+      }
     }
   }
   return { openToolCalls, queuedInput, interruptedTurn: isInterrupted(messages, openToolCalls.length > 0) };

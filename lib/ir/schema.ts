@@ -52,7 +52,12 @@ export const ImageBlock = z.object({
 });
 
 /** Anything a reader met that has no typed home: kept whole, rendered only by its own harness, always reported. */
-export const RawBlock = z.object({ type: z.literal("raw"), harness: HarnessName, kind: z.string(), value: z.unknown() });
+export const RawBlock = z.object({
+  type: z.literal("raw"),
+  harness: HarnessName,
+  kind: z.string(),
+  value: z.unknown(),
+});
 
 export const ToolResultPart = z.discriminatedUnion("type", [TextBlock, ImageBlock, RawBlock]);
 

@@ -32,7 +32,15 @@ export interface BlockCounts {
 }
 
 export function countBlocks(messages: Message[]): BlockCounts {
-  const counts: BlockCounts = { messages: messages.length, text: 0, reasoning: 0, toolCalls: 0, toolResults: 0, images: 0, raw: 0 };
+  const counts: BlockCounts = {
+    messages: messages.length,
+    text: 0,
+    reasoning: 0,
+    toolCalls: 0,
+    toolResults: 0,
+    images: 0,
+    raw: 0,
+  };
   for (const m of messages) {
     for (const b of m.blocks) {
       if (b.type === "text") counts.text++;

@@ -25,12 +25,19 @@ export interface PreparedConversion {
   report: ConversionReport;
 }
 
-export function prepareConversion(session: Session, target: Harness, request: ConversionRequest): PreparedConversion {
+export function prepareConversion(
+  session: Session,
+  target: Harness,
+  request: ConversionRequest,
+): PreparedConversion {
   const cwd = request.cwd ? canonicalCwd(request.cwd) : session.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
   const id = target.checkId(request.id ?? target.newId(request.now));
   const stubbed = request.stubOpenCalls ? session.pending.openToolCalls.length : 0;
-  const report = buildReport(session, target.capabilities, { handshake: request.handshake, stubbedCalls: stubbed });
+  const report = buildReport(session, target.capabilities, {
+    handshake: request.handshake,
+    stubbedCalls: stubbed,
+  });
   const options: RenderOptions = {
     id,
     cwd,
@@ -39,6 +46,8 @@ export function prepareConversion(session: Session, target: Harness, request: Co
     ...(request.title ? { title: request.title } : {}),
     ...(request.model ? { model: request.model } : {}),
   };
-  if (request.handshake) options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });
+  if (request.handshake) {
+    options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });
+  }
   return { options, report };
 }

@@ -30,7 +30,11 @@ export interface ConversionActions {
 
 const EXAMPLES = 3;
 
-export function buildReport(session: Session, target: Capabilities, actions: ConversionActions): ConversionReport {
+export function buildReport(
+  session: Session,
+  target: Capabilities,
+  actions: ConversionActions,
+): ConversionReport {
   const entries: ReportEntry[] = [];
   const add = (code: string, severity: Severity, count: number, detail: string, examples: string[] = []) => {
     if (count > 0) entries.push({ code, severity, count, detail, examples: examples.slice(0, EXAMPLES) });
@@ -38,7 +42,12 @@ export function buildReport(session: Session, target: Capabilities, actions: Con
   const same = session.meta.harness === target.harness;
 
   if (same) {
-    add("records-copied-verbatim", "info", 1, "same harness: every source record is copied, ids and paths adjusted");
+    add(
+      "records-copied-verbatim",
+      "info",
+      1,
+      "same harness: every source record is copied, ids and paths adjusted",
+    );
   } else {
     reportForeign(session, target, add);
   }
@@ -57,11 +66,18 @@ export function buildReport(session: Session, target: Capabilities, actions: Con
     "queued-input",
     actions.handshake ? "warning" : "loss",
     queuedInput.length,
-    actions.handshake ? "queued user input is described in the resume handshake, not replayed" : "queued user input dropped",
+    actions.handshake
+      ? "queued user input is described in the resume handshake, not replayed"
+      : "queued user input dropped",
   );
   add("handshake-added", "info", actions.handshake ? 1 : 0, "a resume handshake message was appended");
   add("notices", "warning", session.notices.length, session.notices.join("; "));
-  add("drift", "warning", session.drift.length, "source shapes not described by the embedded schemas (see inspect)");
+  add(
+    "drift",
+    "warning",
+    session.drift.length,
+    "source shapes not described by the embedded schemas (see inspect)",
+  );
 
   return {
     source: { harness: session.meta.harness, id: session.meta.id },
@@ -78,24 +94,76 @@ function reportForeign(session: Session, target: Capabilities, add: Add) {
   const branches = session.threads.filter((t) => t.kind === "abandoned-branch");
   const side = session.threads.filter((t) => t.kind === "sidechain" || t.kind === "subagent");
   const compacted = session.threads.filter((t) => t.kind === "compacted");
-  add("abandoned-branches", "loss", target.threadTopology ? 0 : branches.length, "rewound branches are not carried");
-  add("subagents", "loss", side.length, "sidechains and subagent transcripts are not carried", side.map((t) => t.id));
-  add("compacted-history", "info", compacted.reduce((n, t) => n + t.messages.length, 0), "history before compaction is summarized, not replayed");
+  add(
+    "abandoned-branches",
+    "loss",
+    target.threadTopology ? 0 : branches.length,
+    "rewound branches are not carried",
+  );
+  add(
+    "subagents",
+    "loss",
+    side.length,
+    "sidechains and subagent transcripts are not carried",
+    side.map((t) => t.id),
+  );
+  add(
+    "compacted-history",
+    "info",
+    compacted.reduce((n, t) => n + t.messages.length, 0),
+    "history before compaction is summarized, not replayed",
+  );
 
   const foreignProof = session.messages.filter((m) =>
-    m.blocks.some((b) => b.type === "reasoning" && (b.signature || b.encrypted) && b.provider !== target.reasoningProvider)
+    m.blocks.some((b) =>
+      b.type === "reasoning" && (b.signature || b.encrypted) && b.provider !== target.reasoningProvider
+    )
   );
-  add("reasoning-proofs-dropped", "warning", foreignProof.length, "reasoning signatures/encrypted payloads only go back to their provider; the text is kept", foreignProof.map(where));
+  add(
+    "reasoning-proofs-dropped",
+    "warning",
+    foreignProof.length,
+    "reasoning signatures/encrypted payloads only go back to their provider; the text is kept",
+    foreignProof.map(where),
+  );
   const raw = session.messages.filter((m) => m.blocks.some((b) => b.type === "raw"));
-  add("raw-items", "loss", raw.length, "items with no equivalent in the target are not carried", raw.map(where));
+  add(
+    "raw-items",
+    "loss",
+    raw.length,
+    "items with no equivalent in the target are not carried",
+    raw.map(where),
+  );
   const images = session.messages.filter((m) => m.blocks.some((b) => b.type === "image"));
   add("images", "loss", target.images ? 0 : images.length, "images are not carried", images.map(where));
   const context = session.messages.filter((m) => m.kind === "context");
-  add("harness-context", "info", context.length, "text the source harness injected is not replayed as user words", context.map(where));
-  add("system-instructions", "loss", session.meta.systemInstructions && !target.systemInstructions ? 1 : 0, "system instructions are not carried");
+  add(
+    "harness-context",
+    "info",
+    context.length,
+    "text the source harness injected is not replayed as user words",
+    context.map(where),
+  );
+  add(
+    "system-instructions",
+    "loss",
+    session.meta.systemInstructions && !target.systemInstructions ? 1 : 0,
+    "system instructions are not carried",
+  );
   add("tool-schemas", "loss", target.toolSchemas ? 0 : session.tools.length, "tool schemas are not carried");
-  add("permission-posture", "loss", session.meta.permissionMode && !target.permissionPosture ? 1 : 0, `permission posture "${session.meta.permissionMode}" has no equivalent`);
-  add("per-turn-models", "loss", session.meta.models.length > 1 && !target.perTurnModel ? session.meta.models.length : 0, "per-turn model switches collapse to one model", session.meta.models);
+  add(
+    "permission-posture",
+    "loss",
+    session.meta.permissionMode && !target.permissionPosture ? 1 : 0,
+    `permission posture "${session.meta.permissionMode}" has no equivalent`,
+  );
+  add(
+    "per-turn-models",
+    "loss",
+    session.meta.models.length > 1 && !target.perTurnModel ? session.meta.models.length : 0,
+    "per-turn model switches collapse to one model",
+    session.meta.models,
+  );
 }
 
 function indexer(messages: Message[]): (m: Message) => string {
@@ -105,6 +173,8 @@ function indexer(messages: Message[]): (m: Message) => string {
 
 /** Human lines for stderr. */
 export function formatReport(report: ConversionReport): string[] {
-  const head = `report ${report.source.harness} -> ${report.target.harness}: ${report.lossless ? "lossless" : "lossy"}`;
+  const head = `report ${report.source.harness} -> ${report.target.harness}: ${
+    report.lossless ? "lossless" : "lossy"
+  }`;
   return [head, ...report.entries.map((e) => `  ${e.severity.padEnd(7)} ${e.code} x${e.count}: ${e.detail}`)];
 }

@@ -70,7 +70,9 @@ export class DriftCollector {
       return;
     }
     if (validate(value)) return;
-    for (const error of validate.errors ?? []) this.add(set.version, `record:${kind}`, describe(error), example);
+    for (const error of validate.errors ?? []) {
+      this.add(set.version, `record:${kind}`, describe(error), example);
+    }
   }
 
   private add(version: string, where: string, problem: string, example: number) {
@@ -93,7 +95,9 @@ export class DriftCollector {
 function describe(error: ErrorObject): string {
   const at = error.instancePath || "/";
   if (error.keyword === "additionalProperties") {
-    return `unknown field ${at === "/" ? "" : at}/${(error.params as { additionalProperty: string }).additionalProperty}`;
+    return `unknown field ${at === "/" ? "" : at}/${
+      (error.params as { additionalProperty: string }).additionalProperty
+    }`;
   }
   if (error.keyword === "enum") return `unknown value at ${at}`;
   return `unexpected shape at ${at}: ${error.message ?? error.keyword}`;

@@ -21,7 +21,10 @@ export function cli(args: string[], env: Record<string, string> = {}): CliResult
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-export function cliJson(args: string[], env: Record<string, string> = {}): CliResult & { json: Record<string, unknown> } {
+export function cliJson(
+  args: string[],
+  env: Record<string, string> = {},
+): CliResult & { json: Record<string, unknown> } {
   const r = cli([...args, "--json"], env);
   return { ...r, json: JSON.parse(r.stdout) as Record<string, unknown> };
 }

@@ -62,10 +62,23 @@ export const handoff: Command = {
     const backupPlanned = plan.databases.length > 0 && !flag(parsed.values, "no-backup");
     if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
     const result = dryRun ? undefined : await target.register(plan, force, now);
-    const targetInfo = { harness: plan.harness, id: plan.id, path: plan.path, cwd: plan.cwd, resumeCommand: plan.resumeCommand };
+    const targetInfo = {
+      harness: plan.harness,
+      id: plan.id,
+      path: plan.path,
+      cwd: plan.cwd,
+      resumeCommand: plan.resumeCommand,
+    };
     const backup = { planned: backupPlanned, databases: plan.databases, paths: result?.backups ?? [] };
     if (json) {
-      printJson({ dryRun, target: targetInfo, files: plan.files.map((f) => f.path), refusal: plan.refusal ?? null, backup, report });
+      printJson({
+        dryRun,
+        target: targetInfo,
+        files: plan.files.map((f) => f.path),
+        refusal: plan.refusal ?? null,
+        backup,
+        report,
+      });
       return plan.refusal ? 1 : 0;
     }
     for (const l of formatReport(report)) err(l);
@@ -82,9 +95,14 @@ export const handoff: Command = {
   },
 };
 
-function backupSummary(backup: { planned: boolean; databases: string[]; paths: string[] }, dryRun: boolean): string {
+function backupSummary(
+  backup: { planned: boolean; databases: string[]; paths: string[] },
+  dryRun: boolean,
+): string {
   if (backup.paths.length) return backup.paths.join(", ");
-  if (!backup.databases.length) return "none needed (new files only; existing ones are never replaced without --force)";
+  if (!backup.databases.length) {
+    return "none needed (new files only; existing ones are never replaced without --force)";
+  }
   if (!backup.planned) return "skipped (--no-backup)";
   return dryRun ? `online backup of ${backup.databases.join(", ")} before writing` : "none";
 }

@@ -57,12 +57,16 @@ function describe(s: ReturnType<typeof inspection>): string[] {
   for (const t of s.threads) lines.push(`  kept apart: ${t.kind} ${t.id} (${t.messages} messages)`);
   const p = s.pending;
   lines.push(
-    `  pending: ${p.openToolCalls.length} open tool calls${p.openToolCalls.length ? ` (${p.openToolCalls.map((c) => `${c.name} ${c.callId}`).join(", ")})` : ""}, ` +
+    `  pending: ${p.openToolCalls.length} open tool calls${
+      p.openToolCalls.length ? ` (${p.openToolCalls.map((c) => `${c.name} ${c.callId}`).join(", ")})` : ""
+    }, ` +
       `${p.queuedInput.length} queued inputs${p.interruptedTurn ? ", last turn interrupted" : ""}`,
   );
   if (!s.drift.length) lines.push("  drift: none");
   for (const d of s.drift) {
-    lines.push(`  drift: ${d.where}: ${d.problem} (x${d.count}, lines ${d.examples.join(", ")}; schemas ${d.version})`);
+    lines.push(
+      `  drift: ${d.where}: ${d.problem} (x${d.count}, lines ${d.examples.join(", ")}; schemas ${d.version})`,
+    );
   }
   for (const n of s.notices) lines.push(`  notice: ${n}`);
   return lines;

@@ -30,7 +30,13 @@ export const list: Command = {
     }
     const lines = [["HARNESS", "ID", "UPDATED", "CWD", "TITLE"]];
     for (const r of rows) {
-      lines.push([r.harness, r.id, (r.updatedAt ?? "").slice(0, 16).replace("T", " "), r.cwd ?? "", safeText(r.title ?? "")]);
+      lines.push([
+        r.harness,
+        r.id,
+        (r.updatedAt ?? "").slice(0, 16).replace("T", " "),
+        r.cwd ?? "",
+        safeText(r.title ?? ""),
+      ]);
     }
     for (const l of table(lines)) out(l);
     return 0;

@@ -25,7 +25,11 @@ export const show: Command = {
 
 function renderMessage(m: Message): string[] {
   const tags = [m.model, m.kind !== "turn" ? m.kind : undefined].filter(Boolean).join(", ");
-  return [`── ${m.role}${tags ? ` (${tags})` : ""}${m.timestamp ? ` · ${m.timestamp}` : ""}`, ...m.blocks.map(renderBlock), ""];
+  return [
+    `── ${m.role}${tags ? ` (${tags})` : ""}${m.timestamp ? ` · ${m.timestamp}` : ""}`,
+    ...m.blocks.map(renderBlock),
+    "",
+  ];
 }
 
 function renderBlock(b: Block): string {

@@ -50,7 +50,12 @@ function toolResultParts(content: unknown): ToolResultPart[] {
   return content.map((part): ToolResultPart => {
     if (isObject(part) && part.type === "text") return { type: "text", text: str(part.text) };
     if (isObject(part) && part.type === "image") return imageFromAnthropic(part);
-    return { type: "raw", harness: "claude-code", kind: isObject(part) ? str(part.type) : typeof part, value: part };
+    return {
+      type: "raw",
+      harness: "claude-code",
+      kind: isObject(part) ? str(part.type) : typeof part,
+      value: part,
+    };
   });
 }
 
@@ -62,7 +67,10 @@ function imageFromAnthropic(block: Json): ToolResultPart & Block {
 
 function imageToAnthropic(block: { mediaType?: string; data?: string; url?: string }): Json {
   if (block.url && !block.data) return { type: "image", source: { type: "url", url: block.url } };
-  return { type: "image", source: { type: "base64", media_type: block.mediaType ?? "image/png", data: block.data ?? "" } };
+  return {
+    type: "image",
+    source: { type: "base64", media_type: block.mediaType ?? "image/png", data: block.data ?? "" },
+  };
 }
 
 /**
@@ -79,13 +87,20 @@ export function blockToAnthropic(block: Block): Json {
         ? { type: "thinking", thinking: block.text, signature: block.signature }
         : { type: "redacted_thinking", data: block.encrypted ?? "" };
     case "tool_call":
-      return { type: "tool_use", id: block.id, name: block.name, input: isObject(block.input) ? block.input : {} };
+      return {
+        type: "tool_use",
+        id: block.id,
+        name: block.name,
+        input: isObject(block.input) ? block.input : {},
+      };
     case "tool_result":
       return {
         type: "tool_result",
         tool_use_id: block.callId,
         content: block.content.map((part) =>
-          part.type === "text" ? { type: "text", text: part.text } : part.type === "image"
+          part.type === "text"
+            ? { type: "text", text: part.text }
+            : part.type === "image"
             ? imageToAnthropic(part)
             : part.value
         ),

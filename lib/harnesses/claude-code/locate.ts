@@ -33,7 +33,12 @@ const HEAD_RECORDS = 200;
  */
 export async function summarize(path: string): Promise<SessionSummary> {
   const id = path.slice(path.lastIndexOf("/") + 1, -6);
-  const summary: SessionSummary = { harness: "claude-code", id, path, updatedAt: statSync(path).mtime.toISOString() };
+  const summary: SessionSummary = {
+    harness: "claude-code",
+    id,
+    path,
+    updatedAt: statSync(path).mtime.toISOString(),
+  };
   let firstUser: string | undefined;
   let seen = 0;
   try {

@@ -52,7 +52,9 @@ export async function readClaudeSession(path: string): Promise<Session> {
   session.threads.push(...(await readSubagents(path, session)));
   const queued: QueuedInput[] = replayQueue(state.queueOps);
   session.pending = findPending(session.messages, queued);
-  session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ?? titleFromFirstUserText(session);
+  if (endsWithInterruptMarker(session.messages)) session.pending.interruptedTurn = true;
+  session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ??
+    titleFromFirstUserText(session);
   session.meta.models = modelsOf(session.messages);
   return session;
 }
@@ -68,7 +70,14 @@ function newState(path: string): ReadState & { drift: DriftCollector } {
     drift: [],
     notices: [],
   };
-  return { session, nodes: new Map(), order: 0, queueOps: [], titles: {}, drift: new DriftCollector("claude-code") };
+  return {
+    session,
+    nodes: new Map(),
+    order: 0,
+    queueOps: [],
+    titles: {},
+    drift: new DriftCollector("claude-code"),
+  };
 }
 
 async function readFileInto(state: ReadState & { drift: DriftCollector }, path: string, subagent: boolean) {
@@ -80,7 +89,13 @@ async function readFileInto(state: ReadState & { drift: DriftCollector }, path: 
     const record = line.value;
     const type = typeof record.type === "string" ? record.type : "";
     state.drift.check(optStr(record.version), type, record, line.line);
-    const origin = { harness: "claude-code" as const, path, offset: line.offset, length: Buffer.byteLength(line.text), type };
+    const origin = {
+      harness: "claude-code" as const,
+      path,
+      offset: line.offset,
+      length: Buffer.byteLength(line.text),
+      type,
+    };
     if (!subagent) noteMeta(state, record);
     if (TREE_TYPES.has(type) && typeof record.uuid === "string") {
       addNode(state, record, type, origin, subagent);
@@ -105,11 +120,21 @@ function noteMeta(state: ReadState, record: Json) {
   meta.cwd ??= optStr(record.cwd);
   meta.gitBranch ??= optStr(record.gitBranch);
   if (optStr(record.version)) meta.harnessVersion = optStr(record.version);
-  if (typeof record.sessionId === "string" && record.sessionId && !state.nodes.size) meta.id = record.sessionId;
-  if (record.type === "permission-mode" && optStr(record.permissionMode)) meta.permissionMode = optStr(record.permissionMode);
+  if (typeof record.sessionId === "string" && record.sessionId && !state.nodes.size) {
+    meta.id = record.sessionId;
+  }
+  if (record.type === "permission-mode" && optStr(record.permissionMode)) {
+    meta.permissionMode = optStr(record.permissionMode);
+  }
 }
 
-function addNode(state: ReadState, record: Json, type: string, origin: Message["origin"] & object, subagent: boolean) {
+function addNode(
+  state: ReadState,
+  record: Json,
+  type: string,
+  origin: Message["origin"] & object,
+  subagent: boolean,
+) {
   const node: Node = {
     uuid: record.uuid as string,
     parentUuid: optStr(record.parentUuid) ?? null,
@@ -124,7 +149,11 @@ function addNode(state: ReadState, record: Json, type: string, origin: Message["
 
 function toMessage(record: Json, type: "user" | "assistant", origin: Message["origin"] & object): Message {
   const message = isObject(record.message) ? record.message : {};
-  const kind = record.isCompactSummary === true ? "summary" : record.isMeta === true ? "context" : "turn";
+  const kind = record.isCompactSummary === true
+    ? "summary"
+    : isInjected(record, message)
+    ? "context"
+    : "turn";
   const usage = isObject(message.usage) ? message.usage : undefined;
   return {
     uid: record.uuid as string,
@@ -150,14 +179,36 @@ function toMessage(record: Json, type: "user" | "assistant", origin: Message["or
   };
 }
 
+/**
+ * User records the harness wrote rather than the person: meta messages, task notifications and other
+ * system-originated prompts (they carry `origin` / `promptSource: "system"`), and interruption markers.
+ */
+function isInjected(record: Json, message: Json): boolean {
+  if (record.isMeta === true || isObject(record.origin) || record.promptSource === "system") return true;
+  return record.type === "user" &&
+    blocksFromContent(message.content).some((b) => b.type === "text" && INTERRUPT_MARKER.test(b.text));
+}
+
+const INTERRUPT_MARKER = /^\[Request interrupted by user/;
+
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
 
-function collectSideRecord(state: ReadState, record: Json, type: string, origin: PassthroughRecord["origin"]) {
+function collectSideRecord(
+  state: ReadState,
+  record: Json,
+  type: string,
+  origin: PassthroughRecord["origin"],
+) {
   if (type === "queue-operation") state.queueOps.push(record);
   if (type === "custom-title" && optStr(record.customTitle)) state.titles.custom = optStr(record.customTitle);
   if (type === "ai-title" && optStr(record.aiTitle)) state.titles.ai = optStr(record.aiTitle);
   if (type === "summary" && optStr(record.summary)) state.titles.summary = optStr(record.summary);
   state.session.passthrough.push({ type, origin });
+}
+
+function endsWithInterruptMarker(messages: Message[]): boolean {
+  const last = messages.at(-1);
+  return !!last && last.blocks.some((b) => b.type === "text" && INTERRUPT_MARKER.test(b.text));
 }
 
 /**
@@ -189,9 +240,13 @@ export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message
   for (const leaf of leaves) {
     if (leaf === liveLeaf) continue;
     const branch = walkUp(nodes, leaf.uuid, claimed);
-    if (branch.length) threads.push({ id: `branch-${leaf.uuid}`, kind: "abandoned-branch", messages: messagesOf(branch) });
+    if (branch.length) {
+      threads.push({ id: `branch-${leaf.uuid}`, kind: "abandoned-branch", messages: messagesOf(branch) });
+    }
   }
-  const side = [...nodes.values()].filter((n) => n.sidechain && !claimed.has(n.uuid)).sort((a, b) => a.order - b.order);
+  const side = [...nodes.values()].filter((n) => n.sidechain && !claimed.has(n.uuid)).sort((a, b) =>
+    a.order - b.order
+  );
   if (side.length) threads.push({ id: "sidechain", kind: "sidechain", messages: messagesOf(side) });
   return { messages: messagesOf(chain), threads };
 }
@@ -199,7 +254,11 @@ export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message
 /** Nodes from `uuid` up to (not including) the first one already claimed by another thread, oldest first. */
 function walkUp(nodes: Map<string, Node>, uuid: string | undefined, claimed: Set<string>): Node[] {
   const out: Node[] = [];
-  for (let n = uuid ? nodes.get(uuid) : undefined; n && !claimed.has(n.uuid); n = n.parentUuid ? nodes.get(n.parentUuid) : undefined) {
+  for (
+    let n = uuid ? nodes.get(uuid) : undefined;
+    n && !claimed.has(n.uuid);
+    n = n.parentUuid ? nodes.get(n.parentUuid) : undefined
+  ) {
     claimed.add(n.uuid);
     out.push(n);
   }

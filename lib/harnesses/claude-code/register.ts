@@ -14,7 +14,12 @@ import { bucketName } from "./bucket.ts";
 import { projectsDir } from "./locate.ts";
 import { copyRecords, renderClaude } from "./write.ts";
 
-export function planClaude(session: Session, options: RenderOptions, homes: Homes, force: boolean): HandoffPlan {
+export function planClaude(
+  session: Session,
+  options: RenderOptions,
+  homes: Homes,
+  force: boolean,
+): HandoffPlan {
   const dir = join(projectsDir(homes), bucketName(options.cwd));
   const path = join(dir, `${options.id}.jsonl`);
   const files: PlannedFile[] = [{ path, lines: () => renderClaude(session, options) }];
@@ -53,7 +58,9 @@ export async function registerClaude(plan: HandoffPlan, force: boolean, now: Dat
   try {
     for (const file of plan.files) {
       const existed = existsSync(file.path);
-      if (existed && !force) throw new RefusedError(`${file.path} already exists (use --force to replace it)`);
+      if (existed && !force) {
+        throw new RefusedError(`${file.path} already exists (use --force to replace it)`);
+      }
       if (existed) replaced.push([file.path, backupFile(file.path, saved)!]);
       ensureDir(join(file.path, ".."), created);
       await publishFile(file.path, file.lines(), force);

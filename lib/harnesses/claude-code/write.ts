@@ -34,7 +34,13 @@ export async function* renderClaude(session: Session, options: RenderOptions): A
       content: INTERRUPTED_RESULT,
       is_error: true,
     }));
-    yield line({ ...envelope(tail.parent), type: "user", message: { role: "user", content }, uuid, timestamp: clock.next() });
+    yield line({
+      ...envelope(tail.parent),
+      type: "user",
+      message: { role: "user", content },
+      uuid,
+      timestamp: clock.next(),
+    });
     tail.parent = uuid;
   }
   if (options.handshake) {
@@ -88,7 +94,9 @@ export async function* copyRecords(
     }
     const parent = linked(relink, record.parentUuid);
     const changes: Json = {};
-    if (typeof record.sessionId === "string" && record.sessionId !== options.id) changes.sessionId = options.id;
+    if (typeof record.sessionId === "string" && record.sessionId !== options.id) {
+      changes.sessionId = options.id;
+    }
     if (typeof record.cwd === "string" && record.cwd !== options.cwd) changes.cwd = options.cwd;
     if (record.parentUuid !== undefined && parent !== record.parentUuid) changes.parentUuid = parent;
     if (tail && typeof record.uuid === "string" && record.isSidechain !== true) tail.parent = record.uuid;
@@ -154,7 +162,13 @@ function groupRecord(
   const uuid = newUuid();
   const timestamp = clock.next(group[0]!.timestamp);
   if (role === "user") {
-    return { ...baseRecord(options, parent), type: "user", message: { role: "user", content }, uuid, timestamp };
+    return {
+      ...baseRecord(options, parent),
+      type: "user",
+      message: { role: "user", content },
+      uuid,
+      timestamp,
+    };
   }
   const usage = group.find((m) => m.usage)?.usage;
   return {

@@ -1,0 +1,54 @@
+import type { Command } from "../command.ts";
+import { flag } from "../args.ts";
+import { buildSandbox } from "../../demo/sandbox.ts";
+import { out } from "../output.ts";
+import { rmSync } from "node:fs";
+
+export const demo: Command = {
+  name: "demo",
+  summary: "run the whole pipeline on embedded sample sessions in a throwaway sandbox",
+  usage: "session-bridge demo [--keep]",
+  help: "  --keep       leave the sandbox folder in place to look around (its path is printed)",
+  options: { keep: { type: "boolean" } },
+  async run(parsed) {
+    const sandbox = buildSandbox();
+    // The demo drives the real commands in-process, so what it shows is exactly what a user gets.
+    const { run } = await import("../main.ts");
+    const homes = ["--claude-home", sandbox.claudeHome];
+    const steps: [string, string[]][] = [
+      ["Sessions found in the sandbox stores", ["list", ...homes]],
+      ["What the Claude Code sample contains", ["inspect", sandbox.sessionId, ...homes]],
+      ["Plan a handoff to another project directory (nothing is written)", [
+        "handoff",
+        sandbox.sessionId,
+        "--to",
+        "claude-code",
+        "--cwd",
+        sandbox.targetCwd,
+        "--dry-run",
+        ...homes,
+      ]],
+      ["Hand it off for real", [
+        "handoff",
+        sandbox.sessionId,
+        "--to",
+        "claude-code",
+        "--cwd",
+        sandbox.targetCwd,
+        ...homes,
+      ]],
+    ];
+    let code = 0;
+    for (const [title, argv] of steps) {
+      out(`\n=== ${title}\n$ session-bridge ${argv.join(" ")}`);
+      code = await run(argv);
+      if (code !== 0) break;
+    }
+    out(
+      `\nIn a real store, run the printed resume command (with CLAUDE_CONFIG_DIR=${sandbox.claudeHome} for this sandbox).`,
+    );
+    if (flag(parsed.values, "keep")) out(`sandbox kept at ${sandbox.root}`);
+    else rmSync(sandbox.root, { recursive: true, force: true });
+    return code;
+  },
+};

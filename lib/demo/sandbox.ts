@@ -1,0 +1,31 @@
+/**
+ * The demo's throwaway world: harness homes in a temp folder, seeded with real captured sessions that are
+ * embedded in the binary, so the demo runs on a machine with no harness installed.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import samples from "../generated/demo-samples.json" with { type: "json" };
+import { bucketName } from "../harnesses/claude-code/bucket.ts";
+
+export interface Sandbox {
+  root: string;
+  claudeHome: string;
+  sessionId: string;
+  targetCwd: string;
+}
+
+const SAMPLE_CWD = "/home/user/project";
+
+export function buildSandbox(): Sandbox {
+  const root = mkdtempSync(join(tmpdir(), "session-bridge-demo-"));
+  const claudeHome = join(root, "claude");
+  const sample = samples["claude-code"];
+  const sessionId = (JSON.parse(sample.lines[0]!) as { sessionId: string }).sessionId;
+  const bucket = join(claudeHome, "projects", bucketName(SAMPLE_CWD));
+  mkdirSync(bucket, { recursive: true });
+  writeFileSync(join(bucket, `${sessionId}.jsonl`), `${sample.lines.join("\n")}\n`);
+  const targetCwd = join(root, "other-project");
+  mkdirSync(targetCwd);
+  return { root, claudeHome, sessionId, targetCwd };
+}

@@ -1,0 +1,152 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
+import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
+import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
+import { HANDSHAKE_OPEN, INTERRUPTED_RESULT } from "../lib/handshake/handshake.ts";
+import { claudeFixture, jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
+import { cli, cliJson } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const root = tempDir();
+let n = 0;
+function world(fixture: string) {
+  const base = join(root, `w${n++}`);
+  const home = join(base, "claude");
+  const seeded = seedClaudeHome(home, fixture);
+  const target = join(base, "other project");
+  mkdirSync(target, { recursive: true });
+  return { base, home, target: realpathSync(target), ...seeded };
+}
+
+/** Every parentUuid points at a uuid earlier in the file: one unbroken chain, as Claude needs. */
+function assertChain(path: string) {
+  const seen = new Set<string>();
+  for (const r of jsonLines(path)) {
+    if (typeof r.uuid !== "string") continue;
+    if (r.parentUuid !== null) {
+      assert.ok(seen.has(r.parentUuid as string), `dangling parentUuid in ${r.uuid}`);
+    }
+    seen.add(r.uuid);
+  }
+}
+
+function handshakes(path: string) {
+  return jsonLines(path).filter((r) =>
+    r.type === "user" && JSON.stringify(r.message).includes(HANDSHAKE_OPEN)
+  );
+}
+
+test("same-harness convert without changes reproduces the file byte for byte", () => {
+  const out = join(root, "copy.jsonl");
+  const r = cli([
+    "convert",
+    claudeFixture("thinking-tool-use"),
+    "--to",
+    "claude",
+    "--no-handshake",
+    "-o",
+    out,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readFileSync(out, "utf8"), readFileSync(claudeFixture("thinking-tool-use"), "utf8"));
+  assert.match(r.stderr, /lossless/);
+});
+
+test("convert refuses to overwrite an existing output without --force", () => {
+  const out = join(root, "exists.jsonl");
+  assert.equal(cli(["convert", claudeFixture("plain-text"), "--to", "claude", "-o", out]).code, 0);
+  const before = readFileSync(out, "utf8");
+  const again = cli(["convert", claudeFixture("resumed"), "--to", "claude", "-o", out]);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /already exists/);
+  assert.equal(readFileSync(out, "utf8"), before);
+});
+
+test("handoff to another directory lands in that directory's bucket with a fresh id and one chain", () => {
+  const w = world("thinking-tool-use");
+  const r = cliJson(["handoff", w.id, "--to", "claude-code", "--cwd", w.target, "--claude-home", w.home]);
+  assert.equal(r.code, 0, r.stderr);
+  const target = r.json.target as { id: string; path: string; resumeCommand: string };
+  assert.equal(target.path, join(w.home, "projects", bucketName(w.target), `${target.id}.jsonl`));
+  assert.notEqual(target.id, w.id);
+  assert.equal(target.resumeCommand, `cd '${w.target}' && claude --resume ${target.id}`);
+  const text = readFileSync(target.path, "utf8");
+  assert.ok(text.endsWith("\n"));
+  const records = jsonLines(target.path);
+  for (const rec of records) {
+    if ("sessionId" in rec) assert.equal(rec.sessionId, target.id);
+    if ("cwd" in rec) assert.equal(rec.cwd, w.target);
+    if ("timestamp" in rec) assert.ok(Number.isFinite(Date.parse(rec.timestamp as string)));
+  }
+  assertChain(target.path);
+  assert.equal(handshakes(target.path).length, 1);
+  assert.equal(records.at(-1)!.isMeta, true, "the handshake is the newest leaf, hidden from the UI");
+  assert.ok(existsSync(w.path), "the source is untouched");
+});
+
+test("the handed-off session reads back with the same conversation plus the handshake", async () => {
+  const w = world("resumed");
+  const r = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
+  const path = (r.json.target as { path: string }).path;
+  const before = await readClaudeSession(w.path);
+  const after = await readClaudeSession(path);
+  const texts = (s: typeof before) => s.messages.map((m) => `${m.role}:${JSON.stringify(m.blocks)}`);
+  assert.deepEqual(texts(after).slice(0, -1), texts(before));
+  assert.match(texts(after).at(-1)!, /session-bridge-handoff/);
+});
+
+test("a second hop replaces the handshake instead of stacking another", () => {
+  const w = world("plain-text");
+  const first = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
+  const firstId = (first.json.target as { id: string }).id;
+  const second = cliJson(["handoff", firstId, "--to", "claude", "--cwd", w.base, "--claude-home", w.home]);
+  assert.equal(second.code, 0, second.stderr);
+  const path = (second.json.target as { path: string }).path;
+  assert.equal(handshakes(path).length, 1);
+  assertChain(path);
+});
+
+test("--stub-open-calls closes the open call with an error result right after it; the handshake is unchanged", () => {
+  const w = world("interrupted-tool-call");
+  const plain = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
+  const stubbed = cliJson([
+    "handoff",
+    w.id,
+    "--to",
+    "claude",
+    "--cwd",
+    w.target,
+    "--stub-open-calls",
+    "--claude-home",
+    w.home,
+  ]);
+  assert.equal(stubbed.code, 0, stubbed.stderr);
+  const path = (stubbed.json.target as { path: string }).path;
+  assertChain(path);
+  const records = jsonLines(path);
+  const callIndex = records.findLastIndex((r) =>
+    r.type === "assistant" && JSON.stringify(r.message).includes("tool_use")
+  );
+  const next = records.slice(callIndex + 1).find((r) => r.type === "user")!;
+  const content =
+    (next.message as { content: { type: string; is_error: boolean; content: string }[] }).content;
+  assert.equal(content[0]!.type, "tool_result");
+  assert.equal(content[0]!.is_error, true);
+  assert.equal(content[0]!.content, INTERRUPTED_RESULT);
+  const handshakeText = (p: string) => JSON.stringify(handshakes(p)[0]!.message).replace(/ on \S+Z\./, "");
+  assert.equal(handshakeText(path), handshakeText((plain.json.target as { path: string }).path));
+  assert.match(handshakeText(path), /Bash \(toolu_/);
+});
+
+test("subagent transcripts travel with the session, retargeted to the new id", () => {
+  const w = world("subagent");
+  const r = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
+  assert.equal(r.code, 0, r.stderr);
+  const files = r.json.files as string[];
+  const sub = files.find((f) => f.includes("/subagents/"));
+  assert.ok(sub && existsSync(sub));
+  const id = (r.json.target as { id: string }).id;
+  for (const rec of jsonLines(sub)) if ("sessionId" in rec) assert.equal(rec.sessionId, id);
+});
