@@ -1,11 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertSafeId, assertUuid } from "../lib/ids.ts";
-import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
-import { wyhash } from "../lib/hash/wyhash.ts";
+import { bucketFor, bucketName, javaStringHash } from "../lib/harnesses/claude-code/bucket.ts";
+import { CLAUDE_FIXTURES } from "./helpers/fixtures.ts";
 import { shellQuote } from "../lib/cli/shell.ts";
 import { safeText } from "../lib/cli/output.ts";
-import { runtimeName } from "../lib/runtime.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 test("ids that could escape a folder are refused", () => {
   for (const bad of ["../etc", "a/b", "..", "a\\b", "", "x\u0000y", ".hidden", "a..b"]) {
@@ -23,39 +24,36 @@ test("claude bucket replaces every non-alphanumeric UTF-16 unit without collapsi
   assert.equal(bucketName("/tmp/😀"), "-tmp---");
 });
 
-test("claude bucket of a long cwd is cut at 200 and suffixed with the base-36 wyhash of the path", () => {
-  const cwd = `/home/user/${"deep/".repeat(50)}project`;
-  const bucket = bucketName(cwd);
-  assert.equal(bucket, `${cwd.replace(/[^a-zA-Z0-9]/g, "-").slice(0, 200)}-${wyhash(cwd).toString(36)}`);
-  assert.equal(bucketName("/x".repeat(100)).length, 200);
+test("claude buckets match every folder the real 2.1.328 binary created", () => {
+  const observed = JSON.parse(readFileSync(join(CLAUDE_FIXTURES, "buckets.observed.json"), "utf8")) as {
+    cwd: string;
+    bucket: string;
+  }[];
+  assert.ok(observed.length >= 10);
+  for (const { cwd, bucket } of observed) {
+    // The symlinked probe is bucketed under its realpath, which a handoff resolves before naming the bucket.
+    if (cwd.endsWith("link-to-cafe")) continue;
+    assert.equal(bucketName(cwd), bucket, cwd);
+  }
 });
 
-test(
-  "wyhash matches Bun.hash, which the Bun build of Claude Code uses",
-  { skip: runtimeName() !== "bun" },
-  () => {
-    const bunHash = (globalThis as unknown as { Bun: { hash(s: string): bigint | number } }).Bun.hash;
-    for (
-      const s of [
-        "",
-        "a",
-        "abcd",
-        "x".repeat(16),
-        "y".repeat(17),
-        "z".repeat(48),
-        "w".repeat(97),
-        "/home/é/日本",
-      ]
-    ) {
-      assert.equal(wyhash(s), BigInt(bunHash(s)), JSON.stringify(s));
-    }
-  },
-);
+test("a long cwd is cut at 200 and suffixed with the base-36 absolute Java string hash", () => {
+  assert.equal(javaStringHash("hello"), 99162322);
+  assert.equal(bucketName("/x".repeat(100)).length, 200);
+  assert.match(bucketName("/x".repeat(101)), /^(-x){100}-[0-9a-z]+$/);
+});
 
-test("wyhash known values hold under every runtime", () => {
-  assert.equal(wyhash("").toString(36), "27k1wwwhf13t");
-  assert.equal(wyhash("hello world!!").toString(36), "3puahe1vqm34i");
-  assert.equal(wyhash("w".repeat(49)).toString(36), "a1v8rzmex5ij");
+test("CLAUDE_CODE_PROJECT_DIR_NAME replaces the bucket only with CLAUDE_CONFIG_DIR set and a valid name", () => {
+  assert.equal(
+    bucketFor("/a/b", { CLAUDE_CONFIG_DIR: "/c", CLAUDE_CODE_PROJECT_DIR_NAME: "my_bucket-1" }),
+    "my_bucket-1",
+  );
+  assert.equal(bucketFor("/a/b", { CLAUDE_CODE_PROJECT_DIR_NAME: "my_bucket-1" }), "-a-b");
+  assert.equal(
+    bucketFor("/a/b", { CLAUDE_CONFIG_DIR: "/c", CLAUDE_CODE_PROJECT_DIR_NAME: "bad.name" }),
+    "-a-b",
+  );
+  assert.equal(bucketFor("/a/b", { CLAUDE_CONFIG_DIR: "/c", CLAUDE_CODE_PROJECT_DIR_NAME: "nul" }), "-a-b");
 });
 
 test("printed commands quote paths with spaces and quotes", () => {

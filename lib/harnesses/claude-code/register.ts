@@ -10,7 +10,7 @@ import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
 import { RefusedError } from "../../errors.ts";
 import { backupDir, backupFile } from "../../store/backup.ts";
 import { shellQuote } from "../../cli/shell.ts";
-import { bucketName } from "./bucket.ts";
+import { bucketFor } from "./bucket.ts";
 import { projectsDir } from "./locate.ts";
 import { copyRecords, renderClaude } from "./write.ts";
 
@@ -20,7 +20,7 @@ export function planClaude(
   homes: Homes,
   force: boolean,
 ): HandoffPlan {
-  const dir = join(projectsDir(homes), bucketName(options.cwd));
+  const dir = join(projectsDir(homes), bucketFor(options.cwd));
   const path = join(dir, `${options.id}.jsonl`);
   const files: PlannedFile[] = [{ path, lines: () => renderClaude(session, options) }];
   for (const source of subagentFiles(session)) {
