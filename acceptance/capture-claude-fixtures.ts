@@ -1,0 +1,632 @@
+// Captures REAL Claude Code transcripts as fixtures: the pinned binary runs offline against the fake
+// Anthropic server, each scenario in a fresh private home and cwd, and the transcripts it writes are
+// copied to fixtures/claude-code/<version>/ with machine paths replaced by neutral ones (nothing else
+// is changed, so readers are tested against what the binary really writes).
+//
+// Usage: npx bun acceptance/capture-claude-fixtures.ts [--only a,b] [--keep-tmp]
+//        npx deno run -A acceptance/capture-claude-fixtures.ts
+import { randomUUID } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative } from "node:path";
+import process from "node:process";
+import { fileURLToPath } from "node:url";
+import {
+  defaultScript,
+  type FakeAnthropic,
+  type FakeScript,
+  lastUserMessage,
+  startFakeAnthropic,
+  userPromptText,
+} from "./fake-servers/anthropic.ts";
+import { installHarness, pinnedVersion } from "./install-harness.ts";
+import {
+  claudeConfigDir,
+  claudeTmpDir,
+  killPid,
+  runClaude,
+  type RunClaudeOptions,
+  type RunClaudeResult,
+} from "./run-claude.ts";
+import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
+
+const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
+const NEUTRAL_HOME = "/home/user";
+const NEUTRAL_CWD = "/home/user/project";
+const NEUTRAL_TMP = "/tmp";
+
+// ---------- scenario plumbing ----------
+
+interface ScenarioCtx {
+  /** Where fixtures go (for side outputs such as the plain-text request log). */
+  outDir: string;
+  home: string;
+  cwd: string;
+  server: FakeAnthropic;
+  logPath: string;
+  claude(args: string[], extra?: Partial<RunClaudeOptions>): Promise<RunClaudeResult>;
+}
+
+interface Scenario {
+  name: string;
+  /** How the fixture is made (goes into README.md). */
+  how: string;
+  script?: FakeScript;
+  run(ctx: ScenarioCtx): Promise<void>;
+}
+
+interface Transcript {
+  bucketDir: string;
+  sessionId: string;
+  file: string;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function waitFor(what: string, cond: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** A run that must succeed; returns the session id from `--output-format json`. */
+function sessionIdOf(r: RunClaudeResult): string {
+  if (r.code !== 0) throw new Error(`claude exited ${r.code ?? r.signal}: ${r.stderr}${r.stdout}`);
+  const out = JSON.parse(r.stdout) as { session_id?: string; is_error?: boolean; result?: string };
+  if (out.session_id === undefined || out.is_error === true) throw new Error(`claude failed: ${r.stdout}`);
+  return out.session_id;
+}
+
+function oneShot(prompt: string, ...more: string[]): string[] {
+  return ["-p", prompt, "--output-format", "json", ...more];
+}
+
+function resume(id: string, prompt: string, ...more: string[]): string[] {
+  return ["-p", "--resume", id, prompt, "--output-format", "json", ...more];
+}
+
+function logLines(logPath: string): string[] {
+  if (!existsSync(logPath)) return [];
+  return readFileSync(logPath, "utf8").split("\n").filter((l) => l !== "");
+}
+
+/** All top-level transcripts under <config>/projects (subagent files live deeper). */
+function findTranscripts(home: string): Transcript[] {
+  const projects = join(claudeConfigDir(home), "projects");
+  if (!existsSync(projects)) return [];
+  const found: Transcript[] = [];
+  for (const bucket of readdirSync(projects)) {
+    const bucketDir = join(projects, bucket);
+    for (const f of readdirSync(bucketDir)) {
+      if (f.endsWith(".jsonl")) {
+        found.push({ bucketDir, sessionId: f.slice(0, -6), file: join(bucketDir, f) });
+      }
+    }
+  }
+  return found;
+}
+
+function readRecords(file: string): Record<string, unknown>[] {
+  return readFileSync(file, "utf8").split("\n").filter((l) => l !== "").map((l) =>
+    JSON.parse(l) as Record<string, unknown>
+  );
+}
+
+// ---------- process tree (the Bash tool's shell is a session leader, so a killed claude orphans it) ----------
+
+interface Proc {
+  pid: number;
+  cmd: string;
+}
+
+function parentOf(pid: string): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may contain spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+function cmdlineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
+  } catch {
+    return "";
+  }
+}
+
+/** Descendants of `root` (Linux /proc); empty elsewhere. */
+function descendants(root: number): Proc[] {
+  if (!existsSync("/proc")) return [];
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    const ppid = parentOf(name);
+    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+  }
+  const out: Proc[] = [];
+  const queue = [...(children.get(root) ?? [])];
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    out.push({ pid, cmd: cmdlineOf(pid) });
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** Kill leftovers we recorded, by pid, only if the pid still runs the same command. */
+function reapLeftovers(procs: Proc[]): void {
+  for (const p of procs) if (cmdlineOf(p.pid) === p.cmd && p.cmd !== "") killPid(p.pid);
+}
+
+// ---------- scenarios ----------
+
+const SLOW_TOOL = "echo fixture-slow-start; sleep 30; echo fixture-slow-end";
+
+/** Kill claude with `signal` while its Bash tool runs `sleep 30`. */
+async function interruptDuringTool(ctx: ScenarioCtx, signal: NodeJS.Signals): Promise<void> {
+  let pid: number | undefined;
+  const running = ctx.claude(
+    oneShot(`Start the slow job. TOOL: ${SLOW_TOOL}`, "--dangerously-skip-permissions"),
+    {
+      onSpawn: (p) => {
+        pid = p;
+      },
+    },
+  );
+  const sleeping = () => pid !== undefined && descendants(pid).some((d) => d.cmd.startsWith("sleep"));
+  await waitFor("the Bash tool to start sleeping", sleeping, 60_000);
+  await sleep(500);
+  const kids = descendants(pid as number);
+  killPid(pid, signal);
+  await running;
+  reapLeftovers(kids);
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: "plain-text",
+    how: "`claude -p <prompt>`, then `claude -p --resume <id> <prompt>`: two text turns.",
+    async run(ctx) {
+      const id = sessionIdOf(await ctx.claude(oneShot("Hello, this is the first plain turn.")));
+      const before = logLines(ctx.logPath).length;
+      sessionIdOf(await ctx.claude(resume(id, "And this is the second plain turn.")));
+      writeResumeRequest(ctx, before);
+    },
+  },
+  {
+    name: "thinking-tool-use",
+    how: "One turn: the fake model answers with thinking (fake signature) + a Bash tool_use " +
+      "(`echo fixture-tool-output`, allowed by `--allowedTools`), the tool runs, then a final text.",
+    async run(ctx) {
+      const args = oneShot("Run this for me. TOOL: echo fixture-tool-output");
+      sessionIdOf(await ctx.claude([...args, "--allowedTools", "Bash(echo fixture-tool-output)"]));
+    },
+  },
+  {
+    name: "resumed",
+    how: "Three text turns: a one-shot, then `--resume <id>` twice (all appended to the same file).",
+    async run(ctx) {
+      const id = sessionIdOf(await ctx.claude(oneShot("Resume fixture, turn one.")));
+      sessionIdOf(await ctx.claude(resume(id, "Resume fixture, turn two.")));
+      sessionIdOf(await ctx.claude(resume(id, "Resume fixture, turn three.")));
+    },
+  },
+  {
+    name: "rewound-branch",
+    how: "Two turns, then `claude -p --resume <id> --resume-session-at <uuid> <prompt>` (a hidden flag) " +
+      "with the uuid of the last chain entry before turn two: the new turn hangs off that entry, so turn two " +
+      "stays in the file as an abandoned branch of the parentUuid tree.",
+    async run(ctx) {
+      const id = sessionIdOf(await ctx.claude(oneShot("Branch fixture, kept first turn.")));
+      sessionIdOf(await ctx.claude(resume(id, "Branch fixture, abandoned second turn.")));
+      const keepAt = parentOfPrompt(ctx.home, "Branch fixture, abandoned second turn.");
+      sessionIdOf(
+        await ctx.claude(resume(id, "Branch fixture, replacement turn.", "--resume-session-at", keepAt)),
+      );
+    },
+  },
+  {
+    name: "queued-message",
+    how:
+      "`claude -p --input-format stream-json --output-format stream-json --verbose`: a first user message " +
+      "whose model reply is delayed 3 s, and a second user message written to stdin while that turn is busy; " +
+      "the binary records queue-operation enqueue/dequeue around it.",
+    script: (req) => {
+      const reply = defaultScript(req);
+      if (userPromptText(lastUserMessage(req)).includes("slow first")) reply.delayMs = 3000;
+      return reply;
+    },
+    async run(ctx) {
+      const line = (text: string) =>
+        JSON.stringify({ type: "user", message: { role: "user", content: text } }) + "\n";
+      const args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
+      const r = await ctx.claude(args, {
+        input: async (stdin) => {
+          stdin.write(line("Queue fixture: a slow first message."));
+          await waitFor("the first request", () => logLines(ctx.logPath).length >= 1, 60_000);
+          await sleep(300);
+          stdin.write(line("Queue fixture: typed while busy."));
+          await waitFor("the queued message's request", () => logLines(ctx.logPath).length >= 2, 60_000);
+          await sleep(1500);
+        },
+      });
+      if (r.code !== 0) throw new Error(`queued-message: claude exited ${r.code}: ${r.stderr}`);
+    },
+  },
+  {
+    name: "subagent",
+    how:
+      "The fake model calls the subagent tool (`Agent`, found in the request's tools) with a prompt; the " +
+      "binary runs it in the background (its default), the subagent makes its own request, and a " +
+      "task-notification turn follows. Subagent transcript + meta under `subagent/subagents/`.",
+    async run(ctx) {
+      sessionIdOf(
+        await ctx.claude(oneShot("Please delegate this. AGENT: go", "--dangerously-skip-permissions")),
+      );
+    },
+  },
+  {
+    name: "interrupted-tool-call",
+    how: `The model calls Bash (\`${SLOW_TOOL}\`); while \`sleep\` runs, claude is killed with SIGKILL. ` +
+      "The last user/assistant record is that assistant tool_use, with no tool_result; only metadata records " +
+      "(`last-prompt`, `atis-latch`, `tools-used`, in varying order) may follow it.",
+    async run(ctx) {
+      await interruptDuringTool(ctx, "SIGKILL");
+    },
+  },
+  {
+    name: "interrupted-tool-call-sigint",
+    how: `Same as interrupted-tool-call, but claude gets SIGINT (what Ctrl-C sends): it writes a rejected ` +
+      "tool_result and a `[Request interrupted by user for tool use]` user text, then exits.",
+    async run(ctx) {
+      await interruptDuringTool(ctx, "SIGINT");
+    },
+  },
+];
+
+/** The chain entry a typed prompt hangs off: rewinding there drops that prompt's turn. */
+function parentOfPrompt(home: string, prompt: string): string {
+  const [t] = findTranscripts(home);
+  if (t === undefined) throw new Error("no transcript to rewind");
+  const rec = readRecords(t.file).find((r) => {
+    const msg = r.message as { content?: unknown } | undefined;
+    return r.type === "user" && msg?.content === prompt;
+  });
+  if (typeof rec?.parentUuid !== "string") throw new Error(`no user record for ${JSON.stringify(prompt)}`);
+  return rec.parentUuid;
+}
+
+// ---------- neutralizing and copying ----------
+
+type Neutralize = (text: string) => string;
+
+/** Replace the private tmp, cwd and home (raw and realpath'd, plus the cwd's bucket form), longest first. */
+function makeNeutralizer(home: string, cwd: string): Neutralize {
+  const pairs: [string, string][] = [];
+  const add = (from: string, to: string) => {
+    for (const f of new Set([from, safeRealpath(from)])) pairs.push([f, to]);
+  };
+  add(claudeTmpDir(home), NEUTRAL_TMP);
+  add(cwd, NEUTRAL_CWD);
+  add(home, NEUTRAL_HOME);
+  for (const f of new Set([cwd, safeRealpath(cwd)])) {
+    pairs.push([bucketName(f), bucketName(NEUTRAL_CWD)]);
+  }
+  pairs.sort((a, b) => b[0].length - a[0].length);
+  return (text) => pairs.reduce((t, [from, to]) => t.replaceAll(from, to), text);
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function copyNeutralized(from: string, to: string, neutralize: Neutralize): void {
+  mkdirSync(dirname(to), { recursive: true });
+  writeFileSync(to, neutralize(readFileSync(from, "utf8")));
+}
+
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? listFiles(p) : [p];
+  });
+}
+
+/** `<scenario>.jsonl` plus every file under the session dir, in its real relative layout. */
+function saveTranscript(t: Transcript, outDir: string, name: string, neutralize: Neutralize): string[] {
+  const written = [join(outDir, `${name}.jsonl`)];
+  copyNeutralized(t.file, written[0] as string, neutralize);
+  const sessionDir = join(t.bucketDir, t.sessionId);
+  for (const f of listFiles(sessionDir)) {
+    const dest = join(outDir, name, relative(sessionDir, f));
+    copyNeutralized(f, dest, neutralize);
+    written.push(dest);
+  }
+  return written;
+}
+
+/** The plain-text resume request(s), trimmed to model + messages: how history is really sent. */
+function writeResumeRequest(ctx: ScenarioCtx, skip: number): void {
+  const neutralize = makeNeutralizer(ctx.home, ctx.cwd);
+  const lines = logLines(ctx.logPath).slice(skip).map((l) => {
+    const req = JSON.parse(l) as { model: unknown; messages: unknown };
+    return neutralize(JSON.stringify({ model: req.model, messages: req.messages }));
+  });
+  if (lines.length !== 1) console.warn(`plain-text: expected 1 resume request, saw ${lines.length}`);
+  writeFileSync(join(ctx.outDir, "plain-text.requests.jsonl"), lines.join("\n") + "\n");
+}
+
+// ---------- running ----------
+
+interface Captured {
+  name: string;
+  files: string[];
+  ms: number;
+}
+
+async function captureScenario(
+  sc: Scenario,
+  bin: string,
+  scratch: string,
+  outDir: string,
+): Promise<Captured> {
+  const t0 = Date.now();
+  const base = join(scratch, sc.name);
+  const home = join(base, "home");
+  const cwd = join(base, "project");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+  const logPath = join(base, "requests.jsonl");
+  const server = await startFakeAnthropic({ logPath, script: sc.script ?? defaultScript });
+  try {
+    const claude = (args: string[], extra: Partial<RunClaudeOptions> = {}) =>
+      runClaude({ bin, home, cwd, baseUrl: server.url, args, ...extra });
+    await sc.run({ outDir, home, cwd, server, logPath, claude });
+    if (server.otherRequests.length > 0) console.warn(`${sc.name}: other requests:`, server.otherRequests);
+  } finally {
+    await server.close();
+  }
+  return collect(sc, home, cwd, outDir, Date.now() - t0);
+}
+
+function collect(sc: Scenario, home: string, cwd: string, outDir: string, ms: number): Captured {
+  const transcripts = findTranscripts(home);
+  if (transcripts.length !== 1) {
+    throw new Error(`${sc.name}: expected 1 transcript, found ${transcripts.length}`);
+  }
+  const t = transcripts[0] as Transcript;
+  rmSync(join(outDir, `${sc.name}.jsonl`), { force: true });
+  rmSync(join(outDir, sc.name), { recursive: true, force: true });
+  const files = saveTranscript(t, outDir, sc.name, makeNeutralizer(home, cwd));
+  return { name: sc.name, files, ms };
+}
+
+/** Distinct `type` values in file order; attachments also list their attachment.type. */
+function recordTypes(file: string): string[] {
+  const seen = new Set<string>();
+  for (const r of readRecords(file)) {
+    const att = r.attachment as { type?: unknown } | undefined;
+    seen.add(
+      r.type === "attachment" && typeof att?.type === "string" ? `attachment:${att.type}` : String(r.type),
+    );
+  }
+  return [...seen];
+}
+
+// ---------- bucket observations ----------
+
+interface BucketObservation {
+  cwd: string;
+  bucket: string;
+  predicted: string;
+  match: boolean;
+}
+
+/** Runs the binary in a few awkward cwds (deterministic root, so re-runs give the same pairs). */
+async function observeBuckets(bin: string): Promise<BucketObservation[]> {
+  const root = join(tmpdir(), "session-bridge-bucket-probe");
+  rmSync(root, { recursive: true, force: true });
+  const deep = join(root, "w", ...Array.from({ length: 12 }, (_, i) => `deep_dir.${i}-segment`));
+  const cwds = [
+    join(root, "w", "dots.and_underscores with space"),
+    join(root, "w", "café-naïve"),
+    join(root, "w", "e\u0301-decomposed"),
+    join(root, "w", "emoji-\u{1F600}-x"),
+    join(root, "w", "日本語"),
+    deep,
+    join(deep, "é"),
+    ...boundaryCwds(join(root, "w")),
+  ];
+  // A symlinked cwd: the bucket comes from its realpath.
+  const link = join(root, "w", "link-to-cafe");
+  mkdirSync(join(root, "w", "café-naïve"), { recursive: true });
+  symlinkSync(join(root, "w", "café-naïve"), link);
+  cwds.push(link);
+  const server = await startFakeAnthropic({ logPath: join(root, "requests.jsonl") });
+  const out: BucketObservation[] = [];
+  try {
+    for (const cwd of cwds) out.push(await observeBucket(bin, root, cwd, server.url));
+  } finally {
+    await server.close();
+  }
+  rmSync(root, { recursive: true, force: true });
+  return out;
+}
+
+/** cwds of exactly 200 and 201 characters (ASCII, so also 200/201 after sanitizing). */
+function boundaryCwds(parent: string): string[] {
+  const pad = (len: number) => join(parent, "b".repeat(len - parent.length - 1));
+  return [pad(200), pad(201)];
+}
+
+async function observeBucket(
+  bin: string,
+  root: string,
+  cwd: string,
+  baseUrl: string,
+): Promise<BucketObservation> {
+  mkdirSync(cwd, { recursive: true });
+  const home = join(root, `home-${randomUUID()}`);
+  sessionIdOf(await runClaude({ bin, home, cwd, baseUrl, args: oneShot("bucket probe") }));
+  const [bucket] = readdirSync(join(claudeConfigDir(home), "projects"));
+  const predicted = bucketName(realpathSync(cwd));
+  return { cwd, bucket: bucket ?? "", predicted, match: bucket === predicted };
+}
+
+// ---------- README ----------
+
+/** Built from the fixture files on disk, so a partial (`--only`) re-capture keeps it accurate. */
+function readme(version: string, outDir: string, lastRun: string): string {
+  const lines = [
+    `# Claude Code ${version} fixtures (real binary, offline)`,
+    "",
+    "Written by `acceptance/capture-claude-fixtures.ts`; re-capture with",
+    "`npx bun acceptance/capture-claude-fixtures.ts` (or `npx deno run -A ...`). Do not edit by hand.",
+    "",
+    "Each scenario ran the real `claude` binary (npm `@anthropic-ai/claude-code@" + version + "`, native",
+    "binary from `@anthropic-ai/claude-code-linux-x64`) in a fresh private HOME / CLAUDE_CONFIG_DIR / TMPDIR",
+    "against `acceptance/fake-servers/anthropic.ts` (default deterministic script unless noted).",
+    "Paths were neutralized: cwd -> `/home/user/project` (and its bucket form -> `-home-user-project`),",
+    "home -> `/home/user`, private TMPDIR -> `/tmp`. Everything else is byte for byte what the binary wrote,",
+    "including its large `api-request-shape` and `prompt_snapshot` records (these hold the system prompt).",
+    "Thinking signatures are fake (the real API would reject them on resume).",
+    "Record types below are listed in order of first appearance; `attachment:<x>` is an attachment record",
+    "whose `attachment.type` is x. See BUCKETS.md / buckets.observed.json for the project-bucket rule.",
+    "",
+    `Last capture run: ${lastRun}.`,
+    "",
+  ];
+  for (const sc of SCENARIOS) lines.push(...readmeEntry(sc, outDir));
+  lines.push(...readmeNotes());
+  return lines.join("\n") + "\n";
+}
+
+function readmeEntry(sc: Scenario, outDir: string): string[] {
+  const main = join(outDir, `${sc.name}.jsonl`);
+  if (!existsSync(main)) return [`## ${sc.name}`, "", "(not captured)", ""];
+  const sessionId = readRecords(main).find((r) => typeof r.sessionId === "string")?.sessionId;
+  const lines = [`## ${sc.name}`, "", sc.how, "", `Session id: \`${String(sessionId)}\`.`, ""];
+  for (const f of [main, ...listFiles(join(outDir, sc.name))]) {
+    const rel = relative(outDir, f);
+    if (!f.endsWith(".jsonl")) lines.push(`- \`${rel}\``);
+    else lines.push(`- \`${rel}\` record types: ${recordTypes(f).map((t) => `\`${t}\``).join(", ")}`);
+  }
+  if (sc.name === "plain-text") {
+    lines.push(
+      "- `plain-text.requests.jsonl`: the one request body of the resumed (second) run, trimmed to `model` and `messages`.",
+    );
+  }
+  return [...lines, ""];
+}
+
+function readmeNotes(): string[] {
+  return [
+    "## Notes",
+    "",
+    "- Every `-p` run records `queue-operation` enqueue/dequeue for its own prompt; `queued-message` shows an",
+    "  enqueue written while the previous turn was still running.",
+    "- Dropping the HTTP connection after a tool_use does not leave an orphan tool_use: the binary writes an",
+    "  assistant text `API Error: Connection lost mid-response...`, still runs the tool and continues.",
+    "- SIGTERM during a tool writes a tool_result `Exit code 137` (is_error) instead of an orphan.",
+    "- A standalone `sleep 30` Bash command is refused by the binary (`Blocked: standalone sleep`), hence the",
+    "  `echo ...; sleep 30; echo ...` command.",
+    "- `--resume-session-at <uuid>` is hidden from `--help` but listed in the binary; it only works with `-p`",
+    "  and `--resume`. `--fork-session` copies to a new session id instead of branching in place.",
+    "- Record types the 2.1.328 binary itself knows (its transcript-loading table, read from the binary's JS):",
+    "  user, assistant, system, attachment, progress, file-history-snapshot, file-history-delta, last-prompt,",
+    "  continued-in, resume-head-vouch, content-replacement, data-flow-records, data-flow-incomplete,",
+    "  derived-from, api-request-shape, api-request-blob, api-request, api-request-resumed, fork-context-ref,",
+    "  frame-link, summary, custom-title, ended-by-model, ai-title, tag, relocated, agent-name, agent-color,",
+    "  agent-setting, pr-link, artifact-comment-monitor, artifact-autoreact-ledger, bridge-session,",
+    "  history-suppression, attribution-snapshot, mode, permission-mode, isolation-latch, session-owner,",
+    "  dev-mods, memory-mode, atis-latch, tools-used, worktree-state, cost-state, queue-operation, observer-ref.",
+    "",
+  ];
+}
+
+// ---------- main ----------
+
+interface CliOptions {
+  only?: Set<string>;
+  keepTmp: boolean;
+  buckets: boolean;
+}
+
+function parseArgs(argv: string[]): CliOptions {
+  const opts: CliOptions = { keepTmp: false, buckets: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--only") opts.only = new Set((argv[++i] ?? "").split(","));
+    else if (a === "--keep-tmp") opts.keepTmp = true;
+    else if (a === "--no-buckets") opts.buckets = false;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  return opts;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const opts = parseArgs(argv);
+  const t0 = Date.now();
+  const version = pinnedVersion("claude-code");
+  const bin = await installHarness("claude-code", version);
+  const outDir = join(REPO, "fixtures", "claude-code", version);
+  mkdirSync(outDir, { recursive: true });
+  const scratch = mkdtempSync(join(tmpdir(), "sb-claude-capture-"));
+  const captured: Captured[] = [];
+  try {
+    for (const sc of SCENARIOS.filter((s) => opts.only === undefined || opts.only.has(s.name))) {
+      const c = await captureScenario(sc, bin, scratch, outDir);
+      console.log(`${sc.name}: ${c.files.length} file(s), ${c.ms} ms`);
+      captured.push(c);
+    }
+    if (opts.buckets) writeBucketObservations(outDir, await observeBuckets(bin));
+  } finally {
+    if (!opts.keepTmp) rmSync(scratch, { recursive: true, force: true });
+    else console.log(`kept ${scratch}`);
+  }
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  const lastRun = `${captured.map((c) => c.name).join(", ")} in ${secs} s (${
+    new Date().toISOString().slice(0, 10)
+  })`;
+  writeFileSync(join(outDir, "README.md"), readme(version, outDir, lastRun));
+  console.log(`done in ${secs} s -> ${outDir}`);
+}
+
+function writeBucketObservations(outDir: string, obs: BucketObservation[]): void {
+  writeFileSync(join(outDir, "buckets.observed.json"), JSON.stringify(obs, null, 2) + "\n");
+  for (const o of obs) console.log(`bucket ${o.match ? "ok " : "BAD"} ${o.cwd} -> ${o.bucket}`);
+  if (obs.some((o) => !o.match)) {
+    throw new Error("bucket rule does not match the binary; see buckets.observed.json");
+  }
+}
+
+if (import.meta.main) {
+  main(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err instanceof Error ? err.stack ?? err.message : String(err));
+    process.exit(1);
+  });
+}

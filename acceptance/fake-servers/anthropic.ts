@@ -1,0 +1,382 @@
+// A fake Anthropic Messages API on 127.0.0.1 for driving the real Claude Code binary offline.
+//
+// Every `POST /v1/messages` body is appended as one JSON line to `logPath`: the request body is the
+// proof of what a (resumed) harness really loaded. Replies are streamed as SSE with `event:` lines,
+// because Claude Code always streams and ignores events without them.
+import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
+import { appendFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+// ---------- request types (only what the fake reads; the rest stays `unknown`) ----------
+
+export interface AnthropicTextBlock {
+  type: "text";
+  text: string;
+}
+export interface AnthropicToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content?: string | AnthropicContentBlock[];
+  is_error?: boolean;
+}
+export interface AnthropicOtherBlock {
+  type: string;
+  [key: string]: unknown;
+}
+export type AnthropicContentBlock = AnthropicTextBlock | AnthropicToolResultBlock | AnthropicOtherBlock;
+
+export interface AnthropicMessage {
+  /** "user" | "assistant"; Claude Code may also send "system" mid-conversation. */
+  role: string;
+  content: string | AnthropicContentBlock[];
+}
+
+export interface AnthropicTool {
+  name: string;
+  description?: string;
+  input_schema?: unknown;
+  [key: string]: unknown;
+}
+
+export interface AnthropicRequest {
+  model: string;
+  messages: AnthropicMessage[];
+  system?: string | AnthropicContentBlock[];
+  tools?: AnthropicTool[];
+  stream?: boolean;
+  max_tokens?: number;
+  [key: string]: unknown;
+}
+
+// ---------- reply types ----------
+
+export type ReplyBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+
+export type StopReason = "end_turn" | "tool_use" | "max_tokens" | "stop_sequence";
+
+export interface FakeReply {
+  content: ReplyBlock[];
+  /** Defaults to "tool_use" when a tool_use block is present, else "end_turn". */
+  stopReason?: StopReason;
+  /** Wait this long before the first byte (to keep a turn "busy"). */
+  delayMs?: number;
+  /** End the socket after the content blocks, without message_delta/message_stop. */
+  dropAfterContent?: boolean;
+}
+
+export type FakeScript = (req: AnthropicRequest) => FakeReply;
+
+export interface FakeAnthropicOptions {
+  logPath: string;
+  script?: FakeScript;
+}
+
+export interface FakeAnthropic {
+  port: number;
+  url: string;
+  /** "METHOD path" of every request that was not POST /v1/messages (to see what the binary probes). */
+  otherRequests: string[];
+  close(): Promise<void>;
+}
+
+// ---------- helpers for scripts ----------
+
+/** Plain text of a content value; tool_result content is flattened too. */
+export function contentText(content: string | AnthropicContentBlock[] | undefined): string {
+  if (content === undefined) return "";
+  if (typeof content === "string") return content;
+  return content.map(blockText).filter((t) => t !== "").join("\n");
+}
+
+function blockText(block: AnthropicContentBlock): string {
+  if (block.type === "text" && typeof block.text === "string") return block.text;
+  if (block.type === "tool_result") return contentText((block as AnthropicToolResultBlock).content);
+  return "";
+}
+
+export function lastUserMessage(req: AnthropicRequest): AnthropicMessage | undefined {
+  return req.messages.findLast((m) => m.role === "user");
+}
+
+/** The last user message's tool_result blocks (empty when the user turn is typed text). */
+export function toolResults(msg: AnthropicMessage | undefined): AnthropicToolResultBlock[] {
+  if (msg === undefined || typeof msg.content === "string") return [];
+  return msg.content.filter((b): b is AnthropicToolResultBlock => b.type === "tool_result");
+}
+
+/**
+ * The user's own words in a message: Claude Code prepends `<system-reminder>` blocks and
+ * other harness context to user turns, so those are skipped.
+ */
+export function userPromptText(msg: AnthropicMessage | undefined): string {
+  if (msg === undefined) return "";
+  if (typeof msg.content === "string") return stripReminders(msg.content) || msg.content;
+  const raw = msg.content.filter((b): b is AnthropicTextBlock =>
+    b.type === "text" && typeof b.text === "string"
+  )
+    .map((b) => b.text);
+  const own = raw.map(stripReminders).filter((t) => t !== "");
+  // Harness-only turns (e.g. a background task's notification) are all reminder: use them whole.
+  return (own.length > 0 ? own : raw).join("\n");
+}
+
+function stripReminders(text: string): string {
+  return text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "").trim();
+}
+
+export function shortHash(text: string, len = 12): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, len);
+}
+
+/** Name of the subagent tool the binary offers ("Agent" in recent builds, "Task" before). */
+export function subagentToolName(req: AnthropicRequest): string | undefined {
+  const names = (req.tools ?? []).map((t) => t.name);
+  return names.find((n) => n === "Agent") ?? names.find((n) => n === "Task");
+}
+
+function systemText(req: AnthropicRequest): string {
+  if (req.system === undefined) return "";
+  return typeof req.system === "string" ? req.system : contentText(req.system);
+}
+
+// ---------- the default deterministic script ----------
+
+/** The prompt a subagent receives; it must not contain a trigger, so the subagent just answers. */
+export const SUBAGENT_PROMPT = "Subagent job: report the fixture number.";
+
+/**
+ * Deterministic behaviour keyed on the last user message:
+ * tool_result -> "Tool said: ..."; `TOOL: <cmd>` -> thinking + Bash; `AGENT:` -> subagent call;
+ * anything else -> "ASSISTANT-REPLY: <digest>". Side requests (titles) get a short JSON title.
+ */
+export function defaultScript(req: AnthropicRequest): FakeReply {
+  const side = sideRequestReply(req);
+  if (side !== undefined) return side;
+  const last = lastUserMessage(req);
+  const results = toolResults(last);
+  if (results.length > 0) {
+    const said = results.map((r) => contentText(r.content).trim()).join(" | ");
+    return { content: [{ type: "text", text: `Tool said: ${said}` }] };
+  }
+  const prompt = userPromptText(last);
+  const seed = `${req.messages.length}:${prompt}`;
+  const toolMatch = /TOOL:\s*(.+)/.exec(prompt);
+  if (toolMatch?.[1] !== undefined) return bashReply(toolMatch[1].trim(), seed);
+  const agentTool = subagentToolName(req);
+  if (prompt.includes("AGENT:") && agentTool !== undefined) return agentReply(agentTool, seed);
+  return { content: [{ type: "text", text: digestReply(prompt) }] };
+}
+
+function bashReply(command: string, seed: string): FakeReply {
+  return {
+    content: [
+      {
+        type: "thinking",
+        thinking: "The user wants a shell command run; use Bash.",
+        signature: fakeSignature(seed),
+      },
+      {
+        type: "tool_use",
+        id: `toolu_fake_${shortHash(seed, 20)}`,
+        name: "Bash",
+        input: { command, description: "Run the requested command" },
+      },
+    ],
+  };
+}
+
+function agentReply(toolName: string, seed: string): FakeReply {
+  return {
+    content: [{
+      type: "tool_use",
+      id: `toolu_fake_${shortHash(seed, 20)}`,
+      name: toolName,
+      input: { description: "Fixture subagent", prompt: SUBAGENT_PROMPT, subagent_type: "general-purpose" },
+    }],
+  };
+}
+
+/** Derived from the prompt but never quoting it, so tests can tell prompt from reply. */
+function digestReply(prompt: string): string {
+  const words = prompt.split(/\s+/).filter((w) => w !== "").length;
+  return `ASSISTANT-REPLY: r-${shortHash(prompt, 8)} (${words} words, ${prompt.length} chars)`;
+}
+
+/** A base64-looking string; the real API would reject it, which is fine offline. */
+function fakeSignature(seed: string): string {
+  return Buffer.from(`fake-signature:${shortHash(seed, 32)}`).toString("base64");
+}
+
+/**
+ * Requests that are not conversation turns: Claude Code asks for session titles with a
+ * system prompt about titles and no tools. Answer with the JSON it expects.
+ */
+function sideRequestReply(req: AnthropicRequest): FakeReply | undefined {
+  if ((req.tools ?? []).length > 0) return undefined;
+  const sys = systemText(req).toLowerCase();
+  if (!sys.includes("title")) return undefined;
+  return { content: [{ type: "text", text: JSON.stringify({ title: "Fixture session" }) }] };
+}
+
+// ---------- HTTP + SSE ----------
+
+export function startFakeAnthropic(opts: FakeAnthropicOptions): Promise<FakeAnthropic> {
+  const script = opts.script ?? defaultScript;
+  const otherRequests: string[] = [];
+  let counter = 0;
+  const server = createServer((req, res) => {
+    readBody(req).then((body) => {
+      const path = (req.url ?? "/").split("?")[0] ?? "/";
+      if (req.method === "POST" && path === "/v1/messages") {
+        appendFileSync(opts.logPath, body.replace(/\n/g, "") + "\n");
+        counter += 1;
+        return answerMessages(res, JSON.parse(body) as AnthropicRequest, script, counter);
+      }
+      otherRequests.push(`${req.method} ${req.url}`);
+      answerOther(res, path, body);
+    }).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, apiError("api_error", String(err)));
+      else res.destroy();
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const port = (server.address() as AddressInfo).port;
+      resolve({ port, url: `http://127.0.0.1:${port}`, otherRequests, close: () => closeServer(server) });
+    });
+  });
+}
+
+function closeServer(server: ReturnType<typeof createServer>): Promise<void> {
+  // Keep-alive sockets from a killed client would otherwise hold close() open.
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function apiError(type: string, message: string): Record<string, unknown> {
+  return { type: "error", error: { type, message } };
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(value));
+}
+
+function answerOther(res: ServerResponse, path: string, body: string): void {
+  if (path === "/v1/messages/count_tokens") {
+    // A rough count is enough: the binary only uses it for context bookkeeping.
+    sendJson(res, 200, { input_tokens: Math.ceil(body.length / 4) });
+    return;
+  }
+  sendJson(res, 404, apiError("not_found_error", `fake server: no route for ${path}`));
+}
+
+async function answerMessages(
+  res: ServerResponse,
+  req: AnthropicRequest,
+  script: FakeScript,
+  n: number,
+): Promise<void> {
+  const reply = script(req);
+  if (reply.delayMs !== undefined && reply.delayMs > 0) await sleep(reply.delayMs);
+  const id = `msg_fake_${String(n).padStart(4, "0")}_${shortHash(JSON.stringify(req.messages), 8)}`;
+  const message = messageEnvelope(id, req, reply);
+  if (req.stream === false) {
+    sendJson(res, 200, { ...message, content: reply.content, stop_reason: stopReasonOf(reply) });
+    return;
+  }
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": id });
+  for (const [event, data] of sseEvents(message, reply)) {
+    res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  }
+  if (reply.dropAfterContent === true) res.destroy();
+  else res.end();
+}
+
+function stopReasonOf(reply: FakeReply): StopReason {
+  return reply.stopReason ?? (reply.content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn");
+}
+
+function messageEnvelope(id: string, req: AnthropicRequest, reply: FakeReply): Record<string, unknown> {
+  return {
+    id,
+    type: "message",
+    role: "assistant",
+    model: req.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: {
+      input_tokens: Math.ceil(JSON.stringify(req.messages).length / 4),
+      output_tokens: outputTokens(reply),
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    },
+  };
+}
+
+function outputTokens(reply: FakeReply): number {
+  return Math.max(1, Math.ceil(JSON.stringify(reply.content).length / 4));
+}
+
+type SseEvent = [string, Record<string, unknown>];
+
+function sseEvents(message: Record<string, unknown>, reply: FakeReply): SseEvent[] {
+  const events: SseEvent[] = [["message_start", { type: "message_start", message }]];
+  reply.content.forEach((block, index) => events.push(...blockEvents(block, index)));
+  if (reply.dropAfterContent === true) return events;
+  events.push(["message_delta", {
+    type: "message_delta",
+    delta: { stop_reason: stopReasonOf(reply), stop_sequence: null },
+    usage: { output_tokens: outputTokens(reply) },
+  }]);
+  events.push(["message_stop", { type: "message_stop" }]);
+  return events;
+}
+
+function blockEvents(block: ReplyBlock, index: number): SseEvent[] {
+  const delta = (d: Record<string, unknown>): SseEvent => [
+    "content_block_delta",
+    { type: "content_block_delta", index, delta: d },
+  ];
+  const stop: SseEvent = ["content_block_stop", { type: "content_block_stop", index }];
+  const start = (cb: Record<string, unknown>): SseEvent => [
+    "content_block_start",
+    { type: "content_block_start", index, content_block: cb },
+  ];
+  switch (block.type) {
+    case "text":
+      return [start({ type: "text", text: "" }), delta({ type: "text_delta", text: block.text }), stop];
+    case "thinking":
+      return [
+        start({ type: "thinking", thinking: "", signature: "" }),
+        delta({ type: "thinking_delta", thinking: block.thinking }),
+        delta({ type: "signature_delta", signature: block.signature }),
+        stop,
+      ];
+    case "tool_use":
+      return [
+        start({ type: "tool_use", id: block.id, name: block.name, input: {} }),
+        delta({ type: "input_json_delta", partial_json: JSON.stringify(block.input) }),
+        stop,
+      ];
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
