@@ -1,0 +1,133 @@
+/**
+ * SQLite access for live harness stores (Codex `state_N.sqlite`, Hermes `state.db`), which a running harness
+ * may hold open in WAL mode. Planning opens read-only: a read-only connection never checkpoints, so the other
+ * process's `-wal` file is left exactly as it was. Writes go through one short `BEGIN IMMEDIATE` transaction
+ * with a busy timeout and retries, after an online backup.
+ */
+import { backup, DatabaseSync } from "node:sqlite";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { InputError, RefusedError } from "../errors.ts";
+import { ensureDir } from "../io/publish.ts";
+
+const HEADER = "SQLite format 3\u0000";
+const BUSY_TIMEOUT_MS = 5000;
+const BUSY_RETRIES = 5;
+
+export type Row = Record<string, unknown>;
+
+export interface ColumnInfo {
+  name: string;
+  type: string;
+  notnull: boolean;
+  defaultValue: unknown;
+  primaryKey: boolean;
+}
+
+/** Refuses anything that is not a SQLite database before SQLite itself gets to complain (or create it). */
+export function assertSqliteFile(path: string): void {
+  if (!existsSync(path)) throw new InputError(`${path}: no such database`);
+  const fd = openSync(path, "r");
+  const head = Buffer.alloc(HEADER.length);
+  const read = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  if (read < HEADER.length || head.toString("latin1") !== HEADER) {
+    throw new InputError(`${path}: not a SQLite database`);
+  }
+}
+
+export function openReadOnly(path: string): DatabaseSync {
+  assertSqliteFile(path);
+  const db = new DatabaseSync(path, { readOnly: true });
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  return db;
+}
+
+export function openForWrite(path: string): DatabaseSync {
+  assertSqliteFile(path);
+  const db = new DatabaseSync(path);
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  return db;
+}
+
+export function tableColumns(db: DatabaseSync, table: string): ColumnInfo[] {
+  const rows = db.prepare(`PRAGMA table_info(${quoteIdent(table)})`).all() as Row[];
+  return rows.map((r) => ({
+    name: String(r.name),
+    type: String(r.type ?? ""),
+    notnull: r.notnull === 1,
+    defaultValue: r.dflt_value,
+    primaryKey: Number(r.pk) > 0,
+  }));
+}
+
+export function hasTable(db: DatabaseSync, table: string): boolean {
+  return !!db.prepare("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?").get(table);
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** Inserts one row by column name, so only columns this schema generation has are named. */
+export function insertRow(db: DatabaseSync, table: string, row: Row): void {
+  const names = Object.keys(row);
+  const sql = `INSERT INTO ${quoteIdent(table)} (${names.map(quoteIdent).join(", ")}) VALUES (${
+    names.map(() => "?").join(", ")
+  })`;
+  db.prepare(sql).run(...names.map((n) => sqlValue(row[n])));
+}
+
+type SqlValue = string | number | bigint | null | Uint8Array;
+
+function sqlValue(value: unknown): SqlValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (
+    typeof value === "string" || typeof value === "number" || typeof value === "bigint" ||
+    value instanceof Uint8Array
+  ) return value;
+  return JSON.stringify(value);
+}
+
+/**
+ * An online backup (SQLite's backup API: a consistent snapshot even while another process writes) into
+ * `dir`, returning its path.
+ */
+export async function onlineBackup(db: DatabaseSync, dir: string, name: string): Promise<string> {
+  ensureDir(dir, []);
+  const target = join(dir, name);
+  await backup(db, target);
+  return target;
+}
+
+const isBusy = (error: unknown) =>
+  /SQLITE_BUSY|database is locked/i.test(String((error as Error)?.message ?? error));
+
+/**
+ * Runs `work` inside one `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a harness that
+ * holds the database open makes us wait (busy timeout) or retry, never fail half-way. Any error rolls back.
+ */
+export async function immediateTransaction<T>(db: DatabaseSync, work: () => T): Promise<T> {
+  for (let attempt = 0;; attempt++) {
+    try {
+      db.exec("BEGIN IMMEDIATE");
+    } catch (error) {
+      if (isBusy(error) && attempt < BUSY_RETRIES) {
+        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+        continue;
+      }
+      throw isBusy(error)
+        ? new RefusedError("the database stayed locked by another process; try again")
+        : error;
+    }
+    try {
+      const result = work();
+      db.exec("COMMIT");
+      return result;
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+}
