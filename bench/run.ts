@@ -15,7 +15,9 @@ import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { publishFile } from "../lib/io/publish.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 
-const FIXTURE = fileURLToPath(new URL("../fixtures/claude-code/2.1.328/thinking-tool-use.jsonl", import.meta.url));
+const FIXTURE = fileURLToPath(
+  new URL("../fixtures/claude-code/2.1.328/thinking-tool-use.jsonl", import.meta.url),
+);
 type Json = Record<string, unknown>;
 
 /** One user -> assistant(thinking, tool_use) -> user(tool_result) -> assistant(text) turn per loop, chained. */
@@ -39,7 +41,9 @@ function generate(path: string, megabytes: number): number {
       const message = record.message as { content: unknown };
       if (typeof message.content === "string") message.content = `${message.content} ${filler}`;
       else if (Array.isArray(message.content)) {
-        for (const block of message.content as Json[]) if (typeof block.text === "string") block.text = `${block.text} ${filler}`;
+        for (const block of message.content as Json[]) {
+          if (typeof block.text === "string") block.text = `${block.text} ${filler}`;
+        }
       }
       const line = JSON.stringify(record);
       out.push(line);
@@ -67,20 +71,23 @@ async function phase(name: string, file: string, work: string): Promise<void> {
       stubOpenCalls: false,
       now,
     });
-    if (name === "convert") await publishFile(join(work, `${options.id}.jsonl`), claudeCode.render(session, options), false);
-    else {
+    if (name === "convert") {
+      await publishFile(join(work, `${options.id}.jsonl`), claudeCode.render(session, options), false);
+    } else {
       const homes = { claudeHome: join(work, "claude"), codexHome: "", hermesHome: "" };
       const plan = await claudeCode.plan(session, options, homes, false);
       await claudeCode.register(plan, false, now);
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(JSON.stringify({ seconds, maxRssKiB: process.resourceUsage().maxRSS, messages: session.messages.length }));
+  console.log(
+    JSON.stringify({ seconds, maxRssKiB: process.resourceUsage().maxRSS, messages: session.messages.length }),
+  );
 }
 
 async function main() {
   const [mode, name, file, work] = process.argv.slice(2);
-  if (mode === "--phase") return phase(name!, file!, work!);
+  if (mode === "--phase") return await phase(name!, file!, work!);
   const megabytes = Number(process.argv[2] ?? 70);
   const dir = mkdtempSync(join(tmpdir(), "sb-bench-"));
   try {
@@ -88,7 +95,11 @@ async function main() {
     const t0 = performance.now();
     const records = generate(file, megabytes);
     const bytes = statSync(file).size;
-    console.log(`session: ${(bytes / 1048576).toFixed(1)} MB, ${records} records (generated in ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log(
+      `session: ${(bytes / 1048576).toFixed(1)} MB, ${records} records (generated in ${
+        ((performance.now() - t0) / 1000).toFixed(1)
+      } s)`,
+    );
     console.log("phase    seconds  MB/s    peak RSS");
     for (const name of ["read", "convert", "write"]) {
       const work = join(dir, name);
@@ -98,7 +109,11 @@ async function main() {
       if (r.status !== 0) throw new Error(`${name} failed: ${r.stderr}`);
       const m = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { seconds: number; maxRssKiB: number };
       const mbps = bytes / 1048576 / m.seconds;
-      console.log(`${name.padEnd(8)} ${m.seconds.toFixed(2).padStart(7)}  ${mbps.toFixed(0).padStart(5)}  ${(m.maxRssKiB / 1024).toFixed(0)} MB`);
+      console.log(
+        `${name.padEnd(8)} ${m.seconds.toFixed(2).padStart(7)}  ${mbps.toFixed(0).padStart(5)}  ${
+          (m.maxRssKiB / 1024).toFixed(0)
+        } MB`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ const cache = new Map<HarnessName, VersionSet[]>();
 function versionSets(harness: HarnessName): VersionSet[] {
   let sets = cache.get(harness);
   if (!sets) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
+    const ajv = new Ajv({ allErrors: true, strict: false, discriminator: true });
     sets = EMBEDDED_SCHEMAS.filter((s) => s.harness === harness)
       .map((s) => ({
         version: s.version,

@@ -2,6 +2,15 @@
  * Anthropic Messages content blocks to IR blocks and back. Both directions live here so they stay inverse.
  */
 import type { Block, ToolResultPart } from "../../ir/schema.ts";
+import type {
+  ClaudeAssistantContentBlock,
+  ClaudeUserContentBlock,
+  ClaudeUserImageBlock,
+  ClaudeUserToolResultBlock,
+} from "../../generated/claude-code/2.1.328.ts";
+
+/** A content block as the Claude Code transcript (and the Messages API) holds it. */
+export type AnthropicBlock = ClaudeUserContentBlock | ClaudeAssistantContentBlock;
 
 type Json = Record<string, unknown>;
 
@@ -65,7 +74,7 @@ function imageFromAnthropic(block: Json): ToolResultPart & Block {
   return { type: "image", mediaType: str(source.media_type), data: str(source.data) };
 }
 
-function imageToAnthropic(block: { mediaType?: string; data?: string; url?: string }): Json {
+function imageToAnthropic(block: { mediaType?: string; data?: string; url?: string }): ClaudeUserImageBlock {
   if (block.url && !block.data) return { type: "image", source: { type: "url", url: block.url } };
   return {
     type: "image",
@@ -78,7 +87,7 @@ function imageToAnthropic(block: { mediaType?: string; data?: string; url?: stri
  * signature: a missing or foreign signature makes the API refuse every later turn, so such reasoning has been
  * turned into text upstream (and reported). Raw blocks from other harnesses never reach here.
  */
-export function blockToAnthropic(block: Block): Json {
+export function blockToAnthropic(block: Block): AnthropicBlock {
   switch (block.type) {
     case "text":
       return { type: "text", text: block.text };
@@ -94,21 +103,28 @@ export function blockToAnthropic(block: Block): Json {
         input: isObject(block.input) ? block.input : {},
       };
     case "tool_result":
-      return {
-        type: "tool_result",
-        tool_use_id: block.callId,
-        content: block.content.map((part) =>
-          part.type === "text"
-            ? { type: "text", text: part.text }
-            : part.type === "image"
-            ? imageToAnthropic(part)
-            : part.value
-        ),
-        ...(block.isError ? { is_error: true } : {}),
-      };
+      return toolResultToAnthropic(block);
     case "image":
       return imageToAnthropic(block);
     case "raw":
-      return isObject(block.value) ? block.value : { type: "text", text: JSON.stringify(block.value) };
+      return isObject(block.value) && typeof block.value.type === "string"
+        ? (block.value as AnthropicBlock)
+        : { type: "text", text: JSON.stringify(block.value) };
   }
+}
+
+function toolResultToAnthropic(block: Extract<Block, { type: "tool_result" }>): ClaudeUserToolResultBlock {
+  const content = block.content.map((part): { type: string; [k: string]: unknown } => {
+    if (part.type === "text") return { type: "text", text: part.text };
+    if (part.type === "image") return imageToAnthropic(part);
+    return isObject(part.value) && typeof part.value.type === "string"
+      ? (part.value as { type: string })
+      : { type: "text", text: JSON.stringify(part.value) };
+  });
+  return {
+    type: "tool_result",
+    tool_use_id: block.callId,
+    content,
+    ...(block.isError ? { is_error: true } : {}),
+  };
 }

@@ -11,7 +11,13 @@ import { readJsonl } from "../../io/jsonl.ts";
 import { RecordClock } from "../../ir/clock.ts";
 import { newUuid } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
-import { blocksFromContent, blockToAnthropic } from "./content.ts";
+import { type AnthropicBlock, blocksFromContent, blockToAnthropic } from "./content.ts";
+import type {
+  ClaudeAssistantContentBlock,
+  ClaudeAssistantRecord,
+  ClaudeUserContentBlock,
+  ClaudeUserRecord,
+} from "../../generated/claude-code/2.1.328.ts";
 import { CLAUDE_WRITER_VERSION } from "./version.ts";
 
 type Json = Record<string, unknown>;
@@ -28,31 +34,33 @@ export async function* renderClaude(session: Session, options: RenderOptions): A
   const envelope = (parent: string | null) => baseRecord(options, parent);
   if (options.stubOpenCalls && session.pending.openToolCalls.length) {
     const uuid = newUuid();
-    const content = session.pending.openToolCalls.map((c) => ({
+    const content: ClaudeUserContentBlock[] = session.pending.openToolCalls.map((c) => ({
       type: "tool_result",
       tool_use_id: c.callId,
       content: INTERRUPTED_RESULT,
       is_error: true,
     }));
-    yield line({
+    const stub: ClaudeUserRecord = {
       ...envelope(tail.parent),
       type: "user",
       message: { role: "user", content },
       uuid,
       timestamp: clock.next(),
-    });
+    };
+    yield line(stub);
     tail.parent = uuid;
   }
   if (options.handshake) {
     const uuid = newUuid();
-    yield line({
+    const handshake: ClaudeUserRecord = {
       ...envelope(tail.parent),
       type: "user",
       message: { role: "user", content: options.handshake },
       isMeta: true,
       uuid,
       timestamp: clock.next(),
-    });
+    };
+    yield line(handshake);
   }
 }
 
@@ -61,9 +69,14 @@ function lastLiveUid(session: Session): string | undefined {
   return session.messages.findLast((m) => !isHandshake(m))?.uid;
 }
 
-const line = (record: Json): string => JSON.stringify(record);
+const line = (record: Json | ClaudeUserRecord | ClaudeAssistantRecord): string => JSON.stringify(record);
 
-function baseRecord(options: RenderOptions, parentUuid: string | null): Json {
+type Envelope = Pick<
+  ClaudeUserRecord,
+  "parentUuid" | "isSidechain" | "userType" | "cwd" | "sessionId" | "version"
+>;
+
+function baseRecord(options: Pick<RenderOptions, "cwd" | "id">, parentUuid: string | null): Envelope {
   return {
     parentUuid,
     isSidechain: false,
@@ -132,7 +145,7 @@ async function* renderMessages(
     const record = groupRecord(group, session, options, tail.parent, clock);
     group = [];
     if (!record) return;
-    tail.parent = record.uuid as string;
+    tail.parent = record.uuid;
     yield line(record);
   };
   for (const m of session.messages) {
@@ -151,21 +164,21 @@ function groupRecord(
   options: RenderOptions,
   parent: string | null,
   clock: RecordClock,
-): Json | null {
+): ClaudeUserRecord | ClaudeAssistantRecord | null {
   const role = claudeRole(group[0]!);
   const blocks = group.flatMap((m) => m.blocks.flatMap(toClaudeBlock));
   if (!blocks.length) return null;
   const ordered = role === "user"
     ? [...blocks.filter((b) => b.type === "tool_result"), ...blocks.filter((b) => b.type !== "tool_result")]
     : blocks;
-  const content = ordered.map(blockToAnthropic);
+  const content: AnthropicBlock[] = ordered.map(blockToAnthropic);
   const uuid = newUuid();
   const timestamp = clock.next(group[0]!.timestamp);
   if (role === "user") {
     return {
       ...baseRecord(options, parent),
       type: "user",
-      message: { role: "user", content },
+      message: { role: "user", content: content as ClaudeUserContentBlock[] },
       uuid,
       timestamp,
     };
@@ -179,7 +192,7 @@ function groupRecord(
       type: "message",
       role: "assistant",
       model: group.find((m) => m.model)?.model ?? options.model ?? session.meta.models.at(-1) ?? "unknown",
-      content,
+      content: content as ClaudeAssistantContentBlock[],
       stop_reason: ordered.some((b) => b.type === "tool_call") ? "tool_use" : "end_turn",
       stop_sequence: null,
       usage: {
