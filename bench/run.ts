@@ -76,7 +76,7 @@ async function phase(name: string, file: string, work: string): Promise<void> {
     } else {
       const homes = { claudeHome: join(work, "claude"), codexHome: "", hermesHome: "" };
       const plan = await claudeCode.plan(session, options, homes, false);
-      await claudeCode.register(plan, false, now);
+      await claudeCode.register(plan, { force: false, backup: true, now });
     }
   }
   const seconds = (performance.now() - started) / 1000;

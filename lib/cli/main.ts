@@ -14,9 +14,10 @@ import { show } from "./commands/show.ts";
 import { convert } from "./commands/convert.ts";
 import { handoff } from "./commands/handoff.ts";
 import { demo } from "./commands/demo.ts";
+import { undo } from "./commands/undo.ts";
 import { VERSION } from "../version.ts";
 
-const COMMANDS: Command[] = [list, inspect, show, convert, handoff, demo];
+const COMMANDS: Command[] = [list, inspect, show, convert, handoff, undo, demo];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

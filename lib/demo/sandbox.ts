@@ -11,6 +11,7 @@ import { bucketName } from "../harnesses/claude-code/bucket.ts";
 export interface Sandbox {
   root: string;
   claudeHome: string;
+  bridgeHome: string;
   sessionId: string;
   targetCwd: string;
 }
@@ -27,5 +28,5 @@ export function buildSandbox(): Sandbox {
   writeFileSync(join(bucket, `${sessionId}.jsonl`), `${sample.lines.join("\n")}\n`);
   const targetCwd = join(root, "other-project");
   mkdirSync(targetCwd);
-  return { root, claudeHome, sessionId, targetCwd };
+  return { root, claudeHome, bridgeHome: join(root, "session-bridge"), sessionId, targetCwd };
 }

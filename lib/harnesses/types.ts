@@ -59,10 +59,31 @@ export interface HandoffPlan {
   refusal?: string;
 }
 
+/** A row a handoff inserted, identified well enough for `undo` to delete exactly it. */
+export interface RegisteredRow {
+  database: string;
+  table: string;
+  key: Record<string, string | number>;
+}
+
+export interface RegisterOptions {
+  /** Replace an existing target session (it is backed up first). */
+  force: boolean;
+  /** Take an online backup of every database before writing (on unless --no-backup). */
+  backup: boolean;
+  now: Date;
+}
+
 export interface HandoffResult {
   plan: HandoffPlan;
+  /** Files this handoff created (removed again by undo). */
   written: string[];
+  /** Rows this handoff inserted (deleted again by undo). */
+  rows: RegisteredRow[];
+  /** Backups taken before writing: replaced files and databases. */
   backups: string[];
+  /** Replaced files and where their previous content was saved (restored by undo). */
+  replaced: { path: string; backup: string }[];
 }
 
 export interface Harness {
@@ -87,6 +108,6 @@ export interface Harness {
     homes: Homes,
     force: boolean,
   ): HandoffPlan | Promise<HandoffPlan>;
-  /** Carries a plan out: publishes files, registers rows. Undone on failure. */
-  register(plan: HandoffPlan, force: boolean, now: Date): Promise<HandoffResult>;
+  /** Carries a plan out: publishes files, registers rows. Undone on failure: nothing half-written. */
+  register(plan: HandoffPlan, options: RegisterOptions): Promise<HandoffResult>;
 }

@@ -2,8 +2,11 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { scriptArgv } from "../../lib/runtime.ts";
+import { tempDir } from "./tmp.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+/** Backups and the undo ledger of test runs stay out of the real home. */
+const BRIDGE_HOME = tempDir("sb-bridge-home-");
 
 export interface CliResult {
   code: number;
@@ -15,7 +18,7 @@ export function cli(args: string[], env: Record<string, string> = {}): CliResult
   const [bin, ...pre] = scriptArgv(MAIN);
   const r = spawnSync(bin!, [...pre, ...args], {
     encoding: "utf8",
-    env: { ...process.env, SESSION_BRIDGE_DEBUG: "", ...env },
+    env: { ...process.env, SESSION_BRIDGE_DEBUG: "", SESSION_BRIDGE_HOME: BRIDGE_HOME, ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };

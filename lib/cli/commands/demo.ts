@@ -12,6 +12,8 @@ export const demo: Command = {
   options: { keep: { type: "boolean" } },
   async run(parsed) {
     const sandbox = buildSandbox();
+    // The demo's backups and undo ledger belong to the sandbox, not to the user's real session-bridge home.
+    process.env.SESSION_BRIDGE_HOME = sandbox.bridgeHome;
     // The demo drives the real commands in-process, so what it shows is exactly what a user gets.
     const { run } = await import("../main.ts");
     const homes = ["--claude-home", sandbox.claudeHome];

@@ -6,6 +6,10 @@ import { prepareConversion } from "../../pipeline/prepare.ts";
 import { formatReport } from "../../report/report.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { err, out, printJson } from "../output.ts";
+import type { Session } from "../../ir/schema.ts";
+import type { HandoffResult } from "../../harnesses/types.ts";
+import { recordOperation, sha256File } from "../../store/ledger.ts";
+import { newUuid } from "../../ids.ts";
 
 export const handoff: Command = {
   name: "handoff",
@@ -61,7 +65,10 @@ export const handoff: Command = {
     const plan = await target.plan(session, options, homes, force);
     const backupPlanned = plan.databases.length > 0 && !flag(parsed.values, "no-backup");
     if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
-    const result = dryRun ? undefined : await target.register(plan, force, now);
+    const result = dryRun
+      ? undefined
+      : await target.register(plan, { force, backup: !flag(parsed.values, "no-backup"), now });
+    const op = result ? await recordHandoff(session, result, now) : undefined;
     const targetInfo = {
       harness: plan.harness,
       id: plan.id,
@@ -73,6 +80,7 @@ export const handoff: Command = {
     if (json) {
       printJson({
         dryRun,
+        op: op ?? null,
         target: targetInfo,
         files: plan.files.map((f) => f.path),
         refusal: plan.refusal ?? null,
@@ -91,9 +99,28 @@ export const handoff: Command = {
       return 1;
     }
     out(`resume with:\n  ${plan.resumeCommand}`);
+    if (op) out(`undo with:\n  session-bridge undo ${op}`);
     return 0;
   },
 };
+
+/** Appends the handoff to the undo ledger, with hashes that let undo notice later appends. */
+async function recordHandoff(session: Session, result: HandoffResult, now: Date): Promise<string> {
+  const op = newUuid();
+  recordOperation({
+    op,
+    at: now.toISOString(),
+    source: { harness: session.meta.harness, id: session.meta.id },
+    target: { harness: result.plan.harness, id: result.plan.id, path: result.plan.path },
+    written: await Promise.all(
+      result.written.map(async (path) => ({ path, sha256: await sha256File(path) })),
+    ),
+    rows: result.rows,
+    replaced: result.replaced,
+    backups: result.backups,
+  });
+  return op;
+}
 
 function backupSummary(
   backup: { planned: boolean; databases: string[]; paths: string[] },

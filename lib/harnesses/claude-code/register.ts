@@ -5,7 +5,14 @@
 import { copyFileSync, existsSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Session } from "../../ir/schema.ts";
-import type { HandoffPlan, HandoffResult, Homes, PlannedFile, RenderOptions } from "../types.ts";
+import type {
+  HandoffPlan,
+  HandoffResult,
+  Homes,
+  PlannedFile,
+  RegisterOptions,
+  RenderOptions,
+} from "../types.ts";
 import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
 import { RefusedError } from "../../errors.ts";
 import { backupDir, backupFile } from "../../store/backup.ts";
@@ -50,7 +57,10 @@ function subagentFiles(session: Session): string[] {
   return readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(dir, f));
 }
 
-export async function registerClaude(plan: HandoffPlan, force: boolean, now: Date): Promise<HandoffResult> {
+export async function registerClaude(
+  plan: HandoffPlan,
+  { force, now }: RegisterOptions,
+): Promise<HandoffResult> {
   const created: string[] = [];
   const written: string[] = [];
   const replaced: [path: string, backup: string][] = [];
@@ -72,6 +82,11 @@ export async function registerClaude(plan: HandoffPlan, force: boolean, now: Dat
     removeEmptyDirs(created);
     throw error;
   }
-  const backups = replaced.map(([, backup]) => backup);
-  return { plan, written: plan.files.map((f) => f.path), backups };
+  return {
+    plan,
+    written,
+    rows: [],
+    backups: replaced.map(([, backup]) => backup),
+    replaced: replaced.map(([path, backup]) => ({ path, backup })),
+  };
 }

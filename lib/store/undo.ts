@@ -1,0 +1,73 @@
+/**
+ * Takes one handoff back: deletes the rows it inserted (after an online backup of each database, in one
+ * transaction per database), restores files it replaced, and removes files it created. A created file that
+ * changed since (the target harness appended to it) is kept unless forced, and then saved first.
+ */
+import { copyFileSync, existsSync, unlinkSync } from "node:fs";
+import { basename } from "node:path";
+import { RefusedError } from "../errors.ts";
+import type { RegisteredRow } from "../harnesses/types.ts";
+import { backupDir, backupFile } from "./backup.ts";
+import type { LedgerEntry } from "./ledger.ts";
+import { markUndone, sha256File } from "./ledger.ts";
+import { immediateTransaction, onlineBackup, openForWrite, quoteIdent } from "./sqlite.ts";
+
+export interface UndoPlan {
+  entry: LedgerEntry;
+  remove: string[];
+  /** Files changed since the handoff: removing them would lose what was added after it. */
+  changed: string[];
+  restore: { path: string; backup: string }[];
+  rows: RegisteredRow[];
+}
+
+export async function planUndo(entry: LedgerEntry): Promise<UndoPlan> {
+  const remove: string[] = [];
+  const changed: string[] = [];
+  for (const file of entry.written) {
+    if (!existsSync(file.path)) continue;
+    remove.push(file.path);
+    if ((await sha256File(file.path)) !== file.sha256) changed.push(file.path);
+  }
+  return { entry, remove, changed, restore: entry.replaced, rows: entry.rows };
+}
+
+export async function carryOutUndo(plan: UndoPlan, force: boolean, now: Date): Promise<string[]> {
+  if (plan.changed.length && !force) {
+    throw new RefusedError(
+      `${
+        plan.changed[0]
+      } changed since the handoff (was it resumed?); --force removes it after saving a copy`,
+    );
+  }
+  const saved = backupDir(`undo-${plan.entry.op}`, now);
+  const backups: string[] = [];
+  for (const [database, rows] of groupBy(plan.rows, (r) => r.database)) {
+    const db = openForWrite(database);
+    try {
+      backups.push(await onlineBackup(db, saved, basename(database)));
+      await immediateTransaction(db, () => {
+        for (const row of rows) {
+          const names = Object.keys(row.key);
+          const where = names.map((n) => `${quoteIdent(n)} = ?`).join(" AND ");
+          db.prepare(`DELETE FROM ${quoteIdent(row.table)} WHERE ${where}`).run(
+            ...names.map((n) => row.key[n]!),
+          );
+        }
+      });
+    } finally {
+      db.close();
+    }
+  }
+  for (const path of plan.changed) backups.push(backupFile(path, saved)!);
+  for (const path of plan.remove) unlinkSync(path);
+  for (const { path, backup } of plan.restore) copyFileSync(backup, path);
+  markUndone(plan.entry.op, now);
+  return backups;
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
