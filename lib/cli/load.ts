@@ -3,6 +3,7 @@ import type { Session } from "../ir/schema.ts";
 import type { Harness, Homes } from "../harnesses/types.ts";
 import { resolveSession } from "../harnesses/resolve.ts";
 import { harnessFlag, type Values } from "./args.ts";
+import { restoreProvenance } from "../tools/provenance.ts";
 
 export async function loadSession(
   ref: string,
@@ -10,5 +11,6 @@ export async function loadSession(
   homes: Homes,
 ): Promise<{ session: Session; source: Harness }> {
   const resolved = await resolveSession(ref, homes, harnessFlag(values, "from"));
-  return { session: await resolved.harness.read(resolved.path), source: resolved.harness };
+  const session = restoreProvenance(await resolved.harness.read(resolved.path));
+  return { session, source: resolved.harness };
 }

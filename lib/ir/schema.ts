@@ -36,11 +36,18 @@ export const ReasoningBlock = z.object({
   provider: z.enum(["anthropic", "openai", "other"]),
 });
 
+/** A tool call exactly as its own harness wrote it, kept so a round trip back restores it unchanged. */
+export const NativeToolCall = z.object({ harness: HarnessName, name: z.string(), input: z.unknown() });
+export type NativeToolCall = z.infer<typeof NativeToolCall>;
+
 export const ToolCallBlock = z.object({
   type: z.literal("tool_call"),
   id: z.string(),
   name: z.string(),
+  /** An object for function tools; a string for freeform tools (Codex's apply_patch grammar tool). */
   input: z.unknown(),
+  /** Set when `name`/`input` were translated from another harness's vocabulary. */
+  native: NativeToolCall.optional(),
 });
 
 export const ImageBlock = z.object({

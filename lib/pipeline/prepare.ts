@@ -8,6 +8,7 @@ import { buildReport, type ConversionReport } from "../report/report.ts";
 import { handshakeText } from "../handshake/handshake.ts";
 import { canonicalCwd } from "../io/paths.ts";
 import { InputError } from "../errors.ts";
+import { translateTools } from "../tools/translate.ts";
 
 export interface ConversionRequest {
   /** Keep the source id when the target can (same harness, plain conversion); otherwise mint one. */
@@ -21,22 +22,25 @@ export interface ConversionRequest {
 }
 
 export interface PreparedConversion {
+  /** The session as the target will receive it: tool calls translated into its vocabulary. */
+  session: Session;
   options: RenderOptions;
   report: ConversionReport;
 }
 
 export function prepareConversion(
-  session: Session,
+  source: Session,
   target: Harness,
   request: ConversionRequest,
 ): PreparedConversion {
-  const cwd = request.cwd ? canonicalCwd(request.cwd) : session.meta.cwd;
+  const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
   const id = target.checkId(request.id ?? target.newId(request.now));
-  const stubbed = request.stubOpenCalls ? session.pending.openToolCalls.length : 0;
+  const { session, stats } = translateTools(source, target.name);
   const report = buildReport(session, target.capabilities, {
     handshake: request.handshake,
-    stubbedCalls: stubbed,
+    stubbedCalls: request.stubOpenCalls ? session.pending.openToolCalls.length : 0,
+    tools: stats,
   });
   const options: RenderOptions = {
     id,
@@ -49,5 +53,5 @@ export function prepareConversion(
   if (request.handshake) {
     options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });
   }
-  return { options, report };
+  return { session, options, report };
 }

@@ -4,6 +4,7 @@
  */
 import type { Message, Session } from "../ir/schema.ts";
 import type { Capabilities } from "./capabilities.ts";
+import type { TranslationStats } from "../tools/translate.ts";
 
 export type Severity = "info" | "warning" | "loss";
 
@@ -26,6 +27,7 @@ export interface ConversionReport {
 export interface ConversionActions {
   handshake: boolean;
   stubbedCalls: number;
+  tools: TranslationStats;
 }
 
 const EXAMPLES = 3;
@@ -69,6 +71,25 @@ export function buildReport(
     actions.handshake
       ? "queued user input is described in the resume handshake, not replayed"
       : "queued user input dropped",
+  );
+  add(
+    "tools-translated",
+    "info",
+    actions.tools.translated,
+    "tool calls renamed and re-shaped into the target's vocabulary; the originals are kept for a hop back",
+  );
+  add(
+    "tools-restored",
+    "info",
+    actions.tools.restored,
+    "tool calls restored to their exact native form from an earlier hop",
+  );
+  add(
+    "tools-passed-through",
+    "warning",
+    actions.tools.passedThrough.length,
+    "tool calls with no equivalent in the target keep their foreign name",
+    [...new Set(actions.tools.passedThrough)],
   );
   add("handshake-added", "info", actions.handshake ? 1 : 0, "a resume handshake message was appended");
   add("notices", "warning", session.notices.length, session.notices.join("; "));

@@ -8,6 +8,7 @@ import { publishFile, writeLines } from "../../io/publish.ts";
 import { InputError } from "../../errors.ts";
 import { err, printJson } from "../output.ts";
 import { resolve } from "node:path";
+import { saveProvenance } from "../../tools/provenance.ts";
 
 export const convert: Command = {
   name: "convert",
@@ -35,11 +36,11 @@ export const convert: Command = {
     if (!to) throw new InputError("missing --to H");
     const output = str(parsed.values, "output");
     if (json && !output) throw new InputError("--json needs -o FILE (stdout carries the JSON document)");
-    const { session } = await loadSession(ref!, parsed.values, homes);
+    const { session: source } = await loadSession(ref!, parsed.values, homes);
     const target = harness(to);
-    const { options, report } = prepareConversion(session, target, {
+    const { session, options, report } = prepareConversion(source, target, {
       // A same-harness conversion keeps the id, so untouched records come out byte for byte.
-      ...(to === session.meta.harness ? { id: session.meta.id } : {}),
+      ...(to === source.meta.harness ? { id: source.meta.id } : {}),
       ...(str(parsed.values, "cwd") ? { cwd: str(parsed.values, "cwd") } : {}),
       handshake: !flag(parsed.values, "no-handshake"),
       stubOpenCalls: flag(parsed.values, "stub-open-calls"),
@@ -48,6 +49,7 @@ export const convert: Command = {
     const lines = target.render(session, options);
     if (output) await publishFile(resolve(output), lines, flag(parsed.values, "force"));
     else await writeLines(1, lines);
+    saveProvenance(to, options.id, session);
     if (json) printJson({ output: resolve(output!), target: { harness: to, id: options.id }, report });
     else for (const l of formatReport(report)) err(l);
     return 0;

@@ -10,6 +10,7 @@ import type { Session } from "../../ir/schema.ts";
 import type { HandoffResult } from "../../harnesses/types.ts";
 import { recordOperation, sha256File } from "../../store/ledger.ts";
 import { newUuid } from "../../ids.ts";
+import { saveProvenance } from "../../tools/provenance.ts";
 
 export const handoff: Command = {
   name: "handoff",
@@ -49,11 +50,11 @@ export const handoff: Command = {
     if (sessionId !== undefined) target.checkId(sessionId);
     const force = flag(parsed.values, "force");
     const dryRun = flag(parsed.values, "dry-run");
-    const { session } = await loadSession(ref!, parsed.values, homes);
-    const title = str(parsed.values, "title") ?? session.meta.title;
+    const { session: source } = await loadSession(ref!, parsed.values, homes);
+    const title = str(parsed.values, "title") ?? source.meta.title;
     const model = str(parsed.values, "model");
     const cwd = str(parsed.values, "cwd");
-    const { options, report } = prepareConversion(session, target, {
+    const { session, options, report } = prepareConversion(source, target, {
       ...(sessionId ? { id: sessionId } : {}),
       ...(cwd ? { cwd } : {}),
       ...(title ? { title } : {}),
@@ -68,7 +69,8 @@ export const handoff: Command = {
     const result = dryRun
       ? undefined
       : await target.register(plan, { force, backup: !flag(parsed.values, "no-backup"), now });
-    const op = result ? await recordHandoff(session, result, now) : undefined;
+    if (result) saveProvenance(target.name, plan.id, session);
+    const op = result ? await recordHandoff(source, result, now) : undefined;
     const targetInfo = {
       harness: plan.harness,
       id: plan.id,

@@ -1,0 +1,56 @@
+/**
+ * The canonical tool vocabulary: what a tool call *does*, independent of which harness named it. Each harness
+ * maps its own tool names and arguments to and from these kinds, so a call made in one harness reaches the
+ * next one as a call that harness's agent understands.
+ */
+export interface Edit {
+  oldText: string;
+  newText: string;
+  replaceAll?: boolean;
+}
+
+export interface PlanItem {
+  text: string;
+  status: "pending" | "in_progress" | "completed";
+}
+
+export type CanonicalCall =
+  | { kind: "shell"; command: string; workdir?: string; timeoutMs?: number; description?: string }
+  | { kind: "read"; path: string; offset?: number; limit?: number }
+  | { kind: "write"; path: string; content: string }
+  | { kind: "edit"; path: string; edits: Edit[] }
+  | { kind: "search"; pattern: string; path?: string; glob?: string }
+  | { kind: "list"; pattern: string; path?: string }
+  | { kind: "web_fetch"; url: string; prompt?: string }
+  | { kind: "web_search"; query: string }
+  | { kind: "plan"; items: PlanItem[] }
+  | { kind: "subagent"; prompt: string; description?: string };
+
+/** A call in one harness's own words: `input` is an object for function tools, a string for freeform ones. */
+export interface HarnessCall {
+  name: string;
+  input: unknown;
+}
+
+export interface ToolVocabulary {
+  toCanonical(call: HarnessCall): CanonicalCall | undefined;
+  /** Undefined when this harness has no tool for the kind; the call then passes through by name. */
+  fromCanonical(call: CanonicalCall): HarnessCall | undefined;
+}
+
+type Json = Record<string, unknown>;
+
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+export const num = (
+  v: unknown,
+): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
+/** Drops undefined members so rendered arguments carry only what the call said. */
+export function defined<const T extends Json>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+export function planStatus(value: unknown): PlanItem["status"] {
+  return value === "completed" || value === "in_progress" ? value : "pending";
+}

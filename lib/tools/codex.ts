@@ -1,0 +1,108 @@
+/**
+ * Codex's tools (0.147 to 0.169) in canonical terms. Codex edits files with the freeform `apply_patch` tool and
+ * does everything else through the shell, so reads, searches and listings become shell commands.
+ */
+import { addFilePatch, editPatch, parsePatch } from "./apply-patch.ts";
+import {
+  type CanonicalCall,
+  defined,
+  type HarnessCall,
+  isObject,
+  num,
+  planStatus,
+  str,
+  type ToolVocabulary,
+} from "./canonical.ts";
+import { shellQuote } from "../cli/shell.ts";
+
+export const codexTools: ToolVocabulary = {
+  toCanonical({ name, input }) {
+    if (name === "apply_patch") {
+      const patch = typeof input === "string"
+        ? input
+        : isObject(input)
+        ? str(input.input) ?? str(input.patch)
+        : undefined;
+      return patch === undefined ? undefined : parsePatch(patch);
+    }
+    if (!isObject(input)) return undefined;
+    switch (name) {
+      case "exec_command":
+        return str(input.cmd) === undefined
+          ? undefined
+          : defined({ kind: "shell", command: input.cmd as string, workdir: str(input.workdir) });
+      case "shell":
+      case "container.exec": {
+        const argv = Array.isArray(input.command)
+          ? input.command.filter((a): a is string => typeof a === "string")
+          : undefined;
+        if (!argv?.length) return undefined;
+        // `["bash", "-lc", "<script>"]` is how Codex wraps a command line; anything else is an argv.
+        const command = argv.length === 3 && /sh$/.test(argv[0]!) && argv[1] === "-lc"
+          ? argv[2]!
+          : argv.map(shellQuote).join(" ");
+        return defined({
+          kind: "shell",
+          command,
+          workdir: str(input.workdir),
+          timeoutMs: num(input.timeout_ms),
+        });
+      }
+      case "update_plan":
+        return !Array.isArray(input.plan) ? undefined : {
+          kind: "plan",
+          items: input.plan.filter(isObject).map((p) => ({
+            text: str(p.step) ?? "",
+            status: planStatus(p.status),
+          })),
+        };
+      default:
+        return undefined;
+    }
+  },
+
+  fromCanonical(call: CanonicalCall): HarnessCall | undefined {
+    switch (call.kind) {
+      case "shell":
+        return { name: "exec_command", input: defined({ cmd: call.command, workdir: call.workdir }) };
+      case "read": {
+        const from = call.offset ?? 1;
+        const range = call.limit ? `${from},${from + call.limit - 1}p` : `${from},$p`;
+        return { name: "exec_command", input: { cmd: `sed -n '${range}' ${shellQuote(call.path)}` } };
+      }
+      case "write":
+        return { name: "apply_patch", input: addFilePatch(call.path, call.content) };
+      case "edit":
+        return { name: "apply_patch", input: editPatch(call.path, call.edits) };
+      case "search":
+        return {
+          name: "exec_command",
+          input: {
+            cmd: [
+              "rg",
+              "-n",
+              ...(call.glob ? ["-g", shellQuote(call.glob)] : []),
+              shellQuote(call.pattern),
+              ...(call.path ? [shellQuote(call.path)] : []),
+            ].join(" "),
+          },
+        };
+      case "list":
+        return {
+          name: "exec_command",
+          input: {
+            cmd: `rg --files -g ${shellQuote(call.pattern)}${call.path ? ` ${shellQuote(call.path)}` : ""}`,
+          },
+        };
+      case "plan":
+        return {
+          name: "update_plan",
+          input: { plan: call.items.map((i) => ({ step: i.text, status: i.status })) },
+        };
+      case "web_fetch":
+      case "web_search":
+      case "subagent":
+        return undefined;
+    }
+  },
+};

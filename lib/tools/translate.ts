@@ -1,0 +1,62 @@
+/**
+ * Translates every tool call of a session into the target harness's vocabulary, through the canonical kinds.
+ * The call as its first harness wrote it rides along as `native`, so a later hop back to that harness restores
+ * it exactly instead of translating twice. Calls with no equivalent pass through under their own name.
+ */
+import type { Block, HarnessName, Message, Session } from "../ir/schema.ts";
+import type { ToolVocabulary } from "./canonical.ts";
+import { claudeTools } from "./claude-code.ts";
+import { codexTools } from "./codex.ts";
+import { hermesTools } from "./hermes.ts";
+
+const VOCABULARIES: Record<HarnessName, ToolVocabulary> = {
+  "claude-code": claudeTools,
+  codex: codexTools,
+  hermes: hermesTools,
+};
+
+export interface TranslationStats {
+  translated: number;
+  restored: number;
+  /** Names of calls that kept their foreign name because the target has no equivalent. */
+  passedThrough: string[];
+}
+
+export function translateTools(
+  session: Session,
+  target: HarnessName,
+): { session: Session; stats: TranslationStats } {
+  const stats: TranslationStats = { translated: 0, restored: 0, passedThrough: [] };
+  const source = session.meta.harness;
+  if (source === target) return { session, stats };
+  const translateBlock = (block: Block): Block => {
+    if (block.type !== "tool_call") return block;
+    if (block.native?.harness === target) {
+      stats.restored++;
+      return { type: "tool_call", id: block.id, name: block.native.name, input: block.native.input };
+    }
+    const canonical = VOCABULARIES[source].toCanonical(block);
+    const mapped = canonical && VOCABULARIES[target].fromCanonical(canonical);
+    if (!mapped) {
+      stats.passedThrough.push(block.name);
+      return block;
+    }
+    stats.translated++;
+    return {
+      ...block,
+      name: mapped.name,
+      input: mapped.input,
+      native: block.native ?? { harness: source, name: block.name, input: block.input },
+    };
+  };
+  const translateMessage = (m: Message): Message =>
+    m.blocks.some((b) => b.type === "tool_call") ? { ...m, blocks: m.blocks.map(translateBlock) } : m;
+  return {
+    session: {
+      ...session,
+      messages: session.messages.map(translateMessage),
+      threads: session.threads.map((t) => ({ ...t, messages: t.messages.map(translateMessage) })),
+    },
+    stats,
+  };
+}

@@ -1,0 +1,151 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { Block, HarnessName, Session } from "../lib/ir/schema.ts";
+import { translateTools } from "../lib/tools/translate.ts";
+import { editPatch, parsePatch } from "../lib/tools/apply-patch.ts";
+import { restoreProvenance, saveProvenance } from "../lib/tools/provenance.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+function sessionWith(harness: HarnessName, calls: { name: string; input: unknown }[], id = "s1"): Session {
+  return {
+    meta: { harness, id, models: [] },
+    messages: [{
+      uid: "m1",
+      parentUid: null,
+      role: "assistant",
+      kind: "turn",
+      blocks: calls.map((c, i) => ({ type: "tool_call", id: `call_${i}`, ...c })),
+    }],
+    threads: [],
+    tools: [],
+    pending: { openToolCalls: [], queuedInput: [], interruptedTurn: false },
+    passthrough: [],
+    drift: [],
+    notices: [],
+  };
+}
+
+const calls = (s: Session) =>
+  s.messages[0]!.blocks.filter((b): b is Extract<Block, { type: "tool_call" }> => b.type === "tool_call");
+
+/** Moves a session to another harness as a reader would see it there: same calls, new harness, natives kept. */
+function hop(s: Session, to: HarnessName): Session {
+  const { session } = translateTools(s, to);
+  return { ...session, meta: { ...session.meta, harness: to } };
+}
+
+test("a Claude Code Edit becomes a Codex apply_patch hunk and comes back as the identical Edit", () => {
+  const edit = {
+    name: "Edit",
+    input: {
+      file_path: "/p/a.ts",
+      old_string: "let x = 1;\nlet y = 2;",
+      new_string: "const x = 1;\nlet y = 2;",
+    },
+  };
+  const codex = hop(sessionWith("claude-code", [edit]), "codex");
+  const patch = calls(codex)[0]!;
+  assert.equal(patch.name, "apply_patch");
+  assert.equal(
+    patch.input,
+    "*** Begin Patch\n*** Update File: /p/a.ts\n@@\n-let x = 1;\n-let y = 2;\n+const x = 1;\n+let y = 2;\n*** End Patch",
+  );
+  const back = calls(hop(codex, "claude-code"))[0]!;
+  assert.deepEqual({ name: back.name, input: back.input }, edit);
+  assert.equal(back.native, undefined);
+});
+
+test("without the native form an apply_patch still maps back to an Edit by meaning", () => {
+  const codex = sessionWith("codex", [{
+    name: "apply_patch",
+    input: editPatch("/p/a.ts", [{ oldText: "a", newText: "b" }]),
+  }]);
+  const claude = calls(hop(codex, "claude-code"))[0]!;
+  assert.deepEqual({ name: claude.name, input: claude.input }, {
+    name: "Edit",
+    input: { file_path: "/p/a.ts", old_string: "a", new_string: "b" },
+  });
+});
+
+test("MultiEdit becomes one hunk per edit, and a Write becomes an Add File patch", () => {
+  const multi = {
+    name: "MultiEdit",
+    input: {
+      file_path: "f",
+      edits: [{ old_string: "a", new_string: "b" }, { old_string: "c", new_string: "d" }],
+    },
+  };
+  const write = { name: "Write", input: { file_path: "new.txt", content: "one\ntwo\n" } };
+  const codex = calls(hop(sessionWith("claude-code", [multi, write]), "codex"));
+  assert.deepEqual(parsePatch(codex[0]!.input as string), {
+    kind: "edit",
+    path: "f",
+    edits: [{ oldText: "a", newText: "b" }, { oldText: "c", newText: "d" }],
+  });
+  assert.equal(codex[1]!.input, "*** Begin Patch\n*** Add File: new.txt\n+one\n+two\n*** End Patch");
+});
+
+test("shell, read, search and plan calls map between all three vocabularies", () => {
+  const source = sessionWith("claude-code", [
+    { name: "Bash", input: { command: "npm test", timeout: 60000 } },
+    { name: "Read", input: { file_path: "/p/x.ts", offset: 10, limit: 5 } },
+    { name: "Grep", input: { pattern: "TODO", path: "src" } },
+    {
+      name: "TodoWrite",
+      input: { todos: [{ content: "fix it", status: "in_progress", activeForm: "fixing it" }] },
+    },
+  ]);
+  const codex = calls(hop(source, "codex")).map((c) => [c.name, c.input]);
+  assert.deepEqual(codex, [
+    ["exec_command", { cmd: "npm test" }],
+    ["exec_command", { cmd: "sed -n '10,14p' /p/x.ts" }],
+    ["exec_command", { cmd: "rg -n TODO src" }],
+    ["update_plan", { plan: [{ step: "fix it", status: "in_progress" }] }],
+  ]);
+  const hermes = calls(hop(source, "hermes")).map((c) => [c.name, c.input]);
+  assert.deepEqual(hermes, [
+    ["terminal", { command: "npm test", timeout: 60 }],
+    ["read_file", { path: "/p/x.ts", offset: 10, limit: 5 }],
+    ["search_files", { pattern: "TODO", target: "content", path: "src" }],
+    ["todo", { todos: [{ id: "1", content: "fix it", status: "in_progress" }] }],
+  ]);
+});
+
+test("A to B to C to A restores every call exactly, even where the middle hops were lossy", () => {
+  const original = [
+    { name: "Read", input: { file_path: "/p/x.ts", offset: 3 } },
+    { name: "Bash", input: { command: "ls", description: "list", timeout: 1000 } },
+    {
+      name: "Edit",
+      input: { file_path: "/p/x.ts", old_string: "a\n", new_string: "b\n", replace_all: true },
+    },
+  ];
+  const back = hop(hop(hop(sessionWith("claude-code", original), "codex"), "hermes"), "claude-code");
+  assert.deepEqual(calls(back).map((c) => ({ name: c.name, input: c.input })), original);
+});
+
+test("a tool with no equivalent passes through by name and is counted", () => {
+  const { session, stats } = translateTools(
+    sessionWith("claude-code", [{ name: "ScheduleWakeup", input: { delaySeconds: 5 } }]),
+    "codex",
+  );
+  assert.equal(calls(session)[0]!.name, "ScheduleWakeup");
+  assert.deepEqual(stats.passedThrough, ["ScheduleWakeup"]);
+});
+
+test("native forms survive a round trip through the provenance file of the written session", () => {
+  process.env.SESSION_BRIDGE_HOME = tempDir();
+  const codex = hop(sessionWith("claude-code", [{ name: "Read", input: { file_path: "/p/x.ts" } }]), "codex");
+  saveProvenance("codex", "0190a7d2-1111-7000-8000-000000000000", codex);
+  const reread = sessionWith(
+    "codex",
+    [{ name: "exec_command", input: { cmd: "sed -n '1,$p' /p/x.ts" } }],
+    "0190a7d2-1111-7000-8000-000000000000",
+  );
+  const restored = calls(restoreProvenance(reread))[0]!;
+  assert.deepEqual(restored.native, {
+    harness: "claude-code",
+    name: "Read",
+    input: { file_path: "/p/x.ts" },
+  });
+});
