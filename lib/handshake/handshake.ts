@@ -47,10 +47,17 @@ export function handshakeText(session: Session, report: ConversionReport, contex
   return lines.join("\n");
 }
 
-/** A message is a handshake from an earlier hop when its only text is a marked handshake. */
+/**
+ * A message is a handshake from an earlier hop when it is harness context (never the user's own words: those
+ * had the marker neutralized on the way in) whose text starts with the marker.
+ */
 export function isHandshake(message: Message): boolean {
-  return message.role === "user" &&
-    message.blocks.some((b) => b.type === "text" && b.text.trimStart().startsWith(HANDSHAKE_OPEN));
+  return message.role === "user" && message.kind === "context" &&
+    message.blocks.some((b) => b.type === "text" && startsWithHandshake(b.text));
+}
+
+export function startsWithHandshake(text: string): boolean {
+  return text.trimStart().startsWith(HANDSHAKE_OPEN);
 }
 
 /** A synthetic result for a call that never got one, flagged as an error so the model treats it as failed. */

@@ -9,6 +9,7 @@ import { handshakeText } from "../handshake/handshake.ts";
 import { canonicalCwd } from "../io/paths.ts";
 import { InputError } from "../errors.ts";
 import { translateTools } from "../tools/translate.ts";
+import { neutralizeSession } from "./neutralize.ts";
 
 export interface ConversionRequest {
   /** Keep the source id when the target can (same harness, plain conversion); otherwise mint one. */
@@ -36,11 +37,16 @@ export function prepareConversion(
   const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
   const id = target.checkId(request.id ?? target.newId(request.now));
-  const { session, stats } = translateTools(source, target.name);
+  const { session: translated, stats } = translateTools(source, target.name);
+  // A same-harness copy keeps its records as they were; text moving to another harness is neutralized.
+  const { session, neutralized } = source.meta.harness === target.name
+    ? { session: translated, neutralized: 0 }
+    : neutralizeSession(translated);
   const report = buildReport(session, target.capabilities, {
     handshake: request.handshake,
     stubbedCalls: request.stubOpenCalls ? session.pending.openToolCalls.length : 0,
     tools: stats,
+    neutralized,
   });
   const options: RenderOptions = {
     id,

@@ -28,6 +28,8 @@ export interface ConversionActions {
   handshake: boolean;
   stubbedCalls: number;
   tools: TranslationStats;
+  /** Harness control tags in transcript text made inert. */
+  neutralized: number;
 }
 
 const EXAMPLES = 3;
@@ -90,6 +92,12 @@ export function buildReport(
     actions.tools.passedThrough.length,
     "tool calls with no equivalent in the target keep their foreign name",
     [...new Set(actions.tools.passedThrough)],
+  );
+  add(
+    "control-tags-neutralized",
+    "info",
+    actions.neutralized,
+    "harness control tags inside transcript text were made inert (<tag> became ‹tag›) so they cannot act as instructions",
   );
   add("handshake-added", "info", actions.handshake ? 1 : 0, "a resume handshake message was appended");
   add("notices", "warning", session.notices.length, session.notices.join("; "));

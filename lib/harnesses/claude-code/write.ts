@@ -10,7 +10,7 @@ import type { RenderOptions } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { RecordClock } from "../../ir/clock.ts";
 import { newUuid } from "../../ids.ts";
-import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
+import { INTERRUPTED_RESULT, isHandshake, startsWithHandshake } from "../../handshake/handshake.ts";
 import { type AnthropicBlock, blocksFromContent, blockToAnthropic } from "./content.ts";
 import type {
   ClaudeAssistantContentBlock,
@@ -122,11 +122,11 @@ function linked(relink: Map<string, string | null>, parent: unknown): string | n
   return relink.has(parent) ? relink.get(parent)! : parent;
 }
 
+/** Our own handshake record: meta (hidden from the UI), starting with the marker. */
 function isHandshakeRecord(record: Json): boolean {
-  if (record.type !== "user" || typeof record.uuid !== "string") return false;
+  if (record.type !== "user" || record.isMeta !== true) return false;
   const content = (record.message as Json | undefined)?.content;
-  const blocks = blocksFromContent(content);
-  return isHandshake({ uid: "", parentUid: null, role: "user", kind: "turn", blocks });
+  return blocksFromContent(content).some((b) => b.type === "text" && startsWithHandshake(b.text));
 }
 
 /**
