@@ -4,6 +4,7 @@
  */
 import type { HarnessName, Session } from "../ir/schema.ts";
 import type { Capabilities } from "../report/capabilities.ts";
+import type { Posture } from "../posture/posture.ts";
 
 /** The store roots, resolved once from flags and environment. */
 export interface Homes {
@@ -36,6 +37,8 @@ export interface RenderOptions {
   handshake?: string;
   /** Close open tool calls with synthetic interrupted results. */
   stubOpenCalls: boolean;
+  /** The source's permission posture by meaning, for writers to express in their own words. */
+  posture?: Posture;
 }
 
 /** One file a handoff will create, with its content produced lazily so large sessions stream to disk. */

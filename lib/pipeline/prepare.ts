@@ -10,6 +10,7 @@ import { canonicalCwd } from "../io/paths.ts";
 import { InputError } from "../errors.ts";
 import { translateTools } from "../tools/translate.ts";
 import { neutralizeSession } from "./neutralize.ts";
+import { postureFrom } from "../posture/posture.ts";
 
 export interface ConversionRequest {
   /** Keep the source id when the target can (same harness, plain conversion); otherwise mint one. */
@@ -48,11 +49,13 @@ export function prepareConversion(
     tools: stats,
     neutralized,
   });
+  const posture = postureFrom(source.meta.harness, source.meta.permissionMode);
   const options: RenderOptions = {
     id,
     cwd,
     now: request.now,
     stubOpenCalls: request.stubOpenCalls,
+    ...(posture ? { posture } : {}),
     ...(request.title ? { title: request.title } : {}),
     ...(request.model ? { model: request.model } : {}),
   };

@@ -5,6 +5,7 @@
 import type { Message, Session } from "../ir/schema.ts";
 import type { Capabilities } from "./capabilities.ts";
 import type { TranslationStats } from "../tools/translate.ts";
+import { postureFrom } from "../posture/posture.ts";
 
 export type Severity = "info" | "warning" | "loss";
 
@@ -180,11 +181,20 @@ function reportForeign(session: Session, target: Capabilities, add: Add) {
     "system instructions are not carried",
   );
   add("tool-schemas", "loss", target.toolSchemas ? 0 : session.tools.length, "tool schemas are not carried");
+  const words = session.meta.permissionMode;
+  const posture = postureFrom(session.meta.harness, words);
+  const carried = !!posture && target.permissionPosture;
+  add(
+    "permission-posture-translated",
+    "info",
+    words && carried ? 1 : 0,
+    `permission posture "${words}" expressed by meaning (approval ${posture?.approval}, sandbox ${posture?.sandbox})`,
+  );
   add(
     "permission-posture",
     "loss",
-    session.meta.permissionMode && !target.permissionPosture ? 1 : 0,
-    `permission posture "${session.meta.permissionMode}" has no equivalent`,
+    words && !carried ? 1 : 0,
+    `permission posture "${words}" has no equivalent in the target`,
   );
   add(
     "per-turn-models",

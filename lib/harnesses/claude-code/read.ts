@@ -123,9 +123,11 @@ function noteMeta(state: ReadState, record: Json) {
   if (typeof record.sessionId === "string" && record.sessionId && !state.nodes.size) {
     meta.id = record.sessionId;
   }
-  if (record.type === "permission-mode" && optStr(record.permissionMode)) {
-    meta.permissionMode = optStr(record.permissionMode);
-  }
+  // The newest mode wins: 2.1.328 stamps it on each prompt, older versions wrote permission-mode records.
+  const mode = record.type === "permission-mode" || record.type === "user"
+    ? optStr(record.permissionMode)
+    : undefined;
+  if (mode) meta.permissionMode = mode;
 }
 
 function addNode(

@@ -9,6 +9,7 @@ import type { Block, Message, Session } from "../../ir/schema.ts";
 import type { RenderOptions } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { RecordClock } from "../../ir/clock.ts";
+import { claudePermissionMode } from "../../posture/posture.ts";
 import { newUuid } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake, startsWithHandshake } from "../../handshake/handshake.ts";
 import { type AnthropicBlock, blocksFromContent, blockToAnthropic } from "./content.ts";
@@ -181,6 +182,7 @@ function groupRecord(
       message: { role: "user", content: content as ClaudeUserContentBlock[] },
       uuid,
       timestamp,
+      ...(options.posture ? { permissionMode: claudePermissionMode(options.posture) } : {}),
     };
   }
   const usage = group.find((m) => m.usage)?.usage;
