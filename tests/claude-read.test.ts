@@ -134,3 +134,11 @@ test("a truncated last line is skipped and reported as a notice", async () => {
   assert.equal(countBlocks(session.messages).messages, 4);
   assert.match(session.notices.join(), /incomplete last line/);
 });
+
+test("the tool catalog and system prompt come from the newest recorded request shape", async () => {
+  const session = await readClaudeSession(claudeFixture("thinking-tool-use"));
+  const names = session.tools.map((t) => t.name);
+  for (const name of ["Bash", "Edit", "Read", "Write", "Agent"]) assert.ok(names.includes(name), name);
+  assert.ok(session.tools.find((t) => t.name === "Bash")?.inputSchema, "schemas kept");
+  assert.match(session.meta.systemInstructions ?? "", /Claude agent/);
+});

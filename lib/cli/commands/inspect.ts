@@ -36,6 +36,8 @@ export function inspection(session: Session) {
     createdAt: meta.createdAt ?? null,
     updatedAt: meta.updatedAt ?? null,
     ...countBlocks(session.messages),
+    tools: session.tools.length,
+    systemInstructions: session.meta.systemInstructions?.length ?? 0,
     threads: session.threads.map((t) => ({ id: t.id, kind: t.kind, messages: t.messages.length })),
     pending: session.pending,
     drift: session.drift,
@@ -54,6 +56,7 @@ function describe(s: ReturnType<typeof inspection>): string[] {
     `  live thread: ${s.messages} messages; ${s.text} text, ${s.reasoning} reasoning, ${s.toolCalls} tool calls, ` +
     `${s.toolResults} tool results, ${s.images} images, ${s.raw} other`,
   ];
+  lines.push(`  tools     ${s.tools} schemas; system instructions ${s.systemInstructions} characters`);
   for (const t of s.threads) lines.push(`  kept apart: ${t.kind} ${t.id} (${t.messages} messages)`);
   const p = s.pending;
   lines.push(

@@ -205,12 +205,32 @@ function collectSideRecord(
   if (type === "custom-title" && optStr(record.customTitle)) state.titles.custom = optStr(record.customTitle);
   if (type === "ai-title" && optStr(record.aiTitle)) state.titles.ai = optStr(record.aiTitle);
   if (type === "summary" && optStr(record.summary)) state.titles.summary = optStr(record.summary);
+  if (type === "api-request-shape" && isObject(record.shape)) noteRequestShape(state.session, record.shape);
   state.session.passthrough.push({ type, origin });
 }
 
 function endsWithInterruptMarker(messages: Message[]): boolean {
   const last = messages.at(-1);
   return !!last && last.blocks.some((b) => b.type === "text" && INTERRUPT_MARKER.test(b.text));
+}
+
+/**
+ * 2.1.328 records the shape of each API request: the system prompt and the tool catalog the model saw. The
+ * newest one is what the session runs with now.
+ */
+function noteRequestShape(session: Session, shape: Json) {
+  if (Array.isArray(shape.system)) {
+    const text = shape.system.flatMap((b) => (isObject(b) && typeof b.text === "string" ? [b.text] : []))
+      .join("\n\n");
+    if (text) session.meta.systemInstructions = text;
+  }
+  if (Array.isArray(shape.tools)) {
+    session.tools = shape.tools.filter(isObject).filter((t) => typeof t.name === "string").map((t) => ({
+      name: t.name as string,
+      ...(typeof t.description === "string" ? { description: t.description } : {}),
+      ...(t.input_schema !== undefined ? { inputSchema: t.input_schema } : {}),
+    }));
+  }
 }
 
 /**
