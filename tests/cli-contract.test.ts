@@ -59,6 +59,22 @@ test("an unknown flag is exit 2", () => {
   refuses(["list", "--frm", "claude"], 2, /Unknown option '--frm'/);
 });
 
+test("a --cwd that does not exist is exit 2: a session placed there could never be resumed", () => {
+  refuses(
+    ["handoff", seeded.id, "--to", "claude", "--cwd", join(root, "no-such-dir")],
+    2,
+    /--cwd: .*no-such-dir is not an existing directory/,
+  );
+});
+
+test("convert -o into a folder that does not exist is exit 2", () => {
+  refuses(
+    ["convert", seeded.id, "--to", "claude", "-o", join(root, "missing", "out.jsonl")],
+    2,
+    /-o: .*missing is not an existing directory/,
+  );
+});
+
 test("a target not supported yet is refused with exit 1", () => {
   refuses(["handoff", seeded.id, "--to", "codex"], 1, /codex is not supported yet/);
 });

@@ -7,7 +7,8 @@ import { formatReport } from "../../report/report.ts";
 import { publishFile, writeLines } from "../../io/publish.ts";
 import { InputError } from "../../errors.ts";
 import { err, printJson } from "../output.ts";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { assertDirectory } from "../../io/paths.ts";
 import { saveProvenance } from "../../tools/provenance.ts";
 
 export const convert: Command = {
@@ -36,6 +37,7 @@ export const convert: Command = {
     if (!to) throw new InputError("missing --to H");
     const output = str(parsed.values, "output");
     if (json && !output) throw new InputError("--json needs -o FILE (stdout carries the JSON document)");
+    if (output) assertDirectory(dirname(resolve(output)), "-o");
     const { session: source } = await loadSession(ref!, parsed.values, homes);
     const target = harness(to);
     const { session, options, report } = prepareConversion(source, target, {

@@ -10,6 +10,7 @@ import type { Session } from "../../ir/schema.ts";
 import type { HandoffResult } from "../../harnesses/types.ts";
 import { recordOperation, sha256File } from "../../store/ledger.ts";
 import { newUuid } from "../../ids.ts";
+import { assertDirectory } from "../../io/paths.ts";
 import { saveProvenance } from "../../tools/provenance.ts";
 
 export const handoff: Command = {
@@ -54,6 +55,11 @@ export const handoff: Command = {
     const title = str(parsed.values, "title") ?? source.meta.title;
     const model = str(parsed.values, "model");
     const cwd = str(parsed.values, "cwd");
+    // A session placed for a directory that does not exist could never be resumed from it.
+    assertDirectory(
+      cwd ?? source.meta.cwd ?? "",
+      cwd ? "--cwd" : "the source session's directory (pass --cwd DIR)",
+    );
     const { session, options, report } = prepareConversion(source, target, {
       ...(sessionId ? { id: sessionId } : {}),
       ...(cwd ? { cwd } : {}),
