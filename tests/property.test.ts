@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import fc from "fast-check";
 import type { Block, HarnessName, Message, Session } from "../lib/ir/schema.ts";
+import { emptySession } from "../lib/ir/session.ts";
 import { harness, implementedHarnesses } from "../lib/harnesses/index.ts";
 import { publishFile } from "../lib/io/publish.ts";
 import { conversationCore } from "./helpers/ir-core.ts";
@@ -67,14 +68,13 @@ function sessionFrom(harnessName: HarnessName, exchanges: Exchange[]): Session {
     push("assistant", [{ type: "text", text: x.reply }]);
   }
   return {
-    meta: { harness: harnessName, id: "generated", cwd: "/home/user/project", models: ["model-a"] },
+    ...emptySession({
+      harness: harnessName,
+      id: "generated",
+      cwd: "/home/user/project",
+      models: ["model-a"],
+    }),
     messages,
-    threads: [],
-    tools: [],
-    pending: { openToolCalls: [], queuedInput: [], interruptedTurn: false },
-    passthrough: [],
-    drift: [],
-    notices: [],
   };
 }
 

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Block, HarnessName, Session } from "../lib/ir/schema.ts";
+import { emptySession } from "../lib/ir/session.ts";
 import { translateTools } from "../lib/tools/translate.ts";
 import { editPatch, parsePatch } from "../lib/tools/apply-patch.ts";
 import { restoreProvenance, saveProvenance } from "../lib/tools/provenance.ts";
@@ -8,7 +9,7 @@ import { tempDir } from "./helpers/tmp.ts";
 
 function sessionWith(harness: HarnessName, calls: { name: string; input: unknown }[], id = "s1"): Session {
   return {
-    meta: { harness, id, models: [] },
+    ...emptySession({ harness, id, models: [] }),
     messages: [{
       uid: "m1",
       parentUid: null,
@@ -16,12 +17,6 @@ function sessionWith(harness: HarnessName, calls: { name: string; input: unknown
       kind: "turn",
       blocks: calls.map((c, i) => ({ type: "tool_call", id: `call_${i}`, ...c })),
     }],
-    threads: [],
-    tools: [],
-    pending: { openToolCalls: [], queuedInput: [], interruptedTurn: false },
-    passthrough: [],
-    drift: [],
-    notices: [],
   };
 }
 

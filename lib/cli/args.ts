@@ -17,6 +17,16 @@ export const GLOBAL_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const satisfies OptionSpec;
 
+/** Flags every command that renders a session into another harness takes. */
+export const CONVERSION_OPTIONS = {
+  to: { type: "string" },
+  cwd: { type: "string" },
+  force: { type: "boolean" },
+  "no-handshake": { type: "boolean" },
+  "stub-open-calls": { type: "boolean" },
+  from: { type: "string" },
+} as const satisfies OptionSpec;
+
 export type Values = Record<string, string | boolean | undefined>;
 
 export interface Parsed {

@@ -1,5 +1,5 @@
 import type { Command } from "../command.ts";
-import { flag, harnessFlag, positionals, str } from "../args.ts";
+import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { harness } from "../../harnesses/index.ts";
 import { prepareConversion } from "../../pipeline/prepare.ts";
@@ -22,15 +22,7 @@ export const convert: Command = {
   --no-handshake     do not append the resume handshake
   --stub-open-calls  close open tool calls with synthetic interrupted results
   --from H           look for <session> in this harness only`,
-  options: {
-    to: { type: "string" },
-    output: { type: "string", short: "o" },
-    cwd: { type: "string" },
-    force: { type: "boolean" },
-    "no-handshake": { type: "boolean" },
-    "stub-open-calls": { type: "boolean" },
-    from: { type: "string" },
-  },
+  options: { ...CONVERSION_OPTIONS, output: { type: "string", short: "o" } },
   async run(parsed, { homes, json, now }) {
     const [ref] = positionals(parsed, ["session"]);
     const to = harnessFlag(parsed.values, "to");

@@ -1,5 +1,5 @@
 import type { Command } from "../command.ts";
-import { flag, harnessFlag, positionals, str } from "../args.ts";
+import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { harness } from "../../harnesses/index.ts";
 import { prepareConversion } from "../../pipeline/prepare.ts";
@@ -30,17 +30,12 @@ export const handoff: Command = {
   --stub-open-calls  close open tool calls with synthetic interrupted results
   --from H           look for <session> in this harness only`,
   options: {
-    to: { type: "string" },
-    cwd: { type: "string" },
+    ...CONVERSION_OPTIONS,
     title: { type: "string" },
     model: { type: "string" },
     "session-id": { type: "string" },
     "dry-run": { type: "boolean" },
-    force: { type: "boolean" },
     "no-backup": { type: "boolean" },
-    "no-handshake": { type: "boolean" },
-    "stub-open-calls": { type: "boolean" },
-    from: { type: "string" },
   },
   async run(parsed, { homes, json, now }) {
     const [ref] = positionals(parsed, ["session"]);

@@ -13,6 +13,7 @@ import { findPending } from "../../ir/pending.ts";
 import { blocksFromContent } from "./content.ts";
 import { replayQueue } from "./queue.ts";
 import { modelsOf, titleFromFirstUserText } from "../../ir/summary.ts";
+import { emptySession } from "../../ir/session.ts";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -60,16 +61,7 @@ export async function readClaudeSession(path: string): Promise<Session> {
 }
 
 function newState(path: string): ReadState & { drift: DriftCollector } {
-  const session: Session = {
-    meta: { harness: "claude-code", id: basename(path, ".jsonl"), path, models: [] },
-    messages: [],
-    threads: [],
-    tools: [],
-    pending: { openToolCalls: [], queuedInput: [], interruptedTurn: false },
-    passthrough: [],
-    drift: [],
-    notices: [],
-  };
+  const session = emptySession({ harness: "claude-code", id: basename(path, ".jsonl"), path, models: [] });
   return {
     session,
     nodes: new Map(),
