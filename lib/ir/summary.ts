@@ -3,9 +3,13 @@ import type { Message, Session } from "./schema.ts";
 
 const TITLE_MAX = 100;
 
-/** A title as a person would give it: the first line of the first thing the user actually typed. */
+/**
+ * A title as a person would give it: the first line of the first thing the user actually typed, looking at
+ * compacted history first (after a compaction the live thread starts with a summary).
+ */
 export function titleFromFirstUserText(session: Session): string | undefined {
-  for (const m of session.messages) {
+  const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+  for (const m of [...compacted, ...session.messages]) {
     if (m.role !== "user" || m.kind !== "turn") continue;
     for (const block of m.blocks) {
       if (block.type !== "text") continue;

@@ -36,11 +36,14 @@ export function embeddedVersions(harness: HarnessName): string[] {
   return versionSets(harness).map((s) => s.version);
 }
 
-/** The newest embedded schema set not newer than the writer's version; the oldest when the writer predates all. */
+/**
+ * The schema set for records a harness `version` wrote: the oldest embedded set not older than it (formats
+ * mostly add fields, so the next known version describes it best), else the newest we have.
+ */
 function setFor(harness: HarnessName, version: string | undefined): VersionSet | undefined {
   const sets = versionSets(harness);
   if (!version) return sets.at(-1);
-  return sets.findLast((s) => compareVersions(s.version, version) <= 0) ?? sets[0];
+  return sets.find((s) => compareVersions(s.version, version) >= 0) ?? sets.at(-1);
 }
 
 export function compareVersions(a: string, b: string): number {

@@ -27,6 +27,8 @@ interface Node {
   parentUuid: string | null;
   /** Set on compaction boundaries: the pre-compaction leaf the boundary replaces. */
   logicalParentUuid?: string;
+  /** Set on 2.1.x compaction boundaries: messages kept verbatim, replayed right after the summary (`anchor`). */
+  preserved?: { head: string; tail: string; anchor: string };
   sidechain: boolean;
   /** The IR message, for user and assistant records; tree-only records (system, attachment) have none. */
   message?: Message;
@@ -136,6 +138,16 @@ function addNode(
     order: state.order++,
     ...(optStr(record.logicalParentUuid) ? { logicalParentUuid: optStr(record.logicalParentUuid) } : {}),
   };
+  const segment = isObject(record.compactMetadata) ? record.compactMetadata.preservedSegment : undefined;
+  if (
+    isObject(segment) && optStr(segment.headUuid) && optStr(segment.tailUuid) && optStr(segment.anchorUuid)
+  ) {
+    node.preserved = {
+      head: segment.headUuid as string,
+      tail: segment.tailUuid as string,
+      anchor: segment.anchorUuid as string,
+    };
+  }
   if (type === "user" || type === "assistant") node.message = toMessage(record, type, origin);
   else state.session.passthrough.push({ type, origin });
   state.nodes.set(node.uuid, node);
@@ -157,7 +169,9 @@ function toMessage(record: Json, type: "user" | "assistant", origin: Message["or
     blocks: blocksFromContent(message.content),
     origin,
     ...(optStr(record.timestamp) ? { timestamp: optStr(record.timestamp) } : {}),
-    ...(type === "assistant" && optStr(message.model) ? { model: optStr(message.model) } : {}),
+    ...(type === "assistant" && optStr(message.model) && message.model !== SYNTHETIC_MODEL
+      ? { model: optStr(message.model) }
+      : {}),
     ...(optStr(message.id) ? { providerMessageId: optStr(message.id) } : {}),
     ...(optStr(record.agentId) ? { agentId: optStr(record.agentId) } : {}),
     ...(usage
@@ -179,11 +193,17 @@ function toMessage(record: Json, type: "user" | "assistant", origin: Message["or
  */
 function isInjected(record: Json, message: Json): boolean {
   if (record.isMeta === true || isObject(record.origin) || record.promptSource === "system") return true;
-  return record.type === "user" &&
-    blocksFromContent(message.content).some((b) => b.type === "text" && INTERRUPT_MARKER.test(b.text));
+  // 1.0.x fills a turn it never sent with a synthetic assistant message.
+  if (record.type === "assistant") return message.model === SYNTHETIC_MODEL;
+  return blocksFromContent(message.content).some((b) =>
+    b.type === "text" && (INTERRUPT_MARKER.test(b.text) || LOCAL_COMMAND.test(b.text))
+  );
 }
 
 const INTERRUPT_MARKER = /^\[Request interrupted by user/;
+/** A slash command the user ran in Claude Code itself (`/compact`), and what it printed: not sent as words. */
+const LOCAL_COMMAND = /^\s*<(command-name|local-command-stdout|local-command-stderr|local-command-caveat)>/;
+const SYNTHETIC_MODEL = "<synthetic>";
 
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
 
@@ -227,35 +247,47 @@ function noteRequestShape(session: Session, shape: Json) {
 
 /**
  * The live thread is the parent chain of the newest main-thread leaf. Compaction boundaries cut the chain
- * (their parent is null and `logicalParentUuid` points at what they replaced), so history before the last
- * boundary is kept as a `compacted` thread, and every other leaf's private stretch is an abandoned branch.
+ * (their parent is null and `logicalParentUuid` points at what they replaced), so history before a boundary
+ * is kept as a `compacted` thread, except the messages 2.1.x preserves verbatim, which are replayed right after
+ * the summary; every other leaf's private stretch is an abandoned branch.
  */
 export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message[]; threads: Thread[] } {
   const main = [...nodes.values()].filter((n) => !n.sidechain);
   const hasChild = new Set<string>();
-  for (const n of main) if (n.parentUuid) hasChild.add(n.parentUuid);
-  const leaves = main.filter((n) => !hasChild.has(n.uuid) && n.message).sort((a, b) => a.order - b.order);
-  const liveLeaf = leaves.at(-1);
-  const inLive = new Set<string>();
-  const chain: Node[] = [];
-  for (let n = liveLeaf; n && !inLive.has(n.uuid); n = n.parentUuid ? nodes.get(n.parentUuid) : undefined) {
-    inLive.add(n.uuid);
-    chain.push(n);
+  const replaced = new Set<string>();
+  for (const n of main) {
+    if (n.parentUuid) hasChild.add(n.parentUuid);
+    if (n.logicalParentUuid) replaced.add(n.logicalParentUuid);
   }
-  chain.reverse();
+  // A leaf may be a record without a message (a trailing attachment): it still ends its chain. What a
+  // compaction replaced has no child either, but it is history, not a leaf.
+  const leaves = main.filter((n) => !hasChild.has(n.uuid) && !replaced.has(n.uuid)).sort((a, b) =>
+    a.order - b.order
+  );
+  const liveLeaf = leaves.at(-1);
+  const claimed = new Set<string>();
+  let chain = walkUp(nodes, liveLeaf?.uuid, claimed);
+
+  for (const boundary of chain.filter((n) => n.preserved)) {
+    const { head, tail, anchor } = boundary.preserved!;
+    const kept = walkUp(nodes, tail, claimed, head);
+    const at = chain.findIndex((n) => n.uuid === anchor);
+    if (at !== -1) chain = [...chain.slice(0, at + 1), ...kept, ...chain.slice(at + 1)];
+  }
 
   const threads: Thread[] = [];
-  const claimed = new Set(inLive);
   const compacted = chain
     .filter((n) => n.logicalParentUuid)
-    .flatMap((boundary) => walkUp(nodes, boundary.logicalParentUuid, claimed));
+    .flatMap((boundary) =>
+      walkUp(nodes, firstUnclaimedAncestor(nodes, boundary.logicalParentUuid, claimed), claimed)
+    );
   if (compacted.length) threads.push({ id: "compacted", kind: "compacted", messages: messagesOf(compacted) });
 
   for (const leaf of leaves) {
     if (leaf === liveLeaf) continue;
-    const branch = walkUp(nodes, leaf.uuid, claimed);
+    const branch = messagesOf(walkUp(nodes, leaf.uuid, claimed));
     if (branch.length) {
-      threads.push({ id: `branch-${leaf.uuid}`, kind: "abandoned-branch", messages: messagesOf(branch) });
+      threads.push({ id: `branch-${leaf.uuid}`, kind: "abandoned-branch", messages: branch });
     }
   }
   const side = [...nodes.values()].filter((n) => n.sidechain && !claimed.has(n.uuid)).sort((a, b) =>
@@ -265,13 +297,32 @@ export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message
   return { messages: messagesOf(chain), threads };
 }
 
-/** Nodes from `uuid` up to (not including) the first one already claimed by another thread, oldest first. */
-function walkUp(nodes: Map<string, Node>, uuid: string | undefined, claimed: Set<string>): Node[] {
+/** What a boundary replaced, above the messages it preserved (those already belong to the live thread). */
+function firstUnclaimedAncestor(
+  nodes: Map<string, Node>,
+  uuid: string | undefined,
+  claimed: Set<string>,
+): string | undefined {
+  let n = uuid ? nodes.get(uuid) : undefined;
+  while (n && claimed.has(n.uuid)) n = n.parentUuid ? nodes.get(n.parentUuid) : undefined;
+  return n?.uuid;
+}
+
+/**
+ * Nodes from `uuid` up its parent chain, oldest first: up to (not including) the first one already claimed by
+ * another thread, or up to and including `last`. Each node is claimed, so no message lands in two threads.
+ */
+function walkUp(
+  nodes: Map<string, Node>,
+  uuid: string | undefined,
+  claimed: Set<string>,
+  last?: string,
+): Node[] {
   const out: Node[] = [];
   for (
     let n = uuid ? nodes.get(uuid) : undefined;
     n && !claimed.has(n.uuid);
-    n = n.parentUuid ? nodes.get(n.parentUuid) : undefined
+    n = n.uuid === last ? undefined : n.parentUuid ? nodes.get(n.parentUuid) : undefined
   ) {
     claimed.add(n.uuid);
     out.push(n);
