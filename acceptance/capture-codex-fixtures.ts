@@ -29,7 +29,7 @@ import process from "node:process";
 import { Buffer } from "node:buffer";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
-import { installCodex } from "./install-codex.ts";
+import { installHarness } from "./install-harness.ts";
 import {
   defaultScript,
   type Json,
@@ -686,7 +686,7 @@ export async function captureCodexFixtures(
   opts: { only?: Set<string>; keep?: boolean; out?: string } = {},
 ): Promise<string> {
   const t0 = Date.now();
-  const bin = await installCodex(version);
+  const bin = await installHarness("codex", version);
   const outDir = opts.out ?? join(REPO, "fixtures", "codex", version);
   mkdirSync(outDir, { recursive: true });
   const chosen = SCENARIOS.filter((s) => !opts.only || opts.only.has(s.name));

@@ -1,6 +1,7 @@
 // Captures REAL Hermes Agent fixtures offline, against the fake Chat Completions server.
 //
 //   npx bun acceptance/capture-hermes-fixtures.ts [version] [--scenario a,b,...] [--out dir] [--keep] [--readme-only]
+//   npx bun acceptance/capture-hermes-fixtures.ts [version] --exports   # only <scenario>.export.jsonl, from the dbs
 //   npx deno run -A acceptance/capture-hermes-fixtures.ts 0.14.0
 //
 // version defaults to 0.19.0. Output: fixtures/hermes/<version>/ (see the README.md written there).
@@ -24,7 +25,18 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
-import { HERMES_DEFAULT_VERSION, installHermes } from "./install-hermes.ts";
+import { installHarness, pinnedVersion } from "./install-harness.ts";
+import {
+  HERMES_MODEL,
+  hermesEnv,
+  killGroup,
+  mergeConfig,
+  offlineConfig,
+  runHermes,
+  toYaml,
+  writeHermesHome,
+  type YamlObject,
+} from "./run-hermes.ts";
 import {
   type ChatMessage,
   contentText,
@@ -35,7 +47,7 @@ import {
   startFakeChatCompletions,
 } from "./fake-servers/chat-completions.ts";
 
-const MODEL = "fake-model-1";
+const MODEL = HERMES_MODEL;
 const NEUTRAL_PORT_URL = "http://127.0.0.1:8000";
 const MAX_DB_BYTES = 300 * 1024;
 const RUN_TIMEOUT_MS = 180_000;
@@ -60,16 +72,6 @@ function versionLe(a: string, b: string): boolean {
     if (x !== y) return x < y;
   }
   return true;
-}
-
-function yaml(value: Json, indent = ""): string {
-  if (!isObj(value)) throw new Error("yaml(): top level must be an object");
-  let out = "";
-  for (const [k, v] of Object.entries(value)) {
-    if (isObj(v)) out += `${indent}${k}:\n${yaml(v, indent + "  ")}`;
-    else out += `${indent}${k}: ${JSON.stringify(v)}\n`;
-  }
-  return out;
 }
 
 function sleep(ms: number): Promise<void> {
@@ -260,7 +262,7 @@ interface ScenarioOptions {
   version: string;
   exe: string;
   script?: Script;
-  config?: Obj;
+  config?: YamlObject;
 }
 
 class Scenario {
@@ -297,86 +299,21 @@ class Scenario {
       script: this.opts.script ?? defaultScript,
     });
     this.nz.pairs.unshift([this.server.url, NEUTRAL_PORT_URL]);
-    const base: Obj = {
-      model: {
-        provider: "custom",
-        base_url: `${this.server.url}/v1`,
-        default: MODEL,
-        api_key: "x",
-        context_length: 131072,
-      },
-      auxiliary: { title_generation: { enabled: false } },
-      // no network: tirith would be downloaded from GitHub, lazy installs come from PyPI
-      security: { tirith_enabled: false, allow_lazy_installs: false },
-    };
-    const cfg = deepMerge(base, this.opts.config ?? {});
-    writeFileSync(join(this.hermesHome, "config.yaml"), yaml(cfg));
-    // Pre-seed the update-check cache so Hermes does not ask PyPI for newer versions.
-    writeFileSync(
-      join(this.hermesHome, ".update_check"),
-      JSON.stringify({ ts: Date.now() / 1000, behind: 0, rev: null, ver: this.opts.version }),
-    );
+    const cfg = mergeConfig(offlineConfig(this.server.url), this.opts.config ?? {});
+    writeHermesHome(this.hermesHome, cfg, this.opts.version);
   }
 
   env(): Record<string, string> {
-    const venvBin = resolve(this.exe, "..");
-    return {
-      PATH: `${venvBin}:/usr/local/bin:/usr/bin:/bin`,
-      HOME: this.home,
-      TMPDIR: this.tmp,
-      HERMES_HOME: this.hermesHome,
-      TZ: "UTC",
-      LANG: "C.UTF-8",
-      LC_ALL: "C.UTF-8",
-      TERM: "dumb",
-      NO_COLOR: "1",
-      HERMES_DISABLE_LAZY_INSTALLS: "1",
-      PYTHONDONTWRITEBYTECODE: "1",
-    };
+    return hermesEnv(this.exe, this.home, this.hermesHome, this.tmp);
   }
 
   /** Run `hermes <args>`; the whole process group is SIGKILLed after the timeout. */
-  run(label: string, args: string[], timeoutMs = RUN_TIMEOUT_MS): Promise<RunResult> {
+  async run(label: string, args: string[], timeoutMs = RUN_TIMEOUT_MS): Promise<RunResult> {
     const before = readLog(this.logPath).length;
-    const t0 = Date.now();
-    return new Promise((res, rej) => {
-      const child = spawn(this.exe, args, {
-        cwd: this.project,
-        env: this.env(),
-        stdio: ["ignore", "pipe", "pipe"],
-        detached: true,
-      });
-      let stdout = "";
-      let stderr = "";
-      let timedOut = false;
-      child.stdout?.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-      child.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-      const timer = setTimeout(() => {
-        timedOut = true;
-        killTree(child.pid);
-      }, timeoutMs);
-      child.on("error", (e) => {
-        clearTimeout(timer);
-        rej(e);
-      });
-      child.on("close", (code) => {
-        clearTimeout(timer);
-        const m = /session_id:\s*(\S+)/.exec(stderr) ?? /session_id:\s*(\S+)/.exec(stdout);
-        const r: RunResult = {
-          label,
-          args,
-          code,
-          timedOut,
-          stdout,
-          stderr,
-          sessionId: m?.[1] ?? null,
-          ms: Date.now() - t0,
-          requests: readLog(this.logPath).slice(before),
-        };
-        this.runs.push(r);
-        res(r);
-      });
-    });
+    const r = await runHermes(this.exe, args, { cwd: this.project, env: this.env(), timeoutMs });
+    const result: RunResult = { label, args, ...r, requests: readLog(this.logPath).slice(before) };
+    this.runs.push(result);
+    return result;
   }
 
   async chat(
@@ -403,28 +340,6 @@ class Scenario {
     await this.server?.close();
     if (!keep) rmSync(this.root, { recursive: true, force: true });
   }
-}
-
-function killTree(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, "SIGKILL"); // the process group we created (detached: true)
-  } catch {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-}
-
-function deepMerge(a: Obj, b: Obj): Obj {
-  const out: Obj = { ...a };
-  for (const [k, v] of Object.entries(b)) {
-    const cur = out[k];
-    out[k] = isObj(cur) && isObj(v) ? deepMerge(cur, v) : v;
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -455,7 +370,7 @@ interface ScenarioDef {
   name: string;
   applies: (version: string) => boolean;
   script?: Script;
-  config?: Obj;
+  config?: YamlObject;
   body: ScenarioBody;
   /** Install a different venv (e.g. with pip extras) for this scenario. */
   exe?: (version: string) => Promise<string>;
@@ -537,7 +452,7 @@ const SCENARIOS: ScenarioDef[] = [
   {
     name: "gateway-legacy",
     applies: (v) => versionLe(v, "0.14.0"),
-    exe: (v) => installHermes(v, { extras: ["messaging"] }),
+    exe: (v) => installHarness("hermes", v, { extras: ["messaging"] }),
     config: {},
     body: gatewayLegacy,
   },
@@ -570,7 +485,7 @@ async function compressionBody(s: Scenario, notes: string[]): Promise<string[]> 
 async function gatewayLegacy(s: Scenario, notes: string[]): Promise<string[]> {
   const port = await freePort();
   const cfgPath = join(s.hermesHome, "config.yaml");
-  const extra: Obj = {
+  const extra: YamlObject = {
     platforms: {
       webhook: {
         enabled: true,
@@ -582,7 +497,7 @@ async function gatewayLegacy(s: Scenario, notes: string[]): Promise<string[]> {
       },
     },
   };
-  writeFileSync(cfgPath, readFileSync(cfgPath, "utf8") + yaml(extra));
+  writeFileSync(cfgPath, readFileSync(cfgPath, "utf8") + toYaml(extra));
   const child = spawn(s.exe, ["gateway", "run", "-v"], {
     cwd: s.project,
     env: s.env(),
@@ -631,7 +546,7 @@ async function gatewayLegacy(s: Scenario, notes: string[]): Promise<string[]> {
     } catch {
       // gone
     }
-    const t = setTimeout(() => killTree(child.pid), 20_000);
+    const t = setTimeout(() => killGroup(child.pid), 20_000);
     await exited;
     clearTimeout(t);
   }
@@ -902,17 +817,19 @@ function cleanScenarioOutputs(outDir: string, name: string): void {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  let version = HERMES_DEFAULT_VERSION;
+  let version = pinnedVersion("hermes");
   let only: string[] | null = null;
   let outRoot = join(REPO, "fixtures", "hermes");
   let keep = false;
   let readmeOnly = false;
+  let exportsOnly = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] ?? "";
     if (a === "--scenario") only = (args[++i] ?? "").split(",").filter((x) => x !== "");
     else if (a === "--out") outRoot = resolve(args[++i] ?? outRoot);
     else if (a === "--keep") keep = true;
     else if (a === "--readme-only") readmeOnly = true;
+    else if (a === "--exports") exportsOnly = true;
     else if (/^\d+\.\d+\.\d+$/.test(a)) version = a;
     else throw new Error(`unknown argument ${a}`);
   }
@@ -922,7 +839,11 @@ async function main(): Promise<void> {
     writeFileSync(join(outDir, "README.md"), renderReadme(outDir, version));
     return;
   }
-  const exe = await installHermes(version);
+  const exe = await installHarness("hermes", version);
+  if (exportsOnly) {
+    await captureExports(exe, outDir, version);
+    return;
+  }
   mkdirSync(outDir, { recursive: true });
   const ctx: Ctx = { version, exe, outDir, keep, schemaWritten: false };
   const defs = SCENARIOS.filter((d) => d.applies(version) && (!only || only.includes(d.name)));
@@ -965,6 +886,46 @@ async function main(): Promise<void> {
   process.stderr.write(
     `[capture hermes ${version}] total ${((Date.now() - t0) / 1000).toFixed(1)}s -> ${outDir}\n`,
   );
+}
+
+/**
+ * `<scenario>.export.jsonl`: what the real `hermes sessions export - --session-id <id>` writes for each session
+ * of each captured `<scenario>.state.db` (sessions by started_at), run on a private copy of the fixture db, so
+ * it matches that db byte for byte. (A bare `sessions export` adds a `last_active` key to every line.)
+ */
+async function captureExports(exe: string, outDir: string, version: string): Promise<void> {
+  const scratch = realpathSync(mkdtempSync(join(tmpdir(), "hermes-export-")));
+  try {
+    for (const db of readdirSync(outDir).filter((f) => f.endsWith(".state.db")).sort()) {
+      const name = db.slice(0, -".state.db".length);
+      const home = join(scratch, name, "home");
+      const hermesHome = join(home, ".hermes");
+      mkdirSync(hermesHome, { recursive: true });
+      copyFileSync(join(outDir, db), join(hermesHome, "state.db"));
+      writeHermesHome(hermesHome, offlineConfig(NEUTRAL_PORT_URL), version);
+      const env = hermesEnv(exe, home, hermesHome, scratch);
+      const fixture = new DatabaseSync(join(outDir, db), { readOnly: true });
+      const ids = fixture.prepare("SELECT id FROM sessions ORDER BY started_at, id").all().map((r) =>
+        String(r.id)
+      );
+      fixture.close();
+      let lines = "";
+      for (const id of ids) {
+        const r = await runHermes(exe, ["sessions", "export", "-", "--session-id", id], {
+          cwd: scratch,
+          env,
+        });
+        if (r.code !== 0) {
+          throw new Error(`hermes sessions export failed for ${db} ${id}: ${r.stdout}${r.stderr}`);
+        }
+        lines += r.stdout;
+      }
+      writeFileSync(join(outDir, `${name}.export.jsonl`), lines);
+      process.stderr.write(`[capture hermes ${version}] ${name}.export.jsonl\n`);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1066,7 +1027,7 @@ function renderReadme(outDir: string, version: string): string {
 
   p("## How they were made", "");
   p(
-    `- Hermes: \`acceptance/install-hermes.ts\` → venv \`\${XDG_CACHE_HOME:-~/.cache}/session-bridge/harnesses/hermes-${version}\`` +
+    `- Hermes: \`acceptance/install-harness.ts\` (pip kind) → venv \`\${XDG_CACHE_HOME:-~/.cache}/session-bridge/harnesses/hermes-${version}\`` +
       (gw
         ? `; \`gateway-legacy\` uses \`hermes-${version}-messaging\` (\`hermes-agent[messaging]\`, for aiohttp).`
         : "."),
@@ -1113,6 +1074,11 @@ function renderReadme(outDir: string, version: string): string {
       "each Hermes invocation: args, exit code, printed session id, duration, probes, stderr tail",
     ],
     ["<scenario>.list.txt", "stdout of `hermes sessions list` at the end of the scenario"],
+    [
+      "<scenario>.export.jsonl",
+      "what `hermes sessions export - --session-id <id>` writes for each session of the fixture db, one JSON " +
+      "line each, sessions by started_at (made by `--exports`)",
+    ],
   ];
   for (const [f, d] of desc) p(`| \`${f}\` | ${d} |`);
   p("");

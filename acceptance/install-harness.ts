@@ -8,13 +8,30 @@
 // So we install with --ignore-scripts and run the native binary from the optional dependency directly:
 // the result does not depend on the user's npm script policy.
 //
+// Older releases (claude-code 1.x and 2.0.x) have no native binary: the wrapper package's `cli.js` is the
+// program, run by node. For those the install gets a small `bin/<name>` shell wrapper that execs the node
+// found on PATH at install time on that file (exec, so signals sent to the returned pid reach node itself).
+//
+// PyPI harnesses (Hermes Agent) go into a private Python venv instead (acceptance/install-pip.ts).
+//
 // CLI: npx bun acceptance/install-harness.ts [harness] [version]   (prints the executable path)
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
+import { installPip, type PipHarness } from "./install-pip.ts";
 
 /** An npm package whose executable lives in a per-platform optional dependency. */
 interface NpmNativeHarness {
@@ -25,13 +42,16 @@ interface NpmNativeHarness {
   nativePackage: (platformKey: string) => string;
   /** Path of the executable inside the native package. */
   nativeBin: (platformKey: string) => string;
+  /** Releases without a native package: the JS entry point inside the wrapper package, run by node. */
+  jsEntry?: string;
+  /** Name of the generated wrapper for a `jsEntry` install (`<install>/bin/<name>`). */
+  wrapperName: string;
   /** Arguments that print the version, and a check that the output names `version`. */
   versionArgs: string[];
 }
 
-// Later entries (codex: @openai/codex + @openai/codex-<platform>, hermes: a pip kind) go here,
-// with their pinned versions in harness-versions.json.
-type HarnessSpec = NpmNativeHarness;
+// Pinned versions live in harness-versions.json.
+type HarnessSpec = NpmNativeHarness | PipHarness;
 
 const HARNESSES: Record<string, HarnessSpec> = {
   "claude-code": {
@@ -39,8 +59,40 @@ const HARNESSES: Record<string, HarnessSpec> = {
     npmPackage: "@anthropic-ai/claude-code",
     nativePackage: (key) => `@anthropic-ai/claude-code-${key}`,
     nativeBin: (key) => (key.startsWith("win32") ? "claude.exe" : "claude"),
+    jsEntry: "cli.js",
+    wrapperName: "claude",
     versionArgs: ["--version"],
   },
+  // One statically linked (musl) build per OS and CPU, published as `@openai/codex@<version>-<platform>`.
+  codex: {
+    kind: "npm-native",
+    npmPackage: "@openai/codex",
+    nativePackage: (key) => `@openai/codex-${key.replace(/-musl$/, "")}`,
+    nativeBin: (key) =>
+      `vendor/${CODEX_TARGETS[key.replace(/-musl$/, "")] ?? key}/bin/codex${
+        key.startsWith("win32") ? ".exe" : ""
+      }`,
+    wrapperName: "codex",
+    versionArgs: ["--version"],
+  },
+  // Hermes Agent from PyPI into a private venv; `extras` (e.g. "messaging" for the gateway) get their own venv.
+  hermes: {
+    kind: "pip",
+    pipPackage: "hermes-agent",
+    executable: "hermes",
+    pythons: ["3.11", "3.12", "3.13"],
+    pythonEnv: "HERMES_PYTHON",
+  },
+};
+
+/** The Rust target triple each Codex platform package keeps its binary under. */
+const CODEX_TARGETS: Record<string, string> = {
+  "linux-x64": "x86_64-unknown-linux-musl",
+  "linux-arm64": "aarch64-unknown-linux-musl",
+  "darwin-x64": "x86_64-apple-darwin",
+  "darwin-arm64": "aarch64-apple-darwin",
+  "win32-x64": "x86_64-pc-windows-msvc",
+  "win32-arm64": "aarch64-pc-windows-msvc",
 };
 
 const MARKER = ".session-bridge-installed";
@@ -71,17 +123,25 @@ export function pinnedVersion(name: string): string {
 }
 
 /** Installs (or reuses) `name@version` and returns the absolute path of its executable. */
-export function installHarness(name: string, version: string = pinnedVersion(name)): Promise<string> {
+export function installHarness(
+  name: string,
+  version: string = pinnedVersion(name),
+  { extras = [] }: { extras?: string[] } = {},
+): Promise<string> {
   const spec = HARNESSES[name];
   if (spec === undefined) {
     throw new Error(`unknown harness ${name}; known: ${Object.keys(HARNESSES).join(", ")}`);
+  }
+  if (spec.kind === "pip") {
+    const suffix = extras.length ? `-${[...extras].sort().join("-")}` : "";
+    return Promise.resolve(installPip(`${harnessDir(name, version)}${suffix}`, spec, version, extras));
   }
   return Promise.resolve(installNpmNative(name, spec, version));
 }
 
 function installNpmNative(name: string, spec: NpmNativeHarness, version: string): string {
   const dir = harnessDir(name, version);
-  const reused = findNativeBin(dir, spec);
+  const reused = findRunnable(dir, spec);
   if (reused !== undefined && existsSync(join(dir, MARKER)) && reportsVersion(reused, spec, version)) {
     return reused;
   }
@@ -91,17 +151,75 @@ function installNpmNative(name: string, spec: NpmNativeHarness, version: string)
   mkdirSync(scratch, { recursive: true });
   writeFileSync(join(scratch, "package.json"), JSON.stringify({ private: true }) + "\n");
   npmInstall(scratch, `${spec.npmPackage}@${version}`);
-  const bin = findNativeBin(scratch, spec);
+  if (findNativeBin(scratch, spec) === undefined) writeJsWrapper(scratch, spec, version);
+  const bin = findRunnable(scratch, spec);
   if (bin === undefined) {
-    throw new Error(`${spec.npmPackage}@${version}: no native binary for ${platformKeys()}`);
+    throw new Error(`${spec.npmPackage}@${version}: no native binary for ${platformKeys()} and no JS entry`);
   }
   if (!reportsVersion(bin, spec, version)) throw new Error(`${bin} does not report version ${version}`);
   writeFileSync(join(scratch, MARKER), `${spec.npmPackage}@${version}\n`);
   rmSync(dir, { recursive: true, force: true });
   renameSync(scratch, dir);
-  const final = findNativeBin(dir, spec);
-  if (final === undefined) throw new Error(`native binary vanished after moving ${scratch} to ${dir}`);
+  const final = findRunnable(dir, spec);
+  if (final === undefined) throw new Error(`executable vanished after moving ${scratch} to ${dir}`);
   return final;
+}
+
+/** The native binary when the release has one, else the generated wrapper around its JS entry. */
+function findRunnable(prefix: string, spec: NpmNativeHarness): string | undefined {
+  const native = findNativeBin(prefix, spec);
+  if (native !== undefined) return native;
+  const wrapper = join(prefix, "bin", spec.wrapperName);
+  return existsSync(wrapper) && existsSync(jsEntryPath(prefix, spec) ?? "") ? wrapper : undefined;
+}
+
+function jsEntryPath(prefix: string, spec: NpmNativeHarness): string | undefined {
+  return spec.jsEntry === undefined ? undefined : join(prefix, "node_modules", spec.npmPackage, spec.jsEntry);
+}
+
+/**
+ * `bin/<name>`: execs node on the JS entry, found relative to the wrapper so the scratch dir can be renamed.
+ * The node path is absolute, so the program runs the same whatever PATH the caller passes.
+ */
+function writeJsWrapper(prefix: string, spec: NpmNativeHarness, version: string): void {
+  const entry = jsEntryPath(prefix, spec);
+  if (entry === undefined || !existsSync(entry)) return;
+  if (process.platform === "win32") {
+    throw new Error(
+      `${spec.npmPackage}@${version} ships only ${spec.jsEntry}; the node wrapper is POSIX-only`,
+    );
+  }
+  const node = findOnPath("node");
+  if (node === undefined) {
+    throw new Error(`${spec.npmPackage}@${version} ships only ${spec.jsEntry}: node must be on PATH`);
+  }
+  const wrapper = join(prefix, "bin", spec.wrapperName);
+  mkdirSync(dirname(wrapper), { recursive: true });
+  const rel = join("..", "node_modules", spec.npmPackage, spec.jsEntry as string);
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\n# ${spec.npmPackage}@${version}: ${spec.jsEntry} run by node (written by install-harness.ts)\n` +
+      `exec ${shQuote(node)} "$(dirname "$0")/${rel}" "$@"\n`,
+  );
+  chmodSync(wrapper, 0o755);
+}
+
+function findOnPath(cmd: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (dir === "") continue;
+    const p = join(dir, cmd);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+function shQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
 function npmInstall(prefix: string, pkgSpec: string): void {

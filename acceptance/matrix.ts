@@ -16,10 +16,14 @@ import { parseArgs } from "node:util";
 import { scriptArgv } from "../lib/runtime.ts";
 import type { HarnessFactory, HarnessId, HarnessUnderTest, SentMessage } from "./matrix/types.ts";
 import { claudeCodeUnderTest } from "./matrix/claude-code.ts";
+import { codexUnderTest } from "./matrix/codex.ts";
+import { hermesUnderTest } from "./matrix/hermes.ts";
 
 /** Harnesses the matrix can drive; a pair is run when both ends are here. */
 export const HARNESSES: Partial<Record<HarnessId, HarnessFactory>> = {
   "claude-code": claudeCodeUnderTest,
+  codex: codexUnderTest,
+  hermes: hermesUnderTest,
 };
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { InputError } from "./errors.ts";
 
 /**
@@ -28,4 +28,18 @@ export function assertUuid(value: string, what = "session id"): string {
 
 export function newUuid(): string {
   return randomUUID();
+}
+
+/**
+ * A time-ordered UUID (RFC 9562 version 7) minted from `now`: 48 bits of Unix milliseconds, then random bits.
+ * Harnesses that sort their sessions by id (Codex threads) expect these.
+ */
+export function newUuidV7(now: Date): string {
+  const bytes = randomBytes(16);
+  const ms = BigInt(Math.max(0, Math.floor(now.getTime())));
+  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

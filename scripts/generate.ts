@@ -1,6 +1,7 @@
 /**
  * Generates what the binary embeds: TypeScript types and the schema index from
- * `schemas/<harness>/<version>/*.schema.json`, and the demo's sample sessions from `fixtures/`.
+ * `schemas/<harness>/<version>/*.schema.json`, the demo's sample sessions from `fixtures/`, and the Hermes
+ * `state.db` schema generations (schema_version and the CREATE statements) from `fixtures/hermes/<v>/schema.json`.
  * `--check` writes nothing and exits 1 when a generated file is stale, so CI catches a schema edited without
  * regenerating.
  */
@@ -93,6 +94,7 @@ export async function staleGeneratedFiles(): Promise<[path: string, text: string
   for (const [key, group] of byVersion) outputs.set(join(generatedDir, key), await typesFor(group));
   outputs.set(join(generatedDir, "schemas.ts"), indexFor(files));
   outputs.set(join(generatedDir, "demo-samples.json"), samplesJson());
+  outputs.set(join(generatedDir, "hermes-generations.json"), hermesGenerationsJson());
 
   return [...outputs].filter(([path, text]) => !existsSync(path) || readFileSync(path, "utf8") !== text);
 }
@@ -104,6 +106,42 @@ function samplesJson(): string {
     samples[harness] = { source: path, lines };
   }
   return `${JSON.stringify(samples, null, 1)}\n`;
+}
+
+interface MasterEntry {
+  type: string;
+  name: string;
+  sql: string | null;
+}
+
+/**
+ * Each captured Hermes version's `schema_version` and the statements that create an empty `state.db` of that
+ * generation: tables, FTS virtual tables, indexes and triggers, without what SQLite makes by itself (FTS shadow
+ * tables, `sqlite_sequence`, automatic indexes). The demo builds its sandbox store from the newest one.
+ */
+const FTS5_SHADOW = ["data", "idx", "content", "docsize", "config"];
+
+function hermesGenerationsJson(): string {
+  const dir = join(root, "fixtures", "hermes");
+  const generations: { version: string; schemaVersion: number; statements: string[] }[] = [];
+  for (const version of readdirSync(dir).sort()) {
+    const path = join(dir, version, "schema.json");
+    if (!existsSync(path)) continue;
+    const schema = JSON.parse(readFileSync(path, "utf8")) as {
+      schema_version: number;
+      sqlite_master: MasterEntry[];
+    };
+    const entries = schema.sqlite_master.filter((e) => e.sql && e.name !== "sqlite_sequence");
+    const virtual = entries.filter((e) => /^CREATE VIRTUAL TABLE/i.test(e.sql!)).map((e) => e.name);
+    // FTS5 keeps each virtual table's data in shadow tables named `<table>_<part>`.
+    const shadow = (e: MasterEntry) =>
+      e.type === "table" && virtual.some((v) => FTS5_SHADOW.some((part) => e.name === `${v}_${part}`));
+    const rank = (e: MasterEntry) =>
+      e.type === "table" ? (virtual.includes(e.name) ? 1 : 0) : e.type === "index" ? 2 : 3;
+    const statements = entries.filter((e) => !shadow(e)).sort((a, b) => rank(a) - rank(b)).map((e) => e.sql!);
+    generations.push({ version, schemaVersion: schema.schema_version, statements });
+  }
+  return `${JSON.stringify(generations, null, 1)}\n`;
 }
 
 async function main() {

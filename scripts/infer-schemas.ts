@@ -6,10 +6,16 @@
  *   npx bun scripts/infer-schemas.ts --harness claude-code --version 2.1.328 --kind-field type <files...>
  *   npx bun scripts/infer-schemas.ts --harness codex --version 0.169.0 --kind-field type <rollouts...>
  *   npx bun scripts/infer-schemas.ts --harness codex --version 0.169.0 --table-info <threads.schema.json>
+ *   npx bun scripts/infer-schemas.ts --harness hermes --version 0.19.0 --table-info <schema.json> --table sessions \
+ *     --kind sessions-row
+ *   npx bun scripts/infer-schemas.ts --harness hermes --version 0.14.0 --kind-field role --kind-prefix transcript- <jsonl>
+ *   npx bun scripts/infer-schemas.ts --harness hermes --version 0.19.0 --whole-file --kind snapshot <session_*.json>
  *
  * Options: `--out <dir>` (default `schemas/<harness>/<version>`), `--kind <name>` (the kind written from
- * `--table-info`, default `threads-row`), `--dry-run` (print instead of writing), `--force` (also replace
- * schemas whose `$comment` marks them hand-written).
+ * `--table-info` or `--whole-file`, default `threads-row`), `--table <name>` (pick one table from a file holding
+ * `table_info` of several), `--kind-prefix <p>` (prefix the kind read from `--kind-field`), `--whole-file` (each
+ * file is one JSON document of kind `--kind`, not JSONL), `--dry-run` (print instead of writing), `--force` (also
+ * replace schemas whose `$comment` marks them hand-written).
  *
  * Rules: the record itself (and, for codex, its `payload`) is closed (`additionalProperties: false`), so a new
  * field is drift; nested objects are described one level deep and left open; `required` lists the fields present
@@ -311,7 +317,35 @@ const PRESETS: Record<string, Preset> = {
     },
     overrides: {},
   },
+  hermes: {
+    product: "Hermes Agent",
+    titlePrefix: "Hermes",
+    titleSuffix: "Record",
+    discriminate: {},
+    envelope: {},
+    enums: {},
+    known: {
+      "transcript-assistant": hermesKnown([
+        "reasoning_details",
+        "codex_reasoning_items",
+        "codex_message_items",
+      ]),
+      "transcript-tool": hermesKnown(["tool_name"]),
+      "transcript-user": hermesKnown(["message_id"]),
+    },
+    overrides: {},
+  },
 };
+
+/**
+ * Message fields the legacy gateway transcript can carry beyond the captured sample: it writes the agent's
+ * message dict whole (`SessionStore.append_to_transcript` in hermes-agent 0.14.0 gateway/session.py, which
+ * also stores these in state.db).
+ */
+function hermesKnown(fields: string[]): Record<string, Schema> {
+  const where = "Not in the fixtures; written by SessionStore.append_to_transcript (hermes-agent 0.14.0).";
+  return Object.fromEntries(fields.map((f) => [f, { description: where }]));
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shape -> schema
@@ -406,7 +440,7 @@ function recordSchema(
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
   for (const [key, child] of shape.props) {
-    if (key === kindField) properties[key] = { const: kind };
+    if (key === kindField) properties[key] = { const: samples[0]![key] ?? kind };
     else if (key === body && tag) properties[key] = unionBody(samples, body, tag, ctx);
     else if (key === body) {
       properties[key] = {
@@ -479,12 +513,16 @@ interface Column {
 }
 
 /** A row of a SQLite table as `SELECT *` returns it, from `PRAGMA table_info` output. */
-function rowSchema(harness: string, version: string, kind: string, file: string): Schema {
+function rowSchema(harness: string, version: string, kind: string, file: string, table?: string): Schema {
   const parsed = JSON.parse(readFileSync(file, "utf8")) as
-    | { tableInfo?: Column[]; database?: string }
+    | { tableInfo?: Column[]; table_info?: Record<string, Column[]>; database?: string }
     | Column[];
-  const columns = Array.isArray(parsed) ? parsed : parsed.tableInfo ?? [];
-  if (!columns.length) throw new Error(`${file}: no tableInfo columns`);
+  const columns = Array.isArray(parsed)
+    ? parsed
+    : table
+    ? parsed.table_info?.[table] ?? []
+    : parsed.tableInfo ?? [];
+  if (!columns.length) throw new Error(`${file}: no table_info columns${table ? ` for ${table}` : ""}`);
   const properties: Record<string, Schema> = {};
   for (const c of columns) {
     const affinity = c.type.toUpperCase();
@@ -518,7 +556,7 @@ function rowSchema(harness: string, version: string, kind: string, file: string)
 // CLI
 // ---------------------------------------------------------------------------------------------------------------
 
-function readRecords(files: string[], kindField: string) {
+function readRecords(files: string[], kindField: string, kindPrefix: string) {
   const byKind = new Map<string, { samples: JsonObject[]; files: Set<string> }>();
   let skipped = 0;
   for (const file of files) {
@@ -536,13 +574,19 @@ function readRecords(files: string[], kindField: string) {
         skipped++;
         continue;
       }
-      let group = byKind.get(kind);
-      if (!group) byKind.set(kind, group = { samples: [], files: new Set() });
+      let group = byKind.get(`${kindPrefix}${kind}`);
+      if (!group) byKind.set(`${kindPrefix}${kind}`, group = { samples: [], files: new Set() });
       group.samples.push(value as JsonObject);
       group.files.add(file);
     }
   }
   return { byKind, skipped };
+}
+
+/** Each file is one JSON document (a snapshot, not a JSONL stream), all of one kind. */
+function wholeFileRecords(files: string[], kind: string) {
+  const samples = files.map((f) => JSON.parse(readFileSync(f, "utf8")) as JsonObject);
+  return { byKind: new Map([[kind, { samples, files: new Set(files) }]]), skipped: 0 };
 }
 
 function write(out: string, kind: string, schema: Schema, opts: { dryRun: boolean; force: boolean }): void {
@@ -573,6 +617,9 @@ function main(): void {
       "kind-field": { type: "string", default: "type" },
       "table-info": { type: "string" },
       kind: { type: "string", default: "threads-row" },
+      table: { type: "string" },
+      "kind-prefix": { type: "string", default: "" },
+      "whole-file": { type: "boolean", default: false },
       out: { type: "string" },
       "dry-run": { type: "boolean", default: false },
       force: { type: "boolean", default: false },
@@ -583,7 +630,8 @@ function main(): void {
   if (!harness || !version || !PRESETS[harness] || (!positionals.length && !values["table-info"])) {
     console.error(
       `usage: infer-schemas.ts --harness <${Object.keys(PRESETS).join("|")}> --version <v> ` +
-        "[--kind-field type] [--out dir] [--dry-run] [--force] (<file.jsonl>... | --table-info <file> [--kind k])",
+        "[--kind-field type] [--kind-prefix p] [--out dir] [--dry-run] [--force] " +
+        "(<file.jsonl>... | --whole-file --kind k <file.json>... | --table-info <file> [--table t] [--kind k])",
     );
     process.exitCode = 2;
     return;
@@ -591,11 +639,18 @@ function main(): void {
   const out = values.out ?? join(root, "schemas", harness, version);
   const opts = { dryRun: values["dry-run"], force: values.force };
   if (values["table-info"]) {
-    write(out, values.kind, rowSchema(harness, version, values.kind, values["table-info"]), opts);
+    write(
+      out,
+      values.kind,
+      rowSchema(harness, version, values.kind, values["table-info"], values.table),
+      opts,
+    );
   }
   if (!positionals.length) return;
   const kindField = values["kind-field"];
-  const { byKind, skipped } = readRecords(positionals, kindField);
+  const { byKind, skipped } = values["whole-file"]
+    ? wholeFileRecords(positionals, values.kind)
+    : readRecords(positionals, kindField, values["kind-prefix"]);
   if (skipped) console.warn(`skipped ${skipped} line(s) without a string "${kindField}"`);
   for (const [kind, group] of [...byKind].sort(([a], [b]) => a.localeCompare(b))) {
     const { schema, warnings } = recordSchema(

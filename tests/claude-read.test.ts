@@ -10,6 +10,7 @@ import { tempDir } from "./helpers/tmp.ts";
 
 const dir = tempDir();
 const FIXTURES = [
+  "compacted",
   "plain-text",
   "thinking-tool-use",
   "resumed",
@@ -29,7 +30,11 @@ for (const name of FIXTURES) {
     assert.equal(session.meta.harnessVersion, "2.1.328");
     assert.ok(session.meta.title, "a title");
     assert.ok(session.messages.length >= 2);
-    assert.equal(session.messages[0]!.parentUid, null, "the live thread starts at the root");
+    const first = session.messages[0]!;
+    assert.ok(
+      first.parentUid === null || first.kind === "summary",
+      "the live thread starts at the root or a compaction summary",
+    );
   });
 }
 
@@ -141,4 +146,58 @@ test("the tool catalog and system prompt come from the newest recorded request s
   for (const name of ["Bash", "Edit", "Read", "Write", "Agent"]) assert.ok(names.includes(name), name);
   assert.ok(session.tools.find((t) => t.name === "Bash")?.inputSchema, "schemas kept");
   assert.match(session.meta.systemInstructions ?? "", /Claude agent/);
+});
+
+test("after a compaction the live thread is the summary, the preserved message and what followed", async () => {
+  const session = await readClaudeSession(claudeFixture("compacted"));
+  const [summary, preserved] = session.messages;
+  assert.equal(summary!.kind, "summary");
+  assert.match(JSON.stringify(summary!.blocks), /COMPACT-SUMMARY/);
+  assert.equal(
+    preserved!.role,
+    "assistant",
+    "2.1.x replays the last assistant message verbatim after the summary",
+  );
+  assert.match(JSON.stringify(session.messages.at(-2)!.blocks), /first turn after compaction/);
+  const compacted = session.threads.find((t) => t.kind === "compacted");
+  assert.ok(compacted && compacted.messages.length === 3, "what the summary replaced is kept apart");
+  assert.ok(!compacted.messages.some((m) => m.uid === preserved!.uid), "no message in two threads");
+  assert.equal(session.meta.title, "Compact fixture, turn one before compaction.");
+  assert.ok(
+    session.messages.filter((m) => m.kind === "context").length >= 3,
+    "/compact and its output are harness context",
+  );
+});
+
+const OLD = "1.0.128";
+const oldFixture = (name: string) => claudeFixture(name).replace("/2.1.328/", `/${OLD}/`);
+
+for (
+  const name of [
+    "plain-text",
+    "thinking-tool-use",
+    "resumed",
+    "compacted",
+    "interrupted-tool-call",
+    "subagent",
+  ]
+) {
+  test(`reads the real ${OLD} ${name} fixture without drift`, async () => {
+    const session = await readClaudeSession(oldFixture(name));
+    Session.parse(session);
+    assert.equal(session.meta.harnessVersion, OLD);
+    assert.ok(session.messages.some((m) => m.role === "user" && m.kind === "turn"));
+    assert.deepEqual(session.drift, []);
+    assert.ok(!session.meta.models.includes("<synthetic>"), "synthetic filler is not a model");
+  });
+}
+
+test(`${OLD} compaction: summary first, the rest kept apart, the synthetic filler is context`, async () => {
+  const session = await readClaudeSession(oldFixture("compacted"));
+  assert.equal(session.messages[0]!.kind, "summary");
+  assert.ok(session.threads.some((t) => t.kind === "compacted" && t.messages.length > 0));
+  const synthetic = session.messages.filter((m) =>
+    m.role === "assistant" && JSON.stringify(m.blocks).includes("No response requested")
+  );
+  assert.ok(synthetic.every((m) => m.kind === "context"));
 });

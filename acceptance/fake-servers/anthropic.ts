@@ -152,11 +152,14 @@ export const SUBAGENT_PROMPT = "Subagent job: report the fixture number.";
 /**
  * Deterministic behaviour keyed on the last user message:
  * tool_result -> "Tool said: ..."; `TOOL: <cmd>` -> thinking + Bash; `AGENT:` -> subagent call;
- * anything else -> "ASSISTANT-REPLY: <digest>". Side requests (titles) get a short JSON title.
+ * a compaction request -> `<analysis>` + `<summary>COMPACT-SUMMARY: ...</summary>`;
+ * anything else -> "ASSISTANT-REPLY: <digest>". Side requests (titles) get a short title.
  */
 export function defaultScript(req: AnthropicRequest): FakeReply {
   const side = sideRequestReply(req);
   if (side !== undefined) return side;
+  const compact = compactionReply(req);
+  if (compact !== undefined) return compact;
   const last = lastUserMessage(req);
   const results = toolResults(last);
   if (results.length > 0) {
@@ -214,13 +217,46 @@ function fakeSignature(seed: string): string {
 
 /**
  * Requests that are not conversation turns: Claude Code asks for session titles with a
- * system prompt about titles and no tools. Answer with the JSON it expects.
+ * system prompt about titles and no tools. Answer with the JSON it expects. Older builds (1.0.x) ask in
+ * the user message instead ("Please write a 5-10 word title ...") and take the reply text as it is.
  */
 function sideRequestReply(req: AnthropicRequest): FakeReply | undefined {
   if ((req.tools ?? []).length > 0) return undefined;
+  if (
+    /write a [\d-]+ word title for the following conversation/i.test(
+      contentText(lastUserMessage(req)?.content),
+    )
+  ) {
+    return { content: [{ type: "text", text: "Fixture session" }] };
+  }
   const sys = systemText(req).toLowerCase();
   if (!sys.includes("title")) return undefined;
   return { content: [{ type: "text", text: JSON.stringify({ title: "Fixture session" }) }] };
+}
+
+/** What Claude Code puts in the last user message when it compacts (the same in 1.0.128 and 2.1.328). */
+export const COMPACTION_PROMPT = "Your task is to create a detailed summary of the conversation so far";
+
+/**
+ * `/compact` sends the conversation plus a summarization prompt and keeps what is inside `<summary>` tags
+ * (2.1.328 asks a second time, more firmly, when the reply has none). The summary is derived from the
+ * earlier user prompts (never quoting them) and their count.
+ */
+function compactionReply(req: AnthropicRequest): FakeReply | undefined {
+  const last = lastUserMessage(req);
+  if (!contentText(last?.content).includes(COMPACTION_PROMPT)) return undefined;
+  const earlier = req.messages.filter((m) => m !== last);
+  const prompts = earlier.filter((m) => m.role === "user").map(userPromptText);
+  const summary = `COMPACT-SUMMARY: s-${
+    shortHash(prompts.join("\n"), 8)
+  } (${earlier.length} earlier messages)`;
+  return {
+    content: [{
+      type: "text",
+      text:
+        `<analysis>\nFixture analysis of the conversation.\n</analysis>\n\n<summary>\n${summary}\n</summary>`,
+    }],
+  };
 }
 
 // ---------- HTTP + SSE ----------

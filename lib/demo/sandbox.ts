@@ -7,10 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import samples from "../generated/demo-samples.json" with { type: "json" };
 import { bucketName } from "../harnesses/claude-code/bucket.ts";
+import { createCodexStore } from "./codex-store.ts";
+import { createHermesStore } from "./hermes-store.ts";
 
 export interface Sandbox {
   root: string;
   claudeHome: string;
+  codexHome: string;
+  hermesHome: string;
   bridgeHome: string;
   sessionId: string;
   targetCwd: string;
@@ -28,5 +32,27 @@ export function buildSandbox(): Sandbox {
   writeFileSync(join(bucket, `${sessionId}.jsonl`), `${sample.lines.join("\n")}\n`);
   const targetCwd = join(root, "other-project");
   mkdirSync(targetCwd);
-  return { root, claudeHome, bridgeHome: join(root, "session-bridge"), sessionId, targetCwd };
+  // A Codex home as its first run leaves it (no config.toml: Codex's default provider).
+  const codexHome = join(root, "codex");
+  createCodexStore(codexHome);
+  const hermesHome = join(root, "hermes");
+  createHermesStore(hermesHome, sampleModel(sample.lines));
+  return {
+    root,
+    claudeHome,
+    codexHome,
+    hermesHome,
+    bridgeHome: join(root, "session-bridge"),
+    sessionId,
+    targetCwd,
+  };
+}
+
+/** The model the sample ran on, for the sandbox Hermes to route to. */
+function sampleModel(lines: string[]): string | undefined {
+  for (const line of lines) {
+    const model = (JSON.parse(line) as { message?: { model?: unknown } }).message?.model;
+    if (typeof model === "string") return model;
+  }
+  return undefined;
 }

@@ -5,6 +5,8 @@ import { InputError, RefusedError } from "../errors.ts";
 import type { HarnessName } from "../ir/schema.ts";
 import type { Harness, Homes } from "./types.ts";
 import { claudeCode } from "./claude-code/index.ts";
+import { codex } from "./codex/index.ts";
+import { hermes } from "./hermes/index.ts";
 
 const ALIASES: Record<string, HarnessName> = {
   "claude-code": "claude-code",
@@ -13,7 +15,7 @@ const ALIASES: Record<string, HarnessName> = {
   hermes: "hermes",
 };
 
-const IMPLEMENTED: Partial<Record<HarnessName, Harness>> = { "claude-code": claudeCode };
+const IMPLEMENTED: Partial<Record<HarnessName, Harness>> = { "claude-code": claudeCode, codex, hermes };
 
 export function harnessName(word: string): HarnessName {
   const name = ALIASES[word.toLowerCase()];

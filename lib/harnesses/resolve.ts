@@ -46,10 +46,17 @@ function pickMatches(ref: string, rows: SessionSummary[]): SessionSummary[] {
   return rows.filter((r) => r.title === ref);
 }
 
-const looksLikePath = (ref: string) => ref.includes("/") || ref.endsWith(".jsonl") || ref.endsWith(".db");
+const looksLikePath = (ref: string) =>
+  ref.includes("/") || ref.endsWith(".jsonl") || ref.endsWith(".json") || ref.endsWith(".db") ||
+  DB_SESSION.test(ref);
+
+/** One session of a database, as `list` shows it: `<file>.db#<session id>` (Hermes). */
+const DB_SESSION = /^(.+\.db)#([^#/]+)$/;
 
 function resolveFile(ref: string, from?: HarnessName): Resolved {
   const path = resolvePath(ref);
+  const inDatabase = existsSync(path) ? undefined : DB_SESSION.exec(path);
+  if (inDatabase && existsSync(inDatabase[1]!)) return { harness: harness(from ?? "hermes"), path };
   if (!existsSync(path)) throw new InputError(`${ref}: no such file`);
   if (!statSync(path).isFile()) throw new InputError(`${ref}: not a file`);
   return { harness: harness(from ?? sniffHarness(path)), path };
@@ -57,7 +64,8 @@ function resolveFile(ref: string, from?: HarnessName): Resolved {
 
 /**
  * Which harness wrote a file, from its first record: Codex lines wrap a `payload`, Hermes keeps a SQLite
- * database, Claude Code records carry `type` and `uuid`/`sessionId`.
+ * database, pretty-printed `session_<id>.json` snapshots, legacy transcripts of role-keyed messages and export
+ * lines holding a session's `messages`; Claude Code records carry `type` and `uuid`/`sessionId`.
  */
 function sniffHarness(path: string): HarnessName {
   const fd = openSync(path, "r");
@@ -66,11 +74,17 @@ function sniffHarness(path: string): HarnessName {
   closeSync(fd);
   const text = head.subarray(0, size).toString("utf8");
   if (text.startsWith("SQLite format 3\u0000")) return "hermes";
+  // A snapshot is pretty-printed; an export line can be longer than the head, so it is known by its start.
+  if (/^\{\s*"session_id"\s*:|^\{"id": "[^"]*", "source": /.test(text)) return "hermes";
+  // A Codex session_meta line carries the whole system prompt, so it too can be longer than the head.
+  if (/^\{"timestamp":"[^"]*",(?:"ordinal":\d+,)?"type":"session_meta"/.test(text)) return "codex";
   const first = text.split("\n").find((l) => l.trim());
   try {
     const record = JSON.parse(first ?? "") as Record<string, unknown>;
     if ("payload" in record && "type" in record) return "codex";
-    if (typeof record.role === "string" || "session_id" in record) return "hermes";
+    if (typeof record.role === "string" || "session_id" in record || Array.isArray(record.messages)) {
+      return "hermes";
+    }
   } catch {
     // Not JSON at all: let the Claude Code reader produce its clear per-line error.
   }

@@ -4,6 +4,7 @@
  */
 import type { HarnessName, Session } from "../ir/schema.ts";
 import type { Capabilities } from "../report/capabilities.ts";
+import type { ReportEntry } from "../report/report.ts";
 import type { Posture } from "../posture/posture.ts";
 
 /** The store roots, resolved once from flags and environment. */
@@ -23,6 +24,8 @@ export interface SessionSummary {
   updatedAt?: string;
   /** Sessions Claude keeps under `<id>/subagents/` etc. are not listed as sessions of their own. */
   messages?: number;
+  /** Archived by the harness (Codex `archived_sessions/`): still readable, hidden from its own picker. */
+  archived?: boolean;
 }
 
 export interface RenderOptions {
@@ -39,6 +42,8 @@ export interface RenderOptions {
   stubOpenCalls: boolean;
   /** The source's permission posture by meaning, for writers to express in their own words. */
   posture?: Posture;
+  /** The target's store, so a writer can match the installed harness (format version, provider, model). */
+  homes?: Homes;
 }
 
 /** One file a handoff will create, with its content produced lazily so large sessions stream to disk. */
@@ -60,6 +65,8 @@ export interface HandoffPlan {
   databases: string[];
   /** What the handoff refused to do, if anything; set when the plan cannot be carried out. */
   refusal?: string;
+  /** What the target store adds to the conversion report (e.g. which model it will continue with). */
+  notes?: ReportEntry[];
 }
 
 /** A row a handoff inserted, identified well enough for `undo` to delete exactly it. */
@@ -93,8 +100,8 @@ export interface Harness {
   name: HarnessName;
   /** What this harness's writer can hold; the loss report is computed against it. */
   capabilities: Capabilities;
-  /** A fresh session id in this harness's own format. */
-  newId(now: Date): string;
+  /** A fresh session id in this harness's own format (some derive it from the source session's start). */
+  newId(now: Date, session?: Session): string;
   /** Refuses an id this harness could not use (wrong format, unsafe as a path component). */
   checkId(id: string): string;
   /** The store root for these homes. */

@@ -184,6 +184,10 @@ export const SessionMeta = z.object({
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
   usage: Usage.optional(),
+  /** How the session was started in its harness (Hermes `source`: cli, a gateway platform, ...). */
+  source: z.string().optional(),
+  /** What the source harness recorded the session cost, in US dollars. */
+  costUsd: z.number().nonnegative().optional(),
 });
 export type SessionMeta = z.infer<typeof SessionMeta>;
 

@@ -3,7 +3,7 @@
  * target's capabilities, and build the handshake from it. Harness writers only render what this decides.
  */
 import type { Session } from "../ir/schema.ts";
-import type { Harness, RenderOptions } from "../harnesses/types.ts";
+import type { Harness, Homes, RenderOptions } from "../harnesses/types.ts";
 import { buildReport, type ConversionReport } from "../report/report.ts";
 import { handshakeText } from "../handshake/handshake.ts";
 import { canonicalCwd } from "../io/paths.ts";
@@ -21,6 +21,8 @@ export interface ConversionRequest {
   handshake: boolean;
   stubOpenCalls: boolean;
   now: Date;
+  /** The stores, so the target's writer can match what is installed there. */
+  homes?: Homes;
 }
 
 export interface PreparedConversion {
@@ -37,7 +39,7 @@ export function prepareConversion(
 ): PreparedConversion {
   const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
-  const id = target.checkId(request.id ?? target.newId(request.now));
+  const id = target.checkId(request.id ?? target.newId(request.now, source));
   const { session: translated, stats } = translateTools(source, target.name);
   // A same-harness copy keeps its records as they were; text moving to another harness is neutralized.
   const { session, neutralized } = source.meta.harness === target.name
@@ -58,6 +60,7 @@ export function prepareConversion(
     ...(posture ? { posture } : {}),
     ...(request.title ? { title: request.title } : {}),
     ...(request.model ? { model: request.model } : {}),
+    ...(request.homes ? { homes: request.homes } : {}),
   };
   if (request.handshake) {
     options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });

@@ -210,6 +210,12 @@ function indexer(messages: Message[]): (m: Message) => string {
   return (m) => `#${index.get(m)}`;
 }
 
+/** The report with what the target store adds (its plan's notes); lossless only while nothing is lost. */
+export function withNotes(report: ConversionReport, notes: ReportEntry[] = []): ConversionReport {
+  const entries = [...report.entries, ...notes];
+  return { ...report, entries, lossless: !entries.some((e) => e.severity === "loss") };
+}
+
 /** Human lines for stderr. */
 export function formatReport(report: ConversionReport): string[] {
   const head = `report ${report.source.harness} -> ${report.target.harness}: ${

@@ -24,16 +24,19 @@ export interface ColumnInfo {
   primaryKey: boolean;
 }
 
-/** Refuses anything that is not a SQLite database before SQLite itself gets to complain (or create it). */
-export function assertSqliteFile(path: string): void {
-  if (!existsSync(path)) throw new InputError(`${path}: no such database`);
+/** Whether an existing file starts with the SQLite header. */
+export function isSqliteFile(path: string): boolean {
   const fd = openSync(path, "r");
   const head = Buffer.alloc(HEADER.length);
   const read = readSync(fd, head, 0, head.length, 0);
   closeSync(fd);
-  if (read < HEADER.length || head.toString("latin1") !== HEADER) {
-    throw new InputError(`${path}: not a SQLite database`);
-  }
+  return read === HEADER.length && head.toString("latin1") === HEADER;
+}
+
+/** Refuses anything that is not a SQLite database before SQLite itself gets to complain (or create it). */
+export function assertSqliteFile(path: string): void {
+  if (!existsSync(path)) throw new InputError(`${path}: no such database`);
+  if (!isSqliteFile(path)) throw new InputError(`${path}: not a SQLite database`);
 }
 
 export function openReadOnly(path: string): DatabaseSync {

@@ -39,6 +39,7 @@ export const convert: Command = {
       handshake: !flag(parsed.values, "no-handshake"),
       stubOpenCalls: flag(parsed.values, "stub-open-calls"),
       now,
+      homes,
     });
     const lines = target.render(session, options);
     if (output) await publishFile(resolve(output), lines, flag(parsed.values, "force"));

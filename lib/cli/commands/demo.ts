@@ -16,7 +16,14 @@ export const demo: Command = {
     process.env.SESSION_BRIDGE_HOME = sandbox.bridgeHome;
     // The demo drives the real commands in-process, so what it shows is exactly what a user gets.
     const { run } = await import("../main.ts");
-    const homes = ["--claude-home", sandbox.claudeHome];
+    const homes = [
+      "--claude-home",
+      sandbox.claudeHome,
+      "--codex-home",
+      sandbox.codexHome,
+      "--hermes-home",
+      sandbox.hermesHome,
+    ];
     const steps: [string, string[]][] = [
       ["Sessions found in the sandbox stores", ["list", ...homes]],
       ["What the Claude Code sample contains", ["inspect", sandbox.sessionId, ...homes]],
@@ -39,6 +46,31 @@ export const demo: Command = {
         sandbox.targetCwd,
         ...homes,
       ]],
+      ["Hand it to Codex: a rollout and its row in the sandbox's Codex thread index (no Codex needed)", [
+        "handoff",
+        sandbox.sessionId,
+        "--to",
+        "codex",
+        "--cwd",
+        sandbox.targetCwd,
+        ...homes,
+      ]],
+      ["Codex's index now lists it, titled as its resume picker shows it", [
+        "list",
+        "--from",
+        "codex",
+        ...homes,
+      ]],
+      ["Hand it to Hermes too: rows in the sandbox's Hermes state.db (no Hermes needed)", [
+        "handoff",
+        sandbox.sessionId,
+        "--to",
+        "hermes",
+        "--cwd",
+        sandbox.targetCwd,
+        ...homes,
+      ]],
+      ["Hermes's store now holds it", ["list", "--from", "hermes", ...homes]],
     ];
     let code = 0;
     for (const [title, argv] of steps) {
@@ -47,7 +79,8 @@ export const demo: Command = {
       if (code !== 0) break;
     }
     out(
-      `\nIn a real store, run the printed resume command (with CLAUDE_CONFIG_DIR=${sandbox.claudeHome} for this sandbox).`,
+      `\nIn a real store, run the printed resume commands (with CLAUDE_CONFIG_DIR=${sandbox.claudeHome} for this sandbox; ` +
+        "the Codex and Hermes ones name their sandbox homes).",
     );
     if (flag(parsed.values, "keep")) out(`sandbox kept at ${sandbox.root}`);
     else rmSync(sandbox.root, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args
 import { loadSession } from "../load.ts";
 import { harness } from "../../harnesses/index.ts";
 import { prepareConversion } from "../../pipeline/prepare.ts";
-import { formatReport } from "../../report/report.ts";
+import { formatReport, withNotes } from "../../report/report.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { err, out, printJson } from "../output.ts";
 import type { Session } from "../../ir/schema.ts";
@@ -55,7 +55,7 @@ export const handoff: Command = {
       cwd ?? source.meta.cwd ?? "",
       cwd ? "--cwd" : "the source session's directory (pass --cwd DIR)",
     );
-    const { session, options, report } = prepareConversion(source, target, {
+    const { session, options, report: prepared } = prepareConversion(source, target, {
       ...(sessionId ? { id: sessionId } : {}),
       ...(cwd ? { cwd } : {}),
       ...(title ? { title } : {}),
@@ -63,8 +63,10 @@ export const handoff: Command = {
       handshake: !flag(parsed.values, "no-handshake"),
       stubOpenCalls: flag(parsed.values, "stub-open-calls"),
       now,
+      homes,
     });
     const plan = await target.plan(session, options, homes, force);
+    const report = withNotes(prepared, plan.notes);
     const backupPlanned = plan.databases.length > 0 && !flag(parsed.values, "no-backup");
     if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
     const result = dryRun

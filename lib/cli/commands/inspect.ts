@@ -35,6 +35,9 @@ export function inspection(session: Session) {
     permissionMode: meta.permissionMode ?? null,
     createdAt: meta.createdAt ?? null,
     updatedAt: meta.updatedAt ?? null,
+    source: meta.source ?? null,
+    usage: meta.usage ?? null,
+    costUsd: meta.costUsd ?? null,
     ...countBlocks(session.messages),
     tools: session.tools.length,
     systemInstructions: session.meta.systemInstructions?.length ?? 0,
@@ -45,6 +48,14 @@ export function inspection(session: Session) {
   };
 }
 
+/** Where the session was started and what it consumed, as the source harness recorded it. */
+function usageLine(s: ReturnType<typeof inspection>): string {
+  const parts = s.source ? [`started from ${s.source}`] : [];
+  if (s.usage) parts.push(`${s.usage.inputTokens} input / ${s.usage.outputTokens} output tokens`);
+  if (s.costUsd !== null) parts.push(`$${s.costUsd.toFixed(4)}`);
+  return parts.join("; ");
+}
+
 function describe(s: ReturnType<typeof inspection>): string[] {
   const lines = [
     `${s.harness} session ${s.id}${s.version ? ` (written by ${s.version})` : ""}`,
@@ -53,6 +64,7 @@ function describe(s: ReturnType<typeof inspection>): string[] {
     `  file      ${s.path ?? "-"}`,
     `  models    ${s.models.join(", ") || "-"}`,
     `  time      ${s.createdAt ?? "?"} .. ${s.updatedAt ?? "?"}`,
+    ...(s.usage || s.source ? [`  usage     ${usageLine(s)}`] : []),
     `  live thread: ${s.messages} messages; ${s.text} text, ${s.reasoning} reasoning, ${s.toolCalls} tool calls, ` +
     `${s.toolResults} tool results, ${s.images} images, ${s.raw} other`,
   ];

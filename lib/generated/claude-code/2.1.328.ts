@@ -10,7 +10,7 @@ export interface ClaudeAiTitleRecord {
 }
 
 /**
- * Claude Code 2.1.328 `api-request-blob` record, inferred from 19 record(s) in 9 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `api-request-blob` record, inferred from 26 record(s) in 10 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
  */
 export interface ClaudeApiRequestBlobRecord {
   type: "api-request-blob";
@@ -18,9 +18,11 @@ export interface ClaudeApiRequestBlobRecord {
   hash: string;
   message: {
     role: string;
-    content: {
-      [k: string]: unknown;
-    }[];
+    content:
+      | {
+          [k: string]: unknown;
+        }[]
+      | string;
     output_config?: {
       [k: string]: unknown;
     };
@@ -30,7 +32,7 @@ export interface ClaudeApiRequestBlobRecord {
 }
 
 /**
- * Claude Code 2.1.328 `api-request-shape` record, inferred from 9 record(s) in 9 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `api-request-shape` record, inferred from 11 record(s) in 10 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
  */
 export interface ClaudeApiRequestShapeRecord {
   type: "api-request-shape";
@@ -51,7 +53,7 @@ export interface ClaudeApiRequestShapeRecord {
 }
 
 /**
- * Claude Code 2.1.328 `api-request` record, inferred from 18 record(s) in 9 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `api-request` record, inferred from 21 record(s) in 10 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
  */
 export interface ClaudeApiRequestRecord {
   type: "api-request";
@@ -122,6 +124,10 @@ export interface ClaudeAssistantRecord {
   sessionId: string;
   version: string;
   gitBranch?: string;
+  /**
+   * Session slug (e.g. three random words), seen on records written from a /compact on (fixtures/claude-code/2.1.328/compacted.jsonl).
+   */
+  slug?: string;
   toolInputStreamMs?: number;
   agentId?: string;
   attributionAgent?: string;
@@ -183,7 +189,7 @@ export interface ClaudeAssistantUsage {
 }
 
 /**
- * Claude Code 2.1.328 `atis-latch` record, inferred from 19 record(s) in 8 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `atis-latch` record, inferred from 23 record(s) in 9 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeAtisLatchRecord {
   type: "atis-latch";
@@ -192,7 +198,7 @@ export interface ClaudeAtisLatchRecord {
 }
 
 /**
- * Claude Code 2.1.328 `attachment` record, inferred from 91 record(s) in 9 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `attachment` record, inferred from 111 record(s) in 10 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
  */
 export interface ClaudeAttachmentRecord {
   parentUuid: string;
@@ -273,10 +279,11 @@ export interface ClaudeAttachmentRecord {
   gitBranch: string;
   renderedBesideToolResult?: boolean;
   agentId?: string;
+  slug?: string;
 }
 
 /**
- * Claude Code 2.1.328 `cost-state` record, inferred from 12 record(s) in 7 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `cost-state` record, inferred from 16 record(s) in 8 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeCostStateRecord {
   type: "cost-state";
@@ -337,7 +344,7 @@ export interface ClaudeFileBackup {
 }
 
 /**
- * Claude Code 2.1.328 `last-prompt` record, inferred from 18 record(s) in 8 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `last-prompt` record, inferred from 22 record(s) in 9 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeLastPromptRecord {
   type: "last-prompt";
@@ -347,7 +354,7 @@ export interface ClaudeLastPromptRecord {
 }
 
 /**
- * Claude Code 2.1.328 `mode` record, inferred from 3 record(s) in 3 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `mode` record, inferred from 6 record(s) in 4 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeModeRecord {
   type: "mode";
@@ -365,7 +372,7 @@ export interface ClaudePermissionModeRecord {
 }
 
 /**
- * Claude Code 2.1.328 `queue-operation` record, inferred from 30 record(s) in 8 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `queue-operation` record, inferred from 38 record(s) in 9 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeQueueOperationRecord {
   type: "queue-operation";
@@ -385,7 +392,7 @@ export interface ClaudeSummaryRecord {
 }
 
 /**
- * Claude Code `system` record: bookkeeping in the uuid tree, told apart by `subtype`; `compact_boundary` starts a new root (parentUuid null) and points back with `logicalParentUuid`, and the next user record (isCompactSummary) holds the summary. Not in the 2.1.328 fixtures; fields from `SystemEntry`, `CompactMetadata` and `MicrocompactMetadata` in https://github.com/pedropaulovc/claude-code-types/blob/main/index.d.ts, and real compact_boundary lines quoted in public tests, e.g. `{"type":"system","subtype":"compact_boundary","content":"Conversation compacted","level":"info","compactMetadata":{"trigger":"manual","preTokens":518258,"postTokens":7716,"cumulativeDroppedTokens":510542},"timestamp":…}`.
+ * Claude Code `system` record: bookkeeping in the uuid tree, told apart by `subtype`; `compact_boundary` starts a new root (parentUuid null) and points back with `logicalParentUuid`, and the next user record (isCompactSummary) holds the summary. The 2.1.328 fixtures hold one, from `/compact` (fixtures/claude-code/2.1.328/compacted.jsonl): `{parentUuid: null, logicalParentUuid, isSidechain, type, subtype: compact_boundary, content: "Conversation compacted", isMeta: false, timestamp, uuid, level: info, compactMetadata: {trigger: manual, preTokens, preCompactOrganizationsCoverStart, durationMs, preservedSegment, preservedMessages, postTokens, cumulativeDroppedTokens}, userType, entrypoint, cwd, sessionId, version, gitBranch, slug}`. The other fields and subtypes come from `SystemEntry`, `CompactMetadata` and `MicrocompactMetadata` in https://github.com/pedropaulovc/claude-code-types/blob/main/index.d.ts and real compact_boundary lines quoted in public tests, e.g. `{"type":"system","subtype":"compact_boundary","content":"Conversation compacted","level":"info","compactMetadata":{"trigger":"manual","preTokens":518258,"postTokens":7716,"cumulativeDroppedTokens":510542},"timestamp":…}`.
  */
 export interface ClaudeSystemRecord {
   parentUuid?: string | null;
@@ -461,14 +468,24 @@ export interface ClaudeSystemRecord {
 export interface ClaudeCompactMetadata {
   trigger: string;
   preTokens: number;
+  preCompactOrganizationsCoverStart?: boolean;
   postTokens?: number;
   cumulativeDroppedTokens?: number;
   durationMs?: number;
   preCompactDiscoveredTools?: string[];
+  /**
+   * The newest messages kept verbatim instead of summarized: head..tail of the old chain, spliced in after `anchorUuid` (the summary record) when the session is loaded.
+   */
   preservedSegment?: {
+    headUuid?: string;
+    anchorUuid?: string;
+    tailUuid?: string;
     [k: string]: unknown;
   };
   preservedMessages?: {
+    anchorUuid?: string;
+    uuids?: string[];
+    allUuids?: string[];
     [k: string]: unknown;
   };
   [k: string]: unknown;
@@ -517,6 +534,10 @@ export interface ClaudeUserRecord {
   sessionId: string;
   version: string;
   gitBranch?: string;
+  /**
+   * Session slug (e.g. three random words), seen on records written from a /compact on (fixtures/claude-code/2.1.328/compacted.jsonl).
+   */
+  slug?: string;
   toolUseResult?:
     | string
     | {

@@ -61,11 +61,11 @@ export interface CodexEventMsgAgentMessage {
   /**
    * Only null in the samples: its type is not known yet.
    */
-  phase: unknown;
+  phase?: unknown;
   /**
    * Only null in the samples: its type is not known yet.
    */
-  memory_citation: unknown;
+  memory_citation?: unknown;
 }
 export interface CodexEventMsgAgentReasoning {
   type: "agent_reasoning";
@@ -91,10 +91,10 @@ export interface CodexEventMsgPatchApplyEnd {
 export interface CodexEventMsgTaskComplete {
   type: "task_complete";
   turn_id: string;
-  last_agent_message: string | null;
-  started_at: number;
-  completed_at: number;
-  duration_ms: number;
+  last_agent_message?: string | null;
+  started_at?: number;
+  completed_at?: number;
+  duration_ms?: number;
   time_to_first_token_ms?: number;
   error?: {
     message: string;
@@ -105,9 +105,9 @@ export interface CodexEventMsgTaskComplete {
 export interface CodexEventMsgTaskStarted {
   type: "task_started";
   turn_id: string;
-  started_at: number;
-  model_context_window: number;
-  collaboration_mode_kind: string;
+  started_at?: number;
+  model_context_window?: number;
+  collaboration_mode_kind?: string;
 }
 export interface CodexEventMsgThreadSettingsApplied {
   type: "thread_settings_applied";
@@ -183,18 +183,18 @@ export interface CodexEventMsgTurnAborted {
   type: "turn_aborted";
   turn_id: string;
   reason: string;
-  started_at: number;
-  completed_at: number;
-  duration_ms: number;
+  started_at?: number;
+  completed_at?: number;
+  duration_ms?: number;
 }
 export interface CodexEventMsgUserMessage {
   type: "user_message";
   message: string;
-  images: unknown[];
-  local_images: unknown[];
-  audio: unknown[];
-  local_audio: unknown[];
-  text_elements: unknown[];
+  images?: unknown[];
+  local_images?: unknown[];
+  audio?: unknown[];
+  local_audio?: unknown[];
+  text_elements?: unknown[];
 }
 export interface CodexEventMsgWebSearchEnd {
   type: "web_search_end";
@@ -228,64 +228,81 @@ export interface CodexResponseItemLine {
 }
 export interface CodexResponseItemCustomToolCall {
   type: "custom_tool_call";
-  id: string;
-  status: string;
+  id?: string;
+  status?: string;
   call_id: string;
   name: string;
   input: string;
-  internal_chat_message_metadata_passthrough: {
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
 }
 export interface CodexResponseItemCustomToolCallOutput {
   type: "custom_tool_call_output";
-  id: string;
+  id?: string;
   call_id: string;
-  output: string;
-  internal_chat_message_metadata_passthrough: {
+  /**
+   * A string, or content items (input_text / input_image) when the output carries images.
+   */
+  output:
+    | string
+    | {
+        type: string;
+        [k: string]: unknown;
+      }[];
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
 }
 export interface CodexResponseItemFunctionCall {
   type: "function_call";
-  id: string;
+  id?: string;
   name: string;
   arguments: string;
   call_id: string;
-  internal_chat_message_metadata_passthrough: {
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
 }
 export interface CodexResponseItemFunctionCallOutput {
   type: "function_call_output";
-  id: string;
+  id?: string;
   call_id: string;
-  output: string;
-  internal_chat_message_metadata_passthrough: {
+  /**
+   * A string, or content items (input_text / input_image) when the output carries images.
+   */
+  output:
+    | string
+    | {
+        type: string;
+        [k: string]: unknown;
+      }[];
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
 }
 export interface CodexResponseItemMessage {
   type: "message";
-  id: string;
+  id?: string;
   role: "user" | "assistant" | "developer" | "system";
   content: {
     type: string;
-    text: string;
+    text?: string;
+    image_url?: string;
     [k: string]: unknown;
   }[];
-  internal_chat_message_metadata_passthrough: {
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
 }
 export interface CodexResponseItemReasoning {
   type: "reasoning";
-  id: string;
+  id?: string;
   summary: {
     type: string;
     text: string;
@@ -294,23 +311,23 @@ export interface CodexResponseItemReasoning {
   /**
    * Only null in the samples: its type is not known yet.
    */
-  content: unknown;
-  encrypted_content: string;
-  internal_chat_message_metadata_passthrough: {
+  content?: unknown;
+  encrypted_content?: string;
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
 }
 export interface CodexResponseItemWebSearchCall {
   type: "web_search_call";
-  id: string;
-  status: string;
+  id?: string;
+  status?: string;
   action: {
     type: string;
     query: string;
     [k: string]: unknown;
   };
-  internal_chat_message_metadata_passthrough: {
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
@@ -329,21 +346,21 @@ export interface CodexSessionMetaLine {
   };
 }
 export interface CodexSessionMetaPayload {
-  session_id: string;
+  session_id?: string;
   id: string;
   timestamp: string;
   cwd: string;
   originator: string;
   cli_version: string;
   source: string;
-  thread_source: string;
+  thread_source?: string;
   model_provider: string;
-  base_instructions: {
+  base_instructions?: {
     text: string;
     [k: string]: unknown;
   };
-  history_mode: string;
-  context_window: {
+  history_mode?: string;
+  context_window?: {
     window_id: string;
     [k: string]: unknown;
   };
@@ -518,11 +535,11 @@ export interface CodexTurnContextLine {
 export interface CodexTurnContextPayload {
   turn_id: string;
   cwd: string;
-  workspace_roots: string[];
-  current_date: string;
-  timezone: string;
+  workspace_roots?: string[];
+  current_date?: string;
+  timezone?: string;
   approval_policy: string;
-  approvals_reviewer: string;
+  approvals_reviewer?: string;
   sandbox_policy: {
     type: string;
     network_access?: boolean;
@@ -530,7 +547,7 @@ export interface CodexTurnContextPayload {
     exclude_slash_tmp?: boolean;
     [k: string]: unknown;
   };
-  permission_profile: {
+  permission_profile?: {
     type: string;
     file_system: {
       [k: string]: unknown;
@@ -545,18 +562,18 @@ export interface CodexTurnContextPayload {
     }[];
     [k: string]: unknown;
   };
-  model: string;
-  comp_hash: string;
-  personality: string;
-  collaboration_mode: {
+  model?: string;
+  comp_hash?: string;
+  personality?: string;
+  collaboration_mode?: {
     mode: string;
     settings: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
-  multi_agent_version: string;
-  realtime_active: boolean;
+  multi_agent_version?: string;
+  realtime_active?: boolean;
   summary: string;
 }
 

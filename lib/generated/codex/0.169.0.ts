@@ -150,12 +150,12 @@ export interface CodexEventMsgItemCompleted {
 }
 export interface CodexEventMsgTaskComplete {
   type: "task_complete";
-  root_turn_id: string;
+  root_turn_id?: string;
   turn_id: string;
-  last_agent_message: string | null;
-  started_at: number;
-  completed_at: number;
-  duration_ms: number;
+  last_agent_message?: string | null;
+  started_at?: number;
+  completed_at?: number;
+  duration_ms?: number;
   time_to_first_token_ms?: number;
   error?: {
     message: string;
@@ -165,7 +165,7 @@ export interface CodexEventMsgTaskComplete {
 }
 export interface CodexEventMsgTaskStarted {
   type: "task_started";
-  turn_attribution: {
+  turn_attribution?: {
     turn_id: string;
     turn_trigger: string;
     /**
@@ -180,10 +180,10 @@ export interface CodexEventMsgTaskStarted {
     [k: string]: unknown;
   };
   turn_id: string;
-  root_turn_id: string;
-  started_at: number;
-  model_context_window: number;
-  collaboration_mode_kind: string;
+  root_turn_id?: string;
+  started_at?: number;
+  model_context_window?: number;
+  collaboration_mode_kind?: string;
 }
 export interface CodexEventMsgThreadSettingsApplied {
   type: "thread_settings_applied";
@@ -261,12 +261,12 @@ export interface CodexEventMsgTokenCount {
 }
 export interface CodexEventMsgTurnAborted {
   type: "turn_aborted";
-  root_turn_id: string;
+  root_turn_id?: string;
   turn_id: string;
   reason: string;
-  started_at: number;
-  completed_at: number;
-  duration_ms: number;
+  started_at?: number;
+  completed_at?: number;
+  duration_ms?: number;
 }
 
 /**
@@ -302,22 +302,30 @@ export interface CodexResponseItemLine {
 }
 export interface CodexResponseItemCustomToolCall {
   type: "custom_tool_call";
-  id: string;
-  status: string;
+  id?: string;
+  status?: string;
   call_id: string;
   name: string;
   input: string;
-  internal_chat_message_metadata_passthrough: {
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
 }
 export interface CodexResponseItemCustomToolCallOutput {
   type: "custom_tool_call_output";
-  id: string;
+  id?: string;
   call_id: string;
-  output: string;
-  internal_chat_message_metadata_passthrough: {
+  /**
+   * A string, or content items (input_text / input_image) when the output carries images.
+   */
+  output:
+    | string
+    | {
+        type: string;
+        [k: string]: unknown;
+      }[];
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     create_time: number;
     [k: string]: unknown;
@@ -325,22 +333,30 @@ export interface CodexResponseItemCustomToolCallOutput {
 }
 export interface CodexResponseItemFunctionCall {
   type: "function_call";
-  status: string;
-  id: string;
+  status?: string;
+  id?: string;
   name: string;
   arguments: string;
   call_id: string;
-  internal_chat_message_metadata_passthrough: {
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
 }
 export interface CodexResponseItemFunctionCallOutput {
   type: "function_call_output";
-  id: string;
+  id?: string;
   call_id: string;
-  output: string;
-  internal_chat_message_metadata_passthrough: {
+  /**
+   * A string, or content items (input_text / input_image) when the output carries images.
+   */
+  output:
+    | string
+    | {
+        type: string;
+        [k: string]: unknown;
+      }[];
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     create_time: number;
     [k: string]: unknown;
@@ -348,16 +364,17 @@ export interface CodexResponseItemFunctionCallOutput {
 }
 export interface CodexResponseItemMessage {
   type: "message";
-  id: string;
+  id?: string;
   role: "user" | "assistant" | "developer" | "system";
   content: {
     type: string;
-    text: string;
+    text?: string;
     annotations?: unknown[];
     logprobs?: unknown[];
+    image_url?: string;
     [k: string]: unknown;
   }[];
-  internal_chat_message_metadata_passthrough: {
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     create_time?: number;
     content_item_kinds: string[];
@@ -370,7 +387,7 @@ export interface CodexResponseItemMessage {
 }
 export interface CodexResponseItemReasoning {
   type: "reasoning";
-  id: string;
+  id?: string;
   summary: {
     type: string;
     text: string;
@@ -379,23 +396,23 @@ export interface CodexResponseItemReasoning {
   /**
    * Only null in the samples: its type is not known yet.
    */
-  content: unknown;
-  encrypted_content: string;
-  internal_chat_message_metadata_passthrough: {
+  content?: unknown;
+  encrypted_content?: string;
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
 }
 export interface CodexResponseItemWebSearchCall {
   type: "web_search_call";
-  id: string;
-  status: string;
+  id?: string;
+  status?: string;
   action: {
     type: string;
     query: string;
     [k: string]: unknown;
   };
-  internal_chat_message_metadata_passthrough: {
+  internal_chat_message_metadata_passthrough?: {
     turn_id: string;
     [k: string]: unknown;
   };
@@ -414,26 +431,26 @@ export interface CodexSessionMetaLine {
   };
 }
 export interface CodexSessionMetaPayload {
-  account_scoped: boolean;
-  session_id: string;
+  account_scoped?: boolean;
+  session_id?: string;
   id: string;
   timestamp: string;
   cwd: string;
-  runtime_workspace_roots: string[];
+  runtime_workspace_roots?: string[];
   originator: string;
   cli_version: string;
   source: string;
-  thread_source: string;
+  thread_source?: string;
   model_provider: string;
-  base_instructions: {
+  base_instructions?: {
     text: string;
     provenance: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
-  history_mode: string;
-  context_window: {
+  history_mode?: string;
+  context_window?: {
     window_id: string;
     [k: string]: unknown;
   };
@@ -678,12 +695,12 @@ export interface CodexTurnContextLine {
 }
 export interface CodexTurnContextPayload {
   turn_id: string;
-  root_turn_id: string;
-  disabled_plugin_ids: unknown[];
+  root_turn_id?: string;
+  disabled_plugin_ids?: unknown[];
   cwd: string;
   approval_policy: string;
-  approvals_reviewer: string;
-  permission_profile: {
+  approvals_reviewer?: string;
+  permission_profile?: {
     type: string;
     file_system: {
       [k: string]: unknown;
@@ -691,17 +708,17 @@ export interface CodexTurnContextPayload {
     network: string;
     [k: string]: unknown;
   };
-  model: string;
-  comp_hash: string;
-  collaboration_mode: {
+  model?: string;
+  comp_hash?: string;
+  collaboration_mode?: {
     mode: string;
     settings: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
-  multi_agent_version: string;
-  realtime_active: boolean;
+  multi_agent_version?: string;
+  realtime_active?: boolean;
   summary: string;
   sandbox_policy: {
     type: string;

@@ -1,0 +1,109 @@
+/**
+ * Codex to Codex: the rollout is copied line by line. Only what must change is touched (the thread id wherever
+ * it appears, the working directory, the model provider the target's Codex runs), so every other line stays
+ * byte-identical. An earlier hop's handshake is dropped and the ordinals after it close up, so paginated history
+ * stays strictly increasing without gaps; stubs and the new handshake are appended after the last ordinal.
+ */
+import type { Session } from "../../ir/schema.ts";
+import type { RenderOptions } from "../types.ts";
+import { readJsonl } from "../../io/jsonl.ts";
+import { RecordClock } from "../../ir/clock.ts";
+import { INTERRUPTED_RESULT, startsWithHandshake } from "../../handshake/handshake.ts";
+import { isObject, messageItem, messageText, outputItem } from "./items.ts";
+import { LineWriter } from "./lines.ts";
+import type { CodexTarget } from "./target.ts";
+
+type Json = Record<string, unknown>;
+
+const ROOT_LISTS = new Set(["runtime_workspace_roots", "workspace_roots"]);
+
+export async function* copyRollout(
+  session: Session,
+  options: RenderOptions,
+  target: CodexTarget,
+): AsyncGenerator<string> {
+  const retarget = retargeter(session.meta.id, options.id, session.meta.cwd, options.cwd);
+  const clock = new RecordClock(options.now, session.meta.createdAt);
+  let dropped = 0;
+  const customCalls = new Set<string>();
+  let lastOrdinal: number | undefined;
+  for await (const { text, value } of readJsonl(session.meta.path!)) {
+    const record = value as Json;
+    if (typeof record.timestamp === "string") clock.next(record.timestamp);
+    if (isObject(record.payload) && record.payload.type === "custom_tool_call") {
+      customCalls.add(String(record.payload.call_id));
+    }
+    if (isHandshakeLine(record)) {
+      dropped++;
+      continue;
+    }
+    let changed = retarget(record) as Json;
+    if (record.type === "session_meta" && isObject(changed.payload)) {
+      if (changed.payload.model_provider !== target.modelProvider) {
+        changed = { ...changed, payload: { ...changed.payload, model_provider: target.modelProvider } };
+      }
+    }
+    if (typeof record.ordinal === "number") {
+      lastOrdinal = record.ordinal - dropped;
+      if (dropped) changed = { ...changed, ordinal: lastOrdinal };
+    }
+    yield changed === record ? text : JSON.stringify(changed);
+  }
+  const out = new LineWriter(clock, lastOrdinal !== undefined, (lastOrdinal ?? -1) + 1);
+  if (options.stubOpenCalls) {
+    for (const { callId } of session.pending.openToolCalls) {
+      const stub = {
+        type: "tool_result" as const,
+        callId,
+        isError: true,
+        content: [{ type: "text" as const, text: INTERRUPTED_RESULT }],
+      };
+      yield out.line("response_item", outputItem(stub, customCalls.has(callId)));
+    }
+  }
+  if (options.handshake) {
+    yield out.line("response_item", messageItem("user", [{ type: "text", text: options.handshake }]));
+  }
+}
+
+function isHandshakeLine(record: Json): boolean {
+  const item = record.payload;
+  if (record.type !== "response_item" || !isObject(item) || item.type !== "message" || item.role !== "user") {
+    return false;
+  }
+  return startsWithHandshake(messageText(item.content));
+}
+
+/**
+ * A function that returns its argument itself when nothing in it refers to the old thread or cwd, else a copy
+ * with those references replaced: the thread id wherever it appears as a value, the cwd under `cwd` keys and in
+ * workspace-root lists (message text that mentions the old path is history and stays as written).
+ */
+function retargeter(oldId: string, newId: string, oldCwd: string | undefined, newCwd: string) {
+  const moveCwd = oldCwd !== undefined && oldCwd !== newCwd;
+  const walk = (value: unknown, key: string): unknown => {
+    if (typeof value === "string") {
+      if (value === oldId) return newId;
+      if (moveCwd && value === oldCwd && (key === "cwd" || ROOT_LISTS.has(key))) return newCwd;
+      return value;
+    }
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      value.forEach((v, i) => {
+        const next = walk(v, key);
+        if (next !== v) (copy ??= [...value])[i] = next;
+      });
+      return copy ?? value;
+    }
+    if (isObject(value)) {
+      let copy: Json | undefined;
+      for (const [k, v] of Object.entries(value)) {
+        const next = walk(v, k);
+        if (next !== v) (copy ??= { ...value })[k] = next;
+      }
+      return copy ?? value;
+    }
+    return value;
+  };
+  return (record: Json) => walk(record, "");
+}

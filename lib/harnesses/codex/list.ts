@@ -1,0 +1,127 @@
+/**
+ * Listing Codex threads the way Codex shows them: one query over the `threads` index (title = the thread's
+ * name, else its preview, as the `codex resume` picker shows it), plus rollout files the index does not know
+ * yet (written by an older Codex, or copied in by hand), summarized from their first records.
+ */
+import { existsSync, statSync } from "node:fs";
+import type { Homes, SessionSummary } from "../types.ts";
+import { readJsonl } from "../../io/jsonl.ts";
+import { openReadOnly, quoteIdent, type Row, tableColumns } from "../../store/sqlite.ts";
+import { homeOfRollout, newestStateDb, type RolloutFile, rolloutFiles } from "./locate.ts";
+import { isHarnessContext, messageText } from "./items.ts";
+
+const WANTED = [
+  "id",
+  "rollout_path",
+  "cwd",
+  "name",
+  "title",
+  "preview",
+  "first_user_message",
+  "updated_at",
+  "updated_at_ms",
+  "archived",
+] as const;
+
+export async function listCodex(homes: Homes): Promise<SessionSummary[]> {
+  const files = rolloutFiles(homes.codexHome);
+  const byId = new Map(files.map((f) => [f.id, f]));
+  const indexed = indexedThreads(homes.codexHome, byId);
+  const known = new Set(indexed.map((s) => s.id));
+  const loose = await Promise.all(files.filter((f) => !known.has(f.id)).map(summarizeFile));
+  return [...indexed, ...loose];
+}
+
+function indexedThreads(home: string, files: Map<string, RolloutFile>): SessionSummary[] {
+  const database = newestStateDb(home);
+  if (!database) return [];
+  const db = openReadOnly(database);
+  try {
+    const present = new Set(tableColumns(db, "threads").map((c) => c.name));
+    if (!present.has("id")) return [];
+    const columns = WANTED.filter((c) => present.has(c));
+    const rows = db.prepare(`SELECT ${columns.map(quoteIdent).join(", ")} FROM threads`).all() as Row[];
+    return rows.map((row) => summaryOfRow(row, files.get(String(row.id))));
+  } finally {
+    db.close();
+  }
+}
+
+const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v : undefined);
+
+function summaryOfRow(row: Row, file: RolloutFile | undefined): SessionSummary {
+  const recorded = text(row.rollout_path);
+  // A thread archived or moved since it was indexed is found by its id in the file name.
+  const path = recorded && existsSync(recorded) ? recorded : file?.path ?? recorded ?? "";
+  const updatedMs = typeof row.updated_at_ms === "number"
+    ? row.updated_at_ms
+    : typeof row.updated_at === "number"
+    ? row.updated_at * 1000
+    : undefined;
+  const title = text(row.name) ?? text(row.preview) ?? text(row.title) ?? text(row.first_user_message);
+  return {
+    harness: "codex",
+    id: String(row.id),
+    path,
+    ...(text(row.cwd) ? { cwd: text(row.cwd) } : {}),
+    ...(title ? { title: firstLine(title) } : {}),
+    ...(updatedMs !== undefined ? { updatedAt: new Date(updatedMs).toISOString() } : {}),
+    ...(row.archived === 1 || file?.archived ? { archived: true } : {}),
+  };
+}
+
+const HEAD_RECORDS = 200;
+
+/** A file the index does not know: cwd from session_meta, the first words the user typed as its title. */
+async function summarizeFile(file: RolloutFile): Promise<SessionSummary> {
+  const summary: SessionSummary = {
+    harness: "codex",
+    id: file.id,
+    path: file.path,
+    updatedAt: statSync(file.path).mtime.toISOString(),
+    ...(file.archived ? { archived: true } : {}),
+  };
+  let seen = 0;
+  try {
+    for await (const { value } of readJsonl(file.path)) {
+      if (++seen > HEAD_RECORDS) break;
+      const record = value as Row;
+      const payload = (record.payload ?? {}) as Row;
+      if (record.type === "session_meta") summary.cwd ??= text(payload.cwd);
+      if (record.type === "turn_context") summary.cwd ??= text(payload.cwd);
+      if (record.type === "response_item" && payload.type === "message" && payload.role === "user") {
+        if (isHarnessContext(payload)) continue;
+        const words = text(messageText(payload.content));
+        if (words) {
+          summary.title = firstLine(words);
+          break;
+        }
+      }
+    }
+  } catch {
+    summary.title ??= "(unreadable)";
+  }
+  return summary;
+}
+
+function firstLine(value: string): string {
+  return value.trim().split("\n")[0]!.slice(0, 100);
+}
+
+/**
+ * The name a thread was given in Codex (`/rename`, or a handoff title), which lives only in the index: a rollout
+ * read by path gets it back from the index of the home it sits in.
+ */
+export function indexedName(path: string, id: string): string | undefined {
+  const home = homeOfRollout(path);
+  const database = home && newestStateDb(home);
+  if (!database) return undefined;
+  const db = openReadOnly(database);
+  try {
+    if (!tableColumns(db, "threads").some((c) => c.name === "name")) return undefined;
+    const row = db.prepare("SELECT name FROM threads WHERE id = ?").get(id) as Row | undefined;
+    return text(row?.name);
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * Renders the IR as a Codex rollout for the installed Codex (see target.ts). A Codex source is copied line by
+ * line (copy.ts); any other source is rendered turn by turn, each turn as Codex writes its own:
+ *
+ *   event_msg task_started, turn_context, response_items (what the model reads back on resume) each followed by
+ *   its UI mirror (what the TUI shows and what fills the picker), event_msg task_complete (or turn_aborted).
+ *
+ * The UI mirrors are `item_completed` UserMessage / AgentMessage events in paginated history and `user_message` /
+ * `agent_message` events in legacy history. Response items carry no ids the source did not have.
+ */
+import type { Block, Message, Session, ToolResultBlock } from "../../ir/schema.ts";
+import type { RenderOptions } from "../types.ts";
+import { RecordClock } from "../../ir/clock.ts";
+import { newUuidV7 } from "../../ids.ts";
+import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
+import { reasoningAsText } from "../../ir/reasoning.ts";
+import type {
+  CodexEventMsgItemCompleted,
+  CodexEventMsgTaskComplete,
+  CodexEventMsgTaskStarted,
+  CodexEventMsgTurnAborted,
+  CodexResponseItemLine,
+  CodexSessionMetaPayload,
+  CodexTurnContextPayload,
+} from "../../generated/codex/0.169.0.ts";
+import type { CodexEventMsgAgentMessage, CodexEventMsgUserMessage } from "../../generated/codex/0.147.0.ts";
+import { callItem, imageUrl, messageItem, outputItem, reasoningItem } from "./items.ts";
+import { codexPolicies } from "../../posture/posture.ts";
+import { LineWriter } from "./lines.ts";
+import { type CodexTarget, defaultTarget, detectTarget } from "./target.ts";
+import { copyRollout } from "./copy.ts";
+
+/** What session-bridge records as the program that wrote a thread (`originator`). */
+export const ORIGINATOR = "session-bridge";
+
+type ResponseItem = CodexResponseItemLine["payload"];
+
+export async function* renderCodex(session: Session, options: RenderOptions): AsyncGenerator<string> {
+  const target = options.homes ? await detectTarget(options.homes.codexHome) : defaultTarget();
+  yield* renderRollout(session, options, target);
+}
+
+export function renderRollout(
+  session: Session,
+  options: RenderOptions,
+  target: CodexTarget,
+): AsyncGenerator<string> {
+  if (session.meta.harness === "codex" && session.meta.path) return copyRollout(session, options, target);
+  return renderForeign(session, options, target);
+}
+
+const seconds = (timestamp: string) => Math.floor(Date.parse(timestamp) / 1000);
+
+async function* renderForeign(
+  session: Session,
+  options: RenderOptions,
+  target: CodexTarget,
+): AsyncGenerator<string> {
+  const out = new LineWriter(new RecordClock(options.now, session.meta.createdAt), target.paginated);
+  const meta: CodexSessionMetaPayload = {
+    id: options.id,
+    timestamp: "",
+    cwd: options.cwd,
+    originator: ORIGINATOR,
+    cli_version: target.version,
+    source: "cli",
+    thread_source: "user",
+    model_provider: target.modelProvider,
+    history_mode: target.paginated ? "paginated" : "legacy",
+  };
+  yield out.line("session_meta", (timestamp) => ({ ...meta, timestamp }), session.meta.createdAt);
+  const turns = turnsOf(session.messages);
+  // Outputs must answer a call in its own form, so which calls went out as custom (freeform) calls is remembered.
+  const customCalls = new Set<string>();
+  for (const [i, turn] of turns.entries()) {
+    const last = i === turns.length - 1;
+    yield* new TurnRenderer(out, options, target, turn, customCalls).render(
+      last && options.stubOpenCalls ? session.pending.openToolCalls.map((c) => c.callId) : [],
+      last && session.pending.interruptedTurn,
+    );
+  }
+  if (options.handshake) {
+    // The model reads it as the newest user message; with no UI mirror the TUI does not show it as a turn.
+    yield out.line("response_item", messageItem("user", [{ type: "text", text: options.handshake }]));
+  }
+}
+
+/** A new turn begins wherever the person said something; tool results and replies belong to the running turn. */
+function turnsOf(messages: Message[]): Message[][] {
+  const turns: Message[][] = [];
+  for (const m of messages) {
+    if (m.kind === "context" || isHandshake(m)) continue;
+    const opens = m.role === "user" && m.blocks.some((b) => b.type === "text" || b.type === "image");
+    if (opens || !turns.length) turns.push([]);
+    turns.at(-1)!.push(m);
+  }
+  return turns;
+}
+
+class TurnRenderer {
+  private readonly turnId: string;
+  private lastAgentMessage: string | null = null;
+
+  constructor(
+    private readonly out: LineWriter,
+    private readonly options: RenderOptions,
+    private readonly target: CodexTarget,
+    private readonly messages: Message[],
+    private readonly customCalls: Set<string>,
+  ) {
+    const first = messages[0]?.timestamp;
+    this.turnId = newUuidV7(first && Number.isFinite(Date.parse(first)) ? new Date(first) : options.now);
+  }
+
+  *render(stubbedCalls: string[], interrupted: boolean): Generator<string> {
+    const at = this.messages[0]?.timestamp;
+    const started: CodexEventMsgTaskStarted = { type: "task_started", turn_id: this.turnId };
+    yield this.out.line("event_msg", (ts) => ({ ...started, started_at: seconds(ts) }), at);
+    yield this.out.line("turn_context", this.turnContext(), at);
+    for (const m of this.messages) yield* this.message(m);
+    for (const callId of stubbedCalls) {
+      yield this.result({
+        type: "tool_result",
+        callId,
+        isError: true,
+        content: [{ type: "text", text: INTERRUPTED_RESULT }],
+      });
+    }
+    if (interrupted) {
+      const aborted: CodexEventMsgTurnAborted = {
+        type: "turn_aborted",
+        turn_id: this.turnId,
+        reason: "interrupted",
+      };
+      yield this.out.line("event_msg", aborted);
+    } else {
+      const done: CodexEventMsgTaskComplete = {
+        type: "task_complete",
+        turn_id: this.turnId,
+        last_agent_message: this.lastAgentMessage,
+      };
+      yield this.out.line("event_msg", (ts) => ({ ...done, completed_at: seconds(ts) }));
+    }
+  }
+
+  /**
+   * The model is the target's own (the TUI resumes with the recorded model, and a foreign one would not route);
+   * the source's permission posture is expressed by meaning in Codex's words, else the target's settings apply.
+   */
+  private turnContext(): CodexTurnContextPayload {
+    const model = this.options.model ?? this.target.model;
+    const policies = postureOf(this.options, this.target);
+    return {
+      turn_id: this.turnId,
+      cwd: this.options.cwd,
+      approval_policy: policies.approval,
+      sandbox_policy: { type: policies.sandbox },
+      ...(model ? { model } : {}),
+      summary: "auto",
+    };
+  }
+
+  private *message(m: Message): Generator<string> {
+    const results = m.blocks.filter((b): b is ToolResultBlock => b.type === "tool_result");
+    for (const r of results) yield this.result(r, m.timestamp);
+    if (m.role === "assistant") {
+      yield* this.assistant(m);
+      return;
+    }
+    const words = messageItem("user", m.blocks);
+    if (!words) return;
+    yield this.item(words, m.timestamp);
+    if (m.kind === "turn") yield this.userMirror(m);
+  }
+
+  /** Text runs become assistant messages; reasoning, calls and Codex's own raw items keep their place. */
+  private *assistant(m: Message): Generator<string> {
+    let text: Block[] = [];
+    const flush = function* (this: TurnRenderer): Generator<string> {
+      const item = messageItem("assistant", text);
+      text = [];
+      if (!item) return;
+      yield this.item(item, m.timestamp);
+      yield this.agentMirror(item.content.map((c) => c.text ?? "").join("\n"), m.timestamp);
+    }.bind(this);
+    for (const block of m.blocks) {
+      const own = this.ownItem(block);
+      if (own) {
+        yield* flush();
+        yield this.item(own, m.timestamp);
+        continue;
+      }
+      const asText = block.type === "reasoning"
+        ? reasoningAsText(block)
+        : block.type === "text"
+        ? block
+        : undefined;
+      if (asText) text.push(asText);
+    }
+    yield* flush();
+  }
+
+  /**
+   * Blocks with a response item of their own: OpenAI reasoning (its encrypted payload only means something to
+   * OpenAI), tool calls, and items a Codex reader kept whole. Other vendors' reasoning is carried as text.
+   */
+  private ownItem(block: Block): ResponseItem | undefined {
+    if (block.type === "reasoning" && block.provider === "openai" && block.encrypted) {
+      return reasoningItem(block);
+    }
+    if (block.type === "tool_call") {
+      const call = callItem(block);
+      if (call.type === "custom_tool_call") this.customCalls.add(block.id);
+      return call;
+    }
+    if (block.type === "raw" && block.harness === "codex") return block.value as ResponseItem;
+    return undefined;
+  }
+
+  private item(item: ResponseItem, at?: string): string {
+    return this.out.line("response_item", item, at);
+  }
+
+  private result(block: ToolResultBlock, at?: string): string {
+    return this.item(outputItem(block, this.customCalls.has(block.callId)), at);
+  }
+
+  private userMirror(m: Message): string {
+    const text = m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+    if (!this.target.paginated) {
+      const images = m.blocks.flatMap((b) => (b.type === "image" ? [imageUrl(b)] : []));
+      const event: CodexEventMsgUserMessage = {
+        type: "user_message",
+        message: text,
+        images,
+        local_images: [],
+      };
+      return this.out.line("event_msg", event, m.timestamp);
+    }
+    return this.out.line(
+      "event_msg",
+      (ts) => this.completed("UserMessage", ts, [{ type: "text", text, text_elements: [] }]),
+      m.timestamp,
+    );
+  }
+
+  private agentMirror(text: string, at?: string): string {
+    this.lastAgentMessage = text;
+    if (!this.target.paginated) {
+      const event: CodexEventMsgAgentMessage = { type: "agent_message", message: text };
+      return this.out.line("event_msg", event, at);
+    }
+    return this.out.line(
+      "event_msg",
+      (ts) => this.completed("AgentMessage", ts, [{ type: "Text", text }]),
+      at,
+    );
+  }
+
+  /** A UI item; its id is Codex's kind of id for UI items (a UUIDv7), never sent to the model. */
+  private completed(
+    kind: string,
+    timestamp: string,
+    content: Record<string, unknown>[],
+  ): CodexEventMsgItemCompleted {
+    const ms = Date.parse(timestamp);
+    return {
+      type: "item_completed",
+      thread_id: this.options.id,
+      turn_id: this.turnId,
+      item: { type: kind, id: newUuidV7(new Date(ms)), content },
+      started_at_ms: ms,
+      completed_at_ms: ms,
+    };
+  }
+}
+
+/** Codex's approval and sandbox words: the source's posture by meaning when it had one, else the target's own. */
+export function postureOf(
+  options: RenderOptions,
+  target: CodexTarget,
+): { approval: string; sandbox: string } {
+  return options.posture
+    ? codexPolicies(options.posture)
+    : { approval: target.approvalPolicy, sandbox: target.sandboxMode };
+}

@@ -1,0 +1,84 @@
+/**
+ * Hermes to Hermes: the source's rows copied as they are (reasoning details, Responses items, platform ids and
+ * all), renamed to the new session. A compression chain becomes one session in Hermes's own in-place form:
+ * the predecessors' rows are kept as compacted (`active = 0, compacted = 1`), so the model still loads exactly
+ * the live context while search still finds the old turns. An earlier hop's handshake row is left out.
+ */
+import type { RecordClock } from "../../ir/clock.ts";
+import { isHandshake } from "../../handshake/handshake.ts";
+import { blocksFromContent, type ContentPart } from "./content.ts";
+import { type HermesMessage, isActive, isMetaRow } from "./message.ts";
+import { pyJson } from "./pyjson.ts";
+import { blankMessage, type ExportedMessage, rowTime } from "./rows.ts";
+import type { HermesSource } from "./source.ts";
+
+export function copiedMessages(
+  source: HermesSource,
+  sessionId: string,
+  clock: RecordClock,
+): ExportedMessage[] {
+  const liveId = source.chain.at(-1)!.id;
+  const rows: ExportedMessage[] = [];
+  for (const row of source.messages()) {
+    if (typeof row.timestamp === "number") clock.next(new Date(row.timestamp * 1000).toISOString());
+    if (isMetaRow(row) || isHandshakeRow(row)) continue;
+    const predecessor = typeof row.session_id === "string" && row.session_id !== liveId;
+    // Snapshot and transcript messages may lack a time; the column needs one, so it follows the previous.
+    const timestamp = typeof row.timestamp === "number" ? row.timestamp : rowTime(clock);
+    rows.push(copiedRow(row, sessionId, timestamp, predecessor));
+  }
+  return rows;
+}
+
+function isHandshakeRow(row: HermesMessage): boolean {
+  return row.role === "user" &&
+    isHandshake({
+      uid: "",
+      parentUid: null,
+      role: "user",
+      kind: "turn",
+      blocks: blocksFromContent(row.content),
+    });
+}
+
+const text = (v: unknown): string | null => (typeof v === "string" ? v : null);
+const num = (v: unknown, fallback: number | null): number | null => (typeof v === "number" ? v : fallback);
+
+/** Columns Hermes keeps as JSON text, back to the text it stored (decoding parsed them). */
+const jsonText = (v: unknown): string | null =>
+  v === null || v === undefined ? null : typeof v === "string" ? v : pyJson(v, { ensureAscii: true });
+
+function copiedRow(
+  row: HermesMessage,
+  sessionId: string,
+  timestamp: number,
+  predecessor: boolean,
+): ExportedMessage {
+  const content = typeof row.content === "string" || Array.isArray(row.content)
+    ? row.content as string | ContentPart[]
+    : null;
+  return blankMessage({
+    session_id: sessionId,
+    role: row.role,
+    timestamp,
+    content,
+    tool_call_id: text(row.tool_call_id),
+    tool_calls: Array.isArray(row.tool_calls) ? row.tool_calls as Record<string, unknown>[] : null,
+    tool_name: text(row.tool_name),
+    effect_disposition: text(row.effect_disposition),
+    token_count: num(row.token_count, null),
+    finish_reason: text(row.finish_reason),
+    reasoning: text(row.reasoning),
+    reasoning_content: text(row.reasoning_content),
+    reasoning_details: jsonText(row.reasoning_details),
+    codex_reasoning_items: jsonText(row.codex_reasoning_items),
+    codex_message_items: jsonText(row.codex_message_items),
+    platform_message_id: text(row.platform_message_id),
+    observed: num(row.observed, 0),
+    // A predecessor's live rows were summarized away by the compression that ended it; rows it had already
+    // compacted or rewound keep their own marks.
+    active: predecessor ? 0 : num(row.active, 1)!,
+    compacted: predecessor && isActive(row) ? 1 : num(row.compacted, 0)!,
+    api_content: text(row.api_content),
+  });
+}

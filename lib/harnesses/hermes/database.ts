@@ -1,0 +1,158 @@
+/**
+ * Reading `state.db`: which schema generation it is, which columns it really has, and which rows make up one
+ * conversation. Every query here runs on a read-only connection (lib/store/sqlite.ts), which never
+ * checkpoints the WAL of a database a running Hermes holds open.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import { InputError } from "../../errors.ts";
+import type { DriftEntry } from "../../ir/schema.ts";
+import type { Row } from "../../store/sqlite.ts";
+import { type Generation, generationFor } from "./generations.ts";
+import { decodeMessage, type HermesMessage, type SessionRecord } from "./message.ts";
+
+export interface StoreColumns {
+  sessions: Set<string>;
+  messages: Set<string>;
+}
+
+export interface StoreShape {
+  columns: StoreColumns;
+  schemaVersion: number | undefined;
+  generation: Generation;
+  /** Columns the generation's schemas do not describe: Hermes added them after our captures. */
+  drift: DriftEntry[];
+}
+
+/** Both tables' columns in one query; a database without them is not a Hermes store. */
+export function storeColumns(db: DatabaseSync, path: string): StoreColumns {
+  const rows = db.prepare(
+    "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p " +
+      "WHERE m.type = 'table' AND m.name IN ('sessions', 'messages')",
+  ).all() as { tbl: string; col: string }[];
+  const columns: StoreColumns = { sessions: new Set(), messages: new Set() };
+  for (const r of rows) columns[r.tbl as keyof StoreColumns].add(r.col);
+  for (const table of ["sessions", "messages"] as const) {
+    if (!columns[table].size) throw new InputError(`${path}: no table ${table} (not a Hermes state.db)`);
+  }
+  return columns;
+}
+
+export function storeShape(db: DatabaseSync, path: string): StoreShape {
+  const columns = storeColumns(db, path);
+  const hasVersionTable = !!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?")
+    .get("schema_version");
+  const version = hasVersionTable
+    ? (db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number | null }).v
+    : null;
+  const schemaVersion = typeof version === "number" ? version : undefined;
+  const generation = generationFor(schemaVersion ?? Number.MAX_SAFE_INTEGER);
+  const drift: DriftEntry[] = [];
+  for (const table of ["sessions", "messages"] as const) {
+    for (const column of columns[table]) {
+      if (generation.columns[table].includes(column)) continue;
+      drift.push({
+        harness: "hermes",
+        version: generation.version,
+        where: `column:${table}.${column}`,
+        problem: `unknown column (schema_version ${schemaVersion ?? "?"})`,
+        count: 1,
+        examples: [],
+      });
+    }
+  }
+  return { columns, schemaVersion, generation, drift };
+}
+
+/** Conditions that keep subagent (`_delegate_from`), /branch (`_branched_from`) and tool children out of a chain. */
+export function continuationFilter(alias: string, columns: StoreColumns): string {
+  const config = columns.sessions.has("model_config") ? `COALESCE(${alias}.model_config, '{}')` : "'{}'";
+  return `json_extract(${config}, '$._branched_from') IS NULL AND json_extract(${config}, '$._delegate_from') IS NULL` +
+    ` AND COALESCE(${alias}.source, '') != 'tool'`;
+}
+
+function sessionRow(db: DatabaseSync, id: string): SessionRecord | undefined {
+  return db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRecord | undefined;
+}
+
+function hasMessages(db: DatabaseSync, id: string): boolean {
+  return !!db.prepare("SELECT 1 FROM messages WHERE session_id = ? LIMIT 1").get(id);
+}
+
+/**
+ * The rows of the conversation `id` belongs to, root first, live session last, chosen the way
+ * `hermes --resume <id>` chooses (SessionDB.resolve_resume_session_id, 0.19.0): follow compression
+ * continuations to their tip, then keep walking to the newest non-branch, non-subagent child and settle on
+ * the deepest session that has messages. Ancestors are the compression predecessors above `id`.
+ */
+export function conversationChain(
+  db: DatabaseSync,
+  path: string,
+  id: string,
+  columns: StoreColumns,
+): SessionRecord[] {
+  const start = sessionRow(db, id);
+  if (!start) throw new InputError(`${path}: no session ${JSON.stringify(id)}`);
+  const filter = continuationFilter("child", columns);
+  const compressionChild = db.prepare(
+    `SELECT child.id AS id FROM sessions parent JOIN sessions child ON child.parent_session_id = parent.id
+     WHERE parent.id = ? AND parent.end_reason = 'compression' AND ${filter}
+     ORDER BY CASE WHEN child.end_reason = 'compression' THEN 0 WHEN child.ended_at IS NULL THEN 1 ELSE 2 END,
+       COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = child.id), child.started_at) DESC,
+       child.started_at DESC, child.id DESC LIMIT 1`,
+  );
+  const newestChild = db.prepare(
+    `SELECT child.id AS id FROM sessions child WHERE child.parent_session_id = ? AND ${filter}
+     ORDER BY child.started_at DESC, child.id DESC LIMIT 1`,
+  );
+  const down: SessionRecord[] = [start];
+  const seen = new Set([id]);
+  const follow = (query: typeof compressionChild, limit: number): void => {
+    for (let hops = 0; hops < limit; hops++) {
+      const next = (query.get(down.at(-1)!.id) as Row | undefined)?.id;
+      if (typeof next !== "string" || seen.has(next)) return;
+      seen.add(next);
+      down.push(sessionRow(db, next)!);
+    }
+  };
+  follow(compressionChild, 100);
+  const tip = down.length;
+  follow(newestChild, 32);
+  // Past the compression tip, Hermes settles on the deepest session that has messages.
+  let live = down.length;
+  while (live > tip && !hasMessages(db, down[live - 1]!.id)) live--;
+  down.length = live;
+  return [...ancestors(db, start), ...down];
+}
+
+/** Compression predecessors of a session, root first. */
+function ancestors(db: DatabaseSync, session: SessionRecord): SessionRecord[] {
+  const out: SessionRecord[] = [];
+  const seen = new Set([session.id]);
+  for (let row = session; row.parent_session_id && !seen.has(row.parent_session_id);) {
+    const parent = sessionRow(db, row.parent_session_id);
+    if (!parent || parent.end_reason !== "compression") break;
+    seen.add(parent.id);
+    out.unshift(parent);
+    row = parent;
+  }
+  return out;
+}
+
+/** An extra result column: a message's content as bytes, when it is multimodal. */
+const RAW = "_session_bridge_content_bytes";
+
+/**
+ * Every message row of these sessions in Hermes's order (insertion id), inactive rows included, decoded.
+ * Multimodal content starts with a NUL byte (`"\x00json:"`), which some SQLite bindings (Deno's) cut text at,
+ * so such content is also fetched as bytes.
+ */
+export function* chainMessages(db: DatabaseSync, ids: string[]): Generator<HermesMessage> {
+  const sql =
+    `SELECT *, CASE WHEN instr(CAST(content AS BLOB), x'00') = 1 THEN CAST(content AS BLOB) END AS ${RAW}
+    FROM messages WHERE session_id IN (${ids.map(() => "?").join(", ")}) ORDER BY id`;
+  for (const row of db.prepare(sql).iterate(...ids) as Iterable<Row>) {
+    const { [RAW]: bytes, ...columns } = row;
+    if (bytes instanceof Uint8Array) columns.content = Buffer.from(bytes).toString("utf8");
+    yield decodeMessage(columns);
+  }
+}

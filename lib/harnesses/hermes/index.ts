@@ -1,0 +1,38 @@
+/** Hermes Agent: sessions as rows of `state.db` (plus legacy transcripts and snapshots), in every profile. */
+import type { Harness } from "../types.ts";
+import { checkHermesId, newHermesId } from "./ids.ts";
+import { listHermes } from "./list.ts";
+import { readHermesSession } from "./read.ts";
+import { renderHermes } from "./render.ts";
+import { planHermes, registerHermes } from "./register.ts";
+import { activeHome, stateDbPath } from "./store.ts";
+
+export const hermes: Harness = {
+  name: "hermes",
+  capabilities: {
+    harness: "hermes",
+    // One live list of rows per session: rewound branches and sidechains have nowhere to go.
+    threadTopology: false,
+    // Hermes may run any provider, so no provider's reasoning proofs are written; the reasoning text is.
+    reasoningProvider: "none",
+    // state.db keeps no tool schemas: Hermes sends the tools of its own configuration.
+    toolSchemas: false,
+    // A stored system prompt replaces Hermes's own when it is reused, so a foreign one is not carried.
+    systemInstructions: false,
+    queuedInput: false,
+    permissionPosture: false,
+    // One model per session row; Hermes resumes with the model of its configuration.
+    perTurnModel: false,
+    // Multimodal content is stored as OpenAI content parts.
+    images: true,
+    subagents: false,
+  },
+  newId: newHermesId,
+  checkId: checkHermesId,
+  locate: (homes) => stateDbPath(activeHome(homes).dir),
+  list: (homes) => Promise.resolve(listHermes(homes)),
+  read: readHermesSession,
+  render: renderHermes,
+  plan: planHermes,
+  register: registerHermes,
+};

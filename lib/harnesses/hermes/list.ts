@@ -1,0 +1,122 @@
+/**
+ * Listing: two queries per `state.db` (the columns, then every conversation), whatever the number of
+ * sessions. A compression chain is one conversation, shown as Hermes shows it: at its root's place under its
+ * live tip's id. Subagent runs and compression continuations are not conversations of their own; /branch
+ * children are. Legacy files whose session the database does not know are listed after it.
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import type { Homes, SessionSummary } from "../types.ts";
+import { openReadOnly } from "../../store/sqlite.ts";
+import { InputError } from "../../errors.ts";
+import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
+import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./store.ts";
+
+interface ListedRow {
+  id: string;
+  title: string | null;
+  cwd: string | null;
+  last_active: number | null;
+  started_at: number;
+  messages: number;
+  preview: string | null;
+  archived: number;
+}
+
+export function listHermes(homes: Homes): SessionSummary[] {
+  return hermesHomes(homes).flatMap(({ dir }) => {
+    const db = stateDbPath(dir);
+    const rows = existsSync(db) ? readableListing(db) : [];
+    const known = new Set(rows.map((r) => r.id));
+    return [...rows, ...listLegacyFiles(dir, known)];
+  });
+}
+
+/**
+ * A database that is not a Hermes store (not SQLite, tables missing) lists nothing rather than failing every
+ * lookup across harnesses; reading or writing it says what is wrong.
+ */
+function readableListing(path: string): SessionSummary[] {
+  try {
+    return listDatabase(path);
+  } catch (error) {
+    if (error instanceof InputError) return [];
+    throw error;
+  }
+}
+
+function listDatabase(path: string): SessionSummary[] {
+  const db = openReadOnly(path);
+  try {
+    const columns = storeColumns(db, path);
+    return (db.prepare(listingSql(columns)).all() as unknown as ListedRow[]).map((r) => ({
+      harness: "hermes",
+      id: r.id,
+      path: sessionLocator(path, r.id),
+      ...(r.cwd ? { cwd: r.cwd } : {}),
+      ...(r.title || r.preview ? { title: r.title || firstLine(r.preview!) } : {}),
+      updatedAt: new Date((r.last_active ?? r.started_at) * 1000).toISOString(),
+      messages: r.messages,
+      ...(r.archived ? { archived: true } : {}),
+    }));
+  } finally {
+    db.close();
+  }
+}
+
+const firstLine = (text: string) => text.trim().split("\n")[0]!.slice(0, 100);
+
+/** Roots and /branch children, each projected to its compression tip (deepest continuation). */
+function listingSql(columns: StoreColumns): string {
+  const has = (c: string) => columns.sessions.has(c);
+  const active = columns.messages.has("active") ? " AND m.active = 1" : "";
+  const config = (alias: string) => (has("model_config") ? `COALESCE(${alias}.model_config, '{}')` : "'{}'");
+  const branch =
+    `json_extract(${config("s")}, '$._branched_from') IS NOT NULL OR EXISTS (SELECT 1 FROM sessions p ` +
+    `WHERE p.id = s.parent_session_id AND p.end_reason = 'branched' AND s.started_at >= p.ended_at)`;
+  return `
+    WITH RECURSIVE chain(root_id, cur_id, depth) AS (
+      SELECT s.id, s.id, 0 FROM sessions s
+      WHERE (s.parent_session_id IS NULL OR ${branch})
+        AND json_extract(${config("s")}, '$._delegate_from') IS NULL
+      UNION ALL
+      SELECT c.root_id, child.id, c.depth + 1 FROM chain c
+      JOIN sessions parent ON parent.id = c.cur_id
+      JOIN sessions child ON child.parent_session_id = c.cur_id
+      WHERE parent.end_reason = 'compression' AND ${continuationFilter("child", columns)} AND c.depth < 100
+    ),
+    tips AS (SELECT root_id, cur_id AS tip_id, MAX(depth) FROM chain GROUP BY root_id)
+    SELECT tip.id AS id, ${has("title") ? "tip.title" : "NULL"} AS title, ${
+    has("cwd") ? "tip.cwd" : "NULL"
+  } AS cwd,
+      root.started_at AS started_at, ${has("archived") ? "root.archived" : "0"} AS archived,
+      (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = tip.id) AS last_active,
+      (SELECT COUNT(*) FROM messages m WHERE m.session_id = tip.id${active} AND m.role != 'session_meta') AS messages,
+      (SELECT SUBSTR(m.content, 1, 200) FROM messages m
+        WHERE m.session_id = tip.id AND m.role = 'user' AND m.content IS NOT NULL${active}
+          AND instr(CAST(m.content AS BLOB), x'00') != 1
+        ORDER BY m.timestamp, m.id LIMIT 1) AS preview
+    FROM tips t JOIN sessions tip ON tip.id = t.tip_id JOIN sessions root ON root.id = t.root_id`;
+}
+
+/** Legacy transcripts and snapshots of sessions the database does not hold (pruned, or copied in). */
+function listLegacyFiles(home: string, known: Set<string>): SessionSummary[] {
+  const dir = legacySessionsDir(home);
+  if (!existsSync(dir)) return [];
+  const byId = new Map<string, string>();
+  for (const name of readdirSync(dir).sort()) {
+    const id = name.endsWith(".jsonl")
+      ? basename(name, ".jsonl")
+      : /^session_.+\.json$/.test(name)
+      ? basename(name, ".json").slice("session_".length)
+      : undefined;
+    // A transcript and a snapshot of one session: the transcript (sorted first) is the fuller record.
+    if (id && !known.has(id) && !byId.has(id)) byId.set(id, join(dir, name));
+  }
+  return [...byId].map(([id, path]) => ({
+    harness: "hermes",
+    id,
+    path,
+    updatedAt: statSync(path).mtime.toISOString(),
+  }));
+}

@@ -1,0 +1,61 @@
+/**
+ * JSON text as Python's `json.dumps` writes it, which is how Hermes serializes every JSON column
+ * (`tool_calls`, `reasoning_details`, ...) and its `sessions export` lines: `", "` and `": "` separators,
+ * floats in Python's `repr` (`0.0`, `1e-05`), and with `ensure_ascii` (the default, used for columns) every
+ * non-ASCII UTF-16 unit escaped as `\uXXXX`. Matching it keeps what we write indistinguishable from Hermes's
+ * own, FTS index text included. JavaScript has no int/float distinction, so a row's caller names its REAL
+ * columns.
+ */
+const NON_ASCII = /[\u0080-\uffff]/g;
+/** A JSON string token, or a separator outside of one. */
+const TOKEN = /"(?:[^"\\]|\\.)*"|[,:]/g;
+
+export interface PyJsonOptions {
+  ensureAscii: boolean;
+  /** Top-level keys whose numbers are Python floats (a row's REAL columns). */
+  floats?: ReadonlySet<string>;
+  /** Entries appended to a top-level object, already serialized (a session's `messages`, ...). */
+  append?: [key: string, json: string][];
+}
+
+export function pyJson(value: unknown, { ensureAscii, floats, append }: PyJsonOptions): string {
+  const text = floats || append
+    ? pyObject(value as Record<string, unknown>, floats, append ?? [])
+    : pyValue(value);
+  return ensureAscii
+    ? text.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    : text;
+}
+
+function pyObject(
+  row: Record<string, unknown>,
+  floats: ReadonlySet<string> | undefined,
+  append: [string, string][],
+): string {
+  const entries: string[] = [];
+  for (const [key, v] of Object.entries(row)) {
+    if (v === undefined) continue;
+    const text = typeof v === "number" && floats?.has(key) ? pyFloat(v) : pyValue(v);
+    entries.push(`${JSON.stringify(key)}: ${text}`);
+  }
+  for (const [key, text] of append) entries.push(`${JSON.stringify(key)}: ${text}`);
+  return `{${entries.join(", ")}}`;
+}
+
+/** JSON.stringify's text (same escapes as Python's with ensure_ascii off) with Python's separators. */
+function pyValue(value: unknown): string {
+  return (JSON.stringify(value) ?? "null").replace(TOKEN, (t) => (t === "," ? ", " : t === ":" ? ": " : t));
+}
+
+/** Python's float repr: shortest round-trip digits, exponent form below 1e-4 and from 1e16 on. */
+export function pyFloat(n: number): string {
+  if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
+  if (n === 0) return Object.is(n, -0) ? "-0.0" : "0.0";
+  const [mantissa, exponent] = n.toExponential().split("e") as [string, string];
+  const exp = Number(exponent);
+  if (exp < -4 || exp >= 16) {
+    return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+  }
+  const plain = String(n);
+  return plain.includes(".") ? plain : `${plain}.0`;
+}

@@ -1,0 +1,77 @@
+/**
+ * The rows a handoff writes, typed by the newest captured schema generation so that every column is named
+ * (the compiler refuses a row that forgets one). Messages are held as `hermes sessions export` shows them
+ * (content decoded, `tool_calls` parsed); `storedMessage` turns one into its column form for an INSERT.
+ */
+import type { HermesMessagesRow, HermesSessionsRow } from "../../generated/hermes/0.19.0.ts";
+import type { RecordClock } from "../../ir/clock.ts";
+import { type ContentPart, encodeContent } from "./content.ts";
+import { pyJson } from "./pyjson.ts";
+
+export type { HermesSessionsRow };
+
+export type ExportedMessage = Omit<HermesMessagesRow, "content" | "tool_calls"> & {
+  content: string | ContentPart[] | null;
+  tool_calls: Record<string, unknown>[] | null;
+};
+
+export interface TargetRows {
+  session: HermesSessionsRow;
+  messages: ExportedMessage[];
+}
+
+/** Epoch seconds for a row: the source time where there is one, monotonic and never in the future. */
+export const rowTime = (clock: RecordClock, source?: string): number => Date.parse(clock.next(source)) / 1000;
+
+/** A message with every column at the value Hermes's own `append_message` leaves when it has nothing to say. */
+export function blankMessage(
+  fields: Pick<ExportedMessage, "session_id" | "role" | "timestamp"> & Partial<ExportedMessage>,
+): ExportedMessage {
+  return {
+    id: 0,
+    content: null,
+    tool_call_id: null,
+    tool_calls: null,
+    tool_name: null,
+    effect_disposition: null,
+    token_count: null,
+    finish_reason: null,
+    reasoning: null,
+    reasoning_content: null,
+    reasoning_details: null,
+    codex_reasoning_items: null,
+    codex_message_items: null,
+    platform_message_id: null,
+    observed: 0,
+    active: 1,
+    compacted: 0,
+    api_content: null,
+    ...fields,
+  };
+}
+
+/** Column form: content behind its JSON prefix when it is a list, `tool_calls` as Python-style JSON text. */
+export function storedMessage(message: ExportedMessage): Omit<HermesMessagesRow, "id"> {
+  const { id: _id, ...row } = message;
+  return {
+    ...row,
+    content: encodeContent(message.content),
+    tool_calls: message.tool_calls ? pyJson(message.tool_calls, { ensureAscii: true }) : null,
+  };
+}
+
+/** Hermes's title rules (SessionDB.sanitize_title): no control or invisible characters, one line, 100 at most. */
+export const TITLE_MAX = 100;
+
+export function hermesTitle(raw: string | undefined): string | undefined {
+  const cleaned = (raw ?? "")
+    // deno-lint-ignore no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
+    .replace(/[\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffc\ufff9-\ufffb]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!cleaned) return undefined;
+  // Python counts code points, not UTF-16 units; cutting by code point never splits a surrogate pair.
+  const chars = [...cleaned];
+  return chars.length > TITLE_MAX ? `${chars.slice(0, TITLE_MAX - 1).join("")}…` : cleaned;
+}

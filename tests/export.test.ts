@@ -1,0 +1,94 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { hermes } from "../lib/harnesses/hermes/index.ts";
+import { sessionLocator } from "../lib/harnesses/hermes/store.ts";
+import { claudeFixture, seedClaudeHome } from "./helpers/fixtures.ts";
+import { capturedIds, HERMES_VERSIONS, hermesFixture } from "./helpers/hermes.ts";
+import { conversationCore } from "./helpers/ir-core.ts";
+import { cli, cliJson } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const dir = tempDir();
+
+async function exportLine(db: string, id: string): Promise<{ line: string; live: string }> {
+  const session = await hermes.read(sessionLocator(db, id));
+  let line = "";
+  for await (
+    const l of hermes.render(session, { id: session.meta.id, cwd: "", now: new Date(), stubOpenCalls: false })
+  ) {
+    line += l;
+  }
+  return { line, live: session.meta.id };
+}
+
+for (const version of HERMES_VERSIONS) {
+  test(`${version}: a session exports byte for byte as the real \`hermes sessions export\` wrote it`, async () => {
+    let compared = 0;
+    const exports = readdirSync(hermesFixture(version, "")).filter((f) => f.endsWith(".export.jsonl"));
+    for (const scenario of exports.map((f) => f.slice(0, -".export.jsonl".length))) {
+      const expected = readFileSync(hermesFixture(version, `${scenario}.export.jsonl`), "utf8").split("\n")
+        .filter(Boolean);
+      for (const line of expected) {
+        const { id } = JSON.parse(line) as { id: string };
+        const ours = await exportLine(hermesFixture(version, `${scenario}.state.db`), id);
+        // A compression chain exports as one conversation (lineage form), not as Hermes's per-segment rows.
+        if (ours.live !== id || ours.line.includes('"lineage_session_ids": ')) continue;
+        assert.equal(ours.line, line, `${scenario} ${id}`);
+        compared++;
+      }
+    }
+    assert.ok(compared >= 9, `compared ${compared} sessions`);
+  });
+}
+
+test("export: a Hermes database session to a file, refused over an existing one unless --force", () => {
+  const [id] = capturedIds("0.19.0", "tool-call");
+  const out = join(dir, "tool-call.jsonl");
+  const ref = sessionLocator(hermesFixture("0.19.0", "tool-call.state.db"), id!);
+  const r = cliJson(["export", ref, "-o", out]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.json.session, { harness: "hermes", id });
+  assert.equal(
+    `${readFileSync(out, "utf8")}`,
+    readFileSync(hermesFixture("0.19.0", "tool-call.export.jsonl"), "utf8"),
+  );
+  writeFileSync(out, "keep me\n");
+  const again = cli(["export", ref, "-o", out]);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /already exists \(use --force/);
+  assert.equal(readFileSync(out, "utf8"), "keep me\n");
+  assert.equal(cli(["export", ref, "-o", out, "--force"]).code, 0);
+  assert.notEqual(readFileSync(out, "utf8"), "keep me\n");
+});
+
+test("export: an exported compression chain reads back as the same conversation, history kept apart", async () => {
+  const [root, tip] = capturedIds("0.19.0", "compressed");
+  const db = hermesFixture("0.19.0", "compressed.state.db");
+  const out = join(dir, "chain.jsonl");
+  assert.equal(cli(["export", sessionLocator(db, root!), "-o", out]).code, 0);
+  const original = await hermes.read(sessionLocator(db, tip!));
+  const back = await hermes.read(out);
+  assert.equal(back.meta.id, tip);
+  assert.deepEqual(conversationCore(back.messages), conversationCore(original.messages));
+  assert.deepEqual(
+    back.threads.map((t) => [t.id, t.messages.length]),
+    original.threads.map((t) => [t.id, t.messages.length]),
+  );
+});
+
+test("export: a Claude Code session is its own transcript, record for record", () => {
+  const home = join(dir, "claude");
+  const { id } = seedClaudeHome(home, "thinking-tool-use");
+  const out = join(dir, "claude.jsonl");
+  const r = cli(["export", id, "-o", out, "--claude-home", home]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readFileSync(out, "utf8"), readFileSync(claudeFixture("thinking-tool-use"), "utf8"));
+});
+
+test("export needs -o", () => {
+  const r = cli(["export", "whatever"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /missing -o FILE/);
+});

@@ -1,0 +1,104 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { scriptArgv } from "../lib/runtime.ts";
+import { configuredModel } from "../lib/harnesses/hermes/config.ts";
+import { pyFloat, pyJson } from "../lib/harnesses/hermes/pyjson.ts";
+import { capturedIds, hermesFixture, seedHermesHome, sha256 } from "./helpers/hermes.ts";
+import { cliJson } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const dir = tempDir();
+
+interface Listed {
+  id: string;
+  path: string;
+  title?: string;
+  cwd?: string;
+}
+
+function listed(home: string): Listed[] {
+  const r = cliJson(["list", "--from", "hermes", "--hermes-home", home]);
+  assert.equal(r.code, 0, r.stderr);
+  return r.json.sessions as Listed[];
+}
+
+test("list: a compression chain once, under its live tip; every profile; legacy files the db lacks", () => {
+  const home = join(dir, "home");
+  seedHermesHome(home, "0.19.0", "compressed");
+  seedHermesHome(join(home, "profiles", "coder"), "0.19.0", "titled");
+  mkdirSync(join(home, "sessions"));
+  const [gateway] = capturedIds("0.14.0", "gateway-legacy");
+  copyFileSync(
+    hermesFixture("0.14.0", `gateway-legacy/sessions/${gateway}.jsonl`),
+    join(home, "sessions", `${gateway}.jsonl`),
+  );
+  const rows = listed(home);
+  const [, tip] = capturedIds("0.19.0", "compressed");
+  const [titled] = capturedIds("0.19.0", "titled");
+  assert.deepEqual(rows.map((r) => r.id).sort(), [gateway, tip, titled].sort());
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  assert.equal(byId.get(tip!)!.title, "Explain how tides form.");
+  assert.equal(byId.get(titled!)!.title, "Garden planning notes");
+  assert.equal(byId.get(titled!)!.path, `${join(home, "profiles", "coder", "state.db")}#${titled}`);
+  assert.equal(byId.get(gateway!)!.path, join(home, "sessions", `${gateway}.jsonl`));
+});
+
+test("reading a state.db another process holds in WAL mode leaves its -wal untouched and sees its rows", async () => {
+  const db = join(dir, "live", "state.db");
+  mkdirSync(join(dir, "live"));
+  copyFileSync(hermesFixture("0.19.0", "tool-call.state.db"), db);
+  const held = "20261130_090000_abcdef";
+  const [bin, ...pre] = scriptArgv(fileURLToPath(new URL("./helpers/hold-hermes-wal.ts", import.meta.url)));
+  const holder = spawn(bin!, [...pre, db, held], { stdio: ["pipe", "pipe", "inherit"] });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.on("data", (d: Buffer) => d.toString().includes("ready") && resolve());
+      holder.on("exit", (code) => reject(new Error(`holder exited ${code}`)));
+    });
+    const before = { wal: await sha256(`${db}-wal`), db: await sha256(db) };
+    assert.ok(readFileSync(`${db}-wal`).length > 0, "the new rows are only in the WAL");
+    const rows = listed(join(dir, "live"));
+    assert.ok(rows.some((r) => r.id === held), "a read-only reader sees what the WAL holds");
+    const shown = cliJson(["show", `${db}#${held}`]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.deepEqual({ wal: await sha256(`${db}-wal`), db: await sha256(db) }, before);
+  } finally {
+    holder.stdin.end();
+    await new Promise((r) => holder.on("close", r));
+  }
+});
+
+test("config.yaml: the model Hermes routes to, in the shapes hermes setup and people write", () => {
+  const cases: [string, { model?: string; provider?: string }][] = [
+    ["model: gpt-5 # main\n", { model: "gpt-5" }],
+    ['model:\n  provider: custom\n  default: "fake-model-1"\n  base_url: http://x/v1\nother: 1\n', {
+      model: "fake-model-1",
+      provider: "custom",
+    }],
+    ["model: {provider: anthropic, default: 'claude-x'}\n", { model: "claude-x", provider: "anthropic" }],
+    ["model:\n  model: m2\n", { model: "m2" }],
+    ["agent:\n  max_turns: 3\n", {}],
+  ];
+  for (const [i, [text, expected]] of cases.entries()) {
+    const path = join(dir, `config-${i}.yaml`);
+    writeFileSync(path, text);
+    assert.deepEqual(configuredModel(path), expected, text);
+  }
+  assert.deepEqual(configuredModel(join(dir, "missing.yaml")), {});
+});
+
+test("Python-style JSON: separators, float repr, ASCII escapes, as Hermes's json.dumps writes them", () => {
+  assert.equal(pyJson({ a: [1, "é"], b: null }, { ensureAscii: true }), '{"a": [1, "\\u00e9"], "b": null}');
+  assert.equal(pyJson({ a: "é" }, { ensureAscii: false }), '{"a": "é"}');
+  assert.deepEqual([0, 1795986439.8582847, 1e-5, 12, 1e16].map(pyFloat), [
+    "0.0",
+    "1795986439.8582847",
+    "1e-05",
+    "12.0",
+    "1e+16",
+  ]);
+});
