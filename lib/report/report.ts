@@ -133,7 +133,7 @@ function reportForeign(session: Session, target: Capabilities, add: Add) {
   add(
     "subagents",
     "loss",
-    side.length,
+    target.subagents ? 0 : side.length,
     "sidechains and subagent transcripts are not carried",
     side.map((t) => t.id),
   );

@@ -2,14 +2,12 @@ import type { Command } from "../command.ts";
 import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { harness } from "../../harnesses/index.ts";
-import { prepareConversion } from "../../pipeline/prepare.ts";
+import { convertSession } from "../../pipeline/convert.ts";
 import { formatReport } from "../../report/report.ts";
-import { publishFile, writeLines } from "../../io/publish.ts";
 import { InputError } from "../../errors.ts";
 import { err, printJson } from "../output.ts";
 import { dirname, resolve } from "node:path";
 import { assertDirectory } from "../../io/paths.ts";
-import { saveProvenance } from "../../tools/provenance.ts";
 
 export const convert: Command = {
   name: "convert",
@@ -32,7 +30,8 @@ export const convert: Command = {
     if (output) assertDirectory(dirname(resolve(output)), "-o");
     const { session: source } = await loadSession(ref!, parsed.values, homes);
     const target = harness(to);
-    const { session, options, report } = prepareConversion(source, target, {
+    const destination = output ? { path: resolve(output), replace: flag(parsed.values, "force") } : { fd: 1 };
+    const { options, report } = await convertSession(source, target, {
       // A same-harness conversion keeps the id, so untouched records come out byte for byte.
       ...(to === source.meta.harness ? { id: source.meta.id } : {}),
       ...(str(parsed.values, "cwd") ? { cwd: str(parsed.values, "cwd") } : {}),
@@ -40,11 +39,7 @@ export const convert: Command = {
       stubOpenCalls: flag(parsed.values, "stub-open-calls"),
       now,
       homes,
-    });
-    const lines = target.render(session, options);
-    if (output) await publishFile(resolve(output), lines, flag(parsed.values, "force"));
-    else await writeLines(1, lines);
-    saveProvenance(to, options.id, session);
+    }, destination);
     if (json) printJson({ output: resolve(output!), target: { harness: to, id: options.id }, report });
     else for (const l of formatReport(report)) err(l);
     return 0;

@@ -1,0 +1,57 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
+import { buildReport } from "../lib/report/report.ts";
+import { harness } from "../lib/harnesses/index.ts";
+import type { Capabilities } from "../lib/report/capabilities.ts";
+import { claudeFixture } from "./helpers/fixtures.ts";
+
+const actions = {
+  handshake: true,
+  stubbedCalls: 0,
+  tools: { translated: 0, restored: 0, passedThrough: [] },
+  neutralized: 0,
+};
+
+test("what one target discloses depends only on its own capability set", async () => {
+  const session = await readClaudeSession(claudeFixture("subagent"));
+  const codex = harness("codex").capabilities;
+  const before = buildReport(session, codex, actions);
+  const claude = harness("claude-code").capabilities as Capabilities;
+  const saved = { ...claude };
+  try {
+    // Give another writer every capability: Codex's disclosure must not move.
+    Object.assign(claude, {
+      threadTopology: true,
+      toolSchemas: true,
+      systemInstructions: true,
+      subagents: true,
+      images: true,
+    });
+    assert.deepEqual(buildReport(session, codex, actions), before);
+  } finally {
+    Object.assign(claude, saved);
+  }
+});
+
+test("a capability a target lacks is disclosed as a loss, and lossless is claimed only without losses", async () => {
+  const session = await readClaudeSession(claudeFixture("subagent"));
+  const codex = harness("codex").capabilities;
+  const report = buildReport(session, codex, actions);
+  assert.equal(report.lossless, false);
+  assert.ok(report.entries.some((e) => e.code === "subagents" && e.severity === "loss"));
+  const richer = buildReport(session, {
+    ...codex,
+    subagents: true,
+    systemInstructions: true,
+    toolSchemas: true,
+  }, actions);
+  assert.ok(!richer.entries.some((e) => e.code === "subagents"));
+});
+
+test("a same-harness copy is lossless, and says what it synthesized", async () => {
+  const session = await readClaudeSession(claudeFixture("plain-text"));
+  const report = buildReport(session, harness("claude-code").capabilities, actions);
+  assert.equal(report.lossless, true);
+  assert.ok(report.entries.some((e) => e.code === "handshake-added" && e.severity === "info"));
+});
