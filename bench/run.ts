@@ -1,7 +1,7 @@
 /**
- * Benchmark: builds a large synthetic Claude Code session from real fixture records, then measures read,
- * convert (render to a file) and write (handoff into a store), each in its own process so peak memory is
- * that phase's alone. Usage: npm run bench -- [size-in-MB, default 70]
+ * Benchmark: builds a large synthetic Claude Code session from real fixture records, then measures reading it,
+ * converting it to each harness (rendered to a file) and handing it off to each (into a fresh store), each in
+ * its own process so peak memory is that phase's alone. Usage: npm run bench -- [size-in-MB, default 70]
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -10,9 +10,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomUUID } from "node:crypto";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { claudeCode } from "../lib/harnesses/claude-code/index.ts";
+import { harness } from "../lib/harnesses/index.ts";
+import type { HarnessName } from "../lib/ir/schema.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
-import { publishFile } from "../lib/io/publish.ts";
+import { convertSession } from "../lib/pipeline/convert.ts";
+import { createCodexStore } from "../lib/demo/codex-store.ts";
+import { createHermesStore } from "../lib/demo/hermes-store.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 
 const FIXTURE = fileURLToPath(
@@ -60,30 +63,46 @@ function generate(path: string, megabytes: number): number {
   return count;
 }
 
+/** A phase is `read`, or `convert:<harness>` / `handoff:<harness>` of the generated Claude Code session. */
 async function phase(name: string, file: string, work: string): Promise<void> {
   const now = new Date();
   const started = performance.now();
   const session = await readClaudeSession(file);
-  if (name !== "read") {
-    const { options } = prepareConversion(session, claudeCode, {
-      cwd: join(work, "target"),
-      handshake: true,
-      stubOpenCalls: false,
-      now,
-    });
-    if (name === "convert") {
-      await publishFile(join(work, `${options.id}.jsonl`), claudeCode.render(session, options), false);
+  const [step, to] = name.split(":") as [string, HarnessName | undefined];
+  if (to) {
+    const target = harness(to);
+    const homes = {
+      claudeHome: join(work, "claude"),
+      codexHome: join(work, "codex"),
+      hermesHome: join(work, "hermes"),
+    };
+    const cwd = join(work, "target");
+    mkdirSync(cwd);
+    if (step === "convert") {
+      const request = { cwd, handshake: true, stubOpenCalls: false, now };
+      await convertSession(session, target, request, { path: join(work, "out.jsonl"), replace: false });
     } else {
-      const homes = { claudeHome: join(work, "claude"), codexHome: "", hermesHome: "" };
-      const plan = await claudeCode.plan(session, options, homes, false);
-      await claudeCode.register(plan, { force: false, backup: true, now });
+      createCodexStore(homes.codexHome);
+      createHermesStore(homes.hermesHome);
+      const { session: prepared, options } = prepareConversion(session, target, {
+        cwd,
+        handshake: true,
+        stubOpenCalls: false,
+        now,
+        homes,
+      });
+      const plan = await target.plan(prepared, options, homes, false);
+      await target.register(plan, { force: false, backup: true, now });
     }
   }
   const seconds = (performance.now() - started) / 1000;
-  console.log(
-    JSON.stringify({ seconds, maxRssKiB: process.resourceUsage().maxRSS, messages: session.messages.length }),
-  );
+  console.log(JSON.stringify({ seconds, maxRssKiB: process.resourceUsage().maxRSS }));
 }
+
+const PHASES = [
+  "read",
+  ...["claude-code", "codex", "hermes"].flatMap((h) => [`convert:${h}`, `handoff:${h}`]),
+];
 
 async function main() {
   const [mode, name, file, work] = process.argv.slice(2);
@@ -100,9 +119,9 @@ async function main() {
         ((performance.now() - t0) / 1000).toFixed(1)
       } s)`,
     );
-    console.log("phase    seconds  MB/s    peak RSS");
-    for (const name of ["read", "convert", "write"]) {
-      const work = join(dir, name);
+    console.log("phase                 seconds  MB/s    peak RSS");
+    for (const name of PHASES) {
+      const work = join(dir, name.replace(":", "-"));
       mkdirSync(work);
       const [bin, ...pre] = scriptArgv(fileURLToPath(import.meta.url));
       const r = spawnSync(bin!, [...pre, "--phase", name, file, work], { encoding: "utf8" });
@@ -110,7 +129,7 @@ async function main() {
       const m = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { seconds: number; maxRssKiB: number };
       const mbps = bytes / 1048576 / m.seconds;
       console.log(
-        `${name.padEnd(8)} ${m.seconds.toFixed(2).padStart(7)}  ${mbps.toFixed(0).padStart(5)}  ${
+        `${name.padEnd(20)} ${m.seconds.toFixed(2).padStart(7)}  ${mbps.toFixed(0).padStart(5)}  ${
           (m.maxRssKiB / 1024).toFixed(0)
         } MB`,
       );
