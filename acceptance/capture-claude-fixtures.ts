@@ -35,7 +35,7 @@ import {
   lastUserMessage,
   startFakeAnthropic,
   userPromptText,
-} from "./fake-servers/anthropic.ts";
+} from "../lib/certify/fake-servers/anthropic.ts";
 import { installHarness, pinnedVersion } from "./install-harness.ts";
 import {
   claudeConfigDir,
@@ -44,7 +44,7 @@ import {
   runClaude,
   type RunClaudeOptions,
   type RunClaudeResult,
-} from "./run-claude.ts";
+} from "../lib/certify/harnesses/claude-code/run.ts";
 import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -188,23 +188,67 @@ function reapLeftovers(procs: Proc[]): void {
 // ---------- scenarios ----------
 
 const SLOW_TOOL = "echo fixture-slow-start; sleep 30; echo fixture-slow-end";
+/** Claude's streaming input mode: user messages arrive on stdin as JSON lines while a turn runs. */
+const STREAM_JSON = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
+/** The message typed while the interrupted-queued scenario's tool runs: it must stay queued. */
+const QUEUED_WHILE_TOOL_RUNS = "Queued while the tool ran: afterwards, also list the files.";
 
-/** Kill claude with `signal` while its Bash tool runs `sleep 30`. */
-async function interruptDuringTool(ctx: ScenarioCtx, signal: NodeJS.Signals): Promise<void> {
+function userLine(text: string): string {
+  return JSON.stringify({ type: "user", message: { role: "user", content: text } }) + "\n";
+}
+
+/** The session's transcript holds an enqueue record for `text` (partly written lines are skipped). */
+function enqueued(home: string, text: string): boolean {
+  return findTranscripts(home).some((t) =>
+    readFileSync(t.file, "utf8").split("\n").some((l) => {
+      try {
+        const r = JSON.parse(l) as Record<string, unknown>;
+        return r.type === "queue-operation" && r.operation === "enqueue" && r.content === text;
+      } catch {
+        return false;
+      }
+    })
+  );
+}
+
+/**
+ * Kill claude with `signal` while its Bash tool runs `sleep 30`. With `queued`, the prompt goes in through
+ * stream-json (stdin stays open until the kill) and `queued` is written while the tool sleeps; the kill waits
+ * until the binary has recorded it as enqueued.
+ */
+async function interruptDuringTool(ctx: ScenarioCtx, signal: NodeJS.Signals, queued?: string): Promise<void> {
+  const prompt = `Start the slow job. TOOL: ${SLOW_TOOL}`;
   let pid: number | undefined;
+  let stdin: NodeJS.WritableStream | undefined;
+  let release = () => {};
+  const killed = new Promise<void>((resolve) => (release = resolve));
   const running = ctx.claude(
-    oneShot(`Start the slow job. TOOL: ${SLOW_TOOL}`, "--dangerously-skip-permissions"),
+    queued === undefined
+      ? oneShot(prompt, "--dangerously-skip-permissions")
+      : [...STREAM_JSON, "--dangerously-skip-permissions"],
     {
       onSpawn: (p) => {
         pid = p;
       },
+      ...(queued === undefined ? {} : {
+        input: async (s: NodeJS.WritableStream) => {
+          stdin = s;
+          s.write(userLine(prompt));
+          await killed;
+        },
+      }),
     },
   );
   const sleeping = () => pid !== undefined && descendants(pid).some((d) => d.cmd.startsWith("sleep"));
   await waitFor("the Bash tool to start sleeping", sleeping, 60_000);
+  if (queued !== undefined) {
+    stdin?.write(userLine(queued));
+    await waitFor("the queued message's enqueue record", () => enqueued(ctx.home, queued), 30_000);
+  }
   await sleep(500);
   const kids = descendants(pid as number);
   killPid(pid, signal);
+  release();
   await running;
   reapLeftovers(kids);
 }
@@ -271,15 +315,12 @@ const SCENARIOS: Scenario[] = [
       return reply;
     },
     async run(ctx) {
-      const line = (text: string) =>
-        JSON.stringify({ type: "user", message: { role: "user", content: text } }) + "\n";
-      const args = ["-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose"];
-      const r = await ctx.claude(args, {
+      const r = await ctx.claude(STREAM_JSON, {
         input: async (stdin) => {
-          stdin.write(line("Queue fixture: a slow first message."));
+          stdin.write(userLine("Queue fixture: a slow first message."));
           await waitFor("the first request", () => logLines(ctx.logPath).length >= 1, 60_000);
           await sleep(300);
-          stdin.write(line("Queue fixture: typed while busy."));
+          stdin.write(userLine("Queue fixture: typed while busy."));
           await waitFor("the queued message's request", () => logLines(ctx.logPath).length >= 2, 60_000);
           await sleep(1500);
         },
@@ -325,6 +366,36 @@ const SCENARIOS: Scenario[] = [
           "tool_result and a `[Request interrupted by user for tool use]` user text, then exits.",
     async run(ctx) {
       await interruptDuringTool(ctx, "SIGINT");
+    },
+  },
+  {
+    name: "interrupted-queued",
+    how: (v) =>
+      `\`claude -p --input-format stream-json ...\`: the model calls Bash (\`${SLOW_TOOL}\`); while \`sleep\` ` +
+      `runs, a second user message (\`${QUEUED_WHILE_TOOL_RUNS}\`) is written to stdin, and once the binary ` +
+      "has recorded it, claude is killed with SIGKILL: an orphan tool_use plus a message still waiting" +
+      (isV1(v)
+        ? " (1.0.x writes no queue-operation records, so nothing says it was typed)."
+        : " (a queue-operation enqueue with no dequeue)."),
+    async run(ctx) {
+      await interruptDuringTool(ctx, "SIGKILL", QUEUED_WHILE_TOOL_RUNS);
+    },
+  },
+  {
+    name: "edit-tool",
+    how:
+      "The scenario writes `notes.txt` into the cwd; the prompt `EDIT: <abs path> <old> <new>` makes the " +
+      "fake model call `Edit` (file_path absolute, old_string, new_string; allowed by `--allowedTools Edit`), " +
+      "the binary edits the file, then a final text.",
+    async run(ctx) {
+      const file = join(ctx.cwd, "notes.txt");
+      writeFileSync(file, "status: draft\nowner: fixture\n");
+      sessionIdOf(await ctx.claude(oneShot(`EDIT: ${file} draft final`, "--allowedTools", "Edit")));
+      if (readFileSync(file, "utf8") !== "status: final\nowner: fixture\n") {
+        throw new Error(
+          `edit-tool: the binary did not edit the file: ${JSON.stringify(readFileSync(file, "utf8"))}`,
+        );
+      }
     },
   },
   {
@@ -621,7 +692,7 @@ function readme(version: string, bin: string, outDir: string, lastRun: string): 
     "Each scenario ran the real `claude` program (npm `@anthropic-ai/claude-code@" + version + "`, " +
     program[0],
     program[1] + " in a fresh private HOME / CLAUDE_CONFIG_DIR / TMPDIR",
-    "against `acceptance/fake-servers/anthropic.ts` (default deterministic script unless noted).",
+    "against `lib/certify/fake-servers/anthropic.ts` (default deterministic script unless noted).",
     "Paths were neutralized: cwd -> `/home/user/project` (and its bucket form -> `-home-user-project`),",
     "home -> `/home/user`, private TMPDIR -> `/tmp`. Everything else is byte for byte what the binary wrote" +
     (isV1(version) ? "." : ","),
@@ -717,6 +788,10 @@ const VERSION_NOTES: Record<string, string[]> = {
     "- Dropping the HTTP connection after a tool_use does not leave an orphan tool_use: the binary writes an",
     "  assistant text `API Error: Connection lost mid-response...`, still runs the tool and continues.",
     "- SIGTERM during a tool writes a tool_result `Exit code 137` (is_error) instead of an orphan.",
+    "- interrupted-queued: a message written while a tool runs gets only an `enqueue` record (no user record);",
+    "  the dequeue would come when the turn ends, so after a kill the enqueue is the file's last record.",
+    "- edit-tool: the binary records the Edit input with `replace_all: false` added (first key); an Edit of a",
+    "  file the session never read was accepted.",
     "- A standalone `sleep 30` Bash command is refused by the binary (`Blocked: standalone sleep`), hence the",
     "  `echo ...; sleep 30; echo ...` command.",
     "- `--resume-session-at <uuid>` is hidden from `--help` but listed in the binary; it only works with `-p`",

@@ -14,24 +14,20 @@
 //
 // PyPI harnesses (Hermes Agent) go into a private Python venv instead (acceptance/install-pip.ts).
 //
+// `--latest` takes the newest published version instead of the pin (npm's `latest` tag, PyPI's newest release),
+// asked of each registry through its own client (`npm view`, `pip index versions`).
+//
 // CLI: npx bun acceptance/install-harness.ts [harness] [version]   (prints the executable path)
+//      npx bun acceptance/install-harness.ts --latest [harness...]  (every harness when none is named; prints
+//                                                                    "<harness> <version> <path>" per line)
 import { spawnSync } from "node:child_process";
-import {
-  accessSync,
-  chmodSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { installPip, type PipHarness } from "./install-pip.ts";
+import { installPip, latestPipVersion, type PipHarness } from "./install-pip.ts";
+import { findOnPath } from "../lib/certify/binaries.ts";
 
 /** An npm package whose executable lives in a per-platform optional dependency. */
 interface NpmNativeHarness {
@@ -128,15 +124,20 @@ export function installHarness(
   version: string = pinnedVersion(name),
   { extras = [] }: { extras?: string[] } = {},
 ): Promise<string> {
-  const spec = HARNESSES[name];
-  if (spec === undefined) {
-    throw new Error(`unknown harness ${name}; known: ${Object.keys(HARNESSES).join(", ")}`);
-  }
+  const spec = specOf(name);
   if (spec.kind === "pip") {
     const suffix = extras.length ? `-${[...extras].sort().join("-")}` : "";
     return Promise.resolve(installPip(`${harnessDir(name, version)}${suffix}`, spec, version, extras));
   }
   return Promise.resolve(installNpmNative(name, spec, version));
+}
+
+function specOf(name: string): HarnessSpec {
+  const spec = HARNESSES[name];
+  if (spec === undefined) {
+    throw new Error(`unknown harness ${name}; known: ${Object.keys(HARNESSES).join(", ")}`);
+  }
+  return spec;
 }
 
 function installNpmNative(name: string, spec: NpmNativeHarness, version: string): string {
@@ -204,28 +205,34 @@ function writeJsWrapper(prefix: string, spec: NpmNativeHarness, version: string)
   chmodSync(wrapper, 0o755);
 }
 
-function findOnPath(cmd: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const p = join(dir, cmd);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      // Not here.
-    }
-  }
-  return undefined;
-}
-
 function shQuote(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
+const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
+
+/** The newest published version: npm's `latest` dist-tag, or PyPI's newest release. */
+export function latestVersion(name: string): string {
+  const spec = specOf(name);
+  if (spec.kind === "pip") return latestPipVersion(spec);
+  const r = spawnSync(NPM, ["view", spec.npmPackage, "version"], { encoding: "utf8", timeout: 120_000 });
+  const version = (r.stdout ?? "").trim();
+  if (r.status !== 0 || !/^\d+\.\d+\.\d+/.test(version)) {
+    throw new Error(
+      `npm view ${spec.npmPackage} version failed (${r.status ?? r.signal}): ${r.stderr ?? ""}`,
+    );
+  }
+  return version;
+}
+
+/** Every installable harness, in a stable order. */
+export function harnessNames(): string[] {
+  return Object.keys(HARNESSES);
+}
+
 function npmInstall(prefix: string, pkgSpec: string): void {
-  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const args = ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error", pkgSpec];
-  const r = spawnSync(npm, args, { cwd: prefix, encoding: "utf8", timeout: 600_000 });
+  const r = spawnSync(NPM, args, { cwd: prefix, encoding: "utf8", timeout: 600_000 });
   if (r.status !== 0) {
     throw new Error(
       `npm ${args.join(" ")} failed (${r.status ?? r.signal}): ${r.stderr ?? ""}${r.stdout ?? ""}`,
@@ -260,6 +267,13 @@ function reportsVersion(bin: string, spec: NpmNativeHarness, version: string): b
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === "--latest") {
+    for (const name of argv.length > 1 ? argv.slice(1) : harnessNames()) {
+      const version = latestVersion(name);
+      console.log(`${name} ${version} ${await installHarness(name, version)}`);
+    }
+    return;
+  }
   const name = argv[0] ?? "claude-code";
   const version = argv[1] ?? pinnedVersion(name);
   console.log(await installHarness(name, version));

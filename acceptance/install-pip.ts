@@ -34,6 +34,16 @@ function pickPython(spec: PipHarness): string {
   throw new Error(`${spec.pipPackage} needs Python ${spec.pythons.join(", ")} (set ${spec.pythonEnv})`);
 }
 
+/** PyPI's newest release of the package, as `pip index versions` reports it ("<name> (<version>)"). */
+export function latestPipVersion(spec: PipHarness): string {
+  const r = run(pickPython(spec), ["-m", "pip", "index", "versions", spec.pipPackage], 120_000);
+  const version = /\(([^)]+)\)/.exec(r.out)?.[1];
+  if (r.status !== 0 || version === undefined) {
+    throw new Error(`pip index versions ${spec.pipPackage} failed:\n${r.out.slice(-2000)}`);
+  }
+  return version;
+}
+
 /** The version pip recorded in the venv, or undefined. */
 function installedVersion(venv: string, pkg: string): string | undefined {
   const py = join(venv, "bin", "python");

@@ -28,3 +28,13 @@ export function scriptArgv(path: string): string[] {
       return [process.execPath, path];
   }
 }
+
+/** Whether this is the single binary `bun build --compile` made (its modules live in Bun's virtual folder). */
+export function isCompiledBinary(): boolean {
+  return /^file:\/\/\/(?:\$bunfs|[A-Za-z]:\/~BUN)\//.test(import.meta.url);
+}
+
+/** The argv that runs this program's CLI again: the binary itself, else `mainPath` under the current runtime. */
+export function selfArgv(mainPath: string): string[] {
+  return isCompiledBinary() ? [process.execPath] : scriptArgv(mainPath);
+}

@@ -19,6 +19,8 @@ const FIXTURES = [
   "subagent",
   "interrupted-tool-call",
   "interrupted-tool-call-sigint",
+  "interrupted-queued",
+  "edit-tool",
 ];
 
 for (const name of FIXTURES) {

@@ -17,6 +17,8 @@ const FIXTURES = [
   "rewound-branch",
   "subagent",
   "interrupted-tool-call",
+  "interrupted-queued",
+  "edit-tool",
 ];
 
 /** The same IR as if another harness had produced it: forces the generic renderer instead of the record copy. */

@@ -192,7 +192,7 @@ test("errors under --json still print one JSON document", () => {
 });
 
 test("every command answers --help", () => {
-  for (const command of ["list", "inspect", "show", "convert", "handoff", "demo"]) {
+  for (const command of ["list", "inspect", "show", "convert", "handoff", "drift", "certify", "demo"]) {
     const r = cli([command, "--help"]);
     assert.equal(r.code, 0, command);
     assert.match(r.stdout, new RegExp(`Usage: session-bridge ${command}`));

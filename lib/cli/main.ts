@@ -16,10 +16,22 @@ import { handoff } from "./commands/handoff.ts";
 import { demo } from "./commands/demo.ts";
 import { undo } from "./commands/undo.ts";
 import { drift } from "./commands/drift.ts";
+import { certify } from "./commands/certify.ts";
 import { exportCommand } from "./commands/export.ts";
 import { VERSION } from "../version.ts";
 
-const COMMANDS: Command[] = [list, inspect, show, convert, handoff, exportCommand, undo, drift, demo];
+const COMMANDS: Command[] = [
+  list,
+  inspect,
+  show,
+  convert,
+  handoff,
+  exportCommand,
+  undo,
+  drift,
+  certify,
+  demo,
+];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -5,8 +5,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import samples from "../generated/demo-samples.json" with { type: "json" };
 import { bucketName } from "../harnesses/claude-code/bucket.ts";
+import { sampleFor } from "../samples.ts";
 import { createCodexStore } from "./codex-store.ts";
 import { createHermesStore } from "./hermes-store.ts";
 
@@ -25,7 +25,7 @@ const SAMPLE_CWD = "/home/user/project";
 export function buildSandbox(): Sandbox {
   const root = mkdtempSync(join(tmpdir(), "session-bridge-demo-"));
   const claudeHome = join(root, "claude");
-  const sample = samples["claude-code"];
+  const sample = sampleFor("claude-code");
   const sessionId = (JSON.parse(sample.lines[0]!) as { sessionId: string }).sessionId;
   const bucket = join(claudeHome, "projects", bucketName(SAMPLE_CWD));
   mkdirSync(bucket, { recursive: true });

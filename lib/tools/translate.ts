@@ -9,7 +9,8 @@ import { claudeTools } from "./claude-code.ts";
 import { codexTools } from "./codex.ts";
 import { hermesTools } from "./hermes.ts";
 
-const VOCABULARIES: Record<HarnessName, ToolVocabulary> = {
+/** Each harness's tool names and arguments, by canonical kind. */
+export const VOCABULARIES: Record<HarnessName, ToolVocabulary> = {
   "claude-code": claudeTools,
   codex: codexTools,
   hermes: hermesTools,

@@ -17,17 +17,20 @@ import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
 import { RefusedError } from "../../errors.ts";
 import { backupDir, backupFile } from "../../store/backup.ts";
 import { shellQuote } from "../../cli/shell.ts";
-import { bucketFor } from "./bucket.ts";
+import { bucketFor, MAX_BUCKET_BYTES } from "./bucket.ts";
+import { detectClaudeTarget } from "./target.ts";
 import { projectsDir } from "./locate.ts";
 import { copyRecords, renderClaude } from "./write.ts";
 
-export function planClaude(
+export async function planClaude(
   session: Session,
   options: RenderOptions,
   homes: Homes,
   force: boolean,
-): HandoffPlan {
-  const dir = join(projectsDir(homes), bucketFor(options.cwd));
+): Promise<HandoffPlan> {
+  const target = await detectClaudeTarget(homes);
+  const bucket = bucketFor(options.cwd, process.env, target.version);
+  const dir = join(projectsDir(homes), bucket);
   const path = join(dir, `${options.id}.jsonl`);
   const files: PlannedFile[] = [{ path, lines: () => renderClaude(session, options) }];
   for (const source of subagentFiles(session)) {
@@ -37,6 +40,12 @@ export function planClaude(
     });
   }
   const taken = files.filter((f) => existsSync(f.path)).map((f) => f.path);
+  const refusal = Buffer.byteLength(bucket) > MAX_BUCKET_BYTES
+    ? `Claude Code ${target.version} cannot keep sessions for ${options.cwd}: its project folder name would be ` +
+      `${Buffer.byteLength(bucket)} bytes, more than a file name may have (${MAX_BUCKET_BYTES})`
+    : taken.length && !force
+    ? `${taken[0]} already exists (use --force to replace it)`
+    : undefined;
   return {
     harness: "claude-code",
     id: options.id,
@@ -45,7 +54,7 @@ export function planClaude(
     files,
     databases: [],
     resumeCommand: `cd ${shellQuote(options.cwd)} && claude --resume ${options.id}`,
-    ...(taken.length && !force ? { refusal: `${taken[0]} already exists (use --force to replace it)` } : {}),
+    ...(refusal ? { refusal } : {}),
   };
 }
 

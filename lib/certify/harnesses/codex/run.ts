@@ -1,23 +1,37 @@
-// Runs the real Codex CLI offline: private HOME / CODEX_HOME / TMPDIR, a custom model provider pointed at the
-// fake Responses server (a custom provider also avoids Codex's websocket attempt), stdin closed.
-import { spawn } from "node:child_process";
+// Runs the real Codex CLI with a private HOME / CODEX_HOME / TMPDIR, stdin closed: offline with a custom model
+// provider pointed at the fake Responses server (a custom provider also avoids Codex's websocket attempt), or
+// (real mode) with the environment and config the caller carries over from the user.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { newestStateDb } from "../lib/harnesses/codex/locate.ts";
+import { newestStateDb } from "../../../harnesses/codex/locate.ts";
+import { spawnCollect, type SpawnResult } from "../../spawn.ts";
 
 export const CODEX_MODEL = "gpt-5.5";
 export const CODEX_PROVIDER = "fake";
+const FAKE_KEY_VARIABLE = "FAKE_OPENAI_API_KEY";
 
-export interface RunCodexResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
+export type RunCodexResult = SpawnResult;
 
 export function codexHomeDir(home: string): string {
   return join(home, ".codex");
+}
+
+/** The private dirs every run gets, offline or not. */
+export function codexPrivateEnv(home: string): Record<string, string> {
+  return { HOME: home, CODEX_HOME: codexHomeDir(home), TMPDIR: join(home, "tmp") };
+}
+
+/** Env for an offline run: nothing inherited but PATH; the fake provider's key. */
+export function codexEnv(home: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    NO_COLOR: "1",
+    ...codexPrivateEnv(home),
+    [FAKE_KEY_VARIABLE]: "sk-fake-session-bridge",
+  };
 }
 
 /** config.toml selecting the fake provider: `base_url` ends in /v1, the key comes from the environment. */
@@ -33,7 +47,7 @@ export function prepareCodexHome(home: string, baseUrl: string): void {
       `[model_providers.${CODEX_PROVIDER}]`,
       `name = "Fake Responses"`,
       `base_url = "${baseUrl}"`,
-      `env_key = "FAKE_OPENAI_API_KEY"`,
+      `env_key = "${FAKE_KEY_VARIABLE}"`,
       `wire_api = "responses"`,
       "",
     ].join("\n"),
@@ -46,34 +60,9 @@ export function runCodex(
   cwd: string,
   args: string[],
   timeoutMs = 120_000,
+  env: Record<string, string> = codexEnv(home),
 ): Promise<RunCodexResult> {
-  const env = {
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
-    LANG: "C.UTF-8",
-    TERM: "dumb",
-    NO_COLOR: "1",
-    HOME: home,
-    CODEX_HOME: codexHomeDir(home),
-    TMPDIR: join(home, "tmp"),
-    FAKE_OPENAI_API_KEY: "sk-fake-session-bridge",
-  };
-  const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  let timedOut = false;
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill("SIGKILL");
-  }, timeoutMs);
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
-    });
-  });
+  return spawnCollect(bin, args, { cwd, env, timeoutMs });
 }
 
 /** The thread id `codex exec --json` announces on its first event. */
@@ -86,7 +75,12 @@ export function threadIdOf(stdout: string): string | undefined {
  * it (with all migrations) on any command that opens the thread store; archiving an id that does not exist is
  * one that needs no model and changes nothing else.
  */
-export async function initCodexStore(bin: string, home: string, cwd: string): Promise<void> {
+export async function initCodexStore(
+  bin: string,
+  home: string,
+  cwd: string,
+  env: Record<string, string> = codexEnv(home),
+): Promise<void> {
   if (newestStateDb(codexHomeDir(home))) return;
-  await runCodex(bin, home, cwd, ["archive", "00000000-0000-7000-8000-000000000000"], 60_000);
+  await runCodex(bin, home, cwd, ["archive", "00000000-0000-7000-8000-000000000000"], 60_000, env);
 }

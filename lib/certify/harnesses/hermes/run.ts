@@ -1,10 +1,11 @@
-// Runs the real Hermes Agent offline: a private HOME / HERMES_HOME / TMPDIR, a config.yaml pointing at a fake
-// Chat Completions server on 127.0.0.1, and every network side path switched off (tirith download, lazy pip
-// installs, the PyPI update check, auxiliary title generation). Shared by the fixture capture and the matrix.
-import { spawn } from "node:child_process";
+// Runs the real Hermes Agent with a private HOME / HERMES_HOME / TMPDIR: offline with a config.yaml pointing at a
+// fake Chat Completions server on 127.0.0.1 and every network side path switched off (tirith download, lazy pip
+// installs, the PyPI update check, auxiliary title generation), or (real mode) with the user's own config.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import process from "node:process";
+import { spawnCollect, type SpawnResult } from "../../spawn.ts";
+
+export { killGroup } from "../../spawn.ts";
 
 export type Yaml = string | number | boolean | null | { [key: string]: Yaml };
 export type YamlObject = { [key: string]: Yaml };
@@ -47,14 +48,24 @@ export function mergeConfig(a: YamlObject, b: YamlObject): YamlObject {
   return out;
 }
 
-/** Writes `config.yaml` and a fresh update-check stamp (so Hermes does not ask PyPI) into a Hermes home. */
-export function writeHermesHome(hermesHome: string, config: YamlObject, version: string): void {
+/** A fresh update-check stamp, so Hermes does not ask PyPI whether it is current. */
+export function writeUpdateStamp(hermesHome: string, version: string): void {
   mkdirSync(hermesHome, { recursive: true });
-  writeFileSync(join(hermesHome, "config.yaml"), toYaml(config));
   writeFileSync(
     join(hermesHome, ".update_check"),
     JSON.stringify({ ts: Date.now() / 1000, behind: 0, rev: null, ver: version }),
   );
+}
+
+/** Writes `config.yaml` and the update-check stamp into a Hermes home. */
+export function writeHermesHome(hermesHome: string, config: YamlObject, version: string): void {
+  writeUpdateStamp(hermesHome, version);
+  writeFileSync(join(hermesHome, "config.yaml"), toYaml(config));
+}
+
+/** The private dirs every run gets, offline or not. */
+export function hermesPrivateEnv(home: string, hermesHome: string, tmp: string): Record<string, string> {
+  return { HOME: home, TMPDIR: tmp, HERMES_HOME: hermesHome };
 }
 
 /** Env for an offline run: nothing inherited but the venv's bin and the system PATH. */
@@ -66,9 +77,7 @@ export function hermesEnv(
 ): Record<string, string> {
   return {
     PATH: `${dirname(exe)}:/usr/local/bin:/usr/bin:/bin`,
-    HOME: home,
-    TMPDIR: tmp,
-    HERMES_HOME: hermesHome,
+    ...hermesPrivateEnv(home, hermesHome, tmp),
     TZ: "UTC",
     LANG: "C.UTF-8",
     LC_ALL: "C.UTF-8",
@@ -79,60 +88,28 @@ export function hermesEnv(
   };
 }
 
-export interface HermesRunResult {
-  code: number | null;
-  timedOut: boolean;
-  stdout: string;
-  stderr: string;
+export interface HermesRunResult extends SpawnResult {
   /** What `hermes chat -Q` prints on stderr as `session_id: <id>`. */
   sessionId: string | null;
-  ms: number;
 }
 
 /** Runs `hermes <args>` in its own process group, SIGKILLed (the group, by our own pid) after the timeout. */
-export function runHermes(
+export async function runHermes(
   exe: string,
   args: string[],
   opts: { cwd: string; env: Record<string, string>; timeoutMs?: number },
 ): Promise<HermesRunResult> {
-  const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(exe, args, {
-      cwd: opts.cwd,
-      env: opts.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
-    let stdout = "";
-    let stderr = "";
-    let timedOut = false;
-    child.stdout?.on("data", (c: Buffer) => (stdout += c.toString("utf8")));
-    child.stderr?.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup(child.pid);
-    }, opts.timeoutMs ?? 180_000);
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      const m = /session_id:\s*(\S+)/.exec(stderr) ?? /session_id:\s*(\S+)/.exec(stdout);
-      resolve({ code, timedOut, stdout, stderr, sessionId: m?.[1] ?? null, ms: Date.now() - t0 });
-    });
+  const r = await spawnCollect(exe, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    timeoutMs: opts.timeoutMs ?? 180_000,
+    group: true,
   });
+  const m = /session_id:\s*(\S+)/.exec(r.stderr) ?? /session_id:\s*(\S+)/.exec(r.stdout);
+  return { ...r, sessionId: m?.[1] ?? null };
 }
 
-export function killGroup(pid: number | undefined): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, "SIGKILL"); // the process group we created (detached: true)
-  } catch {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+/** The answer `hermes chat -Q` prints: stdout without the session id line. */
+export function hermesReply(stdout: string): string {
+  return stdout.replace(/^session_id:.*$/m, "").trim();
 }

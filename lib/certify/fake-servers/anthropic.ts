@@ -151,7 +151,8 @@ export const SUBAGENT_PROMPT = "Subagent job: report the fixture number.";
 
 /**
  * Deterministic behaviour keyed on the last user message:
- * tool_result -> "Tool said: ..."; `TOOL: <cmd>` -> thinking + Bash; `AGENT:` -> subagent call;
+ * tool_result -> "Tool said: ..."; `TOOL: <cmd>` -> thinking + Bash; `EDIT: <file> <old> <new>` -> Edit;
+ * `AGENT:` -> subagent call;
  * a compaction request -> `<analysis>` + `<summary>COMPACT-SUMMARY: ...</summary>`;
  * anything else -> "ASSISTANT-REPLY: <digest>". Side requests (titles) get a short title.
  */
@@ -170,6 +171,8 @@ export function defaultScript(req: AnthropicRequest): FakeReply {
   const seed = `${req.messages.length}:${prompt}`;
   const toolMatch = /TOOL:\s*(.+)/.exec(prompt);
   if (toolMatch?.[1] !== undefined) return bashReply(toolMatch[1].trim(), seed);
+  const editMatch = /EDIT:\s*(\S+)\s+(\S+)\s+(\S+)/.exec(prompt);
+  if (editMatch !== null) return editReply(editMatch[1]!, editMatch[2]!, editMatch[3]!, seed);
   const agentTool = subagentToolName(req);
   if (prompt.includes("AGENT:") && agentTool !== undefined) return agentReply(agentTool, seed);
   return { content: [{ type: "text", text: digestReply(prompt) }] };
@@ -190,6 +193,17 @@ function bashReply(command: string, seed: string): FakeReply {
         input: { command, description: "Run the requested command" },
       },
     ],
+  };
+}
+
+function editReply(file: string, oldString: string, newString: string, seed: string): FakeReply {
+  return {
+    content: [{
+      type: "tool_use",
+      id: `toolu_fake_${shortHash(seed, 20)}`,
+      name: "Edit",
+      input: { file_path: file, old_string: oldString, new_string: newString },
+    }],
   };
 }
 

@@ -1,0 +1,79 @@
+/**
+ * Which harness binaries certify runs: the ones named by flags, else the first of each on PATH, each with the
+ * version it reports. `--version` runs in a throwaway home, so asking never touches the user's stores.
+ */
+import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import { definedEnv, spawnCollect, tail } from "./spawn.ts";
+import type { HarnessBinary, HarnessDriver, HarnessId } from "./types.ts";
+
+export function findOnPath(command: string, path = process.env.PATH ?? ""): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    if (dir === "") continue;
+    const candidate = join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
+}
+
+/** The first dotted version in what `<bin> --version` prints ("2.1.328 (Claude Code)", "codex-cli 0.169.0"). */
+export function parseVersion(output: string): string | undefined {
+  return /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(output)?.[0];
+}
+
+export async function reportedVersion(bin: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const home = mkdtempSync(join(tmpdir(), "sb-certify-version-"));
+  try {
+    const r = await spawnCollect(bin, ["--version"], {
+      cwd: home,
+      env: {
+        ...definedEnv(env),
+        HOME: home,
+        TMPDIR: home,
+        CLAUDE_CONFIG_DIR: join(home, ".claude"),
+        CODEX_HOME: join(home, ".codex"),
+        HERMES_HOME: join(home, ".hermes"),
+      },
+      timeoutMs: 60_000,
+    });
+    const version = r.code === 0 ? parseVersion(r.stdout) : undefined;
+    if (!version) {
+      throw new Error(`${bin} --version gave no version (exit ${r.code}): ${tail(r.stderr || r.stdout)}`);
+    }
+    return version;
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Each driver's binary: `explicit[id]` when given, else its command on PATH. A harness that is not found is
+ * left out, with the reason, so its pairs are reported as skipped rather than failed.
+ */
+export async function locateBinaries(
+  drivers: HarnessDriver[],
+  explicit: Partial<Record<HarnessId, string>>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ found: HarnessBinary[]; missing: Partial<Record<HarnessId, string>> }> {
+  const found: HarnessBinary[] = [];
+  const missing: Partial<Record<HarnessId, string>> = {};
+  for (const driver of drivers) {
+    const bin = explicit[driver.id] ?? findOnPath(driver.command, env.PATH);
+    if (!bin) {
+      missing[driver.id] = `${driver.command} not found on PATH`;
+      continue;
+    }
+    try {
+      found.push({ id: driver.id, bin, version: await reportedVersion(bin, env) });
+    } catch (error) {
+      missing[driver.id] = error instanceof Error ? error.message : String(error);
+    }
+  }
+  return { found, missing };
+}

@@ -1,0 +1,110 @@
+/**
+ * Hermes Agent under test: a private home, and the fake Chat Completions server (full mode), nothing
+ * (structure) or the user's providers (real). Listed means `hermes sessions list` shows the id.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type ChatMessage,
+  contentText,
+  startFakeChatCompletions,
+} from "../../fake-servers/chat-completions.ts";
+import { readRequestLog, UNREACHABLE_URL } from "../../request-log.ts";
+import { tail } from "../../spawn.ts";
+import type { HarnessDriver, SentMessage, Turn } from "../../types.ts";
+import { hermesEnv, hermesReply, offlineConfig, runHermes, writeHermesHome } from "./run.ts";
+import { userHermesHome } from "./user.ts";
+
+export const hermesDriver: HarnessDriver = {
+  id: "hermes",
+  command: "hermes",
+  async open({ work, bin, version, mode, env }) {
+    const home = join(work, "hermes-user");
+    const hermesHome = join(home, ".hermes");
+    const tmp = join(work, "hermes-tmp");
+    mkdirSync(tmp, { recursive: true });
+    const logPath = join(work, "chat-requests.jsonl");
+    const server = mode === "full" ? await startFakeChatCompletions({ logPath }) : undefined;
+    let runEnv: Record<string, string>;
+    if (mode === "real") runEnv = userHermesHome(home, hermesHome, tmp, version, env);
+    else {
+      writeHermesHome(hermesHome, offlineConfig(server?.url ?? UNREACHABLE_URL), version);
+      runEnv = hermesEnv(bin, home, hermesHome, tmp);
+    }
+    const run = (cwd: string, args: string[]) => runHermes(bin, args, { cwd, env: runEnv });
+    const chat = async (cwd: string, args: string[]): Promise<Turn & { id?: string }> => {
+      const r = await run(cwd, ["chat", "-Q", ...args]);
+      const ok = r.code === 0 && !r.timedOut;
+      return {
+        ok,
+        detail: ok ? "" : `exit ${r.code}${r.timedOut ? " (timed out)" : ""}: ${tail(r.stderr, 500)}`,
+        reply: hermesReply(r.stdout),
+        ...(r.sessionId ? { id: r.sessionId } : {}),
+      };
+    };
+
+    return {
+      id: "hermes",
+      homes: () => ({ hermesHome }),
+      async warmUp(cwd) {
+        // A user's Hermes has a state.db; `sessions list` creates it without a model call, as a first run would.
+        const init = await run(cwd, ["sessions", "list"]);
+        if (init.code !== 0) throw new Error(`hermes sessions list failed: ${tail(init.stderr)}`);
+      },
+      async seed(cwd, prompts) {
+        const first = await chat(cwd, ["-q", prompts.first]);
+        if (!first.ok || !first.id) {
+          throw new Error(`hermes seed failed: ${first.detail || "no session id printed"}`);
+        }
+        const second = await chat(cwd, ["--yolo", "--resume", first.id, "-q", prompts.tool]);
+        if (!second.ok) throw new Error(`hermes seed failed: ${second.detail}`);
+        return { id: first.id, firstReply: first.reply };
+      },
+      async resume(cwd, sessionId, prompt) {
+        const turn = await chat(cwd, ["--resume", sessionId, "-q", prompt]);
+        // Hermes starts a new session when it cannot load the one asked for: that is a failed resume.
+        if (turn.ok && turn.id !== sessionId) {
+          return {
+            ...turn,
+            ok: false,
+            detail: `resumed as session ${turn.id ?? "(none)"}, not ${sessionId}`,
+          };
+        }
+        return turn;
+      },
+      requestCount: () => chatRequests(logPath).length,
+      lastRequest: () => flatten(chatRequests(logPath).at(-1) ?? []),
+      async listed(sessionId, cwd) {
+        const r = await run(cwd, ["sessions", "list"]);
+        return r.code === 0 && r.stdout.includes(sessionId);
+      },
+      close: async () => await server?.close(),
+    };
+  },
+};
+
+/** Conversation turns stream; auxiliary calls (titles, compression summaries) do not. */
+function chatRequests(logPath: string): ChatMessage[][] {
+  return readRequestLog<{ path: string; body: { messages?: ChatMessage[]; stream?: boolean } | null }>(
+    logPath,
+  )
+    .filter((r) =>
+      r.path.endsWith("/chat/completions") && r.body?.stream === true && Array.isArray(r.body.messages)
+    )
+    .map((r) => r.body!.messages!);
+}
+
+/** OpenAI-style messages as parts: text by role, each of an assistant's `tool_calls` as a tool call. */
+function flatten(messages: ChatMessage[]): SentMessage[] {
+  return messages.flatMap((m): SentMessage[] => {
+    const role: SentMessage["role"] = m.role === "assistant" || m.role === "tool" || m.role === "system"
+      ? m.role
+      : "user";
+    const text = contentText(m.content ?? null);
+    const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
+    return [
+      ...(text.trim() ? [{ role, text }] : []),
+      ...calls.map((call): SentMessage => ({ role: "tool_call", text: JSON.stringify(call) })),
+    ];
+  });
+}

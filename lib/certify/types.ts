@@ -1,0 +1,121 @@
+/**
+ * What `certify` drives: each registered harness through its own binary, in one of three modes, and the rows
+ * of its report. A harness adapter knows how to run its binary; everything about pairs, sentinels and reports
+ * is shared.
+ */
+import type { HarnessName } from "../ir/schema.ts";
+import type { HomeFlags } from "../harnesses/index.ts";
+
+export type HarnessId = HarnessName;
+
+/**
+ * - `full`: the real binaries against fake model servers on 127.0.0.1; the resumed harness's request to the
+ *   model must carry the sentinels in the right roles.
+ * - `structure`: no model at all; sessions seeded from captured fixtures, the handoff's placement, rows and
+ *   content checked, and the target's own listing.
+ * - `real`: the user's own providers; the resumed agent is asked to recall the sentinels.
+ */
+export type Mode = "full" | "structure" | "real";
+export const MODES: readonly Mode[] = ["full", "structure", "real"];
+
+/**
+ * One part of a conversation as a model saw it (or a store holds it), flattened to its text: the user's or the
+ * model's words, a tool call the model made (name and arguments), a tool's output, or harness context.
+ */
+export interface SentMessage {
+  role: "user" | "assistant" | "tool_call" | "tool" | "system";
+  text: string;
+}
+
+/** What must survive every hop: the user's words, the model's own words, and a tool call's output. */
+export interface Expected {
+  user: string;
+  /** Appears nowhere in the user's words. */
+  assistant: string;
+  tool: string;
+}
+
+/** The two seeding turns: the first states the user sentinel, the second makes the model run a command. */
+export interface SeedPrompts {
+  first: string;
+  tool: string;
+  /** The exact shell command the second turn asks for (for harnesses that allow tools by command). */
+  toolCommand: string;
+}
+
+export interface Seeded {
+  /** The id the source harness gave the session. */
+  id: string;
+  /** What the model answered to the first turn: the assistant sentinel is taken from it. */
+  firstReply: string;
+}
+
+export interface Turn {
+  ok: boolean;
+  /** Why it failed (exit code, the tail of stderr); empty when it did not. */
+  detail: string;
+  /** The agent's final answer text. */
+  reply: string;
+}
+
+export interface HarnessSetup {
+  /** A private folder for this harness's home, temp dir and request log. */
+  work: string;
+  /** The harness executable. */
+  bin: string;
+  version: string;
+  mode: Mode;
+  /** The user's environment (real mode takes providers and credentials from it). */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface HarnessUnderTest {
+  id: HarnessId;
+  /** This harness's private home, as session-bridge's home flags name it. */
+  homes(): HomeFlags;
+  /**
+   * Makes the private home look like that of a user who has run the harness before (its stores exist and it
+   * has a session elsewhere), since session-bridge writes for the harness version it finds there.
+   */
+  warmUp(cwd: string): Promise<void>;
+  seed(cwd: string, prompts: SeedPrompts): Promise<Seeded>;
+  resume(cwd: string, sessionId: string, prompt: string): Promise<Turn>;
+  /** How many requests the fake model server has received (full mode only). */
+  requestCount(): number;
+  /** The messages of the newest request the fake model server received (full mode only). */
+  lastRequest(): SentMessage[];
+  /** Whether the harness's own listing shows the session (picker data, `sessions list`, project bucket). */
+  listed(sessionId: string, cwd: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface HarnessDriver {
+  id: HarnessId;
+  /** The executable's name on PATH. */
+  command: string;
+  open(setup: HarnessSetup): Promise<HarnessUnderTest>;
+}
+
+/** A harness binary certify will run, and the version it reports. */
+export interface HarnessBinary {
+  id: HarnessId;
+  bin: string;
+  version: string;
+}
+
+export type Outcome = "pass" | "fail" | "skip";
+
+/** One row of the report: a one-way handoff (A → B) or a hop back (A → B → A). */
+export interface PairResult {
+  /** The harnesses in hop order: [source, target] or [source, target, source]. */
+  hops: HarnessId[];
+  mode: Mode;
+  /** Version of each harness in the row. */
+  versions: Partial<Record<HarnessId, string>>;
+  outcome: Outcome;
+  /** Why it failed or was skipped; each names what is missing. */
+  reasons: string[];
+  /** Findings that did not fail the row (drift under --allow-drift). */
+  notes: string[];
+  seconds: number;
+}

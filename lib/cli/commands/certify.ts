@@ -1,0 +1,63 @@
+import type { Command } from "../command.ts";
+import { flag, str } from "../args.ts";
+import { err, out, printJson } from "../output.ts";
+import { locateBinaries } from "../../certify/binaries.ts";
+import { bridgeArgv } from "../../certify/bridge.ts";
+import { DRIVERS } from "../../certify/drivers.ts";
+import { CERTIFY_HELP, CERTIFY_OPTIONS, certifyMode, certifyPairs } from "../../certify/options.ts";
+import { reportTable } from "../../certify/report.ts";
+import { certify as runCertify } from "../../certify/run.ts";
+
+export const certify: Command = {
+  name: "certify",
+  summary:
+    "hand sessions between the installed harnesses and check each resumes with its history (exit 1 if not)",
+  usage:
+    "session-bridge certify [--structure-only | --real] [--pairs A:B,...] [--claude-bin P] [--codex-bin P] [--hermes-bin P] [--json]",
+  help:
+    `Seeds a session with three sentinels (the user's words, the assistant's words, a tool call's output) in
+each harness through its own binary, hands it to every other harness with this session-bridge, resumes it
+there with the target's binary and checks that all three arrived in their roles and that the target's own
+listing shows it; then hands it back (A → B → A) and checks again. By default the harnesses talk to fake
+model servers on 127.0.0.1 in private temp homes: nothing of yours is read or written.
+${CERTIFY_HELP}
+  --claude-bin P     the Claude Code executable (default: claude on PATH); likewise --codex-bin, --hermes-bin
+  --bridge P         the session-bridge that makes the handoffs (default: this one)
+A harness that is not found is reported as skipped.`,
+  options: {
+    ...CERTIFY_OPTIONS,
+    "claude-bin": { type: "string" },
+    "codex-bin": { type: "string" },
+    "hermes-bin": { type: "string" },
+    bridge: { type: "string" },
+  },
+  async run({ values }, { json }) {
+    const mode = certifyMode(values);
+    const pairs = certifyPairs(values);
+    const { found, missing } = await locateBinaries(DRIVERS, {
+      ...(str(values, "claude-bin") ? { "claude-code": str(values, "claude-bin") } : {}),
+      ...(str(values, "codex-bin") ? { codex: str(values, "codex-bin") } : {}),
+      ...(str(values, "hermes-bin") ? { hermes: str(values, "hermes-bin") } : {}),
+    });
+    for (const b of found) err(`${b.id} ${b.version}: ${b.bin}`);
+    for (const [id, why] of Object.entries(missing)) err(`${id}: ${why}`);
+    const report = await runCertify({
+      mode,
+      pairs,
+      binaries: found,
+      missing,
+      bridge: bridgeArgv(str(values, "bridge")),
+      hopBack: !flag(values, "no-hops"),
+      allowDrift: flag(values, "allow-drift"),
+      env: process.env,
+      progress: err,
+    });
+    if (json) {
+      printJson(
+        { mode, harnesses: report.harnesses, results: report.results, seconds: report.seconds },
+        report.ok,
+      );
+    } else for (const line of reportTable(report)) out(line);
+    return report.ok ? 0 : 1;
+  },
+};

@@ -1,0 +1,191 @@
+/**
+ * The parts of `certify` that decide a pair without running a harness: the sentinel checks (a writer that drops
+ * a role must fail with a reason naming the sentinel it lost), the sentinels a captured sample carries, the
+ * report, version parsing, and the command itself when no harness is installed.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { assistantSentinel, checkRecall, checkSent, sentinelPlan } from "../lib/certify/sentinels.ts";
+import { sampleSentinels, sessionParts, writeSample } from "../lib/certify/structure.ts";
+import { findOnPath, parseVersion } from "../lib/certify/binaries.ts";
+import { reportTable } from "../lib/certify/report.ts";
+import { certifyPairs } from "../lib/certify/options.ts";
+import { allPairs } from "../lib/certify/drivers.ts";
+import type { Expected, SentMessage } from "../lib/certify/types.ts";
+import { harness } from "../lib/harnesses/index.ts";
+import { cliJson } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const expected: Expected = {
+  user: "user-sentinel-abc123",
+  assistant: "ASSISTANT-REPLY: r-1a2b3c4d (2 words, 30 chars)",
+  tool: "tool-sentinel-abc123",
+};
+
+/** What a resumed harness sends when every role survived the handoff. */
+const request: SentMessage[] = [
+  { role: "system", text: "harness context" },
+  { role: "user", text: "Remember user-sentinel-abc123." },
+  { role: "assistant", text: "ASSISTANT-REPLY: r-1a2b3c4d (2 words, 30 chars)" },
+  { role: "user", text: "TOOL: echo tool-sentinel-abc123" },
+  { role: "tool_call", text: '{"name":"Bash","input":{"command":"echo tool-sentinel-abc123"}}' },
+  { role: "tool", text: "tool-sentinel-abc123" },
+  { role: "assistant", text: "Tool said: tool-sentinel-abc123" },
+  { role: "user", text: "Please continue where we left off." },
+];
+
+test("a request carrying every sentinel in its role passes", () => {
+  assert.deepEqual(checkSent(request, expected), []);
+});
+
+test("a writer that drops the assistant turn fails with exactly the assistant sentinel named", () => {
+  const dropped = request.filter((m) => !(m.role === "assistant" && m.text.startsWith("ASSISTANT-REPLY")));
+  assert.deepEqual(checkSent(dropped, expected), [
+    `assistant sentinel "${expected.assistant}" not sent as assistant words`,
+  ]);
+});
+
+test("a sentinel in the wrong role does not count", () => {
+  // The assistant's words replayed as user text (a writer that flattens everything into user turns).
+  const flattened = request.map((m) => (m.role === "assistant" ? { ...m, role: "user" as const } : m));
+  assert.deepEqual(checkSent(flattened, expected), [
+    `assistant sentinel "${expected.assistant}" not sent as assistant words`,
+  ]);
+  // A tool call kept only as text: the model's "Tool said" words mention the sentinel, but no call is there.
+  const noCall = request.filter((m) => m.role !== "tool_call" && m.role !== "tool");
+  assert.deepEqual(checkSent(noCall, expected), [
+    `tool sentinel ${expected.tool} not sent as an assistant tool call`,
+    `tool sentinel ${expected.tool} not sent as a tool output`,
+  ]);
+  const noUser = request.filter((m) => !m.text.includes(expected.user));
+  assert.deepEqual(checkSent(noUser, expected), [`user sentinel ${expected.user} not sent as user words`]);
+});
+
+test("the fake plan's prompts trigger the fake servers; the real plan's tool output is not the user's words", () => {
+  const fake = sentinelPlan("full", "abc123");
+  assert.equal(fake.prompts.tool, "TOOL: echo tool-sentinel-abc123");
+  assert.ok(fake.prompts.first.includes(fake.user));
+  const real = sentinelPlan("real", "abc123");
+  assert.ok(real.prompts.first.includes(real.user));
+  assert.ok(real.prompts.tool.includes(real.prompts.toolCommand));
+  assert.ok(!`${real.prompts.first}${real.prompts.tool}`.includes(real.tool), "only the shell makes it");
+});
+
+test("the assistant sentinel is the model's own words, never the user's", () => {
+  const fake = sentinelPlan("full", "abc123");
+  assert.equal(assistantSentinel("full", " ASSISTANT-REPLY: r-1 \n", fake.prompts), "ASSISTANT-REPLY: r-1");
+  assert.throws(() => assistantSentinel("full", "", fake.prompts), /no assistant sentinel/);
+  assert.throws(() => assistantSentinel("full", fake.user, fake.prompts), /appears in the user's words/);
+  const real = sentinelPlan("real", "abc123");
+  assert.equal(assistantSentinel("real", "Sure! Here it is: Quibblemorph.", real.prompts), "quibblemorph");
+  assert.throws(() => assistantSentinel("real", "remember", real.prompts), /appears in the user's words/);
+});
+
+test("a real model's reply must recall every sentinel, case aside", () => {
+  assert.deepEqual(
+    checkRecall(`USER-SENTINEL-ABC123\n${expected.assistant}\n${expected.tool}`, expected),
+    [],
+  );
+  assert.deepEqual(checkRecall(`${expected.user} and ${expected.tool}`, expected), [
+    `the reply does not recall the assistant sentinel ${expected.assistant}`,
+  ]);
+});
+
+test("every embedded sample yields user, assistant and tool sentinels that its own reader finds", async () => {
+  const dir = tempDir();
+  for (
+    const [id, version] of [
+      ["claude-code", "1.0.128"],
+      ["claude-code", "2.1.328"],
+      ["codex", "0.147.0"],
+      ["codex", "0.169.0"],
+      ["hermes", "0.14.0"],
+      ["hermes", "0.19.0"],
+    ] as const
+  ) {
+    const parts = sessionParts(await harness(id).read(writeSample(id, version, dir)));
+    const found = sampleSentinels(parts);
+    assert.ok(!parts.some((p) => p.role === "user" && p.text.includes(found.assistant)), `${id} ${version}`);
+    assert.deepEqual(checkSent(parts, found), [], `${id} ${version}`);
+  }
+});
+
+test("versions are read from what each harness prints", () => {
+  assert.equal(parseVersion("2.1.328 (Claude Code)"), "2.1.328");
+  assert.equal(parseVersion("codex-cli 0.169.0"), "0.169.0");
+  assert.equal(parseVersion("Hermes Agent v0.19.0 (2026.7.20)\nPython: 3.11.7"), "0.19.0");
+  assert.equal(parseVersion("no version here"), undefined);
+});
+
+test("pairs come from --pairs (aliases allowed), else every ordered pair", () => {
+  assert.deepEqual(certifyPairs({ pairs: "claude:codex,hermes:hermes" }), [["claude-code", "codex"], [
+    "hermes",
+    "hermes",
+  ]]);
+  assert.equal(certifyPairs({}).length, 9);
+  assert.deepEqual(certifyPairs({}), allPairs());
+  assert.throws(() => certifyPairs({ pairs: "codex" }), /SOURCE:TARGET/);
+});
+
+test("the report table has pair, mode, versions, result, time and reason columns", () => {
+  const lines = reportTable({
+    ok: false,
+    mode: "full",
+    harnesses: [],
+    seconds: 3,
+    results: [
+      {
+        hops: ["codex", "claude-code"],
+        mode: "full",
+        versions: { codex: "0.169.0", "claude-code": "2.1.328" },
+        outcome: "fail",
+        reasons: ["user sentinel u not sent as user words"],
+        notes: [],
+        seconds: 1.25,
+      },
+      {
+        hops: ["codex", "claude-code", "codex"],
+        mode: "full",
+        versions: { codex: "0.169.0", "claude-code": "2.1.328" },
+        outcome: "skip",
+        reasons: ["not run: codex → claude-code failed"],
+        notes: [],
+        seconds: 0,
+      },
+    ],
+  });
+  assert.match(lines[0]!, /^pair\s+mode\s+versions\s+result\s+time\s+reason$/);
+  assert.match(
+    lines[2]!,
+    /^codex → claude-code\s+full\s+codex 0\.169\.0, claude-code 2\.1\.328\s+FAIL\s+1\.3 s\s+user sentinel u/,
+  );
+  assert.match(lines[3]!, /SKIP/);
+  assert.equal(lines.at(-1), "0 passed, 1 failed, 1 skipped in 3 s");
+});
+
+test("certify without any harness on PATH skips every pair and exits 1 with one JSON document", () => {
+  const empty = tempDir();
+  const r = cliJson(["certify", "--structure-only", "--pairs", "codex:hermes"], { PATH: empty });
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.json.ok, false);
+  const results = r.json.results as { hops: string[]; outcome: string; reasons: string[] }[];
+  assert.deepEqual(results.map((x) => x.hops.join(">")), ["codex>hermes", "codex>hermes>codex"]);
+  assert.ok(results.every((x) => x.outcome === "skip"));
+  assert.match(results[0]!.reasons.join(" "), /codex not found on PATH/);
+});
+
+test("a harness binary is found on PATH and its version read in a throwaway home", async () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, "bin"));
+  const fake = join(dir, "bin", "codex");
+  writeFileSync(fake, '#!/bin/sh\necho "codex-cli 0.170.1"\n');
+  chmodSync(fake, 0o755);
+  assert.equal(findOnPath("codex", join(dir, "bin")), fake);
+  const { reportedVersion } = await import("../lib/certify/binaries.ts");
+  assert.equal(
+    await reportedVersion(fake, { PATH: "/usr/bin:/bin", HOME: "/nonexistent-user-home" }),
+    "0.170.1",
+  );
+});
