@@ -109,6 +109,24 @@ test("undo deletes exactly the rows the handoff inserted, full-text index includ
   );
 });
 
+test("undo keeps a Hermes session that was resumed since, unless forced", () => {
+  const w = world();
+  const done = handoff(w);
+  const resumed = new DatabaseSync(w.db);
+  resumed.prepare(
+    "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'new work', 1.0)",
+  ).run(done.target.id);
+  resumed.close();
+  const refused = cli(["undo", done.op, ...w.flags], env);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /changed since the handoff/);
+  assert.equal(query(w.db, "SELECT count(*) AS n FROM sessions WHERE id = ?", done.target.id)[0]!.n, 1);
+  const forced = cli(["undo", done.op, "--force", ...w.flags], env);
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.equal(query(w.db, "SELECT count(*) AS n FROM sessions WHERE id = ?", done.target.id)[0]!.n, 0);
+  assert.match(forced.stdout, /saved .*state\.db/, "the database was backed up before the forced delete");
+});
+
 const ftsCount = (db: string) => query(db, "SELECT count(*) AS n FROM messages_fts")[0]!.n;
 
 test("--stub-open-calls answers the open call right after it with a failed, interrupted result", () => {

@@ -74,6 +74,11 @@ export interface RegisteredRow {
   database: string;
   table: string;
   key: Record<string, string | number>;
+  /**
+   * How many rows matched `key` when the handoff finished. More later means the target harness has added to
+   * the session (it was resumed), and undo must not delete that work without being forced.
+   */
+  count?: number;
 }
 
 export interface RegisterOptions {

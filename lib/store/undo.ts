@@ -10,12 +10,12 @@ import type { RegisteredRow } from "../harnesses/types.ts";
 import { backupDir, backupFile } from "./backup.ts";
 import type { LedgerEntry } from "./ledger.ts";
 import { markUndone, sha256File } from "./ledger.ts";
-import { immediateTransaction, onlineBackup, openForWrite, quoteIdent } from "./sqlite.ts";
+import { immediateTransaction, onlineBackup, openForWrite, openReadOnly, quoteIdent } from "./sqlite.ts";
 
 export interface UndoPlan {
   entry: LedgerEntry;
   remove: string[];
-  /** Files changed since the handoff: removing them would lose what was added after it. */
+  /** Files, or a database's rows, changed since the handoff: removing them would lose what was added after it. */
   changed: string[];
   restore: { path: string; backup: string }[];
   rows: RegisteredRow[];
@@ -29,7 +29,27 @@ export async function planUndo(entry: LedgerEntry): Promise<UndoPlan> {
     remove.push(file.path);
     if ((await sha256File(file.path)) !== file.sha256) changed.push(file.path);
   }
+  for (const row of entry.rows) {
+    if (row.count !== undefined && existsSync(row.database) && matchingRows(row) !== row.count) {
+      changed.push(`${row.database} (${row.table} rows of ${JSON.stringify(row.key)})`);
+    }
+  }
   return { entry, remove, changed, restore: entry.replaced, rows: entry.rows };
+}
+
+/** Counted on a read-only connection: planning an undo never writes. */
+function matchingRows(row: RegisteredRow): number {
+  const db = openReadOnly(row.database);
+  try {
+    const names = Object.keys(row.key);
+    const where = names.map((n) => `${quoteIdent(n)} = ?`).join(" AND ");
+    const found = db.prepare(`SELECT count(*) AS n FROM ${quoteIdent(row.table)} WHERE ${where}`).get(
+      ...names.map((n) => row.key[n]!),
+    );
+    return Number((found as { n: number }).n);
+  } finally {
+    db.close();
+  }
 }
 
 export async function carryOutUndo(plan: UndoPlan, force: boolean, now: Date): Promise<string[]> {
@@ -59,7 +79,7 @@ export async function carryOutUndo(plan: UndoPlan, force: boolean, now: Date): P
       db.close();
     }
   }
-  for (const path of plan.changed) backups.push(backupFile(path, saved)!);
+  for (const path of plan.changed) if (existsSync(path)) backups.push(backupFile(path, saved)!);
   for (const path of plan.remove) unlinkSync(path);
   for (const { path, backup } of plan.restore) copyFileSync(backup, path);
   markUndone(plan.entry.op, now);

@@ -251,22 +251,25 @@ export async function registerHermes(
   try {
     const backups = backup ? [await onlineBackup(db, backupDir(`hermes-${plan.id}`, now), "state.db")] : [];
     const columns = storeColumns(db, database);
-    await immediateTransaction(db, () => {
+    const inserted = await immediateTransaction(db, () => {
       // Checked again under the write lock: a running Hermes may have taken the id or title since planning.
       const refusal = clash(db, database, plan.id, rows.session.title ?? undefined, false);
       if (refusal) throw new RefusedError(refusal);
       insertRow(db, "sessions", only(rows.session, columns.sessions));
+      let count = 0;
       for (const message of rows.messages) {
         if (message.active !== 1 && !columns.messages.has("active")) continue;
         insertRow(db, "messages", only(storedMessage(message), columns.messages));
+        count++;
       }
+      return count;
     });
     return {
       plan,
       written: [],
       // Messages first: undo deletes in this order, and messages reference their session.
       rows: [
-        { database, table: "messages", key: { session_id: plan.id } },
+        { database, table: "messages", key: { session_id: plan.id }, count: inserted },
         { database, table: "sessions", key: { id: plan.id } },
       ],
       backups,
