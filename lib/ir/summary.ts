@@ -13,11 +13,18 @@ export function titleFromFirstUserText(session: Session): string | undefined {
     if (m.role !== "user" || m.kind !== "turn") continue;
     for (const block of m.blocks) {
       if (block.type !== "text") continue;
-      const line = block.text.trim().split("\n")[0]?.trim();
-      if (line) return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
+      const line = titleLine(block.text);
+      if (line) return line;
     }
   }
   return undefined;
+}
+
+/** The first line of a text, shortened to a title's length (an ellipsis marks the cut). */
+export function titleLine(text: string): string | undefined {
+  const line = text.trim().split("\n")[0]?.trim();
+  if (!line) return undefined;
+  return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
 }
 
 /** Distinct models in the order they were first used. */

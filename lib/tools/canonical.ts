@@ -38,9 +38,8 @@ export interface ToolVocabulary {
   fromCanonical(call: CanonicalCall): HarnessCall | undefined;
 }
 
-type Json = Record<string, unknown>;
-
-export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+export { isObject } from "../io/json.ts";
+import type { Json } from "../io/json.ts";
 export const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 export const num = (
   v: unknown,

@@ -6,8 +6,8 @@
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { appendFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type ServerResponse } from "node:http";
+import { listenOnLoopback, readBody } from "./loopback.ts";
 
 // ---------- request types (only what the fake reads; the rest stays `unknown`) ----------
 
@@ -294,27 +294,12 @@ export function startFakeAnthropic(opts: FakeAnthropicOptions): Promise<FakeAnth
       else res.destroy();
     });
   });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as AddressInfo).port;
-      resolve({ port, url: `http://127.0.0.1:${port}`, otherRequests, close: () => closeServer(server) });
-    });
-  });
-}
-
-function closeServer(server: ReturnType<typeof createServer>): Promise<void> {
-  // Keep-alive sockets from a killed client would otherwise hold close() open.
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
+  return listenOnLoopback(server).then(({ port, close }) => ({
+    port,
+    url: `http://127.0.0.1:${port}`,
+    otherRequests,
+    close,
+  }));
 }
 
 function apiError(type: string, message: string): Record<string, unknown> {

@@ -9,8 +9,8 @@
 // - Every request body is appended to `logPath` as one JSON line `{ts, method, path, body}`.
 // - Anything else (probes: /v1/models, /api/tags, /version, ...) is answered 404.
 import { appendFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type ServerResponse } from "node:http";
+import { listenOnLoopback, readBody } from "./loopback.ts";
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
@@ -187,15 +187,6 @@ function send404(res: ServerResponse): void {
   res.end(JSON.stringify({ error: { message: "not found", type: "invalid_request_error", code: 404 } }));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 function defaultUsage(req: ChatRequest, reply: ScriptReply): Usage {
   const promptChars = JSON.stringify(req.messages).length;
   const prompt = Math.max(1, Math.ceil(promptChars / 4));
@@ -343,19 +334,9 @@ export function startFakeChatCompletions(
     });
   });
 
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as AddressInfo).port;
-      resolve({
-        port,
-        url: `http://127.0.0.1:${port}`,
-        close: () =>
-          new Promise<void>((res) => {
-            server.closeAllConnections?.();
-            server.close(() => res());
-          }),
-      });
-    });
-  });
+  return listenOnLoopback(server).then(({ port, close }) => ({
+    port,
+    url: `http://127.0.0.1:${port}`,
+    close,
+  }));
 }

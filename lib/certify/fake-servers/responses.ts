@@ -19,7 +19,7 @@
 import { createHash } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { listenOnLoopback, readBody } from "./loopback.ts";
 import { Buffer } from "node:buffer";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -301,15 +301,6 @@ function defaultUsage(body: JsonObject, items: OutputItem[]): Usage {
   };
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
 async function streamReply(
   res: ServerResponse,
   body: JsonObject,
@@ -422,7 +413,6 @@ async function streamReply(
 export function startFakeResponses(opts: FakeResponsesOptions): Promise<FakeResponsesServer> {
   const script = opts.script ?? defaultScript;
   let count = 0;
-  const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
       try {
@@ -433,17 +423,12 @@ export function startFakeResponses(opts: FakeResponsesOptions): Promise<FakeResp
       }
     });
   });
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const raw = await readBody(req);
+    const text = await readBody(req);
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const path = url.pathname;
     let body: Json = null;
-    const text = raw.toString("utf8");
     if (text.length > 0) {
       try {
         body = JSON.parse(text) as Json;
@@ -498,20 +483,10 @@ export function startFakeResponses(opts: FakeResponsesOptions): Promise<FakeResp
     );
   }
 
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as AddressInfo).port;
-      resolve({
-        port,
-        url: `http://127.0.0.1:${port}/v1`,
-        requestCount: () => count,
-        close: () =>
-          new Promise<void>((r) => {
-            for (const s of sockets) s.destroy();
-            server.close(() => r());
-          }),
-      });
-    });
-  });
+  return listenOnLoopback(server).then(({ port, close }) => ({
+    port,
+    url: `http://127.0.0.1:${port}/v1`,
+    requestCount: () => count,
+    close,
+  }));
 }

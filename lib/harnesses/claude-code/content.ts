@@ -8,14 +8,10 @@ import type {
   ClaudeUserImageBlock,
   ClaudeUserToolResultBlock,
 } from "../../generated/claude-code/2.1.328.ts";
+import { isObject, type Json, str } from "../../io/json.ts";
 
 /** A content block as the Claude Code transcript (and the Messages API) holds it. */
 export type AnthropicBlock = ClaudeUserContentBlock | ClaudeAssistantContentBlock;
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 export function blocksFromContent(content: unknown): Block[] {
   if (typeof content === "string") return [{ type: "text", text: content }];

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import type { Homes, SessionSummary } from "../types.ts";
 import { isUuid } from "../../ids.ts";
 import { readJsonl } from "../../io/jsonl.ts";
+import { titleLine } from "../../ir/summary.ts";
+import { blocksFromContent } from "./content.ts";
 
 export function projectsDir(homes: Homes): string {
   return join(homes.claudeHome, "projects");
@@ -58,12 +60,8 @@ export async function summarize(path: string): Promise<SessionSummary> {
 }
 
 function userText(message: unknown): string | undefined {
-  const content = (message as { content?: unknown } | undefined)?.content;
-  const text = typeof content === "string"
-    ? content
-    : Array.isArray(content)
-    ? content.find((b): b is { type: "text"; text: string } => b?.type === "text")?.text
-    : undefined;
-  const line = text?.trim().split("\n")[0];
-  return line ? line.slice(0, 100) : undefined;
+  const text = blocksFromContent((message as { content?: unknown } | undefined)?.content).find((b) =>
+    b.type === "text"
+  );
+  return text?.type === "text" ? titleLine(text.text) : undefined;
 }

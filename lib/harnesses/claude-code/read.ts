@@ -14,10 +14,7 @@ import { blocksFromContent } from "./content.ts";
 import { replayQueue } from "./queue.ts";
 import { modelsOf, titleFromFirstUserText } from "../../ir/summary.ts";
 import { emptySession } from "../../ir/session.ts";
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const optStr = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
+import { isObject, type Json, optStr } from "../../io/json.ts";
 
 /** Record types that take part in the uuid/parentUuid tree. */
 const TREE_TYPES = new Set(["user", "assistant", "system", "attachment"]);

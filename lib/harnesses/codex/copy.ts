@@ -9,7 +9,8 @@ import type { RenderOptions } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, startsWithHandshake } from "../../handshake/handshake.ts";
-import { isObject, messageItem, messageText, outputItem } from "./items.ts";
+import { messageItem, messageText, outputItem } from "./items.ts";
+import { isObject } from "../../io/json.ts";
 import { LineWriter } from "./lines.ts";
 import type { CodexTarget } from "./target.ts";
 

@@ -20,12 +20,9 @@ import type {
 } from "../../generated/codex/0.169.0.ts";
 import { startsWithHandshake } from "../../handshake/handshake.ts";
 import { markFailure, unmarkFailure } from "../../ir/tool-failure.ts";
+import { isObject, type Json, str } from "../../io/json.ts";
 
-type Json = Record<string, unknown>;
 type ImageBlock = Extract<Block, { type: "image" }>;
-
-export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 export type MessageContent = CodexResponseItemMessage["content"];
 export type OutputContent = Exclude<CodexResponseItemFunctionCallOutput["output"], string>;

@@ -6,6 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import type { Homes, SessionSummary } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
+import { titleLine } from "../../ir/summary.ts";
 import { openReadOnly, quoteIdent, type Row, tableColumns } from "../../store/sqlite.ts";
 import { homeOfRollout, newestStateDb, type RolloutFile, rolloutFiles } from "./locate.ts";
 import { isHarnessContext, messageText } from "./items.ts";
@@ -64,7 +65,7 @@ function summaryOfRow(row: Row, file: RolloutFile | undefined): SessionSummary {
     id: String(row.id),
     path,
     ...(text(row.cwd) ? { cwd: text(row.cwd) } : {}),
-    ...(title ? { title: firstLine(title) } : {}),
+    ...(title ? { title: titleLine(title) } : {}),
     ...(updatedMs !== undefined ? { updatedAt: new Date(updatedMs).toISOString() } : {}),
     ...(row.archived === 1 || file?.archived ? { archived: true } : {}),
   };
@@ -93,7 +94,7 @@ async function summarizeFile(file: RolloutFile): Promise<SessionSummary> {
         if (isHarnessContext(payload)) continue;
         const words = text(messageText(payload.content));
         if (words) {
-          summary.title = firstLine(words);
+          summary.title = titleLine(words);
           break;
         }
       }
@@ -102,10 +103,6 @@ async function summarizeFile(file: RolloutFile): Promise<SessionSummary> {
     summary.title ??= "(unreadable)";
   }
   return summary;
-}
-
-function firstLine(value: string): string {
-  return value.trim().split("\n")[0]!.slice(0, 100);
 }
 
 /**

@@ -17,14 +17,11 @@ import {
   blocksFromContent,
   callFromItem,
   isHarnessContext,
-  isObject,
   messageText,
   reasoningFromItem,
   resultFromItem,
 } from "./items.ts";
-
-type Json = Record<string, unknown>;
-const optStr = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
+import { isObject, type Json, optStr } from "../../io/json.ts";
 
 /** Calls of tools Codex runs locally; their outputs come back as separate items with the same call_id. */
 const CALL_ITEMS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);

@@ -17,7 +17,7 @@ import { hasTable, openReadOnly, quoteIdent, type Row, tableColumns } from "../.
 import { compareVersions, embeddedVersions } from "../../schemas/drift.ts";
 import { CODEX_DEFAULTS, type CodexConfig, readCodexConfig } from "./config.ts";
 import { newestStateDb, rolloutFiles } from "./locate.ts";
-import { isObject } from "./items.ts";
+import { isObject } from "../../io/json.ts";
 
 export interface CodexTarget extends CodexConfig {
   /** The `cli_version` written: the installed Codex's. */

@@ -5,6 +5,7 @@
  */
 import type { Block, ToolResultPart } from "../../ir/schema.ts";
 import { pyJson } from "./pyjson.ts";
+import { isObject } from "../../io/json.ts";
 
 const CONTENT_JSON_PREFIX = "\u0000json:";
 
@@ -23,9 +24,6 @@ export function decodeContent(stored: unknown): unknown {
 export function encodeContent(content: string | ContentPart[] | null): string | null {
   return Array.isArray(content) ? CONTENT_JSON_PREFIX + pyJson(content, { ensureAscii: true }) : content;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Content to IR blocks; parts we have no typed home for are kept whole as raw blocks. */
 export function blocksFromContent(content: unknown): (ToolResultPart & Block)[] {

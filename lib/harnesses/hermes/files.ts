@@ -14,11 +14,9 @@ import { encodeContent } from "./content.ts";
 import { GENERATIONS, LEGACY_TRANSCRIPT_VERSION, NEWEST_GENERATION } from "./generations.ts";
 import { decodeMessage, type HermesMessage, type SessionRecord } from "./message.ts";
 import { pyJson } from "./pyjson.ts";
+import { isObject, type Json, optStr } from "../../io/json.ts";
 
 type Tools = Session["tools"];
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const optStr = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
 
 export interface FileSession {
   chain: SessionRecord[];

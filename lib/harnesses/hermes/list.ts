@@ -9,6 +9,7 @@ import { basename, join } from "node:path";
 import type { Homes, SessionSummary } from "../types.ts";
 import { openReadOnly } from "../../store/sqlite.ts";
 import { InputError } from "../../errors.ts";
+import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./store.ts";
 
@@ -54,7 +55,7 @@ function listDatabase(path: string): SessionSummary[] {
       id: r.id,
       path: sessionLocator(path, r.id),
       ...(r.cwd ? { cwd: r.cwd } : {}),
-      ...(r.title || r.preview ? { title: r.title || firstLine(r.preview!) } : {}),
+      ...(r.title || r.preview ? { title: r.title || titleLine(r.preview!) } : {}),
       updatedAt: new Date((r.last_active ?? r.started_at) * 1000).toISOString(),
       messages: r.messages,
       ...(r.archived ? { archived: true } : {}),
@@ -63,8 +64,6 @@ function listDatabase(path: string): SessionSummary[] {
     db.close();
   }
 }
-
-const firstLine = (text: string) => text.trim().split("\n")[0]!.slice(0, 100);
 
 /** Roots and /branch children, each projected to its compression tip (deepest continuation). */
 function listingSql(columns: StoreColumns): string {

@@ -8,11 +8,9 @@ import { HANDSHAKE_OPEN } from "../../handshake/handshake.ts";
 import { unmarkFailure } from "../../ir/tool-failure.ts";
 import { blocksFromContent } from "./content.ts";
 import { type HermesMessage, parseJson } from "./message.ts";
+import { isObject, type Json, str } from "../../io/json.ts";
 
-type Json = Record<string, unknown>;
 type Provider = ReasoningBlock["provider"];
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 /** Hermes's compaction summary (agent/context_compressor.py): the message that replaced older turns. */
 export const COMPACTION_MARKER = "[CONTEXT COMPACTION — REFERENCE ONLY]";
