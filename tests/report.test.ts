@@ -55,3 +55,12 @@ test("a same-harness copy is lossless, and says what it synthesized", async () =
   assert.equal(report.lossless, true);
   assert.ok(report.entries.some((e) => e.code === "handshake-added" && e.severity === "info"));
 });
+
+test("a foreign target discloses the source's bookkeeping records it does not carry, by type", async () => {
+  const session = await readClaudeSession(claudeFixture("thinking-tool-use"));
+  const entry = buildReport(session, harness("codex").capabilities, actions).entries.find((e) =>
+    e.code === "harness-records"
+  );
+  assert.ok(entry && entry.count === session.passthrough.length && entry.count > 0);
+  assert.ok(entry.examples.includes("attachment"));
+});

@@ -174,6 +174,14 @@ function reportForeign(session: Session, target: Capabilities, add: Add) {
     "text the source harness injected is not replayed as user words",
     context.map(where),
   );
+  const bookkeeping = [...new Set(session.passthrough.map((r) => r.type))];
+  add(
+    "harness-records",
+    "info",
+    session.passthrough.length,
+    "the source harness's own bookkeeping records (not conversation) are not carried",
+    bookkeeping,
+  );
   add(
     "system-instructions",
     "loss",
