@@ -43,6 +43,19 @@ export interface SeedPrompts {
   toolCommand: string;
 }
 
+/**
+ * What an interrupted seeding adds: a turn whose shell call runs long and is cancelled by the harness's own
+ * interrupt key while it runs, and words the person types while the agent is busy (queued input).
+ */
+export interface InterruptPrompts extends SeedPrompts {
+  /** The prompt that makes the fake model call the shell with `slowCommand` (`TOOL: <command>`). */
+  slow: string;
+  /** A command that runs far longer than the seeding waits (so it is still running when cancelled). */
+  slowCommand: string;
+  /** Typed while the slow call runs: it must reach the target's model once, after the interrupted call. */
+  queued: string;
+}
+
 export interface Seeded {
   /** The id the source harness gave the session. */
   id: string;
@@ -78,7 +91,20 @@ export interface HarnessUnderTest {
    * has a session elsewhere), since session-bridge writes for the harness version it finds there.
    */
   warmUp(cwd: string): Promise<void>;
+  /** One-shot runs (`-p`, `exec`, `-q`): the first turn, then a resumed turn that runs the shell tool. */
   seed(cwd: string, prompts: SeedPrompts): Promise<Seeded>;
+  /**
+   * The same two turns typed by a person into the real interactive TUI (driven through tmux), then the TUI
+   * is left the way a person leaves it.
+   */
+  seedInteractive?(cwd: string, prompts: SeedPrompts): Promise<Seeded>;
+  /**
+   * Typed into the TUI: the first turn, the tool turn, then `prompts.slow`; while its shell call runs the
+   * person types `prompts.queued` and presses the harness's interrupt key, then leaves the TUI. The session
+   * ends with the slow call open (or closed by the harness's own interruption record) and the queued words
+   * recorded as the harness records them.
+   */
+  seedInterrupted?(cwd: string, prompts: InterruptPrompts): Promise<Seeded>;
   resume(cwd: string, sessionId: string, prompt: string): Promise<Turn>;
   /** How many requests the fake model server has received (full mode only). */
   requestCount(): number;
