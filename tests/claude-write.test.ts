@@ -71,7 +71,10 @@ test("handoff to another directory lands in that directory's bucket with a fresh
   const target = r.json.target as { id: string; path: string; resumeCommand: string };
   assert.equal(target.path, join(w.home, "projects", bucketName(w.target), `${target.id}.jsonl`));
   assert.notEqual(target.id, w.id);
-  assert.equal(target.resumeCommand, `cd '${w.target}' && claude --resume ${target.id}`);
+  assert.equal(
+    target.resumeCommand,
+    `cd '${w.target}' && CLAUDE_CONFIG_DIR=${w.home} claude --resume ${target.id}`,
+  );
   const text = readFileSync(target.path, "utf8");
   assert.ok(text.endsWith("\n"));
   const records = jsonLines(target.path);

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { assertSafeId, assertUuid } from "../lib/ids.ts";
 import { bucketFor, bucketName, javaStringHash } from "../lib/harnesses/claude-code/bucket.ts";
 import { CLAUDE_FIXTURES } from "./helpers/fixtures.ts";
-import { shellQuote } from "../lib/cli/shell.ts";
-import { safeText } from "../lib/cli/output.ts";
+import { shellQuote } from "../lib/io/shell.ts";
+import { terminalText } from "../lib/io/control-characters.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -62,5 +62,5 @@ test("printed commands quote paths with spaces and quotes", () => {
 });
 
 test("terminal output escapes control sequences from transcripts", () => {
-  assert.equal(safeText("ok\u001b[2Jgone\u009bx\n\tend"), "ok\\u001b[2Jgone\\u009bx\n\tend");
+  assert.equal(terminalText("ok\u001b[2Jgone\u009bx\n\tend"), "ok\\u001b[2Jgone\\u009bx\n\tend");
 });

@@ -1,9 +1,11 @@
 /**
  * Everything the CLI prints goes through here: the one JSON document of `--json`, human lines on stdout, and
- * reports and warnings on stderr. Transcript text is data: control sequences are escaped before they reach
- * a terminal, so a session cannot repaint the user's screen.
+ * reports, warnings and errors on stderr. Transcript text, titles, paths and ids are data: every character
+ * that could steer the terminal is escaped here, in the one place all output passes, so no command can forget
+ * it. (Inside `--json` the escapes are JSON escapes: the document parses to the same values.)
  */
 import { writeSync } from "node:fs";
+import { terminalField, terminalText } from "../io/control-characters.ts";
 
 export const JSON_SCHEMA = "session-bridge/1";
 
@@ -12,11 +14,11 @@ export function printJson(body: Record<string, unknown>, ok = true): void {
 }
 
 export function out(text: string): void {
-  writeAll(1, `${text}\n`);
+  writeAll(1, `${terminalText(text)}\n`);
 }
 
 export function err(text: string): void {
-  writeAll(2, `${text}\n`);
+  writeAll(2, `${terminalText(text)}\n`);
 }
 
 /** writeSync may write less than asked on pipes; loop so large outputs arrive whole before exit. */
@@ -34,15 +36,9 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
-// C0 controls except tab and newline, DEL, and C1 controls (which include the 8-bit CSI).
-// deno-lint-ignore no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-export function safeText(text: string): string {
-  return text.replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-export function table(rows: string[][]): string[] {
+/** Columns padded to their widest cell; a cell is one line, whatever newlines its text holds. */
+export function table(cells: string[][]): string[] {
+  const rows = cells.map((r) => r.map(terminalField));
   const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
   return rows.map((r) =>
     r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd()

@@ -1,9 +1,7 @@
 /** The harness registry: names, aliases, and which harnesses are wired in so far. */
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { InputError, RefusedError } from "../errors.ts";
 import type { HarnessName } from "../ir/schema.ts";
-import type { Harness, Homes } from "./types.ts";
+import type { Harness } from "./types.ts";
 import { claudeCode } from "./claude-code/index.ts";
 import { codex } from "./codex/index.ts";
 import { hermes } from "./hermes/index.ts";
@@ -36,18 +34,4 @@ export function implementedHarnesses(): Harness[] {
   return Object.values(IMPLEMENTED);
 }
 
-export interface HomeFlags {
-  claudeHome?: string;
-  codexHome?: string;
-  hermesHome?: string;
-}
-
-/** Flags first, then each harness's own environment variable, then its default under the home folder. */
-export function resolveHomes(flags: HomeFlags, env: NodeJS.ProcessEnv = process.env): Homes {
-  const home = env.HOME || homedir();
-  return {
-    claudeHome: flags.claudeHome || env.CLAUDE_CONFIG_DIR || join(home, ".claude"),
-    codexHome: flags.codexHome || env.CODEX_HOME || join(home, ".codex"),
-    hermesHome: flags.hermesHome || env.HERMES_HOME || join(home, ".hermes"),
-  };
-}
+export { type HomeFlags, resolveHomes } from "./homes.ts";

@@ -13,7 +13,7 @@ import {
   str,
   type ToolVocabulary,
 } from "./canonical.ts";
-import { shellQuote } from "../cli/shell.ts";
+import { shellQuote } from "../io/shell.ts";
 
 export const codexTools: ToolVocabulary = {
   toCanonical({ name, input }) {

@@ -14,10 +14,12 @@ export interface CliResult {
   stderr: string;
 }
 
-export function cli(args: string[], env: Record<string, string> = {}): CliResult {
+/** Runs the CLI; `cwd` is the directory it starts in (relative flags and variables resolve against it). */
+export function cli(args: string[], env: Record<string, string> = {}, cwd?: string): CliResult {
   const [bin, ...pre] = scriptArgv(MAIN);
   const r = spawnSync(bin!, [...pre, ...args], {
     encoding: "utf8",
+    ...(cwd ? { cwd } : {}),
     env: { ...process.env, SESSION_BRIDGE_DEBUG: "", SESSION_BRIDGE_HOME: BRIDGE_HOME, ...env },
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -27,7 +29,8 @@ export function cli(args: string[], env: Record<string, string> = {}): CliResult
 export function cliJson(
   args: string[],
   env: Record<string, string> = {},
+  cwd?: string,
 ): CliResult & { json: Record<string, unknown> } {
-  const r = cli([...args, "--json"], env);
+  const r = cli([...args, "--json"], env, cwd);
   return { ...r, json: JSON.parse(r.stdout) as Record<string, unknown> };
 }

@@ -78,10 +78,7 @@ export const demo: Command = {
       code = await run(argv);
       if (code !== 0) break;
     }
-    out(
-      `\nIn a real store, run the printed resume commands (with CLAUDE_CONFIG_DIR=${sandbox.claudeHome} for this sandbox; ` +
-        "the Codex and Hermes ones name their sandbox homes).",
-    );
+    out("\nThe printed resume commands name the sandbox homes: with --keep, paste them to resume there.");
     if (flag(parsed.values, "keep")) out(`sandbox kept at ${sandbox.root}`);
     else rmSync(sandbox.root, { recursive: true, force: true });
     return code;

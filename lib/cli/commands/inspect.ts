@@ -3,7 +3,8 @@ import { positionals } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { countBlocks } from "../../ir/summary.ts";
 import type { Session } from "../../ir/schema.ts";
-import { out, printJson, safeText } from "../output.ts";
+import { out, printJson } from "../output.ts";
+import { terminalField as field } from "../../io/control-characters.ts";
 
 export const inspect: Command = {
   name: "inspect",
@@ -58,22 +59,24 @@ function usageLine(s: ReturnType<typeof inspection>): string {
 
 function describe(s: ReturnType<typeof inspection>): string[] {
   const lines = [
-    `${s.harness} session ${s.id}${s.version ? ` (written by ${s.version})` : ""}`,
-    `  title     ${safeText(s.title ?? "-")}`,
-    `  cwd       ${s.cwd ?? "-"}`,
-    `  file      ${s.path ?? "-"}`,
-    `  models    ${s.models.join(", ") || "-"}`,
+    `${s.harness} session ${field(s.id)}${s.version ? ` (written by ${field(s.version)})` : ""}`,
+    `  title     ${field(s.title ?? "-")}`,
+    `  cwd       ${field(s.cwd ?? "-")}`,
+    `  file      ${field(s.path ?? "-")}`,
+    `  models    ${field(s.models.join(", ")) || "-"}`,
     `  time      ${s.createdAt ?? "?"} .. ${s.updatedAt ?? "?"}`,
     ...(s.usage || s.source ? [`  usage     ${usageLine(s)}`] : []),
     `  live thread: ${s.messages} messages; ${s.text} text, ${s.reasoning} reasoning, ${s.toolCalls} tool calls, ` +
     `${s.toolResults} tool results, ${s.images} images, ${s.raw} other`,
   ];
   lines.push(`  tools     ${s.tools} schemas; system instructions ${s.systemInstructions} characters`);
-  for (const t of s.threads) lines.push(`  kept apart: ${t.kind} ${t.id} (${t.messages} messages)`);
+  for (const t of s.threads) lines.push(`  kept apart: ${t.kind} ${field(t.id)} (${t.messages} messages)`);
   const p = s.pending;
   lines.push(
     `  pending: ${p.openToolCalls.length} open tool calls${
-      p.openToolCalls.length ? ` (${p.openToolCalls.map((c) => `${c.name} ${c.callId}`).join(", ")})` : ""
+      p.openToolCalls.length
+        ? ` (${p.openToolCalls.map((c) => field(`${c.name} ${c.callId}`)).join(", ")})`
+        : ""
     }, ` +
       `${p.queuedInput.length} queued inputs${p.interruptedTurn ? ", last turn interrupted" : ""}`,
   );
@@ -83,6 +86,6 @@ function describe(s: ReturnType<typeof inspection>): string[] {
       `  drift: ${d.where}: ${d.problem} (x${d.count}, lines ${d.examples.join(", ")}; schemas ${d.version})`,
     );
   }
-  for (const n of s.notices) lines.push(`  notice: ${n}`);
+  for (const n of s.notices) lines.push(`  notice: ${field(n)}`);
   return lines;
 }

@@ -2,7 +2,7 @@ import type { Command } from "../command.ts";
 import { harnessFlag, str } from "../args.ts";
 import { harness, implementedHarnesses } from "../../harnesses/index.ts";
 import { canonicalCwd } from "../../io/paths.ts";
-import { out, printJson, safeText, table } from "../output.ts";
+import { out, printJson, table } from "../output.ts";
 
 export const list: Command = {
   name: "list",
@@ -35,7 +35,7 @@ export const list: Command = {
         r.id,
         (r.updatedAt ?? "").slice(0, 16).replace("T", " "),
         r.cwd ?? "",
-        safeText(r.title ?? ""),
+        r.title ?? "",
       ]);
     }
     for (const l of table(lines)) out(l);

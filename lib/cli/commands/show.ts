@@ -2,7 +2,7 @@ import type { Command } from "../command.ts";
 import { positionals } from "../args.ts";
 import { loadSession } from "../load.ts";
 import type { Block, Message } from "../../ir/schema.ts";
-import { out, printJson, safeText } from "../output.ts";
+import { out, printJson } from "../output.ts";
 
 export const show: Command = {
   name: "show",
@@ -17,7 +17,7 @@ export const show: Command = {
       printJson({ session });
       return 0;
     }
-    for (const m of session.messages) for (const line of renderMessage(m)) out(safeText(line));
+    for (const m of session.messages) for (const line of renderMessage(m)) out(line);
     for (const t of session.threads) out(`(kept apart: ${t.kind} ${t.id}, ${t.messages.length} messages)`);
     return 0;
   },

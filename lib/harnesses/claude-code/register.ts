@@ -16,7 +16,8 @@ import type {
 import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
 import { RefusedError } from "../../errors.ts";
 import { backupDir, backupFile } from "../../store/backup.ts";
-import { shellQuote } from "../../cli/shell.ts";
+import { commandLine } from "../../io/shell.ts";
+import { homeEnvironment } from "../homes.ts";
 import { bucketFor, MAX_BUCKET_BYTES } from "./bucket.ts";
 import { detectClaudeTarget } from "./target.ts";
 import { projectsDir } from "./locate.ts";
@@ -53,7 +54,11 @@ export async function planClaude(
     cwd: options.cwd,
     files,
     databases: [],
-    resumeCommand: `cd ${shellQuote(options.cwd)} && claude --resume ${options.id}`,
+    resumeCommand: commandLine(options.cwd, homeEnvironment("claudeHome", homes.claudeHome), [
+      "claude",
+      "--resume",
+      options.id,
+    ]),
     ...(refusal ? { refusal } : {}),
   };
 }

@@ -8,8 +8,7 @@
  * `item_completed` events the first time it opens the thread.
  */
 import { copyFileSync, existsSync, unlinkSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname } from "node:path";
 import type { Session } from "../../ir/schema.ts";
 import type { HandoffPlan, HandoffResult, Homes, RegisterOptions, RenderOptions } from "../types.ts";
 import { RefusedError } from "../../errors.ts";
@@ -25,7 +24,8 @@ import {
   type Row,
   tableColumns,
 } from "../../store/sqlite.ts";
-import { shellQuote } from "../../cli/shell.ts";
+import { commandLine } from "../../io/shell.ts";
+import { homeEnvironment } from "../homes.ts";
 import { newestStateDb, rolloutFiles, rolloutPath } from "./locate.ts";
 import { type CodexTarget, detectTarget } from "./target.ts";
 import { renderRollout } from "./write.ts";
@@ -53,7 +53,11 @@ export async function planCodex(
     cwd: options.cwd,
     files: [{ path, lines: () => renderRollout(session, options, target) }],
     databases: database ? [database] : [],
-    resumeCommand: `cd ${shellQuote(options.cwd)} && ${codexHomePrefix(home)}codex resume ${options.id}`,
+    resumeCommand: commandLine(options.cwd, homeEnvironment("codexHome", home), [
+      "codex",
+      "resume",
+      options.id,
+    ]),
     notes: targetNotes(session, options, target),
   };
   try {
@@ -130,12 +134,6 @@ function targetNotes(session: Session, options: RenderOptions, target: CodexTarg
     );
   }
   return notes;
-}
-
-/** `codex resume` run by the user finds the thread only in the home it was written to. */
-function codexHomePrefix(home: string): string {
-  const inherited = process.env.CODEX_HOME || join(process.env.HOME || homedir(), ".codex");
-  return home === inherited ? "" : `CODEX_HOME=${shellQuote(home)} `;
 }
 
 export async function registerCodex(

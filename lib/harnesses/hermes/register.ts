@@ -7,14 +7,13 @@
  * its full-text indexes (`messages_fts`, `messages_fts_trigram`) in step.
  */
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { Session } from "../../ir/schema.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import type { HandoffPlan, HandoffResult, Homes, RegisterOptions, RenderOptions } from "../types.ts";
 import { InputError, RefusedError } from "../../errors.ts";
-import { shellQuote } from "../../cli/shell.ts";
+import { commandLine } from "../../io/shell.ts";
+import { homeEnvironment } from "../homes.ts";
 import { backupDir } from "../../store/backup.ts";
 import {
   immediateTransaction,
@@ -234,10 +233,13 @@ function titleNotes(requested: string | undefined, title: string | undefined): R
 
 /** `hermes` run by the user works in the home it was written to; a non-default home is named explicitly. */
 function resumeCommand(home: HermesHome, options: RenderOptions, model: ModelChoice): string {
-  const standard = join(process.env.HOME || homedir(), ".hermes");
-  const env = home.dir === standard ? "" : `HERMES_HOME=${shellQuote(home.dir)} `;
-  const flag = model.flag ? ` -m ${shellQuote(model.flag)}` : "";
-  return `cd ${shellQuote(options.cwd)} && ${env}hermes chat --resume ${options.id}${flag}`;
+  return commandLine(options.cwd, homeEnvironment("hermesHome", home.dir), [
+    "hermes",
+    "chat",
+    "--resume",
+    options.id,
+    ...(model.flag ? ["-m", model.flag] : []),
+  ]);
 }
 
 export async function registerHermes(

@@ -1,0 +1,110 @@
+/**
+ * Printed resume commands are run here the way a user runs them: pasted into a fresh shell (bash -c), started
+ * from another directory, with none of the harness variables set, against stub harnesses on PATH that print
+ * their working directory, their home variable and their arguments.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { seedClaudeHome } from "./helpers/fixtures.ts";
+import { makeCodexHome, threadRow } from "./helpers/codex.ts";
+import { seedHermesHome } from "./helpers/hermes.ts";
+import { cliJson } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const root = tempDir();
+const userHome = join(root, "user");
+mkdirSync(userHome);
+const source = seedClaudeHome(join(root, "homes", "claude"), "plain-text");
+makeCodexHome(join(root, "homes", "codex"));
+seedHermesHome(join(root, "homes", "hermes"), "0.19.0", "text-turns");
+// A directory whose name a shell would split and misread unless quoted.
+const target = join(root, "work dir", "it's $HOME");
+mkdirSync(target, { recursive: true });
+
+const stubs = join(root, "bin");
+mkdirSync(stubs);
+for (const name of ["claude", "codex", "hermes"]) {
+  const stub = join(stubs, name);
+  writeFileSync(
+    stub,
+    `#!/bin/sh
+echo "pwd=$(pwd)"
+echo "CLAUDE_CONFIG_DIR=$CLAUDE_CONFIG_DIR"
+echo "CODEX_HOME=$CODEX_HOME"
+echo "HERMES_HOME=$HERMES_HOME"
+for a in "$@"; do echo "arg=$a"; done
+`,
+  );
+  chmodSync(stub, 0o755);
+}
+
+/** The environment of a new terminal: none of the harness variables, the stubs first on PATH. */
+const freshShell = {
+  PATH: `${stubs}:/usr/bin:/bin`,
+  HOME: userHome,
+};
+
+function runPasted(command: string): string {
+  const r = spawnSync("bash", ["-c", command], { cwd: "/", env: freshShell, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+/** Hands the Claude fixture off from `root`, homes given relative to it (flags and variables alike). */
+function handoff(to: string, extra: string[], env: Record<string, string> = {}) {
+  const r = cliJson(
+    ["handoff", source.id, "--from", "claude", "--to", to, "--cwd", target, ...extra],
+    { HOME: userHome, CLAUDE_CONFIG_DIR: "", CODEX_HOME: "", HERMES_HOME: "", ...env },
+    root,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  return r.json.target as { id: string; path: string; resumeCommand: string };
+}
+
+test("a relative --codex-home is stored and printed absolute, and the pasted command resumes there", () => {
+  const plan = handoff("codex", ["--claude-home", "homes/claude", "--codex-home", "homes/codex"]);
+  assert.equal(
+    plan.resumeCommand,
+    `cd '${target.replace("'", `'\\''`)}' && CODEX_HOME=${root}/homes/codex codex resume ${plan.id}`,
+  );
+  assert.equal(threadRow(join(root, "homes", "codex"), plan.id)?.rollout_path, plan.path);
+  assert.ok(plan.path.startsWith(`${root}/homes/codex/sessions/`), plan.path);
+  assert.equal(
+    runPasted(plan.resumeCommand),
+    `pwd=${target}\nCLAUDE_CONFIG_DIR=\nCODEX_HOME=${root}/homes/codex\nHERMES_HOME=\narg=resume\narg=${plan.id}\n`,
+  );
+});
+
+test("a relative HERMES_HOME variable is made absolute and named in the pasted command", () => {
+  const plan = handoff("hermes", ["--claude-home", "homes/claude"], { HERMES_HOME: "homes/hermes" });
+  assert.ok(plan.path.startsWith(`${root}/homes/hermes/state.db#`), plan.path);
+  const printed = runPasted(plan.resumeCommand);
+  assert.match(
+    printed,
+    new RegExp(
+      `^pwd=${escape(target)}\nCLAUDE_CONFIG_DIR=\nCODEX_HOME=\nHERMES_HOME=${escape(root)}/homes/hermes\n`,
+    ),
+  );
+  assert.match(printed, new RegExp(`\narg=chat\narg=--resume\narg=${plan.id}\n`));
+});
+
+test("a Claude Code resume command names CLAUDE_CONFIG_DIR for a non-default home", () => {
+  const plan = handoff("claude", [], { CLAUDE_CONFIG_DIR: "homes/claude" });
+  assert.equal(
+    runPasted(plan.resumeCommand),
+    `pwd=${target}\nCLAUDE_CONFIG_DIR=${root}/homes/claude\nCODEX_HOME=\nHERMES_HOME=\narg=--resume\narg=${plan.id}\n`,
+  );
+});
+
+test("a resume command leaves the home variable out when the home is the default one", () => {
+  const home = join(userHome, ".claude");
+  seedClaudeHome(home, "plain-text");
+  const plan = handoff("claude", ["--claude-home", "~/.claude"]);
+  assert.equal(plan.resumeCommand, `cd '${target.replace("'", `'\\''`)}' && claude --resume ${plan.id}`);
+  assert.ok(plan.path.startsWith(`${home}/projects/`), plan.path);
+});
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
