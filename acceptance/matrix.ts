@@ -5,14 +5,14 @@
  * acceptance/last-run.json and the README's supported-versions table (unless --no-record).
  *
  * Usage: npx bun acceptance/matrix.ts [--versions H=V,...] [--latest] [--binary dist/session-bridge]
- *          [--structure-only | --real] [--pairs A:B,...] [--no-hops] [--allow-drift] [--json] [--no-record]
+ *          [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] [--no-hops] [--allow-drift] [--json] [--no-record]
  */
 import { realpathSync } from "node:fs";
 import { flag, parse, str } from "../lib/cli/args.ts";
 import { err, out, printJson } from "../lib/cli/output.ts";
 import { bridgeArgv } from "../lib/certify/bridge.ts";
 import { DRIVERS } from "../lib/certify/drivers.ts";
-import { CERTIFY_OPTIONS, certifyMode, certifyPairs } from "../lib/certify/options.ts";
+import { CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../lib/certify/options.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certify } from "../lib/certify/run.ts";
 import type { HarnessBinary } from "../lib/certify/types.ts";
@@ -55,11 +55,10 @@ async function main(argv: string[]): Promise<number> {
   const binary = str(values, "binary");
   const report = await certify({
     mode,
-    pairs: certifyPairs(values),
+    routes: certifyRoutes(values, mode),
     binaries,
     missing: {},
     bridge: bridgeArgv(binary ? realpathSync(binary) : undefined),
-    hopBack: !flag(values, "no-hops"),
     allowDrift: flag(values, "allow-drift"),
     env: process.env,
     progress: err,
@@ -67,8 +66,9 @@ async function main(argv: string[]): Promise<number> {
   if (flag(values, "json")) {
     printJson({ mode, harnesses: binaries, results: report.results, seconds: report.seconds }, report.ok);
   } else for (const line of reportTable(report)) out(line);
-  // Only a run of every pair certifies the versions it ran.
-  if (report.ok && str(values, "pairs") === undefined && !flag(values, "no-record")) {
+  // Only a run of the whole plan certifies the versions it ran.
+  const whole = str(values, "pairs") === undefined && str(values, "styles") === undefined;
+  if (report.ok && whole && !flag(values, "no-record")) {
     recordRun(report);
     if (updateReadme()) err("README.md: supported versions updated");
   }

@@ -11,8 +11,7 @@ import { assistantSentinel, checkRecall, checkSent, sentinelPlan } from "../lib/
 import { sampleSentinels, sessionParts, writeSample } from "../lib/certify/structure.ts";
 import { findOnPath, parseVersion } from "../lib/certify/binaries.ts";
 import { reportTable } from "../lib/certify/report.ts";
-import { certifyPairs } from "../lib/certify/options.ts";
-import { allPairs } from "../lib/certify/drivers.ts";
+import { certifyRoutes, certifyStyles, coveragePlan } from "../lib/certify/options.ts";
 import type { Expected, SentMessage } from "../lib/certify/types.ts";
 import { harness } from "../lib/harnesses/index.ts";
 import { cliJson } from "./helpers/cli.ts";
@@ -119,14 +118,75 @@ test("versions are read from what each harness prints", () => {
   assert.equal(parseVersion("no version here"), undefined);
 });
 
-test("pairs come from --pairs (aliases allowed), else every ordered pair", () => {
-  assert.deepEqual(certifyPairs({ pairs: "claude:codex,hermes:hermes" }), [["claude-code", "codex"], [
-    "hermes",
-    "hermes",
-  ]]);
-  assert.equal(certifyPairs({}).length, 9);
-  assert.deepEqual(certifyPairs({}), allPairs());
-  assert.throws(() => certifyPairs({ pairs: "codex" }), /SOURCE:TARGET/);
+test("routes come from --pairs (aliases allowed) in every style, A:B with its hop back unless --no-hops", () => {
+  assert.deepEqual(certifyRoutes({ pairs: "claude:codex,hermes:hermes", styles: "exec" }, "full"), [
+    { style: "exec", hops: ["claude-code", "codex", "claude-code"] },
+    { style: "exec", hops: ["hermes", "hermes"] },
+  ]);
+  assert.deepEqual(certifyRoutes({ pairs: "codex:hermes:claude", "no-hops": true }, "full"), [
+    { style: "exec", hops: ["codex", "hermes"] },
+    { style: "interactive", hops: ["codex", "hermes"] },
+    { style: "interrupted", hops: ["codex", "hermes"] },
+  ]);
+  assert.deepEqual(certifyRoutes({ pairs: "codex:hermes:claude", styles: "interrupted" }, "full"), [
+    { style: "interrupted", hops: ["codex", "hermes", "claude-code"] },
+  ]);
+  assert.throws(() => certifyRoutes({ pairs: "codex" }, "full"), /SOURCE:TARGET/);
+  assert.throws(() => certifyRoutes({ pairs: "a:b:c:d" }, "full"), /SOURCE:TARGET/);
+});
+
+test("seed styles default to what the mode can seed; one it cannot is a usage error, not a skip", () => {
+  assert.deepEqual(certifyStyles({}, "full"), ["exec", "interactive", "interrupted"]);
+  assert.deepEqual(certifyStyles({}, "structure"), ["exec"]);
+  assert.deepEqual(certifyStyles({}, "real"), ["exec"]);
+  assert.throws(
+    () => certifyStyles({ styles: "interactive" }, "structure"),
+    /--styles: structure mode cannot seed interactive sessions \(it can: exec\)/,
+  );
+  assert.throws(() => certifyStyles({ styles: "typed" }, "full"), /unknown style "typed"/);
+});
+
+test("the coverage plan resumes every style of every harness in every other harness, handed off twice", () => {
+  const plan = coveragePlan(["exec", "interactive", "interrupted"], ["claude-code", "codex", "hermes"], true);
+  const line = (r: { style: string; hops: string[] }) => `${r.style}: ${r.hops.join(" > ")}`;
+  assert.deepEqual(plan.map(line), [
+    "exec: claude-code > claude-code",
+    "exec: claude-code > codex > claude-code",
+    "exec: claude-code > hermes > claude-code",
+    "exec: codex > claude-code > codex",
+    "exec: codex > codex",
+    "exec: codex > hermes > codex",
+    "exec: hermes > claude-code > hermes",
+    "exec: hermes > codex > hermes",
+    "exec: hermes > hermes",
+    "interactive: claude-code > codex > hermes",
+    "interactive: codex > hermes > claude-code",
+    "interactive: hermes > claude-code > codex",
+    "interrupted: claude-code > hermes > codex",
+    "interrupted: codex > claude-code > hermes",
+    "interrupted: hermes > codex > claude-code",
+  ]);
+  // Between the two TUI styles the second handoff (B → C) runs in both directions of every pair.
+  const second = plan.filter((r) => r.style !== "exec").map((r) => `${r.hops[1]} > ${r.hops[2]}`).sort();
+  assert.deepEqual(second, [
+    "claude-code > codex",
+    "claude-code > hermes",
+    "codex > claude-code",
+    "codex > hermes",
+    "hermes > claude-code",
+    "hermes > codex",
+  ]);
+  assert.deepEqual(
+    coveragePlan(["interactive"], ["claude-code", "codex", "hermes"], false).map(line),
+    [
+      "interactive: claude-code > codex",
+      "interactive: claude-code > hermes",
+      "interactive: codex > hermes",
+      "interactive: codex > claude-code",
+      "interactive: hermes > claude-code",
+      "interactive: hermes > codex",
+    ],
+  );
 });
 
 test("the report table has pair, mode, versions, result, time and reason columns", () => {
@@ -137,6 +197,7 @@ test("the report table has pair, mode, versions, result, time and reason columns
     seconds: 3,
     results: [
       {
+        style: "interrupted",
         hops: ["codex", "claude-code"],
         mode: "full",
         versions: { codex: "0.169.0", "claude-code": "2.1.328" },
@@ -146,6 +207,7 @@ test("the report table has pair, mode, versions, result, time and reason columns
         seconds: 1.25,
       },
       {
+        style: "interrupted",
         hops: ["codex", "claude-code", "codex"],
         mode: "full",
         versions: { codex: "0.169.0", "claude-code": "2.1.328" },
@@ -156,10 +218,10 @@ test("the report table has pair, mode, versions, result, time and reason columns
       },
     ],
   });
-  assert.match(lines[0]!, /^pair\s+mode\s+versions\s+result\s+time\s+reason$/);
+  assert.match(lines[0]!, /^style\s+route\s+mode\s+versions\s+result\s+time\s+reason$/);
   assert.match(
     lines[2]!,
-    /^codex → claude-code\s+full\s+codex 0\.169\.0, claude-code 2\.1\.328\s+FAIL\s+1\.3 s\s+user sentinel u/,
+    /^interrupted\s+codex → claude-code\s+full\s+codex 0\.169\.0, claude-code 2\.1\.328\s+FAIL\s+1\.3 s\s+user sentinel u/,
   );
   assert.match(lines[3]!, /SKIP/);
   assert.equal(lines.at(-1), "0 passed, 1 failed, 1 skipped in 3 s");

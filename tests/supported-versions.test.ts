@@ -22,6 +22,7 @@ function report(mode: CertifyReport["mode"], claude: string): CertifyReport {
       { id: "codex", bin: "/x/codex", version: "0.169.0" },
     ],
     results: [{
+      style: "exec",
       hops: ["claude-code", "codex"],
       mode,
       versions: {},

@@ -11,8 +11,3 @@ export function driverFor(id: HarnessId): HarnessDriver {
   if (!found) throw new Error(`certify cannot drive ${id}`);
   return found;
 }
-
-/** Every ordered pair of drivable harnesses, same-harness pairs included. */
-export function allPairs(): [HarnessId, HarnessId][] {
-  return DRIVERS.flatMap((s) => DRIVERS.map((t): [HarnessId, HarnessId] => [s.id, t.id]));
-}

@@ -1,62 +1,122 @@
 /**
- * How each mode seeds a pair and decides whether a handed-off session survived: by what the resumed harness
- * sent the fake model (full), by what the real model recalls (real), or by what the target store holds
- * (structure).
+ * How each mode seeds a route and decides whether a handed-off session survived: by what the resumed harness
+ * sent the fake model, every part once and in order (full), by what the real model recalls (real), or by what
+ * the target store holds (structure).
  */
 import { randomBytes } from "node:crypto";
 import { harness } from "../harnesses/index.ts";
 import type { HandedOff } from "./bridge.ts";
-import { assistantSentinel, checkRecall, checkSent, sentinelPlan } from "./sentinels.ts";
+import {
+  assistantSentinel,
+  checkOrder,
+  checkRecall,
+  checkSent,
+  ConversationParts,
+  seededParts,
+  type SentinelPlan,
+  sentinelPlan,
+} from "./sentinels.ts";
 import { sampleSentinels, sessionParts, writeSample } from "./structure.ts";
-import type { Expected, HarnessUnderTest, Mode } from "./types.ts";
+import type { Expected, HarnessUnderTest, Mode, Seeded, SeedStyle } from "./types.ts";
 
 export interface Seeding {
   /** What the first handoff names: the source's session id, or a sample file. */
   session: string;
+  /** The sentinels by role (structure and real modes). */
   expected: Expected;
-  /** What a resumed harness is asked (modes that resume). */
-  resumePrompt: string;
+  /** Every part the resumed model must be sent, once and in order (full mode); grows with each stop's turn. */
+  parts: ConversationParts;
+  /** What the harness resumed at a stop is asked (modes that resume). */
+  resume(stop: number, at: string): string;
 }
 
 export interface ModeRunner {
   /** Whether the seeded store was written by the harness under test, so its drift is worth reporting. */
   seedsStore: boolean;
-  seed(from: HarnessUnderTest, cwd: string, version: string, work: string): Promise<Seeding>;
-  /** Why the handed-off session did not survive in `to`; empty when every sentinel arrived in its role. */
-  verify(to: HarnessUnderTest, handed: HandedOff, cwd: string, seeding: Seeding): Promise<string[]>;
+  /** The seed styles this mode can run. */
+  styles: readonly SeedStyle[];
+  seed(
+    from: HarnessUnderTest,
+    cwd: string,
+    style: SeedStyle,
+    version: string,
+    work: string,
+  ): Promise<Seeding>;
+  /**
+   * Why the handed-off session did not survive in `to` at stop `stop` (1 for the first target); empty when it
+   * did. A resumed turn and its reply join `seeding.parts`, since every later stop must carry them too.
+   */
+  verify(
+    to: HarnessUnderTest,
+    handed: HandedOff,
+    cwd: string,
+    seeding: Seeding,
+    stop: number,
+  ): Promise<string[]>;
 }
 
-async function seedThroughBinary(mode: Mode, from: HarnessUnderTest, cwd: string): Promise<Seeding> {
-  const plan = sentinelPlan(mode, randomBytes(3).toString("hex"));
-  const seeded = await from.seed(cwd, plan.prompts);
+/** A style the harness's certify driver cannot seed yet fails its row, saying so (never a silent skip). */
+function seedIn(from: HarnessUnderTest, cwd: string, style: SeedStyle, plan: SentinelPlan): Promise<Seeded> {
+  switch (style) {
+    case "exec":
+      return from.seed(cwd, plan.prompts);
+    case "interactive":
+      if (!from.seedInteractive) {
+        throw new Error(`${from.id}'s certify driver cannot seed an interactive session yet`);
+      }
+      return from.seedInteractive(cwd, plan.prompts);
+    case "interrupted":
+      if (!from.seedInterrupted) {
+        throw new Error(`${from.id}'s certify driver cannot seed an interrupted session yet`);
+      }
+      if (!plan.interrupt) throw new Error("interrupted sessions are seeded against the fake servers only");
+      return from.seedInterrupted(cwd, plan.interrupt);
+  }
+}
+
+async function seedThroughBinary(
+  mode: Mode,
+  from: HarnessUnderTest,
+  cwd: string,
+  style: SeedStyle,
+): Promise<Seeding> {
+  const tag = randomBytes(3).toString("hex");
+  const plan = sentinelPlan(mode, tag);
+  const seeded = await seedIn(from, cwd, style, plan);
+  const prompts = style === "interrupted" && plan.interrupt ? plan.interrupt : plan.prompts;
+  const assistant = assistantSentinel(mode, seeded.firstReply, prompts);
   return {
     session: seeded.id,
-    expected: {
-      user: plan.user,
-      tool: plan.tool,
-      assistant: assistantSentinel(mode, seeded.firstReply, plan.prompts),
-    },
-    resumePrompt: plan.resume,
+    expected: { user: plan.user, tool: plan.tool, assistant },
+    parts: seededParts(prompts, assistant, plan.tool),
+    resume: plan.resume,
   };
 }
 
 const full: ModeRunner = {
   seedsStore: true,
-  seed: (from, cwd) => seedThroughBinary("full", from, cwd),
-  async verify(to, handed, cwd, seeding) {
+  styles: ["exec", "interactive", "interrupted"],
+  seed: (from, cwd, style) => seedThroughBinary("full", from, cwd, style),
+  async verify(to, handed, cwd, seeding, stop) {
     const before = to.requestCount();
-    const turn = await to.resume(cwd, handed.id, seeding.resumePrompt);
+    const prompt = seeding.resume(stop, to.id);
+    const turn = await to.resume(cwd, handed.id, prompt);
     const reasons = turn.ok ? [] : [`${to.id} resume failed: ${turn.detail}`];
     if (to.requestCount() === before) return [...reasons, `${to.id} sent no request to the model on resume`];
-    return [...reasons, ...checkSent(to.lastRequest(), seeding.expected)];
+    reasons.push(...checkOrder(to.lastRequest(), seeding.parts.parts));
+    seeding.parts.add(`typed prompt in ${to.id}`, ["user"], prompt);
+    if (turn.reply.trim()) seeding.parts.add(`assistant text in ${to.id}`, ["assistant"], turn.reply.trim());
+    else reasons.push(`${to.id} answered the resumed turn with no text`);
+    return reasons;
   },
 };
 
 const real: ModeRunner = {
   seedsStore: true,
-  seed: (from, cwd) => seedThroughBinary("real", from, cwd),
-  async verify(to, handed, cwd, seeding) {
-    const turn = await to.resume(cwd, handed.id, seeding.resumePrompt);
+  styles: ["exec"],
+  seed: (from, cwd, style) => seedThroughBinary("real", from, cwd, style),
+  async verify(to, handed, cwd, seeding, stop) {
+    const turn = await to.resume(cwd, handed.id, seeding.resume(stop, to.id));
     if (!turn.ok) return [`${to.id} resume failed: ${turn.detail}`];
     return checkRecall(turn.reply, seeding.expected);
   },
@@ -64,10 +124,11 @@ const real: ModeRunner = {
 
 const structure: ModeRunner = {
   seedsStore: false,
-  async seed(from, _cwd, version, work) {
+  styles: ["exec"],
+  async seed(from, _cwd, _style, version, work) {
     const path = writeSample(from.id, version, work);
     const expected = sampleSentinels(sessionParts(await harness(from.id).read(path)));
-    return { session: path, expected, resumePrompt: "" };
+    return { session: path, expected, parts: new ConversationParts(), resume: () => "" };
   },
   async verify(to, handed, _cwd, seeding) {
     return checkSent(sessionParts(await harness(to.id).read(handed.path)), seeding.expected);

@@ -1,17 +1,19 @@
 /**
- * The options `session-bridge certify` and the repository's `acceptance/matrix.ts` share: mode, pairs, hops,
- * drift policy. Each adds how it finds the harness binaries.
+ * The options `session-bridge certify` and the repository's `acceptance/matrix.ts` share: mode, seed styles,
+ * routes, hops, drift policy. Each adds how it finds the harness binaries.
  */
 import type { OptionSpec, Values } from "../cli/args.ts";
 import { flag, str } from "../cli/args.ts";
 import { InputError } from "../errors.ts";
 import { harnessName } from "../harnesses/index.ts";
-import { allPairs } from "./drivers.ts";
-import type { HarnessId, Mode } from "./types.ts";
+import { DRIVERS } from "./drivers.ts";
+import { MODE_RUNNERS } from "./modes.ts";
+import { type HarnessId, type Mode, type Route, SEED_STYLES, type SeedStyle } from "./types.ts";
 
 export const CERTIFY_OPTIONS = {
   "structure-only": { type: "boolean" },
   real: { type: "boolean" },
+  styles: { type: "string" },
   pairs: { type: "string" },
   "no-hops": { type: "boolean" },
   "allow-drift": { type: "boolean" },
@@ -22,9 +24,14 @@ export const CERTIFY_HELP =
                      and the target's own listing
   --real             no fake servers: the providers and credentials of your own harness setups (copied
                      into private temp homes) answer, and the resumed agent must recall the sentinels
-  --pairs A:B,...    only these pairs (default: every pair, same-harness ones included)
-  --no-hops          skip the A → B → A hops back
-  --allow-drift      report unknown shapes in the seeded stores without failing the pair`;
+  --styles S,...     how sources are seeded: exec (one-shot runs), interactive (typed into the TUI through
+                     tmux), interrupted (typed, a long tool call cancelled, a message queued); default all
+                     three against the fake servers, exec in the other modes
+  --pairs A:B,...    only these routes, each in every style; A:B:C hands the session on from B to C
+                     (default: exec every pair with its hop back, each TUI style from every harness
+                     through both others: A → B → C)
+  --no-hops          A → B only: no hop back, no second handoff
+  --allow-drift      report unknown shapes in the seeded stores without failing the row`;
 
 export function certifyMode(values: Values): Mode {
   if (flag(values, "structure-only") && flag(values, "real")) {
@@ -33,15 +40,65 @@ export function certifyMode(values: Values): Mode {
   return flag(values, "structure-only") ? "structure" : flag(values, "real") ? "real" : "full";
 }
 
-/** `claude-code:codex,codex:hermes` (aliases allowed), or every pair. */
-export function certifyPairs(values: Values): [HarnessId, HarnessId][] {
-  const text = str(values, "pairs");
-  if (text === undefined) return allPairs();
-  return text.split(",").map((pair) => {
-    const [source, target, ...rest] = pair.split(":");
-    if (!source || !target || rest.length) {
-      throw new InputError(`--pairs: expected SOURCE:TARGET, got ${JSON.stringify(pair)}`);
+/** `interactive,interrupted`, checked against what the mode can seed; else every style the mode can. */
+export function certifyStyles(values: Values, mode: Mode): SeedStyle[] {
+  const possible = MODE_RUNNERS[mode].styles;
+  const text = str(values, "styles");
+  if (text === undefined) return [...possible];
+  return text.split(",").map((name) => {
+    const style = SEED_STYLES.find((s) => s === name);
+    if (!style) {
+      throw new InputError(`--styles: unknown style ${JSON.stringify(name)} (${SEED_STYLES.join(", ")})`);
     }
-    return [harnessName(source), harnessName(target)];
+    if (!possible.includes(style)) {
+      throw new InputError(
+        `--styles: ${mode} mode cannot seed ${style} sessions (it can: ${possible.join(", ")})`,
+      );
+    }
+    return style;
+  });
+}
+
+/**
+ * The routes to run. With --pairs, each route in every style (A:B gains its hop back A → B → A unless
+ * --no-hops). Without, the coverage plan: every style of every harness resumes in every other harness.
+ */
+export function certifyRoutes(values: Values, mode: Mode): Route[] {
+  const styles = certifyStyles(values, mode);
+  const hops = !flag(values, "no-hops");
+  const text = str(values, "pairs");
+  if (text === undefined) return coveragePlan(styles, DRIVERS.map((d) => d.id), hops);
+  const paths = text.split(",").map((pair) => {
+    const names = pair.split(":");
+    if (names.length < 2 || names.length > 3 || names.some((n) => !n)) {
+      throw new InputError(
+        `--pairs: expected SOURCE:TARGET or SOURCE:TARGET:NEXT, got ${JSON.stringify(pair)}`,
+      );
+    }
+    const path = names.map(harnessName);
+    if (!hops) return path.slice(0, 2);
+    return path.length === 2 && path[0] !== path[1] ? [...path, path[0]!] : path;
+  });
+  return styles.flatMap((style) => paths.map((path) => ({ style, hops: path })));
+}
+
+/**
+ * exec: every ordered pair (same-harness copies included), each with its hop back. Each TUI style: from every
+ * harness, handed to one other, resumed, and handed to the last (A → B → C), so its session resumes in every
+ * other harness; interactive and interrupted rotate opposite ways, so between them the second handoff runs
+ * in both directions of every pair. Without hops the TUI styles run A → B for each B ≠ A.
+ */
+export function coveragePlan(styles: SeedStyle[], harnesses: HarnessId[], hops: boolean): Route[] {
+  return styles.flatMap((style): Route[] => {
+    if (style === "exec") {
+      return harnesses.flatMap((a) =>
+        harnesses.map((b) => ({ style, hops: hops && a !== b ? [a, b, a] : [a, b] }))
+      );
+    }
+    return harnesses.flatMap((a, i) => {
+      const others = [...harnesses.slice(i + 1), ...harnesses.slice(0, i)];
+      if (style === "interrupted") others.reverse();
+      return hops ? [{ style, hops: [a, ...others] }] : others.map((b) => ({ style, hops: [a, b] }));
+    });
   });
 }

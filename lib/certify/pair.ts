@@ -1,7 +1,9 @@
 /**
- * One pair: seed a session in the source, hand it to the target with session-bridge's CLI, check the target
- * lists it and that every sentinel survived; then (A → B → A) hand the target's session back to the source and
- * check again. Each pair gets private homes, projects and session-bridge home in one temp folder.
+ * One route: seed a session in the source in the route's style, hand it to the next harness with
+ * session-bridge's CLI, check the target lists it, resume it there with a new typed turn and check that the
+ * model was sent every part of the conversation once and in order; then hand that session on to the next hop
+ * (A → B → C, or back: A → B → A) and check again. Each route gets private homes, projects and session-bridge
+ * home in one temp folder.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,34 +13,31 @@ import { scanDrift } from "../schemas/scan.ts";
 import { handoff } from "./bridge.ts";
 import { driverFor } from "./drivers.ts";
 import { MODE_RUNNERS, type ModeRunner, type Seeding } from "./modes.ts";
-import type { HarnessBinary, HarnessId, HarnessUnderTest, Mode, PairResult } from "./types.ts";
+import type { HarnessBinary, HarnessId, HarnessUnderTest, Mode, PairResult, Route } from "./types.ts";
 
-export interface PairOptions {
+export interface RouteOptions {
   mode: Mode;
   binaries: Partial<Record<HarnessId, HarnessBinary>>;
   /** The argv prefix that runs session-bridge. */
   bridge: string[];
-  /** Also hand each A → B session back to A (A ≠ B). */
-  hopBack: boolean;
-  /** Report drift in the seeded store without failing the pair. */
+  /** Report drift in the seeded store without failing the row. */
   allowDrift: boolean;
   /** The user's environment (real mode takes providers from it). */
   env: NodeJS.ProcessEnv;
+  /** Called with a line when a slow step starts (seeding, each handoff). */
+  progress?: (line: string) => void;
 }
 
-/** The rows a pair produces, in order: A → B, then A → B → A when hops back are on and A ≠ B. */
-export function pairHops(source: HarnessId, target: HarnessId, hopBack: boolean): HarnessId[][] {
-  return hopBack && source !== target ? [[source, target], [source, target, source]] : [[source, target]];
+/** The rows a route produces, in order: one per stop, A → B, then A → B → C. */
+export function routeRows(route: Route): HarnessId[][] {
+  return route.hops.slice(1).map((_, i) => route.hops.slice(0, i + 2));
 }
 
-export async function runPair(
-  source: HarnessId,
-  target: HarnessId,
-  options: PairOptions,
-): Promise<PairResult[]> {
+export async function runRoute(route: Route, options: RouteOptions): Promise<PairResult[]> {
   const versions = (hops: HarnessId[]) =>
     Object.fromEntries(hops.map((h) => [h, options.binaries[h]?.version ?? "?"]));
-  const rows = pairHops(source, target, options.hopBack).map((hops): PairResult => ({
+  const rows = routeRows(route).map((hops): PairResult => ({
+    style: route.style,
     hops,
     mode: options.mode,
     versions: versions(hops),
@@ -47,56 +46,64 @@ export async function runPair(
     notes: [],
     seconds: 0,
   }));
-  const work = mkdtempSync(join(tmpdir(), `sb-certify-${source}-${target}-`));
-  const opened: HarnessUnderTest[] = [];
-  const open = async (id: HarnessId, name: string) => {
+  const [source] = route.hops as [HarnessId, ...HarnessId[]];
+  const work = mkdtempSync(join(tmpdir(), `sb-certify-${route.style}-${route.hops.join("-")}-`));
+  const opened = new Map<HarnessId, HarnessUnderTest>();
+  const open = async (id: HarnessId) => {
+    const already = opened.get(id);
+    if (already) return already;
     const binary = options.binaries[id];
     if (!binary) throw new Error(`no ${id} binary`);
-    const dir = join(work, name);
+    const dir = join(work, id);
     mkdirSync(dir, { recursive: true });
     const h = await driverFor(id).open({ ...binary, work: dir, mode: options.mode, env: options.env });
-    opened.push(h);
+    opened.set(id, h);
     await h.warmUp(project(work, "earlier project"));
     return h;
   };
   const runner = MODE_RUNNERS[options.mode];
-  let row = rows[0]!;
+  const say = (what: string) => options.progress?.(`  ${route.style} ${route.hops.join(" → ")}: ${what}`);
+  let index = 0;
   let started = performance.now();
   try {
-    const from = await open(source, "source");
-    const to = source === target ? from : await open(target, "target");
+    const from = await open(source);
     const sourceCwd = project(work, "source-project");
-    const seeding = await runner.seed(from, sourceCwd, options.binaries[source]!.version, work);
+    say(`seeding in ${source}`);
+    const seeding = await runner.seed(from, sourceCwd, route.style, options.binaries[source]!.version, work);
     if (runner.seedsStore) {
       const drift = await driftFindings(from, options.binaries[source]!.version);
-      (options.allowDrift ? row.notes : row.reasons).push(...drift);
+      (options.allowDrift ? rows[0]!.notes : rows[0]!.reasons).push(...drift);
     }
     const context = { runner, seeding, bridge: options.bridge, bridgeHome: join(work, "session-bridge") };
-    const there = await hop(context, from, to, seeding.session, project(work, "target project"), row.reasons);
-    finish(row, started);
-    const back = rows[1];
-    if (back) {
-      row = back;
-      started = performance.now();
-      // Drift alone fails the first row but does not stop the hop back: the handoff itself worked.
-      if (!there) {
-        back.outcome = "skip";
-        back.reasons.push(`not run: ${source} → ${target} failed`);
-      } else {
-        await hop(context, to, from, there, sourceCwd, back.reasons);
-        finish(back, started);
-      }
+    let session = seeding.session;
+    let at = from;
+    for (; index < rows.length; index++) {
+      const row = rows[index]!;
+      if (index > 0) started = performance.now();
+      const to = await open(row.hops.at(-1)!);
+      // The first target resumes in a project of its own; a hop back returns to the source's project.
+      const cwd = index > 0 && to.id === source
+        ? sourceCwd
+        : project(work, index === 0 ? "target project" : "next project");
+      say(`${at.id} → ${to.id}`);
+      const next = await hop(context, at, to, session, cwd, index + 1, row.reasons);
+      finish(row, started);
+      if (!next) break;
+      session = next;
+      at = to;
     }
   } catch (error) {
+    const row = rows[index]!;
     row.reasons.push(error instanceof Error ? error.message : String(error));
     finish(row, started);
-    for (const later of rows.slice(rows.indexOf(row) + 1)) {
-      later.outcome = "skip";
-      later.reasons.push(`not run: ${later.hops.slice(0, -1).join(" → ")} failed`);
-    }
   } finally {
-    for (const h of opened) await h.close();
+    for (const h of opened.values()) await h.close();
     rmSync(work, { recursive: true, force: true });
+  }
+  // Drift alone fails a row without stopping the route: the handoff itself worked.
+  for (const later of rows.slice(index + 1)) {
+    later.outcome = "skip";
+    later.reasons.push(`not run: ${rows[index]!.hops.join(" → ")} failed`);
   }
   return rows;
 }
@@ -118,6 +125,7 @@ async function hop(
   to: HarnessUnderTest,
   session: string,
   cwd: string,
+  stop: number,
   reasons: string[],
 ): Promise<string | undefined> {
   const handed = await handoff(context.bridge, context.bridgeHome, {
@@ -130,7 +138,7 @@ async function hop(
   const failed = (await to.listed(handed.id, cwd))
     ? []
     : [`${to.id}'s own listing does not show session ${handed.id}`];
-  failed.push(...await context.runner.verify(to, handed, cwd, context.seeding));
+  failed.push(...await context.runner.verify(to, handed, cwd, context.seeding, stop));
   reasons.push(...failed);
   return failed.length ? undefined : handed.id;
 }

@@ -10,19 +10,20 @@ function versionsText(row: PairResult): string {
   return Object.entries(row.versions).map(([h, v]) => `${h} ${v}`).join(", ");
 }
 
-/** A progress line: result, pair, time, and each reason or note on its own indented line. */
+/** A progress line: result, style, route, time, and each reason or note on its own indented line. */
 export function formatRow(row: PairResult): string {
   return [
-    `${RESULT[row.outcome]}  ${pairName(row)}  (${row.mode}, ${row.seconds.toFixed(1)} s)`,
+    `${RESULT[row.outcome]}  ${row.style}  ${pairName(row)}  (${row.mode}, ${row.seconds.toFixed(1)} s)`,
     ...row.reasons.map((r) => `      ${r}`),
     ...row.notes.map((n) => `      note: ${n}`),
   ].join("\n");
 }
 
-/** The report as a text table: pair, mode, versions, result, time, reason. */
+/** The report as a text table: style, route, mode, versions, result, time, reason. */
 export function reportTable(report: CertifyReport): string[] {
-  const header = ["pair", "mode", "versions", "result", "time", "reason"];
+  const header = ["style", "route", "mode", "versions", "result", "time", "reason"];
   const rows = report.results.map((r) => [
+    r.style,
     pairName(r),
     r.mode,
     versionsText(r),

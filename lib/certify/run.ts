@@ -1,15 +1,13 @@
-/** The matrix: every requested pair in turn, its rows reported as they finish. */
-import { pairHops, type PairOptions, runPair } from "./pair.ts";
+/** The matrix: every requested route in turn, its rows reported as they finish. */
+import { type RouteOptions, routeRows, runRoute } from "./pair.ts";
 import { formatRow } from "./report.ts";
-import type { HarnessBinary, HarnessId, Mode, PairResult } from "./types.ts";
+import type { HarnessBinary, HarnessId, Mode, PairResult, Route } from "./types.ts";
 
-export interface CertifyOptions extends Omit<PairOptions, "binaries"> {
+export interface CertifyOptions extends Omit<RouteOptions, "binaries"> {
   binaries: HarnessBinary[];
-  /** Harnesses that could not be run, and why: their pairs are skipped. */
+  /** Harnesses that could not be run, and why: their routes are skipped. */
   missing: Partial<Record<HarnessId, string>>;
-  pairs: [HarnessId, HarnessId][];
-  /** Called with one line per finished row (and its reasons), for a terminal to show progress. */
-  progress?: (line: string) => void;
+  routes: Route[];
 }
 
 export interface CertifyReport {
@@ -23,13 +21,13 @@ export interface CertifyReport {
 export async function certify(options: CertifyOptions): Promise<CertifyReport> {
   const started = performance.now();
   const binaries = Object.fromEntries(options.binaries.map((b) => [b.id, b]));
-  const total = options.pairs.reduce((n, [s, t]) => n + pairHops(s, t, options.hopBack).length, 0);
+  const total = options.routes.reduce((n, route) => n + routeRows(route).length, 0);
   const results: PairResult[] = [];
-  for (const [source, target] of options.pairs) {
-    const absent = [...new Set([source, target])].filter((h) => !binaries[h]);
+  for (const route of options.routes) {
+    const absent = [...new Set(route.hops)].filter((h) => !binaries[h]);
     const rows = absent.length
-      ? skipped(source, target, options, absent.map((h) => options.missing[h] ?? `${h} is not available`))
-      : await runPair(source, target, { ...options, binaries });
+      ? skipped(route, options.mode, absent.map((h) => options.missing[h] ?? `${h} is not available`))
+      : await runRoute(route, { ...options, binaries });
     for (const row of rows) {
       results.push(row);
       options.progress?.(
@@ -46,15 +44,11 @@ export async function certify(options: CertifyOptions): Promise<CertifyReport> {
   };
 }
 
-function skipped(
-  source: HarnessId,
-  target: HarnessId,
-  options: CertifyOptions,
-  reasons: string[],
-): PairResult[] {
-  return pairHops(source, target, options.hopBack).map((hops) => ({
+function skipped(route: Route, mode: Mode, reasons: string[]): PairResult[] {
+  return routeRows(route).map((hops) => ({
+    style: route.style,
     hops,
-    mode: options.mode,
+    mode,
     versions: {},
     outcome: "skip",
     reasons,

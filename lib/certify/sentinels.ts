@@ -2,12 +2,17 @@
  * The sentinels a pair carries and the checks that decide it. Every failure reason names the sentinel that is
  * missing and the role it was expected in, so a broken writer points at what it dropped.
  */
-import type { Expected, Mode, SeedPrompts, SentMessage } from "./types.ts";
+import type { Expected, ExpectedPart, InterruptPrompts, Mode, SeedPrompts, SentMessage } from "./types.ts";
 
 export interface SentinelPlan {
   prompts: SeedPrompts;
-  /** What the resumed harness is asked. */
-  resume: string;
+  /** An interrupted session's turns (against the fake servers): the two above, a slow call, queued words. */
+  interrupt?: InterruptPrompts;
+  /**
+   * What the harness resumed at stop `stop` of a route (1 for the first target) is asked. Against the fake
+   * servers each stop types a prompt of its own, so the next target must carry it (and its reply) as well.
+   */
+  resume(stop: number, at: string): string;
   user: string;
   tool: string;
 }
@@ -21,29 +26,87 @@ export function sentinelPlan(mode: Mode, tag: string): SentinelPlan {
   if (mode === "real") {
     const user = `user-sentinel-${tag}`;
     const toolCommand = `printf '%s-%s\\n' tool ${tag}`;
+    const prompts: SeedPrompts = {
+      first: `Remember the code word ${user}. Then invent one new random word of 10 to 14 lowercase ` +
+        "letters that appears nowhere in this message, and reply with only that word.",
+      tool:
+        `Use your shell tool to run exactly this command, then reply with only its output: ${toolCommand}`,
+      toolCommand,
+    };
     return {
       user,
       tool: `tool-${tag}`,
-      prompts: {
-        first: `Remember the code word ${user}. Then invent one new random word of 10 to 14 lowercase ` +
-          "letters that appears nowhere in this message, and reply with only that word.",
-        tool:
-          `Use your shell tool to run exactly this command, then reply with only its output: ${toolCommand}`,
-        toolCommand,
-      },
-      resume:
+      prompts,
+      resume: () =>
         "Without running any tool, answer from our conversation so far, one per line: the code word I " +
         "asked you to remember, the word you invented, and the exact output of the shell command you ran.",
     };
   }
   const user = `user-sentinel-${tag}`;
   const tool = `tool-sentinel-${tag}`;
+  const prompts = { first: `Remember ${user}.`, tool: `TOOL: echo ${tool}`, toolCommand: `echo ${tool}` };
+  // Runs far longer than any seeding waits; its output word would only appear if it was never interrupted.
+  const slowCommand = `sleep 600; echo slow-sentinel-${tag}`;
   return {
     user,
     tool,
-    prompts: { first: `Remember ${user}.`, tool: `TOOL: echo ${tool}`, toolCommand: `echo ${tool}` },
-    resume: "Please continue where we left off.",
+    prompts,
+    interrupt: {
+      ...prompts,
+      slow: `TOOL: ${slowCommand}`,
+      slowCommand,
+      queued: `Queued while busy: also keep queued-sentinel-${tag} in mind.`,
+    },
+    resume: (stop, at) => `Resumed in ${at} (stop ${stop}): note hop-sentinel-${tag}-${stop}.`,
   };
+}
+
+/**
+ * Builds the ordered parts of a conversation. A part follows the last conversation part before it; pending
+ * parts (queued input) follow it too but are not followed in turn, since a handoff carries them in its
+ * handshake, which may sit after later turns.
+ */
+export class ConversationParts {
+  readonly parts: ExpectedPart[] = [];
+  private anchor: number | undefined;
+
+  constructor(parts: readonly ExpectedPart[] = [], anchor?: number) {
+    this.parts = [...parts];
+    this.anchor = anchor ?? (parts.length ? parts.length - 1 : undefined);
+  }
+
+  add(label: string, roles: SentMessage["role"][], needle: string, pending = false): this {
+    this.parts.push({ label, roles, needle, ...(this.anchor === undefined ? {} : { after: this.anchor }) });
+    if (!pending) this.anchor = this.parts.length - 1;
+    return this;
+  }
+
+  /** Where the next conversation part attaches (kept across hops). */
+  get last(): number | undefined {
+    return this.anchor;
+  }
+}
+
+/** The parts a seeded session must carry, in order: the two seeding turns, and the interrupted turn if any. */
+export function seededParts(
+  prompts: SeedPrompts | InterruptPrompts,
+  firstReply: string,
+  tool: string,
+): ConversationParts {
+  const parts = new ConversationParts()
+    .add("typed prompt 1", ["user"], prompts.first)
+    .add("assistant text 1", ["assistant"], firstReply)
+    .add("typed prompt 2", ["user"], prompts.tool)
+    .add("tool call", ["tool_call"], prompts.toolCommand)
+    .add("tool output", ["tool"], tool);
+  if ("slowCommand" in prompts) {
+    parts
+      .add("typed prompt 3", ["user"], prompts.slow)
+      .add("interrupted call", ["tool_call"], prompts.slowCommand)
+      // Typed by the person, carried either as their turn or in the handoff's handshake (harness context).
+      .add("queued input", ["user", "system"], prompts.queued, true);
+  }
+  return parts;
 }
 
 /**
@@ -81,6 +144,35 @@ export function checkSent(sent: SentMessage[], expected: Expected): string[] {
   if (!has(sent, "tool", expected.tool)) {
     reasons.push(`tool sentinel ${expected.tool} not sent as a tool output`);
   }
+  return reasons;
+}
+
+const excerpt = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 57)}...` : text);
+
+/**
+ * What a model was sent checked part by part: each expected part exactly once in one of its roles, and after
+ * the part it follows. A reason names the part, what was wrong, and for order the part it came before.
+ */
+export function checkOrder(sent: SentMessage[], parts: ExpectedPart[]): string[] {
+  const positions = parts.map((part) =>
+    sent.flatMap((m, i) => (part.roles.includes(m.role) && m.text.includes(part.needle) ? [i] : []))
+  );
+  const reasons: string[] = [];
+  parts.forEach((part, i) => {
+    const found = positions[i]!;
+    const what = `${part.label} ${excerpt(part.needle)}`;
+    if (found.length === 0) reasons.push(`${what} not sent as ${part.roles.join(" or ")} words`);
+    else if (found.length > 1) reasons.push(`${what} sent ${found.length} times, expected once`);
+  });
+  parts.forEach((part, i) => {
+    if (part.after === undefined) return;
+    const [at, ...more] = positions[i]!;
+    const [before, ...moreBefore] = positions[part.after]!;
+    if (at === undefined || before === undefined || more.length || moreBefore.length) return;
+    if (at < before) {
+      reasons.push(`${part.label} sent before ${parts[part.after]!.label}, expected after it`);
+    }
+  });
   return reasons;
 }
 

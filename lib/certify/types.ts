@@ -35,6 +35,18 @@ export interface Expected {
   tool: string;
 }
 
+/**
+ * One part of the conversation a resumed model must be sent exactly once: text containing `needle` in one of
+ * `roles`, after the part at index `after` of the same list (none for the first).
+ */
+export interface ExpectedPart {
+  /** What it is, as a failure reason names it: "typed prompt 1", "interrupted call", "queued input". */
+  label: string;
+  roles: SentMessage["role"][];
+  needle: string;
+  after?: number;
+}
+
 /** The two seeding turns: the first states the user sentinel, the second makes the model run a command. */
 export interface SeedPrompts {
   first: string;
@@ -129,11 +141,28 @@ export interface HarnessBinary {
   version: string;
 }
 
+/**
+ * How the source session is seeded, as people make sessions: one-shot runs (`-p`, `exec`, `-q`), typed into
+ * the interactive TUI, or typed and interrupted (a long tool call cancelled, a message queued meanwhile).
+ */
+export type SeedStyle = "exec" | "interactive" | "interrupted";
+export const SEED_STYLES: readonly SeedStyle[] = ["exec", "interactive", "interrupted"];
+
+/**
+ * One route through the matrix: a session seeded in `hops[0]` in `style`, handed to each later hop in turn
+ * and resumed there with a new typed turn before it is handed on (A → B, or A → B → C: handed off twice).
+ */
+export interface Route {
+  style: SeedStyle;
+  hops: HarnessId[];
+}
+
 export type Outcome = "pass" | "fail" | "skip";
 
-/** One row of the report: a one-way handoff (A → B) or a hop back (A → B → A). */
+/** One row of the report: a route up to one of its stops (A → B, then A → B → C). */
 export interface PairResult {
-  /** The harnesses in hop order: [source, target] or [source, target, source]. */
+  style: SeedStyle;
+  /** The harnesses in hop order, ending at the one resumed for this row. */
   hops: HarnessId[];
   mode: Mode;
   /** Version of each harness in the row. */

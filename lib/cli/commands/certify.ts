@@ -4,7 +4,7 @@ import { err, out, printJson } from "../output.ts";
 import { locateBinaries } from "../../certify/binaries.ts";
 import { bridgeArgv } from "../../certify/bridge.ts";
 import { DRIVERS } from "../../certify/drivers.ts";
-import { CERTIFY_HELP, CERTIFY_OPTIONS, certifyMode, certifyPairs } from "../../certify/options.ts";
+import { CERTIFY_HELP, CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../../certify/options.ts";
 import { reportTable } from "../../certify/report.ts";
 import { certify as runCertify } from "../../certify/run.ts";
 
@@ -13,13 +13,14 @@ export const certify: Command = {
   summary:
     "hand sessions between the installed harnesses and check each resumes with its history (exit 1 if not)",
   usage:
-    "session-bridge certify [--structure-only | --real] [--pairs A:B,...] [--claude-bin P] [--codex-bin P] [--hermes-bin P] [--json]",
-  help:
-    `Seeds a session with three sentinels (the user's words, the assistant's words, a tool call's output) in
-each harness through its own binary, hands it to every other harness with this session-bridge, resumes it
-there with the target's binary and checks that all three arrived in their roles and that the target's own
-listing shows it; then hands it back (A → B → A) and checks again. By default the harnesses talk to fake
-model servers on 127.0.0.1 in private temp homes: nothing of yours is read or written.
+    "session-bridge certify [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] [--claude-bin P] [--codex-bin P] [--hermes-bin P] [--json]",
+  help: `Seeds sessions in each harness through its own binary the ways people make them (one-shot runs, typed
+into the interactive TUI, typed and interrupted while a tool runs), hands each to another harness with this
+session-bridge, checks the target's own listing shows it, resumes it there with a new typed turn and checks
+that the model was sent every part of the conversation once and in order (typed prompts, assistant text, the
+tool call and its output, the interrupted call and the queued words); then hands it on again (A → B → A or
+A → B → C) and checks again. By default the harnesses talk to fake model servers on 127.0.0.1 in private temp
+homes: nothing of yours is read or written. Interactive styles need tmux.
 ${CERTIFY_HELP}
   --claude-bin P     the Claude Code executable (default: claude on PATH); likewise --codex-bin, --hermes-bin
   --bridge P         the session-bridge that makes the handoffs (default: this one)
@@ -33,7 +34,7 @@ A harness that is not found is reported as skipped.`,
   },
   async run({ values }, { json }) {
     const mode = certifyMode(values);
-    const pairs = certifyPairs(values);
+    const routes = certifyRoutes(values, mode);
     const { found, missing } = await locateBinaries(DRIVERS, {
       ...(str(values, "claude-bin") ? { "claude-code": str(values, "claude-bin") } : {}),
       ...(str(values, "codex-bin") ? { codex: str(values, "codex-bin") } : {}),
@@ -43,11 +44,10 @@ A harness that is not found is reported as skipped.`,
     for (const [id, why] of Object.entries(missing)) err(`${id}: ${why}`);
     const report = await runCertify({
       mode,
-      pairs,
+      routes,
       binaries: found,
       missing,
       bridge: bridgeArgv(str(values, "bridge")),
-      hopBack: !flag(values, "no-hops"),
       allowDrift: flag(values, "allow-drift"),
       env: process.env,
       progress: err,
