@@ -17,6 +17,7 @@ import type { HarnessDriver, SentMessage, Turn } from "../../types.ts";
 import { writeSampleTranscript } from "./sample.ts";
 import { claudeConfigDir, claudeEnv, prepareClaudeHome, runClaude, type RunClaudeResult } from "./run.ts";
 import { userClaudeHome } from "./user.ts";
+import { type ClaudeTui, startClaudeTui } from "./tui.ts";
 
 export const claudeCodeDriver: HarnessDriver = {
   id: "claude-code",
@@ -32,6 +33,19 @@ export const claudeCodeDriver: HarnessDriver = {
       baseEnv = claudeEnv(home, server?.url ?? UNREACHABLE_URL);
     }
     const run = (cwd: string, args: string[]) => runClaude({ bin, home, cwd, args, baseEnv });
+    /** Runs `steps` in a TUI started in `cwd`, always closing its tmux server. */
+    const inTui = async <T>(
+      cwd: string,
+      allowedCommands: string[],
+      steps: (tui: ClaudeTui) => Promise<T>,
+    ) => {
+      const tui = await startClaudeTui({ bin, home, cwd, version, env: baseEnv, allowedCommands });
+      try {
+        return await steps(tui);
+      } finally {
+        tui.close();
+      }
+    };
 
     return {
       id: "claude-code",
@@ -60,6 +74,27 @@ export const claudeCodeDriver: HarnessDriver = {
         if (!second.ok) throw new Error(`claude seed failed: ${second.detail}`);
         return { id: first.id, firstReply: first.reply };
       },
+      seedInteractive: (cwd, prompts) =>
+        inTui(cwd, [prompts.toolCommand], async (tui) => {
+          const firstReply = await tui.ask(prompts.first);
+          await tui.ask(prompts.tool);
+          await tui.exit();
+          return { id: tui.sessionId(), firstReply };
+        }),
+      seedInterrupted: (cwd, prompts) =>
+        inTui(cwd, [prompts.toolCommand, prompts.slowCommand], async (tui) => {
+          const firstReply = await tui.ask(prompts.first);
+          await tui.ask(prompts.tool);
+          await tui.submit(prompts.slow);
+          await tui.waitForRunningCommand(prompts.slowCommand);
+          // Typed while the call runs: Claude Code queues it (a queue-operation record) until the turn ends.
+          await tui.submit(prompts.queued);
+          await tui.waitForQueued(prompts.queued);
+          tui.pane.press("Escape");
+          await tui.waitForInterruption();
+          await tui.exit();
+          return { id: tui.sessionId(), firstReply };
+        }),
       resume: async (cwd, sessionId, prompt) =>
         turnOf(await run(cwd, ["-p", "--resume", sessionId, prompt, "--output-format", "json"])),
       requestCount: () => turnRequests(logPath).length,
