@@ -79,6 +79,11 @@ export interface RegisteredRow {
    * the session (it was resumed), and undo must not delete that work without being forced.
    */
   count?: number;
+  /**
+   * A backup database holding the rows `key` matched before the handoff (a session it replaced under --force):
+   * undo puts those back after deleting what the handoff left there.
+   */
+  restoreFrom?: string;
 }
 
 export interface RegisterOptions {

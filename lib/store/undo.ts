@@ -10,7 +10,14 @@ import type { RegisteredRow } from "../harnesses/types.ts";
 import { backupDir, backupFile } from "./backup.ts";
 import type { LedgerEntry } from "./ledger.ts";
 import { markUndone, sha256File } from "./ledger.ts";
-import { immediateTransaction, onlineBackup, openForWrite, openReadOnly, quoteIdent } from "./sqlite.ts";
+import {
+  immediateTransaction,
+  onlineBackup,
+  openForWrite,
+  openReadOnly,
+  quoteIdent,
+  tableColumns,
+} from "./sqlite.ts";
 
 export interface UndoPlan {
   entry: LedgerEntry;
@@ -66,15 +73,29 @@ export async function carryOutUndo(plan: UndoPlan, force: boolean, now: Date): P
     const db = openForWrite(database);
     try {
       backups.push(await onlineBackup(db, saved, basename(database)));
+      // SQLite cannot attach inside a transaction: the backups rows are restored from are attached first.
+      const sources = [...new Set(rows.flatMap((r) => (r.restoreFrom ? [r.restoreFrom] : [])))];
+      sources.forEach((file, i) => db.prepare(`ATTACH DATABASE ? AS ${quoteIdent(`saved${i}`)}`).run(file));
       await immediateTransaction(db, () => {
+        // A restored row is deleted and inserted again: references to it are checked at commit, not between.
+        if (sources.length) db.exec("PRAGMA defer_foreign_keys = ON");
         for (const row of rows) {
           const names = Object.keys(row.key);
           const where = names.map((n) => `${quoteIdent(n)} = ?`).join(" AND ");
-          db.prepare(`DELETE FROM ${quoteIdent(row.table)} WHERE ${where}`).run(
-            ...names.map((n) => row.key[n]!),
-          );
+          const values = names.map((n) => row.key[n]!);
+          db.prepare(`DELETE FROM ${quoteIdent(row.table)} WHERE ${where}`).run(...values);
+          if (row.restoreFrom) {
+            const from = `${quoteIdent(`saved${sources.indexOf(row.restoreFrom)}`)}.${quoteIdent(row.table)}`;
+            const columns = tableColumns(db, row.table).map((c) => quoteIdent(c.name)).join(", ");
+            db.prepare(
+              `INSERT INTO main.${
+                quoteIdent(row.table)
+              } (${columns}) SELECT ${columns} FROM ${from} WHERE ${where}`,
+            ).run(...values);
+          }
         }
       });
+      sources.forEach((_, i) => db.exec(`DETACH DATABASE ${quoteIdent(`saved${i}`)}`));
     } finally {
       db.close();
     }

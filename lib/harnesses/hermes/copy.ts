@@ -19,15 +19,32 @@ export function copiedMessages(
 ): ExportedMessage[] {
   const liveId = source.chain.at(-1)!.id;
   const rows: ExportedMessage[] = [];
+  const callNames = new Map<string, string>();
   for (const row of source.messages()) {
     if (typeof row.timestamp === "number") clock.next(new Date(row.timestamp * 1000).toISOString());
     if (isMetaRow(row) || isHandshakeRow(row)) continue;
     const predecessor = typeof row.session_id === "string" && row.session_id !== liveId;
     // Snapshot and transcript messages may lack a time; the column needs one, so it follows the previous.
     const timestamp = typeof row.timestamp === "number" ? row.timestamp : rowTime(clock);
-    rows.push(copiedRow(row, sessionId, timestamp, predecessor));
+    const copied = copiedRow(row, sessionId, timestamp, predecessor);
+    for (const [id, name] of calledNames(copied.tool_calls)) callNames.set(id, name);
+    // Old snapshots and transcripts name no tool on a result; Hermes's rows do (from the call it answers).
+    if (copied.role === "tool" && !copied.tool_name && copied.tool_call_id) {
+      copied.tool_name = callNames.get(copied.tool_call_id) ?? null;
+    }
+    rows.push(copied);
   }
   return rows;
+}
+
+/** Call id to tool name, from an assistant row's OpenAI-style `tool_calls`. */
+function calledNames(calls: Record<string, unknown>[] | null): [string, string][] {
+  return (calls ?? []).flatMap((call): [string, string][] => {
+    const fn = call.function as Record<string, unknown> | undefined;
+    const id = text(call.id) ?? text(call.call_id);
+    const name = text(fn?.name);
+    return id && name ? [[id, name]] : [];
+  });
 }
 
 function isHandshakeRow(row: HermesMessage): boolean {

@@ -25,6 +25,8 @@ export interface FileSession {
   version: string;
   drift: DriftCollector;
   notices: string[];
+  /** A `hermes sessions export` line: the stored rows themselves. */
+  exported?: boolean;
 }
 
 /** Naive ISO local time (`datetime.now().isoformat()`, microseconds) to epoch seconds. */
@@ -131,7 +133,15 @@ function readExportLine(path: string, line: Json, lineNo: number): FileSession {
   for (const session of chain) drift.check(version, "sessions-row", session, lineNo);
   const messages = segments.flatMap((s) => (Array.isArray(s.messages) ? s.messages.filter(isObject) : []));
   messages.forEach((m, i) => drift.check(version, "messages-row", storedForm(m), i + 1));
-  return { chain, messages: messages.map(decodeMessage), tools: [], version, drift, notices: [] };
+  return {
+    chain,
+    messages: messages.map(decodeMessage),
+    tools: [],
+    version,
+    drift,
+    notices: [],
+    exported: true,
+  };
 }
 
 function sessionPart(path: string, value: Json): SessionRecord {

@@ -24,6 +24,7 @@ import {
   type Row,
   tableColumns,
 } from "../../store/sqlite.ts";
+import { uncarriedByCopy } from "./carried.ts";
 import { configuredModel } from "./config.ts";
 import { storeColumns, type StoreShape, storeShape } from "./database.ts";
 import { hermesTitle, storedMessage, type TargetRows, TITLE_MAX } from "./rows.ts";
@@ -61,6 +62,12 @@ export async function planHermes(
     model: model.model ?? null,
     ...(home.profile ? { profile: home.profile } : {}),
   });
+  plan.notes!.push(
+    ...uncarriedByCopy(session, rows.session, {
+      ...configuredModel(configPath(home.dir)),
+      ...(model.model ? { model: model.model } : {}),
+    }),
+  );
   const db = openReadOnly(database);
   try {
     const shape = checkedShape(db, database);
@@ -85,7 +92,9 @@ export async function planHermes(
         examples: [],
       });
     }
-    plan.refusal = clash(db, database, options.id, title, force);
+    const found = findClash(db, options.id, title);
+    plan.refusal = refusalOf(db, database, options.id, title, found, force);
+    if (force && !plan.refusal) plan.notes!.push(...replacementNotes(found, title));
   } finally {
     db.close();
   }
@@ -136,29 +145,86 @@ function checkedShape(db: DatabaseSync, database: string): StoreShape {
   return shape;
 }
 
+/** What is in the way of the planned id and title: a session with that id, another holding the title. */
+interface Clash {
+  /** The id is taken by this session (it is replaced under --force). */
+  takenId?: string;
+  /** The title is held by this other session (it gives the title up under --force). */
+  titleOwner?: string;
+  /** Why even --force cannot go ahead. */
+  refusal?: string;
+}
+
+function findClash(db: DatabaseSync, id: string, title: string | undefined): Clash {
+  const clash: Clash = {};
+  if (db.prepare("SELECT 1 FROM sessions WHERE id = ?").get(id)) {
+    clash.takenId = id;
+    // A compression child points at it: replacing it would orphan the rest of that conversation.
+    const child = db.prepare("SELECT id FROM sessions WHERE parent_session_id = ? LIMIT 1").get(id) as
+      | Row
+      | undefined;
+    if (child) {
+      clash.refusal = `session ${id} continues in session ${child.id} (compression or branch), so --force ` +
+        `cannot replace it; pass another --session-id`;
+    }
+  }
+  const owner = title
+    ? db.prepare("SELECT id FROM sessions WHERE title = ? AND id <> ?").get(title, id) as Row | undefined
+    : undefined;
+  if (owner) clash.titleOwner = String(owner.id);
+  return clash;
+}
+
 /** Why the session cannot be added as planned, if it cannot: its id or its title is already in use. */
-function clash(
+function refusalOf(
   db: DatabaseSync,
   database: string,
   id: string,
   title: string | undefined,
+  clash: Clash,
   force: boolean,
 ): string | undefined {
-  if (db.prepare("SELECT 1 FROM sessions WHERE id = ?").get(id)) {
-    return `session ${id} already exists in ${database}${
-      force ? " (--force never replaces Hermes sessions: delete it with hermes sessions delete first)" : ""
-    }; pass another --session-id`;
+  if (clash.refusal) return clash.refusal;
+  if (force) return undefined;
+  if (clash.takenId) {
+    return `session ${id} already exists in ${database}; pass another --session-id, or --force to replace it ` +
+      `(backed up first, undone by session-bridge undo)`;
   }
-  const owner = title
-    ? db.prepare("SELECT id FROM sessions WHERE title = ?").get(title) as Row | undefined
-    : undefined;
-  if (owner) {
+  if (clash.titleOwner) {
     return `title ${
       JSON.stringify(title)
-    } is taken by session ${owner.id} in ${database} (Hermes titles are ` +
-      `unique); pass --title ${JSON.stringify(nextTitle(db, title!))}`;
+    } is taken by session ${clash.titleOwner} in ${database} (Hermes titles are ` +
+      `unique); pass --title ${
+        JSON.stringify(nextTitle(db, title!))
+      }, or --force to move the title to this session`;
   }
   return undefined;
+}
+
+/** What --force will replace, for the report. */
+function replacementNotes(clash: Clash, title: string | undefined): ReportEntry[] {
+  const notes: ReportEntry[] = [];
+  if (clash.takenId) {
+    notes.push({
+      code: "hermes-session-replaced",
+      severity: "warning",
+      count: 1,
+      detail: `--force: session ${clash.takenId} and its messages are replaced (backed up first; ` +
+        `session-bridge undo puts them back)`,
+      examples: [clash.takenId],
+    });
+  }
+  if (clash.titleOwner) {
+    notes.push({
+      code: "hermes-title-moved",
+      severity: "warning",
+      count: 1,
+      detail: `--force: session ${clash.titleOwner} gives up the title ${JSON.stringify(title)} (backed up ` +
+        `first; session-bridge undo gives it back)`,
+      examples: [clash.titleOwner],
+    });
+  }
+  return notes;
 }
 
 /** The next free title of a lineage, as Hermes numbers them (`title`, `title #2`, ...). */
@@ -244,19 +310,30 @@ function resumeCommand(home: HermesHome, options: RenderOptions, model: ModelCho
 
 export async function registerHermes(
   plan: HandoffPlan,
-  { backup, now }: RegisterOptions,
+  { backup, force, now }: RegisterOptions,
 ): Promise<HandoffResult> {
   const details = planned.get(plan);
   if (!details || plan.refusal) throw new RefusedError(plan.refusal ?? "this plan cannot be carried out");
   const { database, rows } = details;
+  const title = rows.session.title ?? undefined;
   const db = openForWrite(database);
   try {
-    const backups = backup ? [await onlineBackup(db, backupDir(`hermes-${plan.id}`, now), "state.db")] : [];
+    // Replacing needs the backup even under --no-backup: undo restores the replaced rows from it.
+    const replacing = force && hasClash(findClash(db, plan.id, title));
+    const backups = backup || replacing
+      ? [await onlineBackup(db, backupDir(`hermes-${plan.id}`, now), "state.db")]
+      : [];
     const columns = storeColumns(db, database);
-    const inserted = await immediateTransaction(db, () => {
+    const { inserted, clash } = await immediateTransaction(db, () => {
       // Checked again under the write lock: a running Hermes may have taken the id or title since planning.
-      const refusal = clash(db, database, plan.id, rows.session.title ?? undefined, false);
+      const clash = findClash(db, plan.id, title);
+      const refusal = refusalOf(db, database, plan.id, title, clash, force);
       if (refusal) throw new RefusedError(refusal);
+      if (clash.takenId) {
+        db.prepare("DELETE FROM messages WHERE session_id = ?").run(clash.takenId);
+        db.prepare("DELETE FROM sessions WHERE id = ?").run(clash.takenId);
+      }
+      if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
       insertRow(db, "sessions", only(rows.session, columns.sessions));
       let count = 0;
       for (const message of rows.messages) {
@@ -264,15 +341,26 @@ export async function registerHermes(
         insertRow(db, "messages", only(storedMessage(message), columns.messages));
         count++;
       }
-      return count;
+      return { inserted: count, clash };
     });
+    // What undo restores from the backup: the replaced session's rows, the title's previous holder.
+    const saved = clash.takenId || clash.titleOwner ? { restoreFrom: backups[0]! } : {};
     return {
       plan,
       written: [],
       // Messages first: undo deletes in this order, and messages reference their session.
       rows: [
-        { database, table: "messages", key: { session_id: plan.id }, count: inserted },
-        { database, table: "sessions", key: { id: plan.id } },
+        {
+          database,
+          table: "messages",
+          key: { session_id: plan.id },
+          count: inserted,
+          ...(clash.takenId ? saved : {}),
+        },
+        { database, table: "sessions", key: { id: plan.id }, ...(clash.takenId ? saved : {}) },
+        ...(clash.titleOwner
+          ? [{ database, table: "sessions", key: { id: clash.titleOwner }, count: 1, ...saved }]
+          : []),
       ],
       backups,
       replaced: [],
@@ -281,6 +369,8 @@ export async function registerHermes(
     db.close();
   }
 }
+
+const hasClash = (clash: Clash): boolean => !!(clash.takenId || clash.titleOwner);
 
 /** The row's values for the columns this database has (an older generation has fewer). */
 function only(row: object, columns: Set<string>): Row {

@@ -1,7 +1,7 @@
 /**
  * Hermes's file form of a session is what `hermes sessions export` writes: one line per session, the
  * `sessions` row with its active `messages` (every column, content decoded, `tool_calls` parsed), Python-style
- * JSON. A Hermes source is exported as it is stored (a compression chain in `export_session_lineage` form:
+ * JSON. A Hermes source held as rows (a database, an export line) is exported as it is stored (a compression chain in `export_session_lineage` form:
  * the live row, its `segments` and `lineage_session_ids`); a foreign one as the rows a handoff would write.
  */
 import type { Session } from "../../ir/schema.ts";
@@ -12,15 +12,19 @@ import { pyJson } from "./pyjson.ts";
 import type { ExportedMessage } from "./rows.ts";
 import { FLOAT_COLUMNS } from "./generations.ts";
 import { configuredModel } from "./config.ts";
-import { loadSource } from "./source.ts";
+import { type HermesSource, loadSource } from "./source.ts";
 import { activeHome, configPath } from "./store.ts";
 import { addPendingRows, targetRows } from "./target.ts";
 
 type Json = Record<string, unknown>;
 
 export async function* renderHermes(session: Session, options: RenderOptions): AsyncGenerator<string> {
-  if (session.meta.harness === "hermes" && session.meta.path) {
-    yield await exportedAsStored(session, options);
+  const source = session.meta.harness === "hermes" && session.meta.path
+    ? await loadSource(session.meta.path)
+    : undefined;
+  // Stored rows are exported as they are; a snapshot or transcript becomes the rows Hermes would store.
+  if (source?.kind === "rows") {
+    yield exportedAsStored(source, session, options);
     return;
   }
   // The model the user's Hermes routes to, when its store is known; else the one the source used last.
@@ -62,8 +66,7 @@ function exportLine(segments: Segment[]): string {
 }
 
 /** The source's own rows, only the id, cwd and title changed when asked, plus stubs and the handshake. */
-async function exportedAsStored(session: Session, options: RenderOptions): Promise<string> {
-  const source = await loadSource(session.meta.path!);
+function exportedAsStored(source: HermesSource, session: Session, options: RenderOptions): string {
   const liveId = source.chain.at(-1)!.id;
   const segments: Segment[] = source.chain.map((row) => ({ row: { ...row }, messages: [] }));
   const byId = new Map(segments.map((s) => [s.row.id as string, s]));

@@ -15,7 +15,15 @@ import { legacySessionsDir, parseLocator, sessionLocator } from "./store.ts";
 
 type Tools = Session["tools"];
 
+/**
+ * Where the conversation was read from: stored rows (a database, or a `sessions export` line, which holds
+ * them whole) or a file Hermes writes beside them (a JSON snapshot, a legacy gateway transcript), whose
+ * messages lack the row columns (timestamps in old snapshots, `tool_name` in old tool results).
+ */
+export type SourceKind = "rows" | "file";
+
 export interface HermesSource {
+  kind: SourceKind;
   /** What `read` was given, normalized: `<db>#<live id>` for databases, else the file. */
   path: string;
   /** The embedded schema set it was checked against. */
@@ -37,6 +45,7 @@ export async function loadSource(path: string): Promise<HermesSource> {
   if (id !== undefined || file.endsWith(".db") || isSqliteFile(file)) return databaseSource(file, id);
   const read: FileSession = file.endsWith(".json") ? readSnapshot(file) : await readHermesJsonl(file);
   return {
+    kind: read.exported ? "rows" : "file",
     path: file,
     version: read.version,
     chain: read.chain,
@@ -54,6 +63,7 @@ function databaseSource(file: string, id: string | undefined): HermesSource {
     const chain = conversationChain(db, file, id ?? onlyConversation(db, file), shape.columns);
     const ids = chain.map((s) => s.id);
     return {
+      kind: "rows",
       path: sessionLocator(file, chain.at(-1)!.id),
       version: shape.generation.version,
       ...(shape.schemaVersion !== undefined ? { schemaVersion: shape.schemaVersion } : {}),

@@ -5,7 +5,7 @@
  * (hermes_cli/profiles.py and `_apply_profile_override` in hermes_cli/main.py, 0.19.0).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Homes } from "../types.ts";
 
 /** Profile names as Hermes accepts them (`_PROFILE_ID_RE`). */
@@ -21,8 +21,12 @@ export const stateDbPath = (home: string): string => join(home, "state.db");
 export const legacySessionsDir = (home: string): string => join(home, "sessions");
 export const configPath = (home: string): string => join(home, "config.yaml");
 
-/** A home that is itself a profile directory (Hermes trusts HERMES_HOME then and ignores active_profile). */
-function asProfile(dir: string): HermesHome {
+/**
+ * A home, absolute (a relative `--hermes-home` would be stored and printed relative to wherever the command
+ * ran), and whether it is itself a profile directory (Hermes trusts HERMES_HOME then, ignoring active_profile).
+ */
+function asProfile(home: string): HermesHome {
+  const dir = resolve(home);
   const name = basename(dir);
   return basename(dirname(dir)) === "profiles" && PROFILE_NAME.test(name) ? { dir, profile: name } : { dir };
 }
