@@ -227,11 +227,59 @@ test("a taken title is refused (exit 1) with the next free one suggested; nothin
   );
 });
 
-test("a session id already in the store is refused (exit 1), even with --force; nothing changes", async () => {
+test("a session id already in the store is refused (exit 1) without --force; nothing changes", async () => {
   const w = world("titled");
   const [id] = capturedIds("0.19.0", "titled");
-  await refused(w, ["--session-id", id!], 1, /already exists/);
-  await refused(w, ["--session-id", id!, "--force"], 1, /never replaces Hermes sessions/);
+  await refused(w, ["--session-id", id!], 1, /already exists .*--force to replace it/);
+});
+
+/** Every row of a session, ids included, as a comparable list. */
+const sessionRows = (db: string, id: string) => ({
+  session: query(db, "SELECT * FROM sessions WHERE id = ?", id),
+  messages: query(db, "SELECT * FROM messages WHERE session_id = ? ORDER BY id", id),
+});
+
+test("--force on a taken Hermes id replaces that session (backed up first), and undo puts it back", () => {
+  const w = world("titled");
+  const [id] = capturedIds("0.19.0", "titled");
+  const before = sessionRows(w.db, id!);
+  assert.equal(before.messages.length, 4);
+  const done = handoff(w, ["--session-id", id!, "--force", "--no-backup"]);
+  assert.equal(done.target.id, id);
+  const after = sessionRows(w.db, id!);
+  assert.deepEqual(after.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant", "user"]);
+  assert.equal(after.session[0]!.title, "Run this for me. TOOL: echo fixture-tool-output");
+  assert.equal(done.backup.paths.length, 1, "backed up even under --no-backup: undo restores from it");
+  assert.deepEqual(sessionRows(done.backup.paths[0]!, id!), before, "the backup holds the replaced session");
+
+  const undone = cli(["undo", done.op, ...w.flags], env);
+  assert.equal(undone.code, 0, undone.stderr);
+  assert.deepEqual(sessionRows(w.db, id!), before, "the replaced session is back, row for row");
+  const fts = query(w.db, `SELECT rowid FROM messages_fts WHERE messages_fts MATCH '"watering"'`);
+  assert.deepEqual(
+    fts.map((r) => r.rowid),
+    before.messages.filter((m) => String(m.content).includes("watering")).map((m) => m.id),
+    "its full-text index entries are back too",
+  );
+});
+
+test("--force on a taken Hermes title moves the title to the new session, and undo gives it back", () => {
+  const w = world("titled");
+  const [owner] = capturedIds("0.19.0", "titled");
+  const done = handoff(w, ["--title", "Garden planning notes", "--force"]);
+  assert.equal(
+    query(w.db, "SELECT title FROM sessions WHERE id = ?", done.target.id)[0]!.title,
+    "Garden planning notes",
+  );
+  assert.equal(query(w.db, "SELECT title FROM sessions WHERE id = ?", owner!)[0]!.title, null);
+  const undone = cli(["undo", done.op, ...w.flags], env);
+  assert.equal(undone.code, 0, undone.stderr);
+  assert.equal(query(w.db, "SELECT count(*) AS n FROM sessions WHERE id = ?", done.target.id)[0]!.n, 0);
+  assert.equal(
+    query(w.db, "SELECT title FROM sessions WHERE id = ?", owner!)[0]!.title,
+    "Garden planning notes",
+  );
+  assert.equal(query(w.db, "SELECT count(*) AS n FROM messages WHERE session_id = ?", owner!)[0]!.n, 4);
 });
 
 test("a store missing a table or a column, or not SQLite at all, is refused (exit 2); nothing changes", async () => {
