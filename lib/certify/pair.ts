@@ -150,6 +150,7 @@ async function driftFindings(from: HarnessUnderTest, version: string): Promise<s
   return [
     ...scan.drift.map((f) => `${store}: ${f.where}: ${f.problem} (x${f.count})`),
     ...scan.unreadable.map((u) => `${store}: session ${u.id} unreadable: ${u.error}`),
+    ...scan.brokenStores.map((b) => `${store}: ${b.store} cannot be read: ${b.error}`),
   ];
 }
 

@@ -3,6 +3,8 @@ import type { Session } from "../ir/schema.ts";
 import type { Harness, Homes } from "../harnesses/types.ts";
 import { resolveSession } from "../harnesses/resolve.ts";
 import { harnessFlag, type Values } from "./args.ts";
+import { brokenStoreLine } from "../harnesses/stores.ts";
+import { err } from "./output.ts";
 import { restoreProvenance } from "../tools/provenance.ts";
 
 export async function loadSession(
@@ -11,6 +13,7 @@ export async function loadSession(
   homes: Homes,
 ): Promise<{ session: Session; source: Harness }> {
   const resolved = await resolveSession(ref, homes, harnessFlag(values, "from"));
+  for (const b of resolved.skipped) err(`session-bridge: warning: ${brokenStoreLine(b)}`);
   const session = restoreProvenance(await resolved.harness.read(resolved.path));
   return { session, source: resolved.harness };
 }

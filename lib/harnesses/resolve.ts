@@ -4,10 +4,11 @@
  */
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import { InputError } from "../errors.ts";
+import { InputError, RefusedError } from "../errors.ts";
 import type { HarnessName } from "../ir/schema.ts";
 import type { Harness, Homes, SessionSummary } from "./types.ts";
 import { harness, implementedHarnesses } from "./index.ts";
+import { type BrokenStore, brokenStoreLine, listStores } from "./stores.ts";
 
 const MIN_PREFIX = 6;
 const SHOWN = 8;
@@ -15,19 +16,24 @@ const SHOWN = 8;
 export interface Resolved {
   harness: Harness;
   path: string;
+  /** Stores that could not be searched (unreadable); the session was found among the others. */
+  skipped: BrokenStore[];
 }
 
 export async function resolveSession(ref: string, homes: Homes, from?: HarnessName): Promise<Resolved> {
   if (!ref) throw new InputError("missing <session>");
-  if (looksLikePath(ref)) return resolveFile(ref, from);
+  if (looksLikePath(ref)) return { ...resolveFile(ref, from), skipped: [] };
   const candidates = from ? [harness(from)] : implementedHarnesses();
-  const rows = (await Promise.all(candidates.map((h) => h.list(homes)))).flat();
-  const matches = pickMatches(ref, rows);
-  if (matches.length === 1) return { harness: harness(matches[0]!.harness), path: matches[0]!.path };
+  const { sessions, broken } = await listStores(candidates, homes);
+  const matches = pickMatches(ref, sessions);
+  if (matches.length === 1) {
+    return { harness: harness(matches[0]!.harness), path: matches[0]!.path, skipped: broken };
+  }
   if (!matches.length) {
-    throw new InputError(
-      `no session matches ${JSON.stringify(ref)}${from ? ` in ${from}` : ""} (try: session-bridge list)`,
-    );
+    // Not found may only mean it is in a store we could not read: say so, with the store's own error.
+    const unsearched = broken.length ? `; not searched: ${broken.map(brokenStoreLine).join("; ")}` : "";
+    const message = `no session matches ${JSON.stringify(ref)}${from ? ` in ${from}` : ""}${unsearched}`;
+    throw broken.length ? new RefusedError(message) : new InputError(`${message} (try: session-bridge list)`);
   }
   const shown = matches.slice(0, SHOWN).map((m) => `${m.harness}:${m.id}${m.title ? ` "${m.title}"` : ""}`);
   const more = matches.length > SHOWN ? ` and ${matches.length - SHOWN} more` : "";
@@ -53,7 +59,7 @@ const looksLikePath = (ref: string) =>
 /** One session of a database, as `list` shows it: `<file>.db#<session id>` (Hermes). */
 const DB_SESSION = /^(.+\.db)#([^#/]+)$/;
 
-function resolveFile(ref: string, from?: HarnessName): Resolved {
+function resolveFile(ref: string, from?: HarnessName): Omit<Resolved, "skipped"> {
   const path = resolvePath(ref);
   const inDatabase = existsSync(path) ? undefined : DB_SESSION.exec(path);
   if (inDatabase && existsSync(inDatabase[1]!)) return { harness: harness(from ?? "hermes"), path };

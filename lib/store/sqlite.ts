@@ -7,7 +7,7 @@
 import { backup, DatabaseSync } from "node:sqlite";
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
-import { InputError, RefusedError } from "../errors.ts";
+import { InputError, messageOf, RefusedError } from "../errors.ts";
 import { ensureDir } from "../io/publish.ts";
 
 const HEADER = "SQLite format 3\u0000";
@@ -43,7 +43,22 @@ export function openReadOnly(path: string): DatabaseSync {
   assertSqliteFile(path);
   const db = new DatabaseSync(path, { readOnly: true });
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  assertReadableSchema(db, path);
   return db;
+}
+
+/**
+ * Reads the schema once, so a damaged database fails here with its path in the message instead of later
+ * with SQLite's bare "file is not a database" or "malformed" from some query.
+ */
+function assertReadableSchema(db: DatabaseSync, path: string): void {
+  try {
+    db.prepare("SELECT count(*) FROM sqlite_master").get();
+  } catch (error) {
+    db.close();
+    if (isBusy(error)) throw error;
+    throw new InputError(`${path}: ${messageOf(error)}`);
+  }
 }
 
 export function openForWrite(path: string): DatabaseSync {

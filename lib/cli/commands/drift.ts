@@ -11,20 +11,28 @@ export const drift: Command = {
   usage: "session-bridge drift [--from H] [--json]",
   help: `  --from H     only this harness's store
 Reads every session read-only and prints record types, fields and columns the embedded schemas do not
-describe, per harness and version, without printing any conversation content.`,
+describe, per harness and version, without printing any conversation content. A store that cannot be read
+at all is named, the others are still checked, and the exit code is 1.`,
   options: { from: { type: "string" } },
   async run({ values }, { homes, json }) {
     const from = harnessFlag(values, "from");
     const scan = await scanDrift(from ? [harness(from)] : implementedHarnesses(), homes);
-    const clean = !scan.drift.length && !scan.unreadable.length;
+    const clean = !scan.drift.length && !scan.unreadable.length && !scan.brokenStores.length;
     if (json) {
-      printJson({ sessions: scan.sessions, clean, drift: scan.drift, unreadable: scan.unreadable }, true);
+      printJson({
+        sessions: scan.sessions,
+        clean,
+        drift: scan.drift,
+        unreadable: scan.unreadable,
+        brokenStores: scan.brokenStores,
+      }, true);
     } else {
       out(
         `${scan.sessions} sessions checked: ${
           clean
             ? "no drift"
-            : `${scan.drift.length} unknown shapes, ${scan.unreadable.length} unreadable sessions`
+            : `${scan.drift.length} unknown shapes, ${scan.unreadable.length} unreadable sessions, ` +
+              `${scan.brokenStores.length} unreadable stores`
         }`,
       );
       for (const line of driftLines(scan)) out(`  ${line}`);

@@ -1,32 +1,37 @@
 import type { Command } from "../command.ts";
 import { harnessFlag, str } from "../args.ts";
 import { harness, implementedHarnesses } from "../../harnesses/index.ts";
+import { brokenStoreLine, listStores } from "../../harnesses/stores.ts";
 import { canonicalCwd } from "../../io/paths.ts";
-import { out, printJson, table } from "../output.ts";
+import { err, out, printJson, table } from "../output.ts";
 
 export const list: Command = {
   name: "list",
   summary: "list sessions across the harness stores",
   usage: "session-bridge list [--from H] [--cwd DIR] [--json]",
   help: `  --from H     only this harness's sessions
-  --cwd DIR    only sessions recorded in this directory`,
+  --cwd DIR    only sessions recorded in this directory
+A store that cannot be read is named on stderr (in --json: brokenStores), the others are still listed, and
+the exit code is 1.`,
   options: { from: { type: "string" }, cwd: { type: "string" } },
   async run({ values }, { homes, json }) {
     const from = harnessFlag(values, "from");
     const cwdFilter = str(values, "cwd");
     const cwd = cwdFilter ? canonicalCwd(cwdFilter) : undefined;
     const sources = from ? [harness(from)] : implementedHarnesses();
-    const rows = (await Promise.all(sources.map((h) => h.list(homes))))
-      .flat()
+    const { sessions, broken } = await listStores(sources, homes);
+    const rows = sessions
       .filter((r) => !cwd || r.cwd === cwd)
       .sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? ""));
+    const code = broken.length ? 1 : 0;
     if (json) {
-      printJson({ sessions: rows });
-      return 0;
+      printJson({ sessions: rows, brokenStores: broken });
+      return code;
     }
+    for (const b of broken) err(`session-bridge: ${brokenStoreLine(b)}`);
     if (!rows.length) {
-      out("no sessions found");
-      return 0;
+      out(broken.length ? "no sessions found in the readable stores" : "no sessions found");
+      return code;
     }
     const lines = [["HARNESS", "ID", "UPDATED", "CWD", "TITLE"]];
     for (const r of rows) {
@@ -39,6 +44,6 @@ export const list: Command = {
       ]);
     }
     for (const l of table(lines)) out(l);
-    return 0;
+    return code;
   },
 };

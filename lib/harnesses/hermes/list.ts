@@ -8,7 +8,6 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Homes, SessionSummary } from "../types.ts";
 import { openReadOnly } from "../../store/sqlite.ts";
-import { InputError } from "../../errors.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./store.ts";
@@ -27,23 +26,10 @@ interface ListedRow {
 export function listHermes(homes: Homes): SessionSummary[] {
   return hermesHomes(homes).flatMap(({ dir }) => {
     const db = stateDbPath(dir);
-    const rows = existsSync(db) ? readableListing(db) : [];
+    const rows = existsSync(db) ? listDatabase(db) : [];
     const known = new Set(rows.map((r) => r.id));
     return [...rows, ...listLegacyFiles(dir, known)];
   });
-}
-
-/**
- * A database that is not a Hermes store (not SQLite, tables missing) lists nothing rather than failing every
- * lookup across harnesses; reading or writing it says what is wrong.
- */
-function readableListing(path: string): SessionSummary[] {
-  try {
-    return listDatabase(path);
-  } catch (error) {
-    if (error instanceof InputError) return [];
-    throw error;
-  }
 }
 
 function listDatabase(path: string): SessionSummary[] {
