@@ -1,8 +1,8 @@
 /**
  * A Claude Code session killed while its Bash tool ran, with a second message typed meanwhile (the real
- * interrupted-queued fixture), converted into every harness: one handshake that names the open call and the
- * queued message, the same with or without --stub-open-calls, and with stubs the call closed by a failed result
- * that the target's own reader sees.
+ * interrupted-queued fixture), converted into every harness: by default the call is answered with a result
+ * saying it was interrupted (every target otherwise hides it or invents an output on resume), one handshake
+ * names the call as the target names it and the queued message, and the queued words reach the target once.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -34,10 +34,10 @@ interface Converted {
 const converted = new Map<string, Promise<Converted>>();
 
 /** The fixture rendered for `target` (once per flag set), and that output read back by the target's reader. */
-function convert(target: HarnessName, stub: boolean): Promise<Converted> {
-  const key = `${target}:${stub}`;
+function convert(target: HarnessName, leaveOpen: boolean): Promise<Converted> {
+  const key = `${target}:${leaveOpen}`;
   if (!converted.has(key)) {
-    const out = join(root, `${target}${stub ? "-stubbed" : ""}.out`);
+    const out = join(root, `${target}${leaveOpen ? "-open" : ""}.out`);
     const r = cli([
       "convert",
       FIXTURE,
@@ -49,7 +49,7 @@ function convert(target: HarnessName, stub: boolean): Promise<Converted> {
       codexHome,
       "--hermes-home",
       hermesHome,
-      ...(stub ? ["--stub-open-calls"] : []),
+      ...(leaveOpen ? ["--no-stub-open-calls"] : []),
     ]);
     assert.equal(r.code, 0, r.stderr);
     converted.set(
@@ -77,37 +77,97 @@ test("the captured fixture has one open Bash call and one queued message", async
   ]);
 });
 
-for (const target of TARGETS) {
-  test(`claude-code -> ${target}: one handshake naming the open Bash call and the queued message, unchanged by --stub-open-calls`, async () => {
-    const { pending } = await source;
-    const plain = await convert(target, false);
-    const stubbed = await convert(target, true);
-    for (const out of [plain, stubbed]) {
-      assert.equal(out.text.split(HANDSHAKE_OPEN).length - 1, 1, "exactly one handshake in the output");
-      assert.equal(out.session.messages.filter(isHandshake).length, 1, "read back as one handshake");
-    }
-    const text = handshakeOf(stubbed.session);
-    assert.ok(text.includes(`Bash (${pending.openToolCalls[0]!.callId})`), text);
-    assert.ok(text.includes(JSON.stringify(pending.queuedInput[0]!.text)), text);
-    assert.equal(text, handshakeOf(plain.session));
-  });
+/** The shell tool as each target names it: a stub or handshake naming `Bash` in Hermes would name no tool. */
+const SHELL: Record<HarnessName, string> = {
+  "claude-code": "Bash",
+  codex: "exec_command",
+  hermes: "terminal",
+};
+const CALL_ID = "toolu_fake_b203b0d1e13e6a06134f";
+const QUEUED = "Queued while the tool ran: afterwards, also list the files.";
 
-  test(`claude-code -> ${target}: --stub-open-calls closes the Bash call with a result flagged as an error`, async () => {
-    const callId = (await source).pending.openToolCalls[0]!.callId;
-    const plain = await convert(target, false);
-    assert.deepEqual(
-      plain.session.pending.openToolCalls.map((c) => c.callId),
-      [callId],
-      "open without stubs",
+/** How many times a text occurs in what the target's model will read (every text of the thread read back). */
+function occurrences(session: Session, needle: string): number {
+  const texts = session.messages.flatMap((m) =>
+    m.blocks.flatMap((b) =>
+      b.type === "text"
+        ? [b.text]
+        : b.type === "tool_result"
+        ? b.content.map((p) => (p.type === "text" ? p.text : ""))
+        : []
+    )
+  );
+  return texts.join("\n").split(needle).length - 1;
+}
+
+for (const target of TARGETS) {
+  test(`claude-code -> ${target}: with default flags the interrupted call is answered with a result saying so, under the target's tool name`, async () => {
+    const { session } = await convert(target, false);
+    const call = session.messages.flatMap((m) => m.blocks).find((b) =>
+      b.type === "tool_call" && b.id === CALL_ID
     );
-    const stubbed = await convert(target, true);
-    assert.deepEqual(stubbed.session.pending.openToolCalls, [], "no open call with stubs");
-    const results = stubbed.session.messages.flatMap((m) => m.blocks).filter((b) =>
-      b.type === "tool_result" && b.callId === callId
+    assert.ok(call?.type === "tool_call");
+    assert.equal(call.name, SHELL[target]);
+    const results = session.messages.flatMap((m) => m.blocks).filter((b) =>
+      b.type === "tool_result" && b.callId === CALL_ID
     );
     assert.equal(results.length, 1);
     const [result] = results;
     assert.ok(result?.type === "tool_result" && result.isError, "flagged as an error");
     assert.deepEqual(result.content, [{ type: "text", text: INTERRUPTED_RESULT }]);
+  });
+
+  test(`claude-code -> ${target}: one handshake names the interrupted call as the target names it, and the queued words reach the model once`, async () => {
+    const { text, session } = await convert(target, false);
+    assert.equal(text.split(HANDSHAKE_OPEN).length - 1, 1, "exactly one handshake in the output");
+    assert.equal(session.messages.filter(isHandshake).length, 1, "read back as one handshake");
+    const handshake = handshakeOf(session);
+    assert.ok(
+      handshake.includes(
+        "Interrupted tool calls (still running when the session stopped; no result was recorded):\n" +
+          `- ${SHELL[target]} (${CALL_ID})\n`,
+      ),
+      handshake,
+    );
+    assert.ok(
+      handshake.includes(
+        `The user had queued these messages that were not yet answered:\n- "${QUEUED}"\n`,
+      ),
+      handshake,
+    );
+    assert.equal(occurrences(session, QUEUED), 1);
+  });
+
+  test(`claude-code -> ${target}: --no-stub-open-calls leaves the call open and reports what the target will do with it as a loss`, () => {
+    const r = cli([
+      "convert",
+      FIXTURE,
+      "--to",
+      target,
+      "-o",
+      join(root, `${target}-report.out`),
+      "--codex-home",
+      codexHome,
+      "--hermes-home",
+      hermesHome,
+      "--no-stub-open-calls",
+      "--json",
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = (JSON.parse(r.stdout) as {
+      report: { lossless: boolean; entries: { code: string; severity: string; detail: string }[] };
+    }).report;
+    const entry = report.entries.find((e) => e.code === "open-tool-calls");
+    assert.equal(entry?.severity, "loss");
+    const behaviour = {
+      "claude-code": "drops such a call from what it sends, so the model never sees it",
+      codex: 'sends an "aborted" output of its own',
+      hermes: "sends a placeholder pointing at a summary that does not exist",
+    }[target];
+    assert.equal(
+      entry?.detail,
+      `interrupted tool calls left without a result (--no-stub-open-calls): on resume ${target} ${behaviour}`,
+    );
+    assert.equal(report.lossless, false);
   });
 }

@@ -8,7 +8,7 @@ import { claudeFixture } from "./helpers/fixtures.ts";
 
 const actions = {
   handshake: true,
-  stubbedCalls: 0,
+  stubbedCalls: true,
   tools: { translated: 0, restored: 0, passedThrough: [] },
   neutralized: 0,
 };

@@ -24,6 +24,7 @@ export const CONVERSION_OPTIONS = {
   force: { type: "boolean" },
   "no-handshake": { type: "boolean" },
   "stub-open-calls": { type: "boolean" },
+  "no-stub-open-calls": { type: "boolean" },
   from: { type: "string" },
 } as const satisfies OptionSpec;
 

@@ -1,13 +1,30 @@
 /**
  * The resume handshake: one message that tells the receiving agent where the conversation came from, what was
  * in flight and what did not transfer. It carries a marker so that a later hop replaces it instead of stacking
- * a second one, and it reads the same whether or not open calls were stubbed.
+ * a second one; what it said that is still pending is carried into its replacement (see carry.ts), so each
+ * fact reaches the model once, on every hop.
  */
-import type { Message, Session } from "../ir/schema.ts";
+import type { Message, OpenToolCall, Session } from "../ir/schema.ts";
 import type { ConversionReport } from "../report/report.ts";
+import { escapeControls } from "../io/control-characters.ts";
 
 export const HANDSHAKE_OPEN = "<session-bridge-handoff>";
 export const HANDSHAKE_CLOSE = "</session-bridge-handoff>";
+
+/** Headings and item prefixes, shared with the parser in carry.ts that reads an earlier hop's handshake. */
+export const CALLS_HEADING =
+  "Interrupted tool calls (still running when the session stopped; no result was recorded):";
+export const QUEUED_HEADING = "The user had queued these messages that were not yet answered:";
+export const EARLIER_HEADING =
+  "An earlier handoff left these pending and the conversation went on after it; check whether they were dealt with:";
+export const EARLIER_CALL = "interrupted call: ";
+export const EARLIER_QUEUED = "queued message: ";
+
+/**
+ * Report entries the model is not told about: notes for the operator (shapes the schemas do not describe,
+ * reading notices) and what the conversion did on its own behalf.
+ */
+const OPERATOR_ONLY = new Set(["drift", "notices", "open-tool-calls", "queued-input"]);
 
 export interface HandshakeContext {
   target: string;
@@ -25,26 +42,39 @@ export function handshakeText(session: Session, report: ConversionReport, contex
     ` (session ${meta.id}${meta.cwd ? `, working directory ${meta.cwd}` : ""}) to ${context.target}` +
     ` (working directory ${context.cwd}) on ${context.now.toISOString()}.`,
   ];
-  if (pending.openToolCalls.length) {
+  const calls = pending.openToolCalls.filter((c) => !c.earlier);
+  if (calls.length) {
     lines.push(
-      `Interrupted tool calls (no result was recorded): ${
-        pending.openToolCalls.map((c) => `${c.name} (${c.callId})`).join(", ")
-      }.` +
-        " Check their effects before repeating them.",
+      CALLS_HEADING,
+      ...calls.map((c) => `- ${callLine(c)}`),
+      "Check their effects before repeating them.",
     );
   }
-  if (pending.queuedInput.length) {
-    lines.push("The user had queued these messages that were not yet answered:");
-    for (const q of pending.queuedInput) lines.push(`- ${JSON.stringify(q.text)}`);
-  }
-  const losses = report.entries.filter((e) =>
-    e.severity !== "info" && e.code !== "open-tool-calls" && e.code !== "queued-input"
-  );
+  const queued = pending.queuedInput.filter((q) => !q.earlier);
+  if (queued.length) lines.push(QUEUED_HEADING, ...queued.map((q) => `- ${quoted(q.text)}`));
+  const earlier = [
+    ...pending.openToolCalls.filter((c) => c.earlier).map((c) => `- ${EARLIER_CALL}${callLine(c)}`),
+    ...pending.queuedInput.filter((q) => q.earlier).map((q) => `- ${EARLIER_QUEUED}${quoted(q.text)}`),
+  ];
+  if (earlier.length) lines.push(EARLIER_HEADING, ...earlier);
+  const losses = report.entries.filter((e) => e.severity !== "info" && !OPERATOR_ONLY.has(e.code));
   if (losses.length) {
     lines.push(`Not transferred or changed: ${losses.map((e) => `${e.code} (${e.count})`).join(", ")}.`);
   }
   lines.push("Continue the work from where the conversation left off.", HANDSHAKE_CLOSE);
   return lines.join("\n");
+}
+
+/** `name (id)`, and what it ran when the call itself is not in the thread the target receives. */
+function callLine(call: OpenToolCall): string {
+  return `${call.name} (${call.callId})${
+    call.command && !call.messageUid ? `: ${quoted(call.command)}` : ""
+  }`;
+}
+
+/** A JSON string literal with control and bidi characters escaped too: one line, read back exactly. */
+function quoted(text: string): string {
+  return escapeControls(JSON.stringify(text)).text;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { HarnessName, Session } from "../ir/schema.ts";
 import type { Capabilities } from "../report/capabilities.ts";
 import type { ReportEntry } from "../report/report.ts";
 import type { Posture } from "../posture/posture.ts";
+import type { ConfiguredModel } from "../pipeline/model.ts";
 
 /** The store roots, resolved once from flags and environment. */
 export interface Homes {
@@ -112,6 +113,8 @@ export interface Harness {
   capabilities: Capabilities;
   /** A fresh session id in this harness's own format (some derive it from the source session's start). */
   newId(now: Date, session?: Session): string;
+  /** The model this harness's own configuration in these homes names, if any (see lib/pipeline/model.ts). */
+  configuredModel(homes: Homes): ConfiguredModel | undefined;
   /** Refuses an id this harness could not use (wrong format, unsafe as a path component). */
   checkId(id: string): string;
   /** The store root for these homes. */

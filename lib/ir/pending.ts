@@ -4,20 +4,32 @@
  */
 import type { Message, OpenToolCall, Pending, QueuedInput } from "./schema.ts";
 
-export function findPending(messages: Message[], queuedInput: QueuedInput[]): Pending {
+/**
+ * @param abortedAt positions in `messages` (the number of messages read before it) where the source recorded
+ *   that a turn was aborted (Codex `turn_aborted`, Hermes's interruption); a call still unanswered there was
+ *   interrupted, not abandoned, wherever it is in the thread.
+ */
+export function findPending(
+  messages: Message[],
+  queuedInput: QueuedInput[],
+  abortedAt: number[] = [],
+): Pending {
   const resolved = new Set<string>();
   for (const m of messages) for (const b of m.blocks) if (b.type === "tool_result") resolved.add(b.callId);
 
-  // Only the last assistant response can still be in flight. An unanswered call in an earlier response that
-  // the model moved on from was abandoned (a retry), not left open by an interruption.
+  // The last assistant response can still be in flight. An unanswered call in an earlier response that the
+  // model moved on from was abandoned (a retry), unless an abort record followed it: then it was interrupted.
+  const last = new Set(lastAssistantResponse(messages));
+  const lastAbort = Math.max(-1, ...abortedAt);
   const openToolCalls: OpenToolCall[] = [];
-  for (const m of lastAssistantResponse(messages)) {
+  messages.forEach((m, index) => {
+    if (m.role !== "assistant" || (!last.has(m) && index >= lastAbort)) return;
     for (const b of m.blocks) {
       if (b.type === "tool_call" && !resolved.has(b.id)) {
         openToolCalls.push({ callId: b.id, name: b.name, messageUid: m.uid });
       }
     }
-  }
+  });
   return { openToolCalls, queuedInput, interruptedTurn: isInterrupted(messages, openToolCalls.length > 0) };
 }
 

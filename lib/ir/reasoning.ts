@@ -1,9 +1,95 @@
 /**
  * Reasoning that cannot go back to the provider that made it (another vendor's signature or encrypted payload
- * means nothing to the target's provider) is carried as plain text, marked so a reader sees what it was.
+ * means nothing to the target's provider) is carried as plain text, marked so a reader sees what it was. The
+ * proof is detached before the text leaves, and remembered (provenance) so a hop back to a harness whose
+ * provider made it restores the native block exactly.
  */
-import type { ReasoningBlock, TextBlock } from "./schema.ts";
+import type { Block, ReasoningBlock, Session, TextBlock } from "./schema.ts";
+
+export const REASONING_PREFIX = "[reasoning] ";
 
 export function reasoningAsText(block: ReasoningBlock): TextBlock | undefined {
-  return block.text.trim() ? { type: "text", text: `[reasoning] ${block.text}` } : undefined;
+  return block.text.trim() ? { type: "text", text: `${REASONING_PREFIX}${block.text}` } : undefined;
+}
+
+export type ProofProvider = "anthropic" | "openai" | "none";
+
+export interface Detached {
+  session: Session;
+  /** The original blocks whose proof was detached, with the text they travel as. */
+  detached: { text: string; block: ReasoningBlock }[];
+  /** Blocks whose proof names a provider the source cannot prove it came from (e.g. a router's). */
+  unproven: number;
+}
+
+/**
+ * Detaches every reasoning proof the target's provider would not accept. A proof is accepted only when it is
+ * the target's provider's and the source can prove where it came from: a Hermes session run through a router
+ * (OpenRouter, ...) records Anthropic-format signatures that no one can show Anthropic made, so those are
+ * never replayed, whatever the target.
+ * @param travel how the text will read in the target (the neutralized form), for matching on the way back
+ */
+export function detachProofs(
+  session: Session,
+  accepts: ProofProvider,
+  travel: (text: string) => string,
+): Detached {
+  const detached: Detached["detached"] = [];
+  let unproven = 0;
+  const proven = (b: ReasoningBlock) => provable(session, b);
+  const block = (b: Block): Block => {
+    if (b.type !== "reasoning" || (!b.signature && !b.encrypted)) return b;
+    const ok = proven(b);
+    if (!ok) unproven++;
+    if (ok && b.provider === accepts) return b;
+    const text = travel(b.text);
+    if (ok) detached.push({ text, block: b });
+    return { type: "reasoning", text, provider: b.provider };
+  };
+  const messages = session.messages.map((m) =>
+    m.blocks.some((b) => b.type === "reasoning") ? { ...m, blocks: m.blocks.map(block) } : m
+  );
+  return { session: { ...session, messages }, detached, unproven };
+}
+
+/**
+ * Claude Code and Codex talk to one provider each, so their proofs are their provider's. A Hermes session's
+ * proofs are provable only when it ran on that provider directly (its billing provider names it).
+ */
+function provable(session: Session, block: ReasoningBlock): boolean {
+  if (block.restored) return true;
+  const { harness, provider } = session.meta;
+  if (harness === "claude-code") return block.provider === "anthropic";
+  if (harness === "codex") return block.provider === "openai";
+  const direct = (provider ?? "").toLowerCase();
+  if (block.provider === "anthropic") return direct === "anthropic";
+  if (block.provider === "openai") return direct === "openai" || direct === "openai-codex";
+  return false;
+}
+
+/**
+ * Puts detached proofs back: a reasoning block, or a `[reasoning]` text block, whose text is one that left
+ * with a proof becomes the original block again. Text that no longer matches (edited since) stays as it is.
+ */
+export function reattachProofs(
+  session: Session,
+  detached: { text: string; block: ReasoningBlock }[],
+): number {
+  if (!detached.length) return 0;
+  const byText = new Map(detached.map((d) => [d.text, d.block]));
+  let restored = 0;
+  for (const m of session.messages) {
+    m.blocks = m.blocks.map((b) => {
+      const text = b.type === "reasoning" && !b.signature && !b.encrypted
+        ? b.text
+        : b.type === "text" && b.text.startsWith(REASONING_PREFIX)
+        ? b.text.slice(REASONING_PREFIX.length)
+        : undefined;
+      const original = text === undefined ? undefined : byText.get(text);
+      if (!original) return b;
+      restored++;
+      return { ...original, restored: true };
+    });
+  }
+  return restored;
 }

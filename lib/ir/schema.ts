@@ -34,6 +34,11 @@ export const ReasoningBlock = z.object({
   encrypted: z.string().optional(),
   /** Which provider family minted `signature` / `encrypted`. */
   provider: z.enum(["anthropic", "openai", "other"]),
+  /**
+   * Put back from session-bridge's provenance: this proof was read from its provider's own harness on an
+   * earlier hop, which proves where it came from even when the harness in between could not.
+   */
+  restored: z.boolean().optional(),
 });
 
 /** A tool call exactly as its own harness wrote it, kept so a round trip back restores it unchanged. */
@@ -140,11 +145,21 @@ export const ToolSchema = z.object({
 export const OpenToolCall = z.object({
   callId: z.string(),
   name: z.string(),
+  /** The message that made the call; empty when the call is known only from an earlier hop's handshake. */
   messageUid: z.string(),
+  /** What the call ran, as an earlier handshake stated it (kept when the call itself is not in the thread). */
+  command: z.string().optional(),
+  /** Named by an earlier hop's handshake, and the conversation went on after that handshake. */
+  earlier: z.boolean().optional(),
 });
 export type OpenToolCall = z.infer<typeof OpenToolCall>;
 
-export const QueuedInput = z.object({ text: z.string(), timestamp: z.string().optional() });
+export const QueuedInput = z.object({
+  text: z.string(),
+  timestamp: z.string().optional(),
+  /** Queued according to an earlier hop's handshake, and the conversation went on after that handshake. */
+  earlier: z.boolean().optional(),
+});
 export type QueuedInput = z.infer<typeof QueuedInput>;
 
 export const Pending = z.object({
@@ -180,6 +195,11 @@ export const SessionMeta = z.object({
   systemInstructions: z.string().optional(),
   /** The source harness's own permission word (translated by meaning at write time, never copied). */
   permissionMode: z.string().optional(),
+  /**
+   * The words `permissionMode` was translated from on an earlier hop (from provenance), while the session
+   * still has the posture that hop wrote: a hop back to that harness restores them exactly.
+   */
+  permissionNative: z.object({ harness: HarnessName, words: z.string() }).optional(),
   gitBranch: z.string().optional(),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),

@@ -21,6 +21,6 @@ export async function convertSession(
   const lines = target.render(prepared.session, prepared.options);
   if ("path" in destination) await publishFile(destination.path, lines, destination.replace);
   else await writeLines(destination.fd, lines);
-  saveProvenance(target.name, prepared.options.id, prepared.session);
+  saveProvenance(target.name, prepared.options.id, prepared.session, prepared.memory);
   return prepared;
 }

@@ -1,9 +1,16 @@
 /**
- * Transcript text is data. When it moves to another harness, tags that a harness treats as instructions
- * (`<system-reminder>`, `<environment_context>`, our own handoff marker, ...) could pose as the target's own
- * control messages, so their angle brackets become look-alike guillemets: readable, inert.
+ * Transcript text is data. When it moves to another harness it is made inert in two ways:
+ * - tags that a harness treats as instructions (`<system-reminder>`, `<environment_context>`, our own handoff
+ *   marker, ...) could pose as the target's own control messages, so their angle brackets become look-alike
+ *   guillemets: readable, inert;
+ * - terminal control sequences (ESC[31m, OSC titles and hyperlinks) and bidirectional overrides (U+202E) would
+ *   act on the screen of whoever views the target's transcript, or make text read differently from what it is,
+ *   so each such character is written as its visible `\uXXXX` escape, by the same function that guards the
+ *   terminal (lib/io/control-characters.ts).
+ * Same-harness copies keep the original bytes; this runs only on the way to another harness.
  */
 import type { Block, Message, Session } from "../ir/schema.ts";
+import { escapeControls } from "../io/control-characters.ts";
 
 const CONTROL_TAGS = [
   "system-reminder",
@@ -37,13 +44,24 @@ export function neutralizeText(text: string): { text: string; changed: number } 
   return { text: out, changed };
 }
 
+export interface Neutralized {
+  session: Session;
+  /** Harness control tags made inert. */
+  tags: number;
+  /** Terminal control and bidi characters escaped. */
+  controls: number;
+}
+
 /** Neutralizes every text the conversation carries (not harness context, which targets never replay). */
-export function neutralizeSession(session: Session): { session: Session; neutralized: number } {
-  let neutralized = 0;
+export function neutralizeSession(session: Session): Neutralized {
+  let tags = 0;
+  let controls = 0;
   const fix = (text: string) => {
-    const r = neutralizeText(text);
-    neutralized += r.changed;
-    return r.text;
+    const t = neutralizeText(text);
+    const c = escapeControls(t.text);
+    tags += t.changed;
+    controls += c.changed;
+    return c.text;
   };
   const block = (b: Block): Block => {
     if (b.type === "text") return { ...b, text: fix(b.text) };
@@ -55,5 +73,14 @@ export function neutralizeSession(session: Session): { session: Session; neutral
     return b;
   };
   const message = (m: Message): Message => (m.kind === "context" ? m : { ...m, blocks: m.blocks.map(block) });
-  return { session: { ...session, messages: session.messages.map(message) }, neutralized };
+  const queuedInput = session.pending.queuedInput.map((q) => ({ ...q, text: fix(q.text) }));
+  return {
+    session: {
+      ...session,
+      messages: session.messages.map(message),
+      pending: { ...session.pending, queuedInput },
+    },
+    tags,
+    controls,
+  };
 }

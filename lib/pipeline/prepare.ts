@@ -1,25 +1,37 @@
 /**
- * The shared half of every conversion: choose the target id and cwd, compute the loss report against the
- * target's capabilities, and build the handshake from it. Harness writers only render what this decides.
+ * The shared half of every conversion: choose the target id, cwd and model, carry pending state forward,
+ * make text and proofs fit for the target, compute the loss report against the target's capabilities, and
+ * build the handshake from it. Harness writers only render what this decides.
  */
 import type { Session } from "../ir/schema.ts";
 import type { Harness, Homes, RenderOptions } from "../harnesses/types.ts";
 import { buildReport, type ConversionReport } from "../report/report.ts";
 import { handshakeText } from "../handshake/handshake.ts";
+import { carryPending } from "../handshake/carry.ts";
 import { canonicalCwd } from "../io/paths.ts";
 import { InputError } from "../errors.ts";
 import { translateTools } from "../tools/translate.ts";
-import { neutralizeSession } from "./neutralize.ts";
-import { postureFrom } from "../posture/posture.ts";
+import type { ConversionMemory } from "../tools/provenance.ts";
+import { neutralizeSession, neutralizeText } from "./neutralize.ts";
+import { escapeControls } from "../io/control-characters.ts";
+import { closeOpenCalls } from "./close-calls.ts";
+import { chooseModel, type ModelChoice } from "./model.ts";
+import { detachProofs } from "../ir/reasoning.ts";
+import { type Posture, postureFrom, postureWords } from "../posture/posture.ts";
 
 export interface ConversionRequest {
   /** Keep the source id when the target can (same harness, plain conversion); otherwise mint one. */
   id?: string;
   cwd?: string;
   title?: string;
+  /** --model: the model the target continues on, whatever its configuration says. */
   model?: string;
   handshake: boolean;
-  stubOpenCalls: boolean;
+  /**
+   * Answer interrupted calls with a result that says so (the default: every target mishandles an unanswered
+   * call, see close-calls.ts); false leaves them open (--no-stub-open-calls).
+   */
+  stubOpenCalls?: boolean;
   now: Date;
   /** The stores, so the target's writer can match what is installed there. */
   homes?: Homes;
@@ -30,6 +42,8 @@ export interface PreparedConversion {
   session: Session;
   options: RenderOptions;
   report: ConversionReport;
+  /** What a hop back needs to undo this conversion exactly (saved as provenance with the written session). */
+  memory: ConversionMemory;
 }
 
 export function prepareConversion(
@@ -40,30 +54,99 @@ export function prepareConversion(
   const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
   const id = target.checkId(request.id ?? target.newId(request.now, source));
-  const { session: translated, stats } = translateTools(source, target.name);
-  // A same-harness copy keeps its records as they were; text moving to another harness is neutralized.
-  const { session, neutralized } = source.meta.harness === target.name
-    ? { session: translated, neutralized: 0 }
-    : neutralizeSession(translated);
+  const same = source.meta.harness === target.name;
+  const stub = request.stubOpenCalls ?? true;
+  const { pending, carried } = carryPending(source);
+  const { session: translated, stats } = translateTools({ ...source, pending }, target.name);
+  let session = withCallNames(translated);
+  let tags = 0;
+  let controls = 0;
+  let proofs = { detached: [] as ConversionMemory["reasoning"], unproven: 0 };
+  // A same-harness copy keeps its records as they were; text moving to another harness is neutralized, and
+  // reasoning proofs go only where their provider is.
+  if (!same) {
+    const neutral = neutralizeSession(session);
+    ({ tags, controls } = neutral);
+    const detached = detachProofs(
+      neutral.session,
+      target.capabilities.reasoningProvider,
+      (text) => escapeControls(neutralizeText(text).text).text,
+    );
+    session = detached.session;
+    proofs = detached;
+  }
+  // Foreign renderings get the interrupted results in the thread itself, right after their calls; a
+  // same-harness copy, which renders the source's own records, has its writer append them.
+  if (!same && stub) session = closeOpenCalls(session).session;
+  const posture = targetPosture(source, target);
+  const model = same && !request.model ? undefined : chooseTargetModel(source, target, request);
   const report = buildReport(session, target.capabilities, {
     handshake: request.handshake,
-    stubbedCalls: request.stubOpenCalls ? session.pending.openToolCalls.length : 0,
+    stubbedCalls: stub,
     tools: stats,
-    neutralized,
+    neutralized: tags,
+    controls,
+    proofsDetached: proofs.detached.length,
+    proofsUnproven: proofs.unproven,
+    ...(posture ? { posture } : {}),
+    ...(model ? { model } : {}),
+    carried,
   });
-  const posture = postureFrom(source.meta.harness, source.meta.permissionMode);
+  const title = request.title && !same ? escapeControls(request.title).text : request.title;
   const options: RenderOptions = {
     id,
     cwd,
     now: request.now,
-    stubOpenCalls: request.stubOpenCalls,
+    stubOpenCalls: same && stub,
     ...(posture ? { posture } : {}),
-    ...(request.title ? { title: request.title } : {}),
-    ...(request.model ? { model: request.model } : {}),
+    ...(title ? { title } : {}),
+    ...(model?.model ? { model: model.model } : {}),
     ...(request.homes ? { homes: request.homes } : {}),
   };
   if (request.handshake) {
     options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });
   }
-  return { session, options, report };
+  return {
+    session,
+    options,
+    report,
+    memory: { reasoning: proofs.detached, ...postureMemory(source, target, posture) },
+  };
+}
+
+/** Pending calls named as the target names them (a stub for a translated call carries `terminal`, not `Bash`). */
+function withCallNames(session: Session): Session {
+  const names = new Map<string, string>();
+  for (const m of session.messages) {
+    for (const b of m.blocks) if (b.type === "tool_call") names.set(b.id, b.name);
+  }
+  const openToolCalls = session.pending.openToolCalls.map((c) => ({
+    ...c,
+    name: names.get(c.callId) ?? c.name,
+  }));
+  return { ...session, pending: { ...session.pending, openToolCalls } };
+}
+
+/** The source's posture by meaning; on a hop back to the harness it was first stated in, its exact words. */
+function targetPosture(source: Session, target: Harness): Posture | undefined {
+  const { harness, permissionMode, permissionNative } = source.meta;
+  const posture = postureFrom(harness, permissionMode);
+  if (!posture) return undefined;
+  return permissionNative?.harness === target.name ? { ...posture, native: permissionNative } : posture;
+}
+
+function postureMemory(
+  source: Session,
+  target: Harness,
+  posture: Posture | undefined,
+): Partial<ConversionMemory> {
+  const words = source.meta.permissionMode;
+  const written = posture && postureWords(target.name, posture);
+  if (!words || !written || source.meta.harness === target.name) return {};
+  return { posture: { native: { harness: source.meta.harness, words }, written } };
+}
+
+function chooseTargetModel(source: Session, target: Harness, request: ConversionRequest): ModelChoice {
+  const configured = request.homes ? target.configuredModel(request.homes) : undefined;
+  return chooseModel(target.name, request.model, configured, source.meta.models.at(-1));
 }

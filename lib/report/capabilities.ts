@@ -17,4 +17,10 @@ export interface Capabilities {
   perTurnModel: boolean;
   images: boolean;
   subagents: boolean;
+  /**
+   * What the target does on resume with a tool call that has no result, seen in its live binary: Claude Code
+   * drops the call from what it sends, Codex sends an "aborted" output of its own, Hermes a placeholder that
+   * points at a summary that does not exist. None shows the model what happened, so calls are closed by default.
+   */
+  unansweredCalls: "dropped" | "invented" | "placeholder";
 }

@@ -5,7 +5,8 @@
 import type { Message, Session } from "../ir/schema.ts";
 import type { Capabilities } from "./capabilities.ts";
 import type { TranslationStats } from "../tools/translate.ts";
-import { postureFrom } from "../posture/posture.ts";
+import { type Posture, postureEntries } from "../posture/posture.ts";
+import { type ModelChoice, modelEntry } from "../pipeline/model.ts";
 
 export type Severity = "info" | "warning" | "loss";
 
@@ -27,11 +28,31 @@ export interface ConversionReport {
 
 export interface ConversionActions {
   handshake: boolean;
-  stubbedCalls: number;
+  /** Open calls closed with synthetic interrupted results (false: left open, --no-stub-open-calls). */
+  stubbedCalls: boolean;
   tools: TranslationStats;
   /** Harness control tags in transcript text made inert. */
   neutralized: number;
+  /** Terminal control and bidi characters in transcript text escaped. */
+  controls?: number;
+  /** Reasoning proofs detached because the target's provider would not accept them (kept for a hop back). */
+  proofsDetached?: number;
+  /** Reasoning proofs whose provider the source cannot prove (recorded through a router): never replayed. */
+  proofsUnproven?: number;
+  /** Reasoning proofs put back from an earlier hop's provenance. */
+  proofsRestored?: number;
+  /** The posture the target receives, by meaning (with the original words when restored). */
+  posture?: Posture;
+  model?: ModelChoice;
+  /** Pending facts (interrupted calls, queued input) carried from an earlier hop's handshake. */
+  carried?: number;
 }
+
+const UNANSWERED: Record<Capabilities["unansweredCalls"], string> = {
+  dropped: "drops such a call from what it sends, so the model never sees it",
+  invented: 'sends an "aborted" output of its own',
+  placeholder: "sends a placeholder pointing at a summary that does not exist",
+};
 
 const EXAMPLES = 3;
 
@@ -54,18 +75,29 @@ export function buildReport(
       "same harness: every source record is copied, ids and paths adjusted",
     );
   } else {
-    reportForeign(session, target, add);
+    reportForeign(session, target, actions, add, entries);
   }
 
   const { openToolCalls, queuedInput } = session.pending;
+  const inThread = openToolCalls.filter((c) => c.messageUid);
   add(
     "open-tool-calls",
-    actions.stubbedCalls ? "info" : "warning",
-    openToolCalls.length,
+    actions.stubbedCalls ? "info" : "loss",
+    inThread.length,
     actions.stubbedCalls
-      ? "open tool calls closed with synthetic interrupted results"
-      : "open tool calls left open (use --stub-open-calls so the provider accepts the next turn)",
-    openToolCalls.map((c) => c.callId),
+      ? `interrupted tool calls answered with a result saying so (on resume ${target.harness} otherwise ${
+        UNANSWERED[target.unansweredCalls]
+      })`
+      : `interrupted tool calls left without a result (--no-stub-open-calls): on resume ${target.harness} ${
+        UNANSWERED[target.unansweredCalls]
+      }`,
+    inThread.map((c) => c.callId),
+  );
+  add(
+    "pending-carried",
+    "info",
+    actions.carried ?? 0,
+    "what an earlier hop's handshake said was pending is stated again in the new handshake",
   );
   add(
     "queued-input",
@@ -95,6 +127,12 @@ export function buildReport(
     [...new Set(actions.tools.passedThrough)],
   );
   add(
+    "control-characters-escaped",
+    "info",
+    actions.controls ?? 0,
+    "terminal control sequences and bidirectional overrides in transcript text were written as visible \\uXXXX escapes",
+  );
+  add(
     "control-tags-neutralized",
     "info",
     actions.neutralized,
@@ -102,12 +140,14 @@ export function buildReport(
   );
   add("handshake-added", "info", actions.handshake ? 1 : 0, "a resume handshake message was appended");
   add("notices", "warning", session.notices.length, session.notices.join("; "));
+  // A note for the operator (the weekly drift job acts on it), never a loss of the conversation.
   add(
     "drift",
-    "warning",
+    "info",
     session.drift.length,
     "source shapes not described by the embedded schemas (see inspect)",
   );
+  if (actions.model) entries.push(modelEntry(actions.model));
 
   return {
     source: { harness: session.meta.harness, id: session.meta.id },
@@ -119,7 +159,13 @@ export function buildReport(
 
 type Add = (code: string, severity: Severity, count: number, detail: string, examples?: string[]) => void;
 
-function reportForeign(session: Session, target: Capabilities, add: Add) {
+function reportForeign(
+  session: Session,
+  target: Capabilities,
+  actions: ConversionActions,
+  add: Add,
+  entries: ReportEntry[],
+) {
   const where = indexer(session.messages);
   const branches = session.threads.filter((t) => t.kind === "abandoned-branch");
   const side = session.threads.filter((t) => t.kind === "sidechain" || t.kind === "subagent");
@@ -144,17 +190,25 @@ function reportForeign(session: Session, target: Capabilities, add: Add) {
     "history before compaction is summarized, not replayed",
   );
 
-  const foreignProof = session.messages.filter((m) =>
-    m.blocks.some((b) =>
-      b.type === "reasoning" && (b.signature || b.encrypted) && b.provider !== target.reasoningProvider
-    )
-  );
   add(
     "reasoning-proofs-dropped",
     "warning",
-    foreignProof.length,
-    "reasoning signatures/encrypted payloads only go back to their provider; the text is kept",
-    foreignProof.map(where),
+    actions.proofsDetached ?? 0,
+    "reasoning signatures/encrypted payloads only go back to their provider: the text is kept, the proof is " +
+      "remembered and restored on a hop back to it",
+  );
+  add(
+    "reasoning-proofs-unproven",
+    "warning",
+    actions.proofsUnproven ?? 0,
+    "reasoning signatures recorded through a router (the session's provider is not the one the signature " +
+      "names) cannot be proven to be that provider's: never replayed, the text is kept",
+  );
+  add(
+    "reasoning-proofs-restored",
+    "info",
+    session.messages.flatMap((m) => m.blocks).filter((b) => b.type === "reasoning" && b.restored).length,
+    "reasoning proofs from an earlier hop restored to their native form",
   );
   const raw = session.messages.filter((m) => m.blocks.some((b) => b.type === "raw"));
   add(
@@ -189,20 +243,14 @@ function reportForeign(session: Session, target: Capabilities, add: Add) {
     "system instructions are not carried",
   );
   add("tool-schemas", "loss", target.toolSchemas ? 0 : session.tools.length, "tool schemas are not carried");
-  const words = session.meta.permissionMode;
-  const posture = postureFrom(session.meta.harness, words);
-  const carried = !!posture && target.permissionPosture;
-  add(
-    "permission-posture-translated",
-    "info",
-    words && carried ? 1 : 0,
-    `permission posture "${words}" expressed by meaning (approval ${posture?.approval}, sandbox ${posture?.sandbox})`,
-  );
-  add(
-    "permission-posture",
-    "loss",
-    words && !carried ? 1 : 0,
-    `permission posture "${words}" has no equivalent in the target`,
+  entries.push(
+    ...postureEntries(
+      session.meta.harness,
+      session.meta.permissionMode,
+      actions.posture,
+      target.harness,
+      target.permissionPosture,
+    ),
   );
   add(
     "per-turn-models",

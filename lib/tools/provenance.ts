@@ -1,43 +1,77 @@
 /**
- * Where translated tool calls remember their native form between hops: a small JSON file per written session
- * in session-bridge's own home, keyed by call id. Target formats stay exactly what their harness writes; a
- * session read back later gets its calls' native forms attached again.
+ * What a conversion changed that a hop back should undo exactly, remembered in a small JSON file per written
+ * session in session-bridge's own home: translated tool calls' native forms (keyed by call id), reasoning
+ * proofs the target could not hold (keyed by the text they travelled as), and the permission words the
+ * target's were translated from. Target formats stay exactly what their harness writes; a session read back
+ * later gets these attached again.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HarnessName, NativeToolCall, Session } from "../ir/schema.ts";
+import type { HarnessName, NativeToolCall, ReasoningBlock, Session } from "../ir/schema.ts";
 import { bridgeHome } from "../store/backup.ts";
 import { ensureDir } from "../io/publish.ts";
 import { assertSafeId } from "../ids.ts";
+import { reattachProofs } from "../ir/reasoning.ts";
+import type { NativePosture } from "../posture/posture.ts";
+
+export interface Provenance {
+  calls: Record<string, NativeToolCall>;
+  reasoning?: { text: string; block: ReasoningBlock }[];
+  /** The source's permission words, and the target's words they were written as. */
+  posture?: { native: NativePosture; written: string };
+}
+
+/** What a conversion remembers besides the calls its session carries. */
+export interface ConversionMemory {
+  reasoning: { text: string; block: ReasoningBlock }[];
+  posture?: { native: NativePosture; written: string };
+}
 
 function provenancePath(harness: HarnessName, id: string): string {
   return join(bridgeHome(), "provenance", harness, `${assertSafeId(id)}.json`);
 }
 
-export function saveProvenance(harness: HarnessName, id: string, session: Session): void {
+export function saveProvenance(
+  harness: HarnessName,
+  id: string,
+  session: Session,
+  memory: ConversionMemory = { reasoning: [] },
+): void {
   const calls: Record<string, NativeToolCall> = {};
   for (const m of session.messages) {
     for (const b of m.blocks) if (b.type === "tool_call" && b.native) calls[b.id] = b.native;
   }
-  if (!Object.keys(calls).length) return;
+  if (!Object.keys(calls).length && !memory.reasoning.length && !memory.posture) return;
+  const provenance: Provenance = {
+    calls,
+    ...(memory.reasoning.length ? { reasoning: memory.reasoning } : {}),
+    ...(memory.posture ? { posture: memory.posture } : {}),
+  };
   const path = provenancePath(harness, id);
   ensureDir(join(path, ".."), []);
-  writeFileSync(`${path}.tmp`, JSON.stringify({ calls }));
+  writeFileSync(`${path}.tmp`, JSON.stringify(provenance));
   renameSync(`${path}.tmp`, path);
 }
 
 export function restoreProvenance(session: Session): Session {
   const path = provenancePath(session.meta.harness, session.meta.id);
   if (!existsSync(path)) return session;
-  let calls: Record<string, NativeToolCall>;
+  let provenance: Provenance;
   try {
-    calls = (JSON.parse(readFileSync(path, "utf8")) as { calls: Record<string, NativeToolCall> }).calls;
+    provenance = JSON.parse(readFileSync(path, "utf8")) as Provenance;
   } catch {
     session.notices.push(`${path}: unreadable provenance file ignored`);
     return session;
   }
+  const calls = provenance.calls ?? {};
   for (const m of session.messages) {
     for (const b of m.blocks) if (b.type === "tool_call" && !b.native && calls[b.id]) b.native = calls[b.id];
+  }
+  reattachProofs(session, provenance.reasoning ?? []);
+  // The earlier words apply only while the session still has the posture that hop wrote.
+  const posture = provenance.posture;
+  if (posture && session.meta.permissionMode === posture.written) {
+    session.meta.permissionNative = posture.native;
   }
   return session;
 }

@@ -12,15 +12,18 @@ import { assertDirectory } from "../../io/paths.ts";
 export const convert: Command = {
   name: "convert",
   summary: "render a session in another harness's format to a file; no store is touched",
-  usage: "session-bridge convert <session> --to H [-o FILE] [--no-handshake] [--stub-open-calls] [--json]",
+  usage:
+    "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--json]",
   help: `  --to H             target harness
   -o, --output FILE  write here (default: stdout; --json needs -o)
   --cwd DIR          working directory the rendered session records (default: the source's)
+  --model M          model the rendered session continues on (default: the target's configured model)
   --force            replace FILE if it exists
   --no-handshake     do not append the resume handshake
-  --stub-open-calls  close open tool calls with synthetic interrupted results
+  --no-stub-open-calls  leave interrupted tool calls without a result (by default each gets one saying it
+                     was interrupted: every target otherwise hides or invents it on resume)
   --from H           look for <session> in this harness only`,
-  options: { ...CONVERSION_OPTIONS, output: { type: "string", short: "o" } },
+  options: { ...CONVERSION_OPTIONS, output: { type: "string", short: "o" }, model: { type: "string" } },
   async run(parsed, { homes, json, now }) {
     const [ref] = positionals(parsed, ["session"]);
     const to = harnessFlag(parsed.values, "to");
@@ -35,8 +38,9 @@ export const convert: Command = {
       // A same-harness conversion keeps the id, so untouched records come out byte for byte.
       ...(to === source.meta.harness ? { id: source.meta.id } : {}),
       ...(str(parsed.values, "cwd") ? { cwd: str(parsed.values, "cwd") } : {}),
+      ...(str(parsed.values, "model") ? { model: str(parsed.values, "model") } : {}),
       handshake: !flag(parsed.values, "no-handshake"),
-      stubOpenCalls: flag(parsed.values, "stub-open-calls"),
+      stubOpenCalls: !flag(parsed.values, "no-stub-open-calls"),
       now,
       homes,
     }, destination);

@@ -12,6 +12,11 @@ import { recordOperation, sha256File } from "../../store/ledger.ts";
 import { newUuid } from "../../ids.ts";
 import { assertDirectory } from "../../io/paths.ts";
 import { saveProvenance } from "../../tools/provenance.ts";
+import { shellQuote } from "../../io/shell.ts";
+import type { Values } from "../args.ts";
+import type { Homes } from "../../harnesses/types.ts";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 
 export const handoff: Command = {
   name: "handoff",
@@ -21,13 +26,15 @@ export const handoff: Command = {
   help: `  --to H             target harness
   --cwd DIR          directory to resume from (default: the source session's)
   --title T          title in the target (default: the source's, else its first user message)
-  --model M          model for rendered turns that record none
+  --model M          model the target continues on (default: the target's configured model, else the
+                     source's mapped into the target's namespace; the report says which)
   --session-id ID    target id (default: a fresh one in the target's format)
   --dry-run          print the plan (files, report, backups) and touch nothing
   --force            replace an existing target session (backed up first)
   --no-backup        skip the database backup (file targets never need one)
   --no-handshake     do not append the resume handshake
-  --stub-open-calls  close open tool calls with synthetic interrupted results
+  --no-stub-open-calls  leave interrupted tool calls without a result (by default each gets one saying it
+                     was interrupted: every target otherwise hides or invents it on resume)
   --from H           look for <session> in this harness only`,
   options: {
     ...CONVERSION_OPTIONS,
@@ -55,13 +62,13 @@ export const handoff: Command = {
       cwd ?? source.meta.cwd ?? "",
       cwd ? "--cwd" : "the source session's directory (pass --cwd DIR)",
     );
-    const { session, options, report: prepared } = prepareConversion(source, target, {
+    const { session, options, report: prepared, memory } = prepareConversion(source, target, {
       ...(sessionId ? { id: sessionId } : {}),
       ...(cwd ? { cwd } : {}),
       ...(title ? { title } : {}),
       ...(model ? { model } : {}),
       handshake: !flag(parsed.values, "no-handshake"),
-      stubOpenCalls: flag(parsed.values, "stub-open-calls"),
+      stubOpenCalls: !flag(parsed.values, "no-stub-open-calls"),
       now,
       homes,
     });
@@ -72,7 +79,7 @@ export const handoff: Command = {
     const result = dryRun
       ? undefined
       : await target.register(plan, { force, backup: !flag(parsed.values, "no-backup"), now });
-    if (result) saveProvenance(target.name, plan.id, session);
+    if (result) saveProvenance(target.name, plan.id, session, memory);
     const op = result ? await recordHandoff(source, result, now) : undefined;
     const targetInfo = {
       harness: plan.harness,
@@ -81,6 +88,10 @@ export const handoff: Command = {
       cwd: plan.cwd,
       resumeCommand: plan.resumeCommand,
     };
+    // A fresh id is minted per run, so the plan names the exact command that carries it out with this id.
+    const reproduce = dryRun
+      ? reproduceCommand(ref!, parsed.values, homes, plan.harness, plan.id, plan.cwd)
+      : undefined;
     const backup = { planned: backupPlanned, databases: plan.databases, paths: result?.backups ?? [] };
     if (json) {
       printJson({
@@ -89,6 +100,7 @@ export const handoff: Command = {
         target: targetInfo,
         files: plan.files.map((f) => f.path),
         refusal: plan.refusal ?? null,
+        ...(reproduce ? { reproduce } : {}),
         backup,
         report,
       });
@@ -103,7 +115,8 @@ export const handoff: Command = {
       err(`session-bridge: ${plan.refusal}`);
       return 1;
     }
-    out(`resume with:\n  ${plan.resumeCommand}`);
+    if (reproduce) out(`carry out exactly this plan with:\n  ${reproduce}`);
+    out(`${dryRun ? "then resume" : "resume"} with:\n  ${plan.resumeCommand}`);
     if (op) out(`undo with:\n  session-bridge undo ${op}`);
     return 0;
   },
@@ -137,4 +150,33 @@ function backupSummary(
   }
   if (!backup.planned) return "skipped (--no-backup)";
   return dryRun ? `online backup of ${backup.databases.join(", ")} before writing` : "none";
+}
+
+/** The handoff command that carries out a dry run's plan: the same flags, absolute paths and the planned id. */
+function reproduceCommand(
+  ref: string,
+  values: Values,
+  homes: Homes,
+  to: string,
+  id: string,
+  cwd: string,
+): string {
+  const words = ["session-bridge", "handoff", existsSync(ref) ? resolve(ref) : ref, "--to", to];
+  const from = str(values, "from");
+  if (from) words.push("--from", from);
+  words.push("--cwd", cwd, "--session-id", id);
+  for (const name of ["title", "model"]) {
+    const value = str(values, name);
+    if (value !== undefined) words.push(`--${name}`, value);
+  }
+  for (const name of ["force", "no-backup", "no-handshake", "no-stub-open-calls"]) {
+    if (flag(values, name)) words.push(`--${name}`);
+  }
+  const given: [string, keyof Homes][] = [
+    ["claude-home", "claudeHome"],
+    ["codex-home", "codexHome"],
+    ["hermes-home", "hermesHome"],
+  ];
+  for (const [name, key] of given) if (str(values, name)) words.push(`--${name}`, resolve(homes[key]));
+  return words.map(shellQuote).join(" ");
 }

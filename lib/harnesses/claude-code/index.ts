@@ -5,6 +5,7 @@ import { projectsDir, summarize, transcriptPaths } from "./locate.ts";
 import { readClaudeSession } from "./read.ts";
 import { renderClaude } from "./write.ts";
 import { planClaude, registerClaude } from "./register.ts";
+import { configuredClaudeModel } from "./settings.ts";
 
 export const claudeCode: Harness = {
   name: "claude-code",
@@ -19,8 +20,10 @@ export const claudeCode: Harness = {
     perTurnModel: true,
     images: true,
     subagents: false,
+    unansweredCalls: "dropped",
   },
   newId: () => newUuid(),
+  configuredModel: configuredClaudeModel,
   checkId: (id) => assertUuid(id),
   locate: projectsDir,
   list: (homes) => Promise.all(transcriptPaths(homes).map(summarize)),

@@ -193,7 +193,9 @@ function groupRecord(
       id: `msg_${randomBytes(12).toString("hex")}`,
       type: "message",
       role: "assistant",
-      model: group.find((m) => m.model)?.model ?? options.model ?? session.meta.models.at(-1) ?? "unknown",
+      // The model chosen for the target (lib/pipeline/model.ts): Claude resumes with the recorded one, and a
+      // foreign id (another vendor's, or a router's `anthropic/...`) is not one Anthropic's API knows.
+      model: options.model ?? group.find((m) => m.model)?.model ?? session.meta.models.at(-1) ?? "unknown",
       content: content as ClaudeAssistantContentBlock[],
       stop_reason: ordered.some((b) => b.type === "tool_call") ? "tool_use" : "end_turn",
       stop_sequence: null,

@@ -6,12 +6,15 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ConfiguredModel } from "../../pipeline/model.ts";
 
 export interface CodexConfig {
   modelProvider: string;
   model?: string;
   approvalPolicy: string;
   sandboxMode: string;
+  /** The selected `profile`, when one is. */
+  profile?: string;
 }
 
 /** What Codex uses when config.toml says nothing. */
@@ -20,6 +23,14 @@ export const CODEX_DEFAULTS: CodexConfig = {
   approvalPolicy: "on-request",
   sandboxMode: "read-only",
 };
+
+/** The model config.toml names (its selected profile's first), and where, for the shared model choice. */
+export function configuredCodexModel(codexHome: string): ConfiguredModel | undefined {
+  const { model, profile } = readCodexConfig(codexHome);
+  if (!model) return undefined;
+  const path = join(codexHome, "config.toml");
+  return { model, where: profile ? `${path} (profile ${profile})` : path };
+}
 
 export function readCodexConfig(codexHome: string): CodexConfig {
   const path = join(codexHome, "config.toml");
@@ -32,6 +43,7 @@ export function readCodexConfig(codexHome: string): CodexConfig {
     approvalPolicy: pick("approval_policy") ?? CODEX_DEFAULTS.approvalPolicy,
     sandboxMode: pick("sandbox_mode") ?? CODEX_DEFAULTS.sandboxMode,
     ...(model ? { model } : {}),
+    ...(profile ? { profile } : {}),
   };
 }
 

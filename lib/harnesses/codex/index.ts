@@ -6,6 +6,7 @@ import { listCodex } from "./list.ts";
 import { readCodexSession } from "./read.ts";
 import { renderCodex } from "./write.ts";
 import { planCodex, registerCodex } from "./register.ts";
+import { configuredCodexModel } from "./config.ts";
 
 export const codex: Harness = {
   name: "codex",
@@ -25,8 +26,10 @@ export const codex: Harness = {
     perTurnModel: false,
     images: true,
     subagents: false,
+    unansweredCalls: "invented",
   },
   newId: (now) => newUuidV7(now),
+  configuredModel: (homes) => configuredCodexModel(homes.codexHome),
   checkId: (id) => assertUuid(id),
   locate: codexHome,
   list: listCodex,

@@ -36,6 +36,8 @@ interface ReadState {
   open?: Message;
   /** The current turn ended aborted or with an error (cleared when a turn completes). */
   turnBroken: boolean;
+  /** Where turns were aborted (messages read so far): calls unanswered there were interrupted. */
+  aborts: number[];
   threadName?: string;
   compactions: number;
   /** Message uids taken so far: item ids repeat when Codex replays history after a compaction. */
@@ -48,6 +50,7 @@ export async function readCodexSession(path: string): Promise<Session> {
     session: emptySession({ harness: "codex", id: "", path, models: [] }),
     drift: new DriftCollector("codex"),
     turnBroken: false,
+    aborts: [],
     compactions: 0,
     uids: new Set(),
   };
@@ -93,7 +96,7 @@ function finish(state: ReadState): Session {
     throw new InputError(`${session.meta.path}: no session_meta record: not a Codex rollout`);
   }
   session.drift = state.drift.entries();
-  session.pending = findPending(session.messages, []);
+  session.pending = findPending(session.messages, [], state.aborts);
   if (state.turnBroken) session.pending.interruptedTurn = true;
   session.meta.title = state.threadName ?? indexedName(session.meta.path!, session.meta.id) ??
     titleFromFirstUserText(session);
@@ -136,6 +139,7 @@ function noteEvent(state: ReadState, payload: Json) {
       break;
     case "turn_aborted":
       state.turnBroken = true;
+      state.aborts.push(state.session.messages.length);
       break;
     case "task_complete":
       state.turnBroken = isObject(payload.error);

@@ -58,7 +58,7 @@ export async function planCodex(
       "resume",
       options.id,
     ]),
-    notes: targetNotes(session, options, target),
+    notes: targetNotes(target),
   };
   try {
     if (!database) {
@@ -105,8 +105,8 @@ const EVIDENCE: Record<CodexTarget["evidence"], string> = {
   default: "no Codex found there: the default",
 };
 
-/** What the report should say about the Codex written for: its format and the model the thread continues on. */
-function targetNotes(session: Session, options: RenderOptions, target: CodexTarget): ReportEntry[] {
+/** What the report should say about the Codex written for: its format. */
+function targetNotes(target: CodexTarget): ReportEntry[] {
   const note = (code: string, severity: ReportEntry["severity"], detail: string): ReportEntry => ({
     code,
     severity,
@@ -122,17 +122,7 @@ function targetNotes(session: Session, options: RenderOptions, target: CodexTarg
       `written as ${history} history for Codex ${target.version} (${EVIDENCE[target.evidence]})`,
     ),
   ];
-  const model = options.model ?? target.model;
-  const source = session.meta.models.at(-1);
-  if (!model) {
-    notes.push(
-      note("codex-model", "info", "config.toml names no model: the thread continues on Codex's default"),
-    );
-  } else if (source && source !== model) {
-    notes.push(
-      note("codex-model", "info", `continues on this Codex's model ${model} (the source used ${source})`),
-    );
-  }
+  // Which model the thread continues on is the shared choice's to say (lib/pipeline/model.ts, code `model`).
   return notes;
 }
 

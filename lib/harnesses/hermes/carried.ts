@@ -38,7 +38,9 @@ export function uncarriedByCopy(
       "system-prompt-not-carried",
       1,
       `Hermes reuses a stored system prompt only when its Model/Provider lines match its own run ` +
-        `(${runtime.model ?? "?"} / ${runtime.provider ?? "?"}); this one differs, so Hermes builds its own on resume`,
+        `(${runtime.model ?? "?"} / ${
+          runtime.provider ?? "?"
+        }); this one differs, so Hermes builds its own on resume`,
     );
   }
   return notes;

@@ -5,7 +5,8 @@ import { listHermes } from "./list.ts";
 import { readHermesSession } from "./read.ts";
 import { renderHermes } from "./render.ts";
 import { planHermes, registerHermes } from "./register.ts";
-import { activeHome, stateDbPath } from "./store.ts";
+import { activeHome, configPath, stateDbPath } from "./store.ts";
+import { configuredModel } from "./config.ts";
 
 export const hermes: Harness = {
   name: "hermes",
@@ -26,8 +27,14 @@ export const hermes: Harness = {
     // Multimodal content is stored as OpenAI content parts.
     images: true,
     subagents: false,
+    unansweredCalls: "placeholder",
   },
   newId: newHermesId,
+  configuredModel(homes) {
+    const where = configPath(activeHome(homes).dir);
+    const { model } = configuredModel(where);
+    return model ? { model, where } : undefined;
+  },
   checkId: checkHermesId,
   locate: (homes) => stateDbPath(activeHome(homes).dir),
   list: (homes) => Promise.resolve(listHermes(homes)),

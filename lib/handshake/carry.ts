@@ -1,0 +1,110 @@
+/**
+ * An earlier hop's handshake is replaced, never stacked, but what it said is not thrown away: the calls it
+ * named as interrupted and the input it named as queued are carried into the pending state of this hop, so
+ * the next handshake states them again and the model reads each once. A fact the current source states
+ * itself is not repeated.
+ */
+import type { Block, Message, OpenToolCall, Pending, QueuedInput, Session } from "../ir/schema.ts";
+import {
+  CALLS_HEADING,
+  EARLIER_CALL,
+  EARLIER_HEADING,
+  EARLIER_QUEUED,
+  isHandshake,
+  QUEUED_HEADING,
+} from "./handshake.ts";
+
+interface Stated {
+  calls: { callId: string; name: string; command?: string }[];
+  queued: string[];
+}
+
+/** The session's pending state with every still-pending fact of its earlier handshakes added. */
+export function carryPending(session: Session): { pending: Pending; carried: number } {
+  const { messages, pending } = session;
+  const lastHandshake = messages.findLastIndex(isHandshake);
+  if (lastHandshake === -1) return { pending, carried: 0 };
+  // After the model has answered since the handshake, its facts may have been dealt with: they are stated as
+  // an earlier hop's, for the model to check, not as in flight now.
+  const continued = messages.slice(lastHandshake + 1).some((m) =>
+    m.role === "assistant" && m.kind === "turn"
+  );
+  const stated = messages.filter(isHandshake).map((m) => parseHandshake(textOf(m.blocks)));
+  const calls = new Map(pending.openToolCalls.map((c) => [c.callId, c]));
+  const queued = new Map(pending.queuedInput.map((q) => [q.text, q]));
+  const made = callsIn(messages);
+  for (const s of stated) {
+    for (const c of s.calls) {
+      if (calls.has(c.callId)) continue;
+      const call = made.get(c.callId);
+      const carried: OpenToolCall = call
+        ? { callId: c.callId, name: call.name, messageUid: call.uid }
+        : { callId: c.callId, name: c.name, messageUid: "", ...(c.command ? { command: c.command } : {}) };
+      calls.set(c.callId, continued ? { ...carried, earlier: true } : carried);
+    }
+    for (const text of s.queued) {
+      if (!queued.has(text)) queued.set(text, continued ? { text, earlier: true } : { text });
+    }
+  }
+  const carried = calls.size + queued.size - pending.openToolCalls.length - pending.queuedInput.length;
+  return {
+    pending: {
+      ...pending,
+      openToolCalls: [...calls.values()],
+      queuedInput: [...queued.values()] as QueuedInput[],
+    },
+    carried,
+  };
+}
+
+const CALL = /^([^\s()]+) \(([^\s()]+)\)(?:: (".*"))?$/;
+
+/** What a handshake stated, read from its own lines (headings and item forms in handshake.ts). */
+export function parseHandshake(text: string): Stated {
+  const stated: Stated = { calls: [], queued: [] };
+  let section: "calls" | "queued" | "earlier" | undefined;
+  for (const line of text.split("\n")) {
+    if (line === CALLS_HEADING) section = "calls";
+    else if (line === QUEUED_HEADING) section = "queued";
+    else if (line === EARLIER_HEADING) section = "earlier";
+    else if (!line.startsWith("- ")) section = undefined;
+    else if (section) {
+      let item = line.slice(2);
+      let kind: "calls" | "queued" = section === "queued" ? "queued" : "calls";
+      if (section === "earlier") {
+        kind = item.startsWith(EARLIER_QUEUED) ? "queued" : "calls";
+        item = item.slice((kind === "queued" ? EARLIER_QUEUED : EARLIER_CALL).length);
+      }
+      if (kind === "queued") {
+        const text = unquote(item);
+        if (text !== undefined) stated.queued.push(text);
+        continue;
+      }
+      const m = CALL.exec(item);
+      const command = m?.[3] ? unquote(m[3]) : undefined;
+      if (m) stated.calls.push({ name: m[1]!, callId: m[2]!, ...(command ? { command } : {}) });
+    }
+  }
+  return stated;
+}
+
+function unquote(literal: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(literal);
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function textOf(blocks: Block[]): string {
+  return blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+}
+
+function callsIn(messages: Message[]): Map<string, { name: string; uid: string }> {
+  const calls = new Map<string, { name: string; uid: string }>();
+  for (const m of messages) {
+    for (const b of m.blocks) if (b.type === "tool_call") calls.set(b.id, { name: b.name, uid: m.uid });
+  }
+  return calls;
+}

@@ -1,0 +1,131 @@
+/**
+ * Every target continues on a model id valid for its own provider: --model first, else the target's own
+ * configuration, else the source's model mapped into the target's namespace; the report says which and why.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
+import { harness } from "../lib/harnesses/index.ts";
+import { prepareConversion } from "../lib/pipeline/prepare.ts";
+import { mapModel } from "../lib/pipeline/model.ts";
+import type { Homes } from "../lib/harnesses/types.ts";
+import type { HarnessName, Session } from "../lib/ir/schema.ts";
+import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const ROUTED = "anthropic/claude-sonnet-4.6";
+const root = tempDir();
+
+/** A real Hermes session, as if it had been recorded through OpenRouter. */
+async function routedSession(): Promise<Session> {
+  const id = capturedIds("0.19.0", "text-turns")[0]!;
+  const session = await readHermesSession(`${hermesFixture("0.19.0", "text-turns.state.db")}#${id}`);
+  for (const m of session.messages) if (m.role === "assistant") m.model = ROUTED;
+  return { ...session, meta: { ...session.meta, models: [ROUTED], provider: "openrouter" } };
+}
+
+function homes(name: string): Homes {
+  const dir = join(root, name);
+  const h = {
+    claudeHome: join(dir, "claude"),
+    codexHome: join(dir, "codex"),
+    hermesHome: join(dir, "hermes"),
+  };
+  for (const d of Object.values(h)) mkdirSync(d, { recursive: true });
+  return h;
+}
+
+async function converted(target: HarnessName, h: Homes, model?: string) {
+  const prepared = prepareConversion(await routedSession(), harness(target), {
+    cwd: root,
+    handshake: true,
+    now: new Date(),
+    homes: h,
+    ...(model ? { model } : {}),
+  });
+  const lines: string[] = [];
+  for await (const l of harness(target).render(prepared.session, prepared.options)) lines.push(l);
+  const detail = prepared.report.entries.find((e) => e.code === "model")?.detail;
+  return { lines: lines.map((l) => JSON.parse(l) as Record<string, unknown>), detail };
+}
+
+function claudeModels(lines: Record<string, unknown>[]): string[] {
+  return [
+    ...new Set(
+      lines.filter((l) => l.type === "assistant").map((l) => (l.message as { model: string }).model),
+    ),
+  ];
+}
+
+test("a Hermes session recorded through OpenRouter continues in Claude Code on the Anthropic id of its model", async () => {
+  const { lines, detail } = await converted("claude-code", homes("mapped"));
+  assert.deepEqual(claudeModels(lines), ["claude-sonnet-4-6"]);
+  assert.equal(
+    detail,
+    "continues on claude-sonnet-4-6: the source's anthropic/claude-sonnet-4.6 as claude-code names it",
+  );
+});
+
+test("Claude Code's own settings.json model is what a handed-off session continues on", async () => {
+  const h = homes("settings");
+  writeFileSync(join(h.claudeHome, "settings.json"), JSON.stringify({ model: "claude-opus-4-7" }));
+  const { lines, detail } = await converted("claude-code", h);
+  assert.deepEqual(claudeModels(lines), ["claude-opus-4-7"]);
+  assert.equal(
+    detail,
+    `continues on claude-opus-4-7, the model configured in ${join(h.claudeHome, "settings.json")} ` +
+      "(the source used anthropic/claude-sonnet-4.6)",
+  );
+});
+
+test("--model changes the model a Claude Code target records", async () => {
+  const { lines, detail } = await converted("claude-code", homes("flag"), "claude-haiku-4-5");
+  assert.deepEqual(claudeModels(lines), ["claude-haiku-4-5"]);
+  assert.equal(detail, "continues on claude-haiku-4-5 (--model)");
+});
+
+test("a Codex target continues on the model of its config.toml profile", async () => {
+  const h = homes("codex-profile");
+  makeCodexHome(h.codexHome);
+  writeFileSync(
+    join(h.codexHome, "config.toml"),
+    'profile = "fast"\nmodel = "gpt-5.5"\nmodel_provider = "fake"\n\n[profiles.fast]\nmodel = "gpt-5.5-mini"\n',
+  );
+  const { lines, detail } = await converted("codex", h);
+  const models = lines.filter((l) => l.type === "turn_context").map((l) =>
+    (l.payload as { model?: string }).model
+  );
+  assert.deepEqual([...new Set(models)], ["gpt-5.5-mini"]);
+  assert.equal(
+    detail,
+    `continues on gpt-5.5-mini, the model configured in ${join(h.codexHome, "config.toml")} (profile fast) ` +
+      "(the source used anthropic/claude-sonnet-4.6)",
+  );
+});
+
+test("a Claude model has no Codex form: without a configured model Codex picks its own default", async () => {
+  const { lines, detail } = await converted("codex", homes("codex-none"));
+  const models = lines.filter((l) => l.type === "turn_context").map((l) =>
+    (l.payload as { model?: string }).model
+  );
+  assert.deepEqual([...new Set(models)], [undefined]);
+  assert.equal(
+    detail,
+    "continues on codex's own default model: the source's anthropic/claude-sonnet-4.6 is not a codex model and none is configured",
+  );
+});
+
+test("model ids are mapped into each target's namespace, or not at all", () => {
+  assert.equal(mapModel("claude-code", "anthropic/claude-sonnet-4.6"), "claude-sonnet-4-6");
+  assert.equal(mapModel("claude-code", "anthropic.claude-opus-4-1-v1:0"), "claude-opus-4-1");
+  assert.equal(mapModel("claude-code", "claude-opus-4-7"), "claude-opus-4-7");
+  assert.equal(mapModel("claude-code", "gpt-5.5"), undefined);
+  assert.equal(mapModel("claude-code", "openai/claude-lookalike"), undefined);
+  assert.equal(mapModel("codex", "openai/gpt-5.5"), "gpt-5.5");
+  assert.equal(mapModel("codex", "o3"), "o3");
+  assert.equal(mapModel("codex", "claude-sonnet-4-6"), undefined);
+  assert.equal(mapModel("hermes", ROUTED), ROUTED);
+});

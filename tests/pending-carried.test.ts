@@ -1,0 +1,163 @@
+/**
+ * A session handed off, (maybe) resumed, and handed off again: the second hop replaces the first handshake,
+ * but what it said is still pending (the interrupted call, the queued message) is said again by the new one,
+ * once. And an unanswered call followed by Codex's `turn_aborted` is pending wherever it is in the thread.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { harness } from "../lib/harnesses/index.ts";
+import { HANDSHAKE_OPEN, isHandshake } from "../lib/handshake/handshake.ts";
+import { findPending } from "../lib/ir/pending.ts";
+import type { Message, Session } from "../lib/ir/schema.ts";
+import { claudeFixture } from "./helpers/fixtures.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
+import { cli } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const root = tempDir();
+const codexHome = join(root, "codex");
+makeCodexHome(codexHome);
+const hermesHome = join(root, "hermes");
+mkdirSync(hermesHome);
+const CALL_ID = "toolu_fake_b203b0d1e13e6a06134f";
+const QUEUED = "Queued while the tool ran: afterwards, also list the files.";
+
+function convert(source: string, from: string, to: string, out: string, extra: string[] = []): string {
+  const r = cli([
+    "convert",
+    source,
+    "--from",
+    from,
+    "--to",
+    to,
+    "-o",
+    out,
+    "--codex-home",
+    codexHome,
+    "--hermes-home",
+    hermesHome,
+    ...extra,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  return out;
+}
+
+function handshakeOf(session: Session): string {
+  const found = session.messages.filter(isHandshake);
+  assert.equal(found.length, 1, "exactly one handshake");
+  return found[0]!.blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
+}
+
+function occurrences(session: Session, needle: string): number {
+  const texts = session.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+  return texts.join("\n").split(needle).length - 1;
+}
+
+/** What Codex appends when the user resumes and the model answers (the shapes its own rollouts have). */
+function resumeInCodex(path: string): void {
+  const at = new Date().toISOString();
+  const line = (payload: Record<string, unknown>) =>
+    `${JSON.stringify({ timestamp: at, type: "response_item", payload })}\n`;
+  appendFileSync(
+    path,
+    line({ type: "message", role: "user", content: [{ type: "input_text", text: "Please continue." }] }) +
+      line({ type: "message", role: "assistant", content: [{ type: "output_text", text: "Continuing." }] }),
+  );
+}
+
+test("a second hop states the first handshake's interrupted call and queued message again, once", async () => {
+  const codexOut = convert(
+    claudeFixture("interrupted-queued"),
+    "claude-code",
+    "codex",
+    join(root, "hop1.jsonl"),
+  );
+  const hermesOut = convert(codexOut, "codex", "hermes", join(root, "hop2.jsonl"));
+  const session = await harness("hermes").read(hermesOut);
+  const text = handshakeOf(session);
+  assert.ok(
+    text.includes(
+      "Interrupted tool calls (still running when the session stopped; no result was recorded):\n" +
+        `- terminal (${CALL_ID})\n`,
+    ),
+    text,
+  );
+  assert.ok(
+    text.includes(`The user had queued these messages that were not yet answered:\n- "${QUEUED}"\n`),
+    text,
+  );
+  assert.equal(occurrences(session, QUEUED), 1);
+  assert.equal(readFileSync(hermesOut, "utf8").split(HANDSHAKE_OPEN).length - 1, 1);
+});
+
+test("after the target was resumed, the next handshake states the earlier hop's facts for the model to check", async () => {
+  const codexOut = convert(
+    claudeFixture("interrupted-queued"),
+    "claude-code",
+    "codex",
+    join(root, "r1.jsonl"),
+  );
+  resumeInCodex(codexOut);
+  const claudeOut = convert(codexOut, "codex", "claude-code", join(root, "r2.jsonl"));
+  const session = await harness("claude-code").read(claudeOut);
+  const text = handshakeOf(session);
+  assert.ok(
+    text.includes(
+      "An earlier handoff left these pending and the conversation went on after it; check whether they were " +
+        "dealt with:\n" +
+        `- interrupted call: Bash (${CALL_ID})\n` +
+        `- queued message: "${QUEUED}"\n`,
+    ),
+    text,
+  );
+  assert.equal(occurrences(session, QUEUED), 1);
+});
+
+test("a third hop still carries what the first handshake said", async () => {
+  const one = convert(claudeFixture("interrupted-queued"), "claude-code", "codex", join(root, "t1.jsonl"));
+  const two = convert(one, "codex", "hermes", join(root, "t2.jsonl"));
+  const three = convert(two, "hermes", "claude-code", join(root, "t3.jsonl"));
+  const session = await harness("claude-code").read(three);
+  const text = handshakeOf(session);
+  assert.ok(text.includes(`- Bash (${CALL_ID})\n`), text);
+  assert.ok(text.includes(`- "${QUEUED}"\n`), text);
+  assert.equal(occurrences(session, QUEUED), 1);
+});
+
+test("an unanswered call followed by Codex's turn_aborted stays pending after the conversation went on", async () => {
+  const codexOut = convert(
+    claudeFixture("interrupted-queued"),
+    "claude-code",
+    "codex",
+    join(root, "aborted.jsonl"),
+    ["--no-stub-open-calls", "--no-handshake"],
+  );
+  assert.match(readFileSync(codexOut, "utf8"), /"type":"turn_aborted"/);
+  resumeInCodex(codexOut);
+  const session = await harness("codex").read(codexOut);
+  assert.deepEqual(session.pending.openToolCalls.map((c) => [c.name, c.callId]), [["exec_command", CALL_ID]]);
+});
+
+test("an unanswered call the model moved on from without an abort is abandoned, not pending", () => {
+  const message = (uid: string, role: Message["role"], blocks: Message["blocks"]): Message => ({
+    uid,
+    parentUid: null,
+    role,
+    kind: "turn",
+    blocks,
+  });
+  const messages = [
+    message("u1", "user", [{ type: "text", text: "run it" }]),
+    message("a1", "assistant", [{ type: "tool_call", id: "c1", name: "Bash", input: { command: "ls" } }]),
+    message("u2", "user", [{ type: "text", text: "never mind" }]),
+    message("a2", "assistant", [{ type: "text", text: "ok" }]),
+  ];
+  assert.deepEqual(findPending(messages, []).openToolCalls, []);
+  assert.deepEqual(findPending(messages, [], [2]).openToolCalls, [{
+    callId: "c1",
+    name: "Bash",
+    messageUid: "a1",
+  }]);
+});
