@@ -20,6 +20,7 @@
 // CLI: npx bun acceptance/install-harness.ts [harness] [version]   (prints the executable path)
 //      npx bun acceptance/install-harness.ts --latest [harness...]  (every harness when none is named; prints
 //                                                                    "<harness> <version> <path>" per line)
+//      npx bun acceptance/install-harness.ts --print-latest [harness...]   ("<harness> <version>", no install)
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -267,6 +268,13 @@ function reportsVersion(bin: string, spec: NpmNativeHarness, version: string): b
 }
 
 async function main(argv: string[]): Promise<void> {
+  // Only asks the registries: `name version` per harness, nothing installed (CI compares them with the pins).
+  if (argv[0] === "--print-latest") {
+    for (const name of argv.length > 1 ? argv.slice(1) : harnessNames()) {
+      console.log(`${name} ${latestVersion(name)}`);
+    }
+    return;
+  }
   if (argv[0] === "--latest") {
     for (const name of argv.length > 1 ? argv.slice(1) : harnessNames()) {
       const version = latestVersion(name);

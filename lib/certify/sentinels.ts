@@ -45,8 +45,9 @@ export function sentinelPlan(mode: Mode, tag: string): SentinelPlan {
   const user = `user-sentinel-${tag}`;
   const tool = `tool-sentinel-${tag}`;
   const prompts = { first: `Remember ${user}.`, tool: `TOOL: echo ${tool}`, toolCommand: `echo ${tool}` };
-  // Runs far longer than any seeding waits; its output word would only appear if it was never interrupted.
-  const slowCommand = `sleep 600; echo slow-sentinel-${tag}`;
+  // Runs far longer than any seeding waits; its output word would only appear if it was never interrupted. Not
+  // a leading `sleep N`: Claude Code 2.1 refuses to run one of 25 s or more ("Blocked: sleep 600 followed by").
+  const slowCommand = `timeout 600 tail -f /dev/null; echo slow-sentinel-${tag}`;
   return {
     user,
     tool,

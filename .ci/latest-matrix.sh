@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The live acceptance matrix on the newest harness versions the registries serve (npm's `latest`, PyPI's
+# newest), with drift in their stores reported as notes (they are not certified yet). The pinned run stays
+# authoritative: when the registries cannot be reached this says so in one line and succeeds; when the newest
+# versions are the pins, the pinned run already covered them.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+binary=${1:?usage: .ci/latest-matrix.sh dist/session-bridge}
+if ! newest=$(npx bun acceptance/install-harness.ts --print-latest 2>/tmp/sb-latest-err.$$); then
+  echo "::: newest versions: registries unreachable ($(tail -c 300 /tmp/sb-latest-err.$$ | tr '\n' ' ')); the pinned run is authoritative"
+  rm -f /tmp/sb-latest-err.$$
+  exit 0
+fi
+rm -f /tmp/sb-latest-err.$$
+versions=$(echo "$newest" | awk 'NF == 2 { printf "%s%s=%s", sep, $1, $2; sep = "," }')
+pinned=$(node -e 'const p = require("./acceptance/harness-versions.json"); console.log(Object.entries(p).map(([h, v]) => `${h}=${v}`).join(","))')
+echo "::: newest versions: ${versions//,/, } (pinned: ${pinned//,/, })"
+if [ "$versions" = "$pinned" ]; then
+  echo "::: newest versions are the pins: the pinned run covers them"
+  exit 0
+fi
+exec npx bun acceptance/matrix.ts --binary "$binary" --versions "$versions" --allow-drift
