@@ -1,9 +1,11 @@
 /**
  * Hermes Agent under test: a private home, and the fake Chat Completions server (full mode), nothing
- * (structure) or the user's providers (real). Listed means `hermes sessions list` shows the id.
+ * (structure) or the user's providers (real). Listed means `hermes sessions list` shows the id. Interactive
+ * seeding types into the real `hermes` TUI through tmux (tui.ts).
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import {
   type ChatMessage,
   contentText,
@@ -11,7 +13,8 @@ import {
 } from "../../fake-servers/chat-completions.ts";
 import { readRequestLog, UNREACHABLE_URL } from "../../request-log.ts";
 import { tail } from "../../spawn.ts";
-import type { HarnessDriver, SentMessage, Turn } from "../../types.ts";
+import type { HarnessDriver, Seeded, SentMessage, Turn } from "../../types.ts";
+import { type HermesTui, openHermesTui } from "./tui.ts";
 import { hermesEnv, hermesReply, offlineConfig, runHermes, writeHermesHome } from "./run.ts";
 import { userHermesHome } from "./user.ts";
 
@@ -43,6 +46,18 @@ export const hermesDriver: HarnessDriver = {
       };
     };
 
+    /** Turns typed into the TUI (tools allowed, as `--yolo` allows them for one-shot runs), then `/exit`. */
+    const typed = async (cwd: string, turns: (tui: HermesTui) => Promise<void>): Promise<Seeded> => {
+      const tui = await openHermesTui(bin, { cwd, env: runEnv, args: ["--yolo"] });
+      try {
+        await turns(tui);
+        await tui.exit();
+      } finally {
+        tui.close();
+      }
+      return { id: tui.sessionId, firstReply: firstAnswer(join(hermesHome, "state.db"), tui.sessionId) };
+    };
+
     return {
       id: "hermes",
       homes: () => ({ hermesHome }),
@@ -59,6 +74,19 @@ export const hermesDriver: HarnessDriver = {
         const second = await chat(cwd, ["--yolo", "--resume", first.id, "-q", prompts.tool]);
         if (!second.ok) throw new Error(`hermes seed failed: ${second.detail}`);
         return { id: first.id, firstReply: first.reply };
+      },
+      async seedInteractive(cwd, prompts) {
+        return await typed(cwd, async (tui) => {
+          await tui.submit(prompts.first);
+          await tui.submit(prompts.tool);
+        });
+      },
+      async seedInterrupted(cwd, prompts) {
+        return await typed(cwd, async (tui) => {
+          await tui.submit(prompts.first);
+          await tui.submit(prompts.tool);
+          await tui.interruptWithQueued(prompts.slow, prompts.slowCommand, prompts.queued);
+        });
       },
       async resume(cwd, sessionId, prompt) {
         const turn = await chat(cwd, ["--resume", sessionId, "-q", prompt]);
@@ -82,6 +110,19 @@ export const hermesDriver: HarnessDriver = {
     };
   },
 };
+
+/** The session's first assistant text, as Hermes stored it. */
+function firstAnswer(database: string, sessionId: string): string {
+  const db = new DatabaseSync(database, { readOnly: true });
+  try {
+    const row = db.prepare(
+      "SELECT content FROM messages WHERE session_id = ? AND role = 'assistant' AND content <> '' ORDER BY id LIMIT 1",
+    ).get(sessionId) as { content?: unknown } | undefined;
+    return typeof row?.content === "string" ? row.content : "";
+  } finally {
+    db.close();
+  }
+}
 
 /** Conversation turns stream; auxiliary calls (titles, compression summaries) do not. */
 function chatRequests(logPath: string): ChatMessage[][] {
