@@ -6,7 +6,8 @@
 //
 // version defaults to 0.19.0. Output: fixtures/hermes/<version>/ (see the README.md written there).
 // Each scenario runs in a fresh private HOME / HERMES_HOME / TMPDIR with cwd <tmp>/project.
-// Scenarios: text-turns, tool-call, titled, compressed, snapshot, foreign, and gateway-legacy (<= 0.14 only).
+// Scenarios: text-turns, tool-call, titled, compressed, snapshot, interactive and interrupted (typed into the
+// `hermes` TUI through tmux), foreign, and gateway-legacy (<= 0.14 only).
 import { spawn } from "node:child_process";
 import {
   copyFileSync,
@@ -37,6 +38,7 @@ import {
   writeHermesHome,
   type YamlObject,
 } from "../lib/certify/harnesses/hermes/run.ts";
+import { type HermesTui, openHermesTui } from "../lib/certify/harnesses/hermes/tui.ts";
 import {
   type ChatMessage,
   contentText,
@@ -336,6 +338,33 @@ class Scenario {
     return r;
   }
 
+  /** Turns typed into the interactive `hermes` TUI through tmux, then `/exit`; recorded like a run. */
+  async tui(label: string, turns: (tui: HermesTui) => Promise<void>): Promise<string> {
+    const before = readLog(this.logPath).length;
+    const t0 = Date.now();
+    const tui = await openHermesTui(this.exe, { cwd: this.project, env: this.env(), args: ["--yolo"] });
+    let screen = "";
+    try {
+      await turns(tui);
+      screen = tui.pane.screen();
+      await tui.exit();
+    } finally {
+      tui.close();
+    }
+    this.runs.push({
+      label,
+      args: ["(typed into the TUI)", "--yolo"],
+      code: 0,
+      timedOut: false,
+      stdout: screen,
+      stderr: "",
+      sessionId: tui.sessionId,
+      ms: Date.now() - t0,
+      requests: readLog(this.logPath).slice(before),
+    });
+    return tui.sessionId;
+  }
+
   async close(keep: boolean): Promise<void> {
     await this.server?.close();
     if (!keep) rmSync(this.root, { recursive: true, force: true });
@@ -447,6 +476,40 @@ const SCENARIOS: ScenarioDef[] = [
       const a = await s.chat("turn1-tool", "TOOL: echo snapshot-tool-output", { extra: ["--yolo"] });
       await s.chat("turn2-resume", "Thanks, that is all.", { resume: a.sessionId ?? "" });
       return [a.sessionId ?? ""];
+    },
+  },
+  {
+    // Typed into the interactive TUI (tmux), as a person works: a question, then a shell call.
+    name: "interactive",
+    applies: () => true,
+    body: async (s) => {
+      const id = await s.tui("typed", async (tui) => {
+        await tui.submit("Please describe the weather patterns of coastal regions.");
+        await tui.submit("TOOL: echo interactive-tool-output");
+      });
+      return [id];
+    },
+  },
+  {
+    // Typed into the TUI: a long shell call cancelled with Ctrl+C while words are typed, then sent.
+    name: "interrupted",
+    applies: () => true,
+    body: async (s, notes) => {
+      const id = await s.tui("typed-interrupted", async (tui) => {
+        await tui.submit("Please describe the weather patterns of coastal regions.");
+        await tui.submit("TOOL: echo interrupted-tool-output");
+        await tui.interruptWithQueued(
+          "TOOL: sleep 600; echo never-printed",
+          "sleep 600; echo never-printed",
+          "Typed while it ran: keep the coastal notes short.",
+        );
+      });
+      notes.push(
+        "`TOOL: sleep 600; ...` ran in the terminal tool; the words were typed while it ran, Ctrl+C cancelled it " +
+          "(exit 130, `[Command interrupted]`), Hermes closed the turn with `Operation interrupted.`, and Enter sent " +
+          "the typed words as the next turn",
+      );
+      return [id];
     },
   },
   {
