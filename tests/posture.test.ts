@@ -1,6 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { claudePermissionMode, codexPolicies, postureFrom } from "../lib/posture/posture.ts";
+import { jsonLines } from "./helpers/fixtures.ts";
+import { codexFixture } from "./helpers/codex.ts";
+import { cliJson } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
 
 test("every Claude Code permission mode survives Claude to Codex to Claude by meaning", () => {
   for (const mode of ["default", "acceptEdits", "plan", "bypassPermissions"]) {
@@ -25,4 +31,77 @@ test("words without an equivalent map to nothing", () => {
   assert.equal(postureFrom("claude-code", "dontAsk"), undefined);
   assert.equal(postureFrom("codex", "sometimes read-only"), undefined);
   assert.equal(postureFrom("hermes", "yolo"), undefined);
+});
+
+const root = tempDir();
+
+interface Entry {
+  code: string;
+  severity: string;
+  detail: string;
+}
+
+/** Converts with the real CLI; a Claude file is named by its id, as Claude keeps it. */
+function convert(source: string, from: string, to: string, name: string) {
+  const out = join(root, name);
+  const r = cliJson(["convert", source, "--from", from, "--to", to, "-o", out]);
+  assert.equal(r.code, 0, r.stderr);
+  const id = (r.json.target as { id: string }).id;
+  let path = out;
+  if (to === "claude-code") renameSync(out, path = join(root, `${id}.jsonl`));
+  const report = r.json.report as { lossless: boolean; entries: Entry[] };
+  return { path, report, posture: report.entries.find((e) => e.code.startsWith("permission-posture")) };
+}
+
+test("Codex never/workspace-write to Claude Code is reported as changed, and the hop back restores never", () => {
+  const there = convert(codexFixture("0.169.0", "apply-patch"), "codex", "claude-code", "never.claude.jsonl");
+  assert.deepEqual(there.posture, {
+    code: "permission-posture-changed",
+    severity: "loss",
+    count: 1,
+    detail:
+      'Codex approval and sandbox policies "never workspace-write" (approval never, sandbox workspace-write) ' +
+      'written as Claude Code permission mode "default", which means approval on-request, sandbox workspace-write: ' +
+      "claude-code has no exact equivalent",
+    examples: [],
+  });
+  assert.equal(there.report.lossless, false);
+  const back = convert(there.path, "claude-code", "codex", "never.back.jsonl");
+  const contexts = jsonLines(back.path).filter((l) => l.type === "turn_context").map((l) =>
+    l.payload as { approval_policy: string; sandbox_policy: { type: string } }
+  );
+  assert.ok(contexts.length > 0);
+  for (const c of contexts) {
+    assert.deepEqual([c.approval_policy, c.sandbox_policy.type], ["never", "workspace-write"]);
+  }
+  assert.equal(back.posture?.code, "permission-posture-restored");
+  assert.equal(
+    back.posture?.detail,
+    'Codex approval and sandbox policies "never workspace-write" restored as they were before the earlier hop ' +
+      '(the source said "default")',
+  );
+});
+
+test("Codex never/danger-full-access becomes bypassPermissions in Claude Code, and the report says so", () => {
+  const source = join(root, "full-access.jsonl");
+  writeFileSync(
+    source,
+    readFileSync(codexFixture("0.169.0", "text-turns"), "utf8").replaceAll(
+      '"sandbox_policy":{"type":"read-only"}',
+      '"sandbox_policy":{"type":"danger-full-access"}',
+    ),
+  );
+  const there = convert(source, "codex", "claude-code", "full.claude.jsonl");
+  assert.deepEqual(there.posture, {
+    code: "permission-posture-translated",
+    severity: "warning",
+    count: 1,
+    detail:
+      'Codex approval and sandbox policies "never danger-full-access" (approval never, sandbox full-access) ' +
+      'written as Claude Code permission mode "bypassPermissions": the agent acts without asking and without a ' +
+      "sandbox, as it did in codex",
+    examples: [],
+  });
+  const modes = new Set(jsonLines(there.path).flatMap((r) => (r.permissionMode ? [r.permissionMode] : [])));
+  assert.deepEqual([...modes], ["bypassPermissions"]);
 });

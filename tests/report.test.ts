@@ -2,6 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { buildReport } from "../lib/report/report.ts";
+import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { harness } from "../lib/harnesses/index.ts";
 import type { Capabilities } from "../lib/report/capabilities.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
@@ -63,4 +64,43 @@ test("a foreign target discloses the source's bookkeeping records it does not ca
   );
   assert.ok(entry && entry.count === session.passthrough.length && entry.count > 0);
   assert.ok(entry.examples.includes("attachment"));
+});
+
+test("drift is a note for the operator, never a loss shown to the model in the handshake", async () => {
+  const session = await readClaudeSession(claudeFixture("plain-text"));
+  session.drift = [
+    {
+      harness: "claude-code",
+      version: "2.1.328",
+      where: "record:assistant",
+      problem: "unknown key",
+      count: 3,
+      examples: [1],
+    },
+    {
+      harness: "claude-code",
+      version: "2.1.328",
+      where: "record:user",
+      problem: "unknown key",
+      count: 1,
+      examples: [2],
+    },
+    {
+      harness: "claude-code",
+      version: "2.1.328",
+      where: "record:x",
+      problem: "unknown type",
+      count: 1,
+      examples: [3],
+    },
+  ];
+  const prepared = prepareConversion(session, harness("codex"), { handshake: true, now: new Date() });
+  const drift = prepared.report.entries.find((e) => e.code === "drift");
+  assert.equal(drift?.severity, "info");
+  assert.equal(drift?.count, 3);
+  assert.doesNotMatch(prepared.options.handshake!, /drift/);
+  assert.match(
+    prepared.options.handshake!,
+    /\nNot transferred or changed: system-instructions \(1\), tool-schemas \(12\)\.\n/,
+  );
 });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { neutralizeText } from "../lib/pipeline/neutralize.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { claudeCode } from "../lib/harnesses/claude-code/index.ts";
+import { harness } from "../lib/harnesses/index.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { claudeFixture, jsonLines, sessionIdOf } from "./helpers/fixtures.ts";
 import { cliJson } from "./helpers/cli.ts";
@@ -67,4 +68,29 @@ test("a user message that starts with the handoff marker is kept on the next hop
   assert.equal(r.code, 0, r.stderr);
   const out = jsonLines((r.json.target as { path: string }).path);
   assert.ok(out.some((rec) => rec.uuid === forged.uuid), "the user's message is still there");
+});
+
+test("terminal escapes and bidi overrides in tool output reach Codex and Hermes as visible escapes; a same-harness copy keeps the bytes", async () => {
+  const session = await readClaudeSession(claudeFixture("thinking-tool-use"));
+  const raw = "\u001b[31mred\u001b[0m \u001b]0;pwned\u0007 \u202etxt.exe";
+  for (const m of session.messages) {
+    for (const b of m.blocks) if (b.type === "tool_result") b.content = [{ type: "text", text: raw }];
+  }
+  for (const target of ["codex", "hermes"] as const) {
+    const prepared = prepareConversion(session, harness(target), { handshake: true, now: new Date() });
+    const outputs = prepared.session.messages.flatMap((m) => m.blocks).flatMap((b) =>
+      b.type === "tool_result" ? b.content.map((p) => (p.type === "text" ? p.text : "")) : []
+    );
+    assert.ok(outputs.length > 0);
+    for (const text of outputs) {
+      assert.equal(text, "\\u001b[31mred\\u001b[0m \\u001b]0;pwned\\u0007 \\u202etxt.exe");
+    }
+    const entry = prepared.report.entries.find((e) => e.code === "control-characters-escaped");
+    assert.equal(entry?.count, outputs.length * 5, target);
+  }
+  const same = prepareConversion(session, claudeCode, { handshake: true, now: new Date() });
+  const kept = same.session.messages.flatMap((m) => m.blocks).filter((b) => b.type === "tool_result");
+  assert.ok(
+    kept.every((b) => b.type === "tool_result" && b.content[0]?.type === "text" && b.content[0].text === raw),
+  );
 });

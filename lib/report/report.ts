@@ -7,6 +7,7 @@ import type { Capabilities } from "./capabilities.ts";
 import type { TranslationStats } from "../tools/translate.ts";
 import { type Posture, postureEntries } from "../posture/posture.ts";
 import { type ModelChoice, modelEntry } from "../pipeline/model.ts";
+import { REASONING_PREFIX } from "../ir/reasoning.ts";
 
 export type Severity = "info" | "warning" | "loss";
 
@@ -203,6 +204,16 @@ function reportForeign(
     actions.proofsUnproven ?? 0,
     "reasoning signatures recorded through a router (the session's provider is not the one the signature " +
       "names) cannot be proven to be that provider's: never replayed, the text is kept",
+  );
+  const asText = session.messages.filter((m) =>
+    m.role === "assistant" && m.blocks.some((b) => b.type === "text" && b.text.startsWith(REASONING_PREFIX))
+  );
+  add(
+    "reasoning-as-text",
+    "loss",
+    asText.length,
+    "reasoning an earlier hop turned into visible text, with no provenance here to restore it: it stays text",
+    asText.map(where),
   );
   add(
     "reasoning-proofs-restored",

@@ -69,6 +69,16 @@ export function homeOfRollout(path: string): string | undefined {
 }
 
 /** `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDThh-mm-ss-<id>.jsonl`, in local time as Codex names its own files. */
+/**
+ * The moment a UUIDv7 thread id was minted (its first 48 bits), which names its rollout file: so a dry run's
+ * plan and the run it prints (same --session-id, a few seconds later) name the same file.
+ */
+export function mintedAt(id: string): Date | undefined {
+  const hex = id.replace(/-/g, "");
+  if (!/^[0-9a-f]{32}$/i.test(hex) || hex[12] !== "7") return undefined;
+  return new Date(Number.parseInt(hex.slice(0, 12), 16));
+}
+
 export function rolloutPath(home: string, id: string, at: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
   const [y, mo, d] = [String(at.getFullYear()), pad(at.getMonth() + 1), pad(at.getDate())];

@@ -26,7 +26,7 @@ import {
 } from "../../store/sqlite.ts";
 import { commandLine } from "../../io/shell.ts";
 import { homeEnvironment } from "../homes.ts";
-import { newestStateDb, rolloutFiles, rolloutPath } from "./locate.ts";
+import { mintedAt, newestStateDb, rolloutFiles, rolloutPath } from "./locate.ts";
 import { type CodexTarget, detectTarget } from "./target.ts";
 import { renderRollout } from "./write.ts";
 import { fitRow, rowValues } from "./row.ts";
@@ -44,7 +44,7 @@ export async function planCodex(
 ): Promise<HandoffPlan> {
   const home = homes.codexHome;
   const target = await detectTarget(home);
-  const path = rolloutPath(home, options.id, options.now);
+  const path = rolloutPath(home, options.id, mintedAt(options.id) ?? options.now);
   const database = newestStateDb(home);
   const plan: HandoffPlan = {
     harness: "codex",

@@ -1,0 +1,105 @@
+/**
+ * Reasoning on a hop and back: a foreign target gets the reasoning text (its provider could not check another
+ * vendor's proof), and the hop back to the harness whose provider made it restores the native block, proof
+ * and all. A signature no one can prove came from the provider it names is never replayed.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, renameSync } from "node:fs";
+import { join } from "node:path";
+import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
+import { harness } from "../lib/harnesses/index.ts";
+import { prepareConversion } from "../lib/pipeline/prepare.ts";
+import type { Session } from "../lib/ir/schema.ts";
+import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
+import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
+import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
+import { cliJson } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const root = tempDir();
+const codexHome = join(root, "codex");
+makeCodexHome(codexHome);
+const CLAUDE_SIGNATURE = "ZmFrZS1zaWduYXR1cmU6ZTZlM2MxY2FhYTdiNWRhZDAxOTQ1MDZmMmJkYzRmYjg=";
+
+interface Report {
+  lossless: boolean;
+  entries: { code: string; severity: string; count: number }[];
+}
+
+/** Converts and returns where it went, the target id and the report; Claude files are named by their id. */
+function convert(source: string, from: string, to: string, name: string) {
+  const out = join(root, name);
+  const r = cliJson(["convert", source, "--from", from, "--to", to, "-o", out, "--codex-home", codexHome]);
+  assert.equal(r.code, 0, r.stderr);
+  const id = (r.json.target as { id: string }).id;
+  let path = out;
+  if (to === "claude-code") renameSync(out, path = join(root, `${id}.jsonl`));
+  return { path, id, report: r.json.report as Report };
+}
+
+function thinkingBlocks(path: string): Record<string, unknown>[] {
+  return jsonLines(path).flatMap((r) => {
+    const content = (r.message as { content?: unknown } | undefined)?.content;
+    return Array.isArray(content) ? content.filter((b) => b.type === "thinking") : [];
+  });
+}
+
+test("Claude thinking travels to Codex as text and comes back as the thinking block with its signature", () => {
+  const there = convert(claudeFixture("thinking-tool-use"), "claude-code", "codex", "thinking.codex.jsonl");
+  const rollout = readFileSync(there.path, "utf8");
+  assert.doesNotMatch(rollout, new RegExp(CLAUDE_SIGNATURE));
+  assert.match(rollout, /\[reasoning\] /);
+  assert.ok(
+    there.report.entries.some((e) => e.code === "reasoning-proofs-dropped" && e.severity === "warning"),
+  );
+  const back = convert(there.path, "codex", "claude-code", "thinking.back.jsonl");
+  const original = thinkingBlocks(claudeFixture("thinking-tool-use"));
+  assert.ok(original.length > 0);
+  assert.deepEqual(thinkingBlocks(back.path), original);
+  assert.doesNotMatch(readFileSync(back.path, "utf8"), /\[reasoning\] /);
+  assert.ok(
+    back.report.entries.some((e) => e.code === "reasoning-proofs-restored" && e.count === original.length),
+  );
+});
+
+test("Codex reasoning travels to Claude Code as text and comes back as a reasoning item with its encrypted payload", () => {
+  const reasoningItems = (path: string) =>
+    jsonLines(path).flatMap((l) => {
+      const p = l.payload as { type?: string; encrypted_content?: string } | undefined;
+      return l.type === "response_item" && p?.type === "reasoning" ? [p.encrypted_content] : [];
+    });
+  const source = codexFixture("0.169.0", "tool-call");
+  const there = convert(source, "codex", "claude-code", "codex-reasoning.claude.jsonl");
+  assert.doesNotMatch(readFileSync(there.path, "utf8"), /gAAAAAB/);
+  const back = convert(there.path, "claude-code", "codex", "codex-reasoning.back.jsonl");
+  assert.deepEqual(reasoningItems(back.path), reasoningItems(source));
+  assert.equal(reasoningItems(source).length, 1);
+});
+
+test("a Hermes reasoning signature recorded through OpenRouter is never replayed to Claude Code, and the report says so", async () => {
+  const id = capturedIds("0.19.0", "text-turns")[0]!;
+  const read = await readHermesSession(`${hermesFixture("0.19.0", "text-turns.state.db")}#${id}`);
+  const session: Session = { ...read, meta: { ...read.meta, provider: "openrouter" } };
+  const reply = session.messages.find((m) => m.role === "assistant")!;
+  reply.blocks.unshift({
+    type: "reasoning",
+    text: "Thinking it over.",
+    signature: "c2lnbmVk",
+    provider: "anthropic",
+  });
+  const prepared = prepareConversion(session, harness("claude-code"), {
+    cwd: root,
+    handshake: false,
+    now: new Date(),
+  });
+  const lines: string[] = [];
+  for await (const l of harness("claude-code").render(prepared.session, prepared.options)) lines.push(l);
+  const text = lines.join("\n");
+  assert.doesNotMatch(text, /c2lnbmVk/);
+  assert.doesNotMatch(text, /"thinking"/);
+  assert.match(text, /\[reasoning\] Thinking it over\./);
+  const entry = prepared.report.entries.find((e) => e.code === "reasoning-proofs-unproven");
+  assert.equal(entry?.count, 1);
+  assert.equal(entry?.severity, "warning");
+});
