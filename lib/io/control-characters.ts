@@ -6,8 +6,8 @@
  * `\uXXXX` escape: readable, inert, and still valid inside a JSON string.
  */
 
-// deno-lint-ignore no-control-regex
 const WITHOUT_LAYOUT =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 // deno-lint-ignore no-control-regex
 const WITH_LAYOUT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
