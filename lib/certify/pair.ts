@@ -26,6 +26,8 @@ export interface RouteOptions {
   env: NodeJS.ProcessEnv;
   /** Called with a line when a slow step starts (seeding, each handoff). */
   progress?: (line: string) => void;
+  /** Called with each row as soon as it is decided, in order (a long route reports its first stop early). */
+  onRow?: (row: PairResult) => void;
 }
 
 /** The rows a route produces, in order: one per stop, A → B, then A → B → C. */
@@ -64,6 +66,10 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
   const runner = MODE_RUNNERS[options.mode];
   const say = (what: string) => options.progress?.(`  ${route.style} ${route.hops.join(" → ")}: ${what}`);
   let index = 0;
+  let reported = 0;
+  const report = (upTo: number) => {
+    for (; reported < upTo; reported++) options.onRow?.(rows[reported]!);
+  };
   let started = performance.now();
   try {
     const from = await open(source);
@@ -89,6 +95,7 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
       const next = await hop(context, at, to, session, cwd, index + 1, row.reasons);
       finish(row, started);
       if (!next) break;
+      report(index + 1);
       session = next;
       at = to;
     }
@@ -105,6 +112,7 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
     later.outcome = "skip";
     later.reasons.push(`not run: ${rows[index]!.hops.join(" → ")} failed`);
   }
+  report(rows.length);
   return rows;
 }
 

@@ -23,17 +23,19 @@ export async function certify(options: CertifyOptions): Promise<CertifyReport> {
   const binaries = Object.fromEntries(options.binaries.map((b) => [b.id, b]));
   const total = options.routes.reduce((n, route) => n + routeRows(route).length, 0);
   const results: PairResult[] = [];
+  const record = (row: PairResult) => {
+    results.push(row);
+    options.progress?.(
+      `[${String(results.length).padStart(String(total).length)}/${total}] ${formatRow(row)}`,
+    );
+  };
   for (const route of options.routes) {
     const absent = [...new Set(route.hops)].filter((h) => !binaries[h]);
-    const rows = absent.length
-      ? skipped(route, options.mode, absent.map((h) => options.missing[h] ?? `${h} is not available`))
-      : await runRoute(route, { ...options, binaries });
-    for (const row of rows) {
-      results.push(row);
-      options.progress?.(
-        `[${String(results.length).padStart(String(total).length)}/${total}] ${formatRow(row)}`,
+    if (absent.length) {
+      skipped(route, options.mode, absent.map((h) => options.missing[h] ?? `${h} is not available`)).forEach(
+        record,
       );
-    }
+    } else await runRoute(route, { ...options, binaries, onRow: record });
   }
   return {
     ok: results.some((r) => r.outcome === "pass") && !results.some((r) => r.outcome === "fail"),
