@@ -39,6 +39,7 @@ import {
 import { installHarness, pinnedVersion } from "./install-harness.ts";
 import {
   claudeConfigDir,
+  claudeEnv,
   claudeTmpDir,
   killPid,
   runClaude,
@@ -46,6 +47,7 @@ import {
   type RunClaudeResult,
 } from "../lib/certify/harnesses/claude-code/run.ts";
 import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
+import { type ClaudeTui, startClaudeTui } from "../lib/certify/harnesses/claude-code/tui.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const NEUTRAL_HOME = "/home/user";
@@ -64,6 +66,8 @@ interface ScenarioCtx {
   server: FakeAnthropic;
   logPath: string;
   claude(args: string[], extra?: Partial<RunClaudeOptions>): Promise<RunClaudeResult>;
+  /** Runs `steps` in the interactive TUI (tmux), Bash allowed for `allowedCommands`; always closes it. */
+  tui<T>(allowedCommands: string[], steps: (tui: ClaudeTui) => Promise<T>): Promise<T>;
 }
 
 interface Scenario {
@@ -253,6 +257,11 @@ async function interruptDuringTool(ctx: ScenarioCtx, signal: NodeJS.Signals, que
   reapLeftovers(kids);
 }
 
+/** Runs long enough to be cancelled; not a leading `sleep`, which Claude Code 2.1.x refuses to run at all. */
+const TUI_SLOW_TOOL = "echo fixture-slow-start && sleep 600";
+const TUI_TOOL = "echo fixture-tui-tool-output";
+const TUI_QUEUED = "Typed while the slow command ran: then list the files.";
+
 const SCENARIOS: Scenario[] = [
   {
     name: "plain-text",
@@ -399,6 +408,64 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: "interactive",
+    how:
+      "Typed into the interactive TUI (tmux), as a person does: a text prompt, then a prompt whose answer " +
+      `runs Bash (\`${TUI_TOOL}\`, allowed by \`--allowedTools\`), each submitted with Enter once the answer ` +
+      "to the previous one is in the transcript; then `/exit`.",
+    async run(ctx) {
+      await ctx.tui([TUI_TOOL], async (tui) => {
+        await tui.ask("Interactive fixture: a prompt typed into the TUI.");
+        await tui.ask(`Interactive fixture: run this. TOOL: ${TUI_TOOL}`);
+        await tui.exit();
+      });
+    },
+  },
+  {
+    name: "interactive-interrupted",
+    how: "Typed into the interactive TUI (tmux): a text prompt, a Bash turn, then a prompt whose Bash call " +
+      `(\`${TUI_SLOW_TOOL}\`) runs long; while it runs the person types \`${TUI_QUEUED}\` (queued), then ` +
+      "presses Esc and leaves with `/exit`. The binary records the cancelled call's rejected result and the " +
+      "interruption marker, and sends the queued prompt at once: its user record (`promptSource: queued`) " +
+      "hangs off the cancelled tool_use, beside the chain that goes on with the result.",
+    async run(ctx) {
+      await ctx.tui([TUI_TOOL, TUI_SLOW_TOOL], async (tui) => {
+        await tui.ask("Interrupted fixture: a prompt typed into the TUI.");
+        await tui.ask(`Interrupted fixture: run this. TOOL: ${TUI_TOOL}`);
+        await tui.submit(`Interrupted fixture: the slow one. TOOL: ${TUI_SLOW_TOOL}`);
+        await tui.waitForRunningCommand(TUI_SLOW_TOOL);
+        await tui.submit(TUI_QUEUED);
+        await tui.waitForQueued(TUI_QUEUED);
+        tui.pane.press("Escape");
+        await tui.waitForInterruption();
+        await tui.exit();
+      });
+    },
+  },
+  {
+    name: "interactive-compacted",
+    how:
+      "Typed into the interactive TUI (tmux): two text prompts, `/compact` (answered by the fake model's " +
+      "summary), one more prompt after the compaction, then `/exit`.",
+    async run(ctx) {
+      await ctx.tui([], async (tui) => {
+        await tui.ask("Compacted TUI fixture, turn one.");
+        await tui.ask("Compacted TUI fixture, turn two.");
+        const before = logLines(ctx.logPath).length;
+        await tui.submit("/compact");
+        await waitFor(
+          "the compaction boundary",
+          () =>
+            logLines(ctx.logPath).slice(before).some((l) => l.includes(COMPACTION_PROMPT)) &&
+            compacted(ctx.home),
+          90_000,
+        );
+        await tui.ask("Compacted TUI fixture, first turn after compaction.");
+        await tui.exit();
+      });
+    },
+  },
+  {
     name: "compacted",
     how:
       "Two text turns, then `claude -p --resume <id> /compact` (slash commands run in print mode): the fake " +
@@ -426,6 +493,13 @@ const SCENARIOS: Scenario[] = [
     },
   },
 ];
+
+/** The session's transcript holds a compaction boundary (read as text: the binary may be mid-append). */
+function compacted(home: string): boolean {
+  return findTranscripts(home).some((t) =>
+    readFileSync(t.file, "utf8").includes('"subtype":"compact_boundary"')
+  );
+}
 
 /**
  * The chain entry a typed prompt hangs off: rewinding there drops that prompt's turn. 2.x takes its uuid;
@@ -550,7 +624,16 @@ async function captureScenario(
   try {
     const claude = (args: string[], extra: Partial<RunClaudeOptions> = {}) =>
       runClaude({ bin, home, cwd, baseUrl: server.url, args, ...extra });
-    await sc.run({ version, outDir, home, cwd, server, logPath, claude });
+    const tui = async <T>(allowedCommands: string[], steps: (tui: ClaudeTui) => Promise<T>) => {
+      const env = claudeEnv(home, server.url);
+      const session = await startClaudeTui({ bin, home, cwd, version, env, allowedCommands });
+      try {
+        return await steps(session);
+      } finally {
+        session.close();
+      }
+    };
+    await sc.run({ version, outDir, home, cwd, server, logPath, claude, tui });
     if (server.otherRequests.length > 0) console.warn(`${sc.name}: other requests:`, server.otherRequests);
   } finally {
     await server.close();

@@ -15,6 +15,7 @@ import { replayQueue } from "./queue.ts";
 import { modelsOf, titleFromFirstUserText } from "../../ir/summary.ts";
 import { emptySession } from "../../ir/session.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
+import { originMeaning } from "./origin.ts";
 
 /** Record types that take part in the uuid/parentUuid tree. */
 const TREE_TYPES = new Set(["user", "assistant", "system", "attachment"]);
@@ -27,6 +28,8 @@ interface Node {
   /** Set on 2.1.x compaction boundaries: messages kept verbatim, replayed right after the summary (`anchor`). */
   preserved?: { head: string; tail: string; anchor: string };
   sidechain: boolean;
+  /** A prompt the person typed while the agent was busy, delivered when the turn ended (`promptSource`). */
+  queuedPrompt: boolean;
   /** The IR message, for user and assistant records; tree-only records (system, attachment) have none. */
   message?: Message;
   order: number;
@@ -132,6 +135,8 @@ function addNode(
     uuid: record.uuid as string,
     parentUuid: optStr(record.parentUuid) ?? null,
     sidechain: subagent || record.isSidechain === true,
+    queuedPrompt: type === "user" && record.promptSource === "queued" &&
+      originMeaning(record.origin) !== "harness",
     order: state.order++,
     ...(optStr(record.logicalParentUuid) ? { logicalParentUuid: optStr(record.logicalParentUuid) } : {}),
   };
@@ -185,11 +190,16 @@ function toMessage(record: Json, type: "user" | "assistant", origin: Message["or
 }
 
 /**
- * User records the harness wrote rather than the person: meta messages, task notifications and other
- * system-originated prompts (they carry `origin` / `promptSource: "system"`), and interruption markers.
+ * User records the harness wrote rather than the person: records whose `origin` is harness-made (task
+ * notifications, continuations, peers, ...; see origin.ts), meta messages, system-originated prompts
+ * (`promptSource: "system"`), interruption markers and local slash commands. A person's prompt carries
+ * `origin: {kind: "human"}` in 2.1.x and stays a turn.
  */
 function isInjected(record: Json, message: Json): boolean {
-  if (record.isMeta === true || isObject(record.origin) || record.promptSource === "system") return true;
+  const meaning = originMeaning(record.origin);
+  if (meaning === "harness") return true;
+  // A person's words recorded as meta (a voice call's transcript) are still the person's.
+  if (meaning !== "person" && (record.isMeta === true || record.promptSource === "system")) return true;
   // 1.0.x fills a turn it never sent with a synthetic assistant message.
   if (record.type === "assistant") return message.model === SYNTHETIC_MODEL;
   return blocksFromContent(message.content).some((b) =>
@@ -272,6 +282,8 @@ export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message
     if (at !== -1) chain = [...chain.slice(0, at + 1), ...kept, ...chain.slice(at + 1)];
   }
 
+  chain = withQueuedPrompts(chain, leaves, claimed);
+
   const threads: Thread[] = [];
   const compacted = chain
     .filter((n) => n.logicalParentUuid)
@@ -292,6 +304,26 @@ export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message
   );
   if (side.length) threads.push({ id: "sidechain", kind: "sidechain", messages: messagesOf(side) });
   return { messages: messagesOf(chain), threads };
+}
+
+/**
+ * A prompt typed while a tool ran is recorded as a child of the running call's tool_use, beside the chain
+ * that goes on with the call's cancelled result and the interruption marker: a leaf of its own, though the
+ * model got it right after that result (Claude Code's own resume loses it). Such a queued prompt is put back
+ * where the model read it: after the user records that follow its parent, before the next answer.
+ */
+function withQueuedPrompts(chain: Node[], leaves: Node[], claimed: Set<string>): Node[] {
+  const out = [...chain];
+  for (const leaf of leaves) {
+    if (!leaf.queuedPrompt || claimed.has(leaf.uuid)) continue;
+    const parentAt = out.findIndex((n) => n.uuid === leaf.parentUuid);
+    if (parentAt === -1) continue;
+    let at = parentAt + 1;
+    while (at < out.length && out[at]!.message?.role !== "assistant") at++;
+    out.splice(at, 0, leaf);
+    claimed.add(leaf.uuid);
+  }
+  return out;
 }
 
 /** What a boundary replaced, above the messages it preserved (those already belong to the live thread). */

@@ -3,7 +3,7 @@
  * pane, each answer awaited in the transcript the program writes (what it recorded is what a handoff reads),
  * a long shell call cancelled with Esc while words are queued, and the TUI left with `/exit`.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bucketName } from "../../../harnesses/claude-code/bucket.ts";
 import { isObject, type Json } from "../../../io/json.ts";
@@ -18,7 +18,7 @@ export interface ClaudeTuiOptions {
   env: Record<string, string>;
   /** Commands the Bash tool may run without asking (`--allowedTools Bash(<command>)`). */
   allowedCommands: string[];
-  /** The API key the TUI is started with; it must be approved once, as a person does on first start. */
+  /** The API key the TUI runs with (default: the env's): approved once, as a person does on first start. */
   apiKey?: string;
 }
 
@@ -29,6 +29,7 @@ const TURN_TIMEOUT_MS = 90_000;
  * key approved. Without it the TUI stops at those dialogs instead of reading a prompt.
  */
 export function markInteractiveReady(home: string, cwd: string, apiKey = FAKE_API_KEY): void {
+  mkdirSync(claudeConfigDir(home), { recursive: true });
   const path = join(claudeConfigDir(home), ".claude.json");
   const state: Json = existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) as Json : {};
   const projects = isObject(state.projects) ? state.projects : {};
@@ -64,8 +65,7 @@ export interface ClaudeTui {
 }
 
 export async function startClaudeTui(opts: ClaudeTuiOptions): Promise<ClaudeTui> {
-  if (opts.apiKey !== undefined) markInteractiveReady(opts.home, opts.cwd, opts.apiKey);
-  else markInteractiveReady(opts.home, opts.cwd);
+  markInteractiveReady(opts.home, opts.cwd, opts.apiKey ?? opts.env.ANTHROPIC_API_KEY);
   const bucket = join(
     claudeConfigDir(opts.home),
     "projects",
