@@ -10,7 +10,7 @@ export interface ClaudeAiTitleRecord {
 }
 
 /**
- * Claude Code 2.1.328 `api-request-blob` record, inferred from 26 record(s) in 10 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `api-request-blob` record, inferred from 42 record(s) in 15 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
  */
 export interface ClaudeApiRequestBlobRecord {
   type: "api-request-blob";
@@ -32,7 +32,7 @@ export interface ClaudeApiRequestBlobRecord {
 }
 
 /**
- * Claude Code 2.1.328 `api-request-shape` record, inferred from 11 record(s) in 10 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `api-request-shape` record, inferred from 17 record(s) in 15 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
  */
 export interface ClaudeApiRequestShapeRecord {
   type: "api-request-shape";
@@ -53,7 +53,7 @@ export interface ClaudeApiRequestShapeRecord {
 }
 
 /**
- * Claude Code 2.1.328 `api-request` record, inferred from 21 record(s) in 10 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `api-request` record, inferred from 35 record(s) in 15 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
  */
 export interface ClaudeApiRequestRecord {
   type: "api-request";
@@ -131,6 +131,8 @@ export interface ClaudeAssistantRecord {
   toolInputStreamMs?: number;
   agentId?: string;
   attributionAgent?: string;
+  serverClassifierRequest?: string;
+  session_id?: string;
 }
 export interface ClaudeAssistantMessage {
   id: string;
@@ -189,7 +191,7 @@ export interface ClaudeAssistantUsage {
 }
 
 /**
- * Claude Code 2.1.328 `atis-latch` record, inferred from 23 record(s) in 9 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `atis-latch` record, inferred from 37 record(s) in 14 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeAtisLatchRecord {
   type: "atis-latch";
@@ -198,7 +200,7 @@ export interface ClaudeAtisLatchRecord {
 }
 
 /**
- * Claude Code 2.1.328 `attachment` record, inferred from 111 record(s) in 10 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `attachment` record, inferred from 174 record(s) in 15 file(s) under fixtures/claude-code/2.1.328, fixtures/claude-code/2.1.328/subagent/subagents. Unknown top-level fields are drift.
  */
 export interface ClaudeAttachmentRecord {
   parentUuid: string;
@@ -230,12 +232,6 @@ export interface ClaudeAttachmentRecord {
     skillCount?: number;
     names?: string[];
     digests?: string[];
-    autoModeConsentFlow?: boolean;
-    finishExposedWork?: boolean;
-    bashFirst?: boolean;
-    bashFirstSteer?: string;
-    steerOnly?: boolean;
-    bypass?: boolean;
     context?: {
       [k: string]: unknown;
     };
@@ -261,6 +257,12 @@ export interface ClaudeAttachmentRecord {
     toolChangeHeader?: boolean;
     inlineTools?: boolean;
     keptReminders?: boolean;
+    autoModeConsentFlow?: boolean;
+    finishExposedWork?: boolean;
+    bashFirst?: boolean;
+    bashFirstSteer?: string;
+    steerOnly?: boolean;
+    bypass?: boolean;
     [k: string]: unknown;
   };
   type: "attachment";
@@ -279,11 +281,12 @@ export interface ClaudeAttachmentRecord {
   gitBranch: string;
   renderedBesideToolResult?: boolean;
   agentId?: string;
+  session_id?: string;
   slug?: string;
 }
 
 /**
- * Claude Code 2.1.328 `cost-state` record, inferred from 16 record(s) in 8 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `cost-state` record, inferred from 23 record(s) in 12 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeCostStateRecord {
   type: "cost-state";
@@ -344,7 +347,7 @@ export interface ClaudeFileBackup {
 }
 
 /**
- * Claude Code 2.1.328 `last-prompt` record, inferred from 22 record(s) in 9 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `last-prompt` record, inferred from 33 record(s) in 14 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeLastPromptRecord {
   type: "last-prompt";
@@ -354,7 +357,7 @@ export interface ClaudeLastPromptRecord {
 }
 
 /**
- * Claude Code 2.1.328 `mode` record, inferred from 6 record(s) in 4 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `mode` record, inferred from 15 record(s) in 7 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeModeRecord {
   type: "mode";
@@ -372,7 +375,7 @@ export interface ClaudePermissionModeRecord {
 }
 
 /**
- * Claude Code 2.1.328 `queue-operation` record, inferred from 38 record(s) in 9 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `queue-operation` record, inferred from 45 record(s) in 12 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeQueueOperationRecord {
   type: "queue-operation";
@@ -499,7 +502,7 @@ export interface ClaudeMicrocompactMetadata {
 }
 
 /**
- * Claude Code 2.1.328 `tools-used` record, inferred from 4 record(s) in 4 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
+ * Claude Code 2.1.328 `tools-used` record, inferred from 8 record(s) in 8 file(s) under fixtures/claude-code/2.1.328. Unknown top-level fields are drift.
  */
 export interface ClaudeToolsUsedRecord {
   type: "tools-used";
@@ -566,10 +569,23 @@ export interface ClaudeUserRecord {
     ruleSource?: string;
     [k: string]: unknown;
   };
+  /**
+   * Who made the prompt: every kind the 2.1.328 binary knows (its own switch over a message origin); kind-specific fields (subkind, name, server, producer, runId, ...) vary and stay open.
+   */
   origin?: {
-    kind: string;
-    producer: string;
-    runId: string;
+    kind:
+      | "human"
+      | "voice-call"
+      | "unclassified"
+      | "task-notification"
+      | "auto-continuation"
+      | "peer"
+      | "coordinator"
+      | "channel"
+      | "plugin"
+      | "observer"
+      | "observer-activity"
+      | "slack-ping";
     [k: string]: unknown;
   };
   queueSkipAttachments?: boolean;
@@ -587,6 +603,8 @@ export interface ClaudeUserRecord {
    * Shown, never sent to the API. Not in the fixtures; from UserEntry in github.com/pedropaulovc/claude-code-types index.d.ts.
    */
   isVisibleInTranscriptOnly?: boolean;
+  session_id?: string;
+  interruptedMessageId?: string;
 }
 export interface ClaudeUserMessage {
   role: "user";
