@@ -9,6 +9,7 @@ import { capturedIds, HERMES_VERSIONS, hermesFixture } from "./helpers/hermes.ts
 import { conversationCore } from "./helpers/ir-core.ts";
 import { cli, cliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 
 const dir = tempDir();
 
@@ -91,4 +92,16 @@ test("export needs -o", () => {
   const r = cli(["export", "whatever"]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /missing -o FILE/);
+});
+
+test("export: a Codex session keeps its model_provider and source as recorded, byte for byte", () => {
+  // A Codex home whose own provider differs from the one the thread was recorded under.
+  const codexHome = join(dir, "codex-home");
+  makeCodexHome(codexHome, { provider: "another-provider" });
+  const source = seedCodexThread(codexHome, "0.169.0", "tool-call");
+  const out = join(dir, "codex-export.jsonl");
+  const r = cli(["export", source.id, "-o", out, "--codex-home", codexHome]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readFileSync(out, "utf8"), readFileSync(source.path, "utf8"));
+  assert.match(readFileSync(out, "utf8").split("\n")[0]!, /"model_provider":"fake"/);
 });

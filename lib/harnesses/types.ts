@@ -45,6 +45,11 @@ export interface RenderOptions {
   posture?: Posture;
   /** The target's store, so a writer can match the installed harness (format version, provider, model). */
   homes?: Homes;
+  /**
+   * Same-harness records exactly as the source wrote them (export): nothing is adapted to a target store
+   * (no provider, source or missing field changed).
+   */
+  verbatim?: boolean;
 }
 
 /** One file a handoff will create, with its content produced lazily so large sessions stream to disk. */

@@ -15,6 +15,19 @@ import {
 } from "./canonical.ts";
 import { shellQuote } from "../io/shell.ts";
 
+/**
+ * A shell command as one command line: `["bash", "-lc", "<script>"]` is how Codex wraps a command line, any
+ * other argv is quoted word by word, and a string is already a command line.
+ */
+function commandLine(command: unknown): string | undefined {
+  if (typeof command === "string") return command.trim() ? command : undefined;
+  const argv = Array.isArray(command) ? command.filter((a): a is string => typeof a === "string") : [];
+  if (!argv.length) return undefined;
+  return argv.length === 3 && /sh$/.test(argv[0]!) && argv[1] === "-lc"
+    ? argv[2]!
+    : argv.map(shellQuote).join(" ");
+}
+
 export const codexTools: ToolVocabulary = {
   toCanonical({ name, input }) {
     if (name === "apply_patch") {
@@ -31,20 +44,18 @@ export const codexTools: ToolVocabulary = {
         return str(input.cmd) === undefined
           ? undefined
           : defined({ kind: "shell", command: input.cmd as string, workdir: str(input.workdir) });
+      // The legacy shell tools: `shell` / `container.exec` take an argv, the `local_shell_call` item an exec
+      // action (read as a `local_shell` call), `shell_command` a command line.
       case "shell":
-      case "container.exec": {
-        const argv = Array.isArray(input.command)
-          ? input.command.filter((a): a is string => typeof a === "string")
-          : undefined;
-        if (!argv?.length) return undefined;
-        // `["bash", "-lc", "<script>"]` is how Codex wraps a command line; anything else is an argv.
-        const command = argv.length === 3 && /sh$/.test(argv[0]!) && argv[1] === "-lc"
-          ? argv[2]!
-          : argv.map(shellQuote).join(" ");
+      case "container.exec":
+      case "local_shell":
+      case "shell_command": {
+        const command = commandLine(input.command);
+        if (command === undefined) return undefined;
         return defined({
           kind: "shell",
           command,
-          workdir: str(input.workdir),
+          workdir: str(input.workdir) ?? str(input.working_directory),
           timeoutMs: num(input.timeout_ms),
         });
       }

@@ -32,6 +32,7 @@ Nothing is added: no handshake, no stubs, the session keeps its id.`,
       now,
       stubOpenCalls: false,
       homes,
+      verbatim: true,
     });
     await publishFile(path, lines, flag(parsed.values, "force"));
     const exported = { harness: session.meta.harness, id: session.meta.id };

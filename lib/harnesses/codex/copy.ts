@@ -1,7 +1,8 @@
 /**
  * Codex to Codex: the rollout is copied line by line. Only what must change is touched (the thread id wherever
- * it appears, the working directory, the model provider the target's Codex runs), so every other line stays
- * byte-identical. An earlier hop's handshake is dropped and the ordinals after it close up, so paginated history
+ * it appears, the working directory, and in `session_meta` what describe.ts adjusts: the model provider the
+ * target's Codex runs, an interactive source, missing required fields), so every other line stays
+ * byte-identical. An export (`verbatim`) keeps even those. An earlier hop's handshake is dropped and the ordinals after it close up, so paginated history
  * stays strictly increasing without gaps; stubs and the new handshake are appended after the last ordinal.
  */
 import type { Session } from "../../ir/schema.ts";
@@ -13,6 +14,7 @@ import { messageItem, messageText, outputItem } from "./items.ts";
 import { isObject } from "../../io/json.ts";
 import { LineWriter } from "./lines.ts";
 import type { CodexTarget } from "./target.ts";
+import { adjustedMeta } from "./describe.ts";
 
 type Json = Record<string, unknown>;
 
@@ -28,6 +30,7 @@ export async function* copyRollout(
   let dropped = 0;
   const customCalls = new Set<string>();
   let lastOrdinal: number | undefined;
+  let metaSeen = false;
   for await (const { text, value } of readJsonl(session.meta.path!)) {
     const record = value as Json;
     if (typeof record.timestamp === "string") clock.next(record.timestamp);
@@ -39,9 +42,17 @@ export async function* copyRollout(
       continue;
     }
     let changed = retarget(record) as Json;
-    if (record.type === "session_meta" && isObject(changed.payload)) {
-      if (changed.payload.model_provider !== target.modelProvider) {
-        changed = { ...changed, payload: { ...changed.payload, model_provider: target.modelProvider } };
+    if (record.type === "session_meta" && isObject(changed.payload) && !metaSeen) {
+      metaSeen = true;
+      const timestamp = typeof record.timestamp === "string" ? record.timestamp : undefined;
+      const { payload, filled, retaggedSource, reprovided } = adjustedMeta(
+        changed.payload,
+        options,
+        target,
+        timestamp,
+      );
+      if (filled.length || retaggedSource !== undefined || reprovided !== undefined) {
+        changed = { ...changed, payload };
       }
     }
     if (typeof record.ordinal === "number") {

@@ -38,6 +38,8 @@ interface ReadState {
   turnBroken: boolean;
   /** Where turns were aborted (messages read so far): calls unanswered there were interrupted. */
   aborts: number[];
+  /** A turn has started and not ended (complete or aborted) yet. */
+  turnRunning: boolean;
   threadName?: string;
   compactions: number;
   /** Message uids taken so far: item ids repeat when Codex replays history after a compaction. */
@@ -51,6 +53,7 @@ export async function readCodexSession(path: string): Promise<Session> {
     drift: new DriftCollector("codex"),
     turnBroken: false,
     aborts: [],
+    turnRunning: false,
     compactions: 0,
     uids: new Set(),
   };
@@ -135,13 +138,19 @@ function noteTurnContext(state: ReadState, payload: Json) {
 function noteEvent(state: ReadState, payload: Json) {
   switch (payload.type) {
     case "task_started":
+      // A turn that never ended (Codex was killed) was cut off by this one: its unanswered calls were
+      // interrupted, like those of an aborted turn.
+      if (state.turnRunning) state.aborts.push(state.session.messages.length);
+      state.turnRunning = true;
       state.turnBroken = false;
       break;
     case "turn_aborted":
+      state.turnRunning = false;
       state.turnBroken = true;
       state.aborts.push(state.session.messages.length);
       break;
     case "task_complete":
+      state.turnRunning = false;
       state.turnBroken = isObject(payload.error);
       break;
     case "thread_name_updated":

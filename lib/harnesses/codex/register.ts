@@ -8,7 +8,7 @@
  * `item_completed` events the first time it opens the thread.
  */
 import { copyFileSync, existsSync, unlinkSync } from "node:fs";
-import { basename, dirname } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import type { Session } from "../../ir/schema.ts";
 import type { HandoffPlan, HandoffResult, Homes, RegisterOptions, RenderOptions } from "../types.ts";
 import { RefusedError } from "../../errors.ts";
@@ -16,6 +16,7 @@ import type { ReportEntry } from "../../report/report.ts";
 import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
 import { backupDir, backupFile } from "../../store/backup.ts";
 import {
+  type ColumnInfo,
   immediateTransaction,
   insertRow,
   onlineBackup,
@@ -28,13 +29,22 @@ import { commandLine } from "../../io/shell.ts";
 import { homeEnvironment } from "../homes.ts";
 import { mintedAt, newestStateDb, rolloutFiles, rolloutPath } from "./locate.ts";
 import { type CodexTarget, detectTarget } from "./target.ts";
-import { renderRollout } from "./write.ts";
+import { isCopy, renderRollout } from "./write.ts";
+import { describeCopy, type RolloutDescription } from "./describe.ts";
 import { fitRow, rowValues } from "./row.ts";
 
 const TABLE = "threads";
 
 /** What register needs beyond the shared plan: the database and the row fitted to it at planning time. */
-const planned = new WeakMap<HandoffPlan, { database: string; row: Row }>();
+interface Planned {
+  database: string;
+  row: Row;
+  /** The row `--force` replaces (undo puts it back). */
+  previous?: Row;
+  /** A rollout of the same thread id `--force` replaces (saved first, restored by undo). */
+  clash?: string;
+}
+const planned = new WeakMap<HandoffPlan, Planned>();
 
 export async function planCodex(
   session: Session,
@@ -42,10 +52,12 @@ export async function planCodex(
   homes: Homes,
   force: boolean,
 ): Promise<HandoffPlan> {
-  const home = homes.codexHome;
+  // The index stores the path Codex opens from any directory later: never a relative one.
+  const home = resolve(homes.codexHome);
   const target = await detectTarget(home);
   const path = rolloutPath(home, options.id, mintedAt(options.id) ?? options.now);
   const database = newestStateDb(home);
+  const described = isCopy(session) ? await describeCopy(session.meta.path!, options, target) : undefined;
   const plan: HandoffPlan = {
     harness: "codex",
     id: options.id,
@@ -58,22 +70,30 @@ export async function planCodex(
       "resume",
       options.id,
     ]),
-    notes: targetNotes(target),
+    notes: [...targetNotes(target, described), ...copyNotes(described)],
   };
   try {
     if (!database) {
       throw new RefusedError(`no Codex state database in ${home} (run codex there once so it creates one)`);
     }
+    const { columns, previous } = existingColumns(database, options.id, force);
     const row = fitRow(
-      existingColumns(database, options.id),
-      rowValues({ session, options, target, rolloutPath: path }),
+      columns,
+      rowValues({ session, options, target, rolloutPath: path, ...(described ? { described } : {}) }),
       TABLE,
     );
     const clash = rolloutFiles(home).find((f) => f.id === options.id);
-    if (clash && !(force && clash.path === path)) {
-      throw new RefusedError(`${clash.path} already exists (a rollout of thread ${options.id})`);
+    if (clash && !force) {
+      throw new RefusedError(
+        `${clash.path} already exists (a rollout of thread ${options.id}; --force replaces it)`,
+      );
     }
-    planned.set(plan, { database, row });
+    planned.set(plan, {
+      database,
+      row,
+      ...(previous ? { previous } : {}),
+      ...(clash ? { clash: clash.path } : {}),
+    });
   } catch (error) {
     if (!(error instanceof RefusedError)) throw error;
     plan.refusal = error.message;
@@ -81,18 +101,26 @@ export async function planCodex(
   return plan;
 }
 
-/** The table's columns, read without writing anything; an id already registered is refused here. */
-function existingColumns(database: string, id: string) {
+/**
+ * The table's columns, read without writing anything. An id already registered is refused, unless forced: then
+ * the row it replaces is kept, so undo can put it back.
+ */
+function existingColumns(
+  database: string,
+  id: string,
+  force: boolean,
+): { columns: ColumnInfo[]; previous?: Row } {
   const db = openReadOnly(database);
   try {
     const columns = tableColumns(db, TABLE);
     if (!columns.length) {
       throw new RefusedError(`${database} has no ${TABLE} table: not a Codex state database`);
     }
-    if (db.prepare(`SELECT 1 FROM ${TABLE} WHERE id = ?`).get(id)) {
-      throw new RefusedError(`thread ${id} is already registered in ${database}`);
+    const previous = db.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`).get(id) as Row | undefined;
+    if (previous && !force) {
+      throw new RefusedError(`thread ${id} is already registered in ${database} (--force replaces it)`);
     }
-    return columns;
+    return { columns, ...(previous ? { previous: { ...previous } } : {}) };
   } finally {
     db.close();
   }
@@ -105,24 +133,69 @@ const EVIDENCE: Record<CodexTarget["evidence"], string> = {
   default: "no Codex found there: the default",
 };
 
-/** What the report should say about the Codex written for: its format. */
-function targetNotes(target: CodexTarget): ReportEntry[] {
-  const note = (code: string, severity: ReportEntry["severity"], detail: string): ReportEntry => ({
-    code,
-    severity,
-    count: 1,
-    detail,
-    examples: [],
-  });
+const note = (code: string, severity: ReportEntry["severity"], detail: string): ReportEntry => ({
+  code,
+  severity,
+  count: 1,
+  detail,
+  examples: [],
+});
+
+/** What the report should say about the Codex written for: its format (a copy keeps its own). */
+function targetNotes(target: CodexTarget, described: RolloutDescription | undefined): ReportEntry[] {
   const history = target.paginated ? "paginated" : "legacy";
   const notes = [
-    note(
-      "codex-format",
-      "info",
-      `written as ${history} history for Codex ${target.version} (${EVIDENCE[target.evidence]})`,
-    ),
+    described
+      ? note(
+        "codex-format",
+        "info",
+        `copied as the ${described.historyMode} history of Codex ${described.cliVersion} it is; the Codex here is ${target.version}`,
+      )
+      : note(
+        "codex-format",
+        "info",
+        `written as ${history} history for Codex ${target.version} (${EVIDENCE[target.evidence]})`,
+      ),
   ];
   // Which model the thread continues on is the shared choice's to say (lib/pipeline/model.ts, code `model`).
+  return notes;
+}
+
+/** What a copy changes in `session_meta` beyond ids and paths (describe.ts). */
+function copyNotes(described: RolloutDescription | undefined): ReportEntry[] {
+  if (!described) return [];
+  const { filled, retaggedSource, reprovided } = described.adjustment;
+  const notes: ReportEntry[] = [];
+  if (filled.length) {
+    // The source's own record was incomplete: the copy cannot be the file as it was.
+    notes.push(
+      note(
+        "codex-session-meta-incomplete",
+        "loss",
+        `the source's session_meta lacked ${
+          filled.join(", ")
+        }; the copy fills them in (Codex cannot read it otherwise)`,
+      ),
+    );
+  }
+  if (retaggedSource !== undefined) {
+    notes.push(
+      note(
+        "codex-source-interactive",
+        "info",
+        `a ${retaggedSource} thread is registered as an interactive (cli) one, so codex resume lists it`,
+      ),
+    );
+  }
+  if (reprovided !== undefined) {
+    notes.push(
+      note(
+        "codex-model-provider",
+        "info",
+        `model provider ${reprovided} becomes this Codex's ${described.adjustment.payload.model_provider} (a thread under another provider does not resume)`,
+      ),
+    );
+  }
   return notes;
 }
 
@@ -132,24 +205,37 @@ export async function registerCodex(
 ): Promise<HandoffResult> {
   const details = planned.get(plan);
   if (!details || plan.refusal) throw new RefusedError(plan.refusal ?? "this plan cannot be carried out");
-  const { database, row } = details;
+  const { database, row, previous, clash } = details;
   const file = plan.files[0]!;
   const saved = backupDir(`codex-${plan.id}`, now);
   const created: string[] = [];
   const written: string[] = [];
   const replaced: { path: string; backup: string }[] = [];
   const backups: string[] = [];
+  let databaseBackup: string | undefined;
   const db = openForWrite(database);
   try {
-    if (backup) backups.push(await onlineBackup(db, saved, basename(database)));
+    // A replaced row lives only in the database: its backup is taken even under --no-backup, and undo puts the
+    // row back from it.
+    databaseBackup = backup || previous ? await onlineBackup(db, saved, basename(database)) : undefined;
+    if (databaseBackup) backups.push(databaseBackup);
     const existed = existsSync(file.path);
     if (existed && !force) throw new RefusedError(`${file.path} already exists (use --force to replace it)`);
+    const moved = clash && clash !== file.path && existsSync(clash) ? clash : undefined;
     try {
       if (existed) replaced.push({ path: file.path, backup: backupFile(file.path, saved)! });
+      // The thread's old rollout elsewhere would be a second file with the same id: saved, then taken away.
+      if (moved) {
+        replaced.push({ path: moved, backup: backupFile(moved, saved)! });
+        unlinkSync(moved);
+      }
       ensureDir(dirname(file.path), created);
       await publishFile(file.path, file.lines(), force);
       if (!existed) written.push(file.path);
-      await immediateTransaction(db, () => insertRow(db, TABLE, row));
+      await immediateTransaction(db, () => {
+        if (previous) db.prepare(`DELETE FROM ${TABLE} WHERE id = ?`).run(plan.id);
+        insertRow(db, TABLE, row);
+      });
     } catch (error) {
       for (const path of written) unlinkSync(path);
       for (const r of replaced) copyFileSync(r.backup, r.path);
@@ -164,7 +250,12 @@ export async function registerCodex(
   return {
     plan,
     written,
-    rows: [{ database, table: TABLE, key: { id: plan.id } }],
+    rows: [{
+      database,
+      table: TABLE,
+      key: { id: plan.id },
+      ...(previous && databaseBackup ? { restoreFrom: databaseBackup } : {}),
+    }],
     backups: [...backups, ...replaced.map((r) => r.backup)],
     replaced,
   };

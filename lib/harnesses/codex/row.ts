@@ -12,6 +12,7 @@ import type { ColumnInfo, Row } from "../../store/sqlite.ts";
 import { RefusedError } from "../../errors.ts";
 import { titleFromFirstUserText } from "../../ir/summary.ts";
 import type { CodexTarget } from "./target.ts";
+import type { RolloutDescription } from "./describe.ts";
 import { ORIGINATOR, postureOf } from "./write.ts";
 
 /** Without these Codex can neither list nor resume a thread: a table lacking one is not a store we know. */
@@ -32,10 +33,14 @@ export interface RowFacts {
   options: RenderOptions;
   target: CodexTarget;
   rolloutPath: string;
+  /** For a copied rollout: what the file says about itself, which the row repeats (describe.ts). */
+  described?: RolloutDescription;
 }
 
 /** Every value we can give, by column name; times clamped to `now` like the rendered records. */
-export function rowValues({ session, options, target, rolloutPath }: RowFacts): Partial<CodexThreadsRow> {
+export function rowValues(
+  { session, options, target, rolloutPath, described }: RowFacts,
+): Partial<CodexThreadsRow> {
   const now = options.now.getTime();
   const ms = (iso: string | undefined) => Math.min(now, Date.parse(iso ?? "") || now);
   const created = ms(session.meta.createdAt);
@@ -47,6 +52,28 @@ export function rowValues({ session, options, target, rolloutPath }: RowFacts): 
   const title = options.title ?? session.meta.title ?? derived ?? preview;
   const model = options.model ?? target.model;
   const policies = postureOf(options, target);
+  const rendered = {
+    source: "cli",
+    thread_source: "user",
+    originator: ORIGINATOR,
+    model: model ?? null,
+    sandbox_policy: JSON.stringify({ type: policies.sandbox }),
+    approval_mode: policies.approval,
+    cli_version: target.version,
+    history_mode: target.paginated ? "paginated" : "legacy",
+  };
+  const fileSays = described
+    ? {
+      source: described.source,
+      thread_source: described.threadSource ?? rendered.thread_source,
+      originator: described.originator,
+      model: described.model ?? rendered.model,
+      sandbox_policy: described.sandbox ?? rendered.sandbox_policy,
+      approval_mode: described.approval ?? rendered.approval_mode,
+      cli_version: described.cliVersion,
+      history_mode: described.historyMode,
+    }
+    : rendered;
   return {
     id: options.id,
     rollout_path: rolloutPath,
@@ -57,24 +84,17 @@ export function rowValues({ session, options, target, rolloutPath }: RowFacts): 
     // The handoff is the thread's latest activity, so it sorts first in the picker.
     recency_at: Math.floor(now / 1000),
     recency_at_ms: now,
-    source: "cli",
-    thread_source: "user",
-    originator: ORIGINATOR,
+    ...fileSays,
     model_provider: target.modelProvider,
-    model: model ?? null,
     cwd: options.cwd,
     title,
     // The picker shows `name` when set, else the preview: a title of its own is shown by naming the thread.
     name: title !== derived && title.trim() !== preview.trim() ? title : null,
     preview,
     first_user_message: firstUser ?? "",
-    sandbox_policy: JSON.stringify({ type: policies.sandbox }),
-    approval_mode: policies.approval,
     tokens_used: session.meta.usage
       ? session.meta.usage.inputTokens + session.meta.usage.cacheReadTokens + session.meta.usage.outputTokens
       : 0,
-    cli_version: target.version,
-    history_mode: target.paginated ? "paginated" : "legacy",
     archived: 0,
   };
 }

@@ -40,12 +40,17 @@ export async function* renderCodex(session: Session, options: RenderOptions): As
   yield* renderRollout(session, options, target);
 }
 
+/** A Codex source with its file at hand is copied line by line rather than rendered from the IR. */
+export function isCopy(session: Session): boolean {
+  return session.meta.harness === "codex" && !!session.meta.path;
+}
+
 export function renderRollout(
   session: Session,
   options: RenderOptions,
   target: CodexTarget,
 ): AsyncGenerator<string> {
-  if (session.meta.harness === "codex" && session.meta.path) return copyRollout(session, options, target);
+  if (isCopy(session)) return copyRollout(session, options, target);
   return renderForeign(session, options, target);
 }
 
@@ -72,10 +77,15 @@ async function* renderForeign(
   const turns = turnsOf(session.messages);
   // Outputs must answer a call in its own form, so which calls went out as custom (freeform) calls is remembered.
   const customCalls = new Set<string>();
+  // A stub answers its call inside the call's own turn (a call cut off turns ago is still pending).
+  const stubs = options.stubOpenCalls ? session.pending.openToolCalls : [];
   for (const [i, turn] of turns.entries()) {
     const last = i === turns.length - 1;
+    const uids = new Set(turn.map((m) => m.uid));
     yield* new TurnRenderer(out, options, target, turn, customCalls).render(
-      last && options.stubOpenCalls ? session.pending.openToolCalls.map((c) => c.callId) : [],
+      stubs.filter((c) => uids.has(c.messageUid) || (last && !turnOfCall(turns, c.messageUid))).map((c) =>
+        c.callId
+      ),
       last && session.pending.interruptedTurn,
     );
   }
@@ -83,6 +93,10 @@ async function* renderForeign(
     // The model reads it as the newest user message; with no UI mirror the TUI does not show it as a turn.
     yield out.line("response_item", messageItem("user", [{ type: "text", text: options.handshake }]));
   }
+}
+
+function turnOfCall(turns: Message[][], uid: string): Message[] | undefined {
+  return turns.find((t) => t.some((m) => m.uid === uid));
 }
 
 /** A new turn begins wherever the person said something; tool results and replies belong to the running turn. */
