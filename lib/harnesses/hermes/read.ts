@@ -67,7 +67,7 @@ function sessionFromSource(source: HermesSource): Session {
     messages,
     threads: [...apart.values()],
     tools: source.tools,
-    pending: findPending(messages, []),
+    pending: findPending(messages, [], cutOff(messages)),
     passthrough: [],
     drift: [...source.drift, ...roleDrift(source, unknownRoles)],
     notices: source.notices,
@@ -76,6 +76,26 @@ function sessionFromSource(source: HermesSource): Session {
   const title = [...source.chain].reverse().find((s) => s.title)?.title ?? titleFromFirstUserText(session);
   if (title) session.meta.title = title;
   return session;
+}
+
+/**
+ * Where the rows show a turn was cut off. Hermes answers every call it starts or cancels itself (an interrupted
+ * command gets `[Command interrupted]`, a skipped one a "skipped"/"cancelled" result, then the turn closes with
+ * "Operation interrupted."), so a call with no answer at all, followed by more of the conversation, was cut
+ * off outside Hermes's own flow: its process was killed mid-call, or it came from another harness through a
+ * handoff and Hermes resumed it (its stand-in answer on resume, "[Result unavailable — see context summary
+ * above]", is sent to the model but never stored). Such a call is still pending wherever it sits.
+ */
+function cutOff(messages: Message[]): number[] {
+  const answered = new Set(
+    messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "tool_result" ? [b.callId] : []))),
+  );
+  return messages.flatMap((m, index) =>
+    m.role === "assistant" && index < messages.length - 1 &&
+      m.blocks.some((b) => b.type === "tool_call" && !answered.has(b.id))
+      ? [index + 1]
+      : []
+  );
 }
 
 /** Where a row belongs when it is not live: its predecessor session, or what compaction or a rewind set aside. */
