@@ -22,9 +22,18 @@ export const EARLIER_QUEUED = "queued message: ";
 
 /**
  * Report entries the model is not told about: notes for the operator (shapes the schemas do not describe,
- * reading notices) and what the conversion did on its own behalf.
+ * reading notices, which model and why, proofs only a provider reads) and what the handshake itself says.
  */
-const OPERATOR_ONLY = new Set(["drift", "notices", "open-tool-calls", "queued-input"]);
+const OPERATOR_ONLY = new Set([
+  "drift",
+  "notices",
+  "model",
+  "open-tool-calls",
+  "queued-input",
+  "pending-carried",
+  "reasoning-proofs-dropped",
+  "reasoning-proofs-unproven",
+]);
 
 export interface HandshakeContext {
   target: string;
