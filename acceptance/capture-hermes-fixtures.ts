@@ -1173,6 +1173,14 @@ function renderReadme(outDir: string, version: string): string {
       '`INSECURE_NO_AUTH`, `deliver: log`) receives one POST `{"text": "TOOL: echo gateway-tool-output"}`; it writes the ' +
       "legacy transcript `sessions/<id>.jsonl`, `sessions/sessions.json` (gateway index) and `sessions/session_<id>.json`, " +
       "all in `gateway-legacy/sessions/`.",
+    "interactive":
+      "typed into the interactive `hermes --yolo` TUI in tmux (lib/certify/harnesses/hermes/tui.ts): a question, " +
+      "then a `TOOL:` turn, each awaited on screen, then `/exit`. Rows are those of a `-q` session; the TUI's " +
+      "exit sets `end_reason = 'cli_close'` and `ended_at`.",
+    "interrupted":
+      "typed into the TUI: a question, a `TOOL:` turn, then `TOOL: sleep 600; echo never-printed`; while the " +
+      "terminal call runs the person types words, presses Ctrl+C (Hermes cancels the call and keeps the words in " +
+      "the input line), then Enter sends them.",
     "foreign":
       "sessions inserted straight into `state.db` (as another tool would), then `hermes sessions list` and " +
       "`--resume`; results in `foreign.results.json` (see below).",
@@ -1320,6 +1328,19 @@ function renderReadme(outDir: string, version: string): string {
     p(
       `- Compression in place (\`compressed-inplace\`, default since 0.18): one session, ${dead} old rows set ` +
         `\`active = 0, compacted = 1\`, ${act} new active rows (head, summary, tail, new turns). No parent/child.`,
+    );
+  }
+  if (exists("interrupted.rows.json")) {
+    p(
+      "- An interrupted turn (`interrupted`): Hermes answers the cancelled call itself and closes the turn, so no " +
+        "call is left open: the assistant row with the `terminal` call, a `tool` row " +
+        '`{"output": "[Command interrupted]", "exit_code": 130, "error": null}`, an assistant row ' +
+        "`Operation interrupted.` (no `finish_reason`), then the words typed while it ran as an ordinary user row, " +
+        "answered. (Calls an interrupt skips get `[Tool execution skipped — <tool> was not started. User sent a new " +
+        "message]` or `[Tool execution cancelled — <tool> was skipped due to user interrupt]`; agent/tool_executor.py.) " +
+        "A call with no answer at all is never written by Hermes's own flow; on `--resume` Hermes sends the model " +
+        "`[Result unavailable — see context summary above]` for it (agent/agent_runtime_helpers.py, observed live) " +
+        "and does not store that.",
     );
   }
   p(
