@@ -6,8 +6,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { checkOrder, seededParts, sentinelPlan } from "../lib/certify/sentinels.ts";
-import { MODE_RUNNERS } from "../lib/certify/modes.ts";
+import { MODE_RUNNERS, tuiUnavailable } from "../lib/certify/modes.ts";
+import { tempDir } from "./helpers/tmp.ts";
 import type { HarnessUnderTest, SentMessage } from "../lib/certify/types.ts";
 
 const plan = sentinelPlan("full", "abc123");
@@ -165,4 +168,15 @@ test("a style the harness's driver cannot seed fails the row saying so, instead 
     MODE_RUNNERS.full.seed(noTui, "/nonexistent", "interrupted", "0.169.0", "/nonexistent"),
     { message: "codex's certify driver cannot seed an interrupted session yet" },
   );
+});
+
+test("without tmux on PATH a TUI style fails its row naming tmux, instead of a driver error", () => {
+  assert.equal(
+    tuiUnavailable(tempDir()),
+    "typing into a harness's TUI needs tmux on PATH (e.g. apt-get install tmux)",
+  );
+  const withTmux = tempDir();
+  writeFileSync(join(withTmux, "tmux"), "#!/bin/sh\n");
+  chmodSync(join(withTmux, "tmux"), 0o755);
+  assert.equal(tuiUnavailable(withTmux), undefined);
 });

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { harness } from "../harnesses/index.ts";
+import { findOnPath } from "./binaries.ts";
 import type { HandedOff } from "./bridge.ts";
 import {
   assistantSentinel,
@@ -55,11 +56,19 @@ export interface ModeRunner {
   ): Promise<string[]>;
 }
 
-/** A style the harness's certify driver cannot seed yet fails its row, saying so (never a silent skip). */
+/** Why sessions cannot be typed into a TUI here (tmux is not on `path`), or undefined when they can. */
+export function tuiUnavailable(path = process.env.PATH ?? ""): string | undefined {
+  return findOnPath("tmux", path)
+    ? undefined
+    : "typing into a harness's TUI needs tmux on PATH (e.g. apt-get install tmux)";
+}
+
+/** A style that cannot be seeded (no tmux, or a driver without it yet) fails its row, saying so: never a skip. */
 function seedIn(from: HarnessUnderTest, cwd: string, style: SeedStyle, plan: SentinelPlan): Promise<Seeded> {
+  if (style === "exec") return from.seed(cwd, plan.prompts);
+  const missing = tuiUnavailable();
+  if (missing) throw new Error(missing);
   switch (style) {
-    case "exec":
-      return from.seed(cwd, plan.prompts);
     case "interactive":
       if (!from.seedInteractive) {
         throw new Error(`${from.id}'s certify driver cannot seed an interactive session yet`);
