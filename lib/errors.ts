@@ -13,11 +13,25 @@ export class RefusedError extends Error {
   override name = "RefusedError";
 }
 
+/** A termination signal (Ctrl-C, kill) stopped a write before it was committed; everything was rolled back. */
+export class InterruptedError extends Error {
+  override name = "InterruptedError";
+  constructor(readonly signal: InterruptSignal) {
+    super(`interrupted by ${signal}: nothing was changed`);
+  }
+}
+
+export type InterruptSignal = "SIGINT" | "SIGTERM" | "SIGHUP";
+
+/** The shell's convention: 128 plus the signal's number. */
+export const SIGNAL_EXIT: Record<InterruptSignal, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
+
 export const EXIT_OK = 0;
 export const EXIT_REFUSED = 1;
 export const EXIT_INPUT = 2;
 
 export function exitCodeFor(error: unknown): number {
+  if (error instanceof InterruptedError) return SIGNAL_EXIT[error.signal];
   return error instanceof InputError ? EXIT_INPUT : EXIT_REFUSED;
 }
 

@@ -55,8 +55,15 @@ test("list --json names each broken store with its error", () => {
   assert.deepEqual((r.json.sessions as { id: string }[]).map((s) => s.id), [claude.id]);
 });
 
-test("inspect of a Claude session works while the Codex store is corrupt, with a warning", () => {
+test("inspect of a Claude session by id works while the Codex store is corrupt", () => {
   const r = cli(["inspect", claude.id, ...homes]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, "");
+  assert.match(r.stdout, new RegExp(`^claude-code session ${claude.id} `));
+});
+
+test("a session found by id prefix warns that unreadable stores were not searched", () => {
+  const r = cli(["inspect", claude.id.slice(0, 8), ...homes]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
     r.stderr,

@@ -16,9 +16,11 @@ import { handoff } from "./commands/handoff.ts";
 import { demo } from "./commands/demo.ts";
 import { undo } from "./commands/undo.ts";
 import { drift } from "./commands/drift.ts";
+import { prune } from "./commands/prune.ts";
 import { certify } from "./commands/certify.ts";
 import { exportCommand } from "./commands/export.ts";
 import { VERSION } from "../version.ts";
+import { onNotice } from "../io/notices.ts";
 
 const COMMANDS: Command[] = [
   list,
@@ -28,6 +30,7 @@ const COMMANDS: Command[] = [
   handoff,
   exportCommand,
   undo,
+  prune,
   drift,
   certify,
   demo,
@@ -69,6 +72,7 @@ export async function run(argv: string[]): Promise<number> {
       out(`Usage: ${command.usage}\n\n${command.summary}.\n\n${command.help}\n\n${GLOBAL_HELP}`);
       return 0;
     }
+    onNotice((line) => err(`session-bridge: ${line}`));
     const context = {
       homes: resolveHomes(homeFlags(parsed.values)),
       json: flag(parsed.values, "json"),

@@ -16,7 +16,10 @@ const SHOWN = 8;
 export interface Resolved {
   harness: Harness;
   path: string;
-  /** Stores that could not be searched (unreadable); the session was found among the others. */
+  /**
+   * Stores that could not be searched when the answer might have been different with them: the reference
+   * was a prefix or a title, which an unreadable store could have made ambiguous. (A full id is unique.)
+   */
   skipped: BrokenStore[];
 }
 
@@ -27,7 +30,8 @@ export async function resolveSession(ref: string, homes: Homes, from?: HarnessNa
   const { sessions, broken } = await listStores(candidates, homes);
   const matches = pickMatches(ref, sessions);
   if (matches.length === 1) {
-    return { harness: harness(matches[0]!.harness), path: matches[0]!.path, skipped: broken };
+    const exact = matches[0]!.id === ref;
+    return { harness: harness(matches[0]!.harness), path: matches[0]!.path, skipped: exact ? [] : broken };
   }
   if (!matches.length) {
     // Not found may only mean it is in a store we could not read: say so, with the store's own error.

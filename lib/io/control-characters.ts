@@ -6,11 +6,11 @@
  * `\uXXXX` escape: readable, inert, and still valid inside a JSON string.
  */
 
-const WITHOUT_LAYOUT =
-  // deno-lint-ignore no-control-regex
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-// deno-lint-ignore no-control-regex
-const WITH_LAYOUT = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/** Everything above except tab (U+0009) and newline (U+000A), which lay text out and steer nothing else. */
+const STEERING =
+  "\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069";
+const WITHOUT_LAYOUT = new RegExp(`[${STEERING}]`, "g");
+const WITH_LAYOUT = new RegExp(`[${STEERING}\\t\\n]`, "g");
 
 const visible = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 

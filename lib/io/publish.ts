@@ -1,7 +1,8 @@
 /**
  * Publishing files into a live store: content is streamed to a temp file in the destination folder, fsynced,
  * then linked into place. `link` fails if the name exists, so nothing is ever overwritten by accident; with
- * `replace` the file is renamed over the old one (the caller has backed it up). A failed publish leaves nothing.
+ * `replace` the file is renamed over the old one (the caller has backed it up). A failed or interrupted publish
+ * leaves nothing.
  */
 import {
   closeSync,
@@ -18,6 +19,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { RefusedError } from "../errors.ts";
+import { yieldAndCheckpoint } from "./interrupt.ts";
 
 const FLUSH_BYTES = 1 << 20;
 
@@ -32,9 +34,11 @@ export async function writeLines(fd: number, lines: AsyncIterable<string>): Prom
       writeSync(fd, buffer.join(""));
       buffer = [];
       size = 0;
+      await yieldAndCheckpoint();
     }
   }
   if (buffer.length) writeSync(fd, buffer.join(""));
+  await yieldAndCheckpoint();
 }
 
 /** Folders this process created, oldest first, so a rollback can remove exactly those (when empty). */

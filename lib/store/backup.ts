@@ -1,10 +1,12 @@
 /**
  * Backups taken before any write to an existing store object. Files are copied; SQLite databases go through
  * the online backup API, which reads a consistent snapshot even while another process writes (issue #3, #4).
+ * Each backup folder holds a manifest naming what every copy was copied from, so the retention rule
+ * (lib/store/prune.ts) can keep the newest copies of each original and drop the rest.
  */
-import { copyFileSync, existsSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { ensureDir } from "../io/publish.ts";
 
 /** session-bridge's own folder: backups and the undo ledger. */
@@ -12,10 +14,26 @@ export function bridgeHome(): string {
   return process.env.SESSION_BRIDGE_HOME || join(homedir(), ".session-bridge");
 }
 
+export function backupsRoot(): string {
+  return join(bridgeHome(), "backups");
+}
+
+export const MANIFEST = "manifest.json";
+
+export interface Manifest {
+  /** Copy file name (in the folder) to the absolute path it was copied from. */
+  copies: Record<string, string>;
+}
+
+/** Backup folders made by this process, in order; a failed step discards the ones it made (see discard). */
+const made: string[] = [];
+
 /** A fresh folder for one operation's backups, named so they sort by time. */
 export function backupDir(label: string, now: Date): string {
   const stamp = now.toISOString().replace(/[:.]/g, "-");
-  return join(bridgeHome(), "backups", `${stamp}-${label}`);
+  const dir = join(backupsRoot(), `${stamp}-${label}`);
+  if (!made.includes(dir)) made.push(dir);
+  return dir;
 }
 
 export function backupFile(path: string, dir: string): string | undefined {
@@ -23,5 +41,37 @@ export function backupFile(path: string, dir: string): string | undefined {
   ensureDir(dir, []);
   const target = join(dir, basename(path));
   copyFileSync(path, target);
+  recordCopy(target, path);
   return target;
+}
+
+export function readManifest(dir: string): Manifest | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, MANIFEST), "utf8")) as Manifest;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Notes in the copy's folder where it came from (written whole and renamed: never half a manifest). */
+export function recordCopy(copy: string, original: string): void {
+  const dir = dirname(copy);
+  const manifest = readManifest(dir) ?? { copies: {} };
+  manifest.copies[basename(copy)] = original;
+  const temp = join(dir, `.${MANIFEST}.tmp`);
+  writeFileSync(temp, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(temp, join(dir, MANIFEST));
+}
+
+/** How many backup folders this process has made so far: the mark `discardBackupsSince` goes back to. */
+export function backupMark(): number {
+  return made.length;
+}
+
+/**
+ * Removes the backup folders made since `mark`. Only for a step that failed and rolled its changes back:
+ * its backups then copy a store that never changed, and would only be orphans.
+ */
+export function discardBackupsSince(mark: number): void {
+  for (const dir of made.splice(mark)) rmSync(dir, { recursive: true, force: true });
 }

@@ -9,10 +9,12 @@ import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { InputError, messageOf, RefusedError } from "../errors.ts";
 import { ensureDir } from "../io/publish.ts";
+import { checkpoint, yieldAndCheckpoint } from "../io/interrupt.ts";
+import { notice } from "../io/notices.ts";
+import { recordCopy } from "./backup.ts";
 
 const HEADER = "SQLite format 3\u0000";
 const BUSY_TIMEOUT_MS = 5000;
-const BUSY_RETRIES = 5;
 
 export type Row = Record<string, unknown>;
 
@@ -110,42 +112,61 @@ function sqlValue(value: unknown): SqlValue {
 
 /**
  * An online backup (SQLite's backup API: a consistent snapshot even while another process writes) into
- * `dir`, returning its path.
+ * `dir`, returning its path. The backup is recorded with the database it copies, for the retention rule.
  */
 export async function onlineBackup(db: DatabaseSync, dir: string, name: string): Promise<string> {
   ensureDir(dir, []);
   const target = join(dir, name);
   await backup(db, target);
+  recordCopy(target, db.location() ?? name);
+  checkpoint();
   return target;
 }
 
 const isBusy = (error: unknown) =>
   /SQLITE_BUSY|database is locked/i.test(String((error as Error)?.message ?? error));
 
+/** How long one attempt at the write lock blocks inside SQLite, and how long all attempts together may take. */
+const LOCK_ATTEMPT_MS = 250;
+const LOCK_WAIT_MS = 30_000;
+
 /**
  * Runs `work` inside one `BEGIN IMMEDIATE` transaction: the write lock is taken up front, so a harness that
- * holds the database open makes us wait (busy timeout) or retry, never fail half-way. Any error rolls back.
+ * holds the database open makes us wait, never fail half-way. The wait is many short attempts with the event
+ * loop free in between, so a Ctrl-C while waiting stops the write at once. Any error rolls back.
  */
 export async function immediateTransaction<T>(db: DatabaseSync, work: () => T): Promise<T> {
-  for (let attempt = 0;; attempt++) {
-    try {
-      db.exec("BEGIN IMMEDIATE");
-    } catch (error) {
-      if (isBusy(error) && attempt < BUSY_RETRIES) {
-        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
-        continue;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  db.exec(`PRAGMA busy_timeout = ${LOCK_ATTEMPT_MS}`);
+  try {
+    for (let attempt = 0;; attempt++) {
+      await yieldAndCheckpoint();
+      try {
+        db.exec("BEGIN IMMEDIATE");
+        break;
+      } catch (error) {
+        if (!isBusy(error)) throw error;
+        if (attempt === 0) {
+          notice(
+            `${db.location() ?? "the database"} is locked by another process: waiting up to ${
+              LOCK_WAIT_MS / 1000
+            } s (Ctrl-C stops and changes nothing)`,
+          );
+        }
+        if (Date.now() > deadline) {
+          throw new RefusedError("the database stayed locked by another process; try again");
+        }
       }
-      throw isBusy(error)
-        ? new RefusedError("the database stayed locked by another process; try again")
-        : error;
     }
-    try {
-      const result = work();
-      db.exec("COMMIT");
-      return result;
-    } catch (error) {
-      db.exec("ROLLBACK");
-      throw error;
-    }
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+  try {
+    const result = work();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
   }
 }

@@ -7,7 +7,8 @@ import { copyFileSync, existsSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import { RefusedError } from "../errors.ts";
 import type { RegisteredRow } from "../harnesses/types.ts";
-import { backupDir, backupFile } from "./backup.ts";
+import { backupDir, backupFile, backupMark, discardBackupsSince } from "./backup.ts";
+import { checkpoint } from "../io/interrupt.ts";
 import type { LedgerEntry } from "./ledger.ts";
 import { markUndone, sha256File } from "./ledger.ts";
 import {
@@ -67,6 +68,18 @@ export async function carryOutUndo(plan: UndoPlan, force: boolean, now: Date): P
       } changed since the handoff (was it resumed?); --force removes it after saving a copy`,
     );
   }
+  const mark = backupMark();
+  let committed = false;
+  try {
+    return await undoFromDatabasesAndFiles(plan, now, () => (committed = true));
+  } catch (error) {
+    // Nothing was changed yet: the backups taken for this undo copy an unchanged store.
+    if (!committed) discardBackupsSince(mark);
+    throw error;
+  }
+}
+
+async function undoFromDatabasesAndFiles(plan: UndoPlan, now: Date, commit: () => void): Promise<string[]> {
   const saved = backupDir(`undo-${plan.entry.op}`, now);
   const backups: string[] = [];
   for (const [database, rows] of groupBy(plan.rows, (r) => r.database)) {
@@ -95,12 +108,15 @@ export async function carryOutUndo(plan: UndoPlan, force: boolean, now: Date): P
           }
         }
       });
+      commit();
       sources.forEach((_, i) => db.exec(`DETACH DATABASE ${quoteIdent(`saved${i}`)}`));
     } finally {
       db.close();
     }
   }
   for (const path of plan.changed) if (existsSync(path)) backups.push(backupFile(path, saved)!);
+  checkpoint();
+  commit();
   for (const path of plan.remove) unlinkSync(path);
   for (const { path, backup } of plan.restore) copyFileSync(backup, path);
   markUndone(plan.entry.op, now);

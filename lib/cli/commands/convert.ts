@@ -3,6 +3,7 @@ import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args
 import { loadSession } from "../load.ts";
 import { harness } from "../../harnesses/index.ts";
 import { convertSession } from "../../pipeline/convert.ts";
+import { holdingSignals } from "../../io/interrupt.ts";
 import { formatReport } from "../../report/report.ts";
 import { InputError } from "../../errors.ts";
 import { err, printJson } from "../output.ts";
@@ -34,16 +35,19 @@ export const convert: Command = {
     const { session: source } = await loadSession(ref!, parsed.values, homes);
     const target = harness(to);
     const destination = output ? { path: resolve(output), replace: flag(parsed.values, "force") } : { fd: 1 };
-    const { options, report } = await convertSession(source, target, {
-      // A same-harness conversion keeps the id, so untouched records come out byte for byte.
-      ...(to === source.meta.harness ? { id: source.meta.id } : {}),
-      ...(str(parsed.values, "cwd") ? { cwd: str(parsed.values, "cwd") } : {}),
-      ...(str(parsed.values, "model") ? { model: str(parsed.values, "model") } : {}),
-      handshake: !flag(parsed.values, "no-handshake"),
-      stubOpenCalls: !flag(parsed.values, "no-stub-open-calls"),
-      now,
-      homes,
-    }, destination);
+    // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.
+    const { options, report } = await holdingSignals(() =>
+      convertSession(source, target, {
+        // A same-harness conversion keeps the id, so untouched records come out byte for byte.
+        ...(to === source.meta.harness ? { id: source.meta.id } : {}),
+        ...(str(parsed.values, "cwd") ? { cwd: str(parsed.values, "cwd") } : {}),
+        ...(str(parsed.values, "model") ? { model: str(parsed.values, "model") } : {}),
+        handshake: !flag(parsed.values, "no-handshake"),
+        stubOpenCalls: !flag(parsed.values, "no-stub-open-calls"),
+        now,
+        homes,
+      }, destination)
+    );
     if (json) printJson({ output: resolve(output!), target: { harness: to, id: options.id }, report });
     else for (const l of formatReport(report)) err(l);
     return 0;

@@ -2,6 +2,7 @@ import type { Command } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { publishFile } from "../../io/publish.ts";
+import { holdingSignals } from "../../io/interrupt.ts";
 import { InputError } from "../../errors.ts";
 import { assertDirectory } from "../../io/paths.ts";
 import { out, printJson } from "../output.ts";
@@ -34,7 +35,8 @@ Nothing is added: no handshake, no stubs, the session keeps its id.`,
       homes,
       verbatim: true,
     });
-    await publishFile(path, lines, flag(parsed.values, "force"));
+    // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.
+    await holdingSignals(() => publishFile(path, lines, flag(parsed.values, "force")));
     const exported = { harness: session.meta.harness, id: session.meta.id };
     if (json) printJson({ output: path, session: exported });
     else out(`exported ${exported.harness}:${exported.id} to ${path}`);

@@ -17,6 +17,11 @@ import type { Values } from "../args.ts";
 import type { Homes } from "../../harnesses/types.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { holdingSignals } from "../../io/interrupt.ts";
+import { discardingBackupsOnFailure } from "../../store/operation.ts";
+import { applyRetention } from "../../store/prune.ts";
+import { prunedSummary } from "./prune.ts";
+import { exitAfterSignals } from "../signals.ts";
 
 export const handoff: Command = {
   name: "handoff",
@@ -76,11 +81,18 @@ export const handoff: Command = {
     const report = withNotes(prepared, plan.notes);
     const backupPlanned = plan.databases.length > 0 && !flag(parsed.values, "no-backup");
     if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
-    const result = dryRun
-      ? undefined
-      : await target.register(plan, { force, backup: !flag(parsed.values, "no-backup"), now });
-    if (result) saveProvenance(target.name, plan.id, session, memory);
-    const op = result ? await recordHandoff(source, result, now) : undefined;
+    // Signals are held from the first write until the ledger knows the handoff: interrupted before the commit,
+    // everything is rolled back; after it, the handoff completes and is recorded for undo.
+    const done = dryRun ? undefined : await holdingSignals(async () => {
+      const result = await discardingBackupsOnFailure(() =>
+        target.register(plan, { force, backup: !flag(parsed.values, "no-backup"), now })
+      );
+      saveProvenance(target.name, plan.id, session, memory);
+      return { result, op: await recordHandoff(source, result, now) };
+    });
+    const result = done?.result;
+    const op = done?.op;
+    const pruned = done ? applyRetention() : undefined;
     const targetInfo = {
       harness: plan.harness,
       id: plan.id,
@@ -92,7 +104,12 @@ export const handoff: Command = {
     const reproduce = dryRun
       ? reproduceCommand(ref!, parsed.values, homes, plan.harness, plan.id, plan.cwd)
       : undefined;
-    const backup = { planned: backupPlanned, databases: plan.databases, paths: result?.backups ?? [] };
+    const backup = {
+      planned: backupPlanned,
+      databases: plan.databases,
+      paths: result?.backups ?? [],
+      pruned: pruned?.remove.map((c) => c.path) ?? [],
+    };
     if (json) {
       printJson({
         dryRun,
@@ -104,13 +121,14 @@ export const handoff: Command = {
         backup,
         report,
       });
-      return plan.refusal ? 1 : 0;
+      return exitAfterSignals(plan.refusal ? 1 : 0, "handoff");
     }
     for (const l of formatReport(report)) err(l);
     out(dryRun ? "plan (nothing written):" : "handed off:");
     for (const f of plan.files) out(`  ${dryRun ? "would write" : "wrote"} ${f.path}`);
     for (const db of plan.databases) out(`  ${dryRun ? "would register in" : "registered in"} ${db}`);
     out(`  backup: ${backupSummary(backup, dryRun)}`);
+    if (pruned?.remove.length) out(`  ${prunedSummary(pruned)}`);
     if (plan.refusal) {
       err(`session-bridge: ${plan.refusal}`);
       return 1;
@@ -118,7 +136,7 @@ export const handoff: Command = {
     if (reproduce) out(`carry out exactly this plan with:\n  ${reproduce}`);
     out(`${dryRun ? "then resume" : "resume"} with:\n  ${plan.resumeCommand}`);
     if (op) out(`undo with:\n  session-bridge undo ${op}`);
-    return 0;
+    return exitAfterSignals(0, "handoff");
   },
 };
 

@@ -4,6 +4,10 @@ import { pendingOperations } from "../../store/ledger.ts";
 import { carryOutUndo, planUndo } from "../../store/undo.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { out, printJson } from "../output.ts";
+import { holdingSignals } from "../../io/interrupt.ts";
+import { applyRetention } from "../../store/prune.ts";
+import { prunedSummary } from "./prune.ts";
+import { exitAfterSignals } from "../signals.ts";
 
 const MIN_PREFIX = 6;
 
@@ -39,7 +43,10 @@ export const undo: Command = {
     }
     const plan = await planUndo(entry);
     const dryRun = flag(parsed.values, "dry-run");
-    const backups = dryRun ? [] : await carryOutUndo(plan, flag(parsed.values, "force"), now);
+    const backups = dryRun
+      ? []
+      : await holdingSignals(() => carryOutUndo(plan, flag(parsed.values, "force"), now));
+    const pruned = dryRun ? undefined : applyRetention();
     if (json) {
       printJson({
         dryRun,
@@ -49,8 +56,9 @@ export const undo: Command = {
         restore: plan.restore,
         rows: plan.rows,
         backups,
+        pruned: pruned?.remove.map((c) => c.path) ?? [],
       });
-      return 0;
+      return exitAfterSignals(0, "undo");
     }
     out(`${dryRun ? "would undo" : "undid"} ${entry.op} (${entry.target.harness}:${entry.target.id})`);
     for (const p of plan.remove) {
@@ -67,6 +75,7 @@ export const undo: Command = {
       );
     }
     for (const b of backups) out(`  saved ${b}`);
-    return 0;
+    if (pruned?.remove.length) out(`  ${prunedSummary(pruned)}`);
+    return exitAfterSignals(0, "undo");
   },
 };

@@ -1,0 +1,46 @@
+/**
+ * Ctrl-C (SIGINT), SIGTERM and SIGHUP while a store is being written. By default they end the process on the
+ * spot, which would leave a temp file in the store, a half-written backup, or a handoff the undo ledger never
+ * heard of. While `holdingSignals` runs, a signal is only recorded; the write stops at its next checkpoint
+ * (between streamed chunks, between lock attempts, after a backup) by throwing InterruptedError, and the
+ * ordinary failure paths roll everything back. After the commit there are no checkpoints: a signal that
+ * arrives then lets the operation finish and be recorded, and is reported afterwards.
+ */
+import { InterruptedError, type InterruptSignal } from "../errors.ts";
+
+const SIGNALS: InterruptSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+let received: InterruptSignal | undefined;
+let holders = 0;
+
+const record = (signal: InterruptSignal) => {
+  received ??= signal;
+};
+
+export async function holdingSignals<T>(work: () => Promise<T>): Promise<T> {
+  if (holders++ === 0) { for (const s of SIGNALS) process.on(s, record); }
+  try {
+    return await work();
+  } finally {
+    if (--holders === 0) { for (const s of SIGNALS) process.off(s, record); }
+  }
+}
+
+/** Throws if a signal has arrived: called only where stopping still lets the caller roll back. */
+export function checkpoint(): void {
+  if (received) throw new InterruptedError(received);
+}
+
+/**
+ * Lets pending signal handlers run (they wait for the event loop, which a long synchronous stretch of work
+ * never reaches), then checks.
+ */
+export async function yieldAndCheckpoint(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  checkpoint();
+}
+
+/** The signal that arrived while signals were held, if any (for the exit code after a completed write). */
+export function receivedSignal(): InterruptSignal | undefined {
+  return received;
+}

@@ -1,0 +1,114 @@
+/**
+ * The backup retention rule. Every handoff and undo backs up what it is about to change, so one large session
+ * handed off and taken back a few times would otherwise fill the disk with near-identical database snapshots.
+ * The rule, applied after every successful handoff and undo and by `session-bridge prune`:
+ *   1. a copy that a pending handoff's undo restores from (a replaced file, replaced rows) is always kept;
+ *   2. of the other copies of one original (a store database, a session file), the newest KEEP are kept;
+ *   3. everything else is removed, and so are backup folders left empty or holding no copy at all.
+ * Folders written before manifests existed group their copies by file name.
+ */
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { backupsRoot, MANIFEST, readManifest } from "./backup.ts";
+import { pendingOperations } from "./ledger.ts";
+
+export const DEFAULT_KEEP = 2;
+
+export interface BackupCopy {
+  path: string;
+  /** What it is a copy of (absolute path), or `?/<name>` for a folder without a manifest. */
+  original: string;
+  /** When it was taken, from its folder's name (ISO 8601). */
+  at: string;
+  bytes: number;
+}
+
+export interface PrunePlan {
+  keep: (BackupCopy & { reason: "newest" | "undo" })[];
+  remove: BackupCopy[];
+  /** Backup folders that hold no copy once the plan is carried out (removed with it). */
+  folders: string[];
+  bytes: number;
+}
+
+/** `2026-12-01T02-40-00-123Z-codex-…` back to `2026-12-01T02:40:00.123Z`. */
+function folderTime(name: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z/.exec(name);
+  return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z` : "";
+}
+
+function listCopies(): { copies: BackupCopy[]; folders: string[] } {
+  let names: string[];
+  try {
+    names = readdirSync(backupsRoot());
+  } catch {
+    return { copies: [], folders: [] };
+  }
+  const copies: BackupCopy[] = [];
+  const folders: string[] = [];
+  for (const name of names.sort()) {
+    const dir = join(backupsRoot(), name);
+    if (!statSync(dir).isDirectory()) continue;
+    folders.push(dir);
+    const manifest = readManifest(dir);
+    for (const file of readdirSync(dir)) {
+      if (file === MANIFEST || file.startsWith(".")) continue;
+      const path = join(dir, file);
+      copies.push({
+        path,
+        original: manifest?.copies[file] ?? `?/${file}`,
+        at: folderTime(name),
+        bytes: statSync(path).size,
+      });
+    }
+  }
+  return { copies, folders };
+}
+
+/** Copies an undo of a pending handoff restores from. */
+function neededByUndo(): Set<string> {
+  const needed = new Set<string>();
+  for (const entry of pendingOperations()) {
+    for (const r of entry.replaced) needed.add(r.backup);
+    for (const row of entry.rows) if (row.restoreFrom) needed.add(row.restoreFrom);
+  }
+  return needed;
+}
+
+export function planPrune(keep: number = DEFAULT_KEEP): PrunePlan {
+  const { copies, folders } = listCopies();
+  const needed = neededByUndo();
+  const plan: PrunePlan = { keep: [], remove: [], folders: [], bytes: 0 };
+  const byOriginal = new Map<string, BackupCopy[]>();
+  for (const c of copies) byOriginal.set(c.original, [...(byOriginal.get(c.original) ?? []), c]);
+  for (const group of byOriginal.values()) {
+    // Newest first; equal times by path, so the order never depends on the directory listing.
+    group.sort((a, b) => b.at.localeCompare(a.at) || b.path.localeCompare(a.path));
+    let kept = 0;
+    for (const c of group) {
+      if (needed.has(c.path)) plan.keep.push({ ...c, reason: "undo" });
+      else if (kept < keep) {
+        kept++;
+        plan.keep.push({ ...c, reason: "newest" });
+      } else plan.remove.push(c);
+    }
+  }
+  const remaining = new Set(plan.keep.map((c) => join(c.path, "..")));
+  plan.folders = folders.filter((f) => !remaining.has(f));
+  plan.bytes = plan.remove.reduce((sum, c) => sum + c.bytes, 0);
+  plan.keep.sort((a, b) => a.path.localeCompare(b.path));
+  plan.remove.sort((a, b) => a.path.localeCompare(b.path));
+  return plan;
+}
+
+export function carryOutPrune(plan: PrunePlan): void {
+  for (const c of plan.remove) rmSync(c.path, { force: true });
+  for (const dir of plan.folders) rmSync(dir, { recursive: true, force: true });
+}
+
+/** The rule applied after a successful handoff or undo; returns what it removed. */
+export function applyRetention(): PrunePlan {
+  const plan = planPrune();
+  carryOutPrune(plan);
+  return plan;
+}

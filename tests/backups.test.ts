@@ -1,0 +1,208 @@
+/**
+ * Backups are bounded by the retention rule (the newest copies of each original, plus whatever a pending undo
+ * restores from), `prune` applies it on demand, and a handoff stopped by a signal leaves nothing behind.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DatabaseSync } from "node:sqlite";
+import { seedClaudeHome } from "./helpers/fixtures.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
+import { seedHermesHome } from "./helpers/hermes.ts";
+import { cliJson } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+import { scriptArgv } from "../lib/runtime.ts";
+
+const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+
+/** Every file under `dir`, relative to it, sorted (hidden temp files included). */
+function files(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+function world() {
+  const root = tempDir();
+  const claudeHome = join(root, "claude");
+  const source = seedClaudeHome(claudeHome, "plain-text");
+  const hermesHome = join(root, "hermes");
+  seedHermesHome(hermesHome, "0.19.0", "text-turns");
+  const codexHome = join(root, "codex");
+  makeCodexHome(codexHome);
+  const bridge = join(root, "bridge");
+  mkdirSync(bridge);
+  const homes = ["--claude-home", claudeHome, "--hermes-home", hermesHome, "--codex-home", codexHome];
+  const run = (args: string[]) => {
+    const r = cliJson([...args, ...homes], { SESSION_BRIDGE_HOME: bridge });
+    assert.equal(r.code, 0, r.stderr);
+    return r.json;
+  };
+  return { root, source, claudeHome, hermesHome, codexHome, bridge, homes, run };
+}
+
+test("three handoff and undo cycles keep only the newest two snapshots of the database", () => {
+  const w = world();
+  const ops: string[] = [];
+  for (let i = 0; i < 3; i++) {
+    const handed = w.run(["handoff", w.source.id, "--from", "claude", "--to", "hermes", "--cwd", w.root]);
+    ops.push(handed.op as string);
+    w.run(["undo", handed.op as string]);
+  }
+  // Six snapshots were taken (one before each handoff, one before each undo); the rule keeps two.
+  const kept = files(join(w.bridge, "backups")).filter((f) => !f.endsWith("manifest.json"));
+  assert.equal(kept.length, 2, kept.join("\n"));
+  assert.match(kept[0]!, /^\d{4}-\d\d-\d\dT[\d-]+Z-hermes-[^/]+\/state\.db$/);
+  assert.match(kept[1]!, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z-undo-${ops[2]}/state\\.db$`));
+});
+
+test("prune --dry-run lists what the rule would remove and removes nothing; prune removes it", () => {
+  const w = world();
+  for (let i = 0; i < 2; i++) {
+    w.run([
+      "handoff",
+      w.source.id,
+      "--from",
+      "claude",
+      "--to",
+      "hermes",
+      "--cwd",
+      w.root,
+      "--title",
+      `copy ${i}`,
+    ]);
+  }
+  const before = files(join(w.bridge, "backups"));
+  assert.equal(before.filter((f) => f.endsWith("/state.db")).length, 2);
+  const planned = w.run(["prune", "--keep", "1", "--dry-run"]);
+  const removed = planned.removed as { path: string; original: string }[];
+  assert.equal(removed.length, 1);
+  assert.equal(removed[0]!.original, join(w.hermesHome, "state.db"));
+  assert.equal(removed[0]!.path, join(w.bridge, "backups", before.find((f) => f.endsWith("/state.db"))!));
+  assert.deepEqual(files(join(w.bridge, "backups")), before, "a dry run removes nothing");
+  const pruned = w.run(["prune", "--keep", "1"]);
+  assert.deepEqual(pruned.removed, planned.removed);
+  assert.deepEqual(files(join(w.bridge, "backups")), before.slice(2), "the copy and its folder are gone");
+});
+
+test("a backup that undoing a pending handoff restores from is never pruned", () => {
+  const w = world();
+  const id = "0b9e7c52-8d1e-4a57-9a0c-6d3f2b1e4c7a";
+  const handoff = [
+    "handoff",
+    w.source.id,
+    "--from",
+    "claude",
+    "--to",
+    "claude",
+    "--cwd",
+    w.root,
+    "--session-id",
+    id,
+  ];
+  w.run(handoff);
+  const replacing = w.run([...handoff, "--force"]);
+  const [replaced] = (replacing.backup as { paths: string[] }).paths;
+  const pruned = w.run(["prune", "--keep", "0"]);
+  assert.deepEqual(pruned.removed, []);
+  assert.deepEqual(
+    (pruned.kept as { path: string; reason: string }[]).map((c) => [c.path, c.reason]),
+    [[replaced, "undo"]],
+  );
+  const target = (replacing.target as { path: string }).path;
+  const replacedContent = readFileSync(replaced!, "utf8");
+  w.run(["undo", replacing.op as string]);
+  assert.equal(readFileSync(target, "utf8"), replacedContent, "undo restored the replaced session");
+});
+
+/**
+ * Starts a real handoff in a child process while the test holds the target database's write lock, waits for
+ * the child to say it is waiting for that lock (its backup taken, its files written), and sends `signal`.
+ */
+async function interruptedHandoff(
+  w: ReturnType<typeof world>,
+  to: string,
+  database: string,
+  signal: NodeJS.Signals,
+) {
+  const lock = new DatabaseSync(database);
+  lock.exec("BEGIN IMMEDIATE");
+  try {
+    const [bin, ...pre] = scriptArgv(MAIN);
+    const child = spawn(bin!, [
+      ...pre,
+      "handoff",
+      w.source.id,
+      "--from",
+      "claude",
+      "--to",
+      to,
+      "--cwd",
+      w.root,
+      ...w.homes,
+    ], {
+      env: { ...process.env, SESSION_BRIDGE_HOME: w.bridge, SESSION_BRIDGE_DEBUG: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    const waiting = `session-bridge: ${database} is locked by another process`;
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on("data", (d) => {
+        stderr += d;
+        if (stderr.includes(waiting)) resolve();
+      });
+      child.on("exit", () => reject(new Error(`exited before waiting for the lock: ${stderr}`)));
+    });
+    const backupsWhileWaiting = files(join(w.bridge, "backups"));
+    // process.kill, not child.kill: Deno's child.kill reports the sent signal as the exit cause whatever happens.
+    process.kill(child.pid!, signal);
+    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+    return { code, stdout, stderr, backupsWhileWaiting };
+  } finally {
+    lock.exec("ROLLBACK");
+    lock.close();
+  }
+}
+
+test("Ctrl-C during a handoff to Codex leaves no rollout, temp file, backup or ledger entry", async () => {
+  const w = world();
+  const storeBefore = files(w.codexHome);
+  const r = await interruptedHandoff(w, "codex", join(w.codexHome, "state_5.sqlite"), "SIGINT");
+  assert.ok(r.backupsWhileWaiting.some((f) => f.endsWith("/state_5.sqlite")), "it was mid-handoff");
+  assert.equal(r.code, 130, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.match(r.stderr, /\nsession-bridge: interrupted by SIGINT: nothing was changed\n$/);
+  assert.deepEqual(files(w.codexHome), storeBefore);
+  assert.deepEqual(files(w.bridge), []);
+  const db = new DatabaseSync(join(w.codexHome, "state_5.sqlite"), { readOnly: true });
+  assert.deepEqual({ ...db.prepare("SELECT count(*) AS n FROM threads").get() }, { n: 0 });
+  db.close();
+});
+
+test("SIGTERM during a handoff to Hermes leaves the database, backups and ledger as they were", async () => {
+  const w = world();
+  const database = join(w.hermesHome, "state.db");
+  const rows = () => {
+    const db = new DatabaseSync(database, { readOnly: true });
+    const n = {
+      ...db.prepare("SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM messages) AS m")
+        .get(),
+    };
+    db.close();
+    return n;
+  };
+  const before = { rows: rows(), files: files(w.hermesHome) };
+  const r = await interruptedHandoff(w, "hermes", database, "SIGTERM");
+  assert.ok(r.backupsWhileWaiting.some((f) => f.endsWith("/state.db")), "it was mid-handoff");
+  assert.equal(r.code, 143, r.stderr);
+  assert.match(r.stderr, /\nsession-bridge: interrupted by SIGTERM: nothing was changed\n$/);
+  assert.deepEqual({ rows: rows(), files: files(w.hermesHome) }, before);
+  assert.deepEqual(files(w.bridge), []);
+});
