@@ -15,6 +15,7 @@ import type { HarnessName, Session } from "../lib/ir/schema.ts";
 import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { seedClaudeHome } from "./helpers/fixtures.ts";
 
 const ROUTED = "anthropic/claude-sonnet-4.6";
 const root = tempDir();
@@ -76,7 +77,19 @@ test("Claude Code's own settings.json model is what a handed-off session continu
   assert.deepEqual(claudeModels(lines), ["claude-opus-4-7"]);
   assert.equal(
     detail,
-    `continues on claude-opus-4-7, the model configured in ${join(h.claudeHome, "settings.json")} ` +
+    `continues on claude-opus-4-7, configured in ${join(h.claudeHome, "settings.json")} ` +
+      "(the source used anthropic/claude-sonnet-4.6)",
+  );
+});
+
+test("without a configured model, a Claude Code target continues on the model it last ran", async () => {
+  const h = homes("transcript");
+  const { path } = seedClaudeHome(h.claudeHome, "plain-text");
+  const { lines, detail } = await converted("claude-code", h);
+  assert.deepEqual(claudeModels(lines), ["claude-opus-5-5"]);
+  assert.equal(
+    detail,
+    `continues on claude-opus-5-5, the model this Claude Code last ran (${path}) ` +
       "(the source used anthropic/claude-sonnet-4.6)",
   );
 });
@@ -101,7 +114,7 @@ test("a Codex target continues on the model of its config.toml profile", async (
   assert.deepEqual([...new Set(models)], ["gpt-5.5-mini"]);
   assert.equal(
     detail,
-    `continues on gpt-5.5-mini, the model configured in ${join(h.codexHome, "config.toml")} (profile fast) ` +
+    `continues on gpt-5.5-mini, configured in ${join(h.codexHome, "config.toml")} (profile fast) ` +
       "(the source used anthropic/claude-sonnet-4.6)",
   );
 });
@@ -128,4 +141,26 @@ test("model ids are mapped into each target's namespace, or not at all", () => {
   assert.equal(mapModel("codex", "o3"), "o3");
   assert.equal(mapModel("codex", "claude-sonnet-4-6"), undefined);
   assert.equal(mapModel("hermes", ROUTED), ROUTED);
+});
+
+test("--model changes the model a Claude Code to Claude Code copy resumes with", async () => {
+  const h = homes("claude-copy");
+  const { path } = seedClaudeHome(h.claudeHome, "plain-text");
+  const source = await harness("claude-code").read(path);
+  const prepared = prepareConversion(source, harness("claude-code"), {
+    cwd: root,
+    handshake: true,
+    now: new Date(),
+    homes: h,
+    model: "claude-haiku-4-5",
+  });
+  const lines: Record<string, unknown>[] = [];
+  for await (const l of harness("claude-code").render(prepared.session, prepared.options)) {
+    lines.push(JSON.parse(l));
+  }
+  assert.deepEqual(claudeModels(lines), ["claude-haiku-4-5"]);
+  assert.equal(
+    prepared.report.entries.find((e) => e.code === "model")?.detail,
+    "continues on claude-haiku-4-5 (--model)",
+  );
 });

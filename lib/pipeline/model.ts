@@ -17,7 +17,7 @@ export type ModelReason = "flag" | "target-config" | "mapped" | "source" | "targ
 
 export interface ConfiguredModel {
   model: string;
-  /** Where it is configured, for the report (a file, and a profile when one applies). */
+  /** Why it is this harness's model, for the report: `configured in <file> (profile p)`, ... */
   where: string;
 }
 
@@ -42,7 +42,7 @@ export function chooseModel(
     return {
       model: configured.model,
       reason: "target-config",
-      detail: `continues on ${configured.model}, the model configured in ${configured.where}${
+      detail: `continues on ${configured.model}, ${configured.where}${
         sourceModel && sourceModel !== configured.model ? ` (the source used ${sourceModel})` : ""
       }`,
     };

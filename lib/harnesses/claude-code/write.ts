@@ -90,11 +90,13 @@ function baseRecord(options: Pick<RenderOptions, "cwd" | "id">, parentUuid: stri
 
 /**
  * Copies a Claude Code file, retargeting `sessionId` and `cwd`. An earlier hop's handshake is dropped and its
- * children re-linked to its parent, so the chain stays whole. Lines needing no change are yielded as read.
+ * children re-linked to its parent, so the chain stays whole. With --model (`options.model` is only set for a
+ * same-harness copy when asked) the main thread's replies name that model, since Claude Code resumes with the
+ * recorded one. Lines needing no change are yielded as read.
  */
 export async function* copyRecords(
   path: string,
-  options: Pick<RenderOptions, "id" | "cwd">,
+  options: Pick<RenderOptions, "id" | "cwd" | "model">,
   clock?: RecordClock,
   tail?: { parent: string | null },
 ): AsyncGenerator<string> {
@@ -113,6 +115,13 @@ export async function* copyRecords(
     }
     if (typeof record.cwd === "string" && record.cwd !== options.cwd) changes.cwd = options.cwd;
     if (record.parentUuid !== undefined && parent !== record.parentUuid) changes.parentUuid = parent;
+    const message = record.message as Json | undefined;
+    if (
+      options.model && record.type === "assistant" && record.isSidechain !== true && message &&
+      typeof message.model === "string" && message.model !== "<synthetic>" && message.model !== options.model
+    ) {
+      changes.message = { ...message, model: options.model };
+    }
     if (tail && typeof record.uuid === "string" && record.isSidechain !== true) tail.parent = record.uuid;
     yield Object.keys(changes).length ? line({ ...record, ...changes }) : text;
   }

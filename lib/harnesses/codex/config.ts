@@ -29,7 +29,7 @@ export function configuredCodexModel(codexHome: string): ConfiguredModel | undef
   const { model, profile } = readCodexConfig(codexHome);
   if (!model) return undefined;
   const path = join(codexHome, "config.toml");
-  return { model, where: profile ? `${path} (profile ${profile})` : path };
+  return { model, where: `configured in ${path}${profile ? ` (profile ${profile})` : ""}` };
 }
 
 export function readCodexConfig(codexHome: string): CodexConfig {

@@ -33,7 +33,7 @@ export const hermes: Harness = {
   configuredModel(homes) {
     const where = configPath(activeHome(homes).dir);
     const { model } = configuredModel(where);
-    return model ? { model, where } : undefined;
+    return model ? { model, where: `configured in ${where}` } : undefined;
   },
   checkId: checkHermesId,
   locate: (homes) => stateDbPath(activeHome(homes).dir),
