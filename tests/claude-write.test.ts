@@ -32,10 +32,9 @@ function assertChain(path: string) {
   }
 }
 
+/** Handshake records: for Claude Code 2.x a `local_command` system record (see write.ts), whatever its form. */
 function handshakes(path: string) {
-  return jsonLines(path).filter((r) =>
-    r.type === "user" && JSON.stringify(r.message).includes(HANDSHAKE_OPEN)
-  );
+  return jsonLines(path).filter((r) => JSON.stringify(r.message ?? r.content ?? "").includes(HANDSHAKE_OPEN));
 }
 
 test("same-harness convert without changes reproduces the file byte for byte", () => {
@@ -85,7 +84,8 @@ test("handoff to another directory lands in that directory's bucket with a fresh
   }
   assertChain(target.path);
   assert.equal(handshakes(target.path).length, 1);
-  assert.equal(records.at(-1)!.isMeta, true, "the handshake is the newest leaf, hidden from the UI");
+  assert.equal(records.at(-1)!.type, "system", "the handshake is the newest leaf");
+  assert.equal(records.at(-1)!.subtype, "local_command");
   assert.ok(existsSync(w.path), "the source is untouched");
 });
 
@@ -138,7 +138,7 @@ test("--stub-open-calls closes the open call with an error result right after it
   assert.equal(content[0]!.type, "tool_result");
   assert.equal(content[0]!.is_error, true);
   assert.equal(content[0]!.content, INTERRUPTED_RESULT);
-  const handshakeText = (p: string) => JSON.stringify(handshakes(p)[0]!.message).replace(/ on \S+Z\./, "");
+  const handshakeText = (p: string) => String(handshakes(p)[0]!.content).replace(/ on \S+Z\./, "");
   assert.equal(handshakeText(path), handshakeText((plain.json.target as { path: string }).path));
   assert.match(handshakeText(path), /Bash \(toolu_/);
 });

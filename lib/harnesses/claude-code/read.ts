@@ -16,6 +16,7 @@ import { modelsOf, titleFromFirstUserText } from "../../ir/summary.ts";
 import { emptySession } from "../../ir/session.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { originMeaning } from "./origin.ts";
+import { isHandshakeRecord } from "./write.ts";
 
 /** Record types that take part in the uuid/parentUuid tree. */
 const TREE_TYPES = new Set(["user", "assistant", "system", "attachment"]);
@@ -151,8 +152,22 @@ function addNode(
     };
   }
   if (type === "user" || type === "assistant") node.message = toMessage(record, type, origin);
+  else if (isHandshakeRecord(record)) node.message = handshakeMessage(record, origin);
   else state.session.passthrough.push({ type, origin });
   state.nodes.set(node.uuid, node);
+}
+
+/** An earlier hop's handshake written as a `system` record (see write.ts): context, so the next hop replaces it. */
+function handshakeMessage(record: Json, origin: Message["origin"] & object): Message {
+  return {
+    uid: record.uuid as string,
+    parentUid: optStr(record.parentUuid) ?? null,
+    role: "user",
+    kind: "context",
+    blocks: [{ type: "text", text: typeof record.content === "string" ? record.content : "" }],
+    origin,
+    ...(optStr(record.timestamp) ? { timestamp: optStr(record.timestamp) } : {}),
+  };
 }
 
 function toMessage(record: Json, type: "user" | "assistant", origin: Message["origin"] & object): Message {

@@ -33,7 +33,7 @@ export async function planClaude(
   const bucket = bucketFor(options.cwd, process.env, target.version);
   const dir = join(projectsDir(homes), bucket);
   const path = join(dir, `${options.id}.jsonl`);
-  const files: PlannedFile[] = [{ path, lines: () => renderClaude(session, options) }];
+  const files: PlannedFile[] = [{ path, lines: () => renderClaude(session, options, target.version) }];
   for (const source of subagentFiles(session)) {
     files.push({
       path: join(dir, options.id, "subagents", basename(source)),

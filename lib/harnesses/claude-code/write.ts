@@ -10,32 +10,41 @@ import type { RenderOptions } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { RecordClock } from "../../ir/clock.ts";
 import { claudePermissionMode } from "../../posture/posture.ts";
-import { newUuid } from "../../ids.ts";
+import { isUuid, newUuid } from "../../ids.ts";
+import { isObject } from "../../io/json.ts";
 import { INTERRUPTED_RESULT, isHandshake, startsWithHandshake } from "../../handshake/handshake.ts";
 import { type AnthropicBlock, blocksFromContent, blockToAnthropic } from "./content.ts";
 import type {
   ClaudeAssistantContentBlock,
   ClaudeAssistantRecord,
+  ClaudeSystemRecord,
   ClaudeUserContentBlock,
   ClaudeUserRecord,
 } from "../../generated/claude-code/2.1.328.ts";
 import { CLAUDE_WRITER_VERSION } from "./version.ts";
+import { compareVersions } from "../../schemas/drift.ts";
 
 type Json = Record<string, unknown>;
 
-export async function* renderClaude(session: Session, options: RenderOptions): AsyncGenerator<string> {
+export async function* renderClaude(
+  session: Session,
+  options: RenderOptions,
+  targetVersion: string = CLAUDE_WRITER_VERSION,
+): AsyncGenerator<string> {
   const clock = new RecordClock(options.now, session.meta.createdAt);
-  const tail = { parent: null as string | null };
+  const tail: CopyTail = { parent: null };
   if (session.meta.harness === "claude-code" && session.meta.path) {
     yield* copyRecords(session.meta.path, options, clock, tail);
-    tail.parent = lastLiveUid(session) ?? tail.parent;
+    const last = lastLiveUid(session);
+    tail.parent = (last && tail.renamed?.get(last)) ?? last ?? tail.parent;
   } else {
     yield* renderMessages(session, options, clock, tail);
   }
   const envelope = (parent: string | null) => baseRecord(options, parent);
-  if (options.stubOpenCalls && session.pending.openToolCalls.length) {
+  const open = unansweredCalls(session);
+  if (options.stubOpenCalls && open.length) {
     const uuid = newUuid();
-    const content: ClaudeUserContentBlock[] = session.pending.openToolCalls.map((c) => ({
+    const content: ClaudeUserContentBlock[] = open.map((c) => ({
       type: "tool_result",
       tool_use_id: c.callId,
       content: INTERRUPTED_RESULT,
@@ -52,17 +61,60 @@ export async function* renderClaude(session: Session, options: RenderOptions): A
     tail.parent = uuid;
   }
   if (options.handshake) {
-    const uuid = newUuid();
-    const handshake: ClaudeUserRecord = {
-      ...envelope(tail.parent),
+    const record = handshakeRecord(options.handshake, envelope(tail.parent), clock.next(), targetVersion);
+    yield line(record);
+  }
+}
+
+/** Pending calls the rendered thread leaves without a result (a foreign source may carry its stubs already). */
+function unansweredCalls(session: Session): Session["pending"]["openToolCalls"] {
+  const answered = new Set(
+    session.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "tool_result" ? [b.callId] : []))),
+  );
+  return session.pending.openToolCalls.filter((c) => !answered.has(c.callId));
+}
+
+/**
+ * The first Claude Code that answers a transcript ending in a user record with a synthetic assistant "No
+ * response requested." on resume (read in the 2.1.328 binary's loader; 1.0.128 adds nothing and sends no
+ * `system` record to the model).
+ */
+export const FIRST_SYNTHETIC_ANSWER_VERSION = "2.0.0";
+
+/**
+ * The handshake, placed so the resumed model reads it as the next thing to act on. A user record at the end
+ * would be "answered" at once by that synthetic reply. Claude Code 2.x skips `system` records when it looks
+ * for the last message, yet sends a `local_command` one to the model as user text: written that way, the
+ * handshake reaches the model after the synthetic reply, in the same message as the person's next prompt
+ * (checked live against 2.1.328: tests/claude-handshake-live.test.ts). Older versions get a meta user record.
+ */
+function handshakeRecord(
+  text: string,
+  envelope: Envelope,
+  timestamp: string,
+  targetVersion: string,
+): ClaudeUserRecord | ClaudeSystemRecord {
+  const uuid = newUuid();
+  if (compareVersions(targetVersion, FIRST_SYNTHETIC_ANSWER_VERSION) < 0) {
+    return {
+      ...envelope,
       type: "user",
-      message: { role: "user", content: options.handshake },
+      message: { role: "user", content: text },
       isMeta: true,
       uuid,
-      timestamp: clock.next(),
+      timestamp,
     };
-    yield line(handshake);
   }
+  return {
+    ...envelope,
+    type: "system",
+    subtype: "local_command",
+    content: text,
+    level: "info",
+    isMeta: false,
+    uuid,
+    timestamp,
+  };
 }
 
 /** The newest message of the live thread that is not an earlier hop's handshake (which is being replaced). */
@@ -70,7 +122,8 @@ function lastLiveUid(session: Session): string | undefined {
   return session.messages.findLast((m) => !isHandshake(m))?.uid;
 }
 
-const line = (record: Json | ClaudeUserRecord | ClaudeAssistantRecord): string => JSON.stringify(record);
+const line = (record: Json | ClaudeUserRecord | ClaudeAssistantRecord | ClaudeSystemRecord): string =>
+  JSON.stringify(record);
 
 type Envelope = Pick<
   ClaudeUserRecord,
@@ -92,15 +145,18 @@ function baseRecord(options: Pick<RenderOptions, "cwd" | "id">, parentUuid: stri
  * Copies a Claude Code file, retargeting `sessionId` and `cwd`. An earlier hop's handshake is dropped and its
  * children re-linked to its parent, so the chain stays whole. With --model (`options.model` is only set for a
  * same-harness copy when asked) the main thread's replies name that model, since Claude Code resumes with the
- * recorded one. Lines needing no change are yielded as read.
+ * recorded one. Record ids that are not UUIDs (hand-made or foreign files: Claude Code hangs on them) are
+ * re-minted, every reference to them following. Lines needing no change are yielded as read.
  */
 export async function* copyRecords(
   path: string,
   options: Pick<RenderOptions, "id" | "cwd" | "model">,
   clock?: RecordClock,
-  tail?: { parent: string | null },
+  tail?: CopyTail,
 ): AsyncGenerator<string> {
   const relink = new Map<string, string | null>();
+  const minted = new ReMinted();
+  if (tail) tail.renamed = minted.ids;
   for await (const { text, value } of readJsonl(path)) {
     const record = value as Json;
     if (typeof record.timestamp === "string") clock?.next(record.timestamp);
@@ -122,8 +178,48 @@ export async function* copyRecords(
     ) {
       changes.message = { ...message, model: options.model };
     }
-    if (tail && typeof record.uuid === "string" && record.isSidechain !== true) tail.parent = record.uuid;
+    Object.assign(changes, minted.changes({ ...record, ...changes }));
+    const uuid = (changes.uuid ?? record.uuid) as unknown;
+    if (tail && typeof uuid === "string" && record.isSidechain !== true) tail.parent = uuid;
     yield Object.keys(changes).length ? line({ ...record, ...changes }) : text;
+  }
+}
+
+/** Where a copy ended: the newest main-thread record, and the ids it re-minted (old id to new). */
+interface CopyTail {
+  parent: string | null;
+  renamed?: ReadonlyMap<string, string>;
+}
+
+/** The record fields that hold a record uuid of the same file (2.1.x also points at them from metadata). */
+const UUID_FIELDS = ["uuid", "parentUuid", "logicalParentUuid", "leafUuid", "sourceToolAssistantUUID"];
+const SEGMENT_FIELDS = ["headUuid", "tailUuid", "anchorUuid"];
+
+/** One fresh UUID per id that is not one, the same wherever the id appears. */
+class ReMinted {
+  readonly ids = new Map<string, string>();
+
+  private of(id: unknown): string | undefined {
+    if (typeof id !== "string" || isUuid(id)) return undefined;
+    let fresh = this.ids.get(id);
+    if (fresh === undefined) this.ids.set(id, fresh = newUuid());
+    return fresh;
+  }
+
+  /** The fields of `record` to replace (none when every id in it is a UUID already). */
+  changes(record: Json): Json {
+    const changes: Json = {};
+    for (const field of UUID_FIELDS) {
+      const fresh = this.of(record[field]);
+      if (fresh !== undefined) changes[field] = fresh;
+    }
+    const metadata = isObject(record.compactMetadata) ? record.compactMetadata : undefined;
+    const segment = metadata && isObject(metadata.preservedSegment) ? metadata.preservedSegment : undefined;
+    if (metadata && segment && SEGMENT_FIELDS.some((f) => this.of(segment[f]) !== undefined)) {
+      const mapped = Object.fromEntries(SEGMENT_FIELDS.map((f) => [f, this.of(segment[f]) ?? segment[f]]));
+      changes.compactMetadata = { ...metadata, preservedSegment: { ...segment, ...mapped } };
+    }
+    return changes;
   }
 }
 
@@ -132,8 +228,12 @@ function linked(relink: Map<string, string | null>, parent: unknown): string | n
   return relink.has(parent) ? relink.get(parent)! : parent;
 }
 
-/** Our own handshake record: meta (hidden from the UI), starting with the marker. */
-function isHandshakeRecord(record: Json): boolean {
+/** Our own handshake record: a `local_command` system record or a meta user record, starting with the marker. */
+export function isHandshakeRecord(record: Json): boolean {
+  if (record.type === "system") {
+    return record.subtype === "local_command" && typeof record.content === "string" &&
+      startsWithHandshake(record.content);
+  }
   if (record.type !== "user" || record.isMeta !== true) return false;
   const content = (record.message as Json | undefined)?.content;
   return blocksFromContent(content).some((b) => b.type === "text" && startsWithHandshake(b.text));

@@ -1,0 +1,112 @@
+/**
+ * What the real Claude Code 2.1.328 sends the model when it resumes a Claude → Claude handoff, compared with
+ * resuming the untouched session: runs the installed binary offline against the fake Anthropic server.
+ * Skipped when the binary is not installed (`npx bun acceptance/install-harness.ts claude-code`).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  type AnthropicRequest,
+  contentText,
+  startFakeAnthropic,
+} from "../lib/certify/fake-servers/anthropic.ts";
+import { claudeConfigDir, claudeEnv, runClaude } from "../lib/certify/harnesses/claude-code/run.ts";
+import { readRequestLog } from "../lib/certify/request-log.ts";
+import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
+import { harnessDir } from "../acceptance/install-harness.ts";
+import { cliJson } from "./helpers/cli.ts";
+import { claudeFixture, FIXTURE_CWD, sessionIdOf } from "./helpers/fixtures.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const BIN = join(
+  harnessDir("claude-code", "2.1.328"),
+  "node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+);
+const skip = existsSync(BIN) ? false : "Claude Code 2.1.328 is not installed";
+const NEXT = "LIVE-NEXT-PROMPT: carry on.";
+
+/** The resumed request's messages as `role: part` lines (reminders and environment notes left out). */
+async function resumedParts(home: string, cwd: string, id: string): Promise<string[]> {
+  const logPath = join(home, `requests-${id}.jsonl`);
+  const server = await startFakeAnthropic({ logPath });
+  try {
+    const r = await runClaude({
+      bin: BIN,
+      home,
+      cwd,
+      args: ["-p", "--resume", id, NEXT, "--output-format", "json"],
+      baseEnv: claudeEnv(home, server.url),
+    });
+    assert.equal(r.code, 0, r.stderr || r.stdout);
+  } finally {
+    await server.close();
+  }
+  const turn = readRequestLog<AnthropicRequest>(logPath).filter((q) => (q.tools ?? []).length > 0).at(-1)!;
+  return turn.messages.filter((m) => m.role !== "system").flatMap((m) => {
+    const blocks = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
+    return blocks.flatMap((b) => {
+      if (b.type === "tool_use") {
+        return [`${m.role}: tool_use ${JSON.stringify(b.input)}`];
+      }
+      if (b.type === "tool_result") return [`${m.role}: tool_result ${contentText([b]).slice(0, 40)}`];
+      const text = contentText([b]);
+      if (!text || text.startsWith("<system-reminder>")) return [];
+      return [`${m.role}: ${text.split("\n")[0]!.slice(0, 60)}`];
+    });
+  });
+}
+
+test(
+  "a Claude → Claude handoff of an interrupted call gives the model the call, its result, then the handshake with the next prompt",
+  {
+    skip,
+    timeout: 240_000,
+  },
+  async () => {
+    const root = tempDir();
+    const home = join(root, "home");
+    mkdirSync(join(root, "project"));
+    const cwd = realpathSync(join(root, "project"));
+    const config = claudeConfigDir(home);
+    const bucket = join(config, "projects", bucketName(cwd));
+    mkdirSync(bucket, { recursive: true });
+    const id = sessionIdOf(claudeFixture("interrupted-tool-call"));
+    writeFileSync(
+      join(bucket, `${id}.jsonl`),
+      readFileSync(claudeFixture("interrupted-tool-call"), "utf8").replaceAll(FIXTURE_CWD, cwd),
+    );
+    writeFileSync(join(config, "settings.json"), JSON.stringify({ cleanupPeriodDays: 100000 }));
+
+    const r = cliJson(["handoff", id, "--to", "claude-code", "--cwd", cwd, "--claude-home", config], {
+      SESSION_BRIDGE_HOME: join(root, "bridge"),
+    });
+    assert.equal(r.code, 0, r.stderr);
+    const handedOff = await resumedParts(home, cwd, (r.json.target as { id: string }).id);
+    const untouched = await resumedParts(home, cwd, id);
+
+    const call =
+      'assistant: tool_use {"command":"echo fixture-slow-start; sleep 30; echo fixture-slow-end",' +
+      '"description":"Run the requested command"}';
+    assert.deepEqual(untouched.slice(-4), [
+      call,
+      "user: tool_result [Tool call interrupted: the session ende",
+      "assistant: No response requested.",
+      `user: ${NEXT}`,
+    ]);
+    assert.deepEqual(handedOff.slice(-5), [
+      call,
+      `user: tool_result ${
+        "Interrupted: this tool call was still running when the session was moved".slice(0, 40)
+      }`,
+      "assistant: No response requested.",
+      "user: <session-bridge-handoff>",
+      `user: ${NEXT}`,
+    ]);
+    // Never less than not handing off: every part the untouched resume sent, but the binary's own stub result.
+    for (const part of untouched.filter((p) => !p.startsWith("user: tool_result"))) {
+      assert.ok(handedOff.includes(part), `missing after the handoff: ${part}`);
+    }
+  },
+);
