@@ -13,6 +13,7 @@ import { tail } from "../../spawn.ts";
 import type { HarnessDriver, SentMessage, Turn } from "../../types.ts";
 import { codexEnv, codexHomeDir, initCodexStore, prepareCodexHome, runCodex, threadIdOf } from "./run.ts";
 import { userCodexHome } from "./user.ts";
+import { type CodexTui, startCodexTui } from "./tui.ts";
 
 export const codexDriver: HarnessDriver = {
   id: "codex",
@@ -49,6 +50,16 @@ export const codexDriver: HarnessDriver = {
       };
     };
 
+    /** Runs `drive` against the real TUI in `cwd`; the pane is closed whatever happens. */
+    const inTui = async <T>(cwd: string, drive: (tui: CodexTui) => Promise<T>): Promise<T> => {
+      const tui = await startCodexTui({ bin, codexHome: codexHomeDir(home), cwd, env: runEnv });
+      try {
+        return await drive(tui);
+      } finally {
+        tui.close();
+      }
+    };
+
     return {
       id: "codex",
       homes: () => ({ codexHome: codexHomeDir(home) }),
@@ -62,6 +73,28 @@ export const codexDriver: HarnessDriver = {
         if (!second.ok) throw new Error(`codex seed failed: ${second.detail}`);
         return { id: first.id, firstReply: first.reply };
       },
+      seedInteractive: (cwd, prompts) =>
+        inTui(cwd, async (tui) => {
+          const firstReply = await tui.ask(prompts.first);
+          await tui.ask(prompts.tool);
+          await tui.exit();
+          return { id: tui.sessionId(), firstReply };
+        }),
+      seedInterrupted: (cwd, prompts) =>
+        inTui(cwd, async (tui) => {
+          const firstReply = await tui.ask(prompts.first);
+          await tui.ask(prompts.tool);
+          await tui.submit(prompts.slow);
+          await tui.waitForRunningCommand(prompts.slowCommand);
+          // Typed while the call runs: Codex lists it under "Messages to be submitted after next tool call".
+          await tui.submit(prompts.queued);
+          await tui.waitForQueued(prompts.queued);
+          // Esc interrupts the running call and sends the queued words at once (Codex's own behaviour).
+          tui.pane.press("Escape");
+          await tui.waitForInterruption(prompts.queued);
+          await tui.exit();
+          return { id: tui.sessionId(), firstReply };
+        }),
       resume: (cwd, sessionId, prompt) => exec(cwd, ["resume", sessionId, prompt]),
       requestCount: () => responsesRequests(logPath).length,
       lastRequest: () => flatten(responsesRequests(logPath).at(-1)),

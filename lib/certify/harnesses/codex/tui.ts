@@ -1,0 +1,211 @@
+/**
+ * Codex's interactive TUI driven like a person would: `codex --no-daemon` in a tmux pane (without it a
+ * background app-server outlives the TUI), prompts typed into the composer, each answer awaited in the rollout
+ * Codex writes (what it recorded is what a handoff reads), a long shell call cancelled with Esc while words are
+ * queued, and the TUI left with `/quit`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { isObject, type Json } from "../../../io/json.ts";
+import { rolloutFiles } from "../../../harnesses/codex/locate.ts";
+import { startTmux, type TmuxPane, waitUntil } from "../../tmux.ts";
+
+export interface CodexTuiOptions {
+  bin: string;
+  /** The CODEX_HOME the TUI runs with (env must name the same). */
+  codexHome: string;
+  cwd: string;
+  env: Record<string, string>;
+  /** Extra arguments before the prompt (e.g. `-c key=value`). */
+  args?: string[];
+}
+
+const TURN_TIMEOUT_MS = 90_000;
+/** The composer is ready: its placeholder or the shortcut hint under it. */
+const COMPOSER = /\? for shortcuts|Ask Codex to do anything/;
+
+export interface CodexTui {
+  pane: TmuxPane;
+  /** Types a prompt, submits it, and waits for its turn to complete in the rollout; returns the answer. */
+  ask(prompt: string): Promise<string>;
+  /** Types a prompt and submits it without waiting (e.g. while the agent is busy: Codex queues it). */
+  submit(prompt: string): Promise<void>;
+  /** Waits until the rollout holds a shell call running `command` with no output yet. */
+  waitForRunningCommand(command: string): Promise<void>;
+  /** Waits until the screen lists `text` among the messages queued for after the running call. */
+  waitForQueued(text: string): Promise<void>;
+  /** Waits until the rollout records the running turn as aborted and the queued `text` answered after it. */
+  waitForInterruption(queued: string): Promise<void>;
+  /** The thread the TUI records into (known once the first prompt is recorded). */
+  sessionId(): string;
+  /** The rollout file the TUI records into. */
+  rolloutPath(): string;
+  /** Leaves the TUI as a person does (`/quit`) and waits for the program to end. */
+  exit(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Starts the TUI and gets it to its composer the way a person does on a first start: a model upgrade offer is
+ * declined (the configured model stays), a folder trust question is answered yes.
+ */
+export async function startCodexTui(opts: CodexTuiOptions): Promise<CodexTui> {
+  const before = new Set(rolloutFiles(opts.codexHome).map((f) => f.path));
+  const pane = startTmux({
+    command: opts.bin,
+    args: ["--no-daemon", ...(opts.args ?? [])],
+    cwd: opts.cwd,
+    env: { ...opts.env, TERM: "xterm-256color" },
+  });
+  try {
+    await reachComposer(pane);
+  } catch (error) {
+    pane.close();
+    throw error;
+  }
+
+  let path: string | undefined;
+  const records = (): Json[] => {
+    path ??= rolloutFiles(opts.codexHome).find((f) => !before.has(f.path))?.path;
+    return path && existsSync(path) ? readRecords(path) : [];
+  };
+  const lastLines = () => pane.screen().split("\n").filter((l) => l.trim()).slice(-4).join(" | ");
+  const submit = async (prompt: string) => {
+    pane.type(prompt);
+    // Enter only once the words are in the composer: sent in the same burst, the TUI may take it as a paste.
+    await pane.waitForScreen((s) => s.includes(prompt.slice(0, 40)), "the typed prompt on screen", 10_000);
+    pane.press("Enter");
+  };
+
+  return {
+    pane,
+    submit,
+    async ask(prompt) {
+      const seen = records().length;
+      await submit(prompt);
+      return await waitUntil(
+        () => answerAfter(records().slice(seen), prompt),
+        `Codex's answer to "${prompt.slice(0, 40)}"`,
+        TURN_TIMEOUT_MS,
+        lastLines,
+      );
+    },
+    async waitForRunningCommand(command) {
+      await waitUntil(
+        () => (runningCall(records(), command) ? true : undefined),
+        `a running shell call to ${command}`,
+        TURN_TIMEOUT_MS,
+        lastLines,
+      );
+    },
+    async waitForQueued(text) {
+      await pane.waitForScreen(
+        (s) => s.split("\n").some((l) => l.includes("↳") && l.includes(text.slice(0, 40))),
+        "the queued words on screen",
+        TURN_TIMEOUT_MS,
+      );
+    },
+    async waitForInterruption(queued) {
+      await waitUntil(
+        () => {
+          const all = records();
+          const aborted = all.findIndex((r) => eventType(r) === "turn_aborted");
+          return aborted >= 0 && answerAfter(all.slice(aborted), queued) !== undefined ? true : undefined;
+        },
+        "the aborted turn and the queued words answered in the rollout",
+        TURN_TIMEOUT_MS,
+        lastLines,
+      );
+    },
+    sessionId() {
+      records();
+      const id = path && /([0-9a-f-]{36})\.jsonl$/.exec(path)?.[1];
+      if (!id) throw new Error("Codex recorded no thread");
+      return id;
+    },
+    rolloutPath() {
+      records();
+      if (!path) throw new Error("Codex recorded no thread");
+      return path;
+    },
+    async exit() {
+      await submit("/quit");
+      await pane.waitForExit(TURN_TIMEOUT_MS);
+      pane.close();
+    },
+    close: () => pane.close(),
+  };
+}
+
+const QUESTION = /Use existing model|trust the (files|contents)|Do you trust/i;
+
+/** The composer with no question over it, for a moment: questions open just after the composer first shows. */
+async function reachComposer(pane: TmuxPane): Promise<void> {
+  for (let step = 0; step < 6; step++) {
+    const screen = await pane.waitForScreen(
+      (s) => COMPOSER.test(s) || QUESTION.test(s),
+      "Codex's composer",
+      TURN_TIMEOUT_MS,
+    );
+    if (/Use existing model/.test(screen)) {
+      // The upgrade offer: keep the configured model (the fake server answers for it).
+      pane.press("2");
+      await pane.waitForScreen((s) => !/Use existing model/.test(s), "the upgrade offer to close", 3_000)
+        .catch(() => pane.press("Enter"));
+      continue;
+    }
+    if (QUESTION.test(screen)) {
+      pane.press("Enter");
+      await pane.waitForScreen((s) => !QUESTION.test(s), "the trust question to close", 10_000);
+      continue;
+    }
+    const question = await pane.waitForScreen(QUESTION, "a question after start", 3_000).catch(() =>
+      undefined
+    );
+    if (!question) return;
+  }
+  throw new Error("Codex's TUI kept asking questions before its composer");
+}
+
+function readRecords(path: string): Json[] {
+  return readFileSync(path, "utf8").split("\n").flatMap((line) => {
+    try {
+      const value = JSON.parse(line) as unknown;
+      return isObject(value) ? [value] : [];
+    } catch {
+      // The line Codex is writing right now.
+      return [];
+    }
+  });
+}
+
+const payloadOf = (r: Json): Json => (isObject(r.payload) ? r.payload : {});
+const eventType = (r: Json) => (r.type === "event_msg" ? payloadOf(r).type : undefined);
+
+function userText(r: Json): string | undefined {
+  const p = payloadOf(r);
+  if (r.type !== "response_item" || p.type !== "message" || p.role !== "user" || !Array.isArray(p.content)) {
+    return undefined;
+  }
+  return p.content.filter(isObject).map((c) => (typeof c.text === "string" ? c.text : "")).join("\n");
+}
+
+/** The answer of the turn that recorded `prompt` as the user's words, once that turn completed. */
+function answerAfter(records: Json[], prompt: string): string | undefined {
+  const asked = records.findIndex((r) => userText(r)?.includes(prompt));
+  if (asked < 0) return undefined;
+  const done = records.slice(asked).find((r) => eventType(r) === "task_complete");
+  if (!done) return undefined;
+  const answer = payloadOf(done).last_agent_message;
+  return typeof answer === "string" ? answer : "";
+}
+
+/** A shell call (any of Codex's shell tools) whose arguments name `command` and that has no output yet. */
+function runningCall(records: Json[], command: string): boolean {
+  const outputs = new Set(
+    records.map(payloadOf).filter((p) => /_output$/.test(String(p.type))).map((p) => String(p.call_id)),
+  );
+  return records.map(payloadOf).some((p) =>
+    (p.type === "function_call" || p.type === "local_shell_call") &&
+    JSON.stringify(p.arguments ?? p.action ?? "").includes(command) && !outputs.has(String(p.call_id))
+  );
+}
