@@ -30,6 +30,7 @@ import { Buffer } from "node:buffer";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { installHarness } from "./install-harness.ts";
+import { type CodexTui, startCodexTui } from "../lib/certify/harnesses/codex/tui.ts";
 import {
   defaultScript,
   type Json,
@@ -44,7 +45,13 @@ const MODEL = "gpt-5.5";
 const PROVIDER = "fake";
 
 interface Step {
+  /** The prompt of a `codex exec` run (a TUI step types its own). */
   prompt: string;
+  /**
+   * Drive the interactive TUI (`codex --no-daemon`, or `codex --no-daemon resume <thread>` with `resume`) in a
+   * tmux pane instead of `codex exec`: typed as a person types, left with `/quit`.
+   */
+  tui?: (tui: CodexTui) => Promise<void>;
   /** Resume the scenario's thread instead of starting a new one. */
   resume?: boolean;
   /** Extra `codex exec` flags (before the prompt / `resume`). */
@@ -132,6 +139,73 @@ const SCENARIOS: Scenario[] = [
       { prompt: "First message about maple syrup grading." },
       { prompt: "Second message about harbour tides.", resume: true },
     ],
+  },
+  {
+    name: "full-access",
+    description:
+      "One turn with `--dangerously-bypass-approvals-and-sandbox` (approval never, no sandbox: permission_profile `disabled`), running the shell tool.",
+    steps: [{ prompt: "TOOL: echo unsandboxed", args: ["--dangerously-bypass-approvals-and-sandbox"] }],
+  },
+  {
+    name: "interactive",
+    description:
+      "Typed into the interactive TUI (`codex --no-daemon` in tmux): a text turn, then a turn that runs the shell tool; left with `/quit`.",
+    steps: [{
+      prompt: "(typed)",
+      tui: async (tui) => {
+        await tui.ask("Please remember the harbour word LANTERN for later.");
+        await tui.ask("TOOL: echo typed-tool-ran");
+        await tui.exit();
+      },
+    }],
+  },
+  {
+    name: "interactive-interrupted",
+    description:
+      "Typed into the TUI: a text turn, then `TOOL: sleep 300`; while it runs a message is typed (queued under 'Messages to be submitted after next tool call') and Esc pressed, which aborts the call and sends the queued words at once; left with `/quit`.",
+    steps: [{
+      prompt: "(typed)",
+      tui: async (tui) => {
+        await tui.ask("Please remember the orchard word QUINCE for later.");
+        await tui.submit("TOOL: sleep 300");
+        await tui.waitForRunningCommand("sleep 300");
+        await tui.submit("Words typed while the command ran, about copper kettles.");
+        await tui.waitForQueued("Words typed while the command ran, about copper kettles.");
+        tui.pane.press("Escape");
+        await tui.waitForInterruption("Words typed while the command ran, about copper kettles.");
+        await tui.exit();
+      },
+    }],
+  },
+  {
+    name: "interactive-resumed",
+    description:
+      "A `codex exec` turn, then the thread resumed in the TUI (`codex --no-daemon resume <uuid>`) with a typed turn; left with `/quit`.",
+    steps: [
+      { prompt: "Opening remark about lighthouse lenses." },
+      {
+        prompt: "(typed)",
+        resume: true,
+        tui: async (tui) => {
+          await tui.ask("Typed follow-up about foghorns after resuming.");
+          await tui.exit();
+        },
+      },
+    ],
+  },
+  {
+    name: "interactive-compacted",
+    description:
+      "model_auto_compact_token_limit = 2000: two turns typed into the TUI; the second auto-compacts first (`compacted` record).",
+    config: ["model_auto_compact_token_limit = 2000"],
+    steps: [{
+      prompt: "(typed)",
+      tui: async (tui) => {
+        await tui.ask("First typed message about sourdough starters.");
+        await tui.ask("Second typed message about rye flour.");
+        await tui.exit();
+      },
+    }],
   },
   {
     name: "resumed",
@@ -246,16 +320,7 @@ function runStep(bin: string, d: Dirs, step: Step, threadId: string | undefined,
   } else {
     argv.push(step.prompt);
   }
-  const env: Record<string, string> = {
-    PATH: "/usr/local/bin:/usr/bin:/bin",
-    HOME: d.home,
-    TMPDIR: d.tmp,
-    CODEX_HOME: d.codexHome,
-    FAKE_OPENAI_API_KEY: "sk-fake-capture-key",
-    LANG: "C.UTF-8",
-    TERM: "dumb",
-    NO_COLOR: "1",
-  };
+  const env = captureEnv(d);
   const started = Date.now();
   return new Promise((resolve, reject) => {
     let child: ChildProcess;
@@ -333,6 +398,54 @@ function runStep(bin: string, d: Dirs, step: Step, threadId: string | undefined,
       });
     });
   });
+}
+
+function captureEnv(d: Dirs): Record<string, string> {
+  return {
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    HOME: d.home,
+    TMPDIR: d.tmp,
+    CODEX_HOME: d.codexHome,
+    FAKE_OPENAI_API_KEY: "sk-fake-capture-key",
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+    NO_COLOR: "1",
+  };
+}
+
+/** One interactive session in a tmux pane (lib/certify/harnesses/codex/tui.ts), driven by the step's script. */
+async function runTuiStep(
+  bin: string,
+  d: Dirs,
+  step: Step,
+  threadId: string | undefined,
+): Promise<StepResult & { threadId?: string }> {
+  if (step.resume && !threadId) throw new Error("resume step without a thread id");
+  const args = step.resume && threadId ? ["resume", threadId] : [];
+  const started = Date.now();
+  const tui = await startCodexTui({
+    bin,
+    codexHome: d.codexHome,
+    cwd: d.cwd,
+    env: captureEnv(d),
+    ...(step.resume && threadId ? { resumes: threadId } : {}),
+  });
+  try {
+    await step.tui!(tui);
+  } finally {
+    tui.close();
+  }
+  const id = threadId ?? tui.sessionId();
+  return {
+    argv: ["--no-daemon", ...args, "(typed in the TUI)"],
+    exitCode: 0,
+    signal: null,
+    durationMs: Date.now() - started,
+    interrupted: false,
+    timedOut: false,
+    stderrTail: "",
+    ...(id ? { threadId: id } : {}),
+  };
 }
 
 function listRollouts(codexHome: string): string[] {
@@ -500,7 +613,9 @@ async function runScenario(
     writeFileSync(join(d.codexHome, "config.toml"), configToml(srv.port, sc));
     for (const step of sc.steps) {
       const before = srv.requestCount();
-      const r = await runStep(bin, d, step, threadId, 120_000);
+      const r = step.tui
+        ? await runTuiStep(bin, d, step, threadId)
+        : await runStep(bin, d, step, threadId, 120_000);
       threadId = threadId ?? r.threadId;
       requestsPerStep.push(srv.requestCount() - before);
       const { threadId: _ignored, ...rest } = r;
@@ -595,8 +710,8 @@ function readme(
       "`/home/user/.codex`, private TMPDIR -> `/tmp`, capture root -> `/tmp/capture`); everything else is byte " +
       "for byte what Codex wrote (ids, timestamps, installation id, random chunk ids included). " +
       "The fake server's item ids (`msg_`, `rs_`, `fc_`, `ctc_`, `ws_` + 48 hex) are deterministic fakes; " +
-      "Codex-made ids are real. Sessions come from `codex exec`, so `source` is `exec` (the interactive picker " +
-      "shows only `cli`/`vscode` sources).",
+      "Codex-made ids are real. Sessions come from `codex exec` (`source` `exec`, which the interactive picker " +
+      "does not list) unless the scenario says it was typed into the TUI (`source` `cli`).",
   );
   out.push("");
   out.push(
@@ -681,6 +796,44 @@ function readme(
   return out.join("\n");
 }
 
+interface ManifestScenario {
+  name: string;
+  threadId: string | null;
+  rollouts: string[];
+  config: string[];
+  provider: string[];
+  steps: {
+    argv: string[];
+    exitCode: number | null;
+    signal: string | null;
+    interrupted: boolean;
+    timedOut: boolean;
+    requests: number;
+    durationMs: number;
+  }[];
+  summary: Json;
+}
+
+/** A scenario captured earlier, as its manifest entry recorded it. */
+function resultFromManifest(scenario: Scenario, entry: ManifestScenario): RunResult {
+  return {
+    scenario,
+    threadId: entry.threadId ?? undefined,
+    rollouts: entry.rollouts,
+    steps: entry.steps.map((s) => ({
+      argv: s.argv,
+      exitCode: s.exitCode,
+      signal: s.signal,
+      durationMs: s.durationMs,
+      interrupted: s.interrupted,
+      timedOut: s.timedOut,
+      stderrTail: "",
+    })),
+    requestsPerStep: entry.steps.map((s) => s.requests),
+    durationMs: entry.steps.reduce((sum, s) => sum + s.durationMs, 0),
+  };
+}
+
 export async function captureCodexFixtures(
   version: string,
   opts: { only?: Set<string>; keep?: boolean; out?: string } = {},
@@ -703,34 +856,46 @@ export async function captureCodexFixtures(
     results.push(r);
   }
   const totalMs = Date.now() - t0;
-  if (!opts.only) {
-    writeFileSync(join(outDir, "README.md"), readme(version, results, summaries, totalMs));
-    const manifest = {
-      version,
-      model: MODEL,
-      provider: PROVIDER,
-      capturedAt: new Date().toISOString(),
-      totalMs,
-      scenarios: results.map((r) => ({
-        name: r.scenario.name,
-        threadId: r.threadId ?? null,
-        rollouts: r.rollouts,
-        config: r.scenario.config ?? [],
-        provider: r.scenario.provider ?? [],
-        steps: r.steps.map((s, i) => ({
-          argv: s.argv,
-          exitCode: s.exitCode,
-          signal: s.signal,
-          interrupted: s.interrupted,
-          timedOut: s.timedOut,
-          requests: r.requestsPerStep[i] ?? 0,
-          durationMs: s.durationMs,
-        })),
-        summary: toJson(summaries.get(r.scenario.name)),
-      })),
-    };
-    writeFileSync(join(outDir, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+  // With --only, the scenarios not run keep what their last capture recorded.
+  const manifestPath = join(outDir, "manifest.json");
+  const earlier = opts.only && existsSync(manifestPath)
+    ? (JSON.parse(readFileSync(manifestPath, "utf8")) as { scenarios: ManifestScenario[] }).scenarios
+    : [];
+  const ran = new Set(results.map((r) => r.scenario.name));
+  for (const entry of earlier) {
+    const scenario = SCENARIOS.find((s) => s.name === entry.name);
+    if (!scenario || ran.has(entry.name)) continue;
+    results.push(resultFromManifest(scenario, entry));
+    summaries.set(entry.name, entry.summary as unknown as TypeSummary);
   }
+  const order = (r: RunResult) => SCENARIOS.indexOf(r.scenario);
+  results.sort((a, b) => order(a) - order(b));
+  writeFileSync(join(outDir, "README.md"), readme(version, results, summaries, totalMs));
+  const manifest = {
+    version,
+    model: MODEL,
+    provider: PROVIDER,
+    capturedAt: new Date().toISOString(),
+    totalMs,
+    scenarios: results.map((r): ManifestScenario => ({
+      name: r.scenario.name,
+      threadId: r.threadId ?? null,
+      rollouts: r.rollouts,
+      config: r.scenario.config ?? [],
+      provider: r.scenario.provider ?? [],
+      steps: r.steps.map((s, i) => ({
+        argv: s.argv,
+        exitCode: s.exitCode,
+        signal: s.signal,
+        interrupted: s.interrupted,
+        timedOut: s.timedOut,
+        requests: r.requestsPerStep[i] ?? 0,
+        durationMs: s.durationMs,
+      })),
+      summary: toJson(summaries.get(r.scenario.name)),
+    })),
+  };
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return outDir;
 }
 

@@ -15,8 +15,8 @@ export interface CodexTuiOptions {
   codexHome: string;
   cwd: string;
   env: Record<string, string>;
-  /** Extra arguments before the prompt (e.g. `-c key=value`). */
-  args?: string[];
+  /** Resume this thread (`codex resume <id>`): the TUI records into its rollout instead of a new one. */
+  resumes?: string;
 }
 
 const TURN_TIMEOUT_MS = 90_000;
@@ -52,7 +52,7 @@ export async function startCodexTui(opts: CodexTuiOptions): Promise<CodexTui> {
   const before = new Set(rolloutFiles(opts.codexHome).map((f) => f.path));
   const pane = startTmux({
     command: opts.bin,
-    args: ["--no-daemon", ...(opts.args ?? [])],
+    args: ["--no-daemon", ...(opts.resumes ? ["resume", opts.resumes] : [])],
     cwd: opts.cwd,
     env: { ...opts.env, TERM: "xterm-256color" },
   });
@@ -65,7 +65,9 @@ export async function startCodexTui(opts: CodexTuiOptions): Promise<CodexTui> {
 
   let path: string | undefined;
   const records = (): Json[] => {
-    path ??= rolloutFiles(opts.codexHome).find((f) => !before.has(f.path))?.path;
+    path ??= rolloutFiles(opts.codexHome).find((f) =>
+      opts.resumes ? f.id === opts.resumes : !before.has(f.path)
+    )?.path;
     return path && existsSync(path) ? readRecords(path) : [];
   };
   const lastLines = () => pane.screen().split("\n").filter((l) => l.trim()).slice(-4).join(" | ");
