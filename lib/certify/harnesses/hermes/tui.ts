@@ -28,7 +28,7 @@ export interface HermesTui {
 }
 
 /** The input line's state, from the screen's last lines. */
-function inputState(screen: string): "idle" | "busy" | "unknown" {
+export function inputState(screen: string): "idle" | "busy" | "unknown" {
   const lines = screen.split("\n").map((l) => l.trimEnd()).filter((l) => l.trim() !== "");
   const input = lines.slice(-4).find((l) => /^(⚕ )?❯/.test(l.trimStart()));
   if (!input) return "unknown";

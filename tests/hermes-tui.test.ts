@@ -1,0 +1,31 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { inputState } from "../lib/certify/harnesses/hermes/tui.ts";
+
+// Screens' last lines as the Hermes 0.19.0 TUI drew them in tmux (fixtures/hermes/0.19.0 interrupted capture).
+const RULE = "─".repeat(60);
+
+test("the Hermes TUI waits for the person only when its input line shows ❯ without ⚕", () => {
+  const busy = [
+    "  💻 sleep 600 + 1 command  (  5.4s)",
+    " ⚕ fake-model-1 │ 2.42K/131.1K │ [░░░░░░░░░░] 2% │ 26s │ ⏱ 5s",
+    RULE,
+    "⚕ ❯ msg=interrupt · /queue · /bg · /steer · Ctrl+C cancel",
+    RULE,
+  ].join("\n");
+  const idle = [
+    "    ASSISTANT-REPLY: acknowledged, turn 3, digest bdb05e83.",
+    " ⚕ fake-model-1 │ 2.53K/131.1K │ [░░░░░░░░░░] 2% │ 33s │ ⏲ 0s │ ✓ 0s",
+    RULE,
+    "❯",
+    RULE,
+    "",
+  ].join("\n");
+  const typedWhileCancelled = [" ⚕ fake-model-1 │ 2.42K/131.1K", RULE, "❯ queued words BETA-2", RULE].join(
+    "\n",
+  );
+  assert.equal(inputState(busy), "busy");
+  assert.equal(inputState(idle), "idle");
+  assert.equal(inputState(typedWhileCancelled), "idle");
+  assert.equal(inputState("Initializing agent..."), "unknown");
+});
