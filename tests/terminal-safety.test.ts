@@ -9,6 +9,12 @@ import { join } from "node:path";
 import { claudeFixture, FIXTURE_CWD, sessionIdOf } from "./helpers/fixtures.ts";
 import { cli, cliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { scriptArgv } from "../lib/runtime.ts";
+import { shellQuote } from "../lib/io/shell.ts";
+
+const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
 // Colour, an OSC 52 clipboard write, a screen clear, an 8-bit CSI and a right-to-left override.
 const HOSTILE = "\u001b[31mred\u001b]52;c;cm0gLXJmIH4=\u0007\u001b[2J\u009b1m\u202eexe.txt";
@@ -90,3 +96,26 @@ test("an error message naming a hostile reference or path escapes it", () => {
 });
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+test("convert printed to a terminal escapes control characters; piped, it keeps the session's bytes", () => {
+  const args = ["convert", id, "--to", "claude", "--no-handshake", "--claude-home", home];
+  const piped = cli(args);
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.ok(piped.stdout.includes("\u202eexe.txt"), "piped output is the session as written");
+  // `script` runs the command on a pseudo-terminal, as a user's shell would; the report on stderr is dropped.
+  const command = `${[...scriptArgv(MAIN), ...args].map(shellQuote).join(" ")} 2>/dev/null`;
+  const tty = spawnSync("script", ["-qec", command, "/dev/null"], {
+    encoding: "utf8",
+    env: { ...process.env, SESSION_BRIDGE_HOME: root },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  assert.equal(tty.status, 0, tty.stderr);
+  // The terminal turns each newline into CR LF; any other control character would be ours.
+  const shown = tty.stdout.replaceAll("\r\n", "\n");
+  assert.ok(!RAW.test(shown), "convert to a terminal carries a raw control character");
+  assert.ok(shown.includes("\\u202eexe.txt"));
+  const lines = shown.trim().split("\n");
+  // The same records (the stub for the open call gets a fresh uuid on each run).
+  const values = (text: string[]) => text.map((l) => JSON.parse(l, (k, v) => (k === "uuid" ? undefined : v)));
+  assert.deepEqual(values(lines), values(piped.stdout.trim().split("\n")));
+});

@@ -20,14 +20,22 @@ import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { RefusedError } from "../errors.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
+import { terminalText } from "./control-characters.ts";
+import { isatty } from "node:tty";
 
 const FLUSH_BYTES = 1 << 20;
 
-/** Writes lines (each followed by '\n') to `fd`, batching writes so large sessions stream in bounded memory. */
+/**
+ * Writes lines (each followed by '\n') to `fd`, batching writes so large sessions stream in bounded memory.
+ * A terminal gets display-steering characters as `\uXXXX` escapes: the lines are JSON, so they still read
+ * back as the same values, and a session cannot repaint the screen it is printed on.
+ */
 export async function writeLines(fd: number, lines: AsyncIterable<string>): Promise<void> {
+  const shown = isatty(fd) ? terminalText : (l: string) => l;
   let buffer: string[] = [];
   let size = 0;
-  for await (const l of lines) {
+  for await (const line of lines) {
+    const l = shown(line);
     buffer.push(l, "\n");
     size += l.length + 1;
     if (size >= FLUSH_BYTES) {
