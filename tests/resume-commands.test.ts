@@ -108,3 +108,18 @@ test("a resume command leaves the home variable out when the home is the default
 });
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+test("a dry run's command to carry out the plan names a home given only by a variable", () => {
+  const r = cliJson(
+    ["handoff", source.id, "--from", "claude", "--to", "codex", "--cwd", target, "--dry-run"],
+    { HOME: userHome, CLAUDE_CONFIG_DIR: "homes/claude", CODEX_HOME: "homes/codex", HERMES_HOME: "" },
+    root,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const id = (r.json.target as { id: string }).id;
+  assert.equal(
+    r.json.reproduce,
+    `session-bridge handoff ${source.id} --to codex --from claude --cwd '${target.replace("'", `'\\''`)}' ` +
+      `--session-id ${id} --claude-home ${root}/homes/claude --codex-home ${root}/homes/codex`,
+  );
+});

@@ -15,6 +15,7 @@ import { saveProvenance } from "../../tools/provenance.ts";
 import { shellQuote } from "../../io/shell.ts";
 import type { Values } from "../args.ts";
 import type { Homes } from "../../harnesses/types.ts";
+import { defaultHome } from "../../harnesses/homes.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { holdingSignals } from "../../io/interrupt.ts";
@@ -195,6 +196,8 @@ function reproduceCommand(
     ["codex-home", "codexHome"],
     ["hermes-home", "hermesHome"],
   ];
-  for (const [name, key] of given) if (str(values, name)) words.push(`--${name}`, resolve(homes[key]));
+  // Every home that is not the default, however it was given (flag or variable): the command must find the
+  // same stores when pasted into a terminal that has none of those variables.
+  for (const [name, key] of given) if (homes[key] !== defaultHome(key)) words.push(`--${name}`, homes[key]);
   return words.map(shellQuote).join(" ");
 }
