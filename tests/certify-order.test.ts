@@ -9,9 +9,9 @@ import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkOrder, seededParts, sentinelPlan } from "../lib/certify/sentinels.ts";
-import { MODE_RUNNERS, tuiUnavailable } from "../lib/certify/modes.ts";
+import { tuiUnavailable } from "../lib/certify/modes.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import type { HarnessUnderTest, SentMessage } from "../lib/certify/types.ts";
+import type { SentMessage } from "../lib/certify/types.ts";
 
 const plan = sentinelPlan("full", "abc123");
 const interrupt = plan.interrupt!;
@@ -153,21 +153,6 @@ test("the interrupted seeding asks for a slow command and queued words the fake 
   assert.equal(interrupt.slowCommand, "timeout 600 tail -f /dev/null; echo slow-sentinel-abc123");
   assert.equal(interrupt.queued, "Queued while busy: also keep queued-sentinel-abc123 in mind.");
   assert.equal(plan.resume(2, "codex"), "Resumed in codex (stop 2): note hop-sentinel-abc123-2.");
-});
-
-test("a style the harness's driver cannot seed fails the row saying so, instead of being skipped", async () => {
-  const noTui = {
-    id: "codex",
-    seed: () => Promise.reject(new Error("not this one")),
-  } as unknown as HarnessUnderTest;
-  await assert.rejects(
-    MODE_RUNNERS.full.seed(noTui, "/nonexistent", "interactive", "0.169.0", "/nonexistent"),
-    { message: "codex's certify driver cannot seed an interactive session yet" },
-  );
-  await assert.rejects(
-    MODE_RUNNERS.full.seed(noTui, "/nonexistent", "interrupted", "0.169.0", "/nonexistent"),
-    { message: "codex's certify driver cannot seed an interrupted session yet" },
-  );
 });
 
 test("without tmux on PATH a TUI style fails its row naming tmux, instead of a driver error", () => {

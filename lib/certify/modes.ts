@@ -63,24 +63,14 @@ export function tuiUnavailable(path = process.env.PATH ?? ""): string | undefine
     : "typing into a harness's TUI needs tmux on PATH (e.g. apt-get install tmux)";
 }
 
-/** A style that cannot be seeded (no tmux, or a driver without it yet) fails its row, saying so: never a skip. */
+/** A TUI style that cannot be seeded here (no tmux) fails its row, saying so: never a skip. */
 function seedIn(from: HarnessUnderTest, cwd: string, style: SeedStyle, plan: SentinelPlan): Promise<Seeded> {
   if (style === "exec") return from.seed(cwd, plan.prompts);
   const missing = tuiUnavailable();
   if (missing) throw new Error(missing);
-  switch (style) {
-    case "interactive":
-      if (!from.seedInteractive) {
-        throw new Error(`${from.id}'s certify driver cannot seed an interactive session yet`);
-      }
-      return from.seedInteractive(cwd, plan.prompts);
-    case "interrupted":
-      if (!from.seedInterrupted) {
-        throw new Error(`${from.id}'s certify driver cannot seed an interrupted session yet`);
-      }
-      if (!plan.interrupt) throw new Error("interrupted sessions are seeded against the fake servers only");
-      return from.seedInterrupted(cwd, plan.interrupt);
-  }
+  if (style === "interactive") return from.seedInteractive(cwd, plan.prompts);
+  if (!plan.interrupt) throw new Error("interrupted sessions are seeded against the fake servers only");
+  return from.seedInterrupted(cwd, plan.interrupt);
 }
 
 async function seedThroughBinary(

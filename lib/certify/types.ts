@@ -109,14 +109,14 @@ export interface HarnessUnderTest {
    * The same two turns typed by a person into the real interactive TUI (driven through tmux), then the TUI
    * is left the way a person leaves it.
    */
-  seedInteractive?(cwd: string, prompts: SeedPrompts): Promise<Seeded>;
+  seedInteractive(cwd: string, prompts: SeedPrompts): Promise<Seeded>;
   /**
    * Typed into the TUI: the first turn, the tool turn, then `prompts.slow`; while its shell call runs the
    * person types `prompts.queued` and presses the harness's interrupt key, then leaves the TUI. The session
    * ends with the slow call open (or closed by the harness's own interruption record) and the queued words
    * recorded as the harness records them.
    */
-  seedInterrupted?(cwd: string, prompts: InterruptPrompts): Promise<Seeded>;
+  seedInterrupted(cwd: string, prompts: InterruptPrompts): Promise<Seeded>;
   resume(cwd: string, sessionId: string, prompt: string): Promise<Turn>;
   /** How many requests the fake model server has received (full mode only). */
   requestCount(): number;
