@@ -37,16 +37,24 @@ import s33 from "../../schemas/codex/0.169.0/threads-row.schema.json" with { typ
 import s34 from "../../schemas/codex/0.169.0/token_usage_record.schema.json" with { type: "json" };
 import s35 from "../../schemas/codex/0.169.0/turn_context.schema.json" with { type: "json" };
 import s36 from "../../schemas/codex/0.169.0/world_state.schema.json" with { type: "json" };
-import s37 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
-import s38 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
-import s39 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
-import s40 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
-import s41 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
-import s42 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
-import s43 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
-import s44 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
-import s45 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
-import s46 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
+import s37 from "../../schemas/codex/0.171.0/compacted.schema.json" with { type: "json" };
+import s38 from "../../schemas/codex/0.171.0/event_msg.schema.json" with { type: "json" };
+import s39 from "../../schemas/codex/0.171.0/response_item.schema.json" with { type: "json" };
+import s40 from "../../schemas/codex/0.171.0/session_meta.schema.json" with { type: "json" };
+import s41 from "../../schemas/codex/0.171.0/threads-row.schema.json" with { type: "json" };
+import s42 from "../../schemas/codex/0.171.0/token_usage_record.schema.json" with { type: "json" };
+import s43 from "../../schemas/codex/0.171.0/turn_context.schema.json" with { type: "json" };
+import s44 from "../../schemas/codex/0.171.0/world_state.schema.json" with { type: "json" };
+import s45 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
+import s46 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
+import s47 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
+import s48 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
+import s49 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
+import s50 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
+import s51 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
+import s52 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
+import s53 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
+import s54 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
 
 /** Every embedded schema, grouped by harness and the harness version it describes. */
 export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Record<string, object> }[] = [
@@ -95,18 +103,28 @@ export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Reco
     "turn_context": s35,
     "world_state": s36,
   } },
+  { harness: "codex", version: "0.171.0", records: {
+    "compacted": s37,
+    "event_msg": s38,
+    "response_item": s39,
+    "session_meta": s40,
+    "threads-row": s41,
+    "token_usage_record": s42,
+    "turn_context": s43,
+    "world_state": s44,
+  } },
   { harness: "hermes", version: "0.14.0", records: {
-    "messages-row": s37,
-    "sessions-row": s38,
-    "snapshot": s39,
-    "transcript-assistant": s40,
-    "transcript-session_meta": s41,
-    "transcript-tool": s42,
-    "transcript-user": s43,
+    "messages-row": s45,
+    "sessions-row": s46,
+    "snapshot": s47,
+    "transcript-assistant": s48,
+    "transcript-session_meta": s49,
+    "transcript-tool": s50,
+    "transcript-user": s51,
   } },
   { harness: "hermes", version: "0.19.0", records: {
-    "messages-row": s44,
-    "sessions-row": s45,
-    "snapshot": s46,
+    "messages-row": s52,
+    "sessions-row": s53,
+    "snapshot": s54,
   } },
 ];

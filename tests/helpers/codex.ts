@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { type CodexStoreSchema, createCodexStore } from "../../lib/demo/codex-store.ts";
 
-export const CODEX_VERSIONS = ["0.147.0", "0.169.0"] as const;
+export const CODEX_VERSIONS = ["0.147.0", "0.169.0", "0.171.0"] as const;
 export type CodexVersion = (typeof CODEX_VERSIONS)[number];
 export const CODEX_SCENARIOS = [
   "text-turns",

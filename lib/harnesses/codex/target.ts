@@ -34,7 +34,11 @@ export const FIRST_PAGINATED_VERSION = "0.169.0";
  * The state-database migrations of the Codex versions whose stores are captured under fixtures/codex/
  * (threads.schema.json), and the table that arrived with paginated history (migration 47).
  */
-const KNOWN_MIGRATIONS: [version: string, lastMigration: number][] = [["0.147.0", 46], ["0.169.0", 62]];
+const KNOWN_MIGRATIONS: [version: string, lastMigration: number][] = [
+  ["0.147.0", 46],
+  ["0.169.0", 62],
+  ["0.171.0", 64],
+];
 const PAGINATED_TABLE = "rollout_migration_state";
 
 interface Evidence {
