@@ -103,3 +103,10 @@ test("a Hermes reasoning signature recorded through OpenRouter is never replayed
   assert.equal(entry?.count, 1);
   assert.equal(entry?.severity, "warning");
 });
+
+test("Claude thinking through Hermes comes back as the thinking block with its signature", () => {
+  const there = convert(claudeFixture("thinking-tool-use"), "claude-code", "hermes", "thinking.hermes.jsonl");
+  assert.doesNotMatch(readFileSync(there.path, "utf8"), new RegExp(CLAUDE_SIGNATURE));
+  const back = convert(there.path, "hermes", "claude-code", "thinking.hermes-back.jsonl");
+  assert.deepEqual(thinkingBlocks(back.path), thinkingBlocks(claudeFixture("thinking-tool-use")));
+});
