@@ -513,6 +513,12 @@ const SCENARIOS: ScenarioDef[] = [
     },
   },
   {
+    // A session handed off with a tool call still open (no result row), then resumed by the real Hermes.
+    name: "open-call-resumed",
+    applies: () => true,
+    body: openCallResumed,
+  },
+  {
     name: "gateway-legacy",
     applies: (v) => versionLe(v, "0.14.0"),
     exe: (v) => installHarness("hermes", v, { extras: ["messaging"] }),
@@ -618,6 +624,63 @@ async function gatewayLegacy(s: Scenario, notes: string[]): Promise<string[]> {
     f.replace(/\.jsonl$/, "")
   );
   return ids;
+}
+
+/**
+ * What Hermes does with a call that has no result row: a session as a handoff leaves it (user turn, assistant
+ * row with a `terminal` call, no tool row, a user row with the handoff's note), resumed with `-q`. The request
+ * shows what the model is sent for the open call; the rows show what Hermes stores afterwards.
+ */
+async function openCallResumed(s: Scenario, notes: string[]): Promise<string[]> {
+  await s.run("init-list", ["sessions", "list"]);
+  const id = "20260101_010000_0ca11d";
+  const t0 = 1_767_229_200; // 2026-01-01T01:00:00Z
+  const db = new DatabaseSync(join(s.hermesHome, "state.db"));
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.prepare("INSERT INTO sessions (id, source, model, started_at, cwd) VALUES (?, 'cli', ?, ?, ?)")
+    .run(id, MODEL, t0, s.project);
+  const insert = db.prepare(
+    "INSERT INTO messages (session_id, role, content, tool_calls, finish_reason, timestamp) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  insert.run(
+    id,
+    "user",
+    "Start the slow job. TOOL: sleep 600; echo open-call-never-printed",
+    null,
+    null,
+    t0 + 1,
+  );
+  const call = [{
+    id: "call_open0001",
+    type: "function",
+    function: {
+      name: "terminal",
+      arguments: JSON.stringify({ command: "sleep 600; echo open-call-never-printed" }),
+    },
+  }];
+  insert.run(id, "assistant", "", JSON.stringify(call), "tool_calls", t0 + 2);
+  insert.run(
+    id,
+    "user",
+    "HANDOFF-NOTE: the call call_open0001 (terminal: sleep 600; echo open-call-never-printed) was interrupted.",
+    null,
+    null,
+    t0 + 3,
+  );
+  db.close();
+  const r = await s.chat("resume", "What happened to the slow job?", { resume: id });
+  const sent = chatRequests(r.requests)[0]?.body;
+  const messages = isObj(sent ?? null) && Array.isArray((sent as Obj).messages)
+    ? (sent as Obj).messages as Json[]
+    : [];
+  const stand = messages.find((m) => isObj(m) && m.role === "tool");
+  notes.push(
+    `resumed as ${r.sessionId}; for the open call Hermes sent the model ${
+      JSON.stringify(stand)
+    } (not stored: ` +
+      "the rows after the resume hold no tool row)",
+  );
+  return [id];
 }
 
 /** Sessions written by "another tool" straight into state.db, then listed and resumed by Hermes. */
@@ -1181,6 +1244,10 @@ function renderReadme(outDir: string, version: string): string {
       "typed into the TUI: a question, a `TOOL:` turn, then `TOOL: sleep 600; echo never-printed`; while the " +
       "terminal call runs the person types words, presses Ctrl+C (Hermes cancels the call and keeps the words in " +
       "the input line), then Enter sends them.",
+    "open-call-resumed":
+      "a session inserted as a handoff leaves an open call (user, assistant with a `terminal` call and no tool " +
+      "row, a user note), then `--resume <id> -q`: the request shows the stand-in result Hermes sends the model " +
+      "for the open call; the rows show it is not stored.",
     "foreign":
       "sessions inserted straight into `state.db` (as another tool would), then `hermes sessions list` and " +
       "`--resume`; results in `foreign.results.json` (see below).",

@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, realpathSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
@@ -95,4 +95,28 @@ test("a call Hermes cancelled itself in its TUI is history, not pending: its res
     "turn",
     "the words typed while it ran are the person's own turn",
   );
+});
+
+test("an open call the real Hermes resumed past (fixture open-call-resumed) is still pending; its stand-in was only sent", async () => {
+  const [id] = capturedIds("0.19.0", "open-call-resumed");
+  const session = await readHermesSession(
+    sessionLocator(hermesFixture("0.19.0", "open-call-resumed.state.db"), id!),
+  );
+  assert.deepEqual(
+    session.pending.openToolCalls.map(({ callId, name }) => ({ callId, name })),
+    [{ callId: "call_open0001", name: "terminal" }],
+  );
+  // What Hermes 0.19.0 sent the model for that call on resume: a placeholder pointing at a summary that does
+  // not exist. It is not stored: no tool row follows the call.
+  const [request] = readFileSync(hermesFixture("0.19.0", "open-call-resumed.requests.jsonl"), "utf8").trim()
+    .split("\n").map((l) =>
+      JSON.parse(l) as { messages: { role: string; content: string; tool_call_id?: string }[] }
+    );
+  assert.deepEqual(request!.messages.filter((m) => m.role === "tool"), [{
+    role: "tool",
+    name: "terminal",
+    content: "[Result unavailable — see context summary above]",
+    tool_call_id: "call_open0001",
+  }]);
+  assert.deepEqual(session.messages.map((m) => m.role), ["user", "assistant", "user", "user", "assistant"]);
 });
