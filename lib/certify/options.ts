@@ -29,7 +29,7 @@ export const CERTIFY_HELP =
                      three against the fake servers, exec in the other modes
   --pairs A:B,...    only these routes, each in every style; A:B:C hands the session on from B to C
                      (default: exec every pair with its hop back, each TUI style from every harness
-                     through both others: A → B → C)
+                     through both others: A → B → C, and interrupted ones A → A)
   --no-hops          A → B only: no hop back, no second handoff
   --allow-drift      report unknown shapes in the seeded stores without failing the row`;
 
@@ -86,7 +86,8 @@ export function certifyRoutes(values: Values, mode: Mode): Route[] {
  * exec: every ordered pair (same-harness copies included), each with its hop back. Each TUI style: from every
  * harness, handed to one other, resumed, and handed to the last (A → B → C), so its session resumes in every
  * other harness; interactive and interrupted rotate opposite ways, so between them the second handoff runs
- * in both directions of every pair. Without hops the TUI styles run A → B for each B ≠ A.
+ * in both directions of every pair; an interrupted session is also copied within its own harness (A → A).
+ * Without hops the TUI styles run A → B for each B ≠ A.
  */
 export function coveragePlan(styles: SeedStyle[], harnesses: HarnessId[], hops: boolean): Route[] {
   return styles.flatMap((style): Route[] => {
@@ -98,7 +99,9 @@ export function coveragePlan(styles: SeedStyle[], harnesses: HarnessId[], hops: 
     return harnesses.flatMap((a, i) => {
       const others = [...harnesses.slice(i + 1), ...harnesses.slice(0, i)];
       if (style === "interrupted") others.reverse();
-      return hops ? [{ style, hops: [a, ...others] }] : others.map((b) => ({ style, hops: [a, b] }));
+      const routes = hops ? [{ style, hops: [a, ...others] }] : others.map((b) => ({ style, hops: [a, b] }));
+      // A copy within one harness must not lose the interrupted call its own resume would have kept.
+      return style === "interrupted" ? [...routes, { style, hops: [a, a] }] : routes;
     });
   });
 }
