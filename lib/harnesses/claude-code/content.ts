@@ -117,10 +117,13 @@ function toolResultToAnthropic(block: Extract<Block, { type: "tool_result" }>): 
       ? (part.value as { type: string })
       : { type: "text", text: JSON.stringify(part.value) };
   });
+  // As Claude Code 2.x records a result (tests/claude-golden.test.ts): one text part as a plain string, and
+  // is_error always stated.
+  const only = content.length === 1 && content[0]!.type === "text" ? content[0]!.text : undefined;
   return {
-    type: "tool_result",
     tool_use_id: block.callId,
-    content,
-    ...(block.isError ? { is_error: true } : {}),
+    type: "tool_result",
+    content: typeof only === "string" ? only : content,
+    is_error: block.isError,
   };
 }

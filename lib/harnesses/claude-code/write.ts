@@ -13,7 +13,7 @@ import { claudePermissionMode } from "../../posture/posture.ts";
 import { isUuid, newUuid } from "../../ids.ts";
 import { isObject } from "../../io/json.ts";
 import { INTERRUPTED_RESULT, isHandshake, startsWithHandshake } from "../../handshake/handshake.ts";
-import { type AnthropicBlock, blocksFromContent, blockToAnthropic } from "./content.ts";
+import { blocksFromContent, blockToAnthropic } from "./content.ts";
 import type {
   ClaudeAssistantContentBlock,
   ClaudeAssistantRecord,
@@ -252,11 +252,12 @@ async function* renderMessages(
   let group: Message[] = [];
   const flush = function* (): Generator<string> {
     if (!group.length) return;
-    const record = groupRecord(group, session, options, tail.parent, clock);
+    const records = groupRecords(group, session, options, tail.parent, clock);
     group = [];
-    if (!record) return;
-    tail.parent = record.uuid;
-    yield line(record);
+    for (const record of records) {
+      tail.parent = record.uuid;
+      yield line(record);
+    }
   };
   for (const m of session.messages) {
     if (m.kind === "context" || isHandshake(m)) continue;
@@ -268,56 +269,70 @@ async function* renderMessages(
 
 const claudeRole = (m: Message): "user" | "assistant" => (m.role === "assistant" ? "assistant" : "user");
 
-function groupRecord(
+/**
+ * One API message as Claude Code 2.x records it (checked against the real binary's transcripts by
+ * tests/claude-golden.test.ts): a user message in one record, its typed words as a plain string; an assistant
+ * message as one record per content block, chained, sharing the message id and the message's stop reason.
+ */
+function groupRecords(
   group: Message[],
   session: Session,
   options: RenderOptions,
   parent: string | null,
   clock: RecordClock,
-): ClaudeUserRecord | ClaudeAssistantRecord | null {
+): (ClaudeUserRecord | ClaudeAssistantRecord)[] {
   const role = claudeRole(group[0]!);
   const blocks = group.flatMap((m) => m.blocks.flatMap(toClaudeBlock));
-  if (!blocks.length) return null;
-  const ordered = role === "user"
-    ? [...blocks.filter((b) => b.type === "tool_result"), ...blocks.filter((b) => b.type !== "tool_result")]
-    : blocks;
-  const content: AnthropicBlock[] = ordered.map(blockToAnthropic);
-  const uuid = newUuid();
+  if (!blocks.length) return [];
   const timestamp = clock.next(group[0]!.timestamp);
   if (role === "user") {
-    return {
+    const ordered = [
+      ...blocks.filter((b) => b.type === "tool_result"),
+      ...blocks.filter((b) => b.type !== "tool_result"),
+    ];
+    const only = ordered.length === 1 ? ordered[0] : undefined;
+    const content = only?.type === "text"
+      ? only.text
+      : ordered.map(blockToAnthropic) as ClaudeUserContentBlock[];
+    return [{
       ...baseRecord(options, parent),
       type: "user",
-      message: { role: "user", content: content as ClaudeUserContentBlock[] },
-      uuid,
+      message: { role: "user", content },
+      uuid: newUuid(),
       timestamp,
       ...(options.posture ? { permissionMode: claudePermissionMode(options.posture) } : {}),
-    };
+    }];
   }
   const usage = group.find((m) => m.usage)?.usage;
-  return {
-    ...baseRecord(options, parent),
-    type: "assistant",
-    message: {
-      id: `msg_${randomBytes(12).toString("hex")}`,
-      type: "message",
-      role: "assistant",
-      // The model chosen for the target (lib/pipeline/model.ts): Claude resumes with the recorded one, and a
-      // foreign id (another vendor's, or a router's `anthropic/...`) is not one Anthropic's API knows.
-      model: options.model ?? group.find((m) => m.model)?.model ?? session.meta.models.at(-1) ?? "unknown",
-      content: content as ClaudeAssistantContentBlock[],
-      stop_reason: ordered.some((b) => b.type === "tool_call") ? "tool_use" : "end_turn",
-      stop_sequence: null,
-      usage: {
-        input_tokens: usage?.inputTokens ?? 0,
-        output_tokens: usage?.outputTokens ?? 0,
-        cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
-        cache_read_input_tokens: usage?.cacheReadTokens ?? 0,
-      },
+  const envelope = {
+    id: `msg_${randomBytes(12).toString("hex")}`,
+    type: "message" as const,
+    role: "assistant" as const,
+    // The model chosen for the target (lib/pipeline/model.ts): Claude resumes with the recorded one, and a
+    // foreign id (another vendor's, or a router's `anthropic/...`) is not one Anthropic's API knows.
+    model: options.model ?? group.find((m) => m.model)?.model ?? session.meta.models.at(-1) ?? "unknown",
+    stop_reason: blocks.some((b) => b.type === "tool_call") ? "tool_use" as const : "end_turn" as const,
+    stop_sequence: null,
+    usage: {
+      input_tokens: usage?.inputTokens ?? 0,
+      output_tokens: usage?.outputTokens ?? 0,
+      cache_creation_input_tokens: usage?.cacheWriteTokens ?? 0,
+      cache_read_input_tokens: usage?.cacheReadTokens ?? 0,
     },
-    uuid,
-    timestamp,
   };
+  let previous = parent;
+  return blocks.map((block): ClaudeAssistantRecord => {
+    const uuid = newUuid();
+    const record: ClaudeAssistantRecord = {
+      ...baseRecord(options, previous),
+      type: "assistant",
+      message: { ...envelope, content: [blockToAnthropic(block)] as ClaudeAssistantContentBlock[] },
+      uuid,
+      timestamp,
+    };
+    previous = uuid;
+    return record;
+  });
 }
 
 /**
