@@ -6,6 +6,7 @@
  * writer cannot hide here.
  */
 import { test } from "node:test";
+import { dirname, join } from "node:path";
 import assert from "node:assert/strict";
 import { renderClaude } from "../lib/harnesses/claude-code/write.ts";
 import { emptySession } from "../lib/ir/session.ts";
@@ -14,12 +15,15 @@ import { claudeFixture, FIXTURE_CWD, jsonLines } from "./helpers/fixtures.ts";
 
 type Json = Record<string, unknown>;
 
+/** The certified versions with captures (the pinned one and the newest the registry served). */
+const GOLDEN_VERSIONS = ["2.1.328", "2.1.332"];
+
 /**
  * The conversation records of a real transcript's main chain (user and assistant), in file order, each
  * parented to its nearest conversation ancestor (Claude Code puts attachment and system records between them).
  */
-function realConversation(name: string): Json[] {
-  const all = jsonLines(claudeFixture(name));
+function realConversation(version: string, name: string): Json[] {
+  const all = jsonLines(join(dirname(claudeFixture(name)), "..", version, `${name}.jsonl`));
   const byUuid = new Map(all.map((r) => [r.uuid, r]));
   const isConversation = (r: Json) =>
     (r.type === "user" || r.type === "assistant") && r.isSidechain !== true && r.isMeta !== true;
@@ -35,7 +39,7 @@ function message(uid: string, role: Message["role"], blocks: Block[], extra: Par
   return { uid, parentUid: null, role, kind: "turn", blocks, ...extra };
 }
 
-async function render(session: Session): Promise<Json[]> {
+async function render(session: Session, version: string): Promise<Json[]> {
   const lines: string[] = [];
   const options = {
     id: "00000000-0000-4000-8000-000000000001",
@@ -43,7 +47,7 @@ async function render(session: Session): Promise<Json[]> {
     now: new Date(),
     stubOpenCalls: false,
   };
-  for await (const l of renderClaude(session, options)) lines.push(l);
+  for await (const l of renderClaude(session, options, version)) lines.push(l);
   return lines.map((l) => JSON.parse(l) as Json);
 }
 
@@ -105,67 +109,72 @@ function assertGolden(ours: Json[], real: Json[]) {
   );
 }
 
-test("golden: a tool turn with thinking is written as Claude Code 2.1.328 writes it", async () => {
-  const real = realConversation("thinking-tool-use");
-  const [prompt, thinking, call, result, answer] = real.map((r) => (r.message as Json).content) as [
-    string,
-    { thinking: string; signature: string }[],
-    { id: string; name: string; input: unknown }[],
-    { tool_use_id: string; content: string; is_error: boolean }[],
-    { text: string }[],
-  ];
-  const model = (real[1]!.message as Json).model as string;
-  const session = emptySession({
-    harness: "codex",
-    id: "source",
-    path: "",
-    models: [model],
-    cwd: FIXTURE_CWD,
+for (const version of GOLDEN_VERSIONS) {
+  test(`golden: a tool turn with thinking is written as Claude Code ${version} writes it`, async () => {
+    const real = realConversation(version, "thinking-tool-use");
+    const [prompt, thinking, call, result, answer] = real.map((r) => (r.message as Json).content) as [
+      string,
+      { thinking: string; signature: string }[],
+      { id: string; name: string; input: unknown }[],
+      { tool_use_id: string; content: string; is_error: boolean }[],
+      { text: string }[],
+    ];
+    const model = (real[1]!.message as Json).model as string;
+    const session = emptySession({
+      harness: "codex",
+      id: "source",
+      path: "",
+      models: [model],
+      cwd: FIXTURE_CWD,
+    });
+    session.messages = [
+      message("u", "user", [{ type: "text", text: prompt }]),
+      message("a1", "assistant", [{
+        type: "reasoning",
+        text: thinking[0]!.thinking,
+        signature: thinking[0]!.signature,
+        provider: "anthropic",
+      }], { model, providerMessageId: "m1" }),
+      message("a2", "assistant", [{
+        type: "tool_call",
+        id: call[0]!.id,
+        name: call[0]!.name,
+        input: call[0]!.input,
+      }], {
+        model,
+        providerMessageId: "m1",
+      }),
+      message("t", "tool", [{
+        type: "tool_result",
+        callId: result[0]!.tool_use_id,
+        isError: result[0]!.is_error,
+        content: [{ type: "text", text: result[0]!.content }],
+      }]),
+      message("a3", "assistant", [{ type: "text", text: answer[0]!.text }], {
+        model,
+        providerMessageId: "m2",
+      }),
+    ];
+    assertGolden(await render(session, version), real);
   });
-  session.messages = [
-    message("u", "user", [{ type: "text", text: prompt }]),
-    message("a1", "assistant", [{
-      type: "reasoning",
-      text: thinking[0]!.thinking,
-      signature: thinking[0]!.signature,
-      provider: "anthropic",
-    }], { model, providerMessageId: "m1" }),
-    message("a2", "assistant", [{
-      type: "tool_call",
-      id: call[0]!.id,
-      name: call[0]!.name,
-      input: call[0]!.input,
-    }], {
-      model,
-      providerMessageId: "m1",
-    }),
-    message("t", "tool", [{
-      type: "tool_result",
-      callId: result[0]!.tool_use_id,
-      isError: result[0]!.is_error,
-      content: [{ type: "text", text: result[0]!.content }],
-    }]),
-    message("a3", "assistant", [{ type: "text", text: answer[0]!.text }], { model, providerMessageId: "m2" }),
-  ];
-  assertGolden(await render(session), real);
-});
 
-test("golden: typed prompts and text answers are written as Claude Code 2.1.328 writes them", async () => {
-  const real = realConversation("resumed");
-  const model = (real.find((r) => r.type === "assistant")!.message as Json).model as string;
-  const session = emptySession({
-    harness: "hermes",
-    id: "source",
-    path: "",
-    models: [model],
-    cwd: FIXTURE_CWD,
+  test(`golden: typed prompts and text answers are written as Claude Code ${version} writes them`, async () => {
+    const real = realConversation(version, "resumed");
+    const model = (real.find((r) => r.type === "assistant")!.message as Json).model as string;
+    const session = emptySession({
+      harness: "hermes",
+      id: "source",
+      path: "",
+      models: [model],
+      cwd: FIXTURE_CWD,
+    });
+    session.messages = real.map((r, i) => {
+      const content = (r.message as Json).content;
+      const text = typeof content === "string" ? content : (content as { text: string }[])[0]!.text;
+      return r.type === "user"
+        ? message(`m${i}`, "user", [{ type: "text", text }])
+        : message(`m${i}`, "assistant", [{ type: "text", text }], { model, providerMessageId: `p${i}` });
+    });
+    assertGolden(await render(session, version), real);
   });
-  session.messages = real.map((r, i) => {
-    const content = (r.message as Json).content;
-    const text = typeof content === "string" ? content : (content as { text: string }[])[0]!.text;
-    return r.type === "user"
-      ? message(`m${i}`, "user", [{ type: "text", text }])
-      : message(`m${i}`, "assistant", [{ type: "text", text }], { model, providerMessageId: `p${i}` });
-  });
-  assertGolden(await render(session), real);
-});
+}

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { ORIGIN_KINDS, originMeaning } from "../lib/harnesses/claude-code/origin.ts";
 import { claudeFixture, FIXTURE_CWD, seedClaudeHome } from "./helpers/fixtures.ts";
@@ -14,44 +14,51 @@ const dir = tempDir();
 const textOf = (m: { blocks: { type: string; text?: string }[] }) =>
   m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
 
-test("a prompt typed in the interactive TUI is the user's words, not context", async () => {
-  const session = await readClaudeSession(claudeFixture("interactive"));
-  const prompts = session.messages.filter((m) => m.role === "user" && m.kind === "turn").map(textOf)
-    .filter((t) => t !== "");
-  assert.deepEqual(prompts, [
-    "Interactive fixture: a prompt typed into the TUI.",
-    "Interactive fixture: run this. TOOL: echo fixture-tui-tool-output",
-  ]);
-  assert.equal(session.meta.title !== undefined && session.meta.title !== "", true);
-});
+/** The interactive captures of each certified 2.x version. */
+const TUI_VERSIONS = ["2.1.328", "2.1.332"];
+const tuiFixture = (version: string, name: string) =>
+  join(dirname(claudeFixture(name)), "..", version, `${name}.jsonl`);
 
-test("a prompt typed while a tool ran is in the live thread after the cancelled call, once", async () => {
-  const session = await readClaudeSession(claudeFixture("interactive-interrupted"));
-  const parts = session.messages.filter((m) => m.kind === "turn").map((m) =>
-    `${m.role}: ${
-      m.blocks.map((b) =>
-        b.type === "text"
-          ? b.text
-          : b.type === "tool_call"
-          ? `[call ${JSON.stringify(b.input)}]`
-          : b.type === "tool_result"
-          ? "[result]"
-          : `[${b.type}]`
-      ).join(" ")
-    }`
-  );
-  const slow = parts.findIndex((p) => p.includes('"command":"echo fixture-slow-start && sleep 600"'));
-  const queued = parts.indexOf("user: Typed while the slow command ran: then list the files.");
-  assert.notEqual(slow, -1, parts.join("\n"));
-  assert.equal(parts.filter((p) => p.includes("Typed while the slow command ran")).length, 1);
-  assert.ok(queued > slow, parts.join("\n"));
-  // The cancelled call's own result comes first (the API needs it right after the call), then the words.
-  assert.equal(parts[slow + 1], "user: [result]");
-  assert.equal(
-    session.threads.some((t) => t.messages.some((m) => textOf(m).includes("Typed while the slow command"))),
-    false,
-  );
-});
+for (const version of TUI_VERSIONS) {
+  test(`a prompt typed in the interactive TUI of Claude Code ${version} is the user's words, not context`, async () => {
+    const session = await readClaudeSession(tuiFixture(version, "interactive"));
+    const prompts = session.messages.filter((m) => m.role === "user" && m.kind === "turn").map(textOf)
+      .filter((t) => t !== "");
+    assert.deepEqual(prompts, [
+      "Interactive fixture: a prompt typed into the TUI.",
+      "Interactive fixture: run this. TOOL: echo fixture-tui-tool-output",
+    ]);
+    assert.equal(session.meta.title !== undefined && session.meta.title !== "", true);
+  });
+
+  test(`a prompt typed while a tool ran in Claude Code ${version} is in the live thread after the cancelled call, once`, async () => {
+    const session = await readClaudeSession(tuiFixture(version, "interactive-interrupted"));
+    const parts = session.messages.filter((m) => m.kind === "turn").map((m) =>
+      `${m.role}: ${
+        m.blocks.map((b) =>
+          b.type === "text"
+            ? b.text
+            : b.type === "tool_call"
+            ? `[call ${JSON.stringify(b.input)}]`
+            : b.type === "tool_result"
+            ? "[result]"
+            : `[${b.type}]`
+        ).join(" ")
+      }`
+    );
+    const slow = parts.findIndex((p) => p.includes('"command":"echo fixture-slow-start && sleep 600"'));
+    const queued = parts.indexOf("user: Typed while the slow command ran: then list the files.");
+    assert.notEqual(slow, -1, parts.join("\n"));
+    assert.equal(parts.filter((p) => p.includes("Typed while the slow command ran")).length, 1);
+    assert.ok(queued > slow, parts.join("\n"));
+    // The cancelled call's own result comes first (the API needs it right after the call), then the words.
+    assert.equal(parts[slow + 1], "user: [result]");
+    assert.equal(
+      session.threads.some((t) => t.messages.some((m) => textOf(m).includes("Typed while the slow command"))),
+      false,
+    );
+  });
+}
 
 test("every origin kind Claude Code 2.1.328 writes has a meaning: only harness-made kinds are context", () => {
   assert.deepEqual(

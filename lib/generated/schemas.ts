@@ -22,39 +22,57 @@ import s18 from "../../schemas/claude-code/2.1.328/summary.schema.json" with { t
 import s19 from "../../schemas/claude-code/2.1.328/system.schema.json" with { type: "json" };
 import s20 from "../../schemas/claude-code/2.1.328/tools-used.schema.json" with { type: "json" };
 import s21 from "../../schemas/claude-code/2.1.328/user.schema.json" with { type: "json" };
-import s22 from "../../schemas/codex/0.147.0/compacted.schema.json" with { type: "json" };
-import s23 from "../../schemas/codex/0.147.0/event_msg.schema.json" with { type: "json" };
-import s24 from "../../schemas/codex/0.147.0/response_item.schema.json" with { type: "json" };
-import s25 from "../../schemas/codex/0.147.0/session_meta.schema.json" with { type: "json" };
-import s26 from "../../schemas/codex/0.147.0/threads-row.schema.json" with { type: "json" };
-import s27 from "../../schemas/codex/0.147.0/turn_context.schema.json" with { type: "json" };
-import s28 from "../../schemas/codex/0.147.0/world_state.schema.json" with { type: "json" };
-import s29 from "../../schemas/codex/0.169.0/compacted.schema.json" with { type: "json" };
-import s30 from "../../schemas/codex/0.169.0/event_msg.schema.json" with { type: "json" };
-import s31 from "../../schemas/codex/0.169.0/response_item.schema.json" with { type: "json" };
-import s32 from "../../schemas/codex/0.169.0/session_meta.schema.json" with { type: "json" };
-import s33 from "../../schemas/codex/0.169.0/threads-row.schema.json" with { type: "json" };
-import s34 from "../../schemas/codex/0.169.0/token_usage_record.schema.json" with { type: "json" };
-import s35 from "../../schemas/codex/0.169.0/turn_context.schema.json" with { type: "json" };
-import s36 from "../../schemas/codex/0.169.0/world_state.schema.json" with { type: "json" };
-import s37 from "../../schemas/codex/0.171.0/compacted.schema.json" with { type: "json" };
-import s38 from "../../schemas/codex/0.171.0/event_msg.schema.json" with { type: "json" };
-import s39 from "../../schemas/codex/0.171.0/response_item.schema.json" with { type: "json" };
-import s40 from "../../schemas/codex/0.171.0/session_meta.schema.json" with { type: "json" };
-import s41 from "../../schemas/codex/0.171.0/threads-row.schema.json" with { type: "json" };
-import s42 from "../../schemas/codex/0.171.0/token_usage_record.schema.json" with { type: "json" };
-import s43 from "../../schemas/codex/0.171.0/turn_context.schema.json" with { type: "json" };
-import s44 from "../../schemas/codex/0.171.0/world_state.schema.json" with { type: "json" };
-import s45 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
-import s46 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
-import s47 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
-import s48 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
-import s49 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
-import s50 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
-import s51 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
-import s52 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
-import s53 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
-import s54 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
+import s22 from "../../schemas/claude-code/2.1.332/ai-title.schema.json" with { type: "json" };
+import s23 from "../../schemas/claude-code/2.1.332/api-request-blob.schema.json" with { type: "json" };
+import s24 from "../../schemas/claude-code/2.1.332/api-request-shape.schema.json" with { type: "json" };
+import s25 from "../../schemas/claude-code/2.1.332/api-request.schema.json" with { type: "json" };
+import s26 from "../../schemas/claude-code/2.1.332/assistant.schema.json" with { type: "json" };
+import s27 from "../../schemas/claude-code/2.1.332/atis-latch.schema.json" with { type: "json" };
+import s28 from "../../schemas/claude-code/2.1.332/attachment.schema.json" with { type: "json" };
+import s29 from "../../schemas/claude-code/2.1.332/cost-state.schema.json" with { type: "json" };
+import s30 from "../../schemas/claude-code/2.1.332/custom-title.schema.json" with { type: "json" };
+import s31 from "../../schemas/claude-code/2.1.332/file-history-snapshot.schema.json" with { type: "json" };
+import s32 from "../../schemas/claude-code/2.1.332/last-prompt.schema.json" with { type: "json" };
+import s33 from "../../schemas/claude-code/2.1.332/mode.schema.json" with { type: "json" };
+import s34 from "../../schemas/claude-code/2.1.332/permission-mode.schema.json" with { type: "json" };
+import s35 from "../../schemas/claude-code/2.1.332/queue-operation.schema.json" with { type: "json" };
+import s36 from "../../schemas/claude-code/2.1.332/summary.schema.json" with { type: "json" };
+import s37 from "../../schemas/claude-code/2.1.332/system.schema.json" with { type: "json" };
+import s38 from "../../schemas/claude-code/2.1.332/tools-used.schema.json" with { type: "json" };
+import s39 from "../../schemas/claude-code/2.1.332/user.schema.json" with { type: "json" };
+import s40 from "../../schemas/codex/0.147.0/compacted.schema.json" with { type: "json" };
+import s41 from "../../schemas/codex/0.147.0/event_msg.schema.json" with { type: "json" };
+import s42 from "../../schemas/codex/0.147.0/response_item.schema.json" with { type: "json" };
+import s43 from "../../schemas/codex/0.147.0/session_meta.schema.json" with { type: "json" };
+import s44 from "../../schemas/codex/0.147.0/threads-row.schema.json" with { type: "json" };
+import s45 from "../../schemas/codex/0.147.0/turn_context.schema.json" with { type: "json" };
+import s46 from "../../schemas/codex/0.147.0/world_state.schema.json" with { type: "json" };
+import s47 from "../../schemas/codex/0.169.0/compacted.schema.json" with { type: "json" };
+import s48 from "../../schemas/codex/0.169.0/event_msg.schema.json" with { type: "json" };
+import s49 from "../../schemas/codex/0.169.0/response_item.schema.json" with { type: "json" };
+import s50 from "../../schemas/codex/0.169.0/session_meta.schema.json" with { type: "json" };
+import s51 from "../../schemas/codex/0.169.0/threads-row.schema.json" with { type: "json" };
+import s52 from "../../schemas/codex/0.169.0/token_usage_record.schema.json" with { type: "json" };
+import s53 from "../../schemas/codex/0.169.0/turn_context.schema.json" with { type: "json" };
+import s54 from "../../schemas/codex/0.169.0/world_state.schema.json" with { type: "json" };
+import s55 from "../../schemas/codex/0.171.0/compacted.schema.json" with { type: "json" };
+import s56 from "../../schemas/codex/0.171.0/event_msg.schema.json" with { type: "json" };
+import s57 from "../../schemas/codex/0.171.0/response_item.schema.json" with { type: "json" };
+import s58 from "../../schemas/codex/0.171.0/session_meta.schema.json" with { type: "json" };
+import s59 from "../../schemas/codex/0.171.0/threads-row.schema.json" with { type: "json" };
+import s60 from "../../schemas/codex/0.171.0/token_usage_record.schema.json" with { type: "json" };
+import s61 from "../../schemas/codex/0.171.0/turn_context.schema.json" with { type: "json" };
+import s62 from "../../schemas/codex/0.171.0/world_state.schema.json" with { type: "json" };
+import s63 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
+import s64 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
+import s65 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
+import s66 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
+import s67 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
+import s68 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
+import s69 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
+import s70 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
+import s71 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
+import s72 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
 
 /** Every embedded schema, grouped by harness and the harness version it describes. */
 export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Record<string, object> }[] = [
@@ -84,47 +102,67 @@ export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Reco
     "tools-used": s20,
     "user": s21,
   } },
+  { harness: "claude-code", version: "2.1.332", records: {
+    "ai-title": s22,
+    "api-request-blob": s23,
+    "api-request-shape": s24,
+    "api-request": s25,
+    "assistant": s26,
+    "atis-latch": s27,
+    "attachment": s28,
+    "cost-state": s29,
+    "custom-title": s30,
+    "file-history-snapshot": s31,
+    "last-prompt": s32,
+    "mode": s33,
+    "permission-mode": s34,
+    "queue-operation": s35,
+    "summary": s36,
+    "system": s37,
+    "tools-used": s38,
+    "user": s39,
+  } },
   { harness: "codex", version: "0.147.0", records: {
-    "compacted": s22,
-    "event_msg": s23,
-    "response_item": s24,
-    "session_meta": s25,
-    "threads-row": s26,
-    "turn_context": s27,
-    "world_state": s28,
+    "compacted": s40,
+    "event_msg": s41,
+    "response_item": s42,
+    "session_meta": s43,
+    "threads-row": s44,
+    "turn_context": s45,
+    "world_state": s46,
   } },
   { harness: "codex", version: "0.169.0", records: {
-    "compacted": s29,
-    "event_msg": s30,
-    "response_item": s31,
-    "session_meta": s32,
-    "threads-row": s33,
-    "token_usage_record": s34,
-    "turn_context": s35,
-    "world_state": s36,
+    "compacted": s47,
+    "event_msg": s48,
+    "response_item": s49,
+    "session_meta": s50,
+    "threads-row": s51,
+    "token_usage_record": s52,
+    "turn_context": s53,
+    "world_state": s54,
   } },
   { harness: "codex", version: "0.171.0", records: {
-    "compacted": s37,
-    "event_msg": s38,
-    "response_item": s39,
-    "session_meta": s40,
-    "threads-row": s41,
-    "token_usage_record": s42,
-    "turn_context": s43,
-    "world_state": s44,
+    "compacted": s55,
+    "event_msg": s56,
+    "response_item": s57,
+    "session_meta": s58,
+    "threads-row": s59,
+    "token_usage_record": s60,
+    "turn_context": s61,
+    "world_state": s62,
   } },
   { harness: "hermes", version: "0.14.0", records: {
-    "messages-row": s45,
-    "sessions-row": s46,
-    "snapshot": s47,
-    "transcript-assistant": s48,
-    "transcript-session_meta": s49,
-    "transcript-tool": s50,
-    "transcript-user": s51,
+    "messages-row": s63,
+    "sessions-row": s64,
+    "snapshot": s65,
+    "transcript-assistant": s66,
+    "transcript-session_meta": s67,
+    "transcript-tool": s68,
+    "transcript-user": s69,
   } },
   { harness: "hermes", version: "0.19.0", records: {
-    "messages-row": s52,
-    "sessions-row": s53,
-    "snapshot": s54,
+    "messages-row": s70,
+    "sessions-row": s71,
+    "snapshot": s72,
   } },
 ];

@@ -213,8 +213,12 @@ function toMessage(record: Json, type: "user" | "assistant", origin: Message["or
 function isInjected(record: Json, message: Json): boolean {
   const meaning = originMeaning(record.origin);
   if (meaning === "harness") return true;
-  // A person's words recorded as meta (a voice call's transcript) are still the person's.
-  if (meaning !== "person" && (record.isMeta === true || record.promptSource === "system")) return true;
+  // A person's words recorded as meta (a voice call's transcript) are still the person's. 2.1.332 also marks
+  // rows the harness made (interruption markers, caveats, notices) with `rowSource: "harness"`.
+  if (
+    meaning !== "person" &&
+    (record.isMeta === true || record.promptSource === "system" || record.rowSource === "harness")
+  ) return true;
   // 1.0.x fills a turn it never sent with a synthetic assistant message.
   if (record.type === "assistant") return message.model === SYNTHETIC_MODEL;
   return blocksFromContent(message.content).some((b) =>

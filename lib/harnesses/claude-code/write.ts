@@ -38,9 +38,9 @@ export async function* renderClaude(
     const last = lastLiveUid(session);
     tail.parent = (last && tail.renamed?.get(last)) ?? last ?? tail.parent;
   } else {
-    yield* renderMessages(session, options, clock, tail);
+    yield* renderMessages(session, { ...options, version: targetVersion }, clock, tail);
   }
-  const envelope = (parent: string | null) => baseRecord(options, parent);
+  const envelope = (parent: string | null) => baseRecord({ ...options, version: targetVersion }, parent);
   const open = unansweredCalls(session);
   if (options.stubOpenCalls && open.length) {
     const uuid = newUuid();
@@ -130,14 +130,17 @@ type Envelope = Pick<
   "parentUuid" | "isSidechain" | "userType" | "cwd" | "sessionId" | "version"
 >;
 
-function baseRecord(options: Pick<RenderOptions, "cwd" | "id">, parentUuid: string | null): Envelope {
+/** What every record we write names: the session, its cwd, and the Claude Code version it is written for. */
+type Stamp = Pick<RenderOptions, "cwd" | "id"> & { version: string };
+
+function baseRecord(options: Stamp, parentUuid: string | null): Envelope {
   return {
     parentUuid,
     isSidechain: false,
     userType: "external",
     cwd: options.cwd,
     sessionId: options.id,
-    version: CLAUDE_WRITER_VERSION,
+    version: options.version,
   };
 }
 
@@ -241,11 +244,11 @@ export function isHandshakeRecord(record: Json): boolean {
 
 /**
  * Foreign sources: consecutive messages that Claude would send as one API message (assistant blocks; user
- * text and tool results) are grouped into one record, tool results first as the API requires.
+ * text and tool results) are grouped, tool results first as the API requires.
  */
 async function* renderMessages(
   session: Session,
-  options: RenderOptions,
+  options: RenderOptions & Stamp,
   clock: RecordClock,
   tail: { parent: string | null },
 ): AsyncGenerator<string> {
@@ -277,7 +280,7 @@ const claudeRole = (m: Message): "user" | "assistant" => (m.role === "assistant"
 function groupRecords(
   group: Message[],
   session: Session,
-  options: RenderOptions,
+  options: RenderOptions & Stamp,
   parent: string | null,
   clock: RecordClock,
 ): (ClaudeUserRecord | ClaudeAssistantRecord)[] {
