@@ -75,6 +75,8 @@ export function adjustedMeta(
 /** The row-relevant facts of a copied rollout. */
 export interface RolloutDescription {
   adjustment: MetaAdjustment;
+  /** When the thread was created (`session_meta.timestamp`): the TUI creates it before the first record. */
+  createdAt?: string;
   historyMode: "paginated" | "legacy";
   cliVersion: string;
   source: string;
@@ -120,6 +122,7 @@ export async function describeCopy(
   const model = context && typeof context.model === "string" ? context.model : undefined;
   return {
     adjustment,
+    ...(typeof meta.payload.timestamp === "string" ? { createdAt: meta.payload.timestamp } : {}),
     historyMode: mode === "paginated" ? "paginated" : "legacy",
     cliVersion: String(written.cli_version),
     source: typeof written.source === "string" ? written.source : "cli",

@@ -43,7 +43,7 @@ export function rowValues(
 ): Partial<CodexThreadsRow> {
   const now = options.now.getTime();
   const ms = (iso: string | undefined) => Math.min(now, Date.parse(iso ?? "") || now);
-  const created = ms(session.meta.createdAt);
+  const created = ms(described?.createdAt ?? session.meta.createdAt);
   const updated = Math.max(created, ms(session.meta.updatedAt));
   const firstUser = firstUserText(session);
   const preview = (firstUser ?? "").slice(0, PREVIEW_MAX) ||

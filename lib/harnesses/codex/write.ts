@@ -194,8 +194,9 @@ class TurnRenderer {
       const item = messageItem("assistant", text);
       text = [];
       if (!item) return;
-      yield this.item(item, m.timestamp);
+      // Codex records the UI item of the model's text before the response item itself (a user's the other way).
       yield this.agentMirror(item.content.map((c) => c.text ?? "").join("\n"), m.timestamp);
+      yield this.item(item, m.timestamp);
     }.bind(this);
     for (const block of m.blocks) {
       const own = this.ownItem(block);
