@@ -5,15 +5,15 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { harness } from "../lib/harnesses/index.ts";
 import { HANDSHAKE_OPEN, isHandshake } from "../lib/handshake/handshake.ts";
 import { findPending } from "../lib/ir/pending.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
-import { makeCodexHome } from "./helpers/codex.ts";
-import { cli } from "./helpers/cli.ts";
+import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
+import { cli, cliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -160,4 +160,35 @@ test("an unanswered call the model moved on from without an abort is abandoned, 
     name: "Bash",
     messageUid: "a1",
   }]);
+});
+
+test("a handshake the target moved off the live thread is still carried, from what the handoff remembered", async () => {
+  const r = cliJson([
+    "convert",
+    codexFixture("0.169.0", "killed"),
+    "--from",
+    "codex",
+    "--to",
+    "claude-code",
+    "-o",
+    join(root, "moved.out"),
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const id = (r.json.target as { id: string }).id;
+  const path = join(root, `${id}.jsonl`);
+  // What Claude Code 2.1.328 does on resume: the handshake record ends up on a branch of its own, outside the
+  // thread the next reader follows. Here it is simply gone from the file.
+  const kept = readFileSync(join(root, "moved.out"), "utf8").split("\n").filter((l) =>
+    !l.includes(HANDSHAKE_OPEN)
+  );
+  writeFileSync(path, kept.join("\n"));
+  const hermesOut = convert(path, "claude-code", "hermes", join(root, "moved-hermes.jsonl"));
+  const text = handshakeOf(await harness("hermes").read(hermesOut));
+  assert.ok(
+    text.includes(
+      "Interrupted tool calls (still running when the session stopped; no result was recorded):\n" +
+        "- terminal (call_e2bee841b2e44f0016d6c611)\n",
+    ),
+    text,
+  );
 });

@@ -4,7 +4,15 @@
  * the next handshake states them again and the model reads each once. A fact the current source states
  * itself is not repeated.
  */
-import type { Block, Message, OpenToolCall, Pending, QueuedInput, Session } from "../ir/schema.ts";
+import type {
+  Block,
+  EarlierHandoff,
+  Message,
+  OpenToolCall,
+  Pending,
+  QueuedInput,
+  Session,
+} from "../ir/schema.ts";
 import {
   CALLS_HEADING,
   EARLIER_CALL,
@@ -22,19 +30,30 @@ interface Stated {
 /** The session's pending state with every still-pending fact of its earlier handshakes added. */
 export function carryPending(session: Session): { pending: Pending; carried: number } {
   const { messages, pending } = session;
+  // After the model has answered since a handshake, its facts may have been dealt with: they are stated as an
+  // earlier hop's, for the model to check, not as in flight now.
   const lastHandshake = messages.findLastIndex(isHandshake);
-  if (lastHandshake === -1) return { pending, carried: 0 };
-  // After the model has answered since the handshake, its facts may have been dealt with: they are stated as
-  // an earlier hop's, for the model to check, not as in flight now.
-  const continued = messages.slice(lastHandshake + 1).some((m) =>
-    m.role === "assistant" && m.kind === "turn"
-  );
-  const stated = messages.filter(isHandshake).map((m) => parseHandshake(textOf(m.blocks)));
+  const sources: { stated: Stated; continued: boolean }[] = messages.filter(isHandshake).map((m) => ({
+    stated: parseHandshake(textOf(m.blocks)),
+    continued: messages.slice(lastHandshake + 1).some((m) => m.role === "assistant" && m.kind === "turn"),
+  }));
+  // The handshake this session was handed off with, as remembered: found even where the target harness moved
+  // its record off the live thread.
+  const earlier = session.earlierHandoff;
+  if (earlier) {
+    sources.push({
+      stated: { calls: earlier.calls, queued: earlier.queued },
+      continued: messages.some((m) =>
+        m.role === "assistant" && m.kind === "turn" && !!m.timestamp && m.timestamp > earlier.at
+      ),
+    });
+  }
+  if (!sources.length) return { pending, carried: 0 };
   const calls = new Map(pending.openToolCalls.map((c) => [c.callId, c]));
   const queued = new Map(pending.queuedInput.map((q) => [q.text, q]));
   const made = callsIn(messages);
-  for (const s of stated) {
-    for (const c of s.calls) {
+  for (const { stated, continued } of sources) {
+    for (const c of stated.calls) {
       if (calls.has(c.callId)) continue;
       const call = made.get(c.callId);
       const carried: OpenToolCall = call
@@ -42,7 +61,7 @@ export function carryPending(session: Session): { pending: Pending; carried: num
         : { callId: c.callId, name: c.name, messageUid: "", ...(c.command ? { command: c.command } : {}) };
       calls.set(c.callId, continued ? { ...carried, earlier: true } : carried);
     }
-    for (const text of s.queued) {
+    for (const text of stated.queued) {
       if (!queued.has(text)) queued.set(text, continued ? { text, earlier: true } : { text });
     }
   }
@@ -54,6 +73,20 @@ export function carryPending(session: Session): { pending: Pending; carried: num
       queuedInput: [...queued.values()] as QueuedInput[],
     },
     carried,
+  };
+}
+
+/** What the handshake given to a target says is pending, remembered with the written session. */
+export function statedPending(pending: Pending, at: Date): EarlierHandoff | undefined {
+  if (!pending.openToolCalls.length && !pending.queuedInput.length) return undefined;
+  return {
+    at: at.toISOString(),
+    calls: pending.openToolCalls.map((c) => ({
+      callId: c.callId,
+      name: c.name,
+      ...(c.command ? { command: c.command } : {}),
+    })),
+    queued: pending.queuedInput.map((q) => q.text),
   };
 }
 

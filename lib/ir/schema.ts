@@ -215,6 +215,18 @@ export type SessionMeta = z.infer<typeof SessionMeta>;
 export const PassthroughRecord = z.object({ type: z.string(), origin: Origin });
 export type PassthroughRecord = z.infer<typeof PassthroughRecord>;
 
+/**
+ * What session-bridge's own earlier handoff into this session said was pending (from provenance): kept apart
+ * from the transcript because the target harness may move or hide the handshake record itself.
+ */
+export const EarlierHandoff = z.object({
+  /** When the handoff was made: later replies mean the conversation went on after it. */
+  at: z.string(),
+  calls: z.array(z.object({ callId: z.string(), name: z.string(), command: z.string().optional() })),
+  queued: z.array(z.string()),
+});
+export type EarlierHandoff = z.infer<typeof EarlierHandoff>;
+
 export const Session = z.object({
   meta: SessionMeta,
   /** The live thread, in order: what the model saw last. */
@@ -227,5 +239,6 @@ export const Session = z.object({
   drift: z.array(DriftEntry),
   /** Problems met while reading that did not stop it (e.g. a truncated last line from a live writer). */
   notices: z.array(z.string()),
+  earlierHandoff: EarlierHandoff.optional(),
 });
 export type Session = z.infer<typeof Session>;

@@ -7,7 +7,7 @@ import type { Session } from "../ir/schema.ts";
 import type { Harness, Homes, RenderOptions } from "../harnesses/types.ts";
 import { buildReport, type ConversionReport } from "../report/report.ts";
 import { handshakeText } from "../handshake/handshake.ts";
-import { carryPending } from "../handshake/carry.ts";
+import { carryPending, statedPending } from "../handshake/carry.ts";
 import { canonicalCwd } from "../io/paths.ts";
 import { InputError } from "../errors.ts";
 import { translateTools } from "../tools/translate.ts";
@@ -106,12 +106,13 @@ export function prepareConversion(
   if (request.handshake) {
     options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });
   }
-  return {
-    session,
-    options,
-    report,
-    memory: { reasoning: proofs.detached, ...postureMemory(source, target, posture) },
+  const stated = request.handshake ? statedPending(session.pending, request.now) : undefined;
+  const memory: ConversionMemory = {
+    reasoning: proofs.detached,
+    ...postureMemory(source, target, posture),
+    ...(stated ? { pending: stated } : {}),
   };
+  return { session, options, report, memory };
 }
 
 /** Pending calls named as the target names them (a stub for a translated call carries `terminal`, not `Bash`). */

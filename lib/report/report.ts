@@ -8,6 +8,7 @@ import type { TranslationStats } from "../tools/translate.ts";
 import { type Posture, postureEntries } from "../posture/posture.ts";
 import { type ModelChoice, modelEntry } from "../pipeline/model.ts";
 import { REASONING_PREFIX } from "../ir/reasoning.ts";
+import { isHandshake } from "../handshake/handshake.ts";
 
 export type Severity = "info" | "warning" | "loss";
 
@@ -168,7 +169,10 @@ function reportForeign(
   entries: ReportEntry[],
 ) {
   const where = indexer(session.messages);
-  const branches = session.threads.filter((t) => t.kind === "abandoned-branch");
+  // A branch holding nothing but an earlier hop's handshake (where a resumed target leaves it) lost nothing.
+  const branches = session.threads.filter((t) =>
+    t.kind === "abandoned-branch" && t.messages.some((m) => !isHandshake(m))
+  );
   const side = session.threads.filter((t) => t.kind === "sidechain" || t.kind === "subagent");
   const compacted = session.threads.filter((t) => t.kind === "compacted");
   add(

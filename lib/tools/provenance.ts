@@ -1,13 +1,14 @@
 /**
  * What a conversion changed that a hop back should undo exactly, remembered in a small JSON file per written
  * session in session-bridge's own home: translated tool calls' native forms (keyed by call id), reasoning
- * proofs the target could not hold (keyed by the text they travelled as), and the permission words the
- * target's were translated from. Target formats stay exactly what their harness writes; a session read back
+ * proofs the target could not hold (keyed by the text they travelled as), the permission words the target's
+ * were translated from, and what the handshake said was pending (the target may move or hide the handshake
+ * record itself, as Claude Code does with a resumed one). Target formats stay exactly what their harness writes; a session read back
  * later gets these attached again.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HarnessName, NativeToolCall, ReasoningBlock, Session } from "../ir/schema.ts";
+import type { EarlierHandoff, HarnessName, NativeToolCall, ReasoningBlock, Session } from "../ir/schema.ts";
 import { bridgeHome } from "../store/backup.ts";
 import { ensureDir } from "../io/publish.ts";
 import { assertSafeId } from "../ids.ts";
@@ -19,12 +20,15 @@ export interface Provenance {
   reasoning?: { text: string; block: ReasoningBlock }[];
   /** The source's permission words, and the target's words they were written as. */
   posture?: { native: NativePosture; written: string };
+  /** What the handshake told the target was pending. */
+  pending?: EarlierHandoff;
 }
 
 /** What a conversion remembers besides the calls its session carries. */
 export interface ConversionMemory {
   reasoning: { text: string; block: ReasoningBlock }[];
   posture?: { native: NativePosture; written: string };
+  pending?: EarlierHandoff;
 }
 
 function provenancePath(harness: HarnessName, id: string): string {
@@ -41,9 +45,10 @@ export function saveProvenance(
   for (const m of session.messages) {
     for (const b of m.blocks) if (b.type === "tool_call" && b.native) calls[b.id] = b.native;
   }
-  if (!Object.keys(calls).length && !memory.reasoning.length && !memory.posture) return;
+  if (!Object.keys(calls).length && !memory.reasoning.length && !memory.posture && !memory.pending) return;
   const provenance: Provenance = {
     calls,
+    ...(memory.pending ? { pending: memory.pending } : {}),
     ...(memory.reasoning.length ? { reasoning: memory.reasoning } : {}),
     ...(memory.posture ? { posture: memory.posture } : {}),
   };
@@ -68,6 +73,7 @@ export function restoreProvenance(session: Session): Session {
     for (const b of m.blocks) if (b.type === "tool_call" && !b.native && calls[b.id]) b.native = calls[b.id];
   }
   reattachProofs(session, provenance.reasoning ?? []);
+  if (provenance.pending) session.earlierHandoff = provenance.pending;
   // The earlier words apply only while the session still has the posture that hop wrote.
   const posture = provenance.posture;
   if (posture && session.meta.permissionMode === posture.written) {
