@@ -58,6 +58,28 @@ async function resumedParts(home: string, cwd: string, id: string): Promise<stri
   });
 }
 
+/** A private home holding the fixture in the bucket of a fresh cwd, and the same session handed off there. */
+function seeded(fixture: string): { home: string; cwd: string; id: string; handedOff: string } {
+  const root = tempDir();
+  const home = join(root, "home");
+  mkdirSync(join(root, "project"));
+  const cwd = realpathSync(join(root, "project"));
+  const config = claudeConfigDir(home);
+  const bucket = join(config, "projects", bucketName(cwd));
+  mkdirSync(bucket, { recursive: true });
+  const id = sessionIdOf(claudeFixture(fixture));
+  writeFileSync(
+    join(bucket, `${id}.jsonl`),
+    readFileSync(claudeFixture(fixture), "utf8").replaceAll(FIXTURE_CWD, cwd),
+  );
+  writeFileSync(join(config, "settings.json"), JSON.stringify({ cleanupPeriodDays: 100000 }));
+  const r = cliJson(["handoff", id, "--to", "claude-code", "--cwd", cwd, "--claude-home", config], {
+    SESSION_BRIDGE_HOME: join(root, "bridge"),
+  });
+  assert.equal(r.code, 0, r.stderr);
+  return { home, cwd, id, handedOff: (r.json.target as { id: string }).id };
+}
+
 test(
   "a Claude → Claude handoff of an interrupted call gives the model the call, its result, then the handshake with the next prompt",
   {
@@ -65,25 +87,8 @@ test(
     timeout: 240_000,
   },
   async () => {
-    const root = tempDir();
-    const home = join(root, "home");
-    mkdirSync(join(root, "project"));
-    const cwd = realpathSync(join(root, "project"));
-    const config = claudeConfigDir(home);
-    const bucket = join(config, "projects", bucketName(cwd));
-    mkdirSync(bucket, { recursive: true });
-    const id = sessionIdOf(claudeFixture("interrupted-tool-call"));
-    writeFileSync(
-      join(bucket, `${id}.jsonl`),
-      readFileSync(claudeFixture("interrupted-tool-call"), "utf8").replaceAll(FIXTURE_CWD, cwd),
-    );
-    writeFileSync(join(config, "settings.json"), JSON.stringify({ cleanupPeriodDays: 100000 }));
-
-    const r = cliJson(["handoff", id, "--to", "claude-code", "--cwd", cwd, "--claude-home", config], {
-      SESSION_BRIDGE_HOME: join(root, "bridge"),
-    });
-    assert.equal(r.code, 0, r.stderr);
-    const handedOff = await resumedParts(home, cwd, (r.json.target as { id: string }).id);
+    const { home, cwd, id, handedOff: target } = seeded("interrupted-tool-call");
+    const handedOff = await resumedParts(home, cwd, target);
     const untouched = await resumedParts(home, cwd, id);
 
     const call =
@@ -108,5 +113,23 @@ test(
     for (const part of untouched.filter((p) => !p.startsWith("user: tool_result"))) {
       assert.ok(handedOff.includes(part), `missing after the handoff: ${part}`);
     }
+  },
+);
+
+test(
+  "after a Claude → Claude handoff of a finished turn the model reads the handshake with the next prompt, unanswered",
+  {
+    skip,
+    timeout: 240_000,
+  },
+  async () => {
+    const { home, cwd, handedOff } = seeded("plain-text");
+    const parts = await resumedParts(home, cwd, handedOff);
+    assert.deepEqual(parts.slice(-3), [
+      "assistant: ASSISTANT-REPLY: r-879c7bdd (7 words, 34 chars)",
+      "user: <session-bridge-handoff>",
+      `user: ${NEXT}`,
+    ]);
+    assert.equal(parts.filter((p) => p === "assistant: No response requested.").length, 0);
   },
 );
