@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
@@ -205,4 +205,18 @@ test("SIGTERM during a handoff to Hermes leaves the database, backups and ledger
   assert.match(r.stderr, /\nsession-bridge: interrupted by SIGTERM: nothing was changed\n$/);
   assert.deepEqual({ rows: rows(), files: files(w.hermesHome) }, before);
   assert.deepEqual(files(w.bridge), []);
+});
+
+test("prune leaves a backup folder another process has just made, and removes one left empty for a day", () => {
+  const w = world();
+  const stamp = (d: Date) => d.toISOString().replace(/[:.]/g, "-");
+  const fresh = join(w.bridge, "backups", `${stamp(new Date())}-codex-in-progress`);
+  const abandoned = join(w.bridge, "backups", `${stamp(new Date(Date.now() - 2 * 86_400_000))}-codex-killed`);
+  mkdirSync(fresh, { recursive: true });
+  mkdirSync(abandoned, { recursive: true });
+  writeFileSync(join(abandoned, ".manifest.json.tmp"), "{");
+  const pruned = w.run(["prune"]);
+  assert.deepEqual(pruned.removedFolders, [abandoned]);
+  assert.equal(existsSync(fresh), true);
+  assert.equal(existsSync(abandoned), false);
 });

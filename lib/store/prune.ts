@@ -4,15 +4,17 @@
  * The rule, applied after every successful handoff and undo and by `session-bridge prune`:
  *   1. a copy that a pending handoff's undo restores from (a replaced file, replaced rows) is always kept;
  *   2. of the other copies of one original (a store database, a session file), the newest KEEP are kept;
- *   3. everything else is removed, and so are backup folders left empty or holding no copy at all.
+ *   3. everything else is removed, with the folders it leaves without a copy (a folder that never held one,
+ *      left by a process killed outright, goes after a day).
  * Folders written before manifests existed group their copies by file name.
  */
 import { readdirSync, rmSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { backupsRoot, MANIFEST, readManifest } from "./backup.ts";
 import { pendingOperations } from "./ledger.ts";
 
 export const DEFAULT_KEEP = 2;
+const STALE_EMPTY_FOLDER_MS = 24 * 60 * 60 * 1000;
 
 export interface BackupCopy {
   path: string;
@@ -75,7 +77,7 @@ function neededByUndo(): Set<string> {
   return needed;
 }
 
-export function planPrune(keep: number = DEFAULT_KEEP): PrunePlan {
+export function planPrune(keep: number, now: Date): PrunePlan {
   const { copies, folders } = listCopies();
   const needed = neededByUndo();
   const plan: PrunePlan = { keep: [], remove: [], folders: [], bytes: 0 };
@@ -93,8 +95,14 @@ export function planPrune(keep: number = DEFAULT_KEEP): PrunePlan {
       } else plan.remove.push(c);
     }
   }
-  const remaining = new Set(plan.keep.map((c) => join(c.path, "..")));
-  plan.folders = folders.filter((f) => !remaining.has(f));
+  const kept = new Set(plan.keep.map((c) => dirname(c.path)));
+  const emptied = new Set(plan.remove.map((c) => dirname(c.path)));
+  const holding = new Set(copies.map((c) => dirname(c.path)));
+  // A folder with no copy at all is left for a day: another process may have just made it for its backup.
+  const stale = new Date(now.getTime() - STALE_EMPTY_FOLDER_MS).toISOString();
+  plan.folders = folders.filter((f) =>
+    !kept.has(f) && (emptied.has(f) || (!holding.has(f) && folderTime(basename(f)) < stale))
+  );
   plan.bytes = plan.remove.reduce((sum, c) => sum + c.bytes, 0);
   plan.keep.sort((a, b) => a.path.localeCompare(b.path));
   plan.remove.sort((a, b) => a.path.localeCompare(b.path));
@@ -107,8 +115,8 @@ export function carryOutPrune(plan: PrunePlan): void {
 }
 
 /** The rule applied after a successful handoff or undo; returns what it removed. */
-export function applyRetention(): PrunePlan {
-  const plan = planPrune();
+export function applyRetention(now: Date): PrunePlan {
+  const plan = planPrune(DEFAULT_KEEP, now);
   carryOutPrune(plan);
   return plan;
 }

@@ -93,7 +93,7 @@ export const handoff: Command = {
     });
     const result = done?.result;
     const op = done?.op;
-    const pruned = done ? applyRetention() : undefined;
+    const pruned = done ? applyRetention(now) : undefined;
     const targetInfo = {
       harness: plan.harness,
       id: plan.id,

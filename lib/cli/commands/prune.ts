@@ -17,10 +17,10 @@ The rule: a backup that undoing a pending handoff restores from is always kept; 
 database or file, the newest N are kept; the rest are removed. Backups live in $SESSION_BRIDGE_HOME/backups
 (default ~/.session-bridge/backups).`,
   options: { keep: { type: "string" }, "dry-run": { type: "boolean" } },
-  run({ values }, { json }) {
+  run({ values }, { json, now }) {
     const keep = keepCount(str(values, "keep"));
     const dryRun = flag(values, "dry-run");
-    const plan = planPrune(keep);
+    const plan = planPrune(keep, now);
     if (!dryRun) carryOutPrune(plan);
     if (json) {
       printJson({
@@ -28,6 +28,7 @@ database or file, the newest N are kept; the rest are removed. Backups live in $
         keep,
         backups: backupsRoot(),
         removed: plan.remove,
+        removedFolders: plan.folders,
         kept: plan.keep,
         bytes: plan.bytes,
       });

@@ -46,7 +46,7 @@ export const undo: Command = {
     const backups = dryRun
       ? []
       : await holdingSignals(() => carryOutUndo(plan, flag(parsed.values, "force"), now));
-    const pruned = dryRun ? undefined : applyRetention();
+    const pruned = dryRun ? undefined : applyRetention(now);
     if (json) {
       printJson({
         dryRun,
