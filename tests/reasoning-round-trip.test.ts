@@ -5,7 +5,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, renameSync } from "node:fs";
+import { copyFileSync, readFileSync, renameSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
 import { harness } from "../lib/harnesses/index.ts";
@@ -109,4 +110,26 @@ test("Claude thinking through Hermes comes back as the thinking block with its s
   assert.doesNotMatch(readFileSync(there.path, "utf8"), new RegExp(CLAUDE_SIGNATURE));
   const back = convert(there.path, "hermes", "claude-code", "thinking.hermes-back.jsonl");
   assert.deepEqual(thinkingBlocks(back.path), thinkingBlocks(claudeFixture("thinking-tool-use")));
+});
+
+test("Hermes reasoning shown to Codex as text comes back to Hermes as reasoning, and the first hop says so", async () => {
+  const db = join(root, "reasoning.state.db");
+  copyFileSync(hermesFixture("0.19.0", "text-turns.state.db"), db);
+  const id = capturedIds("0.19.0", "text-turns")[0]!;
+  const sqlite = new DatabaseSync(db);
+  sqlite.prepare("UPDATE messages SET reasoning = ?, reasoning_content = ? WHERE role = 'assistant'").run(
+    "Weighing the options.",
+    "Weighing the options.",
+  );
+  sqlite.close();
+  const there = convert(`${db}#${id}`, "hermes", "codex", "hermes-reasoning.codex.jsonl");
+  const shown = there.report.entries.find((e) => e.code === "reasoning-shown-as-text");
+  assert.equal(shown?.severity, "warning");
+  assert.ok(readFileSync(there.path, "utf8").includes("[reasoning] Weighing the options."));
+  const back = convert(there.path, "codex", "hermes", "hermes-reasoning.back.jsonl");
+  const session = await harness("hermes").read(back.path);
+  const reasoning = session.messages.flatMap((m) => m.blocks).filter((b) => b.type === "reasoning");
+  assert.equal(reasoning.length, shown?.count);
+  for (const b of reasoning) assert.ok(b.type === "reasoning" && b.text === "Weighing the options.");
+  assert.doesNotMatch(readFileSync(back.path, "utf8"), /\[reasoning\]/);
 });

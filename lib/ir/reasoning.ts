@@ -18,6 +18,10 @@ export interface Detached {
   session: Session;
   /** The original blocks whose proof was detached, with the text they travel as. */
   detached: { text: string; block: ReasoningBlock }[];
+  /** How many of them carried a proof the target's provider would not accept. */
+  proofs: number;
+  /** How many reasoning blocks the target shows its model as `[reasoning]` text (no native form there). */
+  asText: number;
   /** Blocks whose proof names a provider the source cannot prove it came from (e.g. a router's). */
   unproven: number;
 }
@@ -34,22 +38,28 @@ export function detachProofs(
   accepts: ProofProvider,
   travel: (text: string) => string,
 ): Detached {
-  const detached: Detached["detached"] = [];
-  let unproven = 0;
-  const proven = (b: ReasoningBlock) => provable(session, b);
+  const out: Detached = { session, detached: [], proofs: 0, asText: 0, unproven: 0 };
+  // Claude Code and Codex targets hold reasoning natively only with their provider's proof; there any other
+  // reasoning becomes `[reasoning]` text, remembered so a hop back makes it reasoning again. Hermes holds
+  // reasoning text natively (only a proof has to stay behind).
+  const textTarget = accepts !== "none";
   const block = (b: Block): Block => {
-    if (b.type !== "reasoning" || (!b.signature && !b.encrypted)) return b;
-    const ok = proven(b);
-    if (!ok) unproven++;
+    if (b.type !== "reasoning") return b;
+    const proof = !!b.signature || !!b.encrypted;
+    const ok = proof && provable(session, b);
+    if (proof && !ok) out.unproven++;
     if (ok && b.provider === accepts) return b;
-    const text = travel(b.text);
-    if (ok) detached.push({ text, block: b });
+    if (!proof && !textTarget) return b;
+    const text = proof ? travel(b.text) : b.text;
+    if (ok || (!proof && text.trim())) out.detached.push({ text, block: b });
+    if (ok) out.proofs++;
+    if (textTarget && text.trim()) out.asText++;
     return { type: "reasoning", text, provider: b.provider };
   };
   const messages = session.messages.map((m) =>
     m.blocks.some((b) => b.type === "reasoning") ? { ...m, blocks: m.blocks.map(block) } : m
   );
-  return { session: { ...session, messages }, detached, unproven };
+  return { ...out, session: { ...session, messages } };
 }
 
 /**
@@ -88,7 +98,7 @@ export function reattachProofs(
       const original = text === undefined ? undefined : byText.get(text);
       if (!original) return b;
       restored++;
-      return { ...original, restored: true };
+      return original.signature || original.encrypted ? { ...original, restored: true } : original;
     });
   }
   return restored;

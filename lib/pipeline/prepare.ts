@@ -61,7 +61,7 @@ export function prepareConversion(
   let session = withCallNames(translated);
   let tags = 0;
   let controls = 0;
-  let proofs = { detached: [] as ConversionMemory["reasoning"], unproven: 0 };
+  let proofs = { detached: [] as ConversionMemory["reasoning"], proofs: 0, asText: 0, unproven: 0 };
   // A same-harness copy keeps its records as they were; text moving to another harness is neutralized, and
   // reasoning proofs go only where their provider is.
   if (!same) {
@@ -86,7 +86,8 @@ export function prepareConversion(
     tools: stats,
     neutralized: tags,
     controls,
-    proofsDetached: proofs.detached.length,
+    proofsDetached: proofs.proofs,
+    reasoningAsText: proofs.asText,
     proofsUnproven: proofs.unproven,
     ...(posture ? { posture } : {}),
     ...(model ? { model } : {}),

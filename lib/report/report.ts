@@ -39,6 +39,8 @@ export interface ConversionActions {
   controls?: number;
   /** Reasoning proofs detached because the target's provider would not accept them (kept for a hop back). */
   proofsDetached?: number;
+  /** Reasoning blocks the target's model is shown as `[reasoning]` text (no native form there). */
+  reasoningAsText?: number;
   /** Reasoning proofs whose provider the source cannot prove (recorded through a router): never replayed. */
   proofsUnproven?: number;
   /** Reasoning proofs put back from an earlier hop's provenance. */
@@ -213,8 +215,15 @@ function reportForeign(
     m.role === "assistant" && m.blocks.some((b) => b.type === "text" && b.text.startsWith(REASONING_PREFIX))
   );
   add(
+    "reasoning-shown-as-text",
+    "warning",
+    actions.reasoningAsText ?? 0,
+    "reasoning has no native form in the target without its provider's proof: its model is shown it as " +
+      "[reasoning] text, and a hop back restores it as reasoning",
+  );
+  add(
     "reasoning-as-text",
-    "loss",
+    "warning",
     asText.length,
     "reasoning an earlier hop turned into visible text, with no provenance here to restore it: it stays text",
     asText.map(where),
