@@ -14,7 +14,7 @@ import { renderRollout } from "../lib/harnesses/codex/write.ts";
 import { CODEX_DEFAULTS } from "../lib/harnesses/codex/config.ts";
 import type { CodexTarget } from "../lib/harnesses/codex/target.ts";
 import { codex } from "../lib/harnesses/codex/index.ts";
-import { codexFixture, makeCodexHome, threadRow } from "./helpers/codex.ts";
+import { codexFixture, type CodexVersion, makeCodexHome, threadRow } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 type Json = Record<string, unknown>;
@@ -115,7 +115,8 @@ function kindOf(r: Json): string | undefined {
   const p = payload(r);
   if (r.type === "session_meta" || r.type === "turn_context") return String(r.type);
   if (r.type === "event_msg") {
-    if (["task_started", "task_complete", "turn_aborted"].includes(String(p.type))) return `event:${p.type}`;
+    const own = ["task_started", "task_complete", "turn_aborted", "user_message", "agent_message"];
+    if (own.includes(String(p.type))) return `event:${p.type}`;
     const item = (p.item ?? {}) as Json;
     if (p.type === "item_completed" && ["UserMessage", "AgentMessage"].includes(String(item.type))) {
       return `event:item_completed:${item.type}`;
@@ -129,22 +130,23 @@ function kindOf(r: Json): string | undefined {
     : undefined;
 }
 
-const target: CodexTarget = {
+const targetOf = (version: string): CodexTarget => ({
   ...CODEX_DEFAULTS,
   modelProvider: "fake",
   model: "gpt-5.5",
-  version: VERSION,
-  paginated: true,
+  version,
+  // 0.147.0 writes legacy history (no ordinals, user_message / agent_message UI events).
+  paginated: version !== "0.147.0",
   evidence: "threads",
-};
+});
 
-async function written(session: Session, id: string): Promise<Json[]> {
+async function written(session: Session, id: string, version: string): Promise<Json[]> {
   const out: Json[] = [];
   for await (
     const line of renderRollout(
       session,
       { id, cwd: "/home/user/project", now: NOW, stubOpenCalls: false },
-      target,
+      targetOf(version),
     )
   ) {
     out.push(JSON.parse(line) as Json);
@@ -196,12 +198,20 @@ function compareParts(ours: unknown[], real: unknown, where: string, problems: s
   ours.forEach((part, i) => compareFields(part, real[i], `${where}.${i}`, problems));
 }
 
-for (const scenario of ["interactive", "tool-call", "resumed"]) {
-  test(`a conversation handed to Codex is written as Codex ${VERSION} wrote the same conversation (${scenario}): records in order, fields and values`, async () => {
-    const path = codexFixture(VERSION, scenario);
+const GOLDENS: [CodexVersion, string][] = [
+  ["0.169.0", "interactive"],
+  ["0.169.0", "tool-call"],
+  ["0.169.0", "resumed"],
+  ["0.147.0", "tool-call"],
+  ["0.147.0", "resumed"],
+];
+
+for (const [version, scenario] of GOLDENS) {
+  test(`a conversation handed to Codex is written as Codex ${version} wrote the same conversation (${scenario}): records in order, fields and values`, async () => {
+    const path = codexFixture(version, scenario);
     const real = records(path);
     const realId = String(payload(real[0]!).id);
-    const ours = await written(conversationOf(path), realId);
+    const ours = await written(conversationOf(path), realId, version);
     const realKinds = real.flatMap((r) => kindOf(r) ?? []);
     const ourKinds = ours.flatMap((r) => kindOf(r) ?? []);
     assert.deepEqual(ourKinds, realKinds);
@@ -211,8 +221,15 @@ for (const scenario of ["interactive", "tool-call", "resumed"]) {
     const problems: string[] = [];
     for (const [o, r] of pairs) {
       const kind = kindOf(r)!;
-      // The program that wrote the thread and the turn's settings are the target's own, by design.
-      if (kind === "session_meta" || kind === "turn_context") continue;
+      // The program that wrote the thread and the turn's settings are the target's own, by design: their
+      // values differ, but every field we write is one Codex writes there too.
+      if (kind === "session_meta" || kind === "turn_context") {
+        const theirs = r.payload as Json;
+        for (const key of Object.keys(o.payload as Json)) {
+          if (!(key in theirs)) problems.push(`${kind}.${key}: a field Codex does not write here`);
+        }
+        continue;
+      }
       compareFields(o.payload, r.payload, kind, problems);
     }
     assert.deepEqual(problems, []);
