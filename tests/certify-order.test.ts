@@ -42,11 +42,11 @@ const codexRequest: SentMessage[] = [
   },
   { role: "tool", text: '"tool-sentinel-abc123\\n"' },
   { role: "assistant", text: "Tool said: tool-sentinel-abc123" },
-  { role: "user", text: "TOOL: timeout 600 tail -f /dev/null; echo slow-sentinel-abc123" },
+  { role: "user", text: "TOOL: timeout 600 tail -F slow-sentinel-abc123" },
   {
     role: "tool_call",
     text:
-      '{"type":"function_call","name":"shell","arguments":"{\\"command\\":[\\"bash\\",\\"-lc\\",\\"timeout 600 tail -f /dev/null; echo slow-sentinel-abc123\\"]}","call_id":"toolu_2"}',
+      '{"type":"function_call","name":"shell","arguments":"{\\"command\\":[\\"bash\\",\\"-lc\\",\\"timeout 600 tail -F slow-sentinel-abc123\\"]}","call_id":"toolu_2"}',
   },
   { role: "tool", text: '"[interrupted by the user before it finished]"' },
   { role: "user", text: "Resumed in hermes (stop 1): note hop-sentinel-abc123-1." },
@@ -98,9 +98,9 @@ test("queued words sent twice (the old handshake kept beside the new one) fail a
 });
 
 test("an interrupted call the target dropped (its command lost) fails", () => {
-  const lost = codexRequest.filter((m) => !(m.role === "tool_call" && m.text.includes("tail -f /dev/null")));
+  const lost = codexRequest.filter((m) => !(m.role === "tool_call" && m.text.includes("tail -F")));
   assert.deepEqual(checkOrder(lost, parts()), [
-    'interrupted call "timeout 600 tail -f /dev/null; echo slow-sentinel-abc123" not sent as tool_call words',
+    'interrupted call "timeout 600 tail -F slow-sentinel-abc123" not sent as tool_call words',
   ]);
 });
 
@@ -110,7 +110,7 @@ test("an interrupted call replayed twice fails, and so does an assistant turn se
   doubled.splice(4, 0, { role: "assistant", text: FIRST_REPLY });
   assert.deepEqual(checkOrder(doubled, parts()), [
     `assistant text 1 "${FIRST_REPLY}" sent 2 times, expected once`,
-    'interrupted call "timeout 600 tail -f /dev/null; echo slow-sentinel-abc123" sent 2 times, expected once',
+    'interrupted call "timeout 600 tail -F slow-sentinel-abc123" sent 2 times, expected once',
   ]);
 });
 
@@ -149,8 +149,8 @@ test("an exec or interactive session expects its two turns only: prompts, reply,
 });
 
 test("the interrupted seeding asks for a slow command and queued words the fake model never triggers on", () => {
-  assert.equal(interrupt.slow, "TOOL: timeout 600 tail -f /dev/null; echo slow-sentinel-abc123");
-  assert.equal(interrupt.slowCommand, "timeout 600 tail -f /dev/null; echo slow-sentinel-abc123");
+  assert.equal(interrupt.slow, "TOOL: timeout 600 tail -F slow-sentinel-abc123");
+  assert.equal(interrupt.slowCommand, "timeout 600 tail -F slow-sentinel-abc123");
   assert.equal(interrupt.queued, "Queued while busy: also keep queued-sentinel-abc123 in mind.");
   assert.equal(plan.resume(2, "codex"), "Resumed in codex (stop 2): note hop-sentinel-abc123-2.");
 });

@@ -45,9 +45,11 @@ export function sentinelPlan(mode: Mode, tag: string): SentinelPlan {
   const user = `user-sentinel-${tag}`;
   const tool = `tool-sentinel-${tag}`;
   const prompts = { first: `Remember ${user}.`, tool: `TOOL: echo ${tool}`, toolCommand: `echo ${tool}` };
-  // Runs far longer than any seeding waits; its output word would only appear if it was never interrupted. Not
-  // a leading `sleep N`: Claude Code 2.1 refuses to run one of 25 s or more ("Blocked: sleep 600 followed by").
-  const slowCommand = `timeout 600 tail -f /dev/null; echo slow-sentinel-${tag}`;
+  // One simple command that runs far longer than any seeding waits (tail -F keeps retrying the file it names,
+  // which never appears): a harness's rule that allows exactly it lets it run without a permission prompt.
+  // Not a leading `sleep N` (Claude Code 2.1 refuses one of 25 s or more), nor `a; b` (Claude Code checks each
+  // part against its rules and, offline, asks about the parts).
+  const slowCommand = `timeout 600 tail -F slow-sentinel-${tag}`;
   return {
     user,
     tool,
