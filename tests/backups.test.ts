@@ -220,3 +220,28 @@ test("prune leaves a backup folder another process has just made, and removes on
   assert.equal(existsSync(fresh), true);
   assert.equal(existsSync(abandoned), false);
 });
+
+test("a relative SESSION_BRIDGE_HOME records absolute backups, so undo works from another directory", () => {
+  const w = world();
+  const id = "4f1c2a9e-7b3d-4e8a-9c6f-2d5b8a1e3c70";
+  const args = [
+    "handoff",
+    w.source.id,
+    "--from",
+    "claude",
+    "--to",
+    "claude",
+    "--cwd",
+    w.root,
+    "--session-id",
+    id,
+  ];
+  const env = { SESSION_BRIDGE_HOME: "bridge" };
+  assert.equal(cliJson([...args, ...w.homes], env, w.root).code, 0);
+  const replacing = cliJson([...args, "--force", ...w.homes], env, w.root);
+  assert.equal(replacing.code, 0, replacing.stderr);
+  const [copy] = (replacing.json.backup as { paths: string[] }).paths;
+  assert.ok(copy!.startsWith(`${w.bridge}/backups/`), copy);
+  const undone = cliJson(["undo", replacing.json.op as string], { SESSION_BRIDGE_HOME: w.bridge }, "/");
+  assert.equal(undone.code, 0, undone.stderr);
+});

@@ -6,12 +6,15 @@
  */
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { ensureDir } from "../io/publish.ts";
 
-/** session-bridge's own folder: backups and the undo ledger. */
+/**
+ * session-bridge's own folder: backups and the undo ledger. Absolute, because the ledger records paths in it
+ * that a later undo, run from anywhere, must find.
+ */
 export function bridgeHome(): string {
-  return process.env.SESSION_BRIDGE_HOME || join(homedir(), ".session-bridge");
+  return resolve(process.env.SESSION_BRIDGE_HOME || join(homedir(), ".session-bridge"));
 }
 
 export function backupsRoot(): string {
