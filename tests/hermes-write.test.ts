@@ -191,7 +191,10 @@ test("the model Hermes will run is reported, and a --model of another travels as
     env,
   );
   const notes = (r.json.report as { entries: { code: string; detail: string }[] }).entries;
-  assert.match(notes.find((e) => e.code === "hermes-model")!.detail, /other-model \(the source used /);
+  assert.match(
+    notes.find((e) => e.code === "model")!.detail,
+    /^continues on other-model, configured in .*config\.yaml \(the source used /,
+  );
   const m = cliJson([
     "handoff",
     w.source.id,

@@ -276,12 +276,8 @@ function chooseModel(session: Session, options: RenderOptions, home: HermesHome)
       ),
     };
   }
-  return {
-    model: configured,
-    notes: source && source !== configured
-      ? note("info", `continues on this Hermes's model ${configured} (the source used ${source})`)
-      : [],
-  };
+  // Which model and why is the shared choice's to say (lib/pipeline/model.ts, report code `model`).
+  return { model: configured, notes: [] };
 }
 
 function titleNotes(requested: string | undefined, title: string | undefined): ReportEntry[] {
