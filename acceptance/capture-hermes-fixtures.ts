@@ -637,8 +637,13 @@ async function openCallResumed(s: Scenario, notes: string[]): Promise<string[]> 
   const t0 = 1_767_229_200; // 2026-01-01T01:00:00Z
   const db = new DatabaseSync(join(s.hermesHome, "state.db"));
   db.exec("PRAGMA busy_timeout = 5000");
-  db.prepare("INSERT INTO sessions (id, source, model, started_at, cwd) VALUES (?, 'cli', ?, ?, ?)")
-    .run(id, MODEL, t0, s.project);
+  // `cwd` exists from 0.15 on.
+  const hasCwd = db.prepare("PRAGMA table_info(sessions)").all().some((c) => c.name === "cwd");
+  db.prepare(
+    `INSERT INTO sessions (id, source, model, started_at${hasCwd ? ", cwd" : ""}) VALUES (?, 'cli', ?, ?${
+      hasCwd ? ", ?" : ""
+    })`,
+  ).run(id, MODEL, t0, ...(hasCwd ? [s.project] : []));
   const insert = db.prepare(
     "INSERT INTO messages (session_id, role, content, tool_calls, finish_reason, timestamp) VALUES (?, ?, ?, ?, ?, ?)",
   );
@@ -1398,16 +1403,19 @@ function renderReadme(outDir: string, version: string): string {
     );
   }
   if (exists("interrupted.rows.json")) {
+    const rows = readJson(join(outDir, "interrupted.rows.json"));
+    const closes = isObj(rows) && Array.isArray(rows.messages) &&
+      rows.messages.some((m) => isObj(m) && m.role === "assistant" && m.content === "Operation interrupted.");
     p(
-      "- An interrupted turn (`interrupted`): Hermes answers the cancelled call itself and closes the turn, so no " +
-        "call is left open: the assistant row with the `terminal` call, a `tool` row " +
-        '`{"output": "[Command interrupted]", "exit_code": 130, "error": null}`, an assistant row ' +
-        "`Operation interrupted.` (no `finish_reason`), then the words typed while it ran as an ordinary user row, " +
-        "answered. (Calls an interrupt skips get `[Tool execution skipped — <tool> was not started. User sent a new " +
-        "message]` or `[Tool execution cancelled — <tool> was skipped due to user interrupt]`; agent/tool_executor.py.) " +
-        "A call with no answer at all is never written by Hermes's own flow; on `--resume` Hermes sends the model " +
-        "`[Result unavailable — see context summary above]` for it (agent/agent_runtime_helpers.py, observed live) " +
-        "and does not store that.",
+      "- An interrupted turn (`interrupted`): Hermes answers the cancelled call itself, so no call is left open: " +
+        "the assistant row with the `terminal` call, a `tool` row " +
+        '`{"output": "[Command interrupted]", "exit_code": 130, "error": null}`, ' +
+        (closes
+          ? "an assistant row `Operation interrupted.` (no `finish_reason`) closing the turn, "
+          : "no closing assistant row in this version, ") +
+        "then the words typed while it ran as an ordinary user row, answered. A call with no answer at all is " +
+        "never written by Hermes's own flow; on `--resume` Hermes sends the model " +
+        "`[Result unavailable — see context summary above]` for it (`open-call-resumed`) and does not store that.",
     );
   }
   p(
