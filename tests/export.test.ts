@@ -105,3 +105,29 @@ test("export: a Codex session keeps its model_provider and source as recorded, b
   assert.equal(readFileSync(out, "utf8"), readFileSync(source.path, "utf8"));
   assert.match(readFileSync(out, "utf8").split("\n")[0]!, /"model_provider":"fake"/);
 });
+
+test("export: a Codex thread that was handed off keeps its handshake and ordinals byte for byte", () => {
+  const codexHome = join(dir, "codex-handed-off");
+  makeCodexHome(codexHome);
+  const claudeHome = join(dir, "claude-for-codex");
+  const source = seedClaudeHome(claudeHome, "thinking-tool-use");
+  const handoff = cliJson([
+    "handoff",
+    source.id,
+    "--to",
+    "codex",
+    "--cwd",
+    dir,
+    "--codex-home",
+    codexHome,
+    "--claude-home",
+    claudeHome,
+  ]);
+  assert.equal(handoff.code, 0, handoff.stderr);
+  const target = handoff.json.target as { id: string; path: string };
+  const out = join(dir, "codex-handed-off.jsonl");
+  const r = cli(["export", target.id, "-o", out, "--codex-home", codexHome]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(readFileSync(out, "utf8"), readFileSync(target.path, "utf8"));
+  assert.match(readFileSync(out, "utf8"), /session-bridge-handoff/);
+});

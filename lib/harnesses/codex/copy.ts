@@ -37,7 +37,8 @@ export async function* copyRollout(
     if (isObject(record.payload) && record.payload.type === "custom_tool_call") {
       customCalls.add(String(record.payload.call_id));
     }
-    if (isHandshakeLine(record)) {
+    // An earlier hop's handshake gives way to the new one; an export keeps it, as it keeps every record.
+    if (!options.verbatim && isHandshakeLine(record)) {
       dropped++;
       continue;
     }
