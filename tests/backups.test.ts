@@ -130,22 +130,22 @@ async function interruptedHandoff(
   database: string,
   signal: NodeJS.Signals,
 ) {
+  const handoff = ["handoff", w.source.id, "--from", "claude", "--to", to, "--cwd", w.root];
+  return await interrupted(w, handoff, database, signal);
+}
+
+/** Runs `args` in a child while the test holds `database`'s write lock; signals it once it waits for the lock. */
+async function interrupted(
+  w: ReturnType<typeof world>,
+  args: string[],
+  database: string,
+  signal: NodeJS.Signals,
+) {
   const lock = new DatabaseSync(database);
   lock.exec("BEGIN IMMEDIATE");
   try {
     const [bin, ...pre] = scriptArgv(MAIN);
-    const child = spawn(bin!, [
-      ...pre,
-      "handoff",
-      w.source.id,
-      "--from",
-      "claude",
-      "--to",
-      to,
-      "--cwd",
-      w.root,
-      ...w.homes,
-    ], {
+    const child = spawn(bin!, [...pre, ...args, ...w.homes], {
       env: { ...process.env, SESSION_BRIDGE_HOME: w.bridge, SESSION_BRIDGE_DEBUG: "" },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -244,4 +244,21 @@ test("a relative SESSION_BRIDGE_HOME records absolute backups, so undo works fro
   assert.ok(copy!.startsWith(`${w.bridge}/backups/`), copy);
   const undone = cliJson(["undo", replacing.json.op as string], { SESSION_BRIDGE_HOME: w.bridge }, "/");
   assert.equal(undone.code, 0, undone.stderr);
+});
+
+test("Ctrl-C during an undo leaves the handoff in place and still undoable, with no undo backup", async () => {
+  const w = world();
+  const handed = w.run(["handoff", w.source.id, "--from", "claude", "--to", "hermes", "--cwd", w.root]);
+  const database = join(w.hermesHome, "state.db");
+  const before = files(w.bridge);
+  const r = await interrupted(w, ["undo", handed.op as string], database, "SIGINT");
+  assert.ok(r.backupsWhileWaiting.some((f) => /-undo-[^/]+\/state\.db$/.test(f)), "it was mid-undo");
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, /\nsession-bridge: interrupted by SIGINT: nothing was changed\n$/);
+  assert.deepEqual(files(w.bridge), before);
+  const id = (handed.target as { id: string }).id;
+  const db = new DatabaseSync(database, { readOnly: true });
+  assert.deepEqual({ ...db.prepare("SELECT count(*) AS n FROM sessions WHERE id = ?").get(id) }, { n: 1 });
+  db.close();
+  w.run(["undo", handed.op as string]);
 });
