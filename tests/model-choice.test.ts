@@ -13,7 +13,8 @@ import { mapModel } from "../lib/pipeline/model.ts";
 import type { Homes } from "../lib/harnesses/types.ts";
 import type { HarnessName, Session } from "../lib/ir/schema.ts";
 import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
-import { makeCodexHome } from "./helpers/codex.ts";
+import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
+import { cliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 
@@ -163,4 +164,25 @@ test("--model changes the model a Claude Code to Claude Code copy resumes with",
     prepared.report.entries.find((e) => e.code === "model")?.detail,
     "continues on claude-haiku-4-5 (--model)",
   );
+});
+
+test("--model for a Codex to Codex copy travels on the resume command, since the copy keeps its recorded models", () => {
+  const h = homes("codex-copy");
+  makeCodexHome(h.codexHome);
+  const r = cliJson([
+    "handoff",
+    codexFixture("0.169.0", "text-turns"),
+    "--to",
+    "codex",
+    "--cwd",
+    root,
+    "--codex-home",
+    h.codexHome,
+    "--model",
+    "gpt-5.5-mini",
+    "--dry-run",
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const target = r.json.target as { id: string; resumeCommand: string };
+  assert.ok(target.resumeCommand.endsWith(`codex resume ${target.id} -m gpt-5.5-mini`), target.resumeCommand);
 });

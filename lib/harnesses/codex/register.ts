@@ -69,6 +69,8 @@ export async function planCodex(
       "codex",
       "resume",
       options.id,
+      // A copied rollout keeps the models its turns recorded, which Codex resumes with; --model travels here.
+      ...(session.meta.harness === "codex" && options.model ? ["-m", options.model] : []),
     ]),
     notes: [...targetNotes(target, described), ...copyNotes(described)],
   };
