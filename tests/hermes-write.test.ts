@@ -159,6 +159,32 @@ test("a session goes into the active profile's store; a 0.14 (schema 11) store g
   assert.ok(ids.includes(done.target.id), "profiles are listed too");
 });
 
+test("a handoff into a Hermes 0.14 store warns that its first prompt after the handoff is not stored", () => {
+  const w = world();
+  seedHermesHome(w.hermesHome, "0.14.0", "text-turns");
+  const r = cliJson(["handoff", w.source.id, "--to", "hermes", "--cwd", w.target, ...w.flags], env);
+  assert.equal(r.code, 0, r.stderr);
+  const entries = (r.json as { report: { entries: { code: string; severity: string }[] } }).report.entries;
+  assert.deepEqual(
+    entries.filter((e) => e.code === "hermes-first-prompt-not-stored").map((e) => e.severity),
+    [
+      "warning",
+    ],
+  );
+  const current = world();
+  const again = cliJson([
+    "handoff",
+    current.source.id,
+    "--to",
+    "hermes",
+    "--cwd",
+    current.target,
+    ...current.flags,
+  ], env);
+  const codes = (again.json as { report: { entries: { code: string }[] } }).report.entries.map((e) => e.code);
+  assert.ok(!codes.includes("hermes-first-prompt-not-stored"), "0.19 stores it");
+});
+
 test("hermes -> hermes copies a compression chain as one session with the old rows compacted", () => {
   const w = world("compressed");
   const [, tip] = capturedIds("0.19.0", "compressed");

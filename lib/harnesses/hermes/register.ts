@@ -82,6 +82,18 @@ export async function planHermes(
         examples: [],
       });
     }
+    if (options.handshake && shape.generation.version === OLD_MERGING_GENERATION) {
+      plan.notes!.push({
+        code: "hermes-first-prompt-not-stored",
+        severity: "warning",
+        count: 1,
+        detail:
+          `a Hermes of this store's generation (captured from ${OLD_MERGING_GENERATION}) merges your first ` +
+          "prompt after the handoff into the handshake row in memory and stores neither (fixture " +
+          "open-call-resumed): the model reads it, a later resume does not",
+        examples: [],
+      });
+    }
     if (!shape.columns.messages.has("active") && rows.messages.some((m) => m.active !== 1)) {
       plan.notes!.push({
         code: "compacted-rows-dropped",
@@ -101,6 +113,13 @@ export async function planHermes(
   if (!plan.refusal) planned.set(plan, { database, rows });
   return plan;
 }
+
+/**
+ * The generation whose Hermes repairs the live history in place (`_repair_message_sequence` merges consecutive
+ * user messages in the list it then flushes from a fixed index), so a prompt following a stored user row is lost
+ * from the store. 0.19.0 repairs a copy.
+ */
+const OLD_MERGING_GENERATION = "0.14.0";
 
 /**
  * What a store newer than our captures must still have: the columns Hermes needs to list and resume a session
