@@ -23,6 +23,12 @@ export interface ClaudeTuiOptions {
 }
 
 const TURN_TIMEOUT_MS = 90_000;
+/** Claude Code asking whether a tool call may run (its first choice, under the cursor, is "Yes"). */
+const PERMISSION_PROMPT = /Do you want to proceed\?/;
+/** Shown under a tool call before its permission prompt is drawn. */
+const WAITING_FOR_PERMISSION = /Waiting for permission/;
+/** The status line while a turn runs. */
+const BUSY = /esc to interrupt/;
 
 /**
  * The state a person's first interactive start leaves behind: onboarding done, the folder trusted, the API
@@ -72,9 +78,10 @@ export async function startClaudeTui(opts: ClaudeTuiOptions): Promise<ClaudeTui>
     bucketName(realpathSync(opts.cwd), opts.version),
   );
   const before = new Set(listSessions(bucket));
-  const args = opts.allowedCommands.length
-    ? ["--allowedTools", ...opts.allowedCommands.map((c) => `Bash(${c})`)]
-    : [];
+  const rules = opts.allowedCommands.flatMap(bashRules);
+  // Auto mode (2.1.x's default) sends some allowed commands to a server-side safety check as well, which a fake
+  // server cannot answer: the TUI then stops at a dialog. The default mode asks only about what no rule allows.
+  const args = ["--permission-mode", "default", ...(rules.length ? ["--allowedTools", ...rules] : [])];
   const pane = startTmux({ command: opts.bin, args, cwd: opts.cwd, env: opts.env });
   try {
     await pane.waitForScreen(/❯/, "Claude Code's prompt box", TURN_TIMEOUT_MS);
@@ -112,12 +119,18 @@ export async function startClaudeTui(opts: ClaudeTuiOptions): Promise<ClaudeTui>
     async waitForRunningCommand(command) {
       await waitUntil(
         () => {
+          const screen = pane.screen();
+          // A command that needs more than the rules allow (e.g. reading /dev) is asked about: a person says yes.
+          if (PERMISSION_PROMPT.test(screen)) {
+            pane.press("Enter");
+            return undefined;
+          }
           const call = bashCall(transcript(), command);
           // Claude Code refuses some commands outright (a leading long `sleep`); then nothing will ever run.
           if (call?.result !== undefined) {
             throw new Error(`Claude Code did not run ${command}: ${call.result}`);
           }
-          return call ? true : undefined;
+          return call && BUSY.test(screen) && !WAITING_FOR_PERMISSION.test(screen) ? true : undefined;
         },
         `a running Bash call to ${command}`,
         TURN_TIMEOUT_MS,
@@ -159,6 +172,15 @@ export async function startClaudeTui(opts: ClaudeTuiOptions): Promise<ClaudeTui>
     },
     close: () => pane.close(),
   };
+}
+
+/**
+ * `Bash(<command>)` rules that let `command` run without asking: Claude Code checks each part of a compound
+ * command (`a; b`, `a && b`, `a | b`) against the rules on its own.
+ */
+export function bashRules(command: string): string[] {
+  const parts = command.split(/\s*(?:;|&&|\|\||\|)\s*/).map((p) => p.trim()).filter((p) => p !== "");
+  return [...new Set([command, ...parts])].map((p) => `Bash(${p})`);
 }
 
 function listSessions(bucket: string): string[] {
