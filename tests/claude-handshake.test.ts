@@ -14,6 +14,7 @@ import { cliJson } from "./helpers/cli.ts";
 import { claudeFixture, FIXTURE_CWD, jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
+type Json = Record<string, unknown>;
 const root = tempDir();
 let n = 0;
 
@@ -148,4 +149,29 @@ test("record ids that are not UUIDs are re-minted into UUIDs in a Claude target,
   assert.equal(chain[2]!.parentUuid, chain[1]!.uuid);
   assert.equal(records.find((r) => r.type === "last-prompt")!.leafUuid, chain[2]!.uuid);
   assert.equal(records.at(-1)!.parentUuid, chain[2]!.uuid, "the handshake hangs off the re-minted leaf");
+});
+
+test("a Claude → Claude copy links a prompt typed while a tool ran into the chain Claude Code resumes", () => {
+  const home = join(root, "claude-queued");
+  const seeded = seedClaudeHome(home, "interactive-interrupted");
+  const records = jsonLines(handoff(home, seeded.id));
+  const byUuid = new Map(records.map((r) => [r.uuid, r]));
+  // The chain Claude Code loads: from the newest record up its parents (read as plain JSON here).
+  const chain: Record<string, unknown>[] = [];
+  for (let r = records.at(-1); r; r = byUuid.get(r.parentUuid)) chain.unshift(r);
+  const said = chain.filter((r) => r.type === "user" || r.type === "assistant").map((r) => {
+    const content = (r.message as { content: unknown }).content;
+    const first = typeof content === "string" ? { type: "text", text: content } : (content as Json[])[0]!;
+    return `${r.type}: ${first.type === "text" ? first.text : first.type}`;
+  });
+  const queued = "user: Typed while the slow command ran: then list the files.";
+  assert.equal(said.filter((s) => s === queued).length, 1, said.join("\n"));
+  const at = said.indexOf(queued);
+  assert.deepEqual(said.slice(at - 3, at + 2), [
+    "assistant: tool_use",
+    "user: tool_result",
+    "user: [Request interrupted by user for tool use]",
+    queued,
+    "assistant: Tool said: [Tool result missing due to internal error]",
+  ]);
 });

@@ -329,7 +329,8 @@ export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message
  * A prompt typed while a tool ran is recorded as a child of the running call's tool_use, beside the chain
  * that goes on with the call's cancelled result and the interruption marker: a leaf of its own, though the
  * model got it right after that result (Claude Code's own resume loses it). Such a queued prompt is put back
- * where the model read it: after the user records that follow its parent, before the next answer.
+ * where the model read it: after the user records that follow its parent, before the next answer, and the
+ * messages' `parentUid`s are changed to that order.
  */
 function withQueuedPrompts(chain: Node[], leaves: Node[], claimed: Set<string>): Node[] {
   const out = [...chain];
@@ -339,6 +340,10 @@ function withQueuedPrompts(chain: Node[], leaves: Node[], claimed: Set<string>):
     if (parentAt === -1) continue;
     let at = parentAt + 1;
     while (at < out.length && out[at]!.message?.role !== "assistant") at++;
+    // The messages say where they now stand, so a Claude Code copy links them that way (see write.ts).
+    if (leaf.message) leaf.message.parentUid = out[at - 1]!.uuid;
+    const next = out[at]?.message;
+    if (next) next.parentUid = leaf.uuid;
     out.splice(at, 0, leaf);
     claimed.add(leaf.uuid);
   }

@@ -34,7 +34,8 @@ export async function* renderClaude(
   const clock = new RecordClock(options.now, session.meta.createdAt);
   const tail: CopyTail = { parent: null };
   if (session.meta.harness === "claude-code" && session.meta.path) {
-    yield* copyRecords(session.meta.path, options, clock, tail);
+    const parents = new Map(session.messages.map((m) => [m.uid, m.parentUid]));
+    yield* copyRecords(session.meta.path, options, clock, tail, parents);
     const last = lastLiveUid(session);
     tail.parent = (last && tail.renamed?.get(last)) ?? last ?? tail.parent;
   } else {
@@ -149,13 +150,16 @@ function baseRecord(options: Stamp, parentUuid: string | null): Envelope {
  * children re-linked to its parent, so the chain stays whole. With --model (`options.model` is only set for a
  * same-harness copy when asked) the main thread's replies name that model, since Claude Code resumes with the
  * recorded one. Record ids that are not UUIDs (hand-made or foreign files: Claude Code hangs on them) are
- * re-minted, every reference to them following. Lines needing no change are yielded as read.
+ * re-minted, every reference to them following. `parents` relinks messages the reader placed elsewhere on the
+ * live thread than their records say (a prompt queued while a tool ran). Lines needing no change are yielded
+ * as read.
  */
 export async function* copyRecords(
   path: string,
   options: Pick<RenderOptions, "id" | "cwd" | "model">,
   clock?: RecordClock,
   tail?: CopyTail,
+  parents?: ReadonlyMap<string, string | null>,
 ): AsyncGenerator<string> {
   const relink = new Map<string, string | null>();
   const minted = new ReMinted();
@@ -167,7 +171,12 @@ export async function* copyRecords(
       relink.set(record.uuid as string, linked(relink, record.parentUuid));
       continue;
     }
-    const parent = linked(relink, record.parentUuid);
+    // The reader may have linked a message elsewhere (a queued prompt put back on the live thread).
+    const uuid0 = typeof record.uuid === "string" ? record.uuid : undefined;
+    const parent = linked(
+      relink,
+      uuid0 !== undefined && parents?.has(uuid0) ? parents.get(uuid0) : record.parentUuid,
+    );
     const changes: Json = {};
     if (typeof record.sessionId === "string" && record.sessionId !== options.id) {
       changes.sessionId = options.id;
