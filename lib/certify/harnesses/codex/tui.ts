@@ -149,10 +149,14 @@ async function reachComposer(pane: TmuxPane): Promise<void> {
       TURN_TIMEOUT_MS,
     );
     if (/Use existing model/.test(screen)) {
-      // The upgrade offer: keep the configured model (the fake server answers for it).
-      pane.press("2");
-      await pane.waitForScreen((s) => !/Use existing model/.test(s), "the upgrade offer to close", 3_000)
-        .catch(() => pane.press("Enter"));
+      // The upgrade offer: keep the configured model (the fake server answers for it). Arrow keys, not the
+      // option's digit: a digit some versions do not take would land in the composer.
+      pane.press("Down");
+      await pane.waitForScreen(/› 2\. Use existing model/, "the existing model chosen", 5_000);
+      pane.press("Enter");
+      await pane.waitForScreen((s) => !/Use existing model/.test(s), "the upgrade offer to close", 10_000);
+      // Whatever was typed while the offer opened goes with it.
+      pane.press("C-u");
       continue;
     }
     if (QUESTION.test(screen)) {
