@@ -28,6 +28,11 @@ export interface TmuxPane {
   type(text: string): void;
   /** Presses keys, in order. */
   press(...keys: TmuxKey[]): void;
+  /**
+   * Types a prompt and presses Enter once its words show: sent in the same burst, a TUI may take the Enter as
+   * part of a paste and leave the prompt unsent.
+   */
+  submit(prompt: string): Promise<void>;
   /** The visible screen, as plain text. */
   screen(): string;
   /** Whether the program in the pane has exited (the pane stays, so its last screen can be read). */
@@ -105,6 +110,11 @@ export function startTmux(opts: TmuxStart): TmuxPane {
     type: (text) => void tmux("send-keys", "-t", target, "-l", text),
     press: (...keys) => {
       for (const key of keys) tmux("send-keys", "-t", target, key);
+    },
+    submit: async (prompt) => {
+      pane.type(prompt);
+      await pane.waitForScreen((s) => s.includes(prompt.slice(0, 40)), "the typed prompt on screen", 10_000);
+      pane.press("Enter");
     },
     screen: () => tmux("capture-pane", "-p", "-t", target),
     exited: () => tmux("display-message", "-p", "-t", target, "#{pane_dead}").trim() === "1",

@@ -96,12 +96,7 @@ export async function startClaudeTui(opts: ClaudeTuiOptions): Promise<ClaudeTui>
     if (id === undefined) return [];
     return readRecords(join(bucket, `${id}.jsonl`));
   };
-  const submit = async (prompt: string) => {
-    pane.type(prompt);
-    // Enter only once the words are in the box: sent in the same burst, the TUI may take it as part of a paste.
-    await pane.waitForScreen((s) => s.includes(prompt.slice(0, 40)), "the typed prompt on screen", 10_000);
-    pane.press("Enter");
-  };
+  const submit = (prompt: string) => pane.submit(prompt);
 
   return {
     pane,

@@ -71,12 +71,7 @@ export async function startCodexTui(opts: CodexTuiOptions): Promise<CodexTui> {
     return path && existsSync(path) ? readRecords(path) : [];
   };
   const lastLines = () => pane.screen().split("\n").filter((l) => l.trim()).slice(-4).join(" | ");
-  const submit = async (prompt: string) => {
-    pane.type(prompt);
-    // Enter only once the words are in the composer: sent in the same burst, the TUI may take it as a paste.
-    await pane.waitForScreen((s) => s.includes(prompt.slice(0, 40)), "the typed prompt on screen", 10_000);
-    pane.press("Enter");
-  };
+  const submit = (prompt: string) => pane.submit(prompt);
 
   return {
     pane,
