@@ -82,6 +82,19 @@ test("a Hermes copy names the tool of every tool row, where the source's result 
   assert.deepEqual(rows, [{ tool_name: "terminal" }]);
 });
 
+test("a Hermes snapshot converted to a Hermes export file reports its tool catalog as lost; not lossless", () => {
+  const out = join(root, "snapshot-19-tools.jsonl");
+  const r = cliJson(["convert", SNAPSHOT_19, "--to", "hermes", "-o", out]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = (r.json as { report: Report }).report;
+  assert.equal(report.lossless, false);
+  const tools = report.entries.find((e) => e.code === "tool-schemas-not-carried");
+  assert.equal(tools?.severity, "loss");
+  assert.equal(tools?.count, 18);
+  // The export file keeps the stored system prompt, so that is no loss here.
+  assert.equal(report.entries.some((e) => e.code.startsWith("system-")), false);
+});
+
 test("a Hermes snapshot into Hermes reports the tool catalog state.db cannot hold; not lossless", () => {
   const h = home();
   const done = handoff(SNAPSHOT_19, h, ["--cwd", h.target]);

@@ -129,6 +129,11 @@ export interface Harness {
   read(path: string): Promise<Session>;
   /** Renders a session into this harness's native lines, touching no store. */
   render(session: Session, options: RenderOptions): AsyncIterable<string>;
+  /**
+   * What a file of this harness (convert) drops of a session that the capability report cannot see: parts of a
+   * same-harness source the format has no place for. Handoffs report theirs in the plan's notes.
+   */
+  fileLosses?(session: Session): ReportEntry[];
   /** Decides where a handoff goes and what it writes. Read-only. */
   plan(
     session: Session,

@@ -6,6 +6,7 @@ import type { Session } from "../ir/schema.ts";
 import type { Harness } from "../harnesses/types.ts";
 import { publishFile, writeLines } from "../io/publish.ts";
 import { saveProvenance } from "../tools/provenance.ts";
+import { withNotes } from "../report/report.ts";
 import { type ConversionRequest, prepareConversion, type PreparedConversion } from "./prepare.ts";
 
 /** Where the rendering goes: a new file (replaced only when asked), or an open descriptor such as stdout. */
@@ -22,5 +23,5 @@ export async function convertSession(
   if ("path" in destination) await publishFile(destination.path, lines, destination.replace);
   else await writeLines(destination.fd, lines);
   saveProvenance(target.name, prepared.options.id, prepared.session, prepared.memory);
-  return prepared;
+  return { ...prepared, report: withNotes(prepared.report, target.fileLosses?.(prepared.session)) };
 }

@@ -14,17 +14,9 @@ export function uncarriedByCopy(
   runtime: ConfiguredModel,
 ): ReportEntry[] {
   if (session.meta.harness !== "hermes") return [];
-  const notes: ReportEntry[] = [];
-  const loss = (code: string, count: number, detail: string, examples: string[] = []) =>
-    notes.push({ code, severity: "loss", count, detail, examples: examples.slice(0, 3) });
-  if (session.tools.length) {
-    loss(
-      "tool-schemas-not-carried",
-      session.tools.length,
-      "the source's tool catalog: state.db keeps none, so the resumed Hermes offers the tools of its own configuration",
-      session.tools.map((t) => t.name),
-    );
-  }
+  const notes = catalogNotCarried(session);
+  const loss = (code: string, count: number, detail: string) =>
+    notes.push({ code, severity: "loss", count, detail, examples: [] });
   const prompt = session.meta.systemInstructions;
   if (prompt && !row.system_prompt) {
     loss(
@@ -44,6 +36,23 @@ export function uncarriedByCopy(
     );
   }
   return notes;
+}
+
+/**
+ * The tool catalog a Hermes snapshot or transcript recorded: neither state.db nor an export file has a place for
+ * it (Hermes sends the tools of its own configuration), so every Hermes to Hermes copy of it loses it.
+ */
+export function catalogNotCarried(session: Session): ReportEntry[] {
+  if (session.meta.harness !== "hermes" || !session.tools.length) return [];
+  return [{
+    code: "tool-schemas-not-carried",
+    severity: "loss",
+    count: session.tools.length,
+    detail:
+      "the source's tool catalog: Hermes keeps none, so the resumed Hermes offers the tools of its own " +
+      "configuration",
+    examples: session.tools.slice(0, 3).map((t) => t.name),
+  }];
 }
 
 /** `_stored_prompt_matches_runtime` (agent/conversation_loop.py, 0.19.0): the last `Model:`/`Provider:` lines. */

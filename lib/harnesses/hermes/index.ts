@@ -4,6 +4,7 @@ import { checkHermesId, newHermesId } from "./ids.ts";
 import { listHermes } from "./list.ts";
 import { readHermesSession } from "./read.ts";
 import { renderHermes } from "./render.ts";
+import { catalogNotCarried } from "./carried.ts";
 import { planHermes, registerHermes } from "./register.ts";
 import { activeHome, configPath, stateDbPath } from "./store.ts";
 import { configuredModel } from "./config.ts";
@@ -36,6 +37,7 @@ export const hermes: Harness = {
     return model ? { model, where: `configured in ${where}` } : undefined;
   },
   checkId: checkHermesId,
+  fileLosses: catalogNotCarried,
   locate: (homes) => stateDbPath(activeHome(homes).dir),
   list: (homes) => Promise.resolve(listHermes(homes)),
   read: readHermesSession,
