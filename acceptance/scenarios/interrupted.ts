@@ -3,7 +3,8 @@
  * interrupted-queued fixture), handed with --stub-open-calls into a fresh home of every harness and resumed
  * offline by that harness's real binary. A target passes when the request it sent its fake model answers every
  * call id with an output in its own wire format (the Bash call with our interrupted result, not an orphan
- * patched up by the harness), and carries one handshake naming the call and the queued message.
+ * patched up by the harness), and carries one handshake naming the call (by the target's tool name) and the
+ * queued message.
  *
  * Usage: npx bun acceptance/scenarios/interrupted.ts [--binary dist/session-bridge]   (exit 1 on any FAIL)
  */
@@ -60,9 +61,9 @@ async function check(target: HarnessName, work: string, binary: string | undefin
     const handshakes = ex.texts.filter((t) => t.includes(HANDSHAKE_OPEN));
     if (handshakes.length !== 1) reasons.push(`${handshakes.length} handshakes sent, expected 1`);
     else {
-      if (!handshakes[0]!.includes(`Bash (${open.callId})`)) {
-        reasons.push("the handshake does not name the Bash call");
-      }
+      // The handshake names the call by the tool the target knows it as.
+      const named = `${shellToolName(target)} (${open.callId})`;
+      if (!handshakes[0]!.includes(named)) reasons.push(`the handshake does not name the call as ${named}`);
       if (!handshakes[0]!.includes(queued.text)) {
         reasons.push("the handshake does not carry the queued message");
       }
