@@ -66,8 +66,9 @@ async function main(argv: string[]): Promise<number> {
   if (flag(values, "json")) {
     printJson({ mode, harnesses: binaries, results: report.results, seconds: report.seconds }, report.ok);
   } else for (const line of reportTable(report)) out(line);
-  // Only a run of the whole plan certifies the versions it ran.
-  const whole = str(values, "pairs") === undefined && str(values, "styles") === undefined;
+  // Only a run of the whole plan, with no drift excused, certifies the versions it ran.
+  const whole = str(values, "pairs") === undefined && str(values, "styles") === undefined &&
+    !flag(values, "allow-drift");
   if (report.ok && whole && !flag(values, "no-record")) {
     recordRun(report);
     if (updateReadme()) err("README.md: supported versions updated");
