@@ -2,10 +2,12 @@
  * The few settings of the user's own Codex that a handed-off thread must agree with: the model provider (a
  * thread recorded under another provider refuses to resume: "Cannot change this thread's model provider"), the
  * model (the TUI resumes with the thread's recorded model), and the approval and sandbox words the `threads` row
- * records. Read from `<CODEX_HOME>/config.toml`, honouring a selected `profile`.
+ * records. Read from `<CODEX_HOME>/config.toml`, honouring a selected `profile` (a `[profiles.x]` table, an inline
+ * table or dotted keys: the TOML parser makes them one).
  */
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readTomlFile } from "../../io/config-file.ts";
+import { isObject, optStr } from "../../io/json.ts";
 import type { ConfiguredModel } from "../../pipeline/model.ts";
 
 export interface CodexConfig {
@@ -33,10 +35,12 @@ export function configuredCodexModel(codexHome: string): ConfiguredModel | undef
 }
 
 export function readCodexConfig(codexHome: string): CodexConfig {
-  const path = join(codexHome, "config.toml");
-  const values = existsSync(path) ? tomlStrings(readFileSync(path, "utf8")) : new Map<string, string>();
-  const profile = values.get("profile");
-  const pick = (key: string) => (profile && values.get(`profiles.${profile}.${key}`)) || values.get(key);
+  const document = readTomlFile(join(codexHome, "config.toml")) ?? {};
+  const profile = optStr(document.profile);
+  const profiles = isObject(document.profiles) ? document.profiles : {};
+  const selected = profile && isObject(profiles[profile]) ? profiles[profile] : {};
+  // A profile's setting wins over the top-level one, as in Codex; an empty string is no setting.
+  const pick = (key: string) => optStr(selected[key]) ?? optStr(document[key]);
   const model = pick("model");
   return {
     modelProvider: pick("model_provider") ?? CODEX_DEFAULTS.modelProvider,
@@ -45,58 +49,4 @@ export function readCodexConfig(codexHome: string): CodexConfig {
     ...(model ? { model } : {}),
     ...(profile ? { profile } : {}),
   };
-}
-
-/**
- * The string values of a TOML document, keyed by their dotted path (`profiles.fast.model`). Only what the
- * settings above need: tables, dotted keys, basic and literal strings. Other values are skipped, multi-line
- * strings are stepped over so their contents are never mistaken for keys.
- */
-export function tomlStrings(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let table = "";
-  let inMultiline: string | undefined;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (inMultiline) {
-      if (line.includes(inMultiline)) inMultiline = undefined;
-      continue;
-    }
-    if (!line || line.startsWith("#")) continue;
-    const header = /^\[\[?\s*([^\]]+?)\s*\]\]?$/.exec(line);
-    if (header) {
-      table = keyPath(header[1]!);
-      continue;
-    }
-    const eq = line.indexOf("=");
-    if (eq < 1) continue;
-    const key = keyPath(line.slice(0, eq));
-    const value = line.slice(eq + 1).trim();
-    const opener = value.startsWith('"""') ? '"""' : value.startsWith("'''") ? "'''" : undefined;
-    if (opener) {
-      if (!value.slice(3).includes(opener)) inMultiline = opener;
-      continue;
-    }
-    const parsed = stringValue(value);
-    if (parsed !== undefined) out.set(table ? `${table}.${key}` : key, parsed);
-  }
-  return out;
-}
-
-/** `a."b.c" . d` -> `a.b.c.d` (quoted parts keep their dots; good enough for the keys we look up). */
-function keyPath(text: string): string {
-  return text.split(".").map((part) => part.trim().replace(/^["']|["']$/g, "")).join(".");
-}
-
-function stringValue(value: string): string | undefined {
-  const basic = /^"((?:[^"\\]|\\.)*)"/.exec(value);
-  if (basic) {
-    try {
-      return JSON.parse(`"${basic[1]}"`) as string;
-    } catch {
-      return basic[1];
-    }
-  }
-  const literal = /^'([^']*)'/.exec(value);
-  return literal ? literal[1] : undefined;
 }
