@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CertifyReport } from "../lib/certify/run.ts";
 import type { HarnessId, Mode } from "../lib/certify/types.ts";
-import { compareVersions } from "../lib/schemas/drift.ts";
+import { compareVersions } from "../lib/schemas/compare.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const LAST_RUN = join(ROOT, "acceptance", "last-run.json");

@@ -1,7 +1,7 @@
 /** The captured sessions embedded in the binary (see scripts/generate.ts), one per harness and version. */
 import samples from "./generated/samples.json" with { type: "json" };
 import type { HarnessName } from "./ir/schema.ts";
-import { compareVersions } from "./schemas/drift.ts";
+import { compareVersions } from "./schemas/compare.ts";
 
 export interface Sample {
   harness: HarnessName;

@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile, type JSONSchema } from "json-schema-to-typescript";
+import { compareVersions } from "../lib/schemas/compare.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const schemasDir = join(root, "schemas");
@@ -91,6 +92,24 @@ function indexFor(files: SchemaFile[]): string {
   return lines.join("\n");
 }
 
+/** The versions each harness has schemas for, oldest first, without the schemas: what start-up may load. */
+function versionsFor(files: SchemaFile[]): string {
+  const versions = new Map<string, Set<string>>();
+  for (const f of files) versions.set(f.harness, (versions.get(f.harness) ?? new Set()).add(f.version));
+  const lines = [
+    BANNER,
+    'import type { HarnessName } from "../ir/schema.ts";',
+    "",
+    "/** The harness versions whose schemas are embedded, oldest first. */",
+    "export const SCHEMA_VERSIONS: Record<HarnessName, readonly string[]> = {",
+  ];
+  for (const [harness, set] of versions) {
+    lines.push(`  "${harness}": [${[...set].sort(compareVersions).map((v) => `"${v}"`).join(", ")}],`);
+  }
+  lines.push("};", "");
+  return lines.join("\n");
+}
+
 /** Every generated file whose content differs from what the schemas produce now. */
 export async function staleGeneratedFiles(): Promise<[path: string, text: string][]> {
   const files = schemaFiles();
@@ -102,6 +121,7 @@ export async function staleGeneratedFiles(): Promise<[path: string, text: string
   }
   for (const [key, group] of byVersion) outputs.set(join(generatedDir, key), await typesFor(group));
   outputs.set(join(generatedDir, "schemas.ts"), indexFor(files));
+  outputs.set(join(generatedDir, "schema-versions.ts"), versionsFor(files));
   outputs.set(join(generatedDir, "samples.json"), samplesJson());
   outputs.set(join(generatedDir, "hermes-generations.json"), hermesGenerationsJson());
 

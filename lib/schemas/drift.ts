@@ -6,54 +6,45 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import type { DriftEntry, HarnessName } from "../ir/schema.ts";
 import { EMBEDDED_SCHEMAS } from "../generated/schemas.ts";
+import { compareVersions } from "./compare.ts";
+import { embeddedVersions } from "./versions.ts";
 
 const EXAMPLES = 3;
 
-/** Schema versions embedded for a harness, oldest first, with their record-type schemas. */
-interface VersionSet {
-  version: string;
-  records: Map<string, ValidateFunction>;
-}
+/**
+ * One record type's validator, compiled on first use: compiling every embedded schema up front cost the whole
+ * program (even `--version`) about a second, and a read meets only a few record types of one version.
+ */
+const validators = new Map<string, ValidateFunction | null>();
+let ajv: Ajv | undefined;
+let compiled = 0;
 
-const cache = new Map<HarnessName, VersionSet[]>();
-
-function versionSets(harness: HarnessName): VersionSet[] {
-  let sets = cache.get(harness);
-  if (!sets) {
-    const ajv = new Ajv({ allErrors: true, strict: false, discriminator: true });
-    sets = EMBEDDED_SCHEMAS.filter((s) => s.harness === harness)
-      .map((s) => ({
-        version: s.version,
-        records: new Map(Object.entries(s.records).map(([type, schema]) => [type, ajv.compile(schema)])),
-      }))
-      .sort((a, b) => compareVersions(a.version, b.version));
-    cache.set(harness, sets);
+function validatorFor(harness: HarnessName, version: string, kind: string): ValidateFunction | undefined {
+  const key = `${harness}\u0000${version}\u0000${kind}`;
+  let validate = validators.get(key);
+  if (validate === undefined) {
+    const schema = EMBEDDED_SCHEMAS.find((s) => s.harness === harness && s.version === version)?.records[kind];
+    ajv ??= new Ajv({ allErrors: true, strict: false, discriminator: true });
+    validate = schema ? ajv.compile(schema) : null;
+    if (validate) compiled++;
+    validators.set(key, validate);
   }
-  return sets;
+  return validate ?? undefined;
 }
 
-export function embeddedVersions(harness: HarnessName): string[] {
-  return versionSets(harness).map((s) => s.version);
+/** How many validators this process has compiled: what start-up must keep at zero. */
+export function compiledValidatorCount(): number {
+  return compiled;
 }
 
 /**
- * The schema set for records a harness `version` wrote: the oldest embedded set not older than it (formats
+ * The schema version for records a harness `version` wrote: the oldest embedded one not older than it (formats
  * mostly add fields, so the next known version describes it best), else the newest we have.
  */
-function setFor(harness: HarnessName, version: string | undefined): VersionSet | undefined {
-  const sets = versionSets(harness);
-  if (!version) return sets.at(-1);
-  return sets.find((s) => compareVersions(s.version, version) >= 0) ?? sets.at(-1);
-}
-
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.-]/).map((p) => Number.parseInt(p, 10) || 0);
-  const pb = b.split(/[.-]/).map((p) => Number.parseInt(p, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d) return d;
-  }
-  return 0;
+function schemaVersionFor(harness: HarnessName, version: string | undefined): string | undefined {
+  const versions = embeddedVersions(harness);
+  if (!version) return versions.at(-1);
+  return versions.find((v) => compareVersions(v, version) >= 0) ?? versions.at(-1);
 }
 
 export class DriftCollector {
@@ -65,16 +56,16 @@ export class DriftCollector {
   /** Checks one record of `kind` written by harness `version` (undefined: the newest we know). */
   check(version: string | undefined, kind: string, value: unknown, example: number): void {
     if (version) this.lastVersion = version;
-    const set = setFor(this.harness, version ?? this.lastVersion);
-    if (!set) return;
-    const validate = set.records.get(kind);
+    const schemaVersion = schemaVersionFor(this.harness, version ?? this.lastVersion);
+    if (!schemaVersion) return;
+    const validate = validatorFor(this.harness, schemaVersion, kind);
     if (!validate) {
-      this.add(set.version, `record:${kind || "(none)"}`, "unknown record type", example);
+      this.add(schemaVersion, `record:${kind || "(none)"}`, "unknown record type", example);
       return;
     }
     if (validate(value)) return;
     for (const error of validate.errors ?? []) {
-      this.add(set.version, `record:${kind}`, describe(error), example);
+      this.add(schemaVersion, `record:${kind}`, describe(error), example);
     }
   }
 

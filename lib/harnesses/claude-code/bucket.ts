@@ -4,7 +4,7 @@
  * 2.1.328 binary and checked against folders it created (fixtures/claude-code/2.1.328/BUCKETS.md), and against
  * 1.0.128 (fixtures/claude-code/1.0.128/buckets.observed.json), which never cuts a long name.
  */
-import { compareVersions } from "../../schemas/drift.ts";
+import { compareVersions } from "../../schemas/compare.ts";
 
 const MAX_BUCKET = 200;
 /** What a file name may be on the file systems Claude runs on; a longer bucket cannot be created. */

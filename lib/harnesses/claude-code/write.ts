@@ -22,7 +22,7 @@ import type {
   ClaudeUserRecord,
 } from "../../generated/claude-code/2.1.328.ts";
 import { CLAUDE_WRITER_VERSION } from "./version.ts";
-import { compareVersions } from "../../schemas/drift.ts";
+import { compareVersions } from "../../schemas/compare.ts";
 
 type Json = Record<string, unknown>;
 

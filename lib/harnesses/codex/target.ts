@@ -14,7 +14,8 @@
  */
 import { readJsonl } from "../../io/jsonl.ts";
 import { hasTable, openReadOnly, quoteIdent, type Row, tableColumns } from "../../store/sqlite.ts";
-import { compareVersions, embeddedVersions } from "../../schemas/drift.ts";
+import { compareVersions } from "../../schemas/compare.ts";
+import { embeddedVersions } from "../../schemas/versions.ts";
 import { CODEX_DEFAULTS, type CodexConfig, readCodexConfig } from "./config.ts";
 import { newestStateDb, rolloutFiles } from "./locate.ts";
 import { isObject } from "../../io/json.ts";

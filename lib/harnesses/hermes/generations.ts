@@ -6,7 +6,7 @@
  */
 import generations from "../../generated/hermes-generations.json" with { type: "json" };
 import { EMBEDDED_SCHEMAS } from "../../generated/schemas.ts";
-import { compareVersions } from "../../schemas/drift.ts";
+import { compareVersions } from "../../schemas/compare.ts";
 
 export interface Generation {
   /** The Hermes release the fixtures were captured from; names the embedded schema set. */
