@@ -2,4 +2,4 @@
 /** Thin entry: everything lives in lib/cli. */
 import { run } from "./lib/cli/main.ts";
 
-process.exitCode = await run(process.argv.slice(2));
+process.exitCode = await run(process.argv.slice(2), process.env);

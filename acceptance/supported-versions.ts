@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CertifyReport } from "../lib/certify/run.ts";
+import type { CertifyReport } from "../lib/certify/types.ts";
 import type { HarnessId, Mode } from "../lib/certify/types.ts";
 import { compareVersions } from "../lib/schemas/compare.ts";
 

@@ -1,7 +1,8 @@
 /**
  * Benchmark: builds a large synthetic Claude Code session from real fixture records, then measures reading it,
  * converting it to each harness (rendered to a file) and handing it off to each (into a fresh store), each in
- * its own process so peak memory is that phase's alone. Usage: npm run bench -- [size-in-MB, default 70]
+ * its own process so peak memory is that phase's alone; first, start-up of the compiled binary (bench/startup.ts).
+ * Usage: npm run build && npm run bench -- [size-in-MB, default 70]
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { convertSession } from "../lib/pipeline/convert.ts";
 import { createCodexStore } from "../lib/demo/codex-store.ts";
 import { createHermesStore } from "../lib/demo/hermes-store.ts";
 import { scriptArgv } from "../lib/runtime.ts";
+import { benchStartup } from "./startup.ts";
 
 const FIXTURE = fileURLToPath(
   new URL("../fixtures/claude-code/2.1.328/thinking-tool-use.jsonl", import.meta.url),
@@ -110,6 +112,7 @@ async function main() {
   const megabytes = Number(process.argv[2] ?? 70);
   const dir = mkdtempSync(join(tmpdir(), "sb-bench-"));
   try {
+    benchStartup(dir);
     const file = join(dir, `${randomUUID()}.jsonl`);
     const t0 = performance.now();
     const records = generate(file, megabytes);

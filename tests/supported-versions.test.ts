@@ -9,7 +9,7 @@ import {
   supportedVersionsTable,
   updateReadme,
 } from "../acceptance/supported-versions.ts";
-import type { CertifyReport } from "../lib/certify/run.ts";
+import type { CertifyReport } from "../lib/certify/types.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 function report(mode: CertifyReport["mode"], claude: string): CertifyReport {

@@ -1,6 +1,5 @@
 /** The certify report: one progress line per row while it runs, then a table (or one JSON document). */
-import type { CertifyReport } from "./run.ts";
-import type { PairResult } from "./types.ts";
+import type { CertifyReport, PairResult } from "./types.ts";
 
 const RESULT = { pass: "PASS", fail: "FAIL", skip: "SKIP" } as const;
 

@@ -1,21 +1,13 @@
 /** The matrix: every requested route in turn, its rows reported as they finish. */
 import { type RouteOptions, routeRows, runRoute } from "./pair.ts";
 import { formatRow } from "./report.ts";
-import type { HarnessBinary, HarnessId, Mode, PairResult, Route } from "./types.ts";
+import type { CertifyReport, HarnessBinary, HarnessId, Mode, PairResult, Route } from "./types.ts";
 
 export interface CertifyOptions extends Omit<RouteOptions, "binaries"> {
   binaries: HarnessBinary[];
   /** Harnesses that could not be run, and why: their routes are skipped. */
   missing: Partial<Record<HarnessId, string>>;
   routes: Route[];
-}
-
-export interface CertifyReport {
-  ok: boolean;
-  mode: Mode;
-  harnesses: HarnessBinary[];
-  results: PairResult[];
-  seconds: number;
 }
 
 export async function certify(options: CertifyOptions): Promise<CertifyReport> {

@@ -174,3 +174,12 @@ export interface PairResult {
   notes: string[];
   seconds: number;
 }
+
+/** What a certify run found: every row, and whether all passed. */
+export interface CertifyReport {
+  ok: boolean;
+  mode: Mode;
+  harnesses: HarnessBinary[];
+  results: PairResult[];
+  seconds: number;
+}

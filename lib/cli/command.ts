@@ -1,15 +1,20 @@
 import type { Homes } from "../harnesses/types.ts";
 import type { OptionSpec, Parsed } from "./args.ts";
 
+/** The process environment, read once at the entry point and passed down. */
+export type Env = NodeJS.ProcessEnv;
+
 export interface Context {
   homes: Homes;
   json: boolean;
   now: Date;
+  env: Env;
+  /** The CLI itself, for a command that drives other commands (the demo) without importing the entry. */
+  run(argv: string[], env: Env): Promise<number>;
 }
 
+/** A command's flags and behaviour; its name and summary are in the registry (commands/index.ts). */
 export interface Command {
-  name: string;
-  summary: string;
   /** Full `--help` text after the usage line. */
   help: string;
   usage: string;

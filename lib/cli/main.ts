@@ -2,39 +2,11 @@
  * The CLI: global flags, one command, one exit code. Every failure becomes one line on stderr (a stack trace
  * only with SESSION_BRIDGE_DEBUG=1) and, under --json, one JSON document on stdout as well.
  */
-import type { Command } from "./command.ts";
-import { GLOBAL_HELP } from "./command.ts";
-import { flag, homeFlags, parse } from "./args.ts";
-import { resolveHomes } from "../harnesses/index.ts";
+import { type Env, GLOBAL_HELP } from "./command.ts";
+import { COMMANDS } from "./commands/index.ts";
 import { EXIT_INPUT, exitCodeFor, InputError, messageOf } from "../errors.ts";
 import { err, out, printJson } from "./output.ts";
-import { list } from "./commands/list.ts";
-import { inspect } from "./commands/inspect.ts";
-import { show } from "./commands/show.ts";
-import { convert } from "./commands/convert.ts";
-import { handoff } from "./commands/handoff.ts";
-import { demo } from "./commands/demo.ts";
-import { undo } from "./commands/undo.ts";
-import { drift } from "./commands/drift.ts";
-import { prune } from "./commands/prune.ts";
-import { certify } from "./commands/certify.ts";
-import { exportCommand } from "./commands/export.ts";
 import { VERSION } from "../version.ts";
-import { onNotice } from "../io/notices.ts";
-
-const COMMANDS: Command[] = [
-  list,
-  inspect,
-  show,
-  convert,
-  handoff,
-  exportCommand,
-  undo,
-  prune,
-  drift,
-  certify,
-  demo,
-];
 
 function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -52,7 +24,8 @@ function mainHelp(): string {
   ].join("\n");
 }
 
-export async function run(argv: string[]): Promise<number> {
+/** Runs the CLI on `argv` with `env`, the environment the entry point read: nothing below reads process.env. */
+export async function run(argv: string[], env: Env): Promise<number> {
   const wantsJson = argv.includes("--json");
   try {
     const [name, ...rest] = argv;
@@ -65,23 +38,14 @@ export async function run(argv: string[]): Promise<number> {
       else out(`session-bridge ${VERSION}`);
       return 0;
     }
-    const command = COMMANDS.find((c) => c.name === name);
-    if (!command) throw new InputError(`unknown command ${JSON.stringify(name)} (see session-bridge --help)`);
-    const parsed = parse(rest, command.options);
-    if (flag(parsed.values, "help")) {
-      out(`Usage: ${command.usage}\n\n${command.summary}.\n\n${command.help}\n\n${GLOBAL_HELP}`);
-      return 0;
-    }
-    onNotice((line) => err(`session-bridge: ${line}`));
-    const context = {
-      homes: resolveHomes(homeFlags(parsed.values)),
-      json: flag(parsed.values, "json"),
-      now: new Date(),
-    };
-    return await command.run(parsed, context);
+    const entry = COMMANDS.find((c) => c.name === name);
+    if (!entry) throw new InputError(`unknown command ${JSON.stringify(name)} (see session-bridge --help)`);
+    // Loaded here, not at start-up: a command's dependencies (ajv, zod, the stores) cost `--version` nothing.
+    const { runCommand } = await import("./dispatch.ts");
+    return await runCommand(entry, rest, env, run);
   } catch (error) {
     const code = exitCodeFor(error);
-    if (process.env.SESSION_BRIDGE_DEBUG === "1" && error instanceof Error) {
+    if (env.SESSION_BRIDGE_DEBUG === "1" && error instanceof Error) {
       err(error.stack ?? messageOf(error));
     }
     err(`session-bridge: ${oneLine(messageOf(error))}`);

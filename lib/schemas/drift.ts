@@ -23,7 +23,8 @@ function validatorFor(harness: HarnessName, version: string, kind: string): Vali
   const key = `${harness}\u0000${version}\u0000${kind}`;
   let validate = validators.get(key);
   if (validate === undefined) {
-    const schema = EMBEDDED_SCHEMAS.find((s) => s.harness === harness && s.version === version)?.records[kind];
+    const schema = EMBEDDED_SCHEMAS.find((s) => s.harness === harness && s.version === version)
+      ?.records[kind];
     ajv ??= new Ajv({ allErrors: true, strict: false, discriminator: true });
     validate = schema ? ajv.compile(schema) : null;
     if (validate) compiled++;

@@ -9,9 +9,6 @@ import { reportTable } from "../../certify/report.ts";
 import { certify as runCertify } from "../../certify/run.ts";
 
 export const certify: Command = {
-  name: "certify",
-  summary:
-    "hand sessions between the installed harnesses and check each resumes with its history (exit 1 if not)",
   usage:
     "session-bridge certify [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] [--claude-bin P] [--codex-bin P] [--hermes-bin P] [--json]",
   help: `Seeds sessions in each harness through its own binary the ways people make them (one-shot runs, typed

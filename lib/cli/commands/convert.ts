@@ -11,8 +11,6 @@ import { dirname, resolve } from "node:path";
 import { assertDirectory } from "../../io/paths.ts";
 
 export const convert: Command = {
-  name: "convert",
-  summary: "render a session in another harness's format to a file; no store is touched",
   usage:
     "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--json]",
   help: `  --to H             target harness

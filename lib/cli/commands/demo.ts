@@ -5,17 +5,13 @@ import { out } from "../output.ts";
 import { rmSync } from "node:fs";
 
 export const demo: Command = {
-  name: "demo",
-  summary: "run the whole pipeline on embedded sample sessions in a throwaway sandbox",
   usage: "session-bridge demo [--keep]",
   help: "  --keep       leave the sandbox folder in place to look around (its path is printed)",
   options: { keep: { type: "boolean" } },
-  async run(parsed) {
+  async run(parsed, context) {
     const sandbox = buildSandbox();
     // The demo's backups and undo ledger belong to the sandbox, not to the user's real session-bridge home.
     process.env.SESSION_BRIDGE_HOME = sandbox.bridgeHome;
-    // The demo drives the real commands in-process, so what it shows is exactly what a user gets.
-    const { run } = await import("../main.ts");
     const homes = [
       "--claude-home",
       sandbox.claudeHome,
@@ -75,7 +71,8 @@ export const demo: Command = {
     let code = 0;
     for (const [title, argv] of steps) {
       out(`\n=== ${title}\n$ session-bridge ${argv.join(" ")}`);
-      code = await run(argv);
+      // The real commands, in-process, so what the demo shows is exactly what a user gets.
+      code = await context.run(argv, context.env);
       if (code !== 0) break;
     }
     out("\nThe printed resume commands name the sandbox homes: with --keep, paste them to resume there.");

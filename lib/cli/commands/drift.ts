@@ -5,9 +5,6 @@ import { driftLines, scanDrift } from "../../schemas/scan.ts";
 import { out, printJson } from "../output.ts";
 
 export const drift: Command = {
-  name: "drift",
-  summary:
-    "check every installed store against the embedded schemas and report unknown shapes (exit 1 if any)",
   usage: "session-bridge drift [--from H] [--json]",
   help: `  --from H     only this harness's store
 Reads every session read-only and prints record types, fields and columns the embedded schemas do not

@@ -9,9 +9,6 @@ import { out, printJson } from "../output.ts";
 import { dirname, resolve } from "node:path";
 
 export const exportCommand: Command = {
-  name: "export",
-  summary:
-    "write a session to a JSONL file in its own harness's format (Hermes: as `hermes sessions export`)",
   usage: "session-bridge export <session> -o FILE [--force] [--from H] [--json]",
   help: `  -o, --output FILE  write here (required)
   --force            replace FILE if it exists

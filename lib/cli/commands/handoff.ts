@@ -25,8 +25,6 @@ import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
 
 export const handoff: Command = {
-  name: "handoff",
-  summary: "make a session resumable in a target harness and print the resume command",
   usage:
     "session-bridge handoff <session> --to H [--cwd DIR] [--title T] [--model M] [--session-id ID] [--dry-run] [--force] [--no-backup] [--json]",
   help: `  --to H             target harness

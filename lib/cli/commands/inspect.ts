@@ -7,8 +7,6 @@ import { out, printJson } from "../output.ts";
 import { terminalField as field } from "../../io/control-characters.ts";
 
 export const inspect: Command = {
-  name: "inspect",
-  summary: "structure, counts, pending state and drift of one session",
   usage: "session-bridge inspect <session> [--from H] [--json]",
   help: "  --from H     look for <session> in this harness only",
   options: { from: { type: "string" } },

@@ -6,8 +6,6 @@ import { canonicalCwd } from "../../io/paths.ts";
 import { err, out, printJson, table } from "../output.ts";
 
 export const list: Command = {
-  name: "list",
-  summary: "list sessions across the harness stores",
   usage: "session-bridge list [--from H] [--cwd DIR] [--json]",
   help: `  --from H     only this harness's sessions
   --cwd DIR    only sessions recorded in this directory

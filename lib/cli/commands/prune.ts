@@ -6,8 +6,6 @@ import { InputError } from "../../errors.ts";
 import { out, printJson } from "../output.ts";
 
 export const prune: Command = {
-  name: "prune",
-  summary: "remove old backups by the retention rule (also applied after every handoff and undo)",
   usage: "session-bridge prune [--keep N] [--dry-run] [--json]",
   help:
     `  --keep N     copies to keep of each backed-up database or file (default ${DEFAULT_KEEP}; 0 keeps only

@@ -5,8 +5,6 @@ import type { Block, Message } from "../../ir/schema.ts";
 import { out, printJson } from "../output.ts";
 
 export const show: Command = {
-  name: "show",
-  summary: "print the full transcript: every turn, reasoning, tool call and result",
   usage: "session-bridge show <session> [--from H] [--json]",
   help: "  --from H     look for <session> in this harness only\n  --json prints the whole IR session",
   options: { from: { type: "string" } },

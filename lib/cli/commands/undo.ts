@@ -12,8 +12,6 @@ import { exitAfterSignals } from "../signals.ts";
 const MIN_PREFIX = 6;
 
 export const undo: Command = {
-  name: "undo",
-  summary: "take back a handoff: remove what it wrote, restore what it replaced",
   usage: "session-bridge undo [OPERATION] [--list] [--dry-run] [--force] [--json]",
   help: `  OPERATION    an operation id (or 6+ character prefix) from --list; default: the newest
   --list       list the handoffs that can be undone

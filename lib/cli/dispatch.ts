@@ -1,0 +1,33 @@
+/**
+ * Runs one command: its module loaded, its flags parsed, homes resolved from the flags and the environment the
+ * entry point read. Kept apart from main.ts so `--version` and `--help` load none of this.
+ */
+import type { CommandEntry } from "./commands/index.ts";
+import { type Context, type Env, GLOBAL_HELP } from "./command.ts";
+import { flag, homeFlags, parse } from "./args.ts";
+import { resolveHomes } from "../harnesses/homes.ts";
+import { err, out } from "./output.ts";
+import { onNotice } from "../io/notices.ts";
+
+export async function runCommand(
+  entry: CommandEntry,
+  argv: string[],
+  env: Env,
+  cli: Context["run"],
+): Promise<number> {
+  const command = await entry.load();
+  const parsed = parse(argv, command.options);
+  if (flag(parsed.values, "help")) {
+    out(`Usage: ${command.usage}\n\n${entry.summary}.\n\n${command.help}\n\n${GLOBAL_HELP}`);
+    return 0;
+  }
+  onNotice((line) => err(`session-bridge: ${line}`));
+  const context: Context = {
+    homes: resolveHomes(homeFlags(parsed.values), env),
+    json: flag(parsed.values, "json"),
+    now: new Date(),
+    env,
+    run: cli,
+  };
+  return await command.run(parsed, context);
+}
