@@ -159,30 +159,28 @@ test("a session goes into the active profile's store; a 0.14 (schema 11) store g
   assert.ok(ids.includes(done.target.id), "profiles are listed too");
 });
 
-test("a handoff into a Hermes 0.14 store warns that its first prompt after the handoff is not stored", () => {
+test("a Hermes 0.14 store gets the handshake as a one-part text row, which its history repair leaves unmerged", () => {
   const w = world();
   seedHermesHome(w.hermesHome, "0.14.0", "text-turns");
-  const r = cliJson(["handoff", w.source.id, "--to", "hermes", "--cwd", w.target, ...w.flags], env);
-  assert.equal(r.code, 0, r.stderr);
-  const entries = (r.json as { report: { entries: { code: string; severity: string }[] } }).report.entries;
-  assert.deepEqual(
-    entries.filter((e) => e.code === "hermes-first-prompt-not-stored").map((e) => e.severity),
-    [
-      "warning",
-    ],
+  const done = handoff(w);
+  // Read as hex: Deno's node:sqlite returns text holding a NUL as "".
+  const [last] = query(
+    w.db,
+    "SELECT role, hex(content) AS hex FROM messages " +
+      "WHERE session_id = ? ORDER BY id DESC LIMIT 1",
+    done.target.id,
   );
+  assert.equal(last!.role, "user");
+  const stored = Buffer.from(String(last!.hex), "hex").toString("utf8");
+  assert.ok(stored.startsWith('\u0000json:[{"type": "text", "text": "'), JSON.stringify(stored.slice(0, 40)));
   const current = world();
-  const again = cliJson([
-    "handoff",
-    current.source.id,
-    "--to",
-    "hermes",
-    "--cwd",
-    current.target,
-    ...current.flags,
-  ], env);
-  const codes = (again.json as { report: { entries: { code: string }[] } }).report.entries.map((e) => e.code);
-  assert.ok(!codes.includes("hermes-first-prompt-not-stored"), "0.19 stores it");
+  const again = handoff(current);
+  const [plain] = query(
+    current.db,
+    "SELECT hex(content) AS hex FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT 1",
+    again.target.id,
+  );
+  assert.ok(!String(plain!.hex).startsWith("00"), "0.19 repairs a copy: the row stays plain text");
 });
 
 test("hermes -> hermes copies a compression chain as one session with the old rows compacted", () => {

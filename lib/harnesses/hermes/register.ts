@@ -27,7 +27,7 @@ import {
 import { uncarriedByCopy } from "./carried.ts";
 import { configuredModel } from "./config.ts";
 import { storeColumns, type StoreShape, storeShape } from "./database.ts";
-import { hermesTitle, storedMessage, type TargetRows, TITLE_MAX } from "./rows.ts";
+import { type ExportedMessage, hermesTitle, storedMessage, type TargetRows, TITLE_MAX } from "./rows.ts";
 import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./store.ts";
 import { targetRows } from "./target.ts";
 
@@ -83,16 +83,7 @@ export async function planHermes(
       });
     }
     if (options.handshake && shape.generation.version === OLD_MERGING_GENERATION) {
-      plan.notes!.push({
-        code: "hermes-first-prompt-not-stored",
-        severity: "warning",
-        count: 1,
-        detail:
-          `a Hermes of this store's generation (captured from ${OLD_MERGING_GENERATION}) merges your first ` +
-          "prompt after the handoff into the handshake row in memory and stores neither (fixture " +
-          "open-call-resumed): the model reads it, a later resume does not",
-        examples: [],
-      });
+      keepHandshakeApart(rows.messages, options.handshake);
     }
     if (!shape.columns.messages.has("active") && rows.messages.some((m) => m.active !== 1)) {
       plan.notes!.push({
@@ -116,10 +107,19 @@ export async function planHermes(
 
 /**
  * The generation whose Hermes repairs the live history in place (`_repair_message_sequence` merges consecutive
- * user messages in the list it then flushes from a fixed index), so a prompt following a stored user row is lost
- * from the store. 0.19.0 repairs a copy.
+ * plain-text user messages in the list it then flushes from a fixed index), so a prompt following a stored
+ * plain-text user row would be sent but never stored. 0.19.0 repairs a copy.
  */
 const OLD_MERGING_GENERATION = "0.14.0";
+
+/**
+ * That repair leaves multimodal (list) content alone, so the handshake row is stored as one text part there: it
+ * stays a row of its own, the model still reads its text, and the next prompt is stored after it.
+ */
+function keepHandshakeApart(messages: ExportedMessage[], handshake: string): void {
+  const row = messages.findLast((m) => m.role === "user" && m.content === handshake);
+  if (row) row.content = [{ type: "text", text: handshake }];
+}
 
 /**
  * What a store newer than our captures must still have: the columns Hermes needs to list and resume a session

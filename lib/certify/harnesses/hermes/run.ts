@@ -109,7 +109,14 @@ export async function runHermes(
   return { ...r, sessionId: m?.[1] ?? null };
 }
 
-/** The answer `hermes chat -Q` prints: stdout without the session id line. */
+/**
+ * The answer `hermes chat -Q` prints: stdout without the session id line, and without the "↻ Resumed session
+ * <id> "<title>" (N user messages, M total messages)" banner Hermes 0.14 prints before the answer of a resumed
+ * turn (wrapped over several lines at the terminal width).
+ */
 export function hermesReply(stdout: string): string {
-  return stdout.replace(/^session_id:.*$/m, "").trim();
+  return stdout
+    .replace(/^session_id:.*$/m, "")
+    .replace(/^\s*↻ Resumed session [\s\S]*?\d+\s+total(?:\s+messages)?\)\r?$/m, "")
+    .trim();
 }
