@@ -12,6 +12,7 @@
  */
 import type { HarnessName } from "../ir/schema.ts";
 import type { ReportEntry } from "../report/report.ts";
+import { reportEntry } from "../report/entry.ts";
 
 export type ModelReason = "flag" | "target-config" | "mapped" | "source" | "target-default";
 
@@ -73,7 +74,7 @@ export function chooseModel(
 
 /** The report line for a choice. */
 export function modelEntry(choice: ModelChoice): ReportEntry {
-  return { code: "model", severity: "info", count: 1, detail: choice.detail, examples: [] };
+  return reportEntry("model", "info", choice.detail);
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { HarnessName } from "../ir/schema.ts";
 import type { ReportEntry } from "../report/report.ts";
+import { reportEntry } from "../report/entry.ts";
 
 export interface Posture {
   /** When the agent must stop and ask: before every action, when it judges it needs to, or never. */
@@ -117,7 +118,7 @@ export function postureEntries(
   carried: boolean,
 ): ReportEntry[] {
   const entry = (code: string, severity: ReportEntry["severity"], detail: string): ReportEntry[] => [
-    { code, severity, count: 1, detail, examples: [] },
+    reportEntry(code, severity, detail),
   ];
   if (!words) return [];
   if (!posture || !carried) {

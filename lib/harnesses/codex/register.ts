@@ -13,6 +13,7 @@ import type { Session } from "../../ir/schema.ts";
 import type { HandoffPlan, HandoffResult, Homes, RegisterOptions, RenderOptions } from "../types.ts";
 import { RefusedError } from "../../errors.ts";
 import type { ReportEntry } from "../../report/report.ts";
+import { reportEntry } from "../../report/entry.ts";
 import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
 import { backupDir, backupFile } from "../../store/backup.ts";
 import {
@@ -135,25 +136,17 @@ const EVIDENCE: Record<CodexTarget["evidence"], string> = {
   default: "no Codex found there: the default",
 };
 
-const note = (code: string, severity: ReportEntry["severity"], detail: string): ReportEntry => ({
-  code,
-  severity,
-  count: 1,
-  detail,
-  examples: [],
-});
-
 /** What the report should say about the Codex written for: its format (a copy keeps its own). */
 function targetNotes(target: CodexTarget, described: RolloutDescription | undefined): ReportEntry[] {
   const history = target.paginated ? "paginated" : "legacy";
   const notes = [
     described
-      ? note(
+      ? reportEntry(
         "codex-format",
         "info",
         `copied as the ${described.historyMode} history of Codex ${described.cliVersion} it is; the Codex here is ${target.version}`,
       )
-      : note(
+      : reportEntry(
         "codex-format",
         "info",
         `written as ${history} history for Codex ${target.version} (${EVIDENCE[target.evidence]})`,
@@ -171,7 +164,7 @@ function copyNotes(described: RolloutDescription | undefined): ReportEntry[] {
   if (filled.length) {
     // The source's own record was incomplete: the copy cannot be the file as it was.
     notes.push(
-      note(
+      reportEntry(
         "codex-session-meta-incomplete",
         "loss",
         `the source's session_meta lacked ${
@@ -182,7 +175,7 @@ function copyNotes(described: RolloutDescription | undefined): ReportEntry[] {
   }
   if (retaggedSource !== undefined) {
     notes.push(
-      note(
+      reportEntry(
         "codex-source-interactive",
         "info",
         `a ${retaggedSource} thread is registered as an interactive (cli) one, so codex resume lists it`,
@@ -191,7 +184,7 @@ function copyNotes(described: RolloutDescription | undefined): ReportEntry[] {
   }
   if (reprovided !== undefined) {
     notes.push(
-      note(
+      reportEntry(
         "codex-model-provider",
         "info",
         `model provider ${reprovided} becomes this Codex's ${described.adjustment.payload.model_provider} (a thread under another provider does not resume)`,

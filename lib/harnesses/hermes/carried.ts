@@ -5,6 +5,7 @@
  */
 import type { Session } from "../../ir/schema.ts";
 import type { ReportEntry } from "../../report/report.ts";
+import { reportEntry } from "../../report/entry.ts";
 import type { ConfiguredModel } from "./config.ts";
 import type { HermesSessionsRow } from "./rows.ts";
 
@@ -16,7 +17,7 @@ export function uncarriedByCopy(
   if (session.meta.harness !== "hermes") return [];
   const notes = catalogNotCarried(session);
   const loss = (code: string, count: number, detail: string) =>
-    notes.push({ code, severity: "loss", count, detail, examples: [] });
+    notes.push(reportEntry(code, "loss", detail, { count }));
   const prompt = session.meta.systemInstructions;
   if (prompt && !row.system_prompt) {
     loss(
@@ -44,15 +45,12 @@ export function uncarriedByCopy(
  */
 export function catalogNotCarried(session: Session): ReportEntry[] {
   if (session.meta.harness !== "hermes" || !session.tools.length) return [];
-  return [{
-    code: "tool-schemas-not-carried",
-    severity: "loss",
-    count: session.tools.length,
-    detail:
-      "the source's tool catalog: Hermes keeps none, so the resumed Hermes offers the tools of its own " +
-      "configuration",
-    examples: session.tools.slice(0, 3).map((t) => t.name),
-  }];
+  return [reportEntry(
+    "tool-schemas-not-carried",
+    "loss",
+    "the source's tool catalog: Hermes keeps none, so the resumed Hermes offers the tools of its own configuration",
+    { count: session.tools.length, examples: session.tools.map((t) => t.name) },
+  )];
 }
 
 /** `_stored_prompt_matches_runtime` (agent/conversation_loop.py, 0.19.0): the last `Model:`/`Provider:` lines. */

@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import type { DatabaseSync } from "node:sqlite";
 import type { Session } from "../../ir/schema.ts";
 import type { ReportEntry } from "../../report/report.ts";
+import { reportEntry } from "../../report/entry.ts";
 import type { HandoffPlan, HandoffResult, Homes, RegisterOptions, RenderOptions } from "../types.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { commandLine } from "../../io/shell.ts";
@@ -72,28 +73,23 @@ export async function planHermes(
   try {
     const shape = checkedShape(db, database);
     if (shape.schemaVersion! > shape.generation.schemaVersion) {
-      plan.notes!.push({
-        code: "hermes-schema-newer",
-        severity: "warning",
-        count: 1,
-        detail:
-          `this state.db is schema_version ${shape.schemaVersion}, newer than session-bridge's captures ` +
+      plan.notes!.push(reportEntry(
+        "hermes-schema-newer",
+        "warning",
+        `this state.db is schema_version ${shape.schemaVersion}, newer than session-bridge's captures ` +
           `(${shape.generation.schemaVersion}); the rows fill the columns both know`,
-        examples: [],
-      });
+      ));
     }
     if (options.handshake && shape.generation.version === OLD_MERGING_GENERATION) {
       keepHandshakeApart(rows.messages, options.handshake);
     }
     if (!shape.columns.messages.has("active") && rows.messages.some((m) => m.active !== 1)) {
-      plan.notes!.push({
-        code: "compacted-rows-dropped",
-        severity: "loss",
-        count: rows.messages.filter((m) => m.active !== 1).length,
-        detail:
-          "this Hermes stores no compacted rows (no messages.active column): history before compaction is left out",
-        examples: [],
-      });
+      plan.notes!.push(reportEntry(
+        "compacted-rows-dropped",
+        "loss",
+        "this Hermes stores no compacted rows (no messages.active column): history before compaction is left out",
+        { count: rows.messages.filter((m) => m.active !== 1).length },
+      ));
     }
     const found = findClash(db, options.id, title);
     plan.refusal = refusalOf(db, database, options.id, title, found, force);
@@ -224,24 +220,22 @@ function refusalOf(
 function replacementNotes(clash: Clash, title: string | undefined): ReportEntry[] {
   const notes: ReportEntry[] = [];
   if (clash.takenId) {
-    notes.push({
-      code: "hermes-session-replaced",
-      severity: "warning",
-      count: 1,
-      detail: `--force: session ${clash.takenId} and its messages are replaced (backed up first; ` +
+    notes.push(reportEntry(
+      "hermes-session-replaced",
+      "warning",
+      `--force: session ${clash.takenId} and its messages are replaced (backed up first; ` +
         `session-bridge undo puts them back)`,
-      examples: [clash.takenId],
-    });
+      { examples: [clash.takenId] },
+    ));
   }
   if (clash.titleOwner) {
-    notes.push({
-      code: "hermes-title-moved",
-      severity: "warning",
-      count: 1,
-      detail: `--force: session ${clash.titleOwner} gives up the title ${JSON.stringify(title)} (backed up ` +
+    notes.push(reportEntry(
+      "hermes-title-moved",
+      "warning",
+      `--force: session ${clash.titleOwner} gives up the title ${JSON.stringify(title)} (backed up ` +
         `first; session-bridge undo gives it back)`,
-      examples: [clash.titleOwner],
-    });
+      { examples: [clash.titleOwner] },
+    ));
   }
   return notes;
 }
@@ -273,7 +267,7 @@ function chooseModel(session: Session, options: RenderOptions, home: HermesHome)
   const configured = configuredModel(config).model;
   const source = session.meta.models.at(-1);
   const note = (severity: ReportEntry["severity"], detail: string): ReportEntry[] => [
-    { code: "hermes-model", severity, count: 1, detail, examples: [] },
+    reportEntry("hermes-model", severity, detail),
   ];
   if (options.model && options.model !== configured) {
     return {
@@ -301,15 +295,13 @@ function chooseModel(session: Session, options: RenderOptions, home: HermesHome)
 
 function titleNotes(requested: string | undefined, title: string | undefined): ReportEntry[] {
   if (!requested || !title || requested.trim() === title) return [];
-  return [{
-    code: "title-adjusted",
-    severity: "info",
-    count: 1,
-    detail: `title stored as ${
+  return [reportEntry(
+    "title-adjusted",
+    "info",
+    `title stored as ${
       JSON.stringify(title)
     } (Hermes titles are one line of at most ${TITLE_MAX} characters)`,
-    examples: [],
-  }];
+  )];
 }
 
 /** `hermes` run by the user works in the home it was written to; a non-default home is named explicitly. */
