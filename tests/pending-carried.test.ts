@@ -8,7 +8,9 @@ import assert from "node:assert/strict";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { harness } from "../lib/harnesses/index.ts";
-import { HANDSHAKE_OPEN, isHandshake } from "../lib/handshake/handshake.ts";
+import { HANDSHAKE_OPEN, isHandshake, QUEUED_HEADING } from "../lib/handshake/handshake.ts";
+import { carryPending } from "../lib/handshake/carry.ts";
+import { emptySession } from "../lib/ir/session.ts";
 import { findPending } from "../lib/ir/pending.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
@@ -191,4 +193,32 @@ test("a handshake the target moved off the live thread is still carried, from wh
     ),
     text,
   );
+});
+
+test("each earlier handshake's facts count as already answered only when the model answered after that handshake", () => {
+  const message = (
+    uid: string,
+    role: "user" | "assistant",
+    kind: "turn" | "context",
+    text: string,
+  ): Message => ({
+    uid,
+    parentUid: null,
+    role,
+    kind,
+    blocks: [{ type: "text", text }],
+  });
+  const handshake = (queued: string) => `${HANDSHAKE_OPEN}\n${QUEUED_HEADING}\n- ${JSON.stringify(queued)}\n`;
+  const session: Session = {
+    ...emptySession({ harness: "codex", id: "s1", models: [] }),
+    messages: [
+      message("h1", "user", "context", handshake("first hop's queued words")),
+      message("a1", "assistant", "turn", "Done with those."),
+      message("h2", "user", "context", handshake("second hop's queued words")),
+    ],
+  };
+  assert.deepEqual(carryPending(session).pending.queuedInput, [
+    { text: "first hop's queued words", earlier: true },
+    { text: "second hop's queued words" },
+  ]);
 });

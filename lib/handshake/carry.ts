@@ -32,20 +32,19 @@ export function carryPending(session: Session): { pending: Pending; carried: num
   const { messages, pending } = session;
   // After the model has answered since a handshake, its facts may have been dealt with: they are stated as an
   // earlier hop's, for the model to check, not as in flight now.
-  const lastHandshake = messages.findLastIndex(isHandshake);
-  const sources: { stated: Stated; continued: boolean }[] = messages.filter(isHandshake).map((m) => ({
-    stated: parseHandshake(textOf(m.blocks)),
-    continued: messages.slice(lastHandshake + 1).some((m) => m.role === "assistant" && m.kind === "turn"),
-  }));
+  const answered = (m: Message) => m.role === "assistant" && m.kind === "turn";
+  const sources: { stated: Stated; continued: boolean }[] = messages.flatMap((m, i) =>
+    isHandshake(m)
+      ? [{ stated: parseHandshake(textOf(m.blocks)), continued: messages.slice(i + 1).some(answered) }]
+      : []
+  );
   // The handshake this session was handed off with, as remembered: found even where the target harness moved
   // its record off the live thread.
   const earlier = session.earlierHandoff;
   if (earlier) {
     sources.push({
       stated: { calls: earlier.calls, queued: earlier.queued },
-      continued: messages.some((m) =>
-        m.role === "assistant" && m.kind === "turn" && !!m.timestamp && m.timestamp > earlier.at
-      ),
+      continued: messages.some((m) => answered(m) && !!m.timestamp && m.timestamp > earlier.at),
     });
   }
   if (!sources.length) return { pending, carried: 0 };
