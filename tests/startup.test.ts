@@ -1,14 +1,21 @@
 /**
  * Start-up pays nothing for the schemas: the embedded versions are listed from generated metadata, and a
- * validator is compiled only when a record of its type is checked. Not timed here: `npm run bench` measures.
+ * validator is compiled only when a record of its type is checked. And the binary is built in chunks, so what
+ * `--version` and `--help` load is the CLI's entry alone: a command's code, the stores and the libraries sit in
+ * chunks loaded when a command runs. Not timed here: `npm run bench` measures.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scriptArgv } from "../lib/runtime.ts";
+import { tempDir } from "./helpers/tmp.ts";
 
-const PROBE = fileURLToPath(new URL("./helpers/startup-probe.ts", import.meta.url));
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const PROBE = join(ROOT, "tests/helpers/startup-probe.ts");
+const BUN = join(ROOT, "node_modules/.bin/bun");
 
 test("--version, --help and loading every command compile no schema validator; a record type compiles one", () => {
   const [command, ...args] = scriptArgv(PROBE);
@@ -17,4 +24,56 @@ test("--version, --help and loading every command compile no schema validator; a
   const lines = result.stdout.trim().split("\n");
   assert.match(lines[0]!, /^session-bridge \d+\.\d+\.\d+$/);
   assert.deepEqual(JSON.parse(lines.at(-1)!), { codes: [0, 0], atStartup: 0, afterOneRecordType: 1 });
+});
+
+/** A chunk's static imports of other chunks (`import {...} from "./x.js"`, `export * from "./x.js"`). */
+const STATIC_IMPORT = /^(?:import|export)\s[^;]*?\bfrom\s*"(\.\/[^"]+)"|^import\s*"(\.\/[^"]+)"/gm;
+
+/** The chunks loaded before any code runs: the entry and what it statically imports, transitively. */
+function startupChunks(dir: string, entry: string): Map<string, string> {
+  const chunks = new Map<string, string>();
+  const pending = [entry];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (chunks.has(name)) continue;
+    const text = readFileSync(join(dir, name), "utf8");
+    chunks.set(name, text);
+    for (const m of text.matchAll(STATIC_IMPORT)) pending.push((m[1] ?? m[2])!.slice(2));
+  }
+  return chunks;
+}
+
+test("the binary is built in chunks, and --version loads no library, schema, store or command: only the CLI's entry", () => {
+  const build = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.build as string;
+  assert.match(build, /--compile\b/);
+  assert.match(build, /--splitting\b/);
+  const out = tempDir("sb-startup-chunks-");
+  // The build's own chunking, unminified so each module keeps its `// path` comment.
+  const built = spawnSync(BUN, [
+    "build",
+    "--splitting",
+    "--format=esm",
+    "--target=bun",
+    "main.ts",
+    "--outdir",
+    out,
+  ], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  assert.equal(built.status, 0, built.stderr);
+  const chunks = startupChunks(out, "main.js");
+  const code = [...chunks.values()].join("\n");
+  const modules = [...code.matchAll(/^\/\/ (\S+\.(?:ts|js|json))$/gm)].map((m) => m[1]!);
+  assert.ok(modules.includes("lib/cli/main.ts"), `start-up modules: ${modules.join(", ")}`);
+  assert.deepEqual(modules.filter((m) => m.includes("node_modules/")), []);
+  assert.deepEqual(
+    modules.filter((m) => m.startsWith("lib/cli/commands/") && m !== "lib/cli/commands/index.ts"),
+    [],
+  );
+  assert.deepEqual(
+    modules.filter((m) => /^lib\/(?:generated|schemas|store|pipeline)\//.test(m)),
+    [],
+  );
+  assert.doesNotMatch(code, /"node:sqlite"/);
+  assert.ok(code.length < 64 * 1024, `start-up code is ${code.length} bytes: ${modules.join(", ")}`);
 });
