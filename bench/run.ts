@@ -94,7 +94,7 @@ async function phase(name: string, file: string, work: string): Promise<void> {
         homes,
       });
       const plan = await target.plan(prepared, options, homes, false);
-      await target.register(plan, { force: false, backup: true, now });
+      await plan.commit({ force: false, backup: true, now });
     }
   }
   const seconds = (performance.now() - started) / 1000;

@@ -154,7 +154,7 @@ test("a relative Codex home is stored as an absolute rollout_path in the threads
     false,
   );
   assert.equal(plan.refusal, undefined);
-  await codex.register(plan, { force: false, backup: false, now: options.now });
+  await plan.commit({ force: false, backup: false, now: options.now });
   const row = threadRow(codexHome, id)!;
   assert.equal(
     row.rollout_path,

@@ -58,13 +58,15 @@ export interface PlannedFile {
   lines: () => AsyncIterable<string>;
 }
 
-export interface HandoffPlan {
+/** What a handoff will do, as plain data: what `--dry-run` prints and what the caller decides on. */
+export interface PlanPreview {
   harness: HarnessName;
   id: string;
   /** The main file the target resumes from. */
   path: string;
   cwd: string;
-  files: PlannedFile[];
+  /** The files the handoff will create (their content is rendered only when the plan is committed). */
+  files: string[];
   /** The command a user runs to continue, exactly as it works from any directory. */
   resumeCommand: string;
   /** Databases that will be written (and so backed up first). Empty for file-only targets. */
@@ -73,6 +75,16 @@ export interface HandoffPlan {
   refusal?: string;
   /** What the target store adds to the conversion report (e.g. which model it will continue with). */
   notes?: ReportEntry[];
+}
+
+/**
+ * A handoff planned read-only: its preview, and `commit()` that carries it out. Everything commit needs was
+ * captured when the plan was made, so a plan is a value that can be inspected, passed around and committed
+ * (once) without any hidden state elsewhere.
+ */
+export interface HandoffPlan extends PlanPreview {
+  /** Publishes files, registers rows. Undone on failure: nothing half-written. Refused if `refusal` is set. */
+  commit(options: CommitOptions): Promise<HandoffResult>;
 }
 
 /** A row a handoff inserted, identified well enough for `undo` to delete exactly it. */
@@ -92,16 +104,18 @@ export interface RegisteredRow {
   restoreFrom?: string;
 }
 
-export interface RegisterOptions {
+export interface CommitOptions {
   /** Replace an existing target session (it is backed up first). */
   force: boolean;
   /** Take an online backup of every database before writing (on unless --no-backup). */
   backup: boolean;
   now: Date;
+  /** session-bridge's own folder, where backups go (default: resolved from the environment). */
+  bridgeHome?: string;
 }
 
 export interface HandoffResult {
-  plan: HandoffPlan;
+  plan: PlanPreview;
   /** Files this handoff created (removed again by undo). */
   written: string[];
   /** Rows this handoff inserted (deleted again by undo). */
@@ -134,13 +148,11 @@ export interface Harness {
    * same-harness source the format has no place for. Handoffs report theirs in the plan's notes.
    */
   fileLosses?(session: Session): ReportEntry[];
-  /** Decides where a handoff goes and what it writes. Read-only. */
+  /** Decides where a handoff goes and what it writes, read-only; the plan's `commit()` carries it out. */
   plan(
     session: Session,
     options: RenderOptions,
     homes: Homes,
     force: boolean,
   ): HandoffPlan | Promise<HandoffPlan>;
-  /** Carries a plan out: publishes files, registers rows. Undone on failure: nothing half-written. */
-  register(plan: HandoffPlan, options: RegisterOptions): Promise<HandoffResult>;
 }

@@ -17,8 +17,8 @@ export function bridgeHome(): string {
   return resolve(process.env.SESSION_BRIDGE_HOME || join(homedir(), ".session-bridge"));
 }
 
-export function backupsRoot(): string {
-  return join(bridgeHome(), "backups");
+export function backupsRoot(home: string = bridgeHome()): string {
+  return join(home, "backups");
 }
 
 export const MANIFEST = "manifest.json";
@@ -31,10 +31,10 @@ export interface Manifest {
 /** Backup folders made by this process, in order; a failed step discards the ones it made (see discard). */
 const made: string[] = [];
 
-/** A fresh folder for one operation's backups, named so they sort by time. */
-export function backupDir(label: string, now: Date): string {
+/** A fresh folder for one operation's backups, named so they sort by time (under `home`, else bridgeHome()). */
+export function backupDir(label: string, now: Date, home?: string): string {
   const stamp = now.toISOString().replace(/[:.]/g, "-");
-  const dir = join(backupsRoot(), `${stamp}-${label}`);
+  const dir = join(backupsRoot(home), `${stamp}-${label}`);
   if (!made.includes(dir)) made.push(dir);
   return dir;
 }

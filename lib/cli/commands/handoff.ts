@@ -84,7 +84,7 @@ export const handoff: Command = {
     // everything is rolled back; after it, the handoff completes and is recorded for undo.
     const done = dryRun ? undefined : await holdingSignals(async () => {
       const result = await discardingBackupsOnFailure(() =>
-        target.register(plan, { force, backup: !flag(parsed.values, "no-backup"), now })
+        plan.commit({ force, backup: !flag(parsed.values, "no-backup"), now })
       );
       saveProvenance(target.name, plan.id, session, memory);
       return { result, op: await recordHandoff(source, result, now) };
@@ -114,7 +114,7 @@ export const handoff: Command = {
         dryRun,
         op: op ?? null,
         target: targetInfo,
-        files: plan.files.map((f) => f.path),
+        files: plan.files,
         refusal: plan.refusal ?? null,
         ...(reproduce ? { reproduce } : {}),
         backup,
@@ -124,7 +124,7 @@ export const handoff: Command = {
     }
     for (const l of formatReport(report)) err(l);
     out(dryRun ? "plan (nothing written):" : "handed off:");
-    for (const f of plan.files) out(`  ${dryRun ? "would write" : "wrote"} ${f.path}`);
+    for (const f of plan.files) out(`  ${dryRun ? "would write" : "wrote"} ${f}`);
     for (const db of plan.databases) out(`  ${dryRun ? "would register in" : "registered in"} ${db}`);
     out(`  backup: ${backupSummary(backup, dryRun)}`);
     if (pruned?.remove.length) out(`  ${prunedSummary(pruned)}`);

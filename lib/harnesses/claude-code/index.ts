@@ -4,7 +4,7 @@ import { assertUuid, newUuid } from "../../ids.ts";
 import { projectsDir, summarize, transcriptPaths } from "./locate.ts";
 import { readClaudeSession } from "./read.ts";
 import { renderClaude } from "./write.ts";
-import { planClaude, registerClaude } from "./register.ts";
+import { planClaude } from "./register.ts";
 import { configuredClaudeModel } from "./settings.ts";
 
 export const claudeCode: Harness = {
@@ -30,5 +30,4 @@ export const claudeCode: Harness = {
   read: readClaudeSession,
   render: renderClaude,
   plan: planClaude,
-  register: registerClaude,
 };

@@ -5,14 +5,8 @@
 import { copyFileSync, existsSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Session } from "../../ir/schema.ts";
-import type {
-  HandoffPlan,
-  HandoffResult,
-  Homes,
-  PlannedFile,
-  RegisterOptions,
-  RenderOptions,
-} from "../types.ts";
+import type { CommitOptions, HandoffPlan, Homes, PlannedFile, RenderOptions } from "../types.ts";
+import { type Committed, handoffPlan } from "../plan.ts";
 import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
 import { RefusedError } from "../../errors.ts";
 import { backupDir, backupFile } from "../../store/backup.ts";
@@ -47,12 +41,12 @@ export async function planClaude(
     : taken.length && !force
     ? `${taken[0]} already exists (use --force to replace it)`
     : undefined;
-  return {
-    harness: "claude-code",
+  const preview = {
+    harness: "claude-code" as const,
     id: options.id,
     path,
     cwd: options.cwd,
-    files,
+    files: files.map((f) => f.path),
     databases: [],
     resumeCommand: commandLine(options.cwd, homeEnvironment("claudeHome", homes.claudeHome), [
       "claude",
@@ -61,6 +55,7 @@ export async function planClaude(
     ]),
     ...(refusal ? { refusal } : {}),
   };
+  return handoffPlan(preview, (commit) => publishTranscripts(options.id, files, commit));
 }
 
 /** Subagent transcripts of a Claude Code source travel with it; other sources have none on disk. */
@@ -71,16 +66,18 @@ function subagentFiles(session: Session): string[] {
   return readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(dir, f));
 }
 
-export async function registerClaude(
-  plan: HandoffPlan,
-  { force, now }: RegisterOptions,
-): Promise<HandoffResult> {
+/** Publishes the planned transcripts; a file in the way is replaced only under --force, and saved first. */
+async function publishTranscripts(
+  id: string,
+  files: PlannedFile[],
+  { force, now, bridgeHome }: CommitOptions,
+): Promise<Committed> {
   const created: string[] = [];
   const written: string[] = [];
   const replaced: [path: string, backup: string][] = [];
-  const saved = backupDir(`claude-code-${plan.id}`, now);
+  const saved = backupDir(`claude-code-${id}`, now, bridgeHome);
   try {
-    for (const file of plan.files) {
+    for (const file of files) {
       const existed = existsSync(file.path);
       if (existed && !force) {
         throw new RefusedError(`${file.path} already exists (use --force to replace it)`);
@@ -97,7 +94,6 @@ export async function registerClaude(
     throw error;
   }
   return {
-    plan,
     written,
     rows: [],
     backups: replaced.map(([, backup]) => backup),

@@ -5,7 +5,7 @@ import { codexHome } from "./locate.ts";
 import { listCodex } from "./list.ts";
 import { readCodexSession } from "./read.ts";
 import { renderCodex } from "./write.ts";
-import { planCodex, registerCodex } from "./register.ts";
+import { planCodex } from "./register.ts";
 import { configuredCodexModel } from "./config.ts";
 
 export const codex: Harness = {
@@ -36,5 +36,4 @@ export const codex: Harness = {
   read: readCodexSession,
   render: renderCodex,
   plan: planCodex,
-  register: registerCodex,
 };

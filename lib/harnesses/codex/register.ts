@@ -10,7 +10,8 @@
 import { copyFileSync, existsSync, unlinkSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { Session } from "../../ir/schema.ts";
-import type { HandoffPlan, HandoffResult, Homes, RegisterOptions, RenderOptions } from "../types.ts";
+import type { CommitOptions, HandoffPlan, Homes, PlannedFile, PlanPreview, RenderOptions } from "../types.ts";
+import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
 import { RefusedError } from "../../errors.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
@@ -36,8 +37,10 @@ import { fitRow, rowValues } from "./row.ts";
 
 const TABLE = "threads";
 
-/** What register needs beyond the shared plan: the database and the row fitted to it at planning time. */
+/** What commit needs beyond the preview: the rollout, the database and the row fitted to it at planning time. */
 interface Planned {
+  id: string;
+  file: PlannedFile;
   database: string;
   row: Row;
   /** The row `--force` replaces (undo puts it back). */
@@ -45,7 +48,6 @@ interface Planned {
   /** A rollout of the same thread id `--force` replaces (saved first, restored by undo). */
   clash?: string;
 }
-const planned = new WeakMap<HandoffPlan, Planned>();
 
 export async function planCodex(
   session: Session,
@@ -59,12 +61,13 @@ export async function planCodex(
   const path = rolloutPath(home, options.id, mintedAt(options.id) ?? options.now);
   const database = newestStateDb(home);
   const described = isCopy(session) ? await describeCopy(session.meta.path!, options, target) : undefined;
-  const plan: HandoffPlan = {
+  const file: PlannedFile = { path, lines: () => renderRollout(session, options, target) };
+  const plan: PlanPreview = {
     harness: "codex",
     id: options.id,
     path,
     cwd: options.cwd,
-    files: [{ path, lines: () => renderRollout(session, options, target) }],
+    files: [path],
     databases: database ? [database] : [],
     resumeCommand: commandLine(options.cwd, homeEnvironment("codexHome", home), [
       "codex",
@@ -91,17 +94,19 @@ export async function planCodex(
         `${clash.path} already exists (a rollout of thread ${options.id}; --force replaces it)`,
       );
     }
-    planned.set(plan, {
+    const planned: Planned = {
+      id: options.id,
+      file,
       database,
       row,
       ...(previous ? { previous } : {}),
       ...(clash ? { clash: clash.path } : {}),
-    });
+    };
+    return handoffPlan(plan, (commit) => publishAndRegister(planned, commit));
   } catch (error) {
     if (!(error instanceof RefusedError)) throw error;
-    plan.refusal = error.message;
+    return refusedPlan(plan, error.message);
   }
-  return plan;
 }
 
 /**
@@ -194,15 +199,11 @@ function copyNotes(described: RolloutDescription | undefined): ReportEntry[] {
   return notes;
 }
 
-export async function registerCodex(
-  plan: HandoffPlan,
-  { force, backup, now }: RegisterOptions,
-): Promise<HandoffResult> {
-  const details = planned.get(plan);
-  if (!details || plan.refusal) throw new RefusedError(plan.refusal ?? "this plan cannot be carried out");
-  const { database, row, previous, clash } = details;
-  const file = plan.files[0]!;
-  const saved = backupDir(`codex-${plan.id}`, now);
+async function publishAndRegister(
+  { id, file, database, row, previous, clash }: Planned,
+  { force, backup, now, bridgeHome }: CommitOptions,
+): Promise<Committed> {
+  const saved = backupDir(`codex-${id}`, now, bridgeHome);
   const created: string[] = [];
   const written: string[] = [];
   const replaced: { path: string; backup: string }[] = [];
@@ -228,7 +229,7 @@ export async function registerCodex(
       await publishFile(file.path, file.lines(), force);
       if (!existed) written.push(file.path);
       await immediateTransaction(db, () => {
-        if (previous) db.prepare(`DELETE FROM ${TABLE} WHERE id = ?`).run(plan.id);
+        if (previous) db.prepare(`DELETE FROM ${TABLE} WHERE id = ?`).run(id);
         insertRow(db, TABLE, row);
       });
     } catch (error) {
@@ -236,19 +237,18 @@ export async function registerCodex(
       for (const r of replaced) copyFileSync(r.backup, r.path);
       removeEmptyDirs(created);
       throw isDuplicate(error)
-        ? new RefusedError(`thread ${plan.id} is already registered in ${database}`)
+        ? new RefusedError(`thread ${id} is already registered in ${database}`)
         : error;
     }
   } finally {
     db.close();
   }
   return {
-    plan,
     written,
     rows: [{
       database,
       table: TABLE,
-      key: { id: plan.id },
+      key: { id },
       ...(previous && databaseBackup ? { restoreFrom: databaseBackup } : {}),
     }],
     backups: [...backups, ...replaced.map((r) => r.backup)],

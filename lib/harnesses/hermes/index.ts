@@ -5,7 +5,7 @@ import { listHermes } from "./list.ts";
 import { readHermesSession } from "./read.ts";
 import { renderHermes } from "./render.ts";
 import { catalogNotCarried } from "./carried.ts";
-import { planHermes, registerHermes } from "./register.ts";
+import { planHermes } from "./register.ts";
 import { activeHome, configPath, stateDbPath } from "./store.ts";
 import { configuredModel } from "./config.ts";
 
@@ -43,5 +43,4 @@ export const hermes: Harness = {
   read: readHermesSession,
   render: renderHermes,
   plan: planHermes,
-  register: registerHermes,
 };

@@ -11,7 +11,8 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Session } from "../../ir/schema.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
-import type { HandoffPlan, HandoffResult, Homes, RegisterOptions, RenderOptions } from "../types.ts";
+import type { CommitOptions, HandoffPlan, Homes, PlanPreview, RenderOptions } from "../types.ts";
+import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { commandLine } from "../../io/shell.ts";
 import { homeEnvironment } from "../homes.ts";
@@ -32,8 +33,12 @@ import { type ExportedMessage, hermesTitle, storedMessage, type TargetRows, TITL
 import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./store.ts";
 import { targetRows } from "./target.ts";
 
-/** What register needs beyond the shared plan: the database and the rows built (read-only) at planning. */
-const planned = new WeakMap<HandoffPlan, { database: string; rows: TargetRows }>();
+/** What commit needs beyond the preview: the database and the rows built (read-only) at planning. */
+interface Planned {
+  id: string;
+  database: string;
+  rows: TargetRows;
+}
 
 export async function planHermes(
   session: Session,
@@ -45,7 +50,7 @@ export async function planHermes(
   const database = stateDbPath(home.dir);
   const title = hermesTitle(options.title);
   const model = chooseModel(session, options, home);
-  const plan: HandoffPlan = {
+  const plan: PlanPreview = {
     harness: "hermes",
     id: options.id,
     path: sessionLocator(database, options.id),
@@ -56,8 +61,7 @@ export async function planHermes(
     notes: [...model.notes, ...titleNotes(options.title, title)],
   };
   if (!existsSync(database)) {
-    plan.refusal = `no Hermes database at ${database} (run hermes there once so it creates one)`;
-    return plan;
+    return refusedPlan(plan, `no Hermes database at ${database} (run hermes there once so it creates one)`);
   }
   const rows = await targetRows(session, { ...options, ...(title ? { title } : {}) }, {
     model: model.model ?? null,
@@ -92,13 +96,14 @@ export async function planHermes(
       ));
     }
     const found = findClash(db, options.id, title);
-    plan.refusal = refusalOf(db, database, options.id, title, found, force);
-    if (force && !plan.refusal) plan.notes!.push(...replacementNotes(found, title));
+    const refusal = refusalOf(db, database, options.id, title, found, force);
+    if (refusal) plan.refusal = refusal;
+    else if (force) plan.notes!.push(...replacementNotes(found, title));
   } finally {
     db.close();
   }
-  if (!plan.refusal) planned.set(plan, { database, rows });
-  return plan;
+  const planned: Planned = { id: options.id, database, rows };
+  return handoffPlan(plan, (commit) => insertSession(planned, commit));
 }
 
 /**
@@ -315,26 +320,23 @@ function resumeCommand(home: HermesHome, options: RenderOptions, model: ModelCho
   ]);
 }
 
-export async function registerHermes(
-  plan: HandoffPlan,
-  { backup, force, now }: RegisterOptions,
-): Promise<HandoffResult> {
-  const details = planned.get(plan);
-  if (!details || plan.refusal) throw new RefusedError(plan.refusal ?? "this plan cannot be carried out");
-  const { database, rows } = details;
+async function insertSession(
+  { id, database, rows }: Planned,
+  { backup, force, now, bridgeHome }: CommitOptions,
+): Promise<Committed> {
   const title = rows.session.title ?? undefined;
   const db = openForWrite(database);
   try {
     // Replacing needs the backup even under --no-backup: undo restores the replaced rows from it.
-    const replacing = force && hasClash(findClash(db, plan.id, title));
+    const replacing = force && hasClash(findClash(db, id, title));
     const backups = backup || replacing
-      ? [await onlineBackup(db, backupDir(`hermes-${plan.id}`, now), "state.db")]
+      ? [await onlineBackup(db, backupDir(`hermes-${id}`, now, bridgeHome), "state.db")]
       : [];
     const columns = storeColumns(db, database);
     const { inserted, clash } = await immediateTransaction(db, () => {
       // Checked again under the write lock: a running Hermes may have taken the id or title since planning.
-      const clash = findClash(db, plan.id, title);
-      const refusal = refusalOf(db, database, plan.id, title, clash, force);
+      const clash = findClash(db, id, title);
+      const refusal = refusalOf(db, database, id, title, clash, force);
       if (refusal) throw new RefusedError(refusal);
       if (clash.takenId) {
         db.prepare("DELETE FROM messages WHERE session_id = ?").run(clash.takenId);
@@ -353,18 +355,17 @@ export async function registerHermes(
     // What undo restores from the backup: the replaced session's rows, the title's previous holder.
     const saved = clash.takenId || clash.titleOwner ? { restoreFrom: backups[0]! } : {};
     return {
-      plan,
       written: [],
       // Messages first: undo deletes in this order, and messages reference their session.
       rows: [
         {
           database,
           table: "messages",
-          key: { session_id: plan.id },
+          key: { session_id: id },
           count: inserted,
           ...(clash.takenId ? saved : {}),
         },
-        { database, table: "sessions", key: { id: plan.id }, ...(clash.takenId ? saved : {}) },
+        { database, table: "sessions", key: { id: id }, ...(clash.takenId ? saved : {}) },
         ...(clash.titleOwner
           ? [{ database, table: "sessions", key: { id: clash.titleOwner }, count: 1, ...saved }]
           : []),

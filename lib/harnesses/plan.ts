@@ -1,0 +1,28 @@
+/**
+ * Builds a plan value from a store's preview and the step that carries it out. The step is a closure over
+ * what planning found (rendered rows, the row a `--force` replaces, ...): nothing travels between plan and
+ * commit outside the plan itself.
+ */
+import { RefusedError } from "../errors.ts";
+import type { CommitOptions, HandoffPlan, HandoffResult, PlanPreview } from "./types.ts";
+
+export type Committed = Omit<HandoffResult, "plan">;
+
+export function handoffPlan(
+  preview: PlanPreview,
+  carryOut: (options: CommitOptions) => Promise<Committed>,
+): HandoffPlan {
+  return {
+    ...preview,
+    async commit(options) {
+      // A refused plan is never carried out, whoever holds it.
+      if (preview.refusal) throw new RefusedError(preview.refusal);
+      return { plan: preview, ...(await carryOut(options)) };
+    },
+  };
+}
+
+/** A plan that cannot be carried out: it previews what was asked, and its commit() refuses with the reason. */
+export function refusedPlan(preview: PlanPreview, refusal: string): HandoffPlan {
+  return handoffPlan({ ...preview, refusal }, () => Promise.reject(new RefusedError(refusal)));
+}

@@ -1,0 +1,81 @@
+/**
+ * A handoff plan is a value: its preview is plain data, nothing is written until commit(), and commit() needs
+ * nothing but the plan (a copy of the plan commits as well as the plan itself: no state kept beside it).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { harness } from "../lib/harnesses/index.ts";
+import type { Homes } from "../lib/harnesses/types.ts";
+import type { HarnessName } from "../lib/ir/schema.ts";
+import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
+import { createHermesStore } from "../lib/demo/hermes-store.ts";
+import { RefusedError } from "../lib/errors.ts";
+import { claudeFixture } from "./helpers/fixtures.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const root = tempDir();
+const now = new Date("2026-12-01T03:00:00Z");
+let n = 0;
+
+function freshHomes(): { homes: Homes; cwd: string; bridgeHome: string } {
+  const dir = join(root, `w${n++}`);
+  const homes = {
+    claudeHome: join(dir, "claude"),
+    codexHome: join(dir, "codex"),
+    hermesHome: join(dir, "hermes"),
+  };
+  mkdirSync(homes.claudeHome, { recursive: true });
+  makeCodexHome(homes.codexHome);
+  createHermesStore(homes.hermesHome, "fake-model-1");
+  const cwd = join(dir, "project");
+  mkdirSync(cwd);
+  return { homes, cwd, bridgeHome: join(dir, "bridge") };
+}
+
+const TARGETS: HarnessName[] = ["claude-code", "codex", "hermes"];
+
+for (const name of TARGETS) {
+  test(`a ${name} plan previews as plain data, writes nothing, and a copy of it commits`, async () => {
+    const target = harness(name);
+    const { homes, cwd, bridgeHome } = freshHomes();
+    const session = await readClaudeSession(claudeFixture("interactive"));
+    const options = { id: target.newId(now, session), cwd, now, stubOpenCalls: false };
+    const plan = await target.plan(session, options, homes, false);
+    const { commit: _commit, ...preview } = plan;
+    assert.equal(preview.refusal, undefined);
+    assert.deepEqual(JSON.parse(JSON.stringify(preview)), preview);
+    assert.equal(preview.id, options.id);
+    for (const file of preview.files) assert.equal(existsSync(file), false, file);
+
+    const result = await { ...plan }.commit({ force: false, backup: true, now, bridgeHome });
+    assert.deepEqual(result.plan, preview);
+    for (const file of preview.files) assert.equal(existsSync(file), true, file);
+    // Backups go to the bridge home the commit was given: one online backup per database written.
+    assert.equal(result.backups.length, preview.databases.length);
+    for (const backup of result.backups) assert.ok(backup.startsWith(join(bridgeHome, "backups")), backup);
+  });
+
+  test(`a refused ${name} plan's commit refuses with the preview's reason`, async () => {
+    const target = harness(name);
+    const { homes, cwd, bridgeHome } = freshHomes();
+    const session = await readClaudeSession(claudeFixture("interactive"));
+    const options = { id: target.newId(now, session), cwd, now, stubOpenCalls: false };
+    await (await target.plan(session, options, homes, false)).commit({
+      force: false,
+      backup: false,
+      now,
+      bridgeHome,
+    });
+    const again = await target.plan(session, options, homes, false);
+    assert.match(again.refusal ?? "", /already exists|already registered/);
+    await assert.rejects(
+      again.commit({ force: false, backup: true, now, bridgeHome }),
+      (error: unknown) => error instanceof RefusedError && error.message === again.refusal,
+    );
+    // Refused before anything was touched: not even a backup was taken.
+    assert.equal(existsSync(join(bridgeHome, "backups")), false);
+  });
+}
