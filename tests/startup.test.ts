@@ -43,9 +43,14 @@ function startupChunks(dir: string, entry: string): Map<string, string> {
 }
 
 test("the binary is built in chunks, and --version loads no library, schema, store or command: only the CLI's entry", () => {
-  const build = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.build as string;
-  assert.match(build, /--compile\b/);
-  assert.match(build, /--splitting\b/);
+  // `npm run build` and `deno task build` (deno.json is JSONC: its line is matched, not parsed).
+  const npmBuild = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.build as string;
+  const denoBuild = readFileSync(join(ROOT, "deno.json"), "utf8").match(/^\s*"build":\s*"([^"]*)"/m)?.[1] ??
+    "";
+  for (const build of [npmBuild, denoBuild]) {
+    assert.match(build, /--compile\b/);
+    assert.match(build, /--splitting\b/);
+  }
   const out = tempDir("sb-startup-chunks-");
   // The build's own chunking, unminified so each module keeps its `// path` comment.
   const built = spawnSync(BUN, [
