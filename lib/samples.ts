@@ -1,12 +1,17 @@
-/** The captured sessions embedded in the binary (see scripts/generate.ts), one per harness and version. */
-import samples from "./generated/samples.json" with { type: "json" };
+/**
+ * The sample sessions embedded in the binary, one per harness and version, for the demo and `certify
+ * --structure-only`. They live in lib/demo/samples/sessions.json, copied once from sessions the real harnesses
+ * wrote (each names its fixture in `source`), so the binary carries no test fixture and editing fixtures/ never
+ * changes what the demo replays.
+ */
+import samples from "./demo/samples/sessions.json" with { type: "json" };
 import type { HarnessName } from "./ir/schema.ts";
 import { compareVersions } from "./schemas/compare.ts";
 
 export interface Sample {
   harness: HarnessName;
   version: string;
-  /** The fixture it was generated from, e.g. `fixtures/codex/0.169.0/tool-call.jsonl`. */
+  /** The captured fixture it was copied from, e.g. `fixtures/codex/0.169.0/tool-call.jsonl`. */
   source: string;
   lines: string[];
 }
