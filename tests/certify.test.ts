@@ -64,12 +64,33 @@ test("a sentinel in the wrong role does not count", () => {
 
 test("the fake plan's prompts trigger the fake servers; the real plan's tool output is not the user's words", () => {
   const fake = sentinelPlan("full", "abc123");
-  assert.equal(fake.prompts.tool, "TOOL: echo tool-sentinel-abc123");
-  assert.ok(fake.prompts.first.includes(fake.user));
+  assert.equal(fake.user, "user-sentinel-abc123");
+  assert.equal(fake.tool, "tool-sentinel-abc123");
+  assert.deepEqual(fake.prompts, {
+    first: "Remember user-sentinel-abc123.",
+    tool: "TOOL: echo tool-sentinel-abc123",
+    toolCommand: "echo tool-sentinel-abc123",
+  });
+  assert.deepEqual(fake.interrupt, {
+    first: "Remember user-sentinel-abc123.",
+    tool: "TOOL: echo tool-sentinel-abc123",
+    toolCommand: "echo tool-sentinel-abc123",
+    slow: "TOOL: timeout 600 tail -F slow-sentinel-abc123",
+    slowCommand: "timeout 600 tail -F slow-sentinel-abc123",
+    queued: "Queued while busy: also keep queued-sentinel-abc123 in mind.",
+  });
+  assert.equal(fake.resume(2, "codex"), "Resumed in codex (stop 2): note hop-sentinel-abc123-2.");
   const real = sentinelPlan("real", "abc123");
-  assert.ok(real.prompts.first.includes(real.user));
-  assert.ok(real.prompts.tool.includes(real.prompts.toolCommand));
-  assert.ok(!`${real.prompts.first}${real.prompts.tool}`.includes(real.tool), "only the shell makes it");
+  assert.equal(real.user, "user-sentinel-abc123");
+  assert.equal(real.tool, "tool-abc123");
+  assert.deepEqual(real.prompts, {
+    first: "Remember the code word user-sentinel-abc123. Then invent one new random word of 10 to 14 " +
+      "lowercase letters that appears nowhere in this message, and reply with only that word.",
+    tool: "Use your shell tool to run exactly this command, then reply with only its output: " +
+      "printf '%s-%s\\n' tool abc123",
+    toolCommand: "printf '%s-%s\\n' tool abc123",
+  });
+  assert.ok(!`${real.prompts.first}${real.prompts.tool}`.includes("tool-abc123"), "only the shell makes it");
 });
 
 test("the assistant sentinel is the model's own words, never the user's", () => {
@@ -92,22 +113,43 @@ test("a real model's reply must recall every sentinel, case aside", () => {
   ]);
 });
 
+/** The sentinels each embedded sample carries, read off the captured sessions themselves. */
+const SAMPLE_SENTINELS = {
+  "claude-code": {
+    user: "Run this for me. TOOL: echo fixture-tool-output",
+    assistant: "Tool said: fixture-tool-output",
+    tool: "fixture-tool-output",
+  },
+  "hermes": {
+    user: "TOOL: echo fixture-tool-output",
+    assistant: "Tool said: fixture-tool-output",
+    tool: "fixture-tool-output",
+  },
+} as const;
+
+/** Codex's shell output carries a chunk id of its own in each capture. */
+const codexSentinels = (chunk: string): Expected => ({
+  user: "TOOL: echo hello-from-tool",
+  assistant: `Tool said: Chunk ID: ${chunk}\nWall time: 0.0000 seconds\nProcess exited with code 0\n` +
+    "Original token count: 4\nOutput:\nhello-from-tool",
+  tool: "hello-from-tool",
+});
+
 test("every embedded sample yields user, assistant and tool sentinels that its own reader finds", async () => {
   const dir = tempDir();
   for (
-    const [id, version] of [
-      ["claude-code", "1.0.128"],
-      ["claude-code", "2.1.328"],
-      ["codex", "0.147.0"],
-      ["codex", "0.169.0"],
-      ["hermes", "0.14.0"],
-      ["hermes", "0.19.0"],
+    const [id, version, sentinels] of [
+      ["claude-code", "1.0.128", SAMPLE_SENTINELS["claude-code"]],
+      ["claude-code", "2.1.328", SAMPLE_SENTINELS["claude-code"]],
+      ["codex", "0.147.0", codexSentinels("a6457d")],
+      ["codex", "0.169.0", codexSentinels("727897")],
+      ["hermes", "0.14.0", SAMPLE_SENTINELS.hermes],
+      ["hermes", "0.19.0", SAMPLE_SENTINELS.hermes],
     ] as const
   ) {
     const parts = sessionParts(await harness(id).read(writeSample(id, version, dir)));
-    const found = sampleSentinels(parts);
-    assert.ok(!parts.some((p) => p.role === "user" && p.text.includes(found.assistant)), `${id} ${version}`);
-    assert.deepEqual(checkSent(parts, found), [], `${id} ${version}`);
+    assert.deepEqual(sampleSentinels(parts), sentinels, `${id} ${version}`);
+    assert.deepEqual(checkSent(parts, sentinels), [], `${id} ${version}`);
   }
 });
 
