@@ -16,7 +16,7 @@ import { CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../lib/certify/opti
 import { reportTable } from "../lib/certify/report.ts";
 import { certify } from "../lib/certify/run.ts";
 import type { HarnessBinary } from "../lib/certify/types.ts";
-import { harnessName } from "../lib/harnesses/index.ts";
+import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
 import { installHarness, latestVersion, pinnedVersion } from "./install-harness.ts";
 import { recordRun, updateReadme } from "./supported-versions.ts";
 
@@ -37,13 +37,13 @@ function versionOverrides(text: string | undefined): Record<string, string> {
       if (!name || !version) {
         throw new Error(`--versions: expected HARNESS=VERSION, got ${JSON.stringify(entry)}`);
       }
-      return [harnessName(name), version];
+      return [findHarness(builtinRegistry, name).name, version];
     }),
   );
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parse(argv, OPTIONS);
+  const { values } = parse(argv, OPTIONS, builtinRegistry);
   const mode = certifyMode(values);
   const overrides = versionOverrides(str(values, "versions"));
   const binaries: HarnessBinary[] = [];

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomUUID } from "node:crypto";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import type { HarnessName } from "../lib/ir/schema.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { convertSession } from "../lib/pipeline/convert.ts";
@@ -72,11 +72,11 @@ async function phase(name: string, file: string, work: string): Promise<void> {
   const session = await readClaudeSession(file);
   const [step, to] = name.split(":") as [string, HarnessName | undefined];
   if (to) {
-    const target = harness(to);
+    const target = BUILTIN_HARNESSES[to];
     const homes = {
-      claudeHome: join(work, "claude"),
-      codexHome: join(work, "codex"),
-      hermesHome: join(work, "hermes"),
+      "claude-code": join(work, "claude"),
+      codex: join(work, "codex"),
+      hermes: join(work, "hermes"),
     };
     const cwd = join(work, "target");
     mkdirSync(cwd);
@@ -84,16 +84,16 @@ async function phase(name: string, file: string, work: string): Promise<void> {
       const request = { cwd, handshake: true, stubOpenCalls: false, now };
       await convertSession(session, target, request, { path: join(work, "out.jsonl"), replace: false });
     } else {
-      createCodexStore(homes.codexHome);
-      createHermesStore(homes.hermesHome);
+      createCodexStore(homes.codex);
+      createHermesStore(homes.hermes);
       const { session: prepared, options } = prepareConversion(session, target, {
         cwd,
         handshake: true,
         stubOpenCalls: false,
         now,
-        homes,
+        home: homes[to],
       });
-      const plan = await target.plan(prepared, options, homes, false);
+      const plan = await target.plan(prepared, options, homes[to], false);
       await plan.commit({ force: false, backup: true, now });
     }
   }

@@ -13,7 +13,7 @@ import { findOnPath, parseVersion } from "../lib/certify/binaries.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certifyRoutes, certifyStyles, coveragePlan } from "../lib/certify/options.ts";
 import type { Expected, SentMessage } from "../lib/certify/types.ts";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { cliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -147,7 +147,7 @@ test("every embedded sample yields user, assistant and tool sentinels that its o
       ["hermes", "0.19.0", SAMPLE_SENTINELS.hermes],
     ] as const
   ) {
-    const parts = sessionParts(await harness(id).read(writeSample(id, version, dir)));
+    const parts = sessionParts(await BUILTIN_HARNESSES[id].read(writeSample(id, version, dir)));
     assert.deepEqual(sampleSentinels(parts), sentinels, `${id} ${version}`);
     assert.deepEqual(checkSent(parts, sentinels), [], `${id} ${version}`);
   }

@@ -150,7 +150,7 @@ test("a relative Codex home is stored as an absolute rollout_path in the threads
   const plan = await codex.plan(
     session,
     options,
-    { claudeHome: "", codexHome: relativeHome, hermesHome: "" },
+    relativeHome,
     false,
   );
   assert.equal(plan.refusal, undefined);

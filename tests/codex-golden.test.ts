@@ -245,11 +245,7 @@ test("a copied Codex thread's threads row is the row Codex itself wrote for it, 
     const plan = await codex.plan(
       session,
       { id, cwd: "/home/user/project", now: NOW, stubOpenCalls: false },
-      {
-        claudeHome: "",
-        codexHome: home,
-        hermesHome: "",
-      },
+      home,
       false,
     );
     assert.equal(plan.refusal, undefined);

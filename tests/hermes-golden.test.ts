@@ -43,7 +43,7 @@ async function writtenBeside(scenario: string, session: Session) {
   const plan = await hermes.plan(
     session,
     options,
-    { claudeHome: "", codexHome: "", hermesHome: home },
+    home,
     false,
   );
   assert.equal(plan.refusal, undefined);
@@ -253,11 +253,12 @@ test("golden: a Hermes to Hermes copy of the interrupted TUI session keeps every
   const session = await hermes.read(`${db}#${real}`);
   const now = new Date("2026-12-01T03:00:00Z");
   const id = "20261201_030000_c0ffee";
-  const plan = await hermes.plan(session, { id, cwd: "/home/user/project", now, stubOpenCalls: false }, {
-    claudeHome: "",
-    codexHome: "",
-    hermesHome: home,
-  }, false);
+  const plan = await hermes.plan(
+    session,
+    { id, cwd: "/home/user/project", now, stubOpenCalls: false },
+    home,
+    false,
+  );
   await plan.commit({ backup: false, force: false, now });
   const rows = (sessionId: string) =>
     query(db, "SELECT * FROM messages WHERE session_id = ? ORDER BY id", sessionId).map((m) =>

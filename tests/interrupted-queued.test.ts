@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { HANDSHAKE_OPEN, INTERRUPTED_RESULT, isHandshake } from "../lib/handshake/handshake.ts";
 import type { HarnessName, Session } from "../lib/ir/schema.ts";
@@ -54,7 +54,7 @@ function convert(target: HarnessName, leaveOpen: boolean): Promise<Converted> {
     assert.equal(r.code, 0, r.stderr);
     converted.set(
       key,
-      harness(target).read(out).then((session) => ({ text: readFileSync(out, "utf8"), session })),
+      BUILTIN_HARNESSES[target].read(out).then((session) => ({ text: readFileSync(out, "utf8"), session })),
     );
   }
   return converted.get(key)!;

@@ -7,10 +7,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { mapModel } from "../lib/pipeline/model.ts";
-import type { Homes } from "../lib/harnesses/types.ts";
 import type { HarnessName, Session } from "../lib/ir/schema.ts";
 import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
 import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
@@ -29,27 +28,26 @@ async function routedSession(): Promise<Session> {
   return { ...session, meta: { ...session.meta, models: [ROUTED], provider: "openrouter" } };
 }
 
+/** A home per harness, by harness name. */
+type Homes = Record<HarnessName, string>;
+
 function homes(name: string): Homes {
   const dir = join(root, name);
-  const h = {
-    claudeHome: join(dir, "claude"),
-    codexHome: join(dir, "codex"),
-    hermesHome: join(dir, "hermes"),
-  };
+  const h = { "claude-code": join(dir, "claude"), codex: join(dir, "codex"), hermes: join(dir, "hermes") };
   for (const d of Object.values(h)) mkdirSync(d, { recursive: true });
   return h;
 }
 
 async function converted(target: HarnessName, h: Homes, model?: string) {
-  const prepared = prepareConversion(await routedSession(), harness(target), {
+  const prepared = prepareConversion(await routedSession(), BUILTIN_HARNESSES[target], {
     cwd: root,
     handshake: true,
     now: new Date(),
-    homes: h,
+    home: h[target],
     ...(model ? { model } : {}),
   });
   const lines: string[] = [];
-  for await (const l of harness(target).render(prepared.session, prepared.options)) lines.push(l);
+  for await (const l of BUILTIN_HARNESSES[target].render(prepared.session, prepared.options)) lines.push(l);
   const detail = prepared.report.entries.find((e) => e.code === "model")?.detail;
   return { lines: lines.map((l) => JSON.parse(l) as Record<string, unknown>), detail };
 }
@@ -73,19 +71,19 @@ test("a Hermes session recorded through OpenRouter continues in Claude Code on t
 
 test("Claude Code's own settings.json model is what a handed-off session continues on", async () => {
   const h = homes("settings");
-  writeFileSync(join(h.claudeHome, "settings.json"), JSON.stringify({ model: "claude-opus-4-7" }));
+  writeFileSync(join(h["claude-code"], "settings.json"), JSON.stringify({ model: "claude-opus-4-7" }));
   const { lines, detail } = await converted("claude-code", h);
   assert.deepEqual(claudeModels(lines), ["claude-opus-4-7"]);
   assert.equal(
     detail,
-    `continues on claude-opus-4-7, configured in ${join(h.claudeHome, "settings.json")} ` +
+    `continues on claude-opus-4-7, configured in ${join(h["claude-code"], "settings.json")} ` +
       "(the source used anthropic/claude-sonnet-4.6)",
   );
 });
 
 test("without a configured model, a Claude Code target continues on the model it last ran", async () => {
   const h = homes("transcript");
-  const { path } = seedClaudeHome(h.claudeHome, "plain-text");
+  const { path } = seedClaudeHome(h["claude-code"], "plain-text");
   const { lines, detail } = await converted("claude-code", h);
   assert.deepEqual(claudeModels(lines), ["claude-opus-5-5"]);
   assert.equal(
@@ -103,9 +101,9 @@ test("--model changes the model a Claude Code target records", async () => {
 
 test("a Codex target continues on the model of its config.toml profile", async () => {
   const h = homes("codex-profile");
-  makeCodexHome(h.codexHome);
+  makeCodexHome(h.codex);
   writeFileSync(
-    join(h.codexHome, "config.toml"),
+    join(h.codex, "config.toml"),
     'profile = "fast"\nmodel = "gpt-5.5"\nmodel_provider = "fake"\n\n[profiles.fast]\nmodel = "gpt-5.5-mini"\n',
   );
   const { lines, detail } = await converted("codex", h);
@@ -115,7 +113,7 @@ test("a Codex target continues on the model of its config.toml profile", async (
   assert.deepEqual([...new Set(models)], ["gpt-5.5-mini"]);
   assert.equal(
     detail,
-    `continues on gpt-5.5-mini, configured in ${join(h.codexHome, "config.toml")} (profile fast) ` +
+    `continues on gpt-5.5-mini, configured in ${join(h.codex, "config.toml")} (profile fast) ` +
       "(the source used anthropic/claude-sonnet-4.6)",
   );
 });
@@ -146,17 +144,17 @@ test("model ids are mapped into each target's namespace, or not at all", () => {
 
 test("--model changes the model a Claude Code to Claude Code copy resumes with", async () => {
   const h = homes("claude-copy");
-  const { path } = seedClaudeHome(h.claudeHome, "plain-text");
-  const source = await harness("claude-code").read(path);
-  const prepared = prepareConversion(source, harness("claude-code"), {
+  const { path } = seedClaudeHome(h["claude-code"], "plain-text");
+  const source = await BUILTIN_HARNESSES["claude-code"].read(path);
+  const prepared = prepareConversion(source, BUILTIN_HARNESSES["claude-code"], {
     cwd: root,
     handshake: true,
     now: new Date(),
-    homes: h,
+    home: h["claude-code"],
     model: "claude-haiku-4-5",
   });
   const lines: Record<string, unknown>[] = [];
-  for await (const l of harness("claude-code").render(prepared.session, prepared.options)) {
+  for await (const l of BUILTIN_HARNESSES["claude-code"].render(prepared.session, prepared.options)) {
     lines.push(JSON.parse(l));
   }
   assert.deepEqual(claudeModels(lines), ["claude-haiku-4-5"]);
@@ -168,7 +166,7 @@ test("--model changes the model a Claude Code to Claude Code copy resumes with",
 
 test("--model for a Codex to Codex copy travels on the resume command, since the copy keeps its recorded models", () => {
   const h = homes("codex-copy");
-  makeCodexHome(h.codexHome);
+  makeCodexHome(h.codex);
   const r = cliJson([
     "handoff",
     codexFixture("0.169.0", "text-turns"),
@@ -177,7 +175,7 @@ test("--model for a Codex to Codex copy travels on the resume command, since the
     "--cwd",
     root,
     "--codex-home",
-    h.codexHome,
+    h.codex,
     "--model",
     "gpt-5.5-mini",
     "--dry-run",

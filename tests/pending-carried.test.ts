@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { HANDSHAKE_OPEN, isHandshake, QUEUED_HEADING } from "../lib/handshake/handshake.ts";
 import { carryPending } from "../lib/handshake/carry.ts";
 import { emptySession } from "../lib/ir/session.ts";
@@ -77,7 +77,7 @@ test("a second hop states the first handshake's interrupted call and queued mess
     join(root, "hop1.jsonl"),
   );
   const hermesOut = convert(codexOut, "codex", "hermes", join(root, "hop2.jsonl"));
-  const session = await harness("hermes").read(hermesOut);
+  const session = await BUILTIN_HARNESSES["hermes"].read(hermesOut);
   const text = handshakeOf(session);
   assert.ok(
     text.includes(
@@ -103,7 +103,7 @@ test("after the target was resumed, the next handshake states the earlier hop's 
   );
   resumeInCodex(codexOut);
   const claudeOut = convert(codexOut, "codex", "claude-code", join(root, "r2.jsonl"));
-  const session = await harness("claude-code").read(claudeOut);
+  const session = await BUILTIN_HARNESSES["claude-code"].read(claudeOut);
   const text = handshakeOf(session);
   assert.ok(
     text.includes(
@@ -121,7 +121,7 @@ test("a third hop still carries what the first handshake said", async () => {
   const one = convert(claudeFixture("interrupted-queued"), "claude-code", "codex", join(root, "t1.jsonl"));
   const two = convert(one, "codex", "hermes", join(root, "t2.jsonl"));
   const three = convert(two, "hermes", "claude-code", join(root, "t3.jsonl"));
-  const session = await harness("claude-code").read(three);
+  const session = await BUILTIN_HARNESSES["claude-code"].read(three);
   const text = handshakeOf(session);
   assert.ok(text.includes(`- Bash (${CALL_ID})\n`), text);
   assert.ok(text.includes(`- "${QUEUED}"\n`), text);
@@ -138,7 +138,7 @@ test("an unanswered call followed by Codex's turn_aborted stays pending after th
   );
   assert.match(readFileSync(codexOut, "utf8"), /"type":"turn_aborted"/);
   resumeInCodex(codexOut);
-  const session = await harness("codex").read(codexOut);
+  const session = await BUILTIN_HARNESSES["codex"].read(codexOut);
   assert.deepEqual(session.pending.openToolCalls.map((c) => [c.name, c.callId]), [["exec_command", CALL_ID]]);
 });
 
@@ -185,7 +185,7 @@ test("a handshake the target moved off the live thread is still carried, from wh
   );
   writeFileSync(path, kept.join("\n"));
   const hermesOut = convert(path, "claude-code", "hermes", join(root, "moved-hermes.jsonl"));
-  const text = handshakeOf(await harness("hermes").read(hermesOut));
+  const text = handshakeOf(await BUILTIN_HARNESSES["hermes"].read(hermesOut));
   assert.ok(
     text.includes(
       "Interrupted tool calls (still running when the session stopped; no result was recorded):\n" +

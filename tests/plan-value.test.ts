@@ -6,8 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { harness } from "../lib/harnesses/index.ts";
-import type { Homes } from "../lib/harnesses/types.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import type { HarnessName } from "../lib/ir/schema.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { createHermesStore } from "../lib/demo/hermes-store.ts";
@@ -20,16 +19,16 @@ const root = tempDir();
 const now = new Date("2026-12-01T03:00:00Z");
 let n = 0;
 
-function freshHomes(): { homes: Homes; cwd: string; bridgeHome: string } {
+function freshHomes(): { homes: Record<HarnessName, string>; cwd: string; bridgeHome: string } {
   const dir = join(root, `w${n++}`);
   const homes = {
-    claudeHome: join(dir, "claude"),
-    codexHome: join(dir, "codex"),
-    hermesHome: join(dir, "hermes"),
+    "claude-code": join(dir, "claude"),
+    codex: join(dir, "codex"),
+    hermes: join(dir, "hermes"),
   };
-  mkdirSync(homes.claudeHome, { recursive: true });
-  makeCodexHome(homes.codexHome);
-  createHermesStore(homes.hermesHome, "fake-model-1");
+  mkdirSync(homes["claude-code"], { recursive: true });
+  makeCodexHome(homes.codex);
+  createHermesStore(homes.hermes, "fake-model-1");
   const cwd = join(dir, "project");
   mkdirSync(cwd);
   return { homes, cwd, bridgeHome: join(dir, "bridge") };
@@ -39,11 +38,11 @@ const TARGETS: HarnessName[] = ["claude-code", "codex", "hermes"];
 
 for (const name of TARGETS) {
   test(`a ${name} plan previews as plain data, writes nothing, and a copy of it commits`, async () => {
-    const target = harness(name);
+    const target = BUILTIN_HARNESSES[name];
     const { homes, cwd, bridgeHome } = freshHomes();
     const session = await readClaudeSession(claudeFixture("interactive"));
     const options = { id: target.newId(now, session), cwd, now, stubOpenCalls: false };
-    const plan = await target.plan(session, options, homes, false);
+    const plan = await target.plan(session, options, homes[name], false);
     const { commit: _commit, ...preview } = plan;
     assert.equal(preview.refusal, undefined);
     assert.deepEqual(JSON.parse(JSON.stringify(preview)), preview);
@@ -59,17 +58,17 @@ for (const name of TARGETS) {
   });
 
   test(`a refused ${name} plan's commit refuses with the preview's reason`, async () => {
-    const target = harness(name);
+    const target = BUILTIN_HARNESSES[name];
     const { homes, cwd, bridgeHome } = freshHomes();
     const session = await readClaudeSession(claudeFixture("interactive"));
     const options = { id: target.newId(now, session), cwd, now, stubOpenCalls: false };
-    await (await target.plan(session, options, homes, false)).commit({
+    await (await target.plan(session, options, homes[name], false)).commit({
       force: false,
       backup: false,
       now,
       bridgeHome,
     });
-    const again = await target.plan(session, options, homes, false);
+    const again = await target.plan(session, options, homes[name], false);
     assert.match(again.refusal ?? "", /already exists|already registered/);
     await assert.rejects(
       again.commit({ force: false, backup: true, now, bridgeHome }),

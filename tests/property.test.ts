@@ -8,7 +8,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import type { Block, HarnessName, Message, Session } from "../lib/ir/schema.ts";
 import { emptySession } from "../lib/ir/session.ts";
-import { harness, implementedHarnesses } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { publishFile } from "../lib/io/publish.ts";
 import { conversationCore } from "./helpers/ir-core.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -81,7 +81,7 @@ function sessionFrom(harnessName: HarnessName, exchanges: Exchange[]): Session {
 /** A source harness other than the writer's, so the generic renderer (not the same-harness copy) is used. */
 const foreignTo = (target: HarnessName): HarnessName => (target === "hermes" ? "codex" : "hermes");
 
-for (const writer of implementedHarnesses()) {
+for (const writer of builtinRegistry.harnesses) {
   test(`generated conversations survive the ${writer.name} writer and reader with their core intact`, async () => {
     let runs = 0;
     await fc.assert(
@@ -91,7 +91,7 @@ for (const writer of implementedHarnesses()) {
         const id = writer.newId(new Date());
         await publishFile(
           path,
-          harness(writer.name).render(session, {
+          BUILTIN_HARNESSES[writer.name].render(session, {
             id,
             cwd: "/home/user/project",
             now: new Date(),

@@ -9,7 +9,7 @@ import { copyFileSync, readFileSync, renameSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import type { Session } from "../lib/ir/schema.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
@@ -89,13 +89,15 @@ test("a Hermes reasoning signature recorded through OpenRouter is never replayed
     signature: "c2lnbmVk",
     provider: "anthropic",
   });
-  const prepared = prepareConversion(session, harness("claude-code"), {
+  const prepared = prepareConversion(session, BUILTIN_HARNESSES["claude-code"], {
     cwd: root,
     handshake: false,
     now: new Date(),
   });
   const lines: string[] = [];
-  for await (const l of harness("claude-code").render(prepared.session, prepared.options)) lines.push(l);
+  for await (const l of BUILTIN_HARNESSES["claude-code"].render(prepared.session, prepared.options)) {
+    lines.push(l);
+  }
   const text = lines.join("\n");
   assert.doesNotMatch(text, /c2lnbmVk/);
   assert.doesNotMatch(text, /"thinking"/);
@@ -127,7 +129,7 @@ test("Hermes reasoning shown to Codex as text comes back to Hermes as reasoning,
   assert.equal(shown?.severity, "warning");
   assert.ok(readFileSync(there.path, "utf8").includes("[reasoning] Weighing the options."));
   const back = convert(there.path, "codex", "hermes", "hermes-reasoning.back.jsonl");
-  const session = await harness("hermes").read(back.path);
+  const session = await BUILTIN_HARNESSES["hermes"].read(back.path);
   const reasoning = session.messages.flatMap((m) => m.blocks).filter((b) => b.type === "reasoning");
   assert.equal(reasoning.length, shown?.count);
   for (const b of reasoning) assert.ok(b.type === "reasoning" && b.text === "Weighing the options.");

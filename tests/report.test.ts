@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { buildReport } from "../lib/report/report.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import type { Capabilities } from "../lib/report/capabilities.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 
@@ -81,9 +81,9 @@ const SUBAGENT_TO_CODEX = {
 
 test("what one target discloses depends only on its own capability set", async () => {
   const session = await readClaudeSession(claudeFixture("subagent"));
-  const codex = harness("codex").capabilities;
+  const codex = BUILTIN_HARNESSES["codex"].capabilities;
   assert.deepEqual(buildReport(session, codex, actions), SUBAGENT_TO_CODEX);
-  const claude = harness("claude-code").capabilities as Capabilities;
+  const claude = BUILTIN_HARNESSES["claude-code"].capabilities as Capabilities;
   const saved = { ...claude };
   try {
     // Give another writer every capability: Codex's disclosure must not move.
@@ -102,7 +102,7 @@ test("what one target discloses depends only on its own capability set", async (
 
 test("a capability a target lacks is disclosed as a loss, and lossless is claimed only without losses", async () => {
   const session = await readClaudeSession(claudeFixture("subagent"));
-  const codex = harness("codex").capabilities;
+  const codex = BUILTIN_HARNESSES["codex"].capabilities;
   assert.deepEqual(buildReport(session, codex, actions), SUBAGENT_TO_CODEX);
   const richer = buildReport(session, {
     ...codex,
@@ -119,7 +119,7 @@ test("a capability a target lacks is disclosed as a loss, and lossless is claime
 
 test("a same-harness copy is lossless, and says what it synthesized", async () => {
   const session = await readClaudeSession(claudeFixture("plain-text"));
-  assert.deepEqual(buildReport(session, harness("claude-code").capabilities, actions), {
+  assert.deepEqual(buildReport(session, BUILTIN_HARNESSES["claude-code"].capabilities, actions), {
     source: { harness: "claude-code", id: "cfcdd08f-8724-4f00-81dd-67b485c7dc83" },
     target: { harness: "claude-code" },
     lossless: true,
@@ -139,7 +139,7 @@ test("a same-harness copy is lossless, and says what it synthesized", async () =
 test("a foreign target discloses the source's bookkeeping records it does not carry, by type", async () => {
   // The captured session has 24 records that are neither user nor assistant turns.
   const session = await readClaudeSession(claudeFixture("thinking-tool-use"));
-  const entry = buildReport(session, harness("codex").capabilities, actions).entries.find((e) =>
+  const entry = buildReport(session, BUILTIN_HARNESSES["codex"].capabilities, actions).entries.find((e) =>
     e.code === "harness-records"
   );
   assert.deepEqual(entry, { ...SUBAGENT_RECORDS, count: 24 });
@@ -173,7 +173,10 @@ test("drift is a note for the operator, never a loss shown to the model in the h
       examples: [3],
     },
   ];
-  const prepared = prepareConversion(session, harness("codex"), { handshake: true, now: new Date() });
+  const prepared = prepareConversion(session, BUILTIN_HARNESSES["codex"], {
+    handshake: true,
+    now: new Date(),
+  });
   const drift = prepared.report.entries.find((e) => e.code === "drift");
   assert.equal(drift?.severity, "info");
   assert.equal(drift?.count, 3);

@@ -9,7 +9,7 @@ import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HarnessName, Session } from "../lib/ir/schema.ts";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { convertSession } from "../lib/pipeline/convert.ts";
 import { restoreProvenance } from "../lib/tools/provenance.ts";
 import { conversationCore } from "./helpers/ir-core.ts";
@@ -19,10 +19,10 @@ const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 const HARNESSES: HarnessName[] = ["claude-code", "codex", "hermes"];
 const dir = tempDir();
 process.env.SESSION_BRIDGE_HOME = join(dir, "bridge");
-const homes = {
-  claudeHome: join(dir, "claude"),
-  codexHome: join(dir, "codex"),
-  hermesHome: join(dir, "hermes"),
+const homes: Record<HarnessName, string> = {
+  "claude-code": join(dir, "claude"),
+  codex: join(dir, "codex"),
+  hermes: join(dir, "hermes"),
 };
 
 /** Every session a fixture folder holds, as a reference its harness's reader takes. */
@@ -44,7 +44,7 @@ async function sources(): Promise<{ harness: HarnessName; ref: string; label: st
       const home = join(dir, "hermes-sources", version, file);
       mkdirSync(home, { recursive: true });
       copyFileSync(join(FIXTURES, "hermes", version, file), join(home, "state.db"));
-      for (const row of await harness("hermes").list({ ...homes, hermesHome: home })) {
+      for (const row of await BUILTIN_HARNESSES["hermes"].list(home)) {
         out.push({ harness: "hermes", ref: row.path, label: `hermes ${version} ${file} ${row.id}` });
       }
     }
@@ -54,13 +54,13 @@ async function sources(): Promise<{ harness: HarnessName; ref: string; label: st
 
 let hopNo = 0;
 async function hop(session: Session, to: HarnessName): Promise<Session> {
-  const target = harness(to);
+  const target = BUILTIN_HARNESSES[to];
   const path = join(dir, `hop-${hopNo++}.${to}.jsonl`);
   await convertSession(session, target, {
     handshake: true,
     stubOpenCalls: false,
     now: new Date(),
-    homes,
+    home: homes[to],
     cwd: "/home/user/project",
   }, {
     path,
@@ -84,7 +84,7 @@ const paths = (a: HarnessName) => {
 
 for (const source of await sources()) {
   test(`round trips keep the conversation core: ${source.label}`, async () => {
-    const original = restoreProvenance(await harness(source.harness).read(source.ref));
+    const original = restoreProvenance(await BUILTIN_HARNESSES[source.harness].read(source.ref));
     const expected = core(original);
     for (const route of paths(source.harness)) {
       let session = original;

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { neutralizeText } from "../lib/pipeline/neutralize.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { claudeCode } from "../lib/harnesses/claude-code/index.ts";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { claudeFixture, jsonLines, sessionIdOf } from "./helpers/fixtures.ts";
 import { cliJson } from "./helpers/cli.ts";
@@ -77,7 +77,10 @@ test("terminal escapes and bidi overrides in tool output reach Codex and Hermes 
     for (const b of m.blocks) if (b.type === "tool_result") b.content = [{ type: "text", text: raw }];
   }
   for (const target of ["codex", "hermes"] as const) {
-    const prepared = prepareConversion(session, harness(target), { handshake: true, now: new Date() });
+    const prepared = prepareConversion(session, BUILTIN_HARNESSES[target], {
+      handshake: true,
+      now: new Date(),
+    });
     const outputs = prepared.session.messages.flatMap((m) => m.blocks).flatMap((b) =>
       b.type === "tool_result" ? b.content.map((p) => (p.type === "text" ? p.text : "")) : []
     );

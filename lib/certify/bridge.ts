@@ -4,7 +4,8 @@
  * private SESSION_BRIDGE_HOME, shared by the hops of one pair as they would be on a user's machine.
  */
 import { fileURLToPath } from "node:url";
-import type { HomeFlags } from "../harnesses/index.ts";
+import type { HomeFlags } from "../harnesses/homes.ts";
+import { builtinRegistry } from "../harnesses/registry.ts";
 import { selfArgv } from "../runtime.ts";
 import { definedEnv, spawnCollect, tail } from "./spawn.ts";
 import type { HarnessId } from "./types.ts";
@@ -31,14 +32,12 @@ export interface HandedOff {
   path: string;
 }
 
-const HOME_FLAGS: [keyof HomeFlags, string][] = [
-  ["claudeHome", "--claude-home"],
-  ["codexHome", "--codex-home"],
-  ["hermesHome", "--hermes-home"],
-];
-
+/** Each home given, as the flag the CLI takes for it. */
 export function homeArgs(homes: HomeFlags): string[] {
-  return HOME_FLAGS.flatMap(([key, flag]) => (homes[key] ? [flag, homes[key]] : []));
+  return builtinRegistry.harnesses.flatMap((h) => {
+    const home = homes[h.name];
+    return home ? [`--${h.home.flag}`, home] : [];
+  });
 }
 
 export async function handoff(

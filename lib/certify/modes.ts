@@ -4,7 +4,7 @@
  * the target store holds (structure).
  */
 import { randomBytes } from "node:crypto";
-import { harness } from "../harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../harnesses/registry.ts";
 import { findOnPath } from "./binaries.ts";
 import type { HandedOff } from "./bridge.ts";
 import {
@@ -126,11 +126,11 @@ const structure: ModeRunner = {
   styles: ["exec"],
   async seed(from, _cwd, _style, version, work) {
     const path = writeSample(from.id, version, work);
-    const expected = sampleSentinels(sessionParts(await harness(from.id).read(path)));
+    const expected = sampleSentinels(sessionParts(await BUILTIN_HARNESSES[from.id].read(path)));
     return { session: path, expected, parts: new ConversationParts(), resume: () => "" };
   },
   async verify(to, handed, _cwd, seeding) {
-    return checkSent(sessionParts(await harness(to.id).read(handed.path)), seeding.expected);
+    return checkSent(sessionParts(await BUILTIN_HARNESSES[to.id].read(handed.path)), seeding.expected);
   },
 };
 

@@ -5,7 +5,7 @@
 import type { OptionSpec, Values } from "../cli/args.ts";
 import { flag, str } from "../cli/args.ts";
 import { InputError } from "../errors.ts";
-import { harnessName } from "../harnesses/index.ts";
+import { builtinRegistry, findHarness } from "../harnesses/registry.ts";
 import { DRIVERS } from "./drivers.ts";
 import { MODE_RUNNERS } from "./modes.ts";
 import { type HarnessId, type Mode, type Route, SEED_STYLES, type SeedStyle } from "./types.ts";
@@ -75,7 +75,7 @@ export function certifyRoutes(values: Values, mode: Mode): Route[] {
         `--pairs: expected SOURCE:TARGET or SOURCE:TARGET:NEXT, got ${JSON.stringify(pair)}`,
       );
     }
-    const path = names.map(harnessName);
+    const path = names.map((name) => findHarness(builtinRegistry, name).name);
     if (!hops) return path.slice(0, 2);
     return path.length === 2 && path[0] !== path[1] ? [...path, path[0]!] : path;
   });

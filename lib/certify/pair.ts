@@ -8,7 +8,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { harness, resolveHomes } from "../harnesses/index.ts";
+import { resolveHomes } from "../harnesses/homes.ts";
+import { BUILTIN_HARNESSES } from "../harnesses/registry.ts";
 import { scanDrift } from "../schemas/scan.ts";
 import { handoff } from "./bridge.ts";
 import { driverFor } from "./drivers.ts";
@@ -153,7 +154,8 @@ async function hop(
 
 /** Unknown shapes in the store the source harness just wrote: what this version writes that we do not know. */
 async function driftFindings(from: HarnessUnderTest, version: string): Promise<string[]> {
-  const scan = await scanDrift([harness(from.id)], resolveHomes(from.homes(), {}));
+  const source = BUILTIN_HARNESSES[from.id];
+  const scan = await scanDrift([source], resolveHomes([source], from.homes(), {}));
   const store = `drift in the ${from.id} ${version} store`;
   return [
     ...scan.drift.map((f) => `${store}: ${f.where}: ${f.problem} (x${f.count})`),

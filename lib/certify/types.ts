@@ -4,7 +4,7 @@
  * is shared.
  */
 import type { HarnessName } from "../ir/schema.ts";
-import type { HomeFlags } from "../harnesses/index.ts";
+import type { HomeFlags } from "../harnesses/homes.ts";
 
 export type HarnessId = HarnessName;
 

@@ -1,21 +1,24 @@
 /**
- * Argument parsing on node:util parseArgs. Every command declares its options once; the global ones (homes,
- * --json, --help) are merged in here so each command accepts them in any position.
+ * Argument parsing on node:util parseArgs. Every command declares its options once; the global ones (each
+ * registered harness's home, --json, --help) are merged in here so each command accepts them in any position.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InputError, messageOf } from "../errors.ts";
-import type { HarnessName } from "../ir/schema.ts";
-import { harnessName, type HomeFlags } from "../harnesses/index.ts";
+import type { HomeFlags } from "../harnesses/homes.ts";
+import { findHarness, type Registry } from "../harnesses/registry.ts";
+import type { Harness } from "../harnesses/types.ts";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
 export const GLOBAL_OPTIONS = {
-  "claude-home": { type: "string" },
-  "codex-home": { type: "string" },
-  "hermes-home": { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies OptionSpec;
+
+/** `--<x>-home DIR` for every registered harness. */
+export function homeOptions(registry: Registry): OptionSpec {
+  return Object.fromEntries(registry.harnesses.map((h) => [h.home.flag, { type: "string" as const }]));
+}
 
 /** Flags every command that renders a session into another harness takes. */
 export const CONVERSION_OPTIONS = {
@@ -35,11 +38,11 @@ export interface Parsed {
   positionals: string[];
 }
 
-export function parse(argv: string[], options: OptionSpec): Parsed {
+export function parse(argv: string[], options: OptionSpec, registry: Registry): Parsed {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { ...GLOBAL_OPTIONS, ...options },
+      options: { ...homeOptions(registry), ...GLOBAL_OPTIONS, ...options },
       allowPositionals: true,
       strict: true,
     });
@@ -58,17 +61,14 @@ export function flag(values: Values, name: string): boolean {
   return values[name] === true;
 }
 
-export function harnessFlag(values: Values, name: string): HarnessName | undefined {
+export function harnessFlag(values: Values, name: string, registry: Registry): Harness | undefined {
   const v = str(values, name);
-  return v === undefined ? undefined : harnessName(v);
+  return v === undefined ? undefined : findHarness(registry, v);
 }
 
-export function homeFlags(values: Values): HomeFlags {
-  return {
-    ...(str(values, "claude-home") ? { claudeHome: str(values, "claude-home") } : {}),
-    ...(str(values, "codex-home") ? { codexHome: str(values, "codex-home") } : {}),
-    ...(str(values, "hermes-home") ? { hermesHome: str(values, "hermes-home") } : {}),
-  };
+/** The homes given as flags, by harness name. */
+export function homeFlags(values: Values, registry: Registry): HomeFlags {
+  return Object.fromEntries(registry.harnesses.map((h) => [h.name, str(values, h.home.flag) || undefined]));
 }
 
 /** Exactly `count` positionals, or a usage error naming what is missing or extra. */

@@ -1,10 +1,14 @@
 import type { Homes } from "../harnesses/types.ts";
+import type { Registry } from "../harnesses/registry.ts";
 import type { OptionSpec, Parsed } from "./args.ts";
 
 /** The process environment, read once at the entry point and passed down. */
 export type Env = NodeJS.ProcessEnv;
 
 export interface Context {
+  /** The harnesses this run knows: every lookup by name, flag and listing goes through it. */
+  registry: Registry;
+  /** Every registered harness's home, by harness name. */
   homes: Homes;
   json: boolean;
   now: Date;
@@ -22,13 +26,26 @@ export interface Command {
   run(parsed: Parsed, context: Context): Promise<number>;
 }
 
-export const GLOBAL_HELP = `Global options:
-  --claude-home DIR   Claude Code config dir (default: $CLAUDE_CONFIG_DIR, else ~/.claude)
-  --codex-home DIR    Codex home (default: $CODEX_HOME, else ~/.codex)
-  --hermes-home DIR   Hermes home (default: $HERMES_HOME, else ~/.hermes)
-  --json              print exactly one JSON document on stdout
-  -h, --help          show help
+/** The column option descriptions start at, as in every command's own help. */
+const OPTION_COLUMN = 20;
 
-<session> is a file path, a full id, a unique id prefix (6+ characters) or an exact title.
-Harness names: claude-code (alias claude), codex, hermes.
-Exit codes: 0 ok, 1 refused or failed, 2 bad usage or input.`;
+/** The options every command takes, one home flag per registered harness, and the words they share. */
+export function globalHelp(registry: Registry): string {
+  const option = (words: string, text: string) =>
+    `  ${words.padEnd(Math.max(OPTION_COLUMN, words.length + 2))}${text}`;
+  const harnessNames = registry.harnesses.map((h) =>
+    h.aliases.length ? `${h.name} (alias ${h.aliases.join(", ")})` : h.name
+  );
+  return [
+    "Global options:",
+    ...registry.harnesses.map(({ home }) =>
+      option(`--${home.flag} DIR`, `${home.describe} (default: $${home.env}, else ~/${home.folder})`)
+    ),
+    option("--json", "print exactly one JSON document on stdout"),
+    option("-h, --help", "show help"),
+    "",
+    "<session> is a file path, a full id, a unique id prefix (6+ characters) or an exact title.",
+    `Harness names: ${harnessNames.join(", ")}.`,
+    "Exit codes: 0 ok, 1 refused or failed, 2 bad usage or input.",
+  ].join("\n");
+}

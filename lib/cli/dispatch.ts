@@ -3,9 +3,10 @@
  * entry point read. Kept apart from main.ts so `--version` and `--help` load none of this.
  */
 import type { CommandEntry } from "./commands/index.ts";
-import { type Context, type Env, GLOBAL_HELP } from "./command.ts";
+import { type Context, type Env, globalHelp } from "./command.ts";
 import { flag, homeFlags, parse } from "./args.ts";
 import { resolveHomes } from "../harnesses/homes.ts";
+import type { Registry } from "../harnesses/registry.ts";
 import { err, out } from "./output.ts";
 import { onNotice } from "../io/notices.ts";
 
@@ -13,17 +14,19 @@ export async function runCommand(
   entry: CommandEntry,
   argv: string[],
   env: Env,
+  registry: Registry,
   cli: Context["run"],
 ): Promise<number> {
   const command = await entry.load();
-  const parsed = parse(argv, command.options);
+  const parsed = parse(argv, command.options, registry);
   if (flag(parsed.values, "help")) {
-    out(`Usage: ${command.usage}\n\n${entry.summary}.\n\n${command.help}\n\n${GLOBAL_HELP}`);
+    out(`Usage: ${command.usage}\n\n${entry.summary}.\n\n${command.help}\n\n${globalHelp(registry)}`);
     return 0;
   }
   onNotice((line) => err(`session-bridge: ${line}`));
   const context: Context = {
-    homes: resolveHomes(homeFlags(parsed.values), env),
+    registry,
+    homes: resolveHomes(registry.harnesses, homeFlags(parsed.values, registry), env),
     json: flag(parsed.values, "json"),
     now: new Date(),
     env,

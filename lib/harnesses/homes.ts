@@ -1,30 +1,15 @@
 /**
  * Where each harness keeps its store, decided once at the edge: flag, else the harness's own environment
- * variable, else its default under the user's home. Homes are made absolute here, because they end up in
- * places read later from another directory (Codex's `threads.rollout_path`, printed resume commands).
+ * variable, else its default under the user's home, as its descriptor's `home` says. Homes are made absolute
+ * here, because they end up in places read later from another directory (Codex's `threads.rollout_path`,
+ * printed resume commands).
  */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import type { Homes } from "./types.ts";
+import type { Harness, Homes, HomeSpec } from "./types.ts";
 
-export interface HomeFlags {
-  claudeHome?: string;
-  codexHome?: string;
-  hermesHome?: string;
-}
-
-/** The variable each harness reads its home from; a resume command sets it whenever the home is not the default. */
-export const HOME_VARIABLES: Record<keyof Homes, string> = {
-  claudeHome: "CLAUDE_CONFIG_DIR",
-  codexHome: "CODEX_HOME",
-  hermesHome: "HERMES_HOME",
-};
-
-const DEFAULT_FOLDERS: Record<keyof Homes, string> = {
-  claudeHome: ".claude",
-  codexHome: ".codex",
-  hermesHome: ".hermes",
-};
+/** The homes given as flags, by harness name (absent when the flag was not given). */
+export type HomeFlags = Readonly<Record<string, string | undefined>>;
 
 const userHome = (env: NodeJS.ProcessEnv): string => resolve(env.HOME || homedir());
 
@@ -33,22 +18,22 @@ function expandTilde(path: string, env: NodeJS.ProcessEnv): string {
   return path === "~" || path.startsWith("~/") ? join(userHome(env), path.slice(1)) : path;
 }
 
-/** The home each harness uses when neither a flag nor its variable names one. */
-export function defaultHome(which: keyof Homes, env: NodeJS.ProcessEnv = process.env): string {
-  return join(userHome(env), DEFAULT_FOLDERS[which]);
+/** The home a harness uses when neither a flag nor its variable names one. */
+export function defaultHome(spec: HomeSpec, env: NodeJS.ProcessEnv = process.env): string {
+  return join(userHome(env), spec.folder);
 }
 
-/** Flags first, then each harness's own environment variable, then its default; always absolute. */
+/** For every harness: its flag first, then its own environment variable, then its default; always absolute. */
 export function resolveHomes(
+  harnesses: readonly Harness[],
   flags: HomeFlags,
   env: NodeJS.ProcessEnv = process.env,
   cwd: string = process.cwd(),
 ): Homes {
-  const pick = (which: keyof Homes): string => {
-    const given = flags[which] || env[HOME_VARIABLES[which]];
-    return given ? resolve(cwd, expandTilde(given, env)) : defaultHome(which, env);
-  };
-  return { claudeHome: pick("claudeHome"), codexHome: pick("codexHome"), hermesHome: pick("hermesHome") };
+  return Object.fromEntries(harnesses.map((h) => {
+    const given = flags[h.name] || env[h.home.env];
+    return [h.name, given ? resolve(cwd, expandTilde(given, env)) : defaultHome(h.home, env)];
+  }));
 }
 
 /**
@@ -56,9 +41,16 @@ export function resolveHomes(
  * the default one (a fresh terminal may not have the variable set), nothing otherwise.
  */
 export function homeEnvironment(
-  which: keyof Homes,
+  spec: HomeSpec,
   home: string,
   env: NodeJS.ProcessEnv = process.env,
 ): Record<string, string> {
-  return resolve(home) === defaultHome(which, env) ? {} : { [HOME_VARIABLES[which]]: resolve(home) };
+  return resolve(home) === defaultHome(spec, env) ? {} : { [spec.env]: resolve(home) };
+}
+
+/** A harness's own home among the resolved ones (the edge resolves one for every registered harness). */
+export function homeOf(homes: Homes, h: Harness): string {
+  const home = homes[h.name];
+  if (home === undefined) throw new Error(`no home resolved for ${h.name}`);
+  return home;
 }

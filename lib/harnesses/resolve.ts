@@ -7,7 +7,7 @@ import { resolve as resolvePath } from "node:path";
 import { InputError, RefusedError } from "../errors.ts";
 import type { HarnessName } from "../ir/schema.ts";
 import type { Harness, Homes, SessionSummary } from "./types.ts";
-import { harness, implementedHarnesses } from "./index.ts";
+import { findHarness, type Registry } from "./registry.ts";
 import { type BrokenStore, brokenStoreLine, listStores } from "./stores.ts";
 
 const MIN_PREFIX = 6;
@@ -23,20 +23,26 @@ export interface Resolved {
   skipped: BrokenStore[];
 }
 
-export async function resolveSession(ref: string, homes: Homes, from?: HarnessName): Promise<Resolved> {
+export async function resolveSession(
+  ref: string,
+  registry: Registry,
+  homes: Homes,
+  from?: Harness,
+): Promise<Resolved> {
   if (!ref) throw new InputError("missing <session>");
-  if (looksLikePath(ref)) return { ...resolveFile(ref, from), skipped: [] };
-  const candidates = from ? [harness(from)] : implementedHarnesses();
+  if (looksLikePath(ref)) return { ...resolveFile(ref, registry, from), skipped: [] };
+  const candidates = from ? [from] : registry.harnesses;
   const { sessions, broken } = await listStores(candidates, homes);
   const matches = pickMatches(ref, sessions);
   if (matches.length === 1) {
     const exact = matches[0]!.id === ref;
-    return { harness: harness(matches[0]!.harness), path: matches[0]!.path, skipped: exact ? [] : broken };
+    const found = findHarness(registry, matches[0]!.harness);
+    return { harness: found, path: matches[0]!.path, skipped: exact ? [] : broken };
   }
   if (!matches.length) {
     // Not found may only mean it is in a store we could not read: say so, with the store's own error.
     const unsearched = broken.length ? `; not searched: ${broken.map(brokenStoreLine).join("; ")}` : "";
-    const message = `no session matches ${JSON.stringify(ref)}${from ? ` in ${from}` : ""}${unsearched}`;
+    const message = `no session matches ${JSON.stringify(ref)}${from ? ` in ${from.name}` : ""}${unsearched}`;
     throw broken.length ? new RefusedError(message) : new InputError(`${message} (try: session-bridge list)`);
   }
   const shown = matches.slice(0, SHOWN).map((m) => `${m.harness}:${m.id}${m.title ? ` "${m.title}"` : ""}`);
@@ -63,13 +69,15 @@ const looksLikePath = (ref: string) =>
 /** One session of a database, as `list` shows it: `<file>.db#<session id>` (Hermes). */
 const DB_SESSION = /^(.+\.db)#([^#/]+)$/;
 
-function resolveFile(ref: string, from?: HarnessName): Omit<Resolved, "skipped"> {
+function resolveFile(ref: string, registry: Registry, from?: Harness): Omit<Resolved, "skipped"> {
   const path = resolvePath(ref);
   const inDatabase = existsSync(path) ? undefined : DB_SESSION.exec(path);
-  if (inDatabase && existsSync(inDatabase[1]!)) return { harness: harness(from ?? "hermes"), path };
+  if (inDatabase && existsSync(inDatabase[1]!)) {
+    return { harness: from ?? findHarness(registry, "hermes"), path };
+  }
   if (!existsSync(path)) throw new InputError(`${ref}: no such file`);
   if (!statSync(path).isFile()) throw new InputError(`${ref}: not a file`);
-  return { harness: harness(from ?? sniffHarness(path)), path };
+  return { harness: from ?? findHarness(registry, sniffHarness(path)), path };
 }
 
 /**

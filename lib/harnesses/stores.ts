@@ -6,6 +6,7 @@
 import type { HarnessName } from "../ir/schema.ts";
 import type { Harness, Homes, SessionSummary } from "./types.ts";
 import { messageOf } from "../errors.ts";
+import { homeOf } from "./homes.ts";
 
 export interface BrokenStore {
   harness: HarnessName;
@@ -19,14 +20,18 @@ export interface Listing {
   broken: BrokenStore[];
 }
 
-export async function listStores(harnesses: Harness[], homes: Homes): Promise<Listing> {
+export async function listStores(harnesses: readonly Harness[], homes: Homes): Promise<Listing> {
   // async: a harness whose listing throws synchronously is settled like one that rejects.
-  const results = await Promise.allSettled(harnesses.map(async (h) => await h.list(homes)));
+  const results = await Promise.allSettled(harnesses.map(async (h) => await h.list(homeOf(homes, h))));
   const listing: Listing = { sessions: [], broken: [] };
   results.forEach((result, i) => {
     const h = harnesses[i]!;
     if (result.status === "fulfilled") listing.sessions.push(...result.value);
-    else listing.broken.push({ harness: h.name, store: h.locate(homes), error: messageOf(result.reason) });
+    else {listing.broken.push({
+        harness: h.name,
+        store: h.locate(homeOf(homes, h)),
+        error: messageOf(result.reason),
+      });}
   });
   return listing;
 }

@@ -8,11 +8,19 @@ import type { ReportEntry } from "../report/report.ts";
 import type { Posture } from "../posture/posture.ts";
 import type { ConfiguredModel } from "../pipeline/model.ts";
 
-/** The store roots, resolved once from flags and environment. */
-export interface Homes {
-  claudeHome: string;
-  codexHome: string;
-  hermesHome: string;
+/** Every registered harness's store root by harness name, resolved once at the edge from flags and environment. */
+export type Homes = Readonly<Record<string, string>>;
+
+/** Where a harness keeps its store when the user names none, and how the user names one. */
+export interface HomeSpec {
+  /** The global flag, without its dashes: `claude-home` is given as `--claude-home DIR`. */
+  flag: string;
+  /** The harness's own environment variable for its home (printed resume commands set it when needed). */
+  env: string;
+  /** The default folder under the user's home directory. */
+  folder: string;
+  /** What the home is, as the flag's help line says it ("Codex home"). */
+  describe: string;
 }
 
 /** One row of `list`: enough to pick a session without reading it whole. */
@@ -43,8 +51,8 @@ export interface RenderOptions {
   stubOpenCalls: boolean;
   /** The source's permission posture by meaning, for writers to express in their own words. */
   posture?: Posture;
-  /** The target's store, so a writer can match the installed harness (format version, provider, model). */
-  homes?: Homes;
+  /** The target's home, so a writer can match the installed harness (format version, provider, model). */
+  home?: string;
   /**
    * Same-harness records exactly as the source wrote them (export): nothing is adapted to a target store
    * (no provider, source or missing field changed).
@@ -128,17 +136,20 @@ export interface HandoffResult {
 
 export interface Harness {
   name: HarnessName;
+  /** Other words `--to`/`--from` accept for it (lower case). */
+  aliases: readonly string[];
+  home: HomeSpec;
   /** What this harness's writer can hold; the loss report is computed against it. */
   capabilities: Capabilities;
   /** A fresh session id in this harness's own format (some derive it from the source session's start). */
   newId(now: Date, session?: Session): string;
-  /** The model this harness's own configuration in these homes names, if any (see lib/pipeline/model.ts). */
-  configuredModel(homes: Homes): ConfiguredModel | undefined;
+  /** The model this harness's own configuration in its home names, if any (see lib/pipeline/model.ts). */
+  configuredModel(home: string): ConfiguredModel | undefined;
   /** Refuses an id this harness could not use (wrong format, unsafe as a path component). */
   checkId(id: string): string;
-  /** The store root for these homes. */
-  locate(homes: Homes): string;
-  list(homes: Homes): Promise<SessionSummary[]>;
+  /** The store root in its home (the folder or database a broken listing names). */
+  locate(home: string): string;
+  list(home: string): Promise<SessionSummary[]>;
   /** Reads a session file (or row set) into the IR. */
   read(path: string): Promise<Session>;
   /** Renders a session into this harness's native lines, touching no store. */
@@ -152,7 +163,7 @@ export interface Harness {
   plan(
     session: Session,
     options: RenderOptions,
-    homes: Homes,
+    home: string,
     force: boolean,
   ): HandoffPlan | Promise<HandoffPlan>;
 }

@@ -4,7 +4,7 @@
  * build the handshake from it. Harness writers only render what this decides.
  */
 import type { Session } from "../ir/schema.ts";
-import type { Harness, Homes, RenderOptions } from "../harnesses/types.ts";
+import type { Harness, RenderOptions } from "../harnesses/types.ts";
 import { buildReport, type ConversionReport } from "../report/report.ts";
 import { handshakeText } from "../handshake/handshake.ts";
 import { carryPending, statedPending } from "../handshake/carry.ts";
@@ -33,8 +33,8 @@ export interface ConversionRequest {
    */
   stubOpenCalls?: boolean;
   now: Date;
-  /** The stores, so the target's writer can match what is installed there. */
-  homes?: Homes;
+  /** The target's home, so its writer can match what is installed there. */
+  home?: string;
 }
 
 export interface PreparedConversion {
@@ -102,7 +102,7 @@ export function prepareConversion(
     ...(posture ? { posture } : {}),
     ...(title ? { title } : {}),
     ...(model?.model ? { model: model.model } : {}),
-    ...(request.homes ? { homes: request.homes } : {}),
+    ...(request.home ? { home: request.home } : {}),
   };
   if (request.handshake) {
     options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });
@@ -149,6 +149,6 @@ function postureMemory(
 }
 
 function chooseTargetModel(source: Session, target: Harness, request: ConversionRequest): ModelChoice {
-  const configured = request.homes ? target.configuredModel(request.homes) : undefined;
+  const configured = request.home ? target.configuredModel(request.home) : undefined;
   return chooseModel(target.name, request.model, configured, source.meta.models.at(-1));
 }

@@ -23,7 +23,7 @@ export interface DriftScan {
 
 const SHOWN_SESSIONS = 3;
 
-export async function scanDrift(harnesses: Harness[], homes: Homes): Promise<DriftScan> {
+export async function scanDrift(harnesses: readonly Harness[], homes: Homes): Promise<DriftScan> {
   const findings = new Map<string, DriftFinding>();
   const unreadable: DriftScan["unreadable"] = [];
   let sessions = 0;

@@ -1,7 +1,7 @@
 import type { Command } from "../command.ts";
 import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
-import { harness } from "../../harnesses/index.ts";
+import { homeOf } from "../../harnesses/homes.ts";
 import { convertSession } from "../../pipeline/convert.ts";
 import { holdingSignals } from "../../io/interrupt.ts";
 import { formatReport } from "../../report/report.ts";
@@ -23,31 +23,32 @@ export const convert: Command = {
                      was interrupted: every target otherwise hides or invents it on resume)
   --from H           look for <session> in this harness only`,
   options: { ...CONVERSION_OPTIONS, output: { type: "string", short: "o" }, model: { type: "string" } },
-  async run(parsed, { homes, json, now }) {
+  async run(parsed, context) {
+    const { homes, json, now, registry } = context;
     const [ref] = positionals(parsed, ["session"]);
-    const to = harnessFlag(parsed.values, "to");
-    if (!to) throw new InputError("missing --to H");
+    const target = harnessFlag(parsed.values, "to", registry);
+    if (!target) throw new InputError("missing --to H");
     const output = str(parsed.values, "output");
     if (json && !output) throw new InputError("--json needs -o FILE (stdout carries the JSON document)");
     if (output) assertDirectory(dirname(resolve(output)), "-o");
-    const { session: source } = await loadSession(ref!, parsed.values, homes);
-    const target = harness(to);
+    const { session: source } = await loadSession(ref!, parsed.values, context);
     const destination = output ? { path: resolve(output), replace: flag(parsed.values, "force") } : { fd: 1 };
     // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.
     const { options, report } = await holdingSignals(() =>
       convertSession(source, target, {
         // A same-harness conversion keeps the id, so untouched records come out byte for byte.
-        ...(to === source.meta.harness ? { id: source.meta.id } : {}),
+        ...(target.name === source.meta.harness ? { id: source.meta.id } : {}),
         ...(str(parsed.values, "cwd") ? { cwd: str(parsed.values, "cwd") } : {}),
         ...(str(parsed.values, "model") ? { model: str(parsed.values, "model") } : {}),
         handshake: !flag(parsed.values, "no-handshake"),
         stubOpenCalls: !flag(parsed.values, "no-stub-open-calls"),
         now,
-        homes,
+        home: homeOf(homes, target),
       }, destination)
     );
-    if (json) printJson({ output: resolve(output!), target: { harness: to, id: options.id }, report });
-    else for (const l of formatReport(report)) err(l);
+    if (json) {
+      printJson({ output: resolve(output!), target: { harness: target.name, id: options.id }, report });
+    } else for (const l of formatReport(report)) err(l);
     return 0;
   },
 };

@@ -1,6 +1,5 @@
 import type { Command } from "../command.ts";
 import { harnessFlag } from "../args.ts";
-import { harness, implementedHarnesses } from "../../harnesses/index.ts";
 import { driftLines, scanDrift } from "../../schemas/scan.ts";
 import { out, printJson } from "../output.ts";
 
@@ -11,9 +10,9 @@ Reads every session read-only and prints record types, fields and columns the em
 describe, per harness and version, without printing any conversation content. A store that cannot be read
 at all is named, the others are still checked, and the exit code is 1.`,
   options: { from: { type: "string" } },
-  async run({ values }, { homes, json }) {
-    const from = harnessFlag(values, "from");
-    const scan = await scanDrift(from ? [harness(from)] : implementedHarnesses(), homes);
+  async run({ values }, { registry, homes, json }) {
+    const from = harnessFlag(values, "from", registry);
+    const scan = await scanDrift(from ? [from] : registry.harnesses, homes);
     const clean = !scan.drift.length && !scan.unreadable.length && !scan.brokenStores.length;
     if (json) {
       printJson({

@@ -1,6 +1,7 @@
 import type { Command } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
+import { homeOf } from "../../harnesses/homes.ts";
 import { publishFile } from "../../io/publish.ts";
 import { holdingSignals } from "../../io/interrupt.ts";
 import { InputError } from "../../errors.ts";
@@ -16,20 +17,21 @@ export const exportCommand: Command = {
 Database-only sessions (Hermes) become a file; file-based ones (Claude Code, Codex) are copied record by record.
 Nothing is added: no handshake, no stubs, the session keeps its id.`,
   options: { output: { type: "string", short: "o" }, force: { type: "boolean" }, from: { type: "string" } },
-  async run(parsed, { homes, json, now }) {
+  async run(parsed, context) {
+    const { homes, json, now } = context;
     const [ref] = positionals(parsed, ["session"]);
     const output = str(parsed.values, "output");
     if (!output) throw new InputError("missing -o FILE");
     const path = resolve(output);
     assertDirectory(dirname(path), "-o");
-    const { session, source } = await loadSession(ref!, parsed.values, homes);
+    const { session, source } = await loadSession(ref!, parsed.values, context);
     // The harness's own same-harness render: its records as they are, id and working directory unchanged.
     const lines = source.render(session, {
       id: session.meta.id,
       cwd: session.meta.cwd ?? "",
       now,
       stubOpenCalls: false,
-      homes,
+      home: homeOf(homes, source),
       verbatim: true,
     });
     // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.

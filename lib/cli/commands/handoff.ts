@@ -1,7 +1,6 @@
 import type { Command } from "../command.ts";
 import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
-import { harness } from "../../harnesses/index.ts";
 import { prepareConversion } from "../../pipeline/prepare.ts";
 import { formatReport, withNotes } from "../../report/report.ts";
 import { InputError, RefusedError } from "../../errors.ts";
@@ -14,8 +13,9 @@ import { assertDirectory } from "../../io/paths.ts";
 import { saveProvenance } from "../../tools/provenance.ts";
 import { shellQuote } from "../../io/shell.ts";
 import type { Values } from "../args.ts";
+import type { Registry } from "../../harnesses/registry.ts";
 import type { Homes } from "../../harnesses/types.ts";
-import { defaultHome } from "../../harnesses/homes.ts";
+import { defaultHome, homeOf } from "../../harnesses/homes.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { holdingSignals } from "../../io/interrupt.ts";
@@ -48,16 +48,16 @@ export const handoff: Command = {
     "dry-run": { type: "boolean" },
     "no-backup": { type: "boolean" },
   },
-  async run(parsed, { homes, json, now }) {
+  async run(parsed, context) {
+    const { registry, homes, json, now } = context;
     const [ref] = positionals(parsed, ["session"]);
-    const to = harnessFlag(parsed.values, "to");
-    if (!to) throw new InputError("missing --to H");
-    const target = harness(to);
+    const target = harnessFlag(parsed.values, "to", registry);
+    if (!target) throw new InputError("missing --to H");
     const sessionId = str(parsed.values, "session-id");
     if (sessionId !== undefined) target.checkId(sessionId);
     const force = flag(parsed.values, "force");
     const dryRun = flag(parsed.values, "dry-run");
-    const { session: source } = await loadSession(ref!, parsed.values, homes);
+    const { session: source } = await loadSession(ref!, parsed.values, context);
     const title = str(parsed.values, "title") ?? source.meta.title;
     const model = str(parsed.values, "model");
     const cwd = str(parsed.values, "cwd");
@@ -74,9 +74,9 @@ export const handoff: Command = {
       handshake: !flag(parsed.values, "no-handshake"),
       stubOpenCalls: !flag(parsed.values, "no-stub-open-calls"),
       now,
-      homes,
+      home: homeOf(homes, target),
     });
-    const plan = await target.plan(session, options, homes, force);
+    const plan = await target.plan(session, options, homeOf(homes, target), force);
     const report = withNotes(prepared, plan.notes);
     const backupPlanned = plan.databases.length > 0 && !flag(parsed.values, "no-backup");
     if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
@@ -101,7 +101,7 @@ export const handoff: Command = {
     };
     // A fresh id is minted per run, so the plan names the exact command that carries it out with this id.
     const reproduce = dryRun
-      ? reproduceCommand(ref!, parsed.values, homes, plan.harness, plan.id, plan.cwd)
+      ? reproduceCommand(ref!, parsed.values, registry, homes, plan.harness, plan.id, plan.cwd)
       : undefined;
     const backup = {
       planned: backupPlanned,
@@ -173,6 +173,7 @@ function backupSummary(
 function reproduceCommand(
   ref: string,
   values: Values,
+  registry: Registry,
   homes: Homes,
   to: string,
   id: string,
@@ -189,13 +190,11 @@ function reproduceCommand(
   for (const name of ["force", "no-backup", "no-handshake", "no-stub-open-calls"]) {
     if (flag(values, name)) words.push(`--${name}`);
   }
-  const given: [string, keyof Homes][] = [
-    ["claude-home", "claudeHome"],
-    ["codex-home", "codexHome"],
-    ["hermes-home", "hermesHome"],
-  ];
   // Every home that is not the default, however it was given (flag or variable): the command must find the
   // same stores when pasted into a terminal that has none of those variables.
-  for (const [name, key] of given) if (homes[key] !== defaultHome(key)) words.push(`--${name}`, homes[key]);
+  for (const h of registry.harnesses) {
+    const home = homeOf(homes, h);
+    if (home !== defaultHome(h.home)) words.push(`--${h.home.flag}`, home);
+  }
   return words.map(shellQuote).join(" ");
 }

@@ -10,9 +10,10 @@ export const inspect: Command = {
   usage: "session-bridge inspect <session> [--from H] [--json]",
   help: "  --from H     look for <session> in this harness only",
   options: { from: { type: "string" } },
-  async run(parsed, { homes, json }) {
+  async run(parsed, context) {
+    const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
-    const { session } = await loadSession(ref!, parsed.values, homes);
+    const { session } = await loadSession(ref!, parsed.values, context);
     const summary = inspection(session);
     if (json) printJson({ session: summary });
     else for (const line of describe(summary)) out(line);

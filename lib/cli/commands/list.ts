@@ -1,6 +1,5 @@
 import type { Command } from "../command.ts";
 import { harnessFlag, str } from "../args.ts";
-import { harness, implementedHarnesses } from "../../harnesses/index.ts";
 import { brokenStoreLine, listStores } from "../../harnesses/stores.ts";
 import { canonicalCwd } from "../../io/paths.ts";
 import { err, out, printJson, table } from "../output.ts";
@@ -12,11 +11,11 @@ export const list: Command = {
 A store that cannot be read is named on stderr (in --json: brokenStores), the others are still listed, and
 the exit code is 1.`,
   options: { from: { type: "string" }, cwd: { type: "string" } },
-  async run({ values }, { homes, json }) {
-    const from = harnessFlag(values, "from");
+  async run({ values }, { registry, homes, json }) {
+    const from = harnessFlag(values, "from", registry);
     const cwdFilter = str(values, "cwd");
     const cwd = cwdFilter ? canonicalCwd(cwdFilter) : undefined;
-    const sources = from ? [harness(from)] : implementedHarnesses();
+    const sources = from ? [from] : registry.harnesses;
     const { sessions, broken } = await listStores(sources, homes);
     const rows = sessions
       .filter((r) => !cwd || r.cwd === cwd)

@@ -8,9 +8,10 @@ export const show: Command = {
   usage: "session-bridge show <session> [--from H] [--json]",
   help: "  --from H     look for <session> in this harness only\n  --json prints the whole IR session",
   options: { from: { type: "string" } },
-  async run(parsed, { homes, json }) {
+  async run(parsed, context) {
+    const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
-    const { session } = await loadSession(ref!, parsed.values, homes);
+    const { session } = await loadSession(ref!, parsed.values, context);
     if (json) {
       printJson({ session });
       return 0;

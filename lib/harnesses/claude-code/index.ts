@@ -6,9 +6,12 @@ import { readClaudeSession } from "./read.ts";
 import { renderClaude } from "./write.ts";
 import { planClaude } from "./register.ts";
 import { configuredClaudeModel } from "./settings.ts";
+import { CLAUDE_HOME } from "./home.ts";
 
 export const claudeCode: Harness = {
   name: "claude-code",
+  aliases: ["claude"],
+  home: CLAUDE_HOME,
   capabilities: {
     harness: "claude-code",
     threadTopology: true,
@@ -26,7 +29,7 @@ export const claudeCode: Harness = {
   configuredModel: configuredClaudeModel,
   checkId: (id) => assertUuid(id),
   locate: projectsDir,
-  list: (homes) => Promise.all(transcriptPaths(homes).map(summarize)),
+  list: (home) => Promise.all(transcriptPaths(home).map(summarize)),
   read: readClaudeSession,
   render: renderClaude,
   plan: planClaude,

@@ -1,19 +1,19 @@
 /** Where Claude Code keeps its transcripts, and how we walk them without reading every file whole. */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Homes, SessionSummary } from "../types.ts";
+import type { SessionSummary } from "../types.ts";
 import { isUuid } from "../../ids.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { blocksFromContent } from "./content.ts";
 
-export function projectsDir(homes: Homes): string {
-  return join(homes.claudeHome, "projects");
+export function projectsDir(home: string): string {
+  return join(home, "projects");
 }
 
 /** Every top-level transcript `projects/<bucket>/<uuid>.jsonl`; subagent files live one level deeper. */
-export function transcriptPaths(homes: Homes): string[] {
-  const root = projectsDir(homes);
+export function transcriptPaths(home: string): string[] {
+  const root = projectsDir(home);
   if (!existsSync(root)) return [];
   const out: string[] = [];
   for (const bucket of readdirSync(root, { withFileTypes: true })) {

@@ -5,13 +5,14 @@
 import { copyFileSync, existsSync, readdirSync, unlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Session } from "../../ir/schema.ts";
-import type { CommitOptions, HandoffPlan, Homes, PlannedFile, RenderOptions } from "../types.ts";
+import type { CommitOptions, HandoffPlan, PlannedFile, RenderOptions } from "../types.ts";
 import { type Committed, handoffPlan } from "../plan.ts";
 import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
 import { RefusedError } from "../../errors.ts";
 import { backupDir, backupFile } from "../../store/backup.ts";
 import { commandLine } from "../../io/shell.ts";
 import { homeEnvironment } from "../homes.ts";
+import { CLAUDE_HOME } from "./home.ts";
 import { bucketFor, MAX_BUCKET_BYTES } from "./bucket.ts";
 import { detectClaudeTarget } from "./target.ts";
 import { projectsDir } from "./locate.ts";
@@ -20,12 +21,12 @@ import { copyRecords, renderClaude } from "./write.ts";
 export async function planClaude(
   session: Session,
   options: RenderOptions,
-  homes: Homes,
+  home: string,
   force: boolean,
 ): Promise<HandoffPlan> {
-  const target = await detectClaudeTarget(homes);
+  const target = await detectClaudeTarget(home);
   const bucket = bucketFor(options.cwd, process.env, target.version);
-  const dir = join(projectsDir(homes), bucket);
+  const dir = join(projectsDir(home), bucket);
   const path = join(dir, `${options.id}.jsonl`);
   const files: PlannedFile[] = [{ path, lines: () => renderClaude(session, options, target.version) }];
   for (const source of subagentFiles(session)) {
@@ -48,7 +49,7 @@ export async function planClaude(
     cwd: options.cwd,
     files: files.map((f) => f.path),
     databases: [],
-    resumeCommand: commandLine(options.cwd, homeEnvironment("claudeHome", homes.claudeHome), [
+    resumeCommand: commandLine(options.cwd, homeEnvironment(CLAUDE_HOME, home), [
       "claude",
       "--resume",
       options.id,

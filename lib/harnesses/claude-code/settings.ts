@@ -5,7 +5,6 @@
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Homes } from "../types.ts";
 import type { ConfiguredModel } from "../../pipeline/model.ts";
 import { isObject } from "../../io/json.ts";
 import { transcriptPaths } from "./locate.ts";
@@ -13,11 +12,11 @@ import { transcriptPaths } from "./locate.ts";
 /** How much of a transcript's end is read for its last model: a few records' worth. */
 const TAIL_BYTES = 256 * 1024;
 
-export function configuredClaudeModel(homes: Homes): ConfiguredModel | undefined {
-  const path = join(homes.claudeHome, "settings.json");
+export function configuredClaudeModel(home: string): ConfiguredModel | undefined {
+  const path = join(home, "settings.json");
   const configured = existsSync(path) ? settingsModel(path) : undefined;
   if (configured) return { model: configured, where: `configured in ${path}` };
-  const newest = transcriptPaths(homes)
+  const newest = transcriptPaths(home)
     .map((p) => ({ p, mtime: statSync(p).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime)[0]?.p;
   const used = newest ? lastModel(newest) : undefined;

@@ -4,7 +4,6 @@
  * only the project bucket depends on it (long paths, see bucket.ts); records keep the shape we write.
  */
 import { statSync } from "node:fs";
-import type { Homes } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { transcriptPaths } from "./locate.ts";
 import { CLAUDE_WRITER_VERSION } from "./version.ts";
@@ -17,8 +16,8 @@ export interface ClaudeTarget {
 /** A transcript states its version on every user and assistant record; the first few records suffice. */
 const HEAD_RECORDS = 50;
 
-export async function detectClaudeTarget(homes: Homes): Promise<ClaudeTarget> {
-  const newest = transcriptPaths(homes)
+export async function detectClaudeTarget(home: string): Promise<ClaudeTarget> {
+  const newest = transcriptPaths(home)
     .map((path) => ({ path, mtime: statSync(path).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime)[0];
   const version = newest ? await transcriptVersion(newest.path) : undefined;

@@ -1,7 +1,7 @@
 /** Codex CLI: JSONL rollouts under `<CODEX_HOME>/sessions/`, indexed by the `threads` table of `state_N.sqlite`. */
 import type { Harness } from "../types.ts";
 import { assertUuid, newUuidV7 } from "../../ids.ts";
-import { codexHome } from "./locate.ts";
+import { CODEX_HOME } from "./home.ts";
 import { listCodex } from "./list.ts";
 import { readCodexSession } from "./read.ts";
 import { renderCodex } from "./write.ts";
@@ -10,6 +10,8 @@ import { configuredCodexModel } from "./config.ts";
 
 export const codex: Harness = {
   name: "codex",
+  aliases: [],
+  home: CODEX_HOME,
   capabilities: {
     harness: "codex",
     // One linear history per thread: rewound branches and sidechains have nowhere to go.
@@ -29,9 +31,9 @@ export const codex: Harness = {
     unansweredCalls: "invented",
   },
   newId: (now) => newUuidV7(now),
-  configuredModel: (homes) => configuredCodexModel(homes.codexHome),
+  configuredModel: configuredCodexModel,
   checkId: (id) => assertUuid(id),
-  locate: codexHome,
+  locate: (home) => home,
   list: listCodex,
   read: readCodexSession,
   render: renderCodex,

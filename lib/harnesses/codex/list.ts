@@ -4,7 +4,7 @@
  * yet (written by an older Codex, or copied in by hand), summarized from their first records.
  */
 import { existsSync, statSync } from "node:fs";
-import type { Homes, SessionSummary } from "../types.ts";
+import type { SessionSummary } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { openReadOnly, quoteIdent, type Row, tableColumns } from "../../store/sqlite.ts";
@@ -24,10 +24,10 @@ const WANTED = [
   "archived",
 ] as const;
 
-export async function listCodex(homes: Homes): Promise<SessionSummary[]> {
-  const files = rolloutFiles(homes.codexHome);
+export async function listCodex(home: string): Promise<SessionSummary[]> {
+  const files = rolloutFiles(home);
   const byId = new Map(files.map((f) => [f.id, f]));
-  const indexed = indexedThreads(homes.codexHome, byId);
+  const indexed = indexedThreads(home, byId);
   const known = new Set(indexed.map((s) => s.id));
   const loose = await Promise.all(files.filter((f) => !known.has(f.id)).map(summarizeFile));
   return [...indexed, ...loose];

@@ -4,7 +4,6 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join, sep } from "node:path";
-import type { Homes } from "../types.ts";
 
 export const SESSIONS_DIR = "sessions";
 export const ARCHIVED_DIR = "archived_sessions";
@@ -12,10 +11,6 @@ export const ARCHIVED_DIR = "archived_sessions";
 const ROLLOUT_NAME =
   /^rollout-(\d{4})-(\d{2})-(\d{2})T\d{2}-\d{2}-\d{2}-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i;
 const STATE_DB = /^state_(\d+)\.sqlite$/;
-
-export function codexHome(homes: Homes): string {
-  return homes.codexHome;
-}
 
 /** The thread id a rollout file name carries, or undefined for any other file. */
 export function rolloutId(name: string): string | undefined {

@@ -10,7 +10,7 @@
 import { copyFileSync, existsSync, unlinkSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { Session } from "../../ir/schema.ts";
-import type { CommitOptions, HandoffPlan, Homes, PlannedFile, PlanPreview, RenderOptions } from "../types.ts";
+import type { CommitOptions, HandoffPlan, PlannedFile, PlanPreview, RenderOptions } from "../types.ts";
 import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
 import { RefusedError } from "../../errors.ts";
 import type { ReportEntry } from "../../report/report.ts";
@@ -29,6 +29,7 @@ import {
 } from "../../store/sqlite.ts";
 import { commandLine } from "../../io/shell.ts";
 import { homeEnvironment } from "../homes.ts";
+import { CODEX_HOME } from "./home.ts";
 import { mintedAt, newestStateDb, rolloutFiles, rolloutPath } from "./locate.ts";
 import { type CodexTarget, detectTarget } from "./target.ts";
 import { isCopy, renderRollout } from "./write.ts";
@@ -52,11 +53,11 @@ interface Planned {
 export async function planCodex(
   session: Session,
   options: RenderOptions,
-  homes: Homes,
+  codexHome: string,
   force: boolean,
 ): Promise<HandoffPlan> {
   // The index stores the path Codex opens from any directory later: never a relative one.
-  const home = resolve(homes.codexHome);
+  const home = resolve(codexHome);
   const target = await detectTarget(home);
   const path = rolloutPath(home, options.id, mintedAt(options.id) ?? options.now);
   const database = newestStateDb(home);
@@ -69,7 +70,7 @@ export async function planCodex(
     cwd: options.cwd,
     files: [path],
     databases: database ? [database] : [],
-    resumeCommand: commandLine(options.cwd, homeEnvironment("codexHome", home), [
+    resumeCommand: commandLine(options.cwd, homeEnvironment(CODEX_HOME, home), [
       "codex",
       "resume",
       options.id,

@@ -36,7 +36,7 @@ export const ORIGINATOR = "session-bridge";
 type ResponseItem = CodexResponseItemLine["payload"];
 
 export async function* renderCodex(session: Session, options: RenderOptions): AsyncGenerator<string> {
-  const target = options.homes ? await detectTarget(options.homes.codexHome) : defaultTarget();
+  const target = options.home ? await detectTarget(options.home) : defaultTarget();
   yield* renderRollout(session, options, target);
 }
 

@@ -8,9 +8,12 @@ import { catalogNotCarried } from "./carried.ts";
 import { planHermes } from "./register.ts";
 import { activeHome, configPath, stateDbPath } from "./store.ts";
 import { configuredModel } from "./config.ts";
+import { HERMES_HOME } from "./home.ts";
 
 export const hermes: Harness = {
   name: "hermes",
+  aliases: [],
+  home: HERMES_HOME,
   capabilities: {
     harness: "hermes",
     // One live list of rows per session: rewound branches and sidechains have nowhere to go.
@@ -31,15 +34,15 @@ export const hermes: Harness = {
     unansweredCalls: "placeholder",
   },
   newId: newHermesId,
-  configuredModel(homes) {
-    const where = configPath(activeHome(homes).dir);
+  configuredModel(home) {
+    const where = configPath(activeHome(home).dir);
     const { model } = configuredModel(where);
     return model ? { model, where: `configured in ${where}` } : undefined;
   },
   checkId: checkHermesId,
   fileLosses: catalogNotCarried,
-  locate: (homes) => stateDbPath(activeHome(homes).dir),
-  list: (homes) => Promise.resolve(listHermes(homes)),
+  locate: (home) => stateDbPath(activeHome(home).dir),
+  list: (home) => Promise.resolve(listHermes(home)),
   read: readHermesSession,
   render: renderHermes,
   plan: planHermes,

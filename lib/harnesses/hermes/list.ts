@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { Homes, SessionSummary } from "../types.ts";
+import type { SessionSummary } from "../types.ts";
 import { openReadOnly } from "../../store/sqlite.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
@@ -23,8 +23,8 @@ interface ListedRow {
   archived: number;
 }
 
-export function listHermes(homes: Homes): SessionSummary[] {
-  return hermesHomes(homes).flatMap(({ dir }) => {
+export function listHermes(hermesHome: string): SessionSummary[] {
+  return hermesHomes(hermesHome).flatMap(({ dir }) => {
     const db = stateDbPath(dir);
     const rows = existsSync(db) ? listDatabase(db) : [];
     const known = new Set(rows.map((r) => r.id));

@@ -11,11 +11,12 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Session } from "../../ir/schema.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
-import type { CommitOptions, HandoffPlan, Homes, PlanPreview, RenderOptions } from "../types.ts";
+import type { CommitOptions, HandoffPlan, PlanPreview, RenderOptions } from "../types.ts";
 import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { commandLine } from "../../io/shell.ts";
 import { homeEnvironment } from "../homes.ts";
+import { HERMES_HOME } from "./home.ts";
 import { backupDir } from "../../store/backup.ts";
 import {
   immediateTransaction,
@@ -43,10 +44,10 @@ interface Planned {
 export async function planHermes(
   session: Session,
   options: RenderOptions,
-  homes: Homes,
+  hermesHome: string,
   force: boolean,
 ): Promise<HandoffPlan> {
-  const home = activeHome(homes);
+  const home = activeHome(hermesHome);
   const database = stateDbPath(home.dir);
   const title = hermesTitle(options.title);
   const model = chooseModel(session, options, home);
@@ -311,7 +312,7 @@ function titleNotes(requested: string | undefined, title: string | undefined): R
 
 /** `hermes` run by the user works in the home it was written to; a non-default home is named explicitly. */
 function resumeCommand(home: HermesHome, options: RenderOptions, model: ModelChoice): string {
-  return commandLine(options.cwd, homeEnvironment("hermesHome", home.dir), [
+  return commandLine(options.cwd, homeEnvironment(HERMES_HOME, home.dir), [
     "hermes",
     "chat",
     "--resume",

@@ -28,8 +28,8 @@ export async function* renderHermes(session: Session, options: RenderOptions): A
     return;
   }
   // The model the user's Hermes routes to, when its store is known; else the one the source used last.
-  const configured = options.homes
-    ? configuredModel(configPath(activeHome(options.homes).dir)).model
+  const configured = options.home
+    ? configuredModel(configPath(activeHome(options.home).dir)).model
     : undefined;
   const { session: row, messages } = await targetRows(session, options, {
     model: options.model ?? configured ?? session.meta.models.at(-1) ?? null,

@@ -6,7 +6,6 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import type { Homes } from "../types.ts";
 
 /** Profile names as Hermes accepts them (`_PROFILE_ID_RE`). */
 const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -32,8 +31,8 @@ function asProfile(home: string): HermesHome {
 }
 
 /** The home and, when it is a profile root, every named profile under it. */
-export function hermesHomes(homes: Homes): HermesHome[] {
-  const root = asProfile(homes.hermesHome);
+export function hermesHomes(hermesHome: string): HermesHome[] {
+  const root = asProfile(hermesHome);
   if (root.profile) return [root];
   const profilesDir = join(root.dir, "profiles");
   const profiles = existsSync(profilesDir)
@@ -45,9 +44,9 @@ export function hermesHomes(homes: Homes): HermesHome[] {
   return [root, ...profiles];
 }
 
-/** The home a plain `hermes` started with these homes works in: a profile dir, else the sticky active profile. */
-export function activeHome(homes: Homes): HermesHome {
-  const home = asProfile(homes.hermesHome);
+/** The home a plain `hermes` started with this home works in: a profile dir, else the sticky active profile. */
+export function activeHome(hermesHome: string): HermesHome {
+  const home = asProfile(hermesHome);
   if (home.profile) return home;
   const marker = join(home.dir, "active_profile");
   const name = existsSync(marker) ? readFileSync(marker, "utf8").trim() : "";

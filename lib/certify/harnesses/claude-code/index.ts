@@ -49,7 +49,7 @@ export const claudeCodeDriver: HarnessDriver = {
 
     return {
       id: "claude-code",
-      homes: () => ({ claudeHome: claudeConfigDir(home) }),
+      homes: () => ({ "claude-code": claudeConfigDir(home) }),
       async warmUp(cwd) {
         // Without a model, a transcript this version wrote (captured) stands in for the user's earlier session.
         if (mode === "structure") return writeSampleTranscript(claudeConfigDir(home), version);

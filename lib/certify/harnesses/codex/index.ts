@@ -62,7 +62,7 @@ export const codexDriver: HarnessDriver = {
 
     return {
       id: "codex",
-      homes: () => ({ codexHome: codexHomeDir(home) }),
+      homes: () => ({ codex: codexHomeDir(home) }),
       warmUp: (cwd) => initCodexStore(bin, home, cwd, runEnv),
       async seed(cwd, prompts) {
         const first = await exec(cwd, [prompts.first]);

@@ -60,7 +60,7 @@ export const hermesDriver: HarnessDriver = {
 
     return {
       id: "hermes",
-      homes: () => ({ hermesHome }),
+      homes: () => ({ hermes: hermesHome }),
       async warmUp(cwd) {
         // A user's Hermes has a state.db; `sessions list` creates it without a model call, as a first run would.
         const init = await run(cwd, ["sessions", "list"]);

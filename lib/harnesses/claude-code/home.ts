@@ -1,0 +1,9 @@
+import type { HomeSpec } from "../types.ts";
+
+/** Claude Code's config dir: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export const CLAUDE_HOME: HomeSpec = {
+  flag: "claude-home",
+  env: "CLAUDE_CONFIG_DIR",
+  folder: ".claude",
+  describe: "Claude Code config dir",
+};
