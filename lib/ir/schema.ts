@@ -2,6 +2,12 @@
  * The intermediate representation every reader produces and every writer consumes. It is the union of what the
  * three harnesses can express, so a reader never has to throw anything away: what has no typed home here is
  * kept as a `raw` block or a passthrough record and reported, never dropped.
+ *
+ * Written in zod so one text is both the IR's types (`z.infer`) and its validator, but only the suite runs the
+ * validator: it checks every reader's output over every captured fixture (tests/ir-schema.test.ts). The program
+ * itself imports this module for its types only, so the binary carries no zod (tests/binary-contents.test.ts):
+ * the readers build the IR, and validating it again on every load would cost start-up and find nothing the
+ * suite has not. A caller handing the library an IR it built itself can run `Session.parse` on it.
  */
 import { z } from "zod";
 

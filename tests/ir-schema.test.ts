@@ -1,0 +1,141 @@
+/**
+ * The IR is checked: what every reader produces from every session the real harnesses wrote (every captured
+ * fixture of every harness and version: files, snapshots, transcripts, and each session of each state.db) is a
+ * valid `Session` of the zod IR in lib/ir/schema.ts, with no key the IR does not describe. A failure names
+ * the fixture and the zod issue.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DatabaseSync } from "node:sqlite";
+import { z } from "zod";
+import { type HarnessName, Session } from "../lib/ir/schema.ts";
+import { harness } from "../lib/harnesses/index.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const FIXTURES = join(ROOT, "fixtures");
+
+/**
+ * One session a reader accepts: `path` is what the reader is given, `label` names the fixture; `line` is the
+ * one line of a multi-session export file that holds it (the reader takes one exported session per file).
+ */
+interface Readable {
+  harness: HarnessName;
+  path: string;
+  label: string;
+  line?: number;
+}
+
+/**
+ * Files a capture leaves beside the sessions that are not sessions: notes, manifests, the requests the fake
+ * model server received, Codex `threads` rows and table schema, Hermes rows, runs, `sessions list` output and
+ * the gateway's session index, Claude Code bucket observations and subagent metadata.
+ */
+const CAPTURE_ARTIFACTS = [
+  /\.md$/,
+  /\/manifest\.json$/,
+  /\/capture\.json$/,
+  /\/schema\.json$/,
+  /\/threads\.schema\.json$/,
+  /\/buckets\.observed\.json$/,
+  /\.requests\.jsonl$/,
+  /\.threads\.json$/,
+  /\.rows\.json$/,
+  /\.runs\.json$/,
+  /\.results\.json$/,
+  /\.list\.txt$/,
+  /\.meta\.json$/,
+  /\/sessions\/sessions\.json$/,
+];
+
+/** The sessions a harness's reader accepts among a fixture folder's files. */
+const SESSION_FILES: Record<HarnessName, RegExp> = {
+  // Main transcripts, the other sessions a resume or rewind left in the bucket, and subagent transcripts.
+  "claude-code": /\.jsonl$/,
+  // Rollouts.
+  codex: /\.jsonl$/,
+  // `sessions export` lines, snapshots (`sessions/session_<id>.json`) and legacy gateway transcripts.
+  hermes: /\.export\.jsonl$|\/sessions\/session_[^/]+\.json$|\/sessions\/[^/]+\.jsonl$/,
+};
+
+/** The harnesses with captured fixtures: every folder of fixtures/ (checked below). */
+const HARNESSES = Object.keys(SESSION_FILES) as HarnessName[];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [path];
+  }).sort();
+}
+
+/** Every session id a captured state.db holds, each read on its own as `<db>#<id>`. */
+function databaseSessions(path: string): string[] {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return db.prepare("SELECT id FROM sessions ORDER BY id").all().map((row) => String(row.id));
+  } finally {
+    db.close();
+  }
+}
+
+const exportLines = (path: string) => readFileSync(path, "utf8").split("\n").filter((l) => l.trim());
+
+/** The file a reader is given: the fixture itself, or the one export line written to a file of its own. */
+function readerInput({ path, line }: Readable): string {
+  if (line === undefined) return path;
+  const alone = join(tempDir("sb-ir-export-"), basename(path));
+  writeFileSync(alone, `${exportLines(path)[line]}\n`);
+  return alone;
+}
+
+function classifyFixtures(): { readable: Readable[]; unclassified: string[] } {
+  const readable: Readable[] = [];
+  const unclassified: string[] = [];
+  for (const name of HARNESSES) {
+    for (const path of filesUnder(join(FIXTURES, name))) {
+      const label = relative(ROOT, path);
+      if (CAPTURE_ARTIFACTS.some((re) => re.test(path))) continue;
+      if (name === "hermes" && path.endsWith(".state.db")) {
+        for (const id of databaseSessions(path)) {
+          readable.push({ harness: name, path: `${path}#${id}`, label: `${label}#${id}` });
+        }
+      } else if (name === "hermes" && path.endsWith(".export.jsonl") && exportLines(path).length > 1) {
+        exportLines(path).forEach((_, i) =>
+          readable.push({ harness: name, path, label: `${label}:${i + 1}`, line: i })
+        );
+      } else if (SESSION_FILES[name].test(path)) {
+        readable.push({ harness: name, path, label });
+      } else {
+        unclassified.push(label);
+      }
+    }
+  }
+  return { readable, unclassified };
+}
+
+const { readable, unclassified } = classifyFixtures();
+
+test("every captured fixture is a session a reader accepts or a known capture artifact", () => {
+  assert.deepEqual(unclassified, [], "a new kind of fixture: read it below or name it a capture artifact");
+  assert.deepEqual(readdirSync(FIXTURES).sort(), [...HARNESSES].sort(), "a harness without a reader here");
+  // Every harness version's folder contributes sessions.
+  const versions = (name: HarnessName) => readdirSync(join(FIXTURES, name)).sort();
+  for (const name of HARNESSES) {
+    const covered = new Set(readable.filter((r) => r.harness === name).map((r) => r.label.split("/")[2]));
+    assert.deepEqual([...covered].sort(), versions(name), name);
+  }
+});
+
+for (const fixture of readable) {
+  const { harness: name, label } = fixture;
+  test(`${label} reads into a valid IR session`, async () => {
+    const session = await harness(name).read(readerInput(fixture));
+    const parsed = Session.safeParse(session);
+    if (!parsed.success) assert.fail(`${label}: ${z.prettifyError(parsed.error)}`);
+    // Parsing drops keys the IR does not describe: what is left must be everything the reader produced.
+    assert.deepEqual(parsed.data, session, `${label}: the reader produced keys the IR does not describe`);
+  });
+}
