@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { z } from "zod";
 import { type HarnessName, Session } from "../lib/ir/schema.ts";
-import { harness } from "../lib/harnesses/index.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -132,7 +132,7 @@ test("every captured fixture is a session a reader accepts or a known capture ar
 for (const fixture of readable) {
   const { harness: name, label } = fixture;
   test(`${label} reads into a valid IR session`, async () => {
-    const session = await harness(name).read(readerInput(fixture));
+    const session = await BUILTIN_HARNESSES[name].read(readerInput(fixture));
     const parsed = Session.safeParse(session);
     if (!parsed.success) assert.fail(`${label}: ${z.prettifyError(parsed.error)}`);
     // Parsing drops keys the IR does not describe: what is left must be everything the reader produced.
