@@ -191,11 +191,8 @@ test("errors under --json still print one JSON document", () => {
   assert.equal(doc.error.exitCode, 2);
 });
 
-test("every command answers --help", () => {
-  for (const command of ["list", "inspect", "show", "convert", "handoff", "drift", "certify", "demo"]) {
-    const r = cli([command, "--help"]);
-    assert.equal(r.code, 0, command);
-    assert.match(r.stdout, new RegExp(`Usage: session-bridge ${command}`));
-  }
-  assert.match(cli(["--version"]).stdout, /^session-bridge \d+\.\d+\.\d+/);
+test("the real process prints its version and exits 0 (every command's --help: help-contract.test.ts)", () => {
+  const r = cli(["--version"]);
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^session-bridge \d+\.\d+\.\d+\n$/);
 });

@@ -9,16 +9,35 @@ import { terminalField, terminalText } from "../io/control-characters.ts";
 
 export const JSON_SCHEMA = "session-bridge/1";
 
+/** Takes what the CLI prints, already neutralized: `fd` 1 is stdout, 2 is stderr. */
+export type OutputWriter = (fd: 1 | 2, text: string) => void;
+
+let writer: OutputWriter = writeAll;
+
+/**
+ * Runs `work` (the CLI run in-process: a test, a program driving it) with everything out() and err() print
+ * handed to `capture` instead of this process's stdout and stderr. One at a time: the capture is process-wide.
+ */
+export async function capturingOutput<T>(capture: OutputWriter, work: () => Promise<T>): Promise<T> {
+  const previous = writer;
+  writer = capture;
+  try {
+    return await work();
+  } finally {
+    writer = previous;
+  }
+}
+
 export function printJson(body: Record<string, unknown>, ok = true): void {
   out(JSON.stringify({ schema: JSON_SCHEMA, ok, ...body }, null, 2));
 }
 
 export function out(text: string): void {
-  writeAll(1, `${terminalText(text)}\n`);
+  writer(1, `${terminalText(text)}\n`);
 }
 
 export function err(text: string): void {
-  writeAll(2, `${terminalText(text)}\n`);
+  writer(2, `${terminalText(text)}\n`);
 }
 
 /** writeSync may write less than asked on pipes; loop so large outputs arrive whole before exit. */

@@ -1,7 +1,14 @@
-/** Runs the real CLI in a child process under the current runtime, as a user would. */
+/**
+ * Runs the real CLI: `cli` in a child process under the current runtime, as a user would (for the process's
+ * own contract: exit status, signals, what a terminal sees); `runCli` in this process through the entry main.ts
+ * calls, with the same arguments, environment and exit code, without starting a runtime per call.
+ */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { scriptArgv } from "../../lib/runtime.ts";
+import { run } from "../../lib/cli/main.ts";
+import { capturingOutput } from "../../lib/cli/output.ts";
+import type { Registry } from "../../lib/harnesses/registry.ts";
 import { tempDir } from "./tmp.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
@@ -14,13 +21,21 @@ export interface CliResult {
   stderr: string;
 }
 
+/** The environment a CLI run sees: this process's, with the test bridge home, no debug output, and `env`. */
+const cliEnv = (env: Record<string, string>): Record<string, string | undefined> => ({
+  ...process.env,
+  SESSION_BRIDGE_DEBUG: "",
+  SESSION_BRIDGE_HOME: BRIDGE_HOME,
+  ...env,
+});
+
 /** Runs the CLI; `cwd` is the directory it starts in (relative flags and variables resolve against it). */
 export function cli(args: string[], env: Record<string, string> = {}, cwd?: string): CliResult {
   const [bin, ...pre] = scriptArgv(MAIN);
   const r = spawnSync(bin!, [...pre, ...args], {
     encoding: "utf8",
     ...(cwd ? { cwd } : {}),
-    env: { ...process.env, SESSION_BRIDGE_DEBUG: "", SESSION_BRIDGE_HOME: BRIDGE_HOME, ...env },
+    env: cliEnv(env),
     maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
@@ -33,4 +48,51 @@ export function cliJson(
 ): CliResult & { json: Record<string, unknown> } {
   const r = cli([...args, "--json"], env, cwd);
   return { ...r, json: JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+/**
+ * Runs the CLI in this process, as main.ts would with `env` as its environment and `cwd` as its directory: both
+ * apply for the call only (process.env and the working directory are restored after), so code that still
+ * reads them sees what a child process would. Calls run one at a time, as node:test runs a file's tests.
+ */
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+  registry?: Registry,
+): Promise<CliResult> {
+  if (args[0] === "convert" && !args.some((a) => /^(?:-o|--output(?:=.*)?|-h|--help)$/.test(a))) {
+    throw new Error("convert to stdout writes the session to this process's stdout: use cli() for it");
+  }
+  const output = { 1: "", 2: "" };
+  const environment = cliEnv(env);
+  const savedEnv = { ...process.env };
+  const savedCwd = process.cwd();
+  replaceEnv(environment);
+  if (cwd) process.chdir(cwd);
+  try {
+    const code = await capturingOutput(
+      (fd, text) => (output[fd] += text),
+      () => run(args, environment, registry),
+    );
+    return { code, stdout: output[1], stderr: output[2] };
+  } finally {
+    process.chdir(savedCwd);
+    replaceEnv(savedEnv);
+  }
+}
+
+export async function runCliJson(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<CliResult & { json: Record<string, unknown> }> {
+  const r = await runCli([...args, "--json"], env, cwd);
+  return { ...r, json: JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+/** Makes process.env exactly `env`. */
+function replaceEnv(env: Record<string, string | undefined>): void {
+  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 }

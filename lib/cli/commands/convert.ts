@@ -19,8 +19,9 @@ export const convert: Command = {
   --model M          model the rendered session continues on (default: the target's configured model)
   --force            replace FILE if it exists
   --no-handshake     do not append the resume handshake
-  --no-stub-open-calls  leave interrupted tool calls without a result (by default each gets one saying it
-                     was interrupted: every target otherwise hides or invents it on resume)
+  --stub-open-calls  give each interrupted tool call a result saying it was interrupted (the default:
+                     every target otherwise hides or invents it on resume)
+  --no-stub-open-calls  leave interrupted tool calls without a result
   --from H           look for <session> in this harness only`,
   options: { ...CONVERSION_OPTIONS, output: { type: "string", short: "o" }, model: { type: "string" } },
   async run(parsed, context) {

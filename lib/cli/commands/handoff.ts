@@ -37,8 +37,9 @@ export const handoff: Command = {
   --force            replace an existing target session (backed up first)
   --no-backup        skip the database backup (file targets never need one)
   --no-handshake     do not append the resume handshake
-  --no-stub-open-calls  leave interrupted tool calls without a result (by default each gets one saying it
-                     was interrupted: every target otherwise hides or invents it on resume)
+  --stub-open-calls  give each interrupted tool call a result saying it was interrupted (the default:
+                     every target otherwise hides or invents it on resume)
+  --no-stub-open-calls  leave interrupted tool calls without a result
   --from H           look for <session> in this harness only`,
   options: {
     ...CONVERSION_OPTIONS,
