@@ -82,7 +82,13 @@ async function phase(name: string, file: string, work: string): Promise<void> {
     mkdirSync(cwd);
     if (step === "convert") {
       const request = { cwd, handshake: true, stubOpenCalls: false, now };
-      await convertSession(session, target, request, { path: join(work, "out.jsonl"), replace: false });
+      await convertSession(
+        session,
+        target,
+        request,
+        { path: join(work, "out.jsonl"), replace: false },
+        join(work, "bridge"),
+      );
     } else {
       createCodexStore(homes.codex);
       createHermesStore(homes.hermes);
@@ -94,7 +100,7 @@ async function phase(name: string, file: string, work: string): Promise<void> {
         home: homes[to],
       });
       const plan = await target.plan(prepared, options, homes[to], false);
-      await plan.commit({ force: false, backup: true, now });
+      await plan.commit({ force: false, backup: true, now, bridgeHome: join(work, "bridge") });
     }
   }
   const seconds = (performance.now() - started) / 1000;

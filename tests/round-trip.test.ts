@@ -18,7 +18,7 @@ import { tempDir } from "./helpers/tmp.ts";
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 const HARNESSES: HarnessName[] = ["claude-code", "codex", "hermes"];
 const dir = tempDir();
-process.env.SESSION_BRIDGE_HOME = join(dir, "bridge");
+const bridgeHome = join(dir, "bridge");
 const homes: Record<HarnessName, string> = {
   "claude-code": join(dir, "claude"),
   codex: join(dir, "codex"),
@@ -65,8 +65,8 @@ async function hop(session: Session, to: HarnessName): Promise<Session> {
   }, {
     path,
     replace: false,
-  });
-  return restoreProvenance(await target.read(path));
+  }, bridgeHome);
+  return restoreProvenance(bridgeHome, await target.read(path));
 }
 
 /** Text made inert on the way (‹tag›) is the same words. */
@@ -84,7 +84,7 @@ const paths = (a: HarnessName) => {
 
 for (const source of await sources()) {
   test(`round trips keep the conversation core: ${source.label}`, async () => {
-    const original = restoreProvenance(await BUILTIN_HARNESSES[source.harness].read(source.ref));
+    const original = restoreProvenance(bridgeHome, await BUILTIN_HARNESSES[source.harness].read(source.ref));
     const expected = core(original);
     for (const route of paths(source.harness)) {
       let session = original;

@@ -129,15 +129,15 @@ test("a tool with no equivalent passes through by name and is counted", () => {
 });
 
 test("native forms survive a round trip through the provenance file of the written session", () => {
-  process.env.SESSION_BRIDGE_HOME = tempDir();
+  const bridgeHome = tempDir();
   const codex = hop(sessionWith("claude-code", [{ name: "Read", input: { file_path: "/p/x.ts" } }]), "codex");
-  saveProvenance("codex", "0190a7d2-1111-7000-8000-000000000000", codex);
+  saveProvenance(bridgeHome, "codex", "0190a7d2-1111-7000-8000-000000000000", codex);
   const reread = sessionWith(
     "codex",
     [{ name: "exec_command", input: { cmd: "sed -n '1,$p' /p/x.ts" } }],
     "0190a7d2-1111-7000-8000-000000000000",
   );
-  const restored = calls(restoreProvenance(reread))[0]!;
+  const restored = calls(restoreProvenance(bridgeHome, reread))[0]!;
   assert.deepEqual(restored.native, {
     harness: "claude-code",
     name: "Read",

@@ -10,6 +10,8 @@ export interface Context {
   registry: Registry;
   /** Every registered harness's home, by harness name. */
   homes: Homes;
+  /** session-bridge's own folder (backups, undo ledger, provenance): $SESSION_BRIDGE_HOME, else ~/.session-bridge. */
+  bridgeHome: string;
   json: boolean;
   now: Date;
   env: Env;

@@ -6,6 +6,7 @@ import type { CommandEntry } from "./commands/index.ts";
 import { type Context, type Env, globalHelp } from "./command.ts";
 import { flag, homeFlags, parse } from "./args.ts";
 import { resolveHomes } from "../harnesses/homes.ts";
+import { resolveBridgeHome } from "../store/backup.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { err, out } from "./output.ts";
 import { onNotice } from "../io/notices.ts";
@@ -27,6 +28,7 @@ export async function runCommand(
   const context: Context = {
     registry,
     homes: resolveHomes(registry.harnesses, homeFlags(parsed.values, registry), env),
+    bridgeHome: resolveBridgeHome(env),
     json: flag(parsed.values, "json"),
     now: new Date(),
     env,

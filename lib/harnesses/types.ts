@@ -118,8 +118,8 @@ export interface CommitOptions {
   /** Take an online backup of every database before writing (on unless --no-backup). */
   backup: boolean;
   now: Date;
-  /** session-bridge's own folder, where backups go (default: resolved from the environment). */
-  bridgeHome?: string;
+  /** session-bridge's own folder, where the backups go. */
+  bridgeHome: string;
 }
 
 export interface HandoffResult {

@@ -2,12 +2,19 @@
  * Pure conversion: a session rendered into another harness's format, written to a file or a descriptor,
  * touching no store. The translated calls' native forms are remembered for a later hop back.
  */
-import type { Session } from "../ir/schema.ts";
-import type { Harness } from "../harnesses/types.ts";
+import { dirname, resolve } from "node:path";
+import type { HarnessName, Session } from "../ir/schema.ts";
+import type { Harness, Homes } from "../harnesses/types.ts";
+import { builtinRegistry, findHarness, type Registry } from "../harnesses/registry.ts";
+import { homeOf } from "../harnesses/homes.ts";
+import type { BrokenStore } from "../harnesses/stores.ts";
 import { publishFile, writeLines } from "../io/publish.ts";
+import { holdingSignals } from "../io/interrupt.ts";
+import { assertDirectory } from "../io/paths.ts";
 import { saveProvenance } from "../tools/provenance.ts";
-import { withNotes } from "../report/report.ts";
+import { type ConversionReport, withNotes } from "../report/report.ts";
 import { type ConversionRequest, prepareConversion, type PreparedConversion } from "./prepare.ts";
+import { type SessionSource, sourceSession } from "./source.ts";
 
 /** Where the rendering goes: a new file (replaced only when asked), or an open descriptor such as stdout. */
 export type Destination = { path: string; replace: boolean } | { fd: number };
@@ -17,11 +24,77 @@ export async function convertSession(
   target: Harness,
   request: ConversionRequest,
   destination: Destination,
+  bridgeHome: string,
 ): Promise<PreparedConversion> {
   const prepared = prepareConversion(source, target, request);
   const lines = target.render(prepared.session, prepared.options);
   if ("path" in destination) await publishFile(destination.path, lines, destination.replace);
   else await writeLines(destination.fd, lines);
-  saveProvenance(target.name, prepared.options.id, prepared.session, prepared.memory);
+  saveProvenance(bridgeHome, target.name, prepared.options.id, prepared.session, prepared.memory);
   return { ...prepared, report: withNotes(prepared.report, target.fileLosses?.(prepared.session)) };
+}
+
+export interface ConvertRequest {
+  source: SessionSource;
+  /** The target harness whose format the session is rendered in (a name or an alias). */
+  to: string;
+  /** A file (made only if it does not exist, unless `force`), or an open descriptor such as 1 for stdout. */
+  output: string | { fd: number };
+  /** Replace `output` if it exists. */
+  force?: boolean;
+  /** Working directory the rendered session records (default: the source's). */
+  cwd?: string;
+  /** Model the rendered session continues on (default: the target's configured model). */
+  model?: string;
+  /** Append the resume handshake (default true). */
+  handshake?: boolean;
+  /** Answer interrupted tool calls with a result saying so (default true). */
+  stubOpenCalls?: boolean;
+  now?: Date;
+  /** The harnesses known (default: the built-in ones). */
+  registry?: Registry;
+  /** Every registered harness's home, by harness name. */
+  homes: Homes;
+  /** session-bridge's own folder, where the conversion's provenance is kept for a hop back. */
+  bridgeHome: string;
+  onSkipped?: (store: BrokenStore) => void;
+}
+
+export interface Converted {
+  /** The absolute path written, or none when written to a descriptor. */
+  output?: string;
+  target: { harness: HarnessName; id: string };
+  report: ConversionReport;
+  skipped: BrokenStore[];
+}
+
+/** Reads the source and writes it in the target's format; Ctrl-C mid-write leaves no file and no temp file. */
+export async function convert(request: ConvertRequest): Promise<Converted> {
+  const registry = request.registry ?? builtinRegistry;
+  const target = findHarness(registry, request.to);
+  const output = typeof request.output === "string" ? resolve(request.output) : undefined;
+  if (output) assertDirectory(dirname(output), "-o");
+  const { session: source, skipped } = await sourceSession(request.source, { ...request, registry });
+  const destination: Destination = output
+    ? { path: output, replace: request.force ?? false }
+    : (request.output as { fd: number });
+  const { options, report } = await holdingSignals(() =>
+    convertSession(
+      source,
+      target,
+      {
+        // A same-harness conversion keeps the id, so untouched records come out byte for byte.
+        ...(target.name === source.meta.harness ? { id: source.meta.id } : {}),
+        ...(request.cwd ? { cwd: request.cwd } : {}),
+        ...(request.model ? { model: request.model } : {}),
+        handshake: request.handshake ?? true,
+        stubOpenCalls: request.stubOpenCalls ?? true,
+        now: request.now ?? new Date(),
+        home: homeOf(request.homes, target),
+      },
+      destination,
+      request.bridgeHome,
+    )
+  );
+  return { ...(output ? { output } : {}), target: { harness: target.name, id: options.id }, report, skipped };
 }

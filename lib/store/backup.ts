@@ -10,15 +10,16 @@ import { basename, dirname, join, resolve } from "node:path";
 import { ensureDir } from "../io/publish.ts";
 
 /**
- * session-bridge's own folder: backups and the undo ledger. Absolute, because the ledger records paths in it
- * that a later undo, run from anywhere, must find.
+ * session-bridge's own folder (backups, the undo ledger, tool provenance) as the environment names it: read
+ * once, at the edge, and passed down as a value. Absolute, because the ledger records paths in it that a later
+ * undo, run from anywhere, must find.
  */
-export function bridgeHome(): string {
-  return resolve(process.env.SESSION_BRIDGE_HOME || join(homedir(), ".session-bridge"));
+export function resolveBridgeHome(env: NodeJS.ProcessEnv): string {
+  return resolve(env.SESSION_BRIDGE_HOME || join(env.HOME || homedir(), ".session-bridge"));
 }
 
-export function backupsRoot(home: string = bridgeHome()): string {
-  return join(home, "backups");
+export function backupsRoot(bridgeHome: string): string {
+  return join(bridgeHome, "backups");
 }
 
 export const MANIFEST = "manifest.json";
@@ -31,8 +32,8 @@ export interface Manifest {
 /** Backup folders made by this process, in order; a failed step discards the ones it made (see discard). */
 const made: string[] = [];
 
-/** A fresh folder for one operation's backups, named so they sort by time (under `home`, else bridgeHome()). */
-export function backupDir(label: string, now: Date, home?: string): string {
+/** A fresh folder for one operation's backups under session-bridge's own folder, named so they sort by time. */
+export function backupDir(label: string, now: Date, home: string): string {
   const stamp = now.toISOString().replace(/[:.]/g, "-");
   const dir = join(backupsRoot(home), `${stamp}-${label}`);
   if (!made.includes(dir)) made.push(dir);

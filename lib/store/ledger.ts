@@ -15,7 +15,6 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import type { RegisteredRow } from "../harnesses/types.ts";
-import { bridgeHome } from "./backup.ts";
 import { ensureDir } from "../io/publish.ts";
 
 export interface LedgerEntry {
@@ -34,8 +33,9 @@ interface UndoneMark {
   at: string;
 }
 
-export function ledgerPath(): string {
-  return join(bridgeHome(), "ledger.jsonl");
+/** The ledger in session-bridge's own folder (see resolveBridgeHome). */
+export function ledgerPath(bridgeHome: string): string {
+  return join(bridgeHome, "ledger.jsonl");
 }
 
 export async function sha256File(path: string): Promise<string> {
@@ -44,9 +44,9 @@ export async function sha256File(path: string): Promise<string> {
   return hash.digest("hex");
 }
 
-function append(record: LedgerEntry | UndoneMark): void {
-  ensureDir(bridgeHome(), []);
-  const fd = openSync(ledgerPath(), "a", 0o600);
+function append(bridgeHome: string, record: LedgerEntry | UndoneMark): void {
+  ensureDir(bridgeHome, []);
+  const fd = openSync(ledgerPath(bridgeHome), "a", 0o600);
   try {
     appendFileSync(fd, `${JSON.stringify(record)}\n`);
     fsyncSync(fd);
@@ -55,20 +55,21 @@ function append(record: LedgerEntry | UndoneMark): void {
   }
 }
 
-export function recordOperation(entry: LedgerEntry): void {
-  append(entry);
+export function recordOperation(bridgeHome: string, entry: LedgerEntry): void {
+  append(bridgeHome, entry);
 }
 
-export function markUndone(op: string, now: Date): void {
-  append({ undone: op, at: now.toISOString() });
+export function markUndone(bridgeHome: string, op: string, now: Date): void {
+  append(bridgeHome, { undone: op, at: now.toISOString() });
 }
 
 /** Operations not yet undone, newest last. A damaged line is skipped: the ledger must never block an undo. */
-export function pendingOperations(): LedgerEntry[] {
-  if (!existsSync(ledgerPath())) return [];
+export function pendingOperations(bridgeHome: string): LedgerEntry[] {
+  const path = ledgerPath(bridgeHome);
+  if (!existsSync(path)) return [];
   const entries: LedgerEntry[] = [];
   const undone = new Set<string>();
-  for (const line of readFileSync(ledgerPath(), "utf8").split("\n")) {
+  for (const line of readFileSync(path, "utf8").split("\n")) {
     if (!line.trim()) continue;
     try {
       const record = JSON.parse(line) as LedgerEntry | UndoneMark;

@@ -39,17 +39,18 @@ function folderTime(name: string): string {
   return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z` : "";
 }
 
-function listCopies(): { copies: BackupCopy[]; folders: string[] } {
+function listCopies(bridgeHome: string): { copies: BackupCopy[]; folders: string[] } {
+  const root = backupsRoot(bridgeHome);
   let names: string[];
   try {
-    names = readdirSync(backupsRoot());
+    names = readdirSync(root);
   } catch {
     return { copies: [], folders: [] };
   }
   const copies: BackupCopy[] = [];
   const folders: string[] = [];
   for (const name of names.sort()) {
-    const dir = join(backupsRoot(), name);
+    const dir = join(root, name);
     if (!statSync(dir).isDirectory()) continue;
     folders.push(dir);
     const manifest = readManifest(dir);
@@ -68,18 +69,18 @@ function listCopies(): { copies: BackupCopy[]; folders: string[] } {
 }
 
 /** Copies an undo of a pending handoff restores from. */
-function neededByUndo(): Set<string> {
+function neededByUndo(bridgeHome: string): Set<string> {
   const needed = new Set<string>();
-  for (const entry of pendingOperations()) {
+  for (const entry of pendingOperations(bridgeHome)) {
     for (const r of entry.replaced) needed.add(r.backup);
     for (const row of entry.rows) if (row.restoreFrom) needed.add(row.restoreFrom);
   }
   return needed;
 }
 
-export function planPrune(keep: number, now: Date): PrunePlan {
-  const { copies, folders } = listCopies();
-  const needed = neededByUndo();
+export function planPrune(bridgeHome: string, keep: number, now: Date): PrunePlan {
+  const { copies, folders } = listCopies(bridgeHome);
+  const needed = neededByUndo(bridgeHome);
   const plan: PrunePlan = { keep: [], remove: [], folders: [], bytes: 0 };
   const byOriginal = new Map<string, BackupCopy[]>();
   for (const c of copies) byOriginal.set(c.original, [...(byOriginal.get(c.original) ?? []), c]);
@@ -115,8 +116,8 @@ export function carryOutPrune(plan: PrunePlan): void {
 }
 
 /** The rule applied after a successful handoff or undo; returns what it removed. */
-export function applyRetention(now: Date): PrunePlan {
-  const plan = planPrune(DEFAULT_KEEP, now);
+export function applyRetention(bridgeHome: string, now: Date): PrunePlan {
+  const plan = planPrune(bridgeHome, DEFAULT_KEEP, now);
   carryOutPrune(plan);
   return plan;
 }

@@ -60,7 +60,12 @@ function matchingRows(row: RegisteredRow): number {
   }
 }
 
-export async function carryOutUndo(plan: UndoPlan, force: boolean, now: Date): Promise<string[]> {
+export async function carryOutUndo(
+  plan: UndoPlan,
+  force: boolean,
+  now: Date,
+  bridgeHome: string,
+): Promise<string[]> {
   if (plan.changed.length && !force) {
     throw new RefusedError(
       `${
@@ -71,7 +76,7 @@ export async function carryOutUndo(plan: UndoPlan, force: boolean, now: Date): P
   const mark = backupMark();
   let committed = false;
   try {
-    return await undoFromDatabasesAndFiles(plan, now, () => (committed = true));
+    return await undoFromDatabasesAndFiles(plan, now, bridgeHome, () => (committed = true));
   } catch (error) {
     // Nothing was changed yet: the backups taken for this undo copy an unchanged store.
     if (!committed) discardBackupsSince(mark);
@@ -79,8 +84,13 @@ export async function carryOutUndo(plan: UndoPlan, force: boolean, now: Date): P
   }
 }
 
-async function undoFromDatabasesAndFiles(plan: UndoPlan, now: Date, commit: () => void): Promise<string[]> {
-  const saved = backupDir(`undo-${plan.entry.op}`, now);
+async function undoFromDatabasesAndFiles(
+  plan: UndoPlan,
+  now: Date,
+  bridgeHome: string,
+  commit: () => void,
+): Promise<string[]> {
+  const saved = backupDir(`undo-${plan.entry.op}`, now, bridgeHome);
   const backups: string[] = [];
   for (const [database, rows] of groupBy(plan.rows, (r) => r.database)) {
     const db = openForWrite(database);
@@ -119,7 +129,7 @@ async function undoFromDatabasesAndFiles(plan: UndoPlan, now: Date, commit: () =
   commit();
   for (const path of plan.remove) unlinkSync(path);
   for (const { path, backup } of plan.restore) copyFileSync(backup, path);
-  markUndone(plan.entry.op, now);
+  markUndone(bridgeHome, plan.entry.op, now);
   return backups;
 }
 

@@ -9,7 +9,6 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EarlierHandoff, HarnessName, NativeToolCall, ReasoningBlock, Session } from "../ir/schema.ts";
-import { bridgeHome } from "../store/backup.ts";
 import { ensureDir } from "../io/publish.ts";
 import { assertSafeId } from "../ids.ts";
 import { reattachProofs } from "../ir/reasoning.ts";
@@ -31,11 +30,13 @@ export interface ConversionMemory {
   pending?: EarlierHandoff;
 }
 
-function provenancePath(harness: HarnessName, id: string): string {
-  return join(bridgeHome(), "provenance", harness, `${assertSafeId(id)}.json`);
+function provenancePath(bridgeHome: string, harness: HarnessName, id: string): string {
+  return join(bridgeHome, "provenance", harness, `${assertSafeId(id)}.json`);
 }
 
+/** Saved in session-bridge's own folder (`bridgeHome`, see resolveBridgeHome). */
 export function saveProvenance(
+  bridgeHome: string,
   harness: HarnessName,
   id: string,
   session: Session,
@@ -52,14 +53,14 @@ export function saveProvenance(
     ...(memory.reasoning.length ? { reasoning: memory.reasoning } : {}),
     ...(memory.posture ? { posture: memory.posture } : {}),
   };
-  const path = provenancePath(harness, id);
+  const path = provenancePath(bridgeHome, harness, id);
   ensureDir(join(path, ".."), []);
   writeFileSync(`${path}.tmp`, JSON.stringify(provenance));
   renameSync(`${path}.tmp`, path);
 }
 
-export function restoreProvenance(session: Session): Session {
-  const path = provenancePath(session.meta.harness, session.meta.id);
+export function restoreProvenance(bridgeHome: string, session: Session): Session {
+  const path = provenancePath(bridgeHome, session.meta.harness, session.meta.id);
   if (!existsSync(path)) return session;
   let provenance: Provenance;
   try {

@@ -10,8 +10,9 @@ export const demo: Command = {
   options: { keep: { type: "boolean" } },
   async run(parsed, context) {
     const sandbox = buildSandbox();
-    // The demo's backups and undo ledger belong to the sandbox, not to the user's real session-bridge home.
-    process.env.SESSION_BRIDGE_HOME = sandbox.bridgeHome;
+    // The demo's backups and undo ledger belong to the sandbox, not to the user's real session-bridge home: the
+    // steps run with an environment naming it (a copy: the process's own environment is left as it was).
+    const env = { ...context.env, SESSION_BRIDGE_HOME: sandbox.bridgeHome };
     const homes = [
       "--claude-home",
       sandbox.claudeHome,
@@ -72,7 +73,7 @@ export const demo: Command = {
     for (const [title, argv] of steps) {
       out(`\n=== ${title}\n$ session-bridge ${argv.join(" ")}`);
       // The real commands, in-process, so what the demo shows is exactly what a user gets.
-      code = await context.run(argv, context.env);
+      code = await context.run(argv, env);
       if (code !== 0) break;
     }
     out("\nThe printed resume commands name the sandbox homes: with --keep, paste them to resume there.");

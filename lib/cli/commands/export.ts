@@ -1,13 +1,9 @@
 import type { Command } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
-import { loadSession } from "../load.ts";
-import { homeOf } from "../../harnesses/homes.ts";
-import { publishFile } from "../../io/publish.ts";
-import { holdingSignals } from "../../io/interrupt.ts";
+import { warnSkipped } from "../load.ts";
+import { exportSession } from "../../pipeline/export.ts";
 import { InputError } from "../../errors.ts";
-import { assertDirectory } from "../../io/paths.ts";
 import { out, printJson } from "../output.ts";
-import { dirname, resolve } from "node:path";
 
 export const exportCommand: Command = {
   usage: "session-bridge export <session> -o FILE [--force] [--from H] [--json]",
@@ -17,28 +13,24 @@ export const exportCommand: Command = {
 Database-only sessions (Hermes) become a file; file-based ones (Claude Code, Codex) are copied record by record.
 Nothing is added: no handshake, no stubs, the session keeps its id.`,
   options: { output: { type: "string", short: "o" }, force: { type: "boolean" }, from: { type: "string" } },
-  async run(parsed, context) {
-    const { homes, json, now } = context;
+  async run(parsed, { registry, homes, bridgeHome, json, now }) {
     const [ref] = positionals(parsed, ["session"]);
     const output = str(parsed.values, "output");
     if (!output) throw new InputError("missing -o FILE");
-    const path = resolve(output);
-    assertDirectory(dirname(path), "-o");
-    const { session, source } = await loadSession(ref!, parsed.values, context);
-    // The harness's own same-harness render: its records as they are, id and working directory unchanged.
-    const lines = source.render(session, {
-      id: session.meta.id,
-      cwd: session.meta.cwd ?? "",
+    const from = str(parsed.values, "from");
+    const exported = await exportSession({
+      ref: ref!,
+      ...(from !== undefined ? { from } : {}),
+      output,
+      force: flag(parsed.values, "force"),
       now,
-      stubOpenCalls: false,
-      home: homeOf(homes, source),
-      verbatim: true,
+      registry,
+      homes,
+      bridgeHome,
+      onSkipped: warnSkipped,
     });
-    // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.
-    await holdingSignals(() => publishFile(path, lines, flag(parsed.values, "force")));
-    const exported = { harness: session.meta.harness, id: session.meta.id };
-    if (json) printJson({ output: path, session: exported });
-    else out(`exported ${exported.harness}:${exported.id} to ${path}`);
+    if (json) printJson({ output: exported.output, session: exported.session });
+    else out(`exported ${exported.session.harness}:${exported.session.id} to ${exported.output}`);
     return 0;
   },
 };

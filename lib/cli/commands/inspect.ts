@@ -1,8 +1,7 @@
 import type { Command } from "../command.ts";
 import { positionals } from "../args.ts";
 import { loadSession } from "../load.ts";
-import { countBlocks } from "../../ir/summary.ts";
-import type { Session } from "../../ir/schema.ts";
+import { type Inspection, inspection } from "../../pipeline/inspect.ts";
 import { out, printJson } from "../output.ts";
 import { terminalField as field } from "../../io/control-characters.ts";
 
@@ -21,42 +20,15 @@ export const inspect: Command = {
   },
 };
 
-export function inspection(session: Session) {
-  const { meta } = session;
-  return {
-    harness: meta.harness,
-    version: meta.harnessVersion ?? null,
-    id: meta.id,
-    path: meta.path ?? null,
-    cwd: meta.cwd ?? null,
-    title: meta.title ?? null,
-    models: meta.models,
-    gitBranch: meta.gitBranch ?? null,
-    permissionMode: meta.permissionMode ?? null,
-    createdAt: meta.createdAt ?? null,
-    updatedAt: meta.updatedAt ?? null,
-    source: meta.source ?? null,
-    usage: meta.usage ?? null,
-    costUsd: meta.costUsd ?? null,
-    ...countBlocks(session.messages),
-    tools: session.tools.length,
-    systemInstructions: session.meta.systemInstructions?.length ?? 0,
-    threads: session.threads.map((t) => ({ id: t.id, kind: t.kind, messages: t.messages.length })),
-    pending: session.pending,
-    drift: session.drift,
-    notices: session.notices,
-  };
-}
-
 /** Where the session was started and what it consumed, as the source harness recorded it. */
-function usageLine(s: ReturnType<typeof inspection>): string {
+function usageLine(s: Inspection): string {
   const parts = s.source ? [`started from ${s.source}`] : [];
   if (s.usage) parts.push(`${s.usage.inputTokens} input / ${s.usage.outputTokens} output tokens`);
   if (s.costUsd !== null) parts.push(`$${s.costUsd.toFixed(4)}`);
   return parts.join("; ");
 }
 
-function describe(s: ReturnType<typeof inspection>): string[] {
+function describe(s: Inspection): string[] {
   const lines = [
     `${s.harness} session ${field(s.id)}${s.version ? ` (written by ${field(s.version)})` : ""}`,
     `  title     ${field(s.title ?? "-")}`,

@@ -15,16 +15,16 @@ The rule: a backup that undoing a pending handoff restores from is always kept; 
 database or file, the newest N are kept; the rest are removed. Backups live in $SESSION_BRIDGE_HOME/backups
 (default ~/.session-bridge/backups).`,
   options: { keep: { type: "string" }, "dry-run": { type: "boolean" } },
-  run({ values }, { json, now }) {
+  run({ values }, { json, now, bridgeHome }) {
     const keep = keepCount(str(values, "keep"));
     const dryRun = flag(values, "dry-run");
-    const plan = planPrune(keep, now);
+    const plan = planPrune(bridgeHome, keep, now);
     if (!dryRun) carryOutPrune(plan);
     if (json) {
       printJson({
         dryRun,
         keep,
-        backups: backupsRoot(),
+        backups: backupsRoot(bridgeHome),
         removed: plan.remove,
         removedFolders: plan.folders,
         kept: plan.keep,

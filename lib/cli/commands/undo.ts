@@ -1,15 +1,10 @@
 import type { Command } from "../command.ts";
 import { flag } from "../args.ts";
-import { pendingOperations } from "../../store/ledger.ts";
-import { carryOutUndo, planUndo } from "../../store/undo.ts";
-import { InputError, RefusedError } from "../../errors.ts";
+import { undo as runUndo, undoable } from "../../pipeline/undo.ts";
+import { InputError } from "../../errors.ts";
 import { out, printJson } from "../output.ts";
-import { holdingSignals } from "../../io/interrupt.ts";
-import { applyRetention } from "../../store/prune.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
-
-const MIN_PREFIX = 6;
 
 export const undo: Command = {
   usage: "session-bridge undo [OPERATION] [--list] [--dry-run] [--force] [--json]",
@@ -18,9 +13,9 @@ export const undo: Command = {
   --dry-run    show what would be removed or restored, and change nothing
   --force      also remove files that changed since the handoff (a copy is saved first)`,
   options: { list: { type: "boolean" }, "dry-run": { type: "boolean" }, force: { type: "boolean" } },
-  async run(parsed, { json, now }) {
-    const pending = pendingOperations();
+  async run(parsed, { json, now, bridgeHome }) {
     if (flag(parsed.values, "list")) {
+      const pending = undoable(bridgeHome);
       if (json) printJson({ operations: pending });
       else if (!pending.length) out("nothing to undo");
       else {for (const e of pending.toReversed()) {
@@ -30,21 +25,14 @@ export const undo: Command = {
     }
     const [ref, ...extra] = parsed.positionals;
     if (extra.length) throw new InputError(`unexpected argument ${JSON.stringify(extra[0])}`);
-    if (ref !== undefined && ref.length < MIN_PREFIX) {
-      throw new InputError(`operation id prefix must have at least ${MIN_PREFIX} characters`);
-    }
-    const entry = ref === undefined ? pending.at(-1) : pending.find((e) => e.op.startsWith(ref));
-    if (!entry) {
-      throw new RefusedError(
-        ref === undefined ? "nothing to undo" : `no pending operation ${JSON.stringify(ref)}`,
-      );
-    }
-    const plan = await planUndo(entry);
     const dryRun = flag(parsed.values, "dry-run");
-    const backups = dryRun
-      ? []
-      : await holdingSignals(() => carryOutUndo(plan, flag(parsed.values, "force"), now));
-    const pruned = dryRun ? undefined : applyRetention(now);
+    const { entry, plan, backups, pruned } = await runUndo({
+      ...(ref !== undefined ? { op: ref } : {}),
+      dryRun,
+      force: flag(parsed.values, "force"),
+      now,
+      bridgeHome,
+    });
     if (json) {
       printJson({
         dryRun,

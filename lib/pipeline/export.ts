@@ -1,0 +1,58 @@
+/**
+ * A session written to a JSONL file in its own harness's format: the harness's own same-harness rendering,
+ * its records as they are, id and working directory unchanged, nothing added (no handshake, no stubs).
+ * Database-only sessions (Hermes) become a file the way `hermes sessions export` writes one.
+ */
+import { dirname, resolve } from "node:path";
+import type { HarnessName } from "../ir/schema.ts";
+import type { Homes } from "../harnesses/types.ts";
+import type { BrokenStore } from "../harnesses/stores.ts";
+import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
+import { homeOf } from "../harnesses/homes.ts";
+import { publishFile } from "../io/publish.ts";
+import { holdingSignals } from "../io/interrupt.ts";
+import { assertDirectory } from "../io/paths.ts";
+import { loadSession } from "./load.ts";
+
+export interface ExportRequest {
+  /** A file path, a full id, a unique id prefix (6+ characters) or an exact title. */
+  ref: string;
+  /** Look in this harness only (a name or an alias). */
+  from?: string;
+  /** The file to write (made only if it does not exist, unless `force`). */
+  output: string;
+  force?: boolean;
+  now?: Date;
+  /** The harnesses known (default: the built-in ones). */
+  registry?: Registry;
+  /** Every registered harness's home, by harness name. */
+  homes: Homes;
+  bridgeHome: string;
+  onSkipped?: (store: BrokenStore) => void;
+}
+
+export interface Exported {
+  /** The absolute path written. */
+  output: string;
+  session: { harness: HarnessName; id: string };
+}
+
+export async function exportSession(request: ExportRequest): Promise<Exported> {
+  const path = resolve(request.output);
+  assertDirectory(dirname(path), "-o");
+  const { session, source } = await loadSession({
+    ...request,
+    registry: request.registry ?? builtinRegistry,
+  });
+  const lines = source.render(session, {
+    id: session.meta.id,
+    cwd: session.meta.cwd ?? "",
+    now: request.now ?? new Date(),
+    stubOpenCalls: false,
+    home: homeOf(request.homes, source),
+    verbatim: true,
+  });
+  // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.
+  await holdingSignals(() => publishFile(path, lines, request.force ?? false));
+  return { output: path, session: { harness: session.meta.harness, id: session.meta.id } };
+}

@@ -1,0 +1,44 @@
+/**
+ * Turns a `<session>` reference into a session in the IR: resolved across the stores (or one harness with
+ * `from`), read, and with what earlier conversions remembered (tool provenance) attached again.
+ */
+import type { Session } from "../ir/schema.ts";
+import type { Harness, Homes } from "../harnesses/types.ts";
+import { resolveSession } from "../harnesses/resolve.ts";
+import { findHarness, type Registry } from "../harnesses/registry.ts";
+import type { BrokenStore } from "../harnesses/stores.ts";
+import { restoreProvenance } from "../tools/provenance.ts";
+
+export interface LoadRequest {
+  /** A file path, a full id, a unique id prefix (6+ characters) or an exact title. */
+  ref: string;
+  /** Look in this harness only (a name or an alias). */
+  from?: string;
+  registry: Registry;
+  /** Every registered harness's home, by harness name. */
+  homes: Homes;
+  /** session-bridge's own folder, where the provenance of earlier conversions is kept. */
+  bridgeHome: string;
+  /**
+   * Called for each store that could not be searched when it might have changed the answer, as soon as that
+   * is known (before anything else happens), so a CLI can warn in order.
+   */
+  onSkipped?: (store: BrokenStore) => void;
+}
+
+export interface Loaded {
+  session: Session;
+  /** The harness the session was read from. */
+  source: Harness;
+  /** Stores that could not be searched (see LoadRequest.onSkipped). */
+  skipped: BrokenStore[];
+}
+
+export async function loadSession(request: LoadRequest): Promise<Loaded> {
+  const { registry } = request;
+  const from = request.from === undefined ? undefined : findHarness(registry, request.from);
+  const resolved = await resolveSession(request.ref, registry, request.homes, from);
+  for (const b of resolved.skipped) request.onSkipped?.(b);
+  const session = restoreProvenance(request.bridgeHome, await resolved.harness.read(resolved.path));
+  return { session, source: resolved.harness, skipped: resolved.skipped };
+}

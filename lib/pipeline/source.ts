@@ -1,0 +1,33 @@
+/** What a library call hands off or converts: a reference to resolve in the stores, or a session. */
+import type { Session } from "../ir/schema.ts";
+import type { BrokenStore } from "../harnesses/stores.ts";
+import type { Homes } from "../harnesses/types.ts";
+import type { Registry } from "../harnesses/registry.ts";
+import { loadSession } from "./load.ts";
+
+export type SessionSource =
+  /** A file path, a full id, a unique id prefix (6+ characters) or an exact title; `from` limits the search. */
+  | { ref: string; from?: string }
+  /** A session already read (for example with loadSession). */
+  | { session: Session };
+
+export interface SourceContext {
+  registry: Registry;
+  homes: Homes;
+  bridgeHome: string;
+  onSkipped?: (store: BrokenStore) => void;
+}
+
+/** The session a request names, read from the stores when it is a reference. */
+export async function sourceSession(
+  source: SessionSource,
+  context: SourceContext,
+): Promise<{ session: Session; skipped: BrokenStore[] }> {
+  if ("session" in source) return { session: source.session, skipped: [] };
+  const loaded = await loadSession({
+    ...context,
+    ref: source.ref,
+    ...(source.from ? { from: source.from } : {}),
+  });
+  return { session: loaded.session, skipped: loaded.skipped };
+}

@@ -1,0 +1,61 @@
+/**
+ * Taking a handoff back, as one library call over the undo ledger (lib/store/undo.ts): pick the operation
+ * (the newest, or one by id or 6+ character prefix), plan what to remove and restore, and unless it is a dry
+ * run carry that out and apply the backup retention rule. Nothing here prints.
+ */
+import { InputError, RefusedError } from "../errors.ts";
+import { holdingSignals } from "../io/interrupt.ts";
+import { type LedgerEntry, pendingOperations } from "../store/ledger.ts";
+import { applyRetention, type PrunePlan } from "../store/prune.ts";
+import { carryOutUndo, planUndo, type UndoPlan } from "../store/undo.ts";
+
+const MIN_PREFIX = 6;
+
+export interface UndoRequest {
+  /** An operation id or a 6+ character prefix of one (default: the newest pending handoff). */
+  op?: string;
+  /** Plan only: nothing is changed. */
+  dryRun?: boolean;
+  /** Also remove files and rows changed since the handoff (a copy is saved first). */
+  force?: boolean;
+  now?: Date;
+  /** session-bridge's own folder: the undo ledger and backups. */
+  bridgeHome: string;
+}
+
+export interface UndoOutcome {
+  dryRun: boolean;
+  entry: LedgerEntry;
+  plan: UndoPlan;
+  /** Copies saved before removing (databases, changed files). */
+  backups: string[];
+  /** What the retention rule removed afterwards. */
+  pruned?: PrunePlan;
+}
+
+/** Handoffs that can still be undone, oldest first. */
+export function undoable(bridgeHome: string): LedgerEntry[] {
+  return pendingOperations(bridgeHome);
+}
+
+export async function undo(request: UndoRequest): Promise<UndoOutcome> {
+  const { op: ref, bridgeHome } = request;
+  if (ref !== undefined && ref.length < MIN_PREFIX) {
+    throw new InputError(`operation id prefix must have at least ${MIN_PREFIX} characters`);
+  }
+  const pending = pendingOperations(bridgeHome);
+  const entry = ref === undefined ? pending.at(-1) : pending.find((e) => e.op.startsWith(ref));
+  if (!entry) {
+    throw new RefusedError(
+      ref === undefined ? "nothing to undo" : `no pending operation ${JSON.stringify(ref)}`,
+    );
+  }
+  const plan = await planUndo(entry);
+  const dryRun = request.dryRun ?? false;
+  const now = request.now ?? new Date();
+  const backups = dryRun
+    ? []
+    : await holdingSignals(() => carryOutUndo(plan, request.force ?? false, now, bridgeHome));
+  const pruned = dryRun ? undefined : applyRetention(bridgeHome, now);
+  return { dryRun, entry, plan, backups, ...(pruned ? { pruned } : {}) };
+}
