@@ -191,7 +191,7 @@ test("a required column session-bridge cannot fill refuses naming it, and change
 test("an existing thread id refuses with exit 1 and changes nothing", () => {
   const home = codexHome();
   const { id } = seedCodexThread(home, "0.169.0", "text-turns");
-  refuses(home, ["--session-id", id], new RegExp(`thread ${id} is already registered`));
+  refuses(home, ["--session-id", id], new RegExp(`session ${id} already exists in .*state_5\\.sqlite`));
 });
 
 test("a rollout file that exists for the id refuses with exit 1 and changes nothing", () => {

@@ -123,8 +123,13 @@ export async function onlineBackup(db: DatabaseSync, dir: string, name: string):
   return target;
 }
 
-const isBusy = (error: unknown) =>
+export const isBusy = (error: unknown): boolean =>
   /SQLITE_BUSY|database is locked/i.test(String((error as Error)?.message ?? error));
+
+/** Why a write gave up waiting for another process's lock on `database`. */
+export function lockedMessage(database: string): string {
+  return `${database} stayed locked by another process; try again (nothing was changed)`;
+}
 
 /** How long one attempt at the write lock blocks inside SQLite, and how long all attempts together may take. */
 const LOCK_ATTEMPT_MS = 250;
@@ -154,7 +159,7 @@ export async function immediateTransaction<T>(db: DatabaseSync, work: () => T): 
           );
         }
         if (Date.now() > deadline) {
-          throw new RefusedError("the database stayed locked by another process; try again");
+          throw new RefusedError(lockedMessage(db.location() ?? "the database"));
         }
       }
     }

@@ -8,7 +8,8 @@ import type { Session } from "../../ir/schema.ts";
 import type { CommitOptions, HandoffPlan, PlannedFile, RenderOptions } from "../types.ts";
 import { type Committed, handoffPlan } from "../plan.ts";
 import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
-import { RefusedError } from "../../errors.ts";
+import { refuse } from "../refuse.ts";
+import { assertUuid } from "../../ids.ts";
 import { backupDir, backupFile } from "../../store/backup.ts";
 import { commandLine } from "../../io/shell.ts";
 import { homeEnvironment } from "../homes.ts";
@@ -24,6 +25,7 @@ export async function planClaude(
   home: string,
   force: boolean,
 ): Promise<HandoffPlan> {
+  assertUuid(options.id);
   const target = await detectClaudeTarget(home);
   const bucket = bucketFor(options.cwd, process.env, target.version);
   const dir = join(projectsDir(home), bucket);
@@ -40,7 +42,7 @@ export async function planClaude(
     ? `Claude Code ${target.version} cannot keep sessions for ${options.cwd}: its project folder name would be ` +
       `${Buffer.byteLength(bucket)} bytes, more than a file name may have (${MAX_BUCKET_BYTES})`
     : taken.length && !force
-    ? `${taken[0]} already exists (use --force to replace it)`
+    ? refuse.exists(options.id, taken[0]!).message
     : undefined;
   const preview = {
     harness: "claude-code" as const,
@@ -81,7 +83,7 @@ async function publishTranscripts(
     for (const file of files) {
       const existed = existsSync(file.path);
       if (existed && !force) {
-        throw new RefusedError(`${file.path} already exists (use --force to replace it)`);
+        throw refuse.exists(id, file.path);
       }
       if (existed) replaced.push([file.path, backupFile(file.path, saved)!]);
       ensureDir(join(file.path, ".."), created);

@@ -12,7 +12,9 @@ import { basename, dirname, resolve } from "node:path";
 import type { Session } from "../../ir/schema.ts";
 import type { CommitOptions, HandoffPlan, PlannedFile, PlanPreview, RenderOptions } from "../types.ts";
 import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
-import { RefusedError } from "../../errors.ts";
+import { InputError } from "../../errors.ts";
+import { assertUuid } from "../../ids.ts";
+import { refuse, targetStoreRefusal } from "../refuse.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
 import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
@@ -56,14 +58,12 @@ export async function planCodex(
   codexHome: string,
   force: boolean,
 ): Promise<HandoffPlan> {
+  assertUuid(options.id);
   // The index stores the path Codex opens from any directory later: never a relative one.
   const home = resolve(codexHome);
-  const target = await detectTarget(home);
   const path = rolloutPath(home, options.id, mintedAt(options.id) ?? options.now);
   const database = newestStateDb(home);
-  const described = isCopy(session) ? await describeCopy(session.meta.path!, options, target) : undefined;
-  const file: PlannedFile = { path, lines: () => renderRollout(session, options, target) };
-  const plan: PlanPreview = {
+  const preview: PlanPreview = {
     harness: "codex",
     id: options.id,
     path,
@@ -77,58 +77,55 @@ export async function planCodex(
       // A copied rollout keeps the models its turns recorded, which Codex resumes with; --model travels here.
       ...(session.meta.harness === "codex" && options.model ? ["-m", options.model] : []),
     ]),
+  };
+  let target: CodexTarget;
+  try {
+    target = await detectTarget(home);
+  } catch (error) {
+    // Only the state database is read beyond config.toml (read before planning): it is damaged or locked.
+    if (!database) throw error;
+    return refusedPlan(preview, targetStoreRefusal(database, error).message);
+  }
+  const described = isCopy(session) ? await describeCopy(session.meta.path!, options, target) : undefined;
+  const plan: PlanPreview = {
+    ...preview,
     notes: [...targetNotes(target, described), ...copyNotes(described)],
   };
+  if (!database) return refusedPlan(plan, refuse.noStore("Codex", home, "codex").message);
+  let found: { columns: ColumnInfo[]; previous?: Row };
+  let row: Row;
   try {
-    if (!database) {
-      throw new RefusedError(`no Codex state database in ${home} (run codex there once so it creates one)`);
-    }
-    const { columns, previous } = existingColumns(database, options.id, force);
-    const row = fitRow(
-      columns,
+    found = existingColumns(database, options.id);
+    row = fitRow(
+      found.columns,
       rowValues({ session, options, target, rolloutPath: path, ...(described ? { described } : {}) }),
       TABLE,
     );
-    const clash = rolloutFiles(home).find((f) => f.id === options.id);
-    if (clash && !force) {
-      throw new RefusedError(
-        `${clash.path} already exists (a rollout of thread ${options.id}; --force replaces it)`,
-      );
-    }
-    const planned: Planned = {
-      id: options.id,
-      file,
-      database,
-      row,
-      ...(previous ? { previous } : {}),
-      ...(clash ? { clash: clash.path } : {}),
-    };
-    return handoffPlan(plan, (commit) => publishAndRegister(planned, commit));
   } catch (error) {
-    if (!(error instanceof RefusedError)) throw error;
-    return refusedPlan(plan, error.message);
+    return refusedPlan(plan, targetStoreRefusal(database, error).message);
   }
+  const { previous } = found;
+  if (previous && !force) return refusedPlan(plan, refuse.exists(options.id, database).message);
+  const clash = rolloutFiles(home).find((f) => f.id === options.id);
+  if (clash && !force) return refusedPlan(plan, refuse.exists(options.id, clash.path).message);
+  const planned: Planned = {
+    id: options.id,
+    file: { path, lines: () => renderRollout(session, options, target) },
+    database,
+    row,
+    ...(previous ? { previous } : {}),
+    ...(clash ? { clash: clash.path } : {}),
+  };
+  return handoffPlan(plan, (commit) => publishAndRegister(planned, commit));
 }
 
-/**
- * The table's columns, read without writing anything. An id already registered is refused, unless forced: then
- * the row it replaces is kept, so undo can put it back.
- */
-function existingColumns(
-  database: string,
-  id: string,
-  force: boolean,
-): { columns: ColumnInfo[]; previous?: Row } {
+/** The table's columns and the row a `--force` would replace (kept, so undo can put it back); read-only. */
+function existingColumns(database: string, id: string): { columns: ColumnInfo[]; previous?: Row } {
   const db = openReadOnly(database);
   try {
     const columns = tableColumns(db, TABLE);
-    if (!columns.length) {
-      throw new RefusedError(`${database} has no ${TABLE} table: not a Codex state database`);
-    }
+    if (!columns.length) throw new InputError(`no table ${TABLE} (not a Codex state database)`);
     const previous = db.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`).get(id) as Row | undefined;
-    if (previous && !force) {
-      throw new RefusedError(`thread ${id} is already registered in ${database} (--force replaces it)`);
-    }
     return { columns, ...(previous ? { previous: { ...previous } } : {}) };
   } finally {
     db.close();
@@ -217,7 +214,7 @@ async function publishAndRegister(
     databaseBackup = backup || previous ? await onlineBackup(db, saved, basename(database)) : undefined;
     if (databaseBackup) backups.push(databaseBackup);
     const existed = existsSync(file.path);
-    if (existed && !force) throw new RefusedError(`${file.path} already exists (use --force to replace it)`);
+    if (existed && !force) throw refuse.exists(id, file.path);
     const moved = clash && clash !== file.path && existsSync(clash) ? clash : undefined;
     try {
       if (existed) replaced.push({ path: file.path, backup: backupFile(file.path, saved)! });
@@ -237,9 +234,8 @@ async function publishAndRegister(
       for (const path of written) unlinkSync(path);
       for (const r of replaced) copyFileSync(r.backup, r.path);
       removeEmptyDirs(created);
-      throw isDuplicate(error)
-        ? new RefusedError(`thread ${id} is already registered in ${database}`)
-        : error;
+      // A running Codex registered the id since planning.
+      throw isDuplicate(error) ? refuse.exists(id, database) : error;
     }
   } finally {
     db.close();

@@ -115,7 +115,7 @@ export function fitRow(columns: ColumnInfo[], values: Partial<CodexThreadsRow>, 
   const missing = REQUIRED_COLUMNS.find((c) => !names.has(c));
   if (missing) {
     throw new RefusedError(
-      `${table} has no column ${missing}: not a Codex thread index session-bridge knows`,
+      `${table} has no column ${missing} (not a Codex thread index session-bridge knows)`,
     );
   }
   const known = values as Row;
@@ -125,7 +125,7 @@ export function fitRow(columns: ColumnInfo[], values: Partial<CodexThreadsRow>, 
     if (value !== undefined && !(value === null && column.notnull)) row[column.name] = value;
     else if (column.notnull && column.defaultValue === null && !column.primaryKey) {
       throw new RefusedError(
-        `${table} has a required column ${column.name} that session-bridge cannot fill; refusing to guess`,
+        `${table} has a required column ${column.name} that session-bridge cannot fill (refusing to guess)`,
       );
     }
   }

@@ -13,6 +13,7 @@ import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
 import type { CommitOptions, HandoffPlan, PlanPreview, RenderOptions } from "../types.ts";
 import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
+import { refuse, targetStoreRefusal } from "../refuse.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { commandLine } from "../../io/shell.ts";
 import { homeEnvironment } from "../homes.ts";
@@ -33,6 +34,7 @@ import { storeColumns, type StoreShape, storeShape } from "./database.ts";
 import { type ExportedMessage, hermesTitle, storedMessage, type TargetRows, TITLE_MAX } from "./rows.ts";
 import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./store.ts";
 import { targetRows } from "./target.ts";
+import { checkHermesId } from "./ids.ts";
 
 /** What commit needs beyond the preview: the database and the rows built (read-only) at planning. */
 interface Planned {
@@ -47,6 +49,7 @@ export async function planHermes(
   hermesHome: string,
   force: boolean,
 ): Promise<HandoffPlan> {
+  checkHermesId(options.id);
   const home = activeHome(hermesHome);
   const database = stateDbPath(home.dir);
   const title = hermesTitle(options.title);
@@ -62,7 +65,7 @@ export async function planHermes(
     notes: [...model.notes, ...titleNotes(options.title, title)],
   };
   if (!existsSync(database)) {
-    return refusedPlan(plan, `no Hermes database at ${database} (run hermes there once so it creates one)`);
+    return refusedPlan(plan, refuse.noStore("Hermes", home.dir, "hermes").message);
   }
   const rows = await targetRows(session, { ...options, ...(title ? { title } : {}) }, {
     model: model.model ?? null,
@@ -74,34 +77,39 @@ export async function planHermes(
       ...(model.model ? { model: model.model } : {}),
     }),
   );
-  const db = openReadOnly(database);
   try {
-    const shape = checkedShape(db, database);
-    if (shape.schemaVersion! > shape.generation.schemaVersion) {
-      plan.notes!.push(reportEntry(
-        "hermes-schema-newer",
-        "warning",
-        `this state.db is schema_version ${shape.schemaVersion}, newer than session-bridge's captures ` +
-          `(${shape.generation.schemaVersion}); the rows fill the columns both know`,
-      ));
+    const db = openReadOnly(database);
+    try {
+      const shape = checkedShape(db, database);
+      if (shape.schemaVersion! > shape.generation.schemaVersion) {
+        plan.notes!.push(reportEntry(
+          "hermes-schema-newer",
+          "warning",
+          `this state.db is schema_version ${shape.schemaVersion}, newer than session-bridge's captures ` +
+            `(${shape.generation.schemaVersion}); the rows fill the columns both know`,
+        ));
+      }
+      if (options.handshake && shape.generation.version === OLD_MERGING_GENERATION) {
+        keepHandshakeApart(rows.messages, options.handshake);
+      }
+      if (!shape.columns.messages.has("active") && rows.messages.some((m) => m.active !== 1)) {
+        plan.notes!.push(reportEntry(
+          "compacted-rows-dropped",
+          "loss",
+          "this Hermes stores no compacted rows (no messages.active column): history before compaction is left out",
+          { count: rows.messages.filter((m) => m.active !== 1).length },
+        ));
+      }
+      const found = findClash(db, options.id, title);
+      const refusal = refusalOf(db, database, options.id, title, found, force);
+      if (refusal) plan.refusal = refusal;
+      else if (force) plan.notes!.push(...replacementNotes(found, title));
+    } finally {
+      db.close();
     }
-    if (options.handshake && shape.generation.version === OLD_MERGING_GENERATION) {
-      keepHandshakeApart(rows.messages, options.handshake);
-    }
-    if (!shape.columns.messages.has("active") && rows.messages.some((m) => m.active !== 1)) {
-      plan.notes!.push(reportEntry(
-        "compacted-rows-dropped",
-        "loss",
-        "this Hermes stores no compacted rows (no messages.active column): history before compaction is left out",
-        { count: rows.messages.filter((m) => m.active !== 1).length },
-      ));
-    }
-    const found = findClash(db, options.id, title);
-    const refusal = refusalOf(db, database, options.id, title, found, force);
-    if (refusal) plan.refusal = refusal;
-    else if (force) plan.notes!.push(...replacementNotes(found, title));
-  } finally {
-    db.close();
+  } catch (error) {
+    // Damaged, not Hermes's, or of a shape these rows cannot fill: the store refuses (exit 1).
+    return refusedPlan(plan, targetStoreRefusal(database, error).message);
   }
   const planned: Planned = { id: options.id, database, rows };
   return handoffPlan(plan, (commit) => insertSession(planned, commit));
@@ -139,7 +147,7 @@ const ESSENTIAL = {
 function checkedShape(db: DatabaseSync, database: string): StoreShape {
   const shape = storeShape(db, database);
   if (shape.schemaVersion === undefined) {
-    throw new InputError(`${database}: no schema_version (not a Hermes state.db)`);
+    throw new InputError(`${database}: no schema_version (not a Hermes state database)`);
   }
   const newer = shape.schemaVersion > shape.generation.schemaVersion;
   for (const table of ["sessions", "messages"] as const) {
@@ -208,8 +216,7 @@ function refusalOf(
   if (clash.refusal) return clash.refusal;
   if (force) return undefined;
   if (clash.takenId) {
-    return `session ${id} already exists in ${database}; pass another --session-id, or --force to replace it ` +
-      `(backed up first, undone by session-bridge undo)`;
+    return refuse.exists(id, database).message;
   }
   if (clash.titleOwner) {
     return `title ${

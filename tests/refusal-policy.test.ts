@@ -1,0 +1,193 @@
+/**
+ * One refusal policy: the same situation, driven through the CLI into each harness, is refused with the same
+ * exit code and a message of the same shape (one stderr line), and leaves the target store as it was.
+ *
+ *   situation                                   claude-code   codex   hermes
+ *   the session id is taken (no --force)          1             1       1
+ *   a dry run of that handoff                     1             1       1
+ *   an unsafe or malformed --session-id           2             2       2
+ *   no state database in the home                 (none kept)   1       1
+ *   the state database is not SQLite              (none kept)   1       1
+ *   the state database lacks the harness's table  (none kept)   1       1
+ *
+ * Claude Code keeps no database: a fresh Claude home simply gets its first project folder.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { claudeFixture } from "./helpers/fixtures.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
+import { createHermesStore } from "../lib/demo/hermes-store.ts";
+import { cli, cliJson } from "./helpers/cli.ts";
+import { snapshot } from "./helpers/snapshot.ts";
+import { tempDir } from "./helpers/tmp.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
+import { InputError } from "../lib/errors.ts";
+import type { HarnessName } from "../lib/ir/schema.ts";
+
+const root = tempDir();
+const env = { SESSION_BRIDGE_HOME: join(root, "bridge") };
+const source = claudeFixture("interactive");
+mkdirSync(join(root, "project"));
+const cwd = realpathSync(join(root, "project"));
+/** A UUID (what Claude Code and Codex require) that is also a safe Hermes id. */
+const ID = "0190f3a2-6b1c-7d2e-8f30-4a5b6c7d8e9f";
+let n = 0;
+
+interface World {
+  home: string;
+  /** The store's database, for the harnesses that keep one. */
+  database?: string;
+  flags: string[];
+}
+
+/** A fresh home of each harness, as the harness itself would leave it after a first run. */
+function world(to: HarnessName, make = true): World {
+  const home = join(root, `${to}-${n++}`);
+  mkdirSync(home, { recursive: true });
+  // Every home is named, so no test reaches the real ones.
+  const flags = Object.values(BUILTIN_HARNESSES).flatMap((h) => [
+    `--${h.home.flag}`,
+    h.name === to ? home : join(root, `unused-${n}`),
+  ]);
+  if (!make) return { home, flags };
+  if (to === "codex") makeCodexHome(home);
+  if (to === "hermes") createHermesStore(home, "fake-model-1");
+  const database = to === "codex"
+    ? join(home, "state_5.sqlite")
+    : to === "hermes"
+    ? join(home, "state.db")
+    : undefined;
+  return { home, flags, ...(database ? { database } : {}) };
+}
+
+function handoff(to: HarnessName, w: World, extra: string[] = []) {
+  return cli(["handoff", source, "--to", to, "--cwd", cwd, ...w.flags, ...extra], env);
+}
+
+/** Refused: the exit code, exactly one stderr line matching `message`, and the home unchanged. */
+function refuses(to: HarnessName, w: World, extra: string[], code: number, message: RegExp) {
+  const before = snapshot(w.home);
+  const r = handoff(to, w, extra);
+  assert.equal(r.code, code, r.stderr);
+  const lines = r.stderr.trim().split("\n");
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0]!, message);
+  assert.deepEqual(snapshot(w.home), before, "the store is unchanged");
+  return lines[0]!;
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const EXISTS = new RegExp(
+  `^session-bridge: session ${ID} already exists in (.+) \\(pass another --session-id, or --force to replace it: ` +
+    `backed up first, undone by session-bridge undo\\)$`,
+);
+const ALL: HarnessName[] = ["claude-code", "codex", "hermes"];
+const WITH_DATABASE: [HarnessName, string, string][] = [["codex", "Codex", "codex"], [
+  "hermes",
+  "Hermes",
+  "hermes",
+]];
+
+for (const to of ALL) {
+  test(`${to}: a session id already taken is refused (exit 1) naming it and where it is, without --force`, () => {
+    const w = world(to);
+    assert.equal(handoff(to, w, ["--session-id", ID]).code, 0);
+    const line = refuses(to, w, ["--session-id", ID], 1, EXISTS);
+    assert.ok(EXISTS.exec(line)![1]!.startsWith(w.home), line);
+  });
+
+  test(`${to}: a dry run of a handoff onto a taken id shows the same refusal (exit 1)`, () => {
+    const w = world(to);
+    assert.equal(handoff(to, w, ["--session-id", ID]).code, 0);
+    const r = cliJson([
+      "handoff",
+      source,
+      "--to",
+      to,
+      "--cwd",
+      cwd,
+      ...w.flags,
+      "--session-id",
+      ID,
+      "--dry-run",
+    ], env);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(`session-bridge: ${r.json.refusal}`, EXISTS);
+  });
+
+  test(`${to}: an unsafe --session-id is bad input (exit 2), refused before any store is read`, () => {
+    const w = world(to);
+    refuses(
+      to,
+      w,
+      ["--session-id", "../escape"],
+      2,
+      /^session-bridge: invalid session id "\.\.\/escape": (expected a UUID|use letters, digits, '\.', '_' or '-')$/,
+    );
+  });
+
+  test(`${to}: planning in the library refuses an unsafe id as bad input too`, async () => {
+    const target = BUILTIN_HARNESSES[to];
+    const w = world(to);
+    const session = await readClaudeSession(source);
+    const now = new Date("2026-12-01T03:00:00Z");
+    await assert.rejects(
+      async () =>
+        await target.plan(session, { id: "../escape", cwd, now, stubOpenCalls: false }, w.home, false),
+      (error: unknown) =>
+        error instanceof InputError && /^invalid session id "\.\.\/escape": /.test(error.message),
+    );
+  });
+}
+
+for (const [to, label, command] of WITH_DATABASE) {
+  test(`${to}: a home without a state database is refused (exit 1), and none is created`, () => {
+    const w = world(to, false);
+    refuses(
+      to,
+      w,
+      [],
+      1,
+      new RegExp(
+        `^session-bridge: no ${label} state database in ${
+          escape(w.home)
+        } \\(run ${command} there once so it creates one\\)$`,
+      ),
+    );
+  });
+
+  test(`${to}: a state database that is not SQLite is refused (exit 1) as a store that cannot be written`, () => {
+    const w = world(to);
+    writeFileSync(w.database!, "this is not a database\n");
+    refuses(
+      to,
+      w,
+      [],
+      1,
+      new RegExp(`^session-bridge: cannot write to ${escape(w.database!)}: not a SQLite database$`),
+    );
+  });
+
+  test(`${to}: a state database without the harness's table is refused (exit 1) naming the table`, () => {
+    const w = world(to);
+    const table = to === "codex" ? "threads" : "messages";
+    const db = new DatabaseSync(w.database!);
+    db.exec(`DROP TABLE ${table}`);
+    db.close();
+    refuses(
+      to,
+      w,
+      [],
+      1,
+      new RegExp(
+        `^session-bridge: cannot write to ${
+          escape(w.database!)
+        }: no table ${table} \\(not a ${label} state database\\)$`,
+      ),
+    );
+  });
+}
