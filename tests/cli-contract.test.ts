@@ -81,7 +81,7 @@ test("handing off onto an existing session id is refused with exit 1 and nothing
   refuses(
     ["handoff", other.id, "--to", "claude", "--cwd", target, "--session-id", id],
     1,
-    /already exists \(use --force/,
+    /already exists in .* \(pass another --session-id, or --force to replace it/,
   );
 });
 

@@ -313,10 +313,20 @@ test("--force on a taken Hermes title moves the title to the new session, and un
 test("a store missing a table or a column, or not SQLite at all, is refused (exit 1); nothing changes", async () => {
   const noTable = world();
   alter(noTable.db, "DROP TABLE messages");
-  await refused(noTable, [], 1, /cannot write to .*state\.db: no table messages \(not a Hermes state database\)/);
+  await refused(
+    noTable,
+    [],
+    1,
+    /cannot write to .*state\.db: no table messages \(not a Hermes state database\)/,
+  );
   const noColumn = world();
   alter(noColumn.db, "DROP INDEX idx_sessions_title_unique; ALTER TABLE sessions DROP COLUMN title");
-  await refused(noColumn, [], 1, /cannot write to .*: missing column sessions\.title \(schema_version 22 has it\)/);
+  await refused(
+    noColumn,
+    [],
+    1,
+    /cannot write to .*: missing column sessions\.title \(schema_version 22 has it\)/,
+  );
   const notSqlite = world();
   writeFileSync(notSqlite.db, "this is not a database\n");
   await refused(notSqlite, [], 1, /cannot write to .*state\.db: not a SQLite database/);
@@ -350,7 +360,10 @@ test("a home where Hermes never ran (no state.db) is refused (exit 1), and none 
     empty,
   ], env);
   assert.equal(r.code, 1, r.stderr);
-  assert.match(r.stderr, /no Hermes state database in .*fresh-hermes \(run hermes there once so it creates one\)/);
+  assert.match(
+    r.stderr,
+    /no Hermes state database in .*fresh-hermes \(run hermes there once so it creates one\)/,
+  );
   assert.ok(!existsSync(join(empty, "state.db")));
 });
 

@@ -32,7 +32,9 @@ export function storeColumns(db: DatabaseSync, path: string): StoreColumns {
   const columns: StoreColumns = { sessions: new Set(), messages: new Set() };
   for (const r of rows) columns[r.tbl as keyof StoreColumns].add(r.col);
   for (const table of ["sessions", "messages"] as const) {
-    if (!columns[table].size) throw new InputError(`${path}: no table ${table} (not a Hermes state database)`);
+    if (!columns[table].size) {
+      throw new InputError(`${path}: no table ${table} (not a Hermes state database)`);
+    }
   }
   return columns;
 }
