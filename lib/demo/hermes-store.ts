@@ -13,8 +13,11 @@ export function createHermesStore(home: string, model?: string): string {
   const path = stateDbPath(home);
   const db = new DatabaseSync(path);
   try {
+    // One transaction: the store appears whole, with one sync to disk instead of one per statement.
+    db.exec("BEGIN");
     for (const statement of NEWEST_GENERATION.statements) db.exec(statement);
     db.prepare("INSERT INTO schema_version (version) VALUES (?)").run(NEWEST_GENERATION.schemaVersion);
+    db.exec("COMMIT");
   } finally {
     db.close();
   }

@@ -8,7 +8,9 @@ import { DatabaseSync } from "node:sqlite";
 const db = new DatabaseSync(process.argv[2]!);
 db.exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;");
 db.exec("CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, title TEXT)");
+db.exec("BEGIN");
 for (let i = 0; i < 50; i++) db.prepare("INSERT INTO sessions VALUES (?, ?)").run(`s${i}`, `title ${i}`);
+db.exec("COMMIT");
 console.log("ready");
 process.stdin.resume();
 process.stdin.on("end", () => {
