@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runtimeSpecifiers } from "./helpers/imports.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const LIB = join(ROOT, "lib");
@@ -15,22 +16,6 @@ const FIXTURES = join(ROOT, "fixtures") + sep;
 
 /** Static imports and re-exports, side-effect imports, dynamic imports and `new URL(...)` file references. */
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bnew URL\(\s*)["'`]([^"'`]+)["'`]/g;
-
-/** Import and re-export statements with what they name, side-effect imports and dynamic imports. */
-const STATEMENT =
-  /\b(?:import|export)\s+([\w\s{},*$]*?)\s*\bfrom\s*["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']/g;
-
-/** The modules a file's code loads when it runs: type-only imports are erased and load nothing. */
-function runtimeSpecifiers(text: string): string[] {
-  return [...text.matchAll(STATEMENT)].flatMap(([, clause, from, bare]) => {
-    if (bare) return [bare];
-    const names = clause!.trim();
-    const typeOnly = /^type\s/.test(names) ||
-      (/^\{[^}]*\}$/.test(names) &&
-        names.slice(1, -1).split(",").every((n) => !n.trim() || /^type\s/.test(n.trim())));
-    return typeOnly ? [] : [from!];
-  });
-}
 
 /** Every file and package the binary's entry loads, following relative imports from `main.ts`. */
 function moduleGraph(): { files: Set<string>; packages: Set<string> } {

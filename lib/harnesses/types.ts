@@ -7,6 +7,7 @@ import type { Capabilities } from "../report/capabilities.ts";
 import type { ReportEntry } from "../report/report.ts";
 import type { Posture } from "../posture/posture.ts";
 import type { ConfiguredModel } from "../pipeline/model.ts";
+import type { KeyedRows } from "../store/rows.ts";
 
 /** Every registered harness's store root by harness name, resolved once at the edge from flags and environment. */
 export type Homes = Readonly<Record<string, string>>;
@@ -95,22 +96,8 @@ export interface HandoffPlan extends PlanPreview {
   commit(options: CommitOptions): Promise<HandoffResult>;
 }
 
-/** A row a handoff inserted, identified well enough for `undo` to delete exactly it. */
-export interface RegisteredRow {
-  database: string;
-  table: string;
-  key: Record<string, string | number>;
-  /**
-   * How many rows matched `key` when the handoff finished. More later means the target harness has added to
-   * the session (it was resumed), and undo must not delete that work without being forced.
-   */
-  count?: number;
-  /**
-   * A backup database holding the rows `key` matched before the handoff (a session it replaced under --force):
-   * undo puts those back after deleting what the handoff left there.
-   */
-  restoreFrom?: string;
-}
+/** Rows a handoff inserted, as the undo ledger keeps them (storage describes rows generically). */
+export type RegisteredRow = KeyedRows;
 
 export interface CommitOptions {
   /** Replace an existing target session (it is backed up first). */

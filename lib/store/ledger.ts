@@ -14,7 +14,7 @@ import {
   readFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import type { RegisteredRow } from "../harnesses/types.ts";
+import type { KeyedRows } from "./rows.ts";
 import { ensureDir } from "../io/publish.ts";
 
 export interface LedgerEntry {
@@ -23,7 +23,7 @@ export interface LedgerEntry {
   source: { harness: string; id: string };
   target: { harness: string; id: string; path: string };
   written: { path: string; sha256: string }[];
-  rows: RegisteredRow[];
+  rows: KeyedRows[];
   replaced: { path: string; backup: string }[];
   backups: string[];
 }

@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import { RefusedError } from "../errors.ts";
-import type { RegisteredRow } from "../harnesses/types.ts";
+import type { KeyedRows } from "./rows.ts";
 import { backupDir, backupFile, backupMark, discardBackupsSince } from "./backup.ts";
 import { checkpoint } from "../io/interrupt.ts";
 import type { LedgerEntry } from "./ledger.ts";
@@ -26,7 +26,7 @@ export interface UndoPlan {
   /** Files, or a database's rows, changed since the handoff: removing them would lose what was added after it. */
   changed: string[];
   restore: { path: string; backup: string }[];
-  rows: RegisteredRow[];
+  rows: KeyedRows[];
 }
 
 export async function planUndo(entry: LedgerEntry): Promise<UndoPlan> {
@@ -46,7 +46,7 @@ export async function planUndo(entry: LedgerEntry): Promise<UndoPlan> {
 }
 
 /** Counted on a read-only connection: planning an undo never writes. */
-function matchingRows(row: RegisteredRow): number {
+function matchingRows(row: KeyedRows): number {
   const db = openReadOnly(row.database);
   try {
     const names = Object.keys(row.key);
