@@ -12,6 +12,8 @@ export interface Context {
   homes: Homes;
   /** session-bridge's own folder (backups, undo ledger, provenance): $SESSION_BRIDGE_HOME, else ~/.session-bridge. */
   bridgeHome: string;
+  /** The version to write for, by harness name, from each harness's version variable (SESSION_BRIDGE_CODEX_VERSION). */
+  targetVersions: Readonly<Record<string, string>>;
   json: boolean;
   now: Date;
   env: Env;

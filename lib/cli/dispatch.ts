@@ -7,6 +7,7 @@ import { type Context, type Env, globalHelp } from "./command.ts";
 import { flag, homeFlags, parse } from "./args.ts";
 import { resolveHomes } from "../harnesses/homes.ts";
 import { resolveBridgeHome } from "../store/backup.ts";
+import { targetVersionsFrom } from "../pipeline/environment.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { err, out } from "./output.ts";
 import { onNotice } from "../io/notices.ts";
@@ -29,6 +30,7 @@ export async function runCommand(
     registry,
     homes: resolveHomes(registry.harnesses, homeFlags(parsed.values, registry), env),
     bridgeHome: resolveBridgeHome(env),
+    targetVersions: targetVersionsFrom(registry, env),
     json: flag(parsed.values, "json"),
     now: new Date(),
     env,

@@ -19,7 +19,7 @@ function expandTilde(path: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** The home a harness uses when neither a flag nor its variable names one. */
-export function defaultHome(spec: HomeSpec, env: NodeJS.ProcessEnv = process.env): string {
+export function defaultHome(spec: HomeSpec, env: NodeJS.ProcessEnv): string {
   return join(userHome(env), spec.folder);
 }
 
@@ -27,7 +27,7 @@ export function defaultHome(spec: HomeSpec, env: NodeJS.ProcessEnv = process.env
 export function resolveHomes(
   harnesses: readonly Harness[],
   flags: HomeFlags,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
   cwd: string = process.cwd(),
 ): Homes {
   return Object.fromEntries(harnesses.map((h) => {
@@ -43,7 +43,7 @@ export function resolveHomes(
 export function homeEnvironment(
   spec: HomeSpec,
   home: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): Record<string, string> {
   return resolve(home) === defaultHome(spec, env) ? {} : { [spec.env]: resolve(home) };
 }

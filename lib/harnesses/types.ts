@@ -55,6 +55,13 @@ export interface RenderOptions {
   /** The target's home, so a writer can match the installed harness (format version, provider, model). */
   home?: string;
   /**
+   * The environment read at the edge: the user's home folder, a harness's own variables (Claude Code's
+   * CLAUDE_CODE_PROJECT_DIR_NAME). Writers read it here, never from process.env; absent, none is set.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** The version to write for when the target's home shows none (see Harness.versionVariable). */
+  targetVersion?: string;
+  /**
    * Same-harness records exactly as the source wrote them (export): nothing is adapted to a target store
    * (no provider, source or missing field changed).
    */
@@ -126,6 +133,11 @@ export interface Harness {
   /** Other words `--to`/`--from` accept for it (lower case). */
   aliases: readonly string[];
   home: HomeSpec;
+  /**
+   * The variable that names the version to write for when the target's home shows none
+   * (SESSION_BRIDGE_CLAUDE_VERSION): read at the edge, passed down as RenderOptions.targetVersion.
+   */
+  versionVariable?: string;
   /** What this harness's writer can hold; the loss report is computed against it. */
   capabilities: Capabilities;
   /** A fresh session id in this harness's own format (some derive it from the source session's start). */

@@ -15,6 +15,7 @@ import { saveProvenance } from "../tools/provenance.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
 import { type ConversionRequest, prepareConversion, type PreparedConversion } from "./prepare.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
+import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 
 /** Where the rendering goes: a new file (replaced only when asked), or an open descriptor such as stdout. */
 export type Destination = { path: string; replace: boolean } | { fd: number };
@@ -34,7 +35,7 @@ export async function convertSession(
   return { ...prepared, report: withNotes(prepared.report, target.fileLosses?.(prepared.session)) };
 }
 
-export interface ConvertRequest {
+export interface ConvertRequest extends EnvironmentOptions {
   source: SessionSource;
   /** The target harness whose format the session is rendered in (a name or an alias). */
   to: string;
@@ -91,6 +92,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
         stubOpenCalls: request.stubOpenCalls ?? true,
         now: request.now ?? new Date(),
         home: homeOf(request.homes, target),
+        ...writerEnvironment(target, request),
       },
       destination,
       request.bridgeHome,

@@ -13,8 +13,9 @@ import { publishFile } from "../io/publish.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { assertDirectory } from "../io/paths.ts";
 import { loadSession } from "./load.ts";
+import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 
-export interface ExportRequest {
+export interface ExportRequest extends EnvironmentOptions {
   /** A file path, a full id, a unique id prefix (6+ characters) or an exact title. */
   ref: string;
   /** Look in this harness only (a name or an alias). */
@@ -50,6 +51,7 @@ export async function exportSession(request: ExportRequest): Promise<Exported> {
     now: request.now ?? new Date(),
     stubOpenCalls: false,
     home: homeOf(request.homes, source),
+    ...writerEnvironment(source, request),
     verbatim: true,
   });
   // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.

@@ -24,8 +24,9 @@ import { discardingBackupsOnFailure } from "../store/operation.ts";
 import { applyRetention, type PrunePlan } from "../store/prune.ts";
 import { saveProvenance } from "../tools/provenance.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
+import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 
-export interface HandoffRequest {
+export interface HandoffRequest extends EnvironmentOptions {
   source: SessionSource;
   /** The target harness (a name or an alias). */
   to: string;
@@ -128,6 +129,7 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
     stubOpenCalls: request.stubOpenCalls ?? true,
     now,
     home: homeOf(request.homes, target),
+    ...writerEnvironment(target, request),
   });
   const plan = await target.plan(session, options, homeOf(request.homes, target), force);
   const report = withNotes(prepared, plan.notes);
@@ -219,7 +221,7 @@ function reproduceCommand(
   // same stores when pasted into a terminal that has none of those variables.
   for (const h of registry.harnesses) {
     const home = homeOf(request.homes, h);
-    if (home !== defaultHome(h.home)) words.push(`--${h.home.flag}`, home);
+    if (home !== defaultHome(h.home, request.env ?? {})) words.push(`--${h.home.flag}`, home);
   }
   return words.map(shellQuote).join(" ");
 }

@@ -35,6 +35,10 @@ export interface ConversionRequest {
   now: Date;
   /** The target's home, so its writer can match what is installed there. */
   home?: string;
+  /** The environment read at the edge, for the target's writer (see RenderOptions.env). */
+  env?: NodeJS.ProcessEnv;
+  /** The version to write for when the target's home shows none (see Harness.versionVariable). */
+  targetVersion?: string;
 }
 
 export interface PreparedConversion {
@@ -103,6 +107,8 @@ export function prepareConversion(
     ...(title ? { title } : {}),
     ...(model?.model ? { model: model.model } : {}),
     ...(request.home ? { home: request.home } : {}),
+    ...(request.env ? { env: request.env } : {}),
+    ...(request.targetVersion ? { targetVersion: request.targetVersion } : {}),
   };
   if (request.handshake) {
     options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });

@@ -29,7 +29,7 @@ A harness that is not found is reported as skipped.`,
     "hermes-bin": { type: "string" },
     bridge: { type: "string" },
   },
-  async run({ values }, { json }) {
+  async run({ values }, { json, env }) {
     const mode = certifyMode(values);
     const routes = certifyRoutes(values, mode);
     const { found, missing } = await locateBinaries(DRIVERS, {
@@ -46,7 +46,7 @@ A harness that is not found is reported as skipped.`,
       missing,
       bridge: bridgeArgv(str(values, "bridge")),
       allowDrift: flag(values, "allow-drift"),
-      env: process.env,
+      env,
       progress: err,
     });
     if (json) {

@@ -20,7 +20,7 @@ export const convert: Command = {
   --no-stub-open-calls  leave interrupted tool calls without a result
   --from H           look for <session> in this harness only`,
   options: { ...CONVERSION_OPTIONS, output: { type: "string", short: "o" }, model: { type: "string" } },
-  async run(parsed, { registry, homes, bridgeHome, json, now }) {
+  async run(parsed, { registry, homes, bridgeHome, targetVersions, env, json, now }) {
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
     const target = harnessFlag(values, "to", registry);
@@ -41,6 +41,8 @@ export const convert: Command = {
       registry,
       homes,
       bridgeHome,
+      env,
+      targetVersions,
       onSkipped: warnSkipped,
     });
     if (json) printJson({ output: converted.output, target: converted.target, report: converted.report });

@@ -13,7 +13,7 @@ export const exportCommand: Command = {
 Database-only sessions (Hermes) become a file; file-based ones (Claude Code, Codex) are copied record by record.
 Nothing is added: no handshake, no stubs, the session keeps its id.`,
   options: { output: { type: "string", short: "o" }, force: { type: "boolean" }, from: { type: "string" } },
-  async run(parsed, { registry, homes, bridgeHome, json, now }) {
+  async run(parsed, { registry, homes, bridgeHome, targetVersions, env, json, now }) {
     const [ref] = positionals(parsed, ["session"]);
     const output = str(parsed.values, "output");
     if (!output) throw new InputError("missing -o FILE");
@@ -27,6 +27,8 @@ Nothing is added: no handshake, no stubs, the session keeps its id.`,
       registry,
       homes,
       bridgeHome,
+      env,
+      targetVersions,
       onSkipped: warnSkipped,
     });
     if (json) printJson({ output: exported.output, session: exported.session });

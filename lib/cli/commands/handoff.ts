@@ -33,7 +33,7 @@ export const handoff: Command = {
     "dry-run": { type: "boolean" },
     "no-backup": { type: "boolean" },
   },
-  async run(parsed, { registry, homes, bridgeHome, json, now }) {
+  async run(parsed, { registry, homes, bridgeHome, targetVersions, env, json, now }) {
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
     const target = harnessFlag(values, "to", registry);
@@ -58,6 +58,8 @@ export const handoff: Command = {
       registry,
       homes,
       bridgeHome,
+      env,
+      targetVersions,
       onSkipped: warnSkipped,
     });
     if (json) {

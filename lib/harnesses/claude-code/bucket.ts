@@ -42,7 +42,7 @@ export function javaStringHash(text: string): number {
  * With CLAUDE_CONFIG_DIR set, a valid CLAUDE_CODE_PROJECT_DIR_NAME replaces the bucket for every cwd; the
  * binary ignores a malformed one, and so do we.
  */
-export function bucketFor(cwd: string, env: NodeJS.ProcessEnv = process.env, version?: string): string {
+export function bucketFor(cwd: string, env: NodeJS.ProcessEnv, version?: string): string {
   const override = env.CLAUDE_CONFIG_DIR ? env.CLAUDE_CODE_PROJECT_DIR_NAME : undefined;
   if (override && OVERRIDE.test(override) && !WINDOWS_DEVICE.test(override)) return override;
   return bucketName(cwd, version);

@@ -12,6 +12,7 @@ export const claudeCode: Harness = {
   name: "claude-code",
   aliases: ["claude"],
   home: CLAUDE_HOME,
+  versionVariable: "SESSION_BRIDGE_CLAUDE_VERSION",
   capabilities: {
     harness: "claude-code",
     threadTopology: true,

@@ -26,8 +26,8 @@ export async function planClaude(
   force: boolean,
 ): Promise<HandoffPlan> {
   assertUuid(options.id);
-  const target = await detectClaudeTarget(home);
-  const bucket = bucketFor(options.cwd, process.env, target.version);
+  const target = await detectClaudeTarget(home, options.targetVersion);
+  const bucket = bucketFor(options.cwd, options.env ?? {}, target.version);
   const dir = join(projectsDir(home), bucket);
   const path = join(dir, `${options.id}.jsonl`);
   const files: PlannedFile[] = [{ path, lines: () => renderClaude(session, options, target.version) }];
@@ -51,7 +51,7 @@ export async function planClaude(
     cwd: options.cwd,
     files: files.map((f) => f.path),
     databases: [],
-    resumeCommand: commandLine(options.cwd, homeEnvironment(CLAUDE_HOME, home), [
+    resumeCommand: commandLine(options.cwd, homeEnvironment(CLAUDE_HOME, home, options.env ?? {}), [
       "claude",
       "--resume",
       options.id,

@@ -70,7 +70,7 @@ export async function planCodex(
     cwd: options.cwd,
     files: [path],
     databases: database ? [database] : [],
-    resumeCommand: commandLine(options.cwd, homeEnvironment(CODEX_HOME, home), [
+    resumeCommand: commandLine(options.cwd, homeEnvironment(CODEX_HOME, home, options.env ?? {}), [
       "codex",
       "resume",
       options.id,
@@ -80,7 +80,7 @@ export async function planCodex(
   };
   let target: CodexTarget;
   try {
-    target = await detectTarget(home);
+    target = await detectTarget(home, options.targetVersion);
   } catch (error) {
     // Only the state database is read beyond config.toml (read before planning): it is damaged or locked.
     if (!database) throw error;

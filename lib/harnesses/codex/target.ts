@@ -9,7 +9,7 @@
  *   3. else the state database's migrations (a Codex that has never written a thread still created it): the
  *      newest Codex we know whose migrations the store has, and paginated when it has the table Codex added
  *      for migrating legacy rollouts to paginated history,
- *   4. else `SESSION_BRIDGE_CODEX_VERSION`, else the newest Codex whose schemas are embedded; the format then
+ *   4. else the override the edge read from `SESSION_BRIDGE_CODEX_VERSION`, else the newest Codex whose schemas are embedded; the format then
  *      follows from the version.
  */
 import { readJsonl } from "../../io/jsonl.ts";
@@ -48,10 +48,10 @@ interface Evidence {
   source: CodexTarget["evidence"];
 }
 
-export async function detectTarget(codexHome: string): Promise<CodexTarget> {
+export async function detectTarget(codexHome: string, override?: string): Promise<CodexTarget> {
   const config = readCodexConfig(codexHome);
   const found = newestThread(codexHome) ?? (await newestRollout(codexHome)) ?? storeGeneration(codexHome);
-  const version = found?.version ?? defaultVersion();
+  const version = found?.version ?? defaultVersion(override);
   const paginated = found?.historyMode
     ? found.historyMode === "paginated"
     : compareVersions(version, FIRST_PAGINATED_VERSION) >= 0;
@@ -59,14 +59,13 @@ export async function detectTarget(codexHome: string): Promise<CodexTarget> {
 }
 
 /** What an empty or absent home gets: the configured default, else the newest Codex we have schemas for. */
-export function defaultVersion(): string {
-  return process.env.SESSION_BRIDGE_CODEX_VERSION ||
-    (embeddedVersions("codex").at(-1) ?? FIRST_PAGINATED_VERSION);
+export function defaultVersion(override?: string): string {
+  return override || (embeddedVersions("codex").at(-1) ?? FIRST_PAGINATED_VERSION);
 }
 
 /** The defaults alone, for rendering without a store (`convert` to stdout in library use). */
-export function defaultTarget(): CodexTarget {
-  const version = defaultVersion();
+export function defaultTarget(override?: string): CodexTarget {
+  const version = defaultVersion(override);
   return {
     ...CODEX_DEFAULTS,
     version,

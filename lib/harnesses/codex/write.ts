@@ -36,7 +36,9 @@ export const ORIGINATOR = "session-bridge";
 type ResponseItem = CodexResponseItemLine["payload"];
 
 export async function* renderCodex(session: Session, options: RenderOptions): AsyncGenerator<string> {
-  const target = options.home ? await detectTarget(options.home) : defaultTarget();
+  const target = options.home
+    ? await detectTarget(options.home, options.targetVersion)
+    : defaultTarget(options.targetVersion);
   yield* renderRollout(session, options, target);
 }
 

@@ -319,7 +319,7 @@ function titleNotes(requested: string | undefined, title: string | undefined): R
 
 /** `hermes` run by the user works in the home it was written to; a non-default home is named explicitly. */
 function resumeCommand(home: HermesHome, options: RenderOptions, model: ModelChoice): string {
-  return commandLine(options.cwd, homeEnvironment(HERMES_HOME, home.dir), [
+  return commandLine(options.cwd, homeEnvironment(HERMES_HOME, home.dir, options.env ?? {}), [
     "hermes",
     "chat",
     "--resume",

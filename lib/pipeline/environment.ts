@@ -1,0 +1,38 @@
+/**
+ * What a library call takes from the environment, given by its caller (the CLI reads it once, at the edge):
+ * nothing under lib/pipeline reads process.env.
+ */
+import type { Harness } from "../harnesses/types.ts";
+import type { Registry } from "../harnesses/registry.ts";
+
+export interface EnvironmentOptions {
+  /**
+   * The environment to honour: the user's home folder (a resume command names a home only when it is not the
+   * default one) and a harness's own variables (Claude Code's CLAUDE_CODE_PROJECT_DIR_NAME). Default: none.
+   */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * The version to write for, by harness name, when the target's home shows none (the CLI reads each from the
+   * harness's `versionVariable`, such as SESSION_BRIDGE_CODEX_VERSION). Default: the newest embedded.
+   */
+  targetVersions?: Readonly<Record<string, string>>;
+}
+
+/** The version overrides `env` names, by harness name, for every harness that has a version variable. */
+export function targetVersionsFrom(registry: Registry, env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    registry.harnesses.flatMap((h) => {
+      const version = h.versionVariable ? env[h.versionVariable] : undefined;
+      return version ? [[h.name, version]] : [];
+    }),
+  );
+}
+
+/** The render options a writer for `target` takes from the caller's environment. */
+export function writerEnvironment(
+  target: Harness,
+  options: EnvironmentOptions,
+): { env?: NodeJS.ProcessEnv; targetVersion?: string } {
+  const version = options.targetVersions?.[target.name];
+  return { ...(options.env ? { env: options.env } : {}), ...(version ? { targetVersion: version } : {}) };
+}
