@@ -45,9 +45,9 @@ import {
   runClaude,
   type RunClaudeOptions,
   type RunClaudeResult,
-} from "../lib/certify/harnesses/claude-code/run.ts";
+} from "../lib/harnesses/claude-code/certify/run.ts";
 import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
-import { type ClaudeTui, startClaudeTui } from "../lib/certify/harnesses/claude-code/tui.ts";
+import { type ClaudeTui, startClaudeTui } from "../lib/harnesses/claude-code/certify/tui.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const NEUTRAL_HOME = "/home/user";

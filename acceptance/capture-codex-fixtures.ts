@@ -30,7 +30,7 @@ import { Buffer } from "node:buffer";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { installHarness } from "./install-harness.ts";
-import { type CodexTui, startCodexTui } from "../lib/certify/harnesses/codex/tui.ts";
+import { type CodexTui, startCodexTui } from "../lib/harnesses/codex/certify/tui.ts";
 import {
   defaultScript,
   type Json,
@@ -413,7 +413,7 @@ function captureEnv(d: Dirs): Record<string, string> {
   };
 }
 
-/** One interactive session in a tmux pane (lib/certify/harnesses/codex/tui.ts), driven by the step's script. */
+/** One interactive session in a tmux pane (lib/harnesses/codex/certify/tui.ts), driven by the step's script. */
 async function runTuiStep(
   bin: string,
   d: Dirs,

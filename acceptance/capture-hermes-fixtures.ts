@@ -37,8 +37,8 @@ import {
   toYaml,
   writeHermesHome,
   type YamlObject,
-} from "../lib/certify/harnesses/hermes/run.ts";
-import { type HermesTui, openHermesTui } from "../lib/certify/harnesses/hermes/tui.ts";
+} from "../lib/harnesses/hermes/certify/run.ts";
+import { type HermesTui, openHermesTui } from "../lib/harnesses/hermes/certify/tui.ts";
 import {
   type ChatMessage,
   contentText,
@@ -1242,7 +1242,7 @@ function renderReadme(outDir: string, version: string): string {
       "legacy transcript `sessions/<id>.jsonl`, `sessions/sessions.json` (gateway index) and `sessions/session_<id>.json`, " +
       "all in `gateway-legacy/sessions/`.",
     "interactive":
-      "typed into the interactive `hermes --yolo` TUI in tmux (lib/certify/harnesses/hermes/tui.ts): a question, " +
+      "typed into the interactive `hermes --yolo` TUI in tmux (lib/harnesses/hermes/certify/tui.ts): a question, " +
       "then a `TOOL:` turn, each awaited on screen, then `/exit`. Rows are those of a `-q` session; the TUI's " +
       "exit sets `end_reason = 'cli_close'` and `ended_at`.",
     "interrupted":

@@ -11,8 +11,7 @@ import { realpathSync } from "node:fs";
 import { flag, parse, str } from "../lib/cli/args.ts";
 import { err, out, printJson } from "../lib/cli/output.ts";
 import { bridgeArgv } from "../lib/certify/bridge.ts";
-import { DRIVERS } from "../lib/certify/drivers.ts";
-import { CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../lib/certify/options.ts";
+import { certifiable, CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../lib/certify/options.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certify } from "../lib/certify/run.ts";
 import type { HarnessBinary } from "../lib/certify/types.ts";
@@ -47,15 +46,16 @@ async function main(argv: string[]): Promise<number> {
   const mode = certifyMode(values);
   const overrides = versionOverrides(str(values, "versions"));
   const binaries: HarnessBinary[] = [];
-  for (const { id } of DRIVERS) {
+  for (const { name: id } of certifiable(builtinRegistry)) {
     const version = overrides[id] ?? (flag(values, "latest") ? latestVersion(id) : pinnedVersion(id));
     err(`installing ${id} ${version} ...`);
     binaries.push({ id, version, bin: await installHarness(id, version) });
   }
   const binary = str(values, "binary");
   const report = await certify({
+    registry: builtinRegistry,
     mode,
-    routes: certifyRoutes(values, mode),
+    routes: certifyRoutes(values, mode, builtinRegistry),
     binaries,
     missing: {},
     bridge: bridgeArgv(binary ? realpathSync(binary) : undefined),

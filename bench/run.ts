@@ -11,8 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomUUID } from "node:crypto";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
-import type { HarnessName } from "../lib/ir/schema.ts";
+import { BUILTIN_HARNESSES, builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { convertSession } from "../lib/pipeline/convert.ts";
 import { createCodexStore } from "../lib/demo/codex-store.ts";
@@ -81,7 +80,7 @@ async function phase(name: string, file: string, work: string): Promise<void> {
     const cwd = join(work, "target");
     mkdirSync(cwd);
     if (step === "convert") {
-      const request = { cwd, handshake: true, stubOpenCalls: false, now };
+      const request = { registry: builtinRegistry, cwd, handshake: true, stubOpenCalls: false, now };
       await convertSession(
         session,
         target,
@@ -93,6 +92,7 @@ async function phase(name: string, file: string, work: string): Promise<void> {
       createCodexStore(homes.codex);
       createHermesStore(homes.hermes);
       const { session: prepared, options } = prepareConversion(session, target, {
+        registry: builtinRegistry,
         cwd,
         handshake: true,
         stubOpenCalls: false,

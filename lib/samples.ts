@@ -5,11 +5,10 @@
  * changes what the demo replays.
  */
 import samples from "./demo/samples/sessions.json" with { type: "json" };
-import type { HarnessName } from "./ir/schema.ts";
 import { compareVersions } from "./schemas/compare.ts";
 
 export interface Sample {
-  harness: HarnessName;
+  harness: string;
   version: string;
   /** The captured fixture it was copied from, e.g. `fixtures/codex/0.169.0/tool-call.jsonl`. */
   source: string;
@@ -22,7 +21,7 @@ const SAMPLES = samples as Sample[];
  * The sample a harness `version` wrote, else the newest one captured from an older version, else the oldest;
  * without a version, the newest.
  */
-export function sampleFor(harness: HarnessName, version?: string): Sample {
+export function sampleFor(harness: string, version?: string): Sample {
   const own = SAMPLES.filter((s) => s.harness === harness)
     .sort((a, b) => compareVersions(a.version, b.version));
   const found = version === undefined

@@ -84,10 +84,9 @@ function versionsFor(files: SchemaFile[]): string {
   for (const f of files) versions.set(f.harness, (versions.get(f.harness) ?? new Set()).add(f.version));
   const lines = [
     BANNER,
-    'import type { HarnessName } from "../ir/schema.ts";',
     "",
     "/** The harness versions whose schemas are embedded, oldest first. */",
-    "export const SCHEMA_VERSIONS: Record<HarnessName, readonly string[]> = {",
+    "export const SCHEMA_VERSIONS: Readonly<Record<string, readonly string[]>> = {",
   ];
   for (const [harness, set] of versions) {
     lines.push(`  "${harness}": [${[...set].sort(compareVersions).map((v) => `"${v}"`).join(", ")}],`);

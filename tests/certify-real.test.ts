@@ -7,9 +7,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { userClaudeHome } from "../lib/certify/harnesses/claude-code/user.ts";
-import { userCodexHome } from "../lib/certify/harnesses/codex/user.ts";
-import { userHermesHome } from "../lib/certify/harnesses/hermes/user.ts";
+import { userClaudeHome } from "../lib/harnesses/claude-code/certify/user.ts";
+import { userCodexHome } from "../lib/harnesses/codex/certify/user.ts";
+import { userHermesHome } from "../lib/harnesses/hermes/certify/user.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 function userWorld() {

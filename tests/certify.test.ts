@@ -13,7 +13,7 @@ import { findOnPath, parseVersion } from "../lib/certify/binaries.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certifyRoutes, certifyStyles, coveragePlan } from "../lib/certify/options.ts";
 import type { Expected, SentMessage } from "../lib/certify/types.ts";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { cliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -161,20 +161,29 @@ test("versions are read from what each harness prints", () => {
 });
 
 test("routes come from --pairs (aliases allowed) in every style, A:B with its hop back unless --no-hops", () => {
-  assert.deepEqual(certifyRoutes({ pairs: "claude:codex,hermes:hermes", styles: "exec" }, "full"), [
-    { style: "exec", hops: ["claude-code", "codex", "claude-code"] },
-    { style: "exec", hops: ["hermes", "hermes"] },
-  ]);
-  assert.deepEqual(certifyRoutes({ pairs: "codex:hermes:claude", "no-hops": true }, "full"), [
-    { style: "exec", hops: ["codex", "hermes"] },
-    { style: "interactive", hops: ["codex", "hermes"] },
-    { style: "interrupted", hops: ["codex", "hermes"] },
-  ]);
-  assert.deepEqual(certifyRoutes({ pairs: "codex:hermes:claude", styles: "interrupted" }, "full"), [
-    { style: "interrupted", hops: ["codex", "hermes", "claude-code"] },
-  ]);
-  assert.throws(() => certifyRoutes({ pairs: "codex" }, "full"), /SOURCE:TARGET/);
-  assert.throws(() => certifyRoutes({ pairs: "a:b:c:d" }, "full"), /SOURCE:TARGET/);
+  assert.deepEqual(
+    certifyRoutes({ pairs: "claude:codex,hermes:hermes", styles: "exec" }, "full", builtinRegistry),
+    [
+      { style: "exec", hops: ["claude-code", "codex", "claude-code"] },
+      { style: "exec", hops: ["hermes", "hermes"] },
+    ],
+  );
+  assert.deepEqual(
+    certifyRoutes({ pairs: "codex:hermes:claude", "no-hops": true }, "full", builtinRegistry),
+    [
+      { style: "exec", hops: ["codex", "hermes"] },
+      { style: "interactive", hops: ["codex", "hermes"] },
+      { style: "interrupted", hops: ["codex", "hermes"] },
+    ],
+  );
+  assert.deepEqual(
+    certifyRoutes({ pairs: "codex:hermes:claude", styles: "interrupted" }, "full", builtinRegistry),
+    [
+      { style: "interrupted", hops: ["codex", "hermes", "claude-code"] },
+    ],
+  );
+  assert.throws(() => certifyRoutes({ pairs: "codex" }, "full", builtinRegistry), /SOURCE:TARGET/);
+  assert.throws(() => certifyRoutes({ pairs: "a:b:c:d" }, "full", builtinRegistry), /SOURCE:TARGET/);
 });
 
 test("seed styles default to what the mode can seed; one it cannot is a usage error, not a skip", () => {

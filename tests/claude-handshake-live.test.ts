@@ -12,7 +12,7 @@ import {
   contentText,
   startFakeAnthropic,
 } from "../lib/certify/fake-servers/anthropic.ts";
-import { claudeConfigDir, claudeEnv, runClaude } from "../lib/certify/harnesses/claude-code/run.ts";
+import { claudeConfigDir, claudeEnv, runClaude } from "../lib/harnesses/claude-code/certify/run.ts";
 import { readRequestLog } from "../lib/certify/request-log.ts";
 import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
 import { harnessDir } from "../acceptance/install-harness.ts";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bashRules } from "../lib/certify/harnesses/claude-code/tui.ts";
+import { bashRules } from "../lib/harnesses/claude-code/certify/tui.ts";
 
 test("every part of a compound command the TUI seeding runs is allowed by its own Bash rule", () => {
   assert.deepEqual(bashRules("timeout 600 tail -f /dev/null; echo slow-sentinel-x"), [

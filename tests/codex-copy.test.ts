@@ -21,7 +21,7 @@ import { cli, cliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { codex } from "../lib/harnesses/codex/index.ts";
 import { readCodexSession } from "../lib/harnesses/codex/read.ts";
-import { codexTools } from "../lib/tools/codex.ts";
+import { codexTools } from "../lib/harnesses/codex/tools.ts";
 
 const root = tempDir();
 const env = { SESSION_BRIDGE_HOME: join(root, "bridge") };

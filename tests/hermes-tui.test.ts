@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { inputState } from "../lib/certify/harnesses/hermes/tui.ts";
-import { hermesReply } from "../lib/certify/harnesses/hermes/run.ts";
+import { inputState } from "../lib/harnesses/hermes/certify/tui.ts";
+import { hermesReply } from "../lib/harnesses/hermes/certify/run.ts";
 
 // Screens' last lines as the Hermes 0.19.0 TUI drew them in tmux (fixtures/hermes/0.19.0 interrupted capture).
 const RULE = "─".repeat(60);

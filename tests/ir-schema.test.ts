@@ -11,7 +11,8 @@ import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { z } from "zod";
-import { type HarnessName, Session } from "../lib/ir/schema.ts";
+import { Session } from "../lib/ir/schema.ts";
+import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
 

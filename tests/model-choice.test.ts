@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
-import { mapModel } from "../lib/pipeline/model.ts";
-import type { HarnessName, Session } from "../lib/ir/schema.ts";
+import type { Session } from "../lib/ir/schema.ts";
+import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
 import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
 import { cliJson } from "./helpers/cli.ts";
@@ -40,6 +40,7 @@ function homes(name: string): Homes {
 
 async function converted(target: HarnessName, h: Homes, model?: string) {
   const prepared = prepareConversion(await routedSession(), BUILTIN_HARNESSES[target], {
+    registry: builtinRegistry,
     cwd: root,
     handshake: true,
     now: new Date(),
@@ -131,6 +132,7 @@ test("a Claude model has no Codex form: without a configured model Codex picks i
 });
 
 test("model ids are mapped into each target's namespace, or not at all", () => {
+  const mapModel = (target: HarnessName, model: string) => BUILTIN_HARNESSES[target].models.map(model);
   assert.equal(mapModel("claude-code", "anthropic/claude-sonnet-4.6"), "claude-sonnet-4-6");
   assert.equal(mapModel("claude-code", "anthropic.claude-opus-4-1-v1:0"), "claude-opus-4-1");
   assert.equal(mapModel("claude-code", "claude-opus-4-7"), "claude-opus-4-7");
@@ -147,6 +149,7 @@ test("--model changes the model a Claude Code to Claude Code copy resumes with",
   const { path } = seedClaudeHome(h["claude-code"], "plain-text");
   const source = await BUILTIN_HARNESSES["claude-code"].read(path);
   const prepared = prepareConversion(source, BUILTIN_HARNESSES["claude-code"], {
+    registry: builtinRegistry,
     cwd: root,
     handshake: true,
     now: new Date(),

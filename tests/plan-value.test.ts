@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
-import type { HarnessName } from "../lib/ir/schema.ts";
+import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { createHermesStore } from "../lib/demo/hermes-store.ts";
 import { RefusedError } from "../lib/errors.ts";

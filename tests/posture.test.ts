@@ -2,7 +2,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { claudePermissionMode, codexPolicies, postureFrom } from "../lib/posture/posture.ts";
+import { claudePermissionMode } from "../lib/harnesses/claude-code/posture.ts";
+import { codexPolicies } from "../lib/harnesses/codex/posture.ts";
+import { BUILTIN_HARNESSES, type HarnessName } from "../lib/harnesses/registry.ts";
+
+/** The posture a harness's own words mean, by its descriptor. */
+const postureFrom = (harness: HarnessName, words: string) =>
+  BUILTIN_HARNESSES[harness].posture?.toPosture(words);
 import { jsonLines } from "./helpers/fixtures.ts";
 import { codexFixture } from "./helpers/codex.ts";
 import { cliJson } from "./helpers/cli.ts";

@@ -6,9 +6,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import fc from "fast-check";
-import type { Block, HarnessName, Message, Session } from "../lib/ir/schema.ts";
+import type { Block, Message, Session } from "../lib/ir/schema.ts";
+import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { emptySession } from "../lib/ir/session.ts";
-import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { publishFile } from "../lib/io/publish.ts";
 import { conversationCore } from "./helpers/ir-core.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -79,7 +80,7 @@ function sessionFrom(harnessName: HarnessName, exchanges: Exchange[]): Session {
 }
 
 /** A source harness other than the writer's, so the generic renderer (not the same-harness copy) is used. */
-const foreignTo = (target: HarnessName): HarnessName => (target === "hermes" ? "codex" : "hermes");
+const foreignTo = (target: string): HarnessName => (target === "hermes" ? "codex" : "hermes");
 
 for (const writer of builtinRegistry.harnesses) {
   test(`generated conversations survive the ${writer.name} writer and reader with their core intact`, async () => {
@@ -91,7 +92,7 @@ for (const writer of builtinRegistry.harnesses) {
         const id = writer.newId(new Date());
         await publishFile(
           path,
-          BUILTIN_HARNESSES[writer.name].render(session, {
+          writer.render(session, {
             id,
             cwd: "/home/user/project",
             now: new Date(),

@@ -9,7 +9,7 @@ import { copyFileSync, readFileSync, renameSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import type { Session } from "../lib/ir/schema.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
@@ -90,6 +90,7 @@ test("a Hermes reasoning signature recorded through OpenRouter is never replayed
     provider: "anthropic",
   });
   const prepared = prepareConversion(session, BUILTIN_HARNESSES["claude-code"], {
+    registry: builtinRegistry,
     cwd: root,
     handshake: false,
     now: new Date(),

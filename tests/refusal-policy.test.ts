@@ -26,7 +26,7 @@ import { tempDir } from "./helpers/tmp.ts";
 import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { InputError } from "../lib/errors.ts";
-import type { HarnessName } from "../lib/ir/schema.ts";
+import type { HarnessName } from "../lib/harnesses/registry.ts";
 
 const root = tempDir();
 const env = { SESSION_BRIDGE_HOME: join(root, "bridge") };

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { buildReport } from "../lib/report/report.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import type { Capabilities } from "../lib/report/capabilities.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 
@@ -174,6 +174,7 @@ test("drift is a note for the operator, never a loss shown to the model in the h
     },
   ];
   const prepared = prepareConversion(session, BUILTIN_HARNESSES["codex"], {
+    registry: builtinRegistry,
     handshake: true,
     now: new Date(),
   });

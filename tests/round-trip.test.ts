@@ -8,8 +8,9 @@ import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { HarnessName, Session } from "../lib/ir/schema.ts";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import type { Session } from "../lib/ir/schema.ts";
+import type { HarnessName } from "../lib/harnesses/registry.ts";
+import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { convertSession } from "../lib/pipeline/convert.ts";
 import { restoreProvenance } from "../lib/tools/provenance.ts";
 import { conversationCore } from "./helpers/ir-core.ts";
@@ -57,6 +58,7 @@ async function hop(session: Session, to: HarnessName): Promise<Session> {
   const target = BUILTIN_HARNESSES[to];
   const path = join(dir, `hop-${hopNo++}.${to}.jsonl`);
   await convertSession(session, target, {
+    registry: builtinRegistry,
     handshake: true,
     stubOpenCalls: false,
     now: new Date(),

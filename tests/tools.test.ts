@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Block, HarnessName, Session } from "../lib/ir/schema.ts";
+import type { Block, Session } from "../lib/ir/schema.ts";
+import { BUILTIN_HARNESSES, type HarnessName } from "../lib/harnesses/registry.ts";
 import { emptySession } from "../lib/ir/session.ts";
 import { translateTools } from "../lib/tools/translate.ts";
 import { editPatch, parsePatch } from "../lib/tools/apply-patch.ts";
@@ -25,7 +26,11 @@ const calls = (s: Session) =>
 
 /** Moves a session to another harness as a reader would see it there: same calls, new harness, natives kept. */
 function hop(s: Session, to: HarnessName): Session {
-  const { session } = translateTools(s, to);
+  const { session } = translateTools(
+    s,
+    BUILTIN_HARNESSES[s.meta.harness as HarnessName],
+    BUILTIN_HARNESSES[to],
+  );
   return { ...session, meta: { ...session.meta, harness: to } };
 }
 
@@ -122,7 +127,8 @@ test("A to B to C to A restores every call exactly, even where the middle hops w
 test("a tool with no equivalent passes through by name and is counted", () => {
   const { session, stats } = translateTools(
     sessionWith("claude-code", [{ name: "ScheduleWakeup", input: { delaySeconds: 5 } }]),
-    "codex",
+    BUILTIN_HARNESSES["claude-code"],
+    BUILTIN_HARNESSES.codex,
   );
   assert.equal(calls(session)[0]!.name, "ScheduleWakeup");
   assert.deepEqual(stats.passedThrough, ["ScheduleWakeup"]);

@@ -11,7 +11,7 @@ import { isDeepStrictEqual } from "node:util";
 import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { readClaudeSession } from "../../lib/harnesses/claude-code/read.ts";
-import { VOCABULARIES } from "../../lib/tools/translate.ts";
+import { BUILTIN_HARNESSES } from "../../lib/harnesses/registry.ts";
 import type { ToolCallBlock } from "../../lib/ir/schema.ts";
 import { binaryArg, type Bridge, bridgeCli, claudeFixture, step, withWork } from "./live.ts";
 import { type LiveTarget, startTarget } from "./targets.ts";
@@ -28,8 +28,8 @@ async function editCall(path: string): Promise<ToolCallBlock | undefined> {
 
 /** The patch session-bridge writes for the Edit: Claude's call in canonical terms, rendered for Codex. */
 function expectedPatch(edit: ToolCallBlock): unknown {
-  const canonical = VOCABULARIES["claude-code"].toCanonical(edit);
-  return canonical && VOCABULARIES.codex.fromCanonical(canonical)?.input;
+  const canonical = BUILTIN_HARNESSES["claude-code"].tools.toCanonical(edit);
+  return canonical && BUILTIN_HARNESSES.codex.tools.fromCanonical(canonical)?.input;
 }
 
 function project(work: string, name: string): string {

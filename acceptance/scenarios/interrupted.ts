@@ -12,8 +12,8 @@ import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { readClaudeSession } from "../../lib/harnesses/claude-code/read.ts";
 import { HANDSHAKE_OPEN, INTERRUPTED_RESULT } from "../../lib/handshake/handshake.ts";
-import { VOCABULARIES } from "../../lib/tools/translate.ts";
-import type { HarnessName } from "../../lib/ir/schema.ts";
+import { BUILTIN_HARNESSES } from "../../lib/harnesses/registry.ts";
+import type { HarnessName } from "../../lib/harnesses/registry.ts";
 import { binaryArg, bridgeCli, claudeFixture, step, withWork } from "./live.ts";
 import { startTarget, TARGET_IDS } from "./targets.ts";
 import { exchangeOf, unpaired } from "./wire.ts";
@@ -24,7 +24,7 @@ const COMMAND_MARK = "fixture-slow-start";
 
 /** The target's shell tool, as session-bridge translates Claude's Bash into it. */
 const shellToolName = (target: HarnessName) =>
-  VOCABULARIES[target].fromCanonical({ kind: "shell", command: "true" })?.name;
+  BUILTIN_HARNESSES[target].tools.fromCanonical({ kind: "shell", command: "true" })?.name;
 
 async function check(target: HarnessName, work: string, binary: string | undefined): Promise<string[]> {
   const { pending } = await readClaudeSession(FIXTURE);

@@ -6,25 +6,25 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { HarnessName } from "../../lib/ir/schema.ts";
+import type { HarnessName } from "../../lib/harnesses/registry.ts";
 import { installHarness, pinnedVersion } from "../install-harness.ts";
 import {
   claudeConfigDir,
   prepareClaudeHome,
   runClaude,
-} from "../../lib/certify/harnesses/claude-code/run.ts";
+} from "../../lib/harnesses/claude-code/certify/run.ts";
 import {
   codexHomeDir,
   initCodexStore,
   prepareCodexHome,
   runCodex,
-} from "../../lib/certify/harnesses/codex/run.ts";
+} from "../../lib/harnesses/codex/certify/run.ts";
 import {
   hermesEnv,
   offlineConfig,
   runHermes,
   writeHermesHome,
-} from "../../lib/certify/harnesses/hermes/run.ts";
+} from "../../lib/harnesses/hermes/certify/run.ts";
 import { startFakeAnthropic } from "../../lib/certify/fake-servers/anthropic.ts";
 import { startFakeResponses } from "../../lib/certify/fake-servers/responses.ts";
 import { startFakeChatCompletions } from "../../lib/certify/fake-servers/chat-completions.ts";

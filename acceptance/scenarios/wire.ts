@@ -2,7 +2,7 @@
  * What a model request carries, read in each target's own wire format: the tool calls by id, the outputs by the
  * id they answer, and the text of every message. An orphan is a call whose id no output answers.
  */
-import type { HarnessName } from "../../lib/ir/schema.ts";
+import type { HarnessName } from "../../lib/harnesses/registry.ts";
 import type { Body } from "./targets.ts";
 
 export interface WireCall {

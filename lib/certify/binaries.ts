@@ -6,7 +6,8 @@ import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { definedEnv, spawnCollect, tail } from "./spawn.ts";
-import type { HarnessBinary, HarnessDriver, HarnessId } from "./types.ts";
+import type { HarnessBinary, HarnessId } from "./types.ts";
+import type { Harness, HomeSpec } from "../harnesses/types.ts";
 
 export function findOnPath(command: string, path = process.env.PATH ?? ""): string | undefined {
   for (const dir of path.split(delimiter)) {
@@ -27,7 +28,15 @@ export function parseVersion(output: string): string | undefined {
   return /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(output)?.[0];
 }
 
-export async function reportedVersion(bin: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+/**
+ * What `<bin> --version` prints, run with every home (`homes`: each registered harness's) in a throwaway
+ * folder, so asking never touches a store of the user's.
+ */
+export async function reportedVersion(
+  bin: string,
+  env: NodeJS.ProcessEnv = process.env,
+  homes: readonly HomeSpec[] = [],
+): Promise<string> {
   const home = mkdtempSync(join(tmpdir(), "sb-certify-version-"));
   try {
     const r = await spawnCollect(bin, ["--version"], {
@@ -36,9 +45,7 @@ export async function reportedVersion(bin: string, env: NodeJS.ProcessEnv = proc
         ...definedEnv(env),
         HOME: home,
         TMPDIR: home,
-        CLAUDE_CONFIG_DIR: join(home, ".claude"),
-        CODEX_HOME: join(home, ".codex"),
-        HERMES_HOME: join(home, ".hermes"),
+        ...Object.fromEntries(homes.map((h) => [h.env, join(home, h.folder)])),
       },
       timeoutMs: 60_000,
     });
@@ -53,26 +60,28 @@ export async function reportedVersion(bin: string, env: NodeJS.ProcessEnv = proc
 }
 
 /**
- * Each driver's binary: `explicit[id]` when given, else its command on PATH. A harness that is not found is
- * left out, with the reason, so its pairs are reported as skipped rather than failed.
+ * The binary of each harness certify can drive: `explicit[name]` when given, else its command on PATH. A
+ * harness that is not found is left out, with the reason, so its pairs are reported as skipped, not failed.
  */
 export async function locateBinaries(
-  drivers: HarnessDriver[],
+  harnesses: readonly Harness[],
   explicit: Partial<Record<HarnessId, string>>,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ found: HarnessBinary[]; missing: Partial<Record<HarnessId, string>> }> {
   const found: HarnessBinary[] = [];
   const missing: Partial<Record<HarnessId, string>> = {};
-  for (const driver of drivers) {
-    const bin = explicit[driver.id] ?? findOnPath(driver.command, env.PATH);
+  const homes = harnesses.map((h) => h.home);
+  for (const { name, certify } of harnesses) {
+    if (!certify) continue;
+    const bin = explicit[name] ?? findOnPath(certify.command, env.PATH);
     if (!bin) {
-      missing[driver.id] = `${driver.command} not found on PATH`;
+      missing[name] = `${certify.command} not found on PATH`;
       continue;
     }
     try {
-      found.push({ id: driver.id, bin, version: await reportedVersion(bin, env) });
+      found.push({ id: name, bin, version: await reportedVersion(bin, env, homes) });
     } catch (error) {
-      missing[driver.id] = error instanceof Error ? error.message : String(error);
+      missing[name] = error instanceof Error ? error.message : String(error);
     }
   }
   return { found, missing };

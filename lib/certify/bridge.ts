@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from "node:url";
 import type { HomeFlags } from "../harnesses/homes.ts";
-import { builtinRegistry } from "../harnesses/registry.ts";
+import type { Registry } from "../harnesses/registry.ts";
 import { selfArgv } from "../runtime.ts";
 import { definedEnv, spawnCollect, tail } from "./spawn.ts";
 import type { HarnessId } from "./types.ts";
@@ -33,8 +33,8 @@ export interface HandedOff {
 }
 
 /** Each home given, as the flag the CLI takes for it. */
-export function homeArgs(homes: HomeFlags): string[] {
-  return builtinRegistry.harnesses.flatMap((h) => {
+export function homeArgs(homes: HomeFlags, registry: Registry): string[] {
+  return registry.harnesses.flatMap((h) => {
     const home = homes[h.name];
     return home ? [`--${h.home.flag}`, home] : [];
   });
@@ -44,6 +44,7 @@ export async function handoff(
   argv: string[],
   bridgeHome: string,
   request: HandoffRequest,
+  registry: Registry,
 ): Promise<HandedOff> {
   const [command, ...pre] = argv;
   const args = [
@@ -56,7 +57,7 @@ export async function handoff(
     request.to,
     "--cwd",
     request.cwd,
-    ...homeArgs(request.homes),
+    ...homeArgs(request.homes, registry),
     "--json",
   ];
   const env = { ...definedEnv(process.env), SESSION_BRIDGE_HOME: bridgeHome };

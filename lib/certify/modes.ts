@@ -4,7 +4,7 @@
  * the target store holds (structure).
  */
 import { randomBytes } from "node:crypto";
-import { BUILTIN_HARNESSES } from "../harnesses/registry.ts";
+import { findHarness, type Registry } from "../harnesses/registry.ts";
 import { findOnPath } from "./binaries.ts";
 import type { HandedOff } from "./bridge.ts";
 import {
@@ -42,6 +42,7 @@ export interface ModeRunner {
     style: SeedStyle,
     version: string,
     work: string,
+    registry: Registry,
   ): Promise<Seeding>;
   /**
    * Why the handed-off session did not survive in `to` at stop `stop` (1 for the first target); empty when it
@@ -53,6 +54,7 @@ export interface ModeRunner {
     cwd: string,
     seeding: Seeding,
     stop: number,
+    registry: Registry,
   ): Promise<string[]>;
 }
 
@@ -124,13 +126,14 @@ const real: ModeRunner = {
 const structure: ModeRunner = {
   seedsStore: false,
   styles: ["exec"],
-  async seed(from, _cwd, _style, version, work) {
+  async seed(from, _cwd, _style, version, work, registry) {
     const path = writeSample(from.id, version, work);
-    const expected = sampleSentinels(sessionParts(await BUILTIN_HARNESSES[from.id].read(path)));
+    const expected = sampleSentinels(sessionParts(await findHarness(registry, from.id).read(path)));
     return { session: path, expected, parts: new ConversationParts(), resume: () => "" };
   },
-  async verify(to, handed, _cwd, seeding) {
-    return checkSent(sessionParts(await BUILTIN_HARNESSES[to.id].read(handed.path)), seeding.expected);
+  async verify(to, handed, _cwd, seeding, _stop, registry) {
+    const read = await findHarness(registry, to.id).read(handed.path);
+    return checkSent(sessionParts(read), seeding.expected);
   },
 };
 

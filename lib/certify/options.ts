@@ -5,8 +5,8 @@
 import type { OptionSpec, Values } from "../cli/args.ts";
 import { flag, str } from "../cli/args.ts";
 import { InputError } from "../errors.ts";
-import { builtinRegistry, findHarness } from "../harnesses/registry.ts";
-import { DRIVERS } from "./drivers.ts";
+import { findHarness, type Registry } from "../harnesses/registry.ts";
+import type { Harness } from "../harnesses/types.ts";
 import { MODE_RUNNERS } from "./modes.ts";
 import { type HarnessId, type Mode, type Route, SEED_STYLES, type SeedStyle } from "./types.ts";
 
@@ -59,15 +59,20 @@ export function certifyStyles(values: Values, mode: Mode): SeedStyle[] {
   });
 }
 
+/** The harnesses whose descriptors say how certify drives them, in registry order. */
+export function certifiable(registry: Registry): Harness[] {
+  return registry.harnesses.filter((h) => h.certify);
+}
+
 /**
  * The routes to run. With --pairs, each route in every style (A:B gains its hop back A → B → A unless
  * --no-hops). Without, the coverage plan: every style of every harness resumes in every other harness.
  */
-export function certifyRoutes(values: Values, mode: Mode): Route[] {
+export function certifyRoutes(values: Values, mode: Mode, registry: Registry): Route[] {
   const styles = certifyStyles(values, mode);
   const hops = !flag(values, "no-hops");
   const text = str(values, "pairs");
-  if (text === undefined) return coveragePlan(styles, DRIVERS.map((d) => d.id), hops);
+  if (text === undefined) return coveragePlan(styles, certifiable(registry).map((h) => h.name), hops);
   const paths = text.split(",").map((pair) => {
     const names = pair.split(":");
     if (names.length < 2 || names.length > 3 || names.some((n) => !n)) {
@@ -75,7 +80,7 @@ export function certifyRoutes(values: Values, mode: Mode): Route[] {
         `--pairs: expected SOURCE:TARGET or SOURCE:TARGET:NEXT, got ${JSON.stringify(pair)}`,
       );
     }
-    const path = names.map((name) => findHarness(builtinRegistry, name).name);
+    const path = names.map((name) => findHarness(registry, name).name);
     if (!hops) return path.slice(0, 2);
     return path.length === 2 && path[0] !== path[1] ? [...path, path[0]!] : path;
   });

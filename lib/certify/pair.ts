@@ -9,14 +9,23 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveHomes } from "../harnesses/homes.ts";
-import { BUILTIN_HARNESSES } from "../harnesses/registry.ts";
+import { findHarness, type Registry } from "../harnesses/registry.ts";
 import { scanDrift } from "../schemas/scan.ts";
 import { handoff } from "./bridge.ts";
-import { driverFor } from "./drivers.ts";
 import { MODE_RUNNERS, type ModeRunner, type Seeding } from "./modes.ts";
-import type { HarnessBinary, HarnessId, HarnessUnderTest, Mode, PairResult, Route } from "./types.ts";
+import type {
+  HarnessBinary,
+  HarnessDriver,
+  HarnessId,
+  HarnessUnderTest,
+  Mode,
+  PairResult,
+  Route,
+} from "./types.ts";
 
 export interface RouteOptions {
+  /** The harnesses certify knows: each one's descriptor names its driver. */
+  registry: Registry;
   mode: Mode;
   binaries: Partial<Record<HarnessId, HarnessBinary>>;
   /** The argv prefix that runs session-bridge. */
@@ -59,7 +68,12 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
     if (!binary) throw new Error(`no ${id} binary`);
     const dir = join(work, id);
     mkdirSync(dir, { recursive: true });
-    const h = await driverFor(id).open({ ...binary, work: dir, mode: options.mode, env: options.env });
+    const h = await (await driverFor(options.registry, id)).open({
+      ...binary,
+      work: dir,
+      mode: options.mode,
+      env: options.env,
+    });
     opened.set(id, h);
     await h.warmUp(project(work, "earlier project"));
     return h;
@@ -76,12 +90,19 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
     const from = await open(source);
     const sourceCwd = project(work, "source-project");
     say(`seeding in ${source}`);
-    const seeding = await runner.seed(from, sourceCwd, route.style, options.binaries[source]!.version, work);
+    const version = options.binaries[source]!.version;
+    const seeding = await runner.seed(from, sourceCwd, route.style, version, work, options.registry);
     if (runner.seedsStore) {
-      const drift = await driftFindings(from, options.binaries[source]!.version);
+      const drift = await driftFindings(from, version, options.registry);
       (options.allowDrift ? rows[0]!.notes : rows[0]!.reasons).push(...drift);
     }
-    const context = { runner, seeding, bridge: options.bridge, bridgeHome: join(work, "session-bridge") };
+    const context = {
+      runner,
+      seeding,
+      registry: options.registry,
+      bridge: options.bridge,
+      bridgeHome: join(work, "session-bridge"),
+    };
     let session = seeding.session;
     let at = from;
     for (; index < rows.length; index++) {
@@ -120,6 +141,7 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
 interface HopContext {
   runner: ModeRunner;
   seeding: Seeding;
+  registry: Registry;
   bridge: string[];
   bridgeHome: string;
 }
@@ -143,18 +165,18 @@ async function hop(
     to: to.id,
     cwd,
     homes: { ...from.homes(), ...to.homes() },
-  });
+  }, context.registry);
   const failed = (await to.listed(handed.id, cwd))
     ? []
     : [`${to.id}'s own listing does not show session ${handed.id}`];
-  failed.push(...await context.runner.verify(to, handed, cwd, context.seeding, stop));
+  failed.push(...await context.runner.verify(to, handed, cwd, context.seeding, stop, context.registry));
   reasons.push(...failed);
   return failed.length ? undefined : handed.id;
 }
 
 /** Unknown shapes in the store the source harness just wrote: what this version writes that we do not know. */
-async function driftFindings(from: HarnessUnderTest, version: string): Promise<string[]> {
-  const source = BUILTIN_HARNESSES[from.id];
+async function driftFindings(from: HarnessUnderTest, version: string, registry: Registry): Promise<string[]> {
+  const source = findHarness(registry, from.id);
   const scan = await scanDrift([source], resolveHomes([source], from.homes(), {}));
   const store = `drift in the ${from.id} ${version} store`;
   return [
@@ -162,6 +184,13 @@ async function driftFindings(from: HarnessUnderTest, version: string): Promise<s
     ...scan.unreadable.map((u) => `${store}: session ${u.id} unreadable: ${u.error}`),
     ...scan.brokenStores.map((b) => `${store}: ${b.store} cannot be read: ${b.error}`),
   ];
+}
+
+/** The driver a harness's descriptor names, loaded now (certify alone pays for it). */
+async function driverFor(registry: Registry, id: HarnessId): Promise<HarnessDriver> {
+  const hooks = findHarness(registry, id).certify;
+  if (!hooks) throw new Error(`certify cannot drive ${id}`);
+  return await hooks.driver();
 }
 
 /**

@@ -3,10 +3,10 @@
  * of its report. A harness adapter knows how to run its binary; everything about pairs, sentinels and reports
  * is shared.
  */
-import type { HarnessName } from "../ir/schema.ts";
 import type { HomeFlags } from "../harnesses/homes.ts";
 
-export type HarnessId = HarnessName;
+/** A registered harness's name. */
+export type HarnessId = string;
 
 /**
  * - `full`: the real binaries against fake model servers on 127.0.0.1; the resumed harness's request to the

@@ -21,12 +21,20 @@ export interface Context {
   run(argv: string[], env: Env): Promise<number>;
 }
 
+/** Text that may name something of every registered harness (a flag each), so it is made from the registry. */
+export type PerRegistry<T> = T | ((registry: Registry) => T);
+
+export const forRegistry = <T>(value: PerRegistry<T>, registry: Registry): T =>
+  typeof value === "function" ? (value as (registry: Registry) => T)(registry) : value;
+
 /** A command's flags and behaviour; its name and summary are in the registry (commands/index.ts). */
 export interface Command {
   /** Full `--help` text after the usage line. */
-  help: string;
-  usage: string;
+  help: PerRegistry<string>;
+  usage: PerRegistry<string>;
   options: OptionSpec;
+  /** Flags the command takes once per registered harness (certify's `--claude-bin`, ...). */
+  harnessOptions?(registry: Registry): OptionSpec;
   run(parsed: Parsed, context: Context): Promise<number>;
 }
 

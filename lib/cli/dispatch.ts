@@ -3,7 +3,7 @@
  * entry point read. Kept apart from main.ts so `--version` and `--help` load none of this.
  */
 import type { CommandEntry } from "./commands/index.ts";
-import { type Context, type Env, globalHelp } from "./command.ts";
+import { type Context, type Env, forRegistry, globalHelp } from "./command.ts";
 import { flag, homeFlags, parse } from "./args.ts";
 import { resolveHomes } from "../harnesses/homes.ts";
 import { resolveBridgeHome } from "../store/backup.ts";
@@ -20,9 +20,11 @@ export async function runCommand(
   cli: Context["run"],
 ): Promise<number> {
   const command = await entry.load();
-  const parsed = parse(argv, command.options, registry);
+  const parsed = parse(argv, { ...command.harnessOptions?.(registry), ...command.options }, registry);
   if (flag(parsed.values, "help")) {
-    out(`Usage: ${command.usage}\n\n${entry.summary}.\n\n${command.help}\n\n${globalHelp(registry)}`);
+    const usage = forRegistry(command.usage, registry);
+    const help = forRegistry(command.help, registry);
+    out(`Usage: ${usage}\n\n${entry.summary}.\n\n${help}\n\n${globalHelp(registry)}`);
     return 0;
   }
   onNotice((line) => err(`session-bridge: ${line}`));

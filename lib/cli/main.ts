@@ -9,10 +9,16 @@ import { EXIT_INPUT, exitCodeFor, InputError, messageOf } from "../errors.ts";
 import { err, out, printJson } from "./output.ts";
 import { VERSION } from "../version.ts";
 
+/** "Claude Code, Codex CLI and Hermes Agent". */
+function titles(registry: Registry): string {
+  const all = registry.harnesses.map((h) => h.title);
+  return all.length > 1 ? `${all.slice(0, -1).join(", ")} and ${all.at(-1)}` : all.join("");
+}
+
 function mainHelp(registry: Registry): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    `session-bridge ${VERSION}: move a live coding-agent session between Claude Code, Codex CLI and Hermes Agent.`,
+    `session-bridge ${VERSION}: move a live coding-agent session between ${titles(registry)}.`,
     "",
     "Usage: session-bridge <command> [options]",
     "",

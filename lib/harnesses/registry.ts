@@ -4,11 +4,13 @@
  * run the real CLI with one more harness (`withHarness`).
  */
 import { InputError } from "../errors.ts";
-import type { HarnessName } from "../ir/schema.ts";
 import type { Harness } from "./types.ts";
 import { claudeCode } from "./claude-code/index.ts";
 import { codex } from "./codex/index.ts";
 import { hermes } from "./hermes/index.ts";
+
+/** The harnesses built in. */
+export type HarnessName = "claude-code" | "codex" | "hermes";
 
 /** Every built-in harness by name: a built-in name without its harness here is a type error. */
 export const BUILTIN_HARNESSES: Record<HarnessName, Harness> = { "claude-code": claudeCode, codex, hermes };

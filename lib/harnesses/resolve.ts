@@ -5,9 +5,9 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { InputError, RefusedError } from "../errors.ts";
-import type { HarnessName } from "../ir/schema.ts";
-import type { Harness, Homes, SessionSummary } from "./types.ts";
-import { findHarness, type Registry } from "./registry.ts";
+import type { FileHead, Harness, Homes, SessionSummary } from "./types.ts";
+import { findHarness, harnessList, type Registry } from "./registry.ts";
+import { isObject } from "../io/json.ts";
 import { type BrokenStore, brokenStoreLine, listStores } from "./stores.ts";
 
 const MIN_PREFIX = 6;
@@ -30,7 +30,7 @@ export async function resolveSession(
   from?: Harness,
 ): Promise<Resolved> {
   if (!ref) throw new InputError("missing <session>");
-  if (looksLikePath(ref)) return { ...resolveFile(ref, registry, from), skipped: [] };
+  if (looksLikePath(ref, registry)) return { ...resolveFile(ref, registry, from), skipped: [] };
   const candidates = from ? [from] : registry.harnesses;
   const { sessions, broken } = await listStores(candidates, homes);
   const matches = pickMatches(ref, sessions);
@@ -62,49 +62,64 @@ function pickMatches(ref: string, rows: SessionSummary[]): SessionSummary[] {
   return rows.filter((r) => r.title === ref);
 }
 
-const looksLikePath = (ref: string) =>
-  ref.includes("/") || ref.endsWith(".jsonl") || ref.endsWith(".json") || ref.endsWith(".db") ||
-  DB_SESSION.test(ref);
+/** A reference names a file: it has a `/`, ends as a registered harness's files do, or names a session in one. */
+function looksLikePath(ref: string, registry: Registry): boolean {
+  const inFile = IN_FILE.exec(ref);
+  return ref.includes("/") || registry.harnesses.some((h) => endsAs(ref, h.files.extensions)) ||
+    (!!inFile && holders(registry, inFile[1]!).length > 0);
+}
 
-/** One session of a database, as `list` shows it: `<file>.db#<session id>` (Hermes). */
-const DB_SESSION = /^(.+\.db)#([^#/]+)$/;
+/** One session of a file that holds many, as `list` shows it: `<file>#<session id>` (a Hermes state.db). */
+const IN_FILE = /^(.+)#([^#/]+)$/;
+
+const endsAs = (path: string, extensions: readonly string[] | undefined) =>
+  !!extensions?.some((e) => path.endsWith(e));
+
+/** The harnesses whose files like this one hold many sessions. */
+const holders = (registry: Registry, file: string) =>
+  registry.harnesses.filter((h) => endsAs(file, h.files.sessionsInFile));
 
 function resolveFile(ref: string, registry: Registry, from?: Harness): Omit<Resolved, "skipped"> {
   const path = resolvePath(ref);
-  const inDatabase = existsSync(path) ? undefined : DB_SESSION.exec(path);
-  if (inDatabase && existsSync(inDatabase[1]!)) {
-    return { harness: from ?? findHarness(registry, "hermes"), path };
+  const inFile = existsSync(path) ? undefined : IN_FILE.exec(path);
+  const candidates = inFile && existsSync(inFile[1]!) ? holders(registry, inFile[1]!) : [];
+  if (candidates.length) {
+    const head = readHead(inFile![1]!);
+    return { harness: from ?? candidates.find((h) => h.files.recognizes(head)) ?? candidates[0]!, path };
   }
   if (!existsSync(path)) throw new InputError(`${ref}: no such file`);
   if (!statSync(path).isFile()) throw new InputError(`${ref}: not a file`);
-  return { harness: from ?? findHarness(registry, sniffHarness(path)), path };
+  return { harness: from ?? recognize(registry, readHead(path)), path };
 }
 
 /**
- * Which harness wrote a file, from its first record: Codex lines wrap a `payload`, Hermes keeps a SQLite
- * database, pretty-printed `session_<id>.json` snapshots, legacy transcripts of role-keyed messages and export
- * lines holding a session's `messages`; Claude Code records carry `type` and `uuid`/`sessionId`.
+ * Which harness wrote a file, by its head: the first harness whose descriptor recognizes it, else the one
+ * that takes what nobody recognizes (Claude Code: its reader gives the clear per-line error).
  */
-function sniffHarness(path: string): HarnessName {
+function recognize(registry: Registry, head: FileHead): Harness {
+  const found = registry.harnesses.find((h) => h.files.recognizes(head)) ??
+    registry.harnesses.find((h) => h.files.fallback);
+  if (!found) throw new InputError(`no harness recognizes this file (expected ${harnessList(registry)})`);
+  return found;
+}
+
+const HEAD_BYTES = 64 * 1024;
+
+function readHead(path: string): FileHead {
   const fd = openSync(path, "r");
-  const head = Buffer.alloc(64 * 1024);
-  const size = readSync(fd, head, 0, head.length, 0);
-  closeSync(fd);
-  const text = head.subarray(0, size).toString("utf8");
-  if (text.startsWith("SQLite format 3\u0000")) return "hermes";
-  // A snapshot is pretty-printed; an export line can be longer than the head, so it is known by its start.
-  if (/^\{\s*"session_id"\s*:|^\{"id": "[^"]*", "source": /.test(text)) return "hermes";
-  // A Codex session_meta line carries the whole system prompt, so it too can be longer than the head.
-  if (/^\{"timestamp":"[^"]*",(?:"ordinal":\d+,)?"type":"session_meta"/.test(text)) return "codex";
-  const first = text.split("\n").find((l) => l.trim());
+  const buffer = Buffer.alloc(HEAD_BYTES);
+  let size: number;
   try {
-    const record = JSON.parse(first ?? "") as Record<string, unknown>;
-    if ("payload" in record && "type" in record) return "codex";
-    if (typeof record.role === "string" || "session_id" in record || Array.isArray(record.messages)) {
-      return "hermes";
-    }
-  } catch {
-    // Not JSON at all: let the Claude Code reader produce its clear per-line error.
+    size = readSync(fd, buffer, 0, buffer.length, 0);
+  } finally {
+    closeSync(fd);
   }
-  return "claude-code";
+  const text = buffer.subarray(0, size).toString("utf8");
+  const line = text.split("\n").find((l) => l.trim());
+  try {
+    const value: unknown = JSON.parse(line ?? "");
+    return isObject(value) ? { text, first: value } : { text };
+  } catch {
+    return { text };
+  }
 }

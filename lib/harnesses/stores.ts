@@ -3,13 +3,12 @@
  * `state_5.sqlite`, a Hermes `state.db` that is not a database) is reported by name and reason, and the
  * sessions of every other store are still served. Callers decide what a broken store means for them.
  */
-import type { HarnessName } from "../ir/schema.ts";
 import type { Harness, Homes, SessionSummary } from "./types.ts";
 import { messageOf } from "../errors.ts";
 import { homeOf } from "./homes.ts";
 
 export interface BrokenStore {
-  harness: HarnessName;
+  harness: string;
   /** The store's root folder (the home it was looked for in). */
   store: string;
   error: string;

@@ -1,13 +1,16 @@
 /**
- * The contract every harness folder implements. The CLI and the conversion pipeline only ever talk to this
- * interface, so adding a harness never touches a command.
+ * The contract every harness folder implements: one descriptor (its `index.ts`) says everything session-bridge
+ * knows about a harness, and the CLI, the pipeline and certify only ever talk to it, so adding a harness is a
+ * new folder and one registry line (lib/harnesses/registry.ts), never an edit to a command or a shared table.
  */
-import type { HarnessName, Session } from "../ir/schema.ts";
+import type { ReasoningBlock, Session } from "../ir/schema.ts";
 import type { Capabilities } from "../report/capabilities.ts";
 import type { ReportEntry } from "../report/report.ts";
-import type { Posture } from "../posture/posture.ts";
-import type { ConfiguredModel } from "../pipeline/model.ts";
+import type { Posture, PostureMapping } from "../posture/posture.ts";
+import type { ConfiguredModel, ModelRules } from "../pipeline/model.ts";
 import type { KeyedRows } from "../store/rows.ts";
+import type { ToolVocabulary } from "../tools/canonical.ts";
+import type { HarnessDriver } from "../certify/types.ts";
 
 /** Every registered harness's store root by harness name, resolved once at the edge from flags and environment. */
 export type Homes = Readonly<Record<string, string>>;
@@ -24,9 +27,44 @@ export interface HomeSpec {
   describe: string;
 }
 
+/** The start of a file, to tell which harness wrote it (see `FileRecognition`). */
+export interface FileHead {
+  /** The first 64 KiB, as UTF-8 (a long first line is cut). */
+  text: string;
+  /** The first non-empty line parsed, when it is a whole JSON object. */
+  first?: Record<string, unknown>;
+}
+
+/** How `<session>` given as a path finds its harness. */
+export interface FileRecognition {
+  /** Endings that make a reference a path even without a `/` (".jsonl"). */
+  extensions: readonly string[];
+  /** Whether a file with this head is this harness's. */
+  recognizes(head: FileHead): boolean;
+  /**
+   * The harness a file nobody recognizes goes to (exactly one harness of a registry should say so), so that
+   * its reader gives the clear per-line error.
+   */
+  fallback?: boolean;
+  /** Endings of its files that hold many sessions, one named as `<file>#<session id>` (a database). */
+  sessionsInFile?: readonly string[];
+}
+
+/**
+ * How certify drives the harness through its own binary. The driver is imported only when certify runs, so
+ * start-up and the other commands never load it.
+ */
+export interface CertifyHooks {
+  /** The executable's name on PATH. */
+  command: string;
+  /** certify's flag naming the executable, without its dashes (`claude-bin`). */
+  binFlag: string;
+  driver(): Promise<HarnessDriver>;
+}
+
 /** One row of `list`: enough to pick a session without reading it whole. */
 export interface SessionSummary {
-  harness: HarnessName;
+  harness: string;
   id: string;
   path: string;
   cwd?: string;
@@ -76,7 +114,7 @@ export interface PlannedFile {
 
 /** What a handoff will do, as plain data: what `--dry-run` prints and what the caller decides on. */
 export interface PlanPreview {
-  harness: HarnessName;
+  harness: string;
   id: string;
   /** The main file the target resumes from. */
   path: string;
@@ -129,15 +167,34 @@ export interface HandoffResult {
 }
 
 export interface Harness {
-  name: HarnessName;
+  /** The name sessions, flags and reports use (lower case). */
+  name: string;
   /** Other words `--to`/`--from` accept for it (lower case). */
   aliases: readonly string[];
+  /** How people call it ("Claude Code"). */
+  title: string;
   home: HomeSpec;
   /**
    * The variable that names the version to write for when the target's home shows none
    * (SESSION_BRIDGE_CLAUDE_VERSION): read at the edge, passed down as RenderOptions.targetVersion.
    */
   versionVariable?: string;
+  files: FileRecognition;
+  /**
+   * Tags this harness treats as its own control messages (`<system-reminder>`): inside transcript text moving
+   * to another harness, every registered harness's tags are made inert.
+   */
+  controlTags: readonly string[];
+  /** Its permission words by meaning; none when it has no permission words a session records. */
+  posture?: PostureMapping;
+  /** Its tool names and arguments, by canonical kind. */
+  tools: ToolVocabulary;
+  /** Which model ids it can continue on, and its default. */
+  models: ModelRules;
+  /** Whether a reasoning proof in a session it wrote provably comes from the provider the block names. */
+  provesReasoning(session: Session, block: ReasoningBlock): boolean;
+  /** How certify runs it; absent: certify cannot drive it. */
+  certify?: CertifyHooks;
   /** What this harness's writer can hold; the loss report is computed against it. */
   capabilities: Capabilities;
   /** A fresh session id in this harness's own format (some derive it from the source session's start). */

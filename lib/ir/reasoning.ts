@@ -32,11 +32,14 @@ export interface Detached {
  * (OpenRouter, ...) records Anthropic-format signatures that no one can show Anthropic made, so those are
  * never replayed, whatever the target.
  * @param travel how the text will read in the target (the neutralized form), for matching on the way back
+ * @param provable whether the source harness can prove a block's proof is its named provider's (its
+ *   descriptor's `provesReasoning`)
  */
 export function detachProofs(
   session: Session,
   accepts: ProofProvider,
   travel: (text: string) => string,
+  provable: (session: Session, block: ReasoningBlock) => boolean,
 ): Detached {
   const out: Detached = { session, detached: [], proofs: 0, asText: 0, unproven: 0 };
   // Claude Code and Codex targets hold reasoning natively only with their provider's proof; there any other
@@ -46,7 +49,7 @@ export function detachProofs(
   const block = (b: Block): Block => {
     if (b.type !== "reasoning") return b;
     const proof = !!b.signature || !!b.encrypted;
-    const ok = proof && provable(session, b);
+    const ok = proof && (b.restored || provable(session, b));
     if (proof && !ok) out.unproven++;
     if (ok && b.provider === accepts) return b;
     if (!proof && !textTarget) return b;
@@ -60,21 +63,6 @@ export function detachProofs(
     m.blocks.some((b) => b.type === "reasoning") ? { ...m, blocks: m.blocks.map(block) } : m
   );
   return { ...out, session: { ...session, messages } };
-}
-
-/**
- * Claude Code and Codex talk to one provider each, so their proofs are their provider's. A Hermes session's
- * proofs are provable only when it ran on that provider directly (its billing provider names it).
- */
-function provable(session: Session, block: ReasoningBlock): boolean {
-  if (block.restored) return true;
-  const { harness, provider } = session.meta;
-  if (harness === "claude-code") return block.provider === "anthropic";
-  if (harness === "codex") return block.provider === "openai";
-  const direct = (provider ?? "").toLowerCase();
-  if (block.provider === "anthropic") return direct === "anthropic";
-  if (block.provider === "openai") return direct === "openai" || direct === "openai-codex";
-  return false;
 }
 
 /**

@@ -11,16 +11,18 @@
  */
 import { z } from "zod";
 
-export const HARNESS_NAMES = ["claude-code", "codex", "hermes"] as const;
-export const HarnessName = z.enum(HARNESS_NAMES);
-export type HarnessName = z.infer<typeof HarnessName>;
+/**
+ * A harness's name. The IR names no harness of its own: which names exist is the registry's business
+ * (lib/harnesses/registry.ts), and the edge checks a name against the registry it runs with.
+ */
+export const HarnessRef = z.string().min(1);
 
 /**
  * Where a message or record came from. Instead of a second parsed copy of the source record we keep its byte
  * range, so a same-harness writer can copy untouched records byte for byte by reading them back.
  */
 export const Origin = z.object({
-  harness: HarnessName,
+  harness: HarnessRef,
   path: z.string(),
   offset: z.number().int().nonnegative(),
   length: z.number().int().nonnegative(),
@@ -48,7 +50,7 @@ export const ReasoningBlock = z.object({
 });
 
 /** A tool call exactly as its own harness wrote it, kept so a round trip back restores it unchanged. */
-export const NativeToolCall = z.object({ harness: HarnessName, name: z.string(), input: z.unknown() });
+export const NativeToolCall = z.object({ harness: HarnessRef, name: z.string(), input: z.unknown() });
 export type NativeToolCall = z.infer<typeof NativeToolCall>;
 
 export const ToolCallBlock = z.object({
@@ -72,7 +74,7 @@ export const ImageBlock = z.object({
 /** Anything a reader met that has no typed home: kept whole, rendered only by its own harness, always reported. */
 export const RawBlock = z.object({
   type: z.literal("raw"),
-  harness: HarnessName,
+  harness: HarnessRef,
   kind: z.string(),
   value: z.unknown(),
 });
@@ -178,7 +180,7 @@ export type Pending = z.infer<typeof Pending>;
 
 /** A shape the embedded schemas do not describe: reported by `inspect` and `drift`, never a crash. */
 export const DriftEntry = z.object({
-  harness: HarnessName,
+  harness: HarnessRef,
   version: z.string(),
   /** Record kind, e.g. `record:assistant` or `column:sessions.foo`. */
   where: z.string(),
@@ -190,7 +192,7 @@ export const DriftEntry = z.object({
 export type DriftEntry = z.infer<typeof DriftEntry>;
 
 export const SessionMeta = z.object({
-  harness: HarnessName,
+  harness: HarnessRef,
   harnessVersion: z.string().optional(),
   id: z.string(),
   path: z.string().optional(),
@@ -205,7 +207,7 @@ export const SessionMeta = z.object({
    * The words `permissionMode` was translated from on an earlier hop (from provenance), while the session
    * still has the posture that hop wrote: a hop back to that harness restores them exactly.
    */
-  permissionNative: z.object({ harness: HarnessName, words: z.string() }).optional(),
+  permissionNative: z.object({ harness: HarnessRef, words: z.string() }).optional(),
   gitBranch: z.string().optional(),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),

@@ -3,7 +3,7 @@
  * touching no store. The translated calls' native forms are remembered for a later hop back.
  */
 import { dirname, resolve } from "node:path";
-import type { HarnessName, Session } from "../ir/schema.ts";
+import type { Session } from "../ir/schema.ts";
 import type { Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, findHarness, type Registry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
@@ -64,7 +64,7 @@ export interface ConvertRequest extends EnvironmentOptions {
 export interface Converted {
   /** The absolute path written, or none when written to a descriptor. */
   output?: string;
-  target: { harness: HarnessName; id: string };
+  target: { harness: string; id: string };
   report: ConversionReport;
   skipped: BrokenStore[];
 }
@@ -84,6 +84,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
       source,
       target,
       {
+        registry,
         // A same-harness conversion keeps the id, so untouched records come out byte for byte.
         ...(target.name === source.meta.harness ? { id: source.meta.id } : {}),
         ...(request.cwd ? { cwd: request.cwd } : {}),

@@ -4,7 +4,6 @@
  * Database-only sessions (Hermes) become a file the way `hermes sessions export` writes one.
  */
 import { dirname, resolve } from "node:path";
-import type { HarnessName } from "../ir/schema.ts";
 import type { Homes } from "../harnesses/types.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
@@ -35,7 +34,7 @@ export interface ExportRequest extends EnvironmentOptions {
 export interface Exported {
   /** The absolute path written. */
   output: string;
-  session: { harness: HarnessName; id: string };
+  session: { harness: string; id: string };
 }
 
 export async function exportSession(request: ExportRequest): Promise<Exported> {

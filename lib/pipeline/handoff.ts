@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import type { HarnessName, Session } from "../ir/schema.ts";
+import type { Session } from "../ir/schema.ts";
 import type { HandoffResult, Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, findHarness, type Registry } from "../harnesses/registry.ts";
 import { defaultHome, homeOf } from "../harnesses/homes.ts";
@@ -61,7 +61,7 @@ export interface HandoffRequest extends EnvironmentOptions {
 }
 
 export interface HandoffTarget {
-  harness: HarnessName;
+  harness: string;
   id: string;
   /** The file the target resumes from, or `<database>#<id>`. */
   path: string;
@@ -86,7 +86,7 @@ export interface HandoffOutcome {
   kind: "copy" | "render";
   /** The undo ledger's id for this handoff (none for a dry run). */
   op?: string;
-  source: { harness: HarnessName; id: string };
+  source: { harness: string; id: string };
   target: HandoffTarget;
   /** Files the handoff writes (or would write). */
   files: string[];
@@ -121,6 +121,7 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
     cwd ? "--cwd" : "the source session's directory (pass --cwd DIR)",
   );
   const { session, options, report: prepared, memory } = prepareConversion(source, target, {
+    registry,
     ...(request.sessionId ? { id: request.sessionId } : {}),
     ...(cwd ? { cwd } : {}),
     ...(title ? { title } : {}),

@@ -6,11 +6,12 @@
  *   1. `--model`, as given;
  *   2. else the target's own configuration (Claude Code settings.json `model`, Codex config.toml with its
  *      profile, Hermes config.yaml), read by each harness's own reader;
- *   3. else the source's model mapped into the target's namespace, when it has a form there;
- *   4. else the target's default (Codex and Hermes choose their own; Claude Code gets its current Sonnet).
+ *   3. else the source's model mapped into the target's namespace, when it has a form there (the target's
+ *      descriptor's `models.map`);
+ *   4. else the target's default (`models.fallback`: Claude Code gets its current Sonnet; Codex and Hermes
+ *      choose their own).
  * The report says which and why.
  */
-import type { HarnessName } from "../ir/schema.ts";
 import type { ReportEntry } from "../report/report.ts";
 import { reportEntry } from "../report/entry.ts";
 
@@ -29,11 +30,23 @@ export interface ModelChoice {
   detail: string;
 }
 
-/** The model Claude Code records when nothing else names one: its current Sonnet. */
-export const CLAUDE_DEFAULT_MODEL = "claude-sonnet-4-6";
+/** Which model ids a harness can continue on (its descriptor's `models`). */
+export interface ModelRules {
+  /** A model id in this harness's namespace, or undefined when it has none there. */
+  map(model: string): string | undefined;
+  /** The model a session gets when nothing names one; absent: the harness picks its own at resume. */
+  fallback?: string;
+}
+
+/** A model id without its router prefixes (`openrouter/anthropic/claude-x` → `claude-x`). */
+export const bareModel = (model: string): string => model.replace(/^(?:[\w.-]+\/)*/, "");
+
+/** The vendor a router's id names first (`anthropic/claude-x` → `anthropic`), lower case. */
+export const modelVendor = (model: string): string | undefined =>
+  /^([\w-]+)\//.exec(model)?.[1]?.toLowerCase();
 
 export function chooseModel(
-  target: HarnessName,
+  target: { name: string; models: ModelRules },
   flag: string | undefined,
   configured: ConfiguredModel | undefined,
   sourceModel: string | undefined,
@@ -48,7 +61,7 @@ export function chooseModel(
       }`,
     };
   }
-  const mapped = sourceModel ? mapModel(target, sourceModel) : undefined;
+  const mapped = sourceModel ? target.models.map(sourceModel) : undefined;
   if (sourceModel && mapped === sourceModel) {
     return { model: mapped, reason: "source", detail: `continues on the source's model ${mapped}` };
   }
@@ -56,43 +69,20 @@ export function chooseModel(
     return {
       model: mapped,
       reason: "mapped",
-      detail: `continues on ${mapped}: the source's ${sourceModel} as ${target} names it`,
+      detail: `continues on ${mapped}: the source's ${sourceModel} as ${target.name} names it`,
     };
   }
   const why = sourceModel
-    ? `the source's ${sourceModel} is not a ${target} model and none is configured`
+    ? `the source's ${sourceModel} is not a ${target.name} model and none is configured`
     : "no model is recorded or configured";
-  if (target === "claude-code") {
-    return {
-      model: CLAUDE_DEFAULT_MODEL,
-      reason: "target-default",
-      detail: `continues on ${CLAUDE_DEFAULT_MODEL}: ${why}`,
-    };
+  const fallback = target.models.fallback;
+  if (fallback) {
+    return { model: fallback, reason: "target-default", detail: `continues on ${fallback}: ${why}` };
   }
-  return { reason: "target-default", detail: `continues on ${target}'s own default model: ${why}` };
+  return { reason: "target-default", detail: `continues on ${target.name}'s own default model: ${why}` };
 }
 
 /** The report line for a choice. */
 export function modelEntry(choice: ModelChoice): ReportEntry {
   return reportEntry("model", "info", choice.detail);
-}
-
-/**
- * A model id in the target's namespace, or undefined when it has none there.
- * - Anthropic models: `claude-sonnet-4-6`; OpenRouter and other routers write `anthropic/claude-sonnet-4.6`,
- *   Bedrock `anthropic.claude-sonnet-4-6-v1:0`.
- * - OpenAI models: `gpt-5.5`, `o3`, `codex-mini-latest`; routers write `openai/gpt-5.5`.
- * Hermes routes through any provider, so it keeps the id as recorded (a router's id included).
- */
-export function mapModel(target: HarnessName, model: string): string | undefined {
-  if (target === "hermes") return model;
-  const bare = model.replace(/^(?:[\w.-]+\/)*/, "");
-  const vendor = /^([\w-]+)\//.exec(model)?.[1]?.toLowerCase();
-  if (target === "claude-code") {
-    const anthropic = /^(?:anthropic\.)?(claude-[a-z0-9.-]+?)(?:-v\d+(?::\d+)?)?$/.exec(bare);
-    if (!anthropic || (vendor && vendor !== "anthropic")) return undefined;
-    return anthropic[1]!.replace(/(\d)\.(\d)/g, "$1-$2");
-  }
-  const openai = /^(?:gpt-|o\d|codex-|chatgpt-)/.test(bare) && (!vendor || vendor === "openai");
-  return openai ? bare : undefined;
 }

@@ -12,32 +12,23 @@
 import type { Block, Message, Session } from "../ir/schema.ts";
 import { escapeControls } from "../io/control-characters.ts";
 
-const CONTROL_TAGS = [
-  "system-reminder",
-  "environment_context",
-  "user_instructions",
-  "developer_instructions",
-  "permissions instructions",
-  "session-bridge-handoff",
-  "command-name",
-  "command-message",
-  "command-args",
-  "local-command-stdout",
-  "local-command-stderr",
-  "task-notification",
-  "turn_aborted",
-  "user_shell_command",
-  "INSTRUCTIONS",
-];
+/** session-bridge's own marker, inert inside moved text whatever harnesses are registered. */
+const OWN_TAGS = ["session-bridge-handoff"];
 
-const PATTERN = new RegExp(
-  `<(/?)(${CONTROL_TAGS.map((t) => t.replace(/[-/\\^$*+?.()|[\]{}]/g, "\\$&")).join("|")})(\\s[^<>]*)?>`,
-  "gi",
-);
+/** The control tags to make inert: every registered harness's (its descriptor's `controlTags`) and ours. */
+export interface ControlTags {
+  readonly pattern: RegExp;
+}
 
-export function neutralizeText(text: string): { text: string; changed: number } {
+export function controlTags(harnessTags: readonly string[]): ControlTags {
+  const tags = [...new Set([...harnessTags, ...OWN_TAGS])];
+  const names = tags.map((t) => t.replace(/[-/\\^$*+?.()|[\]{}]/g, "\\$&")).join("|");
+  return { pattern: new RegExp(`<(/?)(${names})(\\s[^<>]*)?>`, "gi") };
+}
+
+export function neutralizeText(text: string, tags: ControlTags): { text: string; changed: number } {
   let changed = 0;
-  const out = text.replace(PATTERN, (_m, slash: string, tag: string, rest: string | undefined) => {
+  const out = text.replace(tags.pattern, (_m, slash: string, tag: string, rest: string | undefined) => {
     changed++;
     return `‹${slash}${tag}${rest ?? ""}›`;
   });
@@ -53,11 +44,11 @@ export interface Neutralized {
 }
 
 /** Neutralizes every text the conversation carries (not harness context, which targets never replay). */
-export function neutralizeSession(session: Session): Neutralized {
+export function neutralizeSession(session: Session, controlTags: ControlTags): Neutralized {
   let tags = 0;
   let controls = 0;
   const fix = (text: string) => {
-    const t = neutralizeText(text);
+    const t = neutralizeText(text, controlTags);
     const c = escapeControls(t.text);
     tags += t.changed;
     controls += c.changed;

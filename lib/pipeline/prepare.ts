@@ -12,14 +12,17 @@ import { canonicalCwd } from "../io/paths.ts";
 import { InputError } from "../errors.ts";
 import { translateTools } from "../tools/translate.ts";
 import type { ConversionMemory } from "../tools/provenance.ts";
-import { neutralizeSession, neutralizeText } from "./neutralize.ts";
+import { controlTags, neutralizeSession, neutralizeText } from "./neutralize.ts";
 import { escapeControls } from "../io/control-characters.ts";
 import { closeOpenCalls } from "./close-calls.ts";
 import { chooseModel, type ModelChoice } from "./model.ts";
 import { detachProofs } from "../ir/reasoning.ts";
-import { type Posture, postureFrom, postureWords } from "../posture/posture.ts";
+import type { Posture, PostureCarry } from "../posture/posture.ts";
+import { findHarness, type Registry } from "../harnesses/registry.ts";
 
 export interface ConversionRequest {
+  /** The harnesses this run knows: the source's descriptor and every harness's control tags come from it. */
+  registry: Registry;
   /** Keep the source id when the target can (same harness, plain conversion); otherwise mint one. */
   id?: string;
   cwd?: string;
@@ -58,10 +61,11 @@ export function prepareConversion(
   const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
   const id = target.checkId(request.id ?? target.newId(request.now, source));
-  const same = source.meta.harness === target.name;
+  const from = findHarness(request.registry, source.meta.harness);
+  const same = from.name === target.name;
   const stub = request.stubOpenCalls ?? true;
   const { pending, carried } = carryPending(source);
-  const { session: translated, stats } = translateTools({ ...source, pending }, target.name);
+  const { session: translated, stats } = translateTools({ ...source, pending }, from, target);
   let session = withCallNames(translated);
   let tags = 0;
   let controls = 0;
@@ -69,12 +73,14 @@ export function prepareConversion(
   // A same-harness copy keeps its records as they were; text moving to another harness is neutralized, and
   // reasoning proofs go only where their provider is.
   if (!same) {
-    const neutral = neutralizeSession(session);
+    const tagged = controlTags(request.registry.harnesses.flatMap((h) => h.controlTags));
+    const neutral = neutralizeSession(session, tagged);
     ({ tags, controls } = neutral);
     const detached = detachProofs(
       neutral.session,
       target.capabilities.reasoningProvider,
-      (text) => escapeControls(neutralizeText(text).text).text,
+      (text) => escapeControls(neutralizeText(text, tagged).text).text,
+      from.provesReasoning,
     );
     session = detached.session;
     proofs = detached;
@@ -82,7 +88,7 @@ export function prepareConversion(
   // Foreign renderings get the interrupted results in the thread itself, right after their calls; a
   // same-harness copy, which renders the source's own records, has its writer append them.
   if (!same && stub) session = closeOpenCalls(session).session;
-  const posture = targetPosture(source, target);
+  const posture = targetPosture(source, from, target);
   const model = same && !request.model ? undefined : chooseTargetModel(source, target, request);
   const report = buildReport(session, target.capabilities, {
     handshake: request.handshake,
@@ -93,7 +99,7 @@ export function prepareConversion(
     proofsDetached: proofs.proofs,
     reasoningAsText: proofs.asText,
     proofsUnproven: proofs.unproven,
-    ...(posture ? { posture } : {}),
+    ...(posture ? { posture: { posture, source: from, target } satisfies PostureCarry } : {}),
     ...(model ? { model } : {}),
     carried,
   });
@@ -136,9 +142,9 @@ function withCallNames(session: Session): Session {
 }
 
 /** The source's posture by meaning; on a hop back to the harness it was first stated in, its exact words. */
-function targetPosture(source: Session, target: Harness): Posture | undefined {
-  const { harness, permissionMode, permissionNative } = source.meta;
-  const posture = postureFrom(harness, permissionMode);
+function targetPosture(source: Session, from: Harness, target: Harness): Posture | undefined {
+  const { permissionMode, permissionNative } = source.meta;
+  const posture = permissionMode ? from.posture?.toPosture(permissionMode) : undefined;
   if (!posture) return undefined;
   return permissionNative?.harness === target.name ? { ...posture, native: permissionNative } : posture;
 }
@@ -149,12 +155,12 @@ function postureMemory(
   posture: Posture | undefined,
 ): Partial<ConversionMemory> {
   const words = source.meta.permissionMode;
-  const written = posture && postureWords(target.name, posture);
+  const written = posture && target.posture?.words(posture);
   if (!words || !written || source.meta.harness === target.name) return {};
   return { posture: { native: { harness: source.meta.harness, words }, written } };
 }
 
 function chooseTargetModel(source: Session, target: Harness, request: ConversionRequest): ModelChoice {
   const configured = request.home ? target.configuredModel(request.home) : undefined;
-  return chooseModel(target.name, request.model, configured, source.meta.models.at(-1));
+  return chooseModel(target, request.model, configured, source.meta.models.at(-1));
 }

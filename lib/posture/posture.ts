@@ -1,12 +1,11 @@
 /**
  * Permission posture, translated by meaning: each harness's own words (Claude Code permission modes, Codex
- * approval and sandbox policies) map to one canonical posture and back, so a target never receives a foreign
+ * approval and sandbox policies: its descriptor's `posture` mapping) map to one canonical posture and back, so a target never receives a foreign
  * word it does not understand. A word without an equivalent maps to nothing and is reported; so is a posture
  * the target's words cannot say exactly (it is written as the nearest one and the change is named), and one
  * that lets the agent act without asking. On a hop back to the harness the words came from, the original words
  * are restored from provenance instead of being translated twice.
  */
-import type { HarnessName } from "../ir/schema.ts";
 import type { ReportEntry } from "../report/report.ts";
 import { reportEntry } from "../report/entry.ts";
 
@@ -22,82 +21,33 @@ export interface Posture {
 }
 
 export interface NativePosture {
-  harness: HarnessName;
+  harness: string;
   words: string;
 }
 
-const CLAUDE: Record<string, Posture> = {
-  default: { approval: "on-request", sandbox: "workspace-write" },
-  acceptEdits: { approval: "on-request", sandbox: "workspace-write", autoEdits: true },
-  plan: { approval: "on-request", sandbox: "read-only" },
-  bypassPermissions: { approval: "never", sandbox: "full-access" },
-};
-
-const CODEX_APPROVAL: Record<string, Posture["approval"]> = {
-  untrusted: "always",
-  "on-request": "on-request",
-  "on-failure": "on-request",
-  never: "never",
-};
-
-const CODEX_SANDBOX: Record<string, Posture["sandbox"]> = {
-  "read-only": "read-only",
-  "workspace-write": "workspace-write",
-  "danger-full-access": "full-access",
-};
-
-/**
- * The canonical posture of a harness's own permission words. Codex's are "<approval> <sandbox>" (as the Codex
- * reader records them from `turn_context`).
- */
-export function postureFrom(harness: HarnessName, words: string | undefined): Posture | undefined {
-  if (!words) return undefined;
-  if (harness === "claude-code") return CLAUDE[words];
-  if (harness === "codex") {
-    const [approval, sandbox] = words.split(" ");
-    const a = CODEX_APPROVAL[approval ?? ""];
-    const s = CODEX_SANDBOX[sandbox ?? ""];
-    return a && s ? { approval: a, sandbox: s } : undefined;
-  }
-  return undefined;
+/** How a harness states permissions in its own words (its descriptor's posture mapping). */
+export interface PostureMapping {
+  /** What its words are called in a report ("Claude Code permission mode"). */
+  describe: string;
+  /** The posture its own words mean, or undefined when they have no equivalent. */
+  toPosture(words: string): Posture | undefined;
+  /** Its own words for a posture (the original words on a hop back to the harness they were stated in). */
+  words(posture: Posture): string;
 }
 
-export function claudePermissionMode(posture: Posture): string {
-  if (posture.native?.harness === "claude-code") return posture.native.words;
-  if (posture.sandbox === "read-only") return "plan";
-  if (posture.approval === "never" && posture.sandbox === "full-access") return "bypassPermissions";
-  return posture.autoEdits ? "acceptEdits" : "default";
+/** A harness as the posture report names it. */
+export interface PostureSide {
+  name: string;
+  title: string;
+  posture?: PostureMapping;
 }
 
-export function codexPolicies(posture: Posture): { approval: string; sandbox: string } {
-  if (posture.native?.harness === "codex") {
-    const [approval, sandbox] = posture.native.words.split(" ");
-    if (approval && sandbox) return { approval, sandbox };
-  }
-  const approval = { always: "untrusted", "on-request": "on-request", never: "never" }[posture.approval];
-  const sandbox = {
-    "read-only": "read-only",
-    "workspace-write": "workspace-write",
-    "full-access": "danger-full-access",
-  }[posture.sandbox];
-  return { approval, sandbox };
+/** The posture a foreign target receives, and the two harnesses whose words the report quotes. */
+export interface PostureCarry {
+  posture: Posture;
+  source: PostureSide;
+  target: PostureSide;
 }
-
-/** The target's own words for a posture, or undefined when it has none. */
-export function postureWords(target: HarnessName, posture: Posture): string | undefined {
-  if (target === "claude-code") return claudePermissionMode(posture);
-  if (target === "codex") {
-    const { approval, sandbox } = codexPolicies(posture);
-    return `${approval} ${sandbox}`;
-  }
-  return undefined;
-}
-
-const WORDS: Record<HarnessName, string> = {
-  "claude-code": "Claude Code permission mode",
-  codex: "Codex approval and sandbox policies",
-  hermes: "Hermes",
-};
 
 const describe = (p: Posture) =>
   `approval ${p.approval}, sandbox ${p.sandbox}${p.autoEdits ? ", edits accepted without asking" : ""}`;
@@ -111,37 +61,43 @@ const same = (a: Posture, b: Posture) =>
  * would be asked less or more than before), or not carried at all.
  */
 export function postureEntries(
-  source: HarnessName,
   words: string | undefined,
-  posture: Posture | undefined,
-  target: HarnessName,
+  carry: PostureCarry | undefined,
+  target: string,
   carried: boolean,
 ): ReportEntry[] {
   const entry = (code: string, severity: ReportEntry["severity"], detail: string): ReportEntry[] => [
     reportEntry(code, severity, detail),
   ];
   if (!words) return [];
-  if (!posture || !carried) {
+  if (!carry || !carried) {
     return entry(
       "permission-posture",
       "loss",
       `permission posture "${words}" has no equivalent in ${target}`,
     );
   }
-  const written = postureWords(target, posture)!;
+  const { posture, source } = carry;
+  const mapping = carry.target.posture;
+  if (!mapping) {
+    return entry(
+      "permission-posture",
+      "loss",
+      `permission posture "${words}" has no equivalent in ${target}`,
+    );
+  }
+  const written = mapping.words(posture);
   if (posture.native?.harness === target) {
     return entry(
       "permission-posture-restored",
       "info",
-      `${
-        WORDS[target]
-      } "${written}" restored as they were before the earlier hop (the source said "${words}")`,
+      `${mapping.describe} "${written}" restored as they were before the earlier hop (the source said "${words}")`,
     );
   }
-  const back = postureFrom(target, written);
-  const stated = `${WORDS[source]} "${words}" (${describe(posture)}) written as ${
-    WORDS[target]
-  } "${written}"`;
+  const back = mapping.toPosture(written);
+  const stated = `${source.posture?.describe ?? source.title} "${words}" (${
+    describe(posture)
+  }) written as ${mapping.describe} "${written}"`;
   if (!back || !same(back, posture)) {
     return entry(
       "permission-posture-changed",
@@ -153,7 +109,7 @@ export function postureEntries(
     return entry(
       "permission-posture-translated",
       "warning",
-      `${stated}: the agent acts without asking and without a sandbox, as it did in ${source}`,
+      `${stated}: the agent acts without asking and without a sandbox, as it did in ${source.name}`,
     );
   }
   return entry("permission-posture-translated", "info", stated);

@@ -5,7 +5,7 @@
 import type { Message, Session } from "../ir/schema.ts";
 import type { Capabilities } from "./capabilities.ts";
 import type { TranslationStats } from "../tools/translate.ts";
-import { type Posture, postureEntries } from "../posture/posture.ts";
+import { type PostureCarry, postureEntries } from "../posture/posture.ts";
 import { type ModelChoice, modelEntry } from "../pipeline/model.ts";
 import { REASONING_PREFIX } from "../ir/reasoning.ts";
 import { isHandshake } from "../handshake/handshake.ts";
@@ -45,8 +45,8 @@ export interface ConversionActions {
   proofsUnproven?: number;
   /** Reasoning proofs put back from an earlier hop's provenance. */
   proofsRestored?: number;
-  /** The posture the target receives, by meaning (with the original words when restored). */
-  posture?: Posture;
+  /** The posture the target receives, by meaning (with the original words when restored), and whose words. */
+  posture?: PostureCarry;
   model?: ModelChoice;
   /** Pending facts (interrupted calls, queued input) carried from an earlier hop's handshake. */
   carried?: number;
@@ -268,13 +268,7 @@ function reportForeign(
   );
   add("tool-schemas", "loss", target.toolSchemas ? 0 : session.tools.length, "tool schemas are not carried");
   entries.push(
-    ...postureEntries(
-      session.meta.harness,
-      session.meta.permissionMode,
-      actions.posture,
-      target.harness,
-      target.permissionPosture,
-    ),
+    ...postureEntries(session.meta.permissionMode, actions.posture, target.harness, target.permissionPosture),
   );
   add(
     "per-turn-models",

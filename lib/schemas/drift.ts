@@ -4,7 +4,7 @@
  * never a reason to stop reading.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import type { DriftEntry, HarnessName } from "../ir/schema.ts";
+import type { DriftEntry } from "../ir/schema.ts";
 import { EMBEDDED_SCHEMAS } from "../generated/schemas.ts";
 import { compareVersions } from "./compare.ts";
 import { embeddedVersions } from "./versions.ts";
@@ -19,7 +19,7 @@ const validators = new Map<string, ValidateFunction | null>();
 let ajv: Ajv | undefined;
 let compiled = 0;
 
-function validatorFor(harness: HarnessName, version: string, kind: string): ValidateFunction | undefined {
+function validatorFor(harness: string, version: string, kind: string): ValidateFunction | undefined {
   const key = `${harness}\u0000${version}\u0000${kind}`;
   let validate = validators.get(key);
   if (validate === undefined) {
@@ -42,7 +42,7 @@ export function compiledValidatorCount(): number {
  * The schema version for records a harness `version` wrote: the oldest embedded one not older than it (formats
  * mostly add fields, so the next known version describes it best), else the newest we have.
  */
-function schemaVersionFor(harness: HarnessName, version: string | undefined): string | undefined {
+function schemaVersionFor(harness: string, version: string | undefined): string | undefined {
   const versions = embeddedVersions(harness);
   if (!version) return versions.at(-1);
   return versions.find((v) => compareVersions(v, version) >= 0) ?? versions.at(-1);
@@ -52,7 +52,7 @@ export class DriftCollector {
   private readonly found = new Map<string, DriftEntry>();
   private lastVersion: string | undefined;
 
-  constructor(private readonly harness: HarnessName) {}
+  constructor(private readonly harness: string) {}
 
   /** Checks one record of `kind` written by harness `version` (undefined: the newest we know). */
   check(version: string | undefined, kind: string, value: unknown, example: number): void {

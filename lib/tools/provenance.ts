@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EarlierHandoff, HarnessName, NativeToolCall, ReasoningBlock, Session } from "../ir/schema.ts";
+import type { EarlierHandoff, NativeToolCall, ReasoningBlock, Session } from "../ir/schema.ts";
 import { ensureDir } from "../io/publish.ts";
 import { assertSafeId } from "../ids.ts";
 import { reattachProofs } from "../ir/reasoning.ts";
@@ -30,14 +30,14 @@ export interface ConversionMemory {
   pending?: EarlierHandoff;
 }
 
-function provenancePath(bridgeHome: string, harness: HarnessName, id: string): string {
+function provenancePath(bridgeHome: string, harness: string, id: string): string {
   return join(bridgeHome, "provenance", harness, `${assertSafeId(id)}.json`);
 }
 
 /** Saved in session-bridge's own folder (`bridgeHome`, see resolveBridgeHome). */
 export function saveProvenance(
   bridgeHome: string,
-  harness: HarnessName,
+  harness: string,
   id: string,
   session: Session,
   memory: ConversionMemory = { reasoning: [] },

@@ -3,18 +3,14 @@
  * The call as its first harness wrote it rides along as `native`, so a later hop back to that harness restores
  * it exactly instead of translating twice. Calls with no equivalent pass through under their own name.
  */
-import type { Block, HarnessName, Message, Session } from "../ir/schema.ts";
+import type { Block, Message, Session } from "../ir/schema.ts";
 import type { ToolVocabulary } from "./canonical.ts";
-import { claudeTools } from "./claude-code.ts";
-import { codexTools } from "./codex.ts";
-import { hermesTools } from "./hermes.ts";
 
-/** Each harness's tool names and arguments, by canonical kind. */
-export const VOCABULARIES: Record<HarnessName, ToolVocabulary> = {
-  "claude-code": claudeTools,
-  codex: codexTools,
-  hermes: hermesTools,
-};
+/** A harness as translation sees it: its name and its vocabulary (the descriptor's `tools`). */
+export interface ToolSide {
+  name: string;
+  tools: ToolVocabulary;
+}
 
 export interface TranslationStats {
   translated: number;
@@ -23,12 +19,15 @@ export interface TranslationStats {
   passedThrough: string[];
 }
 
+/** `from` is the harness that wrote the session (its `meta.harness`), `to` the one it goes to. */
 export function translateTools(
   session: Session,
-  target: HarnessName,
+  from: ToolSide,
+  to: ToolSide,
 ): { session: Session; stats: TranslationStats } {
   const stats: TranslationStats = { translated: 0, restored: 0, passedThrough: [] };
-  const source = session.meta.harness;
+  const source = from.name;
+  const target = to.name;
   if (source === target) return { session, stats };
   const translateBlock = (block: Block): Block => {
     if (block.type !== "tool_call") return block;
@@ -36,8 +35,8 @@ export function translateTools(
       stats.restored++;
       return { type: "tool_call", id: block.id, name: block.native.name, input: block.native.input };
     }
-    const canonical = VOCABULARIES[source].toCanonical(block);
-    const mapped = canonical && VOCABULARIES[target].fromCanonical(canonical);
+    const canonical = from.tools.toCanonical(block);
+    const mapped = canonical && to.tools.fromCanonical(canonical);
     if (!mapped) {
       stats.passedThrough.push(block.name);
       return block;

@@ -3,15 +3,24 @@ import { flag, str } from "../args.ts";
 import { err, out, printJson } from "../output.ts";
 import { locateBinaries } from "../../certify/binaries.ts";
 import { bridgeArgv } from "../../certify/bridge.ts";
-import { DRIVERS } from "../../certify/drivers.ts";
-import { CERTIFY_HELP, CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../../certify/options.ts";
+import {
+  certifiable,
+  CERTIFY_HELP,
+  CERTIFY_OPTIONS,
+  certifyMode,
+  certifyRoutes,
+} from "../../certify/options.ts";
+import type { Registry } from "../../harnesses/registry.ts";
 import { reportTable } from "../../certify/report.ts";
 import { certify as runCertify } from "../../certify/run.ts";
 
 export const certify: Command = {
-  usage:
-    "session-bridge certify [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] [--claude-bin P] [--codex-bin P] [--hermes-bin P] [--json]",
-  help: `Seeds sessions in each harness through its own binary the ways people make them (one-shot runs, typed
+  usage: (registry) =>
+    `session-bridge certify [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] ${
+      certifiable(registry).map((h) => `[--${h.certify!.binFlag} P]`).join(" ")
+    } [--json]`,
+  help: (registry) =>
+    `Seeds sessions in each harness through its own binary the ways people make them (one-shot runs, typed
 into the interactive TUI, typed and interrupted while a tool runs), hands each to another harness with this
 session-bridge, checks the target's own listing shows it, resumes it there with a new typed turn and checks
 that the model was sent every part of the conversation once and in order (typed prompts, assistant text, the
@@ -19,27 +28,28 @@ tool call and its output, the interrupted call and the queued words); then hands
 A → B → C) and checks again. By default the harnesses talk to fake model servers on 127.0.0.1 in private temp
 homes: nothing of yours is read or written. Interactive styles need tmux.
 ${CERTIFY_HELP}
-  --claude-bin P     the Claude Code executable (default: claude on PATH); likewise --codex-bin, --hermes-bin
+${binHelp(registry)}
   --bridge P         the session-bridge that makes the handoffs (default: this one)
 A harness that is not found is reported as skipped.`,
   options: {
     ...CERTIFY_OPTIONS,
-    "claude-bin": { type: "string" },
-    "codex-bin": { type: "string" },
-    "hermes-bin": { type: "string" },
     bridge: { type: "string" },
   },
-  async run({ values }, { json, env }) {
+  harnessOptions: (registry) =>
+    Object.fromEntries(certifiable(registry).map((h) => [h.certify!.binFlag, { type: "string" as const }])),
+  async run({ values }, { json, env, registry }) {
     const mode = certifyMode(values);
-    const routes = certifyRoutes(values, mode);
-    const { found, missing } = await locateBinaries(DRIVERS, {
-      ...(str(values, "claude-bin") ? { "claude-code": str(values, "claude-bin") } : {}),
-      ...(str(values, "codex-bin") ? { codex: str(values, "codex-bin") } : {}),
-      ...(str(values, "hermes-bin") ? { hermes: str(values, "hermes-bin") } : {}),
-    });
+    const routes = certifyRoutes(values, mode, registry);
+    const harnesses = certifiable(registry);
+    const { found, missing } = await locateBinaries(
+      harnesses,
+      Object.fromEntries(harnesses.map((h) => [h.name, str(values, h.certify!.binFlag)])),
+      env,
+    );
     for (const b of found) err(`${b.id} ${b.version}: ${b.bin}`);
     for (const [id, why] of Object.entries(missing)) err(`${id}: ${why}`);
     const report = await runCertify({
+      registry,
       mode,
       routes,
       binaries: found,
@@ -58,3 +68,13 @@ A harness that is not found is reported as skipped.`,
     return report.ok ? 0 : 1;
   },
 };
+
+/** One help line for the executables: the first harness's flag in full, the others by name. */
+function binHelp(registry: Registry): string {
+  const [first, ...rest] = certifiable(registry);
+  if (!first) return "";
+  const others = rest.length ? `; likewise ${rest.map((h) => `--${h.certify!.binFlag}`).join(", ")}` : "";
+  return `  ${`--${first.certify!.binFlag} P`.padEnd(19)}the ${first.title} executable (default: ${
+    first.certify!.command
+  } on PATH)${others}`;
+}

@@ -1,4 +1,4 @@
-/** Claude Code: threaded JSONL transcripts under `<config>/projects/<bucket>/<id>.jsonl`. */
+/** Claude Code: threaded JSONL transcripts under `<config>/projects/<bucket>/<id>.jsonl`. The descriptor. */
 import type { Harness } from "../types.ts";
 import { assertUuid, newUuid } from "../../ids.ts";
 import { projectsDir, summarize, transcriptPaths } from "./locate.ts";
@@ -7,12 +7,42 @@ import { renderClaude } from "./write.ts";
 import { planClaude } from "./register.ts";
 import { configuredClaudeModel } from "./settings.ts";
 import { CLAUDE_HOME } from "./home.ts";
+import { claudePosture } from "./posture.ts";
+import { claudeTools } from "./tools.ts";
+import { claudeModels } from "./models.ts";
 
 export const claudeCode: Harness = {
   name: "claude-code",
   aliases: ["claude"],
+  title: "Claude Code",
   home: CLAUDE_HOME,
   versionVariable: "SESSION_BRIDGE_CLAUDE_VERSION",
+  files: {
+    extensions: [".jsonl"],
+    // Its records carry `type` and `uuid`/`sessionId`; a file nobody recognizes is read as a transcript, so its
+    // reader names the line that is not one.
+    recognizes: ({ first }) => !!first && "type" in first && ("uuid" in first || "sessionId" in first),
+    fallback: true,
+  },
+  controlTags: [
+    "system-reminder",
+    "command-name",
+    "command-message",
+    "command-args",
+    "local-command-stdout",
+    "local-command-stderr",
+    "task-notification",
+  ],
+  posture: claudePosture,
+  tools: claudeTools,
+  models: claudeModels,
+  // Claude Code talks to Anthropic only.
+  provesReasoning: (_session, block) => block.provider === "anthropic",
+  certify: {
+    command: "claude",
+    binFlag: "claude-bin",
+    driver: async () => (await import("./certify/index.ts")).claudeCodeDriver,
+  },
   capabilities: {
     harness: "claude-code",
     threadTopology: true,

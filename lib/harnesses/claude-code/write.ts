@@ -9,7 +9,7 @@ import type { Block, Message, Session } from "../../ir/schema.ts";
 import type { RenderOptions } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { RecordClock } from "../../ir/clock.ts";
-import { claudePermissionMode } from "../../posture/posture.ts";
+import { claudePermissionMode } from "./posture.ts";
 import { isUuid, newUuid } from "../../ids.ts";
 import { isObject } from "../../io/json.ts";
 import { INTERRUPTED_RESULT, isHandshake, startsWithHandshake } from "../../handshake/handshake.ts";

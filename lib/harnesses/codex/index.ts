@@ -2,6 +2,9 @@
 import type { Harness } from "../types.ts";
 import { assertUuid, newUuidV7 } from "../../ids.ts";
 import { CODEX_HOME } from "./home.ts";
+import { codexPosture } from "./posture.ts";
+import { codexTools } from "./tools.ts";
+import { codexModels } from "./models.ts";
 import { listCodex } from "./list.ts";
 import { readCodexSession } from "./read.ts";
 import { renderCodex } from "./write.ts";
@@ -11,7 +14,35 @@ import { configuredCodexModel } from "./config.ts";
 export const codex: Harness = {
   name: "codex",
   aliases: [],
+  title: "Codex CLI",
   home: CODEX_HOME,
+  files: {
+    extensions: [".jsonl"],
+    // Every line wraps a `payload`; the session_meta line carries the whole system prompt, so it can be longer
+    // than the head and is known by its start.
+    recognizes: ({ text, first }) =>
+      /^\{"timestamp":"[^"]*",(?:"ordinal":\d+,)?"type":"session_meta"/.test(text) ||
+      (!!first && "payload" in first && "type" in first),
+  },
+  controlTags: [
+    "environment_context",
+    "user_instructions",
+    "developer_instructions",
+    "permissions instructions",
+    "turn_aborted",
+    "user_shell_command",
+    "INSTRUCTIONS",
+  ],
+  posture: codexPosture,
+  tools: codexTools,
+  models: codexModels,
+  // Codex talks to OpenAI only.
+  provesReasoning: (_session, block) => block.provider === "openai",
+  certify: {
+    command: "codex",
+    binFlag: "codex-bin",
+    driver: async () => (await import("./certify/index.ts")).codexDriver,
+  },
   capabilities: {
     harness: "codex",
     // One linear history per thread: rewound branches and sidechains have nowhere to go.

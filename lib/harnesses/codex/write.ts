@@ -25,7 +25,7 @@ import type {
 } from "../../generated/codex/0.169.0.ts";
 import type { CodexEventMsgAgentMessage, CodexEventMsgUserMessage } from "../../generated/codex/0.147.0.ts";
 import { callItem, imageUrl, messageItem, outputItem, reasoningItem } from "./items.ts";
-import { codexPolicies } from "../../posture/posture.ts";
+import { codexPolicies } from "./posture.ts";
 import { LineWriter } from "./lines.ts";
 import { type CodexTarget, defaultTarget, detectTarget } from "./target.ts";
 import { copyRollout } from "./copy.ts";

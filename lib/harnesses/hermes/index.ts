@@ -9,11 +9,41 @@ import { planHermes } from "./register.ts";
 import { activeHome, configPath, stateDbPath } from "./store.ts";
 import { configuredModel } from "./config.ts";
 import { HERMES_HOME } from "./home.ts";
+import { hermesTools } from "./tools.ts";
 
 export const hermes: Harness = {
   name: "hermes",
   aliases: [],
+  title: "Hermes Agent",
   home: HERMES_HOME,
+  files: {
+    extensions: [".db", ".json", ".jsonl"],
+    // A SQLite state.db; a pretty-printed `session_<id>.json` snapshot, or an export line longer than the head,
+    // known by its start; legacy transcripts of role-keyed messages and export lines holding `messages`.
+    recognizes: ({ text, first }) =>
+      text.startsWith("SQLite format 3\u0000") ||
+      /^\{\s*"session_id"\s*:|^\{"id": "[^"]*", "source": /.test(text) ||
+      (!!first && (typeof first.role === "string" || "session_id" in first || Array.isArray(first.messages))),
+    sessionsInFile: [".db"],
+  },
+  controlTags: [],
+  tools: hermesTools,
+  // Hermes routes through any provider, so it keeps a model id as recorded (a router's id included) and
+  // picks its own default at resume.
+  models: { map: (model) => model },
+  // Hermes may run any provider: a proof is provable only when the session ran on that provider directly
+  // (its billing provider names it), not through a router.
+  provesReasoning(session, block) {
+    const direct = (session.meta.provider ?? "").toLowerCase();
+    if (block.provider === "anthropic") return direct === "anthropic";
+    if (block.provider === "openai") return direct === "openai" || direct === "openai-codex";
+    return false;
+  },
+  certify: {
+    command: "hermes",
+    binFlag: "hermes-bin",
+    driver: async () => (await import("./certify/index.ts")).hermesDriver,
+  },
   capabilities: {
     harness: "hermes",
     // One live list of rows per session: rewound branches and sidechains have nowhere to go.

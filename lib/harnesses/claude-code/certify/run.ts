@@ -4,9 +4,9 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { spawnCollect, type SpawnOptions, type SpawnResult } from "../../spawn.ts";
+import { spawnCollect, type SpawnOptions, type SpawnResult } from "../../../certify/spawn.ts";
 
-export { killPid } from "../../spawn.ts";
+export { killPid } from "../../../certify/spawn.ts";
 
 export interface RunClaudeOptions {
   bin: string;

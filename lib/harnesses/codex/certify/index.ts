@@ -5,12 +5,17 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { contentText, type Json, type JsonObject, startFakeResponses } from "../../fake-servers/responses.ts";
-import { newestStateDb } from "../../../harnesses/codex/locate.ts";
+import {
+  contentText,
+  type Json,
+  type JsonObject,
+  startFakeResponses,
+} from "../../../certify/fake-servers/responses.ts";
+import { newestStateDb } from "../locate.ts";
 import { openReadOnly, type Row } from "../../../store/sqlite.ts";
-import { readRequestLog, UNREACHABLE_URL } from "../../request-log.ts";
-import { tail } from "../../spawn.ts";
-import type { HarnessDriver, SentMessage, Turn } from "../../types.ts";
+import { readRequestLog, UNREACHABLE_URL } from "../../../certify/request-log.ts";
+import { tail } from "../../../certify/spawn.ts";
+import type { HarnessDriver, SentMessage, Turn } from "../../../certify/types.ts";
 import { codexEnv, codexHomeDir, initCodexStore, prepareCodexHome, runCodex, threadIdOf } from "./run.ts";
 import { userCodexHome } from "./user.ts";
 import { type CodexTui, startCodexTui } from "./tui.ts";

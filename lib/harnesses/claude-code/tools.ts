@@ -8,7 +8,7 @@ import {
   planStatus,
   str,
   type ToolVocabulary,
-} from "./canonical.ts";
+} from "../../tools/canonical.ts";
 
 export const claudeTools: ToolVocabulary = {
   toCanonical({ name, input }) {

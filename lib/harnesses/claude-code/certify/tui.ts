@@ -5,9 +5,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bucketName } from "../../../harnesses/claude-code/bucket.ts";
+import { bucketName } from "../bucket.ts";
 import { isObject, type Json } from "../../../io/json.ts";
-import { startTmux, type TmuxPane, waitUntil } from "../../tmux.ts";
+import { startTmux, type TmuxPane, waitUntil } from "../../../certify/tmux.ts";
 import { claudeConfigDir, FAKE_API_KEY } from "./run.ts";
 
 export interface ClaudeTuiOptions {

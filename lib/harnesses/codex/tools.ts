@@ -2,7 +2,7 @@
  * Codex's tools (0.147 to 0.169) in canonical terms. Codex edits files with the freeform `apply_patch` tool and
  * does everything else through the shell, so reads, searches and listings become shell commands.
  */
-import { addFilePatch, editPatch, parsePatch } from "./apply-patch.ts";
+import { addFilePatch, editPatch, parsePatch } from "../../tools/apply-patch.ts";
 import {
   type CanonicalCall,
   defined,
@@ -12,8 +12,8 @@ import {
   planStatus,
   str,
   type ToolVocabulary,
-} from "./canonical.ts";
-import { shellQuote } from "../io/shell.ts";
+} from "../../tools/canonical.ts";
+import { shellQuote } from "../../io/shell.ts";
 
 /**
  * A shell command as one command line: `["bash", "-lc", "<script>"]` is how Codex wraps a command line, any

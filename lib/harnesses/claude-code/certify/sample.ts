@@ -1,7 +1,7 @@
 /** A captured Claude Code transcript placed in a config dir where that Claude would have written it. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { bucketName } from "../../../harnesses/claude-code/bucket.ts";
+import { bucketName } from "../bucket.ts";
 import { sampleFor } from "../../../samples.ts";
 
 interface Located {

@@ -8,8 +8,8 @@ import {
   planStatus,
   str,
   type ToolVocabulary,
-} from "./canonical.ts";
-import { parsePatch } from "./apply-patch.ts";
+} from "../../tools/canonical.ts";
+import { parsePatch } from "../../tools/apply-patch.ts";
 
 export const hermesTools: ToolVocabulary = {
   toCanonical({ name, input }) {

@@ -6,8 +6,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { isObject, type Json } from "../../../io/json.ts";
-import { rolloutFiles } from "../../../harnesses/codex/locate.ts";
-import { startTmux, type TmuxPane, waitUntil } from "../../tmux.ts";
+import { rolloutFiles } from "../locate.ts";
+import { startTmux, type TmuxPane, waitUntil } from "../../../certify/tmux.ts";
 
 export interface CodexTuiOptions {
   bin: string;

@@ -1,0 +1,14 @@
+/**
+ * Codex runs OpenAI models: `gpt-5.5`, `o3`, `codex-mini-latest`, which routers write `openai/gpt-5.5`. With
+ * nothing named, Codex picks its own default at resume.
+ */
+import { bareModel, type ModelRules, modelVendor } from "../../pipeline/model.ts";
+
+export const codexModels: ModelRules = {
+  map(model) {
+    const vendor = modelVendor(model);
+    const bare = bareModel(model);
+    const openai = /^(?:gpt-|o\d|codex-|chatgpt-)/.test(bare) && (!vendor || vendor === "openai");
+    return openai ? bare : undefined;
+  },
+};
