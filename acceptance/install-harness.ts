@@ -18,8 +18,10 @@
 // asked of each registry through its own client (`npm view`, `pip index versions`).
 //
 // CLI: npx bun acceptance/install-harness.ts [harness] [version]   (prints the executable path)
-//      npx bun acceptance/install-harness.ts --latest [harness...]  (every harness when none is named; prints
-//                                                                    "<harness> <version> <path>" per line)
+//      npx bun acceptance/install-harness.ts --latest [--flags-to FILE] [harness...]
+//                       (every harness when none is named; prints "<harness> <version> <path>" per line; with
+//                       --flags-to, also writes the `certify` flags naming those executables to FILE, one word
+//                       a line, each flag as the harness's descriptor names it: `--claude-bin`, `<path>`, ...)
 //      npx bun acceptance/install-harness.ts --print-latest [harness...]   ("<harness> <version>", no install)
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -28,6 +30,7 @@ import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { installPip, latestPipVersion, type PipHarness } from "./install-pip.ts";
+import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
 import { findOnPath } from "../lib/certify/binaries.ts";
 
 /** An npm package whose executable lives in a per-platform optional dependency. */
@@ -276,10 +279,19 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (argv[0] === "--latest") {
-    for (const name of argv.length > 1 ? argv.slice(1) : harnessNames()) {
+    const flagsAt = argv.indexOf("--flags-to");
+    const flagsTo = flagsAt > 0 ? argv[flagsAt + 1] : undefined;
+    if (flagsAt > 0 && !flagsTo) throw new Error("--flags-to needs a FILE");
+    const names = argv.slice(1).filter((_, i) => flagsAt < 0 || (i + 1 !== flagsAt && i + 1 !== flagsAt + 1));
+    const flags: string[] = [];
+    for (const name of names.length ? names : harnessNames()) {
       const version = latestVersion(name);
-      console.log(`${name} ${version} ${await installHarness(name, version)}`);
+      const bin = await installHarness(name, version);
+      console.log(`${name} ${version} ${bin}`);
+      const binFlag = findHarness(builtinRegistry, name).certify?.binFlag;
+      if (binFlag) flags.push(`--${binFlag}`, bin);
     }
+    if (flagsTo) writeFileSync(flagsTo, flags.map((f) => `${f}\n`).join(""));
     return;
   }
   const name = argv[0] ?? "claude-code";
