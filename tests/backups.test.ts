@@ -12,7 +12,7 @@ import { DatabaseSync } from "node:sqlite";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 
@@ -38,21 +38,30 @@ function world() {
   const bridge = join(root, "bridge");
   mkdirSync(bridge);
   const homes = ["--claude-home", claudeHome, "--hermes-home", hermesHome, "--codex-home", codexHome];
-  const run = (args: string[]) => {
-    const r = cliJson([...args, ...homes], { SESSION_BRIDGE_HOME: bridge });
+  const run = async (args: string[]) => {
+    const r = await runCliJson([...args, ...homes], { SESSION_BRIDGE_HOME: bridge });
     assert.equal(r.code, 0, r.stderr);
     return r.json;
   };
   return { root, source, claudeHome, hermesHome, codexHome, bridge, homes, run };
 }
 
-test("three handoff and undo cycles keep only the newest two snapshots of the database", () => {
+test("three handoff and undo cycles keep only the newest two snapshots of the database", async () => {
   const w = world();
   const ops: string[] = [];
   for (let i = 0; i < 3; i++) {
-    const handed = w.run(["handoff", w.source.id, "--from", "claude", "--to", "hermes", "--cwd", w.root]);
+    const handed = await w.run([
+      "handoff",
+      w.source.id,
+      "--from",
+      "claude",
+      "--to",
+      "hermes",
+      "--cwd",
+      w.root,
+    ]);
     ops.push(handed.op as string);
-    w.run(["undo", handed.op as string]);
+    await w.run(["undo", handed.op as string]);
   }
   // Six snapshots were taken (one before each handoff, one before each undo); the rule keeps two.
   const kept = files(join(w.bridge, "backups")).filter((f) => !f.endsWith("manifest.json"));
@@ -61,10 +70,10 @@ test("three handoff and undo cycles keep only the newest two snapshots of the da
   assert.match(kept[1]!, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z-undo-${ops[2]}/state\\.db$`));
 });
 
-test("prune --dry-run lists what the rule would remove and removes nothing; prune removes it", () => {
+test("prune --dry-run lists what the rule would remove and removes nothing; prune removes it", async () => {
   const w = world();
   for (let i = 0; i < 2; i++) {
-    w.run([
+    await w.run([
       "handoff",
       w.source.id,
       "--from",
@@ -79,18 +88,18 @@ test("prune --dry-run lists what the rule would remove and removes nothing; prun
   }
   const before = files(join(w.bridge, "backups"));
   assert.equal(before.filter((f) => f.endsWith("/state.db")).length, 2);
-  const planned = w.run(["prune", "--keep", "1", "--dry-run"]);
+  const planned = await w.run(["prune", "--keep", "1", "--dry-run"]);
   const removed = planned.removed as { path: string; original: string }[];
   assert.equal(removed.length, 1);
   assert.equal(removed[0]!.original, join(w.hermesHome, "state.db"));
   assert.equal(removed[0]!.path, join(w.bridge, "backups", before.find((f) => f.endsWith("/state.db"))!));
   assert.deepEqual(files(join(w.bridge, "backups")), before, "a dry run removes nothing");
-  const pruned = w.run(["prune", "--keep", "1"]);
+  const pruned = await w.run(["prune", "--keep", "1"]);
   assert.deepEqual(pruned.removed, planned.removed);
   assert.deepEqual(files(join(w.bridge, "backups")), before.slice(2), "the copy and its folder are gone");
 });
 
-test("a backup that undoing a pending handoff restores from is never pruned", () => {
+test("a backup that undoing a pending handoff restores from is never pruned", async () => {
   const w = world();
   const id = "0b9e7c52-8d1e-4a57-9a0c-6d3f2b1e4c7a";
   const handoff = [
@@ -105,10 +114,10 @@ test("a backup that undoing a pending handoff restores from is never pruned", ()
     "--session-id",
     id,
   ];
-  w.run(handoff);
-  const replacing = w.run([...handoff, "--force"]);
+  await w.run(handoff);
+  const replacing = await w.run([...handoff, "--force"]);
   const [replaced] = (replacing.backup as { paths: string[] }).paths;
-  const pruned = w.run(["prune", "--keep", "0"]);
+  const pruned = await w.run(["prune", "--keep", "0"]);
   assert.deepEqual(pruned.removed, []);
   assert.deepEqual(
     (pruned.kept as { path: string; reason: string }[]).map((c) => [c.path, c.reason]),
@@ -116,7 +125,7 @@ test("a backup that undoing a pending handoff restores from is never pruned", ()
   );
   const target = (replacing.target as { path: string }).path;
   const replacedContent = readFileSync(replaced!, "utf8");
-  w.run(["undo", replacing.op as string]);
+  await w.run(["undo", replacing.op as string]);
   assert.equal(readFileSync(target, "utf8"), replacedContent, "undo restored the replaced session");
 });
 
@@ -207,7 +216,7 @@ test("SIGTERM during a handoff to Hermes leaves the database, backups and ledger
   assert.deepEqual(files(w.bridge), []);
 });
 
-test("prune leaves a backup folder another process has just made, and removes one left empty for a day", () => {
+test("prune leaves a backup folder another process has just made, and removes one left empty for a day", async () => {
   const w = world();
   const stamp = (d: Date) => d.toISOString().replace(/[:.]/g, "-");
   const fresh = join(w.bridge, "backups", `${stamp(new Date())}-codex-in-progress`);
@@ -215,13 +224,13 @@ test("prune leaves a backup folder another process has just made, and removes on
   mkdirSync(fresh, { recursive: true });
   mkdirSync(abandoned, { recursive: true });
   writeFileSync(join(abandoned, ".manifest.json.tmp"), "{");
-  const pruned = w.run(["prune"]);
+  const pruned = await w.run(["prune"]);
   assert.deepEqual(pruned.removedFolders, [abandoned]);
   assert.equal(existsSync(fresh), true);
   assert.equal(existsSync(abandoned), false);
 });
 
-test("a relative SESSION_BRIDGE_HOME records absolute backups, so undo works from another directory", () => {
+test("a relative SESSION_BRIDGE_HOME records absolute backups, so undo works from another directory", async () => {
   const w = world();
   const id = "4f1c2a9e-7b3d-4e8a-9c6f-2d5b8a1e3c70";
   const args = [
@@ -237,18 +246,22 @@ test("a relative SESSION_BRIDGE_HOME records absolute backups, so undo works fro
     id,
   ];
   const env = { SESSION_BRIDGE_HOME: "bridge" };
-  assert.equal(cliJson([...args, ...w.homes], env, w.root).code, 0);
-  const replacing = cliJson([...args, "--force", ...w.homes], env, w.root);
+  assert.equal((await runCliJson([...args, ...w.homes], env, w.root)).code, 0);
+  const replacing = await runCliJson([...args, "--force", ...w.homes], env, w.root);
   assert.equal(replacing.code, 0, replacing.stderr);
   const [copy] = (replacing.json.backup as { paths: string[] }).paths;
   assert.ok(copy!.startsWith(`${w.bridge}/backups/`), copy);
-  const undone = cliJson(["undo", replacing.json.op as string], { SESSION_BRIDGE_HOME: w.bridge }, "/");
+  const undone = await runCliJson(
+    ["undo", replacing.json.op as string],
+    { SESSION_BRIDGE_HOME: w.bridge },
+    "/",
+  );
   assert.equal(undone.code, 0, undone.stderr);
 });
 
 test("Ctrl-C during an undo leaves the handoff in place and still undoable, with no undo backup", async () => {
   const w = world();
-  const handed = w.run(["handoff", w.source.id, "--from", "claude", "--to", "hermes", "--cwd", w.root]);
+  const handed = await w.run(["handoff", w.source.id, "--from", "claude", "--to", "hermes", "--cwd", w.root]);
   const database = join(w.hermesHome, "state.db");
   const before = files(w.bridge);
   const r = await interrupted(w, ["undo", handed.op as string], database, "SIGINT");
@@ -260,5 +273,5 @@ test("Ctrl-C during an undo leaves the handoff in place and still undoable, with
   const db = new DatabaseSync(database, { readOnly: true });
   assert.deepEqual({ ...db.prepare("SELECT count(*) AS n FROM sessions WHERE id = ?").get(id) }, { n: 1 });
   db.close();
-  w.run(["undo", handed.op as string]);
+  await w.run(["undo", handed.op as string]);
 });

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -36,8 +36,8 @@ const homes = ["--claude-home", claudeHome, "--codex-home", codexHome, "--hermes
 const CODEX_BROKEN = `codex store ${codexHome} cannot be read: ${codexDb}: file is not a database`;
 const HERMES_BROKEN = `hermes store ${hermesDb} cannot be read: ${hermesDb}: not a SQLite database`;
 
-test("a corrupt Codex or Hermes database does not stop list from showing the other stores", () => {
-  const r = cli(["list", ...homes]);
+test("a corrupt Codex or Hermes database does not stop list from showing the other stores", async () => {
+  const r = await runCli(["list", ...homes]);
   assert.equal(r.code, 1);
   assert.equal(r.stderr, `session-bridge: ${CODEX_BROKEN}\nsession-bridge: ${HERMES_BROKEN}\n`);
   const rows = r.stdout.trim().split("\n");
@@ -45,8 +45,8 @@ test("a corrupt Codex or Hermes database does not stop list from showing the oth
   assert.match(rows[1]!, new RegExp(`^claude-code  ${claude.id}  `));
 });
 
-test("list --json names each broken store with its error", () => {
-  const r = cliJson(["list", ...homes]);
+test("list --json names each broken store with its error", async () => {
+  const r = await runCliJson(["list", ...homes]);
   assert.equal(r.code, 1);
   assert.deepEqual(r.json.brokenStores, [
     { harness: "codex", store: codexHome, error: `${codexDb}: file is not a database` },
@@ -55,15 +55,15 @@ test("list --json names each broken store with its error", () => {
   assert.deepEqual((r.json.sessions as { id: string }[]).map((s) => s.id), [claude.id]);
 });
 
-test("inspect of a Claude session by id works while the Codex store is corrupt", () => {
-  const r = cli(["inspect", claude.id, ...homes]);
+test("inspect of a Claude session by id works while the Codex store is corrupt", async () => {
+  const r = await runCli(["inspect", claude.id, ...homes]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "");
   assert.match(r.stdout, new RegExp(`^claude-code session ${claude.id} `));
 });
 
-test("a session found by id prefix warns that unreadable stores were not searched", () => {
-  const r = cli(["inspect", claude.id.slice(0, 8), ...homes]);
+test("a session found by id prefix warns that unreadable stores were not searched", async () => {
+  const r = await runCli(["inspect", claude.id.slice(0, 8), ...homes]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
     r.stderr,
@@ -72,8 +72,8 @@ test("a session found by id prefix warns that unreadable stores were not searche
   assert.match(r.stdout, new RegExp(`^claude-code session ${claude.id} `));
 });
 
-test("a reference not found says which stores could not be searched (exit 1, not bad input)", () => {
-  const r = cli(["inspect", "no-such-session", ...homes]);
+test("a reference not found says which stores could not be searched (exit 1, not bad input)", async () => {
+  const r = await runCli(["inspect", "no-such-session", ...homes]);
   assert.equal(r.code, 1);
   assert.equal(
     r.stderr,
@@ -81,8 +81,8 @@ test("a reference not found says which stores could not be searched (exit 1, not
   );
 });
 
-test("drift reports a corrupt Codex store by name and exits 1, still checking the others", () => {
-  const r = cliJson([
+test("drift reports a corrupt Codex store by name and exits 1, still checking the others", async () => {
+  const r = await runCliJson([
     "drift",
     "--claude-home",
     claudeHome,
@@ -99,8 +99,8 @@ test("drift reports a corrupt Codex store by name and exits 1, still checking th
   ]);
 });
 
-test("drift no longer passes over a Hermes state.db that is not a database", () => {
-  const r = cli([
+test("drift no longer passes over a Hermes state.db that is not a database", async () => {
+  const r = await runCli([
     "drift",
     "--claude-home",
     claudeHome,

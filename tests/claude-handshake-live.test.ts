@@ -16,7 +16,7 @@ import { claudeConfigDir, claudeEnv, runClaude } from "../lib/harnesses/claude-c
 import { readRequestLog } from "../lib/certify/request-log.ts";
 import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
 import { harnessDir } from "../acceptance/install-harness.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { claudeFixture, FIXTURE_CWD, sessionIdOf } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -60,7 +60,10 @@ async function resumedParts(version: string, home: string, cwd: string, id: stri
 }
 
 /** A private home holding the fixture in the bucket of a fresh cwd, and the same session handed off there. */
-function seeded(version: string, name: string): { home: string; cwd: string; id: string; handedOff: string } {
+async function seeded(
+  version: string,
+  name: string,
+): Promise<{ home: string; cwd: string; id: string; handedOff: string }> {
   const root = tempDir();
   const home = join(root, "home");
   mkdirSync(join(root, "project"));
@@ -74,7 +77,7 @@ function seeded(version: string, name: string): { home: string; cwd: string; id:
     readFileSync(fixture(version, name), "utf8").replaceAll(FIXTURE_CWD, cwd),
   );
   writeFileSync(join(config, "settings.json"), JSON.stringify({ cleanupPeriodDays: 100000 }));
-  const r = cliJson(["handoff", id, "--to", "claude-code", "--cwd", cwd, "--claude-home", config], {
+  const r = await runCliJson(["handoff", id, "--to", "claude-code", "--cwd", cwd, "--claude-home", config], {
     SESSION_BRIDGE_HOME: join(root, "bridge"),
   });
   assert.equal(r.code, 0, r.stderr);
@@ -91,7 +94,7 @@ for (const version of VERSIONS) {
       timeout: 240_000,
     },
     async () => {
-      const { home, cwd, id, handedOff: target } = seeded(version, "interrupted-tool-call");
+      const { home, cwd, id, handedOff: target } = await seeded(version, "interrupted-tool-call");
       const handedOff = await resumedParts(version, home, cwd, target);
       const untouched = await resumedParts(version, home, cwd, id);
 
@@ -127,7 +130,7 @@ for (const version of VERSIONS) {
       timeout: 240_000,
     },
     async () => {
-      const { home, cwd, handedOff } = seeded(version, "plain-text");
+      const { home, cwd, handedOff } = await seeded(version, "plain-text");
       const parts = await resumedParts(version, home, cwd, handedOff);
       const lastReply = readFileSync(fixture(version, "plain-text"), "utf8").match(/ASSISTANT-REPLY: [^"]*/g)!
         .at(-1);

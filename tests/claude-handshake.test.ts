@@ -10,7 +10,7 @@ import { HANDSHAKE_OPEN, INTERRUPTED_RESULT } from "../lib/handshake/handshake.t
 import { renderClaude } from "../lib/harnesses/claude-code/write.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { isUuid } from "../lib/ids.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { claudeFixture, FIXTURE_CWD, jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -18,10 +18,10 @@ type Json = Record<string, unknown>;
 const root = tempDir();
 let n = 0;
 
-function handoff(home: string, id: string, extra: string[] = []) {
+async function handoff(home: string, id: string, extra: string[] = []) {
   const target = join(root, `target-${n++}`);
   mkdirSync(target);
-  const r = cliJson(
+  const r = await runCliJson(
     ["handoff", id, "--to", "claude-code", "--cwd", realpathSync(target), "--claude-home", home, ...extra],
     { SESSION_BRIDGE_HOME: join(root, "bridge") },
   );
@@ -42,10 +42,10 @@ async function render(fixture: string, version: string, handshake = `${HANDSHAKE
   return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-test("an interrupted call handed from Claude Code to Claude Code keeps its call: a result right after it, then the handshake", () => {
+test("an interrupted call handed from Claude Code to Claude Code keeps its call: a result right after it, then the handshake", async () => {
   const home = join(root, "claude-interrupted");
   const seeded = seedClaudeHome(home, "interrupted-tool-call");
-  const records = jsonLines(handoff(home, seeded.id));
+  const records = jsonLines(await handoff(home, seeded.id));
   const call = records.findLast((r) =>
     r.type === "assistant" && JSON.stringify(r.message).includes("tool_use")
   )!;
@@ -84,18 +84,20 @@ test("the handshake for Claude Code 1.0.x, which sends no system record to the m
   assert.deepEqual(last.message, { role: "user", content: `${HANDSHAKE_OPEN}\nhello` });
 });
 
-test("a handshake written as a system record is read back as the earlier hop's handshake and replaced once", () => {
+test("a handshake written as a system record is read back as the earlier hop's handshake and replaced once", async () => {
   const home = join(root, "claude-two-hops");
   const seeded = seedClaudeHome(home, "interrupted-tool-call");
-  const first = handoff(home, seeded.id);
-  const second = jsonLines(handoff(home, jsonLines(first).find((r) => r.sessionId)!.sessionId as string));
+  const first = await handoff(home, seeded.id);
+  const second = jsonLines(
+    await handoff(home, jsonLines(first).find((r) => r.sessionId)!.sessionId as string),
+  );
   const handshakes = second.filter((r) => JSON.stringify(r).includes(HANDSHAKE_OPEN));
   assert.equal(handshakes.length, 1);
   const results = second.filter((r) => JSON.stringify(r.message ?? "").includes(INTERRUPTED_RESULT));
   assert.equal(results.length, 1, "the first hop's result is kept, not doubled");
 });
 
-test("record ids that are not UUIDs are re-minted into UUIDs in a Claude target, the chain kept", () => {
+test("record ids that are not UUIDs are re-minted into UUIDs in a Claude target, the chain kept", async () => {
   const home = join(root, "claude-short-ids");
   const bucket = join(home, "projects", "-home-user-project");
   mkdirSync(bucket, { recursive: true });
@@ -135,7 +137,7 @@ test("record ids that are not UUIDs are re-minted into UUIDs in a Claude target,
     { type: "last-prompt", lastPrompt: "second words", leafUuid: "u2", sessionId: id },
   ];
   writeFileSync(join(bucket, `${id}.jsonl`), source.map((r) => JSON.stringify(r)).join("\n") + "\n");
-  const records = jsonLines(handoff(home, id));
+  const records = jsonLines(await handoff(home, id));
   const chain = records.filter((r) => r.type === "user" || r.type === "assistant");
   assert.deepEqual(
     chain.map((r) => JSON.stringify((r.message as { content: unknown }).content)),
@@ -151,10 +153,10 @@ test("record ids that are not UUIDs are re-minted into UUIDs in a Claude target,
   assert.equal(records.at(-1)!.parentUuid, chain[2]!.uuid, "the handshake hangs off the re-minted leaf");
 });
 
-test("a Claude → Claude copy links a prompt typed while a tool ran into the chain Claude Code resumes", () => {
+test("a Claude → Claude copy links a prompt typed while a tool ran into the chain Claude Code resumes", async () => {
   const home = join(root, "claude-queued");
   const seeded = seedClaudeHome(home, "interactive-interrupted");
-  const records = jsonLines(handoff(home, seeded.id));
+  const records = jsonLines(await handoff(home, seeded.id));
   const byUuid = new Map(records.map((r) => [r.uuid, r]));
   // The chain Claude Code loads: from the newest record up its parents (read as plain JSON here).
   const chain: Record<string, unknown>[] = [];

@@ -6,7 +6,7 @@ import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { ORIGIN_KINDS, originMeaning } from "../lib/harnesses/claude-code/origin.ts";
 import { claudeFixture, FIXTURE_CWD, seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, threadRow } from "./helpers/codex.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const dir = tempDir();
@@ -138,27 +138,27 @@ test("records with a harness-made origin are context and a person's origin is a 
   });
 });
 
-test("show labels a typed prompt as the user's, inspect titles the session with it", () => {
+test("show labels a typed prompt as the user's, inspect titles the session with it", async () => {
   const home = join(dir, "claude-show");
   const seeded = seedClaudeHome(home, "interactive");
-  const shown = cli(["show", seeded.id, "--claude-home", home]);
+  const shown = await runCli(["show", seeded.id, "--claude-home", home]);
   assert.equal(shown.code, 0, shown.stderr);
   const lines = shown.stdout.split("\n");
   const at = lines.indexOf("Interactive fixture: a prompt typed into the TUI.");
   assert.match(lines[at - 1]!, /^── user · /);
-  const inspected = cliJson(["inspect", seeded.id, "--claude-home", home]);
+  const inspected = await runCliJson(["inspect", seeded.id, "--claude-home", home]);
   assert.equal(inspected.code, 0, inspected.stderr);
   assert.match(JSON.stringify(inspected.json), /"title":"Interactive fixture: a prompt typed into the TUI\./);
 });
 
-test("a handoff of a TUI session to Codex keeps every typed prompt and names the row by the first", () => {
+test("a handoff of a TUI session to Codex keeps every typed prompt and names the row by the first", async () => {
   const claudeHome = join(dir, "claude-codex");
   const seeded = seedClaudeHome(claudeHome, "interactive-interrupted");
   const codexHome = join(dir, "codex");
   makeCodexHome(codexHome);
   mkdirSync(join(dir, "codex-project"));
   const cwd = realpathSync(join(dir, "codex-project"));
-  const r = cliJson([
+  const r = await runCliJson([
     "handoff",
     seeded.id,
     "--to",

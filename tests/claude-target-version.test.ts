@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { bucketName, FIRST_HASHED_BUCKET_VERSION } from "../lib/harnesses/claude-code/bucket.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { sessionIdOf } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -53,10 +53,10 @@ function oldClaudeWorld(length: number) {
   return { home, id, target };
 }
 
-test("a handoff into a 1.0.128 home with a cwd past 200 characters lands in its unhashed bucket", () => {
+test("a handoff into a 1.0.128 home with a cwd past 200 characters lands in its unhashed bucket", async () => {
   const w = oldClaudeWorld(230);
   assert.ok(w.target.length > 200 && w.target.length <= 255);
-  const r = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
+  const r = await runCliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
   assert.equal(r.code, 0, r.stderr);
   const target = r.json.target as { id: string; path: string };
   assert.equal(
@@ -66,9 +66,9 @@ test("a handoff into a 1.0.128 home with a cwd past 200 characters lands in its 
   assert.ok(existsSync(target.path));
 });
 
-test("a handoff into a 1.0.128 home whose bucket would pass 255 bytes is refused with nothing written", () => {
+test("a handoff into a 1.0.128 home whose bucket would pass 255 bytes is refused with nothing written", async () => {
   const w = oldClaudeWorld(300);
-  const r = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
+  const r = await runCliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
   assert.equal(r.code, 1);
   assert.match((r.json.error as { message: string }).message, /Claude Code 1\.0\.128 cannot keep sessions/);
   assert.ok(!existsSync(join(w.home, "projects", w.target.replace(/[^a-zA-Z0-9]/g, "-"))));

@@ -6,7 +6,7 @@ import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
 import { HANDSHAKE_OPEN, INTERRUPTED_RESULT } from "../lib/handshake/handshake.ts";
 import { claudeFixture, jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -37,9 +37,9 @@ function handshakes(path: string) {
   return jsonLines(path).filter((r) => JSON.stringify(r.message ?? r.content ?? "").includes(HANDSHAKE_OPEN));
 }
 
-test("same-harness convert without changes reproduces the file byte for byte", () => {
+test("same-harness convert without changes reproduces the file byte for byte", async () => {
   const out = join(root, "copy.jsonl");
-  const r = cli([
+  const r = await runCli([
     "convert",
     claudeFixture("thinking-tool-use"),
     "--to",
@@ -53,19 +53,28 @@ test("same-harness convert without changes reproduces the file byte for byte", (
   assert.match(r.stderr, /lossless/);
 });
 
-test("convert refuses to overwrite an existing output without --force", () => {
+test("convert refuses to overwrite an existing output without --force", async () => {
   const out = join(root, "exists.jsonl");
-  assert.equal(cli(["convert", claudeFixture("plain-text"), "--to", "claude", "-o", out]).code, 0);
+  assert.equal((await runCli(["convert", claudeFixture("plain-text"), "--to", "claude", "-o", out])).code, 0);
   const before = readFileSync(out, "utf8");
-  const again = cli(["convert", claudeFixture("resumed"), "--to", "claude", "-o", out]);
+  const again = await runCli(["convert", claudeFixture("resumed"), "--to", "claude", "-o", out]);
   assert.equal(again.code, 1);
   assert.match(again.stderr, /already exists/);
   assert.equal(readFileSync(out, "utf8"), before);
 });
 
-test("handoff to another directory lands in that directory's bucket with a fresh id and one chain", () => {
+test("handoff to another directory lands in that directory's bucket with a fresh id and one chain", async () => {
   const w = world("thinking-tool-use");
-  const r = cliJson(["handoff", w.id, "--to", "claude-code", "--cwd", w.target, "--claude-home", w.home]);
+  const r = await runCliJson([
+    "handoff",
+    w.id,
+    "--to",
+    "claude-code",
+    "--cwd",
+    w.target,
+    "--claude-home",
+    w.home,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const target = r.json.target as { id: string; path: string; resumeCommand: string };
   assert.equal(target.path, join(w.home, "projects", bucketName(w.target), `${target.id}.jsonl`));
@@ -91,7 +100,7 @@ test("handoff to another directory lands in that directory's bucket with a fresh
 
 test("the handed-off session reads back with the same conversation plus the handshake", async () => {
   const w = world("resumed");
-  const r = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
+  const r = await runCliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
   const path = (r.json.target as { path: string }).path;
   const before = await readClaudeSession(w.path);
   const after = await readClaudeSession(path);
@@ -100,21 +109,48 @@ test("the handed-off session reads back with the same conversation plus the hand
   assert.match(texts(after).at(-1)!, /session-bridge-handoff/);
 });
 
-test("a second hop replaces the handshake instead of stacking another", () => {
+test("a second hop replaces the handshake instead of stacking another", async () => {
   const w = world("plain-text");
-  const first = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
+  const first = await runCliJson([
+    "handoff",
+    w.id,
+    "--to",
+    "claude",
+    "--cwd",
+    w.target,
+    "--claude-home",
+    w.home,
+  ]);
   const firstId = (first.json.target as { id: string }).id;
-  const second = cliJson(["handoff", firstId, "--to", "claude", "--cwd", w.base, "--claude-home", w.home]);
+  const second = await runCliJson([
+    "handoff",
+    firstId,
+    "--to",
+    "claude",
+    "--cwd",
+    w.base,
+    "--claude-home",
+    w.home,
+  ]);
   assert.equal(second.code, 0, second.stderr);
   const path = (second.json.target as { path: string }).path;
   assert.equal(handshakes(path).length, 1);
   assertChain(path);
 });
 
-test("--stub-open-calls closes the open call with an error result right after it; the handshake is unchanged", () => {
+test("--stub-open-calls closes the open call with an error result right after it; the handshake is unchanged", async () => {
   const w = world("interrupted-tool-call");
-  const plain = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
-  const stubbed = cliJson([
+  const plain = await runCliJson([
+    "handoff",
+    w.id,
+    "--to",
+    "claude",
+    "--cwd",
+    w.target,
+    "--claude-home",
+    w.home,
+  ]);
+  const stubbed = await runCliJson([
     "handoff",
     w.id,
     "--to",
@@ -143,9 +179,9 @@ test("--stub-open-calls closes the open call with an error result right after it
   assert.match(handshakeText(path), /Bash \(toolu_/);
 });
 
-test("subagent transcripts travel with the session, retargeted to the new id", () => {
+test("subagent transcripts travel with the session, retargeted to the new id", async () => {
   const w = world("subagent");
-  const r = cliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
+  const r = await runCliJson(["handoff", w.id, "--to", "claude", "--cwd", w.target, "--claude-home", w.home]);
   assert.equal(r.code, 0, r.stderr);
   const files = r.json.files as string[];
   const sub = files.find((f) => f.includes("/subagents/"));

@@ -17,7 +17,7 @@ import {
 import { join, relative } from "node:path";
 import { jsonLines } from "./helpers/fixtures.ts";
 import { codexFixture, makeCodexHome, seedCodexThread, threadRow } from "./helpers/codex.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { codex } from "../lib/harnesses/codex/index.ts";
 import { readCodexSession } from "../lib/harnesses/codex/read.ts";
@@ -39,18 +39,18 @@ function home(options: Parameters<typeof makeCodexHome>[1] = {}): string {
 type Target = { id: string; path: string; resumeCommand: string };
 type Report = { lossless: boolean; entries: { code: string; severity: string }[] };
 
-function handoff(codexHome: string, source: string, extra: string[] = []) {
-  return cliJson(
+async function handoff(codexHome: string, source: string, extra: string[] = []) {
+  return await runCliJson(
     ["handoff", source, "--to", "codex", "--cwd", cwd, "--codex-home", codexHome, ...extra],
     env,
   );
 }
 
-test("a copied legacy rollout is registered as the legacy history of the Codex that wrote it, with its own sandbox", () => {
+test("a copied legacy rollout is registered as the legacy history of the Codex that wrote it, with its own sandbox", async () => {
   const codexHome = home({ version: "0.169.0" });
   const legacy = join(root, "legacy-source.jsonl");
   copyFileSync(codexFixture("0.147.0", "tool-call"), legacy);
-  const r = handoff(codexHome, legacy);
+  const r = await handoff(codexHome, legacy);
   assert.equal(r.code, 0, r.stderr);
   const target = r.json.target as Target;
   const row = threadRow(codexHome, target.id)!;
@@ -65,11 +65,11 @@ test("a copied legacy rollout is registered as the legacy history of the Codex t
   assert.ok(jsonLines(target.path).every((l) => !("ordinal" in l)), "the copy stays legacy, as the row says");
 });
 
-test("a copied codex exec thread is an interactive thread in file and row, so codex exec resume keeps it listed", () => {
+test("a copied codex exec thread is an interactive thread in file and row, so codex exec resume keeps it listed", async () => {
   const codexHome = home();
   const source = seedCodexThread(codexHome, "0.169.0", "text-turns");
   assert.equal(threadRow(codexHome, source.id)!.source, "exec");
-  const r = handoff(codexHome, source.id);
+  const r = await handoff(codexHome, source.id);
   assert.equal(r.code, 0, r.stderr);
   const target = r.json.target as Target;
   const meta = jsonLines(target.path)[0]!.payload as Record<string, unknown>;
@@ -83,7 +83,7 @@ test("a copied codex exec thread is an interactive thread in file and row, so co
   assert.ok(entries.includes("codex-source-interactive"), entries.join(", "));
 });
 
-test("a session_meta missing required fields is completed in the copy and the handoff is not called lossless", () => {
+test("a session_meta missing required fields is completed in the copy and the handoff is not called lossless", async () => {
   const codexHome = home();
   const broken = join(root, "broken-meta.jsonl");
   const lines = readFileSync(codexFixture("0.169.0", "text-turns"), "utf8").trimEnd().split("\n");
@@ -92,7 +92,7 @@ test("a session_meta missing required fields is completed in the copy and the ha
   delete meta.payload.cli_version;
   lines[0] = JSON.stringify(meta);
   writeFileSync(broken, `${lines.join("\n")}\n`);
-  const r = handoff(codexHome, broken);
+  const r = await handoff(codexHome, broken);
   assert.equal(r.code, 0, r.stderr);
   const report = r.json.report as Report;
   assert.equal(report.lossless, false);
@@ -107,12 +107,12 @@ test("a session_meta missing required fields is completed in the copy and the ha
   assert.equal(row.cli_version, "0.169.0");
 });
 
-test("--force on a taken Codex thread id replaces row and rollout after backing them up, and undo puts them back", () => {
+test("--force on a taken Codex thread id replaces row and rollout after backing them up, and undo puts them back", async () => {
   const codexHome = home();
   const taken = seedCodexThread(codexHome, "0.169.0", "tool-call");
   const before = threadRow(codexHome, taken.id)!;
   const original = readFileSync(taken.path, "utf8");
-  const refused = cli([
+  const refused = await runCli([
     "handoff",
     codexFixture("0.169.0", "text-turns"),
     "--to",
@@ -126,14 +126,18 @@ test("--force on a taken Codex thread id replaces row and rollout after backing 
   ], env);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /already (registered|exists)/);
-  const r = handoff(codexHome, codexFixture("0.169.0", "text-turns"), ["--session-id", taken.id, "--force"]);
+  const r = await handoff(codexHome, codexFixture("0.169.0", "text-turns"), [
+    "--session-id",
+    taken.id,
+    "--force",
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const target = r.json.target as Target;
   const row = threadRow(codexHome, taken.id)!;
   assert.equal(row.rollout_path, target.path);
   assert.equal(row.first_user_message, "Please greet the reviewer with one sentence about tidy kitchens.");
   if (target.path !== taken.path) assert.equal(existsSync(taken.path), false, "one rollout per thread id");
-  const undo = cliJson(["undo", String(r.json.op)], env);
+  const undo = await runCliJson(["undo", String(r.json.op)], env);
   assert.equal(undo.code, 0, undo.stderr);
   assert.deepEqual(threadRow(codexHome, taken.id), before);
   assert.equal(readFileSync(taken.path, "utf8"), original);

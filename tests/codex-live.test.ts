@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { installHarness } from "../acceptance/install-harness.ts";
 import { codexDriver } from "../lib/harnesses/codex/certify/index.ts";
 import { codexHomeDir } from "../lib/harnesses/codex/certify/run.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { codexFixture, threadRow } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -27,8 +27,8 @@ async function liveCodex() {
   return { codex, cwd, home: codexHomeDir(join(work, "codex-home")), work };
 }
 
-function handoff(source: string, home: string, cwd: string, work: string) {
-  const r = cliJson(["handoff", source, "--to", "codex", "--cwd", cwd, "--codex-home", home], {
+async function handoff(source: string, home: string, cwd: string, work: string) {
+  const r = await runCliJson(["handoff", source, "--to", "codex", "--cwd", cwd, "--codex-home", home], {
     SESSION_BRIDGE_HOME: join(work, "bridge"),
   });
   assert.equal(r.code, 0, r.stderr);
@@ -44,7 +44,7 @@ test("a copied codex exec thread stays in the codex resume picker after codex ex
       toolCommand: "echo copied-exec",
     });
     assert.equal(threadRow(home, seeded.id)!.source, "exec");
-    const copy = handoff(seeded.id, home, cwd, work);
+    const copy = await handoff(seeded.id, home, cwd, work);
     assert.equal(await codex.listed(copy, cwd), true);
     const turn = await codex.resume(cwd, copy, "Words after the copy.");
     assert.equal(turn.ok, true, turn.detail);
@@ -66,7 +66,7 @@ test("a copied legacy rollout resumes in the real Codex 0.169.0 and its row stil
   try {
     const legacy = join(work, "legacy.jsonl");
     copyFileSync(codexFixture("0.147.0", "text-turns"), legacy);
-    const copy = handoff(legacy, home, cwd, work);
+    const copy = await handoff(legacy, home, cwd, work);
     assert.equal(threadRow(home, copy)!.history_mode, "legacy");
     assert.equal(threadRow(home, copy)!.cli_version, "0.147.0");
     const turn = await codex.resume(cwd, copy, "A word after the legacy copy.");

@@ -6,7 +6,7 @@ import { readCodexSession } from "../lib/harnesses/codex/read.ts";
 import type { Block, Message } from "../lib/ir/schema.ts";
 import { CODEX_SCENARIOS, CODEX_VERSIONS, codexFixture } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 
 const root = tempDir();
 const blocks = (messages: Message[], type: Block["type"]) =>
@@ -165,14 +165,14 @@ test("a rollout without a session_meta line is refused as bad input", async () =
   await assert.rejects(readCodexSession(path), /no session_meta record/);
 });
 
-test("a rollout whose session_meta line is longer than the sniffed head is still recognised as Codex", () => {
+test("a rollout whose session_meta line is longer than the sniffed head is still recognised as Codex", async () => {
   const path = join(root, "long-instructions.jsonl");
   const lines = readFileSync(codexFixture("0.169.0", "text-turns"), "utf8").split("\n");
   const meta = JSON.parse(lines[0]!) as { payload: { base_instructions: { text: string } } };
   meta.payload.base_instructions.text += " padding".repeat(20_000);
   lines[0] = JSON.stringify(meta);
   writeFileSync(path, lines.join("\n"));
-  const r = cliJson(["inspect", path, "--codex-home", join(root, "no-home")]);
+  const r = await runCliJson(["inspect", path, "--codex-home", join(root, "no-home")]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(JSON.stringify(r.json), /"harness":"codex"/);
 });

@@ -13,7 +13,7 @@ import { FAILED_MARKER } from "../lib/ir/tool-failure.ts";
 import { codex } from "../lib/harnesses/codex/index.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
 import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
-import { cli } from "./helpers/cli.ts";
+import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { conversationCore } from "./helpers/ir-core.ts";
 import { emptySession } from "../lib/ir/session.ts";
@@ -30,9 +30,9 @@ makeCodexHome(legacyHome, { version: "0.147.0", provider: "corp-proxy", model: "
 let n = 0;
 
 /** `convert` into a file for the Codex of `home`; returns its lines. */
-function convert(source: string, home = paginatedHome, extra: string[] = []): Line[] {
+async function convert(source: string, home = paginatedHome, extra: string[] = []): Promise<Line[]> {
   const out = join(root, `out-${n++}.jsonl`);
-  const r = cli(["convert", source, "--to", "codex", "-o", out, "--codex-home", home, ...extra]);
+  const r = await runCli(["convert", source, "--to", "codex", "-o", out, "--codex-home", home, ...extra]);
   assert.equal(r.code, 0, r.stderr);
   return jsonLines(out) as unknown as Line[];
 }
@@ -41,14 +41,14 @@ const items = (lines: Line[]) => lines.filter((l) => l.type === "response_item")
 const events = (lines: Line[], type: string) =>
   lines.filter((l) => l.type === "event_msg" && l.payload.type === type).map((l) => l.payload);
 
-test("paginated history: a strictly increasing ordinal on every line, from 0", () => {
-  const lines = convert(claudeFixture("thinking-tool-use"));
+test("paginated history: a strictly increasing ordinal on every line, from 0", async () => {
+  const lines = await convert(claudeFixture("thinking-tool-use"));
   assert.deepEqual(lines.map((l) => l.ordinal), lines.map((_, i) => i));
   assert.equal(lines[0]!.payload.history_mode, "paginated");
 });
 
-test("legacy history for an older Codex: no ordinals, user_message / agent_message mirrors", () => {
-  const lines = convert(claudeFixture("thinking-tool-use"), legacyHome);
+test("legacy history for an older Codex: no ordinals, user_message / agent_message mirrors", async () => {
+  const lines = await convert(claudeFixture("thinking-tool-use"), legacyHome);
   assert.ok(lines.every((l) => !("ordinal" in l)));
   assert.equal(lines[0]!.payload.history_mode, "legacy");
   assert.equal(lines[0]!.payload.cli_version, "0.147.0");
@@ -57,8 +57,8 @@ test("legacy history for an older Codex: no ordinals, user_message / agent_messa
   assert.equal(events(lines, "item_completed").length, 0);
 });
 
-test("a complete session_meta comes first: the thread id, RFC 3339 times, source cli, the installed cli_version", () => {
-  const lines = convert(claudeFixture("plain-text"));
+test("a complete session_meta comes first: the thread id, RFC 3339 times, source cli, the installed cli_version", async () => {
+  const lines = await convert(claudeFixture("plain-text"));
   const meta = lines[0]!;
   assert.equal(meta.type, "session_meta");
   assert.match(
@@ -72,21 +72,21 @@ test("a complete session_meta comes first: the thread id, RFC 3339 times, source
   assert.ok(lines.every((l, i) => i === 0 || l.timestamp >= lines[i - 1]!.timestamp), "never backwards");
 });
 
-test("model_provider and model are the ones the user's Codex config selects, never the source's", () => {
-  const lines = convert(claudeFixture("thinking-tool-use"), legacyHome);
+test("model_provider and model are the ones the user's Codex config selects, never the source's", async () => {
+  const lines = await convert(claudeFixture("thinking-tool-use"), legacyHome);
   assert.equal(lines[0]!.payload.model_provider, "corp-proxy");
   const contexts = lines.filter((l) => l.type === "turn_context").map((l) => l.payload.model);
   assert.ok(contexts.length > 0 && contexts.every((m) => m === "gpt-5.1"), JSON.stringify(contexts));
   assert.doesNotMatch(JSON.stringify(lines), /claude-[a-z]+-\d/);
 });
 
-test("no fabricated item ids: response items carry no id the source did not have", () => {
-  const lines = convert(claudeFixture("thinking-tool-use"));
+test("no fabricated item ids: response items carry no id the source did not have", async () => {
+  const lines = await convert(claudeFixture("thinking-tool-use"));
   for (const item of items(lines)) assert.equal("id" in item, false, JSON.stringify(item));
 });
 
-test("both streams: every turn has task_started, turn_context and task_complete, every message a UI mirror", () => {
-  const lines = convert(claudeFixture("resumed"));
+test("both streams: every turn has task_started, turn_context and task_complete, every message a UI mirror", async () => {
+  const lines = await convert(claudeFixture("resumed"));
   const started = events(lines, "task_started").map((p) => p.turn_id);
   const completed = events(lines, "task_complete").map((p) => p.turn_id);
   const contexts = lines.filter((l) => l.type === "turn_context").map((l) => l.payload.turn_id);
@@ -107,8 +107,8 @@ test("both streams: every turn has task_started, turn_context and task_complete,
   );
 });
 
-test("tool calls become function_call with JSON-string arguments, outputs paired by call_id", () => {
-  const lines = convert(claudeFixture("thinking-tool-use"));
+test("tool calls become function_call with JSON-string arguments, outputs paired by call_id", async () => {
+  const lines = await convert(claudeFixture("thinking-tool-use"));
   const calls = items(lines).filter((i) => i.type === "function_call");
   const outputs = items(lines).filter((i) => i.type === "function_call_output");
   assert.equal(calls.length, 1);
@@ -119,11 +119,11 @@ test("tool calls become function_call with JSON-string arguments, outputs paired
   assert.ok(at(outputs[0]!) > at(calls[0]!));
 });
 
-test("another vendor's reasoning is carried as text, never replayed as Codex reasoning", () => {
-  const lines = convert(claudeFixture("thinking-tool-use"));
+test("another vendor's reasoning is carried as text, never replayed as Codex reasoning", async () => {
+  const lines = await convert(claudeFixture("thinking-tool-use"));
   assert.equal(items(lines).filter((i) => i.type === "reasoning").length, 0);
   assert.match(JSON.stringify(items(lines)), /\[reasoning\] The user wants a shell command run/);
-  const r = cli([
+  const r = await runCli([
     "convert",
     claudeFixture("thinking-tool-use"),
     "--to",
@@ -155,8 +155,8 @@ test("Codex reasoning with its encrypted content goes back to Codex as a reasoni
   assert.equal("id" in reasoning!, false);
 });
 
-test("--stub-open-calls closes the open call with a failed output; the handshake is the last, unmirrored user message", () => {
-  const lines = convert(claudeFixture("interrupted-tool-call"), paginatedHome, ["--stub-open-calls"]);
+test("--stub-open-calls closes the open call with a failed output; the handshake is the last, unmirrored user message", async () => {
+  const lines = await convert(claudeFixture("interrupted-tool-call"), paginatedHome, ["--stub-open-calls"]);
   const all = items(lines);
   const call = all.findLast((i) => i.type === "function_call")!;
   const stub = all.find((i) => i.type === "function_call_output" && i.call_id === call.call_id)!;
@@ -234,7 +234,7 @@ test("Claude Code -> Codex -> Claude Code keeps the conversation and restores th
   const toClaude = join(root, "hop2.jsonl");
   const env = { SESSION_BRIDGE_HOME: join(root, "bridge") };
   assert.equal(
-    cli([
+    (await runCli([
       "convert",
       claudeFixture("thinking-tool-use"),
       "--to",
@@ -243,10 +243,19 @@ test("Claude Code -> Codex -> Claude Code keeps the conversation and restores th
       toCodex,
       "--codex-home",
       paginatedHome,
-    ], env).code,
+    ], env)).code,
     0,
   );
-  const r = cli(["convert", toCodex, "--to", "claude", "-o", toClaude, "--codex-home", paginatedHome], env);
+  const r = await runCli([
+    "convert",
+    toCodex,
+    "--to",
+    "claude",
+    "-o",
+    toClaude,
+    "--codex-home",
+    paginatedHome,
+  ], env);
   assert.equal(r.code, 0, r.stderr);
   const original = await readClaudeSession(claudeFixture("thinking-tool-use"));
   const back = await readClaudeSession(toClaude);
@@ -257,7 +266,7 @@ test("Claude Code -> Codex -> Claude Code keeps the conversation and restores th
 test("Codex -> Claude Code: the Codex fixtures convert with their turns, calls and results", async () => {
   for (const name of ["tool-call", "apply-patch", "compacted"]) {
     const out = join(root, `to-claude-${name}.jsonl`);
-    const r = cli(["convert", codexFixture("0.169.0", name), "--to", "claude", "-o", out]);
+    const r = await runCli(["convert", codexFixture("0.169.0", name), "--to", "claude", "-o", out]);
     assert.equal(r.code, 0, r.stderr);
     const back = await readClaudeSession(out);
     assert.ok(back.messages.some((m) => m.role === "assistant"), name);
@@ -265,9 +274,9 @@ test("Codex -> Claude Code: the Codex fixtures convert with their turns, calls a
   }
 });
 
-test("without a Codex home, convert writes for the newest known Codex and its default provider", () => {
+test("without a Codex home, convert writes for the newest known Codex and its default provider", async () => {
   const out = join(root, "rollout-2026-11-29T10-00-00-01a2291a-0000-7000-8000-0000000000ff.jsonl");
-  const r = cli([
+  const r = await runCli([
     "convert",
     claudeFixture("plain-text"),
     "--to",

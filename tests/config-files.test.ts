@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { readCodexConfig } from "../lib/harnesses/codex/config.ts";
 import { configuredModel } from "../lib/harnesses/hermes/config.ts";
 import { InputError } from "../lib/errors.ts";
-import { cli } from "./helpers/cli.ts";
+import { runCli } from "./helpers/cli.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
@@ -123,7 +123,7 @@ test("a Hermes config.yaml that is empty, absent or not a mapping routes to no c
   assert.deepEqual(configuredModel(join(root, "missing.yaml")), {});
 });
 
-test("a Hermes config.yaml that does not parse is bad input naming the file and line", () => {
+test("a Hermes config.yaml that does not parse is bad input naming the file and line", async () => {
   const path = hermesConfig("agent:\n  max_turns: 3\nmodel: {default: m\nother: 1\n");
   assert.throws(() => configuredModel(path), (error: unknown) => {
     assert.ok(error instanceof InputError);
@@ -133,7 +133,7 @@ test("a Hermes config.yaml that does not parse is bad input naming the file and 
   });
 });
 
-test("a handoff into a home whose config does not parse is exit 2, one line naming the file, nothing written", () => {
+test("a handoff into a home whose config does not parse is exit 2, one line naming the file, nothing written", async () => {
   const claude = join(root, "claude");
   const source = seedClaudeHome(claude, "plain-text");
   const target = join(root, "target");
@@ -151,7 +151,7 @@ test("a handoff into a home whose config does not parse is exit 2, one line nami
   for (const [to, flag, pattern] of cases) {
     const home = to === "codex" ? codex : hermes;
     const before = snapshot(home);
-    const r = cli([
+    const r = await runCli([
       "handoff",
       source.id,
       "--to",

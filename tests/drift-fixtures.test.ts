@@ -10,7 +10,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync 
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { type CodexVersion, makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -26,14 +26,14 @@ interface DriftJson {
 }
 
 /** Runs `session-bridge drift --from <harness>` on one home; names every finding in the failure message. */
-function assertNoDrift(
+async function assertNoDrift(
   harness: string,
   homeFlag: string,
   home: string,
   sessions: number | undefined,
   what: string,
-): void {
-  const r = cliJson(["drift", "--from", harness, homeFlag, home]);
+): Promise<void> {
+  const r = await runCliJson(["drift", "--from", harness, homeFlag, home]);
   const scan = r.json as unknown as DriftJson;
   const findings = [
     ...scan.drift.map((d) => `${d.where}: ${d.problem}`),
@@ -55,7 +55,7 @@ function claudeSessionId(path: string): string {
 }
 
 for (const version of versions("claude-code")) {
-  test(`drift reports nothing on any session Claude Code ${version} wrote (every fixture)`, () => {
+  test(`drift reports nothing on any session Claude Code ${version} wrote (every fixture)`, async () => {
     const dir = join(FIXTURES, "claude-code", version);
     const home = tempDir();
     let sessions = 0;
@@ -79,12 +79,12 @@ for (const version of versions("claude-code")) {
       }
     }
     assert.ok(sessions > 0, `no Claude Code ${version} fixtures`);
-    assertNoDrift("claude-code", "--claude-home", home, sessions, `Claude Code ${version}`);
+    await assertNoDrift("claude-code", "--claude-home", home, sessions, `Claude Code ${version}`);
   });
 }
 
 for (const version of versions("codex")) {
-  test(`drift reports nothing on any thread Codex ${version} wrote (every fixture, rollout and row)`, () => {
+  test(`drift reports nothing on any thread Codex ${version} wrote (every fixture, rollout and row)`, async () => {
     const manifest = JSON.parse(readFileSync(join(FIXTURES, "codex", version, "manifest.json"), "utf8")) as {
       scenarios: { name: string }[];
     };
@@ -92,12 +92,12 @@ for (const version of versions("codex")) {
     makeCodexHome(home, { version: version as CodexVersion });
     for (const { name } of manifest.scenarios) seedCodexThread(home, version as CodexVersion, name);
     assert.ok(manifest.scenarios.length > 0, `no Codex ${version} fixtures`);
-    assertNoDrift("codex", "--codex-home", home, manifest.scenarios.length, `Codex ${version}`);
+    await assertNoDrift("codex", "--codex-home", home, manifest.scenarios.length, `Codex ${version}`);
   });
 }
 
 for (const version of versions("hermes")) {
-  test(`drift reports nothing on any session Hermes ${version} wrote (every state.db, snapshot and transcript)`, () => {
+  test(`drift reports nothing on any session Hermes ${version} wrote (every state.db, snapshot and transcript)`, async () => {
     const dir = join(FIXTURES, "hermes", version);
     const databases = files(dir, ".state.db");
     assert.ok(databases.length > 0, `no Hermes ${version} fixtures`);
@@ -109,7 +109,7 @@ for (const version of versions("hermes")) {
       if (existsSync(join(dir, scenario, "sessions"))) {
         cpSync(join(dir, scenario, "sessions"), join(home, "sessions"), { recursive: true });
       }
-      assertNoDrift("hermes", "--hermes-home", home, undefined, `Hermes ${version} ${scenario}`);
+      await assertNoDrift("hermes", "--hermes-home", home, undefined, `Hermes ${version} ${scenario}`);
     }
   });
 }

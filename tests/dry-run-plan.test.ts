@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -21,9 +21,9 @@ interface Planned {
   reproduce?: string;
 }
 
-test("a dry run prints the command that carries out its plan, and that command uses the planned id", () => {
+test("a dry run prints the command that carries out its plan, and that command uses the planned id", async () => {
   const source = claudeFixture("plain-text");
-  const dry = cliJson([
+  const dry = await runCliJson([
     "handoff",
     source,
     "--to",
@@ -43,7 +43,7 @@ test("a dry run prints the command that carries out its plan, and that command u
   );
   assert.equal(existsSync(plan.target.path), false, "a dry run writes nothing");
   const [, ...args] = plan.reproduce!.split(" ");
-  const run = cliJson(args);
+  const run = await runCliJson(args);
   assert.equal(run.code, 0, run.stderr);
   const done = run.json as unknown as Planned;
   assert.equal(done.target.id, plan.target.id);
@@ -52,8 +52,8 @@ test("a dry run prints the command that carries out its plan, and that command u
   assert.ok(existsSync(done.target.path));
 });
 
-test("the human dry-run output shows the command to carry out the plan before the resume command", () => {
-  const r = cli([
+test("the human dry-run output shows the command to carry out the plan before the resume command", async () => {
+  const r = await runCli([
     "handoff",
     claudeFixture("plain-text"),
     "--to",

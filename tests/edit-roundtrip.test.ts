@@ -9,7 +9,7 @@ import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -29,8 +29,13 @@ interface ToolUse {
 }
 
 /** A handoff with session-bridge's own home at `bridge`; returns the written session's id and main file. */
-function handoff(id: string, from: string, to: string, bridge: string): { id: string; path: string } {
-  const r = cliJson(["handoff", id, "--from", from, "--to", to, "--cwd", cwd, ...homes], {
+async function handoff(
+  id: string,
+  from: string,
+  to: string,
+  bridge: string,
+): Promise<{ id: string; path: string }> {
+  const r = await runCliJson(["handoff", id, "--from", from, "--to", to, "--cwd", cwd, ...homes], {
     SESSION_BRIDGE_HOME: bridge,
   });
   assert.equal(r.code, 0, r.stderr);
@@ -46,7 +51,7 @@ function edits(path: string): ToolUse[] {
 }
 
 const bridge = join(root, "bridge");
-const inCodex = handoff(source.id, "claude-code", "codex", bridge);
+const inCodex = await handoff(source.id, "claude-code", "codex", bridge);
 const [original] = edits(source.path);
 
 test("the captured Edit call is the binary's own (absolute file_path, old_string, new_string)", () => {
@@ -76,8 +81,8 @@ test("in Codex the Edit is a custom_tool_call apply_patch with an Update File pa
   assert.match(String(outputs[0]!.output), /has been updated successfully/);
 });
 
-test("handed back from Codex to Claude Code, the Edit is the identical native call", () => {
-  const back = handoff(inCodex.id, "codex", "claude-code", bridge);
+test("handed back from Codex to Claude Code, the Edit is the identical native call", async () => {
+  const back = await handoff(inCodex.id, "codex", "claude-code", bridge);
   const [restored] = edits(back.path);
   assert.equal(edits(back.path).length, 1);
   assert.deepEqual({ name: restored!.name, input: restored!.input }, {
@@ -87,8 +92,8 @@ test("handed back from Codex to Claude Code, the Edit is the identical native ca
   assert.equal(restored!.id, original!.id);
 });
 
-test("without the first hop's provenance the apply_patch still comes back as an Edit of the same text", () => {
-  const back = handoff(inCodex.id, "codex", "claude-code", join(root, "empty-bridge"));
+test("without the first hop's provenance the apply_patch still comes back as an Edit of the same text", async () => {
+  const back = await handoff(inCodex.id, "codex", "claude-code", join(root, "empty-bridge"));
   const [restored] = edits(back.path);
   const { replace_all: _, ...meaning } = original!.input as Record<string, unknown>;
   assert.deepEqual(restored!.input, meaning, "only the binary's own replace_all: false default is not known");

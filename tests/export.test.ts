@@ -7,7 +7,7 @@ import { sessionLocator } from "../lib/harnesses/hermes/store.ts";
 import { claudeFixture, seedClaudeHome } from "./helpers/fixtures.ts";
 import { capturedIds, HERMES_VERSIONS, hermesFixture } from "./helpers/hermes.ts";
 import { conversationCore } from "./helpers/ir-core.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 
@@ -44,11 +44,11 @@ for (const version of HERMES_VERSIONS) {
   });
 }
 
-test("export: a Hermes database session to a file, refused over an existing one unless --force", () => {
+test("export: a Hermes database session to a file, refused over an existing one unless --force", async () => {
   const [id] = capturedIds("0.19.0", "tool-call");
   const out = join(dir, "tool-call.jsonl");
   const ref = sessionLocator(hermesFixture("0.19.0", "tool-call.state.db"), id!);
-  const r = cliJson(["export", ref, "-o", out]);
+  const r = await runCliJson(["export", ref, "-o", out]);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(r.json.session, { harness: "hermes", id });
   assert.equal(
@@ -56,11 +56,11 @@ test("export: a Hermes database session to a file, refused over an existing one 
     readFileSync(hermesFixture("0.19.0", "tool-call.export.jsonl"), "utf8"),
   );
   writeFileSync(out, "keep me\n");
-  const again = cli(["export", ref, "-o", out]);
+  const again = await runCli(["export", ref, "-o", out]);
   assert.equal(again.code, 1);
   assert.match(again.stderr, /already exists \(use --force/);
   assert.equal(readFileSync(out, "utf8"), "keep me\n");
-  assert.equal(cli(["export", ref, "-o", out, "--force"]).code, 0);
+  assert.equal((await runCli(["export", ref, "-o", out, "--force"])).code, 0);
   assert.notEqual(readFileSync(out, "utf8"), "keep me\n");
 });
 
@@ -68,7 +68,7 @@ test("export: an exported compression chain reads back as the same conversation,
   const [root, tip] = capturedIds("0.19.0", "compressed");
   const db = hermesFixture("0.19.0", "compressed.state.db");
   const out = join(dir, "chain.jsonl");
-  assert.equal(cli(["export", sessionLocator(db, root!), "-o", out]).code, 0);
+  assert.equal((await runCli(["export", sessionLocator(db, root!), "-o", out])).code, 0);
   const original = await hermes.read(sessionLocator(db, tip!));
   const back = await hermes.read(out);
   assert.equal(back.meta.id, tip);
@@ -79,39 +79,39 @@ test("export: an exported compression chain reads back as the same conversation,
   );
 });
 
-test("export: a Claude Code session is its own transcript, record for record", () => {
+test("export: a Claude Code session is its own transcript, record for record", async () => {
   const home = join(dir, "claude");
   const { id } = seedClaudeHome(home, "thinking-tool-use");
   const out = join(dir, "claude.jsonl");
-  const r = cli(["export", id, "-o", out, "--claude-home", home]);
+  const r = await runCli(["export", id, "-o", out, "--claude-home", home]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(readFileSync(out, "utf8"), readFileSync(claudeFixture("thinking-tool-use"), "utf8"));
 });
 
-test("export needs -o", () => {
-  const r = cli(["export", "whatever"]);
+test("export needs -o", async () => {
+  const r = await runCli(["export", "whatever"]);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /missing -o FILE/);
 });
 
-test("export: a Codex session keeps its model_provider and source as recorded, byte for byte", () => {
+test("export: a Codex session keeps its model_provider and source as recorded, byte for byte", async () => {
   // A Codex home whose own provider differs from the one the thread was recorded under.
   const codexHome = join(dir, "codex-home");
   makeCodexHome(codexHome, { provider: "another-provider" });
   const source = seedCodexThread(codexHome, "0.169.0", "tool-call");
   const out = join(dir, "codex-export.jsonl");
-  const r = cli(["export", source.id, "-o", out, "--codex-home", codexHome]);
+  const r = await runCli(["export", source.id, "-o", out, "--codex-home", codexHome]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(readFileSync(out, "utf8"), readFileSync(source.path, "utf8"));
   assert.match(readFileSync(out, "utf8").split("\n")[0]!, /"model_provider":"fake"/);
 });
 
-test("export: a Codex thread that was handed off keeps its handshake and ordinals byte for byte", () => {
+test("export: a Codex thread that was handed off keeps its handshake and ordinals byte for byte", async () => {
   const codexHome = join(dir, "codex-handed-off");
   makeCodexHome(codexHome);
   const claudeHome = join(dir, "claude-for-codex");
   const source = seedClaudeHome(claudeHome, "thinking-tool-use");
-  const handoff = cliJson([
+  const handoff = await runCliJson([
     "handoff",
     source.id,
     "--to",
@@ -126,7 +126,7 @@ test("export: a Codex thread that was handed off keeps its handshake and ordinal
   assert.equal(handoff.code, 0, handoff.stderr);
   const target = handoff.json.target as { id: string; path: string };
   const out = join(dir, "codex-handed-off.jsonl");
-  const r = cli(["export", target.id, "-o", out, "--codex-home", codexHome]);
+  const r = await runCli(["export", target.id, "-o", out, "--codex-home", codexHome]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(readFileSync(out, "utf8"), readFileSync(target.path, "utf8"));
   assert.match(readFileSync(out, "utf8"), /session-bridge-handoff/);

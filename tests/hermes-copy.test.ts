@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { hermesFixture, query, seedHermesHome } from "./helpers/hermes.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -30,15 +30,15 @@ interface Report {
   entries: { code: string; severity: string; count: number; detail: string; examples: string[] }[];
 }
 
-function handoff(source: string, h: ReturnType<typeof home>, extra: string[] = []) {
-  const r = cliJson(["handoff", source, "--to", "hermes", "--hermes-home", h.hermesHome, ...extra]);
+async function handoff(source: string, h: ReturnType<typeof home>, extra: string[] = []) {
+  const r = await runCliJson(["handoff", source, "--to", "hermes", "--hermes-home", h.hermesHome, ...extra]);
   assert.equal(r.code, 0, r.stderr);
   return r.json as { target: { id: string; resumeCommand: string; path: string }; report: Report };
 }
 
-test("a Hermes snapshot converted to Hermes gets a time on every message, the handshake's included", () => {
+test("a Hermes snapshot converted to Hermes gets a time on every message, the handshake's included", async () => {
   const out = join(root, "snapshot-14.jsonl");
-  const r = cli(["convert", SNAPSHOT_14, "--to", "hermes", "-o", out]);
+  const r = await runCli(["convert", SNAPSHOT_14, "--to", "hermes", "-o", out]);
   assert.equal(r.code, 0, r.stderr);
   const line = JSON.parse(readFileSync(out, "utf8")) as {
     id: string;
@@ -63,9 +63,9 @@ test("a Hermes snapshot converted to Hermes gets a time on every message, the ha
   assert.ok(line.messages.every((m) => m.session_id === line.id), "every row names its session");
 });
 
-test("a Hermes copy names the tool of every tool row, where the source's result did not", () => {
+test("a Hermes copy names the tool of every tool row, where the source's result did not", async () => {
   const h = home();
-  const done = handoff(SNAPSHOT_14, h, ["--cwd", h.target]);
+  const done = await handoff(SNAPSHOT_14, h, ["--cwd", h.target]);
   const tools = query(
     h.db,
     "SELECT tool_call_id, tool_name FROM messages WHERE session_id = ? AND role = 'tool'",
@@ -73,7 +73,7 @@ test("a Hermes copy names the tool of every tool row, where the source's result 
   );
   assert.deepEqual(tools, [{ tool_call_id: "call_fake0001", tool_name: "terminal" }]);
   const legacy = home();
-  const again = handoff(TRANSCRIPT_14, legacy, ["--cwd", legacy.target]);
+  const again = await handoff(TRANSCRIPT_14, legacy, ["--cwd", legacy.target]);
   const rows = query(
     legacy.db,
     "SELECT tool_name FROM messages WHERE session_id = ? AND role = 'tool'",
@@ -82,9 +82,9 @@ test("a Hermes copy names the tool of every tool row, where the source's result 
   assert.deepEqual(rows, [{ tool_name: "terminal" }]);
 });
 
-test("a Hermes snapshot converted to a Hermes export file reports its tool catalog as lost; not lossless", () => {
+test("a Hermes snapshot converted to a Hermes export file reports its tool catalog as lost; not lossless", async () => {
   const out = join(root, "snapshot-19-tools.jsonl");
-  const r = cliJson(["convert", SNAPSHOT_19, "--to", "hermes", "-o", out]);
+  const r = await runCliJson(["convert", SNAPSHOT_19, "--to", "hermes", "-o", out]);
   assert.equal(r.code, 0, r.stderr);
   const report = (r.json as { report: Report }).report;
   assert.equal(report.lossless, false);
@@ -95,9 +95,9 @@ test("a Hermes snapshot converted to a Hermes export file reports its tool catal
   assert.equal(report.entries.some((e) => e.code.startsWith("system-")), false);
 });
 
-test("a Hermes snapshot into Hermes reports the tool catalog state.db cannot hold; not lossless", () => {
+test("a Hermes snapshot into Hermes reports the tool catalog state.db cannot hold; not lossless", async () => {
   const h = home();
-  const done = handoff(SNAPSHOT_19, h, ["--cwd", h.target]);
+  const done = await handoff(SNAPSHOT_19, h, ["--cwd", h.target]);
   assert.equal(done.report.lossless, false);
   const tools = done.report.entries.find((e) => e.code === "tool-schemas-not-carried");
   assert.equal(tools?.severity, "loss");
@@ -119,9 +119,9 @@ function snapshotIn(cwd: string, h: ReturnType<typeof home>): string {
   return file;
 }
 
-test("a Hermes snapshot copied into its own folder keeps the system prompt Hermes will reuse", () => {
+test("a Hermes snapshot copied into its own folder keeps the system prompt Hermes will reuse", async () => {
   const h = home();
-  const done = handoff(snapshotIn(h.target, h), h, ["--cwd", h.target]);
+  const done = await handoff(snapshotIn(h.target, h), h, ["--cwd", h.target]);
   const [row] = query(h.db, "SELECT system_prompt FROM sessions WHERE id = ?", done.target.id);
   assert.match(
     String(row!.system_prompt),
@@ -130,19 +130,19 @@ test("a Hermes snapshot copied into its own folder keeps the system prompt Herme
   assert.equal(done.report.entries.find((e) => e.code === "system-prompt-not-carried"), undefined);
 });
 
-test("a copied system prompt Hermes will not reuse (another model) is reported as not carried", () => {
+test("a copied system prompt Hermes will not reuse (another model) is reported as not carried", async () => {
   const h = home();
   writeFileSync(join(h.hermesHome, "config.yaml"), 'model:\n  default: "other-model"\n  provider: custom\n');
-  const done = handoff(snapshotIn(h.target, h), h, ["--cwd", h.target]);
+  const done = await handoff(snapshotIn(h.target, h), h, ["--cwd", h.target]);
   const prompt = done.report.entries.find((e) => e.code === "system-prompt-not-carried");
   assert.equal(prompt?.severity, "loss");
   assert.match(prompt!.detail, /Model\/Provider lines match its own run \(other-model \/ custom\)/);
 });
 
-test("a relative --hermes-home is stored and printed absolute", () => {
+test("a relative --hermes-home is stored and printed absolute", async () => {
   const h = home();
   const rel = relative(h.base, h.hermesHome);
-  const r = cliJson(
+  const r = await runCliJson(
     [
       "handoff",
       SNAPSHOT_19,

@@ -12,7 +12,7 @@ import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
 import { sessionLocator } from "../lib/harnesses/hermes/store.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { capturedIds, HERMES_VERSIONS, hermesFixture, seedHermesHome } from "./helpers/hermes.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -24,7 +24,7 @@ test("an open call handed to Hermes and resumed past there is still pending on t
   const db = seedHermesHome(hermesHome, "0.19.0", "text-turns");
   const target = join(root, "project");
   mkdirSync(target);
-  const r = cliJson([
+  const r = await runCliJson([
     "handoff",
     source.id,
     "--to",

@@ -7,7 +7,7 @@ import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
 import { sessionLocator } from "../lib/harnesses/hermes/store.ts";
 import type { Block, Message } from "../lib/ir/schema.ts";
 import { capturedIds, HERMES_VERSIONS, hermesFixture } from "./helpers/hermes.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const dir = tempDir();
@@ -58,7 +58,7 @@ for (const version of HERMES_VERSIONS) {
       const rootFirst = Date.parse(s.threads[0]!.messages[0]!.timestamp!);
       assert.ok(Date.parse(s.meta.createdAt!) <= rootFirst, "the conversation starts when the root did");
     }
-    const { json } = cliJson(["inspect", sessionLocator(db, root!)]);
+    const { json } = await runCliJson(["inspect", sessionLocator(db, root!)]);
     const inspected = json.session as { threads: { kind: string }[] };
     assert.deepEqual(inspected.threads.map((t) => t.kind), ["compacted"]);
   });
@@ -155,23 +155,23 @@ test("multimodal content, Anthropic signatures and Responses items come back typ
   ]);
 });
 
-test("a column Hermes added after our captures is drift, reported by inspect, never a crash", () => {
+test("a column Hermes added after our captures is drift, reported by inspect, never a crash", async () => {
   const db = join(dir, "drift.db");
   copyFileSync(hermesFixture("0.19.0", "tool-call.state.db"), db);
   const conn = new DatabaseSync(db);
   conn.exec("ALTER TABLE sessions ADD COLUMN future_flag TEXT");
   conn.close();
   const [id] = capturedIds("0.19.0", "tool-call");
-  const r = cliJson(["inspect", sessionLocator(db, id!)]);
+  const r = await runCliJson(["inspect", sessionLocator(db, id!)]);
   assert.equal(r.code, 0, r.stderr);
   const drift = (r.json.session as { drift: { where: string }[] }).drift;
   assert.deepEqual(drift.map((d) => d.where), ["column:sessions.future_flag"]);
 });
 
-test("a bare state.db path names its session only when it holds one conversation", () => {
-  const one = cliJson(["inspect", hermesFixture("0.19.0", "tool-call.state.db")]);
+test("a bare state.db path names its session only when it holds one conversation", async () => {
+  const one = await runCliJson(["inspect", hermesFixture("0.19.0", "tool-call.state.db")]);
   assert.equal(one.code, 0, one.stderr);
-  const several = cliJson(["inspect", hermesFixture("0.19.0", "foreign.state.db")]);
+  const several = await runCliJson(["inspect", hermesFixture("0.19.0", "foreign.state.db")]);
   assert.equal(several.code, 2);
   assert.match(several.stderr, /holds several sessions: name one as .*#<id>/);
 });

@@ -8,7 +8,7 @@ import { scriptArgv } from "../lib/runtime.ts";
 import { configuredModel } from "../lib/harnesses/hermes/config.ts";
 import { pyFloat, pyJson } from "../lib/harnesses/hermes/pyjson.ts";
 import { capturedIds, hermesFixture, seedHermesHome, sha256 } from "./helpers/hermes.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const dir = tempDir();
@@ -20,13 +20,13 @@ interface Listed {
   cwd?: string;
 }
 
-function listed(home: string): Listed[] {
-  const r = cliJson(["list", "--from", "hermes", "--hermes-home", home]);
+async function listed(home: string): Promise<Listed[]> {
+  const r = await runCliJson(["list", "--from", "hermes", "--hermes-home", home]);
   assert.equal(r.code, 0, r.stderr);
   return r.json.sessions as Listed[];
 }
 
-test("list: a compression chain once, under its live tip; every profile; legacy files the db lacks", () => {
+test("list: a compression chain once, under its live tip; every profile; legacy files the db lacks", async () => {
   const home = join(dir, "home");
   seedHermesHome(home, "0.19.0", "compressed");
   seedHermesHome(join(home, "profiles", "coder"), "0.19.0", "titled");
@@ -36,7 +36,7 @@ test("list: a compression chain once, under its live tip; every profile; legacy 
     hermesFixture("0.14.0", `gateway-legacy/sessions/${gateway}.jsonl`),
     join(home, "sessions", `${gateway}.jsonl`),
   );
-  const rows = listed(home);
+  const rows = await listed(home);
   const [, tip] = capturedIds("0.19.0", "compressed");
   const [titled] = capturedIds("0.19.0", "titled");
   assert.deepEqual(rows.map((r) => r.id).sort(), [gateway, tip, titled].sort());
@@ -61,9 +61,9 @@ test("reading a state.db another process holds in WAL mode leaves its -wal untou
     });
     const before = { wal: await sha256(`${db}-wal`), db: await sha256(db) };
     assert.ok(readFileSync(`${db}-wal`).length > 0, "the new rows are only in the WAL");
-    const rows = listed(join(dir, "live"));
+    const rows = await listed(join(dir, "live"));
     assert.ok(rows.some((r) => r.id === held), "a read-only reader sees what the WAL holds");
-    const shown = cliJson(["show", `${db}#${held}`]);
+    const shown = await runCliJson(["show", `${db}#${held}`]);
     assert.equal(shown.code, 0, shown.stderr);
     assert.deepEqual({ wal: await sha256(`${db}-wal`), db: await sha256(db) }, before);
   } finally {

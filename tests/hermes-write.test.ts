@@ -9,7 +9,7 @@ import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
 import { FAILED_MARKER } from "../lib/ir/tool-failure.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { capturedIds, query, seedHermesHome, sha256 } from "./helpers/hermes.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -30,8 +30,17 @@ function world(hermesScenario = "text-turns", claudeFixture = "thinking-tool-use
   return { base, claudeHome, hermesHome, db, source, target: realpathSync(target), flags };
 }
 
-function handoff(w: ReturnType<typeof world>, extra: string[] = []) {
-  const r = cliJson(["handoff", w.source.id, "--to", "hermes", "--cwd", w.target, ...w.flags, ...extra], env);
+async function handoff(w: ReturnType<typeof world>, extra: string[] = []) {
+  const r = await runCliJson([
+    "handoff",
+    w.source.id,
+    "--to",
+    "hermes",
+    "--cwd",
+    w.target,
+    ...w.flags,
+    ...extra,
+  ], env);
   assert.equal(r.code, 0, r.stderr);
   return r.json as {
     op: string;
@@ -45,7 +54,7 @@ const pad = (v: number) => String(v).padStart(2, "0");
 test("claude-code -> hermes: one session row and its message rows, as Hermes itself writes them", async () => {
   const w = world();
   const before = Date.now() / 1000;
-  const done = handoff(w);
+  const done = await handoff(w);
   const id = done.target.id;
   const source = (await import("../lib/harnesses/claude-code/read.ts")).readClaudeSession(w.source.path);
   const started = new Date((await source).meta.createdAt!);
@@ -97,11 +106,11 @@ test("claude-code -> hermes: one session row and its message rows, as Hermes its
   assert.deepEqual(back.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant", "user"]);
 });
 
-test("undo deletes exactly the rows the handoff inserted, full-text index included", () => {
+test("undo deletes exactly the rows the handoff inserted, full-text index included", async () => {
   const w = world();
   const before = { sessions: query(w.db, "SELECT count(*) AS n FROM sessions")[0], fts: ftsCount(w.db) };
-  const done = handoff(w);
-  const r = cli(["undo", done.op, ...w.flags], env);
+  const done = await handoff(w);
+  const r = await runCli(["undo", done.op, ...w.flags], env);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(
     { sessions: query(w.db, "SELECT count(*) AS n FROM sessions")[0], fts: ftsCount(w.db) },
@@ -109,19 +118,19 @@ test("undo deletes exactly the rows the handoff inserted, full-text index includ
   );
 });
 
-test("undo keeps a Hermes session that was resumed since, unless forced", () => {
+test("undo keeps a Hermes session that was resumed since, unless forced", async () => {
   const w = world();
-  const done = handoff(w);
+  const done = await handoff(w);
   const resumed = new DatabaseSync(w.db);
   resumed.prepare(
     "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'new work', 1.0)",
   ).run(done.target.id);
   resumed.close();
-  const refused = cli(["undo", done.op, ...w.flags], env);
+  const refused = await runCli(["undo", done.op, ...w.flags], env);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /changed since the handoff/);
   assert.equal(query(w.db, "SELECT count(*) AS n FROM sessions WHERE id = ?", done.target.id)[0]!.n, 1);
-  const forced = cli(["undo", done.op, "--force", ...w.flags], env);
+  const forced = await runCli(["undo", done.op, "--force", ...w.flags], env);
   assert.equal(forced.code, 0, forced.stderr);
   assert.equal(query(w.db, "SELECT count(*) AS n FROM sessions WHERE id = ?", done.target.id)[0]!.n, 0);
   assert.match(forced.stdout, /saved .*state\.db/, "the database was backed up before the forced delete");
@@ -129,9 +138,9 @@ test("undo keeps a Hermes session that was resumed since, unless forced", () => 
 
 const ftsCount = (db: string) => query(db, "SELECT count(*) AS n FROM messages_fts")[0]!.n;
 
-test("--stub-open-calls answers the open call right after it with a failed, interrupted result", () => {
+test("--stub-open-calls answers the open call right after it with a failed, interrupted result", async () => {
   const w = world("text-turns", "interrupted-tool-call");
-  const id = handoff(w, ["--stub-open-calls"]).target.id;
+  const id = (await handoff(w, ["--stub-open-calls"])).target.id;
   const rows = query(
     w.db,
     "SELECT role, content, tool_call_id, tool_name, tool_calls FROM messages WHERE session_id = ? ORDER BY id",
@@ -144,25 +153,25 @@ test("--stub-open-calls answers the open call right after it with a failed, inte
   assert.ok(stub.tool_call_id && stub.tool_name);
 });
 
-test("a session goes into the active profile's store; a 0.14 (schema 11) store gets the columns it has", () => {
+test("a session goes into the active profile's store; a 0.14 (schema 11) store gets the columns it has", async () => {
   const w = world();
   const profile = join(w.hermesHome, "profiles", "coder");
   const db = seedHermesHome(profile, "0.14.0", "text-turns");
   writeFileSync(join(w.hermesHome, "active_profile"), "coder\n");
-  const done = handoff(w);
+  const done = await handoff(w);
   assert.equal(done.target.path, `${db}#${done.target.id}`);
   const [row] = query(db, "SELECT * FROM sessions WHERE id = ?", done.target.id);
   assert.equal(row!.model, "fake-model-1");
   assert.ok(!("cwd" in row!), "schema 11 has no cwd column");
-  const listed = cliJson(["list", "--from", "hermes", ...w.flags]);
+  const listed = await runCliJson(["list", "--from", "hermes", ...w.flags]);
   const ids = (listed.json.sessions as { id: string }[]).map((s) => s.id);
   assert.ok(ids.includes(done.target.id), "profiles are listed too");
 });
 
-test("a Hermes 0.14 store gets the handshake as a one-part text row, which its history repair leaves unmerged", () => {
+test("a Hermes 0.14 store gets the handshake as a one-part text row, which its history repair leaves unmerged", async () => {
   const w = world();
   seedHermesHome(w.hermesHome, "0.14.0", "text-turns");
-  const done = handoff(w);
+  const done = await handoff(w);
   // Read as hex: Deno's node:sqlite returns text holding a NUL as "".
   const [last] = query(
     w.db,
@@ -174,7 +183,7 @@ test("a Hermes 0.14 store gets the handshake as a one-part text row, which its h
   const stored = Buffer.from(String(last!.hex), "hex").toString("utf8");
   assert.ok(stored.startsWith('\u0000json:[{"type": "text", "text": "'), JSON.stringify(stored.slice(0, 40)));
   const current = world();
-  const again = handoff(current);
+  const again = await handoff(current);
   const [plain] = query(
     current.db,
     "SELECT hex(content) AS hex FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT 1",
@@ -183,10 +192,10 @@ test("a Hermes 0.14 store gets the handshake as a one-part text row, which its h
   assert.ok(!String(plain!.hex).startsWith("00"), "0.19 repairs a copy: the row stays plain text");
 });
 
-test("hermes -> hermes copies a compression chain as one session with the old rows compacted", () => {
+test("hermes -> hermes copies a compression chain as one session with the old rows compacted", async () => {
   const w = world("compressed");
   const [, tip] = capturedIds("0.19.0", "compressed");
-  const r = cliJson(
+  const r = await runCliJson(
     ["handoff", tip!, "--to", "hermes", "--cwd", w.target, "--title", "copy", ...w.flags],
     env,
   );
@@ -207,10 +216,10 @@ test("hermes -> hermes copies a compression chain as one session with the old ro
   assert.deepEqual({ ...row }, { parent_session_id: null, message_count: source + 1, system_prompt: null });
 });
 
-test("the model Hermes will run is reported, and a --model of another travels as -m", () => {
+test("the model Hermes will run is reported, and a --model of another travels as -m", async () => {
   const w = world();
   writeFileSync(join(w.hermesHome, "config.yaml"), "model: other-model # routed\n");
-  const r = cliJson(
+  const r = await runCliJson(
     ["handoff", w.source.id, "--to", "hermes", "--cwd", w.target, "--dry-run", ...w.flags],
     env,
   );
@@ -219,7 +228,7 @@ test("the model Hermes will run is reported, and a --model of another travels as
     notes.find((e) => e.code === "model")!.detail,
     /^continues on other-model, configured in .*config\.yaml \(the source used /,
   );
-  const m = cliJson([
+  const m = await runCliJson([
     "handoff",
     w.source.id,
     "--to",
@@ -238,7 +247,16 @@ test("the model Hermes will run is reported, and a --model of another travels as
 async function refused(w: ReturnType<typeof world>, extra: string[], code: number, message: RegExp) {
   const before = { db: await sha256(w.db), files: snapshot(w.hermesHome) };
   // The source by its file: finding it by id would list every store, the broken one too (a warning line).
-  const r = cli(["handoff", w.source.path, "--to", "hermes", "--cwd", w.target, ...w.flags, ...extra], env);
+  const r = await runCli([
+    "handoff",
+    w.source.path,
+    "--to",
+    "hermes",
+    "--cwd",
+    w.target,
+    ...w.flags,
+    ...extra,
+  ], env);
   assert.equal(r.code, code, r.stderr);
   assert.match(r.stderr, message);
   assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
@@ -267,12 +285,12 @@ const sessionRows = (db: string, id: string) => ({
   messages: query(db, "SELECT * FROM messages WHERE session_id = ? ORDER BY id", id),
 });
 
-test("--force on a taken Hermes id replaces that session (backed up first), and undo puts it back", () => {
+test("--force on a taken Hermes id replaces that session (backed up first), and undo puts it back", async () => {
   const w = world("titled");
   const [id] = capturedIds("0.19.0", "titled");
   const before = sessionRows(w.db, id!);
   assert.equal(before.messages.length, 4);
-  const done = handoff(w, ["--session-id", id!, "--force", "--no-backup"]);
+  const done = await handoff(w, ["--session-id", id!, "--force", "--no-backup"]);
   assert.equal(done.target.id, id);
   const after = sessionRows(w.db, id!);
   assert.deepEqual(after.messages.map((m) => m.role), ["user", "assistant", "tool", "assistant", "user"]);
@@ -280,7 +298,7 @@ test("--force on a taken Hermes id replaces that session (backed up first), and 
   assert.equal(done.backup.paths.length, 1, "backed up even under --no-backup: undo restores from it");
   assert.deepEqual(sessionRows(done.backup.paths[0]!, id!), before, "the backup holds the replaced session");
 
-  const undone = cli(["undo", done.op, ...w.flags], env);
+  const undone = await runCli(["undo", done.op, ...w.flags], env);
   assert.equal(undone.code, 0, undone.stderr);
   assert.deepEqual(sessionRows(w.db, id!), before, "the replaced session is back, row for row");
   const fts = query(w.db, `SELECT rowid FROM messages_fts WHERE messages_fts MATCH '"watering"'`);
@@ -291,16 +309,16 @@ test("--force on a taken Hermes id replaces that session (backed up first), and 
   );
 });
 
-test("--force on a taken Hermes title moves the title to the new session, and undo gives it back", () => {
+test("--force on a taken Hermes title moves the title to the new session, and undo gives it back", async () => {
   const w = world("titled");
   const [owner] = capturedIds("0.19.0", "titled");
-  const done = handoff(w, ["--title", "Garden planning notes", "--force"]);
+  const done = await handoff(w, ["--title", "Garden planning notes", "--force"]);
   assert.equal(
     query(w.db, "SELECT title FROM sessions WHERE id = ?", done.target.id)[0]!.title,
     "Garden planning notes",
   );
   assert.equal(query(w.db, "SELECT title FROM sessions WHERE id = ?", owner!)[0]!.title, null);
-  const undone = cli(["undo", done.op, ...w.flags], env);
+  const undone = await runCli(["undo", done.op, ...w.flags], env);
   assert.equal(undone.code, 0, undone.stderr);
   assert.equal(query(w.db, "SELECT count(*) AS n FROM sessions WHERE id = ?", done.target.id)[0]!.n, 0);
   assert.equal(
@@ -332,10 +350,10 @@ test("a store missing a table or a column, or not SQLite at all, is refused (exi
   await refused(notSqlite, [], 1, /cannot write to .*state\.db: not a SQLite database/);
 });
 
-test("a store newer than our captures is written where the columns agree, and the report says so", () => {
+test("a store newer than our captures is written where the columns agree, and the report says so", async () => {
   const w = world();
   alter(w.db, "UPDATE schema_version SET version = 30; ALTER TABLE sessions DROP COLUMN system_prompt");
-  const r = cliJson(["handoff", w.source.id, "--to", "hermes", "--cwd", w.target, ...w.flags], env);
+  const r = await runCliJson(["handoff", w.source.id, "--to", "hermes", "--cwd", w.target, ...w.flags], env);
   assert.equal(r.code, 0, r.stderr);
   const entries = (r.json.report as { entries: { code: string }[] }).entries;
   assert.ok(entries.some((e) => e.code === "hermes-schema-newer"));
@@ -343,11 +361,11 @@ test("a store newer than our captures is written where the columns agree, and th
   assert.equal(query(w.db, "SELECT count(*) AS n FROM messages WHERE session_id = ?", id)[0]!.n, 5);
 });
 
-test("a home where Hermes never ran (no state.db) is refused (exit 1), and none is created", () => {
+test("a home where Hermes never ran (no state.db) is refused (exit 1), and none is created", async () => {
   const w = world();
   const empty = join(w.base, "fresh-hermes");
   mkdirSync(empty);
-  const r = cli([
+  const r = await runCli([
     "handoff",
     w.source.id,
     "--to",

@@ -15,7 +15,7 @@ import type { Session } from "../lib/ir/schema.ts";
 import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { cli } from "./helpers/cli.ts";
+import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const FIXTURE = claudeFixture("interrupted-queued");
@@ -35,11 +35,11 @@ interface Converted {
 const converted = new Map<string, Promise<Converted>>();
 
 /** The fixture rendered for `target` (once per flag set), and that output read back by the target's reader. */
-function convert(target: HarnessName, leaveOpen: boolean): Promise<Converted> {
+async function convert(target: HarnessName, leaveOpen: boolean): Promise<Converted> {
   const key = `${target}:${leaveOpen}`;
   if (!converted.has(key)) {
     const out = join(root, `${target}${leaveOpen ? "-open" : ""}.out`);
-    const r = cli([
+    const r = await runCli([
       "convert",
       FIXTURE,
       "--to",
@@ -139,8 +139,8 @@ for (const target of TARGETS) {
     assert.equal(occurrences(session, QUEUED), 1);
   });
 
-  test(`claude-code -> ${target}: --no-stub-open-calls leaves the call open and reports what the target will do with it as a loss`, () => {
-    const r = cli([
+  test(`claude-code -> ${target}: --no-stub-open-calls leaves the call open and reports what the target will do with it as a loss`, async () => {
+    const r = await runCli([
       "convert",
       FIXTURE,
       "--to",

@@ -13,7 +13,7 @@ import type { Session } from "../lib/ir/schema.ts";
 import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
 import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 
@@ -167,10 +167,10 @@ test("--model changes the model a Claude Code to Claude Code copy resumes with",
   );
 });
 
-test("--model for a Codex to Codex copy travels on the resume command, since the copy keeps its recorded models", () => {
+test("--model for a Codex to Codex copy travels on the resume command, since the copy keeps its recorded models", async () => {
   const h = homes("codex-copy");
   makeCodexHome(h.codex);
-  const r = cliJson([
+  const r = await runCliJson([
     "handoff",
     codexFixture("0.169.0", "text-turns"),
     "--to",

@@ -15,7 +15,7 @@ import { findPending } from "../lib/ir/pending.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -26,8 +26,14 @@ mkdirSync(hermesHome);
 const CALL_ID = "toolu_fake_b203b0d1e13e6a06134f";
 const QUEUED = "Queued while the tool ran: afterwards, also list the files.";
 
-function convert(source: string, from: string, to: string, out: string, extra: string[] = []): string {
-  const r = cli([
+async function convert(
+  source: string,
+  from: string,
+  to: string,
+  out: string,
+  extra: string[] = [],
+): Promise<string> {
+  const r = await runCli([
     "convert",
     source,
     "--from",
@@ -70,13 +76,13 @@ function resumeInCodex(path: string): void {
 }
 
 test("a second hop states the first handshake's interrupted call and queued message again, once", async () => {
-  const codexOut = convert(
+  const codexOut = await convert(
     claudeFixture("interrupted-queued"),
     "claude-code",
     "codex",
     join(root, "hop1.jsonl"),
   );
-  const hermesOut = convert(codexOut, "codex", "hermes", join(root, "hop2.jsonl"));
+  const hermesOut = await convert(codexOut, "codex", "hermes", join(root, "hop2.jsonl"));
   const session = await BUILTIN_HARNESSES["hermes"].read(hermesOut);
   const text = handshakeOf(session);
   assert.ok(
@@ -95,14 +101,14 @@ test("a second hop states the first handshake's interrupted call and queued mess
 });
 
 test("after the target was resumed, the next handshake states the earlier hop's facts for the model to check", async () => {
-  const codexOut = convert(
+  const codexOut = await convert(
     claudeFixture("interrupted-queued"),
     "claude-code",
     "codex",
     join(root, "r1.jsonl"),
   );
   resumeInCodex(codexOut);
-  const claudeOut = convert(codexOut, "codex", "claude-code", join(root, "r2.jsonl"));
+  const claudeOut = await convert(codexOut, "codex", "claude-code", join(root, "r2.jsonl"));
   const session = await BUILTIN_HARNESSES["claude-code"].read(claudeOut);
   const text = handshakeOf(session);
   assert.ok(
@@ -118,9 +124,14 @@ test("after the target was resumed, the next handshake states the earlier hop's 
 });
 
 test("a third hop still carries what the first handshake said", async () => {
-  const one = convert(claudeFixture("interrupted-queued"), "claude-code", "codex", join(root, "t1.jsonl"));
-  const two = convert(one, "codex", "hermes", join(root, "t2.jsonl"));
-  const three = convert(two, "hermes", "claude-code", join(root, "t3.jsonl"));
+  const one = await convert(
+    claudeFixture("interrupted-queued"),
+    "claude-code",
+    "codex",
+    join(root, "t1.jsonl"),
+  );
+  const two = await convert(one, "codex", "hermes", join(root, "t2.jsonl"));
+  const three = await convert(two, "hermes", "claude-code", join(root, "t3.jsonl"));
   const session = await BUILTIN_HARNESSES["claude-code"].read(three);
   const text = handshakeOf(session);
   assert.ok(text.includes(`- Bash (${CALL_ID})\n`), text);
@@ -129,7 +140,7 @@ test("a third hop still carries what the first handshake said", async () => {
 });
 
 test("an unanswered call followed by Codex's turn_aborted stays pending after the conversation went on", async () => {
-  const codexOut = convert(
+  const codexOut = await convert(
     claudeFixture("interrupted-queued"),
     "claude-code",
     "codex",
@@ -165,7 +176,7 @@ test("an unanswered call the model moved on from without an abort is abandoned, 
 });
 
 test("a handshake the target moved off the live thread is still carried, from what the handoff remembered", async () => {
-  const r = cliJson([
+  const r = await runCliJson([
     "convert",
     codexFixture("0.169.0", "killed"),
     "--from",
@@ -184,7 +195,7 @@ test("a handshake the target moved off the live thread is still carried, from wh
     !l.includes(HANDSHAKE_OPEN)
   );
   writeFileSync(path, kept.join("\n"));
-  const hermesOut = convert(path, "claude-code", "hermes", join(root, "moved-hermes.jsonl"));
+  const hermesOut = await convert(path, "claude-code", "hermes", join(root, "moved-hermes.jsonl"));
   const text = handshakeOf(await BUILTIN_HARNESSES["hermes"].read(hermesOut));
   assert.ok(
     text.includes(

@@ -11,7 +11,7 @@ const postureFrom = (harness: HarnessName, words: string) =>
   BUILTIN_HARNESSES[harness].posture?.toPosture(words);
 import { jsonLines } from "./helpers/fixtures.ts";
 import { codexFixture } from "./helpers/codex.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 test("every Claude Code permission mode survives Claude to Codex to Claude by meaning", () => {
@@ -48,9 +48,9 @@ interface Entry {
 }
 
 /** Converts with the real CLI; a Claude file is named by its id, as Claude keeps it. */
-function convert(source: string, from: string, to: string, name: string) {
+async function convert(source: string, from: string, to: string, name: string) {
   const out = join(root, name);
-  const r = cliJson(["convert", source, "--from", from, "--to", to, "-o", out]);
+  const r = await runCliJson(["convert", source, "--from", from, "--to", to, "-o", out]);
   assert.equal(r.code, 0, r.stderr);
   const id = (r.json.target as { id: string }).id;
   let path = out;
@@ -59,8 +59,13 @@ function convert(source: string, from: string, to: string, name: string) {
   return { path, report, posture: report.entries.find((e) => e.code.startsWith("permission-posture")) };
 }
 
-test("Codex never/workspace-write to Claude Code is reported as changed, and the hop back restores never", () => {
-  const there = convert(codexFixture("0.169.0", "apply-patch"), "codex", "claude-code", "never.claude.jsonl");
+test("Codex never/workspace-write to Claude Code is reported as changed, and the hop back restores never", async () => {
+  const there = await convert(
+    codexFixture("0.169.0", "apply-patch"),
+    "codex",
+    "claude-code",
+    "never.claude.jsonl",
+  );
   assert.deepEqual(there.posture, {
     code: "permission-posture-changed",
     severity: "loss",
@@ -72,7 +77,7 @@ test("Codex never/workspace-write to Claude Code is reported as changed, and the
     examples: [],
   });
   assert.equal(there.report.lossless, false);
-  const back = convert(there.path, "claude-code", "codex", "never.back.jsonl");
+  const back = await convert(there.path, "claude-code", "codex", "never.back.jsonl");
   const contexts = jsonLines(back.path).filter((l) => l.type === "turn_context").map((l) =>
     l.payload as { approval_policy: string; sandbox_policy: { type: string } }
   );
@@ -88,7 +93,7 @@ test("Codex never/workspace-write to Claude Code is reported as changed, and the
   );
 });
 
-test("Codex never/danger-full-access becomes bypassPermissions in Claude Code, and the report says so", () => {
+test("Codex never/danger-full-access becomes bypassPermissions in Claude Code, and the report says so", async () => {
   const source = join(root, "full-access.jsonl");
   writeFileSync(
     source,
@@ -97,7 +102,7 @@ test("Codex never/danger-full-access becomes bypassPermissions in Claude Code, a
       '"sandbox_policy":{"type":"danger-full-access"}',
     ),
   );
-  const there = convert(source, "codex", "claude-code", "full.claude.jsonl");
+  const there = await convert(source, "codex", "claude-code", "full.claude.jsonl");
   assert.deepEqual(there.posture, {
     code: "permission-posture-translated",
     severity: "warning",

@@ -15,7 +15,7 @@ import type { Session } from "../lib/ir/schema.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
 import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
 import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -29,9 +29,20 @@ interface Report {
 }
 
 /** Converts and returns where it went, the target id and the report; Claude files are named by their id. */
-function convert(source: string, from: string, to: string, name: string) {
+async function convert(source: string, from: string, to: string, name: string) {
   const out = join(root, name);
-  const r = cliJson(["convert", source, "--from", from, "--to", to, "-o", out, "--codex-home", codexHome]);
+  const r = await runCliJson([
+    "convert",
+    source,
+    "--from",
+    from,
+    "--to",
+    to,
+    "-o",
+    out,
+    "--codex-home",
+    codexHome,
+  ]);
   assert.equal(r.code, 0, r.stderr);
   const id = (r.json.target as { id: string }).id;
   let path = out;
@@ -46,15 +57,20 @@ function thinkingBlocks(path: string): Record<string, unknown>[] {
   });
 }
 
-test("Claude thinking travels to Codex as text and comes back as the thinking block with its signature", () => {
-  const there = convert(claudeFixture("thinking-tool-use"), "claude-code", "codex", "thinking.codex.jsonl");
+test("Claude thinking travels to Codex as text and comes back as the thinking block with its signature", async () => {
+  const there = await convert(
+    claudeFixture("thinking-tool-use"),
+    "claude-code",
+    "codex",
+    "thinking.codex.jsonl",
+  );
   const rollout = readFileSync(there.path, "utf8");
   assert.doesNotMatch(rollout, new RegExp(CLAUDE_SIGNATURE));
   assert.match(rollout, /\[reasoning\] /);
   assert.ok(
     there.report.entries.some((e) => e.code === "reasoning-proofs-dropped" && e.severity === "warning"),
   );
-  const back = convert(there.path, "codex", "claude-code", "thinking.back.jsonl");
+  const back = await convert(there.path, "codex", "claude-code", "thinking.back.jsonl");
   const original = thinkingBlocks(claudeFixture("thinking-tool-use"));
   assert.ok(original.length > 0);
   assert.deepEqual(thinkingBlocks(back.path), original);
@@ -64,16 +80,16 @@ test("Claude thinking travels to Codex as text and comes back as the thinking bl
   );
 });
 
-test("Codex reasoning travels to Claude Code as text and comes back as a reasoning item with its encrypted payload", () => {
+test("Codex reasoning travels to Claude Code as text and comes back as a reasoning item with its encrypted payload", async () => {
   const reasoningItems = (path: string) =>
     jsonLines(path).flatMap((l) => {
       const p = l.payload as { type?: string; encrypted_content?: string } | undefined;
       return l.type === "response_item" && p?.type === "reasoning" ? [p.encrypted_content] : [];
     });
   const source = codexFixture("0.169.0", "tool-call");
-  const there = convert(source, "codex", "claude-code", "codex-reasoning.claude.jsonl");
+  const there = await convert(source, "codex", "claude-code", "codex-reasoning.claude.jsonl");
   assert.doesNotMatch(readFileSync(there.path, "utf8"), /gAAAAAB/);
-  const back = convert(there.path, "claude-code", "codex", "codex-reasoning.back.jsonl");
+  const back = await convert(there.path, "claude-code", "codex", "codex-reasoning.back.jsonl");
   assert.deepEqual(reasoningItems(back.path), reasoningItems(source));
   assert.equal(reasoningItems(source).length, 1);
 });
@@ -108,10 +124,15 @@ test("a Hermes reasoning signature recorded through OpenRouter is never replayed
   assert.equal(entry?.severity, "warning");
 });
 
-test("Claude thinking through Hermes comes back as the thinking block with its signature", () => {
-  const there = convert(claudeFixture("thinking-tool-use"), "claude-code", "hermes", "thinking.hermes.jsonl");
+test("Claude thinking through Hermes comes back as the thinking block with its signature", async () => {
+  const there = await convert(
+    claudeFixture("thinking-tool-use"),
+    "claude-code",
+    "hermes",
+    "thinking.hermes.jsonl",
+  );
   assert.doesNotMatch(readFileSync(there.path, "utf8"), new RegExp(CLAUDE_SIGNATURE));
-  const back = convert(there.path, "hermes", "claude-code", "thinking.hermes-back.jsonl");
+  const back = await convert(there.path, "hermes", "claude-code", "thinking.hermes-back.jsonl");
   assert.deepEqual(thinkingBlocks(back.path), thinkingBlocks(claudeFixture("thinking-tool-use")));
 });
 
@@ -125,11 +146,11 @@ test("Hermes reasoning shown to Codex as text comes back to Hermes as reasoning,
     "Weighing the options.",
   );
   sqlite.close();
-  const there = convert(`${db}#${id}`, "hermes", "codex", "hermes-reasoning.codex.jsonl");
+  const there = await convert(`${db}#${id}`, "hermes", "codex", "hermes-reasoning.codex.jsonl");
   const shown = there.report.entries.find((e) => e.code === "reasoning-shown-as-text");
   assert.equal(shown?.severity, "warning");
   assert.ok(readFileSync(there.path, "utf8").includes("[reasoning] Weighing the options."));
-  const back = convert(there.path, "codex", "hermes", "hermes-reasoning.back.jsonl");
+  const back = await convert(there.path, "codex", "hermes", "hermes-reasoning.back.jsonl");
   const session = await BUILTIN_HARNESSES["hermes"].read(back.path);
   const reasoning = session.messages.flatMap((m) => m.blocks).filter((b) => b.type === "reasoning");
   assert.equal(reasoning.length, shown?.count);

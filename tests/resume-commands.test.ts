@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, threadRow } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -54,8 +54,8 @@ function runPasted(command: string): string {
 }
 
 /** Hands the Claude fixture off from `root`, homes given relative to it (flags and variables alike). */
-function handoff(to: string, extra: string[], env: Record<string, string> = {}) {
-  const r = cliJson(
+async function handoff(to: string, extra: string[], env: Record<string, string> = {}) {
+  const r = await runCliJson(
     ["handoff", source.id, "--from", "claude", "--to", to, "--cwd", target, ...extra],
     { HOME: userHome, CLAUDE_CONFIG_DIR: "", CODEX_HOME: "", HERMES_HOME: "", ...env },
     root,
@@ -64,8 +64,8 @@ function handoff(to: string, extra: string[], env: Record<string, string> = {}) 
   return r.json.target as { id: string; path: string; resumeCommand: string };
 }
 
-test("a relative --codex-home is stored and printed absolute, and the pasted command resumes there", () => {
-  const plan = handoff("codex", ["--claude-home", "homes/claude", "--codex-home", "homes/codex"]);
+test("a relative --codex-home is stored and printed absolute, and the pasted command resumes there", async () => {
+  const plan = await handoff("codex", ["--claude-home", "homes/claude", "--codex-home", "homes/codex"]);
   assert.equal(
     plan.resumeCommand,
     `cd '${target.replace("'", `'\\''`)}' && CODEX_HOME=${root}/homes/codex codex resume ${plan.id}`,
@@ -78,8 +78,8 @@ test("a relative --codex-home is stored and printed absolute, and the pasted com
   );
 });
 
-test("a relative HERMES_HOME variable is made absolute and named in the pasted command", () => {
-  const plan = handoff("hermes", ["--claude-home", "homes/claude"], { HERMES_HOME: "homes/hermes" });
+test("a relative HERMES_HOME variable is made absolute and named in the pasted command", async () => {
+  const plan = await handoff("hermes", ["--claude-home", "homes/claude"], { HERMES_HOME: "homes/hermes" });
   assert.ok(plan.path.startsWith(`${root}/homes/hermes/state.db#`), plan.path);
   const printed = runPasted(plan.resumeCommand);
   assert.match(
@@ -91,26 +91,26 @@ test("a relative HERMES_HOME variable is made absolute and named in the pasted c
   assert.match(printed, new RegExp(`\narg=chat\narg=--resume\narg=${plan.id}\n`));
 });
 
-test("a Claude Code resume command names CLAUDE_CONFIG_DIR for a non-default home", () => {
-  const plan = handoff("claude", [], { CLAUDE_CONFIG_DIR: "homes/claude" });
+test("a Claude Code resume command names CLAUDE_CONFIG_DIR for a non-default home", async () => {
+  const plan = await handoff("claude", [], { CLAUDE_CONFIG_DIR: "homes/claude" });
   assert.equal(
     runPasted(plan.resumeCommand),
     `pwd=${target}\nCLAUDE_CONFIG_DIR=${root}/homes/claude\nCODEX_HOME=\nHERMES_HOME=\narg=--resume\narg=${plan.id}\n`,
   );
 });
 
-test("a resume command leaves the home variable out when the home is the default one", () => {
+test("a resume command leaves the home variable out when the home is the default one", async () => {
   const home = join(userHome, ".claude");
   seedClaudeHome(home, "plain-text");
-  const plan = handoff("claude", ["--claude-home", "~/.claude"]);
+  const plan = await handoff("claude", ["--claude-home", "~/.claude"]);
   assert.equal(plan.resumeCommand, `cd '${target.replace("'", `'\\''`)}' && claude --resume ${plan.id}`);
   assert.ok(plan.path.startsWith(`${home}/projects/`), plan.path);
 });
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-test("a dry run's command to carry out the plan names a home given only by a variable", () => {
-  const r = cliJson(
+test("a dry run's command to carry out the plan names a home given only by a variable", async () => {
+  const r = await runCliJson(
     ["handoff", source.id, "--from", "claude", "--to", "codex", "--cwd", target, "--dry-run"],
     { HOME: userHome, CLAUDE_CONFIG_DIR: "homes/claude", CODEX_HOME: "homes/codex", HERMES_HOME: "" },
     root,

@@ -8,7 +8,7 @@ import { claudeCode } from "../lib/harnesses/claude-code/index.ts";
 import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { claudeFixture, jsonLines, sessionIdOf } from "./helpers/fixtures.ts";
-import { cliJson } from "./helpers/cli.ts";
+import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const dir = tempDir();
@@ -47,7 +47,7 @@ test("tool output carrying a system-reminder reaches a foreign target neutralize
   assert.ok(prepared.report.entries.some((e) => e.code === "control-tags-neutralized" && e.count === 2));
 });
 
-test("a user message that starts with the handoff marker is kept on the next hop, not mistaken for a handshake", () => {
+test("a user message that starts with the handoff marker is kept on the next hop, not mistaken for a handshake", async () => {
   const home = join(dir, "claude");
   const bucket = join(home, "projects", "-home-user-project");
   mkdirSync(bucket, { recursive: true });
@@ -66,7 +66,7 @@ test("a user message that starts with the handoff marker is kept on the next hop
     },
   };
   appendFileSync(path, `${JSON.stringify(forged)}\n`);
-  const r = cliJson(["handoff", id, "--to", "claude", "--cwd", dir, "--claude-home", home]);
+  const r = await runCliJson(["handoff", id, "--to", "claude", "--cwd", dir, "--claude-home", home]);
   assert.equal(r.code, 0, r.stderr);
   const out = jsonLines((r.json.target as { path: string }).path);
   assert.ok(out.some((rec) => rec.uuid === forged.uuid), "the user's message is still there");
