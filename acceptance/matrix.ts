@@ -10,7 +10,6 @@
 import { realpathSync } from "node:fs";
 import { flag, parse, str } from "../lib/cli/args.ts";
 import { err, out, printJson } from "../lib/cli/output.ts";
-import { bridgeArgv } from "../lib/certify/bridge.ts";
 import { certifiable, CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../lib/certify/options.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certify } from "../lib/certify/run.ts";
@@ -58,7 +57,9 @@ async function main(argv: string[]): Promise<number> {
     routes: certifyRoutes(values, mode, builtinRegistry),
     binaries,
     missing: {},
-    bridge: bridgeArgv(binary ? realpathSync(binary) : undefined),
+    // The matrix itself runs from source; with --binary the build under test is that compiled binary, so its
+    // handoffs go through the binary's own CLI. Without it, they run in this process (certify's default).
+    ...(binary ? { bridge: [realpathSync(binary)] } : {}),
     allowDrift: flag(values, "allow-drift"),
     env: process.env,
     progress: err,

@@ -1,21 +1,19 @@
 /**
- * The handoffs certify makes go through session-bridge's real CLI in a child process, as a user runs it: the
- * binary named with --bridge, else this very program. Its backups, undo ledger and tool provenance go to a
- * private SESSION_BRIDGE_HOME, shared by the hops of one pair as they would be on a user's machine.
+ * The handoffs certify makes. By default they run in this process through the library (lib/pipeline/handoff.ts),
+ * exactly as `session-bridge handoff` runs them: a compiled binary running `certify` so certifies its own code.
+ * Only a caller that certifies ANOTHER build (acceptance/matrix.ts --binary: the matrix runs from source, the
+ * product under test is the compiled binary) names that build's argv, and its handoffs then go through its CLI in
+ * a child process. Either way the backups, undo ledger and tool provenance go to a private session-bridge home,
+ * shared by the hops of one route as they would be on a user's machine.
  */
-import { fileURLToPath } from "node:url";
-import type { HomeFlags } from "../harnesses/homes.ts";
+import { type HomeFlags, resolveHomes } from "../harnesses/homes.ts";
 import type { Registry } from "../harnesses/registry.ts";
-import { selfArgv } from "../runtime.ts";
+import { exitCodeFor, messageOf } from "../errors.ts";
+import { targetVersionsFrom } from "../pipeline/environment.ts";
+import { handoff as runHandoff } from "../pipeline/handoff.ts";
 import { definedEnv, spawnCollect, tail } from "./spawn.ts";
+import { userEnvironment } from "./user-config.ts";
 import type { HarnessId } from "./types.ts";
-
-const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
-
-/** The argv prefix that runs session-bridge: `binary` when given, else this program. */
-export function bridgeArgv(binary?: string): string[] {
-  return binary ? [binary] : selfArgv(MAIN);
-}
 
 export interface HandoffRequest {
   /** A session id or a file path. */
@@ -24,6 +22,8 @@ export interface HandoffRequest {
   to: HarnessId;
   cwd: string;
   homes: HomeFlags;
+  /** The user's environment (a harness's own variables, version overrides). */
+  env: NodeJS.ProcessEnv;
 }
 
 export interface HandedOff {
@@ -40,13 +40,51 @@ export function homeArgs(homes: HomeFlags, registry: Registry): string[] {
   });
 }
 
+/** Hands a session off in this process, or through `build`'s CLI when one is named (see the header). */
 export async function handoff(
-  argv: string[],
+  build: string[] | undefined,
   bridgeHome: string,
   request: HandoffRequest,
   registry: Registry,
 ): Promise<HandedOff> {
-  const [command, ...pre] = argv;
+  return build
+    ? await spawnedHandoff(build, bridgeHome, request, registry)
+    : await inProcessHandoff(bridgeHome, request, registry);
+}
+
+async function inProcessHandoff(
+  bridgeHome: string,
+  request: HandoffRequest,
+  registry: Registry,
+): Promise<HandedOff> {
+  // The user's environment as a child would have had it, without the variables that would locate homes.
+  const env = userEnvironment(request.env);
+  try {
+    const { target } = await runHandoff({
+      source: { ref: request.session, from: request.from },
+      to: request.to,
+      cwd: request.cwd,
+      registry,
+      homes: resolveHomes(registry.harnesses, request.homes, env, request.cwd),
+      bridgeHome,
+      env,
+      targetVersions: targetVersionsFrom(registry, env),
+    });
+    return { id: target.id, path: target.path };
+  } catch (error) {
+    throw new Error(
+      `handoff ${request.from} → ${request.to} failed (exit ${exitCodeFor(error)}): ${messageOf(error)}`,
+    );
+  }
+}
+
+async function spawnedHandoff(
+  build: string[],
+  bridgeHome: string,
+  request: HandoffRequest,
+  registry: Registry,
+): Promise<HandedOff> {
+  const [command, ...pre] = build;
   const args = [
     ...pre,
     "handoff",
@@ -60,7 +98,7 @@ export async function handoff(
     ...homeArgs(request.homes, registry),
     "--json",
   ];
-  const env = { ...definedEnv(process.env), SESSION_BRIDGE_HOME: bridgeHome };
+  const env = { ...definedEnv(request.env), SESSION_BRIDGE_HOME: bridgeHome };
   const r = await spawnCollect(command!, args, { cwd: request.cwd, env, timeoutMs: 120_000 });
   if (r.code !== 0) {
     throw new Error(`handoff ${request.from} → ${request.to} failed (exit ${r.code}): ${tail(r.stderr)}`);

@@ -1,6 +1,6 @@
 /**
  * One route: seed a session in the source in the route's style, hand it to the next harness with
- * session-bridge's CLI, check the target lists it, resume it there with a new typed turn and check that the
+ * session-bridge (in this process, see bridge.ts), check the target lists it, resume it there with a new typed turn and check that the
  * model was sent every part of the conversation once and in order; then hand that session on to the next hop
  * (A → B → C, or back: A → B → A) and check again. Each route gets private homes, projects and session-bridge
  * home in one temp folder.
@@ -28,8 +28,11 @@ export interface RouteOptions {
   registry: Registry;
   mode: Mode;
   binaries: Partial<Record<HarnessId, HarnessBinary>>;
-  /** The argv prefix that runs session-bridge. */
-  bridge: string[];
+  /**
+   * The argv of ANOTHER session-bridge build to make the handoffs with (acceptance/matrix.ts --binary); none:
+   * this one, in-process.
+   */
+  bridge?: string[];
   /** Report drift in the seeded store without failing the row. */
   allowDrift: boolean;
   /** The user's environment (real mode takes providers from it). */
@@ -102,6 +105,7 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
       registry: options.registry,
       bridge: options.bridge,
       bridgeHome: join(work, "session-bridge"),
+      env: options.env,
     };
     let session = seeding.session;
     let at = from;
@@ -142,8 +146,9 @@ interface HopContext {
   runner: ModeRunner;
   seeding: Seeding;
   registry: Registry;
-  bridge: string[];
+  bridge: string[] | undefined;
   bridgeHome: string;
+  env: NodeJS.ProcessEnv;
 }
 
 /**
@@ -165,6 +170,7 @@ async function hop(
     to: to.id,
     cwd,
     homes: { ...from.homes(), ...to.homes() },
+    env: context.env,
   }, context.registry);
   const failed = (await to.listed(handed.id, cwd))
     ? []

@@ -2,7 +2,6 @@ import type { Command } from "../command.ts";
 import { flag, str } from "../args.ts";
 import { err, out, printJson } from "../output.ts";
 import { locateBinaries } from "../../certify/binaries.ts";
-import { bridgeArgv } from "../../certify/bridge.ts";
 import {
   certifiable,
   CERTIFY_HELP,
@@ -29,11 +28,9 @@ A → B → C) and checks again. By default the harnesses talk to fake model ser
 homes: nothing of yours is read or written. Interactive styles need tmux.
 ${CERTIFY_HELP}
 ${binHelp(registry)}
-  --bridge P         the session-bridge that makes the handoffs (default: this one)
 A harness that is not found is reported as skipped.`,
   options: {
     ...CERTIFY_OPTIONS,
-    bridge: { type: "string" },
   },
   harnessOptions: (registry) =>
     Object.fromEntries(certifiable(registry).map((h) => [h.certify!.binFlag, { type: "string" as const }])),
@@ -54,7 +51,6 @@ A harness that is not found is reported as skipped.`,
       routes,
       binaries: found,
       missing,
-      bridge: bridgeArgv(str(values, "bridge")),
       allowDrift: flag(values, "allow-drift"),
       env,
       progress: err,
