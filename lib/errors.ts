@@ -6,11 +6,15 @@
 /** Bad usage or bad input: unknown flag, malformed file, unsafe id. Exit code 2. */
 export class InputError extends Error {
   override name = "InputError";
+  /** The CLI's exit code for it (library callers may use it the same way). */
+  readonly exitCode = 2;
 }
 
 /** A well-formed request we will not or could not carry out: target exists, store refuses. Exit code 1. */
 export class RefusedError extends Error {
   override name = "RefusedError";
+  /** The CLI's exit code for it (library callers may use it the same way). */
+  readonly exitCode = 1;
 }
 
 /** A termination signal (Ctrl-C, kill) stopped a write before it was committed; everything was rolled back. */

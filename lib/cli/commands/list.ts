@@ -1,7 +1,7 @@
 import type { Command } from "../command.ts";
-import { harnessFlag, str } from "../args.ts";
-import { brokenStoreLine, listStores } from "../../harnesses/stores.ts";
-import { canonicalCwd } from "../../io/paths.ts";
+import { str } from "../args.ts";
+import { brokenStoreLine } from "../../harnesses/stores.ts";
+import { listSessions } from "../../pipeline/list.ts";
 import { err, out, printJson, table } from "../output.ts";
 
 export const list: Command = {
@@ -12,14 +12,13 @@ A store that cannot be read is named on stderr (in --json: brokenStores), the ot
 the exit code is 1.`,
   options: { from: { type: "string" }, cwd: { type: "string" } },
   async run({ values }, { registry, homes, json }) {
-    const from = harnessFlag(values, "from", registry);
-    const cwdFilter = str(values, "cwd");
-    const cwd = cwdFilter ? canonicalCwd(cwdFilter) : undefined;
-    const sources = from ? [from] : registry.harnesses;
-    const { sessions, broken } = await listStores(sources, homes);
-    const rows = sessions
-      .filter((r) => !cwd || r.cwd === cwd)
-      .sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? ""));
+    const [from, cwd] = [str(values, "from"), str(values, "cwd")];
+    const { sessions: rows, broken } = await listSessions({
+      registry,
+      homes,
+      ...(from !== undefined ? { from } : {}),
+      ...(cwd ? { cwd } : {}),
+    });
     const code = broken.length ? 1 : 0;
     if (json) {
       printJson({ sessions: rows, brokenStores: broken });

@@ -1,0 +1,105 @@
+/**
+ * session-bridge as a library: list, load, convert, plan, hand off and undo, with typed results. Nothing here
+ * prints, exits or reads the process environment: homes, session-bridge's own folder and any environment to
+ * honour are given by the caller. Failures are thrown as InputError (bad input, `exitCode` 2) or RefusedError
+ * (refused or failed, `exitCode` 1); a signal during a write rolls it back and throws InterruptedError.
+ */
+import { resolveHomes } from "./harnesses/homes.ts";
+import { builtinRegistry, type Registry } from "./harnesses/registry.ts";
+import type { Homes } from "./harnesses/types.ts";
+import { type Listed, listSessions } from "./pipeline/list.ts";
+import { type Loaded, type LoadRequest, loadSession } from "./pipeline/load.ts";
+import { convert as convertSession, type Converted, type ConvertRequest } from "./pipeline/convert.ts";
+import { handoff as runHandoff, type HandoffOutcome, type HandoffRequest } from "./pipeline/handoff.ts";
+import {
+  undo as runUndo,
+  undoable as pendingHandoffs,
+  type UndoOutcome,
+  type UndoRequest,
+} from "./pipeline/undo.ts";
+import { resolveBridgeHome } from "./store/backup.ts";
+import type { LedgerEntry } from "./store/ledger.ts";
+
+export { builtinRegistry, findHarness, type Registry, withHarness } from "./harnesses/registry.ts";
+export type { Harness, Homes, SessionSummary } from "./harnesses/types.ts";
+export type { Session } from "./ir/schema.ts";
+export type { ConversionReport } from "./report/report.ts";
+export type { BrokenStore } from "./harnesses/stores.ts";
+export type { SessionSource } from "./pipeline/source.ts";
+export type {
+  Converted,
+  ConvertRequest,
+  HandoffOutcome,
+  HandoffRequest,
+  Listed,
+  Loaded,
+  UndoOutcome,
+  UndoRequest,
+};
+export type { LedgerEntry };
+export { InputError, InterruptedError, RefusedError } from "./errors.ts";
+
+/** Where to find the stores: every registered harness's home, and session-bridge's own folder. */
+export interface Stores {
+  /** Default: the built-in harnesses. */
+  registry?: Registry;
+  homes: Homes;
+  /** Backups, the undo ledger and tool provenance. */
+  bridgeHome: string;
+}
+
+/**
+ * The stores as the CLI would find them with `env` (each harness's home variable, SESSION_BRIDGE_HOME, HOME),
+ * with `given` homes by harness name taking precedence. Without `env`, the defaults under the user's home folder.
+ */
+export function stores(
+  options: { registry?: Registry; given?: Readonly<Record<string, string>>; env?: NodeJS.ProcessEnv } = {},
+): Required<Stores> {
+  const registry = options.registry ?? builtinRegistry;
+  const env = options.env ?? {};
+  return {
+    registry,
+    homes: resolveHomes(registry.harnesses, options.given ?? {}, env),
+    bridgeHome: resolveBridgeHome(env),
+  };
+}
+
+/** Sessions across the stores, newest first, and the stores that could not be read. */
+export function list(where: Stores & { from?: string; cwd?: string }): Promise<Listed> {
+  return listSessions({ ...where, registry: where.registry ?? builtinRegistry });
+}
+
+/** One session, by file path, id, unique id prefix (6+ characters) or exact title, read into the IR. */
+export function load(request: Omit<LoadRequest, "registry"> & { registry?: Registry }): Promise<Loaded> {
+  return loadSession({ ...request, registry: request.registry ?? builtinRegistry });
+}
+
+/** A session rendered in another harness's format to a file (or a descriptor); no store is touched. */
+export function convert(request: ConvertRequest): Promise<Converted> {
+  return convertSession(request);
+}
+
+/** A handoff planned and nothing written: files, databases, refusal, report and the command that carries it out. */
+export function plan(request: Omit<HandoffRequest, "dryRun">): Promise<HandoffOutcome> {
+  return runHandoff({ ...request, dryRun: true });
+}
+
+/** A handoff carried out: it always has an undo operation. */
+export type HandedOff = HandoffOutcome & { op: string };
+
+/** A session made resumable in the target harness; the outcome names its resume command and undo operation. */
+export async function handoff(request: Omit<HandoffRequest, "dryRun">): Promise<HandedOff> {
+  const done = await runHandoff({ ...request, dryRun: false });
+  if (done.op === undefined) throw new Error("a handoff carried out was not recorded in the undo ledger");
+  return { ...done, op: done.op };
+}
+
+/** A handoff taken back (the newest, or `op`): what it wrote removed, what it replaced restored. */
+export function undo(request: UndoRequest): Promise<UndoOutcome> {
+  return runUndo(request);
+}
+
+/** The handoffs that can still be undone, oldest first. */
+export function undoable(bridgeHome: string): LedgerEntry[] {
+  return pendingHandoffs(bridgeHome);
+}
