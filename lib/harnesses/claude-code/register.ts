@@ -2,15 +2,14 @@
  * Handoff into Claude Code: the transcript (and any subagent transcripts) published into the bucket of the
  * target cwd, so `claude --resume <id>` run there finds it. Claude keeps no index, so files are the whole job.
  */
-import { copyFileSync, existsSync, readdirSync, unlinkSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Session } from "../../ir/schema.ts";
-import type { CommitOptions, HandoffPlan, PlannedFile, RenderOptions } from "../types.ts";
-import { type Committed, handoffPlan } from "../plan.ts";
-import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
+import type { HandoffPlan, PlannedFile, RenderOptions } from "../types.ts";
+import { handoffPlan } from "../plan.ts";
+import { publishPlannedFiles } from "../publish.ts";
 import { refuse } from "../refuse.ts";
 import { assertUuid } from "../../ids.ts";
-import { backupDir, backupFile } from "../../store/backup.ts";
 import { commandLine } from "../../io/shell.ts";
 import { homeEnvironment } from "../homes.ts";
 import { CLAUDE_HOME } from "./home.ts";
@@ -58,7 +57,10 @@ export async function planClaude(
     ]),
     ...(refusal ? { refusal } : {}),
   };
-  return handoffPlan(preview, (commit) => publishTranscripts(options.id, files, commit));
+  return handoffPlan(
+    preview,
+    (commit) => publishPlannedFiles(`claude-code-${options.id}`, options.id, files, commit),
+  );
 }
 
 /** Subagent transcripts of a Claude Code source travel with it; other sources have none on disk. */
@@ -67,39 +69,4 @@ function subagentFiles(session: Session): string[] {
   const dir = join(session.meta.path.slice(0, -".jsonl".length), "subagents");
   if (!existsSync(dir)) return [];
   return readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => join(dir, f));
-}
-
-/** Publishes the planned transcripts; a file in the way is replaced only under --force, and saved first. */
-async function publishTranscripts(
-  id: string,
-  files: PlannedFile[],
-  { force, now, bridgeHome }: CommitOptions,
-): Promise<Committed> {
-  const created: string[] = [];
-  const written: string[] = [];
-  const replaced: [path: string, backup: string][] = [];
-  const saved = backupDir(`claude-code-${id}`, now, bridgeHome);
-  try {
-    for (const file of files) {
-      const existed = existsSync(file.path);
-      if (existed && !force) {
-        throw refuse.exists(id, file.path);
-      }
-      if (existed) replaced.push([file.path, backupFile(file.path, saved)!]);
-      ensureDir(join(file.path, ".."), created);
-      await publishFile(file.path, file.lines(), force);
-      if (!existed) written.push(file.path);
-    }
-  } catch (error) {
-    for (const path of written) unlinkSync(path);
-    for (const [path, backup] of replaced) copyFileSync(backup, path);
-    removeEmptyDirs(created);
-    throw error;
-  }
-  return {
-    written,
-    rows: [],
-    backups: replaced.map(([, backup]) => backup),
-    replaced: replaced.map(([path, backup]) => ({ path, backup })),
-  };
 }

@@ -1,0 +1,49 @@
+/**
+ * Committing a file-only handoff (no index to register in): each planned file published atomically, a file in
+ * the way replaced only under --force and saved first, and on any failure every file written removed and every
+ * replaced one put back, so nothing is half-written. Claude Code's store is files alone, and so is any harness
+ * whose sessions are one file each.
+ */
+import { copyFileSync, existsSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import type { Committed } from "./plan.ts";
+import type { CommitOptions, PlannedFile } from "./types.ts";
+import { ensureDir, publishFile, removeEmptyDirs } from "../io/publish.ts";
+import { refuse } from "./refuse.ts";
+import { backupDir, backupFile } from "../store/backup.ts";
+
+/** `label` names the backup folder of replaced files (`<harness>-<id>`). */
+export async function publishPlannedFiles(
+  label: string,
+  id: string,
+  files: PlannedFile[],
+  { force, now, bridgeHome }: CommitOptions,
+): Promise<Committed> {
+  const created: string[] = [];
+  const written: string[] = [];
+  const replaced: [path: string, backup: string][] = [];
+  const saved = backupDir(label, now, bridgeHome);
+  try {
+    for (const file of files) {
+      const existed = existsSync(file.path);
+      if (existed && !force) {
+        throw refuse.exists(id, file.path);
+      }
+      if (existed) replaced.push([file.path, backupFile(file.path, saved)!]);
+      ensureDir(join(file.path, ".."), created);
+      await publishFile(file.path, file.lines(), force);
+      if (!existed) written.push(file.path);
+    }
+  } catch (error) {
+    for (const path of written) unlinkSync(path);
+    for (const [path, backup] of replaced) copyFileSync(backup, path);
+    removeEmptyDirs(created);
+    throw error;
+  }
+  return {
+    written,
+    rows: [],
+    backups: replaced.map(([, backup]) => backup),
+    replaced: replaced.map(([path, backup]) => ({ path, backup })),
+  };
+}

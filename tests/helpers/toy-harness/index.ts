@@ -1,0 +1,53 @@
+/**
+ * A fourth harness that exists only in the test tree: everything session-bridge knows about it is this
+ * descriptor, and it joins a registry with `withHarness(builtinRegistry, toy)`. No file outside the test tree
+ * names it, which is what tests/toy-harness.test.ts proves.
+ */
+import type { Harness } from "../../../lib/harnesses/types.ts";
+import type { ToolVocabulary } from "../../../lib/tools/canonical.ts";
+import { isObject } from "../../../lib/io/json.ts";
+import { assertUuid, newUuid } from "../../../lib/ids.ts";
+import { isToyHeader, TOY } from "./codec.ts";
+import { listToy, planToy, readToy, renderToy, sessionsDir, TOY_HOME } from "./store.ts";
+
+/** The toy has one tool, `sh`, that runs a command line. */
+const toyTools: ToolVocabulary = {
+  toCanonical: ({ name, input }) =>
+    name === "sh" && isObject(input) && typeof input.cmd === "string"
+      ? { kind: "shell", command: input.cmd }
+      : undefined,
+  fromCanonical: (call) => (call.kind === "shell" ? { name: "sh", input: { cmd: call.command } } : undefined),
+};
+
+export const toy: Harness = {
+  name: TOY,
+  aliases: ["toybox"],
+  title: "Toy",
+  home: TOY_HOME,
+  files: { extensions: [".jsonl"], recognizes: ({ first }) => isToyHeader(first) },
+  controlTags: ["toy-control"],
+  tools: toyTools,
+  models: { map: (model) => model },
+  provesReasoning: () => false,
+  capabilities: {
+    harness: TOY,
+    threadTopology: false,
+    reasoningProvider: "none",
+    toolSchemas: false,
+    systemInstructions: false,
+    queuedInput: false,
+    permissionPosture: false,
+    perTurnModel: false,
+    images: false,
+    subagents: false,
+    unansweredCalls: "dropped",
+  },
+  newId: () => newUuid(),
+  configuredModel: () => undefined,
+  checkId: (id) => assertUuid(id),
+  locate: sessionsDir,
+  list: listToy,
+  read: readToy,
+  render: renderToy,
+  plan: planToy,
+};

@@ -1,0 +1,70 @@
+/** The toy harness's store: one `<home>/sessions/<id>.jsonl` per session; a handoff publishes one file. */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Session } from "../../../lib/ir/schema.ts";
+import type { HandoffPlan, HomeSpec, RenderOptions, SessionSummary } from "../../../lib/harnesses/types.ts";
+import { handoffPlan } from "../../../lib/harnesses/plan.ts";
+import { publishPlannedFiles } from "../../../lib/harnesses/publish.ts";
+import { refuse } from "../../../lib/harnesses/refuse.ts";
+import { homeEnvironment } from "../../../lib/harnesses/homes.ts";
+import { commandLine } from "../../../lib/io/shell.ts";
+import { readJsonl } from "../../../lib/io/jsonl.ts";
+import { assertUuid } from "../../../lib/ids.ts";
+import { fromSession, toSession, TOY } from "./codec.ts";
+
+export const TOY_HOME: HomeSpec = { flag: "toy-home", env: "TOY_HOME", folder: ".toy", describe: "Toy home" };
+
+export const sessionsDir = (home: string): string => join(home, "sessions");
+
+export async function readToy(path: string): Promise<Session> {
+  const records: unknown[] = [];
+  for await (const { value } of readJsonl(path)) records.push(value);
+  return toSession(records, path);
+}
+
+export async function* renderToy(session: Session, options: RenderOptions): AsyncGenerator<string> {
+  for (const record of fromSession(session, options)) yield JSON.stringify(record);
+}
+
+export async function listToy(home: string): Promise<SessionSummary[]> {
+  const dir = sessionsDir(home);
+  if (!existsSync(dir)) return [];
+  const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).map((f) => join(dir, f));
+  return await Promise.all(files.map(async (path) => {
+    const session = await readToy(path);
+    return {
+      harness: TOY,
+      id: session.meta.id,
+      path,
+      updatedAt: statSync(path).mtime.toISOString(),
+      messages: session.messages.length,
+      ...(session.meta.cwd ? { cwd: session.meta.cwd } : {}),
+      ...(session.meta.title ? { title: session.meta.title } : {}),
+    };
+  }));
+}
+
+export function planToy(session: Session, options: RenderOptions, home: string, force: boolean): HandoffPlan {
+  assertUuid(options.id);
+  const path = join(sessionsDir(home), `${options.id}.jsonl`);
+  const refusal = existsSync(path) && !force ? refuse.exists(options.id, path).message : undefined;
+  const preview = {
+    harness: TOY,
+    id: options.id,
+    path,
+    cwd: options.cwd,
+    files: [path],
+    databases: [],
+    resumeCommand: commandLine(options.cwd, homeEnvironment(TOY_HOME, home, options.env ?? {}), [
+      "toy",
+      "resume",
+      options.id,
+    ]),
+    ...(refusal ? { refusal } : {}),
+  };
+  const files = [{ path, lines: () => renderToy(session, options) }];
+  return handoffPlan(
+    preview,
+    (commit) => publishPlannedFiles(`toy-${options.id}`, options.id, files, commit),
+  );
+}

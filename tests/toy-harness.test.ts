@@ -1,0 +1,145 @@
+/**
+ * A fourth harness is one folder and one registry line: the toy harness (tests/helpers/toy-harness/, a
+ * JSON-lines file per session under its own home) joins the built-in registry with `withHarness`, and the real
+ * CLI entry, run in-process with that registry, lists, inspects, converts, hands off to and from it, undoes,
+ * and documents its home flag, with no line outside the test tree naming it.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
+import { readCodexSession } from "../lib/harnesses/codex/read.ts";
+import { toy } from "./helpers/toy-harness/index.ts";
+import { runCli } from "./helpers/cli.ts";
+import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const registry = withHarness(builtinRegistry, toy);
+const root = tempDir();
+/** Every home in the temp folder: the user's real stores are never listed. */
+const env = { HOME: join(root, "user") };
+const toyHome = join(root, "toy");
+const codexHome = join(root, "codex");
+makeCodexHome(codexHome);
+const cwd = join(root, "project");
+mkdirSync(cwd, { recursive: true });
+const homes = ["--toy-home", toyHome, "--codex-home", codexHome];
+
+/** The CLI with the toy registered, its --json document parsed. */
+async function toyCli(
+  args: string[],
+): Promise<{ code: number; stderr: string; json: Record<string, unknown> }> {
+  const r = await runCli([...args, "--json"], env, undefined, registry);
+  return { code: r.code, stderr: r.stderr, json: JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+interface HandoffJson {
+  op: string;
+  target: { harness: string; id: string; path: string; resumeCommand: string };
+}
+
+/** The Claude Code session captured from the real binary: a typed prompt, then a Bash call and its output. */
+const CLAUDE_SOURCE = claudeFixture("thinking-tool-use");
+const TYPED = "Run this for me. TOOL: echo fixture-tool-output";
+const COMMAND = "echo fixture-tool-output";
+
+let handedToToy: HandoffJson | undefined;
+
+test("--help names the toy's home flag, its variable and default, and the toy among the harnesses", async () => {
+  const main = await runCli(["--help"], env, undefined, registry);
+  assert.equal(main.code, 0);
+  assert.match(main.stdout, /between Claude Code, Codex CLI, Hermes Agent and Toy\./);
+  assert.match(main.stdout, /^ {2}--toy-home DIR {6}Toy home \(default: \$TOY_HOME, else ~\/\.toy\)$/m);
+  assert.match(
+    main.stdout,
+    /^Harness names: claude-code \(alias claude\), codex, hermes, toy \(alias toybox\)\.$/m,
+  );
+  const handoff = await runCli(["handoff", "--help"], env, undefined, registry);
+  assert.equal(handoff.code, 0);
+  assert.match(handoff.stdout, /--toy-home DIR/);
+  // The built-in registry knows no toy: its flag is not there, and the name is refused with the known ones.
+  const builtin = await runCli(["--help"], env);
+  assert.doesNotMatch(builtin.stdout, /toy/i);
+  const refused = await runCli(["list", "--from", "toy"], env);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /unknown harness "toy" \(expected claude-code, codex or hermes\)/);
+});
+
+test("a real Claude Code session hands off to the toy: one file in the toy's home, its Bash call in the toy's words", async () => {
+  const r = await toyCli(["handoff", CLAUDE_SOURCE, "--to", "toy", "--cwd", cwd, ...homes]);
+  assert.equal(r.code, 0, r.stderr);
+  handedToToy = r.json as unknown as HandoffJson;
+  const { target } = handedToToy;
+  assert.equal(target.harness, "toy");
+  assert.equal(target.path, join(toyHome, "sessions", `${target.id}.jsonl`));
+  assert.equal(target.resumeCommand, `cd ${cwd} && TOY_HOME=${toyHome} toy resume ${target.id}`);
+  const lines = jsonLines(target.path);
+  assert.deepEqual(lines[0], { toy: 1, id: target.id, cwd, title: lines[0]!.title, model: lines[0]!.model });
+  const text = readFileSync(target.path, "utf8");
+  assert.ok(text.includes(TYPED), "the typed prompt");
+  assert.ok(text.includes(`"name":"sh","input":{"cmd":"${COMMAND}"}`), "Bash became the toy's sh");
+});
+
+test("list and inspect find the toy session by its home flag, id and file", async () => {
+  const id = handedToToy!.target.id;
+  const listed = await toyCli(["list", "--from", "toy", ...homes]);
+  assert.equal(listed.code, 0, listed.stderr);
+  const rows = listed.json.sessions as { harness: string; id: string; cwd: string }[];
+  assert.deepEqual(rows.map((s) => [s.harness, s.id, s.cwd]), [["toy", id, cwd]]);
+  const everything = await toyCli(["list", ...homes]);
+  assert.ok(
+    (everything.json.sessions as { id: string }[]).some((s) => s.id === id),
+    "listed with all stores",
+  );
+  const byId = await runCli(["inspect", id.slice(0, 8), ...homes], env, undefined, registry);
+  assert.equal(byId.code, 0, byId.stderr);
+  assert.match(byId.stdout, new RegExp(`^toy session ${id}`));
+  // A path is recognized as the toy's by the toy's descriptor.
+  const byPath = await runCli(["inspect", handedToToy!.target.path, ...homes], env, undefined, registry);
+  assert.equal(byPath.code, 0, byPath.stderr);
+  assert.match(byPath.stdout, new RegExp(`^toy session ${id}`));
+});
+
+test("convert renders a real Claude Code session as a toy file, touching no store", async () => {
+  const out = join(root, "converted.jsonl");
+  const r = await toyCli(["convert", CLAUDE_SOURCE, "--to", "toy", "-o", out, ...homes]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal((r.json.target as { harness: string }).harness, "toy");
+  const lines = jsonLines(out);
+  assert.equal(lines[0]!.toy, 1);
+  assert.ok(readFileSync(out, "utf8").includes(TYPED));
+});
+
+test("the toy session hands on to Codex: its typed prompt and the command reach a rollout Codex reads", async () => {
+  const id = handedToToy!.target.id;
+  const r = await toyCli(["handoff", id, "--from", "toy", "--to", "codex", "--cwd", cwd, ...homes]);
+  assert.equal(r.code, 0, r.stderr);
+  const { target } = r.json as unknown as HandoffJson;
+  assert.equal(target.harness, "codex");
+  const session = await readCodexSession(target.path);
+  const texts = session.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])));
+  assert.ok(texts.some((t) => t.includes(TYPED)), "the typed prompt");
+  const calls = session.messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "tool_call" ? [b] : [])));
+  assert.ok(calls.some((c) => JSON.stringify(c.input).includes(COMMAND)), "the command, as a Codex call");
+});
+
+test("undo takes back the handoff to the toy: its file is gone", async () => {
+  const { op, target } = handedToToy!;
+  assert.ok(existsSync(target.path));
+  const r = await toyCli(["undo", op, ...homes]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(existsSync(target.path), false);
+  const listed = await toyCli(["list", "--from", "toy", ...homes]);
+  assert.deepEqual(listed.json.sessions, []);
+});
+
+test("nothing outside the test tree names the toy: the descriptor and one registry line are all it took", () => {
+  const lib = fileURLToPath(new URL("../lib/", import.meta.url));
+  const naming = (readdirSync(lib, { recursive: true }) as string[])
+    .filter((f) => f.endsWith(".ts"))
+    .filter((f) => /\btoy\b/i.test(readFileSync(join(lib, f), "utf8")));
+  assert.deepEqual(naming, []);
+});
