@@ -20,7 +20,7 @@ import { DatabaseSync } from "node:sqlite";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { createHermesStore } from "../lib/demo/hermes-store.ts";
-import { cli, cliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
@@ -64,14 +64,14 @@ function world(to: HarnessName, make = true): World {
   return { home, flags, ...(database ? { database } : {}) };
 }
 
-function handoff(to: HarnessName, w: World, extra: string[] = []) {
-  return cli(["handoff", source, "--to", to, "--cwd", cwd, ...w.flags, ...extra], env);
+async function handoff(to: HarnessName, w: World, extra: string[] = []) {
+  return await runCli(["handoff", source, "--to", to, "--cwd", cwd, ...w.flags, ...extra], env);
 }
 
 /** Refused: the exit code, exactly one stderr line matching `message`, and the home unchanged. */
-function refuses(to: HarnessName, w: World, extra: string[], code: number, message: RegExp) {
+async function refuses(to: HarnessName, w: World, extra: string[], code: number, message: RegExp) {
   const before = snapshot(w.home);
-  const r = handoff(to, w, extra);
+  const r = await handoff(to, w, extra);
   assert.equal(r.code, code, r.stderr);
   const lines = r.stderr.trim().split("\n");
   assert.equal(lines.length, 1, r.stderr);
@@ -93,17 +93,17 @@ const WITH_DATABASE: [HarnessName, string, string][] = [["codex", "Codex", "code
 ]];
 
 for (const to of ALL) {
-  test(`${to}: a session id already taken is refused (exit 1) naming it and where it is, without --force`, () => {
+  test(`${to}: a session id already taken is refused (exit 1) naming it and where it is, without --force`, async () => {
     const w = world(to);
-    assert.equal(handoff(to, w, ["--session-id", ID]).code, 0);
-    const line = refuses(to, w, ["--session-id", ID], 1, EXISTS);
+    assert.equal((await handoff(to, w, ["--session-id", ID])).code, 0);
+    const line = await refuses(to, w, ["--session-id", ID], 1, EXISTS);
     assert.ok(EXISTS.exec(line)![1]!.startsWith(w.home), line);
   });
 
-  test(`${to}: a dry run of a handoff onto a taken id shows the same refusal (exit 1)`, () => {
+  test(`${to}: a dry run of a handoff onto a taken id shows the same refusal (exit 1)`, async () => {
     const w = world(to);
-    assert.equal(handoff(to, w, ["--session-id", ID]).code, 0);
-    const r = cliJson([
+    assert.equal((await handoff(to, w, ["--session-id", ID])).code, 0);
+    const r = await runCliJson([
       "handoff",
       source,
       "--to",
@@ -119,9 +119,9 @@ for (const to of ALL) {
     assert.match(`session-bridge: ${r.json.refusal}`, EXISTS);
   });
 
-  test(`${to}: an unsafe --session-id is bad input (exit 2), refused before any store is read`, () => {
+  test(`${to}: an unsafe --session-id is bad input (exit 2), refused before any store is read`, async () => {
     const w = world(to);
-    refuses(
+    await refuses(
       to,
       w,
       ["--session-id", "../escape"],
@@ -145,9 +145,9 @@ for (const to of ALL) {
 }
 
 for (const [to, label, command] of WITH_DATABASE) {
-  test(`${to}: a home without a state database is refused (exit 1), and none is created`, () => {
+  test(`${to}: a home without a state database is refused (exit 1), and none is created`, async () => {
     const w = world(to, false);
-    refuses(
+    await refuses(
       to,
       w,
       [],
@@ -160,10 +160,10 @@ for (const [to, label, command] of WITH_DATABASE) {
     );
   });
 
-  test(`${to}: a state database that is not SQLite is refused (exit 1) as a store that cannot be written`, () => {
+  test(`${to}: a state database that is not SQLite is refused (exit 1) as a store that cannot be written`, async () => {
     const w = world(to);
     writeFileSync(w.database!, "this is not a database\n");
-    refuses(
+    await refuses(
       to,
       w,
       [],
@@ -172,13 +172,13 @@ for (const [to, label, command] of WITH_DATABASE) {
     );
   });
 
-  test(`${to}: a state database without the harness's table is refused (exit 1) naming the table`, () => {
+  test(`${to}: a state database without the harness's table is refused (exit 1) naming the table`, async () => {
     const w = world(to);
     const table = to === "codex" ? "threads" : "messages";
     const db = new DatabaseSync(w.database!);
     db.exec(`DROP TABLE ${table}`);
     db.close();
-    refuses(
+    await refuses(
       to,
       w,
       [],
