@@ -10,7 +10,11 @@ import { join } from "node:path";
 import { userClaudeHome } from "../lib/harnesses/claude-code/certify/user.ts";
 import { userCodexHome } from "../lib/harnesses/codex/certify/user.ts";
 import { userHermesHome } from "../lib/harnesses/hermes/certify/user.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
+
+/** Every built-in harness's home variable: none of the user's reaches a harness in its private home. */
+const HOME_VARIABLES = builtinRegistry.harnesses.map((h) => h.home.env);
 
 function userWorld() {
   const root = tempDir();
@@ -51,7 +55,7 @@ function userWorld() {
 test("Claude Code: provider settings, login and stored key carried over; the rest of the home is not", () => {
   const { root, env } = userWorld();
   const home = join(root, "private-claude");
-  const runEnv = userClaudeHome(home, env);
+  const runEnv = userClaudeHome(home, env, HOME_VARIABLES);
   const settings = JSON.parse(readFileSync(join(home, ".claude", "settings.json"), "utf8"));
   assert.deepEqual(settings, {
     env: { ANTHROPIC_BASE_URL: "https://proxy.example" },
@@ -76,7 +80,7 @@ test("Claude Code: CLAUDE_CONFIG_DIR locates the user's config and its .claude.j
   mkdirSync(config);
   writeFileSync(join(config, ".claude.json"), JSON.stringify({ primaryApiKey: "sk-ant-alt" }));
   const home = join(root, "private-claude-alt");
-  userClaudeHome(home, { ...env, CLAUDE_CONFIG_DIR: config });
+  userClaudeHome(home, { ...env, CLAUDE_CONFIG_DIR: config }, HOME_VARIABLES);
   assert.equal(
     JSON.parse(readFileSync(join(home, ".claude", ".claude.json"), "utf8")).primaryApiKey,
     "sk-ant-alt",
@@ -89,7 +93,7 @@ test("Claude Code: CLAUDE_CONFIG_DIR locates the user's config and its .claude.j
 test("Codex: config.toml and auth.json carried over, sessions not; CODEX_HOME is the private one", () => {
   const { root, env } = userWorld();
   const home = join(root, "private-codex");
-  const runEnv = userCodexHome(home, env);
+  const runEnv = userCodexHome(home, env, HOME_VARIABLES);
   assert.equal(readFileSync(join(home, ".codex", "config.toml"), "utf8"), 'model = "gpt-5"\n');
   assert.ok(existsSync(join(home, ".codex", "auth.json")));
   assert.ok(!existsSync(join(home, ".codex", "sessions")));
@@ -102,7 +106,7 @@ test("Hermes: config.yaml and .env carried over, state.db not; HERMES_HOME is th
   const { root, env } = userWorld();
   const home = join(root, "private-hermes");
   const hermesHome = join(home, ".hermes");
-  const runEnv = userHermesHome(home, hermesHome, join(root, "tmp"), "0.19.0", env);
+  const runEnv = userHermesHome(home, hermesHome, join(root, "tmp"), "0.19.0", env, HOME_VARIABLES);
   assert.match(readFileSync(join(hermesHome, "config.yaml"), "utf8"), /openrouter/);
   assert.ok(existsSync(join(hermesHome, ".env")));
   assert.ok(existsSync(join(hermesHome, ".update_check")), "no PyPI update check");

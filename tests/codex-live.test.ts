@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { installHarness } from "../acceptance/install-harness.ts";
 import { codexDriver } from "../lib/harnesses/codex/certify/index.ts";
 import { codexHomeDir } from "../lib/harnesses/codex/certify/run.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { runCliJson } from "./helpers/cli.ts";
 import { codexFixture, threadRow } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -19,7 +20,14 @@ const VERSION = "0.169.0";
 async function liveCodex() {
   const work = tempDir();
   const bin = await installHarness("codex", VERSION);
-  const codex = await codexDriver.open({ work, bin, version: VERSION, mode: "full", env: process.env });
+  const codex = await codexDriver.open({
+    work,
+    bin,
+    version: VERSION,
+    mode: "full",
+    env: process.env,
+    homeVariables: builtinRegistry.harnesses.map((h) => h.home.env),
+  });
   const project = join(work, "project");
   mkdirSync(project);
   const cwd = realpathSync(project);

@@ -58,7 +58,7 @@ async function inProcessHandoff(
   registry: Registry,
 ): Promise<HandedOff> {
   // The user's environment as a child would have had it, without the variables that would locate homes.
-  const env = userEnvironment(request.env);
+  const env = userEnvironment(request.env, registry.harnesses.map((h) => h.home.env));
   try {
     const { target } = await runHandoff({
       source: { ref: request.session, from: request.from },

@@ -76,6 +76,7 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
       work: dir,
       mode: options.mode,
       env: options.env,
+      homeVariables: options.registry.harnesses.map((h) => h.home.env),
     });
     opened.set(id, h);
     await h.warmUp(project(work, "earlier project"));

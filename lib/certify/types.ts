@@ -92,6 +92,8 @@ export interface HarnessSetup {
   mode: Mode;
   /** The user's environment (real mode takes providers and credentials from it). */
   env: NodeJS.ProcessEnv;
+  /** Every registered harness's home variable: none of the user's reaches a harness run in a private home. */
+  homeVariables: readonly string[];
 }
 
 export interface HarnessUnderTest {

@@ -8,19 +8,18 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { definedEnv } from "./spawn.ts";
 
-/** Variables that point a harness at a home; the private home replaces them all. */
-const HOME_VARIABLES = [
-  "HOME",
-  "TMPDIR",
-  "CLAUDE_CONFIG_DIR",
-  "CODEX_HOME",
-  "HERMES_HOME",
-  "SESSION_BRIDGE_HOME",
-];
+/** Variables that locate homes whatever harnesses are registered; the private home replaces them. */
+const OWN_HOME_VARIABLES = ["HOME", "TMPDIR", "SESSION_BRIDGE_HOME"];
 
-/** The user's environment as a child env: defined values only, without the variables that locate homes. */
-export function userEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
-  return definedEnv(env, HOME_VARIABLES);
+/**
+ * The user's environment as a child env: defined values only, without the variables that locate homes (ours,
+ * and `harnessHomes`: every registered harness's home variable, from its descriptor).
+ */
+export function userEnvironment(
+  env: NodeJS.ProcessEnv,
+  harnessHomes: readonly string[],
+): Record<string, string> {
+  return definedEnv(env, [...OWN_HOME_VARIABLES, ...harnessHomes]);
 }
 
 /** The user's home folder as their environment names it. */

@@ -22,12 +22,12 @@ import { type ClaudeTui, startClaudeTui } from "./tui.ts";
 export const claudeCodeDriver: HarnessDriver = {
   id: "claude-code",
   command: "claude",
-  async open({ work, bin, version, mode, env }) {
+  async open({ work, bin, version, mode, env, homeVariables }) {
     const home = join(work, "claude-home");
     const logPath = join(work, "anthropic-requests.jsonl");
     const server = mode === "full" ? await startFakeAnthropic({ logPath }) : undefined;
     let baseEnv: Record<string, string>;
-    if (mode === "real") baseEnv = userClaudeHome(home, env);
+    if (mode === "real") baseEnv = userClaudeHome(home, env, homeVariables);
     else {
       prepareClaudeHome(home);
       baseEnv = claudeEnv(home, server?.url ?? UNREACHABLE_URL);

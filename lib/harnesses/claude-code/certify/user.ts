@@ -19,7 +19,11 @@ import { CLAUDE_SETTINGS, claudeConfigDir, claudePrivateEnv, prepareClaudeHome }
 const PROVIDER_SETTINGS = ["env", "apiKeyHelper", "model", "awsAuthRefresh", "awsCredentialExport"];
 
 /** Prepares `home` from the user's Claude Code and returns the environment to run it with. */
-export function userClaudeHome(home: string, env: NodeJS.ProcessEnv): Record<string, string> {
+export function userClaudeHome(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  homeVariables: readonly string[],
+): Record<string, string> {
   const userConfig = userHarnessHome(env, "CLAUDE_CONFIG_DIR", ".claude");
   const config = claudeConfigDir(home);
   const settings = readJsonObject(join(userConfig, "settings.json"));
@@ -31,5 +35,5 @@ export function userClaudeHome(home: string, env: NodeJS.ProcessEnv): Record<str
   );
   const key = pick(state, ["primaryApiKey"]);
   if (Object.keys(key).length) writeFileSync(join(config, ".claude.json"), JSON.stringify(key) + "\n");
-  return { ...userEnvironment(env), ...claudePrivateEnv(home) };
+  return { ...userEnvironment(env, homeVariables), ...claudePrivateEnv(home) };
 }

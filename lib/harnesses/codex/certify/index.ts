@@ -23,13 +23,13 @@ import { type CodexTui, startCodexTui } from "./tui.ts";
 export const codexDriver: HarnessDriver = {
   id: "codex",
   command: "codex",
-  async open({ work, bin, mode, env }) {
+  async open({ work, bin, mode, env, homeVariables }) {
     const home = join(work, "codex-home");
     const logPath = join(work, "responses-requests.jsonl");
     const lastMessage = join(work, "codex-last-message.txt");
     const server = mode === "full" ? await startFakeResponses({ logPath }) : undefined;
     let runEnv: Record<string, string>;
-    if (mode === "real") runEnv = userCodexHome(home, env);
+    if (mode === "real") runEnv = userCodexHome(home, env, homeVariables);
     else {
       prepareCodexHome(home, server?.url ?? `${UNREACHABLE_URL}/v1`);
       runEnv = codexEnv(home);

@@ -8,8 +8,12 @@ import { copyPresent, userEnvironment, userHarnessHome } from "../../../certify/
 import { codexHomeDir, codexPrivateEnv } from "./run.ts";
 
 /** Prepares `home` from the user's Codex and returns the environment to run it with. */
-export function userCodexHome(home: string, env: NodeJS.ProcessEnv): Record<string, string> {
+export function userCodexHome(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  homeVariables: readonly string[],
+): Record<string, string> {
   mkdirSync(join(home, "tmp"), { recursive: true });
   copyPresent(userHarnessHome(env, "CODEX_HOME", ".codex"), codexHomeDir(home), ["config.toml", "auth.json"]);
-  return { ...userEnvironment(env), ...codexPrivateEnv(home) };
+  return { ...userEnvironment(env, homeVariables), ...codexPrivateEnv(home) };
 }

@@ -21,7 +21,7 @@ import { userHermesHome } from "./user.ts";
 export const hermesDriver: HarnessDriver = {
   id: "hermes",
   command: "hermes",
-  async open({ work, bin, version, mode, env }) {
+  async open({ work, bin, version, mode, env, homeVariables }) {
     const home = join(work, "hermes-user");
     const hermesHome = join(home, ".hermes");
     const tmp = join(work, "hermes-tmp");
@@ -29,7 +29,7 @@ export const hermesDriver: HarnessDriver = {
     const logPath = join(work, "chat-requests.jsonl");
     const server = mode === "full" ? await startFakeChatCompletions({ logPath }) : undefined;
     let runEnv: Record<string, string>;
-    if (mode === "real") runEnv = userHermesHome(home, hermesHome, tmp, version, env);
+    if (mode === "real") runEnv = userHermesHome(home, hermesHome, tmp, version, env, homeVariables);
     else {
       writeHermesHome(hermesHome, offlineConfig(server?.url ?? UNREACHABLE_URL), version);
       runEnv = hermesEnv(bin, home, hermesHome, tmp);

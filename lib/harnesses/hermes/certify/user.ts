@@ -13,6 +13,7 @@ export function userHermesHome(
   tmp: string,
   version: string,
   env: NodeJS.ProcessEnv,
+  homeVariables: readonly string[],
 ): Record<string, string> {
   writeUpdateStamp(hermesHome, version);
   copyPresent(userHarnessHome(env, "HERMES_HOME", ".hermes"), hermesHome, [
@@ -20,5 +21,5 @@ export function userHermesHome(
     ".env",
     "auth.json",
   ]);
-  return { ...userEnvironment(env), ...hermesPrivateEnv(home, hermesHome, tmp) };
+  return { ...userEnvironment(env, homeVariables), ...hermesPrivateEnv(home, hermesHome, tmp) };
 }
