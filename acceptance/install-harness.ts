@@ -194,7 +194,7 @@ function writeJsWrapper(prefix: string, spec: NpmNativeHarness, version: string)
       `${spec.npmPackage}@${version} ships only ${spec.jsEntry}; the node wrapper is POSIX-only`,
     );
   }
-  const node = findOnPath("node");
+  const node = findOnPath("node", process.env.PATH);
   if (node === undefined) {
     throw new Error(`${spec.npmPackage}@${version} ships only ${spec.jsEntry}: node must be on PATH`);
   }

@@ -9,7 +9,7 @@ import { definedEnv, spawnCollect, tail } from "./spawn.ts";
 import type { HarnessBinary, HarnessId } from "./types.ts";
 import type { Harness, HomeSpec } from "../harnesses/types.ts";
 
-export function findOnPath(command: string, path = process.env.PATH ?? ""): string | undefined {
+export function findOnPath(command: string, path = ""): string | undefined {
   for (const dir of path.split(delimiter)) {
     if (dir === "") continue;
     const candidate = join(dir, command);
@@ -34,7 +34,7 @@ export function parseVersion(output: string): string | undefined {
  */
 export async function reportedVersion(
   bin: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
   homes: readonly HomeSpec[] = [],
 ): Promise<string> {
   const home = mkdtempSync(join(tmpdir(), "sb-certify-version-"));
@@ -66,7 +66,7 @@ export async function reportedVersion(
 export async function locateBinaries(
   harnesses: readonly Harness[],
   explicit: Partial<Record<HarnessId, string>>,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): Promise<{ found: HarnessBinary[]; missing: Partial<Record<HarnessId, string>> }> {
   const found: HarnessBinary[] = [];
   const missing: Partial<Record<HarnessId, string>> = {};
