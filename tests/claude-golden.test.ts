@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import { dirname, join } from "node:path";
 import assert from "node:assert/strict";
-import { renderClaude } from "../lib/harnesses/claude-code/write.ts";
+import { renderClaude } from "../lib/harnesses/claude-code/render.ts";
 import { emptySession } from "../lib/ir/session.ts";
 import type { Block, Message, Session } from "../lib/ir/schema.ts";
 import { claudeFixture, FIXTURE_CWD, jsonLines } from "./helpers/fixtures.ts";

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HANDSHAKE_OPEN, INTERRUPTED_RESULT } from "../lib/handshake/handshake.ts";
-import { renderClaude } from "../lib/harnesses/claude-code/write.ts";
+import { renderClaude } from "../lib/harnesses/claude-code/render.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { isUuid } from "../lib/ids.ts";
 import { runCliJson } from "./helpers/cli.ts";

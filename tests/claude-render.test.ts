@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { renderClaude } from "../lib/harnesses/claude-code/write.ts";
+import { renderClaude } from "../lib/harnesses/claude-code/render.ts";
 import { publishFile } from "../lib/io/publish.ts";
 import { DriftCollector } from "../lib/schemas/drift.ts";
 import type { Block, Message, Session } from "../lib/ir/schema.ts";

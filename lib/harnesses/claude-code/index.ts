@@ -3,7 +3,7 @@ import type { Harness } from "../types.ts";
 import { assertUuid, newUuid } from "../../ids.ts";
 import { projectsDir, summarize, transcriptPaths } from "./locate.ts";
 import { readClaudeSession } from "./read.ts";
-import { renderClaude } from "./write.ts";
+import { renderClaude } from "./render.ts";
 import { planClaude } from "./register.ts";
 import { configuredClaudeModel } from "./settings.ts";
 import { CLAUDE_HOME } from "./home.ts";

@@ -16,7 +16,7 @@ import { CLAUDE_HOME } from "./home.ts";
 import { bucketFor, MAX_BUCKET_BYTES } from "./bucket.ts";
 import { detectClaudeTarget } from "./target.ts";
 import { projectsDir } from "./locate.ts";
-import { copyRecords, renderClaude } from "./write.ts";
+import { copyTranscript, renderClaude } from "./render.ts";
 
 export async function planClaude(
   session: Session,
@@ -33,7 +33,7 @@ export async function planClaude(
   for (const source of subagentFiles(session)) {
     files.push({
       path: join(dir, options.id, "subagents", basename(source)),
-      lines: () => copyRecords(source, options),
+      lines: () => copyTranscript(source, options),
     });
   }
   const taken = files.filter((f) => existsSync(f.path)).map((f) => f.path);

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { Block, Message, Session } from "../../ir/schema.ts";
 import type { RenderOptions } from "../types.ts";
-import { readJsonl } from "../../io/jsonl.ts";
+import type { JsonlLine } from "../../io/jsonl.ts";
 import { RecordClock } from "../../ir/clock.ts";
 import { claudePermissionMode } from "./posture.ts";
 import { isUuid, newUuid } from "../../ids.ts";
@@ -26,16 +26,21 @@ import { compareVersions } from "../../schemas/compare.ts";
 
 type Json = Record<string, unknown>;
 
-export async function* renderClaude(
+/**
+ * The session as transcript lines for `targetVersion`. `source` is the records of a Claude Code source (the
+ * store reads them): they are copied; without them the IR is rendered.
+ */
+export async function* encodeClaude(
   session: Session,
   options: RenderOptions,
   targetVersion: string = CLAUDE_WRITER_VERSION,
+  source?: AsyncIterable<JsonlLine>,
 ): AsyncGenerator<string> {
   const clock = new RecordClock(options.now, session.meta.createdAt);
   const tail: CopyTail = { parent: null };
-  if (session.meta.harness === "claude-code" && session.meta.path) {
+  if (source) {
     const parents = new Map(session.messages.map((m) => [m.uid, m.parentUid]));
-    yield* copyRecords(session.meta.path, options, clock, tail, parents);
+    yield* copyRecords(source, options, clock, tail, parents);
     const last = lastLiveUid(session);
     tail.parent = (last && tail.renamed?.get(last)) ?? last ?? tail.parent;
   } else {
@@ -146,7 +151,7 @@ function baseRecord(options: Stamp, parentUuid: string | null): Envelope {
 }
 
 /**
- * Copies a Claude Code file, retargeting `sessionId` and `cwd`. An earlier hop's handshake is dropped and its
+ * Copies a Claude Code file's records, retargeting `sessionId` and `cwd`. An earlier hop's handshake is dropped and its
  * children re-linked to its parent, so the chain stays whole. With --model (`options.model` is only set for a
  * same-harness copy when asked) the main thread's replies name that model, since Claude Code resumes with the
  * recorded one. Record ids that are not UUIDs (hand-made or foreign files: Claude Code hangs on them) are
@@ -155,7 +160,7 @@ function baseRecord(options: Stamp, parentUuid: string | null): Envelope {
  * as read.
  */
 export async function* copyRecords(
-  path: string,
+  records: AsyncIterable<JsonlLine>,
   options: Pick<RenderOptions, "id" | "cwd" | "model">,
   clock?: RecordClock,
   tail?: CopyTail,
@@ -164,7 +169,7 @@ export async function* copyRecords(
   const relink = new Map<string, string | null>();
   const minted = new ReMinted();
   if (tail) tail.renamed = minted.ids;
-  for await (const { text, value } of readJsonl(path)) {
+  for await (const { text, value } of records) {
     const record = value as Json;
     if (typeof record.timestamp === "string") clock?.next(record.timestamp);
     if (isHandshakeRecord(record)) {

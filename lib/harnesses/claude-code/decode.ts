@@ -1,0 +1,420 @@
+/**
+ * Streams a Claude Code transcript into the IR. The file is a tree, not a list: rewinds and edits leave
+ * branches, subagents and compaction leave chains beside the live one. The live thread is the chain that ends at
+ * the newest leaf; everything else is kept apart as its own thread so it is reported, never mixed in.
+ */
+import { basename } from "node:path";
+import type { Message, PassthroughRecord, QueuedInput, Session, Thread } from "../../ir/schema.ts";
+import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
+import { InputError } from "../../errors.ts";
+import { DriftCollector } from "../../schemas/drift.ts";
+import { findPending } from "../../ir/pending.ts";
+import { blocksFromContent } from "./content.ts";
+import { replayQueue } from "./queue.ts";
+import { modelsOf, titleFromFirstUserText } from "../../ir/summary.ts";
+import { emptySession } from "../../ir/session.ts";
+import { isObject, type Json, optStr } from "../../io/json.ts";
+import { originMeaning } from "./origin.ts";
+import { isHandshakeRecord } from "./write.ts";
+
+/** Record types that take part in the uuid/parentUuid tree. */
+const TREE_TYPES = new Set(["user", "assistant", "system", "attachment"]);
+
+interface Node {
+  uuid: string;
+  parentUuid: string | null;
+  /** Set on compaction boundaries: the pre-compaction leaf the boundary replaces. */
+  logicalParentUuid?: string;
+  /** Set on 2.1.x compaction boundaries: messages kept verbatim, replayed right after the summary (`anchor`). */
+  preserved?: { head: string; tail: string; anchor: string };
+  sidechain: boolean;
+  /** A prompt the person typed while the agent was busy, delivered when the turn ended (`promptSource`). */
+  queuedPrompt: boolean;
+  /** The IR message, for user and assistant records; tree-only records (system, attachment) have none. */
+  message?: Message;
+  order: number;
+}
+
+interface ReadState {
+  session: Session;
+  nodes: Map<string, Node>;
+  order: number;
+  queueOps: Json[];
+  titles: { custom?: string; ai?: string; summary?: string };
+}
+
+/** One transcript's records as the store reads them, with where they come from (for origins and notices). */
+export interface TranscriptLines {
+  path: string;
+  lines: AsyncIterable<JsonlLine>;
+  /** Filled in by the reader once `lines` is exhausted: a last line a live writer had not finished. */
+  tail: JsonlTail;
+}
+
+/**
+ * A Claude Code session from its transcript's records and those of its subagent transcripts (in order), which
+ * the store reads: nothing here touches a file.
+ */
+export async function decodeClaude(
+  transcript: TranscriptLines,
+  subagents: TranscriptLines[],
+): Promise<Session> {
+  const state = newState(transcript.path);
+  await decodeInto(state, transcript, false);
+  const session = state.session;
+  session.drift = state.drift.entries();
+  const live = resolveLiveThread(state.nodes);
+  session.messages = live.messages;
+  session.threads.push(...live.threads);
+  session.threads.push(...(await decodeSubagents(subagents, session)));
+  const queued: QueuedInput[] = replayQueue(state.queueOps);
+  session.pending = findPending(session.messages, queued);
+  if (endsWithInterruptMarker(session.messages)) session.pending.interruptedTurn = true;
+  session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ??
+    titleFromFirstUserText(session);
+  session.meta.models = modelsOf(session.messages);
+  return session;
+}
+
+function newState(path: string): ReadState & { drift: DriftCollector } {
+  const session = emptySession({ harness: "claude-code", id: basename(path, ".jsonl"), path, models: [] });
+  return {
+    session,
+    nodes: new Map(),
+    order: 0,
+    queueOps: [],
+    titles: {},
+    drift: new DriftCollector("claude-code"),
+  };
+}
+
+async function decodeInto(
+  state: ReadState & { drift: DriftCollector },
+  { path, lines, tail }: TranscriptLines,
+  subagent: boolean,
+) {
+  for await (const line of lines) {
+    if (!isObject(line.value)) {
+      throw new InputError(`${path}:${line.line}: expected a JSON object`);
+    }
+    const record = line.value;
+    const type = typeof record.type === "string" ? record.type : "";
+    state.drift.check(optStr(record.version), type, record, line.line);
+    const origin = {
+      harness: "claude-code" as const,
+      path,
+      offset: line.offset,
+      length: Buffer.byteLength(line.text),
+      type,
+    };
+    if (!subagent) noteMeta(state, record);
+    if (TREE_TYPES.has(type) && typeof record.uuid === "string") {
+      addNode(state, record, type, origin, subagent);
+    } else {
+      collectSideRecord(state, record, type, origin);
+    }
+  }
+  if (tail.truncatedLine) {
+    state.session.notices.push(
+      `${path}:${tail.truncatedLine}: incomplete last line (a live writer was mid-append); it was skipped`,
+    );
+  }
+}
+
+function noteMeta(state: ReadState, record: Json) {
+  const meta = state.session.meta;
+  const ts = optStr(record.timestamp);
+  if (ts) {
+    if (!meta.createdAt || ts < meta.createdAt) meta.createdAt = ts;
+    if (!meta.updatedAt || ts > meta.updatedAt) meta.updatedAt = ts;
+  }
+  meta.cwd ??= optStr(record.cwd);
+  meta.gitBranch ??= optStr(record.gitBranch);
+  if (optStr(record.version)) meta.harnessVersion = optStr(record.version);
+  if (typeof record.sessionId === "string" && record.sessionId && !state.nodes.size) {
+    meta.id = record.sessionId;
+  }
+  // The newest mode wins: 2.1.328 stamps it on each prompt, older versions wrote permission-mode records.
+  const mode = record.type === "permission-mode" || record.type === "user"
+    ? optStr(record.permissionMode)
+    : undefined;
+  if (mode) meta.permissionMode = mode;
+}
+
+function addNode(
+  state: ReadState,
+  record: Json,
+  type: string,
+  origin: Message["origin"] & object,
+  subagent: boolean,
+) {
+  const node: Node = {
+    uuid: record.uuid as string,
+    parentUuid: optStr(record.parentUuid) ?? null,
+    sidechain: subagent || record.isSidechain === true,
+    queuedPrompt: type === "user" && record.promptSource === "queued" &&
+      originMeaning(record.origin) !== "harness",
+    order: state.order++,
+    ...(optStr(record.logicalParentUuid) ? { logicalParentUuid: optStr(record.logicalParentUuid) } : {}),
+  };
+  const segment = isObject(record.compactMetadata) ? record.compactMetadata.preservedSegment : undefined;
+  if (
+    isObject(segment) && optStr(segment.headUuid) && optStr(segment.tailUuid) && optStr(segment.anchorUuid)
+  ) {
+    node.preserved = {
+      head: segment.headUuid as string,
+      tail: segment.tailUuid as string,
+      anchor: segment.anchorUuid as string,
+    };
+  }
+  if (type === "user" || type === "assistant") node.message = toMessage(record, type, origin);
+  else if (isHandshakeRecord(record)) node.message = handshakeMessage(record, origin);
+  else state.session.passthrough.push({ type, origin });
+  state.nodes.set(node.uuid, node);
+}
+
+/** An earlier hop's handshake written as a `system` record (see write.ts): context, so the next hop replaces it. */
+function handshakeMessage(record: Json, origin: Message["origin"] & object): Message {
+  return {
+    uid: record.uuid as string,
+    parentUid: optStr(record.parentUuid) ?? null,
+    role: "user",
+    kind: "context",
+    blocks: [{ type: "text", text: typeof record.content === "string" ? record.content : "" }],
+    origin,
+    ...(optStr(record.timestamp) ? { timestamp: optStr(record.timestamp) } : {}),
+  };
+}
+
+function toMessage(record: Json, type: "user" | "assistant", origin: Message["origin"] & object): Message {
+  const message = isObject(record.message) ? record.message : {};
+  const kind = record.isCompactSummary === true
+    ? "summary"
+    : isInjected(record, message)
+    ? "context"
+    : "turn";
+  const usage = isObject(message.usage) ? message.usage : undefined;
+  return {
+    uid: record.uuid as string,
+    parentUid: optStr(record.parentUuid) ?? null,
+    role: type,
+    kind,
+    blocks: blocksFromContent(message.content),
+    origin,
+    ...(optStr(record.timestamp) ? { timestamp: optStr(record.timestamp) } : {}),
+    ...(type === "assistant" && optStr(message.model) && message.model !== SYNTHETIC_MODEL
+      ? { model: optStr(message.model) }
+      : {}),
+    ...(optStr(message.id) ? { providerMessageId: optStr(message.id) } : {}),
+    ...(optStr(record.agentId) ? { agentId: optStr(record.agentId) } : {}),
+    ...(usage
+      ? {
+        usage: {
+          inputTokens: num(usage.input_tokens),
+          outputTokens: num(usage.output_tokens),
+          cacheReadTokens: num(usage.cache_read_input_tokens),
+          cacheWriteTokens: num(usage.cache_creation_input_tokens),
+        },
+      }
+      : {}),
+  };
+}
+
+/**
+ * User records the harness wrote rather than the person: records whose `origin` is harness-made (task
+ * notifications, continuations, peers, ...; see origin.ts), meta messages, system-originated prompts
+ * (`promptSource: "system"`), interruption markers and local slash commands. A person's prompt carries
+ * `origin: {kind: "human"}` in 2.1.x and stays a turn.
+ */
+function isInjected(record: Json, message: Json): boolean {
+  const meaning = originMeaning(record.origin);
+  if (meaning === "harness") return true;
+  // A person's words recorded as meta (a voice call's transcript) are still the person's. 2.1.332 also marks
+  // rows the harness made (interruption markers, caveats, notices) with `rowSource: "harness"`.
+  if (
+    meaning !== "person" &&
+    (record.isMeta === true || record.promptSource === "system" || record.rowSource === "harness")
+  ) return true;
+  // 1.0.x fills a turn it never sent with a synthetic assistant message.
+  if (record.type === "assistant") return message.model === SYNTHETIC_MODEL;
+  return blocksFromContent(message.content).some((b) =>
+    b.type === "text" && (INTERRUPT_MARKER.test(b.text) || LOCAL_COMMAND.test(b.text))
+  );
+}
+
+const INTERRUPT_MARKER = /^\[Request interrupted by user/;
+/** A slash command the user ran in Claude Code itself (`/compact`), and what it printed: not sent as words. */
+const LOCAL_COMMAND = /^\s*<(command-name|local-command-stdout|local-command-stderr|local-command-caveat)>/;
+const SYNTHETIC_MODEL = "<synthetic>";
+
+const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
+
+function collectSideRecord(
+  state: ReadState,
+  record: Json,
+  type: string,
+  origin: PassthroughRecord["origin"],
+) {
+  if (type === "queue-operation") state.queueOps.push(record);
+  if (type === "custom-title" && optStr(record.customTitle)) state.titles.custom = optStr(record.customTitle);
+  if (type === "ai-title" && optStr(record.aiTitle)) state.titles.ai = optStr(record.aiTitle);
+  if (type === "summary" && optStr(record.summary)) state.titles.summary = optStr(record.summary);
+  if (type === "api-request-shape" && isObject(record.shape)) noteRequestShape(state.session, record.shape);
+  state.session.passthrough.push({ type, origin });
+}
+
+function endsWithInterruptMarker(messages: Message[]): boolean {
+  const last = messages.at(-1);
+  return !!last && last.blocks.some((b) => b.type === "text" && INTERRUPT_MARKER.test(b.text));
+}
+
+/**
+ * 2.1.328 records the shape of each API request: the system prompt and the tool catalog the model saw. The
+ * newest one is what the session runs with now.
+ */
+function noteRequestShape(session: Session, shape: Json) {
+  if (Array.isArray(shape.system)) {
+    const text = shape.system.flatMap((b) => (isObject(b) && typeof b.text === "string" ? [b.text] : []))
+      .join("\n\n");
+    if (text) session.meta.systemInstructions = text;
+  }
+  if (Array.isArray(shape.tools)) {
+    session.tools = shape.tools.filter(isObject).filter((t) => typeof t.name === "string").map((t) => ({
+      name: t.name as string,
+      ...(typeof t.description === "string" ? { description: t.description } : {}),
+      ...(t.input_schema !== undefined ? { inputSchema: t.input_schema } : {}),
+    }));
+  }
+}
+
+/**
+ * The live thread is the parent chain of the newest main-thread leaf. Compaction boundaries cut the chain
+ * (their parent is null and `logicalParentUuid` points at what they replaced), so history before a boundary
+ * is kept as a `compacted` thread, except the messages 2.1.x preserves verbatim, which are replayed right after
+ * the summary; every other leaf's private stretch is an abandoned branch.
+ */
+export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message[]; threads: Thread[] } {
+  const main = [...nodes.values()].filter((n) => !n.sidechain);
+  const hasChild = new Set<string>();
+  const replaced = new Set<string>();
+  for (const n of main) {
+    if (n.parentUuid) hasChild.add(n.parentUuid);
+    if (n.logicalParentUuid) replaced.add(n.logicalParentUuid);
+  }
+  // A leaf may be a record without a message (a trailing attachment): it still ends its chain. What a
+  // compaction replaced has no child either, but it is history, not a leaf.
+  const leaves = main.filter((n) => !hasChild.has(n.uuid) && !replaced.has(n.uuid)).sort((a, b) =>
+    a.order - b.order
+  );
+  const liveLeaf = leaves.at(-1);
+  const claimed = new Set<string>();
+  let chain = walkUp(nodes, liveLeaf?.uuid, claimed);
+
+  for (const boundary of chain.filter((n) => n.preserved)) {
+    const { head, tail, anchor } = boundary.preserved!;
+    const kept = walkUp(nodes, tail, claimed, head);
+    const at = chain.findIndex((n) => n.uuid === anchor);
+    if (at !== -1) chain = [...chain.slice(0, at + 1), ...kept, ...chain.slice(at + 1)];
+  }
+
+  chain = withQueuedPrompts(chain, leaves, claimed);
+
+  const threads: Thread[] = [];
+  const compacted = chain
+    .filter((n) => n.logicalParentUuid)
+    .flatMap((boundary) =>
+      walkUp(nodes, firstUnclaimedAncestor(nodes, boundary.logicalParentUuid, claimed), claimed)
+    );
+  if (compacted.length) threads.push({ id: "compacted", kind: "compacted", messages: messagesOf(compacted) });
+
+  for (const leaf of leaves) {
+    if (leaf === liveLeaf) continue;
+    const branch = messagesOf(walkUp(nodes, leaf.uuid, claimed));
+    if (branch.length) {
+      threads.push({ id: `branch-${leaf.uuid}`, kind: "abandoned-branch", messages: branch });
+    }
+  }
+  const side = [...nodes.values()].filter((n) => n.sidechain && !claimed.has(n.uuid)).sort((a, b) =>
+    a.order - b.order
+  );
+  if (side.length) threads.push({ id: "sidechain", kind: "sidechain", messages: messagesOf(side) });
+  return { messages: messagesOf(chain), threads };
+}
+
+/**
+ * A prompt typed while a tool ran is recorded as a child of the running call's tool_use, beside the chain
+ * that goes on with the call's cancelled result and the interruption marker: a leaf of its own, though the
+ * model got it right after that result (Claude Code's own resume loses it). Such a queued prompt is put back
+ * where the model read it: after the user records that follow its parent, before the next answer, and the
+ * messages' `parentUid`s are changed to that order.
+ */
+function withQueuedPrompts(chain: Node[], leaves: Node[], claimed: Set<string>): Node[] {
+  const out = [...chain];
+  for (const leaf of leaves) {
+    if (!leaf.queuedPrompt || claimed.has(leaf.uuid)) continue;
+    const parentAt = out.findIndex((n) => n.uuid === leaf.parentUuid);
+    if (parentAt === -1) continue;
+    let at = parentAt + 1;
+    while (at < out.length && out[at]!.message?.role !== "assistant") at++;
+    // The messages say where they now stand, so a Claude Code copy links them that way (see write.ts).
+    if (leaf.message) leaf.message.parentUid = out[at - 1]!.uuid;
+    const next = out[at]?.message;
+    if (next) next.parentUid = leaf.uuid;
+    out.splice(at, 0, leaf);
+    claimed.add(leaf.uuid);
+  }
+  return out;
+}
+
+/** What a boundary replaced, above the messages it preserved (those already belong to the live thread). */
+function firstUnclaimedAncestor(
+  nodes: Map<string, Node>,
+  uuid: string | undefined,
+  claimed: Set<string>,
+): string | undefined {
+  let n = uuid ? nodes.get(uuid) : undefined;
+  while (n && claimed.has(n.uuid)) n = n.parentUuid ? nodes.get(n.parentUuid) : undefined;
+  return n?.uuid;
+}
+
+/**
+ * Nodes from `uuid` up its parent chain, oldest first: up to (not including) the first one already claimed by
+ * another thread, or up to and including `last`. Each node is claimed, so no message lands in two threads.
+ */
+function walkUp(
+  nodes: Map<string, Node>,
+  uuid: string | undefined,
+  claimed: Set<string>,
+  last?: string,
+): Node[] {
+  const out: Node[] = [];
+  for (
+    let n = uuid ? nodes.get(uuid) : undefined;
+    n && !claimed.has(n.uuid);
+    n = n.uuid === last ? undefined : n.parentUuid ? nodes.get(n.parentUuid) : undefined
+  ) {
+    claimed.add(n.uuid);
+    out.push(n);
+  }
+  return out.reverse();
+}
+
+const messagesOf = (list: Node[]): Message[] => list.flatMap((n) => (n.message ? [n.message] : []));
+
+/** Subagent transcripts (`<session-id>/subagents/agent-*.jsonl`, read by the store), as threads of their own. */
+async function decodeSubagents(subagents: TranscriptLines[], session: Session): Promise<Thread[]> {
+  const threads: Thread[] = [];
+  for (const transcript of subagents) {
+    const state = newState(transcript.path);
+    await decodeInto(state, transcript, true);
+    const messages = [...state.nodes.values()].sort((a, b) => a.order - b.order);
+    threads.push({
+      id: basename(transcript.path, ".jsonl"),
+      kind: "subagent",
+      messages: messagesOf(messages),
+    });
+    session.drift.push(...state.drift.entries());
+    session.notices.push(...state.session.notices);
+  }
+  return threads;
+}

@@ -1,0 +1,27 @@
+/**
+ * Rendering into Claude Code from the store's side: a Claude Code source's records are read from its file for
+ * the codec to copy (write.ts), subagent transcripts likewise; any other source is rendered from the IR alone.
+ */
+import type { Session } from "../../ir/schema.ts";
+import type { RenderOptions } from "../types.ts";
+import { readJsonl } from "../../io/jsonl.ts";
+import { copyRecords, encodeClaude } from "./write.ts";
+
+export function renderClaude(
+  session: Session,
+  options: RenderOptions,
+  targetVersion?: string,
+): AsyncGenerator<string> {
+  const source = session.meta.harness === "claude-code" && session.meta.path
+    ? readJsonl(session.meta.path)
+    : undefined;
+  return encodeClaude(session, options, targetVersion, source);
+}
+
+/** A subagent transcript of the source, retargeted to the new session. */
+export function copyTranscript(
+  path: string,
+  options: Pick<RenderOptions, "id" | "cwd" | "model">,
+): AsyncGenerator<string> {
+  return copyRecords(readJsonl(path), options);
+}
