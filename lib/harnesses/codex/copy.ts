@@ -7,7 +7,7 @@
  */
 import type { Session } from "../../ir/schema.ts";
 import type { RenderOptions } from "../types.ts";
-import { readJsonl } from "../../io/jsonl.ts";
+import type { JsonlLine } from "../../io/jsonl.ts";
 import { RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, startsWithHandshake } from "../../handshake/handshake.ts";
 import { messageItem, messageText, outputItem } from "./items.ts";
@@ -20,10 +20,12 @@ type Json = Record<string, unknown>;
 
 const ROOT_LISTS = new Set(["runtime_workspace_roots", "workspace_roots"]);
 
+/** `records` are the source rollout's, as the store reads them from `session.meta.path`. */
 export async function* copyRollout(
   session: Session,
   options: RenderOptions,
   target: CodexTarget,
+  records: AsyncIterable<JsonlLine>,
 ): AsyncGenerator<string> {
   const retarget = retargeter(session.meta.id, options.id, session.meta.cwd, options.cwd);
   const clock = new RecordClock(options.now, session.meta.createdAt);
@@ -31,7 +33,7 @@ export async function* copyRollout(
   const customCalls = new Set<string>();
   let lastOrdinal: number | undefined;
   let metaSeen = false;
-  for await (const { text, value } of readJsonl(session.meta.path!)) {
+  for await (const { text, value } of records) {
     const record = value as Json;
     if (typeof record.timestamp === "string") clock.next(record.timestamp);
     if (isObject(record.payload) && record.payload.type === "custom_tool_call") {

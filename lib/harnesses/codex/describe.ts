@@ -8,7 +8,7 @@
  * from the source file with those same changes applied, so row and file cannot disagree.
  */
 import type { RenderOptions } from "../types.ts";
-import { readJsonl } from "../../io/jsonl.ts";
+import type { JsonlLine } from "../../io/jsonl.ts";
 import { isObject, type Json } from "../../io/json.ts";
 import type { CodexTarget } from "./target.ts";
 
@@ -89,15 +89,15 @@ export interface RolloutDescription {
   model?: string;
 }
 
-/** Reads the source rollout's `session_meta` (as the copy will write it) and its last `turn_context`. */
+/** The source rollout's `session_meta` (as the copy will write it) and its last `turn_context`, from its records. */
 export async function describeCopy(
-  path: string,
+  records: AsyncIterable<JsonlLine>,
   options: RenderOptions,
   target: CodexTarget,
 ): Promise<RolloutDescription | undefined> {
   let meta: { payload: Json; timestamp?: string; ordinal: boolean } | undefined;
   let context: Json | undefined;
-  for await (const { value } of readJsonl(path)) {
+  for await (const { value } of records) {
     if (!isObject(value) || !isObject(value.payload)) continue;
     if (value.type === "session_meta" && !meta) {
       meta = {

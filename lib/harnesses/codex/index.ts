@@ -7,7 +7,7 @@ import { codexTools } from "./tools.ts";
 import { codexModels } from "./models.ts";
 import { listCodex } from "./list.ts";
 import { readCodexSession } from "./read.ts";
-import { renderCodex } from "./write.ts";
+import { renderCodex } from "./render.ts";
 import { planCodex } from "./register.ts";
 import { configuredCodexModel } from "./config.ts";
 

@@ -34,7 +34,9 @@ import { homeEnvironment } from "../homes.ts";
 import { CODEX_HOME } from "./home.ts";
 import { mintedAt, newestStateDb, rolloutFiles, rolloutPath } from "./locate.ts";
 import { type CodexTarget, detectTarget } from "./target.ts";
-import { isCopy, renderRollout } from "./write.ts";
+import { isCopy } from "./write.ts";
+import { rolloutLines } from "./render.ts";
+import { readJsonl } from "../../io/jsonl.ts";
 import { describeCopy, type RolloutDescription } from "./describe.ts";
 import { fitRow, rowValues } from "./row.ts";
 
@@ -86,7 +88,9 @@ export async function planCodex(
     if (!database) throw error;
     return refusedPlan(preview, targetStoreRefusal(database, error).message);
   }
-  const described = isCopy(session) ? await describeCopy(session.meta.path!, options, target) : undefined;
+  const described = isCopy(session)
+    ? await describeCopy(readJsonl(session.meta.path!), options, target)
+    : undefined;
   const plan: PlanPreview = {
     ...preview,
     notes: [...targetNotes(target, described), ...copyNotes(described)],
@@ -110,7 +114,7 @@ export async function planCodex(
   if (clash && !force) return refusedPlan(plan, refuse.exists(options.id, clash.path).message);
   const planned: Planned = {
     id: options.id,
-    file: { path, lines: () => renderRollout(session, options, target) },
+    file: { path, lines: () => rolloutLines(session, options, target) },
     database,
     row,
     ...(previous ? { previous } : {}),

@@ -1,5 +1,5 @@
 /**
- * Renders the IR as a Codex rollout for the installed Codex (see target.ts). A Codex source is copied line by
+ * Renders the IR as a Codex rollout for the installed Codex (target.ts detects it; render.ts passes it in). A Codex source is copied line by
  * line (copy.ts); any other source is rendered turn by turn, each turn as Codex writes its own:
  *
  *   event_msg task_started, turn_context, response_items (what the model reads back on resume) each followed by
@@ -27,7 +27,8 @@ import type { CodexEventMsgAgentMessage, CodexEventMsgUserMessage } from "../../
 import { callItem, imageUrl, messageItem, outputItem, reasoningItem } from "./items.ts";
 import { codexPolicies } from "./posture.ts";
 import { LineWriter } from "./lines.ts";
-import { type CodexTarget, defaultTarget, detectTarget } from "./target.ts";
+import type { CodexTarget } from "./target.ts";
+import type { JsonlLine } from "../../io/jsonl.ts";
 import { copyRollout } from "./copy.ts";
 
 /** What session-bridge records as the program that wrote a thread (`originator`). */
@@ -35,24 +36,22 @@ export const ORIGINATOR = "session-bridge";
 
 type ResponseItem = CodexResponseItemLine["payload"];
 
-export async function* renderCodex(session: Session, options: RenderOptions): AsyncGenerator<string> {
-  const target = options.home
-    ? await detectTarget(options.home, options.targetVersion)
-    : defaultTarget(options.targetVersion);
-  yield* renderRollout(session, options, target);
-}
-
 /** A Codex source with its file at hand is copied line by line rather than rendered from the IR. */
 export function isCopy(session: Session): boolean {
   return session.meta.harness === "codex" && !!session.meta.path;
 }
 
+/**
+ * The session as rollout lines for the Codex the store detected (`target`). `source` is the records of a
+ * Codex source's rollout (the store reads them): they are copied; without them the IR is rendered.
+ */
 export function renderRollout(
   session: Session,
   options: RenderOptions,
   target: CodexTarget,
+  source?: AsyncIterable<JsonlLine>,
 ): AsyncGenerator<string> {
-  if (isCopy(session)) return copyRollout(session, options, target);
+  if (source) return copyRollout(session, options, target, source);
   return renderForeign(session, options, target);
 }
 
