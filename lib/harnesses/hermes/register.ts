@@ -34,6 +34,7 @@ import { storeColumns, type StoreShape, storeShape } from "./database.ts";
 import { type ExportedMessage, hermesTitle, storedMessage, type TargetRows, TITLE_MAX } from "./rows.ts";
 import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./store.ts";
 import { targetRows } from "./target.ts";
+import { sameHarnessSource } from "./source.ts";
 import { checkHermesId } from "./ids.ts";
 
 /** What commit needs beyond the preview: the database and the rows built (read-only) at planning. */
@@ -67,10 +68,10 @@ export async function planHermes(
   if (!existsSync(database)) {
     return refusedPlan(plan, refuse.noStore("Hermes", home.dir, "hermes").message);
   }
-  const rows = await targetRows(session, { ...options, ...(title ? { title } : {}) }, {
+  const rows = targetRows(session, { ...options, ...(title ? { title } : {}) }, {
     model: model.model ?? null,
     ...(home.profile ? { profile: home.profile } : {}),
-  });
+  }, await sameHarnessSource(session));
   plan.notes!.push(
     ...uncarriedByCopy(session, rows.session, {
       ...configuredModel(configPath(home.dir)),

@@ -12,16 +12,14 @@ import { pyJson } from "./pyjson.ts";
 import type { ExportedMessage } from "./rows.ts";
 import { FLOAT_COLUMNS } from "./generations.ts";
 import { configuredModel } from "./config.ts";
-import { type HermesSource, loadSource } from "./source.ts";
+import { type HermesSource, sameHarnessSource } from "./source.ts";
 import { activeHome, configPath } from "./store.ts";
 import { addPendingRows, targetRows } from "./target.ts";
 
 type Json = Record<string, unknown>;
 
 export async function* renderHermes(session: Session, options: RenderOptions): AsyncGenerator<string> {
-  const source = session.meta.harness === "hermes" && session.meta.path
-    ? await loadSource(session.meta.path)
-    : undefined;
+  const source = await sameHarnessSource(session);
   // Stored rows are exported as they are; a snapshot or transcript becomes the rows Hermes would store.
   if (source?.kind === "rows") {
     yield exportedAsStored(source, session, options);
@@ -31,9 +29,9 @@ export async function* renderHermes(session: Session, options: RenderOptions): A
   const configured = options.home
     ? configuredModel(configPath(activeHome(options.home).dir)).model
     : undefined;
-  const { session: row, messages } = await targetRows(session, options, {
+  const { session: row, messages } = targetRows(session, options, {
     model: options.model ?? configured ?? session.meta.models.at(-1) ?? null,
-  });
+  }, source);
   yield exportLine([{ row: { ...row }, messages }]);
 }
 

@@ -111,3 +111,10 @@ function onlyConversation(db: ReturnType<typeof openReadOnly>, file: string): st
       : `${file} holds no sessions`,
   );
 }
+
+/** A Hermes source's rows, for a same-harness copy; none for any other source. */
+export async function sameHarnessSource(session: Session): Promise<HermesSource | undefined> {
+  return session.meta.harness === "hermes" && session.meta.path
+    ? await loadSource(session.meta.path)
+    : undefined;
+}

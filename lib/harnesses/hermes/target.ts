@@ -20,7 +20,7 @@ import {
   rowTime,
   type TargetRows,
 } from "./rows.ts";
-import { type HermesSource, loadSource } from "./source.ts";
+import type { HermesSource } from "./source.ts";
 
 export interface TargetSettings {
   /** The model the row records: the one the target Hermes routes to (see config.ts). */
@@ -29,16 +29,18 @@ export interface TargetSettings {
   profile?: string;
 }
 
-export async function targetRows(
+/**
+ * The rows of `session` for the target. `source` is a Hermes source's rows (the store loads them): they are
+ * copied; without them the IR is rendered as rows.
+ */
+export function targetRows(
   session: Session,
   options: RenderOptions,
   settings: TargetSettings,
-): Promise<TargetRows> {
+  source?: HermesSource,
+): TargetRows {
   const clock = new RecordClock(options.now, session.meta.createdAt);
   const stamp: RowStamp = { sessionId: options.id, clock };
-  const source = session.meta.harness === "hermes" && session.meta.path
-    ? await loadSource(session.meta.path)
-    : undefined;
   const messages = source ? copiedMessages(source, options.id, clock) : foreignMessages(session, stamp);
   addPendingRows(messages, session, options, clock);
   messages.forEach((m, i) => (m.id = i + 1));
