@@ -18,7 +18,12 @@ const record = (signal: InterruptSignal) => {
 };
 
 export async function holdingSignals<T>(work: () => Promise<T>): Promise<T> {
-  if (holders++ === 0) { for (const s of SIGNALS) process.on(s, record); }
+  // A signal belongs to the write it arrived during: a program that makes several (the library API in a TUI)
+  // must not see its next write refused by one that is over. It stays readable until the next write starts.
+  if (holders++ === 0) {
+    received = undefined;
+    for (const s of SIGNALS) process.on(s, record);
+  }
   try {
     return await work();
   } finally {
