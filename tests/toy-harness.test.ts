@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
@@ -134,6 +134,17 @@ test("undo takes back the handoff to the toy: its file is gone", async () => {
   assert.equal(existsSync(target.path), false);
   const listed = await toyCli(["list", "--from", "toy", ...homes]);
   assert.deepEqual(listed.json.sessions, []);
+});
+
+test("the demo gives the toy a sandbox home too: it never lists the user's own toy sessions", async () => {
+  const userToy = join(env.HOME, ".toy", "sessions");
+  mkdirSync(userToy, { recursive: true });
+  const mine = "00000000-0000-4000-8000-00000000707a";
+  writeFileSync(join(userToy, `${mine}.jsonl`), `${JSON.stringify({ toy: 1, id: mine, cwd })}\n`);
+  const r = await runCli(["demo"], env, undefined, registry);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /=== Sessions found in the sandbox stores/);
+  assert.doesNotMatch(r.stdout, new RegExp(mine));
 });
 
 test("nothing outside the test tree names the toy: the descriptor and one registry line are all it took", () => {

@@ -12,9 +12,8 @@ import { createHermesStore } from "./hermes-store.ts";
 
 export interface Sandbox {
   root: string;
-  claudeHome: string;
-  codexHome: string;
-  hermesHome: string;
+  /** The seeded homes by harness name (the built-in harnesses the demo tours). */
+  homes: Readonly<Record<string, string>>;
   bridgeHome: string;
   sessionId: string;
   targetCwd: string;
@@ -39,9 +38,7 @@ export function buildSandbox(): Sandbox {
   createHermesStore(hermesHome, sampleModel(sample.lines));
   return {
     root,
-    claudeHome,
-    codexHome,
-    hermesHome,
+    homes: { "claude-code": claudeHome, codex: codexHome, hermes: hermesHome },
     bridgeHome: join(root, "session-bridge"),
     sessionId,
     targetCwd,

@@ -3,6 +3,7 @@ import { flag } from "../args.ts";
 import { buildSandbox } from "../../demo/sandbox.ts";
 import { out } from "../output.ts";
 import { rmSync } from "node:fs";
+import { join } from "node:path";
 
 export const demo: Command = {
   usage: "session-bridge demo [--keep]",
@@ -13,14 +14,12 @@ export const demo: Command = {
     // The demo's backups and undo ledger belong to the sandbox, not to the user's real session-bridge home: the
     // steps run with an environment naming it (a copy: the process's own environment is left as it was).
     const env = { ...context.env, SESSION_BRIDGE_HOME: sandbox.bridgeHome };
-    const homes = [
-      "--claude-home",
-      sandbox.claudeHome,
-      "--codex-home",
-      sandbox.codexHome,
-      "--hermes-home",
-      sandbox.hermesHome,
-    ];
+    // Every registered harness gets a home in the sandbox (an empty one when the demo seeds none), so no step
+    // ever lists or touches a store of the user's.
+    const homes = context.registry.harnesses.flatMap((h) => [
+      `--${h.home.flag}`,
+      sandbox.homes[h.name] ?? join(sandbox.root, h.name),
+    ]);
     const steps: [string, string[]][] = [
       ["Sessions found in the sandbox stores", ["list", ...homes]],
       ["What the Claude Code sample contains", ["inspect", sandbox.sessionId, ...homes]],
