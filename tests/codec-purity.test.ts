@@ -56,6 +56,15 @@ for (const harness of builtinRegistry.harnesses) {
   });
 }
 
+for (const harness of builtinRegistry.harnesses) {
+  test(`${harness.name}: its store (store.ts) lists, loads, renders and plans`, async () => {
+    const exports = Object.keys(await import(join(ROOT, "lib", "harnesses", harness.name, "store.ts")));
+    for (const verb of ["list", "read", "render", "plan"]) {
+      assert.ok(exports.some((name) => name.startsWith(verb)), `no ${verb}* in ${exports.join(", ")}`);
+    }
+  });
+}
+
 test("the purity check finds a file system import through a chain of imports", () => {
   // The store side of the same harness reads files: the check must see it, or it proves nothing.
   const found = impurities(join(ROOT, "lib", "harnesses", "codex", "read.ts"));

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hermes } from "../lib/harnesses/hermes/index.ts";
-import { sessionLocator } from "../lib/harnesses/hermes/store.ts";
+import { sessionLocator } from "../lib/harnesses/hermes/profiles.ts";
 import { claudeFixture, seedClaudeHome } from "./helpers/fixtures.ts";
 import { capturedIds, HERMES_VERSIONS, hermesFixture } from "./helpers/hermes.ts";
 import { conversationCore } from "./helpers/ir-core.ts";

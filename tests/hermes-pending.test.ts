@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
-import { sessionLocator } from "../lib/harnesses/hermes/store.ts";
+import { sessionLocator } from "../lib/harnesses/hermes/profiles.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { capturedIds, HERMES_VERSIONS, hermesFixture, seedHermesHome } from "./helpers/hermes.ts";
 import { runCliJson } from "./helpers/cli.ts";

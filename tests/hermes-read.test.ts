@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
-import { sessionLocator } from "../lib/harnesses/hermes/store.ts";
+import { sessionLocator } from "../lib/harnesses/hermes/profiles.ts";
 import type { Block, Message } from "../lib/ir/schema.ts";
 import { capturedIds, HERMES_VERSIONS, hermesFixture } from "./helpers/hermes.ts";
 import { runCliJson } from "./helpers/cli.ts";

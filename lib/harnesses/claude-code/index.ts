@@ -1,10 +1,7 @@
 /** Claude Code: threaded JSONL transcripts under `<config>/projects/<bucket>/<id>.jsonl`. The descriptor. */
 import type { Harness } from "../types.ts";
 import { assertUuid, newUuid } from "../../ids.ts";
-import { projectsDir, summarize, transcriptPaths } from "./locate.ts";
-import { readClaudeSession } from "./read.ts";
-import { renderClaude } from "./render.ts";
-import { planClaude } from "./register.ts";
+import { listClaude, planClaude, projectsDir, readClaudeSession, renderClaude } from "./store.ts";
 import { configuredClaudeModel } from "./settings.ts";
 import { CLAUDE_HOME } from "./home.ts";
 import { claudePosture } from "./posture.ts";
@@ -60,7 +57,7 @@ export const claudeCode: Harness = {
   configuredModel: configuredClaudeModel,
   checkId: (id) => assertUuid(id),
   locate: projectsDir,
-  list: (home) => Promise.all(transcriptPaths(home).map(summarize)),
+  list: listClaude,
   read: readClaudeSession,
   render: renderClaude,
   plan: planClaude,

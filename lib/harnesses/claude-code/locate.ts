@@ -65,3 +65,8 @@ function userText(message: unknown): string | undefined {
   );
   return text?.type === "text" ? titleLine(text.text) : undefined;
 }
+
+/** Every session in the home, summarized from its transcript's first records. */
+export function listClaude(home: string): Promise<SessionSummary[]> {
+  return Promise.all(transcriptPaths(home).map(summarize));
+}

@@ -5,10 +5,7 @@ import { CODEX_HOME } from "./home.ts";
 import { codexPosture } from "./posture.ts";
 import { codexTools } from "./tools.ts";
 import { codexModels } from "./models.ts";
-import { listCodex } from "./list.ts";
-import { readCodexSession } from "./read.ts";
-import { renderCodex } from "./render.ts";
-import { planCodex } from "./register.ts";
+import { listCodex, planCodex, readCodexSession, renderCodex } from "./store.ts";
 import { configuredCodexModel } from "./config.ts";
 
 export const codex: Harness = {

@@ -1,12 +1,16 @@
 /** Hermes Agent: sessions as rows of `state.db` (plus legacy transcripts and snapshots), in every profile. */
 import type { Harness } from "../types.ts";
 import { checkHermesId, newHermesId } from "./ids.ts";
-import { listHermes } from "./list.ts";
-import { readHermesSession } from "./read.ts";
-import { renderHermes } from "./render.ts";
+import {
+  activeHome,
+  configPath,
+  listHermes,
+  planHermes,
+  readHermesSession,
+  renderHermes,
+  stateDbPath,
+} from "./store.ts";
 import { catalogNotCarried } from "./carried.ts";
-import { planHermes } from "./register.ts";
-import { activeHome, configPath, stateDbPath } from "./store.ts";
 import { configuredModel } from "./config.ts";
 import { HERMES_HOME } from "./home.ts";
 import { hermesTools } from "./tools.ts";

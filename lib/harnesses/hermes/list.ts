@@ -10,7 +10,7 @@ import type { SessionSummary } from "../types.ts";
 import { openReadOnly } from "../../store/sqlite.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
-import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./store.ts";
+import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./profiles.ts";
 
 interface ListedRow {
   id: string;

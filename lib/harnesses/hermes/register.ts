@@ -32,7 +32,7 @@ import { uncarriedByCopy } from "./carried.ts";
 import { configuredModel } from "./config.ts";
 import { storeColumns, type StoreShape, storeShape } from "./database.ts";
 import { type ExportedMessage, hermesTitle, storedMessage, type TargetRows, TITLE_MAX } from "./rows.ts";
-import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./store.ts";
+import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./profiles.ts";
 import { targetRows } from "./target.ts";
 import { sameHarnessSource } from "./source.ts";
 import { checkHermesId } from "./ids.ts";

@@ -13,7 +13,7 @@ import type { ExportedMessage } from "./rows.ts";
 import { FLOAT_COLUMNS } from "./generations.ts";
 import { configuredModel } from "./config.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
-import { activeHome, configPath } from "./store.ts";
+import { activeHome, configPath } from "./profiles.ts";
 import { addPendingRows, targetRows } from "./target.ts";
 
 type Json = Record<string, unknown>;

@@ -11,7 +11,7 @@ import { isSqliteFile, openReadOnly } from "../../store/sqlite.ts";
 import { chainMessages, conversationChain, storeShape } from "./database.ts";
 import { type FileSession, readHermesJsonl, readSnapshot } from "./files.ts";
 import type { HermesMessage, SessionRecord } from "./message.ts";
-import { legacySessionsDir, parseLocator, sessionLocator } from "./store.ts";
+import { legacySessionsDir, parseLocator, sessionLocator } from "./profiles.ts";
 
 type Tools = Session["tools"];
 

@@ -1,0 +1,14 @@
+/**
+ * Claude Code's store: everything that finds, reads or writes its files, around the pure codec (codec.ts).
+ *
+ *   list    locate.ts    transcripts under `<home>/projects/<bucket>/`, summarized
+ *   load    read.ts      a transcript and its subagent transcripts, streamed into the codec
+ *   render  render.ts    a Claude Code source's records read for the codec to copy; subagents copied likewise
+ *   plan    register.ts  where a handoff goes (bucket.ts, for the version target.ts detects), as a plan value
+ *                        whose commit() publishes the files (refusals: ../refuse.ts)
+ */
+export { listClaude, projectsDir } from "./locate.ts";
+export { readClaudeSession } from "./read.ts";
+export { copyTranscript, renderClaude } from "./render.ts";
+export { planClaude } from "./register.ts";
+export { detectClaudeTarget } from "./target.ts";

@@ -1,0 +1,73 @@
+/**
+ * Where Hermes keeps its state. A home (`--hermes-home`, `HERMES_HOME`, `~/.hermes`) holds `state.db`, the
+ * source of truth, plus legacy files under `sessions/`. Named profiles are complete homes of their own under
+ * `<root>/profiles/<name>/`, and the sticky `<root>/active_profile` file picks the one a bare `hermes` runs in
+ * (hermes_cli/profiles.py and `_apply_profile_override` in hermes_cli/main.py, 0.19.0).
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+
+/** Profile names as Hermes accepts them (`_PROFILE_ID_RE`). */
+const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export interface HermesHome {
+  dir: string;
+  /** The profile name when `dir` is `<root>/profiles/<name>`. */
+  profile?: string;
+}
+
+export const stateDbPath = (home: string): string => join(home, "state.db");
+export const legacySessionsDir = (home: string): string => join(home, "sessions");
+export const configPath = (home: string): string => join(home, "config.yaml");
+
+/**
+ * A home, absolute (a relative `--hermes-home` would be stored and printed relative to wherever the command
+ * ran), and whether it is itself a profile directory (Hermes trusts HERMES_HOME then, ignoring active_profile).
+ */
+function asProfile(home: string): HermesHome {
+  const dir = resolve(home);
+  const name = basename(dir);
+  return basename(dirname(dir)) === "profiles" && PROFILE_NAME.test(name) ? { dir, profile: name } : { dir };
+}
+
+/** The home and, when it is a profile root, every named profile under it. */
+export function hermesHomes(hermesHome: string): HermesHome[] {
+  const root = asProfile(hermesHome);
+  if (root.profile) return [root];
+  const profilesDir = join(root.dir, "profiles");
+  const profiles = existsSync(profilesDir)
+    ? readdirSync(profilesDir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && PROFILE_NAME.test(e.name) && e.name !== "default")
+      .map((e) => ({ dir: join(profilesDir, e.name), profile: e.name }))
+      .sort((a, b) => a.dir.localeCompare(b.dir))
+    : [];
+  return [root, ...profiles];
+}
+
+/** The home a plain `hermes` started with this home works in: a profile dir, else the sticky active profile. */
+export function activeHome(hermesHome: string): HermesHome {
+  const home = asProfile(hermesHome);
+  if (home.profile) return home;
+  const marker = join(home.dir, "active_profile");
+  const name = existsSync(marker) ? readFileSync(marker, "utf8").trim() : "";
+  const dir = join(home.dir, "profiles", name);
+  return name && name !== "default" && PROFILE_NAME.test(name) && existsSync(dir)
+    ? { dir, profile: name }
+    : home;
+}
+
+/**
+ * A database session is named `<state.db path>#<session id>`: one string that `read` accepts and `list`
+ * returns, like a transcript path for the file-based harnesses.
+ */
+export function sessionLocator(database: string, id: string): string {
+  return `${database}#${id}`;
+}
+
+/** Splits a locator; a plain file path (database or transcript) has no id. */
+export function parseLocator(path: string): { file: string; id?: string } {
+  if (existsSync(path)) return { file: path };
+  const cut = path.lastIndexOf("#");
+  if (cut > 0 && existsSync(path.slice(0, cut))) return { file: path.slice(0, cut), id: path.slice(cut + 1) };
+  return { file: path };
+}
