@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
-import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
+import { builtinRegistry, findHarness, withHarness } from "../lib/harnesses/registry.ts";
 import { readCodexSession } from "../lib/harnesses/codex/read.ts";
 import { toy } from "./helpers/toy-harness/index.ts";
 import { runCli } from "./helpers/cli.ts";
@@ -145,6 +145,20 @@ test("the demo gives the toy a sandbox home too: it never lists the user's own t
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /=== Sessions found in the sandbox stores/);
   assert.doesNotMatch(r.stdout, new RegExp(mine));
+});
+
+test("a registry finds a harness by name or alias in any case, and refuses a second harness by a taken word", () => {
+  assert.equal(findHarness(registry, "TOYBOX"), toy);
+  assert.equal(findHarness(registry, "Claude").name, "claude-code");
+  assert.throws(() => withHarness(registry, toy), /"toy" already names toy/);
+  assert.throws(
+    () => withHarness(builtinRegistry, { ...toy, aliases: ["claude"] }),
+    /"claude" already names claude-code/,
+  );
+  assert.throws(
+    () => withHarness(builtinRegistry, { ...toy, home: { ...toy.home, flag: "codex-home" } }),
+    /--codex-home is codex's/,
+  );
 });
 
 test("nothing outside the test tree names the toy: the descriptor and one registry line are all it took", () => {
