@@ -38,6 +38,8 @@ export type {
 };
 export type { LedgerEntry };
 export { InputError, InterruptedError, RefusedError } from "./errors.ts";
+/** What `inspect` shows of a loaded session (counts, pending state, drift), as plain data. */
+export { type Inspection, inspection } from "./pipeline/inspect.ts";
 
 /** Where to find the stores: every registered harness's home, and session-bridge's own folder. */
 export interface Stores {

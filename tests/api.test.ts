@@ -49,6 +49,7 @@ test("load reads a session by id prefix into the IR", async () => {
   assert.equal(source.name, "claude-code");
   assert.equal(session.meta.id, claude.id);
   assert.equal(session.meta.cwd, "/home/user/project");
+  assert.equal(api.inspection(session).id, claude.id);
   assert.ok(session.messages.some((m) => m.role === "user"));
   assert.deepEqual(skipped, []);
 });
