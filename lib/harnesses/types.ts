@@ -7,7 +7,7 @@ import type { ReasoningBlock, Session } from "../ir/schema.ts";
 import type { Capabilities } from "../report/capabilities.ts";
 import type { ReportEntry } from "../report/report.ts";
 import type { Posture, PostureMapping } from "../posture/posture.ts";
-import type { ConfiguredModel, ModelRules } from "../pipeline/model.ts";
+import type { ConfiguredModel, ModelRules } from "./models.ts";
 import type { KeyedRows } from "../store/rows.ts";
 import type { ToolVocabulary } from "../tools/canonical.ts";
 import type { HarnessDriver } from "../certify/types.ts";

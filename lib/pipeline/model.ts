@@ -14,14 +14,9 @@
  */
 import type { ReportEntry } from "../report/report.ts";
 import { reportEntry } from "../report/entry.ts";
+import type { ConfiguredModel, ModelRules } from "../harnesses/models.ts";
 
 export type ModelReason = "flag" | "target-config" | "mapped" | "source" | "target-default";
-
-export interface ConfiguredModel {
-  model: string;
-  /** Why it is this harness's model, for the report: `configured in <file> (profile p)`, ... */
-  where: string;
-}
 
 export interface ModelChoice {
   /** Undefined: the target picks its own default at resume. */
@@ -29,21 +24,6 @@ export interface ModelChoice {
   reason: ModelReason;
   detail: string;
 }
-
-/** Which model ids a harness can continue on (its descriptor's `models`). */
-export interface ModelRules {
-  /** A model id in this harness's namespace, or undefined when it has none there. */
-  map(model: string): string | undefined;
-  /** The model a session gets when nothing names one; absent: the harness picks its own at resume. */
-  fallback?: string;
-}
-
-/** A model id without its router prefixes (`openrouter/anthropic/claude-x` → `claude-x`). */
-export const bareModel = (model: string): string => model.replace(/^(?:[\w.-]+\/)*/, "");
-
-/** The vendor a router's id names first (`anthropic/claude-x` → `anthropic`), lower case. */
-export const modelVendor = (model: string): string | undefined =>
-  /^([\w-]+)\//.exec(model)?.[1]?.toLowerCase();
 
 export function chooseModel(
   target: { name: string; models: ModelRules },

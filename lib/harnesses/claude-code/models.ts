@@ -3,7 +3,7 @@
  * `anthropic/claude-sonnet-4.6` and Bedrock `anthropic.claude-sonnet-4-6-v1:0`. With nothing named, a session
  * records Claude Code's current Sonnet.
  */
-import { bareModel, type ModelRules, modelVendor } from "../../pipeline/model.ts";
+import { bareModel, type ModelRules, modelVendor } from "../models.ts";
 
 export const claudeModels: ModelRules = {
   map(model) {

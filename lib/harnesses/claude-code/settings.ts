@@ -5,7 +5,7 @@
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { ConfiguredModel } from "../../pipeline/model.ts";
+import type { ConfiguredModel } from "../models.ts";
 import { isObject } from "../../io/json.ts";
 import { transcriptPaths } from "./locate.ts";
 

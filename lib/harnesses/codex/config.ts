@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { readTomlFile } from "../../io/config-file.ts";
 import { isObject, optStr } from "../../io/json.ts";
-import type { ConfiguredModel } from "../../pipeline/model.ts";
+import type { ConfiguredModel } from "../models.ts";
 
 export interface CodexConfig {
   modelProvider: string;

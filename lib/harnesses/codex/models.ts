@@ -2,7 +2,7 @@
  * Codex runs OpenAI models: `gpt-5.5`, `o3`, `codex-mini-latest`, which routers write `openai/gpt-5.5`. With
  * nothing named, Codex picks its own default at resume.
  */
-import { bareModel, type ModelRules, modelVendor } from "../../pipeline/model.ts";
+import { bareModel, type ModelRules, modelVendor } from "../models.ts";
 
 export const codexModels: ModelRules = {
   map(model) {

@@ -1,0 +1,25 @@
+/**
+ * What a harness descriptor says about models: the model its own configuration names, and which model ids it
+ * can continue on. The choice between them for a handoff is the pipeline's (lib/pipeline/model.ts).
+ */
+
+export interface ConfiguredModel {
+  model: string;
+  /** Why it is this harness's model, for the report: `configured in <file> (profile p)`, ... */
+  where: string;
+}
+
+/** Which model ids a harness can continue on (its descriptor's `models`). */
+export interface ModelRules {
+  /** A model id in this harness's namespace, or undefined when it has none there. */
+  map(model: string): string | undefined;
+  /** The model a session gets when nothing names one; absent: the harness picks its own at resume. */
+  fallback?: string;
+}
+
+/** A model id without its router prefixes (`openrouter/anthropic/claude-x` → `claude-x`). */
+export const bareModel = (model: string): string => model.replace(/^(?:[\w.-]+\/)*/, "");
+
+/** The vendor a router's id names first (`anthropic/claude-x` → `anthropic`), lower case. */
+export const modelVendor = (model: string): string | undefined =>
+  /^([\w-]+)\//.exec(model)?.[1]?.toLowerCase();
