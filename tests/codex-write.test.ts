@@ -291,3 +291,16 @@ test("without a Codex home, convert writes for the newest known Codex and its de
   assert.equal(meta.payload.model_provider, "openai", "Codex's own default provider");
   assert.equal(meta.payload.history_mode, "paginated");
 });
+
+test("SESSION_BRIDGE_CODEX_VERSION picks the Codex written for when the target home shows none", async () => {
+  const empty = join(root, "codex-never-ran");
+  const out = join(root, `out-${n++}.jsonl`);
+  const r = await runCli(
+    ["convert", claudeFixture("thinking-tool-use"), "--to", "codex", "-o", out, "--codex-home", empty],
+    { SESSION_BRIDGE_CODEX_VERSION: "0.147.0" },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const lines = jsonLines(out) as unknown as Line[];
+  assert.equal(lines[0]!.payload.cli_version, "0.147.0");
+  assert.ok(lines.every((l) => l.ordinal === undefined), "0.147.0 writes legacy history: no ordinals");
+});

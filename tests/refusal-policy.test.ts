@@ -64,14 +64,24 @@ function world(to: HarnessName, make = true): World {
   return { home, flags, ...(database ? { database } : {}) };
 }
 
-async function handoff(to: HarnessName, w: World, extra: string[] = []) {
-  return await runCli(["handoff", source, "--to", to, "--cwd", cwd, ...w.flags, ...extra], env);
+async function handoff(to: HarnessName, w: World, extra: string[] = [], vars: Record<string, string> = {}) {
+  return await runCli(["handoff", source, "--to", to, "--cwd", cwd, ...w.flags, ...extra], {
+    ...env,
+    ...vars,
+  });
 }
 
 /** Refused: the exit code, exactly one stderr line matching `message`, and the home unchanged. */
-async function refuses(to: HarnessName, w: World, extra: string[], code: number, message: RegExp) {
+async function refuses(
+  to: HarnessName,
+  w: World,
+  extra: string[],
+  code: number,
+  message: RegExp,
+  vars: Record<string, string> = {},
+) {
   const before = snapshot(w.home);
-  const r = await handoff(to, w, extra);
+  const r = await handoff(to, w, extra, vars);
   assert.equal(r.code, code, r.stderr);
   const lines = r.stderr.trim().split("\n");
   assert.equal(lines.length, 1, r.stderr);
@@ -188,6 +198,23 @@ for (const [to, label, command] of WITH_DATABASE) {
           escape(w.database!)
         }: no table ${table} \\(not a ${label} state database\\)$`,
       ),
+    );
+  });
+}
+
+for (const name of ALL.filter((h) => BUILTIN_HARNESSES[h].versionVariable)) {
+  const harness = BUILTIN_HARNESSES[name];
+  test(`${name}: a target version override that is no version is bad input (exit 2), naming the variable`, async () => {
+    const w = world(name);
+    await refuses(
+      name,
+      w,
+      [],
+      2,
+      new RegExp(
+        `^session-bridge: ${harness.versionVariable}="banana" is not a version \\(expected numbers like 1\\.2\\.3\\)$`,
+      ),
+      { [harness.versionVariable!]: "banana" },
     );
   });
 }

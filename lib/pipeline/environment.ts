@@ -4,6 +4,10 @@
  */
 import type { Harness } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
+import { InputError } from "../errors.ts";
+
+/** A harness version as harnesses print theirs: `0.169.0`, `2.1.328`, optionally with a pre-release suffix. */
+const VERSION = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/;
 
 export interface EnvironmentOptions {
   /**
@@ -34,5 +38,14 @@ export function writerEnvironment(
   options: EnvironmentOptions,
 ): { env?: NodeJS.ProcessEnv; targetVersion?: string } {
   const version = options.targetVersions?.[target.name];
+  // A word that is no version would be written into the target's records and compared as 0.0.0: bad input.
+  if (version && !VERSION.test(version)) {
+    throw new InputError(
+      `${target.versionVariable ?? `the ${target.name} version`}=${
+        JSON.stringify(version)
+      } is not a version ` +
+        `(expected numbers like 1.2.3)`,
+    );
+  }
   return { ...(options.env ? { env: options.env } : {}), ...(version ? { targetVersion: version } : {}) };
 }

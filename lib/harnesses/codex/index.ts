@@ -13,6 +13,7 @@ export const codex: Harness = {
   aliases: [],
   title: "Codex CLI",
   home: CODEX_HOME,
+  versionVariable: "SESSION_BRIDGE_CODEX_VERSION",
   files: {
     extensions: [".jsonl"],
     // Every line wraps a `payload`; the session_meta line carries the whole system prompt, so it can be longer
