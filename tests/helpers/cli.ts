@@ -51,9 +51,10 @@ export function cliJson(
 }
 
 /**
- * Runs the CLI in this process, as main.ts would with `env` as its environment and `cwd` as its directory: both
- * apply for the call only (process.env and the working directory are restored after), so code that still
- * reads them sees what a child process would. Calls run one at a time, as node:test runs a file's tests.
+ * Runs the CLI in this process, as main.ts would with `env` as the environment it read and `cwd` as its
+ * directory (for the call only). process.env is left alone: the CLI reads the environment once, at the edge,
+ * and passes it down, so a command that read process.env instead would miss what a test passes and fail it.
+ * Calls run one at a time, as node:test runs a file's tests.
  */
 export async function runCli(
   args: string[],
@@ -66,9 +67,7 @@ export async function runCli(
   }
   const output = { 1: "", 2: "" };
   const environment = cliEnv(env);
-  const savedEnv = { ...process.env };
   const savedCwd = process.cwd();
-  replaceEnv(environment);
   if (cwd) process.chdir(cwd);
   try {
     const code = await capturingOutput(
@@ -78,7 +77,6 @@ export async function runCli(
     return { code, stdout: output[1], stderr: output[2] };
   } finally {
     process.chdir(savedCwd);
-    replaceEnv(savedEnv);
   }
 }
 
@@ -89,10 +87,4 @@ export async function runCliJson(
 ): Promise<CliResult & { json: Record<string, unknown> }> {
   const r = await runCli([...args, "--json"], env, cwd);
   return { ...r, json: JSON.parse(r.stdout) as Record<string, unknown> };
-}
-
-/** Makes process.env exactly `env`. */
-function replaceEnv(env: Record<string, string | undefined>): void {
-  for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
-  for (const [key, value] of Object.entries(env)) if (value !== undefined) process.env[key] = value;
 }
