@@ -4,6 +4,8 @@
  * commit outside the plan itself.
  */
 import { RefusedError } from "../errors.ts";
+import { isBusy } from "../store/sqlite.ts";
+import { refuse } from "./refuse.ts";
 import type { CommitOptions, HandoffPlan, HandoffResult, PlanPreview } from "./types.ts";
 
 export type Committed = Omit<HandoffResult, "plan">;
@@ -17,7 +19,13 @@ export function handoffPlan(
     async commit(options) {
       // A refused plan is never carried out, whoever holds it.
       if (preview.refusal) throw new RefusedError(preview.refusal);
-      return { plan: preview, ...(await carryOut(options)) };
+      try {
+        return { plan: preview, ...(await carryOut(options)) };
+      } catch (error) {
+        // A lock that outlasted SQLite's own wait (taking the backup, say) is refused as every lock is.
+        const database = preview.databases[0];
+        throw database && isBusy(error) ? refuse.locked(database) : error;
+      }
     },
   };
 }

@@ -79,41 +79,59 @@ export async function planHermes(
     }),
   );
   try {
-    const db = openReadOnly(database);
-    try {
-      const shape = checkedShape(db, database);
-      if (shape.schemaVersion! > shape.generation.schemaVersion) {
-        plan.notes!.push(reportEntry(
-          "hermes-schema-newer",
-          "warning",
-          `this state.db is schema_version ${shape.schemaVersion}, newer than session-bridge's captures ` +
-            `(${shape.generation.schemaVersion}); the rows fill the columns both know`,
-        ));
-      }
-      if (options.handshake && shape.generation.version === OLD_MERGING_GENERATION) {
-        keepHandshakeApart(rows.messages, options.handshake);
-      }
-      if (!shape.columns.messages.has("active") && rows.messages.some((m) => m.active !== 1)) {
-        plan.notes!.push(reportEntry(
-          "compacted-rows-dropped",
-          "loss",
-          "this Hermes stores no compacted rows (no messages.active column): history before compaction is left out",
-          { count: rows.messages.filter((m) => m.active !== 1).length },
-        ));
-      }
-      const found = findClash(db, options.id, title);
-      const refusal = refusalOf(db, database, options.id, title, found, force);
-      if (refusal) plan.refusal = refusal;
-      else if (force) plan.notes!.push(...replacementNotes(found, title));
-    } finally {
-      db.close();
-    }
+    const fitted = fitToStore(database, rows, options, title, force);
+    plan.notes!.push(...fitted.notes);
+    if (fitted.refusal) plan.refusal = fitted.refusal;
   } catch (error) {
     // Damaged, not Hermes's, or of a shape these rows cannot fill: the store refuses (exit 1).
     return refusedPlan(plan, targetStoreRefusal(database, error).message);
   }
   const planned: Planned = { id: options.id, database, rows };
   return handoffPlan(plan, (commit) => insertSession(planned, commit));
+}
+
+/**
+ * The rows checked against the database, read-only: its schema generation (what the rows may fill, and how the
+ * handshake row must be stored for it), and what is in the way of the id and the (stored) title. Throws when the database is
+ * damaged or not one these rows can be written to.
+ */
+function fitToStore(
+  database: string,
+  rows: TargetRows,
+  options: RenderOptions,
+  title: string | undefined,
+  force: boolean,
+): { notes: ReportEntry[]; refusal?: string } {
+  const notes: ReportEntry[] = [];
+  const db = openReadOnly(database);
+  try {
+    const shape = checkedShape(db, database);
+    if (shape.schemaVersion! > shape.generation.schemaVersion) {
+      notes.push(reportEntry(
+        "hermes-schema-newer",
+        "warning",
+        `this state.db is schema_version ${shape.schemaVersion}, newer than session-bridge's captures ` +
+          `(${shape.generation.schemaVersion}); the rows fill the columns both know`,
+      ));
+    }
+    if (options.handshake && shape.generation.version === OLD_MERGING_GENERATION) {
+      keepHandshakeApart(rows.messages, options.handshake);
+    }
+    if (!shape.columns.messages.has("active") && rows.messages.some((m) => m.active !== 1)) {
+      notes.push(reportEntry(
+        "compacted-rows-dropped",
+        "loss",
+        "this Hermes stores no compacted rows (no messages.active column): history before compaction is left out",
+        { count: rows.messages.filter((m) => m.active !== 1).length },
+      ));
+    }
+    const found = findClash(db, options.id, title);
+    const refusal = refusalOf(db, database, options.id, title, found, force);
+    if (refusal) return { notes, refusal };
+    return { notes: force ? [...notes, ...replacementNotes(found, title)] : notes };
+  } finally {
+    db.close();
+  }
 }
 
 /**
