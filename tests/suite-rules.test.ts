@@ -1,6 +1,7 @@
 /**
  * Rules the suite keeps so it stays fast and means what it says: no test waits on a timer (a test that sleeps
- * is slow on an idle machine and flaky on a busy one: wait for the event itself), and none times anything.
+ * is slow on an idle machine and flaky on a busy one: wait for the event itself), and none times anything; and
+ * `deno task` runs every npm script, so the suite and the tools run the same under either runtime's runner.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -38,4 +39,19 @@ test("no test waits on a timer or times anything", () => {
     )
   );
   assert.deepEqual(found, []);
+});
+
+test("every npm script runs as a deno task with the same command (Bun and Deno named by their pinned path)", () => {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  }).scripts;
+  // deno.json may hold whole-line // comments.
+  const denoJson = readFileSync(join(ROOT, "deno.json"), "utf8").replace(/^\s*\/\/.*$/gm, "");
+  const tasks = (JSON.parse(denoJson) as { tasks: Record<string, string> }).tasks;
+  assert.deepEqual(Object.keys(tasks).sort(), Object.keys(scripts).sort());
+  const pinned = (command: string) => command.replaceAll("./node_modules/.bin/", "");
+  for (const [name, command] of Object.entries(scripts)) {
+    // `npm run x` becomes `deno task x`: the same scripts, run by Deno's task runner.
+    assert.equal(pinned(tasks[name]!).replaceAll("deno task ", "npm run "), command, name);
+  }
 });
