@@ -91,7 +91,7 @@ async function phase(name: string, file: string, work: string): Promise<void> {
     } else {
       createCodexStore(homes.codex);
       createHermesStore(homes.hermes);
-      const { session: prepared, options } = prepareConversion(session, target, {
+      const { session: prepared, options } = await prepareConversion(session, target, {
         registry: builtinRegistry,
         cwd,
         handshake: true,

@@ -123,7 +123,7 @@ test("a Hermes config.yaml that is empty, absent or not a mapping routes to no c
   assert.deepEqual(configuredModel(join(root, "missing.yaml")), {});
 });
 
-test("a Hermes config.yaml that does not parse is bad input naming the file and line", async () => {
+test("a Hermes config.yaml that does not parse is bad input naming the file and line", () => {
   const path = hermesConfig("agent:\n  max_turns: 3\nmodel: {default: m\nother: 1\n");
   assert.throws(() => configuredModel(path), (error: unknown) => {
     assert.ok(error instanceof InputError);

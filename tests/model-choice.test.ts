@@ -39,7 +39,7 @@ function homes(name: string): Homes {
 }
 
 async function converted(target: HarnessName, h: Homes, model?: string) {
-  const prepared = prepareConversion(await routedSession(), BUILTIN_HARNESSES[target], {
+  const prepared = await prepareConversion(await routedSession(), BUILTIN_HARNESSES[target], {
     registry: builtinRegistry,
     cwd: root,
     handshake: true,
@@ -148,7 +148,7 @@ test("--model changes the model a Claude Code to Claude Code copy resumes with",
   const h = homes("claude-copy");
   const { path } = seedClaudeHome(h["claude-code"], "plain-text");
   const source = await BUILTIN_HARNESSES["claude-code"].read(path);
-  const prepared = prepareConversion(source, BUILTIN_HARNESSES["claude-code"], {
+  const prepared = await prepareConversion(source, BUILTIN_HARNESSES["claude-code"], {
     registry: builtinRegistry,
     cwd: root,
     handshake: true,

@@ -105,7 +105,7 @@ test("a Hermes reasoning signature recorded through OpenRouter is never replayed
     signature: "c2lnbmVk",
     provider: "anthropic",
   });
-  const prepared = prepareConversion(session, BUILTIN_HARNESSES["claude-code"], {
+  const prepared = await prepareConversion(session, BUILTIN_HARNESSES["claude-code"], {
     registry: builtinRegistry,
     cwd: root,
     handshake: false,

@@ -173,7 +173,7 @@ test("drift is a note for the operator, never a loss shown to the model in the h
       examples: [3],
     },
   ];
-  const prepared = prepareConversion(session, BUILTIN_HARNESSES["codex"], {
+  const prepared = await prepareConversion(session, BUILTIN_HARNESSES["codex"], {
     registry: builtinRegistry,
     handshake: true,
     now: new Date(),

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scriptArgv } from "../lib/runtime.ts";
@@ -42,6 +42,32 @@ function startupChunks(dir: string, entry: string): Map<string, string> {
   return chunks;
 }
 
+/** The build's own chunking, unminified so each module keeps its `// path` comment; built once per file. */
+const CHUNKS = tempDir("sb-startup-chunks-");
+let built = false;
+function builtChunks(): string {
+  if (built) return CHUNKS;
+  const result = spawnSync(BUN, [
+    "build",
+    "--splitting",
+    "--format=esm",
+    "--target=bun",
+    "main.ts",
+    "--outdir",
+    CHUNKS,
+  ], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  assert.equal(result.status, 0, result.stderr);
+  built = true;
+  return CHUNKS;
+}
+
+/** The modules in some chunks, by the `// path` comment each starts with. */
+const modulesIn = (code: string): string[] =>
+  [...code.matchAll(/^\/\/ (\S+\.(?:ts|js|json))$/gm)].map((m) => m[1]!);
+
 test("the binary is built in chunks, and --version loads no library, schema, store or command: only the CLI's entry", () => {
   // `npm run build` and `deno task build` (deno.json is JSONC: its line is matched, not parsed).
   const npmBuild = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.build as string;
@@ -51,24 +77,9 @@ test("the binary is built in chunks, and --version loads no library, schema, sto
     assert.match(build, /--compile\b/);
     assert.match(build, /--splitting\b/);
   }
-  const out = tempDir("sb-startup-chunks-");
-  // The build's own chunking, unminified so each module keeps its `// path` comment.
-  const built = spawnSync(BUN, [
-    "build",
-    "--splitting",
-    "--format=esm",
-    "--target=bun",
-    "main.ts",
-    "--outdir",
-    out,
-  ], {
-    cwd: ROOT,
-    encoding: "utf8",
-  });
-  assert.equal(built.status, 0, built.stderr);
-  const chunks = startupChunks(out, "main.js");
+  const chunks = startupChunks(builtChunks(), "main.js");
   const code = [...chunks.values()].join("\n");
-  const modules = [...code.matchAll(/^\/\/ (\S+\.(?:ts|js|json))$/gm)].map((m) => m[1]!);
+  const modules = modulesIn(code);
   assert.ok(modules.includes("lib/cli/main.ts"), `start-up modules: ${modules.join(", ")}`);
   assert.deepEqual(modules.filter((m) => m.includes("node_modules/")), []);
   assert.deepEqual(
@@ -81,4 +92,30 @@ test("the binary is built in chunks, and --version loads no library, schema, sto
   );
   assert.doesNotMatch(code, /"node:sqlite"/);
   assert.ok(code.length < 64 * 1024, `start-up code is ${code.length} bytes: ${modules.join(", ")}`);
+});
+
+test("--help loads the harness descriptors' facts only: no library, schema, generated table, store or codec", () => {
+  const dir = builtChunks();
+  // --help prints what the registry says (harness names, home flags): the registry's chunk and what it
+  // statically imports load, on top of the entry; a harness's store and config parsers wait for first use.
+  const registry = readdirSync(dir).find((name) =>
+    name.endsWith(".js") && /^\/\/ lib\/harnesses\/registry\.ts$/m.test(readFileSync(join(dir, name), "utf8"))
+  );
+  assert.ok(registry, "no chunk holds lib/harnesses/registry.ts");
+  const chunks = new Map([...startupChunks(dir, "main.js"), ...startupChunks(dir, registry)]);
+  const code = [...chunks.values()].join("\n");
+  const modules = modulesIn(code);
+  for (const descriptor of ["claude-code", "codex", "hermes"]) {
+    assert.ok(
+      modules.includes(`lib/harnesses/${descriptor}/index.ts`),
+      `--help modules: ${modules.join(", ")}`,
+    );
+  }
+  assert.deepEqual(modules.filter((m) => m.includes("node_modules/")), []);
+  assert.deepEqual(modules.filter((m) => /^(?:lib\/)?(?:generated|schemas|store|pipeline)\//.test(m)), []);
+  assert.deepEqual(
+    modules.filter((m) => /^lib\/harnesses\/[^/]+\/(?:store|codec|certify\/.*)\.ts$/.test(m)),
+    [],
+  );
+  assert.doesNotMatch(code, /"node:sqlite"/);
 });

@@ -35,7 +35,7 @@ test("tool output carrying a system-reminder reaches a foreign target neutralize
     }
   }
   const foreign = { ...session, meta: { ...session.meta, harness: "hermes" as const } };
-  const prepared = prepareConversion(foreign, claudeCode, {
+  const prepared = await prepareConversion(foreign, claudeCode, {
     registry: builtinRegistry,
     handshake: true,
     stubOpenCalls: false,
@@ -79,7 +79,7 @@ test("terminal escapes and bidi overrides in tool output reach Codex and Hermes 
     for (const b of m.blocks) if (b.type === "tool_result") b.content = [{ type: "text", text: raw }];
   }
   for (const target of ["codex", "hermes"] as const) {
-    const prepared = prepareConversion(session, BUILTIN_HARNESSES[target], {
+    const prepared = await prepareConversion(session, BUILTIN_HARNESSES[target], {
       registry: builtinRegistry,
       handshake: true,
       now: new Date(),
@@ -94,7 +94,7 @@ test("terminal escapes and bidi overrides in tool output reach Codex and Hermes 
     const entry = prepared.report.entries.find((e) => e.code === "control-characters-escaped");
     assert.equal(entry?.count, outputs.length * 5, target);
   }
-  const same = prepareConversion(session, claudeCode, {
+  const same = await prepareConversion(session, claudeCode, {
     registry: builtinRegistry,
     handshake: true,
     now: new Date(),

@@ -62,6 +62,20 @@ export interface CertifyHooks {
   driver(): Promise<HarnessDriver>;
 }
 
+/** What a resume command is built from: the session handed off and where it went. */
+export interface ResumeRequest {
+  /** The id the target continues. */
+  id: string;
+  /** The folder the target continues in: the command changes to it first, so it works from anywhere. */
+  cwd: string;
+  /** The target's home: one other than its default is named through the harness's home variable. */
+  home: string;
+  /** The environment read at the edge: the user's home folder, against which the default home is known. */
+  env: NodeJS.ProcessEnv;
+  /** A model the command must name, when the target would not otherwise continue on it. */
+  model?: string;
+}
+
 /** One row of `list`: enough to pick a session without reading it whole. */
 export interface SessionSummary {
   harness: string;
@@ -199,8 +213,11 @@ export interface Harness {
   capabilities: Capabilities;
   /** A fresh session id in this harness's own format (some derive it from the source session's start). */
   newId(now: Date, session?: Session): string;
-  /** The model this harness's own configuration in its home names, if any (see lib/pipeline/model.ts). */
-  configuredModel(home: string): ConfiguredModel | undefined;
+  /**
+   * The model this harness's own configuration in its home names, if any (see lib/pipeline/model.ts). Async:
+   * the configuration parsers load on first use, not at start-up.
+   */
+  configuredModel(home: string): Promise<ConfiguredModel | undefined>;
   /** Refuses an id this harness could not use (wrong format, unsafe as a path component). */
   checkId(id: string): string;
   /** The store root in its home (the folder or database a broken listing names). */
@@ -215,6 +232,11 @@ export interface Harness {
    * same-harness source the format has no place for. Handoffs report theirs in the plan's notes.
    */
   fileLosses?(session: Session): ReportEntry[];
+  /**
+   * The command a user pastes into any terminal to continue a session handed to this harness
+   * (`cd <cwd> && [HOME_VARIABLE=<home>] <argv>`, see lib/harnesses/resume.ts); `plan()` prints it.
+   */
+  resumeCommand(request: ResumeRequest): string;
   /** Decides where a handoff goes and what it writes, read-only; the plan's `commit()` carries it out. */
   plan(
     session: Session,

@@ -27,7 +27,7 @@ export async function convertSession(
   destination: Destination,
   bridgeHome: string,
 ): Promise<PreparedConversion> {
-  const prepared = prepareConversion(source, target, request);
+  const prepared = await prepareConversion(source, target, request);
   const lines = target.render(prepared.session, prepared.options);
   if ("path" in destination) await publishFile(destination.path, lines, destination.replace);
   else await writeLines(destination.fd, lines);

@@ -120,7 +120,7 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
     cwd ?? source.meta.cwd ?? "",
     cwd ? "--cwd" : "the source session's directory (pass --cwd DIR)",
   );
-  const { session, options, report: prepared, memory } = prepareConversion(source, target, {
+  const { session, options, report: prepared, memory } = await prepareConversion(source, target, {
     registry,
     ...(request.sessionId ? { id: request.sessionId } : {}),
     ...(cwd ? { cwd } : {}),

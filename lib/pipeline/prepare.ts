@@ -53,11 +53,11 @@ export interface PreparedConversion {
   memory: ConversionMemory;
 }
 
-export function prepareConversion(
+export async function prepareConversion(
   source: Session,
   target: Harness,
   request: ConversionRequest,
-): PreparedConversion {
+): Promise<PreparedConversion> {
   const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
   const id = target.checkId(request.id ?? target.newId(request.now, source));
@@ -89,7 +89,7 @@ export function prepareConversion(
   // same-harness copy, which renders the source's own records, has its writer append them.
   if (!same && stub) session = closeOpenCalls(session).session;
   const posture = targetPosture(source, from, target);
-  const model = same && !request.model ? undefined : chooseTargetModel(source, target, request);
+  const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request);
   const report = buildReport(session, target.capabilities, {
     handshake: request.handshake,
     stubbedCalls: stub,
@@ -160,7 +160,11 @@ function postureMemory(
   return { posture: { native: { harness: source.meta.harness, words }, written } };
 }
 
-function chooseTargetModel(source: Session, target: Harness, request: ConversionRequest): ModelChoice {
-  const configured = request.home ? target.configuredModel(request.home) : undefined;
+async function chooseTargetModel(
+  source: Session,
+  target: Harness,
+  request: ConversionRequest,
+): Promise<ModelChoice> {
+  const configured = request.home ? await target.configuredModel(request.home) : undefined;
   return chooseModel(target, request.model, configured, source.meta.models.at(-1));
 }

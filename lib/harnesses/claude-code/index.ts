@@ -1,12 +1,18 @@
 /** Claude Code: threaded JSONL transcripts under `<config>/projects/<bucket>/<id>.jsonl`. The descriptor. */
 import type { Harness } from "../types.ts";
 import { assertUuid, newUuid } from "../../ids.ts";
-import { listClaude, planClaude, projectsDir, readClaudeSession, renderClaude } from "./store.ts";
-import { configuredClaudeModel } from "./settings.ts";
+import { projectsDir } from "./locate.ts";
 import { CLAUDE_HOME } from "./home.ts";
+import { resumeClaude } from "./resume.ts";
 import { claudePosture } from "./posture.ts";
 import { claudeTools } from "./tools.ts";
 import { claudeModels } from "./models.ts";
+
+/**
+ * The store (readers, writers, listing, configuration parsers), loaded on first use: the descriptor's facts
+ * cost start-up and `--help` nothing.
+ */
+const store = () => import("./store.ts");
 
 export const claudeCode: Harness = {
   name: "claude-code",
@@ -54,11 +60,15 @@ export const claudeCode: Harness = {
     unansweredCalls: "dropped",
   },
   newId: () => newUuid(),
-  configuredModel: configuredClaudeModel,
+  configuredModel: async (home) => (await store()).configuredClaudeModel(home),
   checkId: (id) => assertUuid(id),
   locate: projectsDir,
-  list: listClaude,
-  read: readClaudeSession,
-  render: renderClaude,
-  plan: planClaude,
+  list: async (home) => (await store()).listClaude(home),
+  read: async (path) => (await store()).readClaudeSession(path),
+  async *render(session, options) {
+    yield* (await store()).renderClaude(session, options);
+  },
+  // cd <cwd> && [CLAUDE_CONFIG_DIR=<home>] claude --resume <id>
+  resumeCommand: resumeClaude,
+  plan: async (session, options, home, force) => (await store()).planClaude(session, options, home, force),
 };

@@ -10,9 +10,7 @@ import { handoffPlan } from "../plan.ts";
 import { publishPlannedFiles } from "../publish.ts";
 import { refuse } from "../refuse.ts";
 import { assertUuid } from "../../ids.ts";
-import { commandLine } from "../../io/shell.ts";
-import { homeEnvironment } from "../homes.ts";
-import { CLAUDE_HOME } from "./home.ts";
+import { resumeClaude } from "./resume.ts";
 import { bucketFor, MAX_BUCKET_BYTES } from "./bucket.ts";
 import { detectClaudeTarget } from "./target.ts";
 import { projectsDir } from "./locate.ts";
@@ -50,11 +48,7 @@ export async function planClaude(
     cwd: options.cwd,
     files: files.map((f) => f.path),
     databases: [],
-    resumeCommand: commandLine(options.cwd, homeEnvironment(CLAUDE_HOME, home, options.env ?? {}), [
-      "claude",
-      "--resume",
-      options.id,
-    ]),
+    resumeCommand: resumeClaude({ id: options.id, cwd: options.cwd, home, env: options.env ?? {} }),
     ...(refusal ? { refusal } : {}),
   };
   return handoffPlan(

@@ -12,3 +12,4 @@ export { readClaudeSession } from "./read.ts";
 export { copyTranscript, renderClaude } from "./render.ts";
 export { planClaude } from "./register.ts";
 export { detectClaudeTarget } from "./target.ts";
+export { configuredClaudeModel } from "./settings.ts";

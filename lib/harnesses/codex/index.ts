@@ -5,8 +5,13 @@ import { CODEX_HOME } from "./home.ts";
 import { codexPosture } from "./posture.ts";
 import { codexTools } from "./tools.ts";
 import { codexModels } from "./models.ts";
-import { listCodex, planCodex, readCodexSession, renderCodex } from "./store.ts";
-import { configuredCodexModel } from "./config.ts";
+import { resumeCodex } from "./resume.ts";
+
+/**
+ * The store (readers, writers, listing, configuration parsers), loaded on first use: the descriptor's facts
+ * cost start-up and `--help` nothing.
+ */
+const store = () => import("./store.ts");
 
 export const codex: Harness = {
   name: "codex",
@@ -60,11 +65,15 @@ export const codex: Harness = {
     unansweredCalls: "invented",
   },
   newId: (now) => newUuidV7(now),
-  configuredModel: configuredCodexModel,
+  configuredModel: async (home) => (await store()).configuredCodexModel(home),
   checkId: (id) => assertUuid(id),
   locate: (home) => home,
-  list: listCodex,
-  read: readCodexSession,
-  render: renderCodex,
-  plan: planCodex,
+  list: async (home) => (await store()).listCodex(home),
+  read: async (path) => (await store()).readCodexSession(path),
+  async *render(session, options) {
+    yield* (await store()).renderCodex(session, options);
+  },
+  // cd <cwd> && [CODEX_HOME=<home>] codex resume <id> [-m <model>]
+  resumeCommand: resumeCodex,
+  plan: async (session, options, home, force) => (await store()).planCodex(session, options, home, force),
 };

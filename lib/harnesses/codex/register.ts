@@ -29,9 +29,7 @@ import {
   type Row,
   tableColumns,
 } from "../../store/sqlite.ts";
-import { commandLine } from "../../io/shell.ts";
-import { homeEnvironment } from "../homes.ts";
-import { CODEX_HOME } from "./home.ts";
+import { resumeCodex } from "./resume.ts";
 import { mintedAt, newestStateDb, rolloutFiles, rolloutPath } from "./locate.ts";
 import { type CodexTarget, detectTarget } from "./target.ts";
 import { isCopy } from "./write.ts";
@@ -72,13 +70,14 @@ export async function planCodex(
     cwd: options.cwd,
     files: [path],
     databases: database ? [database] : [],
-    resumeCommand: commandLine(options.cwd, homeEnvironment(CODEX_HOME, home, options.env ?? {}), [
-      "codex",
-      "resume",
-      options.id,
+    resumeCommand: resumeCodex({
+      id: options.id,
+      cwd: options.cwd,
+      home,
+      env: options.env ?? {},
       // A copied rollout keeps the models its turns recorded, which Codex resumes with; --model travels here.
-      ...(session.meta.harness === "codex" && options.model ? ["-m", options.model] : []),
-    ]),
+      ...(session.meta.harness === "codex" && options.model ? { model: options.model } : {}),
+    }),
   };
   let target: CodexTarget;
   try {

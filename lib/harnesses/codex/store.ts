@@ -14,3 +14,4 @@ export { readCodexSession } from "./read.ts";
 export { renderCodex, rolloutLines } from "./render.ts";
 export { planCodex } from "./register.ts";
 export { defaultTarget, detectTarget } from "./target.ts";
+export { configuredCodexModel } from "./config.ts";

@@ -7,6 +7,8 @@
  */
 import { readYamlFile } from "../../io/config-file.ts";
 import { isObject, optStr } from "../../io/json.ts";
+import type { ConfiguredModel as Configured } from "../models.ts";
+import { activeHome, configPath } from "./profiles.ts";
 
 export interface ConfiguredModel {
   model?: string;
@@ -20,4 +22,11 @@ export function configuredModel(path: string): ConfiguredModel {
   const model = optStr(entry.default) ?? optStr(entry.model);
   const provider = optStr(entry.provider);
   return { ...(model ? { model } : {}), ...(provider ? { provider } : {}) };
+}
+
+/** The model the config.yaml of the home a plain `hermes` runs in names, and where, for the shared model choice. */
+export function configuredHermesModel(home: string): Configured | undefined {
+  const where = configPath(activeHome(home).dir);
+  const { model } = configuredModel(where);
+  return model ? { model, where: `configured in ${where}` } : undefined;
 }

@@ -1,19 +1,17 @@
 /** Hermes Agent: sessions as rows of `state.db` (plus legacy transcripts and snapshots), in every profile. */
 import type { Harness } from "../types.ts";
 import { checkHermesId, newHermesId } from "./ids.ts";
-import {
-  activeHome,
-  configPath,
-  listHermes,
-  planHermes,
-  readHermesSession,
-  renderHermes,
-  stateDbPath,
-} from "./store.ts";
+import { activeHome, stateDbPath } from "./profiles.ts";
 import { catalogNotCarried } from "./carried.ts";
-import { configuredModel } from "./config.ts";
 import { HERMES_HOME } from "./home.ts";
 import { hermesTools } from "./tools.ts";
+import { resumeHermes } from "./resume.ts";
+
+/**
+ * The store (readers, writers, listing, configuration parsers), loaded on first use: the descriptor's facts
+ * cost start-up and `--help` nothing.
+ */
+const store = () => import("./store.ts");
 
 export const hermes: Harness = {
   name: "hermes",
@@ -68,16 +66,16 @@ export const hermes: Harness = {
     unansweredCalls: "placeholder",
   },
   newId: newHermesId,
-  configuredModel(home) {
-    const where = configPath(activeHome(home).dir);
-    const { model } = configuredModel(where);
-    return model ? { model, where: `configured in ${where}` } : undefined;
-  },
+  configuredModel: async (home) => (await store()).configuredHermesModel(home),
   checkId: checkHermesId,
   fileLosses: catalogNotCarried,
   locate: (home) => stateDbPath(activeHome(home).dir),
-  list: (home) => Promise.resolve(listHermes(home)),
-  read: readHermesSession,
-  render: renderHermes,
-  plan: planHermes,
+  list: async (home) => (await store()).listHermes(home),
+  read: async (path) => (await store()).readHermesSession(path),
+  async *render(session, options) {
+    yield* (await store()).renderHermes(session, options);
+  },
+  // cd <cwd> && [HERMES_HOME=<home>] hermes chat --resume <id> [-m <model>]
+  resumeCommand: resumeHermes,
+  plan: async (session, options, home, force) => (await store()).planHermes(session, options, home, force),
 };

@@ -15,9 +15,7 @@ import type { CommitOptions, HandoffPlan, PlanPreview, RenderOptions } from "../
 import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
 import { refuse, targetStoreRefusal } from "../refuse.ts";
 import { InputError, RefusedError } from "../../errors.ts";
-import { commandLine } from "../../io/shell.ts";
-import { homeEnvironment } from "../homes.ts";
-import { HERMES_HOME } from "./home.ts";
+import { resumeHermes } from "./resume.ts";
 import { backupDir } from "../../store/backup.ts";
 import {
   immediateTransaction,
@@ -62,7 +60,14 @@ export async function planHermes(
     cwd: options.cwd,
     files: [],
     databases: [database],
-    resumeCommand: resumeCommand(home, options, model),
+    resumeCommand: resumeHermes({
+      id: options.id,
+      cwd: options.cwd,
+      // `hermes` run by the user works in the home it was written to; a non-default home is named explicitly.
+      home: home.dir,
+      env: options.env ?? {},
+      ...(model.flag ? { model: model.flag } : {}),
+    }),
     notes: [...model.notes, ...titleNotes(options.title, title)],
   };
   if (!existsSync(database)) {
@@ -334,17 +339,6 @@ function titleNotes(requested: string | undefined, title: string | undefined): R
       JSON.stringify(title)
     } (Hermes titles are one line of at most ${TITLE_MAX} characters)`,
   )];
-}
-
-/** `hermes` run by the user works in the home it was written to; a non-default home is named explicitly. */
-function resumeCommand(home: HermesHome, options: RenderOptions, model: ModelChoice): string {
-  return commandLine(options.cwd, homeEnvironment(HERMES_HOME, home.dir, options.env ?? {}), [
-    "hermes",
-    "chat",
-    "--resume",
-    options.id,
-    ...(model.flag ? ["-m", model.flag] : []),
-  ]);
 }
 
 async function insertSession(

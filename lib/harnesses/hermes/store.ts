@@ -15,3 +15,4 @@ export { readHermesSession } from "./read.ts";
 export { loadSource, sameHarnessSource } from "./source.ts";
 export { renderHermes } from "./render.ts";
 export { planHermes } from "./register.ts";
+export { configuredHermesModel } from "./config.ts";

@@ -8,7 +8,7 @@ import type { ToolVocabulary } from "../../../lib/tools/canonical.ts";
 import { isObject } from "../../../lib/io/json.ts";
 import { assertUuid, newUuid } from "../../../lib/ids.ts";
 import { isToyHeader, TOY } from "./codec.ts";
-import { listToy, planToy, readToy, renderToy, sessionsDir, TOY_HOME } from "./store.ts";
+import { listToy, planToy, readToy, renderToy, resumeToy, sessionsDir, TOY_HOME } from "./store.ts";
 
 /** The toy has one tool, `sh`, that runs a command line. */
 const toyTools: ToolVocabulary = {
@@ -43,11 +43,13 @@ export const toy: Harness = {
     unansweredCalls: "dropped",
   },
   newId: () => newUuid(),
-  configuredModel: () => undefined,
+  configuredModel: () => Promise.resolve(undefined),
   checkId: (id) => assertUuid(id),
   locate: sessionsDir,
   list: listToy,
   read: readToy,
   render: renderToy,
+  // cd <cwd> && [TOY_HOME=<home>] toy resume <id>
+  resumeCommand: resumeToy,
   plan: planToy,
 };

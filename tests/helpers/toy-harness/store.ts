@@ -2,17 +2,26 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Session } from "../../../lib/ir/schema.ts";
-import type { HandoffPlan, HomeSpec, RenderOptions, SessionSummary } from "../../../lib/harnesses/types.ts";
+import type {
+  HandoffPlan,
+  HomeSpec,
+  RenderOptions,
+  ResumeRequest,
+  SessionSummary,
+} from "../../../lib/harnesses/types.ts";
 import { handoffPlan } from "../../../lib/harnesses/plan.ts";
 import { publishPlannedFiles } from "../../../lib/harnesses/publish.ts";
 import { refuse } from "../../../lib/harnesses/refuse.ts";
-import { homeEnvironment } from "../../../lib/harnesses/homes.ts";
-import { commandLine } from "../../../lib/io/shell.ts";
+import { resumeLine } from "../../../lib/harnesses/resume.ts";
 import { readJsonl } from "../../../lib/io/jsonl.ts";
 import { assertUuid } from "../../../lib/ids.ts";
 import { fromSession, toSession, TOY } from "./codec.ts";
 
 export const TOY_HOME: HomeSpec = { flag: "toy-home", env: "TOY_HOME", folder: ".toy", describe: "Toy home" };
+
+/** The toy continues a session with `toy resume <id>`. */
+export const resumeToy = (request: ResumeRequest): string =>
+  resumeLine(TOY_HOME, request, ["toy", "resume", request.id]);
 
 export const sessionsDir = (home: string): string => join(home, "sessions");
 
@@ -55,11 +64,7 @@ export function planToy(session: Session, options: RenderOptions, home: string, 
     cwd: options.cwd,
     files: [path],
     databases: [],
-    resumeCommand: commandLine(options.cwd, homeEnvironment(TOY_HOME, home, options.env ?? {}), [
-      "toy",
-      "resume",
-      options.id,
-    ]),
+    resumeCommand: resumeToy({ id: options.id, cwd: options.cwd, home, env: options.env ?? {} }),
     ...(refusal ? { refusal } : {}),
   };
   const files = [{ path, lines: () => renderToy(session, options) }];
