@@ -2,12 +2,13 @@
  * Turns what a user typed as `<session>` into one session: a file path, a full id, a unique id prefix of at
  * least 6 characters, or an exact title. Ambiguity is an error that lists the candidates, never a guess.
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { InputError, RefusedError } from "../errors.ts";
 import type { FileHead, Harness, Homes, SessionSummary } from "./types.ts";
 import { findHarness, harnessList, type Registry } from "./registry.ts";
 import { isObject } from "../io/json.ts";
+import { regularFileIfPresent } from "../io/file-kind.ts";
 import { type BrokenStore, brokenStoreLine, listStores } from "./stores.ts";
 
 const MIN_PREFIX = 6;
@@ -82,13 +83,12 @@ const holders = (registry: Registry, file: string) =>
 function resolveFile(ref: string, registry: Registry, from?: Harness): Omit<Resolved, "skipped"> {
   const path = resolvePath(ref);
   const inFile = existsSync(path) ? undefined : IN_FILE.exec(path);
-  const candidates = inFile && existsSync(inFile[1]!) ? holders(registry, inFile[1]!) : [];
+  const candidates = inFile && regularFileIfPresent(inFile[1]!) ? holders(registry, inFile[1]!) : [];
   if (candidates.length) {
     const head = readHead(inFile![1]!);
     return { harness: from ?? candidates.find((h) => h.files.recognizes(head)) ?? candidates[0]!, path };
   }
-  if (!existsSync(path)) throw new InputError(`${ref}: no such file`);
-  if (!statSync(path).isFile()) throw new InputError(`${ref}: not a file`);
+  if (!regularFileIfPresent(path)) throw new InputError(`${ref}: no such file`);
   return { harness: from ?? recognize(registry, readHead(path)), path };
 }
 

@@ -3,11 +3,12 @@
  * keys, anchors, flow maps, quoted keys) must mean the same to us. A file that does not parse is bad input,
  * one line naming the file and line (exit 2); an absent file is `undefined`, the harness's defaults.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { parse as parseYaml, YAMLError } from "yaml";
 import { InputError, messageOf } from "../errors.ts";
 import { isObject, type Json } from "./json.ts";
+import { regularFileIfPresent } from "./file-kind.ts";
 
 /** A TOML document (Codex `config.toml`) as nested tables. */
 export function readTomlFile(path: string): Json | undefined {
@@ -47,7 +48,7 @@ function notValid(path: string, format: string, line: number | undefined, messag
 }
 
 function readPresent(path: string): string | undefined {
-  return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+  return regularFileIfPresent(path) ? readFileSync(path, "utf8") : undefined;
 }
 
 /** The 1-based line of a character offset. */

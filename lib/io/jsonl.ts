@@ -1,5 +1,6 @@
 import { createReadStream } from "node:fs";
 import { InputError } from "../errors.ts";
+import { assertRegularFile } from "./file-kind.ts";
 
 /** One line of a JSONL file with where it came from, so errors and byte-faithful copies can point back to it. */
 export interface JsonlLine {
@@ -22,6 +23,7 @@ export interface JsonlTail {
  * so it is tolerated and reported through `tail` instead.
  */
 export async function* readJsonl(path: string, tail: JsonlTail = {}): AsyncGenerator<JsonlLine> {
+  assertRegularFile(path);
   const stream = createReadStream(path);
   let pending: Buffer[] = [];
   let pendingBytes = 0;

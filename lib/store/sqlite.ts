@@ -5,10 +5,11 @@
  * with a busy timeout and retries, after an online backup.
  */
 import { backup, DatabaseSync } from "node:sqlite";
-import { closeSync, existsSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { InputError, messageOf, RefusedError } from "../errors.ts";
 import { ensureDir } from "../io/publish.ts";
+import { regularFileIfPresent } from "../io/file-kind.ts";
 import { checkpoint, yieldAndCheckpoint } from "../io/interrupt.ts";
 import { notice } from "../io/notices.ts";
 import { recordCopy } from "./backup.ts";
@@ -26,8 +27,9 @@ export interface ColumnInfo {
   primaryKey: boolean;
 }
 
-/** Whether an existing file starts with the SQLite header. */
+/** Whether an existing file starts with the SQLite header; a FIFO, device or directory is refused unopened. */
 export function isSqliteFile(path: string): boolean {
+  if (!regularFileIfPresent(path)) throw new InputError(`${path}: no such file`);
   const fd = openSync(path, "r");
   const head = Buffer.alloc(HEADER.length);
   const read = readSync(fd, head, 0, head.length, 0);
@@ -37,7 +39,7 @@ export function isSqliteFile(path: string): boolean {
 
 /** Refuses anything that is not a SQLite database before SQLite itself gets to complain (or create it). */
 export function assertSqliteFile(path: string): void {
-  if (!existsSync(path)) throw new InputError(`${path}: no such database`);
+  if (!regularFileIfPresent(path)) throw new InputError(`${path}: no such database`);
   if (!isSqliteFile(path)) throw new InputError(`${path}: not a SQLite database`);
 }
 

@@ -3,10 +3,11 @@
  * Claude Code starts with), else the model its newest transcript last answered with (what it runs by default
  * for this user: the default differs by version and account). An unreadable file is no evidence.
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ConfiguredModel } from "../models.ts";
 import { isObject } from "../../io/json.ts";
+import { regularFileIfPresent } from "../../io/file-kind.ts";
 import { transcriptPaths } from "./locate.ts";
 
 /** How much of a transcript's end is read for its last model: a few records' worth. */
@@ -14,7 +15,7 @@ const TAIL_BYTES = 256 * 1024;
 
 export function configuredClaudeModel(home: string): ConfiguredModel | undefined {
   const path = join(home, "settings.json");
-  const configured = existsSync(path) ? settingsModel(path) : undefined;
+  const configured = regularFileIfPresent(path) ? settingsModel(path) : undefined;
   if (configured) return { model: configured, where: `configured in ${path}` };
   const newest = transcriptPaths(home)
     .map((p) => ({ p, mtime: statSync(p).mtimeMs }))

@@ -9,6 +9,7 @@ import { basename } from "node:path";
 import { InputError } from "../../errors.ts";
 import type { Session } from "../../ir/schema.ts";
 import { readJsonl } from "../../io/jsonl.ts";
+import { assertRegularFile } from "../../io/file-kind.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
 import { encodeContent } from "./content.ts";
 import { GENERATIONS, LEGACY_TRANSCRIPT_VERSION, NEWEST_GENERATION } from "./generations.ts";
@@ -58,6 +59,7 @@ function toolSchemas(tools: unknown): Tools {
 /** A `session_<id>.json` snapshot. */
 export function readSnapshot(path: string): FileSession {
   let snapshot: unknown;
+  assertRegularFile(path);
   try {
     snapshot = JSON.parse(readFileSync(path, "utf8"));
   } catch {

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { regularFileIfPresent } from "../../io/file-kind.ts";
 
 /** Profile names as Hermes accepts them (`_PROFILE_ID_RE`). */
 const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -49,7 +50,7 @@ export function activeHome(hermesHome: string): HermesHome {
   const home = asProfile(hermesHome);
   if (home.profile) return home;
   const marker = join(home.dir, "active_profile");
-  const name = existsSync(marker) ? readFileSync(marker, "utf8").trim() : "";
+  const name = regularFileIfPresent(marker) ? readFileSync(marker, "utf8").trim() : "";
   const dir = join(home.dir, "profiles", name);
   return name && name !== "default" && PROFILE_NAME.test(name) && existsSync(dir)
     ? { dir, profile: name }
