@@ -11,6 +11,7 @@ import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { createHermesStore } from "../lib/demo/hermes-store.ts";
 import { RefusedError } from "../lib/errors.ts";
+import { handoffPlan } from "../lib/harnesses/plan.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -78,3 +79,22 @@ for (const name of TARGETS) {
     assert.equal(existsSync(join(bridgeHome, "backups")), false);
   });
 }
+
+test("a database lock that outlasts SQLite's own wait during a commit is refused naming the database", async () => {
+  const preview = {
+    harness: "hermes" as const,
+    id: "s1",
+    path: "/stores/state.db#s1",
+    cwd: "/work",
+    files: [],
+    databases: ["/stores/state.db"],
+    resumeCommand: "hermes chat --resume s1",
+  };
+  const plan = handoffPlan(preview, () => Promise.reject(new Error("database is locked")));
+  await assert.rejects(
+    plan.commit({ force: false, backup: true, now, bridgeHome: "/nonexistent" }),
+    (error: unknown) =>
+      error instanceof RefusedError &&
+      error.message === "/stores/state.db stayed locked by another process; try again (nothing was changed)",
+  );
+});
