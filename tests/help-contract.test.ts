@@ -8,6 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { COMMANDS } from "../lib/cli/commands/index.ts";
 import { GLOBAL_OPTIONS, homeOptions, type OptionSpec } from "../lib/cli/args.ts";
+import { forRegistry } from "../lib/cli/command.ts";
 import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { runCli } from "./helpers/cli.ts";
 
@@ -67,7 +68,12 @@ test("session-bridge --help lists every command with its summary, and -h and hel
   for (const entry of COMMANDS) {
     assert.match(
       r.stdout,
-      new RegExp(`^  ${entry.name} +${entry.summary.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"),
+      new RegExp(
+        `^  ${entry.name} +${
+          forRegistry(entry.summary, builtinRegistry).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        }$`,
+        "m",
+      ),
     );
   }
   assert.deepEqual(await runCli(["-h"]), r);

@@ -57,9 +57,24 @@ test("--help names the toy's home flag, its variable and default, and the toy am
     main.stdout,
     /^Harness names: claude-code \(alias claude\), codex, hermes, toy \(alias toybox\)\.$/m,
   );
+  assert.match(
+    main.stdout,
+    /^ {2}export +write a session to a JSONL file in its own harness's format \(Hermes Agent: as `hermes sessions export`\)$/m,
+  );
   const handoff = await runCli(["handoff", "--help"], env, undefined, registry);
   assert.equal(handoff.code, 0);
   assert.match(handoff.stdout, /--toy-home DIR/);
+  // Prose that names harnesses names them from the registry: the toy is a file-based harness like the others.
+  const exported = await runCli(["export", "--help"], env, undefined, registry);
+  assert.equal(exported.code, 0);
+  assert.match(
+    exported.stdout,
+    /^File-based sessions \(Claude Code, Codex CLI and Toy\) are copied record by record\.$/m,
+  );
+  assert.match(
+    exported.stdout,
+    /^Database-only sessions \(Hermes Agent\) become a file, as `hermes sessions export` writes it\.$/m,
+  );
   // The built-in registry knows no toy: its flag is not there, and the name is refused with the known ones.
   const builtin = await runCli(["--help"], env);
   assert.doesNotMatch(builtin.stdout, /toy/i);

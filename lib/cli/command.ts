@@ -1,4 +1,4 @@
-import type { Homes } from "../harnesses/types.ts";
+import type { Harness, Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import type { OptionSpec, Parsed } from "./args.ts";
 
@@ -26,6 +26,12 @@ export type PerRegistry<T> = T | ((registry: Registry) => T);
 
 export const forRegistry = <T>(value: PerRegistry<T>, registry: Registry): T =>
   typeof value === "function" ? (value as (registry: Registry) => T)(registry) : value;
+
+/** "Claude Code, Codex CLI and Hermes Agent": how prose names some harnesses. */
+export function titles(harnesses: readonly Harness[]): string {
+  const all = harnesses.map((h) => h.title);
+  return all.length > 1 ? `${all.slice(0, -1).join(", ")} and ${all.at(-1)}` : all.join("");
+}
 
 /** A command's flags and behaviour; its name and summary are in the registry (commands/index.ts). */
 export interface Command {

@@ -24,7 +24,7 @@ export async function runCommand(
   if (flag(parsed.values, "help")) {
     const usage = forRegistry(command.usage, registry);
     const help = forRegistry(command.help, registry);
-    out(`Usage: ${usage}\n\n${entry.summary}.\n\n${help}\n\n${globalHelp(registry)}`);
+    out(`Usage: ${usage}\n\n${forRegistry(entry.summary, registry)}.\n\n${help}\n\n${globalHelp(registry)}`);
     return 0;
   }
   onNotice((line) => err(`session-bridge: ${line}`));

@@ -2,28 +2,22 @@
  * The CLI: global flags, one command, one exit code. Every failure becomes one line on stderr (a stack trace
  * only with SESSION_BRIDGE_DEBUG=1) and, under --json, one JSON document on stdout as well.
  */
-import { type Env, globalHelp } from "./command.ts";
+import { type Env, forRegistry, globalHelp, titles } from "./command.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { EXIT_INPUT, exitCodeFor, InputError, messageOf } from "../errors.ts";
 import { err, out, printJson } from "./output.ts";
 import { VERSION } from "../version.ts";
 
-/** "Claude Code, Codex CLI and Hermes Agent". */
-function titles(registry: Registry): string {
-  const all = registry.harnesses.map((h) => h.title);
-  return all.length > 1 ? `${all.slice(0, -1).join(", ")} and ${all.at(-1)}` : all.join("");
-}
-
 function mainHelp(registry: Registry): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
-    `session-bridge ${VERSION}: move a live coding-agent session between ${titles(registry)}.`,
+    `session-bridge ${VERSION}: move a live coding-agent session between ${titles(registry.harnesses)}.`,
     "",
     "Usage: session-bridge <command> [options]",
     "",
     "Commands:",
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${forRegistry(c.summary, registry)}`),
     "",
     globalHelp(registry),
     "",

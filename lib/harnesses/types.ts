@@ -203,6 +203,11 @@ export interface Harness {
   posture?: PostureMapping;
   /** Its tool names and arguments, by canonical kind. */
   tools: ToolVocabulary;
+  /**
+   * The harness's own command whose output `export` writes for a session it keeps in a database rather than in
+   * a file of its own (`hermes sessions export`); absent, a session is a file and is copied record by record.
+   */
+  exportedAs?: string;
   /** Which model ids it can continue on, and its default. */
   models: ModelRules;
   /** Whether a reasoning proof in a session it wrote provably comes from the provider the block names. */

@@ -1,4 +1,4 @@
-import type { Command } from "../command.ts";
+import { type Command, titles } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { warnSkipped } from "../load.ts";
 import { exportSession } from "../../pipeline/export.ts";
@@ -7,11 +7,20 @@ import { out, printJson } from "../output.ts";
 
 export const exportCommand: Command = {
   usage: "session-bridge export <session> -o FILE [--force] [--from H] [--json]",
-  help: `  -o, --output FILE  write here (required)
-  --force            replace FILE if it exists
-  --from H           look for <session> in this harness only
-Database-only sessions (Hermes) become a file; file-based ones (Claude Code, Codex) are copied record by record.
-Nothing is added: no handshake, no stubs, the session keeps its id.`,
+  help: ({ harnesses }) => {
+    const databases = harnesses.filter((h) => h.exportedAs);
+    const files = harnesses.filter((h) => !h.exportedAs);
+    return [
+      "  -o, --output FILE  write here (required)",
+      "  --force            replace FILE if it exists",
+      "  --from H           look for <session> in this harness only",
+      ...databases.map((h) =>
+        `Database-only sessions (${h.title}) become a file, as \`${h.exportedAs}\` writes it.`
+      ),
+      ...(files.length ? [`File-based sessions (${titles(files)}) are copied record by record.`] : []),
+      "Nothing is added: no handshake, no stubs, the session keeps its id.",
+    ].join("\n");
+  },
   options: { output: { type: "string", short: "o" }, force: { type: "boolean" }, from: { type: "string" } },
   async run(parsed, { registry, homes, bridgeHome, targetVersions, env, json, now }) {
     const [ref] = positionals(parsed, ["session"]);

@@ -2,11 +2,12 @@
  * Every command by name, with the one line `--help` shows, each module loaded only when its command runs: so
  * `--help` and `--version` load none of what the commands need (ajv, zod, the stores).
  */
-import type { Command } from "../command.ts";
+import type { Command, PerRegistry } from "../command.ts";
 
 export interface CommandEntry {
   name: string;
-  summary: string;
+  /** The one line `--help` shows (made from the registry when it names harnesses). */
+  summary: PerRegistry<string>;
   load(): Promise<Command>;
 }
 
@@ -38,8 +39,14 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: "export",
-    summary:
-      "write a session to a JSONL file in its own harness's format (Hermes: as `hermes sessions export`)",
+    summary: ({ harnesses }) => {
+      const databases = harnesses.filter((h) => h.exportedAs).map((h) =>
+        `${h.title}: as \`${h.exportedAs}\``
+      );
+      return `write a session to a JSONL file in its own harness's format${
+        databases.length ? ` (${databases.join("; ")})` : ""
+      }`;
+    },
     load: async () => (await import("./export.ts")).exportCommand,
   },
   {

@@ -29,6 +29,8 @@ export const hermes: Harness = {
     sessionsInFile: [".db"],
   },
   controlTags: [],
+  // state.db rows become the lines Hermes's own export writes.
+  exportedAs: "hermes sessions export",
   tools: hermesTools,
   // Hermes routes through any provider, so it keeps a model id as recorded (a router's id included) and
   // picks its own default at resume.
