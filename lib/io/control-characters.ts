@@ -36,3 +36,12 @@ export function terminalText(text: string): string {
 export function terminalField(text: string): string {
   return escapeControls(text, true).text;
 }
+
+/**
+ * A title for another harness's title field (a Codex `threads` row, a Hermes `sessions` row), which that
+ * harness shows in pickers and terminal titles as is: steering characters are dropped, not escaped (a title
+ * is a name, not a record to read back), and any run of whitespace, line breaks included, becomes one space.
+ */
+export function titleText(text: string): string {
+  return text.replace(WITHOUT_LAYOUT, "").replace(/\s+/g, " ").trim();
+}

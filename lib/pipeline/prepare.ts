@@ -13,7 +13,7 @@ import { InputError } from "../errors.ts";
 import { translateTools } from "../tools/translate.ts";
 import type { ConversionMemory } from "../tools/provenance.ts";
 import { controlTags, neutralizeSession, neutralizeText } from "./neutralize.ts";
-import { escapeControls } from "../io/control-characters.ts";
+import { escapeControls, titleText } from "../io/control-characters.ts";
 import { closeOpenCalls } from "./close-calls.ts";
 import { chooseModel, type ModelChoice } from "./model.ts";
 import { detachProofs } from "../ir/reasoning.ts";
@@ -103,7 +103,8 @@ export async function prepareConversion(
     ...(model ? { model } : {}),
     carried,
   });
-  const title = request.title && !same ? escapeControls(request.title).text : request.title;
+  // A title lands in a field the target shows as is (its picker, a terminal title): cleaned on every route.
+  const title = request.title === undefined ? undefined : titleText(request.title) || undefined;
   const options: RenderOptions = {
     id,
     cwd,

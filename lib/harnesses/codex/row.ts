@@ -11,6 +11,7 @@ import type { CodexThreadsRow } from "../../generated/codex/0.169.0.ts";
 import type { ColumnInfo, Row } from "../../store/sqlite.ts";
 import { RefusedError } from "../../errors.ts";
 import { titleFromFirstUserText } from "../../ir/summary.ts";
+import { titleText } from "../../io/control-characters.ts";
 import type { CodexTarget } from "./target.ts";
 import type { RolloutDescription } from "./describe.ts";
 import { ORIGINATOR, postureOf } from "./write.ts";
@@ -49,7 +50,7 @@ export function rowValues(
   const preview = (firstUser ?? "").slice(0, PREVIEW_MAX) ||
     `Handed off from ${session.meta.harness} session ${session.meta.id}`;
   const derived = titleFromFirstUserText(session);
-  const title = options.title ?? session.meta.title ?? derived ?? preview;
+  const title = titleText(options.title ?? session.meta.title ?? derived ?? preview) || preview;
   const model = options.model ?? target.model;
   const policies = postureOf(options, target);
   const rendered = {
@@ -89,7 +90,7 @@ export function rowValues(
     cwd: options.cwd,
     title,
     // The picker shows `name` when set, else the preview: a title of its own is shown by naming the thread.
-    name: title !== derived && title.trim() !== preview.trim() ? title : null,
+    name: title !== titleText(derived ?? "") && title !== titleText(preview) ? title : null,
     preview,
     first_user_message: firstUser ?? "",
     tokens_used: session.meta.usage

@@ -9,7 +9,7 @@ import { RecordClock } from "../../ir/clock.ts";
 import type { RenderOptions } from "../types.ts";
 import { isActive } from "./message.ts";
 import { pyJson } from "./pyjson.ts";
-import type { ExportedMessage } from "./rows.ts";
+import { type ExportedMessage, hermesTitle } from "./rows.ts";
 import { FLOAT_COLUMNS } from "./generations.ts";
 import { configuredModel } from "./config.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
@@ -83,7 +83,8 @@ function exportedAsStored(source: HermesSource, session: Session, options: Rende
     for (const m of live.messages) m.session_id = options.id;
   }
   if (options.cwd && "cwd" in live.row) live.row.cwd = options.cwd;
-  if (options.title) live.row.title = options.title;
+  const title = hermesTitle(options.title);
+  if (title) live.row.title = title;
   const before = live.messages.length;
   const columns = live.messages[0] && Object.keys(live.messages[0]);
   addPendingRows(live.messages, session, options, clock);

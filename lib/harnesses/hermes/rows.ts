@@ -7,6 +7,7 @@ import type { HermesMessagesRow, HermesSessionsRow } from "../../generated/herme
 import type { RecordClock } from "../../ir/clock.ts";
 import { type ContentPart, encodeContent } from "./content.ts";
 import { pyJson } from "./pyjson.ts";
+import { titleText } from "../../io/control-characters.ts";
 
 export type { HermesSessionsRow };
 
@@ -64,9 +65,7 @@ export function storedMessage(message: ExportedMessage): Omit<HermesMessagesRow,
 export const TITLE_MAX = 100;
 
 export function hermesTitle(raw: string | undefined): string | undefined {
-  const cleaned = (raw ?? "")
-    // deno-lint-ignore no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
+  const cleaned = titleText(raw ?? "")
     .replace(/[\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffc\ufff9-\ufffb]/g, "")
     .replace(/\s+/g, " ")
     .trim();
