@@ -180,12 +180,12 @@ test("a dry run opens the store read-only and leaves it byte-identical", async (
 
 test("a threads table lacking a required column refuses with exit 1 and changes nothing", async () => {
   const home = codexHome({ createTable: (sql) => sql.replace("rollout_path TEXT NOT NULL,", "") });
-  await refuses(home, [], /threads has no column rollout_path/);
+  await refuses(home, [], /cannot write to .*state_5\.sqlite: threads has no column rollout_path/);
 });
 
 test("a required column session-bridge cannot fill refuses naming it, and changes nothing", async () => {
   const home = codexHome({ createTable: (sql) => sql.replace(/\)$/, ", workspace_token TEXT NOT NULL)") });
-  await refuses(home, [], /required column workspace_token/);
+  await refuses(home, [], /cannot write to .*state_5\.sqlite: threads has a required column workspace_token/);
 });
 
 test("an existing thread id refuses with exit 1 and changes nothing", async () => {

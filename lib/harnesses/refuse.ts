@@ -31,17 +31,17 @@ export const refuse = {
 };
 
 /**
- * What reading the target's database while planning failed with, as a refusal: a database that is damaged or
- * not the harness's is a store that refuses (exit 1), not bad input; a lock is a lock. Anything else (a bug, a
- * failing disk) passes through unchanged.
+ * What reading the target's database while planning failed with, as a refusal: a database that is damaged, not
+ * the harness's or of a shape session-bridge will not guess at is a store that refuses (exit 1), not bad input;
+ * a lock is a lock. Anything else passes through unchanged: a bug, a failing disk, or bad input about another
+ * file (a config.toml that does not parse stays exit 2).
  */
 export function targetStoreRefusal(database: string, error: unknown): RefusedError {
-  if (error instanceof RefusedError) return error;
   if (isBusy(error)) return refuse.locked(database);
-  if (error instanceof InputError) {
-    const message = messageOf(error);
-    const why = message.startsWith(`${database}: `) ? message.slice(database.length + 2) : message;
-    return refuse.unusable(database, why);
+  const message = messageOf(error);
+  if (error instanceof InputError && message.startsWith(`${database}: `)) {
+    return refuse.unusable(database, message.slice(database.length + 2));
   }
+  if (error instanceof RefusedError) return error;
   throw error;
 }

@@ -12,7 +12,7 @@ import { basename, dirname, resolve } from "node:path";
 import type { Session } from "../../ir/schema.ts";
 import type { CommitOptions, HandoffPlan, PlannedFile, PlanPreview, RenderOptions } from "../types.ts";
 import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
-import { InputError } from "../../errors.ts";
+import { InputError, RefusedError } from "../../errors.ts";
 import { assertUuid } from "../../ids.ts";
 import { refuse, targetStoreRefusal } from "../refuse.ts";
 import type { ReportEntry } from "../../report/report.ts";
@@ -99,13 +99,19 @@ export async function planCodex(
   let row: Row;
   try {
     found = existingColumns(database, options.id);
+  } catch (error) {
+    return refusedPlan(plan, targetStoreRefusal(database, error).message);
+  }
+  try {
     row = fitRow(
       found.columns,
       rowValues({ session, options, target, rolloutPath: path, ...(described ? { described } : {}) }),
       TABLE,
     );
   } catch (error) {
-    return refusedPlan(plan, targetStoreRefusal(database, error).message);
+    // A column the row cannot fill: this database's shape, refused as every unusable store is.
+    if (!(error instanceof RefusedError)) throw error;
+    return refusedPlan(plan, refuse.unusable(database, error.message).message);
   }
   const { previous } = found;
   if (previous && !force) return refusedPlan(plan, refuse.exists(options.id, database).message);
@@ -127,7 +133,7 @@ function existingColumns(database: string, id: string): { columns: ColumnInfo[];
   const db = openReadOnly(database);
   try {
     const columns = tableColumns(db, TABLE);
-    if (!columns.length) throw new InputError(`no table ${TABLE} (not a Codex state database)`);
+    if (!columns.length) throw new InputError(`${database}: no table ${TABLE} (not a Codex state database)`);
     const previous = db.prepare(`SELECT * FROM ${TABLE} WHERE id = ?`).get(id) as Row | undefined;
     return { columns, ...(previous ? { previous: { ...previous } } : {}) };
   } finally {
