@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { HomeSpec } from "../types.ts";
 
 /** Claude Code's config dir: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
@@ -7,3 +8,8 @@ export const CLAUDE_HOME: HomeSpec = {
   folder: ".claude",
   describe: "Claude Code config dir",
 };
+
+/** Where in its home Claude Code keeps transcripts, one folder (bucket) per working directory. */
+export function projectsDir(home: string): string {
+  return join(home, "projects");
+}

@@ -1,8 +1,7 @@
 /** Claude Code: threaded JSONL transcripts under `<config>/projects/<bucket>/<id>.jsonl`. The descriptor. */
 import type { Harness } from "../types.ts";
 import { assertUuid, newUuid } from "../../ids.ts";
-import { projectsDir } from "./locate.ts";
-import { CLAUDE_HOME } from "./home.ts";
+import { CLAUDE_HOME, projectsDir } from "./home.ts";
 import { resumeClaude } from "./resume.ts";
 import { claudePosture } from "./posture.ts";
 import { claudeTools } from "./tools.ts";

@@ -6,10 +6,7 @@ import { isUuid } from "../../ids.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { blocksFromContent } from "./content.ts";
-
-export function projectsDir(home: string): string {
-  return join(home, "projects");
-}
+import { projectsDir } from "./home.ts";
 
 /** Every top-level transcript `projects/<bucket>/<uuid>.jsonl`; subagent files live one level deeper. */
 export function transcriptPaths(home: string): string[] {

@@ -13,7 +13,7 @@ import { assertUuid } from "../../ids.ts";
 import { resumeClaude } from "./resume.ts";
 import { bucketFor, MAX_BUCKET_BYTES } from "./bucket.ts";
 import { detectClaudeTarget } from "./target.ts";
-import { projectsDir } from "./locate.ts";
+import { projectsDir } from "./home.ts";
 import { copyTranscript, renderClaude } from "./render.ts";
 
 export async function planClaude(

@@ -7,7 +7,8 @@
  *   plan    register.ts  where a handoff goes (bucket.ts, for the version target.ts detects), as a plan value
  *                        whose commit() publishes the files (refusals: ../refuse.ts)
  */
-export { listClaude, projectsDir } from "./locate.ts";
+export { listClaude } from "./locate.ts";
+export { projectsDir } from "./home.ts";
 export { readClaudeSession } from "./read.ts";
 export { copyTranscript, renderClaude } from "./render.ts";
 export { planClaude } from "./register.ts";
