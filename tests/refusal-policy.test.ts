@@ -129,6 +129,31 @@ for (const to of ALL) {
     assert.match(`session-bridge: ${r.json.refusal}`, EXISTS);
   });
 
+  test(`${to}: a refused dry run's --json says ok false, with the refusal as its error and exit 1`, async () => {
+    const w = world(to);
+    assert.equal((await handoff(to, w, ["--session-id", ID])).code, 0);
+    const args = ["handoff", source, "--to", to, "--cwd", cwd, ...w.flags, "--session-id", ID, "--dry-run"];
+    const r = await runCliJson(args, env);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.json.ok, false);
+    assert.deepEqual(r.json.error, { message: r.json.refusal, exitCode: 1 });
+    assert.match(r.stderr.trim().split("\n").at(-1)!, EXISTS);
+    const fresh = world(to);
+    const planned = await runCliJson([
+      "handoff",
+      source,
+      "--to",
+      to,
+      "--cwd",
+      cwd,
+      ...fresh.flags,
+      "--dry-run",
+    ], env);
+    assert.equal(planned.code, 0, planned.stderr);
+    assert.equal(planned.json.ok, true);
+    assert.equal(planned.json.error, undefined);
+  });
+
   test(`${to}: an unsafe --session-id is bad input (exit 2), refused before any store is read`, async () => {
     const w = world(to);
     await refuses(

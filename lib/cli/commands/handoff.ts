@@ -3,7 +3,7 @@ import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args
 import { warnSkipped } from "../load.ts";
 import { handoff as runHandoff, type HandoffBackup } from "../../pipeline/handoff.ts";
 import { formatReport } from "../../report/report.ts";
-import { InputError } from "../../errors.ts";
+import { EXIT_REFUSED, InputError } from "../../errors.ts";
 import { err, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
@@ -63,6 +63,8 @@ export const handoff: Command = {
       onSkipped: warnSkipped,
     });
     if (json) {
+      // A refused plan is a failure like a refused handoff: ok is false and the error says why, with exit 1.
+      if (done.refusal) err(`session-bridge: ${done.refusal}`);
       printJson({
         dryRun,
         op: done.op ?? null,
@@ -72,8 +74,9 @@ export const handoff: Command = {
         ...(done.reproduce ? { reproduce: done.reproduce } : {}),
         backup: done.backup,
         report: done.report,
-      });
-      return exitAfterSignals(done.refusal ? 1 : 0, "handoff");
+        ...(done.refusal ? { error: { message: done.refusal, exitCode: EXIT_REFUSED } } : {}),
+      }, !done.refusal);
+      return exitAfterSignals(done.refusal ? EXIT_REFUSED : 0, "handoff");
     }
     for (const l of formatReport(done.report)) err(l);
     out(dryRun ? "plan (nothing written):" : "handed off:");
