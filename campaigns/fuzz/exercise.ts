@@ -60,9 +60,11 @@ export async function exercise(staged: Staged, registry: api.Registry): Promise<
           ...where,
           source: { session: read.session },
           to: target.name,
-          output: join(staged.root, "out", `${target.name}-${refs.indexOf(ref)}`),
+          output: join(staged.output, `${target.name}-${refs.indexOf(ref)}`),
           force: true,
           now: NOW,
+          // What the refusal of a session without one asks for, as a user would give it.
+          ...(read.session.meta.cwd ? {} : { cwd: "/home/user/project" }),
         }));
       if (written) converted++;
     }

@@ -12,7 +12,9 @@ export interface ReportContext {
 export function crashReport(result: MutantResult, context: ReportContext): string {
   const fixture = context.fixture ? ` --fixture ${JSON.stringify(context.fixture)}` : "";
   return terminalText([
-    `crash: seed ${context.seed} mutant ${result.index}: fixtures/${result.fixture ?? "?"}: ${result.mutation ?? "?"}`,
+    `crash: seed ${context.seed} mutant ${result.index}: fixtures/${result.fixture ?? "?"}: ${
+      result.mutation ?? "?"
+    }`,
     ...result.findings.map((f) => `  ${f.step}: ${f.problem}`),
     ...(result.saved ? [`  saved: ${result.saved}`] : []),
     `  replay: npm run fuzz -- --seed ${context.seed} --only ${result.index}${fixture} --save fuzz-mutants`,

@@ -15,6 +15,8 @@ export interface Staged {
   root: string;
   homes: Record<string, string>;
   bridgeHome: string;
+  /** Where conversions are written. */
+  output: string;
   /** The file the mutation changes. */
   target: string;
   kind: FileKind;
@@ -32,7 +34,8 @@ export function stage(fixture: Fixture, root: string): Staged {
     hermes: join(root, "hermes"),
   };
   for (const home of Object.values(homes)) mkdirSync(home, { recursive: true });
-  const world = { root, homes, bridgeHome: join(root, "bridge") };
+  mkdirSync(join(root, "out"));
+  const world = { root, homes, bridgeHome: join(root, "bridge"), output: join(root, "out") };
   switch (fixture.role) {
     case "claude-transcript": {
       const id = claudeSessionId(fixture.path) ?? basename(fixture.path, ".jsonl");
