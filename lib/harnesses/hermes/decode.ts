@@ -11,13 +11,42 @@ import { type HermesMessage, isActive, isMetaRow, type SessionRecord } from "./m
 import type { HermesSource } from "./source.ts";
 import { providerFamily, toMessage } from "./to-ir.ts";
 
+/** The sessions columns the IR is built from, by the type Hermes writes them with. */
+const TEXT_COLUMNS = ["model", "billing_provider", "system_prompt", "source", "title", "cwd"] as const;
+const NUMBER_COLUMNS = [
+  "started_at",
+  "ended_at",
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens",
+  "actual_cost_usd",
+  "estimated_cost_usd",
+] as const;
+
+/**
+ * A sessions row with a column of the wrong type (an edited export, a damaged database) left out, as if absent:
+ * the drift report names it, and nothing downstream meets a list where a model name or a count should be.
+ */
+function typedColumns(record: SessionRecord): SessionRecord {
+  const typed: Record<string, unknown> = { ...record };
+  for (const c of TEXT_COLUMNS) if (typed[c] !== undefined && typeof typed[c] !== "string") delete typed[c];
+  for (const c of NUMBER_COLUMNS) {
+    if (typed[c] !== undefined && (typeof typed[c] !== "number" || !Number.isFinite(typed[c]))) {
+      delete typed[c];
+    }
+  }
+  return typed as SessionRecord;
+}
+
 const iso = (seconds: unknown): string | undefined =>
   typeof seconds === "number" && seconds > 0 ? new Date(seconds * 1000).toISOString() : undefined;
 
 /** A Hermes conversation from its source's rows, as the store loaded them (source.ts): nothing is read here. */
 export function decodeHermes(source: HermesSource): Session {
-  const live = source.chain.at(-1)!;
-  const models = new Map(source.chain.map((s) => [s.id, s.model ?? live.model ?? undefined]));
+  const chain = source.chain.map(typedColumns);
+  const live = chain.at(-1)!;
+  const models = new Map(chain.map((s) => [s.id, s.model ?? live.model ?? undefined]));
   const provider = providerFamily(live.billing_provider);
   const messages: Message[] = [];
   const apart = new Map<string, Thread>();
@@ -51,14 +80,14 @@ export function decodeHermes(source: HermesSource): Session {
       path: source.path,
       models: [],
       ...defined({
-        cwd: cwdOf(source.chain),
+        cwd: cwdOf(chain),
         provider: live.billing_provider ?? undefined,
         systemInstructions: live.system_prompt ?? undefined,
-        createdAt: iso(source.chain[0]!.started_at),
+        createdAt: iso(chain[0]!.started_at),
         updatedAt: iso(newest) ?? iso(live.ended_at) ?? iso(live.started_at),
-        usage: usageOf(source.chain),
+        usage: usageOf(chain),
         source: live.source ?? undefined,
-        costUsd: costOf(source.chain),
+        costUsd: costOf(chain),
       }),
     },
     messages,
@@ -70,7 +99,7 @@ export function decodeHermes(source: HermesSource): Session {
     notices: source.notices,
   };
   session.meta.models = modelsOf(messages);
-  const title = [...source.chain].reverse().find((s) => s.title)?.title ?? titleFromFirstUserText(session);
+  const title = [...chain].reverse().find((s) => s.title)?.title ?? titleFromFirstUserText(session);
   if (title) session.meta.title = title;
   return session;
 }
