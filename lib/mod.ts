@@ -96,7 +96,7 @@ export async function handoff(request: Omit<HandoffRequest, "dryRun">): Promise<
   return { ...done, op: done.op };
 }
 
-/** A handoff taken back (the newest, or `op`): what it wrote removed, what it replaced restored. */
+/** A handoff taken back (`op`, or the newest with `last: true`): what it wrote removed, what it replaced restored. */
 export function undo(request: UndoRequest): Promise<UndoOutcome> {
   return runUndo(request);
 }

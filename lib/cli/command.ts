@@ -1,6 +1,7 @@
 import type { Harness, Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import type { OptionSpec, Parsed } from "./args.ts";
+import type { Terminal } from "./terminal.ts";
 
 /** The process environment, read once at the entry point and passed down. */
 export type Env = NodeJS.ProcessEnv;
@@ -17,6 +18,8 @@ export interface Context {
   json: boolean;
   now: Date;
   env: Env;
+  /** The person to ask before acting on a guess, if stdin and stdout are a terminal. */
+  terminal: Terminal;
   /** The CLI itself, for a command that drives other commands (the demo) without importing the entry. */
   run(argv: string[], env: Env): Promise<number>;
 }

@@ -11,12 +11,14 @@ import { targetVersionsFrom } from "../pipeline/environment.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { err, out } from "./output.ts";
 import { onNotice } from "../io/notices.ts";
+import type { Terminal } from "./terminal.ts";
 
 export async function runCommand(
   entry: CommandEntry,
   argv: string[],
   env: Env,
   registry: Registry,
+  terminal: Terminal,
   cli: Context["run"],
 ): Promise<number> {
   const command = await entry.load();
@@ -36,6 +38,7 @@ export async function runCommand(
     json: flag(parsed.values, "json"),
     now: new Date(),
     env,
+    terminal,
     run: cli,
   };
   return await command.run(parsed, context);

@@ -8,6 +8,7 @@ import { COMMANDS } from "./commands/index.ts";
 import { EXIT_INPUT, exitCodeFor, InputError, messageOf } from "../errors.ts";
 import { err, out, printJson } from "./output.ts";
 import { VERSION } from "../version.ts";
+import { NO_TERMINAL, type Terminal } from "./terminal.ts";
 
 function mainHelp(registry: Registry): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -27,9 +28,15 @@ function mainHelp(registry: Registry): string {
 
 /**
  * Runs the CLI on `argv` with `env`, the environment the entry point read (nothing below reads process.env),
- * over `registry`'s harnesses: the built-in ones unless a caller (a test, an extension) brings its own.
+ * over `registry`'s harnesses: the built-in ones unless a caller (a test, an extension) brings its own, and
+ * with `terminal` as the person to ask (none unless the entry point or a test passes one).
  */
-export async function run(argv: string[], env: Env, registry?: Registry): Promise<number> {
+export async function run(
+  argv: string[],
+  env: Env,
+  registry?: Registry,
+  terminal: Terminal = NO_TERMINAL,
+): Promise<number> {
   const wantsJson = argv.includes("--json");
   try {
     const [name, ...rest] = argv;
@@ -47,7 +54,7 @@ export async function run(argv: string[], env: Env, registry?: Registry): Promis
     // Loaded here, not at start-up: a command's dependencies (ajv, zod, the stores) cost `--version` nothing.
     const { runCommand } = await import("./dispatch.ts");
     const harnesses = registry ?? await builtinRegistry();
-    return await runCommand(entry, rest, env, harnesses, (argv, env) => run(argv, env, harnesses));
+    return await runCommand(entry, rest, env, harnesses, terminal, (argv, env) => run(argv, env, harnesses));
   } catch (error) {
     const code = exitCodeFor(error);
     if (env.SESSION_BRIDGE_DEBUG === "1" && error instanceof Error) {

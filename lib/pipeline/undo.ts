@@ -1,19 +1,22 @@
 /**
  * Taking a handoff back, as one library call over the undo ledger (lib/store/undo.ts): pick the operation
- * (the newest, or one by id or 6+ character prefix), plan what to remove and restore, and unless it is a dry
- * run carry that out and apply the backup retention rule. Nothing here prints.
+ * (one by id or 6+ character prefix, or the newest when asked for by `last`), plan what to remove and restore,
+ * and unless it is a dry run carry that out and apply the backup retention rule. A dry run says what the real
+ * undo would do, a refusal included. Nothing here prints.
  */
 import { InputError, RefusedError } from "../errors.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { type LedgerEntry, pendingOperations } from "../store/ledger.ts";
 import { applyRetention, type PrunePlan } from "../store/prune.ts";
-import { carryOutUndo, planUndo, type UndoPlan } from "../store/undo.ts";
+import { carryOutUndo, planUndo, type UndoPlan, undoRefusal } from "../store/undo.ts";
 
 const MIN_PREFIX = 6;
 
 export interface UndoRequest {
-  /** An operation id or a 6+ character prefix of one (default: the newest pending handoff). */
+  /** An operation id or a 6+ character prefix of one. */
   op?: string;
+  /** Undo the newest pending handoff instead of a named one (never a default: it may not be the one meant). */
+  last?: boolean;
   /** Plan only: nothing is changed. */
   dryRun?: boolean;
   /** Also remove files and rows changed since the handoff (a copy is saved first). */
@@ -27,6 +30,8 @@ export interface UndoOutcome {
   dryRun: boolean;
   entry: LedgerEntry;
   plan: UndoPlan;
+  /** Why the undo is refused (something changed since the handoff); only a dry run returns one. */
+  refusal?: string;
   /** Copies saved before removing (databases, changed files). */
   backups: string[];
   /** What the retention rule removed afterwards. */
@@ -40,6 +45,12 @@ export function undoable(bridgeHome: string): LedgerEntry[] {
 
 export async function undo(request: UndoRequest): Promise<UndoOutcome> {
   const { op: ref, bridgeHome } = request;
+  if (ref !== undefined && request.last) {
+    throw new InputError("name an operation or ask for the last, not both");
+  }
+  if (ref === undefined && !request.last) {
+    throw new InputError("name the operation to undo, or ask for the last");
+  }
   if (ref !== undefined && ref.length < MIN_PREFIX) {
     throw new InputError(`operation id prefix must have at least ${MIN_PREFIX} characters`);
   }
@@ -52,10 +63,17 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
   }
   const plan = await planUndo(entry);
   const dryRun = request.dryRun ?? false;
+  const force = request.force ?? false;
   const now = request.now ?? new Date();
-  const backups = dryRun
-    ? []
-    : await holdingSignals(() => carryOutUndo(plan, request.force ?? false, now, bridgeHome));
+  const refusal = undoRefusal(plan, force);
+  const backups = dryRun ? [] : await holdingSignals(() => carryOutUndo(plan, force, now, bridgeHome));
   const pruned = dryRun ? undefined : applyRetention(bridgeHome, now);
-  return { dryRun, entry, plan, backups, ...(pruned ? { pruned } : {}) };
+  return {
+    dryRun,
+    entry,
+    plan,
+    ...(dryRun && refusal ? { refusal } : {}),
+    backups,
+    ...(pruned ? { pruned } : {}),
+  };
 }

@@ -60,19 +60,22 @@ function matchingRows(row: KeyedRows): number {
   }
 }
 
+/** Why carrying out `plan` is refused (something changed since the handoff and it is not forced), if it is. */
+export function undoRefusal(plan: UndoPlan, force: boolean): string | undefined {
+  if (!plan.changed.length || force) return undefined;
+  return `${
+    plan.changed[0]
+  } changed since the handoff (was it resumed?); --force removes it after saving a copy`;
+}
+
 export async function carryOutUndo(
   plan: UndoPlan,
   force: boolean,
   now: Date,
   bridgeHome: string,
 ): Promise<string[]> {
-  if (plan.changed.length && !force) {
-    throw new RefusedError(
-      `${
-        plan.changed[0]
-      } changed since the handoff (was it resumed?); --force removes it after saving a copy`,
-    );
-  }
+  const refusal = undoRefusal(plan, force);
+  if (refusal) throw new RefusedError(refusal);
   const mark = backupMark();
   let committed = false;
   try {

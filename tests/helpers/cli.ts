@@ -9,6 +9,7 @@ import { scriptArgv } from "../../lib/runtime.ts";
 import { run } from "../../lib/cli/main.ts";
 import { capturingOutput } from "../../lib/cli/output.ts";
 import type { Registry } from "../../lib/harnesses/registry.ts";
+import type { Terminal } from "../../lib/cli/terminal.ts";
 import { tempDir } from "./tmp.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
@@ -61,6 +62,7 @@ export async function runCli(
   env: Record<string, string> = {},
   cwd?: string,
   registry?: Registry,
+  terminal?: Terminal,
 ): Promise<CliResult> {
   if (args[0] === "convert" && !args.some((a) => /^(?:-o|--output(?:=.*)?|-h|--help)$/.test(a))) {
     throw new Error("convert to stdout writes the session to this process's stdout: use cli() for it");
@@ -72,7 +74,7 @@ export async function runCli(
   try {
     const code = await capturingOutput(
       (fd, text) => (output[fd] += text),
-      () => run(args, environment, registry),
+      () => run(args, environment, registry, terminal),
     );
     return { code, stdout: output[1], stderr: output[2] };
   } finally {

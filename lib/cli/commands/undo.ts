@@ -1,67 +1,114 @@
 import type { Command } from "../command.ts";
 import { flag } from "../args.ts";
-import { undo as runUndo, undoable } from "../../pipeline/undo.ts";
-import { InputError } from "../../errors.ts";
-import { out, printJson } from "../output.ts";
+import { undo as runUndo, undoable, type UndoOutcome } from "../../pipeline/undo.ts";
+import type { LedgerEntry } from "../../store/ledger.ts";
+import { EXIT_REFUSED, InputError, RefusedError } from "../../errors.ts";
+import { err, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
+import { isYes } from "../terminal.ts";
 
 export const undo: Command = {
-  usage: "session-bridge undo [OPERATION] [--list] [--dry-run] [--force] [--json]",
-  help: `  OPERATION    an operation id (or 6+ character prefix) from --list; default: the newest
+  usage: "session-bridge undo (OPERATION | --last) [--list] [--dry-run] [--force] [--json]",
+  help: `  OPERATION    an operation id (or 6+ character prefix) from --list
+  --last       the newest handoff that can be undone (without OPERATION or --last, a terminal is asked
+               to confirm the newest; anywhere else that is bad usage)
   --list       list the handoffs that can be undone
-  --dry-run    show what would be removed or restored, and change nothing
+  --dry-run    show what undo would remove or restore, or why it would refuse, and change nothing
   --force      also remove files that changed since the handoff (a copy is saved first)`,
-  options: { list: { type: "boolean" }, "dry-run": { type: "boolean" }, force: { type: "boolean" } },
-  async run(parsed, { json, now, bridgeHome }) {
+  options: {
+    list: { type: "boolean" },
+    last: { type: "boolean" },
+    "dry-run": { type: "boolean" },
+    force: { type: "boolean" },
+  },
+  async run(parsed, { json, now, bridgeHome, terminal }) {
     if (flag(parsed.values, "list")) {
       const pending = undoable(bridgeHome);
       if (json) printJson({ operations: pending });
       else if (!pending.length) out("nothing to undo");
-      else {for (const e of pending.toReversed()) {
-          out(`${e.op}  ${e.at}  ${e.source.harness}:${e.source.id} -> ${e.target.harness}:${e.target.id}`);
-        }}
+      else for (const e of pending.toReversed()) out(`${e.op}  ${e.at}  ${describe(e)}`);
       return 0;
     }
     const [ref, ...extra] = parsed.positionals;
     if (extra.length) throw new InputError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const dryRun = flag(parsed.values, "dry-run");
-    const { entry, plan, backups, pruned } = await runUndo({
-      ...(ref !== undefined ? { op: ref } : {}),
+    const last = flag(parsed.values, "last");
+    if (ref !== undefined && last) throw new InputError("pass an OPERATION or --last, not both");
+    let op = ref;
+    if (op === undefined && !last) {
+      // The newest handoff may not be the one meant (a refusal since leaves no entry): it is named, and
+      // taken only when someone at a terminal says so.
+      const newest = undoable(bridgeHome).at(-1);
+      if (!newest) throw new RefusedError("nothing to undo");
+      const named = `the newest handoff is ${newest.op} (${newest.at}, ${describe(newest)})`;
+      if (json || !terminal.interactive) {
+        throw new InputError(`${named}: pass its id or --last to undo it (see undo --list)`);
+      }
+      out(named);
+      if (!dryRun && !isYes(await terminal.ask("undo it? [y/N] "))) {
+        throw new RefusedError(
+          "not undone: nothing was changed (answer y to undo, or pass the id or --last)",
+        );
+      }
+      op = newest.op;
+    }
+    const done = await runUndo({
+      ...(op !== undefined ? { op } : { last }),
       dryRun,
       force: flag(parsed.values, "force"),
       now,
       bridgeHome,
     });
-    if (json) {
-      printJson({
-        dryRun,
-        op: entry.op,
-        remove: plan.remove,
-        changed: plan.changed,
-        restore: plan.restore,
-        rows: plan.rows,
-        backups,
-        pruned: pruned?.remove.map((c) => c.path) ?? [],
-      });
-      return exitAfterSignals(0, "undo");
-    }
-    out(`${dryRun ? "would undo" : "undid"} ${entry.op} (${entry.target.harness}:${entry.target.id})`);
-    for (const p of plan.remove) {
-      out(
-        `  ${dryRun ? "would remove" : "removed"} ${p}${
-          plan.changed.includes(p) ? " (changed since the handoff)" : ""
-        }`,
-      );
-    }
-    for (const r of plan.restore) out(`  ${dryRun ? "would restore" : "restored"} ${r.path}`);
-    for (const r of plan.rows) {
-      out(
-        `  ${dryRun ? "would delete" : "deleted"} ${r.table} row ${JSON.stringify(r.key)} in ${r.database}`,
-      );
-    }
-    for (const b of backups) out(`  saved ${b}`);
-    if (pruned?.remove.length) out(`  ${prunedSummary(pruned)}`);
-    return exitAfterSignals(0, "undo");
+    return json ? printOutcome(done) : showOutcome(done);
   },
 };
+
+/** `claude-code:<id> -> codex:<id>`: where a handoff came from and went. */
+const describe = (e: LedgerEntry) =>
+  `${e.source.harness}:${e.source.id} -> ${e.target.harness}:${e.target.id}`;
+
+function printOutcome({ dryRun, entry, plan, refusal, backups, pruned }: UndoOutcome): number {
+  if (refusal) err(`session-bridge: ${refusal}`);
+  printJson({
+    dryRun,
+    op: entry.op,
+    remove: plan.remove,
+    changed: plan.changed,
+    restore: plan.restore,
+    rows: plan.rows,
+    refusal: refusal ?? null,
+    backups,
+    pruned: pruned?.remove.map((c) => c.path) ?? [],
+    ...(refusal ? { error: { message: refusal, exitCode: EXIT_REFUSED } } : {}),
+  }, !refusal);
+  return refusal ? EXIT_REFUSED : exitAfterSignals(0, "undo");
+}
+
+function showOutcome({ dryRun, entry, plan, refusal, backups, pruned }: UndoOutcome): number {
+  const target = `${entry.target.harness}:${entry.target.id}`;
+  // A refused dry run still shows what undo --force would do, then says why plain undo will not.
+  out(
+    refusal
+      ? `would refuse to undo ${entry.op} (${target}); with --force it would:`
+      : `${dryRun ? "would undo" : "undid"} ${entry.op} (${target})`,
+  );
+  for (const p of plan.remove) {
+    out(
+      `  ${dryRun ? "would remove" : "removed"} ${p}${
+        plan.changed.includes(p) ? " (changed since the handoff)" : ""
+      }`,
+    );
+  }
+  for (const r of plan.restore) out(`  ${dryRun ? "would restore" : "restored"} ${r.path}`);
+  for (const r of plan.rows) {
+    out(`  ${dryRun ? "would delete" : "deleted"} ${r.table} row ${JSON.stringify(r.key)} in ${r.database}`);
+  }
+  for (const b of backups) out(`  saved ${b}`);
+  if (pruned?.remove.length) out(`  ${prunedSummary(pruned)}`);
+  if (refusal) {
+    err(`session-bridge: ${refusal}`);
+    return EXIT_REFUSED;
+  }
+  return exitAfterSignals(0, "undo");
+}
