@@ -72,3 +72,23 @@ test("a Hermes state.db row with blobs for its model and title and text for its 
   assert.equal(typeof session.meta.title, "string");
   assert.deepEqual(await convertsToEveryHarness(where, session), ["claude-code", "codex", "hermes"]);
 });
+
+test("a Hermes row whose tool_calls list holds something that is no call copies to Hermes with the entry skipped for naming", async () => {
+  // Found as seed 2026 mutant 2887: `"tool_calls": "[null]"` on an assistant row.
+  const where = world();
+  const { session } = await api.load({
+    ...where,
+    ref: join(FUZZ_FIXTURES, "hermes-tool-calls-holding-null.json"),
+  });
+  // Both rows were compacted in place: kept apart from the live thread.
+  assert.deepEqual(session.threads.flatMap((t) => t.messages.map((m) => m.role)), ["user", "assistant"]);
+  const done = await api.convert({
+    ...where,
+    source: { session },
+    to: "hermes",
+    output: join(where.root, "copied.jsonl"),
+    cwd: "/home/user/project",
+    now,
+  });
+  assert.equal(done.target.harness, "hermes");
+});

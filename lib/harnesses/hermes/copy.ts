@@ -6,6 +6,7 @@
  */
 import type { RecordClock } from "../../ir/clock.ts";
 import { isHandshake } from "../../handshake/handshake.ts";
+import { isObject } from "../../io/json.ts";
 import { blocksFromContent, type ContentPart } from "./content.ts";
 import { type HermesMessage, isActive, isMetaRow } from "./message.ts";
 import { pyJson } from "./pyjson.ts";
@@ -37,9 +38,9 @@ export function copiedMessages(
   return rows;
 }
 
-/** Call id to tool name, from an assistant row's OpenAI-style `tool_calls`. */
-function calledNames(calls: Record<string, unknown>[] | null): [string, string][] {
-  return (calls ?? []).flatMap((call): [string, string][] => {
+/** Call id to tool name, from an assistant row's OpenAI-style `tool_calls` (entries that are no call are skipped). */
+function calledNames(calls: unknown): [string, string][] {
+  return (Array.isArray(calls) ? calls.filter(isObject) : []).flatMap((call): [string, string][] => {
     const fn = call.function as Record<string, unknown> | undefined;
     const id = text(call.id) ?? text(call.call_id);
     const name = text(fn?.name);
