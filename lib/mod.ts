@@ -1,5 +1,5 @@
 /**
- * session-bridge as a library: list, load, convert, plan, hand off and undo, with typed results. Nothing here
+ * session-bridge as a library: list, load, convert, plan, hand off, undo and recover, with typed results. Nothing here
  * prints, exits or reads the process environment: homes, session-bridge's own folder and any environment to
  * honour are given by the caller. Failures are thrown as InputError (bad input, `exitCode` 2) or RefusedError
  * (refused or failed, `exitCode` 1); a signal during a write rolls it back and throws InterruptedError.
@@ -17,6 +17,12 @@ import {
   type UndoOutcome,
   type UndoRequest,
 } from "./pipeline/undo.ts";
+import {
+  recover as runRecover,
+  type RecoveredOperation,
+  type RecoverOutcome,
+  type RecoverRequest,
+} from "./pipeline/recover.ts";
 import { resolveBridgeHome } from "./store/backup.ts";
 import type { LedgerEntry } from "./store/ledger.ts";
 
@@ -33,6 +39,9 @@ export type {
   HandoffRequest,
   Listed,
   Loaded,
+  RecoveredOperation,
+  RecoverOutcome,
+  RecoverRequest,
   UndoOutcome,
   UndoRequest,
 };
@@ -104,4 +113,12 @@ export function undo(request: UndoRequest): Promise<UndoOutcome> {
 /** The handoffs that can still be undone, oldest first. */
 export function undoable(bridgeHome: string): LedgerEntry[] {
   return pendingHandoffs(bridgeHome);
+}
+
+/**
+ * Handoffs a crash interrupted, finished (the ledger records them, so undo sees them) or rolled back. handoff()
+ * and undo() do this first by themselves.
+ */
+export function recover(request: RecoverRequest): Promise<RecoverOutcome> {
+  return runRecover(request);
 }

@@ -41,5 +41,10 @@ export async function runCommand(
     terminal,
     run: cli,
   };
+  // A handoff a crash cut short is finished or rolled back before a store is read or written (a dry run
+  // changes nothing, so it leaves that to the next real run or to `recover`).
+  if (entry.touchesStores && !flag(parsed.values, "dry-run")) {
+    await (await import("../pipeline/recover.ts")).recoverIfInterrupted(context.bridgeHome);
+  }
   return await command.run(parsed, context);
 }

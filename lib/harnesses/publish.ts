@@ -10,11 +10,11 @@ import type { Committed } from "./plan.ts";
 import type { CommitOptions, PlannedFile } from "./types.ts";
 import { ensureDir, publishFile, removeEmptyDirs } from "../io/publish.ts";
 import { refuse } from "./refuse.ts";
-import { backupDir, backupFile } from "../store/backup.ts";
+import { backupFile, handoffBackupDir } from "../store/backup.ts";
 
-/** `label` names the backup folder of replaced files (`<harness>-<id>`). */
+/** `harness` and `id` name the backup folder of replaced files (see handoffBackupDir). */
 export async function publishPlannedFiles(
-  label: string,
+  harness: string,
   id: string,
   files: PlannedFile[],
   { force, now, bridgeHome }: CommitOptions,
@@ -22,7 +22,7 @@ export async function publishPlannedFiles(
   const created: string[] = [];
   const written: string[] = [];
   const replaced: [path: string, backup: string][] = [];
-  const saved = backupDir(label, now, bridgeHome);
+  const saved = handoffBackupDir(harness, id, now, bridgeHome);
   try {
     for (const file of files) {
       const existed = existsSync(file.path);

@@ -139,6 +139,11 @@ export interface PlanPreview {
   resumeCommand: string;
   /** Databases that will be written (and so backed up first). Empty for file-only targets. */
   databases: string[];
+  /**
+   * The rows the commit inserts (or replaces), by key: what the write-ahead intent names, so that recovery from
+   * a crash can tell whether the commit happened. Absent for file-only targets.
+   */
+  rows?: KeyedRows[];
   /** What the handoff refused to do, if anything; set when the plan cannot be carried out. */
   refusal?: string;
   /** What the target store adds to the conversion report (e.g. which model it will continue with). */

@@ -22,6 +22,7 @@ import { RefusedError } from "../errors.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
 import { terminalText } from "./control-characters.ts";
 import { isatty } from "node:tty";
+import { crashPoint } from "./crash-points.ts";
 
 const FLUSH_BYTES = 1 << 20;
 
@@ -42,6 +43,7 @@ export async function writeLines(fd: number, lines: AsyncIterable<string>): Prom
       writeSync(fd, buffer.join(""));
       buffer = [];
       size = 0;
+      crashPoint("chunk-written");
       await yieldAndCheckpoint();
     }
   }
@@ -76,7 +78,7 @@ export async function publishFile(
   if (!replace && existsSync(path)) {
     throw new RefusedError(`${path} already exists (use --force to replace it)`);
   }
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const temp = publishTempPath(path, process.pid);
   const fd = openSync(temp, "wx", 0o600);
   try {
     await writeLines(fd, lines);
@@ -87,6 +89,7 @@ export async function publishFile(
     throw error;
   }
   closeSync(fd);
+  crashPoint("temp-written");
   try {
     if (replace) renameSync(temp, path);
     else {
@@ -100,4 +103,19 @@ export async function publishFile(
     }
     throw error;
   }
+  crashPoint("file-published");
+}
+
+/**
+ * The hidden temp file a publish of `path` by process `pid` fills before linking it into place: named so that
+ * recovery can tell exactly which temp files an interrupted handoff left (see isPublishTemp).
+ */
+export function publishTempPath(path: string, pid: number): string {
+  return join(dirname(path), `.${basename(path)}.${pid}.${randomBytes(4).toString("hex")}.tmp`);
+}
+
+/** Whether `name` (in the folder of `path`) is a temp file of a publish of `path` by process `pid`. */
+export function isPublishTemp(name: string, path: string, pid: number): boolean {
+  const prefix = `.${basename(path)}.${pid}.`;
+  return name.startsWith(prefix) && /^[0-9a-f]{8}\.tmp$/.test(name.slice(prefix.length));
 }

@@ -2,25 +2,37 @@
  * A whole handoff as one library call: read the source, prepare it for the target (a same-harness copy keeps
  * its records; any other target gets a rendering), plan read-only, refuse what the plan refuses, then back up,
  * commit, remember the conversion's provenance, record the operation in the undo ledger and apply the backup
- * retention rule. A dry run stops after the plan and says which command carries out exactly that plan. The CLI
+ * retention rule; an intent written to the ledger first lets recovery finish or roll back a handoff a crash cut
+ * short. A dry run stops after the plan and says which command carries out exactly that plan. The CLI
  * (`session-bridge handoff`), certify and the public API (lib/mod.ts) all go through here; nothing here prints.
  */
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Session } from "../ir/schema.ts";
-import type { HandoffResult, Harness, Homes } from "../harnesses/types.ts";
+import type { HandoffPlan, HandoffResult, Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, findHarness, type Registry } from "../harnesses/registry.ts";
 import { defaultHome, homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { prepareConversion } from "./prepare.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
-import { RefusedError } from "../errors.ts";
+import { messageOf, RefusedError } from "../errors.ts";
+import { crashPoint } from "../io/crash-points.ts";
+import { handoffBackupDir } from "../store/backup.ts";
+import {
+  fileStamp,
+  type Intent,
+  missingFolders,
+  removeIntent,
+  rowsFingerprint,
+  thisProcess,
+  writeIntent,
+} from "../store/intent.ts";
+import { recoverIfInterrupted } from "./recover.ts";
 import { assertDirectory } from "../io/paths.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { shellQuote } from "../io/shell.ts";
 import { newUuid } from "../ids.ts";
 import { recordOperation, sha256File } from "../store/ledger.ts";
-import { discardingBackupsOnFailure } from "../store/operation.ts";
 import { applyRetention, type PrunePlan } from "../store/prune.ts";
 import { saveProvenance } from "../tools/provenance.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
@@ -112,6 +124,8 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
   const force = request.force ?? false;
   const dryRun = request.dryRun ?? false;
   const backupWanted = request.backup ?? true;
+  // A handoff an earlier crash interrupted is finished or rolled back first: planning must see the store as is.
+  if (!dryRun) await recoverIfInterrupted(request.bridgeHome);
   const { session: source, skipped } = await sourceSession(request.source, { ...request, registry });
   const title = request.title ?? source.meta.title;
   const cwd = request.cwd;
@@ -137,12 +151,36 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
   if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
   // Signals are held from the first write until the ledger knows the handoff: interrupted before the commit,
   // everything is rolled back; after it, the handoff completes and is recorded for undo.
+  // The ledger learns of the handoff before the target is touched (an intent) and after it (the entry): a kill
+  // anywhere between leaves an intent that recovery completes or rolls back (lib/pipeline/recover.ts).
   const done = dryRun ? undefined : await holdingSignals(async () => {
-    const result = await discardingBackupsOnFailure(() =>
-      plan.commit({ force, backup: backupWanted, now, bridgeHome: request.bridgeHome })
-    );
-    saveProvenance(request.bridgeHome, target.name, plan.id, session, memory);
-    return { result, op: await recordHandoff(request.bridgeHome, source, result, now) };
+    const op = newUuid();
+    const { bridgeHome } = request;
+    const intent = intentFor(op, source, plan, now, bridgeHome);
+    writeIntentOrRefuse(bridgeHome, intent);
+    crashPoint("intent-written");
+    let result: HandoffResult;
+    try {
+      result = await plan.commit({ force, backup: backupWanted, now, bridgeHome });
+    } catch (error) {
+      // The commit took back its own partial work; its backups copy a store that never changed.
+      rmSync(intent.backupFolder, { recursive: true, force: true });
+      removeIntent(bridgeHome, op);
+      throw error;
+    }
+    crashPoint("committed");
+    try {
+      saveProvenance(bridgeHome, target.name, plan.id, session, memory);
+      await recordHandoff(bridgeHome, op, source, result, now);
+    } catch (error) {
+      throw new RefusedError(
+        `${plan.harness}:${plan.id} was handed off, but the undo ledger in ${bridgeHome} could not record it ` +
+          `(${fileSystemReason(error)}); the next session-bridge command records it once it can`,
+      );
+    }
+    crashPoint("ledger-written");
+    removeIntent(bridgeHome, op);
+    return { result, op };
   });
   const pruned = done ? applyRetention(request.bridgeHome, now) : undefined;
   const targetInfo: HandoffTarget = {
@@ -175,14 +213,60 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
   };
 }
 
+/** What the handoff will write, said before it writes anything (see lib/store/intent.ts). */
+function intentFor(op: string, session: Session, plan: HandoffPlan, now: Date, bridgeHome: string): Intent {
+  return {
+    op,
+    at: now.toISOString(),
+    ...thisProcess(),
+    source: { harness: session.meta.harness, id: session.meta.id },
+    target: { harness: plan.harness, id: plan.id, path: plan.path },
+    files: plan.files.map((path) => {
+      const before = fileStamp(path);
+      return before ? { path, before } : { path };
+    }),
+    folders: missingFolders(plan.files),
+    databases: plan.databases,
+    rows: (plan.rows ?? []).map((rows) => ({ ...rows, before: rowsFingerprint(rows) })),
+    backupFolder: handoffBackupDir(plan.harness, plan.id, now, bridgeHome),
+  };
+}
+
+/** A handoff the ledger could not learn of could never be undone: it is refused before anything is written. */
+function writeIntentOrRefuse(bridgeHome: string, intent: Intent): void {
+  try {
+    writeIntent(bridgeHome, intent);
+  } catch (error) {
+    throw new RefusedError(
+      `cannot write the undo ledger in ${bridgeHome} (${fileSystemReason(error)}); nothing was handed off`,
+    );
+  }
+}
+
+/** What a file system error means, in words (a full disk says so). */
+function fileSystemReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const reasons: Record<string, string> = {
+    ENOSPC: "the disk is full",
+    EDQUOT: "the disk quota is used up",
+    EROFS: "the file system is read-only",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    ENOTDIR: "a file is where a folder should be",
+    EEXIST: "a file is where a folder should be",
+    EISDIR: "a folder is where a file should be",
+  };
+  return (code && reasons[code]) ?? messageOf(error);
+}
+
 /** Appends the handoff to the undo ledger, with hashes that let undo notice later appends. */
 async function recordHandoff(
   bridgeHome: string,
+  op: string,
   session: Session,
   result: HandoffResult,
   now: Date,
-): Promise<string> {
-  const op = newUuid();
+): Promise<void> {
   recordOperation(bridgeHome, {
     op,
     at: now.toISOString(),
@@ -195,7 +279,6 @@ async function recordHandoff(
     replaced: result.replaced,
     backups: result.backups,
   });
-  return op;
 }
 
 /** The handoff command that carries out a dry run's plan: the same options, absolute paths and the planned id. */

@@ -9,6 +9,7 @@ import { holdingSignals } from "../io/interrupt.ts";
 import { type LedgerEntry, pendingOperations } from "../store/ledger.ts";
 import { applyRetention, type PrunePlan } from "../store/prune.ts";
 import { carryOutUndo, planUndo, type UndoPlan, undoRefusal } from "../store/undo.ts";
+import { recoverIfInterrupted } from "./recover.ts";
 
 const MIN_PREFIX = 6;
 
@@ -54,6 +55,9 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
   if (ref !== undefined && ref.length < MIN_PREFIX) {
     throw new InputError(`operation id prefix must have at least ${MIN_PREFIX} characters`);
   }
+  const dryRun = request.dryRun ?? false;
+  // A handoff a crash interrupted is finished first, so the newest handoff is really the newest.
+  if (!dryRun) await recoverIfInterrupted(bridgeHome);
   const pending = pendingOperations(bridgeHome);
   const entry = ref === undefined ? pending.at(-1) : pending.find((e) => e.op.startsWith(ref));
   if (!entry) {
@@ -62,7 +66,6 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
     );
   }
   const plan = await planUndo(entry);
-  const dryRun = request.dryRun ?? false;
   const force = request.force ?? false;
   const now = request.now ?? new Date();
   const refusal = undoRefusal(plan, force);

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSy
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { ensureDir } from "../io/publish.ts";
+import { crashPoint } from "../io/crash-points.ts";
 
 /**
  * session-bridge's own folder (backups, the undo ledger, tool provenance) as the environment names it: read
@@ -40,12 +41,21 @@ export function backupDir(label: string, now: Date, home: string): string {
   return dir;
 }
 
+/**
+ * The folder a handoff into `harness` of session `id` keeps its backups in: named before any is taken, so the
+ * write-ahead intent (lib/store/intent.ts) can say where they will be.
+ */
+export function handoffBackupDir(harness: string, id: string, now: Date, home: string): string {
+  return backupDir(`${harness}-${id}`, now, home);
+}
+
 export function backupFile(path: string, dir: string): string | undefined {
   if (!existsSync(path)) return undefined;
   ensureDir(dir, []);
   const target = join(dir, basename(path));
   copyFileSync(path, target);
   recordCopy(target, path);
+  crashPoint("backup-taken");
   return target;
 }
 

@@ -9,9 +9,11 @@ import {
   closeSync,
   createReadStream,
   existsSync,
+  fstatSync,
   fsyncSync,
   openSync,
   readFileSync,
+  readSync,
 } from "node:fs";
 import { join } from "node:path";
 import type { KeyedRows } from "./rows.ts";
@@ -46,13 +48,39 @@ export async function sha256File(path: string): Promise<string> {
 
 function append(bridgeHome: string, record: LedgerEntry | UndoneMark): void {
   ensureDir(bridgeHome, []);
-  const fd = openSync(ledgerPath(bridgeHome), "a", 0o600);
+  const path = ledgerPath(bridgeHome);
+  // A line cut short by a kill is ended first, so it cannot swallow the record appended after it.
+  const torn = endsTorn(path);
+  const fd = openSync(path, "a", 0o600);
   try {
-    appendFileSync(fd, `${JSON.stringify(record)}\n`);
+    appendFileSync(fd, `${torn ? "\n" : ""}${JSON.stringify(record)}\n`);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+function endsTorn(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return false;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether the ledger holds operation `op` (a handoff recorded, undone or not). */
+export function recordedOperation(bridgeHome: string, op: string): boolean {
+  return readRecords(bridgeHome).some((r) => "op" in r && r.op === op);
 }
 
 export function recordOperation(bridgeHome: string, entry: LedgerEntry): void {
@@ -63,21 +91,29 @@ export function markUndone(bridgeHome: string, op: string, now: Date): void {
   append(bridgeHome, { undone: op, at: now.toISOString() });
 }
 
-/** Operations not yet undone, newest last. A damaged line is skipped: the ledger must never block an undo. */
+/** Operations not yet undone, newest last. */
 export function pendingOperations(bridgeHome: string): LedgerEntry[] {
-  const path = ledgerPath(bridgeHome);
-  if (!existsSync(path)) return [];
   const entries: LedgerEntry[] = [];
   const undone = new Set<string>();
+  for (const record of readRecords(bridgeHome)) {
+    if ("undone" in record) undone.add(record.undone);
+    else entries.push(record);
+  }
+  return entries.filter((e) => !undone.has(e.op));
+}
+
+/** Every whole record, in order; a damaged line is skipped: the ledger must never block an undo. */
+function readRecords(bridgeHome: string): (LedgerEntry | UndoneMark)[] {
+  const path = ledgerPath(bridgeHome);
+  if (!existsSync(path)) return [];
+  const records: (LedgerEntry | UndoneMark)[] = [];
   for (const line of readFileSync(path, "utf8").split("\n")) {
     if (!line.trim()) continue;
     try {
-      const record = JSON.parse(line) as LedgerEntry | UndoneMark;
-      if ("undone" in record) undone.add(record.undone);
-      else entries.push(record);
+      records.push(JSON.parse(line) as LedgerEntry | UndoneMark);
     } catch {
       continue;
     }
   }
-  return entries.filter((e) => !undone.has(e.op));
+  return records;
 }

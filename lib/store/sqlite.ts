@@ -12,6 +12,7 @@ import { ensureDir } from "../io/publish.ts";
 import { regularFileIfPresent } from "../io/file-kind.ts";
 import { checkpoint, yieldAndCheckpoint } from "../io/interrupt.ts";
 import { notice } from "../io/notices.ts";
+import { crashPoint } from "../io/crash-points.ts";
 import { recordCopy } from "./backup.ts";
 
 const HEADER = "SQLite format 3\u0000";
@@ -121,6 +122,7 @@ export async function onlineBackup(db: DatabaseSync, dir: string, name: string):
   const target = join(dir, name);
   await backup(db, target);
   recordCopy(target, db.location() ?? name);
+  crashPoint("backup-taken");
   checkpoint();
   return target;
 }
@@ -171,6 +173,7 @@ export async function immediateTransaction<T>(db: DatabaseSync, work: () => T): 
   try {
     const result = work();
     db.exec("COMMIT");
+    crashPoint("rows-committed");
     return result;
   } catch (error) {
     db.exec("ROLLBACK");

@@ -46,7 +46,7 @@ export async function planUndo(entry: LedgerEntry): Promise<UndoPlan> {
 }
 
 /** Counted on a read-only connection: planning an undo never writes. */
-function matchingRows(row: KeyedRows): number {
+export function matchingRows(row: KeyedRows): number {
   const db = openReadOnly(row.database);
   try {
     const names = Object.keys(row.key);

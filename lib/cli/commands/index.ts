@@ -8,37 +8,45 @@ export interface CommandEntry {
   name: string;
   /** The one line `--help` shows (made from the registry when it names harnesses). */
   summary: PerRegistry<string>;
+  /** Reads or writes harness stores: a handoff a crash interrupted is recovered before it runs. */
+  touchesStores?: boolean;
   load(): Promise<Command>;
 }
 
 export const COMMANDS: CommandEntry[] = [
   {
     name: "list",
+    touchesStores: true,
     summary: "list sessions across the harness stores",
     load: async () => (await import("./list.ts")).list,
   },
   {
     name: "inspect",
+    touchesStores: true,
     summary: "structure, counts, pending state and drift of one session",
     load: async () => (await import("./inspect.ts")).inspect,
   },
   {
     name: "show",
+    touchesStores: true,
     summary: "print the full transcript: every turn, reasoning, tool call and result",
     load: async () => (await import("./show.ts")).show,
   },
   {
     name: "convert",
+    touchesStores: true,
     summary: "render a session in another harness's format to a file; no store is touched",
     load: async () => (await import("./convert.ts")).convert,
   },
   {
     name: "handoff",
+    touchesStores: true,
     summary: "make a session resumable in a target harness and print the resume command",
     load: async () => (await import("./handoff.ts")).handoff,
   },
   {
     name: "export",
+    touchesStores: true,
     summary: ({ harnesses }) => {
       const databases = harnesses.filter((h) => h.exportedAs).map((h) =>
         `${h.title}: as \`${h.exportedAs}\``
@@ -51,11 +59,19 @@ export const COMMANDS: CommandEntry[] = [
   },
   {
     name: "undo",
+    touchesStores: true,
     summary: "take back a handoff: remove what it wrote, restore what it replaced",
     load: async () => (await import("./undo.ts")).undo,
   },
   {
+    name: "recover",
+    summary:
+      "finish or roll back handoffs a crash interrupted (every command that touches a store does it first)",
+    load: async () => (await import("./recover.ts")).recover,
+  },
+  {
     name: "prune",
+    touchesStores: true,
     summary: "remove old backups by the retention rule (also applied after every handoff and undo)",
     load: async () => (await import("./prune.ts")).prune,
   },

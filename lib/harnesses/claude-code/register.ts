@@ -53,7 +53,7 @@ export async function planClaude(
   };
   return handoffPlan(
     preview,
-    (commit) => publishPlannedFiles(`claude-code-${options.id}`, options.id, files, commit),
+    (commit) => publishPlannedFiles("claude-code", options.id, files, commit),
   );
 }
 

@@ -18,7 +18,7 @@ import { refuse, targetStoreRefusal } from "../refuse.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
 import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
-import { backupDir, backupFile } from "../../store/backup.ts";
+import { backupFile, handoffBackupDir } from "../../store/backup.ts";
 import {
   type ColumnInfo,
   immediateTransaction,
@@ -125,7 +125,8 @@ export async function planCodex(
     ...(previous ? { previous } : {}),
     ...(clash ? { clash: clash.path } : {}),
   };
-  return handoffPlan(plan, (commit) => publishAndRegister(planned, commit));
+  const rows = [{ database, table: TABLE, key: { id: options.id } }];
+  return handoffPlan({ ...plan, rows }, (commit) => publishAndRegister(planned, commit));
 }
 
 /** The table's columns and the row a `--force` would replace (kept, so undo can put it back); read-only. */
@@ -210,7 +211,7 @@ async function publishAndRegister(
   { id, file, database, row, previous, clash }: Planned,
   { force, backup, now, bridgeHome }: CommitOptions,
 ): Promise<Committed> {
-  const saved = backupDir(`codex-${id}`, now, bridgeHome);
+  const saved = handoffBackupDir("codex", id, now, bridgeHome);
   const created: string[] = [];
   const written: string[] = [];
   const replaced: { path: string; backup: string }[] = [];

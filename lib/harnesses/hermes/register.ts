@@ -16,7 +16,7 @@ import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
 import { refuse, targetStoreRefusal } from "../refuse.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { resumeHermes } from "./resume.ts";
-import { backupDir } from "../../store/backup.ts";
+import { handoffBackupDir } from "../../store/backup.ts";
 import {
   immediateTransaction,
   insertRow,
@@ -92,6 +92,10 @@ export async function planHermes(
     return refusedPlan(plan, targetStoreRefusal(database, error).message);
   }
   const planned: Planned = { id: options.id, database, rows };
+  plan.rows = [
+    { database, table: "messages", key: { session_id: options.id } },
+    { database, table: "sessions", key: { id: options.id } },
+  ];
   return handoffPlan(plan, (commit) => insertSession(planned, commit));
 }
 
@@ -351,7 +355,7 @@ async function insertSession(
     // Replacing needs the backup even under --no-backup: undo restores the replaced rows from it.
     const replacing = force && hasClash(findClash(db, id, title));
     const backups = backup || replacing
-      ? [await onlineBackup(db, backupDir(`hermes-${id}`, now, bridgeHome), "state.db")]
+      ? [await onlineBackup(db, handoffBackupDir("hermes", id, now, bridgeHome), "state.db")]
       : [];
     const columns = storeColumns(db, database);
     const { inserted, clash } = await immediateTransaction(db, () => {

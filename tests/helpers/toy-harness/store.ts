@@ -70,6 +70,6 @@ export function planToy(session: Session, options: RenderOptions, home: string, 
   const files = [{ path, lines: () => renderToy(session, options) }];
   return handoffPlan(
     preview,
-    (commit) => publishPlannedFiles(`toy-${options.id}`, options.id, files, commit),
+    (commit) => publishPlannedFiles("toy", options.id, files, commit),
   );
 }

@@ -1,0 +1,225 @@
+/**
+ * The write-ahead half of the undo ledger. Before a handoff touches its target, an intent record says what it
+ * will write and where (files, with what was at each path before; databases and the rows it will insert, with a
+ * fingerprint of what they held before; the backup folder), written whole and synced to disk. It is removed
+ * once the ledger holds the finished operation. An intent still there after its process has died is an
+ * interrupted handoff: recovery (lib/store/recover.ts) completes it when its commit happened, else rolls it back.
+ * One file per intent (`intents/<op>.json`), so that finding interrupted handoffs costs one directory listing.
+ */
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
+import { hostname } from "node:os";
+import { dirname, join } from "node:path";
+import type { KeyedRows } from "./rows.ts";
+import { ensureDir } from "../io/publish.ts";
+import { ledgerPath } from "./ledger.ts";
+import { openReadOnly, quoteIdent } from "./sqlite.ts";
+
+/** What identifies a file's content without reading it: a publish or a restore changes at least one. */
+export interface FileStamp {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface IntentFile {
+  path: string;
+  /** What was at the path before (a `--force` replaces it); absent: the handoff creates the file. */
+  before?: FileStamp;
+}
+
+export interface IntentRows extends KeyedRows {
+  /** A fingerprint of the rows `key` matched before (null: none); a committed handoff changed them. */
+  before: string | null;
+}
+
+export interface Intent {
+  op: string;
+  at: string;
+  /** The process carrying it out: while it runs, its intent is work in progress, not an interruption. */
+  pid: number;
+  host: string;
+  source: { harness: string; id: string };
+  target: { harness: string; id: string; path: string };
+  files: IntentFile[];
+  /** Folders the files go in that did not exist yet: a rollback removes them again when empty. */
+  folders: string[];
+  databases: string[];
+  rows: IntentRows[];
+  /** Where the handoff's backups go (see handoffBackupDir). */
+  backupFolder: string;
+}
+
+function intentsDir(bridgeHome: string): string {
+  return join(bridgeHome, "intents");
+}
+
+function intentPath(bridgeHome: string, op: string): string {
+  return join(intentsDir(bridgeHome), `${op}.json`);
+}
+
+export function fileStamp(path: string): FileStamp | undefined {
+  try {
+    const s = statSync(path);
+    return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+export const sameStamp = (a: FileStamp | undefined, b: FileStamp | undefined): boolean =>
+  a?.ino === b?.ino && a?.size === b?.size && a?.mtimeMs === b?.mtimeMs;
+
+/** A fingerprint of the rows `key` matches (null when none), read on a read-only connection. */
+export function rowsFingerprint(rows: KeyedRows): string | null {
+  const db = openReadOnly(rows.database);
+  try {
+    const names = Object.keys(rows.key);
+    const where = names.map((n) => `${quoteIdent(n)} = ?`).join(" AND ");
+    const found = db.prepare(`SELECT * FROM ${quoteIdent(rows.table)} WHERE ${where} ORDER BY rowid`).all(
+      ...names.map((n) => rows.key[n]!),
+    );
+    if (!found.length) return null;
+    const hash = createHash("sha256");
+    for (const row of found) {
+      hash.update(
+        JSON.stringify(
+          row,
+          (_, v) => (typeof v === "bigint" ? `${v}n` : v instanceof Uint8Array ? [...v] : v),
+        ),
+      );
+    }
+    return hash.digest("hex");
+  } finally {
+    db.close();
+  }
+}
+
+/** The folders of `paths` that do not exist yet, outermost first. */
+export function missingFolders(paths: string[]): string[] {
+  const missing = new Set<string>();
+  for (const path of paths) {
+    for (let dir = dirname(path); !existsSync(dir) && dirname(dir) !== dir; dir = dirname(dir)) {
+      missing.add(dir);
+    }
+  }
+  return [...missing].sort((a, b) => a.length - b.length);
+}
+
+/**
+ * Writes the intent whole (a temp file synced, then renamed, the folder synced), and checks that the ledger
+ * itself can be appended to, before anything else is written. Throws when either cannot be written.
+ */
+export function writeIntent(bridgeHome: string, intent: Intent): void {
+  const dir = intentsDir(bridgeHome);
+  ensureDir(dir, []);
+  // The ledger the entry will be appended to must take it (a new one is made in the folder just written to).
+  if (existsSync(ledgerPath(bridgeHome))) closeSync(openSync(ledgerPath(bridgeHome), "a"));
+  const path = intentPath(bridgeHome, intent.op);
+  const temp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(temp, "w", 0o600);
+  try {
+    writeSync(fd, `${JSON.stringify(intent)}\n`);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(temp);
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temp, path);
+  syncFolder(dir);
+}
+
+/** The intent is over: the ledger holds the operation, or nothing of it is left. */
+export function removeIntent(bridgeHome: string, op: string): void {
+  const path = intentPath(bridgeHome, op);
+  if (existsSync(path)) unlinkSync(path);
+  syncFolder(intentsDir(bridgeHome));
+}
+
+/** Whether any intent is left (one listing; no file is read). */
+export function hasIntents(bridgeHome: string): boolean {
+  try {
+    return readdirSync(intentsDir(bridgeHome)).some((f) => f.endsWith(".json"));
+  } catch {
+    return false;
+  }
+}
+
+/** Intents left, oldest first; one that cannot be read (cut short before its rename) is no intent. */
+export function listIntents(bridgeHome: string): Intent[] {
+  let names: string[];
+  try {
+    names = readdirSync(intentsDir(bridgeHome)).filter((f) => f.endsWith(".json"));
+  } catch {
+    return [];
+  }
+  const intents: Intent[] = [];
+  for (const name of names) {
+    try {
+      intents.push(JSON.parse(readFileSync(join(intentsDir(bridgeHome), name), "utf8")) as Intent);
+    } catch {
+      continue;
+    }
+  }
+  return intents.sort((a, b) => a.at.localeCompare(b.at) || a.op.localeCompare(b.op));
+}
+
+/** Removes temp files of intents that never got renamed into place (their process was killed writing one). */
+export function removeTornIntents(bridgeHome: string): string[] {
+  const dir = intentsDir(bridgeHome);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const torn = names.filter((name) => {
+    const pid = /^[0-9a-f-]{36}\.json\.(\d+)\.tmp$/.exec(name)?.[1];
+    return pid !== undefined && !processAlive(Number(pid));
+  });
+  for (const name of torn) unlinkSync(join(dir, name));
+  return torn.map((n) => join(dir, n));
+}
+
+/** Whether the process that wrote the intent is still running (on this machine): then it is not interrupted. */
+export function stillRunning(intent: Intent): boolean {
+  return intent.host === hostname() && processAlive(intent.pid);
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export const thisProcess = (): { pid: number; host: string } => ({ pid: process.pid, host: hostname() });
+
+/** A rename or unlink in `dir` reaches the disk (where the platform lets a folder be synced). */
+function syncFolder(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch {
+    // Some platforms cannot sync a folder; the file itself was synced.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Finishing or rolling back handoffs a crash interrupted, from their write-ahead intents (intent.ts). A commit
+ * is one step a kill cannot split: rows go in one transaction, a file is linked into place whole. So an intent
+ * tells which side of it the kill fell on:
+ *   - committed (its rows differ from what they were, or, with no rows, every file is in place): the ledger
+ *     gets the operation as the handoff would have recorded it, so `undo` sees the session;
+ *   - not committed: what exists of it is removed (files it created, folders it made), files it replaced are
+ *     put back from their backups, and its backup folder goes (it copies a store that never changed).
+ * Either way its debris goes too: the hidden temp files of its publishes (named after the intent's process)
+ * and a torn backup manifest. Nothing is removed that the intent does not name.
+ */
+import { copyFileSync, existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { MANIFEST, readManifest } from "./backup.ts";
+import { type LedgerEntry, recordedOperation, recordOperation, sha256File } from "./ledger.ts";
+import { fileStamp, type Intent, removeIntent, rowsFingerprint, sameStamp } from "./intent.ts";
+import { matchingRows } from "./undo.ts";
+import { isPublishTemp } from "../io/publish.ts";
+
+export interface RecoveryPlan {
+  intent: Intent;
+  /** `complete`: the commit happened and the ledger is told; `roll back`: it did not, and what exists goes. */
+  action: "complete" | "roll back";
+  /** Files and folders removed (created by the handoff, or its debris). */
+  remove: string[];
+  /** Files put back from their backups. */
+  restore: { path: string; backup: string }[];
+}
+
+/** Decides, read-only, what recovering one interrupted handoff does. */
+export function planRecovery(intent: Intent): RecoveryPlan {
+  const action = committed(intent) ? "complete" : "roll back";
+  const remove = debris(intent);
+  const restore: RecoveryPlan["restore"] = [];
+  if (action === "roll back") {
+    for (const file of intent.files) if (!file.before && existsSync(file.path)) remove.push(file.path);
+    for (const copy of fileCopies(intent)) {
+      const planned = intent.files.find((f) => f.path === copy.path);
+      const now = fileStamp(copy.path);
+      // Put back only what the handoff changed: a copy is complete before its original is ever replaced.
+      if (!now || (planned?.before && !sameStamp(now, planned.before))) restore.push(copy);
+    }
+    if (existsSync(intent.backupFolder)) remove.push(intent.backupFolder);
+  }
+  return { intent, action, remove, restore };
+}
+
+/** Carries a recovery out; returns the ledger entry a completed handoff now has. */
+export async function carryOutRecovery(
+  plan: RecoveryPlan,
+  bridgeHome: string,
+): Promise<LedgerEntry | undefined> {
+  const { intent } = plan;
+  let entry: LedgerEntry | undefined;
+  if (plan.action === "complete" && !recordedOperation(bridgeHome, intent.op)) {
+    entry = await completedEntry(intent);
+    recordOperation(bridgeHome, entry);
+  }
+  for (const { path, backup } of plan.restore) copyFileSync(backup, path);
+  for (const path of plan.remove) rmSync(path, { recursive: true, force: true });
+  if (plan.action === "roll back") {
+    for (const dir of [...intent.folders].reverse()) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty (something else is there now) or already gone: it stays.
+      }
+    }
+  }
+  removeIntent(bridgeHome, intent.op);
+  return entry;
+}
+
+function committed(intent: Intent): boolean {
+  if (intent.rows.length) {
+    // One transaction wrote them all: any that changed means the whole commit happened.
+    return intent.rows.some((r) => existsSync(r.database) && rowsFingerprint(r) !== r.before);
+  }
+  return intent.files.every((f) => {
+    const now = fileStamp(f.path);
+    return now !== undefined && (!f.before || !sameStamp(now, f.before));
+  });
+}
+
+/** The backups of files (not databases) in the intent's backup folder, by what they copy. */
+function fileCopies(intent: Intent): { path: string; backup: string }[] {
+  const manifest = readManifest(intent.backupFolder);
+  if (!manifest) return [];
+  return Object.entries(manifest.copies)
+    .filter(([, original]) => !intent.databases.includes(original))
+    .map(([copy, original]) => ({ path: original, backup: join(intent.backupFolder, copy) }));
+}
+
+/** Hidden temp files of the intent's publishes, and a manifest cut short in its backup folder. */
+function debris(intent: Intent): string[] {
+  const found: string[] = [];
+  for (const file of intent.files) {
+    let names: string[];
+    try {
+      names = readdirSync(dirname(file.path));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (isPublishTemp(name, file.path, intent.pid)) found.push(join(dirname(file.path), name));
+    }
+  }
+  const torn = join(intent.backupFolder, `.${MANIFEST}.tmp`);
+  if (existsSync(torn)) found.push(torn);
+  return found;
+}
+
+/** The ledger entry the interrupted handoff would have written after its commit. */
+async function completedEntry(intent: Intent): Promise<LedgerEntry> {
+  const copies = readManifest(intent.backupFolder)?.copies ?? {};
+  const databaseBackup = (database: string) => {
+    const copy = Object.keys(copies).find((c) => copies[c] === database);
+    return copy ? join(intent.backupFolder, copy) : undefined;
+  };
+  const written = await Promise.all(
+    intent.files.filter((f) => !f.before && existsSync(f.path)).map(async (f) => ({
+      path: f.path,
+      sha256: await sha256File(f.path),
+    })),
+  );
+  return {
+    op: intent.op,
+    at: intent.at,
+    source: intent.source,
+    target: intent.target,
+    written,
+    rows: intent.rows.map(({ before, ...rows }) => {
+      const restoreFrom = before !== null ? databaseBackup(rows.database) : undefined;
+      return { ...rows, count: matchingRows(rows), ...(restoreFrom ? { restoreFrom } : {}) };
+    }),
+    replaced: fileCopies(intent).filter((c) => basename(c.backup) !== MANIFEST),
+    backups: Object.keys(copies).map((c) => join(intent.backupFolder, c)),
+  };
+}

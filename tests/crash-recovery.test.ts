@@ -1,0 +1,236 @@
+/**
+ * Handoffs killed outright (SIGKILL) at each step, into each harness: afterwards the next command recovers them.
+ * A handoff whose commit happened is recorded so undo takes it back exactly; one whose commit had not happened
+ * leaves the target as it was. Either way no temp file, torn backup or intent is left.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DatabaseSync } from "node:sqlite";
+import { scriptArgv } from "../lib/runtime.ts";
+import { seedClaudeHome } from "./helpers/fixtures.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
+import { seedHermesHome } from "./helpers/hermes.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
+import { snapshot } from "./helpers/snapshot.ts";
+import { tempDir } from "./helpers/tmp.ts";
+import { pendingOperations } from "../lib/store/ledger.ts";
+import { writeIntent } from "../lib/store/intent.ts";
+import { hostname } from "node:os";
+
+const CRASH = fileURLToPath(new URL("./helpers/crash-handoff.ts", import.meta.url));
+
+interface Setup {
+  root: string;
+  env: Record<string, string>;
+  bridge: string;
+  /** Where the target keeps its sessions (compared before and after). */
+  store: string;
+  database?: string;
+  args: string[];
+}
+
+function setup(to: "claude" | "codex" | "hermes"): Setup {
+  const root = tempDir();
+  const source = join(root, "source");
+  const seeded = seedClaudeHome(source, "thinking-tool-use");
+  const cwd = join(root, "work");
+  mkdirSync(cwd);
+  const bridge = join(root, "bridge");
+  const target = join(root, "target");
+  let database: string | undefined;
+  if (to === "codex") database = makeCodexHome(target);
+  if (to === "hermes") database = seedHermesHome(target, "0.19.0", "text-turns");
+  if (to === "claude") mkdirSync(target);
+  const flag = { claude: "--claude-home", codex: "--codex-home", hermes: "--hermes-home" }[to];
+  const args = ["handoff", seeded.path, "--to", to, "--cwd", cwd, flag, target];
+  return {
+    root,
+    env: { SESSION_BRIDGE_HOME: bridge },
+    bridge,
+    store: target,
+    ...(database ? { database } : {}),
+    args,
+  };
+}
+
+function killedAt(s: Setup, point: string): { reached: boolean } {
+  const [bin, ...pre] = scriptArgv(CRASH);
+  const r = spawnSync(bin!, [...pre, point, "1", ...s.args], {
+    encoding: "utf8",
+    env: { ...process.env, SESSION_BRIDGE_DEBUG: "", ...s.env },
+  });
+  if (r.signal === "SIGKILL") return { reached: true };
+  assert.equal(r.status, 0, r.stderr);
+  return { reached: false };
+}
+
+/** Files under the store except SQLite's own (the database is compared by its rows). */
+function files(root: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(snapshot(root)).filter(([p]) =>
+      !/(?:state_5\.sqlite|state\.db)(?:-wal|-shm|-journal)?$/.test(p)
+    ),
+  );
+}
+
+function rowCounts(database: string | undefined): Record<string, number> {
+  if (!database) return {};
+  const db = new DatabaseSync(database, { readOnly: true });
+  try {
+    assert.equal(
+      (db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check,
+      "ok",
+    );
+    const tables = db.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('threads','sessions','messages')",
+    )
+      .all() as { name: string }[];
+    return Object.fromEntries(
+      tables.map((
+        { name },
+      ) => [name, Number((db.prepare(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n)]),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** Temp files a publish leaves when killed (`.<name>.<pid>.<hex>.tmp`), anywhere under `root`. */
+function debris(root: string): string[] {
+  return Object.keys(snapshot(root)).filter((p) => /(?:^|\/)\.[^/]+\.tmp$/.test(p));
+}
+
+const POINTS: Record<string, { point: string; committed: boolean }[]> = {
+  claude: [
+    { point: "intent-written", committed: false },
+    { point: "temp-written", committed: false },
+    { point: "file-published", committed: true },
+    { point: "committed", committed: true },
+    { point: "ledger-written", committed: true },
+  ],
+  codex: [
+    { point: "intent-written", committed: false },
+    { point: "backup-taken", committed: false },
+    { point: "temp-written", committed: false },
+    { point: "file-published", committed: false },
+    { point: "rows-committed", committed: true },
+    { point: "committed", committed: true },
+    { point: "ledger-written", committed: true },
+  ],
+  hermes: [
+    { point: "intent-written", committed: false },
+    { point: "backup-taken", committed: false },
+    { point: "rows-committed", committed: true },
+    { point: "committed", committed: true },
+    { point: "ledger-written", committed: true },
+  ],
+};
+
+for (const to of ["claude", "codex", "hermes"] as const) {
+  for (const { point, committed } of POINTS[to]!) {
+    test(`a handoff into ${to} killed at ${point} is ${committed ? "completed so undo sees it" : "rolled back"} by the next command, leaving no debris`, async () => {
+      const s = setup(to);
+      const before = { files: files(s.store), rows: rowCounts(s.database) };
+      assert.ok(killedAt(s, point).reached, `${point} was never reached`);
+      // The next command that touches a store recovers first: here, list.
+      const listed = await runCli(["list", "--json", "--claude-home", join(s.root, "source")], s.env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(
+        listed.stderr,
+        committed ? /completed interrupted handoff/ : /rolled back interrupted handoff/,
+      );
+      assert.deepEqual(readdirSync(join(s.bridge, "intents")), [], "an intent was left");
+      assert.deepEqual(debris(s.store), []);
+      assert.deepEqual(debris(s.bridge), []);
+      const pending = pendingOperations(s.bridge);
+      if (!committed) {
+        assert.deepEqual(files(s.store), before.files, "the target is not as it was");
+        assert.deepEqual(rowCounts(s.database), before.rows);
+        assert.equal(pending.length, 0);
+        assert.ok(
+          !existsSync(join(s.bridge, "backups")) || readdirSync(join(s.bridge, "backups")).length === 0,
+        );
+        return;
+      }
+      assert.equal(pending.length, 1, "undo cannot see the handoff");
+      // The session is in the target: its file, and for a store with an index, its rows.
+      assert.notDeepEqual(
+        s.database ? rowCounts(s.database) : files(s.store),
+        s.database ? before.rows : before.files,
+      );
+      const undone = await runCli(["undo", pending[0]!.op], s.env);
+      assert.equal(undone.code, 0, undone.stderr);
+      assert.deepEqual(rowCounts(s.database), before.rows);
+      const left = Object.keys(files(s.store)).filter((p) => !(p in before.files) && !p.endsWith("/"));
+      assert.deepEqual(left, []);
+    });
+  }
+}
+
+test("a handoff refuses before writing anything when the undo ledger cannot be written", async () => {
+  const s = setup("codex");
+  const before = { files: files(s.store), rows: rowCounts(s.database) };
+  // A file where session-bridge's folder should be: nothing can be written under it.
+  writeFileSync(join(s.root, "not-a-folder"), "");
+  const r = await runCli(s.args, { SESSION_BRIDGE_HOME: join(s.root, "not-a-folder", "bridge") });
+  assert.equal(r.code, 1);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.match(r.stderr, /cannot write the undo ledger in .*not-a-folder.*nothing was handed off/);
+  assert.deepEqual(files(s.store), before.files);
+  assert.deepEqual(rowCounts(s.database), before.rows);
+});
+
+test("recover --dry-run says what it would do and changes nothing; recover then does it", async () => {
+  const s = setup("codex");
+  assert.ok(killedAt(s, "file-published").reached);
+  const before = snapshot(s.root);
+  const dry = await runCliJson(["recover", "--dry-run"], s.env);
+  assert.equal(dry.code, 0, dry.stderr);
+  const [planned] = dry.json.operations as { action: string; removed: string[] }[];
+  assert.equal(planned!.action, "roll back");
+  assert.ok(planned!.removed.some((p) => p.endsWith(".jsonl")), "the published rollout is named");
+  assert.deepEqual(snapshot(s.root), before);
+  const done = await runCli(["recover"], s.env);
+  assert.equal(done.code, 0, done.stderr);
+  assert.match(done.stdout, /rolled back interrupted handoff/);
+  assert.match((await runCli(["recover"], s.env)).stdout, /nothing to recover/);
+});
+
+test("a handoff still running in another process is left alone by recovery", async () => {
+  const s = setup("claude");
+  const op = "00000000-0000-4000-8000-0000000000aa";
+  const file = join(s.store, "projects", "x", `${op}.jsonl`);
+  // This test's own process stands for the running one.
+  writeIntent(s.bridge, {
+    op,
+    at: new Date(0).toISOString(),
+    pid: process.pid,
+    host: hostname(),
+    source: { harness: "claude-code", id: op },
+    target: { harness: "claude-code", id: op, path: file },
+    files: [{ path: file }],
+    folders: [],
+    databases: [],
+    rows: [],
+    backupFolder: join(s.bridge, "backups", "x"),
+  });
+  const r = await runCliJson(["recover"], s.env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(r.json.running, [op]);
+  assert.deepEqual(r.json.operations, []);
+  assert.ok(existsSync(join(s.bridge, "intents", `${op}.json`)));
+});
+
+test("a ledger line cut short by a kill does not swallow the next handoff's record", async () => {
+  const s = setup("claude");
+  mkdirSync(s.bridge, { recursive: true });
+  writeFileSync(join(s.bridge, "ledger.jsonl"), '{"op":"cut-short","at":"2026');
+  const r = await runCliJson(s.args, s.env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(pendingOperations(s.bridge).map((e) => e.op), [r.json.op]);
+  assert.match(readFileSync(join(s.bridge, "ledger.jsonl"), "utf8"), /^\{"op":"cut-short","at":"2026\n\{/);
+});
