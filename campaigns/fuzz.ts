@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { runCampaign } from "./fuzz/campaign.ts";
-import { crashReport, summaryLine } from "./fuzz/report.ts";
+import { crashKinds, crashReport, summaryLine } from "./fuzz/report.ts";
 
 const USAGE = `usage: npm run fuzz -- [--mutants N] [--seed S] [--only I,J,...] [--save DIR] [--fixture TEXT]
                          [--budget-ms MS] [--workers N]
@@ -103,6 +103,8 @@ async function run(options: Run): Promise<number> {
   const loaded = results.reduce((n, r) => n + r.loaded, 0);
   const converted = results.reduce((n, r) => n + r.converted, 0);
   console.log(`fuzz: ${seconds} s; ${loaded} sessions loaded from mutants, ${converted} conversions written`);
+  const kinds = crashKinds(results);
+  if (kinds.length) console.log(["fuzz: crashes by kind (findings, kind):", ...kinds].join("\n"));
   console.log(summaryLine(results, options.seed));
   return results.some((r) => r.findings.length) ? 1 : 0;
 }

@@ -13,7 +13,7 @@ import { mutantRandom } from "../campaigns/fuzz/random.ts";
 import { mutateFile } from "../campaigns/fuzz/mutate.ts";
 import { problemWith } from "../campaigns/fuzz/exercise.ts";
 import { runCampaign } from "../campaigns/fuzz/campaign.ts";
-import { crashReport, summaryLine } from "../campaigns/fuzz/report.ts";
+import { crashKinds, crashReport, summaryLine } from "../campaigns/fuzz/report.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
@@ -144,4 +144,33 @@ test("the real readers answer every mutant of a transcript without a crash", asy
     fixture: PLAIN_TEXT,
   });
   assert.equal(summaryLine(results, 11), "6 mutants, 0 crashes (seed 11)");
+});
+
+test("crashes are grouped by kind, most frequent first, with paths, quoted values and numbers blanked", () => {
+  const finding = (step: string, problem: string) => ({ step, problem });
+  const results = [
+    {
+      index: 0,
+      loaded: 0,
+      converted: 0,
+      findings: [finding("load /tmp/a/state.db", "uncaught Error: database disk image is malformed")],
+    },
+    {
+      index: 1,
+      loaded: 1,
+      converted: 0,
+      findings: [finding("convert to codex", 'no file named: invalid session id "x": expected a UUID')],
+    },
+    {
+      index: 2,
+      loaded: 0,
+      converted: 0,
+      findings: [finding("load /tmp/b/state.db", "uncaught Error: database disk image is malformed")],
+    },
+    { index: 3, loaded: 1, converted: 3, findings: [] },
+  ];
+  assert.deepEqual(crashKinds(results), [
+    "     2  load: uncaught Error: database disk image is malformed",
+    '     1  convert: no file named: invalid session id "…": expected a UUID',
+  ]);
 });

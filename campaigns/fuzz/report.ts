@@ -25,3 +25,24 @@ export function summaryLine(results: readonly MutantResult[], seed: number): str
   const crashes = results.filter((r) => r.findings.length).length;
   return `${results.length} mutants, ${crashes} crashes (seed ${seed})`;
 }
+
+/**
+ * Crashes grouped by what went wrong (the step's verb and the problem with quoted values and numbers blanked),
+ * most frequent first: one line per kind, so a red run says at a glance which bugs it found.
+ */
+export function crashKinds(results: readonly MutantResult[]): string[] {
+  const counts = new Map<string, number>();
+  for (const r of results) {
+    for (const f of r.findings) {
+      const kind = `${f.step.split(" ")[0]}: ${f.problem}`.replace(/"[^"]*"/g, '"…"').replace(
+        /\/\S+/g,
+        "<path>",
+      )
+        .replace(/\d+/g, "N");
+      counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    }
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([kind, n]) =>
+    terminalText(`${String(n).padStart(6)}  ${kind}`)
+  );
+}
