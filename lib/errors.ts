@@ -17,6 +17,42 @@ export class RefusedError extends Error {
   readonly exitCode = 1;
 }
 
+/**
+ * The disk (or the user's quota) ran out while writing `where`. What was being written is rolled back by the
+ * ordinary failure paths (the transaction, the temp file), so the message says only what is wrong. Exit code 1.
+ */
+export class DiskFullError extends RefusedError {
+  override name = "DiskFullError";
+  constructor(readonly where: string) {
+    super(`the disk is full: no space left to write ${where}`);
+  }
+}
+
+/** ENOSPC and EDQUOT from a file write: the disk is full. */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT";
+}
+
+/**
+ * The one place an error nobody classified becomes what the user reads: a failure of the file system carries
+ * the path it was about (EISDIR, ENOSPC, EACCES, ...), so it is named; anything else passes unchanged.
+ */
+export function classified(error: unknown): unknown {
+  if (error instanceof InputError || error instanceof RefusedError || error instanceof InterruptedError) {
+    return error;
+  }
+  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  const where = typeof path === "string" ? path : undefined;
+  if (isDiskFull(error)) return new DiskFullError(where ?? "the file");
+  if (code === "EISDIR" && where) return new InputError(`${where}: is a directory, not a file`);
+  if (code === "ENOTDIR" && where) return new InputError(`${where}: a part of this path is not a directory`);
+  if (code === "EACCES" || code === "EPERM") {
+    if (where) return new RefusedError(`${where}: permission denied`);
+  }
+  return error;
+}
+
 /** A termination signal (Ctrl-C, kill) stopped a write before it was committed; everything was rolled back. */
 export class InterruptedError extends Error {
   override name = "InterruptedError";

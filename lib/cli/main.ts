@@ -5,7 +5,7 @@
 import { type Env, forRegistry, globalHelp, titles } from "./command.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { COMMANDS } from "./commands/index.ts";
-import { EXIT_INPUT, exitCodeFor, InputError, messageOf } from "../errors.ts";
+import { classified, EXIT_INPUT, exitCodeFor, InputError, messageOf } from "../errors.ts";
 import { err, out, printJson } from "./output.ts";
 import { VERSION } from "../version.ts";
 import { NO_TERMINAL, type Terminal } from "./terminal.ts";
@@ -55,7 +55,8 @@ export async function run(
     const { runCommand } = await import("./dispatch.ts");
     const harnesses = registry ?? await builtinRegistry();
     return await runCommand(entry, rest, env, harnesses, terminal, (argv, env) => run(argv, env, harnesses));
-  } catch (error) {
+  } catch (caught) {
+    const error = classified(caught);
     const code = exitCodeFor(error);
     if (env.SESSION_BRIDGE_DEBUG === "1" && error instanceof Error) {
       err(error.stack ?? messageOf(error));

@@ -3,9 +3,9 @@
  * what planning found (rendered rows, the row a `--force` replaces, ...): nothing travels between plan and
  * commit outside the plan itself.
  */
-import { RefusedError } from "../errors.ts";
+import { InputError, messageOf, RefusedError } from "../errors.ts";
 import { isBusy } from "../store/sqlite.ts";
-import { refuse } from "./refuse.ts";
+import { targetStoreRefusal } from "./refuse.ts";
 import type { CommitOptions, HandoffPlan, HandoffResult, PlanPreview } from "./types.ts";
 
 export type Committed = Omit<HandoffResult, "plan">;
@@ -22,13 +22,17 @@ export function handoffPlan(
       try {
         return { plan: preview, ...(await carryOut(options)) };
       } catch (error) {
-        // A lock that outlasted SQLite's own wait (taking the backup, say) is refused as every lock is.
+        // A lock that outlasted SQLite's own wait (taking the backup, say), or damage SQLite finds only when
+        // writing, is refused as planning refuses it.
         const database = preview.databases[0];
-        throw database && isBusy(error) ? refuse.locked(database) : error;
+        throw database && aboutDatabase(error, database) ? targetStoreRefusal(database, error) : error;
       }
     },
   };
 }
+
+const aboutDatabase = (error: unknown, database: string): boolean =>
+  isBusy(error) || (error instanceof InputError && messageOf(error).startsWith(`${database}: `));
 
 /** A plan that cannot be carried out: it previews what was asked, and its commit() refuses with the reason. */
 export function refusedPlan(preview: PlanPreview, refusal: string): HandoffPlan {

@@ -18,7 +18,8 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { RefusedError } from "../errors.ts";
+import { DiskFullError, isDiskFull, RefusedError } from "../errors.ts";
+import { regularFileIfPresent } from "./file-kind.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
 import { terminalText } from "./control-characters.ts";
 import { isatty } from "node:tty";
@@ -75,7 +76,9 @@ export async function publishFile(
   lines: AsyncIterable<string>,
   replace: boolean,
 ): Promise<void> {
-  if (!replace && existsSync(path)) {
+  // A directory or FIFO of that name is refused as it is, not renamed over or reported by the temp file's name.
+  const present = regularFileIfPresent(path);
+  if (!replace && present) {
     throw new RefusedError(`${path} already exists (use --force to replace it)`);
   }
   const temp = publishTempPath(path, process.pid);
@@ -86,7 +89,7 @@ export async function publishFile(
   } catch (error) {
     closeSync(fd);
     unlinkSync(temp);
-    throw error;
+    throw isDiskFull(error) ? new DiskFullError(path) : error;
   }
   closeSync(fd);
   crashPoint("temp-written");

@@ -17,3 +17,13 @@ export class RecordClock {
     return new Date(this.last).toISOString();
   }
 }
+
+/**
+ * A stored time (milliseconds since the epoch) as ISO 8601, or undefined when it is no time at all: NaN from a
+ * text column, or a number beyond what a Date can hold. A store's odd value is then treated as a missing one
+ * instead of ending the read with "Invalid Date".
+ */
+export function isoTime(ms: number): string | undefined {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}

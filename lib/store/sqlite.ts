@@ -4,10 +4,10 @@
  * process's `-wal` file is left exactly as it was. Writes go through one short `BEGIN IMMEDIATE` transaction
  * with a busy timeout and retries, after an online backup.
  */
-import { backup, DatabaseSync } from "node:sqlite";
-import { closeSync, openSync, readSync } from "node:fs";
+import { backup, DatabaseSync, type StatementSync } from "node:sqlite";
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { InputError, messageOf, RefusedError } from "../errors.ts";
+import { DiskFullError, InputError, messageOf, RefusedError } from "../errors.ts";
 import { ensureDir } from "../io/publish.ts";
 import { regularFileIfPresent } from "../io/file-kind.ts";
 import { checkpoint, yieldAndCheckpoint } from "../io/interrupt.ts";
@@ -44,9 +44,99 @@ export function assertSqliteFile(path: string): void {
   if (!isSqliteFile(path)) throw new InputError(`${path}: not a SQLite database`);
 }
 
+/**
+ * SQLite's own failures name no file ("database disk image is malformed", "no such column: x") and a value
+ * beyond 2^53 fails in the runtime ("Value is too large ..."). Every statement on a store database goes
+ * through here, so each such failure becomes one line naming the database: a damaged or foreign database is
+ * bad input, a full disk says so. A lock passes through as it is: callers wait for it or refuse.
+ */
+export function storeFailure(database: string, error: unknown): unknown {
+  if (error instanceof InputError || error instanceof RefusedError || error instanceof DiskFullError) {
+    return error;
+  }
+  if (isBusy(error)) return error;
+  const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+  const message = messageOf(error);
+  if (code === "ERR_OUT_OF_RANGE" && /too large/i.test(message)) {
+    const value = /(-?\d+)\s*$/.exec(message)?.[1];
+    return new InputError(
+      `${database}: holds an integer beyond 2^53${value ? ` (${value})` : ""}, which cannot be read exactly`,
+    );
+  }
+  if (code !== "ERR_SQLITE_ERROR") return error;
+  const primary = typeof errcode === "number" ? errcode & 0xff : undefined;
+  if (primary === SQLITE_FULL || /database or disk is full/i.test(message)) {
+    return new DiskFullError(database);
+  }
+  if (primary === SQLITE_CORRUPT || /malformed/i.test(message)) {
+    return new InputError(`${database}: the database is damaged (${message})`);
+  }
+  if (primary === SQLITE_NOTADB || /not a database/i.test(message)) {
+    return new InputError(`${database}: ${message}`);
+  }
+  if (/^no such (column|table)/i.test(message)) {
+    return new InputError(`${database}: not the shape this harness keeps (${message})`);
+  }
+  return new RefusedError(`${database}: ${message}`);
+}
+
+const SQLITE_CORRUPT = 11;
+const SQLITE_FULL = 13;
+const SQLITE_NOTADB = 26;
+
+function naming<T>(database: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw storeFailure(database, error);
+  }
+}
+
+/** A statement whose rows (read all at once, one at a time, or written) fail naming the database. */
+function namingStatement(database: string, statement: StatementSync): StatementSync {
+  return new Proxy(statement, {
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== "function") return value;
+      if (key === "iterate") {
+        return (...args: unknown[]) => {
+          const rows = naming(
+            database,
+            () => (value as (...a: unknown[]) => Iterator<unknown>).apply(target, args),
+          );
+          return {
+            [Symbol.iterator]() {
+              return this;
+            },
+            next: () => naming(database, () => rows.next()),
+            return: (v?: unknown) => rows.return?.(v) ?? { done: true, value: v },
+          };
+        };
+      }
+      return (...args: unknown[]) =>
+        naming(database, () => (value as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+}
+
+/** A connection to a harness's store database: every statement on it fails naming the database. */
+class StoreDatabase extends DatabaseSync {
+  constructor(private readonly database: string, options: { readOnly?: boolean } = {}) {
+    super(database, options);
+  }
+
+  override prepare(sql: string): StatementSync {
+    return namingStatement(this.database, naming(this.database, () => super.prepare(sql)));
+  }
+
+  override exec(sql: string): void {
+    naming(this.database, () => super.exec(sql));
+  }
+}
+
 export function openReadOnly(path: string): DatabaseSync {
   assertSqliteFile(path);
-  const db = new DatabaseSync(path, { readOnly: true });
+  const db = new StoreDatabase(path, { readOnly: true });
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   assertReadableSchema(db, path);
   return db;
@@ -61,14 +151,14 @@ function assertReadableSchema(db: DatabaseSync, path: string): void {
     db.prepare("SELECT count(*) FROM sqlite_master").get();
   } catch (error) {
     db.close();
-    if (isBusy(error)) throw error;
+    if (isBusy(error) || error instanceof InputError) throw error;
     throw new InputError(`${path}: ${messageOf(error)}`);
   }
 }
 
 export function openForWrite(path: string): DatabaseSync {
   assertSqliteFile(path);
-  const db = new DatabaseSync(path);
+  const db = new StoreDatabase(path);
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
 }
@@ -120,7 +210,13 @@ function sqlValue(value: unknown): SqlValue {
 export async function onlineBackup(db: DatabaseSync, dir: string, name: string): Promise<string> {
   ensureDir(dir, []);
   const target = join(dir, name);
-  await backup(db, target);
+  try {
+    await backup(db, target);
+  } catch (error) {
+    // A backup cut short (a full disk) is no backup: nothing of it stays.
+    rmSync(target, { force: true });
+    throw storeFailure(target, error);
+  }
   recordCopy(target, db.location() ?? name);
   crashPoint("backup-taken");
   checkpoint();
@@ -176,7 +272,9 @@ export async function immediateTransaction<T>(db: DatabaseSync, work: () => T): 
     crashPoint("rows-committed");
     return result;
   } catch (error) {
-    db.exec("ROLLBACK");
+    // SQLite has already rolled back after some failures (a full disk, an I/O error): a second ROLLBACK would
+    // fail with "no transaction is active" and hide what really went wrong.
+    if (db.isTransaction) db.exec("ROLLBACK");
     throw error;
   }
 }

@@ -10,6 +10,7 @@ import { titleLine } from "../../ir/summary.ts";
 import { openReadOnly, quoteIdent, type Row, tableColumns } from "../../store/sqlite.ts";
 import { homeOfRollout, newestStateDb, type RolloutFile, rolloutFiles } from "./locate.ts";
 import { isHarnessContext, messageText } from "./items.ts";
+import { isoTime } from "../../ir/clock.ts";
 
 const WANTED = [
   "id",
@@ -42,7 +43,8 @@ function indexedThreads(home: string, files: Map<string, RolloutFile>): SessionS
     if (!present.has("id")) return [];
     const columns = WANTED.filter((c) => present.has(c));
     const rows = db.prepare(`SELECT ${columns.map(quoteIdent).join(", ")} FROM threads`).all() as Row[];
-    return rows.map((row) => summaryOfRow(row, files.get(String(row.id))));
+    // A row without an id (damage SQLite did not notice) names no thread anyone could resume.
+    return rows.filter((row) => text(row.id)).map((row) => summaryOfRow(row, files.get(String(row.id))));
   } finally {
     db.close();
   }
@@ -59,6 +61,7 @@ function summaryOfRow(row: Row, file: RolloutFile | undefined): SessionSummary {
     : typeof row.updated_at === "number"
     ? row.updated_at * 1000
     : undefined;
+  const updatedAt = updatedMs === undefined ? undefined : isoTime(updatedMs);
   const title = text(row.name) ?? text(row.preview) ?? text(row.title) ?? text(row.first_user_message);
   return {
     harness: "codex",
@@ -66,7 +69,7 @@ function summaryOfRow(row: Row, file: RolloutFile | undefined): SessionSummary {
     path,
     ...(text(row.cwd) ? { cwd: text(row.cwd) } : {}),
     ...(title ? { title: titleLine(title) } : {}),
-    ...(updatedMs !== undefined ? { updatedAt: new Date(updatedMs).toISOString() } : {}),
+    ...(updatedAt ? { updatedAt } : {}),
     ...(row.archived === 1 || file?.archived ? { archived: true } : {}),
   };
 }

@@ -4,7 +4,6 @@
  * the predecessors' rows are kept as compacted (`active = 0, compacted = 1`), so the model still loads exactly
  * the live context while search still finds the old turns. An earlier hop's handshake row is left out.
  */
-import type { RecordClock } from "../../ir/clock.ts";
 import { isHandshake } from "../../handshake/handshake.ts";
 import { isObject } from "../../io/json.ts";
 import { blocksFromContent, type ContentPart } from "./content.ts";
@@ -12,6 +11,7 @@ import { type HermesMessage, isActive, isMetaRow } from "./message.ts";
 import { pyJson } from "./pyjson.ts";
 import { blankMessage, type ExportedMessage, rowTime } from "./rows.ts";
 import type { HermesSource } from "./source.ts";
+import { isoTime, type RecordClock } from "../../ir/clock.ts";
 
 export function copiedMessages(
   source: HermesSource,
@@ -22,7 +22,7 @@ export function copiedMessages(
   const rows: ExportedMessage[] = [];
   const callNames = new Map<string, string>();
   for (const row of source.messages()) {
-    if (typeof row.timestamp === "number") clock.next(new Date(row.timestamp * 1000).toISOString());
+    if (typeof row.timestamp === "number") clock.next(isoTime(row.timestamp * 1000));
     if (isMetaRow(row) || isHandshakeRow(row)) continue;
     const predecessor = typeof row.session_id === "string" && row.session_id !== liveId;
     // Snapshot and transcript messages may lack a time; the column needs one, so it follows the previous.

@@ -143,18 +143,30 @@ function ancestors(db: DatabaseSync, session: SessionRecord): SessionRecord[] {
 /** An extra result column: a message's content as bytes, when it is multimodal. */
 const RAW = "_session_bridge_content_bytes";
 
+/** Message rows fetched per query: a long session streams in pages, never all at once. */
+const PAGE_ROWS = 500;
+
 /**
  * Every message row of these sessions in Hermes's order (insertion id), inactive rows included, decoded.
  * Multimodal content starts with a NUL byte (`"\x00json:"`), which some SQLite bindings (Deno's) cut text at,
- * so such content is also fetched as bytes.
+ * so such content is also fetched as bytes. Pages are read with all(), not iterate(): Deno's iterate() ends
+ * silently at a damaged page or a value it cannot convert, which would read as a shorter conversation.
  */
 export function* chainMessages(db: DatabaseSync, ids: string[]): Generator<HermesMessage> {
-  const sql =
+  const statement = db.prepare(
     `SELECT *, CASE WHEN instr(CAST(content AS BLOB), x'00') = 1 THEN CAST(content AS BLOB) END AS ${RAW}
-    FROM messages WHERE session_id IN (${ids.map(() => "?").join(", ")}) ORDER BY id`;
-  for (const row of db.prepare(sql).iterate(...ids) as Iterable<Row>) {
-    const { [RAW]: bytes, ...columns } = row;
-    if (bytes instanceof Uint8Array) columns.content = Buffer.from(bytes).toString("utf8");
-    yield decodeMessage(columns);
+    FROM messages WHERE session_id IN (${
+      ids.map(() => "?").join(", ")
+    }) AND id > ? ORDER BY id LIMIT ${PAGE_ROWS}`,
+  );
+  for (let after = Number.MIN_SAFE_INTEGER;;) {
+    const rows = statement.all(...ids, after) as Row[];
+    for (const row of rows) {
+      const { [RAW]: bytes, ...columns } = row;
+      if (bytes instanceof Uint8Array) columns.content = Buffer.from(bytes).toString("utf8");
+      yield decodeMessage(columns);
+    }
+    if (rows.length < PAGE_ROWS) return;
+    after = Number(rows.at(-1)!.id);
   }
 }

@@ -10,6 +10,7 @@ import { modelsOf, titleFromFirstUserText } from "../../ir/summary.ts";
 import { type HermesMessage, isActive, isMetaRow, type SessionRecord } from "./message.ts";
 import type { HermesSource } from "./source.ts";
 import { providerFamily, toMessage } from "./to-ir.ts";
+import { isoTime } from "../../ir/clock.ts";
 
 /** The sessions columns the IR is built from, by the type Hermes writes them with. */
 const TEXT_COLUMNS = ["model", "billing_provider", "system_prompt", "source", "title", "cwd"] as const;
@@ -40,7 +41,7 @@ function typedColumns(record: SessionRecord): SessionRecord {
 }
 
 const iso = (seconds: unknown): string | undefined =>
-  typeof seconds === "number" && seconds > 0 ? new Date(seconds * 1000).toISOString() : undefined;
+  typeof seconds === "number" && seconds > 0 ? isoTime(seconds * 1000) : undefined;
 
 /** A Hermes conversation from its source's rows, as the store loaded them (source.ts): nothing is read here. */
 export function decodeHermes(source: HermesSource): Session {

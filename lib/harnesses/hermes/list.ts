@@ -11,6 +11,7 @@ import { openReadOnly } from "../../store/sqlite.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./profiles.ts";
+import { isoTime } from "../../ir/clock.ts";
 
 interface ListedRow {
   id: string;
@@ -36,16 +37,19 @@ function listDatabase(path: string): SessionSummary[] {
   const db = openReadOnly(path);
   try {
     const columns = storeColumns(db, path);
-    return (db.prepare(listingSql(columns)).all() as unknown as ListedRow[]).map((r) => ({
-      harness: "hermes",
-      id: r.id,
-      path: sessionLocator(path, r.id),
-      ...(r.cwd ? { cwd: r.cwd } : {}),
-      ...(r.title || r.preview ? { title: r.title || titleLine(r.preview!) } : {}),
-      updatedAt: new Date((r.last_active ?? r.started_at) * 1000).toISOString(),
-      messages: r.messages,
-      ...(r.archived ? { archived: true } : {}),
-    }));
+    return (db.prepare(listingSql(columns)).all() as unknown as ListedRow[]).map((r) => {
+      const updatedAt = isoTime((r.last_active ?? r.started_at) * 1000);
+      return {
+        harness: "hermes" as const,
+        id: r.id,
+        path: sessionLocator(path, r.id),
+        ...(r.cwd ? { cwd: r.cwd } : {}),
+        ...(r.title || r.preview ? { title: r.title || titleLine(r.preview!) } : {}),
+        ...(updatedAt ? { updatedAt } : {}),
+        messages: r.messages,
+        ...(r.archived ? { archived: true } : {}),
+      };
+    });
   } finally {
     db.close();
   }

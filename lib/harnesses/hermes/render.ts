@@ -5,7 +5,7 @@
  * the live row, its `segments` and `lineage_session_ids`); a foreign one as the rows a handoff would write.
  */
 import type { Session } from "../../ir/schema.ts";
-import { RecordClock } from "../../ir/clock.ts";
+import { isoTime, RecordClock } from "../../ir/clock.ts";
 import type { RenderOptions } from "../types.ts";
 import { isActive } from "./message.ts";
 import { pyJson } from "./pyjson.ts";
@@ -71,7 +71,7 @@ function exportedAsStored(source: HermesSource, session: Session, options: Rende
   const clock = new RecordClock(options.now, session.meta.createdAt);
   let lastId = 0;
   for (const m of source.messages()) {
-    if (typeof m.timestamp === "number") clock.next(new Date(m.timestamp * 1000).toISOString());
+    if (typeof m.timestamp === "number") clock.next(isoTime(m.timestamp * 1000));
     if (typeof m.id === "number") lastId = Math.max(lastId, m.id);
     if (!isActive(m)) continue;
     const owner = byId.get(typeof m.session_id === "string" ? m.session_id : liveId) ?? segments.at(-1)!;

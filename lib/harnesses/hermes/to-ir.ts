@@ -9,6 +9,7 @@ import { unmarkFailure } from "../../ir/tool-failure.ts";
 import { blocksFromContent } from "./content.ts";
 import { type HermesMessage, parseJson } from "./message.ts";
 import { isObject, type Json, str } from "../../io/json.ts";
+import { isoTime } from "../../ir/clock.ts";
 
 type Provider = ReasoningBlock["provider"];
 
@@ -37,7 +38,9 @@ export function toMessage(row: HermesMessage, context: MessageContext): Message 
   const base = {
     uid: context.uid,
     parentUid: null,
-    ...(typeof row.timestamp === "number" ? { timestamp: new Date(row.timestamp * 1000).toISOString() } : {}),
+    ...(typeof row.timestamp === "number" && isoTime(row.timestamp * 1000)
+      ? { timestamp: isoTime(row.timestamp * 1000) }
+      : {}),
   };
   switch (row.role) {
     case "user": {
