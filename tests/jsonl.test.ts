@@ -1,8 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readJsonl } from "../lib/io/jsonl.ts";
+import { DEFAULT_MAX_RECORD_BYTES, readJsonl, recordLimitFrom } from "../lib/io/jsonl.ts";
+import { claudeFixture } from "./helpers/fixtures.ts";
+import { runCli } from "./helpers/cli.ts";
 import { InputError } from "../lib/errors.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -56,4 +58,67 @@ test("lines longer than one read chunk are reassembled", async () => {
   const lines = await collect(path);
   assert.equal((lines[0]!.value as { big: string }).big.length, 300_000);
   assert.equal(lines[1]!.offset, big.length + 11);
+});
+
+test("a record longer than the limit is bad input naming file and line; one at the limit is read", async () => {
+  const path = join(dir, "long.jsonl");
+  const record = (bytes: number) => JSON.stringify({ s: "x".repeat(bytes - 8) });
+  assert.equal(record(1024).length, 1024);
+  // The long line spans several of the stream's 64 KB chunks.
+  writeFileSync(path, `${record(1024)}\n${record(200_000)}\n{"c":3}\n`);
+  const read: number[] = [];
+  await assert.rejects(
+    (async () => {
+      for await (const l of readJsonl(path, {}, { maxRecordBytes: 1024 })) read.push(l.line);
+    })(),
+    (e: Error) =>
+      e instanceof InputError &&
+      e.message ===
+        `${path}:2: a record longer than 1 KB, the limit (set SESSION_BRIDGE_MAX_RECORD to raise it)`,
+  );
+  assert.deepEqual(read, [1]);
+  const unfinished = join(dir, "long-last.jsonl");
+  writeFileSync(unfinished, `{"a":1}\n${record(200_000).slice(0, -2)}`);
+  await assert.rejects(
+    (async () => {
+      for await (const _ of readJsonl(unfinished, {}, { maxRecordBytes: 100_000 })) continue;
+    })(),
+    new RegExp(`^InputError: ${unfinished.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2: a record longer than`),
+  );
+});
+
+test("a record of multi-byte characters split across read chunks is decoded whole", async () => {
+  const path = join(dir, "wide.jsonl");
+  const wide = "é€😀".repeat(40_000);
+  writeFileSync(path, `${JSON.stringify({ s: wide })}\r\n{"b":2}\n`);
+  const lines = await collect(path);
+  assert.equal((lines[0]!.value as { s: string }).s, wide);
+  assert.equal(lines[1]!.offset, Buffer.byteLength(JSON.stringify({ s: wide })) + 2);
+});
+
+test("the record limit comes from SESSION_BRIDGE_MAX_RECORD: a longer line is refused (exit 2) naming file and line", async () => {
+  const path = join(dir, "session.jsonl");
+  const first = readFileSync(claudeFixture("interactive"), "utf8").split("\n")[0]!;
+  writeFileSync(path, `${first}\n${JSON.stringify({ type: "user", text: "y".repeat(5000) })}\n`);
+  const r = await runCli(["inspect", path], { SESSION_BRIDGE_MAX_RECORD: "4K" });
+  assert.equal(r.code, 2, r.stderr);
+  assert.deepEqual(r.stderr.trim().split("\n"), [
+    `session-bridge: ${path}:2: a record longer than 4 KB, the limit (set SESSION_BRIDGE_MAX_RECORD to raise it)`,
+  ]);
+  assert.notEqual((await runCli(["inspect", path], { SESSION_BRIDGE_MAX_RECORD: "8K" })).code, 2);
+  const bad = await runCli(["inspect", path], { SESSION_BRIDGE_MAX_RECORD: "lots" });
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^session-bridge: SESSION_BRIDGE_MAX_RECORD="lots" is not a size/);
+  assert.equal((await collect(path)).length, 2, "a run's limit does not outlast the run");
+});
+
+test("the record limit defaults to 256 MB and reads sizes in bytes, K, M or G", () => {
+  assert.equal(DEFAULT_MAX_RECORD_BYTES, 256 * 1024 * 1024);
+  assert.equal(recordLimitFrom({}), DEFAULT_MAX_RECORD_BYTES);
+  assert.equal(recordLimitFrom({ SESSION_BRIDGE_MAX_RECORD: "65536" }), 65536);
+  assert.equal(recordLimitFrom({ SESSION_BRIDGE_MAX_RECORD: "512M" }), 512 * 1024 * 1024);
+  assert.equal(recordLimitFrom({ SESSION_BRIDGE_MAX_RECORD: "1g" }), 1024 ** 3);
+  for (const bad of ["0", "-1", "1T", "1.5M"]) {
+    assert.throws(() => recordLimitFrom({ SESSION_BRIDGE_MAX_RECORD: bad }), InputError);
+  }
 });

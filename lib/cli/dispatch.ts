@@ -12,6 +12,7 @@ import type { Registry } from "../harnesses/registry.ts";
 import { err, out } from "./output.ts";
 import { onNotice } from "../io/notices.ts";
 import type { Terminal } from "./terminal.ts";
+import { recordLimitFrom, setMaxRecordBytes } from "../io/jsonl.ts";
 
 export async function runCommand(
   entry: CommandEntry,
@@ -41,10 +42,16 @@ export async function runCommand(
     terminal,
     run: cli,
   };
-  // A handoff a crash cut short is finished or rolled back before a store is read or written (a dry run
-  // changes nothing, so it leaves that to the next real run or to `recover`).
-  if (entry.touchesStores && !flag(parsed.values, "dry-run")) {
-    await (await import("../pipeline/recover.ts")).recoverIfInterrupted(context.bridgeHome);
+  // The run's record limit holds for the run only: a program driving the CLI in-process keeps its own.
+  const previousLimit = setMaxRecordBytes(recordLimitFrom(env));
+  try {
+    // A handoff a crash cut short is finished or rolled back before a store is read or written (a dry run
+    // changes nothing, so it leaves that to the next real run or to `recover`).
+    if (entry.touchesStores && !flag(parsed.values, "dry-run")) {
+      await (await import("../pipeline/recover.ts")).recoverIfInterrupted(context.bridgeHome);
+    }
+    return await command.run(parsed, context);
+  } finally {
+    setMaxRecordBytes(previousLimit);
   }
-  return await command.run(parsed, context);
 }
