@@ -234,3 +234,21 @@ test("a ledger line cut short by a kill does not swallow the next handoff's reco
   assert.deepEqual(pendingOperations(s.bridge).map((e) => e.op), [r.json.op]);
   assert.match(readFileSync(join(s.bridge, "ledger.jsonl"), "utf8"), /^\{"op":"cut-short","at":"2026\n\{/);
 });
+
+test("recovery removes the temp file a killed publish left, and nothing that is not its own", async () => {
+  const s = setup("codex");
+  assert.ok(killedAt(s, "temp-written").reached);
+  const [ours] = debris(s.store);
+  assert.ok(ours, "the kill left a temp file");
+  // Beside it: another process's temp file of the same name, and a user's own file that looks alike.
+  const dir = join(s.store, ours!, "..");
+  const others = [
+    join(dir, ours!.split("/").pop()!.replace(/\.\d+\.([0-9a-f]{8})\.tmp$/, ".1.$1.tmp")),
+    join(dir, ".notes.tmp"),
+  ];
+  for (const path of others) writeFileSync(path, "not session-bridge's");
+  const r = await runCli(["recover"], s.env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!existsSync(join(s.store, ours!)));
+  for (const path of others) assert.equal(readFileSync(path, "utf8"), "not session-bridge's");
+});
