@@ -1,0 +1,379 @@
+/**
+ * The crash campaign: `npm run crash-test [-- --kills N --seed S --mb M]`. A Claude Code session of M MB (the
+ * thinking-tool-use fixture repeated, every id renewed) is handed off into each harness again and again, and each
+ * handoff is killed with SIGKILL: half the kills at a seeded crash point (lib/io/crash-points.ts; every 1 MB
+ * chunk streamed is one), half from outside after a seeded delay within the time a whole handoff takes. After
+ * each kill:
+ *   - the target's database passes `PRAGMA integrity_check` (else: a corrupt store);
+ *   - a session the target's listing shows under the handed-off id reads whole (else: a half session visible);
+ *   - after recovery, every session in the target that was not there before is one undo can take back (else:
+ *     a session undo and recovery cannot see), and undoing them leaves the target as it was;
+ *   - no temp file, intent or torn backup is left (else: debris).
+ * Seeded: the same seed picks the same harnesses, points and delays. The last line is the tally; exit 1 when
+ * any figure but the kills is not 0.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { randomInt } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { DatabaseSync } from "node:sqlite";
+import { builtinRegistry, findHarness, list, load, recover, undo, undoable } from "../lib/mod.ts";
+import { scriptArgv } from "../lib/runtime.ts";
+import { createCodexStore } from "../lib/demo/codex-store.ts";
+
+const USAGE = `usage: npm run crash-test -- [--kills N] [--seed S] [--mb M]
+  --kills N   kills in all, spread evenly over the harnesses (default 90)
+  --seed S    the generator's seed (default: a random one, printed)
+  --mb M      size of the session handed off, in MB (default 20)`;
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const CRASH_CHILD = join(ROOT, "tests/helpers/crash-handoff.ts");
+const MAIN = join(ROOT, "main.ts");
+const FIXTURE = join(ROOT, "fixtures/claude-code/2.1.328/thinking-tool-use.jsonl");
+const HARNESSES = ["claude-code", "codex", "hermes"] as const;
+type Target = (typeof HARNESSES)[number];
+
+/** A small seeded generator (mulberry32): the same seed, the same campaign. */
+function generator(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The fixture's conversation repeated until `mb` MB, each copy with new uuids and tool ids, chained in order. */
+function bigSession(dir: string, mb: number): string {
+  const lines = readFileSync(FIXTURE, "utf8").split("\n").filter(Boolean);
+  const sessionId = (JSON.parse(lines[0]!) as { sessionId: string }).sessionId;
+  const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+  const out: string[] = [];
+  let size = 0;
+  let previousLast: string | null = null;
+  for (let copy = 0; size < mb * 1024 * 1024; copy++) {
+    const renew = (id: string) =>
+      id === sessionId
+        ? id
+        : `${id.slice(0, 24)}${
+          (copy * 7919 + parseInt(id.slice(24), 16)).toString(16).padStart(12, "0").slice(-12)
+        }`;
+    let last: string | null = previousLast;
+    for (const line of lines) {
+      const record = JSON.parse(line) as Record<string, unknown>;
+      if (copy > 0 && typeof record.uuid !== "string") continue;
+      let text = line.replace(uuid, renew).replace(/\b(toolu_|msg_|call_)([A-Za-z0-9_]+)/g, `$1$2_c${copy}`);
+      if (record.parentUuid === null && copy > 0) {
+        text = text.replace('"parentUuid":null', `"parentUuid":${JSON.stringify(previousLast)}`);
+      }
+      if (typeof record.uuid === "string") last = renew(record.uuid);
+      out.push(text);
+      size += text.length + 1;
+    }
+    previousLast = last;
+  }
+  const path = join(dir, `${sessionId}.jsonl`);
+  writeFileSync(path, `${out.join("\n")}\n`);
+  return path;
+}
+
+interface Bed {
+  target: Target;
+  home: string;
+  database?: string;
+  bridge: string;
+  homes: Record<string, string>;
+  env: Record<string, string>;
+  flag: string;
+}
+
+function bed(root: string, target: Target): Bed {
+  const home = join(root, target);
+  mkdirSync(home, { recursive: true });
+  let database: string | undefined;
+  if (target === "codex") {
+    const schema = JSON.parse(readFileSync(join(ROOT, "fixtures/codex/0.169.0/threads.schema.json"), "utf8"));
+    writeFileSync(
+      join(home, "config.toml"),
+      'model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nbase_url = "http://127.0.0.1:9/v1"\nwire_api = "responses"\n',
+    );
+    database = createCodexStore(home, schema);
+  }
+  if (target === "hermes") {
+    database = join(home, "state.db");
+    writeFileSync(database, readFileSync(join(ROOT, "fixtures/hermes/0.19.0/text-turns.state.db")));
+    writeFileSync(join(home, "config.yaml"), 'model:\n  default: "fake-model-1"\n  provider: custom\n');
+  }
+  const bridge = join(root, `bridge-${target}`);
+  const homes = Object.fromEntries(HARNESSES.map((h) => [h, join(root, `${h}-unused`)]));
+  homes[target] = home;
+  const flag = findHarness(builtinRegistry, target).home.flag;
+  return {
+    target,
+    home,
+    ...(database ? { database } : {}),
+    bridge,
+    homes,
+    env: { SESSION_BRIDGE_HOME: bridge },
+    flag,
+  };
+}
+
+function handoffArgs(b: Bed, source: string, cwd: string, id: string): string[] {
+  return ["handoff", source, "--to", b.target, "--cwd", cwd, "--session-id", id, `--${b.flag}`, b.home];
+}
+
+const childEnv = (b: Bed) => ({ ...process.env, SESSION_BRIDGE_DEBUG: "", ...b.env });
+
+function integrityOk(database: string | undefined): boolean {
+  if (!database) return true;
+  try {
+    const db = new DatabaseSync(database, { readOnly: true });
+    try {
+      return (db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check ===
+        "ok";
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
+async function listedIds(b: Bed): Promise<Map<string, string>> {
+  const listed = await list({ homes: b.homes, bridgeHome: b.bridge, from: b.target });
+  return new Map(listed.sessions.map((s) => [s.id, s.path]));
+}
+
+async function messageCount(b: Bed, ref: string): Promise<number> {
+  const { session } = await load({ ref, from: b.target, homes: b.homes, bridgeHome: b.bridge });
+  return session.messages.length;
+}
+
+/** Leftovers a kill may leave: publish temp files, intents, torn manifests. */
+function debris(b: Bed): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".tmp") || relative(b.bridge, path).startsWith("intents/")) {
+        found.push(path);
+      }
+    }
+  };
+  walk(b.home);
+  walk(b.bridge);
+  return found;
+}
+
+interface Tally {
+  kills: number;
+  atPoints: number;
+  timed: number;
+  finishedFirst: number;
+  completed: number;
+  rolledBack: number;
+  corrupt: number;
+  halfVisible: number;
+  unseen: number;
+  debris: number;
+  notRestored: number;
+}
+
+const emptyTally = (): Tally => ({
+  kills: 0,
+  atPoints: 0,
+  timed: 0,
+  finishedFirst: 0,
+  completed: 0,
+  rolledBack: 0,
+  corrupt: 0,
+  halfVisible: 0,
+  unseen: 0,
+  debris: 0,
+  notRestored: 0,
+});
+
+function killedAtPoint(b: Bed, args: string[], nth: number): boolean {
+  const [bin, ...pre] = scriptArgv(CRASH_CHILD);
+  const r = spawnSync(bin!, [...pre, "any", String(nth), ...args], { encoding: "utf8", env: childEnv(b) });
+  return r.signal === "SIGKILL";
+}
+
+function killedAfter(b: Bed, args: string[], ms: number): Promise<boolean> {
+  const [bin, ...pre] = scriptArgv(MAIN);
+  return new Promise((resolve) => {
+    const child = spawn(bin!, [...pre, ...args], { env: childEnv(b), stdio: "ignore" });
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("exit", (_code, signal) => {
+      clearTimeout(timer);
+      resolve(signal === "SIGKILL");
+    });
+  });
+}
+
+/** One uninterrupted handoff: how many crash points it passes, how long it takes, how many turns it has. */
+async function reference(
+  b: Bed,
+  source: string,
+  cwd: string,
+): Promise<{ points: number; ms: number; turns: number }> {
+  const id = findHarness(builtinRegistry, b.target).newId(new Date());
+  const [bin, ...pre] = scriptArgv(CRASH_CHILD);
+  const started = performance.now();
+  const r = spawnSync(bin!, [...pre, "none", "1", ...handoffArgs(b, source, cwd, id)], {
+    encoding: "utf8",
+    env: childEnv(b),
+  });
+  const ms = performance.now() - started;
+  const points = Number(/(\d+) points passed/.exec(r.stderr)?.[1]);
+  if (r.status !== 0 || !points) {
+    throw new Error(`the reference handoff into ${b.target} failed: ${r.stderr}`);
+  }
+  const ids = await listedIds(b);
+  const turns = await messageCount(b, ids.get(id)!);
+  for (const e of undoable(b.bridge)) await undo({ op: e.op, bridgeHome: b.bridge });
+  return { points, ms, turns };
+}
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        kills: { type: "string" },
+        seed: { type: "string" },
+        mb: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    console.error(`crash-test: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const kills = Number(values.kills ?? 90);
+  const seed = Number(values.seed ?? randomInt(1, 2 ** 31));
+  const mb = Number(values.mb ?? 20);
+  if (![kills, seed, mb].every((n) => Number.isSafeInteger(n) && n > 0)) {
+    console.error(`crash-test: --kills, --seed and --mb want positive integers\n${USAGE}`);
+    return 2;
+  }
+  const random = generator(seed);
+  const root = mkdtempSync(join(tmpdir(), "sb-crash-"));
+  try {
+    const cwd = join(root, "work");
+    mkdirSync(cwd);
+    mkdirSync(join(root, "source"));
+    const source = bigSession(join(root, "source"), mb);
+    console.log(`crash-test: seed ${seed}, ${kills} kills, a ${mb} MB session (${source})`);
+    const tallies = new Map<Target, Tally>(HARNESSES.map((h) => [h, emptyTally()]));
+    const beds = new Map<Target, Bed & { ref: { points: number; ms: number; turns: number } }>();
+    for (const h of HARNESSES) {
+      const b = bed(root, h);
+      const ref = await reference(b, source, cwd);
+      console.log(
+        `  ${h}: an uninterrupted handoff passes ${ref.points} crash points in ${Math.round(ref.ms)} ms`,
+      );
+      beds.set(h, { ...b, ref });
+    }
+    for (let i = 0; i < kills; i++) {
+      const b = beds.get(HARNESSES[i % HARNESSES.length]!)!;
+      const t = tallies.get(b.target)!;
+      const baseline = await listedIds(b);
+      const id = findHarness(builtinRegistry, b.target).newId(new Date(Date.UTC(2026, 0, 1) + i * 1000));
+      const args = handoffArgs(b, source, cwd, id);
+      const atPoint = random() < 0.5;
+      const nth = 1 + Math.floor(random() * b.ref.points);
+      const ms = random() * b.ref.ms;
+      const killed = atPoint ? killedAtPoint(b, args, nth) : await killedAfter(b, args, ms);
+      t.kills++;
+      if (atPoint) t.atPoints++;
+      else t.timed++;
+      if (!killed) t.finishedFirst++;
+      const problem = (what: string) =>
+        console.log(
+          `  kill ${i} (${b.target}, ${atPoint ? `point ${nth}` : `${Math.round(ms)} ms`}): ${what}`,
+        );
+      if (!integrityOk(b.database)) {
+        t.corrupt++;
+        problem("the store fails PRAGMA integrity_check");
+      }
+      const visible = await listedIds(b);
+      if (visible.has(id)) {
+        let turns = -1;
+        try {
+          turns = await messageCount(b, visible.get(id)!);
+        } catch {
+          // Unreadable is as half as it gets.
+        }
+        if (turns !== b.ref.turns) {
+          t.halfVisible++;
+          problem(`the target lists ${id} with ${turns} turns of ${b.ref.turns}`);
+        }
+      }
+      const recovered = await recover({ bridgeHome: b.bridge });
+      for (const o of recovered.operations) {
+        if (o.action === "complete") t.completed++;
+        else t.rolledBack++;
+      }
+      const left = debris(b);
+      if (left.length) {
+        t.debris += left.length;
+        problem(`debris after recovery: ${left.join(", ")}`);
+      }
+      const pending = undoable(b.bridge);
+      for (const sessionId of (await listedIds(b)).keys()) {
+        if (baseline.has(sessionId)) continue;
+        if (!pending.some((e) => e.target.id === sessionId)) {
+          t.unseen++;
+          problem(`${sessionId} is in the target, and neither undo nor recovery can see it`);
+        }
+      }
+      for (const e of pending) await undo({ op: e.op, bridgeHome: b.bridge });
+      const after = await listedIds(b);
+      if ([...after.keys()].some((k) => !baseline.has(k)) || after.size !== baseline.size) {
+        t.notRestored++;
+        problem("undo did not leave the target as it was");
+      }
+    }
+    const total = emptyTally();
+    for (const [h, t] of tallies) {
+      console.log(`  ${h}: ${line(t)}`);
+      for (const k of Object.keys(total) as (keyof Tally)[]) total[k] += t[k];
+    }
+    console.log(`${line(total)} (seed ${seed})`);
+    return total.corrupt + total.halfVisible + total.unseen + total.debris + total.notRestored ? 1 : 0;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function line(t: Tally): string {
+  return `${t.kills} kills (${t.atPoints} at crash points, ${t.timed} timed, ${t.finishedFirst} finished first; ` +
+    `${t.completed} completed, ${t.rolledBack} rolled back), ${t.corrupt} corrupt stores, ${t.halfVisible} half ` +
+    `sessions visible, ${t.unseen} sessions undo or recovery cannot see, ${t.debris} debris after recovery, ` +
+    `${t.notRestored} targets not restored by undo`;
+}
+
+process.exit(await main());
