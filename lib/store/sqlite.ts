@@ -5,7 +5,8 @@
  * with a busy timeout and retries, after an online backup.
  */
 import { backup, DatabaseSync, type StatementSync } from "node:sqlite";
-import { closeSync, openSync, readSync, rmSync } from "node:fs";
+import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DiskFullError, InputError, messageOf, RefusedError } from "../errors.ts";
 import { ensureDir } from "../io/publish.ts";
@@ -119,10 +120,18 @@ function namingStatement(database: string, statement: StatementSync): StatementS
   });
 }
 
-/** A connection to a harness's store database: every statement on it fails naming the database. */
+/**
+ * A connection to a harness's store database: every statement on it fails naming the database. It may read a
+ * private snapshot of that database (`file`), removed when the connection closes.
+ */
 class StoreDatabase extends DatabaseSync {
-  constructor(private readonly database: string, options: { readOnly?: boolean } = {}) {
-    super(database, options);
+  constructor(
+    private readonly database: string,
+    options: { readOnly?: boolean } = {},
+    file = database,
+    private readonly snapshotDir?: string,
+  ) {
+    super(file, options);
   }
 
   override prepare(sql: string): StatementSync {
@@ -132,14 +141,69 @@ class StoreDatabase extends DatabaseSync {
   override exec(sql: string): void {
     naming(this.database, () => super.exec(sql));
   }
+
+  override close(): void {
+    try {
+      super.close();
+    } finally {
+      if (this.snapshotDir) rmSync(this.snapshotDir, { recursive: true, force: true });
+    }
+  }
 }
 
 export function openReadOnly(path: string): DatabaseSync {
   assertSqliteFile(path);
   const db = new StoreDatabase(path, { readOnly: true });
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  assertReadableSchema(db, path);
+  try {
+    assertReadableSchema(db, path);
+  } catch (error) {
+    if (!blockedByHotJournal(path, error)) throw error;
+    return openRecoveredSnapshot(path);
+  }
   return db;
+}
+
+const journalOf = (path: string) => `${path}-journal`;
+
+/**
+ * A writer that crashed mid-transaction in a rollback-journal (DELETE mode) database leaves a hot `-journal`
+ * beside it. The next connection must roll it back before reading, which a read-only connection may not do:
+ * it fails with "attempt to write a readonly database", however readable the data is.
+ */
+function blockedByHotJournal(path: string, error: unknown): boolean {
+  return /readonly database/i.test(messageOf(error)) && regularFileIfPresent(journalOf(path)) &&
+    statSync(journalOf(path)).size > 0;
+}
+
+/**
+ * Reads past a crashed writer's journal without touching the store: the database and then its journal (the
+ * journal holds the original of every page the writer changed before it changed it) are copied to a private
+ * folder, SQLite rolls the copy back as the harness will roll back its own store on its next start, and the
+ * copy is read. The store, and the journal its harness needs, stay exactly as they were.
+ */
+function openRecoveredSnapshot(path: string): DatabaseSync {
+  const dir = mkdtempSync(join(tmpdir(), "session-bridge-snapshot-"));
+  const copy = join(dir, "snapshot.db");
+  try {
+    copyFileSync(path, copy);
+    copyFileSync(journalOf(path), journalOf(copy));
+    const recovering = new DatabaseSync(copy);
+    try {
+      recovering.prepare("SELECT count(*) FROM sqlite_master").get();
+    } finally {
+      recovering.close();
+    }
+    const db = new StoreDatabase(path, { readOnly: true }, copy, dir);
+    assertReadableSchema(db, path);
+    return db;
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new InputError(
+      `${path}: a writer that stopped mid-transaction left ${journalOf(path)}, and its database cannot be ` +
+        `read even after rolling that back in a private copy (${messageOf(error)})`,
+    );
+  }
 }
 
 /**
@@ -152,7 +216,8 @@ function assertReadableSchema(db: DatabaseSync, path: string): void {
   } catch (error) {
     db.close();
     if (isBusy(error) || error instanceof InputError) throw error;
-    throw new InputError(`${path}: ${messageOf(error)}`);
+    const message = messageOf(error);
+    throw new InputError(message.startsWith(`${path}: `) ? message : `${path}: ${message}`);
   }
 }
 
