@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { InputError } from "./errors.ts";
 
 /**
@@ -19,6 +19,21 @@ export function assertSafeId(value: string, what = "session id"): string {
     throw new InputError(`invalid ${what} ${JSON.stringify(value)}: use letters, digits, '.', '_' or '-'`);
   }
   return value;
+}
+
+/**
+ * One path component that stands for any id, for files session-bridge keeps about a session (an id a harness
+ * accepts may hold spaces or colons: Hermes takes any string). A safe id is itself, so names stay readable;
+ * anything else is percent-encoded (no separator survives, and the name is never `.` or `..`), and past 200
+ * characters it is a hash, within any file system's name limit.
+ */
+export function idFileComponent(id: string): string {
+  if (SAFE_ID.test(id) && !id.includes("..")) return id;
+  const encoded = encodeURIComponent(id).replace(
+    /[.!~*'()]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return encoded.length <= 200 ? `%${encoded}` : `%sha256-${createHash("sha256").update(id).digest("hex")}`;
 }
 
 export function assertUuid(value: string, what = "session id"): string {

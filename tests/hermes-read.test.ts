@@ -6,7 +6,8 @@ import { DatabaseSync } from "node:sqlite";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
 import { sessionLocator } from "../lib/harnesses/hermes/profiles.ts";
 import type { Block, Message } from "../lib/ir/schema.ts";
-import { capturedIds, HERMES_VERSIONS, hermesFixture } from "./helpers/hermes.ts";
+import { capturedIds, HERMES_VERSIONS, hermesFixture, seedHermesHome } from "./helpers/hermes.ts";
+import { hermesFileComponent } from "../lib/harnesses/hermes/ids.ts";
 import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -174,4 +175,81 @@ test("a bare state.db path names its session only when it holds one conversation
   const several = await runCliJson(["inspect", hermesFixture("0.19.0", "foreign.state.db")]);
   assert.equal(several.code, 2);
   assert.match(several.stderr, /holds several sessions: name one as .*#<id>/);
+});
+
+/** Renames session `from` to `to` in every table that names a session, as a Hermes gateway may have named it. */
+function renameSession(db: string, from: string, to: string): void {
+  const conn = new DatabaseSync(db);
+  try {
+    conn.exec("PRAGMA foreign_keys = OFF");
+    const columns = conn.prepare(
+      "SELECT m.name AS t, p.name AS c FROM sqlite_master m, pragma_table_info(m.name) p " +
+        "WHERE m.type = 'table' AND p.name IN ('session_id', 'parent_session_id')",
+    ).all() as { t: string; c: string }[];
+    for (const { t, c } of columns) {
+      conn.prepare(`UPDATE "${t}" SET "${c}" = ? WHERE "${c}" = ?`).run(to, from);
+    }
+    conn.prepare("UPDATE sessions SET id = ? WHERE id = ?").run(to, from);
+  } finally {
+    conn.close();
+  }
+}
+
+test("Hermes ids with a space or colon are read: by id, as <db>#<id>, in list, inspect and handoff", async () => {
+  const home = join(dir, "odd-ids");
+  const db = seedHermesHome(home, "0.19.0", "snapshot");
+  const [captured] = capturedIds("0.19.0", "snapshot");
+  const id = "gw:tg dm 42";
+  renameSession(db, captured!, id);
+  // Hermes names the snapshot of such a session by its own safe form of the id (run_agent.py).
+  mkdirSync(join(home, "sessions"));
+  copyFileSync(
+    hermesFixture("0.19.0", `snapshot/sessions/session_${captured}.json`),
+    join(home, "sessions", "session_gw_tg_dm_42_a5bb2e45f05a.json"),
+  );
+  const env = { SESSION_BRIDGE_HOME: join(dir, "odd-ids-bridge") };
+  const homes = [
+    "--hermes-home",
+    home,
+    "--claude-home",
+    join(dir, "odd-ids-claude"),
+    "--codex-home",
+    join(dir, "none"),
+  ];
+  const listed = await runCliJson(["list", "--from", "hermes", ...homes], env);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.deepEqual((listed.json.sessions as { id: string }[]).map((s) => s.id), [id]);
+  for (const ref of [id, `${db}#${id}`, "gw:tg dm"]) {
+    const r = await runCliJson(["inspect", ref, ...homes], env);
+    assert.equal(r.code, 0, `${ref}: ${r.stderr}`);
+    assert.equal((r.json.session as { id: string }).id, id, ref);
+    assert.ok(
+      (r.json.session as { tools: number }).tools > 5,
+      "the snapshot's tool catalog, found by Hermes's file name",
+    );
+  }
+  const cwd = join(dir, "odd-ids-cwd");
+  mkdirSync(cwd);
+  const handed = await runCliJson(["handoff", id, "--to", "claude", "--cwd", cwd, ...homes], env);
+  assert.equal(handed.code, 0, handed.stderr);
+  assert.match(handed.stdout, /"resumeCommand"/);
+  assert.equal(
+    (await runCliJson(["inspect", (handed.json.target as { path: string }).path, ...homes], env)).code,
+    0,
+  );
+});
+
+test("the file name Hermes gives any session id is its own: path-safe, and the id itself when already safe", () => {
+  // Computed by Hermes 0.19.0's own run_agent._safe_session_filename_component.
+  const golden: Record<string, string> = {
+    "20261129_202528_a1b2c3": "20261129_202528_a1b2c3",
+    "gw:tg dm 42": "gw_tg_dm_42_a5bb2e45f05a",
+    "../../etc/passwd": "etc_passwd_3754d6cb3a38",
+    "café 1": "café_1_0a61b4044a8a",
+    "a.b": "a_b_2e7336dc8eba",
+    "__x__": "x_a917b03b1e3e",
+    "": "session_e3b0c44298fc",
+    ["x".repeat(120)]: `${"x".repeat(96)}_13f05a0b5947`,
+  };
+  for (const [id, name] of Object.entries(golden)) assert.equal(hermesFileComponent(id), name, id);
 });

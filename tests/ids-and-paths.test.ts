@@ -1,12 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { assertSafeId, assertUuid } from "../lib/ids.ts";
+import { assertSafeId, assertUuid, idFileComponent } from "../lib/ids.ts";
 import { bucketFor, bucketName, javaStringHash } from "../lib/harnesses/claude-code/bucket.ts";
 import { CLAUDE_FIXTURES } from "./helpers/fixtures.ts";
 import { shellQuote } from "../lib/io/shell.ts";
 import { terminalText } from "../lib/io/control-characters.ts";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 
 test("ids that could escape a folder are refused", () => {
   for (const bad of ["../etc", "a/b", "..", "a\\b", "", "x\u0000y", ".hidden", "a..b"]) {
@@ -63,4 +63,30 @@ test("printed commands quote paths with spaces and quotes", () => {
 
 test("terminal output escapes control sequences from transcripts", () => {
   assert.equal(terminalText("ok\u001b[2Jgone\u009bx\n\tend"), "ok\\u001b[2Jgone\\u009bx\n\tend");
+});
+
+test("a file session-bridge keeps about any id is one component in its folder: a safe id as itself, others encoded", () => {
+  assert.equal(idFileComponent("20261129_202528_a1b2c3"), "20261129_202528_a1b2c3");
+  const names = new Set<string>();
+  for (
+    const id of [
+      "gw:tg dm 42",
+      "../../etc/passwd",
+      "..",
+      ".",
+      "a/b",
+      "a\\b",
+      "x\u0000y",
+      "",
+      "é",
+      "x".repeat(500),
+    ]
+  ) {
+    const name = idFileComponent(id);
+    assert.match(name, /^%[A-Za-z0-9%_-]*$/, id);
+    assert.ok(name.length <= 210, id);
+    assert.equal(basename(join("/folder", name)), name, id);
+    names.add(name);
+  }
+  assert.equal(names.size, 10, "distinct ids, distinct names");
 });

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EarlierHandoff, NativeToolCall, ReasoningBlock, Session } from "../ir/schema.ts";
 import { ensureDir } from "../io/publish.ts";
-import { assertSafeId } from "../ids.ts";
+import { idFileComponent } from "../ids.ts";
 import { reattachProofs } from "../ir/reasoning.ts";
 import type { NativePosture } from "../posture/posture.ts";
 
@@ -31,7 +31,7 @@ export interface ConversionMemory {
 }
 
 function provenancePath(bridgeHome: string, harness: string, id: string): string {
-  return join(bridgeHome, "provenance", harness, `${assertSafeId(id)}.json`);
+  return join(bridgeHome, "provenance", harness, `${idFileComponent(id)}.json`);
 }
 
 /** Saved in session-bridge's own folder (`bridgeHome`, see resolveBridgeHome). */

@@ -4,7 +4,7 @@
  * Hermes accepts any id string on `--resume`, but ids also name snapshot files, so they must be safe as a path
  * component.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Session } from "../../ir/schema.ts";
 import { assertSafeId } from "../../ids.ts";
 
@@ -20,4 +20,19 @@ export function newHermesId(now: Date, session?: Session): string {
 
 export function checkHermesId(id: string): string {
   return assertSafeId(id);
+}
+
+/**
+ * The file-name component Hermes (0.19) gives a session's files, `sessions/session_<component>.json`: any id
+ * (Hermes takes ids from API headers and gateways, spaces and colons included) made path-safe as
+ * run_agent.py's _safe_session_filename_component does: every character but a word character or `-` becomes
+ * `_`, `.` and `_` are stripped from the ends, 96 characters at most, and when that changed the id, the first
+ * 12 hex digits of its SHA-256. So an odd id finds its snapshot, and no id reaches outside the folder.
+ */
+export function hermesFileComponent(id: string): string {
+  const raw = id.trim();
+  const sanitized = Array.from(raw.replace(/[^\p{L}\p{N}_-]/gu, "_").replace(/^[._]+|[._]+$/g, ""))
+    .slice(0, 96).join("") || "session";
+  if (raw && sanitized === raw) return sanitized;
+  return `${sanitized}_${createHash("sha256").update(raw).digest("hex").slice(0, 12)}`;
 }

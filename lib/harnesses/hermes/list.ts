@@ -11,6 +11,7 @@ import { openReadOnly } from "../../store/sqlite.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./profiles.ts";
+import { hermesFileComponent } from "./ids.ts";
 import { isoTime } from "../../ir/clock.ts";
 
 interface ListedRow {
@@ -93,6 +94,8 @@ function listLegacyFiles(home: string, known: Set<string>): SessionSummary[] {
   const dir = legacySessionsDir(home);
   if (!existsSync(dir)) return [];
   const byId = new Map<string, string>();
+  // Hermes names a session's files by a path-safe form of its id (`gw:dm 1` -> `gw_dm_1_<hash>`).
+  const knownNames = new Set([...known].map(hermesFileComponent));
   for (const name of readdirSync(dir).sort()) {
     const id = name.endsWith(".jsonl")
       ? basename(name, ".jsonl")
@@ -100,7 +103,7 @@ function listLegacyFiles(home: string, known: Set<string>): SessionSummary[] {
       ? basename(name, ".json").slice("session_".length)
       : undefined;
     // A transcript and a snapshot of one session: the transcript (sorted first) is the fuller record.
-    if (id && !known.has(id) && !byId.has(id)) byId.set(id, join(dir, name));
+    if (id && !known.has(id) && !knownNames.has(id) && !byId.has(id)) byId.set(id, join(dir, name));
   }
   return [...byId].map(([id, path]) => ({
     harness: "hermes",

@@ -12,6 +12,7 @@ import { chainMessages, conversationChain, storeShape } from "./database.ts";
 import { type FileSession, readHermesJsonl, readSnapshot } from "./files.ts";
 import type { HermesMessage, SessionRecord } from "./message.ts";
 import { legacySessionsDir, parseLocator, sessionLocator } from "./profiles.ts";
+import { hermesFileComponent } from "./ids.ts";
 
 type Tools = Session["tools"];
 
@@ -90,7 +91,7 @@ function databaseSource(file: string, id: string | undefined): HermesSource {
  * catalog the session ran with, so a database session takes it from there when it exists.
  */
 function snapshotTools(home: string, id: string): Tools {
-  const snapshot = join(legacySessionsDir(home), `session_${id}.json`);
+  const snapshot = join(legacySessionsDir(home), `session_${hermesFileComponent(id)}.json`);
   if (!existsSync(snapshot)) return [];
   try {
     return readSnapshot(snapshot).tools;
