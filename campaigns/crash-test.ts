@@ -351,6 +351,7 @@ async function main(): Promise<number> {
         }
       }
       for (const e of pending) await undo({ op: e.op, bridgeHome: b.bridge });
+      if ((i + 1) % 50 === 0) console.log(`  ... ${i + 1} of ${kills} kills done`);
       const after = await listedIds(b);
       if ([...after.keys()].some((k) => !baseline.has(k)) || after.size !== baseline.size) {
         t.notRestored++;
