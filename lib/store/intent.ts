@@ -149,10 +149,10 @@ export function removeIntent(bridgeHome: string, op: string): void {
   syncFolder(intentsDir(bridgeHome));
 }
 
-/** Whether any intent is left (one listing; no file is read). */
+/** Whether any intent is left, or one cut short while being written (one listing; no file is read). */
 export function hasIntents(bridgeHome: string): boolean {
   try {
-    return readdirSync(intentsDir(bridgeHome)).some((f) => f.endsWith(".json"));
+    return readdirSync(intentsDir(bridgeHome)).length > 0;
   } catch {
     return false;
   }
