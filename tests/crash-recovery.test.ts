@@ -137,7 +137,7 @@ for (const to of ["claude", "codex", "hermes"] as const) {
       const before = { files: files(s.store), rows: rowCounts(s.database) };
       assert.ok(killedAt(s, point).reached, `${point} was never reached`);
       // The next command that touches a store recovers first: here, list.
-      const listed = await runCli(["list", "--json", "--claude-home", join(s.root, "source")], s.env);
+      const listed = await runCli(["list", "--json", "--from", to, ...s.args.slice(-2)], s.env);
       assert.equal(listed.code, 0, listed.stderr);
       assert.match(
         listed.stderr,
@@ -251,4 +251,14 @@ test("recovery removes the temp file a killed publish left, and nothing that is 
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!existsSync(join(s.store, ours!)));
   for (const path of others) assert.equal(readFileSync(path, "utf8"), "not session-bridge's");
+});
+
+test("an intent cut short while being written is removed by the next command", async () => {
+  const s = setup("claude");
+  const torn = join(s.bridge, "intents", "00000000-0000-4000-8000-0000000000bb.json.999999999.tmp");
+  mkdirSync(join(s.bridge, "intents"), { recursive: true });
+  writeFileSync(torn, '{"op":"00000000-0000-4000-8000-0000000000bb","at":');
+  const r = await runCli(["list", "--from", "claude", "--claude-home", join(s.root, "source")], s.env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!existsSync(torn));
 });
