@@ -13,7 +13,7 @@ import { DatabaseSync } from "node:sqlite";
 import { scriptArgv } from "../lib/runtime.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { seedHermesHome } from "./helpers/hermes.ts";
+import { query, seedHermesHome } from "./helpers/hermes.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -261,4 +261,26 @@ test("an intent cut short while being written is removed by the next command", a
   const r = await runCli(["list", "--from", "claude", "--claude-home", join(s.root, "source")], s.env);
   assert.equal(r.code, 0, r.stderr);
   assert.ok(!existsSync(torn));
+});
+
+test("a Hermes handoff that took another session's title with --force, killed after its commit, gives the title back on undo", async () => {
+  const s = setup("hermes");
+  const database = seedHermesHome(s.store, "0.19.0", "titled");
+  const [holder] = query(database, "SELECT id, title FROM sessions WHERE title IS NOT NULL LIMIT 1");
+  assert.ok(holder, "the fixture has a titled session");
+  s.args.push("--title", String(holder!.title), "--force");
+  assert.ok(killedAt(s, "rows-committed").reached);
+  assert.equal(
+    query(database, "SELECT title FROM sessions WHERE id = ?", String(holder!.id))[0]!.title,
+    null,
+  );
+  const recovered = await runCliJson(["recover"], s.env);
+  assert.equal(recovered.code, 0, recovered.stderr);
+  const [op] = pendingOperations(s.bridge);
+  const undone = await runCli(["undo", op!.op], s.env);
+  assert.equal(undone.code, 0, undone.stderr);
+  assert.equal(
+    query(database, "SELECT title FROM sessions WHERE id = ?", String(holder!.id))[0]!.title,
+    holder!.title,
+  );
 });

@@ -83,18 +83,22 @@ export async function planHermes(
       ...(model.model ? { model: model.model } : {}),
     }),
   );
+  let titleOwner: string | undefined;
   try {
     const fitted = fitToStore(database, rows, options, title, force);
     plan.notes!.push(...fitted.notes);
     if (fitted.refusal) plan.refusal = fitted.refusal;
+    titleOwner = fitted.titleOwner;
   } catch (error) {
     // Damaged, not Hermes's, or of a shape these rows cannot fill: the store refuses (exit 1).
     return refusedPlan(plan, targetStoreRefusal(database, error).message);
   }
   const planned: Planned = { id: options.id, database, rows };
+  // The rows the commit changes, as the write-ahead intent names them (the title's holder gives it up).
   plan.rows = [
     { database, table: "messages", key: { session_id: options.id } },
     { database, table: "sessions", key: { id: options.id } },
+    ...(titleOwner ? [{ database, table: "sessions", key: { id: titleOwner } }] : []),
   ];
   return handoffPlan(plan, (commit) => insertSession(planned, commit));
 }
@@ -110,7 +114,7 @@ function fitToStore(
   options: RenderOptions,
   title: string | undefined,
   force: boolean,
-): { notes: ReportEntry[]; refusal?: string } {
+): { notes: ReportEntry[]; refusal?: string; titleOwner?: string } {
   const notes: ReportEntry[] = [];
   const db = openReadOnly(database);
   try {
@@ -137,7 +141,11 @@ function fitToStore(
     const found = findClash(db, options.id, title);
     const refusal = refusalOf(db, database, options.id, title, found, force);
     if (refusal) return { notes, refusal };
-    return { notes: force ? [...notes, ...replacementNotes(found, title)] : notes };
+    if (!force) return { notes };
+    return {
+      notes: [...notes, ...replacementNotes(found, title)],
+      ...(found.titleOwner ? { titleOwner: found.titleOwner } : {}),
+    };
   } finally {
     db.close();
   }
