@@ -4,7 +4,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
@@ -91,4 +91,84 @@ test("a Hermes row whose tool_calls list holds something that is no call copies 
     now,
   });
   assert.equal(done.target.harness, "hermes");
+});
+
+const CLAUDE_FIXTURE = fileURLToPath(
+  new URL("../fixtures/claude-code/2.1.328/interactive.jsonl", import.meta.url),
+);
+const CODEX_FIXTURE = fileURLToPath(new URL("../fixtures/codex/0.169.0/tool-call.jsonl", import.meta.url));
+
+test("a transcript that names no session converts to its own harness under a fresh id, not a refusal of its file name", async () => {
+  // Found as 1,012 of 10,000 mutants (seed 2026): a file without `sessionId` is read under its file name, and
+  // keeping that name as the id made convert refuse `invalid session id "notes"`, an id nobody typed.
+  const where = world();
+  const path = join(where.root, "notes.jsonl");
+  const lines = readFileSync(CLAUDE_FIXTURE, "utf8").replace(/,"sessionId":"[^"]*"/g, "")
+    .replace(/"sessionId":"[^"]*",/g, "");
+  writeFileSync(path, lines);
+  const { session } = await api.load({ ...where, ref: path, from: "claude-code" });
+  assert.equal(session.meta.id, "notes");
+  const done = await api.convert({
+    ...where,
+    source: { session },
+    to: "claude-code",
+    output: join(where.root, "out"),
+    now,
+  });
+  assert.match(done.target.id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+});
+
+test("a record nested deeper than 1000 levels is bad input naming its file and line, not a stack overflow", async () => {
+  // Found as 146 of 10,000 mutants (seed 2026): JSON.parse took 55,000 levels; the Codex copier then overflowed.
+  const where = world();
+  const path = join(where.root, "deep.jsonl");
+  const fixture = readFileSync(CODEX_FIXTURE, "utf8").trimEnd().split("\n");
+  const deep = `{"timestamp":"2026-11-29T20:58:30.000Z","type":"event_msg","payload":${"[".repeat(60_000)}${
+    "]".repeat(60_000)
+  }}`;
+  writeFileSync(path, [...fixture, deep].join("\n") + "\n");
+  await assert.rejects(api.load({ ...where, ref: path }), (error: Error) => {
+    assert.ok(error instanceof api.InputError);
+    assert.equal(
+      error.message,
+      `${path}:${fixture.length + 1}: a record nested deeper than 1000 levels, the limit`,
+    );
+    return true;
+  });
+});
+
+test("tool arguments nested too deep to walk are kept as the text the model wrote, and convert to every harness", async () => {
+  const where = world();
+  const path = join(where.root, "deep-arguments.jsonl");
+  const arguments_ = JSON.stringify(`${"[".repeat(5_000)}${"]".repeat(5_000)}`);
+  const text = readFileSync(CODEX_FIXTURE, "utf8").replace(
+    /"arguments":"\{\\"cmd\\":\\"echo hello-from-tool\\"\}"/,
+    `"arguments":${arguments_}`,
+  );
+  assert.ok(text.includes("[[[[["), "the fixture's call was replaced");
+  writeFileSync(path, text);
+  const { session } = await api.load({ ...where, ref: path });
+  const call = session.messages.flatMap((m) => m.blocks).find((c) => c.type === "tool_call");
+  assert.equal(
+    call?.type === "tool_call" ? call.input : undefined,
+    `${"[".repeat(5_000)}${"]".repeat(5_000)}`,
+  );
+  assert.deepEqual(await convertsToEveryHarness(where, session), ["claude-code", "codex", "hermes"]);
+});
+
+test("a damaged Hermes state.db whose schema text spans lines is named in one line", async () => {
+  // Found as seed 2026 mutant 9708: SQLite quotes the damaged trigger's SQL, line breaks and all.
+  const where = world();
+  mkdirSync(where.homes.hermes, { recursive: true });
+  copyFileSync(
+    join(FUZZ_FIXTURES, "hermes-state-db-schema-quoting-lines.db"),
+    join(where.homes.hermes, "state.db"),
+  );
+  const { broken } = await api.list(where);
+  assert.equal(broken.length, 1);
+  assert.equal(
+    broken[0]!.error,
+    `${join(where.homes.hermes, "state.db")}: the database is damaged (malformed database schema ` +
+      `(messages_fts_update) - unrecognized token: "') ); END")`,
+  );
 });

@@ -8,3 +8,43 @@ export const str = (v: unknown): string => (typeof v === "string" ? v : "");
 
 /** A non-empty string field, or undefined. */
 export const optStr = (v: unknown): string | undefined => (typeof v === "string" && v ? v : undefined);
+
+/**
+ * How deep a JSON value read from a session may nest. `JSON.parse` accepts far deeper values than the code that
+ * walks them afterwards (writers, copiers, `JSON.stringify`) can recurse through: a record nested 55,000 levels
+ * overflowed the stack of a Codex copy. No harness writes anything near this deep.
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/** The refusal's words, after the file (and line) it names. */
+export const tooDeep = `a record nested deeper than ${MAX_JSON_DEPTH} levels, the limit`;
+
+/** Whether JSON text nests deeper than `limit` arrays and objects, found in one pass without parsing it. */
+export function nestsDeeperThan(text: string, limit: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped, whatever it is
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * JSON text a harness stored inside a record or row (tool arguments, content, columns): its value, or the text
+ * itself when it does not parse or nests too deep to walk, as the harnesses keep undecodable text.
+ */
+export function parseEmbeddedJson(text: string): unknown {
+  if (nestsDeeperThan(text)) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

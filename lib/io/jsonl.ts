@@ -2,6 +2,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { InputError } from "../errors.ts";
 import { assertRegularFile } from "./file-kind.ts";
+import { nestsDeeperThan, tooDeep } from "./json.ts";
 
 /**
  * The longest record (one line, in bytes) a JSONL file may hold. A line is decoded and parsed whole, so memory
@@ -149,6 +150,7 @@ function parseLine(path: string, line: number, offset: number, decoded: string):
   // slice, not replace: a record of hundreds of MB is not copied again to drop one character.
   const text = decoded.endsWith("\r") ? decoded.slice(0, -1) : decoded;
   if (!/\S/.test(text)) return null;
+  if (nestsDeeperThan(text)) throw new InputError(`${path}:${line}: ${tooDeep}`);
   try {
     return { line, offset, text, value: JSON.parse(text) };
   } catch {

@@ -3,6 +3,7 @@
  * touching no store. The translated calls' native forms are remembered for a later hop back.
  */
 import { dirname, resolve } from "node:path";
+import { InputError } from "../errors.ts";
 import type { Session } from "../ir/schema.ts";
 import type { Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, findHarness, type Registry } from "../harnesses/registry.ts";
@@ -69,6 +70,21 @@ export interface Converted {
   skipped: BrokenStore[];
 }
 
+/**
+ * A same-harness conversion keeps the id, so untouched records come out byte for byte; an id the format cannot
+ * hold (a file that names no session, read under its file name) gets a fresh one instead of a refusal about an
+ * id the user never typed.
+ */
+function keptId(source: Session, target: Harness): { id?: string } {
+  if (target.name !== source.meta.harness) return {};
+  try {
+    return { id: target.checkId(source.meta.id) };
+  } catch (error) {
+    if (error instanceof InputError) return {};
+    throw error;
+  }
+}
+
 /** Reads the source and writes it in the target's format; Ctrl-C mid-write leaves no file and no temp file. */
 export async function convert(request: ConvertRequest): Promise<Converted> {
   const registry = request.registry ?? builtinRegistry;
@@ -85,8 +101,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
       target,
       {
         registry,
-        // A same-harness conversion keeps the id, so untouched records come out byte for byte.
-        ...(target.name === source.meta.harness ? { id: source.meta.id } : {}),
+        ...keptId(source, target),
         ...(request.cwd ? { cwd: request.cwd } : {}),
         ...(request.model ? { model: request.model } : {}),
         handshake: request.handshake ?? true,

@@ -57,7 +57,8 @@ export function storeFailure(database: string, error: unknown): unknown {
   }
   if (isBusy(error)) return error;
   const { code, errcode } = error as { code?: unknown; errcode?: unknown };
-  const message = messageOf(error);
+  // SQLite's own text can span lines (a damaged schema quotes its SQL): every failure is one line.
+  const message = messageOf(error).replace(/\s*\n\s*/g, " ");
   if (code === "ERR_OUT_OF_RANGE" && /too large/i.test(message)) {
     const value = /(-?\d+)\s*$/.exec(message)?.[1];
     return new InputError(

@@ -20,7 +20,7 @@ import type {
 } from "../../generated/codex/0.169.0.ts";
 import { startsWithHandshake } from "../../handshake/handshake.ts";
 import { markFailure, unmarkFailure } from "../../ir/tool-failure.ts";
-import { isObject, type Json, str } from "../../io/json.ts";
+import { isObject, type Json, parseEmbeddedJson, str } from "../../io/json.ts";
 
 type ImageBlock = Extract<Block, { type: "image" }>;
 
@@ -122,11 +122,7 @@ export function callFromItem(item: Json): ToolCallBlock {
 }
 
 function parseArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  return parseEmbeddedJson(text);
 }
 
 /** Codex records no success flag for a tool output (only its text reaches the model): see ir/tool-failure. */

@@ -5,7 +5,7 @@
  */
 import type { Block, ToolResultPart } from "../../ir/schema.ts";
 import { pyJson } from "./pyjson.ts";
-import { isObject } from "../../io/json.ts";
+import { isObject, parseEmbeddedJson } from "../../io/json.ts";
 
 const CONTENT_JSON_PREFIX = "\u0000json:";
 
@@ -14,11 +14,9 @@ export type ContentPart = Record<string, unknown>;
 /** Stored column text to content (`SessionDB._decode_content`): undecodable JSON stays the raw string. */
 export function decodeContent(stored: unknown): unknown {
   if (typeof stored !== "string" || !stored.startsWith(CONTENT_JSON_PREFIX)) return stored;
-  try {
-    return JSON.parse(stored.slice(CONTENT_JSON_PREFIX.length));
-  } catch {
-    return stored;
-  }
+  const text = stored.slice(CONTENT_JSON_PREFIX.length);
+  const value = parseEmbeddedJson(text);
+  return value === text ? stored : value;
 }
 
 export function encodeContent(content: string | ContentPart[] | null): string | null {

@@ -15,7 +15,7 @@ import { encodeContent } from "./content.ts";
 import { GENERATIONS, LEGACY_TRANSCRIPT_VERSION, NEWEST_GENERATION } from "./generations.ts";
 import { decodeMessage, type HermesMessage, type SessionRecord } from "./message.ts";
 import { pyJson } from "./pyjson.ts";
-import { isObject, type Json, optStr } from "../../io/json.ts";
+import { isObject, type Json, nestsDeeperThan, optStr, tooDeep } from "../../io/json.ts";
 
 type Tools = Session["tools"];
 
@@ -60,8 +60,10 @@ function toolSchemas(tools: unknown): Tools {
 export function readSnapshot(path: string): FileSession {
   let snapshot: unknown;
   assertRegularFile(path);
+  const text = readFileSync(path, "utf8");
+  if (nestsDeeperThan(text)) throw new InputError(`${path}: ${tooDeep}`);
   try {
-    snapshot = JSON.parse(readFileSync(path, "utf8"));
+    snapshot = JSON.parse(text);
   } catch {
     throw new InputError(`${path}: not valid JSON`);
   }

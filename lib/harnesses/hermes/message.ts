@@ -6,6 +6,7 @@
  */
 import type { HermesSessionsRow } from "../../generated/hermes/0.19.0.ts";
 import { decodeContent } from "./content.ts";
+import { parseEmbeddedJson } from "../../io/json.ts";
 
 /** A sessions row; older generations and file sources lack columns, so all but the id are optional. */
 export type SessionRecord = Partial<HermesSessionsRow> & { id: string };
@@ -46,12 +47,7 @@ export function decodeMessage(row: Record<string, unknown>): HermesMessage {
 
 /** JSON column text to its value; other values as they are. Broken text is kept, as Hermes keeps it. */
 export function parseJson(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
+  return typeof value === "string" ? parseEmbeddedJson(value) : value;
 }
 
 /** Rows a reader never treats as conversation: the gateway's `session_meta` marker row. */

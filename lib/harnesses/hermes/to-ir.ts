@@ -8,7 +8,7 @@ import { HANDSHAKE_OPEN } from "../../handshake/handshake.ts";
 import { unmarkFailure } from "../../ir/tool-failure.ts";
 import { blocksFromContent } from "./content.ts";
 import { type HermesMessage, parseJson } from "./message.ts";
-import { isObject, type Json, str } from "../../io/json.ts";
+import { isObject, type Json, parseEmbeddedJson, str } from "../../io/json.ts";
 import { isoTime } from "../../ir/clock.ts";
 
 type Provider = ReasoningBlock["provider"];
@@ -98,11 +98,7 @@ function toolCalls(value: unknown): Block[] {
 /** `arguments` is a JSON string; one that does not parse is kept as the string the model wrote. */
 function parseArguments(value: unknown): unknown {
   if (typeof value !== "string") return value ?? {};
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
+  return parseEmbeddedJson(value);
 }
 
 /** A JSON column's objects, whether it arrives as text (rows, exports) or parsed (snapshots, transcripts). */
