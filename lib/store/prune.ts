@@ -39,6 +39,19 @@ function folderTime(name: string): string {
   return m ? `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z` : "";
 }
 
+/**
+ * `read()`, or undefined when what it reads is gone: another handoff or undo running at the same time applies
+ * the rule to the same folder and may remove a copy or folder between our listing and our look at it.
+ */
+function unlessRemoved<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
 function listCopies(bridgeHome: string): { copies: BackupCopy[]; folders: string[] } {
   const root = backupsRoot(bridgeHome);
   let names: string[];
@@ -51,18 +64,16 @@ function listCopies(bridgeHome: string): { copies: BackupCopy[]; folders: string
   const folders: string[] = [];
   for (const name of names.sort()) {
     const dir = join(root, name);
-    if (!statSync(dir).isDirectory()) continue;
+    const files = unlessRemoved(() => statSync(dir).isDirectory() ? readdirSync(dir) : undefined);
+    if (!files) continue;
     folders.push(dir);
     const manifest = readManifest(dir);
-    for (const file of readdirSync(dir)) {
+    for (const file of files) {
       if (file === MANIFEST || file.startsWith(".")) continue;
       const path = join(dir, file);
-      copies.push({
-        path,
-        original: manifest?.copies[file] ?? `?/${file}`,
-        at: folderTime(name),
-        bytes: statSync(path).size,
-      });
+      const bytes = unlessRemoved(() => statSync(path).size);
+      if (bytes === undefined) continue;
+      copies.push({ path, original: manifest?.copies[file] ?? `?/${file}`, at: folderTime(name), bytes });
     }
   }
   return { copies, folders };

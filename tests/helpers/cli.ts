@@ -3,7 +3,7 @@
  * own contract: exit status, signals, what a terminal sees); `runCli` in this process through the entry main.ts
  * calls, with the same arguments, environment and exit code, without starting a runtime per call.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { scriptArgv } from "../../lib/runtime.ts";
 import { run } from "../../lib/cli/main.ts";
@@ -40,6 +40,53 @@ export function cli(args: string[], env: Record<string, string> = {}, cwd?: stri
     maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A CLI run started in a child process and left running: what it has written so far, and how it ended. */
+export interface StartedCli {
+  pid: number;
+  /** Resolves once the child's stderr matches `pattern`, or it has exited (then with false). */
+  stderrMatches(pattern: RegExp): Promise<boolean>;
+  result: Promise<CliResult>;
+}
+
+/** Starts the CLI as `cli` does, without waiting for it: for runs that must overlap (contention). */
+export function startCli(args: string[], env: Record<string, string> = {}): StartedCli {
+  const [bin, ...pre] = scriptArgv(MAIN);
+  const child = spawn(bin!, [...pre, ...args], { env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const output = { stdout: "", stderr: "" };
+  const waiters: { pattern: RegExp; resolve: (seen: boolean) => void }[] = [];
+  let exited = false;
+  const settle = () => {
+    for (const w of [...waiters]) {
+      if (w.pattern.test(output.stderr) || exited) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(w.pattern.test(output.stderr));
+      }
+    }
+  };
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (output.stdout += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => {
+    output.stderr += chunk;
+    settle();
+  });
+  const result = new Promise<CliResult>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code) => {
+      exited = true;
+      settle();
+      resolve({ code: code ?? -1, ...output });
+    });
+  });
+  return {
+    pid: child.pid!,
+    stderrMatches: (pattern) =>
+      new Promise((resolve) => {
+        waiters.push({ pattern, resolve });
+        settle();
+      }),
+    result,
+  };
 }
 
 export function cliJson(
