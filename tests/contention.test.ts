@@ -7,7 +7,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { hostname } from "node:os";
 import { DatabaseSync } from "node:sqlite";
 import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
@@ -19,6 +20,7 @@ import { lockedMessage } from "../lib/store/sqlite.ts";
 import { pendingOperations } from "../lib/store/ledger.ts";
 import { backupsRoot, recordCopy } from "../lib/store/backup.ts";
 import { DEFAULT_KEEP, planPrune } from "../lib/store/prune.ts";
+import { writeIntent } from "../lib/store/intent.ts";
 
 const PARALLEL = 8;
 /** The notice a handoff prints when its first attempt at the write lock finds the database locked. */
@@ -195,4 +197,38 @@ test("the backup retention rule passes over copies another handoff's prune remov
   const plan = planPrune(bridge, DEFAULT_KEEP, new Date("2026-12-01T08:00:00Z"));
   assert.deepEqual(plan.keep.map((c) => c.path), [join(folder, "state.db")]);
   assert.deepEqual(plan.remove, []);
+});
+
+test("a handoff still under way keeps its backups when another handoff into the same store finishes and prunes", () => {
+  // Eight handoffs into one state.db each back it up; the first to finish applies the rule (newest copies of
+  // each original kept) while the others are still writing. A --force handoff's undo restores the session it
+  // displaced from its copy, and recovery may roll back from it: it is not an old copy to drop.
+  const bridge = join(tempDir(), "bridge");
+  const copyAt = (stamp: string, op: string) => {
+    const folder = join(backupsRoot(bridge), `2026-12-01T07-00-0${stamp}-000Z-hermes-${op}`);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "state.db"), `copy ${op}`);
+    recordCopy(join(folder, "state.db"), "/store/state.db");
+    return folder;
+  };
+  const underWay = copyAt("0", "under-way");
+  for (const [i, op] of ["done-1", "done-2", "done-3"].entries()) copyAt(String(i + 1), op);
+  writeIntent(bridge, {
+    op: "under-way",
+    at: "2026-12-01T07:00:00.000Z",
+    pid: process.pid,
+    host: hostname(),
+    source: { harness: "claude-code", id: "s" },
+    target: { harness: "hermes", id: "t", path: "/store/state.db" },
+    files: [],
+    folders: [],
+    databases: ["/store/state.db"],
+    rows: [],
+    backupFolder: underWay,
+  });
+  const plan = planPrune(bridge, DEFAULT_KEEP, new Date("2026-12-01T08:00:00Z"));
+  assert.ok(plan.keep.some((c) => c.path === join(underWay, "state.db")), "the copy under way was pruned");
+  assert.deepEqual(plan.remove.map((c) => basename(dirname(c.path))), [
+    "2026-12-01T07-00-01-000Z-hermes-done-1",
+  ]);
 });

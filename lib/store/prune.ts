@@ -2,7 +2,9 @@
  * The backup retention rule. Every handoff and undo backs up what it is about to change, so one large session
  * handed off and taken back a few times would otherwise fill the disk with near-identical database snapshots.
  * The rule, applied after every successful handoff and undo and by `session-bridge prune`:
- *   1. a copy that a pending handoff's undo restores from (a replaced file, replaced rows) is always kept;
+ *   1. a copy that a pending handoff's undo restores from (a replaced file, replaced rows) is always kept, and
+ *      so is every copy of a handoff still under way (its intent names the folder): another handoff finishing
+ *      meanwhile must not remove what this one's undo or recovery will restore from;
  *   2. of the other copies of one original (a store database, a session file), the newest KEEP are kept;
  *   3. everything else is removed, with the folders it leaves without a copy (a folder that never held one,
  *      left by a process killed outright, goes after a day).
@@ -12,6 +14,7 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { backupsRoot, MANIFEST, readManifest } from "./backup.ts";
 import { pendingOperations } from "./ledger.ts";
+import { listIntents } from "./intent.ts";
 
 export const DEFAULT_KEEP = 2;
 const STALE_EMPTY_FOLDER_MS = 24 * 60 * 60 * 1000;
@@ -92,6 +95,7 @@ function neededByUndo(bridgeHome: string): Set<string> {
 export function planPrune(bridgeHome: string, keep: number, now: Date): PrunePlan {
   const { copies, folders } = listCopies(bridgeHome);
   const needed = neededByUndo(bridgeHome);
+  const underWay = new Set(listIntents(bridgeHome).map((intent) => intent.backupFolder));
   const plan: PrunePlan = { keep: [], remove: [], folders: [], bytes: 0 };
   const byOriginal = new Map<string, BackupCopy[]>();
   for (const c of copies) byOriginal.set(c.original, [...(byOriginal.get(c.original) ?? []), c]);
@@ -100,7 +104,7 @@ export function planPrune(bridgeHome: string, keep: number, now: Date): PrunePla
     group.sort((a, b) => b.at.localeCompare(a.at) || b.path.localeCompare(a.path));
     let kept = 0;
     for (const c of group) {
-      if (needed.has(c.path)) plan.keep.push({ ...c, reason: "undo" });
+      if (needed.has(c.path) || underWay.has(dirname(c.path))) plan.keep.push({ ...c, reason: "undo" });
       else if (kept < keep) {
         kept++;
         plan.keep.push({ ...c, reason: "newest" });
