@@ -7,14 +7,20 @@ import { type Loaded, loadSession as load } from "../pipeline/load.ts";
 
 export function loadSession(ref: string, values: Values, context: Context): Promise<Loaded> {
   const from = str(values, "from");
-  return load({
-    ref,
-    ...(from !== undefined ? { from } : {}),
-    registry: context.registry,
-    homes: context.homes,
-    bridgeHome: context.bridgeHome,
-    onSkipped: warnSkipped,
-  });
+  const { registry, homes, bridgeHome, onSkipped } = storesOf(context);
+  return load({ ref, ...(from !== undefined ? { from } : {}), registry, homes, bridgeHome, onSkipped });
+}
+
+/**
+ * What every library request takes from the CLI's context: the stores, the time, the environment to honour, and
+ * a warning on stderr for each store that could not be searched.
+ */
+export function storesOf(
+  { now, registry, homes, bridgeHome, env, targetVersions }: Context,
+): Pick<Context, "now" | "registry" | "homes" | "bridgeHome" | "env" | "targetVersions"> & {
+  onSkipped: typeof warnSkipped;
+} {
+  return { now, registry, homes, bridgeHome, env, targetVersions, onSkipped: warnSkipped };
 }
 
 export function warnSkipped(b: BrokenStore): void {

@@ -5,8 +5,8 @@
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors.ts";
 import type { Session } from "../ir/schema.ts";
-import type { Harness, Homes } from "../harnesses/types.ts";
-import { builtinRegistry, findHarness, type Registry } from "../harnesses/registry.ts";
+import type { Harness } from "../harnesses/types.ts";
+import { builtinRegistry, findHarness } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { publishFile, writeLines } from "../io/publish.ts";
@@ -17,6 +17,7 @@ import { type ConversionReport, withNotes } from "../report/report.ts";
 import { type ConversionRequest, prepareConversion, type PreparedConversion } from "./prepare.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
+import type { StoresRequest } from "./request.ts";
 
 /** Where the rendering goes: a new file (replaced only when asked), or an open descriptor such as stdout. */
 export type Destination = { path: string; replace: boolean } | { fd: number };
@@ -36,7 +37,7 @@ export async function convertSession(
   return { ...prepared, report: withNotes(prepared.report, target.fileLosses?.(prepared.session)) };
 }
 
-export interface ConvertRequest extends EnvironmentOptions {
+export interface ConvertRequest extends EnvironmentOptions, StoresRequest {
   source: SessionSource;
   /** The target harness whose format the session is rendered in (a name or an alias). */
   to: string;
@@ -53,13 +54,6 @@ export interface ConvertRequest extends EnvironmentOptions {
   /** Answer interrupted tool calls with a result saying so (default true). */
   stubOpenCalls?: boolean;
   now?: Date;
-  /** The harnesses known (default: the built-in ones). */
-  registry?: Registry;
-  /** Every registered harness's home, by harness name. */
-  homes: Homes;
-  /** session-bridge's own folder, where the conversion's provenance is kept for a hop back. */
-  bridgeHome: string;
-  onSkipped?: (store: BrokenStore) => void;
 }
 
 export interface Converted {

@@ -4,17 +4,16 @@
  * Database-only sessions (Hermes) become a file the way `hermes sessions export` writes one.
  */
 import { dirname, resolve } from "node:path";
-import type { Homes } from "../harnesses/types.ts";
-import type { BrokenStore } from "../harnesses/stores.ts";
-import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
+import { builtinRegistry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
 import { publishFile } from "../io/publish.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { assertDirectory } from "../io/paths.ts";
 import { loadSession } from "./load.ts";
+import type { StoresRequest } from "./request.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 
-export interface ExportRequest extends EnvironmentOptions {
+export interface ExportRequest extends EnvironmentOptions, StoresRequest {
   /** A file path, a full id, a unique id prefix (6+ characters) or an exact title. */
   ref: string;
   /** Look in this harness only (a name or an alias). */
@@ -23,12 +22,6 @@ export interface ExportRequest extends EnvironmentOptions {
   output: string;
   force?: boolean;
   now?: Date;
-  /** The harnesses known (default: the built-in ones). */
-  registry?: Registry;
-  /** Every registered harness's home, by harness name. */
-  homes: Homes;
-  bridgeHome: string;
-  onSkipped?: (store: BrokenStore) => void;
 }
 
 export interface Exported {

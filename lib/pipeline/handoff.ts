@@ -9,7 +9,7 @@
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Session } from "../ir/schema.ts";
-import type { HandoffPlan, HandoffResult, Harness, Homes } from "../harnesses/types.ts";
+import type { HandoffPlan, HandoffResult, Harness } from "../harnesses/types.ts";
 import { builtinRegistry, findHarness, type Registry } from "../harnesses/registry.ts";
 import { defaultHome, homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
@@ -37,8 +37,9 @@ import { applyRetention, type PrunePlan } from "../store/prune.ts";
 import { saveProvenance } from "../tools/provenance.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
+import type { StoresRequest } from "./request.ts";
 
-export interface HandoffRequest extends EnvironmentOptions {
+export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   source: SessionSource;
   /** The target harness (a name or an alias). */
   to: string;
@@ -62,14 +63,6 @@ export interface HandoffRequest extends EnvironmentOptions {
   stubOpenCalls?: boolean;
   /** The time the handoff is made (default: now). */
   now?: Date;
-  /** The harnesses known (default: the built-in ones). */
-  registry?: Registry;
-  /** Every registered harness's home, by harness name. */
-  homes: Homes;
-  /** session-bridge's own folder: backups, the undo ledger, tool provenance. */
-  bridgeHome: string;
-  /** Called for each store that could not be searched while resolving a reference (see LoadRequest). */
-  onSkipped?: (store: BrokenStore) => void;
 }
 
 export interface HandoffTarget {

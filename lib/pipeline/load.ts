@@ -3,27 +3,19 @@
  * `from`), read, and with what earlier conversions remembered (tool provenance) attached again.
  */
 import type { Session } from "../ir/schema.ts";
-import type { Harness, Homes } from "../harnesses/types.ts";
+import type { Harness } from "../harnesses/types.ts";
 import { resolveSession } from "../harnesses/resolve.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { restoreProvenance } from "../tools/provenance.ts";
+import type { StoresRequest } from "./request.ts";
 
-export interface LoadRequest {
+export interface LoadRequest extends StoresRequest {
   /** A file path, a full id, a unique id prefix (6+ characters) or an exact title. */
   ref: string;
   /** Look in this harness only (a name or an alias). */
   from?: string;
   registry: Registry;
-  /** Every registered harness's home, by harness name. */
-  homes: Homes;
-  /** session-bridge's own folder, where the provenance of earlier conversions is kept. */
-  bridgeHome: string;
-  /**
-   * Called for each store that could not be searched when it might have changed the answer, as soon as that
-   * is known (before anything else happens), so a CLI can warn in order.
-   */
-  onSkipped?: (store: BrokenStore) => void;
 }
 
 export interface Loaded {

@@ -1,6 +1,6 @@
 import type { Command } from "../command.ts";
 import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args.ts";
-import { warnSkipped } from "../load.ts";
+import { storesOf } from "../load.ts";
 import { convert as runConvert } from "../../pipeline/convert.ts";
 import { formatReport } from "../../report/report.ts";
 import { InputError } from "../../errors.ts";
@@ -20,7 +20,8 @@ export const convert: Command = {
   --no-stub-open-calls  leave interrupted tool calls without a result
   --from H           look for <session> in this harness only`,
   options: { ...CONVERSION_OPTIONS, output: { type: "string", short: "o" }, model: { type: "string" } },
-  async run(parsed, { registry, homes, bridgeHome, targetVersions, env, json, now }) {
+  async run(parsed, context) {
+    const { registry, json } = context;
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
     const target = harnessFlag(values, "to", registry);
@@ -37,13 +38,7 @@ export const convert: Command = {
       ...(model ? { model } : {}),
       handshake: !flag(values, "no-handshake"),
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
-      now,
-      registry,
-      homes,
-      bridgeHome,
-      env,
-      targetVersions,
-      onSkipped: warnSkipped,
+      ...storesOf(context),
     });
     if (json) printJson({ output: converted.output, target: converted.target, report: converted.report });
     else for (const l of formatReport(converted.report)) err(l);

@@ -1,6 +1,6 @@
 import { type Command, titles } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
-import { warnSkipped } from "../load.ts";
+import { storesOf } from "../load.ts";
 import { exportSession } from "../../pipeline/export.ts";
 import { InputError } from "../../errors.ts";
 import { out, printJson } from "../output.ts";
@@ -22,7 +22,8 @@ export const exportCommand: Command = {
     ].join("\n");
   },
   options: { output: { type: "string", short: "o" }, force: { type: "boolean" }, from: { type: "string" } },
-  async run(parsed, { registry, homes, bridgeHome, targetVersions, env, json, now }) {
+  async run(parsed, context) {
+    const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
     const output = str(parsed.values, "output");
     if (!output) throw new InputError("missing -o FILE");
@@ -32,13 +33,7 @@ export const exportCommand: Command = {
       ...(from !== undefined ? { from } : {}),
       output,
       force: flag(parsed.values, "force"),
-      now,
-      registry,
-      homes,
-      bridgeHome,
-      env,
-      targetVersions,
-      onSkipped: warnSkipped,
+      ...storesOf(context),
     });
     if (json) printJson({ output: exported.output, session: exported.session });
     else out(`exported ${exported.session.harness}:${exported.session.id} to ${exported.output}`);

@@ -1,6 +1,6 @@
 import type { Command } from "../command.ts";
 import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args.ts";
-import { warnSkipped } from "../load.ts";
+import { storesOf } from "../load.ts";
 import { handoff as runHandoff, type HandoffBackup } from "../../pipeline/handoff.ts";
 import { formatReport } from "../../report/report.ts";
 import { EXIT_REFUSED, InputError } from "../../errors.ts";
@@ -33,7 +33,8 @@ export const handoff: Command = {
     "dry-run": { type: "boolean" },
     "no-backup": { type: "boolean" },
   },
-  async run(parsed, { registry, homes, bridgeHome, targetVersions, env, json, now }) {
+  async run(parsed, context) {
+    const { registry, json } = context;
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
     const target = harnessFlag(values, "to", registry);
@@ -54,13 +55,7 @@ export const handoff: Command = {
       backup: !flag(values, "no-backup"),
       handshake: !flag(values, "no-handshake"),
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
-      now,
-      registry,
-      homes,
-      bridgeHome,
-      env,
-      targetVersions,
-      onSkipped: warnSkipped,
+      ...storesOf(context),
     });
     if (json) {
       // A refused plan is a failure like a refused handoff: ok is false and the error says why, with exit 1.
