@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import * as api from "../lib/mod.ts";
+import { nestsDeeperThan } from "../lib/io/json.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const FUZZ_FIXTURES = fileURLToPath(new URL("./fixtures/fuzz/", import.meta.url));
@@ -171,4 +172,14 @@ test("a damaged Hermes state.db whose schema text spans lines is named in one li
     `${join(where.homes.hermes, "state.db")}: the database is damaged (malformed database schema ` +
       `(messages_fts_update) - unrecognized token: "') ); END")`,
   );
+});
+
+test("brackets inside strings, after escaped quotes and backslashes too, do not count toward the nesting limit", () => {
+  const deep = "[".repeat(1001) + "]".repeat(1001);
+  assert.equal(nestsDeeperThan(deep), true);
+  assert.equal(nestsDeeperThan("[".repeat(1000) + "]".repeat(1000)), false);
+  assert.equal(nestsDeeperThan(`{"a":"${"[".repeat(2000)}"}`), false);
+  assert.equal(nestsDeeperThan(`{"a":"\\"${"[".repeat(2000)}"}`), false);
+  assert.equal(nestsDeeperThan(`{"a":"\\\\"}${"[".repeat(1001)}`), true);
+  assert.equal(nestsDeeperThan(`"unterminated${"[".repeat(1001)}`), false);
 });
