@@ -133,6 +133,29 @@ export async function startCodexTui(opts: CodexTuiOptions): Promise<CodexTui> {
   };
 }
 
+/**
+ * Moves the upgrade offer's selection to "Use existing model". A key pressed while the offer is still opening can
+ * be lost (seen under load), so Down is pressed again while option 1 stays selected, never once option 2 is.
+ */
+async function chooseExistingModel(pane: TmuxPane): Promise<void> {
+  let pressedAt = 0;
+  await waitUntil(
+    () => {
+      const screen = pane.screen();
+      if (/› 2\. Use existing model/.test(screen)) return true;
+      const firstPress = pressedAt === 0;
+      if (firstPress || (/› 1\. Try new model/.test(screen) && Date.now() - pressedAt > 2_000)) {
+        pane.press("Down");
+        pressedAt = Date.now();
+      }
+      return undefined;
+    },
+    "the existing model chosen",
+    20_000,
+    () => pane.screen().replace(/\s*\n\s*/g, " | "),
+  );
+}
+
 const QUESTION = /Use existing model|trust the (files|contents)|Do you trust/i;
 
 /** The composer with no question over it, for a moment: questions open just after the composer first shows. */
@@ -146,8 +169,7 @@ async function reachComposer(pane: TmuxPane): Promise<void> {
     if (/Use existing model/.test(screen)) {
       // The upgrade offer: keep the configured model (the fake server answers for it). Arrow keys, not the
       // option's digit: a digit some versions do not take would land in the composer.
-      pane.press("Down");
-      await pane.waitForScreen(/› 2\. Use existing model/, "the existing model chosen", 5_000);
+      await chooseExistingModel(pane);
       pane.press("Enter");
       await pane.waitForScreen((s) => !/Use existing model/.test(s), "the upgrade offer to close", 10_000);
       // Whatever was typed while the offer opened goes with it.
