@@ -80,7 +80,7 @@ export function list(where: Stores & { from?: string; cwd?: string }): Promise<L
   return listSessions({ ...where, registry: where.registry ?? builtinRegistry });
 }
 
-/** One session, by file path, id, unique id prefix (6+ characters) or exact title, read into the IR. */
+/** One session, by any reference form (a path, an id or unique prefix, a title, `latest`, `codex~2`), read into the IR. */
 export function load(request: Omit<LoadRequest, "registry"> & { registry?: Registry }): Promise<Loaded> {
   return loadSession({ ...request, registry: request.registry ?? builtinRegistry });
 }

@@ -42,7 +42,8 @@ test("a corrupt Codex or Hermes database does not stop list from showing the oth
   assert.equal(r.stderr, `session-bridge: ${CODEX_BROKEN}\nsession-bridge: ${HERMES_BROKEN}\n`);
   const rows = r.stdout.trim().split("\n");
   assert.equal(rows.length, 2, r.stdout);
-  assert.match(rows[1]!, new RegExp(`^claude-code  ${claude.id}  `));
+  // One session listed: its shortest unique prefix is the 6-character minimum.
+  assert.match(rows[1]!, new RegExp(`^claude-code  ${claude.id.slice(0, 6)}  `));
 });
 
 test("list --json names each broken store with its error", async () => {

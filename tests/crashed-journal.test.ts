@@ -35,7 +35,7 @@ test("a crashed writer's rollback journal does not block reading, and the store 
   const inspect = await runCli(["inspect", `${db}#${HERMES_ID}`, "--hermes-home", home]);
   assert.equal(inspect.code, 0, inspect.stderr);
   assert.equal(inspect.stdout, before.stdout, "the session reads as it was before the crash");
-  const list = await runCli(["list", "--from", "hermes", "--hermes-home", home]);
+  const list = await runCli(["list", "--full-ids", "--from", "hermes", "--hermes-home", home]);
   assert.equal(list.code, 0, list.stderr);
   assert.ok(list.stdout.includes(HERMES_ID));
   const show = await runCli(["show", `${db}#${HERMES_ID}`, "--hermes-home", home]);

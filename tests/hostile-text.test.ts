@@ -88,7 +88,7 @@ function assertInert(where: string, text: string) {
 }
 
 test("list shows hostile Codex and Hermes cwds and titles as visible escapes", async () => {
-  const r = await cli(["list"]);
+  const r = await cli(["list", "--full-ids"]);
   assert.equal(r.code, 0, r.stderr);
   assertInert("list", r.stdout + r.stderr);
   const row = (id: string) => r.stdout.split("\n").find((l) => l.includes(id)) ?? "";

@@ -82,7 +82,7 @@ test("a damaged Codex or Hermes database is bad input naming it as a source, and
       `session-bridge: cannot write to ${database}: the database is damaged (database disk image is malformed)`,
     );
   }
-  const list = await h.cli(["list"]);
+  const list = await h.cli(["list", "--full-ids"]);
   assert.doesNotMatch(list.stdout, /\bnull\b/, "a row damage left without an id is no session");
 });
 
@@ -101,7 +101,7 @@ test("a stored time no date can hold is read as no time: list and inspect still 
   const h = homes("dates");
   sql(h.hermesDb, "UPDATE sessions SET started_at = 'yesterday'; UPDATE messages SET timestamp = 1e300");
   sql(h.codexDb, "UPDATE threads SET updated_at_ms = 1e300");
-  const list = await h.cli(["list"]);
+  const list = await h.cli(["list", "--full-ids"]);
   assert.equal(list.code, 0, list.stderr);
   assert.ok(list.stdout.includes(HERMES_ID) && list.stdout.includes(h.thread.id), list.stdout);
   assert.doesNotMatch(list.stdout + list.stderr, /Invalid/);

@@ -71,7 +71,7 @@ const handoff = (to: string) => ["handoff", claudeId, "--to", to, "--cwd", work,
 test("a FIFO as Codex state_5.sqlite is refused by name: list serves the other stores, handoff refuses", () => {
   const database = join(codex, "state_5.sqlite");
   replacedBy("fifo", database, () => {
-    const list = run(["list"]);
+    const list = run(["list", "--full-ids"]);
     assert.ok(list.stderr.includes(fifoLine(database)), list.stderr);
     assert.ok(list.stdout.includes(claudeId), "the other stores are still listed");
     const refused = run(handoff("codex"));
@@ -83,7 +83,7 @@ test("a FIFO as Codex state_5.sqlite is refused by name: list serves the other s
 test("a FIFO as Hermes state.db is refused by name: list, inspect by locator and handoff", () => {
   const database = join(hermes, "state.db");
   replacedBy("fifo", database, () => {
-    const list = run(["list"]);
+    const list = run(["list", "--full-ids"]);
     assert.ok(list.stderr.includes(fifoLine(database)), list.stderr);
     assert.ok(list.stdout.includes(claudeId));
     const inspect = run(["inspect", `${database}#20261129_210454_093577`]);

@@ -47,6 +47,16 @@ export interface Command {
   run(parsed: Parsed, context: Context): Promise<number>;
 }
 
+/**
+ * The forms of lib/pipeline/reference.ts as help writes them, kept here so --help loads no pipeline module (a
+ * test checks that every form in that table has its line).
+ */
+const REFERENCE_HELP: readonly (readonly [string, string])[] = [
+  ["PATH", "a session file (DB#ID: one session of a file that holds many)"],
+  ["latest, latest~N, H~N", "the newest (with --from H: that harness's), the N-th newest, H's N-th newest"],
+  ["ID, PREFIX, TITLE", "a full id, a unique id prefix (6+ characters), an exact title"],
+];
+
 /** The column option descriptions start at, as in every command's own help. */
 const OPTION_COLUMN = 20;
 
@@ -65,7 +75,10 @@ export function globalHelp(registry: Registry): string {
     option("--json", "print exactly one JSON document on stdout"),
     option("-h, --help", "show help"),
     "",
-    "<session> is a file path, a full id, a unique id prefix (6+ characters) or an exact title.",
+    // The forms of lib/pipeline/reference.ts, written out here so --help loads no pipeline module (a test
+    // checks every form in its table has its line).
+    "<session> is one of:",
+    ...REFERENCE_HELP.map(([syntax, means]) => `  ${syntax.padEnd(23)}${means}`),
     `Harness names: ${harnessNames.join(", ")}.`,
     "Exit codes: 0 ok, 1 refused or failed, 2 bad usage or input.",
   ].join("\n");

@@ -1,18 +1,18 @@
 /**
- * Turns what a user typed as `<session>` into one session: a file path, a full id, a unique id prefix of at
- * least 6 characters, or an exact title. Ambiguity is an error that lists the candidates, never a guess.
+ * The harness-level steps of resolving a `<session>` (the grammar itself is lib/pipeline/reference.ts): which
+ * file and harness a path names, and which listed sessions an id, an id prefix or a title matches.
  */
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
-import { InputError, RefusedError } from "../errors.ts";
-import type { FileHead, Harness, Homes, SessionSummary } from "./types.ts";
-import { findHarness, harnessList, type Registry } from "./registry.ts";
+import { InputError } from "../errors.ts";
+import type { FileHead, Harness, SessionSummary } from "./types.ts";
+import { harnessList, type Registry } from "./registry.ts";
 import { isObject } from "../io/json.ts";
 import { regularFileIfPresent } from "../io/file-kind.ts";
-import { type BrokenStore, brokenStoreLine, listStores } from "./stores.ts";
+import type { BrokenStore } from "./stores.ts";
 
-const MIN_PREFIX = 6;
-const SHOWN = 8;
+/** The fewest characters an id prefix needs: shorter ones would match by accident. */
+export const MIN_PREFIX = 6;
 
 export interface Resolved {
   harness: Harness;
@@ -24,36 +24,8 @@ export interface Resolved {
   skipped: BrokenStore[];
 }
 
-export async function resolveSession(
-  ref: string,
-  registry: Registry,
-  homes: Homes,
-  from?: Harness,
-): Promise<Resolved> {
-  if (!ref) throw new InputError("missing <session>");
-  if (looksLikePath(ref, registry)) return { ...resolveFile(ref, registry, from), skipped: [] };
-  const candidates = from ? [from] : registry.harnesses;
-  const { sessions, broken } = await listStores(candidates, homes);
-  const matches = pickMatches(ref, sessions);
-  if (matches.length === 1) {
-    const exact = matches[0]!.id === ref;
-    const found = findHarness(registry, matches[0]!.harness);
-    return { harness: found, path: matches[0]!.path, skipped: exact ? [] : broken };
-  }
-  if (!matches.length) {
-    // Not found may only mean it is in a store we could not read: say so, with the store's own error.
-    const unsearched = broken.length ? `; not searched: ${broken.map(brokenStoreLine).join("; ")}` : "";
-    const message = `no session matches ${JSON.stringify(ref)}${from ? ` in ${from.name}` : ""}${unsearched}`;
-    throw broken.length ? new RefusedError(message) : new InputError(`${message} (try: session-bridge list)`);
-  }
-  const shown = matches.slice(0, SHOWN).map((m) => `${m.harness}:${m.id}${m.title ? ` "${m.title}"` : ""}`);
-  const more = matches.length > SHOWN ? ` and ${matches.length - SHOWN} more` : "";
-  throw new InputError(
-    `${JSON.stringify(ref)} is ambiguous: ${shown.join(", ")}${more} (use a longer id or --from)`,
-  );
-}
-
-function pickMatches(ref: string, rows: SessionSummary[]): SessionSummary[] {
+/** The listed sessions `ref` names: its exact id, else the ids it is a prefix of (6+ characters), else its title. */
+export function matchStored(ref: string, rows: readonly SessionSummary[]): SessionSummary[] {
   const exact = rows.filter((r) => r.id === ref);
   if (exact.length) return exact;
   if (ref.length >= MIN_PREFIX) {
@@ -64,7 +36,7 @@ function pickMatches(ref: string, rows: SessionSummary[]): SessionSummary[] {
 }
 
 /** A reference names a file: it has a `/`, ends as a registered harness's files do, or names a session in one. */
-function looksLikePath(ref: string, registry: Registry): boolean {
+export function looksLikePath(ref: string, registry: Registry): boolean {
   const inFile = IN_FILE.exec(ref);
   return ref.includes("/") || registry.harnesses.some((h) => endsAs(ref, h.files.extensions)) ||
     (!!inFile && holders(registry, inFile[1]!).length > 0);
@@ -80,7 +52,7 @@ const endsAs = (path: string, extensions: readonly string[] | undefined) =>
 const holders = (registry: Registry, file: string) =>
   registry.harnesses.filter((h) => endsAs(file, h.files.sessionsInFile));
 
-function resolveFile(ref: string, registry: Registry, from?: Harness): Omit<Resolved, "skipped"> {
+export function resolveFile(ref: string, registry: Registry, from?: Harness): Omit<Resolved, "skipped"> {
   const path = resolvePath(ref);
   const inFile = existsSync(path) ? undefined : IN_FILE.exec(path);
   const candidates = inFile && regularFileIfPresent(inFile[1]!) ? holders(registry, inFile[1]!) : [];

@@ -39,3 +39,8 @@ export async function listStores(harnesses: readonly Harness[], homes: Homes): P
 export function brokenStoreLine(b: BrokenStore): string {
   return `${b.harness} store ${b.store} cannot be read: ${b.error}`;
 }
+
+/** Where the stores of `harnesses` were looked for, for a "nothing found" line: `codex: /home/u/.codex; ...`. */
+export function storeLocations(harnesses: readonly Harness[], homes: Homes): string {
+  return harnesses.map((h) => `${h.name}: ${h.locate(homeOf(homes, h))}`).join("; ");
+}

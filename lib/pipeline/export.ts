@@ -14,7 +14,7 @@ import type { StoresRequest } from "./request.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 
 export interface ExportRequest extends EnvironmentOptions, StoresRequest {
-  /** A file path, a full id, a unique id prefix (6+ characters) or an exact title. */
+  /** A reference in any of the forms of reference.ts: a path, an id or prefix, a title, `latest`, `codex~2`. */
   ref: string;
   /** Look in this harness only (a name or an alias). */
   from?: string;

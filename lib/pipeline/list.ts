@@ -3,6 +3,7 @@ import type { Homes, SessionSummary } from "../harnesses/types.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import { type BrokenStore, listStores } from "../harnesses/stores.ts";
 import { canonicalCwd } from "../io/paths.ts";
+import { newestFirst, shortestUniquePrefixes } from "./reference.ts";
 
 export interface ListRequest {
   registry: Registry;
@@ -14,9 +15,14 @@ export interface ListRequest {
   cwd?: string;
 }
 
+export interface ListedSession extends SessionSummary {
+  /** The shortest id prefix that names this session alone among the listed stores' (what to type). */
+  prefix: string;
+}
+
 export interface Listed {
   /** Newest first (by the time each harness last updated the session). */
-  sessions: SessionSummary[];
+  sessions: ListedSession[];
   /** Stores that could not be read, and why. */
   broken: BrokenStore[];
 }
@@ -26,10 +32,13 @@ export async function listSessions(request: ListRequest): Promise<Listed> {
   const sources = request.from === undefined ? registry.harnesses : [findHarness(registry, request.from)];
   const cwd = request.cwd ? canonicalCwd(request.cwd) : undefined;
   const { sessions, broken } = await listStores(sources, request.homes);
+  // Unique among every session of the stores read, not only those in --cwd: the prefix is typed without it.
+  const prefixes = shortestUniquePrefixes(sessions.map((s) => s.id));
   return {
-    sessions: sessions
-      .filter((r) => !cwd || r.cwd === cwd)
-      .sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? "")),
+    sessions: newestFirst(sessions.filter((r) => !cwd || r.cwd === cwd)).map((r) => ({
+      ...r,
+      prefix: prefixes.get(r.id)!,
+    })),
     broken,
   };
 }

@@ -4,14 +4,14 @@
  */
 import type { Session } from "../ir/schema.ts";
 import type { Harness } from "../harnesses/types.ts";
-import { resolveSession } from "../harnesses/resolve.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { restoreProvenance } from "../tools/provenance.ts";
+import { resolveReference } from "./reference.ts";
 import type { StoresRequest } from "./request.ts";
 
 export interface LoadRequest extends StoresRequest {
-  /** A file path, a full id, a unique id prefix (6+ characters) or an exact title. */
+  /** A reference in any of the forms of reference.ts: a path, an id or prefix, a title, `latest`, `codex~2`. */
   ref: string;
   /** Look in this harness only (a name or an alias). */
   from?: string;
@@ -29,7 +29,13 @@ export interface Loaded {
 export async function loadSession(request: LoadRequest): Promise<Loaded> {
   const { registry } = request;
   const from = request.from === undefined ? undefined : findHarness(registry, request.from);
-  const resolved = await resolveSession(request.ref, registry, request.homes, from);
+  const resolved = await resolveReference({
+    ref: request.ref,
+    registry,
+    homes: request.homes,
+    bridgeHome: request.bridgeHome,
+    ...(from ? { from } : {}),
+  });
   for (const b of resolved.skipped) request.onSkipped?.(b);
   const session = restoreProvenance(request.bridgeHome, await resolved.harness.read(resolved.path));
   return { session, source: resolved.harness, skipped: resolved.skipped };

@@ -6,7 +6,7 @@ import type { Registry } from "../harnesses/registry.ts";
 import { loadSession } from "./load.ts";
 
 export type SessionSource =
-  /** A file path, a full id, a unique id prefix (6+ characters) or an exact title; `from` limits the search. */
+  /** A reference in any of the forms of reference.ts (a path, an id or prefix, a title, `latest`, `codex~2`); `from` limits the search. */
   | { ref: string; from?: string }
   /** A session already read (for example with loadSession). */
   | { session: Session };

@@ -1,17 +1,22 @@
 import type { Command } from "../command.ts";
-import { str } from "../args.ts";
-import { brokenStoreLine } from "../../harnesses/stores.ts";
+import { flag, positionals, str } from "../args.ts";
+import { brokenStoreLine, storeLocations } from "../../harnesses/stores.ts";
+import { findHarness } from "../../harnesses/registry.ts";
 import { listSessions } from "../../pipeline/list.ts";
 import { err, out, printJson, table } from "../output.ts";
 
 export const list: Command = {
-  usage: "session-bridge list [--from H] [--cwd DIR] [--json]",
+  usage: "session-bridge list [--from H] [--cwd DIR] [--full-ids] [--json]",
   help: `  --from H     only this harness's sessions
   --cwd DIR    only sessions recorded in this directory
+  --full-ids   show whole ids (default: each id's shortest unique prefix, which any <session> takes;
+               --json has both)
 A store that cannot be read is named on stderr (in --json: brokenStores), the others are still listed, and
 the exit code is 1.`,
-  options: { from: { type: "string" }, cwd: { type: "string" } },
-  async run({ values }, { registry, homes, json }) {
+  options: { from: { type: "string" }, cwd: { type: "string" }, "full-ids": { type: "boolean" } },
+  async run(parsed, { registry, homes, json }) {
+    positionals(parsed, []);
+    const { values } = parsed;
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
     const { sessions: rows, broken } = await listSessions({
       registry,
@@ -26,14 +31,17 @@ the exit code is 1.`,
     }
     for (const b of broken) err(`session-bridge: ${brokenStoreLine(b)}`);
     if (!rows.length) {
-      out(broken.length ? "no sessions found in the readable stores" : "no sessions found");
+      const looked = from === undefined ? registry.harnesses : [findHarness(registry, from)];
+      const where = `looked in ${storeLocations(looked, homes)}`;
+      const filter = cwd ? ` recorded in ${cwd}` : "";
+      out(`no sessions found${filter}${broken.length ? " in the readable stores" : ""} (${where})`);
       return code;
     }
     const lines = [["HARNESS", "ID", "UPDATED", "CWD", "TITLE"]];
     for (const r of rows) {
       lines.push([
         r.harness,
-        r.id,
+        flag(values, "full-ids") ? r.id : r.prefix,
         (r.updatedAt ?? "").slice(0, 16).replace("T", " "),
         r.cwd ?? "",
         r.title ?? "",

@@ -1,0 +1,186 @@
+/**
+ * The `<session>` grammar as a user types it, on real captured stores: the forms of lib/pipeline/reference.ts
+ * (`latest`, `latest --from codex`, `codex~2`, id prefixes, titles), and what `list` shows to type.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { seedClaudeHome } from "./helpers/fixtures.ts";
+import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+import { REFERENCE_FORMS } from "../lib/pipeline/reference.ts";
+
+const root = tempDir();
+const claudeHome = join(root, "claude");
+const codexHome = join(root, "codex");
+const hermesHome = join(root, "hermes");
+seedClaudeHome(claudeHome, "plain-text");
+seedClaudeHome(claudeHome, "thinking-tool-use");
+makeCodexHome(codexHome);
+const codex = ["text-turns", "tool-call", "interrupted"].map((s) => seedCodexThread(codexHome, "0.169.0", s));
+const homes = ["--claude-home", claudeHome, "--codex-home", codexHome, "--hermes-home", hermesHome];
+
+interface Row {
+  harness: string;
+  id: string;
+  prefix: string;
+  title?: string;
+}
+
+async function listed(...args: string[]): Promise<Row[]> {
+  const r = await runCliJson(["list", ...args, ...homes]);
+  assert.equal(r.code, 0, JSON.stringify(r.json));
+  return r.json.sessions as Row[];
+}
+
+/** The id `inspect <ref>` resolves to (and its stderr, which must be empty). */
+async function resolvedId(...ref: string[]): Promise<string> {
+  const r = await runCliJson(["inspect", ...ref, ...homes]);
+  assert.equal(r.code, 0, `${ref.join(" ")}: ${JSON.stringify(r.json)}`);
+  return (r.json.session as { id: string }).id;
+}
+
+test("Codex's time-ordered ids share their first 8 characters in these fixtures (why list shows longer prefixes)", () => {
+  assert.equal(new Set(codex.map((c) => c.id.slice(0, 8))).size, 1);
+});
+
+test("list shows each id's shortest unique prefix, and each resolves to its session", async () => {
+  const rows = await listed();
+  assert.equal(rows.length, 5);
+  const table = await runCli(["list", ...homes]);
+  for (const row of rows) {
+    assert.ok(row.id.startsWith(row.prefix), `${row.prefix} starts ${row.id}`);
+    assert.ok(row.prefix.length >= 6);
+    assert.match(table.stdout, new RegExp(`^${row.harness}\\s+${row.prefix}\\s`, "m"));
+    assert.doesNotMatch(table.stdout, new RegExp(row.id), "the table shows the prefix, not the whole id");
+    assert.equal(await resolvedId(row.prefix), row.id);
+    // One character fewer no longer names it alone: it is the shortest.
+    if (row.prefix.length > 6) {
+      const shorter = await runCli(["inspect", row.prefix.slice(0, -1), ...homes]);
+      assert.equal(shorter.code, 2);
+      assert.match(shorter.stderr, /is ambiguous/);
+    }
+  }
+  for (const c of codex) {
+    assert.ok(rows.find((r) => r.id === c.id)!.prefix.length > 8, "Codex prefixes pass 8");
+  }
+});
+
+test("list --full-ids shows whole ids", async () => {
+  const r = await runCli(["list", "--full-ids", ...homes]);
+  for (const c of codex) assert.match(r.stdout, new RegExp(`^codex\\s+${c.id}\\s`, "m"));
+});
+
+test("latest is the first session list shows", async () => {
+  const [first] = await listed();
+  assert.equal(await resolvedId("latest"), first!.id);
+});
+
+test("latest --from codex is the first Codex session list --from codex shows", async () => {
+  const [first] = await listed("--from", "codex");
+  assert.equal(await resolvedId("latest", "--from", "codex"), first!.id);
+  assert.ok(codex.some((c) => c.id === first!.id));
+});
+
+test("codex~2 is the second Codex session list shows, codex~1 the first, and latest~N counts across harnesses", async () => {
+  const rows = await listed("--from", "codex");
+  assert.equal(await resolvedId("codex~1"), rows[0]!.id);
+  assert.equal(await resolvedId("codex~2"), rows[1]!.id);
+  assert.equal(await resolvedId("codex~3"), rows[2]!.id);
+  const all = await listed();
+  assert.equal(await resolvedId("latest~4"), all[3]!.id);
+});
+
+test("a harness alias names its sessions too: claude~2", async () => {
+  const rows = await listed("--from", "claude-code");
+  assert.equal(await resolvedId("claude~2"), rows[1]!.id);
+  assert.equal(await resolvedId("Claude-Code~1"), rows[0]!.id);
+});
+
+test("codex~9 with three Codex sessions says how many there are (exit 2)", async () => {
+  const r = await runCli(["inspect", "codex~9", ...homes]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /no 9th newest session \("codex~9"\): there are only 3/);
+});
+
+test("codex~0 says N counts from 1", async () => {
+  const r = await runCli(["inspect", "codex~0", ...homes]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /N counts from 1 \(the newest is codex~1\)/);
+});
+
+test("claude~1 --from codex is a contradiction, not a guess", async () => {
+  const r = await runCli(["inspect", "claude~1", "--from", "codex", ...homes]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /"claude~1" names claude-code, but --from says codex/);
+});
+
+test("latest in empty stores says where it looked", async () => {
+  const empty = join(root, "empty");
+  const r = await runCli([
+    "inspect",
+    "latest",
+    "--claude-home",
+    join(empty, "c"),
+    "--codex-home",
+    join(empty, "x"),
+    "--hermes-home",
+    join(empty, "h"),
+  ]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /there are none \(looked in claude-code: .*empty\/c\/projects; codex: .*empty\/x; hermes: /,
+  );
+});
+
+test("an id prefix below 6 characters says it is too short instead of no session matches", async () => {
+  const r = await runCli(["inspect", codex[0]!.id.slice(0, 4), ...homes]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    /id prefix "01a2" is too short: use at least 6 characters \(3 sessions start with it/,
+  );
+  assert.doesNotMatch(r.stderr, /no session matches/);
+});
+
+test("a reference that matches nothing says where it looked", async () => {
+  const r = await runCli(["inspect", "no-such-session", ...homes]);
+  assert.equal(r.code, 2);
+  assert.match(
+    r.stderr,
+    new RegExp(
+      `no session matches "no-such-session" \\(looked in claude-code: ${claudeHome}/projects; codex: ${codexHome}; hermes: ${hermesHome}/state.db; try: session-bridge list\\)`,
+    ),
+  );
+});
+
+test("an exact title still names its session", async () => {
+  const row = (await listed("--from", "codex")).find((r) => r.title)!;
+  assert.equal(await resolvedId(row.title!), row.id);
+});
+
+test("handoff, convert and export take the same forms (codex~2)", async () => {
+  const second = (await listed("--from", "codex"))[1]!;
+  const out = join(root, "second.jsonl");
+  const exported = await runCliJson(["export", "codex~2", "-o", out, ...homes]);
+  assert.equal(exported.code, 0, JSON.stringify(exported.json));
+  assert.equal((exported.json.session as { id: string }).id, second.id);
+  const plan = await runCliJson([
+    "handoff",
+    "codex~2",
+    "--to",
+    "claude",
+    "--dry-run",
+    "--cwd",
+    root,
+    ...homes,
+  ]);
+  assert.equal(plan.code, 0, JSON.stringify(plan.json));
+});
+
+test("--help describes every reference form in the grammar's table", async () => {
+  const help = (await runCli(["--help"])).stdout.replace(/\s+/g, " ");
+  for (const form of REFERENCE_FORMS) assert.ok(help.includes(`${form.syntax} ${form.means}`), form.syntax);
+});
