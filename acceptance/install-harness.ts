@@ -12,7 +12,7 @@
 // program, run by node. For those the install gets a small `bin/<name>` shell wrapper that execs the node
 // found on PATH at install time on that file (exec, so signals sent to the returned pid reach node itself).
 //
-// PyPI harnesses (Hermes Agent) go into a private Python venv instead (acceptance/install-pip.ts).
+// PyPI harnesses (Hermes Agent) go into a private Python venv instead (acceptance/python-venv.ts).
 //
 // `--latest` takes the newest published version instead of the pin (npm's `latest` tag, PyPI's newest release),
 // asked of each registry through its own client (`npm view`, `pip index versions`).
@@ -29,7 +29,7 @@ import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { installPip, latestPipVersion, type PipHarness } from "./install-pip.ts";
+import { installPip, latestPipVersion, type PipHarness } from "./python-venv.ts";
 import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
 import { findOnPath } from "../lib/certify/binaries.ts";
 
