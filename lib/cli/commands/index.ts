@@ -82,6 +82,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./drift.ts")).drift,
   },
   {
+    name: "doctor",
+    summary:
+      "check each harness (binary, version, store, drift) and session-bridge's own home; say what to fix",
+    load: async () => (await import("./doctor.ts")).doctor,
+  },
+  {
     name: "certify",
     summary:
       "hand sessions between the installed harnesses and check each resumes with its history (exit 1 if not)",

@@ -1,0 +1,275 @@
+/**
+ * `session-bridge doctor`: what this machine has, and what needs attention, each problem with what to do
+ * about it. For every registered harness: its binary on PATH and the version it reports (asked in a throwaway
+ * home), its home, whether its store can be read, and drift (the drift command's own scan). For session-bridge's
+ * own home: the undo ledger, the backups and their size, and handoffs a crash interrupted. Read-only: nothing
+ * is repaired here, every fix is a command or step the person runs.
+ */
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Harness, Homes } from "../harnesses/types.ts";
+import type { Registry } from "../harnesses/registry.ts";
+import { homeOf } from "../harnesses/homes.ts";
+import { type BrokenStore, listStores } from "../harnesses/stores.ts";
+import { scanDrift } from "../schemas/scan.ts";
+import { findOnPath, reportedVersion } from "../certify/binaries.ts";
+import { messageOf } from "../errors.ts";
+import { shellQuote } from "../io/shell.ts";
+import { ledgerPath, pendingOperations } from "../store/ledger.ts";
+import { type BackupCopy, DEFAULT_KEEP, planPrune } from "../store/prune.ts";
+import { listIntents, stillRunning } from "../store/intent.ts";
+
+/** ok: nothing to do; note: worth knowing, nothing is wrong; problem: needs attention (exit 1). */
+export type CheckStatus = "ok" | "note" | "problem";
+
+export interface DoctorCheck {
+  /** A harness name, or "session-bridge" for its own home. */
+  subject: string;
+  /** What was checked: binary, home, store, drift, ledger, backups, interrupted, writable. */
+  check: string;
+  status: CheckStatus;
+  detail: string;
+  /** What to do about it: a command to run or a step to take (set for every note and problem). */
+  fix?: string;
+}
+
+export interface HarnessFacts {
+  name: string;
+  title: string;
+  /** The executable found on PATH, and the version it reports. */
+  binary?: string;
+  version?: string;
+  home: string;
+  homeExists: boolean;
+  /** The store root (the folder or database listing reads). */
+  store: string;
+  /** Sessions its store lists; absent when it cannot be read. */
+  sessions?: number;
+}
+
+export interface BridgeHomeFacts {
+  path: string;
+  ledger: string;
+  /** Handoffs in the ledger not undone yet: what `undo` can take back. */
+  undoable: number;
+  backups: { copies: number; bytes: number; prunableBytes: number };
+  /** Handoffs a crash cut short, by operation id (`recover` finishes or rolls them back). */
+  interrupted: string[];
+}
+
+export interface DoctorReport {
+  harnesses: HarnessFacts[];
+  bridgeHome: BridgeHomeFacts;
+  checks: DoctorCheck[];
+  /** How many checks are problems: non-zero is exit 1. */
+  problems: number;
+}
+
+export interface DoctorRequest {
+  registry: Registry;
+  homes: Homes;
+  bridgeHome: string;
+  /** The environment read at the edge (PATH, to find the binaries). */
+  env: NodeJS.ProcessEnv;
+  now: Date;
+}
+
+export async function doctor(request: DoctorRequest): Promise<DoctorReport> {
+  const { registry, homes, bridgeHome } = request;
+  const checks: DoctorCheck[] = [];
+  const backups = planPrune(bridgeHome, DEFAULT_KEEP, request.now);
+  const copies = [...backups.keep, ...backups.remove];
+  const harnesses: HarnessFacts[] = [];
+  for (const h of registry.harnesses) {
+    harnesses.push(await checkHarness(h, homeOf(homes, h), request, copies, checks));
+  }
+  const facts = checkBridgeHome(bridgeHome, copies, backups.bytes, checks);
+  return {
+    harnesses,
+    bridgeHome: facts,
+    checks,
+    problems: checks.filter((c) => c.status === "problem").length,
+  };
+}
+
+async function checkHarness(
+  h: Harness,
+  home: string,
+  request: DoctorRequest,
+  copies: BackupCopy[],
+  checks: DoctorCheck[],
+): Promise<HarnessFacts> {
+  const add = (check: string, status: CheckStatus, detail: string, fix?: string) =>
+    checks.push({ subject: h.name, check, status, detail, ...(fix ? { fix } : {}) });
+  const facts: HarnessFacts = {
+    name: h.name,
+    title: h.title,
+    home,
+    homeExists: existsSync(home),
+    store: h.locate(home),
+  };
+
+  if (h.certify) {
+    const binary = findOnPath(h.certify.command, request.env.PATH);
+    if (!binary) {
+      add(
+        "binary",
+        facts.homeExists ? "note" : "ok",
+        `${h.certify.command} is not on PATH`,
+        facts.homeExists
+          ? `install ${h.title}, or put \`${h.certify.command}\` on PATH: the resume commands handoffs print run it`
+          : undefined,
+      );
+    } else {
+      facts.binary = binary;
+      try {
+        facts.version = await reportedVersion(
+          binary,
+          request.env,
+          request.registry.harnesses.map((x) => x.home),
+        );
+        add("binary", "ok", `${binary} ${facts.version}`);
+      } catch (error) {
+        add(
+          "binary",
+          "problem",
+          `${binary} does not run: ${messageOf(error)}`,
+          `reinstall ${h.title}, or remove the broken \`${h.certify.command}\` from PATH`,
+        );
+      }
+    }
+  }
+
+  if (!facts.homeExists) {
+    add("home", "ok", `${home} does not exist: ${h.title} has not been used here (nothing to check)`);
+    return facts;
+  }
+  add("home", "ok", home);
+
+  const listing = await listStores([h], { [h.name]: home });
+  const broken = listing.broken[0];
+  if (broken) {
+    add("store", "problem", `${broken.store} cannot be read: ${broken.error}`, storeFix(h, broken, copies));
+    return facts;
+  }
+  facts.sessions = listing.sessions.length;
+  add("store", "ok", `${facts.sessions} session${facts.sessions === 1 ? "" : "s"} readable`);
+
+  const scan = await scanDrift([h], { [h.name]: home });
+  if (scan.drift.length) {
+    const versions = [...new Set(scan.drift.map((d) => d.version))].join(", ");
+    add(
+      "drift",
+      "problem",
+      `${scan.drift.length} record shape${scan.drift.length === 1 ? "" : "s"} the embedded schemas do not ` +
+        `describe (${h.title} ${versions})`,
+      `\`session-bridge drift --from ${h.name}\` names each one; until session-bridge knows them, a handoff ` +
+        `reports what it could not carry`,
+    );
+  } else add("drift", "ok", "no unknown record shapes");
+  for (const u of scan.unreadable) {
+    add(
+      "session",
+      "problem",
+      `session ${u.id} cannot be read: ${u.error}`,
+      `\`session-bridge inspect ${u.id} --from ${h.name}\` shows where; the harness may still be writing it`,
+    );
+  }
+  return facts;
+}
+
+/**
+ * What to do about a store that cannot be read: restore session-bridge's newest copy of the damaged file when
+ * it has one (a copy whose original the error names, or the store itself), else set the file aside so the
+ * harness starts a fresh one, which loses the sessions only it indexed.
+ */
+function storeFix(h: Harness, broken: BrokenStore, copies: BackupCopy[]): string {
+  const named = copies
+    .filter((c) => c.original === broken.store || broken.error.includes(c.original))
+    .sort((a, b) => b.at.localeCompare(a.at))[0];
+  if (named) {
+    return `restore session-bridge's copy from ${named.at} (what was written after it is lost), with ` +
+      `${h.title} closed: cp ${shellQuote(named.path)} ${shellQuote(named.original)}`;
+  }
+  const file = /(\/[^\s:]+\.(?:db|sqlite|sqlite3))\b/.exec(broken.error)?.[1] ??
+    (statSync(broken.store, { throwIfNoEntry: false })?.isFile() ? broken.store : undefined);
+  return file
+    ? `with ${h.title} closed, check it (sqlite3 ${
+      shellQuote(file)
+    } 'PRAGMA integrity_check') and restore it ` +
+      `from your own backup, or move it aside (mv ${shellQuote(file)} ${shellQuote(`${file}.broken`)}) so ` +
+      `${h.title} starts a fresh one`
+    : `make ${broken.store} readable by you again (its owner and permissions), then run doctor again`;
+}
+
+function checkBridgeHome(
+  bridgeHome: string,
+  copies: BackupCopy[],
+  prunableBytes: number,
+  checks: DoctorCheck[],
+): BridgeHomeFacts {
+  const add = (check: string, status: CheckStatus, detail: string, fix?: string) =>
+    checks.push({ subject: "session-bridge", check, status, detail, ...(fix ? { fix } : {}) });
+  const undoable = pendingOperations(bridgeHome).length;
+  const bytes = copies.reduce((sum, c) => sum + c.bytes, 0);
+  const intents = listIntents(bridgeHome);
+  const interrupted = intents.filter((i) => !stillRunning(i));
+  const facts: BridgeHomeFacts = {
+    path: bridgeHome,
+    ledger: ledgerPath(bridgeHome),
+    undoable,
+    backups: { copies: copies.length, bytes, prunableBytes },
+    interrupted: interrupted.map((i) => i.op),
+  };
+
+  // Where the next handoff writes its backups and ledger: the home itself, or the folder that will hold it.
+  const writable = existsSync(bridgeHome) ? bridgeHome : nearestExisting(bridgeHome);
+  try {
+    accessSync(writable, constants.W_OK);
+    add("home", "ok", existsSync(bridgeHome) ? bridgeHome : `${bridgeHome} (made by the first handoff)`);
+  } catch {
+    add(
+      "home",
+      "problem",
+      `${writable} is not writable: handoffs cannot back up or record what they write`,
+      `make it writable, or set SESSION_BRIDGE_HOME to a folder you own`,
+    );
+  }
+  add(
+    "ledger",
+    "ok",
+    `${undoable} handoff${undoable === 1 ? "" : "s"} can be undone` +
+      (undoable ? " (session-bridge undo --list)" : ""),
+  );
+  add(
+    "backups",
+    prunableBytes ? "note" : "ok",
+    `${copies.length} cop${copies.length === 1 ? "y" : "ies"}, ${megabytes(bytes)}`,
+    prunableBytes
+      ? `\`session-bridge prune\` frees ${
+        megabytes(prunableBytes)
+      } (keeps the newest ${DEFAULT_KEEP} of each)`
+      : undefined,
+  );
+  for (const i of interrupted) {
+    add(
+      "interrupted",
+      "problem",
+      `handoff ${i.op} of ${i.source.harness} ${i.source.id} into ${i.target.harness} was cut short at ${i.at}`,
+      "`session-bridge recover` finishes it or rolls it back (any command that touches a store does it first)",
+    );
+  }
+  const running = intents.length - interrupted.length;
+  if (running) {
+    add("interrupted", "ok", `${running} handoff${running === 1 ? "" : "s"} under way in another process`);
+  }
+  return facts;
+}
+
+function nearestExisting(path: string): string {
+  let dir = path;
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
