@@ -4,6 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InputError, messageOf } from "../errors.ts";
+import { didYouMean } from "./suggest.ts";
 import type { HomeFlags } from "../harnesses/homes.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { Harness } from "../harnesses/types.ts";
@@ -39,16 +40,20 @@ export interface Parsed {
 }
 
 export function parse(argv: string[], options: OptionSpec, registry: Registry): Parsed {
+  const all = { ...homeOptions(registry), ...GLOBAL_OPTIONS, ...options };
   try {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { ...homeOptions(registry), ...GLOBAL_OPTIONS, ...options },
+      options: all,
       allowPositionals: true,
       strict: true,
     });
     return { values: values as Values, positionals };
   } catch (error) {
-    throw new InputError(messageOf(error).replace(/\. To specify a positional argument.*$/s, ""));
+    const message = messageOf(error).replace(/\. To specify a positional argument.*$/s, "");
+    const unknown = /^Unknown option '(--?[^'=]+)/.exec(message)?.[1];
+    const flags = Object.keys(all).map((name) => `--${name}`);
+    throw new InputError(`${message}${unknown ? didYouMean(unknown, flags) : ""}`);
   }
 }
 
@@ -80,4 +85,15 @@ export function positionals(parsed: Parsed, names: string[]): string[] {
     throw new InputError(`unexpected argument ${JSON.stringify(parsed.positionals[names.length])}`);
   }
   return parsed.positionals;
+}
+
+/** Standard output, as `-o -` names it. */
+export const STDOUT = { fd: 1 } as const;
+
+/** `-o FILE`, with `-` meaning standard output (as most tools read it); undefined when not given. */
+export function outputFlag(values: Values, json: boolean): string | typeof STDOUT | undefined {
+  const output = str(values, "output");
+  if (output !== "-") return output || undefined;
+  if (json) throw new InputError("--json needs -o FILE: stdout carries the JSON document, not the session");
+  return STDOUT;
 }

@@ -41,6 +41,11 @@ export interface Command {
   /** Full `--help` text after the usage line. */
   help: PerRegistry<string>;
   usage: PerRegistry<string>;
+  /**
+   * The arguments it takes, by name, in order (`session`; an optional one in brackets, `[operation]`): one
+   * more is bad usage, said before the command runs.
+   */
+  arguments: readonly string[];
   options: OptionSpec;
   /** Flags the command takes once per registered harness (certify's `--claude-bin`, ...). */
   harnessOptions?(registry: Registry): OptionSpec;

@@ -3,13 +3,14 @@
  * entry point read. Kept apart from main.ts so `--version` and `--help` load none of this.
  */
 import type { CommandEntry } from "./commands/index.ts";
-import { type Context, type Env, forRegistry, globalHelp } from "./command.ts";
-import { flag, homeFlags, parse } from "./args.ts";
+import { type Command, type Context, type Env, forRegistry, globalHelp } from "./command.ts";
+import { flag, homeFlags, parse, type Parsed } from "./args.ts";
 import { resolveHomes } from "../harnesses/homes.ts";
 import { resolveBridgeHome } from "../store/backup.ts";
 import { targetVersionsFrom } from "../pipeline/environment.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { err, out } from "./output.ts";
+import { InputError } from "../errors.ts";
 import { onNotice } from "../io/notices.ts";
 import type { Terminal } from "./terminal.ts";
 import { recordLimitFrom, setMaxRecordBytes } from "../io/jsonl.ts";
@@ -30,6 +31,7 @@ export async function runCommand(
     out(`Usage: ${usage}\n\n${forRegistry(entry.summary, registry)}.\n\n${help}\n\n${globalHelp(registry)}`);
     return 0;
   }
+  refuseExtraArguments(entry.name, command, parsed, registry);
   onNotice((line) => err(`session-bridge: ${line}`));
   const context: Context = {
     registry,
@@ -54,4 +56,24 @@ export async function runCommand(
   } finally {
     setMaxRecordBytes(previousLimit);
   }
+}
+
+/**
+ * One argument more than the command takes is bad usage, never ignored: `handoff abc codex` (meaning
+ * `--to codex`) must not hand off somewhere else, and `list codex` must not list every harness.
+ */
+function refuseExtraArguments(name: string, command: Command, parsed: Parsed, registry: Registry): void {
+  const extra = parsed.positionals[command.arguments.length];
+  if (extra === undefined) return;
+  const takes = command.arguments.length
+    ? `takes ${command.arguments.map((a) => a.startsWith("[") ? a : `<${a}>`).join(" ")}`
+    : "takes no arguments";
+  const harness = registry.harnesses.find((h) => h.name === extra || h.aliases.includes(extra));
+  const flagged = ["to", "from"].filter((f) => f in command.options && parsed.values[f] === undefined);
+  const meant = harness && flagged.length ? `; did you mean --${flagged[0]} ${extra}?` : "";
+  throw new InputError(
+    `unexpected argument ${
+      JSON.stringify(extra)
+    }: ${name} ${takes}${meant} (see session-bridge help ${name})`,
+  );
 }

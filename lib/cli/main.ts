@@ -15,14 +15,14 @@ function mainHelp(registry: Registry): string {
   return [
     `session-bridge ${VERSION}: move a live coding-agent session between ${titles(registry.harnesses)}.`,
     "",
-    "Usage: session-bridge <command> [options]",
+    "Usage: session-bridge [global options] <command> [options]",
     "",
     "Commands:",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${forRegistry(c.summary, registry)}`),
     "",
     globalHelp(registry),
     "",
-    "Run 'session-bridge <command> --help' for a command's options.",
+    "Run 'session-bridge help <command>' for a command's options.",
   ].join("\n");
 }
 
@@ -39,22 +39,38 @@ export async function run(
 ): Promise<number> {
   const wantsJson = argv.includes("--json");
   try {
-    const [name, ...rest] = argv;
-    if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-      out(mainHelp(registry ?? await builtinRegistry()));
-      return name === undefined ? EXIT_INPUT : 0;
-    }
-    if (name === "--version" || name === "-V") {
+    const { name, globals, rest } = await commandLine(argv, () => registry ?? builtinRegistry());
+    if (globals.includes("--version") || globals.includes("-V")) {
       if (wantsJson) printJson({ version: VERSION });
       else out(`session-bridge ${VERSION}`);
       return 0;
     }
+    if (name === "help" && rest.length) {
+      return await run([rest[0]!, "--help", ...rest.slice(1)], env, registry);
+    }
+    if (name === undefined || name === "help" || globals.includes("--help") || globals.includes("-h")) {
+      out(mainHelp(registry ?? await builtinRegistry()));
+      return name === undefined && !globals.length ? EXIT_INPUT : 0;
+    }
     const entry = COMMANDS.find((c) => c.name === name);
-    if (!entry) throw new InputError(`unknown command ${JSON.stringify(name)} (see session-bridge --help)`);
+    if (!entry) {
+      const { didYouMean } = await import("./suggest.ts");
+      const known = [...COMMANDS.map((c) => c.name), "help"];
+      throw new InputError(
+        `unknown command ${JSON.stringify(name)}${didYouMean(name, known, " (see session-bridge --help)")}`,
+      );
+    }
     // Loaded here, not at start-up: a command's dependencies (ajv, zod, the stores) cost `--version` nothing.
     const { runCommand } = await import("./dispatch.ts");
     const harnesses = registry ?? await builtinRegistry();
-    return await runCommand(entry, rest, env, harnesses, terminal, (argv, env) => run(argv, env, harnesses));
+    return await runCommand(
+      entry,
+      [...globals, ...rest],
+      env,
+      harnesses,
+      terminal,
+      (argv, env) => run(argv, env, harnesses),
+    );
   } catch (caught) {
     const error = classified(caught);
     const code = exitCodeFor(error);
@@ -65,6 +81,47 @@ export async function run(
     if (wantsJson) printJson({ error: { message: messageOf(error), exitCode: code } }, false);
     return code;
   }
+}
+
+/**
+ * The command and what surrounds it: the global options typed before it (`session-bridge --json list`,
+ * `--codex-home X handoff ...`), which the command then takes as its own, and its arguments.
+ */
+async function commandLine(
+  argv: readonly string[],
+  harnesses: () => Registry | Promise<Registry>,
+): Promise<{ name: string | undefined; globals: string[]; rest: string[] }> {
+  const globals: string[] = [];
+  let i = 0;
+  for (; i < argv.length && argv[i]!.startsWith("-") && argv[i] !== "--"; i++) {
+    const word = argv[i]!;
+    if (["--json", "--help", "-h", "--version", "-V"].includes(word)) {
+      globals.push(word);
+      continue;
+    }
+    const flag = word.replace(/^--/, "").split("=")[0]!;
+    const homeFlags = (await harnesses()).harnesses.map((h) => h.home.flag);
+    if (!word.startsWith("--") || !homeFlags.includes(flag)) {
+      const { didYouMean } = await import("./suggest.ts");
+      const known = ["--json", "--help", "--version", ...homeFlags.map((f) => `--${f}`)];
+      throw new InputError(
+        `unknown option ${JSON.stringify(word)} before the command${
+          didYouMean(
+            word.split("=")[0]!,
+            known,
+            " (global options: --json, --help, --version, --<harness>-home DIR)",
+          )
+        }`,
+      );
+    }
+    if (word.includes("=")) globals.push(word);
+    else {
+      if (i + 1 >= argv.length) throw new InputError(`option ${word} needs a value (${word} DIR)`);
+      globals.push(word, argv[++i]!);
+    }
+  }
+  if (argv[i] === "--") i++;
+  return { name: argv[i], globals, rest: argv.slice(i + 1) };
 }
 
 /** Loaded on demand, like the commands: `--version` pays nothing for the harnesses. */

@@ -1,6 +1,6 @@
 import { realpathSync, statSync } from "node:fs";
 import { InputError } from "../errors.ts";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 
 /** Harnesses key projects by the realpath of the cwd; a path that does not exist yet is kept as given. */
 export function canonicalCwd(cwd: string): string {
@@ -21,4 +21,19 @@ export function assertDirectory(path: string, what: string): void {
     isDir = false;
   }
   if (!isDir) throw new InputError(`${what}: ${path || "(none)"} is not an existing directory`);
+}
+
+/**
+ * Refuses an output path that cannot be a new file: its folder must exist, and the path itself must not be a
+ * directory (`-o ~/exports` means a file name was forgotten; it is said so, naming the directory).
+ */
+export function assertOutputFile(path: string, what: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (isDir) throw new InputError(`${what}: ${path} is a directory: name a file to write in it`);
+  assertDirectory(dirname(path), what);
 }

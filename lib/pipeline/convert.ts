@@ -2,7 +2,7 @@
  * Pure conversion: a session rendered into another harness's format, written to a file or a descriptor,
  * touching no store. The translated calls' native forms are remembered for a later hop back.
  */
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { InputError } from "../errors.ts";
 import type { Session } from "../ir/schema.ts";
 import type { Harness } from "../harnesses/types.ts";
@@ -11,7 +11,7 @@ import { homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { publishFile, writeLines } from "../io/publish.ts";
 import { holdingSignals } from "../io/interrupt.ts";
-import { assertDirectory } from "../io/paths.ts";
+import { assertOutputFile } from "../io/paths.ts";
 import { saveProvenance } from "../tools/provenance.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
 import { type ConversionRequest, prepareConversion, type PreparedConversion } from "./prepare.ts";
@@ -84,7 +84,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
   const registry = request.registry ?? builtinRegistry;
   const target = findHarness(registry, request.to);
   const output = typeof request.output === "string" ? resolve(request.output) : undefined;
-  if (output) assertDirectory(dirname(output), "-o");
+  if (output) assertOutputFile(output, "-o");
   const { session: source, skipped } = await sourceSession(request.source, { ...request, registry });
   const destination: Destination = output
     ? { path: output, replace: request.force ?? false }

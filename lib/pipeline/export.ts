@@ -3,12 +3,12 @@
  * its records as they are, id and working directory unchanged, nothing added (no handshake, no stubs).
  * Database-only sessions (Hermes) become a file the way `hermes sessions export` writes one.
  */
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { builtinRegistry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
-import { publishFile } from "../io/publish.ts";
+import { publishFile, writeLines } from "../io/publish.ts";
 import { holdingSignals } from "../io/interrupt.ts";
-import { assertDirectory } from "../io/paths.ts";
+import { assertOutputFile } from "../io/paths.ts";
 import { loadSession } from "./load.ts";
 import type { StoresRequest } from "./request.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
@@ -18,21 +18,21 @@ export interface ExportRequest extends EnvironmentOptions, StoresRequest {
   ref: string;
   /** Look in this harness only (a name or an alias). */
   from?: string;
-  /** The file to write (made only if it does not exist, unless `force`). */
-  output: string;
+  /** The file to write (made only if it does not exist, unless `force`), or an open descriptor (stdout). */
+  output: string | { fd: number };
   force?: boolean;
   now?: Date;
 }
 
 export interface Exported {
-  /** The absolute path written. */
-  output: string;
+  /** The absolute path written (none when written to a descriptor). */
+  output?: string;
   session: { harness: string; id: string };
 }
 
 export async function exportSession(request: ExportRequest): Promise<Exported> {
-  const path = resolve(request.output);
-  assertDirectory(dirname(path), "-o");
+  const path = typeof request.output === "string" ? resolve(request.output) : undefined;
+  if (path) assertOutputFile(path, "-o");
   const { session, source } = await loadSession({
     ...request,
     registry: request.registry ?? builtinRegistry,
@@ -47,6 +47,10 @@ export async function exportSession(request: ExportRequest): Promise<Exported> {
     verbatim: true,
   });
   // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.
-  await holdingSignals(() => publishFile(path, lines, request.force ?? false));
-  return { output: path, session: { harness: session.meta.harness, id: session.meta.id } };
+  if (path) await holdingSignals(() => publishFile(path, lines, request.force ?? false));
+  else await writeLines((request.output as { fd: number }).fd, lines);
+  return {
+    ...(path ? { output: path } : {}),
+    session: { harness: session.meta.harness, id: session.meta.id },
+  };
 }

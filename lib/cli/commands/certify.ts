@@ -29,6 +29,7 @@ homes: nothing of yours is read or written. Interactive styles need tmux.
 ${CERTIFY_HELP}
 ${binHelp(registry)}
 A harness that is not found is reported as skipped.`,
+  arguments: [],
   options: {
     ...CERTIFY_OPTIONS,
   },

@@ -1,5 +1,5 @@
 import type { Command } from "../command.ts";
-import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args.ts";
+import { CONVERSION_OPTIONS, flag, harnessFlag, outputFlag, positionals, STDOUT, str } from "../args.ts";
 import { storesOf } from "../load.ts";
 import { convert as runConvert } from "../../pipeline/convert.ts";
 import { formatReport } from "../../report/report.ts";
@@ -10,7 +10,7 @@ export const convert: Command = {
   usage:
     "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--json]",
   help: `  --to H             target harness
-  -o, --output FILE  write here (default: stdout; --json needs -o)
+  -o, --output FILE  write here (default, or -: stdout; --json needs a FILE)
   --cwd DIR          working directory the rendered session records (default: the source's)
   --model M          model the rendered session continues on (default: the target's configured model)
   --force            replace FILE if it exists
@@ -19,6 +19,7 @@ export const convert: Command = {
                      every target otherwise hides or invents it on resume)
   --no-stub-open-calls  leave interrupted tool calls without a result
   --from H           look for <session> in this harness only`,
+  arguments: ["session"],
   options: { ...CONVERSION_OPTIONS, output: { type: "string", short: "o" }, model: { type: "string" } },
   async run(parsed, context) {
     const { registry, json } = context;
@@ -26,13 +27,15 @@ export const convert: Command = {
     const [ref] = positionals(parsed, ["session"]);
     const target = harnessFlag(values, "to", registry);
     if (!target) throw new InputError("missing --to H");
-    const output = str(values, "output");
-    if (json && !output) throw new InputError("--json needs -o FILE (stdout carries the JSON document)");
+    const output = outputFlag(values, json) ?? STDOUT;
+    if (json && output === STDOUT) {
+      throw new InputError("--json needs -o FILE: stdout carries the JSON document, not the session");
+    }
     const [from, cwd, model] = [str(values, "from"), str(values, "cwd"), str(values, "model")];
     const converted = await runConvert({
       source: { ref: ref!, ...(from !== undefined ? { from } : {}) },
       to: target.name,
-      output: output ?? { fd: 1 },
+      output,
       force: flag(values, "force"),
       ...(cwd ? { cwd } : {}),
       ...(model ? { model } : {}),

@@ -1,83 +1,138 @@
-import type { Command } from "../command.ts";
+import type { Command, Context } from "../command.ts";
 import { flag } from "../args.ts";
 import { buildSandbox } from "../../demo/sandbox.ts";
-import { out } from "../output.ts";
+import { capturingOutput, out, printJson } from "../output.ts";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 
 export const demo: Command = {
-  usage: "session-bridge demo [--keep]",
-  help: "  --keep       leave the sandbox folder in place to look around (its path is printed)",
+  usage: "session-bridge demo [--keep] [--json]",
+  help:
+    `  --keep       leave the sandbox folder in place to look around and resume there (its path is printed)
+--json prints one document: each step's command, exit code and its own --json output.`,
+  arguments: [],
   options: { keep: { type: "boolean" } },
   async run(parsed, context) {
     const sandbox = buildSandbox();
-    // The demo's backups and undo ledger belong to the sandbox, not to the user's real session-bridge home: the
-    // steps run with an environment naming it (a copy: the process's own environment is left as it was).
-    const env = { ...context.env, SESSION_BRIDGE_HOME: sandbox.bridgeHome };
-    // Every registered harness gets a home in the sandbox (an empty one when the demo seeds none), so no step
-    // ever lists or touches a store of the user's.
-    const homes = context.registry.harnesses.flatMap((h) => [
-      `--${h.home.flag}`,
+    // The demo's backups and undo ledger belong to the sandbox, not to the user's real session-bridge home,
+    // and every registered harness gets a home in the sandbox (an empty one when the demo seeds none), so no
+    // step ever lists or touches a store of the user's: the steps run with an environment naming them (a copy:
+    // the process's own environment is left as it was), and the commands shown stay as short as a user's.
+    const homes = Object.fromEntries(context.registry.harnesses.map((h) => [
+      h.home.env,
       sandbox.homes[h.name] ?? join(sandbox.root, h.name),
-    ]);
+    ]));
+    const env = { ...context.env, ...homes, SESSION_BRIDGE_HOME: sandbox.bridgeHome };
+    const session = sandbox.sessionId.slice(0, 8);
     const steps: [string, string[]][] = [
-      ["Sessions found in the sandbox stores", ["list", ...homes]],
-      ["What the Claude Code sample contains", ["inspect", sandbox.sessionId, ...homes]],
+      ["Sessions found in the sandbox stores", ["list"]],
+      ["What the Claude Code sample contains", ["inspect", session]],
       ["Plan a handoff to another project directory (nothing is written)", [
         "handoff",
-        sandbox.sessionId,
+        session,
         "--to",
         "claude-code",
         "--cwd",
         sandbox.targetCwd,
         "--dry-run",
-        ...homes,
       ]],
       ["Hand it off for real", [
         "handoff",
-        sandbox.sessionId,
+        session,
         "--to",
         "claude-code",
         "--cwd",
         sandbox.targetCwd,
-        ...homes,
       ]],
       ["Hand it to Codex: a rollout and its row in the sandbox's Codex thread index (no Codex needed)", [
         "handoff",
-        sandbox.sessionId,
+        session,
         "--to",
         "codex",
         "--cwd",
         sandbox.targetCwd,
-        ...homes,
       ]],
       ["Codex's index now lists it, titled as its resume picker shows it", [
         "list",
         "--from",
         "codex",
-        ...homes,
       ]],
       ["Hand it to Hermes too: rows in the sandbox's Hermes state.db (no Hermes needed)", [
         "handoff",
-        sandbox.sessionId,
+        session,
         "--to",
         "hermes",
         "--cwd",
         sandbox.targetCwd,
-        ...homes,
       ]],
-      ["Hermes's store now holds it", ["list", "--from", "hermes", ...homes]],
+      ["Hermes's store now holds it", ["list", "--from", "hermes"]],
     ];
-    let code = 0;
-    for (const [title, argv] of steps) {
-      out(`\n=== ${title}\n$ session-bridge ${argv.join(" ")}`);
-      // The real commands, in-process, so what the demo shows is exactly what a user gets.
-      code = await context.run(argv, env);
-      if (code !== 0) break;
+    const keep = flag(parsed.values, "keep");
+    try {
+      if (context.json) {
+        const { code, done } = await runJson(steps, env, context);
+        printJson({ sandbox: keep ? sandbox.root : null, steps: done }, code === 0);
+        return code;
+      }
+      const code = await runShown(steps, env, context, homes);
+      out("");
+      if (keep) {
+        out(`The sandbox is kept at ${sandbox.root}: paste the resume commands above to resume there.`);
+      } else {
+        out(
+          "The sandbox is now removed, and with it what the resume commands above name " +
+            "(`session-bridge demo --keep` keeps it).",
+        );
+      }
+      out(
+        "On your own sessions: session-bridge list, then session-bridge handoff latest --to <harness> --dry-run",
+      );
+      return code;
+    } finally {
+      if (!keep) rmSync(sandbox.root, { recursive: true, force: true });
     }
-    out("\nThe printed resume commands name the sandbox homes: with --keep, paste them to resume there.");
-    if (flag(parsed.values, "keep")) out(`sandbox kept at ${sandbox.root}`);
-    else rmSync(sandbox.root, { recursive: true, force: true });
-    return code;
   },
 };
+
+type Step = [title: string, argv: string[]];
+
+/** The steps as a person watches them: each command as typed, then what it prints; the first failure stops. */
+async function runShown(steps: Step[], env: Context["env"], context: Context, homes: Record<string, string>) {
+  out(
+    `The sandbox's stores, as the steps find them:\n${
+      Object.entries(homes).map(([k, v]) => `  ${k}=${v}`).join("\n")
+    }`,
+  );
+  for (const [title, argv] of steps) {
+    out(`\n=== ${title}\n$ session-bridge ${argv.join(" ")}`);
+    // The real commands, in-process, so what the demo shows is exactly what a user gets.
+    const code = await context.run(argv, env);
+    if (code !== 0) return code;
+  }
+  return 0;
+}
+
+interface StepDone {
+  title: string;
+  command: string[];
+  exitCode: number;
+  /** The step's own --json document. */
+  output: unknown;
+  stderr: string;
+}
+
+/** The steps with --json, each one's document captured into the demo's one document; the first failure stops. */
+async function runJson(steps: Step[], env: Context["env"], context: Context) {
+  const done: StepDone[] = [];
+  for (const [title, argv] of steps) {
+    const captured = { 1: "", 2: "" };
+    const exitCode = await capturingOutput(
+      (fd, text) => (captured[fd] += text),
+      () => context.run([...argv, "--json"], env),
+    );
+    const output: unknown = JSON.parse(captured[1]);
+    done.push({ title, command: ["session-bridge", ...argv], exitCode, output, stderr: captured[2] });
+    if (exitCode !== 0) return { code: exitCode, done };
+  }
+  return { code: 0, done };
+}

@@ -9,6 +9,7 @@ export const drift: Command = {
 Reads every session read-only and prints record types, fields and columns the embedded schemas do not
 describe, per harness and version, without printing any conversation content. A store that cannot be read
 at all is named, the others are still checked, and the exit code is 1.`,
+  arguments: [],
   options: { from: { type: "string" } },
   async run({ values }, { registry, homes, json }) {
     const from = harnessFlag(values, "from", registry);

@@ -1,9 +1,9 @@
 import { type Command, titles } from "../command.ts";
-import { flag, positionals, str } from "../args.ts";
+import { flag, outputFlag, positionals, str } from "../args.ts";
 import { storesOf } from "../load.ts";
 import { exportSession } from "../../pipeline/export.ts";
 import { InputError } from "../../errors.ts";
-import { out, printJson } from "../output.ts";
+import { err, out, printJson } from "../output.ts";
 
 export const exportCommand: Command = {
   usage: "session-bridge export <session> -o FILE [--force] [--from H] [--json]",
@@ -11,7 +11,7 @@ export const exportCommand: Command = {
     const databases = harnesses.filter((h) => h.exportedAs);
     const files = harnesses.filter((h) => !h.exportedAs);
     return [
-      "  -o, --output FILE  write here (required)",
+      "  -o, --output FILE  write here (required; - for stdout)",
       "  --force            replace FILE if it exists",
       "  --from H           look for <session> in this harness only",
       ...databases.map((h) =>
@@ -21,12 +21,13 @@ export const exportCommand: Command = {
       "Nothing is added: no handshake, no stubs, the session keeps its id.",
     ].join("\n");
   },
+  arguments: ["session"],
   options: { output: { type: "string", short: "o" }, force: { type: "boolean" }, from: { type: "string" } },
   async run(parsed, context) {
     const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
-    const output = str(parsed.values, "output");
-    if (!output) throw new InputError("missing -o FILE");
+    const output = outputFlag(parsed.values, json);
+    if (!output) throw new InputError("missing -o FILE (or -o - for stdout)");
     const from = str(parsed.values, "from");
     const exported = await exportSession({
       ref: ref!,
@@ -36,7 +37,14 @@ export const exportCommand: Command = {
       ...storesOf(context),
     });
     if (json) printJson({ output: exported.output, session: exported.session });
-    else out(`exported ${exported.session.harness}:${exported.session.id} to ${exported.output}`);
+    else {
+      // Written to stdout, the session is the output: the line saying so goes to stderr.
+      const line = `exported ${exported.session.harness}:${exported.session.id} to ${
+        exported.output ?? "stdout"
+      }`;
+      if (exported.output) out(line);
+      else err(line);
+    }
     return 0;
   },
 };

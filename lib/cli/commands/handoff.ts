@@ -25,6 +25,7 @@ export const handoff: Command = {
                      every target otherwise hides or invents it on resume)
   --no-stub-open-calls  leave interrupted tool calls without a result
   --from H           look for <session> in this harness only`,
+  arguments: ["session"],
   options: {
     ...CONVERSION_OPTIONS,
     title: { type: "string" },

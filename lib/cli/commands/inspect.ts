@@ -8,6 +8,7 @@ import { terminalField as field } from "../../io/control-characters.ts";
 export const inspect: Command = {
   usage: "session-bridge inspect <session> [--from H] [--json]",
   help: "  --from H     look for <session> in this harness only",
+  arguments: ["session"],
   options: { from: { type: "string" } },
   async run(parsed, context) {
     const { json } = context;

@@ -1,5 +1,5 @@
 import type { Command } from "../command.ts";
-import { flag, positionals, str } from "../args.ts";
+import { flag, str } from "../args.ts";
 import { brokenStoreLine, storeLocations } from "../../harnesses/stores.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { listSessions } from "../../pipeline/list.ts";
@@ -13,10 +13,9 @@ export const list: Command = {
                --json has both)
 A store that cannot be read is named on stderr (in --json: brokenStores), the others are still listed, and
 the exit code is 1.`,
+  arguments: [],
   options: { from: { type: "string" }, cwd: { type: "string" }, "full-ids": { type: "boolean" } },
-  async run(parsed, { registry, homes, json }) {
-    positionals(parsed, []);
-    const { values } = parsed;
+  async run({ values }, { registry, homes, json }) {
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
     const { sessions: rows, broken } = await listSessions({
       registry,

@@ -14,6 +14,7 @@ export const prune: Command = {
 The rule: a backup that undoing a pending handoff restores from is always kept; of the other backups of one
 database or file, the newest N are kept; the rest are removed. Backups live in $SESSION_BRIDGE_HOME/backups
 (default ~/.session-bridge/backups).`,
+  arguments: [],
   options: { keep: { type: "string" }, "dry-run": { type: "boolean" } },
   run({ values }, { json, now, bridgeHome }) {
     const keep = keepCount(str(values, "keep"));

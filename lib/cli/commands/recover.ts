@@ -1,6 +1,5 @@
 import type { Command } from "../command.ts";
 import { flag } from "../args.ts";
-import { InputError } from "../../errors.ts";
 import { out, printJson } from "../output.ts";
 import { recover as runRecover, recoveredLine } from "../../pipeline/recover.ts";
 
@@ -11,11 +10,9 @@ A handoff cut short (kill -9, a power cut) leaves its intent in the undo ledger.
 recovery records it so undo can take it back; otherwise it removes what the handoff had written, puts back
 what it had replaced, and removes its temp files and backups. Every command that touches a store does this
 first by itself; a handoff still running in another process is left alone.`,
+  arguments: [],
   options: { "dry-run": { type: "boolean" } },
   async run(parsed, { json, bridgeHome }) {
-    if (parsed.positionals.length) {
-      throw new InputError(`unexpected argument ${JSON.stringify(parsed.positionals[0])}`);
-    }
     const dryRun = flag(parsed.values, "dry-run");
     const outcome = await runRecover({ bridgeHome, dryRun });
     if (json) {

@@ -7,6 +7,7 @@ import { out, printJson } from "../output.ts";
 export const show: Command = {
   usage: "session-bridge show <session> [--from H] [--json]",
   help: "  --from H     look for <session> in this harness only\n  --json prints the whole IR session",
+  arguments: ["session"],
   options: { from: { type: "string" } },
   async run(parsed, context) {
     const { json } = context;

@@ -16,6 +16,7 @@ export const undo: Command = {
   --list       list the handoffs that can be undone
   --dry-run    show what undo would remove or restore, or why it would refuse, and change nothing
   --force      also remove files that changed since the handoff (a copy is saved first)`,
+  arguments: ["[operation]"],
   options: {
     list: { type: "boolean" },
     last: { type: "boolean" },
@@ -30,8 +31,7 @@ export const undo: Command = {
       else for (const e of pending.toReversed()) out(`${e.op}  ${e.at}  ${describe(e)}`);
       return 0;
     }
-    const [ref, ...extra] = parsed.positionals;
-    if (extra.length) throw new InputError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    const [ref] = parsed.positionals;
     const dryRun = flag(parsed.values, "dry-run");
     const last = flag(parsed.values, "last");
     if (ref !== undefined && last) throw new InputError("pass an OPERATION or --last, not both");
