@@ -127,7 +127,7 @@ test("a directory where the output file goes is refused by its own name, and no 
   assert.equal(r.code, 2);
   assert.equal(
     r.stderr,
-    `session-bridge: ${out}: is a directory, not a regular file (refused without reading it)\n`,
+    `session-bridge: -o: ${out} is a directory: name a file to write in it\n`,
   );
   assert.deepEqual(readdirSync(root).filter((n) => n.endsWith(".tmp")), []);
 });

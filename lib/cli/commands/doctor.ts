@@ -9,6 +9,7 @@ export const doctor: Command = {
 read, and drift (as \`drift\` reports it); for session-bridge's own home: the undo ledger, the backups and
 their size, and handoffs a crash interrupted. Every problem comes with what to do about it. Reads only:
 nothing is changed. Exit 1 when something needs attention.`,
+  arguments: [],
   options: {},
   async run(parsed, { registry, homes, bridgeHome, env, now, json }) {
     positionals(parsed, []);
