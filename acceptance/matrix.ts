@@ -41,7 +41,7 @@ function versionOverrides(text: string | undefined): Record<string, string> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { values } = parse(argv, OPTIONS, builtinRegistry);
+  const { values } = await parse(argv, OPTIONS, builtinRegistry);
   const mode = certifyMode(values);
   const overrides = versionOverrides(str(values, "versions"));
   const binaries: HarnessBinary[] = [];

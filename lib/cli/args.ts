@@ -4,7 +4,6 @@
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { InputError, messageOf } from "../errors.ts";
-import { didYouMean } from "./suggest.ts";
 import type { HomeFlags } from "../harnesses/homes.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { Harness } from "../harnesses/types.ts";
@@ -39,7 +38,8 @@ export interface Parsed {
   positionals: string[];
 }
 
-export function parse(argv: string[], options: OptionSpec, registry: Registry): Parsed {
+/** The flags `options` (and the global ones) allow; a mistyped one is bad usage naming the nearest flag. */
+export async function parse(argv: string[], options: OptionSpec, registry: Registry): Promise<Parsed> {
   const all = { ...homeOptions(registry), ...GLOBAL_OPTIONS, ...options };
   try {
     const { values, positionals } = parseArgs({
@@ -53,7 +53,9 @@ export function parse(argv: string[], options: OptionSpec, registry: Registry): 
     const message = messageOf(error).replace(/\. To specify a positional argument.*$/s, "");
     const unknown = /^Unknown option '(--?[^'=]+)/.exec(message)?.[1];
     const flags = Object.keys(all).map((name) => `--${name}`);
-    throw new InputError(`${message}${unknown ? didYouMean(unknown, flags) : ""}`);
+    // Loaded on this error path only.
+    const suggestion = unknown ? (await import("./suggest.ts")).didYouMean(unknown, flags) : "";
+    throw new InputError(`${message}${suggestion}`);
   }
 }
 

@@ -24,7 +24,7 @@ export async function runCommand(
   cli: Context["run"],
 ): Promise<number> {
   const command = await entry.load();
-  const parsed = parse(argv, { ...command.harnessOptions?.(registry), ...command.options }, registry);
+  const parsed = await parse(argv, { ...command.harnessOptions?.(registry), ...command.options }, registry);
   if (flag(parsed.values, "help")) {
     const usage = forRegistry(command.usage, registry);
     const help = forRegistry(command.help, registry);
