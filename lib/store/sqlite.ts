@@ -248,13 +248,32 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/**
+ * Insert statements already prepared on a connection, by table and column names: a handoff inserts tens of
+ * thousands of rows of a few shapes, and preparing each again costs about as much as the insert itself.
+ */
+const inserts = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+function insertStatement(db: DatabaseSync, table: string, names: string[]): StatementSync {
+  let statements = inserts.get(db);
+  if (!statements) inserts.set(db, statements = new Map());
+  const key = `${table}\u0000${names.join("\u0000")}`;
+  let found = statements.get(key);
+  if (!found) {
+    found = db.prepare(
+      `INSERT INTO ${quoteIdent(table)} (${names.map(quoteIdent).join(", ")}) VALUES (${
+        names.map(() => "?").join(", ")
+      })`,
+    );
+    statements.set(key, found);
+  }
+  return found;
+}
+
 /** Inserts one row by column name, so only columns this schema generation has are named. */
 export function insertRow(db: DatabaseSync, table: string, row: Row): void {
   const names = Object.keys(row);
-  const sql = `INSERT INTO ${quoteIdent(table)} (${names.map(quoteIdent).join(", ")}) VALUES (${
-    names.map(() => "?").join(", ")
-  })`;
-  db.prepare(sql).run(...names.map((n) => sqlValue(row[n])));
+  insertStatement(db, table, names).run(...names.map((n) => sqlValue(row[n])));
 }
 
 type SqlValue = string | number | bigint | null | Uint8Array;
