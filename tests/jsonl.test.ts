@@ -1,12 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DEFAULT_MAX_RECORD_BYTES, readJsonl, recordLimitFrom } from "../lib/io/jsonl.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { runCli } from "./helpers/cli.ts";
 import { InputError } from "../lib/errors.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { scriptArgv } from "../lib/runtime.ts";
 
 const dir = tempDir();
 
@@ -20,7 +22,7 @@ test("streams lines with their byte offsets", async () => {
   const path = join(dir, "a.jsonl");
   writeFileSync(path, '{"a":1}\n{"b":"é"}\n\n{"c":3}\n');
   const lines = await collect(path);
-  assert.deepEqual(lines.map((l) => [l.line, l.offset, l.text]), [[1, 0, '{"a":1}'], [2, 8, '{"b":"é"}'], [
+  assert.deepEqual(lines.map((l) => [l.line, l.offset, l.text()]), [[1, 0, '{"a":1}'], [2, 8, '{"b":"é"}'], [
     4,
     20,
     '{"c":3}',
@@ -121,4 +123,46 @@ test("the record limit defaults to 256 MB and reads sizes in bytes, K, M or G", 
   for (const bad of ["0", "-1", "1T", "1.5M"]) {
     assert.throws(() => recordLimitFrom({ SESSION_BRIDGE_MAX_RECORD: bad }), InputError);
   }
+});
+
+test("a long record's text is read again from the file exactly as written, CRLF and split characters included", async () => {
+  const path = join(dir, "long-text.jsonl");
+  const first = JSON.stringify({ s: "é€😀".repeat(30_000) });
+  const second = JSON.stringify({ t: "y".repeat(70_000) });
+  writeFileSync(path, `${first}\r\n{"short":1}\n${second}`);
+  const texts: string[] = [];
+  for await (const l of readJsonl(path)) texts.push(l.text());
+  assert.deepEqual(texts, [first, '{"short":1}', second]);
+});
+
+test("reading a record at the record limit peaks at about twice its size, not three times", () => {
+  // The same session twice, with a 24 MB record and with an empty one, each read in a fresh process under a
+  // limit equal to its record: the difference in peak memory is what the record cost, about 2x its size
+  // (bytes then text, text then value: never bytes, text and value at once, nor text kept beside value).
+  // It was 3.2x.
+  const peakReading = (content: string) => {
+    const path = join(dir, `at-limit-${content.length}.jsonl`);
+    const record = JSON.stringify({
+      type: "user",
+      uuid: "00000000-0000-4000-8000-000000000001",
+      parentUuid: null,
+      sessionId: "00000000-0000-4000-8000-000000000000",
+      cwd: "/work",
+      timestamp: "2026-01-01T00:00:00.000Z",
+      message: { role: "user", content },
+    });
+    writeFileSync(path, `${record}\n`);
+    const [command, ...args] = scriptArgv(join(import.meta.dirname!, "helpers/record-memory-probe.ts"));
+    const result = spawnSync(command!, [...args, path], {
+      encoding: "utf8",
+      env: { ...process.env, SESSION_BRIDGE_MAX_RECORD: String(Buffer.byteLength(record)) },
+    });
+    assert.equal(result.status, 0, result.stderr);
+    const { messages, peak } = JSON.parse(result.stdout) as { messages: number; peak: number };
+    assert.equal(messages, 1);
+    return peak;
+  };
+  const size = 24 * 1024 * 1024;
+  const ratio = (peakReading("x".repeat(size)) - peakReading("")) / size;
+  assert.ok(ratio < 2.5, `reading the record took ${ratio.toFixed(2)}x its size at the peak`);
 });

@@ -1,5 +1,4 @@
 import { closeSync, openSync, readSync } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
 import { InputError } from "../errors.ts";
 import { assertRegularFile } from "./file-kind.ts";
 import { nestsDeeperThan, tooDeep } from "./json.ts";
@@ -59,8 +58,15 @@ export interface JsonlLine {
   line: number;
   /** Byte offset of the line's first byte in the file. */
   offset: number;
-  text: string;
+  /** The record's length in bytes (without its line end). */
+  length: number;
   value: unknown;
+  /**
+   * The record exactly as written, for copies that keep a record byte for byte. A long record's text is not
+   * kept beside its parsed value (that would hold it in memory twice): it is read again from the file, once,
+   * when asked. Call it while the line is the current one; the reader closes the file when it ends.
+   */
+  text(): string;
 }
 
 export interface JsonlTail {
@@ -73,11 +79,18 @@ export interface JsonlLimits {
   maxRecordBytes?: number;
 }
 
+/** Records shorter than this keep their text for `text()`; longer ones are read again from the file. */
+const KEEP_TEXT_BYTES = 64 * 1024;
+
 /**
  * Streams a JSONL file line by line without holding it in memory. A broken interior line is an input error
  * naming file and line; a broken *last* line with no trailing newline is what a live writer leaves mid-append,
  * so it is tolerated and reported through `tail` instead. A line longer than the record limit is an input
  * error naming file and line, raised once the limit is passed: the rest of that line is never read.
+ *
+ * Memory follows the longest record, at about twice its size: a line longer than one chunk is measured
+ * first, then read whole into bytes of exactly its length, decoded, and the bytes freed before it is parsed,
+ * so at no moment are more than two copies of it alive (bytes and text, then text and value).
  */
 export async function* readJsonl(
   path: string,
@@ -86,16 +99,13 @@ export async function* readJsonl(
 ): AsyncGenerator<JsonlLine> {
   assertRegularFile(path);
   const limit = limits.maxRecordBytes ?? maxRecordBytes;
-  // One buffer, read into again and again: a long line leaves no trail of chunks behind for the collector.
+  // One buffer, read into again and again: lines leave no trail of chunks behind for the collector.
   const fd = openSync(path, "r");
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  // The line so far is kept decoded (the decoder holds a character split across chunks), so a record is in
-  // memory once as text pieces and once joined, never also as bytes: about twice the limit at most.
-  const decoder = new StringDecoder("utf8");
-  let pieces: string[] = [];
-  let lineBytes = 0;
-  let offset = 0;
+  let open = true;
   let lineNo = 0;
+  /** File offset of the first byte not yet consumed: always the start of a line. */
+  let offset = 0;
 
   const tooLong = () =>
     new InputError(
@@ -103,56 +113,126 @@ export async function* readJsonl(
         size(limit)
       }, the limit (set ${MAX_RECORD_VARIABLE} to raise it)`,
     );
-  const take = (): string => {
-    const text = pieces.join("") + decoder.end();
-    pieces = [];
-    return text;
+  const notText = () => new InputError(`${path}: not a text file (contains NUL bytes)`);
+  const reread = (at: number, length: number) => () => {
+    if (!open) throw new Error(`${path}:${at}: a record's text was asked for after its file was closed`);
+    return decodeRange(fd, at, length);
+  };
+  const lineOf = (decoded: string, at: number, length: number): JsonlLine | null => {
+    lineNo++;
+    const parsed = parseLine(path, lineNo, decoded);
+    if (parsed === null) return null;
+    const kept = length < KEEP_TEXT_BYTES ? parsed.text : undefined;
+    return {
+      line: lineNo,
+      offset: at,
+      length: parsed.bytes(length),
+      value: parsed.value,
+      text: kept === undefined ? reread(at, parsed.bytes(length)) : () => kept,
+    };
   };
 
   try {
-    for (let read; (read = readSync(fd, buffer, 0, CHUNK_BYTES, null)) > 0;) {
-      let chunk = buffer.subarray(0, read);
-      if (chunk.includes(0)) throw new InputError(`${path}: not a text file (contains NUL bytes)`);
-      let newline: number;
-      while ((newline = chunk.indexOf(10)) !== -1) {
-        if (lineBytes + newline > limit) throw tooLong();
-        pieces.push(decoder.write(chunk.subarray(0, newline)));
-        const bytes = lineBytes + newline;
-        chunk = chunk.subarray(newline + 1);
-        lineNo++;
-        const parsed = parseLine(path, lineNo, offset, take());
-        offset += bytes + 1;
-        lineBytes = 0;
-        if (parsed) yield parsed;
+    for (;;) {
+      const read = readSync(fd, buffer, 0, CHUNK_BYTES, offset);
+      if (read === 0) return;
+      const chunk = buffer.subarray(0, read);
+      if (chunk.includes(0)) throw notText();
+      let start = 0;
+      for (let newline; (newline = chunk.indexOf(10, start)) !== -1; start = newline + 1) {
+        if (newline - start > limit) throw tooLong();
+        const line = lineOf(chunk.toString("utf8", start, newline), offset + start, newline - start);
+        if (line) yield line;
       }
-      if (chunk.length) {
-        if (lineBytes + chunk.length > limit) throw tooLong();
-        pieces.push(decoder.write(chunk));
-        lineBytes += chunk.length;
+      // The unfinished line at the chunk's end is read again from its start with the next chunk.
+      offset += start;
+      if (start > 0) continue;
+      // No line end in a whole chunk: a long line, or the last one. Measured first (its bytes are not kept),
+      // then read whole.
+      const measured = measureLine(fd, buffer, offset, read, limit);
+      if (measured === "too-long") throw tooLong();
+      if (measured === "not-text") throw notText();
+      const decoded = decodeRange(fd, offset, measured.bytes);
+      if (!measured.ended) {
+        // A last line without a line end that does not parse: a live writer was mid-append.
+        try {
+          const line = lineOf(decoded, offset, measured.bytes);
+          if (line) yield line;
+        } catch {
+          tail.truncatedLine = lineNo;
+        }
+        return;
       }
+      const line = lineOf(decoded, offset, measured.bytes);
+      offset += measured.bytes + 1;
+      if (line) yield line;
     }
   } finally {
     // Refused mid-line, or the caller stopped early: the file is closed now, not when collected.
+    open = false;
     closeSync(fd);
-  }
-  if (lineBytes) {
-    lineNo++;
-    try {
-      const parsed = parseLine(path, lineNo, offset, take());
-      if (parsed) yield parsed;
-    } catch {
-      tail.truncatedLine = lineNo;
-    }
   }
 }
 
-function parseLine(path: string, line: number, offset: number, decoded: string): JsonlLine | null {
+/**
+ * The length in bytes of the line starting at `offset`, of which the first `known` bytes (holding no line end)
+ * are already seen, and whether a line end closes it (else the file ends first). Reads no more than `limit`
+ * bytes of it.
+ */
+function measureLine(
+  fd: number,
+  buffer: Buffer,
+  offset: number,
+  known: number,
+  limit: number,
+): { bytes: number; ended: boolean } | "too-long" | "not-text" {
+  let bytes = known;
+  for (;;) {
+    if (bytes > limit) return "too-long";
+    const read = readSync(fd, buffer, 0, CHUNK_BYTES, offset + bytes);
+    if (read === 0) return { bytes, ended: false };
+    const chunk = buffer.subarray(0, read);
+    if (chunk.includes(0)) return "not-text";
+    const newline = chunk.indexOf(10);
+    if (newline !== -1) return bytes + newline > limit ? "too-long" : { bytes: bytes + newline, ended: true };
+    bytes += read;
+  }
+}
+
+/**
+ * `length` bytes at `offset`, decoded. The bytes are released as soon as they are decoded (their buffer is
+ * detached, not left for the collector), so a long record is never held as bytes and text and parsed value
+ * at once.
+ */
+function decodeRange(fd: number, offset: number, length: number): string {
+  const bytes = new ArrayBuffer(length);
+  const view = Buffer.from(bytes);
+  for (let at = 0; at < length;) {
+    const read = readSync(fd, view, at, length - at, offset + at);
+    if (read === 0) throw new Error(`the file ended while reading ${length} bytes at offset ${offset}`);
+    at += read;
+  }
+  const text = view.toString("utf8");
+  (bytes as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+  return text;
+}
+
+interface ParsedLine {
+  /** The text, without a `\r` line end. */
+  text: string;
+  value: unknown;
+  /** The record's length in bytes, given the line's. */
+  bytes(lineBytes: number): number;
+}
+
+function parseLine(path: string, line: number, decoded: string): ParsedLine | null {
   // slice, not replace: a record of hundreds of MB is not copied again to drop one character.
-  const text = decoded.endsWith("\r") ? decoded.slice(0, -1) : decoded;
+  const crlf = decoded.endsWith("\r");
+  const text = crlf ? decoded.slice(0, -1) : decoded;
   if (!/\S/.test(text)) return null;
   if (nestsDeeperThan(text)) throw new InputError(`${path}:${line}: ${tooDeep}`);
   try {
-    return { line, offset, text, value: JSON.parse(text) };
+    return { text, value: JSON.parse(text), bytes: (n) => (crlf ? n - 1 : n) };
   } catch {
     throw new InputError(`${path}:${line}: not valid JSON`);
   }

@@ -38,6 +38,16 @@ export async function writeLines(fd: number, lines: AsyncIterable<string>): Prom
   let size = 0;
   for await (const line of lines) {
     const l = shown(line);
+    if (l.length >= FLUSH_BYTES) {
+      // A long record goes out in slices: joined into the batch, then encoded whole, it would be held three times.
+      if (buffer.length) writeSync(fd, buffer.join(""));
+      buffer = [];
+      size = 0;
+      writeInSlices(fd, l);
+      writeSync(fd, "\n");
+      await yieldAndCheckpoint();
+      continue;
+    }
     buffer.push(l, "\n");
     size += l.length + 1;
     if (size >= FLUSH_BYTES) {
@@ -50,6 +60,17 @@ export async function writeLines(fd: number, lines: AsyncIterable<string>): Prom
   }
   if (buffer.length) writeSync(fd, buffer.join(""));
   await yieldAndCheckpoint();
+}
+
+/** Writes `text` a slice at a time, never cutting a surrogate pair (each slice is encoded on its own). */
+function writeInSlices(fd: number, text: string): void {
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + FLUSH_BYTES);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    writeSync(fd, text.slice(at, end));
+    at = end;
+  }
 }
 
 /** Folders this process created, oldest first, so a rollback can remove exactly those (when empty). */

@@ -104,7 +104,7 @@ async function decodeInto(
       harness: "claude-code" as const,
       path,
       offset: line.offset,
-      length: Buffer.byteLength(line.text),
+      length: line.length,
       type,
     };
     if (!subagent) noteMeta(state, record);

@@ -198,7 +198,7 @@ export async function* copyRecords(
     Object.assign(changes, minted.changes({ ...record, ...changes }));
     const uuid = (changes.uuid ?? record.uuid) as unknown;
     if (tail && typeof uuid === "string" && record.isSidechain !== true) tail.parent = uuid;
-    yield Object.keys(changes).length ? line({ ...record, ...changes }) : text;
+    yield Object.keys(changes).length ? line({ ...record, ...changes }) : text();
   }
 }
 

@@ -62,7 +62,7 @@ export async function* copyRollout(
       lastOrdinal = record.ordinal - dropped;
       if (dropped) changed = { ...changed, ordinal: lastOrdinal };
     }
-    yield changed === record ? text : JSON.stringify(changed);
+    yield changed === record ? text() : JSON.stringify(changed);
   }
   const out = new LineWriter(clock, lastOrdinal !== undefined, (lastOrdinal ?? -1) + 1);
   if (options.stubOpenCalls) {

@@ -78,7 +78,7 @@ export async function decodeCodex({ path, lines, tail }: RolloutLines): Promise<
       harness: "codex",
       path,
       offset: line.offset,
-      length: Buffer.byteLength(line.text),
+      length: line.length,
       type,
     };
     noteTimes(state, optStr(record.timestamp));
