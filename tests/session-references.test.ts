@@ -184,3 +184,34 @@ test("--help describes every reference form in the grammar's table", async () =>
   const help = (await runCli(["--help"])).stdout.replace(/\s+/g, " ");
   for (const form of REFERENCE_FORMS) assert.ok(help.includes(`${form.syntax} ${form.means}`), form.syntax);
 });
+
+test("a dry run of handoff latest pins the planned session: its command names the full id and harness", async () => {
+  const [first] = await listed();
+  const plan = await runCliJson([
+    "handoff",
+    "latest",
+    "--to",
+    "codex",
+    "--dry-run",
+    "--cwd",
+    root,
+    ...homes,
+  ]);
+  assert.equal(plan.code, 0, JSON.stringify(plan.json));
+  const reproduce = plan.json.reproduce as string;
+  assert.match(
+    reproduce,
+    new RegExp(`^session-bridge handoff ${first!.id} --to codex --from ${first!.harness} `),
+  );
+  assert.doesNotMatch(reproduce, /\blatest\b/);
+});
+
+test("a handoff whose source's directory does not exist here says so and asks for --cwd", async () => {
+  const r = await runCli(["handoff", "codex~1", "--to", "claude", ...homes]);
+  assert.equal(r.code, 2);
+  assert.equal(
+    r.stderr,
+    "session-bridge: the session was recorded in /home/user/project, which does not exist here: " +
+      "pass --cwd DIR to resume it in another directory\n",
+  );
+});

@@ -12,15 +12,18 @@ export function canonicalCwd(cwd: string): string {
   }
 }
 
+/** Whether `path` is an existing directory (following links). */
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Refuses a path that is not an existing directory, naming the flag it came from. */
 export function assertDirectory(path: string, what: string): void {
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (!isDir) throw new InputError(`${what}: ${path || "(none)"} is not an existing directory`);
+  if (!isDirectory(path)) throw new InputError(`${what}: ${path || "(none)"} is not an existing directory`);
 }
 
 /**
@@ -28,12 +31,6 @@ export function assertDirectory(path: string, what: string): void {
  * directory (`-o ~/exports` means a file name was forgotten; it is said so, naming the directory).
  */
 export function assertOutputFile(path: string, what: string): void {
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    isDir = false;
-  }
-  if (isDir) throw new InputError(`${what}: ${path} is a directory: name a file to write in it`);
+  if (isDirectory(path)) throw new InputError(`${what}: ${path} is a directory: name a file to write in it`);
   assertDirectory(dirname(path), what);
 }

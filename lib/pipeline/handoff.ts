@@ -15,7 +15,7 @@ import { defaultHome, homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { prepareConversion } from "./prepare.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
-import { messageOf, RefusedError } from "../errors.ts";
+import { InputError, messageOf, RefusedError } from "../errors.ts";
 import { crashPoint } from "../io/crash-points.ts";
 import { handoffBackupDir } from "../store/backup.ts";
 import {
@@ -28,7 +28,8 @@ import {
   writeIntent,
 } from "../store/intent.ts";
 import { recoverIfInterrupted } from "./recover.ts";
-import { assertDirectory } from "../io/paths.ts";
+import { assertDirectory, isDirectory } from "../io/paths.ts";
+import { looksLikePath } from "../harnesses/resolve.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { shellQuote } from "../io/shell.ts";
 import { newUuid } from "../ids.ts";
@@ -123,10 +124,15 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
   const title = request.title ?? source.meta.title;
   const cwd = request.cwd;
   // A session placed for a directory that does not exist could never be resumed from it.
-  assertDirectory(
-    cwd ?? source.meta.cwd ?? "",
-    cwd ? "--cwd" : "the source session's directory (pass --cwd DIR)",
-  );
+  if (cwd) assertDirectory(cwd, "--cwd");
+  else if (!isDirectory(source.meta.cwd ?? "")) {
+    throw new InputError(
+      source.meta.cwd
+        ? `the session was recorded in ${source.meta.cwd}, which does not exist here: ` +
+          "pass --cwd DIR to resume it in another directory"
+        : "the session records no directory: pass --cwd DIR to say where to resume it",
+    );
+  }
   const { session, options, report: prepared, memory } = await prepareConversion(source, target, {
     registry,
     ...(request.sessionId ? { id: request.sessionId } : {}),
@@ -285,8 +291,13 @@ function reproduceCommand(
 ): string {
   const given = request.source;
   const ref = "ref" in given ? given.ref : source.meta.path ?? source.meta.id;
-  const words = ["session-bridge", "handoff", existsSync(ref) ? resolve(ref) : ref, "--to", target.name];
+  // A reference that may name another session later (`latest`, `codex~2`, a prefix, a title) is pinned to the
+  // session planned: its full id, in its harness.
+  const pinned = "ref" in given && !looksLikePath(ref, registry) && ref !== source.meta.id;
+  const named = pinned ? source.meta.id : existsSync(ref) ? resolve(ref) : ref;
+  const words = ["session-bridge", "handoff", named, "--to", target.name];
   if ("ref" in given && given.from) words.push("--from", given.from);
+  else if (pinned) words.push("--from", source.meta.harness);
   words.push("--cwd", cwd, "--session-id", id);
   if (request.title !== undefined) words.push("--title", request.title);
   if (request.model !== undefined) words.push("--model", request.model);
