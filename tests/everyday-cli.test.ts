@@ -243,3 +243,18 @@ test("SESSION_BRIDGE_DEBUG=1 traces of the compiled binary carry source position
   });
   assert.equal(plain.stderr, `session-bridge: ${join(root, "missing.jsonl")}: no such file\n`);
 });
+
+test("a command's help explains <session> only when the command takes one", async () => {
+  for (const { name } of COMMANDS) {
+    const help = (await runCli(["help", name])).stdout;
+    assert.equal(help.includes("<session> is one of:"), /^Usage: \S+ \S+ <session>/.test(help), name);
+  }
+  assert.match((await runCli(["help", "handoff"])).stdout, /<session> is one of:\n {2}PATH/);
+  assert.doesNotMatch((await runCli(["help", "undo"])).stdout, /<session>/);
+});
+
+test("the main help lists --version and says where a new user starts", async () => {
+  const help = (await runCli(["--help"])).stdout;
+  assert.match(help, /^ {2}-V, --version {7}print the version$/m);
+  assert.match(help, /'session-bridge demo'/);
+});

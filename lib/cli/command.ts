@@ -65,8 +65,11 @@ const REFERENCE_HELP: readonly (readonly [string, string])[] = [
 /** The column option descriptions start at, as in every command's own help. */
 const OPTION_COLUMN = 20;
 
-/** The options every command takes, one home flag per registered harness, and the words they share. */
-export function globalHelp(registry: Registry): string {
+/**
+ * The options every command takes, one home flag per registered harness, and the words they share: what a
+ * `<session>` may be only where one is taken (`sessions`), `--version` only before any command (`version`).
+ */
+export function globalHelp(registry: Registry, shown: { sessions: boolean; version?: boolean }): string {
   const option = (words: string, text: string) =>
     `  ${words.padEnd(Math.max(OPTION_COLUMN, words.length + 2))}${text}`;
   const harnessNames = registry.harnesses.map((h) =>
@@ -79,11 +82,13 @@ export function globalHelp(registry: Registry): string {
     ),
     option("--json", "print exactly one JSON document on stdout"),
     option("-h, --help", "show help"),
+    ...(shown.version ? [option("-V, --version", "print the version")] : []),
     "",
     // The forms of lib/pipeline/reference.ts, written out here so --help loads no pipeline module (a test
     // checks every form in its table has its line).
-    "<session> is one of:",
-    ...REFERENCE_HELP.map(([syntax, means]) => `  ${syntax.padEnd(23)}${means}`),
+    ...(shown.sessions
+      ? ["<session> is one of:", ...REFERENCE_HELP.map(([syntax, means]) => `  ${syntax.padEnd(23)}${means}`)]
+      : []),
     `Harness names: ${harnessNames.join(", ")}.`,
     "Exit codes: 0 ok, 1 refused or failed, 2 bad usage or input.",
   ].join("\n");

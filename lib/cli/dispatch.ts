@@ -28,7 +28,11 @@ export async function runCommand(
   if (flag(parsed.values, "help")) {
     const usage = forRegistry(command.usage, registry);
     const help = forRegistry(command.help, registry);
-    out(`Usage: ${usage}\n\n${forRegistry(entry.summary, registry)}.\n\n${help}\n\n${globalHelp(registry)}`);
+    out(
+      `Usage: ${usage}\n\n${forRegistry(entry.summary, registry)}.\n\n${help}\n\n${
+        globalHelp(registry, { sessions: command.arguments.includes("session") })
+      }`,
+    );
     return 0;
   }
   refuseExtraArguments(entry.name, command, parsed, registry);

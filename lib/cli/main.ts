@@ -20,9 +20,10 @@ function mainHelp(registry: Registry): string {
     "Commands:",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${forRegistry(c.summary, registry)}`),
     "",
-    globalHelp(registry),
+    globalHelp(registry, { sessions: true, version: true }),
     "",
-    "Run 'session-bridge help <command>' for a command's options.",
+    "Run 'session-bridge help <command>' for a command's options. New here? Watch it work on samples with",
+    "'session-bridge demo', then try 'session-bridge list' and 'session-bridge handoff latest --to H --dry-run'.",
   ].join("\n");
 }
 
