@@ -47,6 +47,25 @@ export type {
 };
 export type { LedgerEntry };
 export { InputError, InterruptedError, RefusedError } from "./errors.ts";
+/**
+ * Named conversations: LazyBridge's alias registry (`~/.lazybridge/sessions.json`), same rules, same bytes.
+ * The one part of the library that may follow the environment: give it `env` and it reads
+ * LAZYBRIDGE_SESSIONS_FILE on every call, as LazyBridge does.
+ */
+export {
+  AliasExistsError,
+  AliasNotFoundError,
+  type BindOptions,
+  defaultSessionRegistry,
+  REGISTRY_KINDS,
+  type RegistryEntry,
+  type RegistryKind,
+  type RegistryValue,
+  SessionRegistry,
+  type SessionRegistryOptions,
+  setDefaultSessionRegistry,
+} from "./registry/registry.ts";
+export { normalizeScope } from "./registry/scope.ts";
 /** What `inspect` shows of a loaded session (counts, pending state, drift), as plain data. */
 export { type Inspection, inspection } from "./pipeline/inspect.ts";
 

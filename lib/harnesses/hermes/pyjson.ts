@@ -6,6 +6,10 @@
  * own, FTS index text included. JavaScript has no int/float distinction, so a row's caller names its REAL
  * columns.
  */
+import { pyFloat } from "../../io/python-float.ts";
+
+export { pyFloat };
+
 const NON_ASCII = /[\u0080-\uffff]/g;
 /** A JSON string token, or a separator outside of one. */
 const TOKEN = /"(?:[^"\\]|\\.)*"|[,:]/g;
@@ -45,17 +49,4 @@ function pyObject(
 /** JSON.stringify's text (same escapes as Python's with ensure_ascii off) with Python's separators. */
 function pyValue(value: unknown): string {
   return (JSON.stringify(value) ?? "null").replace(TOKEN, (t) => (t === "," ? ", " : t === ":" ? ": " : t));
-}
-
-/** Python's float repr: shortest round-trip digits, exponent form below 1e-4 and from 1e16 on. */
-export function pyFloat(n: number): string {
-  if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
-  if (n === 0) return Object.is(n, -0) ? "-0.0" : "0.0";
-  const [mantissa, exponent] = n.toExponential().split("e") as [string, string];
-  const exp = Number(exponent);
-  if (exp < -4 || exp >= 16) {
-    return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
-  }
-  const plain = String(n);
-  return plain.includes(".") ? plain : `${plain}.0`;
 }
