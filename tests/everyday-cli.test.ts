@@ -258,3 +258,18 @@ test("the main help lists --version and says where a new user starts", async () 
   assert.match(help, /^ {2}-V, --version {7}print the version$/m);
   assert.match(help, /'session-bridge demo'/);
 });
+
+test("a missing --to names the harnesses it can be", async () => {
+  for (const command of [["handoff"], ["convert", "-o", join(root, "never.jsonl")]]) {
+    const r = await runCli([...command, seeded.id, ...homes]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, "session-bridge: missing --to H (claude-code, codex or hermes)\n");
+  }
+});
+
+test("a flag given without its value says so in plain words", async () => {
+  const r = await runCli(["list", "--cwd"]);
+  assert.equal(r.stderr, "session-bridge: --cwd needs a value\n");
+  const short = await runCli(["convert", seeded.id, "--to", "codex", "-o"]);
+  assert.equal(short.stderr, "session-bridge: --output needs a value\n");
+});

@@ -215,3 +215,14 @@ test("a handoff whose source's directory does not exist here says so and asks fo
       "pass --cwd DIR to resume it in another directory\n",
   );
 });
+
+test("an ambiguous prefix names each candidate's shortest prefix to type instead", async () => {
+  const r = await runCli(["inspect", codex[0]!.id.slice(0, 8), ...homes]);
+  assert.equal(r.code, 2);
+  const hint = /\(name one by its shortest prefix: ([^)]+)\)\n$/.exec(r.stderr)?.[1];
+  assert.ok(hint, r.stderr);
+  const typed = hint.split(", ");
+  assert.equal(typed.length, 3);
+  const resolved = await Promise.all(typed.map((p) => resolvedId(p)));
+  assert.deepEqual(resolved.sort(), codex.map((c) => c.id).sort());
+});

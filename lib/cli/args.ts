@@ -50,7 +50,9 @@ export async function parse(argv: string[], options: OptionSpec, registry: Regis
     });
     return { values: values as Values, positionals };
   } catch (error) {
-    const message = messageOf(error).replace(/\. To specify a positional argument.*$/s, "");
+    const message = messageOf(error).replace(/\. To specify a positional argument.*$/s, "")
+      // node's "Option '-o, --output <value>' argument missing", as a person would say it.
+      .replace(/^Option '(?:-\w, )?(--[\w-]+) <value>' argument missing$/, "$1 needs a value");
     const unknown = /^Unknown option '(--?[^'=]+)/.exec(message)?.[1];
     const flags = Object.keys(all).map((name) => `--${name}`);
     // Loaded on this error path only.

@@ -89,7 +89,7 @@ const STORED: ReferenceForm = {
     const { sessions, broken } = await listStores(harnesses, homes);
     const matches = matchStored(ref, sessions);
     if (matches.length === 1) return stored(matches[0]!, registry, matches[0]!.id === ref ? [] : broken);
-    if (matches.length) throw ambiguous(ref, matches);
+    if (matches.length) throw ambiguous(ref, matches, sessions);
     const prefixOf = sessions.filter((s) => s.id.startsWith(ref)).length;
     if (prefixOf) {
       throw new InputError(
@@ -139,12 +139,21 @@ function notFound(
 
 const SHOWN = 8;
 
-function ambiguous(ref: string, matches: readonly SessionSummary[]): InputError {
-  const shown = matches.slice(0, SHOWN).map((m) => `${m.harness}:${m.id}${m.title ? ` "${m.title}"` : ""}`);
+/** Several sessions match: each named, with the shortest prefix that names it alone among `all`. */
+function ambiguous(
+  ref: string,
+  matches: readonly SessionSummary[],
+  all: readonly SessionSummary[],
+): InputError {
+  const shown = matches.slice(0, SHOWN);
+  const listed = shown.map((m) => `${m.harness}:${m.id}${m.title ? ` "${m.title}"` : ""}`);
   const more = matches.length > SHOWN ? ` and ${matches.length - SHOWN} more` : "";
-  return new InputError(
-    `${JSON.stringify(ref)} is ambiguous: ${shown.join(", ")}${more} (use a longer id or --from)`,
-  );
+  const prefixes = shortestUniquePrefixes(all.map((s) => s.id));
+  const distinct = [...new Set(shown.map((m) => prefixes.get(m.id)!))];
+  const hint = distinct.length === shown.length
+    ? `name one by its shortest prefix: ${distinct.join(", ")}`
+    : "the same id is in more than one store: add --from H";
+  return new InputError(`${JSON.stringify(ref)} is ambiguous: ${listed.join(", ")}${more} (${hint})`);
 }
 
 /**

@@ -3,6 +3,7 @@ import { CONVERSION_OPTIONS, flag, harnessFlag, outputFlag, positionals, STDOUT,
 import { storesOf } from "../load.ts";
 import { convert as runConvert } from "../../pipeline/convert.ts";
 import { formatReport } from "../../report/report.ts";
+import { harnessList } from "../../harnesses/registry.ts";
 import { InputError } from "../../errors.ts";
 import { err, printJson } from "../output.ts";
 
@@ -26,7 +27,7 @@ export const convert: Command = {
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
     const target = harnessFlag(values, "to", registry);
-    if (!target) throw new InputError("missing --to H");
+    if (!target) throw new InputError(`missing --to H (${harnessList(registry)})`);
     const output = outputFlag(values, json) ?? STDOUT;
     if (json && output === STDOUT) {
       throw new InputError("--json needs -o FILE: stdout carries the JSON document, not the session");

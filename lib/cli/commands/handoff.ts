@@ -3,6 +3,7 @@ import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args
 import { storesOf } from "../load.ts";
 import { handoff as runHandoff, type HandoffBackup } from "../../pipeline/handoff.ts";
 import { formatReport } from "../../report/report.ts";
+import { harnessList } from "../../harnesses/registry.ts";
 import { EXIT_REFUSED, InputError } from "../../errors.ts";
 import { err, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
@@ -39,7 +40,7 @@ export const handoff: Command = {
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
     const target = harnessFlag(values, "to", registry);
-    if (!target) throw new InputError("missing --to H");
+    if (!target) throw new InputError(`missing --to H (${harnessList(registry)})`);
     const [from, cwd, title, model, sessionId] = ["from", "cwd", "title", "model", "session-id"].map((n) =>
       str(values, n)
     );
