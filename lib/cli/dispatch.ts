@@ -9,11 +9,13 @@ import { resolveHomes } from "../harnesses/homes.ts";
 import { resolveBridgeHome } from "../store/backup.ts";
 import { targetVersionsFrom } from "../pipeline/environment.ts";
 import type { Registry } from "../harnesses/registry.ts";
-import { err, out } from "./output.ts";
+import { drawProgress, err, out } from "./output.ts";
 import { InputError } from "../errors.ts";
 import { onNotice } from "../io/notices.ts";
 import type { Terminal } from "./terminal.ts";
 import { recordLimitFrom, setMaxRecordBytes } from "../io/jsonl.ts";
+import { onProgress } from "../io/progress.ts";
+import { progressRenderer } from "./progress.ts";
 
 export async function runCommand(
   entry: CommandEntry,
@@ -36,7 +38,15 @@ export async function runCommand(
     return 0;
   }
   refuseExtraArguments(entry.name, command, parsed, registry);
-  onNotice((line) => err(`session-bridge: ${line}`));
+  // Progress only for a person watching stderr; a --json run prints its one document and nothing else.
+  const progress = terminal.progress && !flag(parsed.values, "json")
+    ? progressRenderer(terminal.progress, drawProgress)
+    : undefined;
+  onProgress(progress?.listener);
+  onNotice((line) => {
+    progress?.clear();
+    err(`session-bridge: ${line}`);
+  });
   const context: Context = {
     registry,
     homes: resolveHomes(registry.harnesses, homeFlags(parsed.values, registry), env),
@@ -59,6 +69,9 @@ export async function runCommand(
     return await command.run(parsed, context);
   } finally {
     setMaxRecordBytes(previousLimit);
+    // A step cut short by an error leaves no half-drawn line before the error's own.
+    progress?.clear();
+    onProgress(undefined);
   }
 }
 

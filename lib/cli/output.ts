@@ -40,6 +40,14 @@ export function err(text: string): void {
   writer(2, `${terminalText(text)}\n`);
 }
 
+/**
+ * A progress line's drawing on stderr (lib/cli/progress.ts): passed through as is, because it moves the
+ * cursor itself; whatever session text it shows was escaped where the line was made.
+ */
+export function drawProgress(text: string): void {
+  writer(2, text);
+}
+
 /** writeSync may write less than asked on pipes; loop so large outputs arrive whole before exit. */
 function writeAll(fd: number, text: string): void {
   let buffer = Buffer.from(text);

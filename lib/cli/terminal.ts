@@ -5,22 +5,30 @@
  * driving the CLI) has none unless it passes one.
  */
 import { writeSync } from "node:fs";
+import { isatty } from "node:tty";
 import { terminalText } from "../io/control-characters.ts";
+import type { ProgressDisplay } from "./progress.ts";
 
 export interface Terminal {
   /** stdin and stdout are both terminals: someone can read a question and answer it. */
   interactive: boolean;
   /** Shows `question` (no newline after it) and resolves with the line typed, or null at end of input. */
   ask(question: string): Promise<string | null>;
+  /** stderr is a terminal: long steps show their progress there (absent: nothing is shown). */
+  progress?: ProgressDisplay;
 }
 
 /** No one to ask: scripts, pipes, CI, in-process runs. */
 export const NO_TERMINAL: Terminal = { interactive: false, ask: () => Promise.resolve(null) };
 
-/** This process's terminal, if stdin and stdout both are one. */
+/** A step shows its progress once it has run this long: a quicker one prints nothing. */
+const PROGRESS_AFTER_MS = 1000;
+
+/** This process's terminal: someone to ask if stdin and stdout both are one; progress if stderr is one. */
 export function processTerminal(): Terminal {
-  if (!process.stdin.isTTY || !process.stdout.isTTY) return NO_TERMINAL;
-  return { interactive: true, ask: askOnStdin };
+  const progress = isatty(2) ? { progress: { afterMs: PROGRESS_AFTER_MS } } : {};
+  if (!process.stdin.isTTY || !process.stdout.isTTY) return { ...NO_TERMINAL, ...progress };
+  return { interactive: true, ask: askOnStdin, ...progress };
 }
 
 async function askOnStdin(question: string): Promise<string | null> {

@@ -31,9 +31,12 @@ export async function holdingSignals<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Throws if a signal has arrived: called only where stopping still lets the caller roll back. */
+/**
+ * Throws if a signal has arrived while signals are held: called only where stopping still lets the caller roll
+ * back. Outside a hold (a listing's read) it never throws: a signal then ends the process as usual.
+ */
 export function checkpoint(): void {
-  if (received) throw new InterruptedError(received);
+  if (received && holders > 0) throw new InterruptedError(received);
 }
 
 /**

@@ -1,7 +1,9 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { InputError } from "../errors.ts";
 import { assertRegularFile } from "./file-kind.ts";
 import { nestsDeeperThan, tooDeep } from "./json.ts";
+import { startProgress } from "./progress.ts";
+import { yieldAndCheckpoint } from "./interrupt.ts";
 
 /**
  * The longest record (one line, in bytes) a JSONL file may hold. A line is decoded and parsed whole, so memory
@@ -17,6 +19,12 @@ export const MAX_RECORD_VARIABLE = "SESSION_BRIDGE_MAX_RECORD";
 let maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
 
 const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * How much is read between two visits to the event loop: a long read lets a Ctrl-C be seen (and stop a write
+ * that holds signals) within a few milliseconds, without paying for a visit per line.
+ */
+const YIELD_BYTES = 4 * 1024 * 1024;
 
 /**
  * Sets the limit every later read in this process applies (the CLI, from its environment, at the edge) and
@@ -132,8 +140,15 @@ export async function* readJsonl(
     };
   };
 
+  const step = startProgress(`reading ${path}`, "bytes", fstatSync(fd).size);
+  let visited = 0;
   try {
     for (;;) {
+      if (offset - visited >= YIELD_BYTES) {
+        visited = offset;
+        step.advance(offset);
+        await yieldAndCheckpoint();
+      }
       const read = readSync(fd, buffer, 0, CHUNK_BYTES, offset);
       if (read === 0) return;
       const chunk = buffer.subarray(0, read);
@@ -169,6 +184,7 @@ export async function* readJsonl(
     }
   } finally {
     // Refused mid-line, or the caller stopped early: the file is closed now, not when collected.
+    step.finish();
     open = false;
     closeSync(fd);
   }

@@ -24,6 +24,7 @@ import { yieldAndCheckpoint } from "./interrupt.ts";
 import { terminalText } from "./control-characters.ts";
 import { isatty } from "node:tty";
 import { crashPoint } from "./crash-points.ts";
+import { startProgress } from "./progress.ts";
 
 const FLUSH_BYTES = 1 << 20;
 
@@ -32,34 +33,48 @@ const FLUSH_BYTES = 1 << 20;
  * A terminal gets display-steering characters as `\uXXXX` escapes: the lines are JSON, so they still read
  * back as the same values, and a session cannot repaint the screen it is printed on.
  */
-export async function writeLines(fd: number, lines: AsyncIterable<string>): Promise<void> {
+export async function writeLines(fd: number, lines: AsyncIterable<string>, what?: string): Promise<void> {
   const shown = isatty(fd) ? terminalText : (l: string) => l;
   let buffer: string[] = [];
   let size = 0;
-  for await (const line of lines) {
-    const l = shown(line);
-    if (l.length >= FLUSH_BYTES) {
-      // A long record goes out in slices: joined into the batch, then encoded whole, it would be held three times.
-      if (buffer.length) writeSync(fd, buffer.join(""));
-      buffer = [];
-      size = 0;
-      writeInSlices(fd, l);
-      writeSync(fd, "\n");
-      await yieldAndCheckpoint();
-      continue;
-    }
-    buffer.push(l, "\n");
-    size += l.length + 1;
-    if (size >= FLUSH_BYTES) {
-      writeSync(fd, buffer.join(""));
-      buffer = [];
-      size = 0;
-      crashPoint("chunk-written");
-      await yieldAndCheckpoint();
-    }
+  const step = what ? startProgress(what, "bytes") : undefined;
+  let written = 0;
+  try {
+    await writeBatches();
+  } finally {
+    step?.finish();
   }
-  if (buffer.length) writeSync(fd, buffer.join(""));
-  await yieldAndCheckpoint();
+
+  async function writeBatches() {
+    for await (const line of lines) {
+      written += line.length + 1;
+      const l = shown(line);
+      if (l.length >= FLUSH_BYTES) {
+        // A long record goes out in slices: joined into the batch, then encoded whole, it would be held three times.
+        if (buffer.length) writeSync(fd, buffer.join(""));
+        buffer = [];
+        size = 0;
+        writeInSlices(fd, l);
+        writeSync(fd, "\n");
+        step?.advance(written);
+        crashPoint("chunk-written");
+        await yieldAndCheckpoint();
+        continue;
+      }
+      buffer.push(l, "\n");
+      size += l.length + 1;
+      if (size >= FLUSH_BYTES) {
+        writeSync(fd, buffer.join(""));
+        buffer = [];
+        size = 0;
+        step?.advance(written);
+        crashPoint("chunk-written");
+        await yieldAndCheckpoint();
+      }
+    }
+    if (buffer.length) writeSync(fd, buffer.join(""));
+    await yieldAndCheckpoint();
+  }
 }
 
 /** Writes `text` a slice at a time, never cutting a surrogate pair (each slice is encoded on its own). */
@@ -105,7 +120,7 @@ export async function publishFile(
   const temp = publishTempPath(path, process.pid);
   const fd = openSync(temp, "wx", 0o600);
   try {
-    await writeLines(fd, lines);
+    await writeLines(fd, lines, `writing ${path}`);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);

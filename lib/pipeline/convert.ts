@@ -85,12 +85,13 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
   const target = findHarness(registry, request.to);
   const output = typeof request.output === "string" ? resolve(request.output) : undefined;
   if (output) assertOutputFile(output, "-o");
-  const { session: source, skipped } = await sourceSession(request.source, { ...request, registry });
-  const destination: Destination = output
-    ? { path: output, replace: request.force ?? false }
-    : (request.output as { fd: number });
-  const { options, report } = await holdingSignals(() =>
-    convertSession(
+  // Ctrl-C while reading stops at the reader's next checkpoint; while writing, it leaves no file.
+  return await holdingSignals(async () => {
+    const { session: source, skipped } = await sourceSession(request.source, { ...request, registry });
+    const destination: Destination = output
+      ? { path: output, replace: request.force ?? false }
+      : (request.output as { fd: number });
+    const { options, report } = await convertSession(
       source,
       target,
       {
@@ -106,7 +107,12 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
       },
       destination,
       request.bridgeHome,
-    )
-  );
-  return { ...(output ? { output } : {}), target: { harness: target.name, id: options.id }, report, skipped };
+    );
+    return {
+      ...(output ? { output } : {}),
+      target: { harness: target.name, id: options.id },
+      report,
+      skipped,
+    };
+  });
 }

@@ -33,24 +33,27 @@ export interface Exported {
 export async function exportSession(request: ExportRequest): Promise<Exported> {
   const path = typeof request.output === "string" ? resolve(request.output) : undefined;
   if (path) assertOutputFile(path, "-o");
-  const { session, source } = await loadSession({
-    ...request,
-    registry: request.registry ?? builtinRegistry,
+  // Ctrl-C while reading stops at the reader's next checkpoint; while writing, it leaves no file.
+  return await holdingSignals(async () => {
+    const { session, source } = await loadSession({
+      ...request,
+      registry: request.registry ?? builtinRegistry,
+    });
+    const lines = source.render(session, {
+      id: session.meta.id,
+      cwd: session.meta.cwd ?? "",
+      now: request.now ?? new Date(),
+      stubOpenCalls: false,
+      home: homeOf(request.homes, source),
+      ...writerEnvironment(source, request),
+      verbatim: true,
+    });
+    // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.
+    if (path) await publishFile(path, lines, request.force ?? false);
+    else await writeLines((request.output as { fd: number }).fd, lines);
+    return {
+      ...(path ? { output: path } : {}),
+      session: { harness: session.meta.harness, id: session.meta.id },
+    };
   });
-  const lines = source.render(session, {
-    id: session.meta.id,
-    cwd: session.meta.cwd ?? "",
-    now: request.now ?? new Date(),
-    stubOpenCalls: false,
-    home: homeOf(request.homes, source),
-    ...writerEnvironment(source, request),
-    verbatim: true,
-  });
-  // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.
-  if (path) await holdingSignals(() => publishFile(path, lines, request.force ?? false));
-  else await writeLines((request.output as { fd: number }).fd, lines);
-  return {
-    ...(path ? { output: path } : {}),
-    session: { harness: session.meta.harness, id: session.meta.id },
-  };
 }

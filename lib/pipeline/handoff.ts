@@ -120,6 +120,17 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
   const backupWanted = request.backup ?? true;
   // A handoff an earlier crash interrupted is finished or rolled back first: planning must see the store as is.
   if (!dryRun) await recoverIfInterrupted(request.bridgeHome);
+  // A Ctrl-C while the source is read or the plan made stops the handoff at the reader's next checkpoint with
+  // nothing written; during the write it is rolled back (below).
+  return await holdingSignals(() => handOff(request, registry, target, { now, force, dryRun, backupWanted }));
+}
+
+async function handOff(
+  request: HandoffRequest,
+  registry: Registry,
+  target: Harness,
+  { now, force, dryRun, backupWanted }: { now: Date; force: boolean; dryRun: boolean; backupWanted: boolean },
+): Promise<HandoffOutcome> {
   const { session: source, skipped } = await sourceSession(request.source, { ...request, registry });
   const title = request.title ?? source.meta.title;
   const cwd = request.cwd;

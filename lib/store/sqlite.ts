@@ -14,6 +14,7 @@ import { regularFileIfPresent } from "../io/file-kind.ts";
 import { checkpoint, yieldAndCheckpoint } from "../io/interrupt.ts";
 import { notice } from "../io/notices.ts";
 import { crashPoint } from "../io/crash-points.ts";
+import { startProgress } from "../io/progress.ts";
 import { recordCopy } from "./backup.ts";
 
 const HEADER = "SQLite format 3\u0000";
@@ -296,7 +297,14 @@ export async function onlineBackup(db: DatabaseSync, dir: string, name: string):
   ensureDir(dir, []);
   const target = join(dir, name);
   try {
-    await backup(db, target);
+    const step = startProgress(`backing up ${db.location() ?? name}`, "pages");
+    try {
+      await backup(db, target, {
+        progress: ({ totalPages, remainingPages }) => step.advance(totalPages - remainingPages, totalPages),
+      });
+    } finally {
+      step.finish();
+    }
   } catch (error) {
     // A backup cut short (a full disk) is no backup: nothing of it stays.
     rmSync(target, { force: true });

@@ -34,6 +34,7 @@ import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } 
 import { targetRows } from "./target.ts";
 import { sameHarnessSource } from "./source.ts";
 import { checkHermesId } from "./ids.ts";
+import { startProgress } from "../../io/progress.ts";
 
 /** What commit needs beyond the preview: the database and the rows built (read-only) at planning. */
 interface Planned {
@@ -353,6 +354,9 @@ function titleNotes(requested: string | undefined, title: string | undefined): R
   )];
 }
 
+/** How many rows are inserted between two progress updates. */
+const PROGRESS_ROWS = 256;
+
 async function insertSession(
   { id, database, rows }: Planned,
   { backup, force, now, bridgeHome }: CommitOptions,
@@ -378,11 +382,14 @@ async function insertSession(
       if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
       insertRow(db, "sessions", only(rows.session, columns.sessions));
       let count = 0;
-      for (const message of rows.messages) {
+      const step = startProgress(`registering in ${database}`, "rows", rows.messages.length);
+      for (const [i, message] of rows.messages.entries()) {
+        if (i % PROGRESS_ROWS === 0) step.advance(i);
         if (message.active !== 1 && !columns.messages.has("active")) continue;
         insertRow(db, "messages", only(storedMessage(message), columns.messages));
         count++;
       }
+      step.finish();
       return { inserted: count, clash };
     });
     // What undo restores from the backup: the replaced session's rows, the title's previous holder.

@@ -1,0 +1,183 @@
+/**
+ * Progress on long steps and Ctrl-C in the middle of them. Progress shows on a terminal's stderr only (the
+ * terminal is injected: a display that shows every step at once stands for a person watching a long one), never
+ * under --json or off a terminal. A real SIGINT sent to a real child process mid-read or mid-write of a handoff
+ * leaves the target as it was, exit 130 with one line saying so. Nothing here is timed.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { randomUUID } from "node:crypto";
+import { claudeFixture, seedClaudeHome } from "./helpers/fixtures.ts";
+import { seedHermesHome, sha256 } from "./helpers/hermes.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
+import { runCli } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+import { scriptArgv } from "../lib/runtime.ts";
+import { NO_TERMINAL, type Terminal } from "../lib/cli/terminal.ts";
+import { progressRenderer } from "../lib/cli/progress.ts";
+
+const WATCHED: Terminal = { ...NO_TERMINAL, progress: { afterMs: 0 } };
+const CLEAR = "\r\u001b[K";
+
+test("a step shows what it does, how far and how long only once it has run a second, and is cleared at its end", () => {
+  let clock = 0;
+  const shown: string[] = [];
+  const screen = () => shown.join("");
+  const { listener } = progressRenderer({ afterMs: 1000 }, (t) => shown.push(t), () => clock);
+  const what = "reading /s/\u001b]52;c;x\u0007.jsonl";
+  listener({ what, unit: "bytes", done: 0, total: 70 * 1048576 });
+  clock = 600;
+  listener({ what, unit: "bytes", done: 30 * 1048576, total: 70 * 1048576 });
+  assert.equal(screen(), "", "a step under a second prints nothing");
+  clock = 1400;
+  listener({ what, unit: "bytes", done: 35 * 1048576, total: 70 * 1048576 });
+  assert.equal(screen(), `${CLEAR}reading /s/\\u001b]52;c;x\\u0007.jsonl: 35.0 of 70.0 MB (50%), 1.4 s`);
+  clock = 1450;
+  listener({ what, unit: "bytes", done: 36 * 1048576, total: 70 * 1048576 });
+  assert.equal(screen().split(CLEAR).length, 2, "at most ten redraws a second");
+  clock = 2100;
+  listener({ what: "registering in /h/state.db", unit: "rows", done: 0, total: 3000 });
+  listener({ what, unit: "bytes", done: 70 * 1048576, total: 70 * 1048576, finished: true });
+  assert.ok(screen().endsWith(CLEAR), "the line is cleared when the step ends");
+});
+
+/** A Claude Code session of about `megabytes`, chained turns of a captured one (a tool call in each). */
+function bigSession(dir: string, megabytes: number): string {
+  const turn = readFileSync(claudeFixture("thinking-tool-use"), "utf8").split("\n").filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((r) => r.type === "user" || r.type === "assistant");
+  const filler = " The parser module is refactored and the suite runs again.".repeat(30);
+  const path = join(dir, `${randomUUID()}.jsonl`);
+  const lines: string[] = [];
+  let size = 0;
+  let parent: string | null = null;
+  while (size < megabytes * 1048576) {
+    for (const template of turn) {
+      const record = structuredClone(template);
+      const uuid = randomUUID();
+      Object.assign(record, { uuid, parentUuid: parent });
+      const message = record.message as { content: unknown };
+      if (typeof message.content === "string") message.content += filler;
+      else if (Array.isArray(message.content)) {
+        for (const block of message.content as Record<string, unknown>[]) {
+          if (typeof block.text === "string") block.text += filler;
+        }
+      }
+      const line = JSON.stringify(record);
+      lines.push(line);
+      size += line.length + 1;
+      parent = uuid;
+    }
+  }
+  writeFileSync(path, `${lines.join("\n")}\n`);
+  return path;
+}
+
+/** Every file under `dir`, relative to it, sorted (hidden temp files included). */
+function files(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)))
+    .sort();
+}
+
+test("a handoff on a watched terminal shows reading, backing up and registering on stderr; not under --json, not off a terminal", async () => {
+  const root = tempDir();
+  const source = seedClaudeHome(join(root, "claude"), "plain-text");
+  const hermes = join(root, "hermes");
+  seedHermesHome(hermes, "0.19.0", "text-turns");
+  const args = ["handoff", source.path, "--to", "hermes", "--hermes-home", hermes, "--cwd", root];
+  const env = { SESSION_BRIDGE_HOME: join(root, "bridge") };
+  const shown = await runCli(args, env, undefined, undefined, WATCHED);
+  assert.equal(shown.code, 0, shown.stderr);
+  for (
+    const step of [`reading ${source.path}`, `backing up ${join(hermes, "state.db")}`, "registering in "]
+  ) {
+    assert.ok(shown.stderr.includes(`${CLEAR}${step}`), `${step} in ${JSON.stringify(shown.stderr)}`);
+  }
+  assert.match(shown.stderr, /: \d+\.\d of \d+\.\d MB \(\d+%\), \d+\.\d s/);
+  const json = await runCli([...args, "--json", "--force"], env, undefined, undefined, WATCHED);
+  assert.equal(json.code, 0, json.stderr);
+  assert.ok(!json.stderr.includes("\r") && !json.stdout.includes("\r"), "nothing drawn under --json");
+  const piped = await runCli([...args, "--force"], env);
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.ok(!piped.stderr.includes("\r"), "nothing drawn when stderr is not a terminal");
+});
+
+/** The CLI in a child process that Ctrl-Cs itself when its progress first shows a step named `marker`. */
+function interruptedAt(marker: string, args: string[], bridge: string) {
+  const [bin, ...pre] = scriptArgv(join(import.meta.dirname!, "helpers/interrupt-on-progress.ts"));
+  const r = spawnSync(bin!, [...pre, marker, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, SESSION_BRIDGE_HOME: bridge, SESSION_BRIDGE_DEBUG: "" },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test("Ctrl-C while a handoff reads a long session stops it: the Hermes store as it was, no backup, exit 130", async () => {
+  const root = tempDir();
+  const session = bigSession(root, 12);
+  const hermes = join(root, "hermes");
+  seedHermesHome(hermes, "0.19.0", "text-turns");
+  const bridge = join(root, "bridge");
+  mkdirSync(bridge);
+  const before = await sha256(join(hermes, "state.db"));
+  const storeBefore = files(hermes);
+  const r = interruptedAt("reading", [
+    "handoff",
+    session,
+    "--to",
+    "hermes",
+    "--hermes-home",
+    hermes,
+    "--cwd",
+    root,
+  ], bridge);
+  assert.equal(r.code, 130, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.ok(
+    r.stderr.endsWith(`${CLEAR}session-bridge: interrupted by SIGINT: nothing was changed\n`),
+    r.stderr,
+  );
+  assert.equal(
+    (r.stderr.match(/session-bridge:/g) ?? []).length,
+    1,
+    "one line says so, after the progress line is cleared",
+  );
+  assert.equal(await sha256(join(hermes, "state.db")), before);
+  assert.deepEqual(files(hermes), storeBefore);
+  assert.deepEqual(files(bridge), []);
+});
+
+test("Ctrl-C while a handoff writes the Codex rollout leaves no rollout, temp file, backup or ledger entry, exit 130", () => {
+  const root = tempDir();
+  const session = bigSession(root, 12);
+  const codex = join(root, "codex");
+  makeCodexHome(codex);
+  const bridge = join(root, "bridge");
+  mkdirSync(bridge);
+  const storeBefore = files(codex);
+  const sourceBefore = readFileSync(session, "utf8");
+  const r = interruptedAt("writing", [
+    "handoff",
+    session,
+    "--to",
+    "codex",
+    "--codex-home",
+    codex,
+    "--cwd",
+    root,
+  ], bridge);
+  assert.equal(r.code, 130, r.stderr);
+  assert.ok(
+    r.stderr.endsWith(`${CLEAR}session-bridge: interrupted by SIGINT: nothing was changed\n`),
+    r.stderr,
+  );
+  assert.deepEqual(files(codex), storeBefore);
+  assert.deepEqual(files(bridge), []);
+  assert.equal(readFileSync(session, "utf8"), sourceBefore, "the source is untouched");
+});
