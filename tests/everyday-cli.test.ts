@@ -273,3 +273,22 @@ test("a flag given without its value says so in plain words", async () => {
   const short = await runCli(["convert", seeded.id, "--to", "codex", "-o"]);
   assert.equal(short.stderr, "session-bridge: --output needs a value\n");
 });
+
+test("drift that finds no session says where it looked", async () => {
+  const r = await runCli([
+    "drift",
+    "--claude-home",
+    join(empty, "c"),
+    "--codex-home",
+    join(empty, "x"),
+    "--hermes-home",
+    join(empty, "h"),
+  ]);
+  assert.equal(r.code, 0);
+  assert.equal(
+    r.stdout,
+    "0 sessions checked: no drift\n" +
+      `  looked in claude-code: ${join(empty, "c", "projects")}; codex: ${join(empty, "x")}; ` +
+      `hermes: ${join(empty, "h", "state.db")}\n`,
+  );
+});

@@ -2,6 +2,7 @@ import type { Command } from "../command.ts";
 import { harnessFlag } from "../args.ts";
 import { driftLines, scanDrift } from "../../schemas/scan.ts";
 import { out, printJson } from "../output.ts";
+import { storeLocations } from "../../harnesses/stores.ts";
 
 export const drift: Command = {
   usage: "session-bridge drift [--from H] [--json]",
@@ -13,7 +14,8 @@ at all is named, the others are still checked, and the exit code is 1.`,
   options: { from: { type: "string" } },
   async run({ values }, { registry, homes, json }) {
     const from = harnessFlag(values, "from", registry);
-    const scan = await scanDrift(from ? [from] : registry.harnesses, homes);
+    const harnesses = from ? [from] : registry.harnesses;
+    const scan = await scanDrift(harnesses, homes);
     const clean = !scan.drift.length && !scan.unreadable.length && !scan.brokenStores.length;
     if (json) {
       printJson({
@@ -33,6 +35,8 @@ at all is named, the others are still checked, and the exit code is 1.`,
         }`,
       );
       for (const line of driftLines(scan)) out(`  ${line}`);
+      // Nothing checked may mean the stores are elsewhere: say where they were looked for.
+      if (!scan.sessions) out(`  looked in ${storeLocations(harnesses, homes)}`);
     }
     return clean ? 0 : 1;
   },
