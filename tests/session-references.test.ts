@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
-import { runCli, runCliJson } from "./helpers/cli.ts";
+import { cli, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { REFERENCE_FORMS } from "../lib/pipeline/reference.ts";
 
@@ -26,6 +26,7 @@ interface Row {
   id: string;
   prefix: string;
   title?: string;
+  updatedAt?: string;
 }
 
 async function listed(...args: string[]): Promise<Row[]> {
@@ -225,4 +226,18 @@ test("an ambiguous prefix names each candidate's shortest prefix to type instead
   assert.equal(typed.length, 3);
   const resolved = await Promise.all(typed.map((p) => resolvedId(p)));
   assert.deepEqual(resolved.sort(), codex.map((c) => c.id).sort());
+});
+
+test("list shows times on the person's clock (local time zone), --json keeps the stored UTC", async () => {
+  // The captured text-turns thread was last updated at 2026-11-29T20:58:23Z (its threads row).
+  const row = (stdout: string) => stdout.split("\n").find((l) => l.includes("Please greet the reviewer"))!;
+  const tokyo = cli(["list", "--from", "codex", ...homes], { TZ: "Asia/Tokyo" });
+  assert.match(row(tokyo.stdout), /\s2026-11-30 05:58\s/);
+  const utc = cli(["list", "--from", "codex", ...homes], { TZ: "UTC" });
+  assert.match(row(utc.stdout), /\s2026-11-29 20:58\s/);
+  const json = await listed("--from", "codex");
+  assert.match(
+    json.find((r) => r.id === codex[0]!.id)!.updatedAt!,
+    /^2026-11-29T20:58:23/,
+  );
 });

@@ -41,7 +41,7 @@ the exit code is 1.`,
       lines.push([
         r.harness,
         flag(values, "full-ids") ? r.id : r.prefix,
-        (r.updatedAt ?? "").slice(0, 16).replace("T", " "),
+        localMinute(r.updatedAt),
         r.cwd ?? "",
         r.title ?? "",
       ]);
@@ -50,3 +50,16 @@ the exit code is 1.`,
     return code;
   },
 };
+
+/**
+ * A stored time as the person's clock shows it ("2026-12-01 09:30", in the local time zone): the stores keep
+ * UTC, and a session used a minute ago must not look hours old. (--json keeps the stored UTC value.)
+ */
+function localMinute(iso: string | undefined): string {
+  const at = iso ? new Date(iso) : undefined;
+  if (!at || Number.isNaN(at.getTime())) return "";
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${
+    two(at.getMinutes())
+  }`;
+}
