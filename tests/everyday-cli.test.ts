@@ -292,3 +292,18 @@ test("drift that finds no session says where it looked", async () => {
       `hermes: ${join(empty, "h", "state.db")}\n`,
   );
 });
+
+test("version asked for the ways other tools take it is pointed to --version / -V", async () => {
+  assert.equal(
+    (await runCli(["-v"])).stderr,
+    'session-bridge: unknown option "-v" before the command: did you mean -V?\n',
+  );
+  assert.equal(
+    (await runCli(["version"])).stderr,
+    'session-bridge: unknown command "version": did you mean --version?\n',
+  );
+  assert.equal(
+    (await runCli(["LIST"])).stderr,
+    'session-bridge: unknown command "LIST": did you mean list?\n',
+  );
+});

@@ -56,7 +56,7 @@ export async function run(
     const entry = COMMANDS.find((c) => c.name === name);
     if (!entry) {
       const { didYouMean } = await import("./suggest.ts");
-      const known = [...COMMANDS.map((c) => c.name), "help"];
+      const known = [...COMMANDS.map((c) => c.name), "help", "--version"];
       throw new InputError(
         `unknown command ${JSON.stringify(name)}${didYouMean(name, known, " (see session-bridge --help)")}`,
       );
@@ -104,7 +104,7 @@ async function commandLine(
     const homeFlags = (await harnesses()).harnesses.map((h) => h.home.flag);
     if (!word.startsWith("--") || !homeFlags.includes(flag)) {
       const { didYouMean } = await import("./suggest.ts");
-      const known = ["--json", "--help", "--version", ...homeFlags.map((f) => `--${f}`)];
+      const known = ["--json", "--help", "-h", "--version", "-V", ...homeFlags.map((f) => `--${f}`)];
       throw new InputError(
         `unknown option ${JSON.stringify(word)} before the command${
           didYouMean(

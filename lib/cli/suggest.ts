@@ -4,9 +4,14 @@
  */
 import { closest, distance } from "fastest-levenshtein";
 
-/** The candidate `typed` most likely meant (a candidate it starts, else one a few edits away), if any. */
+/**
+ * The candidate `typed` most likely meant (the same letters in another case, a candidate it starts, else one a
+ * few edits away), if any.
+ */
 export function nearest(typed: string, candidates: readonly string[]): string | undefined {
   if (!typed || !candidates.length) return undefined;
+  const sameLetters = candidates.find((c) => c.toLowerCase() === typed.toLowerCase());
+  if (sameLetters) return sameLetters;
   const started = candidates.filter((c) => typed.length >= 2 && c.startsWith(typed));
   if (started.length === 1) return started[0];
   const best = closest(typed, [...candidates]);
