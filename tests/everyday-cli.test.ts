@@ -307,3 +307,28 @@ test("version asked for the ways other tools take it is pointed to --version / -
     'session-bridge: unknown command "LIST": did you mean list?\n',
   );
 });
+
+test("undo --list shows when each handoff was made on the local clock", async () => {
+  const bridge = tempDir("sb-bridge-");
+  const target = tempDir();
+  const env = { SESSION_BRIDGE_HOME: bridge, TZ: "Asia/Tokyo" };
+  const done = cli(["handoff", seeded.id, "--to", "claude", "--cwd", target, "--json", ...homes], env);
+  assert.equal(done.code, 0, done.stderr);
+  const op = (JSON.parse(done.stdout) as { op: string }).op;
+  const at = (JSON.parse(cli(["undo", "--list", "--json"], env).stdout) as { operations: { at: string }[] })
+    .operations[0]!.at;
+  // Tokyo's clock, by the platform's own formatter: "2026-12-01 18:07".
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", {
+      timeZone: "Asia/Tokyo",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).formatToParts(new Date(at)).map((p) => [p.type, p.value]),
+  );
+  const tokyo = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  assert.match(cli(["undo", "--list"], env).stdout, new RegExp(`^${op} {2}${tokyo} {2}claude-code:`, "m"));
+});

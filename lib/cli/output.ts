@@ -71,3 +71,16 @@ export function table(cells: string[][]): string[] {
     r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join("  ").trimEnd()
   );
 }
+
+/**
+ * A stored time as the person's clock shows it ("2026-12-01 09:30", in the local time zone): the stores keep
+ * UTC, and a session used a minute ago must not look hours old. (--json keeps the stored UTC values.)
+ */
+export function localMinute(iso: string | undefined): string {
+  const at = iso ? new Date(iso) : undefined;
+  if (!at || Number.isNaN(at.getTime())) return "";
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${
+    two(at.getMinutes())
+  }`;
+}

@@ -3,7 +3,7 @@ import { flag, str } from "../args.ts";
 import { brokenStoreLine, storeLocations } from "../../harnesses/stores.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { listSessions } from "../../pipeline/list.ts";
-import { err, out, printJson, table } from "../output.ts";
+import { err, localMinute, out, printJson, table } from "../output.ts";
 
 export const list: Command = {
   usage: "session-bridge list [--from H] [--cwd DIR] [--full-ids] [--json]",
@@ -50,16 +50,3 @@ the exit code is 1.`,
     return code;
   },
 };
-
-/**
- * A stored time as the person's clock shows it ("2026-12-01 09:30", in the local time zone): the stores keep
- * UTC, and a session used a minute ago must not look hours old. (--json keeps the stored UTC value.)
- */
-function localMinute(iso: string | undefined): string {
-  const at = iso ? new Date(iso) : undefined;
-  if (!at || Number.isNaN(at.getTime())) return "";
-  const two = (n: number) => String(n).padStart(2, "0");
-  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${
-    two(at.getMinutes())
-  }`;
-}

@@ -3,7 +3,7 @@ import { flag } from "../args.ts";
 import { undo as runUndo, undoable, type UndoOutcome } from "../../pipeline/undo.ts";
 import type { LedgerEntry } from "../../store/ledger.ts";
 import { EXIT_REFUSED, InputError, RefusedError } from "../../errors.ts";
-import { err, out, printJson } from "../output.ts";
+import { err, localMinute, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
 import { isYes } from "../terminal.ts";
@@ -28,7 +28,7 @@ export const undo: Command = {
       const pending = undoable(bridgeHome);
       if (json) printJson({ operations: pending });
       else if (!pending.length) out("nothing to undo");
-      else for (const e of pending.toReversed()) out(`${e.op}  ${e.at}  ${describe(e)}`);
+      else for (const e of pending.toReversed()) out(`${e.op}  ${localMinute(e.at)}  ${describe(e)}`);
       return 0;
     }
     const [ref] = parsed.positionals;
@@ -41,7 +41,7 @@ export const undo: Command = {
       // taken only when someone at a terminal says so.
       const newest = undoable(bridgeHome).at(-1);
       if (!newest) throw new RefusedError("nothing to undo");
-      const named = `the newest handoff is ${newest.op} (${newest.at}, ${describe(newest)})`;
+      const named = `the newest handoff is ${newest.op} (${localMinute(newest.at)}, ${describe(newest)})`;
       if (json || !terminal.interactive) {
         throw new InputError(`${named}: pass its id or --last to undo it (see undo --list)`);
       }
