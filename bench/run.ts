@@ -1,151 +1,258 @@
 /**
- * Benchmark: builds a large synthetic Claude Code session from real fixture records, then measures reading it,
- * converting it to each harness (rendered to a file) and handing it off to each (into a fresh store), each in
- * its own process so peak memory is that phase's alone; first, start-up of the compiled binary (bench/startup.ts).
- * Usage: npm run build && npm run bench -- [size-in-MB, default 70]
+ * `npm run bench`: every goal of issue 12 measured side by side in one run, each program in its own process
+ * (peak RSS is that process's alone), printed as one table of ratios (or `--json`). The binary measured is
+ * built at the start of the run (`npm run build`), so the figures are the code in this checkout.
+ * Usage: npm run bench -- [--json] [--megabytes 70] [--large-megabytes 700] [--sessions 2000]
+ *        [--world-megabytes 200] [--runs 1]   (run it under `nice -n 19` on a shared machine)
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
-import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { BUILTIN_HARNESSES, builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
-import { prepareConversion } from "../lib/pipeline/prepare.ts";
-import { convertSession } from "../lib/pipeline/convert.ts";
-import { createCodexStore } from "../lib/demo/codex-store.ts";
-import { createHermesStore } from "../lib/demo/hermes-store.ts";
-import { scriptArgv } from "../lib/runtime.ts";
-import { benchStartup } from "./startup.ts";
+import { generateClaudeSession } from "./session.ts";
+import { measure, type Measured, medianOf } from "./measure.ts";
+import { reference, referenceConvert } from "./reference.ts";
+import { emptyHermesHome } from "./hermes-floor.ts";
+import { BINARY, measureStartup } from "./startup.ts";
+import { buildWorld } from "./worlds.ts";
+import { printTable, type Row } from "./table.ts";
 
-const FIXTURE = fileURLToPath(
-  new URL("../fixtures/claude-code/2.1.328/thinking-tool-use.jsonl", import.meta.url),
-);
-type Json = Record<string, unknown>;
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+const FLOOR = fileURLToPath(new URL("./hermes-floor.ts", import.meta.url));
+const HARNESSES = ["claude-code", "codex", "hermes"] as const;
+type Harness = (typeof HARNESSES)[number];
+const MB = 1024 * 1024;
 
-/** One user -> assistant(thinking, tool_use) -> user(tool_result) -> assistant(text) turn per loop, chained. */
-function generate(path: string, megabytes: number): number {
-  const records = readFileSync(FIXTURE, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Json);
-  const turn = records.filter((r) => r.type === "user" || r.type === "assistant");
-  const filler = "The quick brown fox refactors the parser module and re-runs the suite. ".repeat(20);
-  const target = megabytes * 1024 * 1024;
-  const out: string[] = [];
-  let size = 0;
-  let parent: string | null = null;
-  let count = 0;
-  const start = Date.parse("2026-01-01T00:00:00Z");
-  while (size < target) {
-    for (const template of turn) {
-      const uuid = randomUUID();
-      const record: Json = structuredClone(template);
-      record.uuid = uuid;
-      record.parentUuid = parent;
-      record.timestamp = new Date(start + count * 1000).toISOString();
-      const message = record.message as { content: unknown };
-      if (typeof message.content === "string") message.content = `${message.content} ${filler}`;
-      else if (Array.isArray(message.content)) {
-        for (const block of message.content as Json[]) {
-          if (typeof block.text === "string") block.text = `${block.text} ${filler}`;
-        }
-      }
-      const line = JSON.stringify(record);
-      out.push(line);
-      size += line.length + 1;
-      parent = uuid;
-      count++;
-      if (out.length >= 1000) {
-        writeFileSync(path, `${out.join("\n")}\n`, { flag: "a" });
-        out.length = 0;
-      }
-    }
-  }
-  if (out.length) writeFileSync(path, `${out.join("\n")}\n`, { flag: "a" });
-  return count;
+const { values } = parseArgs({
+  options: {
+    json: { type: "boolean", default: false },
+    megabytes: { type: "string", default: "70" },
+    "large-megabytes": { type: "string", default: "700" },
+    sessions: { type: "string", default: "2000" },
+    "world-megabytes": { type: "string", default: "200" },
+    runs: { type: "string", default: "1" },
+    "startup-runs": { type: "string", default: "40" },
+  },
+});
+const runs = Number(values.runs);
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+/** A scratch world for one of our runs: its own HOME and harness homes, nothing of the user's touched. */
+function environment(dir: string): Record<string, string | undefined> {
+  return {
+    ...process.env,
+    HOME: join(dir, "home"),
+    CLAUDE_CONFIG_DIR: join(dir, "claude"),
+    CODEX_HOME: join(dir, "codex"),
+    HERMES_HOME: join(dir, "hermes"),
+  };
 }
 
-/** A phase is `read`, or `convert:<harness>` / `handoff:<harness>` of the generated Claude Code session. */
-async function phase(name: string, file: string, work: string): Promise<void> {
-  const now = new Date();
-  const started = performance.now();
-  const session = await readClaudeSession(file);
-  const [step, to] = name.split(":") as [string, HarnessName | undefined];
-  if (to) {
-    const target = BUILTIN_HARNESSES[to];
-    const homes = {
-      "claude-code": join(work, "claude"),
-      codex: join(work, "codex"),
-      hermes: join(work, "hermes"),
-    };
-    const cwd = join(work, "target");
-    mkdirSync(cwd);
-    if (step === "convert") {
-      const request = { registry: builtinRegistry, cwd, handshake: true, stubOpenCalls: false, now };
-      await convertSession(
-        session,
-        target,
-        request,
-        { path: join(work, "out.jsonl"), replace: false },
-        join(work, "bridge"),
-      );
-    } else {
-      createCodexStore(homes.codex);
-      createHermesStore(homes.hermes);
-      const { session: prepared, options } = await prepareConversion(session, target, {
-        registry: builtinRegistry,
-        cwd,
-        handshake: true,
-        stubOpenCalls: false,
-        now,
-        home: homes[to],
-      });
-      const plan = await target.plan(prepared, options, homes[to], false);
-      await plan.commit({ force: false, backup: true, now, bridgeHome: join(work, "bridge") });
-    }
-  }
-  const seconds = (performance.now() - started) / 1000;
-  console.log(JSON.stringify({ seconds, maxRssKiB: process.resourceUsage().maxRSS }));
+const ours = (args: string[], env: Record<string, string | undefined>) => measure([BINARY, ...args], { env });
+
+function build(): void {
+  const r = spawnSync(process.execPath, ["run", "build"], { cwd: REPO, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stderr}`);
 }
 
-const PHASES = [
-  "read",
-  ...["claude-code", "codex", "hermes"].flatMap((h) => [`convert:${h}`, `handoff:${h}`]),
-];
-
-async function main() {
-  const [mode, name, file, work] = process.argv.slice(2);
-  if (mode === "--phase") return await phase(name!, file!, work!);
-  const megabytes = Number(process.argv[2] ?? 70);
-  const dir = mkdtempSync(join(tmpdir(), "sb-bench-"));
+function main(): void {
+  const root = mkdtempSync(join(tmpdir(), "sb-bench-"));
+  const rows: Row[] = [];
+  const load = loadavg()[0]!;
   try {
-    benchStartup(dir);
-    const file = join(dir, `${randomUUID()}.jsonl`);
-    const t0 = performance.now();
-    const records = generate(file, megabytes);
-    const bytes = statSync(file).size;
-    console.log(
-      `session: ${(bytes / 1048576).toFixed(1)} MB, ${records} records (generated in ${
-        ((performance.now() - t0) / 1000).toFixed(1)
-      } s)`,
-    );
-    console.log("phase                 seconds  MB/s    peak RSS");
-    for (const name of PHASES) {
-      const work = join(dir, name.replace(":", "-"));
-      mkdirSync(work);
-      const [bin, ...pre] = scriptArgv(fileURLToPath(import.meta.url));
-      const r = spawnSync(bin!, [...pre, "--phase", name, file, work], { encoding: "utf8" });
-      if (r.status !== 0) throw new Error(`${name} failed: ${r.stderr}`);
-      const m = JSON.parse(r.stdout.trim().split("\n").at(-1)!) as { seconds: number; maxRssKiB: number };
-      const mbps = bytes / 1048576 / m.seconds;
-      console.log(
-        `${name.padEnd(20)} ${m.seconds.toFixed(2).padStart(7)}  ${mbps.toFixed(0).padStart(5)}  ${
-          (m.maxRssKiB / 1024).toFixed(0)
-        } MB`,
-      );
+    log("building dist/session-bridge");
+    build();
+
+    log("start-up");
+    const startup = measureStartup(root, [["--version"], ["--help"]], Number(values["startup-runs"]));
+    for (const [args, ms] of Object.entries(startup.probes)) {
+      const ratio = ms / startup.hello;
+      rows.push({
+        work: `session-bridge ${args}`,
+        ours: `${ms.toFixed(1)} ms`,
+        reference: `${startup.hello.toFixed(1)} ms (Bun hello-world)`,
+        ratio: `${ratio.toFixed(2)}x`,
+        goal: "<= 30 ms, <= 2x hello",
+        met: ms <= 30 && ratio <= 2,
+        figures: { ms, helloMs: startup.hello, ratio },
+      });
     }
+
+    const source = join(root, `${randomUUID()}.jsonl`);
+    const session = generateClaudeSession(source, Number(values.megabytes));
+    const size = `${(session.bytes / MB).toFixed(0)} MB / ${(session.records / 1000).toFixed(0)}k records`;
+    log(`generated a Claude Code session of ${size}`);
+    const work = (name: string) => {
+      const dir = join(root, name);
+      mkdirSync(join(dir, "home"), { recursive: true });
+      return dir;
+    };
+
+    // Claude Code -> Codex, ours and the reference's, on the same file.
+    const base = work("claude-codex");
+    const codexFile = join(base, "codex.jsonl");
+    const convert = (from: string, to: Harness, out: string, dir: string) =>
+      medianOf(runs, () => ours(["convert", from, "--to", to, "-o", out, "--force"], environment(dir)));
+    log("convert Claude Code -> Codex (ours)");
+    const headline = convert(source, "codex", codexFile, base);
+    const ref = reference();
+    let refRun: Measured | undefined;
+    if ("executable" in ref) {
+      log(`convert Claude Code -> Codex (${ref.label})`);
+      refRun = measure(
+        referenceConvert(ref.executable, "claude-code", "codex", source, join(base, "ref.jsonl")),
+      );
+    } else log(`reference skipped: ${ref.skipped}`);
+    const speedup = refRun ? refRun.seconds / headline.seconds : undefined;
+    const memory = refRun ? headline.peakRssBytes / refRun.peakRssBytes : undefined;
+    rows.push({
+      work: `convert ${size} claude-code -> codex`,
+      ours: seconds(headline),
+      reference: refRun
+        ? `${seconds(refRun)}, ${rss(refRun)} RSS`
+        : `skipped (${ref.label}: ${("skipped" in ref && ref.skipped) || ""})`,
+      ratio: speedup === undefined ? "-" : `speed ${speedup.toFixed(2)}x, RSS ${memory!.toFixed(2)}x`,
+      peakRss: rss(headline),
+      goal: ">= 10x faster, <= 0.5x RSS",
+      met: speedup === undefined ? null : speedup >= 10 && memory! <= 0.5,
+      figures: {
+        seconds: headline.seconds,
+        cpuSeconds: headline.cpuSeconds,
+        peakRssBytes: headline.peakRssBytes,
+        ...(refRun
+          ? {
+            referenceSeconds: refRun.seconds,
+            referenceCpuSeconds: refRun.cpuSeconds,
+            referencePeakRssBytes: refRun.peakRssBytes,
+          }
+          : {}),
+      },
+    });
+
+    // Handoff into Hermes against the floor: the same rows inserted by plain SQLite, Hermes's triggers firing.
+    const handoffDir = work("handoff-hermes");
+    emptyHermesHome(join(handoffDir, "hermes"));
+    log("handoff -> Hermes (ours)");
+    const handoff = ours(
+      ["handoff", source, "--to", "hermes", "--cwd", handoffDir, "--json"],
+      environment(handoffDir),
+    );
+    const hermesSource = (JSON.parse(handoff.stdout) as { target: { path: string } }).target.path;
+    const floorStore = emptyHermesHome(join(work("floor"), "hermes"));
+    log("floor: plain SQLite inserting the same rows");
+    const floor = measure([process.execPath, FLOOR, floorStore, join(handoffDir, "hermes", "state.db")]);
+    const overFloor = handoff.seconds / floor.seconds;
+    rows.push({
+      work: `handoff ${size} -> hermes`,
+      ours: seconds(handoff),
+      reference: `${seconds(floor)} (SQLite floor, ${
+        (JSON.parse(floor.stdout) as { rows: number }).rows
+      } rows)`,
+      ratio: `${overFloor.toFixed(2)}x floor`,
+      peakRss: rss(handoff),
+      goal: "<= 1.2x floor",
+      met: overFloor <= 1.2,
+      figures: { seconds: handoff.seconds, peakRssBytes: handoff.peakRssBytes, floorSeconds: floor.seconds },
+    });
+
+    // Every other pair and the same-harness copies, against the Claude Code -> Codex time. The session in
+    // each source harness is ours: the Codex file converted above, the Hermes rows of the handoff.
+    const sources: Record<Harness, string> = {
+      "claude-code": source,
+      codex: codexFile,
+      hermes: hermesSource,
+    };
+    for (const from of HARNESSES) {
+      for (const to of HARNESSES) {
+        if (from === "claude-code" && to === "codex") continue;
+        const dir = work(`${from}-${to}`);
+        log(`convert ${from} -> ${to}`);
+        const m = convert(sources[from], to, join(dir, "out"), dir);
+        const ratio = m.seconds / headline.seconds;
+        rows.push({
+          work: `convert ${from} -> ${to}${from === to ? " (copy)" : ""}`,
+          ours: seconds(m),
+          reference: `${seconds(headline)} (claude-code -> codex)`,
+          ratio: `${ratio.toFixed(2)}x`,
+          peakRss: rss(m),
+          goal: "<= 1.5x claude-code -> codex",
+          met: ratio <= 1.5,
+          figures: { seconds: m.seconds, cpuSeconds: m.cpuSeconds, peakRssBytes: m.peakRssBytes },
+        });
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+
+    // Ten times the session: linear time, bounded memory. Generated to disk as it is written.
+    const large = Number(values["large-megabytes"]);
+    if (large > 0) {
+      const bigDir = work("large");
+      const bigFile = join(bigDir, `${randomUUID()}.jsonl`);
+      const big = generateClaudeSession(bigFile, large);
+      log(`convert ${(big.bytes / MB).toFixed(0)} MB claude-code -> codex`);
+      const m = ours(
+        ["convert", bigFile, "--to", "codex", "-o", join(bigDir, "out"), "--force"],
+        environment(bigDir),
+      );
+      const linear = headline.seconds * (big.bytes / session.bytes);
+      const ratio = m.seconds / linear;
+      rows.push({
+        work: `convert ${(big.bytes / MB).toFixed(0)} MB / ${
+          (big.records / 1000).toFixed(0)
+        }k claude-code -> codex`,
+        ours: seconds(m),
+        reference: `${linear.toFixed(2)} s (${(big.bytes / session.bytes).toFixed(1)}x the ${
+          size.split(" /")[0]
+        })`,
+        ratio: `${ratio.toFixed(2)}x linear`,
+        peakRss: rss(m),
+        goal: "<= 1.2x linear, <= 256 MB",
+        met: ratio <= 1.2 && m.peakRssBytes <= 256 * MB,
+        figures: {
+          seconds: m.seconds,
+          cpuSeconds: m.cpuSeconds,
+          peakRssBytes: m.peakRssBytes,
+          linearSeconds: linear,
+        },
+      });
+      rmSync(bigDir, { recursive: true, force: true });
+    }
+
+    // Listing at scale, in a fresh process each time.
+    const worldDir = work("world");
+    const world = buildWorld(worldDir, {
+      sessions: Number(values.sessions),
+      megabytes: Number(values["world-megabytes"]),
+    });
+    log(`listing ${world.sessions} sessions (${(world.bytes / MB).toFixed(0)} MB)`);
+    const env = { ...environment(worldDir), ...world.env };
+    const listed = medianOf(Math.max(3, runs), () => ours(["list", "--json"], env));
+    const count = (JSON.parse(listed.stdout) as { sessions: unknown[] }).sessions.length;
+    rows.push({
+      work: `list ${count} sessions, 3 stores, ${(world.bytes / MB).toFixed(0)} MB`,
+      ours: seconds(listed),
+      reference: "-",
+      ratio: "-",
+      peakRss: rss(listed),
+      goal: "<= 0.3 s",
+      met: listed.seconds <= 0.3 && count === world.sessions,
+      figures: { seconds: listed.seconds, peakRssBytes: listed.peakRssBytes, sessions: count },
+    });
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(root, { recursive: true, force: true });
   }
+  printTable(rows, { json: values.json ?? false, load, loadAfter: loadavg()[0]! });
 }
 
-await main();
+function seconds(m: Measured): string {
+  return `${m.seconds.toFixed(2)} s`;
+}
+
+function rss(m: Measured): string {
+  return `${(m.peakRssBytes / MB).toFixed(0)} MB`;
+}
+
+main();
