@@ -4,11 +4,22 @@ import type { Context } from "./command.ts";
 import { type BrokenStore, brokenStoreLine } from "../harnesses/stores.ts";
 import { err } from "./output.ts";
 import { type Loaded, loadSession as load } from "../pipeline/load.ts";
+import type { NamedSessions } from "../registry/named.ts";
+import { SessionRegistry } from "../registry/registry.ts";
+import process from "node:process";
 
 export function loadSession(ref: string, values: Values, context: Context): Promise<Loaded> {
   const from = str(values, "from");
-  const { registry, homes, bridgeHome, onSkipped } = storesOf(context);
-  return load({ ref, ...(from !== undefined ? { from } : {}), registry, homes, bridgeHome, onSkipped });
+  const { registry, homes, bridgeHome, onSkipped, named } = storesOf(context);
+  return load({
+    ref,
+    ...(from !== undefined ? { from } : {}),
+    registry,
+    homes,
+    bridgeHome,
+    onSkipped,
+    named,
+  });
 }
 
 /**
@@ -19,8 +30,27 @@ export function storesOf(
   { now, registry, homes, bridgeHome, env, targetVersions }: Context,
 ): Pick<Context, "now" | "registry" | "homes" | "bridgeHome" | "env" | "targetVersions"> & {
   onSkipped: typeof warnSkipped;
+  named: NamedSessions;
 } {
-  return { now, registry, homes, bridgeHome, env, targetVersions, onSkipped: warnSkipped };
+  return {
+    now,
+    registry,
+    homes,
+    bridgeHome,
+    env,
+    targetVersions,
+    onSkipped: warnSkipped,
+    named: { registry: aliasRegistry(env), cwd: process.cwd() },
+  };
+}
+
+/** LazyBridge's alias registry as the CLI sees it: LAZYBRIDGE_SESSIONS_FILE honoured, a moved-aside file warned of. */
+export function aliasRegistry(env: Context["env"]): SessionRegistry {
+  return new SessionRegistry({
+    env,
+    ...(env.HOME ? { home: env.HOME } : {}),
+    warn: (message) => err(`session-bridge: warning: ${message}`),
+  });
 }
 
 export function warnSkipped(b: BrokenStore): void {

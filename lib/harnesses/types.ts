@@ -11,6 +11,7 @@ import type { ConfiguredModel, ModelRules } from "./models.ts";
 import type { KeyedRows } from "../store/rows.ts";
 import type { ToolVocabulary } from "../tools/canonical.ts";
 import type { HarnessDriver } from "../certify/types.ts";
+import type { RegistryKind } from "../registry/registry.ts";
 
 /** Every registered harness's store root by harness name, resolved once at the edge from flags and environment. */
 export type Homes = Readonly<Record<string, string>>;
@@ -217,6 +218,11 @@ export interface Harness {
   models: ModelRules;
   /** Whether a reasoning proof in a session it wrote provably comes from the provider the block names. */
   provesReasoning(session: Session, block: ReasoningBlock): boolean;
+  /**
+   * The kind LazyBridge's alias registry files this harness's conversations under (`claude`, `codex`,
+   * `hermes`); absent: no alias (`@NAME`) can name them.
+   */
+  registryKind?: RegistryKind;
   /** How certify runs it; absent: certify cannot drive it. */
   certify?: CertifyHooks;
   /** What this harness's writer can hold; the loss report is computed against it. */

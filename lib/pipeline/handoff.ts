@@ -39,6 +39,8 @@ import { saveProvenance } from "../tools/provenance.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import type { StoresRequest } from "./request.ts";
+import { followAliases, type FollowOutcome } from "../registry/follow.ts";
+import { isAlias } from "../registry/registry.ts";
 
 export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   source: SessionSource;
@@ -64,6 +66,11 @@ export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   stubOpenCalls?: boolean;
   /** The time the handoff is made (default: now). */
   now?: Date;
+  /**
+   * Bind this name (in the resume folder's scope of `named`'s registry) for the target's kind to the new id.
+   * Without it, every name bound there to the source follows it. The source's binding stays.
+   */
+  alias?: string;
 }
 
 export interface HandoffTarget {
@@ -108,12 +115,21 @@ export interface HandoffOutcome {
   report: ConversionReport;
   /** Stores that could not be searched while resolving the reference. */
   skipped: BrokenStore[];
+  /** Names bound to the new id (`named` given, not a dry run), and why a bind could not be made. */
+  aliases?: FollowOutcome;
 }
 
 export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> {
   const registry = request.registry ?? builtinRegistry;
   const target = findHarness(registry, request.to);
   if (request.sessionId !== undefined) target.checkId(request.sessionId);
+  if (request.alias !== undefined && !isAlias(request.alias)) {
+    throw new InputError(
+      `--alias ${
+        JSON.stringify(request.alias)
+      }: a name starts with a letter, then letters, digits, '_', '.' or '-' (max 64)`,
+    );
+  }
   const now = request.now ?? new Date();
   const force = request.force ?? false;
   const dryRun = request.dryRun ?? false;
@@ -193,6 +209,16 @@ async function handOff(
     return { result, op };
   });
   const pruned = done ? applyRetention(request.bridgeHome, now) : undefined;
+  const aliases = done && request.named
+    ? await followAliases({
+      named: request.named,
+      source: { harness: findHarness(registry, source.meta.harness), id: source.meta.id },
+      target: { harness: target, id: plan.id, cwd: plan.cwd },
+      ...(request.alias !== undefined ? { alias: request.alias } : {}),
+      op: done.op,
+      bridgeHome: request.bridgeHome,
+    })
+    : undefined;
   const targetInfo: HandoffTarget = {
     harness: plan.harness,
     id: plan.id,
@@ -220,6 +246,7 @@ async function handOff(
     ...(pruned ? { pruned } : {}),
     report,
     skipped,
+    ...(aliases ? { aliases } : {}),
   };
 }
 

@@ -35,6 +35,7 @@ export async function loadSession(request: LoadRequest): Promise<Loaded> {
     homes: request.homes,
     bridgeHome: request.bridgeHome,
     ...(from ? { from } : {}),
+    ...(request.named ? { named: request.named } : {}),
   });
   for (const b of resolved.skipped) request.onSkipped?.(b);
   const session = restoreProvenance(request.bridgeHome, await resolved.harness.read(resolved.path));

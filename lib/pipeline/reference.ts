@@ -10,6 +10,7 @@ import type { Harness, Homes, SessionSummary } from "../harnesses/types.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import { type BrokenStore, brokenStoreLine, listStores, storeLocations } from "../harnesses/stores.ts";
 import { looksLikePath, matchStored, MIN_PREFIX, type Resolved, resolveFile } from "../harnesses/resolve.ts";
+import { aliasOfReference, type NamedSessions, uniqueBinding } from "../registry/named.ts";
 
 export type { Resolved } from "../harnesses/resolve.ts";
 
@@ -22,6 +23,8 @@ export interface ReferenceRequest {
   bridgeHome: string;
   /** Look in this harness only (`--from`). */
   from?: Harness;
+  /** The alias registry and folder `@NAME` is looked up in; without it `@NAME` is refused. */
+  named?: NamedSessions;
 }
 
 export interface ReferenceForm {
@@ -102,8 +105,33 @@ const STORED: ReferenceForm = {
   },
 };
 
+/**
+ * `@NAME`: the conversation an alias names in the current folder's scope (LazyBridge's registry), found in the
+ * harness whose registry kind it is bound under. Bound under two kinds, it is ambiguous unless `--from` chooses.
+ */
+const NAMED: ReferenceForm = {
+  syntax: "@NAME",
+  means: "the conversation named NAME in this folder (session-bridge alias, LazyBridge)",
+  claims: (ref) => ref.startsWith("@"),
+  async resolve(request) {
+    const name = aliasOfReference(request.ref);
+    if (!request.named) throw new InputError(`${JSON.stringify(request.ref)}: no alias registry was given`);
+    const { registry, from } = request;
+    const binding = await uniqueBinding(request.named, name, from ? [from] : registry.harnesses);
+    try {
+      return await STORED.resolve({ ...request, ref: binding.entry.native_id, from: binding.harness });
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      throw new InputError(
+        `@${name} names ${binding.harness.name} session ${binding.entry.native_id}, which is not there: ` +
+          error.message,
+      );
+    }
+  },
+};
+
 /** Every form, in the order they are tried: the catch-all search of ids and titles comes last. */
-export const REFERENCE_FORMS: readonly ReferenceForm[] = [FILE, RECENT, STORED];
+export const REFERENCE_FORMS: readonly ReferenceForm[] = [FILE, NAMED, RECENT, STORED];
 
 /** The session `ref` names, by the first form that claims it. */
 export function resolveReference(request: ReferenceRequest): Promise<Resolved> {

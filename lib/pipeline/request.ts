@@ -2,6 +2,7 @@
 import type { Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
+import type { NamedSessions } from "../registry/named.ts";
 
 export interface StoresRequest {
   /** The harnesses known (default: the built-in ones). */
@@ -15,4 +16,6 @@ export interface StoresRequest {
    * is known (before anything else happens), so a CLI can warn in order.
    */
   onSkipped?: (store: BrokenStore) => void;
+  /** The alias registry and the folder whose names `@NAME` means (default: `@NAME` is refused). */
+  named?: NamedSessions;
 }

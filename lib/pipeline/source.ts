@@ -4,6 +4,7 @@ import type { BrokenStore } from "../harnesses/stores.ts";
 import type { Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { loadSession } from "./load.ts";
+import type { NamedSessions } from "../registry/named.ts";
 
 export type SessionSource =
   /** A reference in any of the forms of reference.ts (a path, an id or prefix, a title, `latest`, `codex~2`); `from` limits the search. */
@@ -16,6 +17,7 @@ export interface SourceContext {
   homes: Homes;
   bridgeHome: string;
   onSkipped?: (store: BrokenStore) => void;
+  named?: NamedSessions;
 }
 
 /** The session a request names, read from the stores when it is a reference. */

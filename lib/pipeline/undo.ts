@@ -4,6 +4,7 @@
  * and unless it is a dry run carry that out and apply the backup retention rule. A dry run says what the real
  * undo would do, a refusal included. Nothing here prints.
  */
+import { restoreAliases, type RestoredAlias } from "../registry/follow.ts";
 import { InputError, RefusedError } from "../errors.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { type LedgerEntry, pendingOperations } from "../store/ledger.ts";
@@ -31,6 +32,8 @@ export interface UndoOutcome {
   dryRun: boolean;
   entry: LedgerEntry;
   plan: UndoPlan;
+  /** Names the handoff had bound, put back as they were (and why one could not be). */
+  aliases?: { restored: RestoredAlias[]; warnings: string[] };
   /** Why the undo is refused (something changed since the handoff); only a dry run returns one. */
   refusal?: string;
   /** Copies saved before removing (databases, changed files). */
@@ -71,10 +74,13 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
   const refusal = undoRefusal(plan, force);
   const backups = dryRun ? [] : await holdingSignals(() => carryOutUndo(plan, force, now, bridgeHome));
   const pruned = dryRun ? undefined : applyRetention(bridgeHome, now);
+  // The names the handoff bound go back to what they named before it.
+  const aliases = dryRun ? undefined : await restoreAliases(bridgeHome, entry.op);
   return {
     dryRun,
     entry,
     plan,
+    ...(aliases && (aliases.restored.length || aliases.warnings.length) ? { aliases } : {}),
     ...(dryRun && refusal ? { refusal } : {}),
     backups,
     ...(pruned ? { pruned } : {}),

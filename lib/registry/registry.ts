@@ -237,6 +237,8 @@ export class SessionRegistry {
         const byName = child(byScope, key.scope) as PyObject;
         delete byName[key.alias];
         if (Object.keys(byName).length === 0) delete (byScope as PyObject)[key.scope];
+        // The bind being undone made the kind's object too, most likely: an empty one goes with it.
+        if (Object.keys(byScope as PyObject).length === 0) delete sessions[key.kind];
       } else ensure(ensure(sessions, key.kind), key.scope)[key.alias] = previous;
       restored = true;
       return true;

@@ -11,7 +11,7 @@ import { exitAfterSignals } from "../signals.ts";
 
 export const handoff: Command = {
   usage:
-    "session-bridge handoff <session> --to H [--cwd DIR] [--title T] [--model M] [--session-id ID] [--dry-run] [--force] [--no-backup] [--json]",
+    "session-bridge handoff <session> --to H [--alias NAME] [--cwd DIR] [--title T] [--model M] [--session-id ID] [--dry-run] [--force] [--no-backup] [--json]",
   help: `  --to H             target harness
   --cwd DIR          directory to resume from (default: the source session's)
   --title T          title in the target (default: the source's, else its first user message)
@@ -25,7 +25,9 @@ export const handoff: Command = {
   --stub-open-calls  give each interrupted tool call a result saying it was interrupted (the default:
                      every target otherwise hides or invents it on resume)
   --no-stub-open-calls  leave interrupted tool calls without a result
-  --from H           look for <session> in this harness only`,
+  --from H           look for <session> in this harness only
+  --alias NAME       name the new conversation NAME in the resume folder (LazyBridge's registry); without
+                     it, names the source has there follow it (the source keeps them)`,
   arguments: ["session"],
   options: {
     ...CONVERSION_OPTIONS,
@@ -34,6 +36,7 @@ export const handoff: Command = {
     "session-id": { type: "string" },
     "dry-run": { type: "boolean" },
     "no-backup": { type: "boolean" },
+    alias: { type: "string" },
   },
   async run(parsed, context) {
     const { registry, json } = context;
@@ -45,7 +48,9 @@ export const handoff: Command = {
       str(values, n)
     );
     const dryRun = flag(values, "dry-run");
+    const alias = str(values, "alias");
     const done = await runHandoff({
+      ...(alias !== undefined ? { alias } : {}),
       source: { ref: ref!, ...(from !== undefined ? { from } : {}) },
       to: target.name,
       ...(cwd !== undefined ? { cwd } : {}),
@@ -59,6 +64,7 @@ export const handoff: Command = {
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
       ...storesOf(context),
     });
+    for (const w of done.aliases?.warnings ?? []) err(`session-bridge: warning: ${w}`);
     if (json) {
       // A refused plan is a failure like a refused handoff: ok is false and the error says why, with exit 1.
       if (done.refusal) err(`session-bridge: ${done.refusal}`);
@@ -70,6 +76,7 @@ export const handoff: Command = {
         refusal: done.refusal ?? null,
         ...(done.reproduce ? { reproduce: done.reproduce } : {}),
         backup: done.backup,
+        aliases: done.aliases?.followed ?? [],
         report: done.report,
         ...(done.refusal ? { error: { message: done.refusal, exitCode: EXIT_REFUSED } } : {}),
       }, !done.refusal);
@@ -87,6 +94,13 @@ export const handoff: Command = {
     }
     if (done.reproduce) out(`carry out exactly this plan with:\n  ${done.reproduce}`);
     out(`${dryRun ? "then resume" : "resume"} with:\n  ${done.target.resumeCommand}`);
+    for (const a of done.aliases?.followed ?? []) {
+      out(
+        `named @${a.name} for ${done.target.harness} in ${a.scope}${
+          a.replaced ? ` (was ${a.replaced})` : ""
+        }`,
+      );
+    }
     if (done.op) out(`undo with:\n  session-bridge undo ${done.op}`);
     return exitAfterSignals(0, "handoff");
   },

@@ -58,6 +58,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./export.ts")).exportCommand,
   },
   {
+    name: "alias",
+    summary: "name conversations (list, bind, rename, forget, resolve) in LazyBridge's shared registry",
+    load: async () => (await import("./alias.ts")).alias,
+  },
+  {
     name: "undo",
     touchesStores: true,
     summary: "take back a handoff: remove what it wrote, restore what it replaced",

@@ -4,6 +4,10 @@ import { brokenStoreLine, storeLocations } from "../../harnesses/stores.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { listSessions } from "../../pipeline/list.ts";
 import { err, localMinute, out, printJson, table } from "../output.ts";
+import { aliasRegistry } from "../load.ts";
+import type { Registry } from "../../harnesses/registry.ts";
+import type { SessionSummary } from "../../harnesses/types.ts";
+import type { SessionRegistry } from "../../registry/registry.ts";
 
 export const list: Command = {
   usage: "session-bridge list [--from H] [--cwd DIR] [--full-ids] [--json]",
@@ -15,7 +19,7 @@ A store that cannot be read is named on stderr (in --json: brokenStores), the ot
 the exit code is 1.`,
   arguments: [],
   options: { from: { type: "string" }, cwd: { type: "string" }, "full-ids": { type: "boolean" } },
-  async run({ values }, { registry, homes, json }) {
+  async run({ values }, { registry, homes, json, env }) {
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
     const { sessions: rows, broken } = await listSessions({
       registry,
@@ -24,8 +28,15 @@ the exit code is 1.`,
       ...(cwd ? { cwd } : {}),
     });
     const code = broken.length ? 1 : 0;
+    const names = await namesOf(registry, aliasRegistry(env));
     if (json) {
-      printJson({ sessions: rows, brokenStores: broken });
+      printJson({
+        sessions: rows.map((r) => {
+          const aliases = names(r);
+          return aliases.length ? { ...r, aliases } : r;
+        }),
+        brokenStores: broken,
+      });
       return code;
     }
     for (const b of broken) err(`session-bridge: ${brokenStoreLine(b)}`);
@@ -36,11 +47,13 @@ the exit code is 1.`,
       out(`no sessions found${filter}${broken.length ? " in the readable stores" : ""} (${where})`);
       return code;
     }
-    const lines = [["HARNESS", "ID", "UPDATED", "CWD", "TITLE"]];
+    const named = rows.some((r) => names(r).length > 0);
+    const lines = [["HARNESS", "ID", ...(named ? ["NAME"] : []), "UPDATED", "CWD", "TITLE"]];
     for (const r of rows) {
       lines.push([
         r.harness,
         flag(values, "full-ids") ? r.id : r.prefix,
+        ...(named ? [names(r).map((n) => `@${n}`).join(" ")] : []),
         localMinute(r.updatedAt),
         r.cwd ?? "",
         r.title ?? "",
@@ -50,3 +63,28 @@ the exit code is 1.`,
     return code;
   },
 };
+
+/**
+ * The names each session has in LazyBridge's registry (any folder's scope: an id names one conversation), so
+ * `@reviewer` shows beside the conversation it names. An unreadable registry is a warning; the sessions are
+ * still listed.
+ */
+async function namesOf(
+  registry: Registry,
+  names: SessionRegistry,
+): Promise<(row: SessionSummary) => string[]> {
+  const byKey = new Map<string, Set<string>>();
+  try {
+    for (const e of await names.entries()) {
+      const key = `${e.kind}\0${e.native_id}`;
+      byKey.set(key, (byKey.get(key) ?? new Set()).add(e.name));
+    }
+  } catch (error) {
+    err(`session-bridge: warning: could not read the alias registry: ${(error as Error).message}`);
+  }
+  if (!byKey.size) return () => [];
+  return (row) => {
+    const kind = findHarness(registry, row.harness).registryKind;
+    return kind ? [...(byKey.get(`${kind}\0${row.id}`) ?? [])] : [];
+  };
+}

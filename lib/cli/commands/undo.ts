@@ -68,7 +68,8 @@ export const undo: Command = {
 const describe = (e: LedgerEntry) =>
   `${e.source.harness}:${e.source.id} -> ${e.target.harness}:${e.target.id}`;
 
-function printOutcome({ dryRun, entry, plan, refusal, backups, pruned }: UndoOutcome): number {
+function printOutcome({ dryRun, entry, plan, refusal, backups, pruned, aliases }: UndoOutcome): number {
+  for (const w of aliases?.warnings ?? []) err(`session-bridge: warning: ${w}`);
   if (refusal) err(`session-bridge: ${refusal}`);
   printJson({
     dryRun,
@@ -80,12 +81,13 @@ function printOutcome({ dryRun, entry, plan, refusal, backups, pruned }: UndoOut
     refusal: refusal ?? null,
     backups,
     pruned: pruned?.remove.map((c) => c.path) ?? [],
+    aliases: aliases?.restored ?? [],
     ...(refusal ? { error: { message: refusal, exitCode: EXIT_REFUSED } } : {}),
   }, !refusal);
   return refusal ? EXIT_REFUSED : exitAfterSignals(0, "undo");
 }
 
-function showOutcome({ dryRun, entry, plan, refusal, backups, pruned }: UndoOutcome): number {
+function showOutcome({ dryRun, entry, plan, refusal, backups, pruned, aliases }: UndoOutcome): number {
   const target = `${entry.target.harness}:${entry.target.id}`;
   // A refused dry run still shows what undo --force would do, then says why plain undo will not.
   out(
@@ -106,6 +108,10 @@ function showOutcome({ dryRun, entry, plan, refusal, backups, pruned }: UndoOutc
   }
   for (const b of backups) out(`  saved ${b}`);
   if (pruned?.remove.length) out(`  ${prunedSummary(pruned)}`);
+  for (const a of aliases?.restored ?? []) {
+    out(`  @${a.name} (${a.kind}) ${a.nativeId ? `names ${a.nativeId} again` : "is free again"}`);
+  }
+  for (const w of aliases?.warnings ?? []) err(`session-bridge: warning: ${w}`);
   if (refusal) {
     err(`session-bridge: ${refusal}`);
     return EXIT_REFUSED;

@@ -17,6 +17,8 @@ export const claudeCode: Harness = {
   name: "claude-code",
   aliases: ["claude"],
   title: "Claude Code",
+  // LazyBridge's alias registry files its conversations under this kind.
+  registryKind: "claude",
   home: CLAUDE_HOME,
   versionVariable: "SESSION_BRIDGE_CLAUDE_VERSION",
   files: {

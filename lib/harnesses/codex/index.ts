@@ -17,6 +17,8 @@ export const codex: Harness = {
   name: "codex",
   aliases: [],
   title: "Codex CLI",
+  // LazyBridge's alias registry files its conversations under this kind.
+  registryKind: "codex",
   home: CODEX_HOME,
   versionVariable: "SESSION_BRIDGE_CODEX_VERSION",
   files: {

@@ -17,6 +17,8 @@ export const hermes: Harness = {
   name: "hermes",
   aliases: [],
   title: "Hermes Agent",
+  // LazyBridge's alias registry files its conversations under this kind.
+  registryKind: "hermes",
   home: HERMES_HOME,
   files: {
     extensions: [".db", ".json", ".jsonl"],
