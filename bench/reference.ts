@@ -1,12 +1,10 @@
 /**
  * The reference implementation, agent-session-bridge 0.5.0 from PyPI, installed into a private venv in the
- * cache the way the acceptance runner installs Hermes (acceptance/install-pip.ts; reused once installed).
+ * cache the way the acceptance runner installs Hermes (acceptance/python-venv.ts; reused once installed).
  * Its CLI converts a file: `agent-session-bridge convert --from claude-code --to codex FILE -o OUT`
  * (session_bridge/convert.py: read the whole session, write every record, then dump the list as JSONL).
  */
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { installPip, type PipHarness } from "../acceptance/install-pip.ts";
+import { installPip, type PipHarness, venvDir as referenceVenvDir } from "../acceptance/python-venv.ts";
 import { messageOf } from "../lib/errors.ts";
 
 const VERSION = "0.5.0";
@@ -21,9 +19,7 @@ const SPEC: PipHarness = {
 export type Reference = { label: string; executable: string } | { label: string; skipped: string };
 
 export function venvDir(): string {
-  const xdg = process.env.XDG_CACHE_HOME;
-  const base = xdg !== undefined && xdg !== "" ? xdg : join(homedir(), ".cache");
-  return join(base, "session-bridge", "venvs", `${SPEC.pipPackage}-${VERSION}`);
+  return referenceVenvDir(SPEC.pipPackage, VERSION);
 }
 
 /** The reference's executable, installing it on first use; skipped (with why) when Python is absent. */
