@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomFillSync, randomUUID } from "node:crypto";
 import { InputError } from "./errors.ts";
 
 /**
@@ -50,11 +50,29 @@ export function newUuid(): string {
  * Harnesses that sort their sessions by id (Codex threads) expect these.
  */
 export function newUuidV7(now: Date): string {
-  const bytes = randomBytes(16);
-  const ms = BigInt(Math.max(0, Math.floor(now.getTime())));
-  for (let i = 0; i < 6; i++) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  const bytes = Buffer.alloc(16);
+  randomInto(bytes, 6);
+  const ms = Math.max(0, Math.floor(now.getTime()));
+  for (let i = 0; i < 6; i++) bytes[i] = Math.floor(ms / 2 ** (8 * (5 - i))) % 256;
   bytes[6] = (bytes[6]! & 0x0f) | 0x70;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
   const hex = bytes.toString("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Random bytes drawn from a pool filled a few KB at a time: a rendering mints an id per record, and asking the
+ * system for 16 bytes each time cost more than the rest of the id.
+ */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+function randomInto(target: Buffer, from: number): void {
+  const wanted = target.length - from;
+  if (poolAt + wanted > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  pool.copy(target, from, poolAt, poolAt + wanted);
+  poolAt += wanted;
 }

@@ -25,7 +25,15 @@ function validatorFor(harness: string, version: string, kind: string): ValidateF
   if (validate === undefined) {
     const schema = EMBEDDED_SCHEMAS.find((s) => s.harness === harness && s.version === version)
       ?.records[kind];
-    ajv ??= new Ajv({ allErrors: true, strict: false, discriminator: true });
+    // The embedded schemas are checked by the suite, not at each run; their code is compiled as written (Ajv's
+    // optimizing pass and the meta-schema check cost more than a whole session's checks save).
+    ajv ??= new Ajv({
+      allErrors: true,
+      strict: false,
+      discriminator: true,
+      validateSchema: false,
+      code: { optimize: false },
+    });
     validate = schema ? ajv.compile(schema) : null;
     if (validate) compiled++;
     validators.set(key, validate);
@@ -52,12 +60,20 @@ export class DriftCollector {
   private readonly found = new Map<string, DriftEntry>();
   private lastVersion: string | undefined;
 
+  /** The schema version for each harness version met: looked up once, not once per record. */
+  private readonly schemaVersions = new Map<string | undefined, string | undefined>();
+
   constructor(private readonly harness: string) {}
 
   /** Checks one record of `kind` written by harness `version` (undefined: the newest we know). */
   check(version: string | undefined, kind: string, value: unknown, example: number): void {
     if (version) this.lastVersion = version;
-    const schemaVersion = schemaVersionFor(this.harness, version ?? this.lastVersion);
+    const written = version ?? this.lastVersion;
+    let schemaVersion = this.schemaVersions.get(written);
+    if (!this.schemaVersions.has(written)) {
+      schemaVersion = schemaVersionFor(this.harness, written);
+      this.schemaVersions.set(written, schemaVersion);
+    }
     if (!schemaVersion) return;
     const validate = validatorFor(this.harness, schemaVersion, kind);
     if (!validate) {
