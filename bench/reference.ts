@@ -1,32 +1,24 @@
 /**
- * The reference implementation, agent-session-bridge 0.5.0 from PyPI, installed into a private venv in the
- * cache the way the acceptance runner installs Hermes (acceptance/python-venv.ts; reused once installed).
- * Its CLI converts a file: `agent-session-bridge convert --from claude-code --to codex FILE -o OUT`
- * (session_bridge/convert.py: read the whole session, write every record, then dump the list as JSONL).
+ * The reference implementation, agent-session-bridge 0.5.0 from PyPI, in its private venv in the cache
+ * (acceptance/python-venv.ts, shared with the acceptance runner; reused once installed). Its CLI converts a
+ * file: `agent-session-bridge convert --from claude-code --to codex FILE -o OUT` (session_bridge/convert.py:
+ * read the whole session into its IR, render every record into a list, then dump the list as JSONL).
  */
-import { installPip, type PipHarness, venvDir as referenceVenvDir } from "../acceptance/python-venv.ts";
+import { dirname, join } from "node:path";
+import { pythonAvailable, referenceVenv } from "../acceptance/python-venv.ts";
 import { messageOf } from "../lib/errors.ts";
 
+const PACKAGE = "agent-session-bridge";
 const VERSION = "0.5.0";
-const SPEC: PipHarness = {
-  kind: "pip",
-  pipPackage: "agent-session-bridge",
-  executable: "agent-session-bridge",
-  pythons: ["3.11", "3.12", "3.13"],
-  pythonEnv: "SESSION_BRIDGE_BENCH_PYTHON",
-};
 
 export type Reference = { label: string; executable: string } | { label: string; skipped: string };
 
-export function venvDir(): string {
-  return referenceVenvDir(SPEC.pipPackage, VERSION);
-}
-
 /** The reference's executable, installing it on first use; skipped (with why) when Python is absent. */
 export function reference(): Reference {
-  const label = `${SPEC.pipPackage} ${VERSION}`;
+  const label = `${PACKAGE} ${VERSION}`;
+  if (!pythonAvailable()) return { label, skipped: "no Python 3.11+ on PATH (set SESSION_BRIDGE_PYTHON)" };
   try {
-    return { label, executable: installPip(venvDir(), SPEC, VERSION) };
+    return { label, executable: join(dirname(referenceVenv(PACKAGE, VERSION)), PACKAGE) };
   } catch (error) {
     return { label, skipped: messageOf(error).split("\n")[0]! };
   }
