@@ -208,6 +208,14 @@ test("demo --keep ends on the kept sandbox's path, which exists", async () => {
   assert.equal(r.code, 0, r.stderr);
   const kept = /The sandbox is kept at (\S+):/.exec(r.stdout)?.[1];
   assert.ok(kept && existsSync(join(kept, "claude")), r.stdout.slice(-300));
+  // Its undo commands work when run as the last lines say.
+  const bridge = new RegExp(`run the undo commands with SESSION_BRIDGE_HOME=(${kept}\\S*)\\.$`, "m").exec(
+    r.stdout,
+  )?.[1];
+  const op = /undo with:\n {2}session-bridge undo (\S+)/.exec(r.stdout)?.[1];
+  assert.ok(bridge && op, r.stdout.slice(-400));
+  const undone = cli(["undo", op, "--dry-run"], { SESSION_BRIDGE_HOME: bridge });
+  assert.equal(undone.code, 0, undone.stderr);
   rmSync(kept, { recursive: true, force: true });
 });
 

@@ -77,10 +77,14 @@ export const demo: Command = {
       const code = await runShown(steps, env, context, homes);
       out("");
       if (keep) {
-        out(`The sandbox is kept at ${sandbox.root}: paste the resume commands above to resume there.`);
+        // The undo ledger is the sandbox's, which a pasted `undo` finds only through the variable.
+        out(
+          `The sandbox is kept at ${sandbox.root}: paste the resume commands above to resume there; ` +
+            `run the undo commands with SESSION_BRIDGE_HOME=${sandbox.bridgeHome}.`,
+        );
       } else {
         out(
-          "The sandbox is now removed, and with it what the resume commands above name " +
+          "The sandbox is now removed, and with it what the resume and undo commands above name " +
             "(`session-bridge demo --keep` keeps it).",
         );
       }
