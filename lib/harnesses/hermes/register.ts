@@ -422,5 +422,7 @@ const hasClash = (clash: Clash): boolean => !!(clash.takenId || clash.titleOwner
 
 /** The row's values for the columns this database has (an older generation has fewer). */
 function only(row: object, columns: Set<string>): Row {
-  return Object.fromEntries(Object.entries(row).filter(([name]) => columns.has(name)));
+  const kept: Row = {};
+  for (const name in row) if (columns.has(name)) kept[name] = (row as Row)[name];
+  return kept;
 }
