@@ -53,6 +53,22 @@ export function classified(error: unknown): unknown {
   return error;
 }
 
+/** What a file system error means, in words (a full disk says so). */
+export function fileSystemReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const reasons: Record<string, string> = {
+    ENOSPC: "the disk is full",
+    EDQUOT: "the disk quota is used up",
+    EROFS: "the file system is read-only",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    ENOTDIR: "a file is where a folder should be",
+    EEXIST: "a file is where a folder should be",
+    EISDIR: "a folder is where a file should be",
+  };
+  return (code && reasons[code]) ?? messageOf(error);
+}
+
 /** A termination signal (Ctrl-C, kill) stopped a write before it was committed; everything was rolled back. */
 export class InterruptedError extends Error {
   override name = "InterruptedError";

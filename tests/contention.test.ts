@@ -214,6 +214,7 @@ test("a handoff still under way keeps its backups when another handoff into the 
   const underWay = copyAt("0", "under-way");
   for (const [i, op] of ["done-1", "done-2", "done-3"].entries()) copyAt(String(i + 1), op);
   writeIntent(bridge, {
+    kind: "handoff",
     op: "under-way",
     at: "2026-12-01T07:00:00.000Z",
     pid: process.pid,

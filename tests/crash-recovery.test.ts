@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
@@ -206,6 +206,7 @@ test("a handoff still running in another process is left alone by recovery", asy
   const file = join(s.store, "projects", "x", `${op}.jsonl`);
   // This test's own process stands for the running one.
   writeIntent(s.bridge, {
+    kind: "handoff",
     op,
     at: new Date(0).toISOString(),
     pid: process.pid,
@@ -283,4 +284,129 @@ test("a Hermes handoff that took another session's title with --force, killed af
     query(database, "SELECT title FROM sessions WHERE id = ?", String(holder!.id))[0]!.title,
     holder!.title,
   );
+});
+
+/** Files only: an undo leaves the folders a handoff made (as a completed undo always has). */
+const filesOnly = (root: string) =>
+  Object.fromEntries(Object.entries(files(root)).filter(([p]) => !p.endsWith("/")));
+
+/** An undo of `op` killed outright at the first `point`. */
+function undoKilledAt(s: Setup, op: string, point: string): boolean {
+  return killedAt({ ...s, args: ["undo", op] }, point).reached;
+}
+
+const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
+  claude: [
+    { point: "intent-written", finished: false },
+    { point: "file-removed", finished: true },
+    { point: "ledger-written", finished: true },
+  ],
+  codex: [
+    { point: "intent-written", finished: false },
+    { point: "backup-taken", finished: false },
+    { point: "rows-committed", finished: true },
+    { point: "file-removed", finished: true },
+    { point: "ledger-written", finished: true },
+  ],
+  hermes: [
+    { point: "intent-written", finished: false },
+    { point: "backup-taken", finished: false },
+    { point: "rows-committed", finished: true },
+    { point: "ledger-written", finished: true },
+  ],
+};
+
+for (const to of ["claude", "codex", "hermes"] as const) {
+  for (const { point, finished } of UNDO_POINTS[to]!) {
+    test(`an undo of a handoff into ${to} killed at ${point} is ${finished ? "finished" : "rolled back, the handoff still undoable,"} by the next command, and the ledger says which`, async () => {
+      const s = setup(to);
+      const before = { files: filesOnly(s.store), rows: rowCounts(s.database) };
+      const handed = await runCliJson(s.args, s.env);
+      assert.equal(handed.code, 0, handed.stderr);
+      const op = String(handed.json.op);
+      const after = { files: filesOnly(s.store), rows: rowCounts(s.database) };
+      assert.ok(undoKilledAt(s, op, point), `${point} was never reached`);
+      const listed = await runCli(["list", "--json", "--from", to, ...s.args.slice(-2)], s.env);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(
+        listed.stderr,
+        finished ? /finished interrupted undo of handoff/ : /rolled back interrupted undo of handoff/,
+      );
+      assert.deepEqual(readdirSync(join(s.bridge, "intents")), [], "an intent was left");
+      assert.deepEqual(debris(s.store), []);
+      assert.deepEqual(debris(s.bridge), []);
+      const pending = pendingOperations(s.bridge).map((e) => e.op);
+      if (finished) {
+        assert.deepEqual(pending, [], "the ledger still offers an undone handoff");
+        assert.deepEqual(filesOnly(s.store), before.files);
+        assert.deepEqual(rowCounts(s.database), before.rows);
+        return;
+      }
+      assert.deepEqual(pending, [op], "the ledger lost a handoff that is still in the target");
+      assert.deepEqual(filesOnly(s.store), after.files);
+      assert.deepEqual(rowCounts(s.database), after.rows);
+      const undone = await runCli(["undo", op], s.env);
+      assert.equal(undone.code, 0, undone.stderr);
+      assert.deepEqual(filesOnly(s.store), before.files);
+      assert.deepEqual(rowCounts(s.database), before.rows);
+    });
+  }
+}
+
+for (
+  const { point, finished } of [
+    { point: "temp-written", finished: false },
+    { point: "file-restored", finished: true },
+  ]
+) {
+  test(`an undo of a --force handoff killed while putting the replaced Claude session back (${point}) is ${finished ? "finished: the session is whole again" : "rolled back: the replacement stays, undoable"}, and its temp file goes`, async () => {
+    const s = setup("claude");
+    const first = await runCliJson(s.args, s.env);
+    assert.equal(first.code, 0, first.stderr);
+    const target = first.json.target as { path: string; id: string };
+    const original = readFileSync(target.path, "utf8");
+    // The user's session, replaced by a second handoff under the same id.
+    const forced = await runCliJson(
+      [...s.args, "--session-id", target.id, "--force", "--no-handshake"],
+      s.env,
+    );
+    assert.equal(forced.code, 0, forced.stderr);
+    const replacement = readFileSync(target.path, "utf8");
+    assert.notEqual(replacement, original);
+    assert.ok(undoKilledAt(s, String(forced.json.op), point), `${point} was never reached`);
+    const r = await runCli(["recover"], s.env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      finished ? /finished interrupted undo of handoff/ : /rolled back interrupted undo/,
+    );
+    assert.deepEqual(debris(s.store), []);
+    const pending = pendingOperations(s.bridge).map((e) => e.op);
+    if (finished) {
+      assert.equal(readFileSync(target.path, "utf8"), original);
+      assert.deepEqual(pending, [String(first.json.op)]);
+      return;
+    }
+    assert.equal(readFileSync(target.path, "utf8"), replacement);
+    assert.deepEqual(pending, [String(first.json.op), String(forced.json.op)]);
+    const undone = await runCli(["undo", String(forced.json.op)], s.env);
+    assert.equal(undone.code, 0, undone.stderr);
+    assert.equal(readFileSync(target.path, "utf8"), original);
+  });
+}
+
+test("an undo refuses before changing anything when its intent cannot be written", async () => {
+  const s = setup("hermes");
+  const handed = await runCliJson(s.args, s.env);
+  assert.equal(handed.code, 0, handed.stderr);
+  const after = { files: filesOnly(s.store), rows: rowCounts(s.database) };
+  // A file where the intents folder should be: no intent can be written.
+  rmSync(join(s.bridge, "intents"), { recursive: true, force: true });
+  writeFileSync(join(s.bridge, "intents"), "");
+  const r = await runCli(["undo", String(handed.json.op)], s.env);
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /cannot write the undo ledger in .*nothing was undone\n$/);
+  assert.deepEqual(filesOnly(s.store), after.files);
+  assert.deepEqual(rowCounts(s.database), after.rows);
+  assert.equal(pendingOperations(s.bridge).length, 1);
 });

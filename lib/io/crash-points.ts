@@ -1,8 +1,9 @@
 /**
  * Named points of a store write where a power cut or a `kill -9` leaves the most to clean up: after the intent is
  * written, after a backup, after a publish's temp file is filled, after a file is published, after rows are
- * committed, after the commit, after the ledger entry. Nothing happens there in normal runs; the crash tests
- * (tests/crash-recovery.test.ts, scripts/crash-test.ts) install a hook that kills the process outright at one of
+ * committed, after the commit, after the ledger entry; in an undo also after a file is removed and after one is
+ * put back from its backup. Nothing happens there in normal runs; the crash tests
+ * (tests/crash-recovery.test.ts, campaigns/crash-test.ts) install a hook that kills the process outright at one of
  * them, so recovery is proven against the exact states a kill leaves.
  */
 export type CrashPoint =
@@ -13,7 +14,9 @@ export type CrashPoint =
   | "file-published"
   | "rows-committed"
   | "committed"
-  | "ledger-written";
+  | "ledger-written"
+  | "file-removed"
+  | "file-restored";
 
 let hook: ((point: CrashPoint) => void) | undefined;
 

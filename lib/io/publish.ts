@@ -6,6 +6,7 @@
  */
 import {
   closeSync,
+  copyFileSync,
   existsSync,
   fsyncSync,
   linkSync,
@@ -143,6 +144,28 @@ export async function publishFile(
     throw error;
   }
   crashPoint("file-published");
+}
+
+/**
+ * Puts a copy of `source` at `path` whole: copied to a hidden temp file beside it (named as a publish's, so
+ * recovery knows it as this process's debris), synced, then renamed over whatever is there.
+ */
+export function copyIntoPlace(source: string, path: string): void {
+  const temp = publishTempPath(path, process.pid);
+  try {
+    copyFileSync(source, temp);
+    const fd = openSync(temp, "r+");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    crashPoint("temp-written");
+    renameSync(temp, path);
+  } catch (error) {
+    if (existsSync(temp)) unlinkSync(temp);
+    throw isDiskFull(error) ? new DiskFullError(path) : error;
+  }
 }
 
 /**

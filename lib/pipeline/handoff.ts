@@ -15,7 +15,7 @@ import { defaultHome, homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { prepareConversion } from "./prepare.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
-import { InputError, messageOf, RefusedError } from "../errors.ts";
+import { fileSystemReason, InputError, messageOf, RefusedError } from "../errors.ts";
 import { crashPoint } from "../io/crash-points.ts";
 import { handoffBackupDir } from "../store/backup.ts";
 import {
@@ -191,7 +191,7 @@ async function handOff(
     } catch (error) {
       // The commit took back its own partial work; its backups copy a store that never changed.
       rmSync(intent.backupFolder, { recursive: true, force: true });
-      removeIntent(bridgeHome, op);
+      removeIntent(bridgeHome, intent);
       throw error;
     }
     crashPoint("committed");
@@ -205,7 +205,7 @@ async function handOff(
       );
     }
     crashPoint("ledger-written");
-    removeIntent(bridgeHome, op);
+    removeIntent(bridgeHome, intent);
     return { result, op };
   });
   const pruned = done ? applyRetention(request.bridgeHome, now) : undefined;
@@ -253,6 +253,7 @@ async function handOff(
 /** What the handoff will write, said before it writes anything (see lib/store/intent.ts). */
 function intentFor(op: string, session: Session, plan: HandoffPlan, now: Date, bridgeHome: string): Intent {
   return {
+    kind: "handoff",
     op,
     at: now.toISOString(),
     ...thisProcess(),
@@ -278,22 +279,6 @@ function writeIntentOrRefuse(bridgeHome: string, intent: Intent): void {
       `cannot write the undo ledger in ${bridgeHome} (${fileSystemReason(error)}); nothing was handed off`,
     );
   }
-}
-
-/** What a file system error means, in words (a full disk says so). */
-function fileSystemReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  const reasons: Record<string, string> = {
-    ENOSPC: "the disk is full",
-    EDQUOT: "the disk quota is used up",
-    EROFS: "the file system is read-only",
-    EACCES: "permission denied",
-    EPERM: "permission denied",
-    ENOTDIR: "a file is where a folder should be",
-    EEXIST: "a file is where a folder should be",
-    EISDIR: "a folder is where a file should be",
-  };
-  return (code && reasons[code]) ?? messageOf(error);
 }
 
 /** Appends the handoff to the undo ledger, with hashes that let undo notice later appends. */

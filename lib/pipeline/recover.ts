@@ -18,6 +18,8 @@ export interface RecoverRequest {
 }
 
 export interface RecoveredOperation {
+  /** What was interrupted: a handoff, or an undo of handoff `op`. */
+  kind: "handoff" | "undo";
   op: string;
   source: { harness: string; id: string };
   target: { harness: string; id: string; path: string };
@@ -46,12 +48,14 @@ export async function recover(request: RecoverRequest): Promise<RecoverOutcome> 
         running.push(intent.op);
         continue;
       }
-      const plan = planRecovery(intent);
+      const plan = planRecovery(intent, request.bridgeHome);
       const entry = dryRun ? undefined : await carryOutRecovery(plan, request.bridgeHome);
+      const { source, target } = intent.kind === "undo" ? intent.entry : intent;
       operations.push({
+        kind: intent.kind,
         op: intent.op,
-        source: intent.source,
-        target: intent.target,
+        source,
+        target,
         action: plan.action,
         removed: plan.remove,
         restored: plan.restore,
@@ -75,8 +79,16 @@ export async function recoverIfInterrupted(bridgeHome: string): Promise<Recovere
 
 /** One line saying what recovering an operation did (or would do). */
 export function recoveredLine(o: RecoveredOperation, dryRun: boolean): string {
-  const what =
-    `interrupted handoff ${o.op} (${o.source.harness}:${o.source.id} -> ${o.target.harness}:${o.target.id})`;
+  const hop = `${o.source.harness}:${o.source.id} -> ${o.target.harness}:${o.target.id}`;
+  if (o.kind === "undo") {
+    const what = `interrupted undo of handoff ${o.op} (${hop})`;
+    if (o.action === "complete") {
+      return `${dryRun ? "would finish" : "finished"} ${what}: it had begun removing the handoff`;
+    }
+    return `${dryRun ? "would roll back" : "rolled back"} ${what}: it had changed nothing; undo ${o.op} ` +
+      `can run again`;
+  }
+  const what = `interrupted handoff ${o.op} (${hop})`;
   if (o.action === "complete") {
     return `${
       dryRun ? "would complete" : "completed"

@@ -4,7 +4,7 @@
  * Each backup folder holds a manifest naming what every copy was copied from, so the retention rule
  * (lib/store/prune.ts) can keep the newest copies of each original and drop the rest.
  */
-import { copyFileSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { ensureDir } from "../io/publish.ts";
@@ -30,15 +30,10 @@ export interface Manifest {
   copies: Record<string, string>;
 }
 
-/** Backup folders made by this process, in order; a failed step discards the ones it made (see discard). */
-const made: string[] = [];
-
 /** A fresh folder for one operation's backups under session-bridge's own folder, named so they sort by time. */
 export function backupDir(label: string, now: Date, home: string): string {
   const stamp = now.toISOString().replace(/[:.]/g, "-");
-  const dir = join(backupsRoot(home), `${stamp}-${label}`);
-  if (!made.includes(dir)) made.push(dir);
-  return dir;
+  return join(backupsRoot(home), `${stamp}-${label}`);
 }
 
 /**
@@ -75,17 +70,4 @@ export function recordCopy(copy: string, original: string): void {
   const temp = join(dir, `.${MANIFEST}.tmp`);
   writeFileSync(temp, `${JSON.stringify(manifest, null, 2)}\n`);
   renameSync(temp, join(dir, MANIFEST));
-}
-
-/** How many backup folders this process has made so far: the mark `discardBackupsSince` goes back to. */
-export function backupMark(): number {
-  return made.length;
-}
-
-/**
- * Removes the backup folders made since `mark`. Only for a step that failed and rolled its changes back:
- * its backups then copy a store that never changed, and would only be orphans.
- */
-export function discardBackupsSince(mark: number): void {
-  for (const dir of made.splice(mark)) rmSync(dir, { recursive: true, force: true });
 }

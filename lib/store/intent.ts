@@ -4,7 +4,9 @@
  * fingerprint of what they held before; the backup folder), written whole and synced to disk. It is removed
  * once the ledger holds the finished operation. An intent still there after its process has died is an
  * interrupted handoff: recovery (lib/store/recover.ts) completes it when its commit happened, else rolls it back.
- * One file per intent (`intents/<op>.json`), so that finding interrupted handoffs costs one directory listing.
+ * An undo writes one too (`UndoIntent`, carried out and recovered by lib/store/undo.ts), so a kill during an undo
+ * is finished or rolled back the same way. One file per intent (`intents/<op>.json`, `intents/undo-<op>.json`),
+ * so that finding interrupted operations costs one directory listing.
  */
 import { createHash } from "node:crypto";
 import {
@@ -22,6 +24,7 @@ import {
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import type { KeyedRows } from "./rows.ts";
+import type { LedgerEntry } from "./ledger.ts";
 import { ensureDir } from "../io/publish.ts";
 import { ledgerPath } from "./ledger.ts";
 import { openReadOnly, quoteIdent } from "./sqlite.ts";
@@ -44,7 +47,9 @@ export interface IntentRows extends KeyedRows {
   before: string | null;
 }
 
+/** A handoff's intent. */
 export interface Intent {
+  kind: "handoff";
   op: string;
   at: string;
   /** The process carrying it out: while it runs, its intent is work in progress, not an interruption. */
@@ -61,12 +66,39 @@ export interface Intent {
   backupFolder: string;
 }
 
+/**
+ * An undo's intent: the handoff it takes back, and everything the undo will do, fixed before it does any of it,
+ * so that recovery carries out exactly the same steps (or none).
+ */
+export interface UndoIntent {
+  kind: "undo";
+  /** The handoff being undone (the ledger entry's op). */
+  op: string;
+  at: string;
+  pid: number;
+  host: string;
+  entry: LedgerEntry;
+  /** Files the undo removes, with what each was when the undo began: one that changed was already removed. */
+  remove: { path: string; before?: FileStamp }[];
+  /** Files it puts back from their backups (the handoff replaced them), with what each was when it began. */
+  restore: { path: string; backup: string; before?: FileStamp }[];
+  /** Rows it deletes (and puts back from `restoreFrom`), with a fingerprint of what they held before. */
+  rows: IntentRows[];
+  /** Files changed since the handoff that a forced undo saves before removing. */
+  changed: string[];
+  /** Where the undo's own backups go. */
+  backupFolder: string;
+}
+
+export type AnyIntent = Intent | UndoIntent;
+
 function intentsDir(bridgeHome: string): string {
   return join(bridgeHome, "intents");
 }
 
-function intentPath(bridgeHome: string, op: string): string {
-  return join(intentsDir(bridgeHome), `${op}.json`);
+/** The intent's file: named after the operation, an undo's with an `undo-` prefix (it shares the op). */
+function intentPath(bridgeHome: string, intent: Pick<AnyIntent, "kind" | "op">): string {
+  return join(intentsDir(bridgeHome), `${intent.kind === "undo" ? "undo-" : ""}${intent.op}.json`);
 }
 
 export function fileStamp(path: string): FileStamp | undefined {
@@ -121,12 +153,12 @@ export function missingFolders(paths: string[]): string[] {
  * Writes the intent whole (a temp file synced, then renamed, the folder synced), and checks that the ledger
  * itself can be appended to, before anything else is written. Throws when either cannot be written.
  */
-export function writeIntent(bridgeHome: string, intent: Intent): void {
+export function writeIntent(bridgeHome: string, intent: AnyIntent): void {
   const dir = intentsDir(bridgeHome);
   ensureDir(dir, []);
   // The ledger the entry will be appended to must take it (a new one is made in the folder just written to).
   if (existsSync(ledgerPath(bridgeHome))) closeSync(openSync(ledgerPath(bridgeHome), "a"));
-  const path = intentPath(bridgeHome, intent.op);
+  const path = intentPath(bridgeHome, intent);
   const temp = `${path}.${process.pid}.tmp`;
   const fd = openSync(temp, "w", 0o600);
   try {
@@ -143,8 +175,8 @@ export function writeIntent(bridgeHome: string, intent: Intent): void {
 }
 
 /** The intent is over: the ledger holds the operation, or nothing of it is left. */
-export function removeIntent(bridgeHome: string, op: string): void {
-  const path = intentPath(bridgeHome, op);
+export function removeIntent(bridgeHome: string, intent: Pick<AnyIntent, "kind" | "op">): void {
+  const path = intentPath(bridgeHome, intent);
   if (existsSync(path)) unlinkSync(path);
   syncFolder(intentsDir(bridgeHome));
 }
@@ -159,17 +191,19 @@ export function hasIntents(bridgeHome: string): boolean {
 }
 
 /** Intents left, oldest first; one that cannot be read (cut short before its rename) is no intent. */
-export function listIntents(bridgeHome: string): Intent[] {
+export function listIntents(bridgeHome: string): AnyIntent[] {
   let names: string[];
   try {
     names = readdirSync(intentsDir(bridgeHome)).filter((f) => f.endsWith(".json"));
   } catch {
     return [];
   }
-  const intents: Intent[] = [];
+  const intents: AnyIntent[] = [];
   for (const name of names) {
     try {
-      intents.push(JSON.parse(readFileSync(join(intentsDir(bridgeHome), name), "utf8")) as Intent);
+      const intent = JSON.parse(readFileSync(join(intentsDir(bridgeHome), name), "utf8")) as AnyIntent;
+      // Intents written before undo had its own were all handoffs'.
+      intents.push(intent.kind === "undo" ? intent : { ...intent, kind: "handoff" });
     } catch {
       continue;
     }
@@ -187,7 +221,7 @@ export function removeTornIntents(bridgeHome: string): string[] {
     return [];
   }
   const torn = names.filter((name) => {
-    const pid = /^[0-9a-f-]{36}\.json\.(\d+)\.tmp$/.exec(name)?.[1];
+    const pid = /^(?:undo-)?[0-9a-f-]{36}\.json\.(\d+)\.tmp$/.exec(name)?.[1];
     return pid !== undefined && !processAlive(Number(pid));
   });
   for (const name of torn) unlinkSync(join(dir, name));
@@ -195,7 +229,7 @@ export function removeTornIntents(bridgeHome: string): string[] {
 }
 
 /** Whether the process that wrote the intent is still running (on this machine): then it is not interrupted. */
-export function stillRunning(intent: Intent): boolean {
+export function stillRunning(intent: AnyIntent): boolean {
   return intent.host === hostname() && processAlive(intent.pid);
 }
 

@@ -83,6 +83,11 @@ export function recordedOperation(bridgeHome: string, op: string): boolean {
   return readRecords(bridgeHome).some((r) => "op" in r && r.op === op);
 }
 
+/** Whether the ledger says operation `op` was undone. */
+export function recordedUndone(bridgeHome: string, op: string): boolean {
+  return readRecords(bridgeHome).some((r) => "undone" in r && r.undone === op);
+}
+
 export function recordOperation(bridgeHome: string, entry: LedgerEntry): void {
   append(bridgeHome, entry);
 }

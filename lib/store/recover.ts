@@ -8,29 +8,66 @@
  *     put back from their backups, and its backup folder goes (it copies a store that never changed).
  * Either way its debris goes too: the hidden temp files of its publishes (named after the intent's process)
  * and a torn backup manifest. Nothing is removed that the intent does not name.
+ *
+ * An undo cut short is decided the same way (lib/store/undo.ts): if it had changed anything (rows deleted, a
+ * file removed or put back, the ledger told), its remaining steps are carried out and the ledger says undone;
+ * if not, its own backups go and the handoff stays pending, undoable again.
  */
 import { copyFileSync, existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { MANIFEST, readManifest } from "./backup.ts";
 import { type LedgerEntry, recordedOperation, recordOperation, sha256File } from "./ledger.ts";
-import { fileStamp, type Intent, removeIntent, rowsFingerprint, sameStamp } from "./intent.ts";
-import { matchingRows } from "./undo.ts";
+import {
+  type AnyIntent,
+  fileStamp,
+  type Intent,
+  removeIntent,
+  rowsFingerprint,
+  sameStamp,
+  type UndoIntent,
+} from "./intent.ts";
+import { applyUndo, matchingRows, undoCommitted } from "./undo.ts";
 import { isPublishTemp } from "../io/publish.ts";
 
 export interface RecoveryPlan {
-  intent: Intent;
-  /** `complete`: the commit happened and the ledger is told; `roll back`: it did not, and what exists goes. */
+  intent: AnyIntent;
+  /**
+   * `complete`: the commit happened, and the rest is done (a handoff is recorded in the ledger, an undo
+   * finishes); `roll back`: it did not, and what exists of it goes.
+   */
   action: "complete" | "roll back";
-  /** Files and folders removed (created by the handoff, or its debris). */
+  /** Files and folders removed (created by the handoff, removed by the undo, or debris). */
   remove: string[];
   /** Files put back from their backups. */
   restore: { path: string; backup: string }[];
 }
 
-/** Decides, read-only, what recovering one interrupted handoff does. */
-export function planRecovery(intent: Intent): RecoveryPlan {
+/** Decides, read-only, what recovering one interrupted handoff or undo does. */
+export function planRecovery(intent: AnyIntent, bridgeHome: string): RecoveryPlan {
+  return intent.kind === "undo" ? planUndoRecovery(intent, bridgeHome) : planHandoffRecovery(intent);
+}
+
+function planUndoRecovery(intent: UndoIntent, bridgeHome: string): RecoveryPlan {
+  const left = debris(intent.restore.map((r) => r.path), intent);
+  if (!undoCommitted(intent, bridgeHome)) {
+    return {
+      intent,
+      action: "roll back",
+      remove: [...left, ...(existsSync(intent.backupFolder) ? [intent.backupFolder] : [])],
+      restore: [],
+    };
+  }
+  return {
+    intent,
+    action: "complete",
+    remove: [...intent.remove.map((f) => f.path).filter((p) => existsSync(p)), ...left],
+    restore: intent.restore.map(({ path, backup }) => ({ path, backup })),
+  };
+}
+
+function planHandoffRecovery(intent: Intent): RecoveryPlan {
   const action = committed(intent) ? "complete" : "roll back";
-  const remove = debris(intent);
+  const remove = debris(intent.files.map((f) => f.path), intent);
   const restore: RecoveryPlan["restore"] = [];
   if (action === "roll back") {
     for (const file of intent.files) if (!file.before && existsSync(file.path)) remove.push(file.path);
@@ -51,6 +88,15 @@ export async function carryOutRecovery(
   bridgeHome: string,
 ): Promise<LedgerEntry | undefined> {
   const { intent } = plan;
+  if (intent.kind === "undo") {
+    // Finishing runs the undo's own remaining steps; either way its debris goes (a rollback: its backups too).
+    if (plan.action === "complete") await applyUndo(intent, bridgeHome, new Date(intent.at));
+    for (const path of plan.remove) {
+      if (!intent.remove.some((f) => f.path === path)) rmSync(path, { recursive: true, force: true });
+    }
+    removeIntent(bridgeHome, intent);
+    return undefined;
+  }
   let entry: LedgerEntry | undefined;
   if (plan.action === "complete" && !recordedOperation(bridgeHome, intent.op)) {
     entry = await completedEntry(intent);
@@ -67,7 +113,7 @@ export async function carryOutRecovery(
       }
     }
   }
-  removeIntent(bridgeHome, intent.op);
+  removeIntent(bridgeHome, intent);
   return entry;
 }
 
@@ -91,18 +137,21 @@ function fileCopies(intent: Intent): { path: string; backup: string }[] {
     .map(([copy, original]) => ({ path: original, backup: join(intent.backupFolder, copy) }));
 }
 
-/** Hidden temp files of the intent's publishes, and a manifest cut short in its backup folder. */
-function debris(intent: Intent): string[] {
+/**
+ * Hidden temp files the intent's process left writing `paths` (publishes, files put back), and a manifest cut
+ * short in its backup folder.
+ */
+function debris(paths: string[], intent: AnyIntent): string[] {
   const found: string[] = [];
-  for (const file of intent.files) {
+  for (const path of paths) {
     let names: string[];
     try {
-      names = readdirSync(dirname(file.path));
+      names = readdirSync(dirname(path));
     } catch {
       continue;
     }
     for (const name of names) {
-      if (isPublishTemp(name, file.path, intent.pid)) found.push(join(dirname(file.path), name));
+      if (isPublishTemp(name, path, intent.pid)) found.push(join(dirname(path), name));
     }
   }
   const torn = join(intent.backupFolder, `.${MANIFEST}.tmp`);

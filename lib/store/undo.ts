@@ -1,16 +1,31 @@
 /**
  * Takes one handoff back: deletes the rows it inserted (after an online backup of each database, in one
  * transaction per database), restores files it replaced, and removes files it created. A created file that
- * changed since (the target harness appended to it) is kept unless forced, and then saved first.
+ * changed since (the target harness appended to it) is kept unless forced, and then saved first. Like a
+ * handoff, an undo writes its intent first (lib/store/intent.ts), so a kill during it is finished or rolled
+ * back by recovery (lib/store/recover.ts) and the ledger never says undone what is not, or pending what is gone.
  */
-import { copyFileSync, existsSync, unlinkSync } from "node:fs";
+import { existsSync, rmSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
-import { RefusedError } from "../errors.ts";
+import type { DatabaseSync } from "node:sqlite";
+import { fileSystemReason, RefusedError } from "../errors.ts";
 import type { KeyedRows } from "./rows.ts";
-import { backupDir, backupFile, backupMark, discardBackupsSince } from "./backup.ts";
+import { backupDir, backupFile } from "./backup.ts";
 import { checkpoint } from "../io/interrupt.ts";
+import { crashPoint } from "../io/crash-points.ts";
+import { copyIntoPlace } from "../io/publish.ts";
 import type { LedgerEntry } from "./ledger.ts";
-import { markUndone, sha256File } from "./ledger.ts";
+import { markUndone, recordedUndone, sha256File } from "./ledger.ts";
+import {
+  fileStamp,
+  type IntentRows,
+  removeIntent,
+  rowsFingerprint,
+  sameStamp,
+  thisProcess,
+  type UndoIntent,
+  writeIntent,
+} from "./intent.ts";
 import {
   immediateTransaction,
   onlineBackup,
@@ -68,6 +83,37 @@ export function undoRefusal(plan: UndoPlan, force: boolean): string | undefined 
   } changed since the handoff (was it resumed?); --force removes it after saving a copy`;
 }
 
+/**
+ * What the undo will do, fixed before it does any of it (see UndoIntent): the files with what each is now, the
+ * rows with a fingerprint of what they hold now, and the folder its own backups go in.
+ */
+export function undoIntentFor(plan: UndoPlan, force: boolean, now: Date, bridgeHome: string): UndoIntent {
+  const stamped = <T extends { path: string }>(file: T) => {
+    const before = fileStamp(file.path);
+    return before ? { ...file, before } : file;
+  };
+  return {
+    kind: "undo",
+    op: plan.entry.op,
+    at: now.toISOString(),
+    ...thisProcess(),
+    entry: plan.entry,
+    remove: plan.remove.map((path) => stamped({ path })),
+    restore: plan.restore.map(stamped),
+    rows: plan.rows.map((rows) => ({
+      ...rows,
+      before: existsSync(rows.database) ? rowsFingerprint(rows) : null,
+    })),
+    // Rows changed since the handoff are saved by the database's backup; changed files are copied one by one.
+    changed: force ? plan.changed.filter((path) => existsSync(path)) : [],
+    backupFolder: backupDir(`undo-${plan.entry.op}`, now, bridgeHome),
+  };
+}
+
+/**
+ * Carries out an undo: its intent is written (and synced) first, so a kill anywhere in it leaves an intent that
+ * recovery finishes (its commit happened) or rolls back (it did not). Returns the backups taken.
+ */
 export async function carryOutUndo(
   plan: UndoPlan,
   force: boolean,
@@ -76,64 +122,116 @@ export async function carryOutUndo(
 ): Promise<string[]> {
   const refusal = undoRefusal(plan, force);
   if (refusal) throw new RefusedError(refusal);
-  const mark = backupMark();
+  const intent = undoIntentFor(plan, force, now, bridgeHome);
+  try {
+    writeIntent(bridgeHome, intent);
+  } catch (error) {
+    throw new RefusedError(
+      `cannot write the undo ledger in ${bridgeHome} (${fileSystemReason(error)}); nothing was undone`,
+    );
+  }
+  crashPoint("intent-written");
   let committed = false;
   try {
-    return await undoFromDatabasesAndFiles(plan, now, bridgeHome, () => (committed = true));
+    const backups = await applyUndo(intent, bridgeHome, now, () => (committed = true));
+    removeIntent(bridgeHome, intent);
+    return backups;
   } catch (error) {
-    // Nothing was changed yet: the backups taken for this undo copy an unchanged store.
-    if (!committed) discardBackupsSince(mark);
+    // Nothing was changed yet: the backups taken for this undo copy an unchanged store. Once something was,
+    // the intent stays, and the next command finishes the undo.
+    if (!committed) {
+      rmSync(intent.backupFolder, { recursive: true, force: true });
+      removeIntent(bridgeHome, intent);
+    }
     throw error;
   }
 }
 
-async function undoFromDatabasesAndFiles(
-  plan: UndoPlan,
-  now: Date,
+/** Whether an undo cut short had changed anything yet: then recovery finishes it, else it rolls it back. */
+export function undoCommitted(intent: UndoIntent, bridgeHome: string): boolean {
+  return recordedUndone(bridgeHome, intent.op) ||
+    intent.rows.some((rows) => rowsChanged(rows)) ||
+    [...intent.remove, ...intent.restore].some((file) => !sameStamp(fileStamp(file.path), file.before));
+}
+
+const rowsChanged = (rows: IntentRows): boolean =>
+  existsSync(rows.database) && rowsFingerprint(rows) !== rows.before;
+
+/**
+ * The undo's steps, each skipped when a run a kill cut short already did it: the rows of each database deleted
+ * (and rows the handoff replaced put back) in one transaction after an online backup, changed files saved, the
+ * handoff's files removed, replaced files put back whole, and the ledger told. A normal undo and recovery
+ * finishing an interrupted one go through here alike. `commit` is called once the first change is made.
+ */
+export async function applyUndo(
+  intent: UndoIntent,
   bridgeHome: string,
-  commit: () => void,
+  now: Date,
+  commit: () => void = () => {},
 ): Promise<string[]> {
-  const saved = backupDir(`undo-${plan.entry.op}`, now, bridgeHome);
+  const saved = intent.backupFolder;
   const backups: string[] = [];
-  for (const [database, rows] of groupBy(plan.rows, (r) => r.database)) {
+  let committed = false;
+  const committing = () => {
+    committed = true;
+    commit();
+  };
+  for (const [database, rows] of groupBy(intent.rows, (r) => r.database)) {
+    if (rows.some(rowsChanged)) {
+      committing();
+      continue;
+    }
     const db = openForWrite(database);
     try {
       backups.push(await onlineBackup(db, saved, basename(database)));
-      // SQLite cannot attach inside a transaction: the backups rows are restored from are attached first.
-      const sources = [...new Set(rows.flatMap((r) => (r.restoreFrom ? [r.restoreFrom] : [])))];
-      sources.forEach((file, i) => db.prepare(`ATTACH DATABASE ? AS ${quoteIdent(`saved${i}`)}`).run(file));
-      await immediateTransaction(db, () => {
-        // A restored row is deleted and inserted again: references to it are checked at commit, not between.
-        if (sources.length) db.exec("PRAGMA defer_foreign_keys = ON");
-        for (const row of rows) {
-          const names = Object.keys(row.key);
-          const where = names.map((n) => `${quoteIdent(n)} = ?`).join(" AND ");
-          const values = names.map((n) => row.key[n]!);
-          db.prepare(`DELETE FROM ${quoteIdent(row.table)} WHERE ${where}`).run(...values);
-          if (row.restoreFrom) {
-            const from = `${quoteIdent(`saved${sources.indexOf(row.restoreFrom)}`)}.${quoteIdent(row.table)}`;
-            const columns = tableColumns(db, row.table).map((c) => quoteIdent(c.name)).join(", ");
-            db.prepare(
-              `INSERT INTO main.${
-                quoteIdent(row.table)
-              } (${columns}) SELECT ${columns} FROM ${from} WHERE ${where}`,
-            ).run(...values);
-          }
-        }
-      });
-      commit();
-      sources.forEach((_, i) => db.exec(`DETACH DATABASE ${quoteIdent(`saved${i}`)}`));
+      await deleteRows(db, rows);
+      committing();
     } finally {
       db.close();
     }
   }
-  for (const path of plan.changed) if (existsSync(path)) backups.push(backupFile(path, saved)!);
-  checkpoint();
-  commit();
-  for (const path of plan.remove) unlinkSync(path);
-  for (const { path, backup } of plan.restore) copyFileSync(backup, path);
-  markUndone(bridgeHome, plan.entry.op, now);
+  for (const path of intent.changed) if (existsSync(path)) backups.push(backupFile(path, saved)!);
+  if (!committed) checkpoint();
+  committing();
+  for (const { path } of intent.remove) {
+    if (!existsSync(path)) continue;
+    unlinkSync(path);
+    crashPoint("file-removed");
+  }
+  for (const { path, backup } of intent.restore) {
+    copyIntoPlace(backup, path);
+    crashPoint("file-restored");
+  }
+  if (!recordedUndone(bridgeHome, intent.op)) markUndone(bridgeHome, intent.op, now);
+  crashPoint("ledger-written");
   return backups;
+}
+
+/** Deletes the rows in one transaction, putting back those the handoff replaced from its backup. */
+async function deleteRows(db: DatabaseSync, rows: KeyedRows[]): Promise<void> {
+  // SQLite cannot attach inside a transaction: the backups rows are restored from are attached first.
+  const sources = [...new Set(rows.flatMap((r) => (r.restoreFrom ? [r.restoreFrom] : [])))];
+  sources.forEach((file, i) => db.prepare(`ATTACH DATABASE ? AS ${quoteIdent(`saved${i}`)}`).run(file));
+  await immediateTransaction(db, () => {
+    // A restored row is deleted and inserted again: references to it are checked at commit, not between.
+    if (sources.length) db.exec("PRAGMA defer_foreign_keys = ON");
+    for (const row of rows) {
+      const names = Object.keys(row.key);
+      const where = names.map((n) => `${quoteIdent(n)} = ?`).join(" AND ");
+      const values = names.map((n) => row.key[n]!);
+      db.prepare(`DELETE FROM ${quoteIdent(row.table)} WHERE ${where}`).run(...values);
+      if (row.restoreFrom) {
+        const from = `${quoteIdent(`saved${sources.indexOf(row.restoreFrom)}`)}.${quoteIdent(row.table)}`;
+        const columns = tableColumns(db, row.table).map((c) => quoteIdent(c.name)).join(", ");
+        db.prepare(
+          `INSERT INTO main.${
+            quoteIdent(row.table)
+          } (${columns}) SELECT ${columns} FROM ${from} WHERE ${where}`,
+        ).run(...values);
+      }
+    }
+  });
+  sources.forEach((_, i) => db.exec(`DETACH DATABASE ${quoteIdent(`saved${i}`)}`));
 }
 
 function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {

@@ -8,8 +8,9 @@ export const recover: Command = {
   help: `  --dry-run    say what would be completed or rolled back, and change nothing
 A handoff cut short (kill -9, a power cut) leaves its intent in the undo ledger. If its commit had happened,
 recovery records it so undo can take it back; otherwise it removes what the handoff had written, puts back
-what it had replaced, and removes its temp files and backups. Every command that touches a store does this
-first by itself; a handoff still running in another process is left alone.`,
+what it had replaced, and removes its temp files and backups. An undo cut short is finished if it had begun
+removing the handoff, else left undone (undo it again). Every command that touches a store does this first
+by itself; an operation still running in another process is left alone.`,
   arguments: [],
   options: { "dry-run": { type: "boolean" } },
   async run(parsed, { json, bridgeHome }) {
@@ -25,7 +26,7 @@ first by itself; a handoff still running in another process is left alone.`,
       for (const r of o.restored) out(`  ${dryRun ? "would restore" : "restored"} ${r.path}`);
       for (const p of o.removed) out(`  ${dryRun ? "would remove" : "removed"} ${p}`);
     }
-    for (const op of outcome.running) out(`handoff ${op} is still running in another process: left alone`);
+    for (const op of outcome.running) out(`operation ${op} is still running in another process: left alone`);
     return 0;
   },
 };
