@@ -410,3 +410,52 @@ test("an undo refuses before changing anything when its intent cannot be written
   assert.deepEqual(rowCounts(s.database), after.rows);
   assert.equal(pendingOperations(s.bridge).length, 1);
 });
+
+for (const command of ["convert", "export"] as const) {
+  for (
+    const { point, written } of [
+      { point: "temp-written", written: false },
+      { point: "file-published", written: true },
+    ]
+  ) {
+    test(`${command === "convert" ? "a convert" : "an export"} -o killed at ${point} is cleaned up by the next command: ${written ? "the whole file stays" : "its temp file goes"}, and no look-alike file`, async () => {
+      const s = setup("claude");
+      const source = s.args[1]!;
+      const outDir = join(s.root, "out");
+      mkdirSync(outDir);
+      const out = join(outDir, "session.jsonl");
+      const args = command === "convert"
+        ? ["convert", source, "--to", "codex", "-o", out]
+        : ["export", source, "-o", out];
+      assert.ok(killedAt({ ...s, args }, point).reached, `${point} was never reached`);
+      if (!written) assert.equal(debris(outDir).length, 1, "the kill left no temp file");
+      // Beside it: another running process's temp file of the same output, and a user's file that looks alike.
+      const others = [join(outDir, ".session.jsonl.1.0badc0de.tmp"), join(outDir, ".session.jsonl.tmp")];
+      for (const path of others) writeFileSync(path, "not session-bridge's");
+      const listed = await runCli(
+        ["list", "--from", "claude", "--claude-home", join(s.root, "source")],
+        s.env,
+      );
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(
+        listed.stderr,
+        new RegExp(
+          `cleaned up after interrupted ${command} .*: ${
+            written ? "the file had been written whole" : "no file was written"
+          }`,
+        ),
+      );
+      assert.deepEqual(readdirSync(join(s.bridge, "intents")), []);
+      assert.deepEqual(debris(s.bridge), []);
+      assert.deepEqual(
+        readdirSync(outDir).sort(),
+        [...(written ? ["session.jsonl"] : []), ".session.jsonl.1.0badc0de.tmp", ".session.jsonl.tmp"].sort(),
+      );
+      for (const path of others) assert.equal(readFileSync(path, "utf8"), "not session-bridge's");
+      if (written) {
+        const again = await runCli(["inspect", out, "--json"], s.env);
+        assert.equal(again.code, 0, again.stderr);
+      }
+    });
+  }
+}

@@ -12,7 +12,8 @@ import type { BrokenStore } from "../harnesses/stores.ts";
 import { publishFile, writeLines } from "../io/publish.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { assertOutputFile } from "../io/paths.ts";
-import { saveProvenance } from "../tools/provenance.ts";
+import { provenancePath, saveProvenance } from "../tools/provenance.ts";
+import { withOutputIntent } from "./output.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
 import { type ConversionRequest, prepareConversion, type PreparedConversion } from "./prepare.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
@@ -31,9 +32,24 @@ export async function convertSession(
 ): Promise<PreparedConversion> {
   const prepared = await prepareConversion(source, target, request);
   const lines = target.render(prepared.session, prepared.options);
-  if ("path" in destination) await publishFile(destination.path, lines, destination.replace);
-  else await writeLines(destination.fd, lines);
-  saveProvenance(bridgeHome, target.name, prepared.options.id, prepared.session, prepared.memory);
+  const provenance = () =>
+    saveProvenance(bridgeHome, target.name, prepared.options.id, prepared.session, prepared.memory);
+  if ("path" in destination) {
+    // A kill while the file is filled leaves an intent naming its temp file for recovery.
+    const output = {
+      command: "convert" as const,
+      source: { harness: source.meta.harness, id: source.meta.id },
+      target: { harness: target.name, id: prepared.options.id, path: destination.path },
+      sidecars: [provenancePath(bridgeHome, target.name, prepared.options.id)],
+    };
+    await withOutputIntent(bridgeHome, output, request.now, async () => {
+      await publishFile(destination.path, lines, destination.replace);
+      provenance();
+    });
+  } else {
+    await writeLines(destination.fd, lines);
+    provenance();
+  }
   return { ...prepared, report: withNotes(prepared.report, target.fileLosses?.(prepared.session)) };
 }
 

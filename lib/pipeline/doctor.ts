@@ -17,7 +17,7 @@ import { messageOf } from "../errors.ts";
 import { shellQuote } from "../io/shell.ts";
 import { ledgerPath, pendingOperations } from "../store/ledger.ts";
 import { type BackupCopy, DEFAULT_KEEP, planPrune } from "../store/prune.ts";
-import { listIntents, stillRunning } from "../store/intent.ts";
+import { intentSubject, listIntents, stillRunning } from "../store/intent.ts";
 
 /** ok: nothing to do; note: worth knowing, nothing is wrong; problem: needs attention (exit 1). */
 export type CheckStatus = "ok" | "note" | "problem";
@@ -252,16 +252,19 @@ function checkBridgeHome(
       : undefined,
   );
   for (const i of interrupted) {
+    const { command, source, target } = intentSubject(i);
     add(
       "interrupted",
       "problem",
-      `handoff ${i.op} of ${i.source.harness} ${i.source.id} into ${i.target.harness} was cut short at ${i.at}`,
+      `${
+        command === "undo" ? "undo of handoff" : command
+      } ${i.op} of ${source.harness} ${source.id} into ${target.harness} was cut short at ${i.at}`,
       "`session-bridge recover` finishes it or rolls it back (any command that touches a store does it first)",
     );
   }
   const running = intents.length - interrupted.length;
   if (running) {
-    add("interrupted", "ok", `${running} handoff${running === 1 ? "" : "s"} under way in another process`);
+    add("interrupted", "ok", `${running} operation${running === 1 ? "" : "s"} under way in another process`);
   }
   return facts;
 }

@@ -10,6 +10,7 @@ import { publishFile, writeLines } from "../io/publish.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { assertOutputFile } from "../io/paths.ts";
 import { loadSession } from "./load.ts";
+import { withOutputIntent } from "./output.ts";
 import type { StoresRequest } from "./request.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 
@@ -39,18 +40,28 @@ export async function exportSession(request: ExportRequest): Promise<Exported> {
       ...request,
       registry: request.registry ?? builtinRegistry,
     });
+    const now = request.now ?? new Date();
     const lines = source.render(session, {
       id: session.meta.id,
       cwd: session.meta.cwd ?? "",
-      now: request.now ?? new Date(),
+      now,
       stubOpenCalls: false,
       home: homeOf(request.homes, source),
       ...writerEnvironment(source, request),
       verbatim: true,
     });
-    // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file.
-    if (path) await publishFile(path, lines, request.force ?? false);
-    else await writeLines((request.output as { fd: number }).fd, lines);
+    // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file; a kill leaves an
+    // intent naming the temp file for recovery.
+    const which = { harness: session.meta.harness, id: session.meta.id };
+    if (path) {
+      const output = { command: "export" as const, source: which, target: { ...which, path } };
+      await withOutputIntent(
+        request.bridgeHome,
+        output,
+        now,
+        () => publishFile(path, lines, request.force ?? false),
+      );
+    } else await writeLines((request.output as { fd: number }).fd, lines);
     return {
       ...(path ? { output: path } : {}),
       session: { harness: session.meta.harness, id: session.meta.id },

@@ -15,7 +15,7 @@ import { defaultHome, homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { prepareConversion } from "./prepare.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
-import { fileSystemReason, InputError, messageOf, RefusedError } from "../errors.ts";
+import { fileSystemReason, InputError, RefusedError } from "../errors.ts";
 import { crashPoint } from "../io/crash-points.ts";
 import { handoffBackupDir } from "../store/backup.ts";
 import {
@@ -35,7 +35,7 @@ import { shellQuote } from "../io/shell.ts";
 import { newUuid } from "../ids.ts";
 import { recordOperation, sha256File } from "../store/ledger.ts";
 import { applyRetention, type PrunePlan } from "../store/prune.ts";
-import { saveProvenance } from "../tools/provenance.ts";
+import { provenancePath, saveProvenance } from "../tools/provenance.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import type { StoresRequest } from "./request.ts";
@@ -267,6 +267,7 @@ function intentFor(op: string, session: Session, plan: HandoffPlan, now: Date, b
     databases: plan.databases,
     rows: (plan.rows ?? []).map((rows) => ({ ...rows, before: rowsFingerprint(rows) })),
     backupFolder: handoffBackupDir(plan.harness, plan.id, now, bridgeHome),
+    sidecars: [provenancePath(bridgeHome, plan.harness, plan.id)],
   };
 }
 

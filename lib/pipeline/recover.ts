@@ -7,7 +7,7 @@
 import { holdingSignals } from "../io/interrupt.ts";
 import { notice } from "../io/notices.ts";
 import type { LedgerEntry } from "../store/ledger.ts";
-import { hasIntents, listIntents, removeTornIntents, stillRunning } from "../store/intent.ts";
+import { hasIntents, intentSubject, listIntents, removeTornIntents, stillRunning } from "../store/intent.ts";
 import { carryOutRecovery, planRecovery, type RecoveryPlan } from "../store/recover.ts";
 
 export interface RecoverRequest {
@@ -18,8 +18,8 @@ export interface RecoverRequest {
 }
 
 export interface RecoveredOperation {
-  /** What was interrupted: a handoff, or an undo of handoff `op`. */
-  kind: "handoff" | "undo";
+  /** What was interrupted: a handoff, an undo of handoff `op`, or a `convert -o` or `export` run `op`. */
+  kind: "handoff" | "undo" | "convert" | "export";
   op: string;
   source: { harness: string; id: string };
   target: { harness: string; id: string; path: string };
@@ -50,9 +50,9 @@ export async function recover(request: RecoverRequest): Promise<RecoverOutcome> 
       }
       const plan = planRecovery(intent, request.bridgeHome);
       const entry = dryRun ? undefined : await carryOutRecovery(plan, request.bridgeHome);
-      const { source, target } = intent.kind === "undo" ? intent.entry : intent;
+      const { command, source, target } = intentSubject(intent);
       operations.push({
-        kind: intent.kind,
+        kind: command,
         op: intent.op,
         source,
         target,
@@ -80,6 +80,13 @@ export async function recoverIfInterrupted(bridgeHome: string): Promise<Recovere
 /** One line saying what recovering an operation did (or would do). */
 export function recoveredLine(o: RecoveredOperation, dryRun: boolean): string {
   const hop = `${o.source.harness}:${o.source.id} -> ${o.target.harness}:${o.target.id}`;
+  if (o.kind === "convert" || o.kind === "export") {
+    const what = `interrupted ${o.kind} of ${o.source.harness}:${o.source.id} to ${o.target.path}`;
+    const file = o.action === "complete"
+      ? "the file had been written whole and stays"
+      : "no file was written";
+    return `${dryRun ? "would clean up after" : "cleaned up after"} ${what}: ${file}`;
+  }
   if (o.kind === "undo") {
     const what = `interrupted undo of handoff ${o.op} (${hop})`;
     if (o.action === "complete") {

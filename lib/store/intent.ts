@@ -64,6 +64,8 @@ export interface Intent {
   rows: IntentRows[];
   /** Where the handoff's backups go (see handoffBackupDir). */
   backupFolder: string;
+  /** Files in session-bridge's own folder it also writes whole (provenance): a kill may leave their temp file. */
+  sidecars?: string[];
 }
 
 /**
@@ -90,7 +92,36 @@ export interface UndoIntent {
   backupFolder: string;
 }
 
-export type AnyIntent = Intent | UndoIntent;
+/**
+ * A `convert -o` or `export` writing one file outside any store: nothing to roll back (the file appears whole
+ * or not at all), but a kill leaves the hidden temp file it was filling, which recovery removes by this name.
+ */
+export interface OutputIntent {
+  kind: "output";
+  command: "convert" | "export";
+  /** A fresh id for this run. */
+  op: string;
+  at: string;
+  pid: number;
+  host: string;
+  source: { harness: string; id: string };
+  target: { harness: string; id: string; path: string };
+  /** What was at the path before (a `--force` replaces it); absent: the run creates the file. */
+  before?: FileStamp;
+  sidecars?: string[];
+}
+
+export type AnyIntent = Intent | UndoIntent | OutputIntent;
+
+/** What an intent is about, in the terms a user knows: which command, from which session to which. */
+export function intentSubject(intent: AnyIntent): {
+  command: "handoff" | "undo" | OutputIntent["command"];
+  source: { harness: string; id: string };
+  target: { harness: string; id: string; path: string };
+} {
+  const { source, target } = intent.kind === "undo" ? intent.entry : intent;
+  return { command: intent.kind === "output" ? intent.command : intent.kind, source, target };
+}
 
 function intentsDir(bridgeHome: string): string {
   return join(bridgeHome, "intents");
@@ -157,7 +188,9 @@ export function writeIntent(bridgeHome: string, intent: AnyIntent): void {
   const dir = intentsDir(bridgeHome);
   ensureDir(dir, []);
   // The ledger the entry will be appended to must take it (a new one is made in the folder just written to).
-  if (existsSync(ledgerPath(bridgeHome))) closeSync(openSync(ledgerPath(bridgeHome), "a"));
+  if (intent.kind !== "output" && existsSync(ledgerPath(bridgeHome))) {
+    closeSync(openSync(ledgerPath(bridgeHome), "a"));
+  }
   const path = intentPath(bridgeHome, intent);
   const temp = `${path}.${process.pid}.tmp`;
   const fd = openSync(temp, "w", 0o600);
@@ -203,7 +236,7 @@ export function listIntents(bridgeHome: string): AnyIntent[] {
     try {
       const intent = JSON.parse(readFileSync(join(intentsDir(bridgeHome), name), "utf8")) as AnyIntent;
       // Intents written before undo had its own were all handoffs'.
-      intents.push(intent.kind === "undo" ? intent : { ...intent, kind: "handoff" });
+      intents.push(intent.kind ? intent : { ...(intent as Intent), kind: "handoff" });
     } catch {
       continue;
     }

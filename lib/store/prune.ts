@@ -95,7 +95,9 @@ function neededByUndo(bridgeHome: string): Set<string> {
 export function planPrune(bridgeHome: string, keep: number, now: Date): PrunePlan {
   const { copies, folders } = listCopies(bridgeHome);
   const needed = neededByUndo(bridgeHome);
-  const underWay = new Set(listIntents(bridgeHome).map((intent) => intent.backupFolder));
+  const underWay = new Set(
+    listIntents(bridgeHome).flatMap((intent) => intent.kind === "output" ? [] : [intent.backupFolder]),
+  );
   const plan: PrunePlan = { keep: [], remove: [], folders: [], bytes: 0 };
   const byOriginal = new Map<string, BackupCopy[]>();
   for (const c of copies) byOriginal.set(c.original, [...(byOriginal.get(c.original) ?? []), c]);

@@ -21,6 +21,7 @@ import {
   type AnyIntent,
   fileStamp,
   type Intent,
+  type OutputIntent,
   removeIntent,
   rowsFingerprint,
   sameStamp,
@@ -42,9 +43,27 @@ export interface RecoveryPlan {
   restore: { path: string; backup: string }[];
 }
 
-/** Decides, read-only, what recovering one interrupted handoff or undo does. */
+/** Decides, read-only, what recovering one interrupted handoff, undo, convert or export does. */
 export function planRecovery(intent: AnyIntent, bridgeHome: string): RecoveryPlan {
-  return intent.kind === "undo" ? planUndoRecovery(intent, bridgeHome) : planHandoffRecovery(intent);
+  switch (intent.kind) {
+    case "handoff":
+      return planHandoffRecovery(intent);
+    case "undo":
+      return planUndoRecovery(intent, bridgeHome);
+    case "output":
+      return planOutputRecovery(intent);
+  }
+}
+
+/** A file appears whole or not at all: only the temp file it was filling (and its sidecars') goes. */
+function planOutputRecovery(intent: OutputIntent): RecoveryPlan {
+  const now = fileStamp(intent.target.path);
+  return {
+    intent,
+    action: now && !sameStamp(now, intent.before) ? "complete" : "roll back",
+    remove: debris([intent.target.path, ...(intent.sidecars ?? [])], intent),
+    restore: [],
+  };
 }
 
 function planUndoRecovery(intent: UndoIntent, bridgeHome: string): RecoveryPlan {
@@ -67,7 +86,7 @@ function planUndoRecovery(intent: UndoIntent, bridgeHome: string): RecoveryPlan 
 
 function planHandoffRecovery(intent: Intent): RecoveryPlan {
   const action = committed(intent) ? "complete" : "roll back";
-  const remove = debris(intent.files.map((f) => f.path), intent);
+  const remove = debris([...intent.files.map((f) => f.path), ...(intent.sidecars ?? [])], intent);
   const restore: RecoveryPlan["restore"] = [];
   if (action === "roll back") {
     for (const file of intent.files) if (!file.before && existsSync(file.path)) remove.push(file.path);
@@ -88,6 +107,11 @@ export async function carryOutRecovery(
   bridgeHome: string,
 ): Promise<LedgerEntry | undefined> {
   const { intent } = plan;
+  if (intent.kind === "output") {
+    for (const path of plan.remove) rmSync(path, { force: true });
+    removeIntent(bridgeHome, intent);
+    return undefined;
+  }
   if (intent.kind === "undo") {
     // Finishing runs the undo's own remaining steps; either way its debris goes (a rollback: its backups too).
     if (plan.action === "complete") await applyUndo(intent, bridgeHome, new Date(intent.at));
@@ -154,6 +178,7 @@ function debris(paths: string[], intent: AnyIntent): string[] {
       if (isPublishTemp(name, path, intent.pid)) found.push(join(dirname(path), name));
     }
   }
+  if (intent.kind === "output") return found;
   const torn = join(intent.backupFolder, `.${MANIFEST}.tmp`);
   if (existsSync(torn)) found.push(torn);
   return found;

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EarlierHandoff, NativeToolCall, ReasoningBlock, Session } from "../ir/schema.ts";
-import { ensureDir } from "../io/publish.ts";
+import { ensureDir, publishTempPath } from "../io/publish.ts";
 import { idFileComponent } from "../ids.ts";
 import { reattachProofs } from "../ir/reasoning.ts";
 import type { NativePosture } from "../posture/posture.ts";
@@ -30,7 +30,8 @@ export interface ConversionMemory {
   pending?: EarlierHandoff;
 }
 
-function provenancePath(bridgeHome: string, harness: string, id: string): string {
+/** Where a written session's provenance is kept (an intent names it: a kill may leave its temp file). */
+export function provenancePath(bridgeHome: string, harness: string, id: string): string {
   return join(bridgeHome, "provenance", harness, `${idFileComponent(id)}.json`);
 }
 
@@ -55,8 +56,10 @@ export function saveProvenance(
   };
   const path = provenancePath(bridgeHome, harness, id);
   ensureDir(join(path, ".."), []);
-  writeFileSync(`${path}.tmp`, JSON.stringify(provenance));
-  renameSync(`${path}.tmp`, path);
+  // The temp file is named after this process, so recovery can tell a killed run's from another's.
+  const temp = publishTempPath(path, process.pid);
+  writeFileSync(temp, JSON.stringify(provenance));
+  renameSync(temp, path);
 }
 
 export function restoreProvenance(bridgeHome: string, session: Session): Session {

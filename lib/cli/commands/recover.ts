@@ -9,7 +9,8 @@ export const recover: Command = {
 A handoff cut short (kill -9, a power cut) leaves its intent in the undo ledger. If its commit had happened,
 recovery records it so undo can take it back; otherwise it removes what the handoff had written, puts back
 what it had replaced, and removes its temp files and backups. An undo cut short is finished if it had begun
-removing the handoff, else left undone (undo it again). Every command that touches a store does this first
+removing the handoff, else left undone (undo it again). A convert -o or export cut short leaves its hidden
+temp file, which goes (the output appears whole or not at all). Every command that touches a store does this first
 by itself; an operation still running in another process is left alone.`,
   arguments: [],
   options: { "dry-run": { type: "boolean" } },
