@@ -68,6 +68,15 @@ export {
 export { normalizeScope } from "./registry/scope.ts";
 /** What `inspect` shows of a loaded session (counts, pending state, drift), as plain data. */
 export { type Inspection, inspection } from "./pipeline/inspect.ts";
+export { type CurrentRequest, type CurrentSession, currentSession } from "./pipeline/current.ts";
+export { installSkill, skillStatus, uninstallSkill } from "./pipeline/skill.ts";
+export type {
+  InstallLine,
+  InstallRequest,
+  SkillLocation,
+  SkillRequest,
+  SkillState,
+} from "./pipeline/skill.ts";
 
 /** Where to find the stores: every registered harness's home, and session-bridge's own folder. */
 export interface Stores {

@@ -10,7 +10,7 @@ import process from "node:process";
 
 export function loadSession(ref: string, values: Values, context: Context): Promise<Loaded> {
   const from = str(values, "from");
-  const { registry, homes, bridgeHome, onSkipped, named } = storesOf(context);
+  const { registry, homes, bridgeHome, onSkipped, named, env } = storesOf(context);
   return load({
     ref,
     ...(from !== undefined ? { from } : {}),
@@ -19,6 +19,7 @@ export function loadSession(ref: string, values: Values, context: Context): Prom
     bridgeHome,
     onSkipped,
     named,
+    env,
   });
 }
 

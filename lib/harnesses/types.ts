@@ -63,6 +63,23 @@ export interface CertifyHooks {
   driver(): Promise<HarnessDriver>;
 }
 
+/**
+ * What the harness tells the tool subprocesses it runs (a shell command the agent runs, such as
+ * `session-bridge current`), as read in its own code and seen live (lib/pipeline/current.ts), and where it
+ * looks for agent skills.
+ */
+export interface AgentFacts {
+  /** Variables naming the running session's id, the most trusted first (CLAUDE_CODE_SESSION_ID). */
+  sessionVariables: readonly string[];
+  /**
+   * Variables that say this harness runs us even where no session is named (versions that name none): then
+   * its newest session in this directory is taken.
+   */
+  markers: readonly string[];
+  /** The folder in its home that holds one folder per skill (`skills`: `<home>/skills/<name>/SKILL.md`). */
+  skillsFolder: string;
+}
+
 /** What a resume command is built from: the session handed off and where it went. */
 export interface ResumeRequest {
   /** The id the target continues. */
@@ -223,6 +240,8 @@ export interface Harness {
    * `hermes`); absent: no alias (`@NAME`) can name them.
    */
   registryKind?: RegistryKind;
+  /** What it tells the commands it runs about itself, and where it looks for skills; absent: neither known. */
+  agent?: AgentFacts;
   /** How certify runs it; absent: certify cannot drive it. */
   certify?: CertifyHooks;
   /** What this harness's writer can hold; the loss report is computed against it. */

@@ -16,6 +16,8 @@ export interface LoadRequest extends StoresRequest {
   /** Look in this harness only (a name or an alias). */
   from?: string;
   registry: Registry;
+  /** The caller's environment, for `current` (the harness running us names its session there). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Loaded {
@@ -36,6 +38,7 @@ export async function loadSession(request: LoadRequest): Promise<Loaded> {
     bridgeHome: request.bridgeHome,
     ...(from ? { from } : {}),
     ...(request.named ? { named: request.named } : {}),
+    ...(request.env ? { env: request.env } : {}),
   });
   for (const b of resolved.skipped) request.onSkipped?.(b);
   const session = restoreProvenance(request.bridgeHome, await resolved.harness.read(resolved.path));

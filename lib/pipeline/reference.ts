@@ -25,6 +25,8 @@ export interface ReferenceRequest {
   from?: Harness;
   /** The alias registry and folder `@NAME` is looked up in; without it `@NAME` is refused. */
   named?: NamedSessions;
+  /** The caller's environment: `current` reads the running harness's variables in it (absent: refused). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface ReferenceForm {
@@ -43,6 +45,19 @@ const FILE: ReferenceForm = {
   means: "a session file (DB#ID: one session of a file that holds many)",
   claims: (ref, registry) => looksLikePath(ref, registry),
   resolve: ({ ref, registry, from }) => Promise.resolve({ ...resolveFile(ref, registry, from), skipped: [] }),
+};
+
+/** `current`: the session of the harness running this command (lib/pipeline/current.ts says how it is found). */
+const CURRENT: ReferenceForm = {
+  syntax: "current",
+  means: "the session of the harness running this command (an agent's own)",
+  claims: (ref) => ref === "current",
+  async resolve({ registry, homes, from, env }) {
+    if (!env) throw new InputError('"current" needs the caller\'s environment (the library takes it as env)');
+    const { currentSession } = await import("./current.ts");
+    const found = await currentSession({ registry, homes, env, ...(from ? { from } : {}) });
+    return { harness: found.harness, path: found.session.path, skipped: [] };
+  },
 };
 
 /** `latest`, `latest~N`, `<harness>~N`: the N-th newest (1 = the newest), as `list` orders them. */
@@ -131,7 +146,7 @@ const NAMED: ReferenceForm = {
 };
 
 /** Every form, in the order they are tried: the catch-all search of ids and titles comes last. */
-export const REFERENCE_FORMS: readonly ReferenceForm[] = [FILE, NAMED, RECENT, STORED];
+export const REFERENCE_FORMS: readonly ReferenceForm[] = [FILE, CURRENT, NAMED, RECENT, STORED];
 
 /** The session `ref` names, by the first form that claims it. */
 export function resolveReference(request: ReferenceRequest): Promise<Resolved> {

@@ -18,6 +18,8 @@ export interface SourceContext {
   bridgeHome: string;
   onSkipped?: (store: BrokenStore) => void;
   named?: NamedSessions;
+  /** The caller's environment, for the `current` reference. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The session a request names, read from the stores when it is a reference. */

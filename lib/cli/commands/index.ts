@@ -99,6 +99,17 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./certify.ts")).certify,
   },
   {
+    name: "current",
+    touchesStores: true,
+    summary: "the session of the coding agent running this command (what an agent hands off)",
+    load: async () => (await import("./current.ts")).current,
+  },
+  {
+    name: "install-skill",
+    summary: "link the session-handoff agent skill where each installed harness looks for skills",
+    load: async () => (await import("./install-skill.ts")).installSkillCommand,
+  },
+  {
     name: "demo",
     summary: "run the whole pipeline on embedded sample sessions in a throwaway sandbox",
     load: async () => (await import("./demo.ts")).demo,

@@ -42,6 +42,9 @@ export const claudeCode: Harness = {
   models: claudeModels,
   // Claude Code talks to Anthropic only.
   provesReasoning: (_session, block) => block.provider === "anthropic",
+  // Claude Code 2.x sets CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID (kept current across /clear) in its Bash
+  // tool's environment; 1.0.x sets only CLAUDECODE. Skills: <config dir>/skills/<name>/SKILL.md.
+  agent: { sessionVariables: ["CLAUDE_CODE_SESSION_ID"], markers: ["CLAUDECODE"], skillsFolder: "skills" },
   certify: {
     command: "claude",
     binFlag: "claude-bin",

@@ -43,6 +43,9 @@ export const codex: Harness = {
   models: codexModels,
   // Codex talks to OpenAI only.
   provesReasoning: (_session, block) => block.provider === "openai",
+  // Its shell tool's environment carries CODEX_THREAD_ID (and, in 0.169, CODEX_SESSION_ID, the same id) and
+  // CODEX_HOME when set. Skills: $CODEX_HOME/skills/<name>/SKILL.md.
+  agent: { sessionVariables: ["CODEX_THREAD_ID", "CODEX_SESSION_ID"], markers: [], skillsFolder: "skills" },
   certify: {
     command: "codex",
     binFlag: "codex-bin",

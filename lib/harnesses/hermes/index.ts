@@ -45,6 +45,9 @@ export const hermes: Harness = {
     if (block.provider === "openai") return direct === "openai" || direct === "openai-codex";
     return false;
   },
+  // run_agent sets HERMES_SESSION_ID (moved on /new, /resume and compression splits) and the terminal tool
+  // passes it and HERMES_HOME on. Skills: $HERMES_HOME/skills/<name>/SKILL.md.
+  agent: { sessionVariables: ["HERMES_SESSION_ID"], markers: [], skillsFolder: "skills" },
   certify: {
     command: "hermes",
     binFlag: "hermes-bin",
