@@ -4,6 +4,9 @@ import { join } from "node:path";
 import type { SessionSummary } from "../types.ts";
 import { isUuid } from "../../ids.ts";
 import { readJsonl } from "../../io/jsonl.ts";
+import { readEnds } from "../../io/head-tail.ts";
+import { nestsDeeperThan } from "../../io/json.ts";
+import { mapBounded } from "../../io/bounded.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { blocksFromContent } from "./content.ts";
 import { projectsDir } from "./home.ts";
@@ -25,34 +28,100 @@ export function transcriptPaths(home: string): string[] {
 }
 
 const HEAD_RECORDS = 200;
+/** How much of each end of a transcript a listing reads: a session's first records are small, titles too. */
+const END_BYTES = 64 * 1024;
 
 /**
- * A listing row from a file's head: cwd and the first user words are near the top, titles may be anywhere
- * but are small records, so we scan at most a bounded number of records and take mtime as "updated".
+ * A listing row from a file's two ends: cwd and the first user words are near the top (within its first
+ * HEAD_RECORDS records); titles are small records Claude Code appends when a session is named, so they are
+ * looked for in the head and in the last END_BYTES. mtime is "updated". A head that does not hold what the row
+ * needs (a huge first record) is read on by streaming, as before.
  */
 export async function summarize(path: string): Promise<SessionSummary> {
-  const id = path.slice(path.lastIndexOf("/") + 1, -6);
-  const summary: SessionSummary = {
+  return summarizeFromEnds(path) ?? await summarizeByStreaming(path);
+}
+
+type Row = Record<string, unknown>;
+
+function newSummary(path: string): SessionSummary {
+  return {
     harness: "claude-code",
-    id,
+    id: path.slice(path.lastIndexOf("/") + 1, -6),
     path,
     updatedAt: statSync(path).mtime.toISOString(),
   };
+}
+
+/** The row from the file's ends, or undefined when they cannot say (the streaming reader then decides). */
+function summarizeFromEnds(path: string): SessionSummary | undefined {
+  let ends;
+  try {
+    ends = readEnds(path, END_BYTES);
+  } catch {
+    return undefined;
+  }
+  const summary = newSummary(path);
+  let firstUser: string | undefined;
+  const titles: { custom?: string; ai?: string } = {};
+  const lines = [...ends.head, ...ends.tail];
+  for (const [index, line] of lines.entries()) {
+    const inHead = index < Math.min(ends.head.length, HEAD_RECORDS) && (!summary.cwd || !firstUser);
+    // Once the head has given cwd and first words, only titles count: most lines are not parsed at all.
+    if (!inHead && !line.includes('-title"')) continue;
+    const record = parseLine(line);
+    if (record === undefined) {
+      if (index < ends.head.length) return undefined;
+      continue;
+    }
+    if (inHead) {
+      if (!summary.cwd && typeof record.cwd === "string") summary.cwd = record.cwd;
+      if (!firstUser && record.type === "user" && record.isMeta !== true) {
+        firstUser = userText(record.message);
+      }
+    }
+    takeTitle(record, titles);
+  }
+  if (!ends.whole && ends.head.length < HEAD_RECORDS && (!summary.cwd || !firstUser)) return undefined;
+  const title = titles.custom ?? titles.ai ?? firstUser;
+  if (title !== undefined) summary.title = title;
+  return summary;
+}
+
+function parseLine(line: string): Row | undefined {
+  if (nestsDeeperThan(line)) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Row : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A rename's title is the last one written; Claude Code's own summary title the first. */
+function takeTitle(r: Row, titles: { custom?: string; ai?: string }): void {
+  if (r.type === "custom-title" && typeof r.customTitle === "string") titles.custom = r.customTitle;
+  if (r.type === "ai-title" && typeof r.aiTitle === "string") titles.ai ??= r.aiTitle;
+}
+
+/** The first HEAD_RECORDS records, read as a stream: for heads too large for the window. */
+async function summarizeByStreaming(path: string): Promise<SessionSummary> {
+  const summary = newSummary(path);
+  const titles: { custom?: string; ai?: string } = {};
   let firstUser: string | undefined;
   let seen = 0;
   try {
     for await (const { value } of readJsonl(path)) {
       if (++seen > HEAD_RECORDS) break;
-      const r = value as Record<string, unknown>;
+      const r = value as Row;
       if (!summary.cwd && typeof r.cwd === "string") summary.cwd = r.cwd;
-      if (r.type === "custom-title" && typeof r.customTitle === "string") summary.title = r.customTitle;
-      if (r.type === "ai-title" && typeof r.aiTitle === "string") summary.title ??= r.aiTitle;
+      takeTitle(r, titles);
       if (!firstUser && r.type === "user" && r.isMeta !== true) firstUser = userText(r.message);
     }
   } catch {
-    summary.title ??= "(unreadable)";
+    titles.custom ??= titles.ai ?? "(unreadable)";
   }
-  summary.title ??= firstUser;
+  const title = titles.custom ?? titles.ai ?? firstUser;
+  if (title !== undefined) summary.title = title;
   return summary;
 }
 
@@ -63,7 +132,10 @@ function userText(message: unknown): string | undefined {
   return text?.type === "text" ? titleLine(text.text) : undefined;
 }
 
-/** Every session in the home, summarized from its transcript's first records. */
+/** How many transcripts a listing reads at once: enough to overlap reads, never a file handle per session. */
+const LISTING_CONCURRENCY = 8;
+
+/** Every session in the home, summarized from its transcript's two ends. */
 export function listClaude(home: string): Promise<SessionSummary[]> {
-  return Promise.all(transcriptPaths(home).map(summarize));
+  return mapBounded(transcriptPaths(home), LISTING_CONCURRENCY, summarize);
 }

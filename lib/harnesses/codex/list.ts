@@ -11,6 +11,10 @@ import { openReadOnly, quoteIdent, type Row, tableColumns } from "../../store/sq
 import { homeOfRollout, newestStateDb, type RolloutFile, rolloutFiles } from "./locate.ts";
 import { isHarnessContext, messageText } from "./items.ts";
 import { isoTime } from "../../ir/clock.ts";
+import { mapBounded } from "../../io/bounded.ts";
+
+/** How many rollouts the index does not know are read at once: never a file handle per session. */
+const LISTING_CONCURRENCY = 8;
 
 const WANTED = [
   "id",
@@ -30,7 +34,7 @@ export async function listCodex(home: string): Promise<SessionSummary[]> {
   const byId = new Map(files.map((f) => [f.id, f]));
   const indexed = indexedThreads(home, byId);
   const known = new Set(indexed.map((s) => s.id));
-  const loose = await Promise.all(files.filter((f) => !known.has(f.id)).map(summarizeFile));
+  const loose = await mapBounded(files.filter((f) => !known.has(f.id)), LISTING_CONCURRENCY, summarizeFile);
   return [...indexed, ...loose];
 }
 

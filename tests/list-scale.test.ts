@@ -1,0 +1,98 @@
+/**
+ * Listing at scale reads what the listing shows and no more: a fixed number of SQLite statements per store
+ * database however many sessions it holds (counted, never timed), and a Claude Code transcript's title from
+ * its end without reading the middle.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { appendFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { buildWorld, type World } from "../bench/worlds.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
+import { listSessions } from "../lib/pipeline/list.ts";
+import { generateClaudeSession } from "../bench/session.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const homesOf = (world: World) => ({
+  "claude-code": world.env.CLAUDE_CONFIG_DIR,
+  codex: world.env.CODEX_HOME,
+  hermes: world.env.HERMES_HOME,
+});
+
+/** Every statement SQLite runs on any connection while `work` runs: prepared statements' runs and exec()s. */
+async function countStatements(work: () => Promise<unknown>): Promise<number> {
+  const proto = DatabaseSync.prototype;
+  const [prepare, exec] = [proto.prepare, proto.exec];
+  let count = 0;
+  proto.exec = function (this: DatabaseSync, sql: string) {
+    count++;
+    return exec.call(this, sql);
+  };
+  proto.prepare = function (this: DatabaseSync, sql: string): StatementSync {
+    const statement = prepare.call(this, sql);
+    for (const name of ["all", "get", "run", "iterate"] as const) {
+      const original = statement[name].bind(statement) as (...args: unknown[]) => unknown;
+      Object.defineProperty(statement, name, {
+        value: (...args: unknown[]) => {
+          count++;
+          return original(...args);
+        },
+        writable: true,
+        configurable: true,
+      });
+    }
+    return statement;
+  };
+  try {
+    await work();
+    return count;
+  } finally {
+    [proto.prepare, proto.exec] = [prepare, exec];
+  }
+}
+
+const small = buildWorld(tempDir(), { sessions: 12, megabytes: 0.2 });
+const large = buildWorld(tempDir(), { sessions: 240, megabytes: 4 });
+
+for (const harness of ["codex", "hermes"] as const) {
+  test(`listing a ${harness} store runs the same few SQLite statements for 4 sessions or 80`, async () => {
+    const count = async (world: World) => {
+      let listed = 0;
+      const statements = await countStatements(async () => {
+        const result = await listSessions({
+          registry: builtinRegistry,
+          homes: homesOf(world),
+          from: harness,
+        });
+        assert.deepEqual(result.broken, []);
+        listed = result.sessions.length;
+      });
+      return { listed, statements };
+    };
+    const [few, many] = [await count(small), await count(large)];
+    assert.deepEqual([few.listed, many.listed], [4, 80]);
+    assert.equal(many.statements, few.statements);
+    assert.ok(few.statements > 0 && few.statements <= 8, `${few.statements} statements for one store`);
+  });
+}
+
+test("a Claude Code session renamed late in a long transcript is listed under its new title", async () => {
+  const home = join(tempDir(), "claude");
+  const cwd = "/home/user/projects/parser";
+  const id = randomUUID();
+  const path = join(home, "projects", "-home-user-projects-parser", `${id}.jsonl`);
+  mkdirSync(dirname(path), { recursive: true });
+  generateClaudeSession(path, 1, { sessionId: id, cwd });
+  appendFileSync(
+    path,
+    `${JSON.stringify({ type: "custom-title", customTitle: "parser rewrite", sessionId: id })}\n`,
+  );
+  const listed = await listSessions({
+    registry: builtinRegistry,
+    homes: { "claude-code": home, codex: join(home, "none"), hermes: join(home, "none") },
+    from: "claude-code",
+  });
+  assert.deepEqual(listed.sessions.map((s) => [s.id, s.cwd, s.title]), [[id, cwd, "parser rewrite"]]);
+});
