@@ -93,6 +93,11 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./doctor.ts")).doctor,
   },
   {
+    name: "completion",
+    summary: "print the bash, zsh or fish completion script (commands, flags, harnesses, your sessions)",
+    load: async () => (await import("./completion.ts")).completion,
+  },
+  {
     name: "certify",
     summary:
       "hand sessions between the installed harnesses and check each resumes with its history (exit 1 if not)",
