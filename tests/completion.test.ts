@@ -199,3 +199,10 @@ test("fish, when installed, completes commands with their summaries and --to wit
     "codex",
   ]);
 });
+
+test("bash completes a command's actions from its usage, and offers none where the usage names no words", {
+  skip,
+}, () => {
+  assert.deepEqual(complete(["alias", ""]), ["bind", "forget", "list", "rename", "resolve"]);
+  assert.deepEqual(complete(["undo", ""]), []);
+});

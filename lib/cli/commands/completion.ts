@@ -22,6 +22,8 @@ press Tab, through --sessions).
   zsh:   source <(session-bridge completion zsh)           (in ~/.zshrc, after compinit)
   fish:  session-bridge completion fish > ~/.config/fish/completions/session-bridge.fish
   --sessions   print "id<TAB>title", one line per session in the stores, newest first (what the scripts run)`,
+  // The shell is required unless --sessions is given, which run() checks.
+  arguments: ["[shell]"],
   options: { sessions: { type: "boolean" } },
   async run(parsed, { registry, homes }) {
     if (flag(parsed.values, "sessions")) {

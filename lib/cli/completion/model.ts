@@ -1,10 +1,10 @@
 /**
  * What the shell completions know, derived from the CLI itself, never kept by hand: the commands and their
- * summaries from the command registry (commands/index.ts), each command's flags from the options it parses
- * (with every harness's home flag and the global ones), what a flag's value is from the word its help names it
- * by (`--to H`: a harness, `--cwd DIR`: a folder, `-o FILE`: a file), the harness names and aliases from the
- * registry, and what a command's positional argument is from its usage (`<session>`: a session, completed at
- * completion time from the stores by `session-bridge completion --sessions`; `bash|zsh|fish`: those words).
+ * summaries from the command registry (commands/index.ts), what each command's first argument is from the
+ * arguments it declares, its flags from the options it parses (with every harness's home flag and the global
+ * ones), what a flag's value is from the word its help names it by (`--to H`: a harness, `--cwd DIR`: a folder,
+ * `-o FILE`: a file), the harness names and aliases from the registry; a `session` argument is completed at completion time from the stores by `session-bridge completion
+ * --sessions`, and words a usage lists as `bash|zsh|fish` offered as they are.
  */
 import { COMMANDS } from "../commands/index.ts";
 import { forRegistry, globalHelp } from "../command.ts";
@@ -56,16 +56,20 @@ function flagsOf(options: OptionSpec, text: string): FlagSpec[] {
   }));
 }
 
-function positionalOf(usage: string, name: string): Positional | undefined {
+function positionalOf(first: string | undefined, usage: string, name: string): Positional | undefined {
+  if (first?.replace(/^\[(.*)\]$/, "$1") === "session") return { kind: "session" };
+  // `(list | bind NAME <session> | ...)`: a choice of actions, each named by its first word.
+  const group = new RegExp(`${name} \\(([^)]*)\\)`).exec(usage)?.[1];
+  const actions = group?.split("|").map((part) => part.trim().split(/\s+/)[0]!);
+  if (actions && actions.every((a) => /^[a-z]+$/.test(a))) return { kind: "choices", words: actions };
   const words = usage.replace(/\[[^\]]*\]/g, " ").split(/\s+/);
   const after = words.slice(words.indexOf(name) + 1);
-  if (after.includes("<session>")) return { kind: "session" };
   const choices = after.find((w) => /^[a-z]+(?:\|[a-z]+)+$/.test(w));
   return choices ? { kind: "choices", words: choices.split("|") } : undefined;
 }
 
 export async function completionModel(registry: Registry): Promise<CompletionModel> {
-  const globalText = globalHelp(registry);
+  const globalText = globalHelp(registry, { sessions: true, version: true });
   const commands: CompletionCommand[] = [];
   for (const entry of COMMANDS) {
     const command = await entry.load();
@@ -77,7 +81,7 @@ export async function completionModel(registry: Registry): Promise<CompletionMod
       ...command.harnessOptions?.(registry),
       ...command.options,
     };
-    const positional = positionalOf(usage, entry.name);
+    const positional = positionalOf(command.arguments[0], usage, entry.name);
     commands.push({
       name: entry.name,
       summary: forRegistry(entry.summary, registry),
