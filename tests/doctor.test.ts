@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
@@ -178,4 +178,31 @@ test("a handoff a crash interrupted is a problem whose fix is recover", async ()
   const [interrupted] = problems(report);
   assert.equal(interrupted!.check, "interrupted");
   assert.match(interrupted!.fix!, /^`session-bridge recover`/);
+});
+
+test("doctor shows the skill's install state per harness: absent is a note, a link to a removed skill a problem install-skill fixes", async () => {
+  const m = machine();
+  const skillOf = (report: DoctorReport, name: string) =>
+    report.checks.find((c) => c.subject === name && c.check === "skill")!;
+  const before = (await runCliJson(["doctor", ...m.args], m.env)).json as unknown as DoctorReport;
+  assert.equal(skillOf(before, "codex").status, "note");
+  assert.equal(skillOf(before, "codex").fix, "`session-bridge install-skill --harness codex`");
+
+  const installed = await runCli(["install-skill", ...m.args], m.env);
+  assert.equal(installed.code, 0, installed.stderr);
+  const linked = await runCliJson(["doctor", ...m.args], m.env);
+  assert.equal(linked.code, 0);
+  const report = linked.json as unknown as DoctorReport;
+  assert.deepEqual(report.harnesses.map((h) => h.skill?.state), ["linked", "linked", "linked"]);
+  assert.equal(skillOf(report, "hermes").status, "ok");
+
+  rmSync(join(m.root, "bridge/skills"), { recursive: true });
+  const dangling = await runCliJson(["doctor", ...m.args], m.env);
+  assert.equal(dangling.code, 1);
+  const problem = skillOf(dangling.json as unknown as DoctorReport, "claude-code");
+  assert.equal(problem.status, "problem");
+  assert.match(problem.detail, /links to a skill folder that is gone/);
+  const fix = /^`(session-bridge [^`]+)`/.exec(problem.fix!)![1]!.split(" ").slice(1);
+  assert.equal((await runCli([...fix, ...m.args], m.env)).code, 0);
+  assert.equal((await runCli(["doctor", ...m.args], m.env)).code, 0);
 });

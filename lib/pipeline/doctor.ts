@@ -18,6 +18,7 @@ import { shellQuote } from "../io/shell.ts";
 import { ledgerPath, pendingOperations } from "../store/ledger.ts";
 import { type BackupCopy, DEFAULT_KEEP, planPrune } from "../store/prune.ts";
 import { intentSubject, listIntents, stillRunning } from "../store/intent.ts";
+import { type SkillLocation, skillStatus } from "./skill.ts";
 
 /** ok: nothing to do; note: worth knowing, nothing is wrong; problem: needs attention (exit 1). */
 export type CheckStatus = "ok" | "note" | "problem";
@@ -45,6 +46,8 @@ export interface HarnessFacts {
   store: string;
   /** Sessions its store lists; absent when it cannot be read. */
   sessions?: number;
+  /** Where the harness looks for the session-handoff skill and what is there (harnesses that load skills). */
+  skill?: { path: string; state: SkillLocation["state"] };
 }
 
 export interface BridgeHomeFacts {
@@ -79,9 +82,11 @@ export async function doctor(request: DoctorRequest): Promise<DoctorReport> {
   const checks: DoctorCheck[] = [];
   const backups = planPrune(bridgeHome, DEFAULT_KEEP, request.now);
   const copies = [...backups.keep, ...backups.remove];
+  const skills = skillStatus({ registry, homes, bridgeHome, env: request.env });
   const harnesses: HarnessFacts[] = [];
   for (const h of registry.harnesses) {
-    harnesses.push(await checkHarness(h, homeOf(homes, h), request, copies, checks));
+    const skill = skills.find((s) => s.harness === h.name);
+    harnesses.push(await checkHarness(h, homeOf(homes, h), request, copies, checks, skill));
   }
   const facts = checkBridgeHome(bridgeHome, copies, backups.bytes, checks);
   return {
@@ -98,6 +103,7 @@ async function checkHarness(
   request: DoctorRequest,
   copies: BackupCopy[],
   checks: DoctorCheck[],
+  skill: SkillLocation | undefined,
 ): Promise<HarnessFacts> {
   const add = (check: string, status: CheckStatus, detail: string, fix?: string) =>
     checks.push({ subject: h.name, check, status, detail, ...(fix ? { fix } : {}) });
@@ -140,6 +146,11 @@ async function checkHarness(
     }
   }
 
+  if (skill) {
+    facts.skill = { path: skill.path, state: skill.state };
+    checkSkill(h, skill, add);
+  }
+
   if (!facts.homeExists) {
     add("home", "ok", `${home} does not exist: ${h.title} has not been used here (nothing to check)`);
     return facts;
@@ -176,6 +187,57 @@ async function checkHarness(
     );
   }
   return facts;
+}
+
+/** The session-handoff skill where the harness looks for it: missing is worth a note, a dangling link a problem. */
+function checkSkill(
+  h: Harness,
+  skill: SkillLocation,
+  add: (check: string, status: CheckStatus, detail: string, fix?: string) => void,
+): void {
+  const install = `session-bridge install-skill --harness ${h.name}`;
+  switch (skill.state) {
+    case "linked":
+      if (existsSync(skill.path)) add("skill", "ok", `linked at ${skill.path}`);
+      else {
+        add(
+          "skill",
+          "problem",
+          `${skill.path} links to a skill folder that is gone`,
+          `\`${install}\` writes the skill's files again`,
+        );
+      }
+      return;
+    case "copied":
+      add("skill", "ok", `copied to ${skill.path}`);
+      return;
+    case "stale copy":
+      add(
+        "skill",
+        "note",
+        `${skill.path} is a copy of another version of the skill`,
+        `\`${install} --copy\` updates it`,
+      );
+      return;
+    case "different":
+      add(
+        "skill",
+        "note",
+        `${skill.path} holds a session-handoff skill session-bridge did not install`,
+        `keep it, or \`${install} --force\` (moves it aside)`,
+      );
+      return;
+    case "absent":
+      if (skill.present) {
+        add(
+          "skill",
+          "note",
+          `not installed: ${h.title}'s agent cannot hand its own session off`,
+          `\`${install}\``,
+        );
+      }
+      return;
+  }
 }
 
 /**
