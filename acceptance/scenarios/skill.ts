@@ -1,0 +1,348 @@
+/**
+ * Live: an agent hands off its own session by following the session-handoff skill. For each harness, offline
+ * against its fake model server, in private homes: `session-bridge install-skill` links the skill into the
+ * harness's home; the real binary runs a first turn (the user's word and the model's answer), then, resumed,
+ * is asked to hand the session off. Its request must list the installed skill; the scripted model follows the
+ * skill: it makes the agent run `session-bridge current --json` (which must name this very session by the
+ * harness's own variable) and then `session-bridge handoff current --to <next harness> --stub-open-calls`. The
+ * target's real binary then resumes the handed-off session, and passes when its request carries the earlier
+ * words of both roles.
+ *
+ * Usage: npx bun acceptance/scenarios/skill.ts [--binary dist/session-bridge]   (exit 1 on any FAIL)
+ * Without --binary, `session-bridge` on the agent's PATH runs main.ts under the current runtime; SKILL_ONLY=<harness>
+ * runs that source harness only.
+ */
+import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import process from "node:process";
+import { BUILTIN_HARNESSES, type HarnessName } from "../../lib/harnesses/registry.ts";
+import { scriptArgv } from "../../lib/runtime.ts";
+import { installHarness, pinnedVersion } from "../install-harness.ts";
+import { binaryArg, step, withWork } from "./live.ts";
+import { startTarget, TARGET_IDS } from "./targets.ts";
+import {
+  claudeConfigDir,
+  prepareClaudeHome,
+  runClaude,
+} from "../../lib/harnesses/claude-code/certify/run.ts";
+import {
+  codexEnv,
+  codexHomeDir,
+  prepareCodexHome,
+  runCodex,
+  threadIdOf,
+} from "../../lib/harnesses/codex/certify/run.ts";
+import {
+  hermesEnv,
+  offlineConfig,
+  runHermes,
+  writeHermesHome,
+} from "../../lib/harnesses/hermes/certify/run.ts";
+import {
+  type AnthropicRequest,
+  defaultScript as anthropicDefault,
+  type FakeReply,
+  shortHash,
+  startFakeAnthropic,
+} from "../../lib/certify/fake-servers/anthropic.ts";
+import { messageItem, shellTool, startFakeResponses } from "../../lib/certify/fake-servers/responses.ts";
+import {
+  defaultScript as chatDefault,
+  findTerminalTool,
+  startFakeChatCompletions,
+} from "../../lib/certify/fake-servers/chat-completions.ts";
+import { readRequestLog } from "../../lib/certify/request-log.ts";
+import { tail } from "../../lib/certify/spawn.ts";
+
+const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
+const SKILL = "session-handoff";
+/** Words of the skill's description: a request carrying them lists the skill. */
+const SKILL_WORDS = "hand this very session";
+/** The prompt that asks for the handoff, and the words of the first turn each role said. */
+const ASK = "HANDOFF-TO";
+const userWord = (h: HarnessName) => `PELICAN-${h}`;
+const modelWord = (h: HarnessName) => `OSPREY-${h}`;
+/** Each step's command ends by printing a marker the shell computes, so the call's own text never matches it. */
+const done = (n: number) => `STEP-${n}-DONE`;
+const marked = (command: string, n: number) => `${command}; echo STEP-$((${n - 1}+1))-DONE`;
+
+/** Where the agent is in the skill's procedure, from the whole request (the same in every wire format). */
+type Move = { run: string } | { say: string };
+
+function agentMove(body: unknown, source: HarnessName, target: HarnessName, targetFlags: string[]): Move {
+  const seen = JSON.stringify(body);
+  if (!seen.includes(ASK)) return { say: `Noted: ${modelWord(source)}.` };
+  if (!seen.includes(done(1))) return { run: marked("session-bridge current --json", 1) };
+  if (!seen.includes(done(2))) {
+    const flags = targetFlags.map((f) => `'${f}'`).join(" ");
+    return { run: marked(`session-bridge ${flags} handoff current --to ${target} --stub-open-calls`, 2) };
+  }
+  return { say: `Handed off to ${target}; the resume command is above.` };
+}
+
+interface Source {
+  /** Runs one turn (a new session, or `resume` one) and returns the session's id. */
+  turn(prompt: string, resume?: string): Promise<string>;
+  home: string;
+  /** Conversation requests its fake server received, oldest first. */
+  requests(): unknown[];
+  close(): Promise<void>;
+}
+
+interface SourceSetup {
+  work: string;
+  cwd: string;
+  /** The environment every source run adds: PATH with `session-bridge` first, the private bridge home. */
+  env: Record<string, string>;
+  move(body: unknown): Move;
+}
+
+async function claudeSource({ work, cwd, env, move }: SourceSetup): Promise<Source> {
+  const bin = await installHarness("claude-code");
+  const home = join(work, "claude-user");
+  prepareClaudeHome(home);
+  const logPath = join(work, "anthropic.jsonl");
+  const script = (req: AnthropicRequest): FakeReply => {
+    if (!req.tools?.length) return anthropicDefault(req);
+    const m = move(req);
+    if ("say" in m) return { content: [{ type: "text", text: m.say }] };
+    const id = `toolu_skill_${shortHash(`${req.messages.length}:${m.run}`, 20)}`;
+    return {
+      content: [{ type: "tool_use", id, name: "Bash", input: { command: m.run, description: "session" } }],
+    };
+  };
+  const server = await startFakeAnthropic({ logPath, script });
+  return {
+    home: claudeConfigDir(home),
+    async turn(prompt, resume) {
+      const args = [...(resume ? ["--resume", resume] : []), "-p", prompt, "--output-format", "json"];
+      const r = await runClaude({
+        bin,
+        home,
+        cwd,
+        baseUrl: server.url,
+        args: [...args, "--dangerously-skip-permissions"],
+        env: { ...env, PATH: `${env.PATH}:${process.env.PATH ?? ""}` },
+      });
+      const id = (JSON.parse(r.stdout || "{}") as { session_id?: string }).session_id;
+      if (r.code !== 0 || !id) throw new Error(`claude exit ${r.code}: ${tail(r.stderr + r.stdout)}`);
+      return id;
+    },
+    requests: () => readRequestLog<AnthropicRequest>(logPath).filter((b) => !!b.tools?.length),
+    close: () => server.close(),
+  };
+}
+
+async function codexSource({ work, cwd, env, move }: SourceSetup): Promise<Source> {
+  const bin = await installHarness("codex", pinnedVersion("codex"));
+  const home = join(work, "codex-user");
+  const logPath = join(work, "responses.jsonl");
+  const server = await startFakeResponses({
+    logPath,
+    script: (body, ctx) => {
+      const m = move(body);
+      const seed = `${ctx.index}`;
+      if ("say" in m) return [messageItem(m.say, seed)];
+      const shell = shellTool(body);
+      if (!shell) return [messageItem("No shell tool was offered.", seed)];
+      return [{
+        type: "function_call",
+        id: `fc_skill_${ctx.index}`,
+        status: "completed",
+        name: shell.name,
+        arguments: JSON.stringify(shell.args(m.run)),
+        call_id: `call_skill_${ctx.index}`,
+      }];
+    },
+  });
+  prepareCodexHome(home, server.url);
+  loginPath(home, env);
+  const base = codexEnv(home);
+  return {
+    home: codexHomeDir(home),
+    async turn(prompt, resume) {
+      const args = ["exec", "--skip-git-repo-check", "--json", "--dangerously-bypass-approvals-and-sandbox"];
+      const r = await runCodex(
+        bin,
+        home,
+        cwd,
+        [...args, ...(resume ? ["resume", resume] : []), prompt],
+        180_000,
+        {
+          ...base,
+          ...env,
+          PATH: `${env.PATH}:${base.PATH}`,
+        },
+      );
+      const id = resume ?? threadIdOf(r.stdout);
+      if (r.code !== 0 || !id) throw new Error(`codex exit ${r.code}: ${tail(r.stderr)}`);
+      return id;
+    },
+    requests: () =>
+      readRequestLog<{ path?: string; body?: unknown }>(logPath).filter((r) =>
+        /\/responses$/.test(String(r.path))
+      )
+        .map((r) => r.body),
+    close: () => server.close(),
+  };
+}
+
+async function hermesSource({ work, cwd, env, move }: SourceSetup): Promise<Source> {
+  const version = pinnedVersion("hermes");
+  const exe = await installHarness("hermes", version);
+  const home = join(work, "hermes-user");
+  const hermesHome = join(home, ".hermes");
+  const tmp = join(work, "hermes-tmp");
+  mkdirSync(tmp, { recursive: true });
+  const logPath = join(work, "chat.jsonl");
+  const server = await startFakeChatCompletions({
+    logPath,
+    script: (req, ctx) => {
+      if (!ctx.stream) return chatDefault(req, ctx);
+      const m = move(req);
+      if ("say" in m) return { content: m.say };
+      const tool = findTerminalTool(req.tools);
+      return { toolCalls: [{ name: tool.name, arguments: { [tool.argName]: m.run } }] };
+    },
+  });
+  writeHermesHome(hermesHome, offlineConfig(server.url), version);
+  loginPath(home, env);
+  const base = hermesEnv(exe, home, hermesHome, tmp);
+  return {
+    home: hermesHome,
+    async turn(prompt, resume) {
+      const args = ["chat", "-Q", "--yolo", ...(resume ? ["--resume", resume] : []), "-q", prompt];
+      const r = await runHermes(exe, args, {
+        cwd,
+        env: { ...base, ...env, PATH: `${env.PATH}:${base.PATH}` },
+      });
+      if (r.code !== 0 || r.timedOut || !r.sessionId) {
+        throw new Error(`hermes exit ${r.code}: ${tail(r.stderr)}`);
+      }
+      return r.sessionId;
+    },
+    requests: () =>
+      readRequestLog<{ path?: string; body?: { stream?: boolean } }>(logPath).filter((r) =>
+        String(r.path).endsWith("/chat/completions") && r.body?.stream === true
+      ).map((r) => r.body),
+    close: () => server.close(),
+  };
+}
+
+const SOURCES: Record<HarnessName, (setup: SourceSetup) => Promise<Source>> = {
+  "claude-code": claudeSource,
+  codex: codexSource,
+  hermes: hermesSource,
+};
+
+/**
+ * Codex and Hermes run commands in a login shell, which resets PATH from /etc/profile: the user's ~/.profile
+ * puts session-bridge's folder back, as an install in ~/.local/bin would be found.
+ */
+function loginPath(home: string, env: Record<string, string>): void {
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, ".profile"), `export PATH='${env.PATH}':"$PATH"\n`);
+}
+
+/** A folder holding `session-bridge`: the binary under test, or main.ts run by this runtime. */
+function bridgeOnPath(work: string, binary: string | undefined): string {
+  const bin = join(work, "bin");
+  mkdirSync(bin, { recursive: true });
+  const path = join(bin, "session-bridge");
+  if (binary) symlinkSync(binary, path);
+  else {
+    writeFileSync(path, `#!/bin/sh\nexec ${scriptArgv(MAIN).map((w) => `'${w}'`).join(" ")} "$@"\n`);
+    chmodSync(path, 0o755);
+  }
+  return bin;
+}
+
+async function check(
+  source: HarnessName,
+  target: HarnessName,
+  work: string,
+  binary?: string,
+): Promise<string[]> {
+  const reasons: string[] = [];
+  mkdirSync(join(work, "project"));
+  const cwd = realpathSync(join(work, "project"));
+  const bin = bridgeOnPath(work, binary);
+  const to = await startTarget(target, join(work, "target"));
+  const env = { PATH: bin, SESSION_BRIDGE_HOME: join(work, "bridge") };
+  const agent = await SOURCES[source]({
+    work,
+    cwd,
+    env,
+    move: (body) => agentMove(body, source, target, to.homeFlags),
+  });
+  try {
+    // The skill, from the binary, linked into the source harness's (private) home.
+    const homeVariable = BUILTIN_HARNESSES[source].home.env;
+    const install = spawnSync(join(bin, "session-bridge"), ["install-skill", "--harness", source, "--json"], {
+      encoding: "utf8",
+      env: { ...process.env, ...env, HOME: join(work, "nobody"), [homeVariable]: agent.home },
+    });
+    const outcome = install.status === 0
+      ? (JSON.parse(install.stdout) as { harnesses: { outcome: string }[] }).harnesses[0]?.outcome
+      : `exit ${install.status}: ${install.stderr.trim()}`;
+    if (outcome !== "linked") return [`install-skill: ${outcome}`];
+
+    const id = await agent.turn(`Remember the word ${userWord(source)}.`);
+    await agent.turn(`${ASK} ${target}: hand this session off to ${target}.`, id);
+    const asked = agent.requests().filter((b) => JSON.stringify(b).includes(ASK));
+    const listed = asked[0] ? JSON.stringify(asked[0]).toLowerCase() : "";
+    if (!listed.includes(SKILL) || !listed.includes(SKILL_WORDS)) {
+      reasons.push("the request does not list the skill");
+    }
+    const seen = JSON.stringify(asked.at(-1) ?? {});
+    if (!seen.includes(done(2))) return [...reasons, "the agent did not run both steps", tail(seen)];
+    // `current` named this very session, by the harness's own variable.
+    // (The output is JSON inside the request's JSON, once more inside a tool's JSON result for Hermes.)
+    const q = String.raw`\\*"`;
+    const variable = new RegExp(`${q}id${q}: ${q}${id}${q}[\\s\\S]*?${q}rule${q}: ${q}variable${q}`);
+    if (!variable.test(seen)) {
+      const output = seen.slice(Math.max(0, seen.indexOf(done(1)) - 1500), seen.indexOf(done(1)));
+      reasons.push(`session-bridge current did not name ${id} by the variable rule: ${output}`);
+    }
+
+    const written = await BUILTIN_HARNESSES[target].list(to.homeFlags[1]!);
+    if (written.length !== 1) {
+      const output = seen.slice(Math.max(0, seen.indexOf(done(2)) - 1500), seen.indexOf(done(2)));
+      return [...reasons, `${target} holds ${written.length} sessions, expected 1: ${output}`];
+    }
+    const resumed = await to.resume(cwd, written[0]!.id, "Please continue where we left off.");
+    if (!resumed.ok) reasons.push(`resume failed: ${resumed.detail}`);
+    const carried = JSON.stringify(to.requests().at(-1) ?? {});
+    for (const word of [userWord(source), modelWord(source)]) {
+      if (!carried.includes(word)) reasons.push(`the resumed ${target} did not send ${word}`);
+    }
+    return reasons;
+  } finally {
+    await agent.close();
+    await to.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const binary = binaryArg();
+  const results: boolean[] = [];
+  for (const [i, source] of TARGET_IDS.entries()) {
+    if (process.env.SKILL_ONLY && process.env.SKILL_ONLY !== source) continue;
+    const target = TARGET_IDS[(i + 1) % TARGET_IDS.length]!;
+    results.push(
+      await withWork(
+        `sb-skill-${source}-`,
+        (work) =>
+          step(
+            `${source}: lists the installed skill, runs current and hands itself to ${target}, which resumes it`,
+            () => check(source, target, work, binary),
+          ),
+      ),
+    );
+  }
+  return results.every(Boolean) ? 0 : 1;
+}
+
+if (import.meta.main) process.exitCode = await main();
