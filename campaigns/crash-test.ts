@@ -1,14 +1,16 @@
 /**
  * The crash campaign: `npm run crash-test [-- --kills N --seed S --mb M]`. A Claude Code session of M MB (the
  * thinking-tool-use fixture repeated, every id renewed) is handed off into each harness again and again, and each
- * handoff is killed with SIGKILL: half the kills at a seeded crash point (lib/io/crash-points.ts; every 1 MB
- * chunk streamed is one), half from outside after a seeded delay within the time a whole handoff takes. After
- * each kill:
+ * handoff, or a third of the time the undo of one that landed, is killed with SIGKILL: half the kills at a
+ * seeded crash point (lib/io/crash-points.ts; every 1 MB chunk streamed is one), half from outside after a
+ * seeded delay within the time a whole handoff (or undo) takes. After each kill:
  *   - the target's database passes `PRAGMA integrity_check` (else: a corrupt store);
  *   - a session the target's listing shows under the handed-off id reads whole (else: a half session visible);
  *   - after recovery, every session in the target that was not there before is one undo can take back (else:
  *     a session undo and recovery cannot see), and undoing them leaves the target as it was;
- *   - no temp file, intent or torn backup is left (else: debris).
+ *   - no temp file, intent or torn backup is left (else: debris);
+ *   - after a killed undo, the ledger tells the truth: the handoff is still pending exactly when its session is
+ *     still in the target, whole (else: a ledger that lies).
  * Seeded: the same seed picks the same harnesses, points and delays. The last line is the tally; exit 1 when
  * any figure but the kills is not 0.
  */
@@ -183,6 +185,7 @@ function debris(b: Bed): string[] {
 
 interface Tally {
   kills: number;
+  undoKills: number;
   atPoints: number;
   timed: number;
   finishedFirst: number;
@@ -193,10 +196,12 @@ interface Tally {
   unseen: number;
   debris: number;
   notRestored: number;
+  untruthful: number;
 }
 
 const emptyTally = (): Tally => ({
   kills: 0,
+  undoKills: 0,
   atPoints: 0,
   timed: 0,
   finishedFirst: 0,
@@ -207,6 +212,7 @@ const emptyTally = (): Tally => ({
   unseen: 0,
   debris: 0,
   notRestored: 0,
+  untruthful: 0,
 });
 
 function killedAtPoint(b: Bed, args: string[], nth: number): boolean {
@@ -227,28 +233,33 @@ function killedAfter(b: Bed, args: string[], ms: number): Promise<boolean> {
   });
 }
 
-/** One uninterrupted handoff: how many crash points it passes, how long it takes, how many turns it has. */
-async function reference(
-  b: Bed,
-  source: string,
-  cwd: string,
-): Promise<{ points: number; ms: number; turns: number }> {
-  const id = findHarness(builtinRegistry, b.target).newId(new Date());
+/** A CLI run to its end, uninterrupted: how many crash points it passes and how long it takes. */
+function uninterrupted(b: Bed, args: string[], what: string): { points: number; ms: number } {
   const [bin, ...pre] = scriptArgv(CRASH_CHILD);
   const started = performance.now();
-  const r = spawnSync(bin!, [...pre, "none", "1", ...handoffArgs(b, source, cwd, id)], {
-    encoding: "utf8",
-    env: childEnv(b),
-  });
+  const r = spawnSync(bin!, [...pre, "none", "1", ...args], { encoding: "utf8", env: childEnv(b) });
   const ms = performance.now() - started;
   const points = Number(/(\d+) points passed/.exec(r.stderr)?.[1]);
-  if (r.status !== 0 || !points) {
-    throw new Error(`the reference handoff into ${b.target} failed: ${r.stderr}`);
-  }
+  if (r.status !== 0 || !points) throw new Error(`the reference ${what} of ${b.target} failed: ${r.stderr}`);
+  return { points, ms };
+}
+
+interface Reference {
+  points: number;
+  ms: number;
+  turns: number;
+  undo: { points: number; ms: number };
+}
+
+/** One uninterrupted handoff and its undo: crash points passed, time taken, and the session's turns. */
+async function reference(b: Bed, source: string, cwd: string): Promise<Reference> {
+  const id = findHarness(builtinRegistry, b.target).newId(new Date());
+  const { points, ms } = uninterrupted(b, handoffArgs(b, source, cwd, id), "handoff");
   const ids = await listedIds(b);
   const turns = await messageCount(b, ids.get(id)!);
-  for (const e of undoable(b.bridge)) await undo({ op: e.op, bridgeHome: b.bridge });
-  return { points, ms, turns };
+  const [entry] = undoable(b.bridge);
+  const undone = uninterrupted(b, ["undo", entry!.op], "undo");
+  return { points, ms, turns, undo: undone };
 }
 
 async function main(): Promise<number> {
@@ -288,12 +299,13 @@ async function main(): Promise<number> {
     const source = bigSession(join(root, "source"), mb);
     console.log(`crash-test: seed ${seed}, ${kills} kills, a ${mb} MB session (${source})`);
     const tallies = new Map<Target, Tally>(HARNESSES.map((h) => [h, emptyTally()]));
-    const beds = new Map<Target, Bed & { ref: { points: number; ms: number; turns: number } }>();
+    const beds = new Map<Target, Bed & { ref: Reference }>();
     for (const h of HARNESSES) {
       const b = bed(root, h);
       const ref = await reference(b, source, cwd);
       console.log(
-        `  ${h}: an uninterrupted handoff passes ${ref.points} crash points in ${Math.round(ref.ms)} ms`,
+        `  ${h}: an uninterrupted handoff passes ${ref.points} crash points in ${Math.round(ref.ms)} ms, ` +
+          `its undo ${ref.undo.points} in ${Math.round(ref.undo.ms)} ms`,
       );
       beds.set(h, { ...b, ref });
     }
@@ -303,24 +315,37 @@ async function main(): Promise<number> {
       const baseline = await listedIds(b);
       const id = findHarness(builtinRegistry, b.target).newId(new Date(Date.UTC(2026, 0, 1) + i * 1000));
       const args = handoffArgs(b, source, cwd, id);
+      const duringUndo = random() < 1 / 3;
       const atPoint = random() < 0.5;
-      const nth = 1 + Math.floor(random() * b.ref.points);
-      const ms = random() * b.ref.ms;
-      const killed = atPoint ? killedAtPoint(b, args, nth) : await killedAfter(b, args, ms);
+      const span = duringUndo ? b.ref.undo : b.ref;
+      const nth = 1 + Math.floor(random() * span.points);
+      const ms = random() * span.ms;
+      let op: string | undefined;
+      if (duringUndo) {
+        // The undo of a handoff that landed whole is what is killed.
+        uninterrupted(b, args, "handoff");
+        op = undoable(b.bridge).find((e) => e.target.id === id)?.op;
+        if (!op) throw new Error(`kill ${i}: the handoff before the undo left no ledger entry`);
+      }
+      const killedArgs = op ? ["undo", op] : args;
+      const killed = atPoint ? killedAtPoint(b, killedArgs, nth) : await killedAfter(b, killedArgs, ms);
       t.kills++;
+      if (duringUndo) t.undoKills++;
       if (atPoint) t.atPoints++;
       else t.timed++;
       if (!killed) t.finishedFirst++;
       const problem = (what: string) =>
         console.log(
-          `  kill ${i} (${b.target}, ${atPoint ? `point ${nth}` : `${Math.round(ms)} ms`}): ${what}`,
+          `  kill ${i} (${duringUndo ? "undo into" : "handoff into"} ${b.target}, ${
+            atPoint ? `point ${nth}` : `${Math.round(ms)} ms`
+          }): ${what}`,
         );
       if (!integrityOk(b.database)) {
         t.corrupt++;
         problem("the store fails PRAGMA integrity_check");
       }
       const visible = await listedIds(b);
-      if (visible.has(id)) {
+      if (visible.has(id) && !duringUndo) {
         let turns = -1;
         try {
           turns = await messageCount(b, visible.get(id)!);
@@ -343,11 +368,32 @@ async function main(): Promise<number> {
         problem(`debris after recovery: ${left.join(", ")}`);
       }
       const pending = undoable(b.bridge);
-      for (const sessionId of (await listedIds(b)).keys()) {
+      const now = await listedIds(b);
+      for (const sessionId of now.keys()) {
         if (baseline.has(sessionId)) continue;
         if (!pending.some((e) => e.target.id === sessionId)) {
           t.unseen++;
           problem(`${sessionId} is in the target, and neither undo nor recovery can see it`);
+        }
+      }
+      if (op) {
+        // The ledger says pending exactly when the session is still there, whole; undone when it is gone.
+        const stillPending = pending.some((e) => e.op === op);
+        let turns = -1;
+        if (now.has(id)) {
+          try {
+            turns = await messageCount(b, now.get(id)!);
+          } catch {
+            // Unreadable: neither whole nor gone.
+          }
+        }
+        const whole = turns === b.ref.turns;
+        if (stillPending ? !whole : now.has(id)) {
+          t.untruthful++;
+          problem(
+            `after the killed undo the ledger says ${stillPending ? "pending" : "undone"}, and the target ` +
+              `${now.has(id) ? `lists ${id} with ${turns} turns of ${b.ref.turns}` : `no longer has ${id}`}`,
+          );
         }
       }
       for (const e of pending) await undo({ op: e.op, bridgeHome: b.bridge });
@@ -364,17 +410,21 @@ async function main(): Promise<number> {
       for (const k of Object.keys(total) as (keyof Tally)[]) total[k] += t[k];
     }
     console.log(`${line(total)} (seed ${seed})`);
-    return total.corrupt + total.halfVisible + total.unseen + total.debris + total.notRestored ? 1 : 0;
+    return total.corrupt + total.halfVisible + total.unseen + total.debris + total.notRestored +
+        total.untruthful
+      ? 1
+      : 0;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
 }
 
 function line(t: Tally): string {
-  return `${t.kills} kills (${t.atPoints} at crash points, ${t.timed} timed, ${t.finishedFirst} finished first; ` +
+  return `${t.kills} kills (${t.undoKills} during undo; ${t.atPoints} at crash points, ${t.timed} timed, ` +
+    `${t.finishedFirst} finished first; ` +
     `${t.completed} completed, ${t.rolledBack} rolled back), ${t.corrupt} corrupt stores, ${t.halfVisible} half ` +
     `sessions visible, ${t.unseen} sessions undo or recovery cannot see, ${t.debris} debris after recovery, ` +
-    `${t.notRestored} targets not restored by undo`;
+    `${t.notRestored} targets not restored by undo, ${t.untruthful} ledgers untrue after a killed undo`;
 }
 
 process.exit(await main());
