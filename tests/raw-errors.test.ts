@@ -1,8 +1,8 @@
 /**
  * What SQLite, the runtime or the file system say when a store is damaged or odd ("database disk image is
  * malformed", "no such column", "Invalid Date", "Value is too large", EISDIR, "cannot rollback") never reaches
- * the user raw: bad input is exit 2 naming the file, a damaged target is refused naming it, and a full disk
- * says so and leaves nothing half-written.
+ * the user raw: bad input is exit 2 naming the file (and line or row), a damaged target is refused naming it,
+ * and a full disk says so and leaves nothing half-written.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -97,16 +97,89 @@ test("a Hermes store missing a column the reader needs is bad input naming the d
   );
 });
 
-test("a stored time no date can hold is read as no time: list and inspect still work", async () => {
-  const h = homes("dates");
-  sql(h.hermesDb, "UPDATE sessions SET started_at = 'yesterday'; UPDATE messages SET timestamp = 1e300");
+/** A time of the ISO 8601 form that no Date can hold: one millisecond past the last day a Date reaches. */
+const BEYOND = "+275760-09-13T00:00:00.001Z";
+
+/** The JSONL file with line `n`'s top-level `timestamp` (a real record's) set to `value`. */
+function retimeLine(path: string, n: number, value: string): void {
+  const lines = readFileSync(path, "utf8").split("\n");
+  const record = JSON.parse(lines[n - 1]!) as Record<string, unknown>;
+  assert.equal(typeof record.timestamp, "string", `line ${n} of the fixture has a timestamp`);
+  lines[n - 1] = JSON.stringify({ ...record, timestamp: value });
+  writeFileSync(path, lines.join("\n"));
+}
+
+test("a Claude Code record with a time no date can hold is bad input naming the file and line", async () => {
+  const home = join(root, "claude-dates");
+  const session = seedClaudeHome(home, "interrupted-tool-call");
+  retimeLine(session.path, 2, BEYOND);
+  const r = await runCli(["inspect", session.path]);
+  assert.equal(r.code, 2);
+  assert.equal(
+    r.stderr,
+    `session-bridge: ${session.path}:2: timestamp "${BEYOND}" is no time a date can hold\n`,
+  );
+  const handoff = await runCli(["handoff", session.path, "--to", "codex", "--cwd", work, "--dry-run"]);
+  assert.equal(handoff.code, 2, handoff.stderr);
+});
+
+test("a Codex rollout line with a time no date can hold is bad input naming the file and line", async () => {
+  const h = homes("codex-rollout-dates");
+  retimeLine(h.thread.path, 3, "2026-13-45T99:00:00Z");
+  const r = await h.cli(["inspect", h.thread.path]);
+  assert.equal(r.code, 2);
+  assert.equal(
+    r.stderr,
+    `session-bridge: ${h.thread.path}:3: timestamp "2026-13-45T99:00:00Z" is no time a date can hold\n`,
+  );
+});
+
+test("a Hermes message row with a time no date can hold is bad input naming the database and row", async () => {
+  const h = homes("hermes-message-dates");
+  const [row] = new DatabaseSync(h.hermesDb, { readOnly: true }).prepare(
+    "SELECT id FROM messages WHERE session_id = ? ORDER BY id LIMIT 1",
+  ).all(HERMES_ID) as { id: number }[];
+  sql(h.hermesDb, `UPDATE messages SET timestamp = 1e300 WHERE id = ${row!.id}`);
+  const r = await h.cli(["inspect", `${h.hermesDb}#${HERMES_ID}`]);
+  assert.equal(r.code, 2);
+  assert.equal(
+    r.stderr,
+    `session-bridge: ${h.hermesDb}: messages row ${row!.id}: timestamp 1e+300 is no time a date can hold\n`,
+  );
+});
+
+test("a time no date can hold in a Hermes sessions row or the Codex index skips that store in list with one line naming database and row; the other stores are listed", async () => {
+  const h = homes("index-dates");
+  sql(h.hermesDb, "UPDATE sessions SET started_at = 'yesterday'");
   sql(h.codexDb, "UPDATE threads SET updated_at_ms = 1e300");
-  const list = await h.cli(["list", "--full-ids"]);
-  assert.equal(list.code, 0, list.stderr);
-  assert.ok(list.stdout.includes(HERMES_ID) && list.stdout.includes(h.thread.id), list.stdout);
-  assert.doesNotMatch(list.stdout + list.stderr, /Invalid/);
-  const inspect = await h.cli(["inspect", HERMES_ID]);
-  assert.equal(inspect.code, 0, inspect.stderr);
+  const list = await h.cli(["list"]);
+  // Exit 1 as with any store that cannot be read; the readable stores are still listed.
+  assert.equal(list.code, 1, list.stderr);
+  assert.match(list.stdout, /claude-code/, "the Claude store is still listed");
+  const warnings = list.stderr.trimEnd().split("\n");
+  assert.equal(warnings.length, 2, list.stderr);
+  assert.ok(
+    warnings.some((w) =>
+      w.includes(
+        `${h.hermesDb}: sessions row "${HERMES_ID}": started_at "yesterday" is no time a date can hold`,
+      )
+    ),
+    list.stderr,
+  );
+  assert.ok(
+    warnings.some((w) =>
+      w.includes(
+        `${h.codexDb}: threads row "${h.thread.id}": updated_at_ms 1e+300 is no time a date can hold`,
+      )
+    ),
+    list.stderr,
+  );
+  const inspect = await h.cli(["inspect", `${h.hermesDb}#${HERMES_ID}`]);
+  assert.equal(inspect.code, 2);
+  assert.equal(
+    inspect.stderr,
+    `session-bridge: ${h.hermesDb}: sessions row "${HERMES_ID}": started_at "yesterday" is no time a date can hold\n`,
+  );
 });
 
 test("an integer beyond 2^53 in a store is bad input naming the database", async () => {

@@ -1,3 +1,5 @@
+import { InputError } from "../errors.ts";
+
 /**
  * Timestamps for rendered records: the source's own times wherever it has them, and for gaps the previous time
  * plus a millisecond, so the target sees a monotonic history that never runs into the future.
@@ -19,11 +21,38 @@ export class RecordClock {
 }
 
 /**
- * A stored time (milliseconds since the epoch) as ISO 8601, or undefined when it is no time at all: NaN from a
- * text column, or a number beyond what a Date can hold. A store's odd value is then treated as a missing one
- * instead of ending the read with "Invalid Date".
+ * A stored time (milliseconds since the epoch) as ISO 8601, or undefined when it is no time at all. Readers
+ * refuse such a time where it is stored (assertRecordTime, assertStoredTime), so here it is only a guard.
  */
 export function isoTime(ms: number): string | undefined {
   const date = new Date(ms);
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/**
+ * A record's time (ISO 8601 text) that no date can hold (a 13th month, a year past 275760, words) is bad input,
+ * named by `where` (file and line): read as a missing time it would silently reorder or re-date the history.
+ */
+export function assertRecordTime(value: unknown, where: string, field: string): void {
+  if (typeof value === "string" && Number.isNaN(Date.parse(value))) {
+    throw new InputError(`${where}: ${field} ${shown(value)} is no time a date can hold`);
+  }
+}
+
+/**
+ * A database's time column (a number of `unit` milliseconds since the epoch; null is no time) holding what no
+ * date can hold (a number beyond a Date's range, text, bytes) is bad input, named by `where` (database and row).
+ */
+export function assertStoredTime(value: unknown, unit: number, where: string, column: string): void {
+  if (value === null || value === undefined) return;
+  if (typeof value === "number" && !Number.isNaN(new Date(value * unit).getTime())) return;
+  throw new InputError(`${where}: ${column} ${shown(value)} is no time a date can hold`);
+}
+
+function shown(value: unknown): string {
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}...` : value);
+  }
+  if (value instanceof Uint8Array) return `(${value.length} bytes)`;
+  return String(value);
 }

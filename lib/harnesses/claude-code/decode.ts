@@ -7,6 +7,7 @@ import { basename } from "node:path";
 import type { Message, PassthroughRecord, QueuedInput, Session, Thread } from "../../ir/schema.ts";
 import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
+import { assertRecordTime } from "../../ir/clock.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
 import { findPending } from "../../ir/pending.ts";
 import { blocksFromContent } from "./content.ts";
@@ -100,6 +101,7 @@ async function decodeInto(
     const record = line.value;
     const type = typeof record.type === "string" ? record.type : "";
     state.drift.check(optStr(record.version), type, record, line.line);
+    assertRecordTime(record.timestamp, `${path}:${line.line}`, "timestamp");
     const origin = {
       harness: "claude-code" as const,
       path,

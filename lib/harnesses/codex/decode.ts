@@ -7,6 +7,7 @@
 import type { Block, Message, Origin, Session } from "../../ir/schema.ts";
 import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
+import { assertRecordTime } from "../../ir/clock.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
 import { findPending } from "../../ir/pending.ts";
 import { modelsOf } from "../../ir/summary.ts";
@@ -81,8 +82,12 @@ export async function decodeCodex({ path, lines, tail }: RolloutLines): Promise<
       length: line.length,
       type,
     };
+    assertRecordTime(record.timestamp, `${path}:${line.line}`, "timestamp");
     noteTimes(state, optStr(record.timestamp));
     const payload = isObject(record.payload) ? record.payload : {};
+    if (type === "session_meta") {
+      assertRecordTime(payload.timestamp, `${path}:${line.line}`, "payload.timestamp");
+    }
     if (type === "response_item") addItem(state, payload, origin, optStr(record.timestamp), line.line);
     else {
       // UI events and usage records interleave with a response's items without ending it.

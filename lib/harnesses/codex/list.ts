@@ -10,7 +10,7 @@ import { titleLine } from "../../ir/summary.ts";
 import { openReadOnly, quoteIdent, type Row, tableColumns } from "../../store/sqlite.ts";
 import { homeOfRollout, newestStateDb, type RolloutFile, rolloutFiles } from "./locate.ts";
 import { isHarnessContext, messageText } from "./items.ts";
-import { isoTime } from "../../ir/clock.ts";
+import { assertStoredTime, isoTime } from "../../ir/clock.ts";
 import { mapBounded } from "../../io/bounded.ts";
 
 /** How many rollouts the index does not know are read at once: never a file handle per session. */
@@ -48,7 +48,9 @@ function indexedThreads(home: string, files: Map<string, RolloutFile>): SessionS
     const columns = WANTED.filter((c) => present.has(c));
     const rows = db.prepare(`SELECT ${columns.map(quoteIdent).join(", ")} FROM threads`).all() as Row[];
     // A row without an id (damage SQLite did not notice) names no thread anyone could resume.
-    return rows.filter((row) => text(row.id)).map((row) => summaryOfRow(row, files.get(String(row.id))));
+    return rows.filter((row) => text(row.id)).map((row) =>
+      summaryOfRow(row, files.get(String(row.id)), `${database}: threads row ${JSON.stringify(row.id)}`)
+    );
   } finally {
     db.close();
   }
@@ -56,10 +58,13 @@ function indexedThreads(home: string, files: Map<string, RolloutFile>): SessionS
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v : undefined);
 
-function summaryOfRow(row: Row, file: RolloutFile | undefined): SessionSummary {
+/** `where` names the row (database and id) for a time no date can hold. */
+function summaryOfRow(row: Row, file: RolloutFile | undefined, where: string): SessionSummary {
   const recorded = text(row.rollout_path);
   // A thread archived or moved since it was indexed is found by its id in the file name.
   const path = recorded && existsSync(recorded) ? recorded : file?.path ?? recorded ?? "";
+  assertStoredTime(row.updated_at_ms, 1, where, "updated_at_ms");
+  assertStoredTime(row.updated_at, 1000, where, "updated_at");
   const updatedMs = typeof row.updated_at_ms === "number"
     ? row.updated_at_ms
     : typeof row.updated_at === "number"

@@ -7,6 +7,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { InputError } from "../../errors.ts";
 import type { DriftEntry } from "../../ir/schema.ts";
 import type { Row } from "../../store/sqlite.ts";
+import { assertStoredTime } from "../../ir/clock.ts";
 import { type Generation, generationFor } from "./generations.ts";
 import { decodeMessage, type HermesMessage, type SessionRecord } from "./message.ts";
 
@@ -72,8 +73,15 @@ export function continuationFilter(alias: string, columns: StoreColumns): string
     ` AND COALESCE(${alias}.source, '') != 'tool'`;
 }
 
-function sessionRow(db: DatabaseSync, id: string): SessionRecord | undefined {
-  return db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as SessionRecord | undefined;
+/** The time columns of a sessions row (seconds since the epoch; Hermes writes time.time()). */
+const SESSION_TIMES = ["started_at", "ended_at", "last_active"] as const;
+
+function sessionRow(db: DatabaseSync, path: string, id: string): SessionRecord | undefined {
+  const row = db.prepare("SELECT * FROM sessions WHERE id = ?").get(id) as Row | undefined;
+  if (!row) return undefined;
+  const where = `${path}: sessions row ${JSON.stringify(id)}`;
+  for (const column of SESSION_TIMES) assertStoredTime(row[column], 1000, where, column);
+  return row as unknown as SessionRecord;
 }
 
 function hasMessages(db: DatabaseSync, id: string): boolean {
@@ -92,7 +100,7 @@ export function conversationChain(
   id: string,
   columns: StoreColumns,
 ): SessionRecord[] {
-  const start = sessionRow(db, id);
+  const start = sessionRow(db, path, id);
   if (!start) throw new InputError(`${path}: no session ${JSON.stringify(id)}`);
   const filter = continuationFilter("child", columns);
   const compressionChild = db.prepare(
@@ -113,7 +121,7 @@ export function conversationChain(
       const next = (query.get(down.at(-1)!.id) as Row | undefined)?.id;
       if (typeof next !== "string" || seen.has(next)) return;
       seen.add(next);
-      down.push(sessionRow(db, next)!);
+      down.push(sessionRow(db, path, next)!);
     }
   };
   follow(compressionChild, 100);
@@ -123,15 +131,15 @@ export function conversationChain(
   let live = down.length;
   while (live > tip && !hasMessages(db, down[live - 1]!.id)) live--;
   down.length = live;
-  return [...ancestors(db, start), ...down];
+  return [...ancestors(db, path, start), ...down];
 }
 
 /** Compression predecessors of a session, root first. */
-function ancestors(db: DatabaseSync, session: SessionRecord): SessionRecord[] {
+function ancestors(db: DatabaseSync, path: string, session: SessionRecord): SessionRecord[] {
   const out: SessionRecord[] = [];
   const seen = new Set([session.id]);
   for (let row = session; row.parent_session_id && !seen.has(row.parent_session_id);) {
-    const parent = sessionRow(db, row.parent_session_id);
+    const parent = sessionRow(db, path, row.parent_session_id);
     if (!parent || parent.end_reason !== "compression") break;
     seen.add(parent.id);
     out.unshift(parent);
@@ -152,7 +160,7 @@ const PAGE_ROWS = 500;
  * so such content is also fetched as bytes. Pages are read with all(), not iterate(): Deno's iterate() ends
  * silently at a damaged page or a value it cannot convert, which would read as a shorter conversation.
  */
-export function* chainMessages(db: DatabaseSync, ids: string[]): Generator<HermesMessage> {
+export function* chainMessages(db: DatabaseSync, path: string, ids: string[]): Generator<HermesMessage> {
   const statement = db.prepare(
     `SELECT *, CASE WHEN instr(CAST(content AS BLOB), x'00') = 1 THEN CAST(content AS BLOB) END AS ${RAW}
     FROM messages WHERE session_id IN (${
@@ -163,6 +171,7 @@ export function* chainMessages(db: DatabaseSync, ids: string[]): Generator<Herme
     const rows = statement.all(...ids, after) as Row[];
     for (const row of rows) {
       const { [RAW]: bytes, ...columns } = row;
+      assertStoredTime(columns.timestamp, 1000, `${path}: messages row ${String(columns.id)}`, "timestamp");
       if (bytes instanceof Uint8Array) columns.content = Buffer.from(bytes).toString("utf8");
       yield decodeMessage(columns);
     }

@@ -12,7 +12,7 @@ import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./profiles.ts";
 import { hermesFileComponent } from "./ids.ts";
-import { isoTime } from "../../ir/clock.ts";
+import { assertStoredTime, isoTime } from "../../ir/clock.ts";
 
 interface ListedRow {
   id: string;
@@ -39,6 +39,9 @@ function listDatabase(path: string): SessionSummary[] {
   try {
     const columns = storeColumns(db, path);
     return (db.prepare(listingSql(columns)).all() as unknown as ListedRow[]).map((r) => {
+      const where = `${path}: sessions row ${JSON.stringify(r.id)}`;
+      assertStoredTime(r.started_at, 1000, where, "started_at");
+      assertStoredTime(r.last_active, 1000, where, "last_active");
       const updatedAt = isoTime((r.last_active ?? r.started_at) * 1000);
       return {
         harness: "hermes" as const,

@@ -72,7 +72,7 @@ function databaseSource(file: string, id: string | undefined): HermesSource {
       *messages() {
         const again = openReadOnly(file);
         try {
-          yield* chainMessages(again, ids);
+          yield* chainMessages(again, file, ids);
         } finally {
           again.close();
         }
