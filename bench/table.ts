@@ -10,6 +10,8 @@ export interface Row {
   goal: string;
   /** null: not measured in this run (the line says why). */
   met: boolean | null;
+  /** Why a row is not measured (shown in the ours column). */
+  note?: string;
   /** The raw numbers behind the row, for `--json`. */
   figures: Record<string, number>;
 }
@@ -30,7 +32,7 @@ export function printTable(rows: Row[], machine: Machine): void {
   const header = ["work", "ours", "reference", "ratio", "peak RSS", "goal", "met?"];
   const cells = rows.map((r) => [
     r.work,
-    r.ours,
+    r.note ?? r.ours,
     r.reference,
     r.ratio,
     r.peakRss ?? "-",
