@@ -49,8 +49,8 @@ export function measure(argv: string[], options: RunOptions = {}): Measured {
   };
 }
 
-/** The run with the median wall time of `runs` runs (one run: that run). */
+/** The run with the median CPU time of `runs` runs (one run: that run). */
 export function medianOf(runs: number, once: () => Measured): Measured {
-  const all = Array.from({ length: Math.max(1, runs) }, once).sort((a, b) => a.seconds - b.seconds);
+  const all = Array.from({ length: Math.max(1, runs) }, once).sort((a, b) => a.cpuSeconds - b.cpuSeconds);
   return all[Math.floor((all.length - 1) / 2)]!;
 }

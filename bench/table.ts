@@ -44,7 +44,7 @@ export function printTable(rows: Row[], machine: Machine): void {
   console.log(
     `${context.cores} cores, load ${machine.load.toFixed(2)} at start, ${
       machine.loadAfter.toFixed(2)
-    } at end`,
+    } at end; times are wall (CPU), ratios and goals use CPU time (start-up: medians of wall time)`,
   );
   console.log(line(header));
   for (const c of cells) console.log(line(c));
