@@ -58,6 +58,7 @@ export interface Command {
  */
 const REFERENCE_HELP: readonly (readonly [string, string])[] = [
   ["PATH", "a session file (DB#ID: one session of a file that holds many)"],
+  ["current", "the session of the harness running this command (an agent's own)"],
   ["@NAME", "the conversation named NAME in this folder (session-bridge alias, LazyBridge)"],
   ["latest, latest~N, H~N", "the newest (with --from H: that harness's), the N-th newest, H's N-th newest"],
   ["ID, PREFIX, TITLE", "a full id, a unique id prefix (6+ characters), an exact title"],
