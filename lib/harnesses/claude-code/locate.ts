@@ -29,12 +29,12 @@ export function transcriptPaths(home: string): string[] {
 
 const HEAD_RECORDS = 200;
 /** How much of each end of a transcript a listing reads: a session's first records are small, titles too. */
-const END_BYTES = 64 * 1024;
+const END_BYTES = 16 * 1024;
 
 /**
  * A listing row from a file's two ends: cwd and the first user words are near the top (within its first
  * HEAD_RECORDS records); titles are small records Claude Code appends when a session is named, so they are
- * looked for in the head and in the last END_BYTES. mtime is "updated". A head that does not hold what the row
+ * looked for in the head and in the last END_BYTES (Claude Code appends them). mtime is "updated". A head that does not hold what the row
  * needs (a huge first record) is read on by streaming, as before.
  */
 export async function summarize(path: string): Promise<SessionSummary> {
