@@ -66,6 +66,16 @@ export {
   setDefaultSessionRegistry,
 } from "./registry/registry.ts";
 export { normalizeScope } from "./registry/scope.ts";
+/** Engines: one turn through a harness's own binary, with LazyBridge's alias rules. */
+export {
+  ClaudeCodeEngine,
+  CodexEngine,
+  type EngineOptions,
+  type HandedOver,
+  HarnessEngine,
+  HermesEngine,
+  type TurnOutcome,
+} from "./engines/mod.ts";
 /** What `inspect` shows of a loaded session (counts, pending state, drift), as plain data. */
 export { type Inspection, inspection } from "./pipeline/inspect.ts";
 export { type CurrentRequest, type CurrentSession, currentSession } from "./pipeline/current.ts";

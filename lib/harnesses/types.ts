@@ -80,6 +80,26 @@ export interface AgentFacts {
   skillsFolder: string;
 }
 
+/** One non-interactive turn through the harness's own binary (lib/engines). */
+export interface EngineTurn {
+  prompt: string;
+  /** The native id to continue; none starts a fresh, durable conversation. */
+  resume?: string;
+  model?: string;
+}
+
+/** How lib/engines drives the harness's binary for one turn: its argv, and how to read its output. */
+export interface EngineSpec {
+  /** The executable's name on PATH. */
+  command: string;
+  /** The arguments after the executable. */
+  args(turn: EngineTurn): string[];
+  /** The native id a line of the child's output announces, as soon as it does (`stream` 1 stdout, 2 stderr). */
+  idFrom(line: string, stream: 1 | 2): string | undefined;
+  /** The agent's final answer, from the whole output. */
+  replyFrom(stdout: string, stderr: string): string;
+}
+
 /** What a resume command is built from: the session handed off and where it went. */
 export interface ResumeRequest {
   /** The id the target continues. */
@@ -242,6 +262,8 @@ export interface Harness {
   registryKind?: RegistryKind;
   /** What it tells the commands it runs about itself, and where it looks for skills; absent: neither known. */
   agent?: AgentFacts;
+  /** How an engine runs one turn through its binary (loaded on first use); absent: no engine. */
+  engine?(): Promise<EngineSpec>;
   /** How certify runs it; absent: certify cannot drive it. */
   certify?: CertifyHooks;
   /** What this harness's writer can hold; the loss report is computed against it. */

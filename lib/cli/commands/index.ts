@@ -58,6 +58,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./export.ts")).exportCommand,
   },
   {
+    name: "run",
+    touchesStores: true,
+    summary: "one turn through a harness's own binary, continuing a named conversation (--alias NAME)",
+    load: async () => (await import("./run.ts")).run,
+  },
+  {
     name: "alias",
     summary: "name conversations (list, bind, rename, forget, resolve) in LazyBridge's shared registry",
     load: async () => (await import("./alias.ts")).alias,

@@ -18,6 +18,7 @@ export const claudeCode: Harness = {
   aliases: ["claude"],
   title: "Claude Code",
   // LazyBridge's alias registry files its conversations under this kind.
+  engine: async () => (await import("./engine.ts")).claudeEngine,
   registryKind: "claude",
   home: CLAUDE_HOME,
   versionVariable: "SESSION_BRIDGE_CLAUDE_VERSION",

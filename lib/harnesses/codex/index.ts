@@ -18,6 +18,7 @@ export const codex: Harness = {
   aliases: [],
   title: "Codex CLI",
   // LazyBridge's alias registry files its conversations under this kind.
+  engine: async () => (await import("./engine.ts")).codexEngine,
   registryKind: "codex",
   home: CODEX_HOME,
   versionVariable: "SESSION_BRIDGE_CODEX_VERSION",

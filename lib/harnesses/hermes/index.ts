@@ -18,6 +18,7 @@ export const hermes: Harness = {
   aliases: [],
   title: "Hermes Agent",
   // LazyBridge's alias registry files its conversations under this kind.
+  engine: async () => (await import("./engine.ts")).hermesEngine,
   registryKind: "hermes",
   home: HERMES_HOME,
   files: {

@@ -1,0 +1,91 @@
+/**
+ * `session-bridge run <harness> [--alias NAME] "prompt"`: one turn through the harness's own binary, with the
+ * alias rules of lib/engines (a known name continues its conversation, a name another harness holds here is
+ * handed over first). The answer goes to stdout; what happened to the name and any warnings to stderr.
+ */
+import process from "node:process";
+import type { Command } from "../command.ts";
+import { str } from "../args.ts";
+import { aliasRegistry, storesOf } from "../load.ts";
+import { findHarness } from "../../harnesses/registry.ts";
+import { findOnPath } from "../../certify/binaries.ts";
+import { InputError, RefusedError } from "../../errors.ts";
+import { err, out, printJson } from "../output.ts";
+import { HarnessEngine } from "../../engines/engine.ts";
+
+export const run: Command = {
+  usage:
+    'session-bridge run <harness> [--alias NAME] [--session-id ID] [--model M] [--bin PATH] "prompt" [--json]',
+  help: `  --alias NAME       the conversation's name in this folder (LazyBridge's registry): a known name
+                     continues its conversation, a new one starts a fresh conversation and is bound to it,
+                     a name held here only by another harness's conversation hands that one over first
+  --session-id ID    continue this native id (wins over --alias, which is re-pointed at it)
+  --model M          the model to run the turn on
+  --bin PATH         the harness executable (default: its command on PATH)
+The turn runs non-interactively in the current folder; the answer is printed on stdout.`,
+  arguments: ["harness", "prompt"],
+  options: {
+    alias: { type: "string" },
+    "session-id": { type: "string" },
+    model: { type: "string" },
+    bin: { type: "string" },
+  },
+  async run(parsed, context) {
+    const [name, prompt] = parsed.positionals;
+    if (!name || prompt === undefined) throw new InputError('run needs a harness and a "prompt"');
+    const harness = findHarness(context.registry, name);
+    if (!harness.engine) throw new InputError(`${harness.name} has no engine`);
+    const spec = await harness.engine();
+    const bin = str(parsed.values, "bin") ?? findOnPath(spec.command, context.env.PATH);
+    if (!bin) {
+      throw new RefusedError(`${spec.command} is not on PATH: install ${harness.title} or pass --bin PATH`);
+    }
+    const [alias, sessionId, model] = ["alias", "session-id", "model"].map((n) => str(parsed.values, n));
+    const { registry, homes, bridgeHome } = storesOf(context);
+    const engine = new HarnessEngine(harness, {
+      bin,
+      cwd: process.cwd(),
+      env: Object.fromEntries(
+        Object.entries(context.env).filter((e): e is [string, string] => e[1] !== undefined),
+      ),
+      ...(alias !== undefined ? { alias } : {}),
+      ...(sessionId !== undefined ? { sessionId } : {}),
+      ...(model !== undefined ? { model } : {}),
+      registry: aliasRegistry(context.env),
+      stores: { registry, homes, bridgeHome },
+    });
+    const turn = await engine.run(prompt);
+    for (const w of turn.warnings) err(`session-bridge: warning: ${w}`);
+    if (turn.handedOver) {
+      const { from, to, op } = turn.handedOver;
+      err(
+        `handed @${alias} over: ${from.harness}:${from.id} -> ${to.harness}:${to.id} (undo: session-bridge undo ${op})`,
+      );
+    }
+    if (context.json) {
+      printJson({
+        harness: harness.name,
+        sessionId: turn.sessionId ?? null,
+        alias: alias ?? null,
+        reply: turn.reply,
+        exitCode: turn.exitCode,
+        handedOver: turn.handedOver ?? null,
+        warnings: turn.warnings,
+      }, turn.ok);
+    } else {
+      if (turn.reply) out(turn.reply);
+      if (alias !== undefined && turn.sessionId) err(`@${alias} -> ${harness.name}:${turn.sessionId}`);
+    }
+    if (!turn.ok) {
+      if (!context.json) {
+        err(
+          `session-bridge: ${harness.name} failed (${
+            turn.timedOut ? "timed out" : `exit ${turn.exitCode ?? turn.signal}`
+          }): ${turn.stderr.trim().split("\n").slice(-3).join(" | ")}`,
+        );
+      }
+      return 1;
+    }
+    return 0;
+  },
+};

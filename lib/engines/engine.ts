@@ -1,0 +1,248 @@
+/**
+ * Engines: one turn at a time through a harness's real binary, non-interactively, with LazyBridge's alias
+ * rules so a name keeps pointing at the conversation:
+ * - a known alias adopts its native id; an unknown one starts a fresh, durable conversation;
+ * - an explicit id wins and the alias is re-pointed at it;
+ * - the alias is bound as soon as the binary announces an id, so a failed or interrupted turn stays named;
+ * - when a resumed turn ends in a new id (Claude Code may move on), the alias follows it;
+ * - a registry that cannot be written warns and never fails the turn.
+ * Beyond LazyBridge: an alias bound only for another harness's kind in this folder is that conversation,
+ * so it is first handed off to this engine's harness (reported) and bound, one name, one conversation.
+ */
+import { spawn } from "node:child_process";
+import type { Harness, Homes } from "../harnesses/types.ts";
+import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
+import { InputError } from "../errors.ts";
+import { handoff } from "../pipeline/handoff.ts";
+import { aliasBindings } from "../registry/named.ts";
+import { defaultSessionRegistry, isAlias, type SessionRegistry } from "../registry/registry.ts";
+
+export interface EngineOptions {
+  /** The harness executable (an absolute path, or a name found on `env.PATH`). */
+  bin: string;
+  /** The folder the turn runs in, and whose scope the alias lives in. */
+  cwd: string;
+  /** The child's whole environment (nothing else is inherited). */
+  env: Record<string, string>;
+  /** The conversation's name in LazyBridge's registry. */
+  alias?: string;
+  /** The native id to continue; wins over the alias, which is re-pointed at it. */
+  sessionId?: string;
+  model?: string;
+  /** Default: the process-wide default registry. */
+  registry?: SessionRegistry;
+  /** Where the stores are, for handing a conversation named for another harness over first. */
+  stores?: { registry?: Registry; homes: Homes; bridgeHome: string };
+  /** Default: 30 minutes. */
+  timeoutMs?: number;
+}
+
+export interface HandedOver {
+  from: { harness: string; id: string };
+  to: { harness: string; id: string };
+  /** The undo operation of the handoff. */
+  op: string;
+}
+
+export interface TurnOutcome {
+  ok: boolean;
+  /** The id the conversation has after the turn (none if the binary never named one). */
+  sessionId?: string;
+  reply: string;
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  stderr: string;
+  /** The conversation the alias named for another harness, handed to this one before the turn. */
+  handedOver?: HandedOver;
+  /** Registry reads or writes that failed (the turn went ahead). */
+  warnings: string[];
+}
+
+export class HarnessEngine {
+  /** The conversation this engine continues; after each turn, the id it ended in. */
+  sessionId: string | undefined;
+  readonly #options: EngineOptions;
+  readonly #registry: SessionRegistry;
+  #lastBound: string | undefined;
+
+  constructor(readonly harness: Harness, options: EngineOptions) {
+    if (!harness.engine) throw new InputError(`${harness.name} has no engine`);
+    if (options.alias !== undefined && !isAlias(options.alias)) {
+      throw new InputError(
+        `invalid session alias ${
+          JSON.stringify(options.alias)
+        }: a letter, then letters, digits, '_', '.' or '-' (max 64)`,
+      );
+    }
+    this.#options = options;
+    this.#registry = options.registry ?? defaultSessionRegistry();
+    this.sessionId = options.sessionId;
+  }
+
+  /** Runs one turn; the outcome says how it ended (a failed turn is an outcome, not an exception). */
+  async run(prompt: string): Promise<TurnOutcome> {
+    const spec = await this.harness.engine!();
+    const warnings: string[] = [];
+    this.#lastBound = undefined;
+    let handedOver: HandedOver | undefined;
+    if (this.#options.alias !== undefined) {
+      if (this.sessionId === undefined) {
+        this.sessionId = await this.#knownId(warnings);
+        if (this.sessionId === undefined) {
+          handedOver = await this.#handOverNamed(warnings);
+          this.sessionId = handedOver?.to.id;
+        }
+      }
+      // An explicit id wins: the alias is re-pointed at it before the turn.
+      if (this.sessionId !== undefined) await this.#bind(this.sessionId, warnings);
+    }
+    const pending: Promise<void>[] = [];
+    let seen: string | undefined;
+    const learn = (id: string) => {
+      seen = id;
+      if (this.#options.alias !== undefined) pending.push(this.#bind(id, warnings));
+    };
+    const result = await runTurn(
+      this.#options.bin,
+      spec.args({
+        prompt,
+        ...(this.sessionId ? { resume: this.sessionId } : {}),
+        ...(this.#options.model ? { model: this.#options.model } : {}),
+      }),
+      this.#options,
+      (line, stream) => {
+        const id = spec.idFrom(line, stream);
+        if (id !== undefined && id !== seen) learn(id);
+      },
+    );
+    await Promise.all(pending);
+    if (seen !== undefined) this.sessionId = seen;
+    const ok = result.code === 0 && !result.timedOut;
+    return {
+      ok,
+      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
+      reply: spec.replyFrom(result.stdout, result.stderr),
+      exitCode: result.code,
+      signal: result.signal,
+      timedOut: result.timedOut,
+      stderr: result.stderr,
+      ...(handedOver ? { handedOver } : {}),
+      warnings,
+    };
+  }
+
+  async #knownId(warnings: string[]): Promise<string | undefined> {
+    const kind = this.harness.registryKind;
+    if (kind === undefined) return undefined;
+    try {
+      return await this.#registry.resolve(kind, this.#options.cwd, this.#options.alias!);
+    } catch (error) {
+      warnings.push(`@${this.#options.alias}: could not read the registry: ${messageOf(error)}`);
+      return undefined;
+    }
+  }
+
+  /** Binds the alias to `id` unless this turn already did; failures are warnings. */
+  async #bind(id: string, warnings: string[]): Promise<void> {
+    const kind = this.harness.registryKind;
+    if (kind === undefined || id === this.#lastBound) return;
+    this.#lastBound = id;
+    try {
+      await this.#registry.bind(kind, this.#options.cwd, this.#options.alias!, id, {
+        model: this.#options.model ?? null,
+      });
+    } catch (error) {
+      warnings.push(`@${this.#options.alias}: could not record native id ${id}: ${messageOf(error)}`);
+    }
+  }
+
+  /**
+   * The conversation the alias names for other harnesses in this folder (the most recently bound, if several),
+   * handed off to this harness with the alias following it; none when there is none or no stores were given.
+   */
+  async #handOverNamed(warnings: string[]): Promise<HandedOver | undefined> {
+    const stores = this.#options.stores;
+    const alias = this.#options.alias!;
+    if (!stores) return undefined;
+    const registry = stores.registry ?? builtinRegistry;
+    const named = { registry: this.#registry, cwd: this.#options.cwd };
+    let others;
+    try {
+      others = (await aliasBindings(named, alias, registry.harnesses)).filter((b) =>
+        b.harness !== this.harness
+      );
+    } catch (error) {
+      warnings.push(`@${alias}: could not read the registry: ${messageOf(error)}`);
+      return undefined;
+    }
+    const newest =
+      others.sort((a, b) => String(b.entry.updated_at).localeCompare(String(a.entry.updated_at)))[0];
+    if (!newest) return undefined;
+    const done = await handoff({
+      source: { ref: newest.entry.native_id, from: newest.harness.name },
+      to: this.harness.name,
+      cwd: this.#options.cwd,
+      alias,
+      named,
+      registry,
+      homes: stores.homes,
+      bridgeHome: stores.bridgeHome,
+    });
+    warnings.push(...(done.aliases?.warnings ?? []));
+    return {
+      from: { harness: newest.harness.name, id: newest.entry.native_id },
+      to: { harness: this.harness.name, id: done.target.id },
+      op: done.op!,
+    };
+  }
+}
+
+interface TurnResult {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Runs the binary with stdin closed, handing each complete output line to `onLine` as it arrives. */
+function runTurn(
+  bin: string,
+  args: string[],
+  options: EngineOptions,
+  onLine: (line: string, stream: 1 | 2) => void,
+): Promise<TurnResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const text: [string, string] = ["", ""];
+    const partial: [string, string] = ["", ""];
+    const take = (index: 0 | 1) => (chunk: Buffer) => {
+      const s = chunk.toString("utf8");
+      text[index] += s;
+      const lines = (partial[index] + s).split("\n");
+      partial[index] = lines.pop() ?? "";
+      for (const line of lines) onLine(line.replace(/\r$/, ""), (index + 1) as 1 | 2);
+    };
+    child.stdout.on("data", take(0));
+    child.stderr.on("data", take(1));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGTERM");
+    }, options.timeoutMs ?? 30 * 60_000);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(new InputError(`cannot run ${bin}: ${messageOf(error)}`));
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      for (const index of [0, 1] as const) if (partial[index]) onLine(partial[index], (index + 1) as 1 | 2);
+      resolve({ code, signal, stdout: text[0], stderr: text[1], timedOut });
+    });
+  });
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

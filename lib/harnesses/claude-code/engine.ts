@@ -1,0 +1,35 @@
+/**
+ * One Claude Code turn, non-interactively: `claude -p --output-format stream-json --verbose [--resume ID]`.
+ * The stream's first event (`system` / `init`) names the session id, so an alias is bound before the model
+ * answers; the final `result` event carries the answer and the id the turn ended in (a resume may move on to a
+ * new id, which the alias then follows).
+ */
+import type { EngineSpec } from "../types.ts";
+import { jsonLine } from "../../io/json-line.ts";
+
+export const claudeEngine: EngineSpec = {
+  command: "claude",
+  args: ({ prompt, resume, model }) => [
+    "-p",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    ...(resume ? ["--resume", resume] : []),
+    ...(model ? ["--model", model] : []),
+    // After `--`, a prompt that starts with a dash is still the prompt.
+    "--",
+    prompt,
+  ],
+  idFrom(line, stream) {
+    const event = stream === 1 ? jsonLine(line) : undefined;
+    return typeof event?.session_id === "string" ? event.session_id : undefined;
+  },
+  replyFrom(stdout) {
+    let reply = "";
+    for (const line of stdout.split("\n")) {
+      const event = jsonLine(line);
+      if (event?.type === "result" && typeof event.result === "string") reply = event.result;
+    }
+    return reply;
+  },
+};

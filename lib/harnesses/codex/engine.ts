@@ -1,0 +1,35 @@
+/**
+ * One Codex turn, non-interactively: `codex exec --json [resume ID]`. Its first event (`thread.started`)
+ * names the thread, so an alias is bound before the model answers; the answer is the last agent message.
+ */
+import type { EngineSpec } from "../types.ts";
+import { jsonLine, type JsonRecord } from "../../io/json-line.ts";
+
+export const codexEngine: EngineSpec = {
+  command: "codex",
+  args: ({ prompt, resume, model }) => [
+    "exec",
+    "--skip-git-repo-check",
+    "--json",
+    ...(model ? ["-m", model] : []),
+    ...(resume ? ["resume", resume] : []),
+    // After `--`, a prompt that starts with a dash is still the prompt.
+    "--",
+    prompt,
+  ],
+  idFrom(line, stream) {
+    const event = stream === 1 ? jsonLine(line) : undefined;
+    return event?.type === "thread.started" && typeof event.thread_id === "string"
+      ? event.thread_id
+      : undefined;
+  },
+  replyFrom(stdout) {
+    let reply = "";
+    for (const line of stdout.split("\n")) {
+      const event = jsonLine(line);
+      const item = event?.type === "item.completed" ? event.item as JsonRecord | undefined : undefined;
+      if (item?.type === "agent_message" && typeof item.text === "string") reply = item.text;
+    }
+    return reply;
+  },
+};

@@ -1,0 +1,101 @@
+/**
+ * Engines live, offline: the real Codex 0.169.0 and Claude Code 2.1.328 binaries (harness cache) against the
+ * fake model servers on 127.0.0.1. One name is one conversation across harnesses: `run codex --alias reviewer`
+ * then `run claude-code --alias reviewer` hands the Codex conversation to Claude Code first, so Claude's request
+ * carries the Codex turn; and LazyBridge's own CodexEngine(session_alias=...) resumes a conversation that
+ * session-bridge handed over from Claude Code under that name.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import process from "node:process";
+import { installHarness } from "../acceptance/install-harness.ts";
+import { startFakeAnthropic } from "../lib/certify/fake-servers/anthropic.ts";
+import { startFakeResponses } from "../lib/certify/fake-servers/responses.ts";
+import { claudeEnv, prepareClaudeHome } from "../lib/harnesses/claude-code/certify/run.ts";
+import { codexEnv, prepareCodexHome } from "../lib/harnesses/codex/certify/run.ts";
+import { readRequestLog } from "../lib/certify/request-log.ts";
+import { runCli } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+type AnthropicBody = { messages?: { role: string; content: unknown }[] };
+
+async function world() {
+  const work = tempDir("sb-engines-");
+  const home = join(work, "home");
+  const project = join(work, "project");
+  mkdirSync(project, { recursive: true });
+  const cwd = realpathSync(project);
+  const anthropicLog = join(work, "anthropic.jsonl");
+  const responsesLog = join(work, "responses.jsonl");
+  const anthropic = await startFakeAnthropic({ logPath: anthropicLog });
+  const responses = await startFakeResponses({ logPath: responsesLog });
+  prepareCodexHome(home, responses.url);
+  prepareClaudeHome(home);
+  const bins = { codex: await installHarness("codex"), claude: await installHarness("claude-code") };
+  const registryFile = join(work, "lazybridge", "sessions.json");
+  const env: Record<string, string> = {
+    ...codexEnv(home),
+    ...claudeEnv(home, anthropic.url),
+    // Both binaries on PATH, as a user has them (LazyBridge finds codex there).
+    PATH: `${dirname(bins.codex)}:${dirname(bins.claude)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    LAZYBRIDGE_SESSIONS_FILE: registryFile,
+    SESSION_BRIDGE_HOME: join(work, "bridge"),
+  };
+  const close = async () => {
+    await anthropic.close();
+    await responses.close();
+  };
+  return { work, cwd, env, bins, registryFile, anthropicLog, responsesLog, close };
+}
+
+function registry(file: string): Record<string, Record<string, Record<string, { native_id: string }>>> {
+  return JSON.parse(readFileSync(file, "utf8")).sessions;
+}
+
+test("run codex --alias reviewer, then run claude-code --alias reviewer: Claude's request carries the Codex turn", async () => {
+  const w = await world();
+  try {
+    const first = await runCli(
+      ["run", "codex", "--alias", "reviewer", "--bin", w.bins.codex, "Remember PINEAPPLE"],
+      w.env,
+      w.cwd,
+    );
+    assert.equal(first.code, 0, first.stderr);
+    const codexId = registry(w.registryFile).codex![w.cwd]!.reviewer!.native_id;
+    assert.match(first.stderr, new RegExp(`@reviewer -> codex:${codexId}`));
+    const codexReply = first.stdout.trim();
+    assert.ok(codexReply.length > 0);
+
+    const second = await runCli(
+      ["run", "claude-code", "--alias", "reviewer", "--bin", w.bins.claude, "What was the word?"],
+      w.env,
+      w.cwd,
+    );
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, new RegExp(`handed @reviewer over: codex:${codexId} -> claude-code:`));
+    const names = registry(w.registryFile);
+    assert.equal(names.codex![w.cwd]!.reviewer!.native_id, codexId, "the Codex binding is kept");
+    const claudeId = names.claude![w.cwd]!.reviewer!.native_id;
+    assert.match(second.stderr, new RegExp(`@reviewer -> claude-code:${claudeId}`));
+    // The fake Anthropic server logs each request body as it is.
+    const request = readRequestLog<AnthropicBody>(w.anthropicLog).filter((r) => r.messages).at(-1);
+    const sent = (request?.messages ?? []).map((m) => ({
+      role: m.role,
+      text: JSON.stringify(m.content),
+    }));
+    assert.ok(
+      sent.some((m) => m.role === "user" && m.text.includes("Remember PINEAPPLE")),
+      JSON.stringify(sent),
+    );
+    const replyWords = codexReply.slice(0, 40);
+    assert.ok(
+      sent.some((m) => m.role === "assistant" && m.text.includes(replyWords)),
+      `${replyWords} in ${JSON.stringify(sent)}`,
+    );
+    assert.ok(sent.at(-1)!.text.includes("What was the word?"));
+  } finally {
+    await w.close();
+  }
+});
