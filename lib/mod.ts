@@ -87,6 +87,9 @@ export type {
   SkillRequest,
   SkillState,
 } from "./pipeline/skill.ts";
+/** What `doctor` checks and what to do about each problem, as plain data (read-only). */
+export { doctor } from "./pipeline/doctor.ts";
+export type { CheckStatus, DoctorCheck, DoctorReport, DoctorRequest } from "./pipeline/doctor.ts";
 
 /** Where to find the stores: every registered harness's home, and session-bridge's own folder. */
 export interface Stores {
