@@ -10,7 +10,7 @@
  *
  * Usage: npx bun acceptance/scenarios/skill.ts [--binary dist/session-bridge]   (exit 1 on any FAIL)
  * Without --binary, `session-bridge` on the agent's PATH runs main.ts under the current runtime; SKILL_ONLY=<harness>
- * runs that source harness only.
+ * (or names-none) runs that check only.
  */
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
@@ -97,10 +97,12 @@ interface SourceSetup {
   /** The environment every source run adds: PATH with `session-bridge` first, the private bridge home. */
   env: Record<string, string>;
   move(body: unknown): Move;
+  /** The harness version to run (default: the pinned one). */
+  version?: string;
 }
 
-async function claudeSource({ work, cwd, env, move }: SourceSetup): Promise<Source> {
-  const bin = await installHarness("claude-code");
+async function claudeSource({ work, cwd, env, move, version }: SourceSetup): Promise<Source> {
+  const bin = await installHarness("claude-code", version);
   const home = join(work, "claude-user");
   prepareClaudeHome(home);
   const logPath = join(work, "anthropic.jsonl");
@@ -325,6 +327,39 @@ async function check(
   }
 }
 
+/**
+ * A harness that names no session: Claude Code 1.0 sets only CLAUDECODE (no skills either), so `current` takes
+ * its newest session in this directory and says so.
+ */
+const NAMES_NONE = { harness: "claude-code", version: "1.0.128" } as const;
+
+async function checkNamesNone(work: string, binary?: string): Promise<string[]> {
+  mkdirSync(join(work, "project"));
+  const cwd = realpathSync(join(work, "project"));
+  const env = { PATH: bridgeOnPath(work, binary), SESSION_BRIDGE_HOME: join(work, "bridge") };
+  const move = (body: unknown): Move => {
+    const seen = JSON.stringify(body);
+    if (!seen.includes(ASK)) return { say: `Noted: ${modelWord(NAMES_NONE.harness)}.` };
+    return seen.includes(done(1))
+      ? { say: "Found it." }
+      : { run: marked("session-bridge current --json", 1) };
+  };
+  const agent = await SOURCES[NAMES_NONE.harness]({ work, cwd, env, move, version: NAMES_NONE.version });
+  try {
+    const first = await agent.turn(`Remember the word ${userWord(NAMES_NONE.harness)}.`);
+    // The session the resumed turn runs in (a resume may continue under a new id).
+    const id = await agent.turn(`${ASK}: which session is this?`, first);
+    const seen = JSON.stringify(agent.requests().at(-1) ?? {});
+    const q = String.raw`\\*"`;
+    const rule = new RegExp(`${q}id${q}: ${q}${id}${q}[\\s\\S]*?${q}rule${q}: ${q}newest-in-directory${q}`);
+    if (rule.test(seen)) return [];
+    const output = seen.slice(Math.max(0, seen.indexOf(done(1)) - 1500), seen.indexOf(done(1)));
+    return [`session-bridge current did not name ${id} by the newest-in-directory rule: ${output}`];
+  } finally {
+    await agent.close();
+  }
+}
+
 async function main(): Promise<number> {
   const binary = binaryArg();
   const results: boolean[] = [];
@@ -338,6 +373,18 @@ async function main(): Promise<number> {
           step(
             `${source}: lists the installed skill, runs current and hands itself to ${target}, which resumes it`,
             () => check(source, target, work, binary),
+          ),
+      ),
+    );
+  }
+  if (!process.env.SKILL_ONLY || process.env.SKILL_ONLY === "names-none") {
+    results.push(
+      await withWork(
+        "sb-skill-names-none-",
+        (work) =>
+          step(
+            `${NAMES_NONE.harness} ${NAMES_NONE.version} (names no session): current takes its newest session here`,
+            () => checkNamesNone(work, binary),
           ),
       ),
     );
