@@ -255,14 +255,15 @@ export function quoteIdent(name: string): string {
  */
 const inserts = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
 
-function insertStatement(db: DatabaseSync, table: string, names: string[]): StatementSync {
+/** The insert of `names` into `target`, a table as SQL names it (quoted, and qualified when need be). */
+function insertStatement(db: DatabaseSync, target: string, names: string[]): StatementSync {
   let statements = inserts.get(db);
   if (!statements) inserts.set(db, statements = new Map());
-  const key = `${table}\u0000${names.join("\u0000")}`;
+  const key = `${target}\u0000${names.join("\u0000")}`;
   let found = statements.get(key);
   if (!found) {
     found = db.prepare(
-      `INSERT INTO ${quoteIdent(table)} (${names.map(quoteIdent).join(", ")}) VALUES (${
+      `INSERT INTO ${target} (${names.map(quoteIdent).join(", ")}) VALUES (${
         names.map(() => "?").join(", ")
       })`,
     );
@@ -274,7 +275,50 @@ function insertStatement(db: DatabaseSync, table: string, names: string[]): Stat
 /** Inserts one row by column name, so only columns this schema generation has are named. */
 export function insertRow(db: DatabaseSync, table: string, row: Row): void {
   const names = Object.keys(row);
-  insertStatement(db, table, names).run(...names.map((n) => sqlValue(row[n])));
+  insertStatement(db, quoteIdent(table), names).run(...names.map((n) => sqlValue(row[n])));
+}
+
+/**
+ * Inserts `rows` into `table` in the order given, a run of rows naming the same columns at a time, each run as
+ * ONE statement: the rows are staged in a temp table, then moved with `INSERT ... SELECT`. A table with
+ * full-text triggers (Hermes's `messages`) needs this: FTS5 writes its pending index to disk at the end of
+ * every statement, so a row per statement leaves a segment per row to merge, three times the work of the
+ * same rows in one statement. `onRow` is told how many rows were staged so far. Returns the rows inserted.
+ */
+export function insertRowsAtOnce(
+  db: DatabaseSync,
+  table: string,
+  rows: Iterable<Row>,
+  onRow?: (staged: number) => void,
+): number {
+  const staging = `temp.${quoteIdent(`session_bridge_staged_${table}`)}`;
+  let names: string[] | undefined;
+  let staged = 0;
+  let inRun = 0;
+  const move = () => {
+    if (!names || !inRun) return;
+    const list = names.map(quoteIdent).join(", ");
+    db.exec(`INSERT INTO main.${quoteIdent(table)} (${list}) SELECT ${list} FROM ${staging} ORDER BY rowid`);
+    db.exec(`DROP TABLE ${staging}`);
+    inRun = 0;
+  };
+  try {
+    for (const row of rows) {
+      const keys = Object.keys(row);
+      if (!names || keys.length !== names.length || keys.some((k, i) => k !== names![i])) {
+        move();
+        names = keys;
+        db.exec(`CREATE TEMP TABLE ${staging} (${keys.map(quoteIdent).join(", ")})`);
+      }
+      insertStatement(db, staging, keys).run(...keys.map((n) => sqlValue(row[n])));
+      inRun++;
+      onRow?.(++staged);
+    }
+    move();
+  } finally {
+    db.exec(`DROP TABLE IF EXISTS ${staging}`);
+  }
+  return staged;
 }
 
 type SqlValue = string | number | bigint | null | Uint8Array;

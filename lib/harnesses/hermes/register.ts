@@ -20,6 +20,7 @@ import { handoffBackupDir } from "../../store/backup.ts";
 import {
   immediateTransaction,
   insertRow,
+  insertRowsAtOnce,
   onlineBackup,
   openForWrite,
   openReadOnly,
@@ -381,14 +382,18 @@ async function insertSession(
       }
       if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
       insertRow(db, "sessions", only(rows.session, columns.sessions));
-      let count = 0;
       const step = startProgress(`registering in ${database}`, "rows", rows.messages.length);
-      for (const [i, message] of rows.messages.entries()) {
-        if (i % PROGRESS_ROWS === 0) step.advance(i);
-        if (message.active !== 1 && !columns.messages.has("active")) continue;
-        insertRow(db, "messages", only(storedMessage(message), columns.messages));
-        count++;
-      }
+      // Made one at a time as they are inserted; an older generation without `active` keeps the active ones.
+      const stored = function* () {
+        for (const m of rows.messages) {
+          if (m.active === 1 || columns.messages.has("active")) {
+            yield only(storedMessage(m), columns.messages);
+          }
+        }
+      };
+      const count = insertRowsAtOnce(db, "messages", stored(), (n) => {
+        if (n % PROGRESS_ROWS === 0) step.advance(n);
+      });
       step.finish();
       return { inserted: count, clash };
     });
