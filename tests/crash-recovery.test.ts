@@ -19,6 +19,7 @@ import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { pendingOperations } from "../lib/store/ledger.ts";
 import { writeIntent } from "../lib/store/intent.ts";
+import { onCrashPoint } from "../lib/io/crash-points.ts";
 import { hostname } from "node:os";
 
 const CRASH = fileURLToPath(new URL("./helpers/crash-handoff.ts", import.meta.url));
@@ -459,3 +460,26 @@ for (const command of ["convert", "export"] as const) {
     });
   }
 }
+
+test("an undo deletes the handoff's rows even when the harness touched them after the undo's intent was written", async () => {
+  const s = setup("codex");
+  const before = rowCounts(s.database);
+  const handed = await runCliJson(s.args, s.env);
+  assert.equal(handed.code, 0, handed.stderr);
+  const id = String((handed.json.target as { id: string }).id);
+  // The harness writes to the thread's row between the intent and the undo's transaction.
+  onCrashPoint((point) => {
+    if (point !== "intent-written") return;
+    const db = new DatabaseSync(s.database!);
+    db.prepare("UPDATE threads SET title = 'renamed meanwhile' WHERE id = ?").run(id);
+    db.close();
+  });
+  try {
+    const undone = await runCli(["undo", String(handed.json.op)], s.env);
+    assert.equal(undone.code, 0, undone.stderr);
+  } finally {
+    onCrashPoint(undefined);
+  }
+  assert.deepEqual(rowCounts(s.database), before);
+  assert.deepEqual(pendingOperations(s.bridge), []);
+});

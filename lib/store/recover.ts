@@ -114,7 +114,9 @@ export async function carryOutRecovery(
   }
   if (intent.kind === "undo") {
     // Finishing runs the undo's own remaining steps; either way its debris goes (a rollback: its backups too).
-    if (plan.action === "complete") await applyUndo(intent, bridgeHome, new Date(intent.at));
+    if (plan.action === "complete") {
+      await applyUndo(intent, bridgeHome, new Date(intent.at), { finishing: true });
+    }
     for (const path of plan.remove) {
       if (!intent.remove.some((f) => f.path === path)) rmSync(path, { recursive: true, force: true });
     }

@@ -133,7 +133,7 @@ export async function carryOutUndo(
   crashPoint("intent-written");
   let committed = false;
   try {
-    const backups = await applyUndo(intent, bridgeHome, now, () => (committed = true));
+    const backups = await applyUndo(intent, bridgeHome, now, { commit: () => (committed = true) });
     removeIntent(bridgeHome, intent);
     return backups;
   } catch (error) {
@@ -158,16 +158,17 @@ const rowsChanged = (rows: IntentRows): boolean =>
   existsSync(rows.database) && rowsFingerprint(rows) !== rows.before;
 
 /**
- * The undo's steps, each skipped when a run a kill cut short already did it: the rows of each database deleted
- * (and rows the handoff replaced put back) in one transaction after an online backup, changed files saved, the
- * handoff's files removed, replaced files put back whole, and the ledger told. A normal undo and recovery
- * finishing an interrupted one go through here alike. `commit` is called once the first change is made.
+ * The undo's steps: the rows of each database deleted (and rows the handoff replaced put back) in one
+ * transaction after an online backup, changed files saved, the handoff's files removed, replaced files put back
+ * whole, and the ledger told. A normal undo and recovery `finishing` an interrupted one go through here alike;
+ * finishing skips a database whose rows that run already changed (its backup there holds them as they were).
+ * `commit` is called once the first change is made.
  */
 export async function applyUndo(
   intent: UndoIntent,
   bridgeHome: string,
   now: Date,
-  commit: () => void = () => {},
+  { finishing = false, commit = () => {} }: { finishing?: boolean; commit?: () => void } = {},
 ): Promise<string[]> {
   const saved = intent.backupFolder;
   const backups: string[] = [];
@@ -177,7 +178,8 @@ export async function applyUndo(
     commit();
   };
   for (const [database, rows] of groupBy(intent.rows, (r) => r.database)) {
-    if (rows.some(rowsChanged)) {
+    // Only when finishing: in a run of its own, rows a harness touched since the intent still go.
+    if (finishing && rows.some(rowsChanged)) {
       committing();
       continue;
     }
