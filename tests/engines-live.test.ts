@@ -2,8 +2,8 @@
  * Engines live, offline: the real Codex 0.169.0 and Claude Code 2.1.328 binaries (harness cache) against the
  * fake model servers on 127.0.0.1. One name is one conversation across harnesses: `run codex --alias reviewer`
  * then `run claude-code --alias reviewer` hands the Codex conversation to Claude Code first, so Claude's request
- * carries the Codex turn; and LazyBridge's own CodexEngine(session_alias=...) resumes a conversation that
- * session-bridge handed over from Claude Code under that name.
+ * carries the Codex turn; and a conversation session-bridge handed over from Claude Code under a name is the
+ * one LazyBridge's own CodexEngine(session_alias=...) adopts, and resumes with its Claude history.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -18,6 +18,10 @@ import { codexEnv, prepareCodexHome } from "../lib/harnesses/codex/certify/run.t
 import { readRequestLog } from "../lib/certify/request-log.ts";
 import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { lazybridgePython } from "./helpers/lazybridge.ts";
+import { spawnSync } from "node:child_process";
+
+type Logged = { body?: { input?: unknown[] } };
 
 type AnthropicBody = { messages?: { role: string; content: unknown }[] };
 
@@ -99,3 +103,54 @@ test("run codex --alias reviewer, then run claude-code --alias reviewer: Claude'
     await w.close();
   }
 });
+
+const lazybridge = lazybridgePython();
+
+test(
+  "a conversation handed over from Claude Code under a name is the one LazyBridge's CodexEngine(session_alias=...) adopts, and it resumes with the Claude turn",
+  {
+    skip: "skip" in lazybridge ? lazybridge.skip : false,
+  },
+  async () => {
+    const python = "python" in lazybridge ? lazybridge.python : "";
+    const w = await world();
+    try {
+      const seeded = await runCli(
+        ["run", "claude-code", "--alias", "planner", "--bin", w.bins.claude, "Remember MANGO"],
+        w.env,
+        w.cwd,
+      );
+      assert.equal(seeded.code, 0, seeded.stderr);
+      // Codex makes its state database on first use; a handoff into a home without one is refused.
+      spawnSync(w.bins.codex, ["archive", "00000000-0000-7000-8000-000000000000"], {
+        env: w.env,
+        cwd: w.cwd,
+      });
+      const handed = await runCli(["handoff", "@planner", "--to", "codex", "--cwd", w.cwd], w.env, w.cwd);
+      assert.equal(handed.code, 0, handed.stderr);
+      const names = registry(w.registryFile);
+      const codexId = names.codex![w.cwd]!.planner!.native_id;
+      assert.ok(names.claude![w.cwd]!.planner, "the Claude binding is kept");
+      const adopt = [
+        "import sys",
+        "from lazybridge.engines.codex import CodexEngine",
+        "print(CodexEngine(session_alias='planner', cwd=sys.argv[1]).thread_id)",
+      ].join("\n");
+      const adopted = spawnSync(python, ["-c", adopt, w.cwd], { env: w.env, cwd: w.cwd, encoding: "utf8" });
+      assert.equal(adopted.stdout.trim(), codexId, adopted.stderr);
+      const turn = await runCli(
+        ["run", "codex", "--alias", "planner", "--bin", w.bins.codex, "What was the word?"],
+        w.env,
+        w.cwd,
+      );
+      assert.equal(turn.code, 0, turn.stderr);
+      const input = JSON.stringify(
+        readRequestLog<Logged>(w.responsesLog).filter((r) => r.body?.input).at(-1)?.body?.input,
+      );
+      assert.ok(input.includes("Remember MANGO"), input.slice(0, 2000));
+      assert.ok(input.includes("What was the word?"));
+    } finally {
+      await w.close();
+    }
+  },
+);
