@@ -52,6 +52,9 @@ function builtChunks(): string {
     "--splitting",
     "--format=esm",
     "--target=bun",
+    // As `npm run build`: Ink imports React's devtools only when DEV=true and the package is installed.
+    "--external",
+    "react-devtools-core",
     "main.ts",
     "--outdir",
     CHUNKS,
@@ -87,7 +90,7 @@ test("the binary is built in chunks, and --version loads no library, schema, sto
     [],
   );
   assert.deepEqual(
-    modules.filter((m) => /^lib\/(?:generated|schemas|store|pipeline)\//.test(m)),
+    modules.filter((m) => /^lib\/(?:generated|schemas|store|pipeline|tui)\//.test(m)),
     [],
   );
   assert.doesNotMatch(code, /"node:sqlite"/);

@@ -40,7 +40,13 @@ export async function run(
 ): Promise<number> {
   const wantsJson = argv.includes("--json");
   try {
-    const { name, globals, rest } = await commandLine(argv, () => registry ?? builtinRegistry());
+    const line = await commandLine(argv, () => registry ?? builtinRegistry());
+    const { globals, rest } = line;
+    // No command on a terminal opens the TUI (with any home flags given); in a script or a pipe, the help.
+    const asked = ["--help", "-h", "--version", "-V"];
+    const opensTui = line.name === undefined && terminal.interactive &&
+      !globals.some((g) => asked.includes(g));
+    const name = opensTui ? "tui" : line.name;
     if (globals.includes("--version") || globals.includes("-V")) {
       if (wantsJson) printJson({ version: VERSION });
       else out(`session-bridge ${VERSION}`);

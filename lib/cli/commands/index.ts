@@ -15,6 +15,12 @@ export interface CommandEntry {
 
 export const COMMANDS: CommandEntry[] = [
   {
+    name: "tui",
+    touchesStores: true,
+    summary: "open the full-screen terminal UI (also what no command opens on a terminal)",
+    load: async () => (await import("./tui.ts")).tui,
+  },
+  {
     name: "list",
     touchesStores: true,
     summary: "list sessions across the harness stores",

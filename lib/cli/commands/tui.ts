@@ -1,0 +1,37 @@
+import type { Command } from "../command.ts";
+import { InputError } from "../../errors.ts";
+import { out } from "../output.ts";
+
+export const tui: Command = {
+  usage: "session-bridge tui",
+  help:
+    `Opens the full-screen terminal UI: find a session in any store, read it, hand it off (plan, then confirm)
+and undo. Also what \`session-bridge\` with no command opens on a terminal. Press ? inside for every key.`,
+  arguments: [],
+  options: {},
+  async run(_parsed, context) {
+    if (!context.terminal.interactive) {
+      throw new InputError(
+        "the TUI needs a terminal on stdin and stdout (use list, show and handoff in scripts)",
+      );
+    }
+    // Ink and React load here only: start-up and every other command pay nothing for them.
+    const { runTui } = await import("../../tui/app.tsx");
+    const made = await runTui({
+      registry: context.registry,
+      homes: context.homes,
+      bridgeHome: context.bridgeHome,
+      env: context.env,
+      targetVersions: context.targetVersions,
+      cwd: process.cwd(),
+      now: () => new Date(),
+    });
+    // Left on the normal screen after the TUI closes, so each resume command stays in the scrollback to copy.
+    for (const done of made) {
+      out(`handed off ${done.source.harness} ${done.source.id} -> ${done.target.harness} ${done.target.id}`);
+      out(`resume with:\n  ${done.target.resumeCommand}`);
+      out(`undo with:\n  session-bridge undo ${done.op}`);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,258 @@
+/**
+ * The TUI: a stack of screens over the library API (picker → transcript → handoff → plan; undo from anywhere),
+ * sized to the terminal and redrawn when it is resized. Failures show as a message line, never a crash.
+ */
+import { Component, type ErrorInfo, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import { Box, render, Text, useApp, useInput, useWindowSize } from "ink";
+import type { HandedOff } from "../mod.ts";
+import {
+  type Detail,
+  type HandoffChoices,
+  type Listing,
+  listRows,
+  type Row,
+  type TuiContext,
+} from "./data.ts";
+import { Picker } from "./picker.tsx";
+import { Transcript } from "./transcript.tsx";
+import { HandoffForm } from "./handoff.tsx";
+import { PlanScreen } from "./plan.tsx";
+import { UndoScreen } from "./undo.tsx";
+import { HelpScreen } from "./footer.tsx";
+import { eachKey, type KeyHandler, type KeyHelp, KeyTarget, useKeys } from "./keys.ts";
+import { clip, field } from "./text.ts";
+import { messageOf } from "../errors.ts";
+
+type Screen =
+  | { kind: "transcript"; row: Row }
+  | { kind: "handoff"; row: Row }
+  | { kind: "plan"; row: Row; choices: HandoffChoices }
+  | { kind: "undo" };
+
+export interface AppProps {
+  context: TuiContext;
+  /** Fixed size (tests); default: the terminal's, following resizes. */
+  size?: { columns: number; rows: number };
+  /** Called once the session list is on screen (the bench times this). */
+  onListed?(): void;
+  /** Called after each handoff, so the CLI can print its resume command when the TUI closes. */
+  onHandedOff?(done: HandedOff): void;
+}
+
+export function App(props: AppProps) {
+  const window = useWindowSize();
+  const size = props.size ?? window;
+  const width = Math.max(40, size.columns);
+  const height = Math.max(12, size.rows - 1);
+  const { exit } = useApp();
+  const { context } = props;
+  const [listing, setListing] = useState<Listing | undefined>(undefined);
+  const [details, setDetails] = useState<Map<string, Detail | Error>>(new Map());
+  const [stack, setStack] = useState<Screen[]>([]);
+  const [help, setHelp] = useState<KeyHelp[] | undefined>(undefined);
+  const [message, setMessage] = useState("");
+
+  const reload = useCallback(() => {
+    listRows(context).then(
+      (l) => {
+        setListing(l);
+        setDetails(new Map());
+      },
+      (e) => {
+        setListing({ rows: [], broken: [] });
+        setMessage(`cannot list the stores: ${messageOf(e)}`);
+      },
+    );
+  }, [context]);
+  useEffect(reload, []);
+  useEffect(() => {
+    if (listing) props.onListed?.();
+  }, [listing !== undefined]);
+
+  const push = (s: Screen) => {
+    setMessage("");
+    setStack((st) => [...st, s]);
+  };
+  const pop = () => setStack((st) => st.slice(0, -1));
+  const quit = () => exit();
+  const onDetail = (key: string, d: Detail | Error) => setDetails((m) => new Map(m).set(key, d));
+
+  // One listener from the first frame on: keys go to the help overlay, else to the screen on top.
+  const keyTarget = useRef<KeyHandler | undefined>(undefined);
+  useInput(eachKey((input, key) => (help ? setHelp(undefined) : keyTarget.current?.(input, key))));
+
+  const top = stack.at(-1);
+  const active = help === undefined;
+  const bodyHeight = height - 1;
+  const common = { width, height: bodyHeight, onQuit: quit, onHelp: setHelp };
+  let screen: ReactNode;
+  if (!listing) screen = <Text>reading the session stores…</Text>;
+  else if (top === undefined) {
+    screen = (
+      <Picker
+        {...common}
+        active={active}
+        context={context}
+        listing={listing}
+        details={details}
+        onDetail={onDetail}
+        onOpen={(row) => push({ kind: "transcript", row })}
+        onHandoff={(row) => push({ kind: "handoff", row })}
+        onUndo={() => push({ kind: "undo" })}
+        onReload={reload}
+      />
+    );
+  } else if (top.kind === "transcript") {
+    const d = details.get(top.row.key);
+    screen = d === undefined
+      ? <TranscriptLoader {...common} context={context} row={top.row} onDetail={onDetail} onBack={pop} />
+      : d instanceof Error
+      ? <Failure {...common} text={`cannot read this session: ${d.message}`} onBack={pop} />
+      : (
+        <Transcript
+          {...common}
+          active={active}
+          session={d.session}
+          onBack={pop}
+          onHandoff={() => push({ kind: "handoff", row: top.row })}
+        />
+      );
+  } else if (top.kind === "handoff") {
+    const d = details.get(top.row.key);
+    screen = (
+      <HandoffForm
+        {...common}
+        active={active}
+        context={context}
+        row={top.row}
+        detail={d instanceof Error ? undefined : d}
+        onBack={pop}
+        onPlan={(choices) => push({ kind: "plan", row: top.row, choices })}
+      />
+    );
+  } else if (top.kind === "plan") {
+    screen = (
+      <PlanScreen
+        {...common}
+        active={active}
+        context={context}
+        row={top.row}
+        choices={top.choices}
+        onDone={(done) => {
+          props.onHandedOff?.(done);
+          reload();
+        }}
+        onBack={pop}
+        onUndo={() => setStack([{ kind: "undo" }])}
+        onFinished={() => setStack([])}
+      />
+    );
+  } else {
+    screen = <UndoScreen {...common} active={active} context={context} onBack={pop} onChanged={reload} />;
+  }
+  return (
+    <KeyTarget.Provider value={keyTarget}>
+      <Box flexDirection="column" width={width} height={height}>
+        {help ? <HelpScreen keys={help} width={width} /> : screen}
+        <Text color="red" wrap="truncate-end">{clip(field(message), width) || " "}</Text>
+      </Box>
+    </KeyTarget.Provider>
+  );
+}
+
+function TranscriptLoader(
+  props: {
+    context: TuiContext;
+    row: Row;
+    onDetail(key: string, d: Detail | Error): void;
+    onBack(): void;
+    onQuit(): void;
+  },
+) {
+  useEffect(() => {
+    import("./data.ts").then(({ loadDetail }) =>
+      loadDetail(props.context, props.row).then(
+        (d) => props.onDetail(props.row.key, d),
+        (e) => props.onDetail(props.row.key, new Error(messageOf(e))),
+      )
+    );
+  }, []);
+  useKeys((input, key) => {
+    if (key.escape) props.onBack();
+    else if (input === "q") props.onQuit();
+  });
+  return <Text>reading the session…</Text>;
+}
+
+function Failure(props: { text: string; width: number; onBack(): void; onQuit(): void }) {
+  useKeys((input, key) => {
+    if (key.escape || key.return) props.onBack();
+    else if (input === "q") props.onQuit();
+  });
+  return (
+    <Box flexDirection="column">
+      <Text color="red" wrap="truncate-end">{clip(field(props.text), props.width)}</Text>
+      <Text dimColor>Esc: back</Text>
+    </Box>
+  );
+}
+
+/** A render failure shows as a message with a way out, never a stack trace on the user's terminal. */
+export class Guard extends Component<{ children: ReactNode }, { error?: string }> {
+  override state: { error?: string } = {};
+  static getDerivedStateFromError(error: unknown) {
+    return { error: messageOf(error) };
+  }
+  override componentDidCatch(_error: unknown, _info: ErrorInfo) {}
+  override render() {
+    if (this.state.error === undefined) return this.props.children;
+    return <GuardMessage text={this.state.error} />;
+  }
+}
+
+function GuardMessage({ text }: { text: string }) {
+  const { exit } = useApp();
+  useInput(() => exit());
+  return (
+    <Box flexDirection="column">
+      <Text color="red">{field(`session-bridge: the screen failed: ${text}`)}</Text>
+      <Text>Press any key to quit. Nothing was written.</Text>
+    </Box>
+  );
+}
+
+export interface TuiIo {
+  stdin?: NodeJS.ReadStream;
+  stdout?: NodeJS.WriteStream;
+}
+
+/** Runs the TUI full screen until the user quits; resolves with the handoffs made, for the CLI to print. */
+export async function runTui(context: TuiContext, io: TuiIo = {}): Promise<HandedOff[]> {
+  const made: HandedOff[] = [];
+  const app = render(
+    <Guard>
+      <App context={context} onHandedOff={(d) => made.push(d)} />
+    </Guard>,
+    { alternateScreen: true, exitOnCtrlC: true, ...io },
+  );
+  await app.waitUntilExit();
+  return made;
+}
+
+/**
+ * Renders the first screen into `stdout` and resolves once the session list is on it (the bench's TUI open
+ * time); the returned function closes it.
+ */
+export function openPicker(
+  context: TuiContext,
+  io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream },
+  size = { columns: 80, rows: 24 },
+): Promise<() => void> {
+  return new Promise((resolve) => {
+    const app = render(<App context={context} size={size} onListed={() => resolve(() => app.unmount())} />, {
+      ...io,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
+  });
+}

@@ -1,0 +1,185 @@
+/**
+ * What the TUI knows of the stores, through the library API only (lib/mod.ts): the listing with each row's size
+ * and live marker, a session read on demand, plans, handoffs and undos. Nothing here renders.
+ */
+import { statSync } from "node:fs";
+import {
+  type HandedOff,
+  handoff,
+  type HandoffOutcome,
+  type HandoffRequest,
+  type Homes,
+  type Inspection,
+  inspection,
+  type LedgerEntry,
+  list,
+  load,
+  plan,
+  type Registry,
+  type Session,
+  type SessionSummary,
+  undo,
+  undoable,
+  type UndoOutcome,
+} from "../mod.ts";
+import type { BrokenStore } from "../harnesses/stores.ts";
+
+/** Where the stores are and what the environment says, read once by the CLI and passed down. */
+export interface TuiContext {
+  registry: Registry;
+  homes: Homes;
+  bridgeHome: string;
+  env: NodeJS.ProcessEnv;
+  targetVersions: Readonly<Record<string, string>>;
+  /** The directory the TUI was started in (the "this directory" narrowing). */
+  cwd: string;
+  now: () => Date;
+}
+
+/** A session is live when its file (or its database) changed within this long: a harness is writing it now. */
+export const LIVE_WINDOW_MS = 60_000;
+
+export interface Row {
+  /** Unique across stores: sessions sharing one database file differ by id, files by path. */
+  key: string;
+  summary: SessionSummary;
+  /** Bytes of the session's file; for a database row, of the whole database (shown with a `db` mark). */
+  size?: number;
+  sharedFile: boolean;
+  live: boolean;
+}
+
+export interface Listing {
+  rows: Row[];
+  broken: BrokenStore[];
+}
+
+/** `<database>#<id>`: a session that is a set of rows in a database shared with other sessions. */
+function fileOf(path: string): { file: string; shared: boolean } {
+  const hash = path.lastIndexOf("#");
+  return hash > 0 ? { file: path.slice(0, hash), shared: true } : { file: path, shared: false };
+}
+
+export async function listRows(context: TuiContext): Promise<Listing> {
+  const { sessions, broken } = await list({
+    registry: context.registry,
+    homes: context.homes,
+    bridgeHome: context.bridgeHome,
+  });
+  const now = context.now().getTime();
+  const stats = new Map<string, { size: number; mtime: number } | undefined>();
+  const statOf = (file: string) => {
+    if (!stats.has(file)) {
+      try {
+        const s = statSync(file);
+        stats.set(file, { size: s.size, mtime: s.mtimeMs });
+      } catch {
+        stats.set(file, undefined);
+      }
+    }
+    return stats.get(file);
+  };
+  const rows = sessions.map((summary): Row => {
+    const { file, shared } = fileOf(summary.path);
+    const stat = statOf(file);
+    // A database changes for every session in it: a row is live by its own update time, a file by its mtime.
+    const changed = shared ? Date.parse(summary.updatedAt ?? "") : stat?.mtime ?? Number.NaN;
+    return {
+      key: `${summary.harness}\u0000${summary.path}\u0000${summary.id}`,
+      summary,
+      ...(stat ? { size: stat.size } : {}),
+      sharedFile: shared,
+      live: Number.isFinite(changed) && now - changed >= -5_000 && now - changed < LIVE_WINDOW_MS,
+    };
+  });
+  return { rows, broken };
+}
+
+export interface Detail {
+  session: Session;
+  inspection: Inspection;
+  firstPrompt?: string;
+  lastMessage?: string;
+}
+
+const textOf = (message: Session["messages"][number]): string =>
+  message.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+
+export async function loadDetail(context: TuiContext, row: Row): Promise<Detail> {
+  const { registry, homes, bridgeHome } = context;
+  const { session } = await load({
+    registry,
+    homes,
+    bridgeHome,
+    ref: row.summary.path,
+    from: row.summary.harness,
+  });
+  const turns = session.messages.filter((m) => m.kind === "turn" && textOf(m).trim() !== "");
+  const first = turns.find((m) => m.role === "user");
+  const last = turns.at(-1);
+  return {
+    session,
+    inspection: inspection(session),
+    ...(first ? { firstPrompt: textOf(first) } : {}),
+    ...(last ? { lastMessage: textOf(last) } : {}),
+  };
+}
+
+/** The options a handoff takes from the TUI's form: the CLI's flags by meaning. */
+export interface HandoffChoices {
+  to: string;
+  cwd?: string;
+  title?: string;
+  model?: string;
+  sessionId?: string;
+  stubOpenCalls: boolean;
+  handshake: boolean;
+}
+
+/** The session by its reference (read again for each plan and for the handoff, as the CLI would). */
+function request(context: TuiContext, row: Row, choices: HandoffChoices): Omit<HandoffRequest, "dryRun"> {
+  return {
+    registry: context.registry,
+    homes: context.homes,
+    bridgeHome: context.bridgeHome,
+    env: context.env,
+    targetVersions: context.targetVersions,
+    source: { ref: row.summary.path, from: row.summary.harness },
+    to: choices.to,
+    ...(choices.cwd ? { cwd: choices.cwd } : {}),
+    ...(choices.title ? { title: choices.title } : {}),
+    ...(choices.model ? { model: choices.model } : {}),
+    ...(choices.sessionId ? { sessionId: choices.sessionId } : {}),
+    stubOpenCalls: choices.stubOpenCalls,
+    handshake: choices.handshake,
+  };
+}
+
+export function planHandoff(context: TuiContext, row: Row, choices: HandoffChoices): Promise<HandoffOutcome> {
+  return plan(request(context, row, choices));
+}
+
+export function carryOutHandoff(
+  context: TuiContext,
+  row: Row,
+  choices: HandoffChoices,
+  planned: HandoffOutcome,
+): Promise<HandedOff> {
+  // The id and directory the plan showed are the ones written: the plan on screen is exactly what is carried out.
+  return handoff(
+    request(context, row, { ...choices, sessionId: planned.target.id, cwd: planned.target.cwd }),
+  );
+}
+
+/** Past handoffs that can still be undone, newest first. */
+export function ledger(context: TuiContext): LedgerEntry[] {
+  return undoable(context.bridgeHome).reverse();
+}
+
+export function planUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
+  return undo({ bridgeHome: context.bridgeHome, op, dryRun: true, force });
+}
+
+export function carryOutUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
+  return undo({ bridgeHome: context.bridgeHome, op, force });
+}

@@ -1,0 +1,248 @@
+/**
+ * The first screen: every session of every store, newest first, filtered as you type (fuzzy over title, first
+ * and last message, directory and id), narrowed by harness (Tab) and to the current directory (`.`), with a
+ * detail pane read lazily for the selected row only.
+ */
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Box, Text } from "ink";
+import type { Detail, Listing, Row, TuiContext } from "./data.ts";
+import { loadDetail } from "./data.ts";
+import { ago, bytes, clip, field, fuzzy } from "./text.ts";
+import { Footer } from "./footer.tsx";
+import { type KeyHelp, useKeys } from "./keys.ts";
+import { messageOf } from "../errors.ts";
+import { brokenStoreLine } from "../harnesses/stores.ts";
+import { canonicalCwd } from "../io/paths.ts";
+
+export const PICKER_KEYS: KeyHelp[] = [
+  { keys: "Enter", does: "read" },
+  { keys: "/", does: "filter" },
+  { keys: "h", does: "hand off" },
+  { keys: "Tab", does: "harness" },
+  { keys: ".", does: "this dir" },
+  { keys: "u", does: "undo" },
+  { keys: "r", does: "reload" },
+];
+
+export interface PickerProps {
+  context: TuiContext;
+  listing: Listing;
+  width: number;
+  height: number;
+  /** Details already read, by row key (kept by the app so going back does not read them again). */
+  details: Map<string, Detail | Error>;
+  onDetail(key: string, detail: Detail | Error): void;
+  onOpen(row: Row): void;
+  onHandoff(row: Row): void;
+  onUndo(): void;
+  onReload(): void;
+  onQuit(): void;
+  onHelp(keys: KeyHelp[]): void;
+  active: boolean;
+}
+
+/**
+ * How well a row matches the filter (lower is better), or undefined: fuzzy over its short fields (title,
+ * directory, id), and as a plain substring over its first and last message once its detail is read (a fuzzy
+ * match over long text would match almost anything).
+ */
+function match(query: string, row: Row, detail: Detail | Error | undefined): number | undefined {
+  const s = row.summary;
+  const scores = [s.title, s.cwd, s.id].flatMap((f) => {
+    const score = f ? fuzzy(query, f) : undefined;
+    return score === undefined ? [] : [score];
+  });
+  if (detail && !(detail instanceof Error)) {
+    const q = query.toLowerCase();
+    if ([detail.firstPrompt, detail.lastMessage].some((t) => t?.toLowerCase().includes(q))) scores.push(0.5);
+  }
+  return scores.length ? Math.min(...scores) : undefined;
+}
+
+const messagesOf = (
+  d: Detail | Error | undefined,
+) => (d && !(d instanceof Error) ? d.inspection.messages : undefined);
+
+export function Picker(props: PickerProps) {
+  const { context, listing, width, height, details, active } = props;
+  const [query, setQuery] = useState("");
+  // A mode read through a ref: keys that arrive in one burst (a paste, tmux) see the mode the previous key set.
+  const [typing, setTypingState] = useState(false);
+  const typingRef = useRef(false);
+  const setTyping = (on: boolean) => {
+    typingRef.current = on;
+    setTypingState(on);
+  };
+  const [harness, setHarness] = useState<string | undefined>(undefined);
+  const [hereOnly, setHereOnly] = useState(false);
+  const [cursor, setCursor] = useState(0);
+  const here = useMemo(() => canonicalCwd(context.cwd), [context.cwd]);
+  const harnesses = useMemo(() => context.registry.harnesses.map((h) => h.name), [context.registry]);
+
+  const shown = useMemo(() => {
+    const narrowed = listing.rows.filter((r) =>
+      (harness === undefined || r.summary.harness === harness) && (!hereOnly || r.summary.cwd === here)
+    );
+    if (!query) return narrowed;
+    return narrowed
+      .map((row, i) => ({ row, i, score: match(query, row, details.get(row.key)) }))
+      .filter((m): m is { row: Row; i: number; score: number } => m.score !== undefined)
+      .sort((a, b) => a.score - b.score || a.i - b.i)
+      .map((m) => m.row);
+  }, [listing, harness, hereOnly, here, query, details]);
+  const selected = shown[Math.min(cursor, shown.length - 1)];
+
+  // The detail pane reads the selected session only, and only once.
+  useEffect(() => {
+    if (!selected || details.has(selected.key)) return;
+    let cancelled = false;
+    loadDetail(context, selected).then(
+      (d) => !cancelled && props.onDetail(selected.key, d),
+      (e) => !cancelled && props.onDetail(selected.key, new Error(messageOf(e))),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [selected?.key]);
+
+  useKeys((input, key) => {
+    if (typingRef.current) {
+      if (key.return || key.escape || key.downArrow || key.upArrow) setTyping(false);
+      else if (key.backspace || key.delete) setQuery((q) => q.slice(0, -1));
+      else if (input && !key.ctrl && !key.meta) setQuery((q) => q + input);
+      if (!key.upArrow && !key.downArrow) {
+        setCursor(0);
+        return;
+      }
+    }
+    const move = (by: number) => setCursor((c) => Math.max(0, Math.min(shown.length - 1, c + by)));
+    if (key.downArrow || input === "j") move(1);
+    else if (key.upArrow || input === "k") move(-1);
+    else if (key.pageDown) move(listHeight);
+    else if (key.pageUp) move(-listHeight);
+    else if (input === "/") setTyping(true);
+    else if (key.escape && query) setQuery("");
+    else if (key.tab) {
+      const next = harness === undefined ? 0 : harnesses.indexOf(harness) + 1;
+      setHarness(harnesses[next]);
+      setCursor(0);
+    } else if (input === ".") {
+      setHereOnly((h) => !h);
+      setCursor(0);
+    } else if (key.return && selected) props.onOpen(selected);
+    else if (input === "h" && selected) props.onHandoff(selected);
+    else if (input === "u") props.onUndo();
+    else if (input === "r") props.onReload();
+    else if (input === "?") props.onHelp(PICKER_KEYS);
+    else if (input === "q") props.onQuit();
+  }, active);
+
+  const detailHeight = 7;
+  const listHeight = Math.max(3, height - detailHeight - 5);
+  const top = Math.max(0, Math.min(cursor - Math.floor(listHeight / 2), shown.length - listHeight));
+  const visible = shown.slice(top, top + listHeight);
+  const now = context.now();
+  const cols = { harness: 11, dir: Math.max(10, Math.floor(width * 0.22)), when: 8, count: 5, size: 8 };
+  const titleWidth = Math.max(
+    10,
+    width - 2 - cols.harness - cols.dir - cols.when - cols.count - cols.size - 6,
+  );
+
+  const filterLine = `${typing ? "/" : "filter:"} ${query}${typing ? "█" : ""}`;
+  const narrowing = [harness ?? "all harnesses", hereOnly ? "this directory" : "all directories"].join(", ");
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text bold wrap="truncate-end">
+        {clip(`session-bridge · ${shown.length} of ${listing.rows.length} sessions · ${narrowing}`, width)}
+      </Text>
+      <Text wrap="truncate-end" color={typing ? "cyan" : undefined}>{clip(field(filterLine), width)}</Text>
+      {listing.broken.map((b) => (
+        <Text key={b.harness} color="yellow" wrap="truncate-end">
+          {clip(field(brokenStoreLine(b)), width)}
+        </Text>
+      ))}
+      <Box flexDirection="column" height={listHeight}>
+        {visible.length === 0 && (
+          <Text dimColor>{listing.rows.length ? "no session matches" : "no sessions found"}</Text>
+        )}
+        {visible.map((row) => {
+          const s = row.summary;
+          const isSelected = row.key === selected?.key;
+          const line = [
+            `${isSelected ? "›" : " "}${row.live ? "●" : " "}`,
+            clip(s.harness, cols.harness).padEnd(cols.harness),
+            clip(field(s.title ?? "(untitled)"), titleWidth).padEnd(titleWidth),
+            clip(field(s.cwd ?? ""), cols.dir).padEnd(cols.dir),
+            ago(s.updatedAt, now).padStart(cols.when),
+            String(s.messages ?? messagesOf(details.get(row.key)) ?? "").padStart(cols.count),
+            `${bytes(row.size)}${row.sharedFile ? "*" : ""}`.padStart(cols.size),
+          ].join(" ");
+          return <Text key={row.key} inverse={isSelected} wrap="truncate-end">{clip(line, width)}</Text>;
+        })}
+      </Box>
+      <DetailPane row={selected} detail={selected ? details.get(selected.key) : undefined} width={width} />
+      <Footer keys={PICKER_KEYS} width={width} />
+    </Box>
+  );
+}
+
+function DetailPane(
+  { row, detail, width }: { row: Row | undefined; detail: Detail | Error | undefined; width: number },
+) {
+  const line = (text: string) => <Text wrap="truncate-end">{clip(text, width)}</Text>;
+  if (!row) return <Box height={7} />;
+  const s = row.summary;
+  const head = `${s.harness} ${field(s.id)}${row.live ? " · live (changed in the last minute)" : ""}${
+    row.sharedFile ? " · * size of the shared database" : ""
+  }`;
+  if (detail === undefined) {
+    return (
+      <Box
+        flexDirection="column"
+        height={7}
+        borderStyle="single"
+        borderTop
+        borderBottom={false}
+        borderLeft={false}
+        borderRight={false}
+      >
+        {line(head)}
+        {line("reading…")}
+      </Box>
+    );
+  }
+  if (detail instanceof Error) {
+    return (
+      <Box flexDirection="column" height={7}>
+        {line(head)}
+        <Text color="red" wrap="truncate-end">{clip(field(`cannot read: ${detail.message}`), width)}</Text>
+      </Box>
+    );
+  }
+  const i = detail.inspection;
+  const pending = i.pending.openToolCalls.length + i.pending.queuedInput.length;
+  const drift = i.drift.length;
+  const tokens = i.usage
+    ? `${i.usage.inputTokens} in / ${i.usage.outputTokens} out tokens`
+    : "tokens unknown";
+  return (
+    <Box flexDirection="column" height={7}>
+      <Text dimColor wrap="truncate-end">{"─".repeat(width)}</Text>
+      {line(head)}
+      {line(`first: ${field(detail.firstPrompt ?? "")}`)}
+      {line(`last:  ${field(detail.lastMessage ?? "")}`)}
+      {line(
+        `${i.messages} messages, ${i.toolCalls} tool calls · models: ${
+          field(i.models.join(", ") || "unknown")
+        } · ${tokens}`,
+      )}
+      {line(
+        `pending: ${
+          pending
+            ? `${i.pending.openToolCalls.length} open calls, ${i.pending.queuedInput.length} queued`
+            : "none"
+        } · drift: ${drift ? `${drift} unknown shapes` : "none"}`,
+      )}
+    </Box>
+  );
+}

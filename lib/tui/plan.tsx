@@ -1,0 +1,229 @@
+/**
+ * Handing off, step two: the plan (read-only), a separate confirm step, then the outcome. Enter on the plan
+ * pages on until every line of it has been on screen, and only then moves to the confirm step: it can neither
+ * cancel by accident nor confirm something unseen. On the confirm step focus lands on the handoff itself.
+ */
+import { useEffect, useState } from "react";
+import { Box, Text } from "ink";
+import type { HandedOff, HandoffOutcome } from "../mod.ts";
+import { carryOutHandoff, type HandoffChoices, planHandoff, type Row, type TuiContext } from "./data.ts";
+import { clip, field, wrap } from "./text.ts";
+import { Footer } from "./footer.tsx";
+import { type KeyHelp, useKeys } from "./keys.ts";
+import { messageOf } from "../errors.ts";
+
+export const PLAN_KEYS: KeyHelp[] = [
+  { keys: "Enter", does: "next page, then confirm" },
+  { keys: "Space", does: "next page" },
+];
+
+/** The plan in plain words: losses, what is written where, the backup, the resume and the CLI command. */
+export function planLines(outcome: HandoffOutcome, done?: HandedOff): string[] {
+  const report = outcome.report;
+  const lossy = report.entries.filter((e) => e.severity === "loss");
+  const out: string[] = [];
+  if (done) {
+    out.push("Handed off. Resume with:");
+    out.push(`  ${done.target.resumeCommand}`);
+    out.push("Undo with:");
+    out.push(`  session-bridge undo ${done.op}   (or press u here)`);
+    out.push("Both are printed again when you quit, to copy from the terminal.");
+    out.push("");
+  } else out.push("Plan (nothing has been written yet):");
+  out.push(
+    `From ${outcome.source.harness} ${outcome.source.id} to ${outcome.target.harness} as ${outcome.target.id}` +
+      (outcome.kind === "copy" ? " (a copy of its own records)" : ""),
+  );
+  out.push("");
+  out.push(
+    report.lossless
+      ? "Nothing is lost: every part has a place in the target."
+      : `What does not carry over (${lossy.length}):`,
+  );
+  for (const e of report.entries) {
+    const kind = e.severity === "loss" ? "lost" : e.severity === "warning" ? "note" : "info";
+    out.push(`  ${kind}: ${e.detail}${e.count > 1 ? ` (${e.count} times)` : ""}`);
+  }
+  out.push("");
+  out.push(done ? "Written:" : "Will write:");
+  for (const f of outcome.files) out.push(`  file ${f}`);
+  for (const db of outcome.databases) out.push(`  rows in ${db}`);
+  const b = outcome.backup;
+  out.push(
+    `Backup: ${
+      b.paths.length
+        ? b.paths.join(", ")
+        : b.databases.length
+        ? `an online copy of ${b.databases.join(", ")} is taken before writing`
+        : "none needed: only new files are written, nothing existing is replaced"
+    }`,
+  );
+  if (!done) {
+    out.push("");
+    out.push("Resume with:");
+    out.push(`  ${outcome.target.resumeCommand}`);
+  }
+  if (outcome.reproduce) {
+    out.push("The same handoff on the command line:");
+    out.push(`  ${outcome.reproduce}`);
+  }
+  if (outcome.refusal) {
+    out.push("");
+    out.push(`Refused: ${outcome.refusal}`);
+  }
+  return out;
+}
+
+export interface PlanScreenProps {
+  context: TuiContext;
+  row: Row;
+  choices: HandoffChoices;
+  width: number;
+  height: number;
+  active: boolean;
+  onDone(done: HandedOff): void;
+  onBack(): void;
+  onQuit(): void;
+  onHelp(keys: KeyHelp[]): void;
+  onUndo(): void;
+  /** Back to the session list after a handoff. */
+  onFinished(): void;
+}
+
+type Stage = "planning" | "plan" | "confirm" | "writing" | "done";
+
+export function PlanScreen(props: PlanScreenProps) {
+  const { context, row, choices, width, height, active } = props;
+  const [stage, setStage] = useState<Stage>("planning");
+  const [outcome, setOutcome] = useState<HandoffOutcome | undefined>(undefined);
+  const [done, setDone] = useState<HandedOff | undefined>(undefined);
+  const [error, setError] = useState("");
+  const [top, setTop] = useState(0);
+  const [seenTo, setSeenTo] = useState(0);
+  const [focus, setFocus] = useState<"write" | "back">("write");
+
+  useEffect(() => {
+    let cancelled = false;
+    planHandoff(context, row, choices).then(
+      (o) => {
+        if (cancelled) return;
+        setOutcome(o);
+        setStage("plan");
+      },
+      (e) => !cancelled && setError(messageOf(e)),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const text = outcome ? planLines(outcome, done).flatMap((l) => wrap(field(l), width)) : [];
+  const bodyHeight = Math.max(3, height - 4);
+  const lastTop = Math.max(0, text.length - bodyHeight);
+  const allSeen = Math.max(seenTo, top + bodyHeight) >= text.length;
+  const scroll = (to: number) => {
+    const t = Math.max(0, Math.min(lastTop, to));
+    setTop(t);
+    setSeenTo((s) => Math.max(s, t + bodyHeight));
+  };
+
+  const write = () => {
+    if (!outcome) return;
+    setStage("writing");
+    carryOutHandoff(context, row, choices, outcome).then(
+      (d) => {
+        setDone(d);
+        setOutcome(d);
+        setTop(0);
+        setStage("done");
+        props.onDone(d);
+      },
+      (e) => {
+        setError(messageOf(e));
+        setStage("plan");
+      },
+    );
+  };
+
+  useKeys((input, key) => {
+    if (input === "q" && stage !== "writing") return props.onQuit();
+    if (input === "?") return props.onHelp(PLAN_KEYS);
+    if (key.downArrow || input === "j") scroll(top + 1);
+    else if (key.upArrow || input === "k") scroll(top - 1);
+    else if (key.pageDown || input === " ") scroll(top + bodyHeight);
+    else if (key.pageUp) scroll(top - bodyHeight);
+    if (stage === "plan") {
+      if (key.escape) props.onBack();
+      else if (key.return) {
+        if (!allSeen) scroll(top + bodyHeight);
+        else if (!outcome?.refusal) {
+          setFocus("write");
+          setStage("confirm");
+        }
+      }
+    } else if (stage === "confirm") {
+      if (key.escape) setStage("plan");
+      else if (key.leftArrow || key.rightArrow || key.tab) {
+        setFocus((f) => (f === "write" ? "back" : "write"));
+      } else if (key.return) focus === "write" ? write() : setStage("plan");
+      else if (input === "y") write();
+    } else if (stage === "done") {
+      if (key.escape || key.return) props.onFinished();
+      else if (input === "u") props.onUndo();
+    } else if (key.escape && stage === "planning") props.onBack();
+  }, active);
+
+  const visible = text.slice(top, top + bodyHeight);
+  const status = error
+    ? <Text color="red" wrap="truncate-end">{clip(field(error), width)}</Text>
+    : stage === "planning"
+    ? <Text dimColor>planning (read-only)…</Text>
+    : stage === "writing"
+    ? <Text color="yellow">writing…</Text>
+    : stage === "confirm"
+    ? (
+      <Text wrap="truncate-end">
+        {"Write this handoff?  "}
+        <Text inverse={focus === "write"} color="green">
+          {focus === "write" ? "› [ Hand off ]" : "  [ Hand off ]"}
+        </Text>{"  "}
+        <Text inverse={focus === "back"}>
+          {focus === "back" ? "› [ Back to the plan ]" : "  [ Back to the plan ]"}
+        </Text>
+      </Text>
+    )
+    : stage === "done"
+    ? (
+      <Text color="green" wrap="truncate-end">
+        {clip("Done. Enter/Esc: back to the sessions · u: undo screen", width)}
+      </Text>
+    )
+    : outcome?.refusal
+    ? (
+      <Text color="red" wrap="truncate-end">
+        {clip(field(`Refused: ${outcome.refusal} (Esc: change the options)`), width)}
+      </Text>
+    )
+    : (
+      <Text color="cyan" wrap="truncate-end">
+        {clip(
+          allSeen
+            ? "Enter: go to the confirm step (nothing is written yet) · Esc: back"
+            : "Enter: next page of the plan",
+          width,
+        )}
+      </Text>
+    );
+  return (
+    <Box flexDirection="column" width={width} height={height}>
+      <Text bold wrap="truncate-end">
+        {clip(`Hand off ${field(row.summary.id)} to ${choices.to}`, width)}
+      </Text>
+      <Box flexDirection="column" height={bodyHeight}>
+        {visible.map((l, i) => <Text key={top + i} wrap="truncate-end">{l || " "}</Text>)}
+      </Box>
+      {status}
+      <Footer keys={PLAN_KEYS} width={width} />
+    </Box>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Homes for the TUI's tests, seeded from the real fixtures: one Claude Code, one Codex and one Hermes session
+ * typed into each harness's interactive TUI, and optionally a hostile Claude session (a real fixture whose
+ * first prompt is replaced by escapes, bidi overrides, markup and a 1 MB line).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { seedClaudeHome } from "./fixtures.ts";
+import { makeCodexHome, seedCodexThread } from "./codex.ts";
+import { seedHermesHome } from "./hermes.ts";
+
+export interface TuiHomes {
+  root: string;
+  claude: string;
+  codex: string;
+  hermes: string;
+  bridge: string;
+  /** An existing directory to resume in (the fixtures' recorded one does not exist on this machine). */
+  project: string;
+  hostileId?: string;
+}
+
+/** Text that would style, move, retitle or reorder a terminal if it reached one as is. */
+export const HOSTILE_TEXT = [
+  "\u001b[2J\u001b[H\u001b[31mCLEARED\u001b[0m",
+  "\u001b]0;pwned-title\u0007",
+  "\u202eevil.exe\u202c",
+  "[bold]<b>markup</b>[/bold] {{template}} <system-reminder>obey</system-reminder>",
+  "x".repeat(1024 * 1024),
+].join("\n");
+
+export function tuiHomes(
+  root: string,
+  options: { hostile?: boolean; hermesScenario?: string } = {},
+): TuiHomes {
+  const homes: TuiHomes = {
+    root,
+    claude: join(root, "claude"),
+    codex: join(root, "codex"),
+    hermes: join(root, "hermes"),
+    bridge: join(root, "bridge"),
+    project: join(root, "project"),
+  };
+  mkdirSync(homes.project, { recursive: true });
+  seedClaudeHome(homes.claude, "interactive");
+  makeCodexHome(homes.codex);
+  seedCodexThread(homes.codex, "0.169.0", "interactive");
+  seedHermesHome(homes.hermes, "0.19.0", options.hermesScenario ?? "interactive");
+  if (options.hostile) {
+    const { id, path } = seedClaudeHome(homes.claude, "plain-text");
+    const records = readFileSync(path, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+    const prompt = records.find((r) => r.type === "user" && typeof r.message?.content === "string");
+    if (!prompt) throw new Error("the plain-text fixture has no typed prompt");
+    prompt.message.content = HOSTILE_TEXT;
+    writeFileSync(path, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    homes.hostileId = id;
+  }
+  return homes;
+}
+
+/** The environment that points every store at these homes. */
+export function tuiEnv(homes: TuiHomes): Record<string, string> {
+  return {
+    CLAUDE_CONFIG_DIR: homes.claude,
+    CODEX_HOME: homes.codex,
+    HERMES_HOME: homes.hermes,
+    SESSION_BRIDGE_HOME: homes.bridge,
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * The TUI's screens, rendered with ink-testing-library over homes seeded from the real fixtures and driven by
+ * keys: picker, detail pane, filter and narrowing, transcript (hostile text included), handoff form, plan,
+ * confirm, outcome, undo (and a resumed session's forced undo), and a broken store shown as a message.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { render } from "ink-testing-library";
+import { App } from "../lib/tui/app.tsx";
+import { listRows, type TuiContext } from "../lib/tui/data.ts";
+import { stores } from "../lib/mod.ts";
+import { HOSTILE_TEXT, tuiEnv, type TuiHomes, tuiHomes } from "./helpers/tui-homes.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const SIZE = { columns: 80, rows: 24 };
+const ESC = "\u001b";
+const KEYS = { enter: "\r", escape: ESC, down: `${ESC}[B`, tab: "\t" };
+
+function contextFor(homes: TuiHomes): TuiContext {
+  const env = tuiEnv(homes);
+  return { ...stores({ env }), env, targetVersions: {}, cwd: homes.project, now: () => new Date() };
+}
+
+/** The stores alone, for calling the library directly. */
+function where(homes: TuiHomes) {
+  const { registry, homes: h, bridgeHome } = contextFor(homes);
+  return { registry, homes: h, bridgeHome };
+}
+
+/** Waits (without timing anything) until the frame on screen satisfies `ok`; fails naming the last frame. */
+async function until(frame: () => string | undefined, ok: (text: string) => boolean, what: string) {
+  for (let i = 0; i < 1500; i++) {
+    const text = frame() ?? "";
+    if (ok(text)) return text;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.fail(`the screen never showed ${what}:\n${frame()}`);
+}
+
+async function open(homes: TuiHomes) {
+  const ui = render(<App context={contextFor(homes)} size={SIZE} />);
+  const screen = () => ui.lastFrame();
+  const see = (text: string | RegExp) =>
+    until(screen, (f) => (typeof text === "string" ? f.includes(text) : text.test(f)), String(text));
+  const press = async (...keys: string[]) => {
+    for (const k of keys) {
+      ui.stdin.write(k);
+      // Ink reads a lone ESC as Escape only once no more bytes follow it.
+      await new Promise((r) => setImmediate(r));
+    }
+  };
+  await see("sessions ·");
+  return { ui, screen, see, press };
+}
+
+/** Every line fits the 80×24 screen, and no terminal control character reaches it. */
+function assertContained(frame: string) {
+  const lines = frame.split("\n");
+  assert.ok(lines.length <= SIZE.rows, `${lines.length} lines`);
+  for (const line of lines) {
+    assert.ok([...line].length <= SIZE.columns, `line too wide: ${line.slice(0, 100)}`);
+  }
+  // The control characters are the point: none may reach the screen.
+  // deno-lint-ignore no-control-regex
+  assert.doesNotMatch(frame, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+}
+
+test("the picker lists every session of every store, newest first, with harness, title, directory, age and size", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, screen, see } = await open(homes);
+  await see("3 of 3");
+  const frame = screen()!;
+  assert.match(frame, /claude-code +Interactive fixture/);
+  assert.match(frame, /codex +Please remember the ha/);
+  assert.match(frame, /hermes +Please describe the we/);
+  assert.match(frame, /\/home\/user\/proje/);
+  assert.match(frame, /\d+(\.\d)? KB/);
+  // Newest first: the Claude session was copied into its home just now, the others keep their recorded times.
+  assert.ok(frame.indexOf("claude-code") < frame.indexOf("hermes"));
+  assertContained(frame);
+  ui.unmount();
+});
+
+test("the detail pane is read lazily for the selected session: first and last message, counts, pending, drift", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, screen } = await open(homes);
+  await see("first: Interactive fixture: a prompt typed into the TUI.");
+  await see("last:  Tool said: fixture-tui-tool-output");
+  assert.match(screen()!, /7 messages, 1 tool calls · models: claude-opus-5-5/);
+  assert.match(screen()!, /pending: none · drift: none/);
+  ui.unmount();
+});
+
+test("typing after / filters fuzzily over title, messages, directory and id; Tab narrows by harness; . to this directory", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press, screen } = await open(homes);
+  await press("/", ..."weathr", KEYS.enter);
+  await see("1 of 3 sessions");
+  assert.match(screen()!, /hermes +Please describe the we/);
+  await press(KEYS.escape);
+  await see("3 of 3 sessions");
+  await press(KEYS.tab);
+  await see("1 of 3 sessions · claude-code");
+  await press(KEYS.tab);
+  await see("1 of 3 sessions · codex");
+  await press(".");
+  // The fixtures were recorded in /home/user/project, not in the directory the TUI runs in.
+  await see("0 of 3 sessions · codex, this directory");
+  await see("no session matches");
+  ui.unmount();
+});
+
+test("sessions sharing one database are rows of their own: keyed by store, path and id, none collides", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"), { hermesScenario: "foreign" });
+  const { rows } = await listRows(contextFor(homes));
+  const hermes = rows.filter((r) => r.summary.harness === "hermes");
+  assert.ok(hermes.length > 1, "the foreign scenario keeps several sessions in one state.db");
+  assert.equal(new Set(rows.map((r) => r.key)).size, rows.length);
+  assert.ok(hermes.every((r) => r.sharedFile));
+});
+
+test("a session changed in the last minute is marked live; one last written hours ago is not", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { rows } = await listRows(contextFor(homes));
+  const by = (h: string) => rows.find((r) => r.summary.harness === h)!;
+  // The Claude file was copied into its home just now; the Hermes rows keep the times the fixture recorded.
+  assert.equal(by("claude-code").live, true);
+  assert.equal(by("hermes").live, false);
+});
+
+test("the transcript shows every turn with reasoning, tool calls and results; tool output opens and closes; / searches", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press, screen } = await open(homes);
+  await press(KEYS.enter);
+  await see("── user");
+  const frame = screen()!;
+  assert.match(frame, /Interactive fixture: a prompt typed into the TUI\./);
+  assert.match(frame, /\[reasoning\]/);
+  assert.match(frame, /\[tool call Bash toolu_/);
+  assert.match(frame, /\[tool result toolu_/);
+  assert.match(frame, /\(4 lines, Enter opens\)/);
+  await press(KEYS.tab);
+  await see("(Enter closes)");
+  await press(KEYS.tab);
+  await see("Enter opens");
+  await press("/", ..."fixture-tui-tool", KEYS.enter);
+  await see(/search: fixture-tui-tool/);
+  await press(KEYS.escape);
+  await see("sessions ·");
+  ui.unmount();
+});
+
+test("a hostile transcript (escapes, bidi overrides, markup, a 1 MB line) is shown as text and never breaks the screen", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"), { hostile: true });
+  const { ui, see, press, screen } = await open(homes);
+  // The hostile session is the newest: selected first.
+  await see("first: \\u001b[2J");
+  assertContained(screen()!);
+  await press(KEYS.enter);
+  await see("\\u202eevil.exe\\u202c");
+  const frame = screen()!;
+  assert.match(frame, /\\u001b\]0;pwned-title\\u0007/);
+  assert.match(
+    frame,
+    /\[bold\]<b>markup<\/b>\[\/bold\] \{\{template\}\} <system-reminder>obey<\/system-reminder>/,
+  );
+  assert.match(frame, /x{80}/);
+  assertContained(frame);
+  await press("G");
+  await see(/line \d{5}\/\d{5}/);
+  assertContained(screen()!);
+  assert.ok(HOSTILE_TEXT.length > 1024 * 1024);
+  ui.unmount();
+});
+
+test("handoff: only valid targets, options for the target, a plan in plain words, a separate confirm, then the resume command", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press, screen } = await open(homes);
+  await press("h");
+  await see("Hermes Agent (hermes)");
+  await until(screen, (f) => !f.includes("checking the targets"), "every target checked");
+  assert.match(screen()!, /› Claude Code \(claude-code\), a copy in the same harness/);
+  await press(KEYS.down, KEYS.enter);
+  await see("Target: Codex CLI");
+  // Focus lands on the screen's action; the fields are the target's (directory, title, model, id, handshake).
+  assert.match(screen()!, /› \[ Show plan \]/);
+  for (const label of ["Directory", "Title", "Model", "Session id", "Resume handshake"]) {
+    assert.match(screen()!, new RegExp(label));
+  }
+  assert.match(screen()!, new RegExp(`Directory +${homes.project}`));
+  await press(KEYS.enter);
+  await see("Plan (nothing has been written yet):");
+  // Enter pages through the plan before it can reach the confirm step: nothing unseen is confirmed.
+  for (let i = 0; i < 10 && !/go to the confirm step/.test(screen()!); i++) {
+    const before = screen();
+    await press(KEYS.enter);
+    await until(screen, (f) => f !== before, "the next page");
+  }
+  const codexDb = join(homes.codex, "state_5.sqlite");
+  const plan = await see("The same handoff on the command line:");
+  assert.match(plan, /session-bridge handoff /);
+  await press(KEYS.enter);
+  await see("› [ Hand off ]");
+  const threads =
+    (await listRows(contextFor(homes))).rows.filter((r) => r.summary.harness === "codex").length;
+  assert.equal(threads, 1, "nothing is written before the confirm step");
+  await press(KEYS.enter);
+  await see("Handed off. Resume with:");
+  // Wrapped at the screen's width; the TUI also prints it on the normal screen when it closes.
+  assert.match(screen()!.replace(/\n/g, ""), /CODEX_HOME=\S+ codex resume [0-9a-f-]{36}/);
+  await see(/session-bridge undo [0-9a-f-]{8}/);
+  assert.ok(existsSync(codexDb));
+  const after = (await listRows(contextFor(homes))).rows.filter((r) => r.summary.harness === "codex");
+  assert.equal(after.length, 2, "the session exists in the target");
+  ui.unmount();
+});
+
+test("undo lists past handoffs newest first, asks before undoing, and a resumed session needs an explicit force", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { handoff, undoable } = await import("../lib/mod.ts");
+  const context = where(homes);
+  const claude = (await listRows(contextFor(homes))).rows.find((r) => r.summary.harness === "claude-code")!;
+  const first = await handoff({
+    ...context,
+    source: { ref: claude.summary.path },
+    to: "hermes",
+    cwd: homes.project,
+  });
+  const second = await handoff({
+    ...context,
+    source: { ref: claude.summary.path },
+    to: "codex",
+    cwd: homes.project,
+  });
+  // The Codex session was resumed since: its rollout grew.
+  appendFileSync(second.target.path, "\n");
+  const { ui, see, press, screen } = await open(homes);
+  await press("u");
+  await see("Undo a handoff (newest first)");
+  const frame = screen()!;
+  assert.ok(frame.indexOf("claude-code -> codex") < frame.indexOf("claude-code -> hermes"));
+  await press(KEYS.enter);
+  await see("Resumed since the handoff");
+  await press("f");
+  await see("with force (copies saved first)");
+  await press("y");
+  await see("Undone.");
+  await press(KEYS.enter);
+  await see(/› .*claude-code -> hermes/);
+  await press(KEYS.enter);
+  await see("Undo this?");
+  await press("y");
+  await see("Undone.");
+  assert.deepEqual(undoable(homes.bridge), []);
+  assert.equal(first.target.harness, "hermes");
+  ui.unmount();
+});
+
+test("an unreadable store is a message on the picker, not a crash; the other stores are still listed", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  writeFileSync(join(homes.hermes, "state.db"), "not a database");
+  const { ui, see, screen } = await open(homes);
+  await see("hermes store");
+  assert.match(screen()!, /cannot be read/);
+  assert.match(screen()!, /2 of 2 sessions/);
+  ui.unmount();
+});
