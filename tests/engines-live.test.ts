@@ -18,6 +18,8 @@ import { codexEnv, prepareCodexHome } from "../lib/harnesses/codex/certify/run.t
 import { readRequestLog } from "../lib/certify/request-log.ts";
 import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { startFakeChatCompletions } from "../lib/certify/fake-servers/chat-completions.ts";
+import { hermesEnv, offlineConfig, writeHermesHome } from "../lib/harnesses/hermes/certify/run.ts";
 import { lazybridgePython } from "./helpers/lazybridge.ts";
 import { spawnSync } from "node:child_process";
 
@@ -154,3 +156,46 @@ test(
     }
   },
 );
+
+test("run hermes --alias notes twice: the second turn resumes the first conversation (real Hermes 0.19.0)", async () => {
+  const work = tempDir("sb-engines-");
+  const home = join(work, "home");
+  const hermesHome = join(home, ".hermes");
+  const tmp = join(work, "tmp");
+  mkdirSync(tmp, { recursive: true });
+  const project = join(work, "project");
+  mkdirSync(project);
+  const cwd = realpathSync(project);
+  const logPath = join(work, "chat.jsonl");
+  const server = await startFakeChatCompletions({ logPath });
+  try {
+    const bin = await installHarness("hermes");
+    writeHermesHome(hermesHome, offlineConfig(server.url), "0.19.0");
+    const registryFile = join(work, "sessions.json");
+    const env = {
+      ...hermesEnv(bin, home, hermesHome, tmp),
+      LAZYBRIDGE_SESSIONS_FILE: registryFile,
+      SESSION_BRIDGE_HOME: join(work, "bridge"),
+    };
+    const first = await runCli(
+      ["run", "hermes", "--alias", "notes", "--bin", bin, "Remember KIWI"],
+      env,
+      cwd,
+    );
+    assert.equal(first.code, 0, first.stderr);
+    const id = registry(registryFile).hermes![cwd]!.notes!.native_id;
+    const second = await runCli(
+      ["run", "hermes", "--alias", "notes", "--bin", bin, "What was the word?"],
+      env,
+      cwd,
+    );
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stderr, new RegExp(`@notes -> hermes:${id}`));
+    const last = readRequestLog<{ body?: { messages?: { role: string; content: unknown }[] } }>(logPath)
+      .filter((r) => r.body?.messages).at(-1);
+    const text = JSON.stringify(last?.body?.messages ?? []);
+    assert.ok(text.includes("Remember KIWI") && text.includes("What was the word?"), text.slice(0, 2000));
+  } finally {
+    await server.close();
+  }
+});
