@@ -267,3 +267,13 @@ test("an unreadable store is a message on the picker, not a crash; the other sto
   assert.match(screen()!, /2 of 2 sessions/);
   ui.unmount();
 });
+
+test("without a terminal, `tui` is bad usage that names the commands for scripts, and no command still prints the help", async () => {
+  const { runCli } = await import("./helpers/cli.ts");
+  const tui = await runCli(["tui"]);
+  assert.equal(tui.code, 2);
+  assert.match(tui.stderr, /the TUI needs a terminal on stdin and stdout/);
+  const none = await runCli([]);
+  assert.equal(none.code, 2);
+  assert.match(none.stdout, /Usage: session-bridge .*<command>/);
+});

@@ -76,7 +76,12 @@ function messageSections(m: Message): Section[] {
     color: m.role === "user" ? "cyan" : m.role === "assistant" ? "blue" : undefined,
     body: [],
   };
-  return [head, ...m.blocks.map(blockSection)];
+  // Text a harness injected (environment, skills, AGENTS.md) is long and not the conversation: collapsed too.
+  const context = (b: Block): Section =>
+    b.type === "text"
+      ? { collapsible: true, heading: "[injected by the harness]", color: "gray", body: lines(b.text) }
+      : blockSection(b);
+  return [head, ...m.blocks.map(m.kind === "context" ? context : blockSection)];
 }
 
 export function transcriptSections(session: Session): Section[] {

@@ -15,6 +15,9 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
         "the TUI needs a terminal on stdin and stdout (use list, show and handoff in scripts)",
       );
     }
+    // NO_COLOR (https://no-color.org): Ink's colour library decides its level once, when it loads, from
+    // FORCE_COLOR; set before the import below, colours degrade to none (bold and inverse stay).
+    if (context.env.NO_COLOR) process.env.FORCE_COLOR = "0";
     // Ink and React load here only: start-up and every other command pay nothing for them.
     const { runTui } = await import("../../tui/app.tsx");
     const made = await runTui({
