@@ -17,16 +17,18 @@
 import { spawn, spawnSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DatabaseSync } from "node:sqlite";
@@ -140,20 +142,41 @@ function handoffArgs(b: Bed, source: string, cwd: string, id: string): string[] 
 
 const childEnv = (b: Bed) => ({ ...process.env, SESSION_BRIDGE_DEBUG: "", ...b.env });
 
-function integrityOk(database: string | undefined): boolean {
-  if (!database) return true;
+/**
+ * What PRAGMA integrity_check finds in the store as its next writer sees it (undefined: nothing). A writer killed
+ * mid-transaction in a rollback-journal database leaves a hot `-journal` that the next read-write open rolls
+ * back, and that a read-only open refuses ("attempt to write a readonly database"): so the check runs on a
+ * private copy of the database with its journal and WAL, which SQLite recovers as it would the store. Only real
+ * damage counts.
+ */
+function integrityProblem(database: string | undefined): string | undefined {
+  if (!database) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), "sb-integrity-"));
   try {
-    const db = new DatabaseSync(database, { readOnly: true });
+    const copy = join(dir, basename(database));
+    copyFileSync(database, copy);
+    for (const suffix of ["-journal", "-wal"]) {
+      if (existsSync(database + suffix)) copyFileSync(database + suffix, copy + suffix);
+    }
+    const db = new DatabaseSync(copy);
     try {
-      return (db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check ===
-        "ok";
+      const { integrity_check: found } = db.prepare("PRAGMA integrity_check").get() as {
+        integrity_check: string;
+      };
+      return found === "ok" ? undefined : found;
     } finally {
       db.close();
     }
-  } catch {
-    return false;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Whether a killed writer left a hot journal (rolled back by the next writer; counted, not a failure). */
+const hotJournal = (database: string | undefined): boolean =>
+  !!database && existsSync(`${database}-journal`) && statSync(`${database}-journal`).size > 0;
 
 async function listedIds(b: Bed): Promise<Map<string, string>> {
   const listed = await list({ homes: b.homes, bridgeHome: b.bridge, from: b.target });
@@ -186,6 +209,8 @@ function debris(b: Bed): string[] {
 interface Tally {
   kills: number;
   undoKills: number;
+  /** Kills that left a hot journal (a transaction cut short, rolled back by the next writer). */
+  hotJournals: number;
   atPoints: number;
   timed: number;
   finishedFirst: number;
@@ -202,6 +227,7 @@ interface Tally {
 const emptyTally = (): Tally => ({
   kills: 0,
   undoKills: 0,
+  hotJournals: 0,
   atPoints: 0,
   timed: 0,
   finishedFirst: 0,
@@ -340,9 +366,11 @@ async function main(): Promise<number> {
             atPoint ? `point ${nth}` : `${Math.round(ms)} ms`
           }): ${what}`,
         );
-      if (!integrityOk(b.database)) {
+      if (hotJournal(b.database)) t.hotJournals++;
+      const damage = integrityProblem(b.database);
+      if (damage) {
         t.corrupt++;
-        problem("the store fails PRAGMA integrity_check");
+        problem(`the store fails PRAGMA integrity_check: ${damage}`);
       }
       const visible = await listedIds(b);
       if (visible.has(id) && !duringUndo) {
@@ -422,7 +450,8 @@ async function main(): Promise<number> {
 function line(t: Tally): string {
   return `${t.kills} kills (${t.undoKills} during undo; ${t.atPoints} at crash points, ${t.timed} timed, ` +
     `${t.finishedFirst} finished first; ` +
-    `${t.completed} completed, ${t.rolledBack} rolled back), ${t.corrupt} corrupt stores, ${t.halfVisible} half ` +
+    `${t.completed} completed, ${t.rolledBack} rolled back, ${t.hotJournals} hot journals left), ` +
+    `${t.corrupt} corrupt stores, ${t.halfVisible} half ` +
     `sessions visible, ${t.unseen} sessions undo or recovery cannot see, ${t.debris} debris after recovery, ` +
     `${t.notRestored} targets not restored by undo, ${t.untruthful} ledgers untrue after a killed undo`;
 }
