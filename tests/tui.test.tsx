@@ -277,3 +277,10 @@ test("without a terminal, `tui` is bad usage that names the commands for scripts
   assert.equal(none.code, 2);
   assert.match(none.stdout, /Usage: session-bridge .*<command>/);
 });
+
+test("openPicker (the bench's TUI open time) resolves once the session list is on screen, offscreen by default", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { openPicker } = await import("../lib/tui/app.tsx");
+  const close = await openPicker(contextFor(homes));
+  close();
+});

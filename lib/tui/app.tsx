@@ -2,6 +2,7 @@
  * The TUI: a stack of screens over the library API (picker → transcript → handoff → plan; undo from anywhere),
  * sized to the terminal and redrawn when it is resized. Failures show as a message line, never a crash.
  */
+import { PassThrough } from "node:stream";
 import { Component, type ErrorInfo, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
 import { Box, render, Text, useApp, useInput, useWindowSize } from "ink";
 import type { HandedOff } from "../mod.ts";
@@ -240,12 +241,12 @@ export async function runTui(context: TuiContext, io: TuiIo = {}): Promise<Hande
 }
 
 /**
- * Renders the first screen into `stdout` and resolves once the session list is on it (the bench's TUI open
- * time); the returned function closes it.
+ * Renders the first screen and resolves once the session list is on it (the bench's TUI open time); the
+ * returned function closes it. Without `io`, it renders into an 80×24 sink with no keyboard.
  */
 export function openPicker(
   context: TuiContext,
-  io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream },
+  io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream } = offscreen(),
   size = { columns: 80, rows: 24 },
 ): Promise<() => void> {
   return new Promise((resolve) => {
@@ -255,4 +256,17 @@ export function openPicker(
       patchConsole: false,
     });
   });
+}
+
+/** A terminal no one sees: output discarded, a keyboard that never types (Ink needs one that has raw mode). */
+function offscreen(): { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream } {
+  const stdout = Object.assign(new PassThrough(), { columns: 80, rows: 24, isTTY: true });
+  stdout.resume();
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode: () => stdin,
+    ref: () => stdin,
+    unref: () => stdin,
+  });
+  return { stdin: stdin as unknown as NodeJS.ReadStream, stdout: stdout as unknown as NodeJS.WriteStream };
 }
