@@ -176,7 +176,7 @@ for (const shell of ["zsh", "fish"]) {
   test(`the ${shell} script is valid ${shell} and completes every command`, async () => {
     const text = await script(shell);
     for (const c of COMMANDS) assert.match(text, new RegExp(`\\b${c.name}\\b`));
-    assert.match(text, /completion --sessions/);
+    assert.match(text, /completion (?:--sessions|"--\$\{what\}s")/);
     const path = join(root, `completion.${shell}`);
     writeFileSync(path, text);
     const check = spawnSync(shell, ["-n", path], { encoding: "utf8" });
@@ -200,9 +200,27 @@ test("fish, when installed, completes commands with their summaries and --to wit
   ]);
 });
 
-test("bash completes a command's actions from its usage, and offers none where the usage names no words", {
-  skip,
-}, () => {
+test("bash completes a command's actions from its usage", { skip }, () => {
   assert.deepEqual(complete(["alias", ""]), ["bind", "forget", "list", "rename", "resolve"]);
+});
+
+test("bash completes undo's operation with the handoffs undo can take back, and nothing once undone", {
+  skip,
+}, async () => {
+  const bridge = { SESSION_BRIDGE_HOME: join(root, "bridge") };
+  assert.deepEqual(complete(["undo", ""]), []);
+  const claudeHome = join(root, "claude-undo");
+  const claude = seedClaudeHome(claudeHome, "plain-text");
+  const homes = ["--claude-home", claudeHome, "--codex-home", join(root, "codex-undo")];
+  makeCodexHome(join(root, "codex-undo"));
+  const done = await runCli(
+    ["handoff", claude.id, "--to", "codex", "--cwd", root, "--json", ...homes],
+    bridge,
+  );
+  assert.equal(done.code, 0, done.stderr);
+  const op = (JSON.parse(done.stdout) as { op: string }).op;
+  assert.deepEqual(complete(["undo", ""]), [op]);
+  assert.deepEqual(complete(["undo", op.slice(0, 3)]), [op]);
+  assert.equal((await runCli(["undo", op, ...homes], bridge)).code, 0);
   assert.deepEqual(complete(["undo", ""]), []);
 });

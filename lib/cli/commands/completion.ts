@@ -9,6 +9,7 @@ import { zshCompletion } from "../completion/zsh.ts";
 import { fishCompletion } from "../completion/fish.ts";
 import { listSessions } from "../../pipeline/list.ts";
 import { terminalField } from "../../io/control-characters.ts";
+import { pendingOperations } from "../../store/ledger.ts";
 
 const SHELLS = { bash: bashCompletion, zsh: zshCompletion, fish: fishCompletion } as const;
 type Shell = keyof typeof SHELLS;
@@ -17,15 +18,28 @@ export const completion: Command = {
   usage: "session-bridge completion bash|zsh|fish",
   help: `Prints the shell's completion script: commands, flags, harness names, folders and files where a flag
 takes one, and the ids and titles of your sessions wherever a <session> goes (read from the stores when you
-press Tab, through --sessions).
+press Tab, through --sessions), and the handoffs undo can take back (--operations).
   bash:  source <(session-bridge completion bash)          (in ~/.bashrc)
   zsh:   source <(session-bridge completion zsh)           (in ~/.zshrc, after compinit)
   fish:  session-bridge completion fish > ~/.config/fish/completions/session-bridge.fish
-  --sessions   print "id<TAB>title", one line per session in the stores, newest first (what the scripts run)`,
-  // The shell is required unless --sessions is given, which run() checks.
+  --sessions     print "id<TAB>title", one line per session in the stores, newest first (what the scripts run)
+  --operations   print "operation<TAB>what it did", one line per handoff undo can take back, newest first`,
+  // The shell is required unless --sessions or --operations is given, which run() checks.
   arguments: ["[shell]"],
-  options: { sessions: { type: "boolean" } },
-  async run(parsed, { registry, homes }) {
+  options: { sessions: { type: "boolean" }, operations: { type: "boolean" } },
+  async run(parsed, { registry, homes, bridgeHome }) {
+    if (flag(parsed.values, "operations")) {
+      if (parsed.positionals.length) throw new InputError("--operations takes no shell");
+      for (const e of pendingOperations(bridgeHome).reverse()) {
+        // One line each: an id from a store could hold a newline.
+        out(
+          `${e.op}\t${
+            terminalField(`${e.source.harness} ${e.source.id} -> ${e.target.harness} ${e.target.id}`)
+          }`,
+        );
+      }
+      return 0;
+    }
     if (flag(parsed.values, "sessions")) {
       if (parsed.positionals.length) throw new InputError("--sessions takes no shell");
       const { sessions } = await listSessions({ registry, homes });

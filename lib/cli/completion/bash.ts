@@ -51,13 +51,14 @@ _session_bridge() {
   local what
   what=$(_session_bridge_positional "$cmd")
   case $what in
-    session)
-      # Ids and titles from the stores, read when asked (the home flags typed so far say which stores).
+    session | operation)
+      # Session ids and titles from the stores (the home flags typed so far say which), or the handoffs undo
+      # can take back, read when asked; a title names a session too, an operation's description does not.
       local id title
       while IFS=$'\\t' read -r id title; do
         [[ $id == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$id")")
-        [[ -n $title && $title == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$title")")
-      done < <("\${COMP_WORDS[0]}" completion --sessions "\${homes[@]}" 2>/dev/null)
+        [[ $what == session && -n $title && $title == "$cur"* ]] && COMPREPLY+=("$(printf '%q' "$title")")
+      done < <("\${COMP_WORDS[0]}" completion "--\${what}s" "\${homes[@]}" 2>/dev/null)
       ;;
     choices\\ *) mapfile -t COMPREPLY < <(compgen -W "\${what#choices }" -- "$cur") ;;
   esac

@@ -37,12 +37,12 @@ export function fishCompletion(model: CompletionModel, version: string): string 
       const seen = `__fish_seen_subcommand_from ${c.name}`;
       return [
         ...c.flags.map((f) => flagLine(seen, f, model.harnesses)),
-        ...(c.positional?.kind === "session"
-          // Ids from the stores, read when asked, each described by its title.
+        ...(c.positional?.kind === "session" || c.positional?.kind === "operation"
+          // Session ids (described by their titles) or undoable handoffs, read from disk when asked.
           ? [
-            `complete -c session-bridge -n ${
-              quoted(seen)
-            } -a '(session-bridge completion --sessions 2>/dev/null)'`,
+            `complete -c session-bridge -n ${quoted(seen)} -a ${
+              quoted(`(session-bridge completion --${c.positional.kind}s 2>/dev/null)`)
+            }`,
           ]
           : c.positional?.kind === "choices"
           ? [`complete -c session-bridge -n ${quoted(seen)} -a ${quoted(c.positional.words.join(" "))}`]

@@ -4,7 +4,7 @@
  * arguments it declares, its flags from the options it parses (with every harness's home flag and the global
  * ones), what a flag's value is from the word its help names it by (`--to H`: a harness, `--cwd DIR`: a folder,
  * `-o FILE`: a file), the harness names and aliases from the registry; a `session` argument is completed at completion time from the stores by `session-bridge completion
- * --sessions`, and words a usage lists as `bash|zsh|fish` offered as they are.
+ * --sessions`, an `operation` (undo's) by `--operations`, and words a usage lists as `bash|zsh|fish` offered as they are.
  */
 import { COMMANDS } from "../commands/index.ts";
 import { forRegistry, globalHelp } from "../command.ts";
@@ -22,7 +22,8 @@ export interface FlagSpec {
   value?: ValueKind;
 }
 
-export type Positional = { kind: "session" } | { kind: "choices"; words: string[] };
+/** A session or an undoable handoff (read when Tab is pressed), or fixed words. */
+export type Positional = { kind: "session" | "operation" } | { kind: "choices"; words: string[] };
 
 export interface CompletionCommand {
   name: string;
@@ -57,7 +58,8 @@ function flagsOf(options: OptionSpec, text: string): FlagSpec[] {
 }
 
 function positionalOf(first: string | undefined, usage: string, name: string): Positional | undefined {
-  if (first?.replace(/^\[(.*)\]$/, "$1") === "session") return { kind: "session" };
+  const argument = first?.replace(/^\[(.*)\]$/, "$1");
+  if (argument === "session" || argument === "operation") return { kind: argument };
   // `(list | bind NAME <session> | ...)`: a choice of actions, each named by its first word.
   const group = new RegExp(`${name} \\(([^)]*)\\)`).exec(usage)?.[1];
   const actions = group?.split("|").map((part) => part.trim().split(/\s+/)[0]!);

@@ -48,7 +48,7 @@ export function flagsFunction(model: CompletionModel): string {
   ].join("\n");
 }
 
-/** `_session_bridge_positional COMMAND` prints `session`, `choices WORD...`, or nothing. */
+/** `_session_bridge_positional COMMAND` prints `session`, `operation`, `choices WORD...`, or nothing. */
 export function positionalFunction(model: CompletionModel): string {
   return [
     "_session_bridge_positional() {",
@@ -57,7 +57,9 @@ export function positionalFunction(model: CompletionModel): string {
       c.positional
         ? [
           `    ${c.name}) echo ${
-            c.positional.kind === "session" ? "session" : quoted(`choices ${c.positional.words.join(" ")}`)
+            c.positional.kind === "choices"
+              ? quoted(`choices ${c.positional.words.join(" ")}`)
+              : c.positional.kind
           } ;;`,
         ]
         : []

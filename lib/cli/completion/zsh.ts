@@ -55,14 +55,15 @@ _session_bridge() {
   ((positionals == 0)) || return
   what=$(_session_bridge_positional "$cmd")
   case $what in
-    session)
-      # Ids and titles from the stores, read when asked (the home flags typed so far say which stores).
+    session | operation)
+      # Session ids and titles from the stores (the home flags typed so far say which), or the handoffs undo
+      # can take back, read when asked; a title names a session too, an operation's description does not.
       local -a ids titles
       local id title
       while IFS=$'\\t' read -r id title; do
         ids+=("$id")
-        [[ -n $title ]] && titles+=("$title")
-      done < <("\${words[1]}" completion --sessions "\${homes[@]}" 2>/dev/null)
+        [[ $what == session && -n $title ]] && titles+=("$title")
+      done < <("\${words[1]}" completion "--\${what}s" "\${homes[@]}" 2>/dev/null)
       compadd -- "\${ids[@]}"
       compadd -- "\${titles[@]}"
       ;;
