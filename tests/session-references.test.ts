@@ -241,3 +241,18 @@ test("list shows times on the person's clock (local time zone), --json keeps the
     /^2026-11-29T20:58:23/,
   );
 });
+
+test("list -n 2 shows the two newest and says how many there are", async () => {
+  const all = await listed();
+  const r = await runCli(["list", "-n", "2", ...homes]);
+  assert.equal(r.code, 0);
+  const rows = r.stdout.trim().split("\n").slice(1);
+  assert.deepEqual(rows.map((l) => l.split(/\s+/)[1]), all.slice(0, 2).map((s) => s.prefix));
+  assert.equal(r.stderr, "2 of 5 sessions shown (-n N for more)\n");
+  const json = await runCliJson(["list", "--limit", "2", ...homes]);
+  assert.equal((json.json.sessions as Row[]).length, 2);
+  assert.equal(json.json.total, 5);
+  const zero = await runCli(["list", "-n", "0", ...homes]);
+  assert.equal(zero.code, 2);
+  assert.match(zero.stderr, /-n expects a whole number of sessions, at least 1, not "0"/);
+});

@@ -1,4 +1,5 @@
 import type { Command } from "../command.ts";
+import { InputError } from "../../errors.ts";
 import { flag, str } from "../args.ts";
 import { brokenStoreLine, storeLocations } from "../../harnesses/stores.ts";
 import { findHarness } from "../../harnesses/registry.ts";
@@ -10,24 +11,32 @@ import type { SessionSummary } from "../../harnesses/types.ts";
 import type { SessionRegistry } from "../../registry/registry.ts";
 
 export const list: Command = {
-  usage: "session-bridge list [--from H] [--cwd DIR] [--full-ids] [--json]",
-  help: `  --from H     only this harness's sessions
-  --cwd DIR    only sessions recorded in this directory
-  --full-ids   show whole ids (default: each id's shortest unique prefix, which any <session> takes;
-               --json has both)
+  usage: "session-bridge list [--from H] [--cwd DIR] [-n N] [--full-ids] [--json]",
+  help: `  --from H       only this harness's sessions
+  --cwd DIR      only sessions recorded in this directory
+  -n, --limit N  only the N newest (a line on stderr says how many there are)
+  --full-ids     show whole ids (default: each id's shortest unique prefix, which any <session> takes;
+                 --json has both)
 A store that cannot be read is named on stderr (in --json: brokenStores), the others are still listed, and
 the exit code is 1.`,
   arguments: [],
-  options: { from: { type: "string" }, cwd: { type: "string" }, "full-ids": { type: "boolean" } },
+  options: {
+    from: { type: "string" },
+    cwd: { type: "string" },
+    limit: { type: "string", short: "n" },
+    "full-ids": { type: "boolean" },
+  },
   async run({ values }, { registry, homes, json, env }) {
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
-    const { sessions: rows, broken } = await listSessions({
+    const limit = limitOf(str(values, "limit"));
+    const { sessions: all, broken } = await listSessions({
       registry,
       homes,
       ...(from !== undefined ? { from } : {}),
       ...(cwd ? { cwd } : {}),
     });
     const code = broken.length ? 1 : 0;
+    const rows = all.slice(0, limit);
     const names = await namesOf(registry, aliasRegistry(env));
     if (json) {
       printJson({
@@ -35,6 +44,7 @@ the exit code is 1.`,
           const aliases = names(r);
           return aliases.length ? { ...r, aliases } : r;
         }),
+        total: all.length,
         brokenStores: broken,
       });
       return code;
@@ -60,9 +70,19 @@ the exit code is 1.`,
       ]);
     }
     for (const l of table(lines)) out(l);
+    if (rows.length < all.length) err(`${rows.length} of ${all.length} sessions shown (-n N for more)`);
     return code;
   },
 };
+
+/** `-n N`: a whole number of sessions, at least one; none given is every session. */
+function limitOf(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(value)) {
+    throw new InputError(`-n expects a whole number of sessions, at least 1, not ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
 
 /**
  * The names each session has in LazyBridge's registry (any folder's scope: an id names one conversation), so
