@@ -316,7 +316,7 @@ test("version asked for the ways other tools take it is pointed to --version / -
   );
 });
 
-test("undo --list shows when each handoff was made on the local clock", async () => {
+test("undo --list shows when each handoff was made on the local clock", () => {
   const bridge = tempDir("sb-bridge-");
   const target = tempDir();
   const env = { SESSION_BRIDGE_HOME: bridge, TZ: "Asia/Tokyo" };
