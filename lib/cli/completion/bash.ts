@@ -1,6 +1,6 @@
 /** `session-bridge completion bash`. */
 import type { CompletionModel } from "./model.ts";
-import { flagsFunction, homeFlagWords, positionalFunction, quoted, valueFunction } from "./shared.ts";
+import { flagsFunction, positionalFunction, quoted, valueFunction, wordScanLoop } from "./shared.ts";
 
 export function bashCompletion(model: CompletionModel, version: string): string {
   return `# bash completion for session-bridge ${version}, made by \`session-bridge completion bash\`.
@@ -16,21 +16,7 @@ _session_bridge() {
   local cmd="" positionals=0 i word kind
   local -a homes=()
   COMPREPLY=()
-  # The command is the first word that is neither a flag nor a flag's value; global flags may come before it.
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word=\${COMP_WORDS[i]}
-    case $word in
-      --*=*) ;;
-      -*)
-        kind=$(_session_bridge_value "$cmd" "$word")
-        if [[ -n $kind ]]; then
-          case $word in ${homeFlagWords(model).join(" | ")}) homes+=("$word" "\${COMP_WORDS[i + 1]}") ;; esac
-          if ((i + 1 == COMP_CWORD)); then prev=$word; fi
-          ((i++))
-        fi ;;
-      *) if [[ -z $cmd ]]; then cmd=$word; else ((positionals++)); fi ;;
-    esac
-  done
+${wordScanLoop(model, { words: "COMP_WORDS", first: 1, cursor: "COMP_CWORD" })}
   if [[ -n $prev ]]; then
     case $(_session_bridge_value "$cmd" "$prev") in
       harness) mapfile -t COMPREPLY < <(compgen -W ${quoted(model.harnesses.join(" "))} -- "$cur") ;;

@@ -72,3 +72,33 @@ export function positionalFunction(model: CompletionModel): string {
 /** The home flags, whose values the session lookup is given so it reads the stores the command line names. */
 export const homeFlagWords = (model: CompletionModel): string[] =>
   flagWords(model.globalFlags.filter((f) => f.value === "dir"));
+
+/**
+ * The loop that reads the words typed before the cursor: the command is the first word that is neither a flag
+ * nor a flag's value, global flags may come before it. It sets cmd, positionals, prev (a flag whose value is
+ * being typed) and homes (the home flags typed so far, with their values). Bash and zsh differ only in the
+ * array of words, where the command line's words start in it, and the cursor's index.
+ */
+export function wordScanLoop(
+  model: CompletionModel,
+  shell: { words: string; first: number; cursor: string },
+): string {
+  const { words, first, cursor } = shell;
+  return [
+    "  # The command is the first word that is neither a flag nor a flag's value; global flags may come before it.",
+    `  for ((i = ${first}; i < ${cursor}; i++)); do`,
+    `    word=\${${words}[i]}`,
+    "    case $word in",
+    "      --*=*) ;;",
+    "      -*)",
+    '        kind=$(_session_bridge_value "$cmd" "$word")',
+    "        if [[ -n $kind ]]; then",
+    `          case $word in ${homeFlagWords(model).join(" | ")}) homes+=("$word" "\${${words}[i + 1]}") ;; esac`,
+    `          if ((i + 1 == ${cursor})); then prev=$word; fi`,
+    "          ((i++))",
+    "        fi ;;",
+    "      *) if [[ -z $cmd ]]; then cmd=$word; else ((positionals++)); fi ;;",
+    "    esac",
+    "  done",
+  ].join("\n");
+}

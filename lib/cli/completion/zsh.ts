@@ -1,6 +1,6 @@
 /** `session-bridge completion zsh`: the same rules as bash's, with zsh's own completion functions. */
 import type { CompletionModel } from "./model.ts";
-import { flagsFunction, homeFlagWords, positionalFunction, quoted, valueFunction } from "./shared.ts";
+import { flagsFunction, positionalFunction, quoted, valueFunction, wordScanLoop } from "./shared.ts";
 
 export function zshCompletion(model: CompletionModel, version: string): string {
   const commands = model.commands.map((c) => quoted(`${c.name}:${c.summary}`)).join("\n    ");
@@ -18,21 +18,7 @@ _session_bridge() {
   local cur=\${words[CURRENT]} prev="" cmd="" word kind what
   integer i positionals=0
   local -a homes
-  # The command is the first word that is neither a flag nor a flag's value; global flags may come before it.
-  for ((i = 2; i < CURRENT; i++)); do
-    word=\${words[i]}
-    case $word in
-      --*=*) ;;
-      -*)
-        kind=$(_session_bridge_value "$cmd" "$word")
-        if [[ -n $kind ]]; then
-          case $word in ${homeFlagWords(model).join(" | ")}) homes+=("$word" "\${words[i + 1]}") ;; esac
-          if ((i + 1 == CURRENT)); then prev=$word; fi
-          ((i++))
-        fi ;;
-      *) if [[ -z $cmd ]]; then cmd=$word; else ((positionals++)); fi ;;
-    esac
-  done
+${wordScanLoop(model, { words: "words", first: 2, cursor: "CURRENT" })}
   if [[ -n $prev ]]; then
     case $(_session_bridge_value "$cmd" "$prev") in
       harness) compadd -- ${model.harnesses.join(" ")} ;;
