@@ -47,16 +47,24 @@ export interface IntentRows extends KeyedRows {
   before: string | null;
 }
 
-/** A handoff's intent. */
-export interface Intent {
-  kind: "handoff";
+/** What every intent records: its operation, when, and the process (on which host) carrying it out. */
+interface IntentRun {
   op: string;
   at: string;
   /** The process carrying it out: while it runs, its intent is work in progress, not an interruption. */
   pid: number;
   host: string;
+}
+
+/** The session a handoff or an output reads, and where it writes the new one. */
+interface IntentSession {
   source: { harness: string; id: string };
   target: { harness: string; id: string; path: string };
+}
+
+/** A handoff's intent. */
+export interface Intent extends IntentRun, IntentSession {
+  kind: "handoff";
   files: IntentFile[];
   /** Folders the files go in that did not exist yet: a rollback removes them again when empty. */
   folders: string[];
@@ -72,13 +80,10 @@ export interface Intent {
  * An undo's intent: the handoff it takes back, and everything the undo will do, fixed before it does any of it,
  * so that recovery carries out exactly the same steps (or none).
  */
-export interface UndoIntent {
+export interface UndoIntent extends IntentRun {
   kind: "undo";
   /** The handoff being undone (the ledger entry's op). */
   op: string;
-  at: string;
-  pid: number;
-  host: string;
   entry: LedgerEntry;
   /** Files the undo removes, with what each was when the undo began: one that changed was already removed. */
   remove: { path: string; before?: FileStamp }[];
@@ -96,16 +101,11 @@ export interface UndoIntent {
  * A `convert -o` or `export` writing one file outside any store: nothing to roll back (the file appears whole
  * or not at all), but a kill leaves the hidden temp file it was filling, which recovery removes by this name.
  */
-export interface OutputIntent {
+export interface OutputIntent extends IntentRun, IntentSession {
   kind: "output";
   command: "convert" | "export";
   /** A fresh id for this run. */
   op: string;
-  at: string;
-  pid: number;
-  host: string;
-  source: { harness: string; id: string };
-  target: { harness: string; id: string; path: string };
   /** What was at the path before (a `--force` replaces it); absent: the run creates the file. */
   before?: FileStamp;
   sidecars?: string[];

@@ -70,7 +70,7 @@ export function positionalFunction(model: CompletionModel): string {
 }
 
 /** The home flags, whose values the session lookup is given so it reads the stores the command line names. */
-export const homeFlagWords = (model: CompletionModel): string[] =>
+const homeFlagWords = (model: CompletionModel): string[] =>
   flagWords(model.globalFlags.filter((f) => f.value === "dir"));
 
 /**
