@@ -19,6 +19,8 @@ fail() {
   exit 1
 }
 
+# The same platform names as scripts/release/launcher.sh, written out again on purpose: this script is fetched
+# alone (curl | sh), so it cannot source a shared file, and here an unknown platform is an error, not a guess.
 case $(uname -s) in
   Linux) os=linux ;;
   Darwin) os=darwin ;;

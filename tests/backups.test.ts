@@ -5,8 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
@@ -14,18 +14,10 @@ import { makeCodexHome } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
 import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { filesUnder } from "./helpers/files.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
-
-/** Every file under `dir`, relative to it, sorted (hidden temp files included). */
-function files(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
 
 function world() {
   const root = tempDir();
@@ -64,7 +56,7 @@ test("three handoff and undo cycles keep only the newest two snapshots of the da
     await w.run(["undo", handed.op as string]);
   }
   // Six snapshots were taken (one before each handoff, one before each undo); the rule keeps two.
-  const kept = files(join(w.bridge, "backups")).filter((f) => !f.endsWith("manifest.json"));
+  const kept = filesUnder(join(w.bridge, "backups")).filter((f) => !f.endsWith("manifest.json"));
   assert.equal(kept.length, 2, kept.join("\n"));
   assert.match(kept[0]!, /^\d{4}-\d\d-\d\dT[\d-]+Z-hermes-[^/]+\/state\.db$/);
   assert.match(kept[1]!, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z-undo-${ops[2]}/state\\.db$`));
@@ -86,17 +78,21 @@ test("prune --dry-run lists what the rule would remove and removes nothing; prun
       `copy ${i}`,
     ]);
   }
-  const before = files(join(w.bridge, "backups"));
+  const before = filesUnder(join(w.bridge, "backups"));
   assert.equal(before.filter((f) => f.endsWith("/state.db")).length, 2);
   const planned = await w.run(["prune", "--keep", "1", "--dry-run"]);
   const removed = planned.removed as { path: string; original: string }[];
   assert.equal(removed.length, 1);
   assert.equal(removed[0]!.original, join(w.hermesHome, "state.db"));
   assert.equal(removed[0]!.path, join(w.bridge, "backups", before.find((f) => f.endsWith("/state.db"))!));
-  assert.deepEqual(files(join(w.bridge, "backups")), before, "a dry run removes nothing");
+  assert.deepEqual(filesUnder(join(w.bridge, "backups")), before, "a dry run removes nothing");
   const pruned = await w.run(["prune", "--keep", "1"]);
   assert.deepEqual(pruned.removed, planned.removed);
-  assert.deepEqual(files(join(w.bridge, "backups")), before.slice(2), "the copy and its folder are gone");
+  assert.deepEqual(
+    filesUnder(join(w.bridge, "backups")),
+    before.slice(2),
+    "the copy and its folder are gone",
+  );
 });
 
 test("a backup that undoing a pending handoff restores from is never pruned", async () => {
@@ -169,7 +165,7 @@ async function interrupted(
       });
       child.on("exit", () => reject(new Error(`exited before waiting for the lock: ${stderr}`)));
     });
-    const backupsWhileWaiting = files(join(w.bridge, "backups"));
+    const backupsWhileWaiting = filesUnder(join(w.bridge, "backups"));
     // process.kill, not child.kill: Deno's child.kill reports the sent signal as the exit cause whatever happens.
     process.kill(child.pid!, signal);
     const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
@@ -182,14 +178,14 @@ async function interrupted(
 
 test("Ctrl-C during a handoff to Codex leaves no rollout, temp file, backup or ledger entry", async () => {
   const w = world();
-  const storeBefore = files(w.codexHome);
+  const storeBefore = filesUnder(w.codexHome);
   const r = await interruptedHandoff(w, "codex", join(w.codexHome, "state_5.sqlite"), "SIGINT");
   assert.ok(r.backupsWhileWaiting.some((f) => f.endsWith("/state_5.sqlite")), "it was mid-handoff");
   assert.equal(r.code, 130, r.stderr);
   assert.equal(r.stdout, "");
   assert.match(r.stderr, /\nsession-bridge: interrupted by SIGINT: nothing was changed\n$/);
-  assert.deepEqual(files(w.codexHome), storeBefore);
-  assert.deepEqual(files(w.bridge), []);
+  assert.deepEqual(filesUnder(w.codexHome), storeBefore);
+  assert.deepEqual(filesUnder(w.bridge), []);
   const db = new DatabaseSync(join(w.codexHome, "state_5.sqlite"), { readOnly: true });
   assert.deepEqual({ ...db.prepare("SELECT count(*) AS n FROM threads").get() }, { n: 0 });
   db.close();
@@ -207,13 +203,13 @@ test("SIGTERM during a handoff to Hermes leaves the database, backups and ledger
     db.close();
     return n;
   };
-  const before = { rows: rows(), files: files(w.hermesHome) };
+  const before = { rows: rows(), files: filesUnder(w.hermesHome) };
   const r = await interruptedHandoff(w, "hermes", database, "SIGTERM");
   assert.ok(r.backupsWhileWaiting.some((f) => f.endsWith("/state.db")), "it was mid-handoff");
   assert.equal(r.code, 143, r.stderr);
   assert.match(r.stderr, /\nsession-bridge: interrupted by SIGTERM: nothing was changed\n$/);
-  assert.deepEqual({ rows: rows(), files: files(w.hermesHome) }, before);
-  assert.deepEqual(files(w.bridge), []);
+  assert.deepEqual({ rows: rows(), files: filesUnder(w.hermesHome) }, before);
+  assert.deepEqual(filesUnder(w.bridge), []);
 });
 
 test("prune leaves a backup folder another process has just made, and removes one left empty for a day", async () => {
@@ -263,12 +259,12 @@ test("Ctrl-C during an undo leaves the handoff in place and still undoable, with
   const w = world();
   const handed = await w.run(["handoff", w.source.id, "--from", "claude", "--to", "hermes", "--cwd", w.root]);
   const database = join(w.hermesHome, "state.db");
-  const before = files(w.bridge);
+  const before = filesUnder(w.bridge);
   const r = await interrupted(w, ["undo", handed.op as string], database, "SIGINT");
   assert.ok(r.backupsWhileWaiting.some((f) => /-undo-[^/]+\/state\.db$/.test(f)), "it was mid-undo");
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stderr, /\nsession-bridge: interrupted by SIGINT: nothing was changed\n$/);
-  assert.deepEqual(files(w.bridge), before);
+  assert.deepEqual(filesUnder(w.bridge), before);
   const id = (handed.target as { id: string }).id;
   const db = new DatabaseSync(database, { readOnly: true });
   assert.deepEqual({ ...db.prepare("SELECT count(*) AS n FROM sessions WHERE id = ?").get(id) }, { n: 1 });

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:f
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
-import { cli, runCli, runCliJson } from "./helpers/cli.ts";
+import { cli, emptyHomes, runCli, runCliJson } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { COMMANDS } from "../lib/cli/commands/index.ts";
@@ -156,12 +156,7 @@ test("-o DIR is an error naming the directory, for convert and export", async ()
 test("no sessions found says where it looked", async () => {
   const r = await runCli([
     "list",
-    "--claude-home",
-    join(empty, "c"),
-    "--codex-home",
-    join(empty, "x"),
-    "--hermes-home",
-    join(empty, "h"),
+    ...emptyHomes(empty),
   ]);
   assert.equal(r.code, 0);
   assert.equal(
@@ -285,12 +280,7 @@ test("a flag given without its value says so in plain words", async () => {
 test("drift that finds no session says where it looked", async () => {
   const r = await runCli([
     "drift",
-    "--claude-home",
-    join(empty, "c"),
-    "--codex-home",
-    join(empty, "x"),
-    "--hermes-home",
-    join(empty, "h"),
+    ...emptyHomes(empty),
   ]);
   assert.equal(r.code, 0);
   assert.equal(

@@ -7,14 +7,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { claudeFixture, seedClaudeHome } from "./helpers/fixtures.ts";
 import { seedHermesHome, sha256 } from "./helpers/hermes.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { filesUnder } from "./helpers/files.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 import { NO_TERMINAL, type Terminal } from "../lib/cli/terminal.ts";
 import { progressRenderer } from "../lib/cli/progress.ts";
@@ -76,15 +77,6 @@ function bigSession(dir: string, megabytes: number): string {
   return path;
 }
 
-/** Every file under `dir`, relative to it, sorted (hidden temp files included). */
-function files(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)))
-    .sort();
-}
-
 test("a handoff on a watched terminal shows reading, backing up and registering on stderr; not under --json, not off a terminal", async () => {
   const root = tempDir();
   const source = seedClaudeHome(join(root, "claude"), "plain-text");
@@ -126,7 +118,7 @@ test("Ctrl-C while a handoff reads a long session stops it: the Hermes store as 
   const bridge = join(root, "bridge");
   mkdirSync(bridge);
   const before = await sha256(join(hermes, "state.db"));
-  const storeBefore = files(hermes);
+  const storeBefore = filesUnder(hermes);
   const r = interruptedAt("reading", [
     "handoff",
     session,
@@ -149,8 +141,8 @@ test("Ctrl-C while a handoff reads a long session stops it: the Hermes store as 
     "one line says so, after the progress line is cleared",
   );
   assert.equal(await sha256(join(hermes, "state.db")), before);
-  assert.deepEqual(files(hermes), storeBefore);
-  assert.deepEqual(files(bridge), []);
+  assert.deepEqual(filesUnder(hermes), storeBefore);
+  assert.deepEqual(filesUnder(bridge), []);
 });
 
 test("Ctrl-C while a handoff writes the Codex rollout leaves no rollout, temp file, backup or ledger entry, exit 130", () => {
@@ -160,7 +152,7 @@ test("Ctrl-C while a handoff writes the Codex rollout leaves no rollout, temp fi
   makeCodexHome(codex);
   const bridge = join(root, "bridge");
   mkdirSync(bridge);
-  const storeBefore = files(codex);
+  const storeBefore = filesUnder(codex);
   const sourceBefore = readFileSync(session, "utf8");
   const r = interruptedAt("writing", [
     "handoff",
@@ -177,7 +169,7 @@ test("Ctrl-C while a handoff writes the Codex rollout leaves no rollout, temp fi
     r.stderr.endsWith(`${CLEAR}session-bridge: interrupted by SIGINT: nothing was changed\n`),
     r.stderr,
   );
-  assert.deepEqual(files(codex), storeBefore);
-  assert.deepEqual(files(bridge), []);
+  assert.deepEqual(filesUnder(codex), storeBefore);
+  assert.deepEqual(filesUnder(bridge), []);
   assert.equal(readFileSync(session, "utf8"), sourceBefore, "the source is untouched");
 });

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
-import { cli, runCli, runCliJson } from "./helpers/cli.ts";
+import { cli, emptyHomes, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { REFERENCE_FORMS } from "../lib/pipeline/reference.ts";
 
@@ -122,12 +122,7 @@ test("latest in empty stores says where it looked", async () => {
   const r = await runCli([
     "inspect",
     "latest",
-    "--claude-home",
-    join(empty, "c"),
-    "--codex-home",
-    join(empty, "x"),
-    "--hermes-home",
-    join(empty, "h"),
+    ...emptyHomes(empty),
   ]);
   assert.equal(r.code, 2);
   assert.match(

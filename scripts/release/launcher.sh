@@ -19,6 +19,7 @@ while [ -L "$self" ]; do
   esac
 done
 package=$(cd "${self%/*}/.." && pwd -P)
+# The same platform names as install.sh (which runs alone from curl | sh, so the two cannot share a file).
 case $(uname -s) in
   Linux) os=linux ;;
   Darwin) os=darwin ;;

@@ -4,6 +4,7 @@
  * calls, with the same arguments, environment and exit code, without starting a runtime per call.
  */
 import { spawn, spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scriptArgv } from "../../lib/runtime.ts";
 import { run } from "../../lib/cli/main.ts";
@@ -136,4 +137,12 @@ export async function runCliJson(
 ): Promise<CliResult & { json: Record<string, unknown> }> {
   const r = await runCli([...args, "--json"], env, cwd);
   return { ...r, json: JSON.parse(r.stdout) as Record<string, unknown> };
+}
+
+/**
+ * The home flags pointing every harness at a folder under `dir` that does not exist (c: Claude Code, x: Codex,
+ * h: Hermes): stores with no session, for the messages that say where they looked.
+ */
+export function emptyHomes(dir: string): string[] {
+  return ["--claude-home", join(dir, "c"), "--codex-home", join(dir, "x"), "--hermes-home", join(dir, "h")];
 }

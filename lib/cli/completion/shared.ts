@@ -93,7 +93,9 @@ export function wordScanLoop(
     "      -*)",
     '        kind=$(_session_bridge_value "$cmd" "$word")',
     "        if [[ -n $kind ]]; then",
-    `          case $word in ${homeFlagWords(model).join(" | ")}) homes+=("$word" "\${${words}[i + 1]}") ;; esac`,
+    `          case $word in ${
+      homeFlagWords(model).join(" | ")
+    }) homes+=("$word" "\${${words}[i + 1]}") ;; esac`,
     `          if ((i + 1 == ${cursor})); then prev=$word; fi`,
     "          ((i++))",
     "        fi ;;",
