@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { App } from "../lib/tui/app.tsx";
 import { listRows, type TuiContext } from "../lib/tui/data.ts";
+import { centeredWindow } from "../lib/tui/window.ts";
 import { stores } from "../lib/mod.ts";
 import { HOSTILE_TEXT, tuiEnv, type TuiHomes, tuiHomes } from "./helpers/tui-homes.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -283,4 +284,12 @@ test("openPicker (the bench's TUI open time) resolves once the session list is o
   const { openPicker } = await import("../lib/tui/app.tsx");
   const close = await openPicker(contextFor(homes));
   close();
+});
+
+test("a long list scrolls with the cursor in the middle, stopping at either end", () => {
+  const rows = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"];
+  assert.deepEqual(centeredWindow(rows, 0, 4), { top: 0, visible: ["a", "b", "c", "d"] });
+  assert.deepEqual(centeredWindow(rows, 5, 4), { top: 3, visible: ["d", "e", "f", "g"] });
+  assert.deepEqual(centeredWindow(rows, 9, 4), { top: 6, visible: ["g", "h", "i", "j"] });
+  assert.deepEqual(centeredWindow(["a", "b"], 1, 4), { top: 0, visible: ["a", "b"] });
 });

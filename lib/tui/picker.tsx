@@ -9,6 +9,7 @@ import type { Detail, Listing, Row, TuiContext } from "./data.ts";
 import { loadDetail } from "./data.ts";
 import { ago, bytes, clip, field, fuzzy } from "./text.ts";
 import { Footer } from "./footer.tsx";
+import { centeredWindow } from "./window.ts";
 import { type KeyHelp, useKeys } from "./keys.ts";
 import { messageOf } from "../errors.ts";
 import { brokenStoreLine } from "../harnesses/stores.ts";
@@ -139,8 +140,7 @@ export function Picker(props: PickerProps) {
 
   const detailHeight = 7;
   const listHeight = Math.max(3, height - detailHeight - 5);
-  const top = Math.max(0, Math.min(cursor - Math.floor(listHeight / 2), shown.length - listHeight));
-  const visible = shown.slice(top, top + listHeight);
+  const { visible } = centeredWindow(shown, cursor, listHeight);
   const now = context.now();
   const cols = { harness: 11, dir: Math.max(10, Math.floor(width * 0.22)), when: 8, count: 5, size: 8 };
   const titleWidth = Math.max(

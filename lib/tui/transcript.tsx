@@ -8,6 +8,7 @@ import { Box, Text } from "ink";
 import type { Block, Message, Session } from "../ir/schema.ts";
 import { clip, field, lines, wrap } from "./text.ts";
 import { Footer } from "./footer.tsx";
+import { centeredWindow } from "./window.ts";
 import { type KeyHelp, useKeys } from "./keys.ts";
 
 export const TRANSCRIPT_KEYS: KeyHelp[] = [
@@ -203,8 +204,7 @@ export function Transcript(props: TranscriptProps) {
     else if (input === "q") props.onQuit();
   }, active);
 
-  const top = Math.max(0, Math.min(at - Math.floor(bodyHeight / 2), display.length - bodyHeight));
-  const visible = display.slice(top, top + bodyHeight);
+  const { top, visible } = centeredWindow(display, at, bodyHeight);
   const title = `${session.meta.harness} · ${field(session.meta.title ?? session.meta.id)} · line ${
     at + 1
   }/${display.length}`;

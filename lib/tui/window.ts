@@ -1,0 +1,12 @@
+/**
+ * The rows of a long list that fit on screen: `height` of them, the cursor kept in the middle while it can be
+ * (not past either end), so the picker's list and the transcript scroll alike.
+ */
+export function centeredWindow<T>(
+  items: readonly T[],
+  cursor: number,
+  height: number,
+): { top: number; visible: T[] } {
+  const top = Math.max(0, Math.min(cursor - Math.floor(height / 2), items.length - height));
+  return { top, visible: items.slice(top, top + height) };
+}
