@@ -3,7 +3,8 @@
  * fake model servers on 127.0.0.1. One name is one conversation across harnesses: `run codex --alias reviewer`
  * then `run claude-code --alias reviewer` hands the Codex conversation to Claude Code first, so Claude's request
  * carries the Codex turn; and a conversation session-bridge handed over from Claude Code under a name is the
- * one LazyBridge's own CodexEngine(session_alias=...) adopts, and resumes with its Claude history.
+ * one LazyBridge's own CodexEngine(session_alias=...) adopts and runs a turn on, sending the Claude turn to the
+ * model.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -22,8 +23,24 @@ import { startFakeChatCompletions } from "../lib/certify/fake-servers/chat-compl
 import { hermesEnv, offlineConfig, writeHermesHome } from "../lib/harnesses/hermes/certify/run.ts";
 import { lazybridgePython } from "./helpers/lazybridge.ts";
 import { spawnSync } from "node:child_process";
+import { spawnCollect } from "../lib/certify/spawn.ts";
 
-type Logged = { body?: { input?: unknown[] } };
+type Logged = { body?: { input?: { role?: string; content?: unknown }[] } };
+
+/** What the LazyBridge driver below prints: the id the engine adopted, the thread its turn ran on, the reply. */
+type LazyBridgeTurn = { adopted: string | null; thread: string | null; reply: string; error: unknown };
+
+/** One turn through LazyBridge's CodexEngine(session_alias="planner") in argv[1], prompt argv[2]; JSON out. */
+const LAZYBRIDGE_CODEX_TURN = [
+  "import asyncio, json, sys",
+  "from lazybridge.engines.codex import CodexEngine",
+  "from lazybridge.envelope import Envelope",
+  "engine = CodexEngine(session_alias='planner', cwd=sys.argv[1], max_retries=0)",
+  "adopted = engine.thread_id",
+  "out = asyncio.run(engine.run(Envelope.from_task(sys.argv[2]), tools=[], output_type=str, memory=None, session=None))",
+  "error = out.error.model_dump() if out.error else None",
+  "print(json.dumps({'adopted': adopted, 'thread': engine.thread_id, 'reply': str(out.payload or ''), 'error': error}))",
+].join("\n");
 
 type AnthropicBody = { messages?: { role: string; content: unknown }[] };
 
@@ -109,7 +126,7 @@ test("run codex --alias reviewer, then run claude-code --alias reviewer: Claude'
 const lazybridge = lazybridgePython();
 
 test(
-  "a conversation handed over from Claude Code under a name is the one LazyBridge's CodexEngine(session_alias=...) adopts, and it resumes with the Claude turn",
+  "a conversation handed over from Claude Code under a name is the one LazyBridge's CodexEngine(session_alias=...) adopts, and its turn sends the Claude words of both roles to the model",
   {
     skip: "skip" in lazybridge ? lazybridge.skip : false,
   },
@@ -133,24 +150,37 @@ test(
       const names = registry(w.registryFile);
       const codexId = names.codex![w.cwd]!.planner!.native_id;
       assert.ok(names.claude![w.cwd]!.planner, "the Claude binding is kept");
-      const adopt = [
-        "import sys",
-        "from lazybridge.engines.codex import CodexEngine",
-        "print(CodexEngine(session_alias='planner', cwd=sys.argv[1]).thread_id)",
-      ].join("\n");
-      const adopted = spawnSync(python, ["-c", adopt, w.cwd], { env: w.env, cwd: w.cwd, encoding: "utf8" });
-      assert.equal(adopted.stdout.trim(), codexId, adopted.stderr);
-      const turn = await runCli(
-        ["run", "codex", "--alias", "planner", "--bin", w.bins.codex, "What was the word?"],
-        w.env,
-        w.cwd,
-      );
+      // LazyBridge's own engine, in its own process: it adopts the handed-over id from the shared registry and
+      // runs one turn on it through `codex app-server` (which reads the same offline config.toml). Spawned
+      // asynchronously: a synchronous spawn would block this process's event loop, and with it the fake model
+      // server, so app-server's request would never be answered.
+      const turn = await spawnCollect(python, ["-c", LAZYBRIDGE_CODEX_TURN, w.cwd, "What was the word?"], {
+        env: w.env,
+        cwd: w.cwd,
+        timeoutMs: 120_000,
+      });
       assert.equal(turn.code, 0, turn.stderr);
-      const input = JSON.stringify(
-        readRequestLog<Logged>(w.responsesLog).filter((r) => r.body?.input).at(-1)?.body?.input,
+      const ran = JSON.parse(turn.stdout.trim().split("\n").at(-1)!) as LazyBridgeTurn;
+      assert.equal(ran.error, null, JSON.stringify(ran));
+      assert.equal(ran.adopted, codexId, "CodexEngine(session_alias=...) adopts the handed-over id");
+      assert.equal(ran.thread, codexId, "the turn ran on the handed-over thread");
+      assert.ok(ran.reply.length > 0);
+      assert.equal(registry(w.registryFile).codex![w.cwd]!.planner!.native_id, codexId);
+      // The fake Responses server logs each request body as it is: the last one is LazyBridge's turn.
+      const input = readRequestLog<Logged>(w.responsesLog).filter((r) => r.body?.input).at(-1)?.body?.input ??
+        [];
+      const sent = input.map((item) => ({ role: item.role, text: JSON.stringify(item.content ?? "") }));
+      assert.ok(
+        sent.some((m) => m.role === "user" && m.text.includes("Remember MANGO")),
+        JSON.stringify(sent).slice(-3000),
       );
-      assert.ok(input.includes("Remember MANGO"), input.slice(0, 2000));
-      assert.ok(input.includes("What was the word?"));
+      const claudeWords = seeded.stdout.trim().slice(0, 40);
+      assert.ok(claudeWords.length > 0);
+      assert.ok(
+        sent.some((m) => m.role === "assistant" && m.text.includes(claudeWords)),
+        `${claudeWords} in ${JSON.stringify(sent).slice(-3000)}`,
+      );
+      assert.ok(sent.at(-1)!.role === "user" && sent.at(-1)!.text.includes("What was the word?"));
     } finally {
       await w.close();
     }
