@@ -148,6 +148,49 @@ test("a Hermes message row with a time no date can hold is bad input naming the 
   );
 });
 
+test("a Hermes snapshot, gateway transcript or export with a time no date can hold is bad input naming the file and where in it", async () => {
+  const dir = join(root, "hermes-file-dates");
+  mkdirSync(dir);
+  const snapshotFixture = "fixtures/hermes/0.19.0/snapshot/sessions/session_20261129_210513_123b9c.json";
+  const snapshot = JSON.parse(readFileSync(snapshotFixture, "utf8")) as {
+    messages: Record<string, unknown>[];
+  };
+  snapshot.messages[1]!.timestamp = 1e300;
+  const snapshotPath = join(dir, "session_20261129_210513_123b9c.json");
+  writeFileSync(snapshotPath, JSON.stringify(snapshot));
+  const fromSnapshot = await runCli(["inspect", snapshotPath]);
+  assert.equal(fromSnapshot.code, 2);
+  assert.equal(
+    fromSnapshot.stderr,
+    `session-bridge: ${snapshotPath}: message 2: timestamp 1e+300 is no time a date can hold\n`,
+  );
+
+  const transcriptPath = join(dir, "20261129_210600_ffb99655.jsonl");
+  cpSync("fixtures/hermes/0.14.0/gateway-legacy/sessions/20261129_210600_ffb99655.jsonl", transcriptPath);
+  retimeLine(transcriptPath, 2, "2026-11-29T25:06:08.092894");
+  const fromTranscript = await runCli(["inspect", transcriptPath, "--from", "hermes"]);
+  assert.equal(fromTranscript.code, 2);
+  assert.equal(
+    fromTranscript.stderr,
+    `session-bridge: ${transcriptPath}:2: timestamp "2026-11-29T25:06:08.092894" is no time a date can hold\n`,
+  );
+
+  const exportPath = join(dir, "compressed.export.jsonl");
+  // The export's first line: one session (an export of several is refused before any time is read).
+  const firstLine = readFileSync("fixtures/hermes/0.19.0/compressed.export.jsonl", "utf8").split("\n")[0]!;
+  const exported = JSON.parse(firstLine) as Record<string, unknown>;
+  exported.started_at = "yesterday";
+  writeFileSync(exportPath, JSON.stringify(exported) + "\n");
+  const fromExport = await runCli(["inspect", exportPath, "--from", "hermes"]);
+  assert.equal(fromExport.code, 2);
+  assert.match(
+    fromExport.stderr,
+    new RegExp(
+      `^session-bridge: ${exportPath}:1: session "[^"]+": started_at "yesterday" is no time a date can hold\n$`,
+    ),
+  );
+});
+
 test("a time no date can hold in a Hermes sessions row or the Codex index skips that store in list with one line naming database and row; the other stores are listed", async () => {
   const h = homes("index-dates");
   sql(h.hermesDb, "UPDATE sessions SET started_at = 'yesterday'");

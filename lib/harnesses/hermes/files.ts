@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { InputError } from "../../errors.ts";
 import type { Session } from "../../ir/schema.ts";
+import { assertRecordTime, assertStoredTime } from "../../ir/clock.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { assertRegularFile } from "../../io/file-kind.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
@@ -28,6 +29,16 @@ export interface FileSession {
   notices: string[];
   /** A `hermes sessions export` line: the stored rows themselves. */
   exported?: boolean;
+}
+
+/**
+ * A time in a Hermes file (ISO text in snapshots and transcripts, epoch seconds in snapshots' messages and in
+ * exports) that no date can hold is bad input named by `where`, as it is in state.db rows: read as a missing time
+ * it would silently re-date the history.
+ */
+function assertFileTime(value: unknown, where: string, field: string): void {
+  if (typeof value === "string") assertRecordTime(value, where, field);
+  else assertStoredTime(value, 1000, where, field);
 }
 
 /** Naive ISO local time (`datetime.now().isoformat()`, microseconds) to epoch seconds. */
@@ -70,6 +81,10 @@ export function readSnapshot(path: string): FileSession {
   if (!isObject(snapshot) || !Array.isArray(snapshot.messages)) {
     throw new InputError(`${path}: not a Hermes session snapshot (no messages list)`);
   }
+  assertFileTime(snapshot.session_start, path, "session_start");
+  snapshot.messages.forEach((m, i) => {
+    if (isObject(m)) assertFileTime(m.timestamp, `${path}: message ${i + 1}`, "timestamp");
+  });
   const drift = new DriftCollector("hermes");
   drift.check(NEWEST_GENERATION.version, "snapshot", snapshot, 1);
   const id = optStr(snapshot.session_id) ?? basename(path, ".json").replace(/^session_/, "");
@@ -136,6 +151,12 @@ function readExportLine(path: string, line: Json, lineNo: number): FileSession {
   const version = exportGeneration(Object.keys(chain.at(-1)!));
   for (const session of chain) drift.check(version, "sessions-row", session, lineNo);
   const messages = segments.flatMap((s) => (Array.isArray(s.messages) ? s.messages.filter(isObject) : []));
+  for (const session of chain) {
+    const where = `${path}:${lineNo}: session ${JSON.stringify(session.id)}`;
+    assertFileTime(session.started_at, where, "started_at");
+    assertFileTime(session.ended_at, where, "ended_at");
+  }
+  messages.forEach((m, i) => assertFileTime(m.timestamp, `${path}:${lineNo}: message ${i + 1}`, "timestamp"));
   messages.forEach((m, i) => drift.check(version, "messages-row", storedForm(m), i + 1));
   return {
     chain,
@@ -180,6 +201,7 @@ async function readTranscript(
     if (!isObject(record)) throw new InputError(`${path}:${line}: expected a JSON object`);
     const role = String(record.role ?? "");
     drift.check(LEGACY_TRANSCRIPT_VERSION, `transcript-${role}`, record, line);
+    assertFileTime(record.timestamp, `${path}:${line}`, "timestamp");
     const seconds = localIsoSeconds(record.timestamp);
     if (role === "session_meta") {
       tools = toolSchemas(record.tools);
