@@ -52,11 +52,12 @@ export class Session {
     this.#warn = options.warn ?? ((line) => console.error(line));
   }
 
-  emit(eventType: EventType | string, payload: Payload, runId: string | null = null): void {
+  /** `ts` (seconds since the epoch) is now unless the event is a replay of something that happened earlier. */
+  emit(eventType: EventType | string, payload: Payload, runId: string | null = null, ts?: number): void {
     if (this.#closed) throw new Error(`session ${this.sessionId} is closed`);
     const clean = this.#redacted(payload);
     if (!clean) return;
-    this.events?.record({ eventType, payload: clean, runId });
+    this.events?.record({ eventType, payload: clean, runId, ...(ts !== undefined ? { ts } : {}) });
     const exported: ExportedEvent = {
       ...clean,
       event_type: eventType,

@@ -75,6 +75,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./alias.ts")).alias,
   },
   {
+    name: "events",
+    touchesStores: true,
+    summary: "replay a session as LazyBridge events (runs, model responses with token usage, tool calls)",
+    load: async () => (await import("./events.ts")).events,
+  },
+  {
     name: "undo",
     touchesStores: true,
     summary: "take back a handoff: remove what it wrote, restore what it replaced",
