@@ -84,16 +84,26 @@ export const DEFAULT_PATTERNS: readonly SecretPattern[] = [...LAZYBRIDGE_PATTERN
 
 /** Replaces every secret in `text` with `<redacted:LABEL>`. */
 export function redactString(text: string, patterns: readonly SecretPattern[] = DEFAULT_PATTERNS): string {
+  return redactCounting(text, patterns).text;
+}
+
+/** redactString, also saying how many secrets it replaced (a shared transcript reports the count). */
+export function redactCounting(
+  text: string,
+  patterns: readonly SecretPattern[] = DEFAULT_PATTERNS,
+): { text: string; count: number } {
   let out = text;
+  let count = 0;
   for (const { label, pattern, keep } of patterns) {
     const marker = `<redacted:${label}>`;
     out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
+      count++;
       const groups = rest.filter((g): g is string => typeof g === "string");
       const kept = keep ? keep(match, ...groups) : "";
       return label === "url-password" ? `${kept}${marker}@` : `${kept}${marker}`;
     });
   }
-  return out;
+  return { text: out, count };
 }
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };

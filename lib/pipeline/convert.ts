@@ -19,6 +19,7 @@ import { type ConversionRequest, prepareConversion, type PreparedConversion } fr
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import type { StoresRequest } from "./request.ts";
+import { redactingLines, type RedactionTally } from "../observe/redact-transcript.ts";
 
 /** Where the rendering goes: a new file (replaced only when asked), or an open descriptor such as stdout. */
 export type Destination = { path: string; replace: boolean } | { fd: number };
@@ -29,9 +30,12 @@ export async function convertSession(
   request: ConversionRequest,
   destination: Destination,
   bridgeHome: string,
+  /** When given, every secret in the written lines is redacted and counted here. */
+  redaction?: RedactionTally,
 ): Promise<PreparedConversion> {
   const prepared = await prepareConversion(source, target, request);
-  const lines = target.render(prepared.session, prepared.options);
+  const rendered = target.render(prepared.session, prepared.options);
+  const lines = redaction ? redactingLines(rendered, redaction) : rendered;
   const provenance = () =>
     saveProvenance(bridgeHome, target.name, prepared.options.id, prepared.session, prepared.memory);
   if ("path" in destination) {
@@ -69,6 +73,8 @@ export interface ConvertRequest extends EnvironmentOptions, StoresRequest {
   handshake?: boolean;
   /** Answer interrupted tool calls with a result saying so (default true). */
   stubOpenCalls?: boolean;
+  /** Replace every secret in the output with a `<redacted:LABEL>` marker, for sharing. */
+  redact?: boolean;
   now?: Date;
 }
 
@@ -78,6 +84,8 @@ export interface Converted {
   target: { harness: string; id: string };
   report: ConversionReport;
   skipped: BrokenStore[];
+  /** How many secrets were replaced (only with `redact`). */
+  redacted?: number;
 }
 
 /**
@@ -107,6 +115,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
     const destination: Destination = output
       ? { path: output, replace: request.force ?? false }
       : (request.output as { fd: number });
+    const redaction: RedactionTally | undefined = request.redact ? { count: 0 } : undefined;
     const { options, report } = await convertSession(
       source,
       target,
@@ -123,12 +132,14 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
       },
       destination,
       request.bridgeHome,
+      redaction,
     );
     return {
       ...(output ? { output } : {}),
       target: { harness: target.name, id: options.id },
       report,
       skipped,
+      ...(redaction ? { redacted: redaction.count } : {}),
     };
   });
 }

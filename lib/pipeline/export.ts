@@ -13,6 +13,7 @@ import { loadSession } from "./load.ts";
 import { withOutputIntent } from "./output.ts";
 import type { StoresRequest } from "./request.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
+import { redactingLines, type RedactionTally } from "../observe/redact-transcript.ts";
 
 export interface ExportRequest extends EnvironmentOptions, StoresRequest {
   /** A reference in any of the forms of reference.ts: a path, an id or prefix, a title, `latest`, `codex~2`. */
@@ -22,6 +23,8 @@ export interface ExportRequest extends EnvironmentOptions, StoresRequest {
   /** The file to write (made only if it does not exist, unless `force`), or an open descriptor (stdout). */
   output: string | { fd: number };
   force?: boolean;
+  /** Replace every secret in the written file with a `<redacted:LABEL>` marker, for sharing. */
+  redact?: boolean;
   now?: Date;
 }
 
@@ -29,6 +32,8 @@ export interface Exported {
   /** The absolute path written (none when written to a descriptor). */
   output?: string;
   session: { harness: string; id: string };
+  /** How many secrets were replaced (only with `redact`). */
+  redacted?: number;
 }
 
 export async function exportSession(request: ExportRequest): Promise<Exported> {
@@ -41,7 +46,7 @@ export async function exportSession(request: ExportRequest): Promise<Exported> {
       registry: request.registry ?? builtinRegistry,
     });
     const now = request.now ?? new Date();
-    const lines = source.render(session, {
+    const rendered = source.render(session, {
       id: session.meta.id,
       cwd: session.meta.cwd ?? "",
       now,
@@ -50,6 +55,8 @@ export async function exportSession(request: ExportRequest): Promise<Exported> {
       ...writerEnvironment(source, request),
       verbatim: true,
     });
+    const tally: RedactionTally = { count: 0 };
+    const lines = request.redact ? redactingLines(rendered, tally) : rendered;
     // Ctrl-C mid-write stops at the next chunk and leaves neither the file nor its temp file; a kill leaves an
     // intent naming the temp file for recovery.
     const which = { harness: session.meta.harness, id: session.meta.id };
@@ -65,6 +72,7 @@ export async function exportSession(request: ExportRequest): Promise<Exported> {
     return {
       ...(path ? { output: path } : {}),
       session: { harness: session.meta.harness, id: session.meta.id },
+      ...(request.redact ? { redacted: tally.count } : {}),
     };
   });
 }

@@ -6,10 +6,11 @@ import { formatReport } from "../../report/report.ts";
 import { harnessList } from "../../harnesses/registry.ts";
 import { InputError } from "../../errors.ts";
 import { err, printJson } from "../output.ts";
+import { redactedLine } from "../redacted.ts";
 
 export const convert: Command = {
   usage:
-    "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--json]",
+    "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--redact] [--json]",
   help: `  --to H             target harness
   -o, --output FILE  write here (default, or -: stdout; --json needs a FILE)
   --cwd DIR          working directory the rendered session records (default: the source's)
@@ -19,9 +20,15 @@ export const convert: Command = {
   --stub-open-calls  give each interrupted tool call a result saying it was interrupted (the default:
                      every target otherwise hides or invents it on resume)
   --no-stub-open-calls  leave interrupted tool calls without a result
+  --redact           replace every secret with a <redacted:KIND> marker (the count goes to stderr)
   --from H           look for <session> in this harness only`,
   arguments: ["session"],
-  options: { ...CONVERSION_OPTIONS, output: { type: "string", short: "o" }, model: { type: "string" } },
+  options: {
+    ...CONVERSION_OPTIONS,
+    output: { type: "string", short: "o" },
+    model: { type: "string" },
+    redact: { type: "boolean" },
+  },
   async run(parsed, context) {
     const { registry, json } = context;
     const { values } = parsed;
@@ -42,10 +49,20 @@ export const convert: Command = {
       ...(model ? { model } : {}),
       handshake: !flag(values, "no-handshake"),
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
+      redact: flag(values, "redact"),
       ...storesOf(context),
     });
-    if (json) printJson({ output: converted.output, target: converted.target, report: converted.report });
-    else for (const l of formatReport(converted.report)) err(l);
+    if (json) {
+      printJson({
+        output: converted.output,
+        target: converted.target,
+        report: converted.report,
+        ...(converted.redacted !== undefined ? { redacted: converted.redacted } : {}),
+      });
+    } else {
+      for (const l of formatReport(converted.report)) err(l);
+      if (converted.redacted !== undefined) err(redactedLine(converted.redacted));
+    }
     return 0;
   },
 };

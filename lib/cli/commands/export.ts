@@ -4,9 +4,10 @@ import { storesOf } from "../load.ts";
 import { exportSession } from "../../pipeline/export.ts";
 import { InputError } from "../../errors.ts";
 import { err, out, printJson } from "../output.ts";
+import { redactedLine } from "../redacted.ts";
 
 export const exportCommand: Command = {
-  usage: "session-bridge export <session> -o FILE [--force] [--from H] [--json]",
+  usage: "session-bridge export <session> -o FILE [--force] [--from H] [--redact] [--json]",
   help: ({ harnesses }) => {
     const databases = harnesses.filter((h) => h.exportedAs);
     const files = harnesses.filter((h) => !h.exportedAs);
@@ -14,6 +15,7 @@ export const exportCommand: Command = {
       "  -o, --output FILE  write here (required; - for stdout)",
       "  --force            replace FILE if it exists",
       "  --from H           look for <session> in this harness only",
+      "  --redact           replace every secret with a <redacted:KIND> marker (the count goes to stderr)",
       ...databases.map((h) =>
         `Database-only sessions (${h.title}) become a file, as \`${h.exportedAs}\` writes it.`
       ),
@@ -22,7 +24,12 @@ export const exportCommand: Command = {
     ].join("\n");
   },
   arguments: ["session"],
-  options: { output: { type: "string", short: "o" }, force: { type: "boolean" }, from: { type: "string" } },
+  options: {
+    output: { type: "string", short: "o" },
+    force: { type: "boolean" },
+    from: { type: "string" },
+    redact: { type: "boolean" },
+  },
   async run(parsed, context) {
     const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
@@ -34,10 +41,17 @@ export const exportCommand: Command = {
       ...(from !== undefined ? { from } : {}),
       output,
       force: flag(parsed.values, "force"),
+      redact: flag(parsed.values, "redact"),
       ...storesOf(context),
     });
-    if (json) printJson({ output: exported.output, session: exported.session });
-    else {
+    if (json) {
+      printJson({
+        output: exported.output,
+        session: exported.session,
+        ...(exported.redacted !== undefined ? { redacted: exported.redacted } : {}),
+      });
+    } else {
+      if (exported.redacted !== undefined) err(redactedLine(exported.redacted));
       // Written to stdout, the session is the output: the line saying so goes to stderr.
       const line = `exported ${exported.session.harness}:${exported.session.id} to ${
         exported.output ?? "stdout"

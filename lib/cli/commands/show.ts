@@ -1,22 +1,29 @@
 import type { Command } from "../command.ts";
-import { positionals } from "../args.ts";
+import { flag, positionals } from "../args.ts";
 import { loadSession } from "../load.ts";
 import type { Block, Message } from "../../ir/schema.ts";
-import { out, printJson } from "../output.ts";
+import { err, out, printJson } from "../output.ts";
+import { redactSession } from "../../observe/redact-transcript.ts";
+import { redactedLine } from "../redacted.ts";
 
 export const show: Command = {
-  usage: "session-bridge show <session> [--from H] [--json]",
-  help: "  --from H     look for <session> in this harness only\n  --json prints the whole IR session",
+  usage: "session-bridge show <session> [--from H] [--redact] [--json]",
+  help:
+    "  --from H     look for <session> in this harness only\n  --redact     replace every secret with a <redacted:KIND> marker (the count goes to stderr)\n  --json prints the whole IR session",
   arguments: ["session"],
-  options: { from: { type: "string" } },
+  options: { from: { type: "string" }, redact: { type: "boolean" } },
   async run(parsed, context) {
     const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
-    const { session } = await loadSession(ref!, parsed.values, context);
+    const loaded = (await loadSession(ref!, parsed.values, context)).session;
+    const { session, redacted } = flag(parsed.values, "redact")
+      ? redactSession(loaded)
+      : { session: loaded, redacted: undefined };
     if (json) {
-      printJson({ session });
+      printJson({ session, ...(redacted !== undefined ? { redacted } : {}) });
       return 0;
     }
+    if (redacted !== undefined) err(redactedLine(redacted));
     for (const m of session.messages) for (const line of renderMessage(m)) out(line);
     for (const t of session.threads) out(`(kept apart: ${t.kind} ${t.id}, ${t.messages.length} messages)`);
     return 0;

@@ -1,0 +1,67 @@
+/**
+ * Redaction for sharing a transcript (`show`, `export`, `convert` with `--redact`): every text of the session
+ * goes through the default secret redactor, and the number of secrets replaced is kept for the report.
+ * Rendered output is redacted line by line, string literal by string literal, rather than through the IR: a
+ * same-harness export copies the source records from disk, so only the written bytes are certain to be clean,
+ * and lines without a secret stay byte for byte as the harness wrote them.
+ */
+import type { Session } from "../ir/schema.ts";
+import { DEFAULT_PATTERNS, redactCounting, type SecretPattern } from "./redact.ts";
+
+/** How many secrets a redaction replaced so far (shared by a stream of lines, read once it is drained). */
+export interface RedactionTally {
+  count: number;
+}
+
+/** A JSON string literal, escapes included. */
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * Redacts the string literals of one JSON line in place: each is decoded (so a PEM block's escaped newlines are
+ * newlines again), redacted, and re-encoded only when something was replaced.
+ */
+export function redactJsonLine(
+  line: string,
+  tally: RedactionTally,
+  patterns: readonly SecretPattern[] = DEFAULT_PATTERNS,
+): string {
+  return line.replace(STRING_LITERAL, (literal) => {
+    let decoded: string;
+    try {
+      decoded = JSON.parse(literal) as string;
+    } catch {
+      return literal;
+    }
+    const { text, count } = redactCounting(decoded, patterns);
+    if (count === 0) return literal;
+    tally.count += count;
+    return JSON.stringify(text);
+  });
+}
+
+/** The rendered lines of a session, redacted as they stream past. */
+export async function* redactingLines(
+  lines: AsyncIterable<string>,
+  tally: RedactionTally,
+): AsyncGenerator<string> {
+  for await (const line of lines) yield redactJsonLine(line, tally);
+}
+
+/** A copy of the session with every string in it redacted (messages, threads, tool inputs, metadata). */
+export function redactSession(session: Session): { session: Session; redacted: number } {
+  const tally: RedactionTally = { count: 0 };
+  return { session: walk(session, tally) as Session, redacted: tally.count };
+}
+
+function walk(node: unknown, tally: RedactionTally): unknown {
+  if (typeof node === "string") {
+    const { text, count } = redactCounting(node);
+    tally.count += count;
+    return text;
+  }
+  if (Array.isArray(node)) return node.map((item) => walk(item, tally));
+  if (node !== null && typeof node === "object") {
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value, tally)]));
+  }
+  return node;
+}
