@@ -81,6 +81,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./events.ts")).events,
   },
   {
+    name: "usage",
+    touchesStores: true,
+    summary: "tokens and cost across every store, by harness, model, session or day",
+    load: async () => (await import("./usage.ts")).usage,
+  },
+  {
     name: "undo",
     touchesStores: true,
     summary: "take back a handoff: remove what it wrote, restore what it replaced",
