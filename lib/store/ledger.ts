@@ -107,6 +107,17 @@ export function pendingOperations(bridgeHome: string): LedgerEntry[] {
   return entries.filter((e) => !undone.has(e.op));
 }
 
+/** Every operation recorded, oldest first, each with whether it was undone since (for lineage). */
+export function operationHistory(bridgeHome: string): (LedgerEntry & { undone: boolean })[] {
+  const entries: LedgerEntry[] = [];
+  const undone = new Set<string>();
+  for (const record of readRecords(bridgeHome)) {
+    if ("undone" in record) undone.add(record.undone);
+    else entries.push(record);
+  }
+  return entries.map((e) => ({ ...e, undone: undone.has(e.op) }));
+}
+
 /** Every whole record, in order; a damaged line is skipped: the ledger must never block an undo. */
 function readRecords(bridgeHome: string): (LedgerEntry | UndoneMark)[] {
   const path = ledgerPath(bridgeHome);

@@ -51,6 +51,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./handoff.ts")).handoff,
   },
   {
+    name: "graph",
+    touchesStores: true,
+    summary: "a session's agents, the tools each used, and where it came from and went (json, yaml, mermaid)",
+    load: async () => (await import("./graph.ts")).graph,
+  },
+  {
     name: "export",
     touchesStores: true,
     summary: ({ harnesses }) => {
