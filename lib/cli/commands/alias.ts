@@ -9,6 +9,7 @@ import { flag, str } from "../args.ts";
 import { aliasRegistry, loadSession } from "../load.ts";
 import { InputError } from "../../errors.ts";
 import { out, printJson, table } from "../output.ts";
+import { audit } from "../audit.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import type { Harness } from "../../harnesses/types.ts";
 import {
@@ -69,6 +70,7 @@ byte; @NAME names the conversation as a <session> in every command.`,
           ? [second!, kind]
           : await sessionOf(second!, parsed.values, context);
         await registry.bind(bindKind, scope, name!, nativeId);
+        audit(context.bridgeHome, "alias_bind", { kind: bindKind, name, scope, native_id: nativeId });
         return report(context, `@${name} names ${bindKind} ${nativeId} in ${scope}`, {
           bound: [{ kind: bindKind, name, scope, native_id: nativeId }],
         });
@@ -77,6 +79,7 @@ byte; @NAME names the conversation as a <session> in every command.`,
         need(2);
         const kinds = await kindsOf(registry, scope, name!, kind);
         for (const k of kinds) await registry.rename(k, scope, name!, second!);
+        audit(context.bridgeHome, "alias_rename", { kinds, from: name, to: second, scope });
         return report(context, `@${name} is now @${second} (${kinds.join(", ")}) in ${scope}`, {
           renamed: kinds.map((k) => ({ kind: k, from: name, to: second, scope })),
         });
@@ -85,6 +88,7 @@ byte; @NAME names the conversation as a <session> in every command.`,
         need(1);
         const kinds = await kindsOf(registry, scope, name!, kind);
         for (const k of kinds) await registry.forget(k, scope, name!);
+        audit(context.bridgeHome, "alias_forget", { kinds, name, scope });
         return report(context, `forgot @${name} (${kinds.join(", ")}) in ${scope}`, {
           forgotten: kinds.map((k) => ({ kind: k, name, scope })),
         });

@@ -93,6 +93,12 @@ export const COMMANDS: CommandEntry[] = [
     load: async () => (await import("./usage.ts")).usage,
   },
   {
+    name: "log",
+    summary:
+      "what session-bridge changed (handoffs, undos, prunes, alias binds, skill installs), secrets redacted",
+    load: async () => (await import("./log.ts")).log,
+  },
+  {
     name: "undo",
     touchesStores: true,
     summary: "take back a handoff: remove what it wrote, restore what it replaced",

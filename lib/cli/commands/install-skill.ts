@@ -3,6 +3,7 @@ import { flag, str } from "../args.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { installSkill, SKILL_NAME, skillSource, uninstallSkill } from "../../pipeline/skill.ts";
 import { out, printJson } from "../output.ts";
+import { audit } from "../audit.ts";
 
 export const installSkillCommand: Command = {
   usage: "session-bridge install-skill [--harness H] [--copy] [--uninstall] [--force] [--json]",
@@ -34,7 +35,12 @@ Running it again changes nothing. Exit 1 when a harness was refused.`,
       force: flag(values, "force"),
       ...(named !== undefined ? { harness: findHarness(registry, named) } : {}),
     };
-    const lines = flag(values, "uninstall") ? uninstallSkill(request) : installSkill(request);
+    const uninstall = flag(values, "uninstall");
+    const lines = uninstall ? uninstallSkill(request) : installSkill(request);
+    audit(bridgeHome, uninstall ? "uninstall_skill" : "install_skill", {
+      skill: SKILL_NAME,
+      harnesses: lines,
+    });
     const code = lines.some((l) => l.outcome.startsWith("refused")) ? 1 : 0;
     if (json) {
       printJson({ skill: SKILL_NAME, source: skillSource(bridgeHome), harnesses: lines }, code === 0);

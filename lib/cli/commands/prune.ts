@@ -4,6 +4,7 @@ import { carryOutPrune, DEFAULT_KEEP, planPrune, type PrunePlan } from "../../st
 import { backupsRoot } from "../../store/backup.ts";
 import { InputError } from "../../errors.ts";
 import { out, printJson } from "../output.ts";
+import { audit } from "../audit.ts";
 
 export const prune: Command = {
   usage: "session-bridge prune [--keep N] [--dry-run] [--json]",
@@ -20,7 +21,12 @@ database or file, the newest N are kept; the rest are removed. Backups live in $
     const keep = keepCount(str(values, "keep"));
     const dryRun = flag(values, "dry-run");
     const plan = planPrune(bridgeHome, keep, now);
-    if (!dryRun) carryOutPrune(plan);
+    if (!dryRun) {
+      carryOutPrune(plan);
+      if (plan.remove.length) {
+        audit(bridgeHome, "prune", { keep, removed: plan.remove.map((c) => c.path), bytes: plan.bytes });
+      }
+    }
     if (json) {
       printJson({
         dryRun,

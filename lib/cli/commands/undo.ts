@@ -7,6 +7,7 @@ import { err, localMinute, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
 import { isYes } from "../terminal.ts";
+import { audit } from "../audit.ts";
 
 export const undo: Command = {
   usage: "session-bridge undo (OPERATION | --last) [--list] [--dry-run] [--force] [--json]",
@@ -60,6 +61,16 @@ export const undo: Command = {
       now,
       bridgeHome,
     });
+    if (!done.dryRun && !done.refusal) {
+      audit(bridgeHome, "undo", {
+        op: done.entry.op,
+        source: done.entry.source,
+        target: done.entry.target,
+        removed: done.plan.remove,
+        restored: done.plan.restore,
+        pruned: done.pruned?.remove.map((c) => c.path) ?? [],
+      }, done.entry.op);
+    }
     return json ? printOutcome(done) : showOutcome(done);
   },
 };

@@ -1,0 +1,12 @@
+/** The CLI's side of the audit trail: record what a command changed, warning on stderr if it cannot. */
+import { type AuditAction, recordAudit } from "../observe/audit.ts";
+import { err } from "./output.ts";
+
+export function audit(
+  bridgeHome: string,
+  action: AuditAction,
+  details: Record<string, unknown>,
+  runId?: string,
+) {
+  recordAudit(bridgeHome, action, details, err, runId ?? null);
+}

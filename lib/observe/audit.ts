@@ -1,0 +1,69 @@
+/**
+ * The audit trail: what session-bridge changed (handoffs, undos, prunes, alias binds, skill installs), as
+ * redacted events in `$SESSION_BRIDGE_HOME/events.db`, the same LazyBridge events table `events --db` writes.
+ * Recording is a witness, not a step of the change: a trail that cannot be written is warned about and the
+ * command's own outcome stands.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { EventLog, type Payload, type StoredEvent } from "./event-log.ts";
+import type { JsonValue } from "./redact.ts";
+import { Session } from "./session.ts";
+
+export const AUDIT_FILE = "events.db";
+/** The event log's session id for session-bridge's own actions. */
+export const AUDIT_SESSION = "session-bridge";
+
+export type AuditAction =
+  | "handoff"
+  | "undo"
+  | "prune"
+  | "alias_bind"
+  | "alias_rename"
+  | "alias_forget"
+  | "install_skill"
+  | "uninstall_skill";
+
+export function auditPath(bridgeHome: string): string {
+  return join(bridgeHome, AUDIT_FILE);
+}
+
+/** Records one action, redacted; never throws (a failure is one warning). */
+export function recordAudit(
+  bridgeHome: string,
+  action: AuditAction,
+  details: Record<string, unknown>,
+  warn: (line: string) => void,
+  runId: string | null = null,
+): void {
+  const path = auditPath(bridgeHome);
+  try {
+    mkdirSync(bridgeHome, { recursive: true, mode: 0o700 });
+    const bus = new Session({ sessionId: AUDIT_SESSION, db: path, warn });
+    try {
+      bus.emit(action, jsonOf(details) as Payload, runId);
+    } finally {
+      bus.close();
+    }
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    warn(`session-bridge: warning: the ${action} was done but could not be recorded in ${path}: ${why}`);
+  }
+}
+
+/** The trail, oldest first; empty when nothing was ever recorded (the file is not created by reading). */
+export function auditTrail(bridgeHome: string): StoredEvent[] {
+  const path = auditPath(bridgeHome);
+  if (!existsSync(path)) return [];
+  const log = new EventLog(path, AUDIT_SESSION);
+  try {
+    return log.query();
+  } finally {
+    log.close();
+  }
+}
+
+/** Outcomes are plain data; a round trip through JSON drops what is not (undefined fields). */
+function jsonOf(value: unknown): JsonValue {
+  return JSON.parse(JSON.stringify(value ?? null)) as JsonValue;
+}
