@@ -3,9 +3,20 @@
  * opts out; a custom redactor replaces the default, it is not stacked). A failing redactor under `strict`
  * (default) drops the event everywhere with one warning; under `fallback` the event goes on unredacted.
  * An exporter that throws never stops the others: one warning per (exporter, error kind), the rest counted.
+ * `batched` delivers events (log and exporters) from a bounded queue in batches; when the queue is full,
+ * `onFull` decides: `block` waits for room, `drop` never waits, `hybrid` (default) waits only for the
+ * audit-critical event types and drops the high-volume ones, counted, with a warning at 1, 2, 4, 8... drops.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import { EventLog, type EventType, type Payload, type UsageSummary, usageSummary } from "./event-log.ts";
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  EventLog,
+  type EventRecord,
+  type EventType,
+  type Payload,
+  type UsageSummary,
+  usageSummary,
+} from "./event-log.ts";
 import { redactSecrets } from "./redact.ts";
 
 /** What exporters receive: `{event_type, session_id, run_id, ...payload}`. */
@@ -13,7 +24,8 @@ export type ExportedEvent = Payload & { event_type: string; session_id: string; 
 
 export interface Exporter {
   readonly name: string;
-  export(event: ExportedEvent): void;
+  /** A promise is awaited in batched mode (a slow exporter holds the queue back, not the producer). */
+  export(event: ExportedEvent): void | Promise<void>;
   close?(): void;
 }
 
@@ -29,6 +41,58 @@ export interface SessionOptions {
   redactOnError?: "strict" | "fallback";
   /** Where warnings go (stderr by default). */
   warn?: (line: string) => void;
+  /** Deliver from a bounded queue in batches instead of on each emit. */
+  batched?: boolean;
+  /** Events per batch (default 100, as LazyBridge). */
+  batchSize?: number;
+  /** Longest wait for a batch to fill, in milliseconds (default 1000). */
+  interval?: number;
+  /** Queued events before `onFull` applies (default 10 000). */
+  maxQueueSize?: number;
+  onFull?: "block" | "drop" | "hybrid";
+  /** The event types `hybrid` waits for (default LazyBridge's: agent start/finish, tool events, HIL decisions). */
+  criticalEvents?: readonly string[];
+}
+
+/** LazyBridge 1.8.3's DEFAULT_CRITICAL_EVENT_TYPES: an audit trace must never silently lose these. */
+export const DEFAULT_CRITICAL_EVENTS: readonly string[] = [
+  "agent_start",
+  "agent_finish",
+  "tool_error",
+  "tool_timeout",
+  "tool_call",
+  "tool_result",
+  "hil_decision",
+];
+
+interface Queued {
+  record: EventRecord;
+  exported: ExportedEvent;
+}
+
+interface Batching {
+  size: number;
+  interval: number;
+  maxQueueSize: number;
+  onFull: "block" | "drop" | "hybrid";
+  critical: ReadonlySet<string>;
+}
+
+function batchingOf(options: SessionOptions): Batching | undefined {
+  if (!options.batched) return undefined;
+  const batching: Batching = {
+    size: options.batchSize ?? 100,
+    interval: options.interval ?? 1000,
+    maxQueueSize: options.maxQueueSize ?? 10_000,
+    onFull: options.onFull ?? "hybrid",
+    critical: new Set(options.criticalEvents ?? DEFAULT_CRITICAL_EVENTS),
+  };
+  if (!(batching.size >= 1)) throw new RangeError(`batchSize must be >= 1, got ${batching.size}`);
+  if (!(batching.interval >= 0)) throw new RangeError(`interval must be >= 0, got ${batching.interval}`);
+  if (!(batching.maxQueueSize >= 1)) {
+    throw new RangeError(`maxQueueSize must be >= 1, got ${batching.maxQueueSize}`);
+  }
+  return batching;
 }
 
 export class Session {
@@ -36,6 +100,17 @@ export class Session {
   readonly events: EventLog | undefined;
   readonly exporterFailures = new Map<string, number>();
   droppedByRedactor = 0;
+  /** Events a full queue dropped, and how many of them were critical (only under `drop`). */
+  droppedByBackPressure = 0;
+  droppedCritical = 0;
+  readonly #batching: Batching | undefined;
+  readonly #queue: Queued[] = [];
+  /** Producers waiting for room (block, or hybrid's critical events). */
+  readonly #waitingForRoom: (() => void)[] = [];
+  /** Wakes the drainer early when a batch is full. */
+  #wake: (() => void) | undefined;
+  #draining: Promise<void> | undefined;
+  #flushing = false;
   readonly #exporters: Exporter[];
   readonly #redact: Redactor | null;
   readonly #onError: "strict" | "fallback";
@@ -50,21 +125,100 @@ export class Session {
     this.#redact = options.redact === undefined ? (p) => redactSecrets(p) : options.redact;
     this.#onError = options.redactOnError ?? "strict";
     this.#warn = options.warn ?? ((line) => console.error(line));
+    this.#batching = batchingOf(options);
   }
 
-  /** `ts` (seconds since the epoch) is now unless the event is a replay of something that happened earlier. */
-  emit(eventType: EventType | string, payload: Payload, runId: string | null = null, ts?: number): void {
+  /**
+   * `ts` (seconds since the epoch) is now unless the event is a replay of something that happened earlier.
+   * Batched, the promise settles once the event is queued (or dropped): only `block` and hybrid's critical
+   * events ever wait for it.
+   */
+  emit(
+    eventType: EventType | string,
+    payload: Payload,
+    runId: string | null = null,
+    ts?: number,
+  ): void | Promise<void> {
     if (this.#closed) throw new Error(`session ${this.sessionId} is closed`);
     const clean = this.#redacted(payload);
     if (!clean) return;
-    this.events?.record({ eventType, payload: clean, runId, ...(ts !== undefined ? { ts } : {}) });
+    const record: EventRecord = { eventType, payload: clean, runId, ...(ts !== undefined ? { ts } : {}) };
     const exported: ExportedEvent = {
       ...clean,
       event_type: eventType,
       session_id: this.sessionId,
       run_id: runId,
     };
-    for (const exporter of this.#exporters) this.#export(exporter, exported);
+    if (this.#batching) return this.#enqueue({ record, exported }, this.#batching);
+    this.events?.record(record);
+    for (const exporter of this.#exporters) void this.#export(exporter, exported);
+  }
+
+  async #enqueue(item: Queued, batching: Batching): Promise<void> {
+    const type = item.record.eventType;
+    const waits = batching.onFull === "block" ||
+      (batching.onFull === "hybrid" && batching.critical.has(type));
+    while (this.#queue.length >= batching.maxQueueSize) {
+      if (!waits) return this.#drop(type, batching);
+      this.#startDrain(batching);
+      await new Promise<void>((resolve) => this.#waitingForRoom.push(resolve));
+    }
+    this.#queue.push(item);
+    if (this.#queue.length >= batching.size) this.#wake?.();
+    this.#startDrain(batching);
+  }
+
+  #drop(eventType: string, batching: Batching): void {
+    const n = ++this.droppedByBackPressure;
+    if (batching.critical.has(eventType)) this.droppedCritical++;
+    // On the first drop and at every doubling: saturation is visible without flooding the log.
+    if ((n & (n - 1)) !== 0) return;
+    const critical = this.droppedCritical ? ` (${this.droppedCritical} of them critical)` : "";
+    this.#warn(
+      `session-bridge: event queue full; dropped ${n} event(s)${critical} so far on session ${this.sessionId}` +
+        ` (raise maxQueueSize, or onFull "hybrid" or "block")`,
+    );
+  }
+
+  #startDrain(batching: Batching): void {
+    this.#draining ??= this.#drain(batching).finally(() => (this.#draining = undefined));
+  }
+
+  async #drain(batching: Batching): Promise<void> {
+    while (this.#queue.length && !this.#closed) {
+      if (this.#queue.length < batching.size && batching.interval > 0 && !this.#flushing) {
+        // The timer is cancelled when a full batch or a flush wakes the drainer: it must not hold the process.
+        const timer = new AbortController();
+        await Promise.race([
+          delay(batching.interval, undefined, { signal: timer.signal }).catch(() => undefined),
+          new Promise<void>((resolve) => (this.#wake = resolve)),
+        ]);
+        timer.abort();
+        this.#wake = undefined;
+      }
+      const batch = this.#queue.splice(0, batching.size);
+      // Room was made: let the waiting producers in, in order.
+      for (const resolve of this.#waitingForRoom.splice(0, batch.length)) resolve();
+      this.events?.recordMany(batch.map((q) => q.record));
+      for (const { exported } of batch) {
+        for (const exporter of this.#exporters) await this.#export(exporter, exported);
+      }
+    }
+  }
+
+  /** Delivers every queued event (batched mode); resolves at once otherwise. */
+  async flush(): Promise<void> {
+    if (!this.#batching) return;
+    this.#flushing = true;
+    try {
+      while ((this.#queue.length || this.#draining || this.#waitingForRoom.length) && !this.#closed) {
+        this.#startDrain(this.#batching);
+        this.#wake?.();
+        await this.#draining;
+      }
+    } finally {
+      this.#flushing = false;
+    }
   }
 
   #redacted(payload: Payload): Payload | undefined {
@@ -88,9 +242,9 @@ export class Session {
     this.#warn(`session-bridge: ${line}`);
   }
 
-  #export(exporter: Exporter, event: ExportedEvent): void {
+  async #export(exporter: Exporter, event: ExportedEvent): Promise<void> {
     try {
-      exporter.export(event);
+      await exporter.export(event);
     } catch (error) {
       const key = `${exporter.name}\u0000${kindOf(error)}`;
       const seen = this.exporterFailures.get(key) ?? 0;
@@ -110,11 +264,25 @@ export class Session {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#queue.length) {
+      this.#warn(
+        `session-bridge: ${this.#queue.length} queued event(s) not delivered (await flush() before close)`,
+      );
+      this.#queue.length = 0;
+    }
+    this.#wake?.();
+    for (const resolve of this.#waitingForRoom.splice(0)) resolve();
     for (const exporter of this.#exporters) exporter.close?.();
     this.events?.close();
   }
 
   [Symbol.dispose](): void {
+    this.close();
+  }
+
+  /** `await using`: every queued event delivered, then closed. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.flush();
     this.close();
   }
 }
