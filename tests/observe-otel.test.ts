@@ -1,0 +1,217 @@
+/**
+ * The OpenTelemetry exporter against a real OTLP/HTTP receiver on 127.0.0.1: what a collector gets is spans with
+ * the GenAI attributes, nested runs under their parent run's span, no span left open at close, and no secret.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { EventType } from "../lib/observe/event-log.ts";
+import { otelExporter, tracesUrl } from "../lib/observe/otel.ts";
+import { Session } from "../lib/observe/session.ts";
+
+const SECRET = `sk-ant-api03-${"Zq7".repeat(30)}`;
+
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes: { key: string; value: OtlpValue }[];
+  status?: { code?: number };
+}
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A collector's OTLP/HTTP traces endpoint, keeping every request as it arrived. */
+async function receiver(): Promise<{ url: string; received: Received[]; stop: () => Promise<void> }> {
+  const received: Received[] = [];
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      received.push({ path: req.url ?? "", headers: req.headers, body });
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function spansOf(received: Received[]): OtlpSpan[] {
+  return received.flatMap((r) =>
+    (JSON.parse(r.body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans
+      .flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans))
+  );
+}
+
+function attr(span: OtlpSpan | undefined, key: string): string | number | undefined {
+  const v = span?.attributes.find((a) => a.key === key)?.value;
+  if (!v) return undefined;
+  return v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.doubleValue);
+}
+
+/** A Claude Code session as the replay gives it: a turn with a tool call and a subagent run nested in it. */
+function replay(bus: Session): void {
+  const t0 = 1_764_580_000;
+  const agent = { agent_name: "claude-code", provider: "anthropic", model: "claude-sonnet-4-5" };
+  bus.emit(EventType.AGENT_START, { ...agent, task: "fix the build", ts: t0 }, "s1:turn-1");
+  bus.emit(EventType.MODEL_RESPONSE, {
+    agent_name: "claude-code",
+    model: "claude-sonnet-4-5",
+    input_tokens: 1200,
+    output_tokens: 345,
+    cache_read_tokens: 1000,
+    cache_write_tokens: 0,
+    ts: t0 + 2,
+  }, "s1:turn-1");
+  bus.emit(EventType.TOOL_CALL, {
+    tool: "Bash",
+    call_id: "toolu_01",
+    arguments: JSON.stringify({ command: `ANTHROPIC_API_KEY=${SECRET} npm test` }),
+    ts: t0 + 3,
+  }, "s1:turn-1");
+  bus.emit(EventType.TOOL_ERROR, { call_id: "toolu_01", error: "exit 1", ts: t0 + 4 }, "s1:turn-1");
+  bus.emit(EventType.AGENT_START, { ...agent, parent_run_id: "s1:turn-1", ts: t0 + 5 }, "s1:subagent-1");
+  bus.emit(
+    EventType.MODEL_RESPONSE,
+    { ...agent, input_tokens: 50, output_tokens: 7, ts: t0 + 6 },
+    "s1:subagent-1",
+  );
+  // Left open: the session ended mid-tool-call, as an interrupted harness leaves it.
+  bus.emit(EventType.TOOL_CALL, { tool: "Read", call_id: "toolu_02", ts: t0 + 7 }, "s1:subagent-1");
+  bus.emit(EventType.AGENT_FINISH, { ...agent, ts: t0 + 8 }, "s1:turn-1");
+}
+
+test("a collector receives the session's spans with GenAI attributes, nested runs as children, no secret", async () => {
+  const collector = await receiver();
+  try {
+    const exporter = otelExporter({ url: collector.url });
+    const bus = new Session({ sessionId: "s1", exporters: [exporter] });
+    replay(bus);
+    bus.close();
+    await exporter.close();
+
+    assert.ok(collector.received.length > 0, "the collector got no request");
+    for (const r of collector.received) {
+      assert.equal(r.path, "/v1/traces");
+      assert.match(String(r.headers["content-type"]), /application\/json/);
+      assert.ok(!r.body.includes(SECRET.slice(0, 24)), "the API key reached the collector");
+    }
+    const spans = spansOf(collector.received);
+    const byName = (name: string) => spans.filter((s) => s.name === name);
+    assert.deepEqual(spans.map((s) => s.name).sort(), [
+      "chat claude-sonnet-4-5",
+      "chat claude-sonnet-4-5",
+      "execute_tool Bash",
+      "execute_tool Read",
+      "invoke_agent claude-code",
+      "invoke_agent claude-code",
+    ]);
+
+    const [turn, subagent] = byName("invoke_agent claude-code").sort((a, b) =>
+      a.startTimeUnixNano.localeCompare(b.startTimeUnixNano)
+    );
+    assert.equal(turn?.parentSpanId ?? "", "", "a top-level run is a root span");
+    assert.equal(attr(turn, "gen_ai.operation.name"), "invoke_agent");
+    assert.equal(attr(turn, "gen_ai.system"), "anthropic");
+    assert.equal(attr(turn, "gen_ai.request.model"), "claude-sonnet-4-5");
+    assert.equal(attr(turn, "gen_ai.conversation.id"), "s1");
+    assert.equal(subagent?.parentSpanId, turn?.spanId, "the nested run is a child of its parent run");
+    assert.equal(subagent?.traceId, turn?.traceId);
+    assert.equal(attr(subagent, "session_bridge.run_id"), "s1:subagent-1");
+
+    const [chat, subChat] = byName("chat claude-sonnet-4-5").sort((a, b) =>
+      a.startTimeUnixNano.localeCompare(b.startTimeUnixNano)
+    );
+    assert.equal(chat?.parentSpanId, turn?.spanId);
+    assert.equal(attr(chat, "gen_ai.operation.name"), "chat");
+    assert.equal(attr(chat, "gen_ai.system"), "anthropic");
+    assert.equal(attr(chat, "gen_ai.usage.input_tokens"), 1200);
+    assert.equal(attr(chat, "gen_ai.usage.output_tokens"), 345);
+    assert.equal(attr(chat, "gen_ai.usage.cache_read.input_tokens"), 1000);
+    assert.equal(subChat?.parentSpanId, subagent?.spanId);
+    assert.equal(attr(subChat, "gen_ai.usage.output_tokens"), 7);
+
+    const [bash] = byName("execute_tool Bash");
+    assert.equal(bash?.parentSpanId, turn?.spanId);
+    assert.equal(attr(bash, "gen_ai.operation.name"), "execute_tool");
+    assert.equal(attr(bash, "gen_ai.tool.name"), "Bash");
+    assert.equal(attr(bash, "gen_ai.tool.call.id"), "toolu_01");
+    assert.equal(bash?.status?.code, 2, "a failed tool call is an error span");
+    assert.match(
+      String(attr(bash, "gen_ai.tool.call.arguments")),
+      /ANTHROPIC_API_KEY=<redacted:[a-z-]+> npm test/,
+    );
+    // Span times are when the harness did it, not when it was replayed.
+    assert.equal(bash?.startTimeUnixNano, `${1_764_580_003}000000000`);
+
+    const [read] = byName("execute_tool Read");
+    assert.equal(read?.parentSpanId, subagent?.spanId);
+    assert.ok(BigInt(read!.endTimeUnixNano) > 0n, "the span left open was ended at close");
+    assert.ok(
+      BigInt(subagent!.endTimeUnixNano) >= BigInt(read!.endTimeUnixNano),
+      "no child outlives its run",
+    );
+  } finally {
+    await collector.stop();
+  }
+});
+
+test("the standard OTEL_EXPORTER_OTLP_* variables choose the endpoint and add headers", async () => {
+  const collector = await receiver();
+  const saved = [
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_HEADERS",
+  ]
+    .map((name) => [name, process.env[name]] as const);
+  try {
+    process.env.OTEL_EXPORTER_OTLP_ENDPOINT = "http://127.0.0.1:9/unused";
+    process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `${collector.url}/custom/traces`;
+    process.env.OTEL_EXPORTER_OTLP_HEADERS = "x-team=observability";
+    const exporter = otelExporter();
+    const bus = new Session({ sessionId: "s2", exporters: [exporter] });
+    bus.emit(EventType.AGENT_START, { agent_name: "codex", provider: "openai" }, "r1");
+    bus.close();
+    await exporter.close();
+    assert.deepEqual(collector.received.map((r) => r.path), ["/custom/traces"]);
+    assert.equal(collector.received[0]?.headers["x-team"], "observability");
+    assert.equal(spansOf(collector.received)[0]?.name, "invoke_agent codex");
+  } finally {
+    for (const [name, value] of saved) {
+      value === undefined ? delete process.env[name] : process.env[name] = value;
+    }
+    await collector.stop();
+  }
+});
+
+test("a collector that cannot be reached makes close reject, naming the failure", async () => {
+  const collector = await receiver();
+  await collector.stop();
+  const exporter = otelExporter({ url: collector.url });
+  exporter.export({ event_type: "agent_start", session_id: "s3", run_id: "r1", agent_name: "hermes" });
+  await assert.rejects(exporter.close(), /OpenTelemetry export failed/);
+});
+
+test("a collector base URL gets the standard traces path; a full traces URL is kept", () => {
+  assert.equal(tracesUrl("http://localhost:4318"), "http://localhost:4318/v1/traces");
+  assert.equal(tracesUrl("http://localhost:4318/otlp/"), "http://localhost:4318/otlp/v1/traces");
+  assert.equal(tracesUrl("http://localhost:4318/v1/traces"), "http://localhost:4318/v1/traces");
+});
