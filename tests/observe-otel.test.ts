@@ -6,9 +6,14 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { EventType } from "../lib/observe/event-log.ts";
 import { otelExporter, tracesUrl } from "../lib/observe/otel.ts";
 import { Session } from "../lib/observe/session.ts";
+import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
+import { runCli } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
 
 const SECRET = `sk-ant-api03-${"Zq7".repeat(30)}`;
 
@@ -102,7 +107,11 @@ function replay(bus: Session): void {
 test("a collector receives the session's spans with GenAI attributes, nested runs as children, no secret", async () => {
   const collector = await receiver();
   try {
-    const exporter = otelExporter({ url: collector.url });
+    // The replay's times ride in the payload here; the events command hands them over the same way (timeOf).
+    const exporter = otelExporter({
+      url: collector.url,
+      timeOf: (e) => typeof e.ts === "number" ? e.ts : undefined,
+    });
     const bus = new Session({ sessionId: "s1", exporters: [exporter] });
     replay(bus);
     bus.close();
@@ -130,7 +139,7 @@ test("a collector receives the session's spans with GenAI attributes, nested run
     );
     assert.equal(turn?.parentSpanId ?? "", "", "a top-level run is a root span");
     assert.equal(attr(turn, "gen_ai.operation.name"), "invoke_agent");
-    assert.equal(attr(turn, "gen_ai.system"), "anthropic");
+    assert.equal(attr(turn, "gen_ai.agent.name"), "claude-code");
     assert.equal(attr(turn, "gen_ai.request.model"), "claude-sonnet-4-5");
     assert.equal(attr(turn, "gen_ai.conversation.id"), "s1");
     assert.equal(subagent?.parentSpanId, turn?.spanId, "the nested run is a child of its parent run");
@@ -214,4 +223,69 @@ test("a collector base URL gets the standard traces path; a full traces URL is k
   assert.equal(tracesUrl("http://localhost:4318"), "http://localhost:4318/v1/traces");
   assert.equal(tracesUrl("http://localhost:4318/otlp/"), "http://localhost:4318/otlp/v1/traces");
   assert.equal(tracesUrl("http://localhost:4318/v1/traces"), "http://localhost:4318/v1/traces");
+});
+
+test("events --otel: a real Claude session with a subagent reaches a collector as nested GenAI spans, its API key redacted", async () => {
+  const root = tempDir("sb-otel-");
+  const claudeHome = join(root, "claude");
+  const seeded = seedClaudeHome(claudeHome, "subagent");
+  // The typed prompt carries a key, as a user pasting a command would.
+  const prompt = "Please delegate this. AGENT: go";
+  writeFileSync(
+    seeded.path,
+    readFileSync(seeded.path, "utf8").replaceAll(prompt, `${prompt} ANTHROPIC_API_KEY=${SECRET}`),
+  );
+  // The main thread's records and the subagent's, each response's usage counted once per message id.
+  const subagents = join(dirname(seeded.path), seeded.id, "subagents");
+  const files = readdirSync(subagents).filter((f) => f.endsWith(".jsonl")).map((f) => join(subagents, f));
+  const raw = [seeded.path, ...files].flatMap((f) => jsonLines(f)) as {
+    type?: string;
+    message?: { id?: string; usage?: Record<string, number> };
+  }[];
+  const outputTokens = new Map<string, number>();
+  for (const r of raw) {
+    if (r.type === "assistant" && r.message?.id && r.message.usage) {
+      outputTokens.set(r.message.id, r.message.usage.output_tokens ?? 0);
+    }
+  }
+  const collector = await receiver();
+  try {
+    const homes = [
+      "--claude-home",
+      claudeHome,
+      "--codex-home",
+      join(root, "x"),
+      "--hermes-home",
+      join(root, "h"),
+    ];
+    const r = await runCli(["events", seeded.id, ...homes, "--otel", collector.url]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "", "--otel names the output: no console lines");
+    for (const received of collector.received) assert.ok(!received.body.includes(SECRET.slice(0, 24)));
+    const spans = spansOf(collector.received);
+    const agents = spans.filter((s) => attr(s, "gen_ai.operation.name") === "invoke_agent");
+    const turn = agents.find((s) => String(attr(s, "session_bridge.run_id")).endsWith(":turn-1"));
+    const nested = agents.filter((s) => !String(attr(s, "session_bridge.run_id")).includes(":turn-"));
+    assert.ok(turn, "the first turn is a run span");
+    assert.match(String(attr(turn, "session_bridge.task")), /ANTHROPIC_API_KEY=<redacted:[a-z-]+>/);
+    assert.equal(attr(turn, "gen_ai.agent.name"), "claude-code");
+    assert.equal(nested.length, 1, "the subagent is a run of its own");
+    assert.equal(
+      nested[0]?.parentSpanId,
+      turn?.spanId,
+      "the subagent's run is a child of the turn it ran in",
+    );
+    const chats = spans.filter((s) => attr(s, "gen_ai.operation.name") === "chat");
+    assert.ok(chats.every((s) => typeof attr(s, "gen_ai.request.model") === "string"));
+    const output = chats.reduce((sum, s) => sum + Number(attr(s, "gen_ai.usage.output_tokens") ?? 0), 0);
+    assert.equal(output, [...outputTokens.values()].reduce((a, b) => a + b, 0));
+    const ids = new Set(spans.map((s) => s.spanId));
+    for (const s of spans) {
+      assert.ok(!s.parentSpanId || ids.has(s.parentSpanId), `${s.name} has no parent span`);
+    }
+    const tools = spans.filter((s) => attr(s, "gen_ai.operation.name") === "execute_tool");
+    assert.ok(tools.length > 0 && tools.every((s) => s.parentSpanId), "tool spans sit under their run");
+  } finally {
+    await collector.stop();
+  }
 });

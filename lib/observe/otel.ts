@@ -63,6 +63,8 @@ export interface OtelExporterOptions {
   /** Extra headers, on top of OTEL_EXPORTER_OTLP_HEADERS. */
   headers?: Record<string, string>;
   serviceName?: string;
+  /** When an event happened (seconds since the epoch), for a replay; now when absent or undefined. */
+  timeOf?: (event: ExportedEvent) => number | undefined;
   /** For tests: a span exporter of one's own instead of OTLP/HTTP. */
   spanExporter?: SpanExporter;
 }
@@ -193,7 +195,8 @@ export function otelExporter(options: OtelExporterOptions = {}): OtelExporter {
     name: "otel",
     export(event) {
       if (closing) throw new Error("the OpenTelemetry exporter is closed");
-      const time = eventTime(event);
+      const at = options.timeOf?.(event);
+      const time = at === undefined ? Date.now() : at * 1000;
       spans.lastTime = Math.max(spans.lastTime, time);
       handlers[event.event_type]?.(event, time);
     },
@@ -275,11 +278,6 @@ function recordingFailures(inner: SpanExporter, failures: string[]): SpanExporte
     shutdown: () => inner.shutdown(),
     forceFlush: () => inner.forceFlush?.() ?? Promise.resolve(),
   };
-}
-
-/** A replayed event carries when it happened (`ts`, seconds); a live one happens now. */
-function eventTime(event: ExportedEvent): number {
-  return typeof event.ts === "number" ? event.ts * 1000 : Date.now();
 }
 
 /** `gen_ai.system` is what dashboards still filter on; `gen_ai.provider.name` is its newer name. */

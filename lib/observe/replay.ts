@@ -1,7 +1,7 @@
 /**
  * A harness session (the IR) as LazyBridge events: each user turn a run (agent start and finish), each model
  * response with the token usage the harness recorded, tool calls, results and errors. Subagent and sidechain
- * threads are runs of their own, nested under the session (`parent_run_id`).
+ * threads are runs of their own, nested under the turn they ran in (`parent_run_id`).
  *
  * Usage: Claude Code records it per response (split records of one response repeat it, so it is counted once
  * per provider message id); Codex (`token_count`) and Hermes (session columns, with cost) record only session
@@ -33,6 +33,7 @@ export function replaySession(session: Session, options: ReplayOptions = {}): Ev
   const runOf = (prefix: string, n: number) => `${session.meta.id}:${prefix}${n}`;
   let run: { id: string; start: Message } | undefined;
   let turn = 0;
+  const turnStarts: { id: string; ts: number }[] = [];
   const finish = (ts: number) => {
     if (!run) return;
     events.push({ eventType: EventType.AGENT_FINISH, runId: run.id, ts, payload: agentPayload(session) });
@@ -55,6 +56,7 @@ export function replaySession(session: Session, options: ReplayOptions = {}): Ev
     if (m.role === "user" && m.kind === "turn" && m.blocks.some((b) => b.type === "text")) {
       finish(ts);
       run = { id: runOf("turn-", ++turn), start: m };
+      turnStarts.push({ id: run.id, ts });
       events.push({
         eventType: EventType.AGENT_START,
         runId: run.id,
@@ -74,11 +76,18 @@ export function replaySession(session: Session, options: ReplayOptions = {}): Ev
   session.threads.forEach((thread, i) => {
     const id = runOf(`${thread.kind}-`, i + 1);
     const first = seconds(thread.messages[0]?.timestamp) ?? lastTs;
+    // A subagent or sidechain ran inside the turn that was under way when it started.
+    const parent = turnStarts.findLast((t) => t.ts <= first) ?? turnStarts[0];
     events.push({
       eventType: EventType.AGENT_START,
       runId: id,
       ts: first,
-      payload: { ...agentPayload(session), thread_kind: thread.kind, thread_id: thread.id },
+      payload: {
+        ...agentPayload(session),
+        thread_kind: thread.kind,
+        thread_id: thread.id,
+        ...(parent ? { parent_run_id: parent.id } : {}),
+      },
     });
     replayMessages(thread.messages, () => id);
     events.push({ eventType: EventType.AGENT_FINISH, runId: id, ts: lastTs, payload: agentPayload(session) });

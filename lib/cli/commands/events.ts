@@ -1,6 +1,7 @@
 import type { Command } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
+import { InputError, RefusedError } from "../../errors.ts";
 import { out, printJson } from "../output.ts";
 import { replaySession } from "../../observe/replay.ts";
 import {
@@ -12,10 +13,14 @@ import {
 } from "../../observe/session.ts";
 
 export const events: Command = {
-  usage: "session-bridge events <session> [--from H] [--db FILE] [--jsonl FILE] [--console] [--json]",
+  usage:
+    "session-bridge events <session> [--from H] [--db FILE] [--jsonl FILE] [--otel URL] [--console] [--json]",
   help: `  --from H      look for <session> in this harness only
   --db FILE     append the events to a SQLite event log (LazyBridge's events table)
   --jsonl FILE  append the events to a JSON lines file
+  --otel URL    send the events as OpenTelemetry spans (GenAI conventions) to a collector's OTLP/HTTP
+                endpoint, e.g. http://localhost:4318; without it, OTEL_EXPORTER_OTLP_ENDPOINT or
+                OTEL_EXPORTER_OTLP_TRACES_ENDPOINT when set; OTEL_EXPORTER_OTLP_HEADERS applies
   --console     print one line per event (the default when no other output is named)
   --json        print the events and their usage summary as one JSON document
 Each user turn is a run (agent_start ... agent_finish) with its model responses (token usage as the harness
@@ -25,6 +30,7 @@ recorded it; cost where it records one), tool calls, results and errors. Secrets
     from: { type: "string" },
     db: { type: "string" },
     jsonl: { type: "string" },
+    otel: { type: "string" },
     console: { type: "boolean" },
   },
   async run(parsed, context) {
@@ -35,15 +41,39 @@ recorded it; cost where it records one), tool calls, results and errors. Secrets
     const exported: ExportedEvent[] = [];
     const exporters: Exporter[] = [];
     if (jsonl) exporters.push(jsonlExporter(jsonl));
+    let replayedAt: number | undefined;
+    const otel = await otelFrom(str(values, "otel"), () => replayedAt);
+    if (otel) exporters.push(otel);
     if (context.json) exporters.push({ name: "json", export: (e) => void exported.push(e) });
-    else if (flag(values, "console") || (!db && !jsonl)) exporters.push(consoleExporter(out));
+    else if (flag(values, "console") || (!db && !jsonl && !str(values, "otel"))) {
+      exporters.push(consoleExporter(out));
+    }
     const bus = new Session({ sessionId: session.meta.id, db: db ?? ":memory:", exporters });
     try {
-      for (const e of replaySession(session)) bus.emit(e.eventType, e.payload, e.runId ?? null, e.ts);
+      for (const e of replaySession(session)) {
+        replayedAt = e.ts;
+        bus.emit(e.eventType, e.payload, e.runId ?? null, e.ts);
+      }
       if (context.json) printJson({ events: exported, usage: bus.usageSummary() });
     } finally {
       bus.close();
     }
+    // Spans leave in batches: the command is done when the collector has them, or says why not.
+    await otel?.close().catch((error: unknown) => {
+      throw new RefusedError(error instanceof Error ? error.message : String(error));
+    });
     return 0;
   },
 };
+
+/**
+ * The SDK loads only when spans are asked for: by --otel, or by the standard endpoint variables (the usual opt-in
+ * of OpenTelemetry tooling; console output stays the default then, as no output was named on the command line).
+ */
+async function otelFrom(url: string | undefined, timeOf: () => number | undefined) {
+  const fromEnv = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (!url && !fromEnv) return undefined;
+  if (url && !URL.canParse(url)) throw new InputError(`--otel: not a URL: ${url}`);
+  const { otelExporter } = await import("../../observe/otel.ts");
+  return otelExporter({ ...(url ? { url } : {}), timeOf });
+}
