@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
@@ -112,4 +112,49 @@ test("events prints one neutral line per event on the console by default", async
   const lines = r.stdout.trim().split("\n");
   assert.match(lines[0]!, /^\[agent_start\] run=/);
   assert.ok(lines.some((l) => l.startsWith("[tool_call]")));
+});
+
+test("a subagent's work is a run of its own, nested under the turn that spawned it, with its own answer", async () => {
+  const home = join(root, "claude-subagent");
+  const s = seedClaudeHome(home, "subagent");
+  const r = await runCliJson([
+    "events",
+    s.id,
+    "--claude-home",
+    home,
+    "--codex-home",
+    join(root, "x"),
+    "--hermes-home",
+    join(root, "h"),
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  type E = {
+    event_type: string;
+    run_id: string | null;
+    thread_kind?: string;
+    parent_run_id?: string;
+    call_id?: string;
+  };
+  const events = r.json.events as E[];
+  const turns = events.filter((e) => e.event_type === "agent_start" && !e.thread_kind).map((e) => e.run_id);
+  const sub = events.find((e) => e.event_type === "agent_start" && e.thread_kind === "subagent");
+  assert.ok(sub, "the subagent is a run");
+  assert.ok(turns.includes(sub.parent_run_id!), "its parent is a turn of the main thread");
+  // The subagent's own answer, read from its transcript on disk, belongs to its run.
+  const dir = join(home, "projects", readdirSync(join(home, "projects"))[0]!, s.id, "subagents");
+  const answers = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).flatMap((f) =>
+    jsonLines(join(dir, f)) as Raw[]
+  )
+    .filter((x) => x.type === "assistant").map((x) =>
+      blocks(x).filter((b) => b.type === "text").map((b) => (b as unknown as { text: string }).text).join(
+        "\n",
+      )
+    );
+  assert.ok(answers.length > 0);
+  assert.deepEqual(
+    events.filter((e) => e.event_type === "model_response" && e.run_id === sub.run_id).map((e) =>
+      (e as unknown as { content: string }).content
+    ),
+    answers,
+  );
 });
