@@ -24,7 +24,7 @@ function moduleGraph(): { files: Set<string>; packages: Set<string> } {
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    if (!file.endsWith(".ts")) return;
+    if (!/\.tsx?$/.test(file)) return;
     for (const spec of runtimeSpecifiers(readFileSync(file, "utf8"))) {
       if (spec.startsWith(".")) visit(resolve(dirname(file), spec));
       else if (!spec.startsWith("node:")) packages.add(spec.startsWith("@") ? spec : spec.split("/")[0]!);
@@ -59,14 +59,27 @@ test("nothing under lib/ imports from fixtures/: the binary carries no test fixt
   assert.deepEqual(findInLib(fixtureSpecifiers), []);
 });
 
-test("the binary loads no test fixture and, of the packages, only ajv, fastest-levenshtein (suggestions), smol-toml and yaml: never zod", () => {
+test("the binary loads no test fixture and, of the packages, only ajv, fastest-levenshtein (suggestions), ink and react (the TUI), OpenTelemetry's (events --otel), smol-toml and yaml: never zod", () => {
   const { files, packages } = moduleGraph();
   assert.ok(
     files.has(join(LIB, "cli", "main.ts")) && files.has(join(LIB, "demo", "samples", "sessions.json")),
   );
   assert.deepEqual([...files].filter((f) => f.startsWith(FIXTURES)), []);
   // zod describes the IR for the suite (lib/ir/schema.ts says why it stays out of the binary).
-  assert.deepEqual([...packages].sort(), ["ajv", "fastest-levenshtein", "smol-toml", "yaml"]);
+  assert.deepEqual([...packages].sort(), [
+    "@opentelemetry/api",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
+    "@opentelemetry/sdk-trace",
+    "@opentelemetry/semantic-conventions",
+    "@opentelemetry/semantic-conventions/incubating",
+    "ajv",
+    "fastest-levenshtein",
+    "ink",
+    "react",
+    "smol-toml",
+    "yaml",
+  ]);
 });
 
 test("the fixture check sees an import, a dynamic import and a file URL into fixtures/", () => {
