@@ -9,7 +9,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { HANDSHAKE_OPEN, isHandshake, QUEUED_HEADING } from "../lib/handshake/handshake.ts";
-import { carryPending } from "../lib/handshake/carry.ts";
+import { carryPending, newCarrySurvey, noteCarryFacts } from "../lib/handshake/carry.ts";
 import { emptySession } from "../lib/ir/session.ts";
 import { findPending } from "../lib/ir/pending.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
@@ -228,7 +228,9 @@ test("each earlier handshake's facts count as already answered only when the mod
       message("h2", "user", "context", handshake("second hop's queued words")),
     ],
   };
-  assert.deepEqual(carryPending(session).pending.queuedInput, [
+  const facts = newCarrySurvey();
+  session.messages.forEach((m, i) => noteCarryFacts(facts, m, i));
+  assert.deepEqual(carryPending(session.pending, session.earlierHandoff, facts).pending.queuedInput, [
     { text: "first hop's queued words", earlier: true },
     { text: "second hop's queued words" },
   ]);

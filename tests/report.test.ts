@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { buildReport } from "../lib/report/report.ts";
+import { buildReport, ThreadTally } from "../lib/report/report.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import type { Capabilities } from "../lib/report/capabilities.ts";
@@ -82,7 +82,7 @@ const SUBAGENT_TO_CODEX = {
 test("what one target discloses depends only on its own capability set", async () => {
   const session = await readClaudeSession(claudeFixture("subagent"));
   const codex = BUILTIN_HARNESSES["codex"].capabilities;
-  assert.deepEqual(buildReport(session, codex, actions), SUBAGENT_TO_CODEX);
+  assert.deepEqual(buildReport(session, codex, actions, ThreadTally.of(session.messages)), SUBAGENT_TO_CODEX);
   const claude = BUILTIN_HARNESSES["claude-code"].capabilities as Capabilities;
   const saved = { ...claude };
   try {
@@ -94,7 +94,10 @@ test("what one target discloses depends only on its own capability set", async (
       subagents: true,
       images: true,
     });
-    assert.deepEqual(buildReport(session, codex, actions), SUBAGENT_TO_CODEX);
+    assert.deepEqual(
+      buildReport(session, codex, actions, ThreadTally.of(session.messages)),
+      SUBAGENT_TO_CODEX,
+    );
   } finally {
     Object.assign(claude, saved);
   }
@@ -103,13 +106,18 @@ test("what one target discloses depends only on its own capability set", async (
 test("a capability a target lacks is disclosed as a loss, and lossless is claimed only without losses", async () => {
   const session = await readClaudeSession(claudeFixture("subagent"));
   const codex = BUILTIN_HARNESSES["codex"].capabilities;
-  assert.deepEqual(buildReport(session, codex, actions), SUBAGENT_TO_CODEX);
-  const richer = buildReport(session, {
-    ...codex,
-    subagents: true,
-    systemInstructions: true,
-    toolSchemas: true,
-  }, actions);
+  assert.deepEqual(buildReport(session, codex, actions, ThreadTally.of(session.messages)), SUBAGENT_TO_CODEX);
+  const richer = buildReport(
+    session,
+    {
+      ...codex,
+      subagents: true,
+      systemInstructions: true,
+      toolSchemas: true,
+    },
+    actions,
+    ThreadTally.of(session.messages),
+  );
   // Still not lossless: the posture has no Codex equivalent.
   assert.deepEqual(richer, {
     ...SUBAGENT_TO_CODEX,
@@ -119,29 +127,40 @@ test("a capability a target lacks is disclosed as a loss, and lossless is claime
 
 test("a same-harness copy is lossless, and says what it synthesized", async () => {
   const session = await readClaudeSession(claudeFixture("plain-text"));
-  assert.deepEqual(buildReport(session, BUILTIN_HARNESSES["claude-code"].capabilities, actions), {
-    source: { harness: "claude-code", id: "cfcdd08f-8724-4f00-81dd-67b485c7dc83" },
-    target: { harness: "claude-code" },
-    lossless: true,
-    entries: [
-      {
-        code: "records-copied-verbatim",
-        severity: "info",
-        count: 1,
-        detail: "same harness: every source record is copied, ids and paths adjusted",
-        examples: [],
-      },
-      HANDSHAKE_ADDED,
-    ],
-  });
+  assert.deepEqual(
+    buildReport(
+      session,
+      BUILTIN_HARNESSES["claude-code"].capabilities,
+      actions,
+      ThreadTally.of(session.messages),
+    ),
+    {
+      source: { harness: "claude-code", id: "cfcdd08f-8724-4f00-81dd-67b485c7dc83" },
+      target: { harness: "claude-code" },
+      lossless: true,
+      entries: [
+        {
+          code: "records-copied-verbatim",
+          severity: "info",
+          count: 1,
+          detail: "same harness: every source record is copied, ids and paths adjusted",
+          examples: [],
+        },
+        HANDSHAKE_ADDED,
+      ],
+    },
+  );
 });
 
 test("a foreign target discloses the source's bookkeeping records it does not carry, by type", async () => {
   // The captured session has 24 records that are neither user nor assistant turns.
   const session = await readClaudeSession(claudeFixture("thinking-tool-use"));
-  const entry = buildReport(session, BUILTIN_HARNESSES["codex"].capabilities, actions).entries.find((e) =>
-    e.code === "harness-records"
-  );
+  const entry = buildReport(
+    session,
+    BUILTIN_HARNESSES["codex"].capabilities,
+    actions,
+    ThreadTally.of(session.messages),
+  ).entries.find((e) => e.code === "harness-records");
   assert.deepEqual(entry, { ...SUBAGENT_RECORDS, count: 24 });
 });
 

@@ -5,7 +5,7 @@ import { BUILTIN_HARNESSES, type HarnessName } from "../lib/harnesses/registry.t
 import { emptySession } from "../lib/ir/session.ts";
 import { translateTools } from "../lib/tools/translate.ts";
 import { editPatch, parsePatch } from "../lib/tools/apply-patch.ts";
-import { restoreProvenance, saveProvenance } from "../lib/tools/provenance.ts";
+import { noteNativeCalls, restoreProvenance, saveProvenance } from "../lib/tools/provenance.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 function sessionWith(harness: HarnessName, calls: { name: string; input: unknown }[], id = "s1"): Session {
@@ -137,7 +137,12 @@ test("a tool with no equivalent passes through by name and is counted", () => {
 test("native forms survive a round trip through the provenance file of the written session", () => {
   const bridgeHome = tempDir();
   const codex = hop(sessionWith("claude-code", [{ name: "Read", input: { file_path: "/p/x.ts" } }]), "codex");
-  saveProvenance(bridgeHome, "codex", "0190a7d2-1111-7000-8000-000000000000", codex);
+  const native = {};
+  for (const m of codex.messages) noteNativeCalls(m, native);
+  saveProvenance(bridgeHome, "codex", "0190a7d2-1111-7000-8000-000000000000", {
+    calls: native,
+    reasoning: [],
+  });
   const reread = sessionWith(
     "codex",
     [{ name: "exec_command", input: { cmd: "sed -n '1,$p' /p/x.ts" } }],

@@ -1,3 +1,4 @@
+import { holdMessages } from "../lib/ir/stream.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync, copyFileSync, mkdirSync } from "node:fs";
@@ -84,7 +85,7 @@ test("terminal escapes and bidi overrides in tool output reach Codex and Hermes 
       handshake: true,
       now: new Date(),
     });
-    const outputs = prepared.session.messages.flatMap((m) => m.blocks).flatMap((b) =>
+    const outputs = (await holdMessages(prepared.session.messages)).flatMap((m) => m.blocks).flatMap((b) =>
       b.type === "tool_result" ? b.content.map((p) => (p.type === "text" ? p.text : "")) : []
     );
     assert.ok(outputs.length > 0);
@@ -99,7 +100,9 @@ test("terminal escapes and bidi overrides in tool output reach Codex and Hermes 
     handshake: true,
     now: new Date(),
   });
-  const kept = same.session.messages.flatMap((m) => m.blocks).filter((b) => b.type === "tool_result");
+  const kept = (await holdMessages(same.session.messages)).flatMap((m) => m.blocks).filter((b) =>
+    b.type === "tool_result"
+  );
   assert.ok(
     kept.every((b) => b.type === "tool_result" && b.content[0]?.type === "text" && b.content[0].text === raw),
   );

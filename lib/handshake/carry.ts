@@ -4,15 +4,7 @@
  * the next handshake states them again and the model reads each once. A fact the current source states
  * itself is not repeated.
  */
-import type {
-  Block,
-  EarlierHandoff,
-  Message,
-  OpenToolCall,
-  Pending,
-  QueuedInput,
-  Session,
-} from "../ir/schema.ts";
+import type { Block, EarlierHandoff, Message, OpenToolCall, Pending, QueuedInput } from "../ir/schema.ts";
 import {
   CALLS_HEADING,
   EARLIER_CALL,
@@ -27,30 +19,64 @@ interface Stated {
   queued: string[];
 }
 
+/** What carrying needs to know of a thread, gathered in one pass over it (see ThreadSurvey in prepare.ts). */
+export interface CarryFacts {
+  /** What each earlier handshake in the thread stated, and where it stands. */
+  handshakes: { stated: Stated; index: number }[];
+  /** Where the model last answered (an assistant turn), -1 if never. */
+  lastAnswer: number;
+  /** The newest time an answer records. */
+  lastAnswerAt?: string;
+  /** The calls the thread makes: by call id, the name they go by and the message that made them. */
+  calls: ReadonlyMap<string, { name: string; uid: string }>;
+}
+
+export type CarrySurvey = CarryFacts & { calls: Map<string, { name: string; uid: string }> };
+
+export const newCarrySurvey = (): CarrySurvey => ({ handshakes: [], lastAnswer: -1, calls: new Map() });
+
+/** Adds what message `m`, at `index`, says for carrying. */
+export function noteCarryFacts(
+  facts: CarrySurvey,
+  m: Message,
+  index: number,
+): void {
+  if (isHandshake(m)) facts.handshakes.push({ stated: parseHandshake(textOf(m.blocks)), index });
+  if (answered(m)) {
+    facts.lastAnswer = index;
+    if (m.timestamp && (!facts.lastAnswerAt || m.timestamp > facts.lastAnswerAt)) {
+      facts.lastAnswerAt = m.timestamp;
+    }
+  }
+  for (const b of m.blocks) if (b.type === "tool_call") facts.calls.set(b.id, { name: b.name, uid: m.uid });
+}
+
+// After the model has answered since a handshake, its facts may have been dealt with: they are stated as an
+// earlier hop's, for the model to check, not as in flight now.
+const answered = (m: Message) => m.role === "assistant" && m.kind === "turn";
+
 /** The session's pending state with every still-pending fact of its earlier handshakes added. */
-export function carryPending(session: Session): { pending: Pending; carried: number } {
-  const { messages, pending } = session;
-  // After the model has answered since a handshake, its facts may have been dealt with: they are stated as an
-  // earlier hop's, for the model to check, not as in flight now.
-  const answered = (m: Message) => m.role === "assistant" && m.kind === "turn";
-  const sources: { stated: Stated; continued: boolean }[] = messages.flatMap((m, i) =>
-    isHandshake(m)
-      ? [{ stated: parseHandshake(textOf(m.blocks)), continued: messages.slice(i + 1).some(answered) }]
-      : []
-  );
+export function carryPending(
+  pending: Pending,
+  earlier: EarlierHandoff | undefined,
+  facts: CarryFacts,
+): { pending: Pending; carried: number } {
+  const sources: { stated: Stated; continued: boolean }[] = facts.handshakes.map((h) => ({
+    stated: h.stated,
+    continued: h.index < facts.lastAnswer,
+  }));
   // The handshake this session was handed off with, as remembered: found even where the target harness moved
   // its record off the live thread.
-  const earlier = session.earlierHandoff;
   if (earlier) {
     sources.push({
       stated: { calls: earlier.calls, queued: earlier.queued },
-      continued: messages.some((m) => answered(m) && !!m.timestamp && m.timestamp > earlier.at),
+      continued: !!facts.lastAnswerAt && facts.lastAnswerAt > earlier.at,
     });
   }
   if (!sources.length) return { pending, carried: 0 };
   const calls = new Map(pending.openToolCalls.map((c) => [c.callId, c]));
   const queued = new Map(pending.queuedInput.map((q) => [q.text, q]));
-  const made = callsIn(messages);
+  const made = facts.calls;
   for (const { stated, continued } of sources) {
     for (const c of stated.calls) {
       if (calls.has(c.callId)) continue;
@@ -131,12 +157,4 @@ function unquote(literal: string): string | undefined {
 
 function textOf(blocks: Block[]): string {
   return blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
-}
-
-function callsIn(messages: Message[]): Map<string, { name: string; uid: string }> {
-  const calls = new Map<string, { name: string; uid: string }>();
-  for (const m of messages) {
-    for (const b of m.blocks) if (b.type === "tool_call") calls.set(b.id, { name: b.name, uid: m.uid });
-  }
-  return calls;
 }

@@ -4,7 +4,8 @@
  * a second one; what it said that is still pending is carried into its replacement (see carry.ts), so each
  * fact reaches the model once, on every hop.
  */
-import type { Message, OpenToolCall, Session } from "../ir/schema.ts";
+import type { Message, OpenToolCall } from "../ir/schema.ts";
+import type { SessionHead } from "../ir/stream.ts";
 import type { ConversionReport } from "../report/report.ts";
 import { escapeControls } from "../io/control-characters.ts";
 
@@ -41,7 +42,11 @@ export interface HandshakeContext {
   now: Date;
 }
 
-export function handshakeText(session: Session, report: ConversionReport, context: HandshakeContext): string {
+export function handshakeText(
+  session: SessionHead,
+  report: ConversionReport,
+  context: HandshakeContext,
+): string {
   const { meta, pending } = session;
   const lines = [
     HANDSHAKE_OPEN,

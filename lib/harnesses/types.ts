@@ -4,6 +4,7 @@
  * new folder and one registry line (lib/harnesses/registry.ts), never an edit to a command or a shared table.
  */
 import type { ReasoningBlock, Session } from "../ir/schema.ts";
+import type { SessionHead, SessionStream } from "../ir/stream.ts";
 import type { Capabilities } from "../report/capabilities.ts";
 import type { ReportEntry } from "../report/report.ts";
 import type { Posture, PostureMapping } from "../posture/posture.ts";
@@ -254,7 +255,7 @@ export interface Harness {
   /** Which model ids it can continue on, and its default. */
   models: ModelRules;
   /** Whether a reasoning proof in a session it wrote provably comes from the provider the block names. */
-  provesReasoning(session: Session, block: ReasoningBlock): boolean;
+  provesReasoning(session: SessionHead, block: ReasoningBlock): boolean;
   /**
    * The kind LazyBridge's alias registry files this harness's conversations under (`claude`, `codex`,
    * `hermes`); absent: no alias (`@NAME`) can name them.
@@ -269,7 +270,7 @@ export interface Harness {
   /** What this harness's writer can hold; the loss report is computed against it. */
   capabilities: Capabilities;
   /** A fresh session id in this harness's own format (some derive it from the source session's start). */
-  newId(now: Date, session?: Session): string;
+  newId(now: Date, session?: SessionHead): string;
   /**
    * The model this harness's own configuration in its home names, if any (see lib/pipeline/model.ts). Async:
    * the configuration parsers load on first use, not at start-up.
@@ -282,13 +283,18 @@ export interface Harness {
   list(home: string): Promise<SessionSummary[]>;
   /** Reads a session file (or row set) into the IR. */
   read(path: string): Promise<Session>;
-  /** Renders a session into this harness's native lines, touching no store. */
-  render(session: Session, options: RenderOptions): AsyncIterable<string>;
+  /**
+   * Reads a session to convert it, its live thread streamed from the file (or rows) as it is iterated, so a
+   * session larger than memory converts; absent, `read` holds it.
+   */
+  open?(path: string): Promise<SessionStream>;
+  /** Renders a session into this harness's native lines, touching no store (its thread iterated once). */
+  render(session: SessionStream, options: RenderOptions): AsyncIterable<string>;
   /**
    * What a file of this harness (convert) drops of a session that the capability report cannot see: parts of a
    * same-harness source the format has no place for. Handoffs report theirs in the plan's notes.
    */
-  fileLosses?(session: Session): ReportEntry[];
+  fileLosses?(session: SessionStream): ReportEntry[];
   /**
    * The command a user pastes into any terminal to continue a session handed to this harness
    * (`cd <cwd> && [HOME_VARIABLE=<home>] <argv>`, see lib/harnesses/resume.ts); `plan()` prints it.
@@ -296,7 +302,7 @@ export interface Harness {
   resumeCommand(request: ResumeRequest): string;
   /** Decides where a handoff goes and what it writes, read-only; the plan's `commit()` carries it out. */
   plan(
-    session: Session,
+    session: SessionStream,
     options: RenderOptions,
     home: string,
     force: boolean,

@@ -4,7 +4,7 @@
  * proof is detached before the text leaves, and remembered (provenance) so a hop back to a harness whose
  * provider made it restores the native block exactly.
  */
-import type { Block, ReasoningBlock, Session, TextBlock } from "./schema.ts";
+import type { Block, Message, ReasoningBlock, TextBlock } from "./schema.ts";
 
 export const REASONING_PREFIX = "[reasoning] ";
 
@@ -15,7 +15,6 @@ export function reasoningAsText(block: ReasoningBlock): TextBlock | undefined {
 export type ProofProvider = "anthropic" | "openai" | "none";
 
 export interface Detached {
-  session: Session;
   /** The original blocks whose proof was detached, with the text they travel as. */
   detached: { text: string; block: ReasoningBlock }[];
   /** How many of them carried a proof the target's provider would not accept. */
@@ -26,30 +25,30 @@ export interface Detached {
   unproven: number;
 }
 
+export const nothingDetached = (): Detached => ({ detached: [], proofs: 0, asText: 0, unproven: 0 });
+
 /**
- * Detaches every reasoning proof the target's provider would not accept. A proof is accepted only when it is
- * the target's provider's and the source can prove where it came from: a Hermes session run through a router
- * (OpenRouter, ...) records Anthropic-format signatures that no one can show Anthropic made, so those are
- * never replayed, whatever the target.
+ * Detaches every reasoning proof the target's provider would not accept, one message at a time, recording what
+ * it detached in `out`. A proof is accepted only when it is the target's provider's and the source can prove
+ * where it came from: a Hermes session run through a router (OpenRouter, ...) records Anthropic-format
+ * signatures that no one can show Anthropic made, so those are never replayed, whatever the target.
  * @param travel how the text will read in the target (the neutralized form), for matching on the way back
  * @param provable whether the source harness can prove a block's proof is its named provider's (its
  *   descriptor's `provesReasoning`)
  */
-export function detachProofs(
-  session: Session,
+export function proofDetacher(
   accepts: ProofProvider,
   travel: (text: string) => string,
-  provable: (session: Session, block: ReasoningBlock) => boolean,
-): Detached {
-  const out: Detached = { session, detached: [], proofs: 0, asText: 0, unproven: 0 };
+  provable: (block: ReasoningBlock) => boolean,
+): (m: Message, out: Detached) => Message {
   // Claude Code and Codex targets hold reasoning natively only with their provider's proof; there any other
   // reasoning becomes `[reasoning]` text, remembered so a hop back makes it reasoning again. Hermes holds
   // reasoning text natively (only a proof has to stay behind).
   const textTarget = accepts !== "none";
-  const block = (b: Block): Block => {
+  const block = (b: Block, out: Detached): Block => {
     if (b.type !== "reasoning") return b;
     const proof = !!b.signature || !!b.encrypted;
-    const ok = proof && (b.restored || provable(session, b));
+    const ok = proof && (b.restored || provable(b));
     if (proof && !ok) out.unproven++;
     if (ok && b.provider === accepts) return b;
     if (!proof && !textTarget) return b;
@@ -59,35 +58,28 @@ export function detachProofs(
     if (textTarget && text.trim()) out.asText++;
     return { type: "reasoning", text, provider: b.provider };
   };
-  const messages = session.messages.map((m) =>
-    m.blocks.some((b) => b.type === "reasoning") ? { ...m, blocks: m.blocks.map(block) } : m
-  );
-  return { ...out, session: { ...session, messages } };
+  return (m, out) =>
+    m.blocks.some((b) => b.type === "reasoning") ? { ...m, blocks: m.blocks.map((b) => block(b, out)) } : m;
 }
 
 /**
- * Puts detached proofs back: a reasoning block, or a `[reasoning]` text block, whose text is one that left
- * with a proof becomes the original block again. Text that no longer matches (edited since) stays as it is.
+ * Puts detached proofs back, one message at a time: a reasoning block, or a `[reasoning]` text block, whose
+ * text is one that left with a proof becomes the original block again. Text that no longer matches (edited
+ * since) stays as it is.
  */
-export function reattachProofs(
-  session: Session,
+export function proofReattacher(
   detached: { text: string; block: ReasoningBlock }[],
-): number {
-  if (!detached.length) return 0;
+): (m: Message) => Message {
   const byText = new Map(detached.map((d) => [d.text, d.block]));
-  let restored = 0;
-  for (const m of session.messages) {
-    m.blocks = m.blocks.map((b) => {
-      const text = b.type === "reasoning" && !b.signature && !b.encrypted
-        ? b.text
-        : b.type === "text" && b.text.startsWith(REASONING_PREFIX)
-        ? b.text.slice(REASONING_PREFIX.length)
-        : undefined;
-      const original = text === undefined ? undefined : byText.get(text);
-      if (!original) return b;
-      restored++;
-      return original.signature || original.encrypted ? { ...original, restored: true } : original;
-    });
-  }
-  return restored;
+  const block = (b: Block): Block => {
+    const text = b.type === "reasoning" && !b.signature && !b.encrypted
+      ? b.text
+      : b.type === "text" && b.text.startsWith(REASONING_PREFIX)
+      ? b.text.slice(REASONING_PREFIX.length)
+      : undefined;
+    const original = text === undefined ? undefined : byText.get(text);
+    if (!original) return b;
+    return original.signature || original.encrypted ? { ...original, restored: true } : original;
+  };
+  return (m) => (byText.size ? { ...m, blocks: m.blocks.map(block) } : m);
 }

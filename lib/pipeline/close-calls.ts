@@ -5,37 +5,45 @@
  * above]", pointing at a summary that does not exist. So by default each open call is answered with a result
  * that says what happened, placed right after the response that made it, as every provider requires.
  */
-import type { Message, Session } from "../ir/schema.ts";
+import type { Message } from "../ir/schema.ts";
 import { INTERRUPTED_RESULT } from "../handshake/handshake.ts";
 
-/** The session with an interrupted result for each pending call that has none, and those calls' ids. */
-export function closeOpenCalls(session: Session): { session: Session; closed: string[] } {
-  const list = session.messages;
-  const answered = new Set<string>();
-  for (const m of list) for (const b of m.blocks) if (b.type === "tool_result") answered.add(b.callId);
-  const open = new Set(
-    session.pending.openToolCalls.filter((c) => c.messageUid && !answered.has(c.callId)).map((c) => c.callId),
-  );
-  // Stubs go after the rest of the calling response and the results that answer it, before anything else.
-  const after = new Map<number, Message[]>();
-  const closed: string[] = [];
-  list.forEach((m, i) => {
-    const calls = m.blocks.flatMap((b) => (b.type === "tool_call" && open.has(b.id) ? [b.id] : []));
-    if (!calls.length) return;
-    let at = i;
-    while (at + 1 < list.length && continuesResponse(m, list[at + 1]!)) at++;
-    const stubs = after.get(at) ?? [];
-    stubs.push(stubMessage(m, calls));
-    after.set(at, stubs);
-    closed.push(...calls);
-  });
-  if (!closed.length) return { session, closed };
-  const messages = list.flatMap((m, i) => [m, ...(after.get(i) ?? [])]);
-  return { session: { ...session, messages }, closed };
+/**
+ * Inserts an interrupted result for each of the `open` calls into a thread as it passes: after the rest of the
+ * calling response and the results that answer it, before anything else. Stateful: one per pass over a thread.
+ */
+export class StubInserter {
+  /** Callers whose stub waits for the end of their response, oldest first. */
+  private waiting: { caller: Message; calls: string[] }[] = [];
+
+  constructor(private readonly open: ReadonlySet<string>) {}
+
+  /** The messages to pass on now that `m` is next: stubs whose response ended before it, then `m`. */
+  next(m: Message): Message[] {
+    const out: Message[] = [];
+    if (this.waiting.length) {
+      const ended = this.waiting.filter((w) => !continuesResponse(w.caller, m));
+      this.waiting = this.waiting.filter((w) => continuesResponse(w.caller, m));
+      out.push(...ended.map((w) => stubMessage(w.caller, w.calls)));
+    }
+    out.push(m);
+    const calls = this.open.size
+      ? m.blocks.flatMap((b) => (b.type === "tool_call" && this.open.has(b.id) ? [b.id] : []))
+      : [];
+    if (calls.length) this.waiting.push({ caller: m, calls });
+    return out;
+  }
+
+  /** The stubs still waiting when the thread ends. */
+  end(): Message[] {
+    const out = this.waiting.map((w) => stubMessage(w.caller, w.calls));
+    this.waiting = [];
+    return out;
+  }
 }
 
 /** A later record of the same API response, or a message that only carries tool results. */
-function continuesResponse(caller: Message, next: Message): boolean {
+export function continuesResponse(caller: Message, next: Message): boolean {
   if (next.role === "assistant") {
     return !!caller.providerMessageId && next.providerMessageId === caller.providerMessageId;
   }

@@ -5,6 +5,7 @@
 import { resolve } from "node:path";
 import { InputError } from "../errors.ts";
 import type { Session } from "../ir/schema.ts";
+import type { SessionStream } from "../ir/stream.ts";
 import type { Harness } from "../harnesses/types.ts";
 import { builtinRegistry, findHarness } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
@@ -25,7 +26,7 @@ import { redactingLines, type RedactionTally } from "../observe/redact-transcrip
 export type Destination = { path: string; replace: boolean } | { fd: number };
 
 export async function convertSession(
-  source: Session,
+  source: SessionStream,
   target: Harness,
   request: ConversionRequest,
   destination: Destination,
@@ -36,8 +37,7 @@ export async function convertSession(
   const prepared = await prepareConversion(source, target, request);
   const rendered = target.render(prepared.session, prepared.options);
   const lines = redaction ? redactingLines(rendered, redaction) : rendered;
-  const provenance = () =>
-    saveProvenance(bridgeHome, target.name, prepared.options.id, prepared.session, prepared.memory);
+  const provenance = () => saveProvenance(bridgeHome, target.name, prepared.options.id, prepared.memory);
   if ("path" in destination) {
     // A kill while the file is filled leaves an intent naming its temp file for recovery.
     const output = {

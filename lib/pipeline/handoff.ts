@@ -196,7 +196,7 @@ async function handOff(
     }
     crashPoint("committed");
     try {
-      saveProvenance(bridgeHome, target.name, plan.id, session, memory);
+      saveProvenance(bridgeHome, target.name, plan.id, memory);
       await recordHandoff(bridgeHome, op, source, result, now);
     } catch (error) {
       throw new RefusedError(

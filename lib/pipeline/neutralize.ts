@@ -9,7 +9,7 @@
  *   terminal (lib/io/control-characters.ts).
  * Same-harness copies keep the original bytes; this runs only on the way to another harness.
  */
-import type { Block, Message, Session } from "../ir/schema.ts";
+import type { Block, Message } from "../ir/schema.ts";
 import { escapeControls } from "../io/control-characters.ts";
 
 /** session-bridge's own marker, inert inside moved text whatever harnesses are registered. */
@@ -35,25 +35,27 @@ export function neutralizeText(text: string, tags: ControlTags): { text: string;
   return { text: out, changed };
 }
 
-export interface Neutralized {
-  session: Session;
+/** What neutralizing changed so far: the report's counts. */
+export interface NeutralizedCounts {
   /** Harness control tags made inert. */
   tags: number;
   /** Terminal control and bidi characters escaped. */
   controls: number;
 }
 
-/** Neutralizes every text the conversation carries (not harness context, which targets never replay). */
-export function neutralizeSession(session: Session, controlTags: ControlTags): Neutralized {
-  let tags = 0;
-  let controls = 0;
-  const fix = (text: string) => {
-    const t = neutralizeText(text, controlTags);
-    const c = escapeControls(t.text);
-    tags += t.changed;
-    controls += c.changed;
-    return c.text;
-  };
+/** A text made inert, counted into `counts`. */
+export function neutralizeCounted(text: string, controlTags: ControlTags, counts: NeutralizedCounts): string {
+  const t = neutralizeText(text, controlTags);
+  const c = escapeControls(t.text);
+  counts.tags += t.changed;
+  counts.controls += c.changed;
+  return c.text;
+}
+
+/** Neutralizes every text a message carries (not harness context, which targets never replay). */
+export function neutralizeMessage(m: Message, controlTags: ControlTags, counts: NeutralizedCounts): Message {
+  if (m.kind === "context") return m;
+  const fix = (text: string) => neutralizeCounted(text, controlTags, counts);
   const block = (b: Block): Block => {
     if (b.type === "text") return { ...b, text: fix(b.text) };
     // A signed or encrypted reasoning block must stay byte-exact, or its provider rejects it.
@@ -63,15 +65,5 @@ export function neutralizeSession(session: Session, controlTags: ControlTags): N
     }
     return b;
   };
-  const message = (m: Message): Message => (m.kind === "context" ? m : { ...m, blocks: m.blocks.map(block) });
-  const queuedInput = session.pending.queuedInput.map((q) => ({ ...q, text: fix(q.text) }));
-  return {
-    session: {
-      ...session,
-      messages: session.messages.map(message),
-      pending: { ...session.pending, queuedInput },
-    },
-    tags,
-    controls,
-  };
+  return { ...m, blocks: m.blocks.map(block) };
 }

@@ -3,20 +3,33 @@
  * make text and proofs fit for the target, compute the loss report against the target's capabilities, and
  * build the handshake from it. Harness writers only render what this decides.
  */
-import type { Session } from "../ir/schema.ts";
+import type { Message, NativeToolCall, Pending } from "../ir/schema.ts";
+import { type Messages, pipeMessages, type SessionStream } from "../ir/stream.ts";
 import type { Harness, RenderOptions } from "../harnesses/types.ts";
-import { buildReport, type ConversionReport } from "../report/report.ts";
+import { buildReport, type ConversionReport, ThreadTally } from "../report/report.ts";
 import { handshakeText } from "../handshake/handshake.ts";
-import { carryPending, statedPending } from "../handshake/carry.ts";
+import {
+  carryPending,
+  type CarrySurvey,
+  newCarrySurvey,
+  noteCarryFacts,
+  statedPending,
+} from "../handshake/carry.ts";
 import { canonicalCwd } from "../io/paths.ts";
 import { InputError } from "../errors.ts";
-import { translateTools } from "../tools/translate.ts";
-import type { ConversionMemory } from "../tools/provenance.ts";
-import { controlTags, neutralizeSession, neutralizeText } from "./neutralize.ts";
+import { noTranslation, toolTranslator, type TranslationStats } from "../tools/translate.ts";
+import { type ConversionMemory, noteNativeCalls } from "../tools/provenance.ts";
+import {
+  controlTags,
+  neutralizeCounted,
+  type NeutralizedCounts,
+  neutralizeMessage,
+  neutralizeText,
+} from "./neutralize.ts";
 import { escapeControls, titleText } from "../io/control-characters.ts";
-import { closeOpenCalls } from "./close-calls.ts";
+import { continuesResponse, StubInserter } from "./close-calls.ts";
 import { chooseModel, type ModelChoice } from "./model.ts";
-import { detachProofs } from "../ir/reasoning.ts";
+import { type Detached, nothingDetached, proofDetacher } from "../ir/reasoning.ts";
 import type { Posture, PostureCarry } from "../posture/posture.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 
@@ -45,16 +58,24 @@ export interface ConversionRequest {
 }
 
 export interface PreparedConversion {
-  /** The session as the target will receive it: tool calls translated into its vocabulary. */
-  session: Session;
+  /**
+   * The session as the target will receive it: tool calls translated into its vocabulary, text made inert,
+   * interrupted calls answered. A streamed source stays streamed: each message is made fit as it is read.
+   */
+  session: SessionStream;
   options: RenderOptions;
   report: ConversionReport;
   /** What a hop back needs to undo this conversion exactly (saved as provenance with the written session). */
   memory: ConversionMemory;
 }
 
+/**
+ * Prepares a conversion in one pass over the source's thread (the survey), which gathers everything the report,
+ * the handshake and the pending state need; the thread itself is transformed again, message by message, as
+ * the target's writer reads it, so a streamed session is never held whole.
+ */
 export async function prepareConversion(
-  source: Session,
+  source: SessionStream,
   target: Harness,
   request: ConversionRequest,
 ): Promise<PreparedConversion> {
@@ -64,45 +85,61 @@ export async function prepareConversion(
   const from = findHarness(request.registry, source.meta.harness);
   const same = from.name === target.name;
   const stub = request.stubOpenCalls ?? true;
-  const { pending, carried } = carryPending(source);
-  const { session: translated, stats } = translateTools({ ...source, pending }, from, target);
-  let session = withCallNames(translated);
-  let tags = 0;
-  let controls = 0;
-  let proofs = { detached: [] as ConversionMemory["reasoning"], proofs: 0, asText: 0, unproven: 0 };
-  // A same-harness copy keeps its records as they were; text moving to another harness is neutralized, and
-  // reasoning proofs go only where their provider is.
+  const fit = messageFitter(source, from, target, request.registry);
+  const survey = await surveyThread(source.messages, fit);
+  const carriedPending = carryPending(source.pending, source.earlierHandoff, survey.carry);
+  const { carried } = carriedPending;
+  let pending = withCallNames(carriedPending.pending, survey.carry.calls);
+  // A same-harness copy keeps its records as they were; text moving to another harness is neutralized.
   if (!same) {
-    const tagged = controlTags(request.registry.harnesses.flatMap((h) => h.controlTags));
-    const neutral = neutralizeSession(session, tagged);
-    ({ tags, controls } = neutral);
-    const detached = detachProofs(
-      neutral.session,
-      target.capabilities.reasoningProvider,
-      (text) => escapeControls(neutralizeText(text, tagged).text).text,
-      from.provesReasoning,
-    );
-    session = detached.session;
-    proofs = detached;
+    const queuedInput = pending.queuedInput.map((q) => ({
+      ...q,
+      text: fit.neutralize(q.text, survey.neutral),
+    }));
+    pending = { ...pending, queuedInput };
   }
   // Foreign renderings get the interrupted results in the thread itself, right after their calls; a
   // same-harness copy, which renders the source's own records, has its writer append them.
-  if (!same && stub) session = closeOpenCalls(session).session;
+  const open = !same && stub
+    ? new Set(
+      pending.openToolCalls.filter((c) => c.messageUid && !survey.answered.has(c.callId)).map((c) =>
+        c.callId
+      ),
+    )
+    : new Set<string>();
+  const translateThread = (m: Message) => fit.translate(m, noTranslation());
+  const session: SessionStream = {
+    ...source,
+    pending,
+    threads: source.threads.map((t) => ({ ...t, messages: t.messages.map(translateThread) })),
+    messages: pipeMessages(source.messages, () => {
+      const tally = fit.tally();
+      const stubs = new StubInserter(open);
+      return { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() };
+    }),
+  };
   const posture = targetPosture(source, from, target);
   const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request);
-  const report = buildReport(session, target.capabilities, {
-    handshake: request.handshake,
-    stubbedCalls: stub,
-    tools: stats,
-    neutralized: tags,
-    controls,
-    proofsDetached: proofs.proofs,
-    reasoningAsText: proofs.asText,
-    proofsUnproven: proofs.unproven,
-    ...(posture ? { posture: { posture, source: from, target } satisfies PostureCarry } : {}),
-    ...(model ? { model } : {}),
-    carried,
-  });
+  const { proofs } = survey;
+  const report = buildReport(
+    session,
+    target.capabilities,
+    {
+      handshake: request.handshake,
+      stubbedCalls: stub,
+      tools: survey.tools,
+      neutralized: survey.neutral.tags,
+      controls: survey.neutral.controls,
+      proofsDetached: proofs.proofs,
+      reasoningAsText: proofs.asText,
+      proofsUnproven: proofs.unproven,
+      ...(posture ? { posture: { posture, source: from, target } satisfies PostureCarry } : {}),
+      ...(model ? { model } : {}),
+      carried,
+    },
+    survey.tally,
+    stubPositions(survey, open),
+  );
   // A title lands in a field the target shows as is (its picker, a terminal title): cleaned on every route.
   const title = request.title === undefined ? undefined : titleText(request.title) || undefined;
   const options: RenderOptions = {
@@ -122,6 +159,7 @@ export async function prepareConversion(
   }
   const stated = request.handshake ? statedPending(session.pending, request.now) : undefined;
   const memory: ConversionMemory = {
+    calls: survey.natives,
     reasoning: proofs.detached,
     ...postureMemory(source, target, posture),
     ...(stated ? { pending: stated } : {}),
@@ -129,21 +167,120 @@ export async function prepareConversion(
   return { session, options, report, memory };
 }
 
-/** Pending calls named as the target names them (a stub for a translated call carries `terminal`, not `Bash`). */
-function withCallNames(session: Session): Session {
-  const names = new Map<string, string>();
-  for (const m of session.messages) {
-    for (const b of m.blocks) if (b.type === "tool_call") names.set(b.id, b.name);
+/** How each message is made fit for the target, with what doing so changed counted into a tally. */
+interface MessageFitter {
+  tally(): FitTally;
+  message(m: Message, tally: FitTally): Message;
+  translate(m: Message, stats: TranslationStats): Message;
+  neutralize(text: string, counts: NeutralizedCounts): string;
+}
+
+interface FitTally {
+  tools: TranslationStats;
+  neutral: NeutralizedCounts;
+  proofs: Detached;
+}
+
+function messageFitter(
+  source: SessionStream,
+  from: Harness,
+  target: Harness,
+  registry: Registry,
+): MessageFitter {
+  const translate = toolTranslator(from, target);
+  const tally = (): FitTally => ({
+    tools: noTranslation(),
+    neutral: { tags: 0, controls: 0 },
+    proofs: nothingDetached(),
+  });
+  if (from.name === target.name) {
+    return { tally, translate, message: (m, t) => translate(m, t.tools), neutralize: (text) => text };
   }
-  const openToolCalls = session.pending.openToolCalls.map((c) => ({
+  const tagged = controlTags(registry.harnesses.flatMap((h) => h.controlTags));
+  const neutralize = (text: string, counts: NeutralizedCounts) => neutralizeCounted(text, tagged, counts);
+  // Reasoning proofs go only where their provider is; the text they travel as is what a hop back matches.
+  const detach = proofDetacher(
+    target.capabilities.reasoningProvider,
+    (text) => escapeControls(neutralizeText(text, tagged).text).text,
+    (block) => from.provesReasoning(source, block),
+  );
+  return {
+    tally,
+    translate,
+    neutralize,
+    message: (m, t) => detach(neutralizeMessage(translate(m, t.tools), tagged, t.neutral), t.proofs),
+  };
+}
+
+/** What one pass over the source's thread, each message made fit for the target, tells the rest of prepare. */
+interface ThreadSurvey extends FitTally {
+  tally: ThreadTally;
+  carry: CarrySurvey;
+  /** Calls that have a result somewhere in the thread. */
+  answered: Set<string>;
+  /** By caller uid: the position after which the caller's response ends (where its stub would go). */
+  responseEnds: Map<string, number>;
+  natives: Record<string, NativeToolCall>;
+}
+
+async function surveyThread(messages: Messages, fit: MessageFitter): Promise<ThreadSurvey> {
+  const survey: ThreadSurvey = {
+    ...fit.tally(),
+    tally: new ThreadTally(),
+    carry: newCarrySurvey(),
+    answered: new Set(),
+    responseEnds: new Map(),
+    natives: {},
+  };
+  /** Callers whose response is still going on, as of the message in hand. */
+  let responding: Message[] = [];
+  let index = 0;
+  for await (const source of messages) {
+    const m = fit.message(source, survey);
+    responding = responding.filter((caller) => {
+      const goesOn = continuesResponse(caller, m);
+      if (goesOn) survey.responseEnds.set(caller.uid, index);
+      return goesOn;
+    });
+    if (m.blocks.some((b) => b.type === "tool_call")) {
+      survey.responseEnds.set(m.uid, index);
+      responding.push(m);
+    }
+    for (const b of m.blocks) if (b.type === "tool_result") survey.answered.add(b.callId);
+    noteCarryFacts(survey.carry, m, index);
+    noteNativeCalls(m, survey.natives);
+    survey.tally.add(m, index);
+    index++;
+  }
+  return survey;
+}
+
+/**
+ * Where the surveyed message at each position lands once stubs are inserted: one stub message follows the
+ * response of each caller of an open call, so a message moves down by the stubs whose response ended before it.
+ */
+function stubPositions(survey: ThreadSurvey, open: ReadonlySet<string>): (index: number) => number {
+  const callers = new Set(
+    [...open].flatMap((callId) => {
+      const uid = survey.carry.calls.get(callId)?.uid;
+      return uid === undefined ? [] : [uid];
+    }),
+  );
+  const ends = [...callers].map((uid) => survey.responseEnds.get(uid) ?? -1).sort((a, b) => a - b);
+  return (index) => index + ends.filter((end) => end < index).length;
+}
+
+/** Pending calls named as the target names them (a stub for a translated call carries `terminal`, not `Bash`). */
+function withCallNames(pending: Pending, calls: ReadonlyMap<string, { name: string }>): Pending {
+  const openToolCalls = pending.openToolCalls.map((c) => ({
     ...c,
-    name: names.get(c.callId) ?? c.name,
+    name: calls.get(c.callId)?.name ?? c.name,
   }));
-  return { ...session, pending: { ...session.pending, openToolCalls } };
+  return { ...pending, openToolCalls };
 }
 
 /** The source's posture by meaning; on a hop back to the harness it was first stated in, its exact words. */
-function targetPosture(source: Session, from: Harness, target: Harness): Posture | undefined {
+function targetPosture(source: SessionStream, from: Harness, target: Harness): Posture | undefined {
   const { permissionMode, permissionNative } = source.meta;
   const posture = permissionMode ? from.posture?.toPosture(permissionMode) : undefined;
   if (!posture) return undefined;
@@ -151,7 +288,7 @@ function targetPosture(source: Session, from: Harness, target: Harness): Posture
 }
 
 function postureMemory(
-  source: Session,
+  source: SessionStream,
   target: Harness,
   posture: Posture | undefined,
 ): Partial<ConversionMemory> {
@@ -162,7 +299,7 @@ function postureMemory(
 }
 
 async function chooseTargetModel(
-  source: Session,
+  source: SessionStream,
   target: Harness,
   request: ConversionRequest,
 ): Promise<ModelChoice> {

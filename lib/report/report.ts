@@ -2,7 +2,8 @@
  * The conversion report: every thing that could not transfer, was transformed, or was synthesized, with a
  * stable code. "Lossless" is claimed only when no entry has severity `loss`.
  */
-import type { Message, Session } from "../ir/schema.ts";
+import type { Message } from "../ir/schema.ts";
+import type { SessionHead } from "../ir/stream.ts";
 import type { Capabilities } from "./capabilities.ts";
 import type { TranslationStats } from "../tools/translate.ts";
 import { type PostureCarry, postureEntries } from "../posture/posture.ts";
@@ -60,10 +61,55 @@ const UNANSWERED: Record<Capabilities["unansweredCalls"], string> = {
 
 const EXAMPLES = 3;
 
+/**
+ * What the report says of a thread's messages, gathered as it passes (a thread may be too long to hold):
+ * counts, and the positions of the first few of each kind.
+ */
+export class ThreadTally {
+  asText = new Examples();
+  restored = 0;
+  raw = new Examples();
+  images = new Examples();
+  context = new Examples();
+
+  /** Counts message `m`, the thread's `index`th. */
+  add(m: Message, index: number): void {
+    if (
+      m.role === "assistant" && m.blocks.some((b) => b.type === "text" && b.text.startsWith(REASONING_PREFIX))
+    ) this.asText.add(index);
+    for (const b of m.blocks) if (b.type === "reasoning" && b.restored) this.restored++;
+    if (m.blocks.some((b) => b.type === "raw")) this.raw.add(index);
+    if (m.blocks.some((b) => b.type === "image")) this.images.add(index);
+    if (m.kind === "context") this.context.add(index);
+  }
+
+  static of(messages: Message[]): ThreadTally {
+    const tally = new ThreadTally();
+    messages.forEach((m, i) => tally.add(m, i));
+    return tally;
+  }
+}
+
+/** How many, and where the first few are. */
+class Examples {
+  count = 0;
+  readonly first: number[] = [];
+  add(index: number) {
+    this.count++;
+    if (this.first.length < EXAMPLES) this.first.push(index);
+  }
+}
+
+/**
+ * @param thread what the live thread holds, as the target receives it
+ * @param position where a tallied message ends up when the thread is written (stubs inserted before it count)
+ */
 export function buildReport(
-  session: Session,
+  session: SessionHead,
   target: Capabilities,
   actions: ConversionActions,
+  thread: ThreadTally,
+  position: (index: number) => number = (i) => i,
 ): ConversionReport {
   const entries: ReportEntry[] = [];
   const add = (code: string, severity: Severity, count: number, detail: string, examples: string[] = []) => {
@@ -79,7 +125,7 @@ export function buildReport(
       "same harness: every source record is copied, ids and paths adjusted",
     );
   } else {
-    reportForeign(session, target, actions, add, entries);
+    reportForeign(session, target, actions, add, entries, thread, position);
   }
 
   const { openToolCalls, queuedInput } = session.pending;
@@ -164,13 +210,15 @@ export function buildReport(
 type Add = (code: string, severity: Severity, count: number, detail: string, examples?: string[]) => void;
 
 function reportForeign(
-  session: Session,
+  session: SessionHead,
   target: Capabilities,
   actions: ConversionActions,
   add: Add,
   entries: ReportEntry[],
+  thread: ThreadTally,
+  position: (index: number) => number,
 ) {
-  const where = indexer(session.messages);
+  const where = (examples: Examples) => examples.first.map((i) => `#${position(i)}`);
   // A branch holding nothing but an earlier hop's handshake (where a resumed target leaves it) lost nothing.
   const branches = session.threads.filter((t) =>
     t.kind === "abandoned-branch" && t.messages.some((m) => !isHandshake(m))
@@ -211,9 +259,6 @@ function reportForeign(
     "reasoning signatures recorded through a router (the session's provider is not the one the signature " +
       "names) cannot be proven to be that provider's: never replayed, the text is kept",
   );
-  const asText = session.messages.filter((m) =>
-    m.role === "assistant" && m.blocks.some((b) => b.type === "text" && b.text.startsWith(REASONING_PREFIX))
-  );
   add(
     "reasoning-shown-as-text",
     "warning",
@@ -224,33 +269,36 @@ function reportForeign(
   add(
     "reasoning-as-text",
     "warning",
-    asText.length,
+    thread.asText.count,
     "reasoning an earlier hop turned into visible text, with no provenance here to restore it: it stays text",
-    asText.map(where),
+    where(thread.asText),
   );
   add(
     "reasoning-proofs-restored",
     "info",
-    session.messages.flatMap((m) => m.blocks).filter((b) => b.type === "reasoning" && b.restored).length,
+    thread.restored,
     "reasoning proofs from an earlier hop restored to their native form",
   );
-  const raw = session.messages.filter((m) => m.blocks.some((b) => b.type === "raw"));
   add(
     "raw-items",
     "loss",
-    raw.length,
+    thread.raw.count,
     "items with no equivalent in the target are not carried",
-    raw.map(where),
+    where(thread.raw),
   );
-  const images = session.messages.filter((m) => m.blocks.some((b) => b.type === "image"));
-  add("images", "loss", target.images ? 0 : images.length, "images are not carried", images.map(where));
-  const context = session.messages.filter((m) => m.kind === "context");
+  add(
+    "images",
+    "loss",
+    target.images ? 0 : thread.images.count,
+    "images are not carried",
+    where(thread.images),
+  );
   add(
     "harness-context",
     "info",
-    context.length,
+    thread.context.count,
     "text the source harness injected is not replayed as user words",
-    context.map(where),
+    where(thread.context),
   );
   const bookkeeping = [...new Set(session.passthrough.map((r) => r.type))];
   add(
@@ -277,11 +325,6 @@ function reportForeign(
     "per-turn model switches collapse to one model",
     session.meta.models,
   );
-}
-
-function indexer(messages: Message[]): (m: Message) => string {
-  const index = new Map(messages.map((m, i) => [m, i]));
-  return (m) => `#${index.get(m)}`;
 }
 
 /** The report with what the target store adds (its plan's notes); lossless only while nothing is lost. */

@@ -8,10 +8,11 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EarlierHandoff, NativeToolCall, ReasoningBlock, Session } from "../ir/schema.ts";
+import type { EarlierHandoff, Message, NativeToolCall, ReasoningBlock } from "../ir/schema.ts";
+import { mapMessages, type SessionStream } from "../ir/stream.ts";
 import { ensureDir, publishTempPath } from "../io/publish.ts";
 import { idFileComponent } from "../ids.ts";
-import { reattachProofs } from "../ir/reasoning.ts";
+import { proofReattacher } from "../ir/reasoning.ts";
 import type { NativePosture } from "../posture/posture.ts";
 
 export interface Provenance {
@@ -25,6 +26,8 @@ export interface Provenance {
 
 /** What a conversion remembers besides the calls its session carries. */
 export interface ConversionMemory {
+  /** The native forms of the calls the written session carries translated, by call id. */
+  calls: Record<string, NativeToolCall>;
   reasoning: { text: string; block: ReasoningBlock }[];
   posture?: { native: NativePosture; written: string };
   pending?: EarlierHandoff;
@@ -40,13 +43,9 @@ export function saveProvenance(
   bridgeHome: string,
   harness: string,
   id: string,
-  session: Session,
-  memory: ConversionMemory = { reasoning: [] },
+  memory: ConversionMemory = { calls: {}, reasoning: [] },
 ): void {
-  const calls: Record<string, NativeToolCall> = {};
-  for (const m of session.messages) {
-    for (const b of m.blocks) if (b.type === "tool_call" && b.native) calls[b.id] = b.native;
-  }
+  const { calls } = memory;
   if (!Object.keys(calls).length && !memory.reasoning.length && !memory.posture && !memory.pending) return;
   const provenance: Provenance = {
     calls,
@@ -62,7 +61,13 @@ export function saveProvenance(
   renameSync(temp, path);
 }
 
-export function restoreProvenance(bridgeHome: string, session: Session): Session {
+/** Adds the native forms of the translated calls message `m` carries to `calls`, by call id. */
+export function noteNativeCalls(m: Message, calls: Record<string, NativeToolCall>): void {
+  for (const b of m.blocks) if (b.type === "tool_call" && b.native) calls[b.id] = b.native;
+}
+
+/** The session with what earlier conversions remembered about it attached again (its thread as it is read). */
+export function restoreProvenance<S extends SessionStream>(bridgeHome: string, session: S): S {
   const path = provenancePath(bridgeHome, session.meta.harness, session.meta.id);
   if (!existsSync(path)) return session;
   let provenance: Provenance;
@@ -73,15 +78,17 @@ export function restoreProvenance(bridgeHome: string, session: Session): Session
     return session;
   }
   const calls = provenance.calls ?? {};
-  for (const m of session.messages) {
+  const reattach = proofReattacher(provenance.reasoning ?? []);
+  const restored = { ...session };
+  restored.messages = mapMessages(session.messages, (m) => {
     for (const b of m.blocks) if (b.type === "tool_call" && !b.native && calls[b.id]) b.native = calls[b.id];
-  }
-  reattachProofs(session, provenance.reasoning ?? []);
-  if (provenance.pending) session.earlierHandoff = provenance.pending;
+    return reattach(m);
+  });
+  if (provenance.pending) restored.earlierHandoff = provenance.pending;
   // The earlier words apply only while the session still has the posture that hop wrote.
   const posture = provenance.posture;
   if (posture && session.meta.permissionMode === posture.written) {
-    session.meta.permissionNative = posture.native;
+    restored.meta = { ...session.meta, permissionNative: posture.native };
   }
-  return session;
+  return restored;
 }

@@ -19,17 +19,18 @@ export interface TranslationStats {
   passedThrough: string[];
 }
 
-/** `from` is the harness that wrote the session (its `meta.harness`), `to` the one it goes to. */
-export function translateTools(
-  session: Session,
+/**
+ * One message's tool calls in the target's vocabulary, counted into `stats`. `from` is the harness that wrote
+ * the session (its `meta.harness`), `to` the one it goes to.
+ */
+export function toolTranslator(
   from: ToolSide,
   to: ToolSide,
-): { session: Session; stats: TranslationStats } {
-  const stats: TranslationStats = { translated: 0, restored: 0, passedThrough: [] };
+): (m: Message, stats: TranslationStats) => Message {
   const source = from.name;
   const target = to.name;
-  if (source === target) return { session, stats };
-  const translateBlock = (block: Block): Block => {
+  if (source === target) return (m) => m;
+  const translateBlock = (block: Block, stats: TranslationStats): Block => {
     if (block.type !== "tool_call") return block;
     if (block.native?.harness === target) {
       stats.restored++;
@@ -49,13 +50,28 @@ export function translateTools(
       native: block.native ?? { harness: source, name: block.name, input: block.input },
     };
   };
-  const translateMessage = (m: Message): Message =>
-    m.blocks.some((b) => b.type === "tool_call") ? { ...m, blocks: m.blocks.map(translateBlock) } : m;
+  return (m, stats) =>
+    m.blocks.some((b) => b.type === "tool_call")
+      ? { ...m, blocks: m.blocks.map((b) => translateBlock(b, stats)) }
+      : m;
+}
+
+export const noTranslation = (): TranslationStats => ({ translated: 0, restored: 0, passedThrough: [] });
+
+/** Every held thread of a session translated (see toolTranslator), with what was done. */
+export function translateTools(
+  session: Session,
+  from: ToolSide,
+  to: ToolSide,
+): { session: Session; stats: TranslationStats } {
+  const stats = noTranslation();
+  const translate = toolTranslator(from, to);
+  const each = (m: Message) => translate(m, stats);
   return {
     session: {
       ...session,
-      messages: session.messages.map(translateMessage),
-      threads: session.threads.map((t) => ({ ...t, messages: t.messages.map(translateMessage) })),
+      messages: session.messages.map(each),
+      threads: session.threads.map((t) => ({ ...t, messages: t.messages.map(each) })),
     },
     stats,
   };
