@@ -253,3 +253,24 @@ function parseLine(path: string, line: number, decoded: string): ParsedLine | nu
     throw new InputError(`${path}:${line}: not valid JSON`);
   }
 }
+
+/**
+ * Records of a JSONL file read again by their place (offset and length, as `readJsonl` gave them), each parsed
+ * on its own: what a streamed session reads its thread from. Close it when the pass ends.
+ */
+export function openRecords(path: string): { at(offset: number, length: number): unknown; close(): void } {
+  const fd = openSync(path, "r");
+  return {
+    at(offset, length) {
+      const text = decodeRange(fd, offset, length);
+      try {
+        return JSON.parse(text);
+      } catch {
+        throw new InputError(
+          `${path}: the record at byte ${offset} is no longer valid JSON (the file changed)`,
+        );
+      }
+    },
+    close: () => closeSync(fd),
+  };
+}

@@ -9,7 +9,12 @@ const TITLE_MAX = 100;
  */
 export function titleFromFirstUserText(session: Session): string | undefined {
   const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
-  for (const m of [...compacted, ...session.messages]) {
+  return firstUserTitle([...compacted, ...session.messages]);
+}
+
+/** The title of the first message of `messages` the user typed (iterated only as far as it takes). */
+export function firstUserTitle(messages: Iterable<Message>): string | undefined {
+  for (const m of messages) {
     if (m.role !== "user" || m.kind !== "turn") continue;
     for (const block of m.blocks) {
       if (block.type !== "text") continue;

@@ -4,8 +4,7 @@
  */
 import { resolve } from "node:path";
 import { InputError } from "../errors.ts";
-import type { Session } from "../ir/schema.ts";
-import type { SessionStream } from "../ir/stream.ts";
+import type { SessionHead, SessionStream } from "../ir/stream.ts";
 import type { Harness } from "../harnesses/types.ts";
 import { builtinRegistry, findHarness } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
@@ -93,7 +92,7 @@ export interface Converted {
  * hold (a file that names no session, read under its file name) gets a fresh one instead of a refusal about an
  * id the user never typed.
  */
-function keptId(source: Session, target: Harness): { id?: string } {
+function keptId(source: SessionHead, target: Harness): { id?: string } {
   if (target.name !== source.meta.harness) return {};
   try {
     return { id: target.checkId(source.meta.id) };

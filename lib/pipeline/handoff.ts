@@ -6,9 +6,9 @@
  * short. A dry run stops after the plan and says which command carries out exactly that plan. The CLI
  * (`session-bridge handoff`), certify and the public API (lib/mod.ts) all go through here; nothing here prints.
  */
+import type { SessionHead } from "../ir/stream.ts";
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Session } from "../ir/schema.ts";
 import type { HandoffPlan, HandoffResult, Harness } from "../harnesses/types.ts";
 import { builtinRegistry, findHarness, type Registry } from "../harnesses/registry.ts";
 import { defaultHome, homeOf } from "../harnesses/homes.ts";
@@ -251,7 +251,13 @@ async function handOff(
 }
 
 /** What the handoff will write, said before it writes anything (see lib/store/intent.ts). */
-function intentFor(op: string, session: Session, plan: HandoffPlan, now: Date, bridgeHome: string): Intent {
+function intentFor(
+  op: string,
+  session: SessionHead,
+  plan: HandoffPlan,
+  now: Date,
+  bridgeHome: string,
+): Intent {
   return {
     kind: "handoff",
     op,
@@ -286,7 +292,7 @@ function writeIntentOrRefuse(bridgeHome: string, intent: Intent): void {
 async function recordHandoff(
   bridgeHome: string,
   op: string,
-  session: Session,
+  session: SessionHead,
   result: HandoffResult,
   now: Date,
 ): Promise<void> {
@@ -308,7 +314,7 @@ async function recordHandoff(
 function reproduceCommand(
   request: HandoffRequest,
   registry: Registry,
-  source: Session,
+  source: SessionHead,
   target: Harness,
   id: string,
   cwd: string,

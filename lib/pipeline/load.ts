@@ -3,6 +3,7 @@
  * `from`), read, and with what earlier conversions remembered (tool provenance) attached again.
  */
 import type { Session } from "../ir/schema.ts";
+import type { SessionStream } from "../ir/stream.ts";
 import type { Harness } from "../harnesses/types.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
@@ -20,6 +21,11 @@ export interface LoadRequest extends StoresRequest {
   env?: NodeJS.ProcessEnv;
 }
 
+/** A session read to be converted: its live thread may be streamed (see Harness.open). */
+export interface Opened extends Omit<Loaded, "session"> {
+  session: SessionStream;
+}
+
 export interface Loaded {
   session: Session;
   /** The harness the session was read from. */
@@ -29,6 +35,18 @@ export interface Loaded {
 }
 
 export async function loadSession(request: LoadRequest): Promise<Loaded> {
+  return await resolveAndRead(request, (harness, path) => harness.read(path));
+}
+
+/** Like loadSession, for a conversion: a large session's live thread is streamed, not held. */
+export async function openSession(request: LoadRequest): Promise<Opened> {
+  return await resolveAndRead(request, (harness, path) => harness.open?.(path) ?? harness.read(path));
+}
+
+async function resolveAndRead<S extends SessionStream>(
+  request: LoadRequest,
+  read: (harness: Harness, path: string) => Promise<S>,
+): Promise<{ session: S; source: Harness; skipped: BrokenStore[] }> {
   const { registry } = request;
   const from = request.from === undefined ? undefined : findHarness(registry, request.from);
   const resolved = await resolveReference({
@@ -41,6 +59,6 @@ export async function loadSession(request: LoadRequest): Promise<Loaded> {
     ...(request.env ? { env: request.env } : {}),
   });
   for (const b of resolved.skipped) request.onSkipped?.(b);
-  const session = restoreProvenance(request.bridgeHome, await resolved.harness.read(resolved.path));
+  const session = restoreProvenance(request.bridgeHome, await read(resolved.harness, resolved.path));
   return { session, source: resolved.harness, skipped: resolved.skipped };
 }

@@ -1,9 +1,10 @@
 /** What a library call hands off or converts: a reference to resolve in the stores, or a session. */
 import type { Session } from "../ir/schema.ts";
+import type { SessionStream } from "../ir/stream.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import type { Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
-import { loadSession } from "./load.ts";
+import { openSession } from "./load.ts";
 import type { NamedSessions } from "../registry/named.ts";
 
 export type SessionSource =
@@ -22,13 +23,16 @@ export interface SourceContext {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The session a request names, read from the stores when it is a reference. */
+/**
+ * The session a request names, read from the stores when it is a reference: to be converted, so a large one's
+ * live thread is streamed (see Harness.open).
+ */
 export async function sourceSession(
   source: SessionSource,
   context: SourceContext,
-): Promise<{ session: Session; skipped: BrokenStore[] }> {
+): Promise<{ session: SessionStream; skipped: BrokenStore[] }> {
   if ("session" in source) return { session: source.session, skipped: [] };
-  const loaded = await loadSession({
+  const loaded = await openSession({
     ...context,
     ref: source.ref,
     ...(source.from ? { from: source.from } : {}),

@@ -3,5 +3,10 @@
  * for the Claude Code version the store detected. No file, database, environment or clock is read here: the
  * store (store.ts) reads the records, finds the target version and passes both in.
  */
-export { decodeClaude, type TranscriptLines } from "./decode.ts";
+export {
+  decodeClaude,
+  decodeClaudeStreamed,
+  type TranscriptLines,
+  type TranscriptRecords,
+} from "./decode.ts";
 export { copyRecords, encodeClaude, isHandshakeRecord } from "./write.ts";

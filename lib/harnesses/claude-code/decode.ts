@@ -12,7 +12,8 @@ import { DriftCollector } from "../../schemas/drift.ts";
 import { findPending } from "../../ir/pending.ts";
 import { blocksFromContent } from "./content.ts";
 import { replayQueue } from "./queue.ts";
-import { modelsOf, titleFromFirstUserText } from "../../ir/summary.ts";
+import { firstUserTitle } from "../../ir/summary.ts";
+import { type SessionHead, type SessionStream, streamedMessages } from "../../ir/stream.ts";
 import { emptySession } from "../../ir/session.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { originMeaning } from "./origin.ts";
@@ -31,14 +32,38 @@ interface Node {
   sidechain: boolean;
   /** A prompt the person typed while the agent was busy, delivered when the turn ended (`promptSource`). */
   queuedPrompt: boolean;
-  /** The IR message, for user and assistant records; tree-only records (system, attachment) have none. */
+  /** For user and assistant records (and handshakes): what the thread needs of the message but its text. */
+  facts?: MessageFacts;
+  /**
+   * The IR message, when the session is held (and always for a handshake); tree-only records (system,
+   * attachment) have none. A streamed session reads it again from its record (`facts`) when it is needed.
+   */
   message?: Message;
   order: number;
 }
 
+/** What resolving the thread and its pending state needs of a message, kept while its text is not. */
+interface MessageFacts {
+  /** Where the record is in its transcript. */
+  offset: number;
+  length: number;
+  role: Message["role"];
+  kind: Message["kind"];
+  providerMessageId?: string;
+  model?: string;
+  /** The calls its tool results answer. */
+  results?: string[];
+  /** The message's parent in the live thread (moved when a queued prompt is put back in place). */
+  parentUid: string | null;
+}
+
 interface ReadState {
   session: Session;
+  /** Hold every message (read), or only what resolving needs, the text read again later (open). */
+  hold: boolean;
   nodes: Map<string, Node>;
+  /** One string per model name, not one per record. */
+  names: Map<string, string>;
   order: number;
   queueOps: Json[];
   titles: { custom?: string; ai?: string; summary?: string };
@@ -54,34 +79,154 @@ export interface TranscriptLines {
 
 /**
  * A Claude Code session from its transcript's records and those of its subagent transcripts (in order), which
- * the store reads: nothing here touches a file.
+ * the store reads: nothing here touches a file. Every message is held.
  */
 export async function decodeClaude(
   transcript: TranscriptLines,
   subagents: TranscriptLines[],
 ): Promise<Session> {
-  const state = newState(transcript.path);
+  const state = newState(transcript.path, true);
   await decodeInto(state, transcript, false);
-  const session = state.session;
-  session.drift = state.drift.entries();
-  const live = resolveLiveThread(state.nodes);
-  session.messages = live.messages;
-  session.threads.push(...live.threads);
-  session.threads.push(...(await decodeSubagents(subagents, session)));
-  const queued: QueuedInput[] = replayQueue(state.queueOps);
-  session.pending = findPending(session.messages, queued);
-  if (endsWithInterruptMarker(session.messages)) session.pending.interruptedTurn = true;
-  session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ??
-    titleFromFirstUserText(session);
-  session.meta.models = modelsOf(session.messages);
-  return session;
+  const { session, live } = await resolveSession(state, subagents, (n) => n.message!);
+  return { ...session, messages: live.map((n) => n.message!) };
 }
 
-function newState(path: string): ReadState & { drift: DriftCollector } {
+/**
+ * Where a streamed transcript's records are read again, by the store: `open` gives a reader of records by
+ * their place, closed when the pass that opened it ends.
+ */
+export interface TranscriptRecords {
+  open(): { at: RecordAt; close(): void };
+}
+
+/**
+ * The session with its live thread streamed: the transcript is read once to index it (each record's place and
+ * what resolving the thread needs, not its text), and the live thread's records are read again, in order, each
+ * time the thread is iterated. Threads kept apart (branches, sidechains, subagents) are held: they are read
+ * again now, by their places.
+ */
+export async function decodeClaudeStreamed(
+  transcript: TranscriptLines,
+  subagents: TranscriptLines[],
+  records: TranscriptRecords,
+): Promise<SessionStream> {
+  const state = newState(transcript.path, false);
+  await decodeInto(state, transcript, false);
+  const reader = records.open();
+  let session: SessionHead;
+  let live: Node[];
+  try {
+    ({ session, live } = await resolveSession(
+      state,
+      subagents,
+      (n) => readMessage(n, reader.at, transcript.path),
+    ));
+  } finally {
+    reader.close();
+  }
+  const path = transcript.path;
+  const messages = streamedMessages(async function* () {
+    const pass = records.open();
+    try {
+      for (const n of live) yield readMessage(n, pass.at, path);
+    } finally {
+      pass.close();
+    }
+  });
+  return { ...session, messages };
+}
+
+/** A transcript's record at its place, read again. */
+type RecordAt = (offset: number, length: number) => unknown;
+
+/** A node's message: held, or decoded again from its record with the place the live thread gives it. */
+function readMessage(node: Node, at: RecordAt, path: string): Message {
+  if (node.message) return node.message;
+  const facts = node.facts!;
+  const record = at(facts.offset, facts.length);
+  if (!isObject(record)) {
+    throw new InputError(`${path}: the record at byte ${facts.offset} changed while it was read`);
+  }
+  const type = record.type === "assistant" ? "assistant" : "user";
+  const origin = { harness: "claude-code" as const, path, offset: facts.offset, length: facts.length, type };
+  return { ...toMessage(record, type, origin), parentUid: facts.parentUid };
+}
+
+/**
+ * Everything but the live thread's messages, from the indexed transcript: the thread's nodes in order, the
+ * threads kept apart, pending state, title and models. `full` gives a node's whole message (held or read).
+ */
+async function resolveSession(
+  state: ReadState & { drift: DriftCollector },
+  subagents: TranscriptLines[],
+  full: (n: Node) => Message,
+): Promise<{ session: SessionHead; live: Node[] }> {
+  const session: SessionHead = state.session;
+  session.drift = state.drift.entries();
+  const resolved = resolveLiveThread(state.nodes, full);
+  session.threads.push(...resolved.threads);
+  session.threads.push(...(await decodeSubagents(subagents, session)));
+  const live = resolved.chain.filter((n) => n.facts);
+  const queued: QueuedInput[] = replayQueue(state.queueOps);
+  session.pending = findPending(pendingWitnesses(live, full), queued);
+  const last = live.at(-1);
+  if (last && endsWithInterruptMarker(full(last))) session.pending.interruptedTurn = true;
+  const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+  session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ??
+    firstUserTitle(userTurns(compacted, live, full));
+  session.meta.models = [...new Set(live.flatMap((n) => (n.facts!.model ? [n.facts!.model] : [])))];
+  return { session, live };
+}
+
+/**
+ * Compacted history, then the live thread's user turns, read one by one as they are asked for (a title needs
+ * the first few).
+ */
+function* userTurns(compacted: Message[], live: Node[], full: (n: Node) => Message): Generator<Message> {
+  yield* compacted;
+  for (const n of live) if (n.facts!.role === "user" && n.facts!.kind === "turn") yield full(n);
+}
+
+/**
+ * What findPending needs of the live thread, without reading all of it: every message that answers a call
+ * (as its results alone), and whole from where the last response (or the last turn, if earlier) begins. Open
+ * calls come only from the last response, and whether the turn was cut off only from the last turn, so this
+ * gives the same pending state as the whole thread.
+ */
+function pendingWitnesses(live: Node[], full: (n: Node) => Message): Message[] {
+  let lastAssistant = -1;
+  let lastTurn = -1;
+  live.forEach((n, i) => {
+    if (n.facts!.role === "assistant") lastAssistant = i;
+    if (n.facts!.kind === "turn") lastTurn = i;
+  });
+  const pmid = lastAssistant === -1 ? undefined : live[lastAssistant]!.facts!.providerMessageId;
+  let from = lastAssistant === -1 ? live.length : lastAssistant;
+  if (pmid) {
+    from = live.findIndex((n) => n.facts!.role === "assistant" && n.facts!.providerMessageId === pmid);
+  }
+  if (lastTurn !== -1) from = Math.min(from, lastTurn);
+  const answers = live.slice(0, from).flatMap((n): Message[] => {
+    const results = n.facts!.results;
+    if (!results) return [];
+    return [{
+      uid: n.uuid,
+      parentUid: n.facts!.parentUid,
+      role: n.facts!.role,
+      kind: n.facts!.kind,
+      blocks: results.map((callId) => ({ type: "tool_result", callId, isError: false, content: [] })),
+    }];
+  });
+  return [...answers, ...live.slice(from).map(full)];
+}
+
+function newState(path: string, hold: boolean): ReadState & { drift: DriftCollector } {
   const session = emptySession({ harness: "claude-code", id: basename(path, ".jsonl"), path, models: [] });
   return {
     session,
+    hold,
     nodes: new Map(),
+    names: new Map(),
     order: 0,
     queueOps: [],
     titles: {},
@@ -169,10 +314,39 @@ function addNode(
       anchor: segment.anchorUuid as string,
     };
   }
-  if (type === "user" || type === "assistant") node.message = toMessage(record, type, origin);
-  else if (isHandshakeRecord(record)) node.message = handshakeMessage(record, origin);
-  else state.session.passthrough.push({ type, origin });
+  const message = type === "user" || type === "assistant"
+    ? toMessage(record, type, origin)
+    : isHandshakeRecord(record)
+    ? handshakeMessage(record, origin)
+    : undefined;
+  if (message) {
+    node.facts = factsOf(state, message, origin);
+    // A handshake is held even when the thread is streamed: it is small, and read back as a system record.
+    if (state.hold || !(type === "user" || type === "assistant")) node.message = message;
+  } else state.session.passthrough.push({ type, origin });
   state.nodes.set(node.uuid, node);
+}
+
+function factsOf(state: ReadState, m: Message, origin: { offset: number; length: number }): MessageFacts {
+  const results = m.blocks.flatMap((b) => (b.type === "tool_result" ? [b.callId] : []));
+  const model = m.model === undefined ? undefined : intern(state.names, m.model);
+  return {
+    offset: origin.offset,
+    length: origin.length,
+    role: m.role,
+    kind: m.kind,
+    parentUid: m.parentUid,
+    ...(m.providerMessageId ? { providerMessageId: m.providerMessageId } : {}),
+    ...(model ? { model } : {}),
+    ...(results.length ? { results } : {}),
+  };
+}
+
+function intern(names: Map<string, string>, name: string): string {
+  const known = names.get(name);
+  if (known !== undefined) return known;
+  names.set(name, name);
+  return name;
 }
 
 /** An earlier hop's handshake written as a `system` record (see write.ts): context, so the next hop replaces it. */
@@ -265,9 +439,8 @@ function collectSideRecord(
   state.session.passthrough.push({ type, origin });
 }
 
-function endsWithInterruptMarker(messages: Message[]): boolean {
-  const last = messages.at(-1);
-  return !!last && last.blocks.some((b) => b.type === "text" && INTERRUPT_MARKER.test(b.text));
+function endsWithInterruptMarker(last: Message): boolean {
+  return last.blocks.some((b) => b.type === "text" && INTERRUPT_MARKER.test(b.text));
 }
 
 /**
@@ -295,7 +468,11 @@ function noteRequestShape(session: Session, shape: Json) {
  * is kept as a `compacted` thread, except the messages 2.1.x preserves verbatim, which are replayed right after
  * the summary; every other leaf's private stretch is an abandoned branch.
  */
-export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message[]; threads: Thread[] } {
+export function resolveLiveThread(
+  nodes: Map<string, Node>,
+  full: (n: Node) => Message,
+): { chain: Node[]; threads: Thread[] } {
+  const messagesOf = (list: Node[]): Message[] => list.flatMap((n) => (n.facts ? [full(n)] : []));
   const main = [...nodes.values()].filter((n) => !n.sidechain);
   const hasChild = new Set<string>();
   const replaced = new Set<string>();
@@ -340,7 +517,7 @@ export function resolveLiveThread(nodes: Map<string, Node>): { messages: Message
     a.order - b.order
   );
   if (side.length) threads.push({ id: "sidechain", kind: "sidechain", messages: messagesOf(side) });
-  return { messages: messagesOf(chain), threads };
+  return { chain, threads };
 }
 
 /**
@@ -357,15 +534,20 @@ function withQueuedPrompts(chain: Node[], leaves: Node[], claimed: Set<string>):
     const parentAt = out.findIndex((n) => n.uuid === leaf.parentUuid);
     if (parentAt === -1) continue;
     let at = parentAt + 1;
-    while (at < out.length && out[at]!.message?.role !== "assistant") at++;
+    while (at < out.length && out[at]!.facts?.role !== "assistant") at++;
     // The messages say where they now stand, so a Claude Code copy links them that way (see write.ts).
-    if (leaf.message) leaf.message.parentUid = out[at - 1]!.uuid;
-    const next = out[at]?.message;
-    if (next) next.parentUid = leaf.uuid;
+    reparent(leaf, out[at - 1]!.uuid);
+    if (out[at]) reparent(out[at]!, leaf.uuid);
     out.splice(at, 0, leaf);
     claimed.add(leaf.uuid);
   }
   return out;
+}
+
+/** A message's parent in the live thread, as its facts and (when held) the message say. */
+function reparent(node: Node, parentUid: string) {
+  if (node.facts) node.facts.parentUid = parentUid;
+  if (node.message) node.message.parentUid = parentUid;
 }
 
 /** What a boundary replaced, above the messages it preserved (those already belong to the live thread). */
@@ -401,19 +583,17 @@ function walkUp(
   return out.reverse();
 }
 
-const messagesOf = (list: Node[]): Message[] => list.flatMap((n) => (n.message ? [n.message] : []));
-
 /** Subagent transcripts (`<session-id>/subagents/agent-*.jsonl`, read by the store), as threads of their own. */
-async function decodeSubagents(subagents: TranscriptLines[], session: Session): Promise<Thread[]> {
+async function decodeSubagents(subagents: TranscriptLines[], session: SessionHead): Promise<Thread[]> {
   const threads: Thread[] = [];
   for (const transcript of subagents) {
-    const state = newState(transcript.path);
+    const state = newState(transcript.path, true);
     await decodeInto(state, transcript, true);
     const messages = [...state.nodes.values()].sort((a, b) => a.order - b.order);
     threads.push({
       id: basename(transcript.path, ".jsonl"),
       kind: "subagent",
-      messages: messagesOf(messages),
+      messages: messages.flatMap((n) => (n.message ? [n.message] : [])),
     });
     session.drift.push(...state.drift.entries());
     session.notices.push(...state.session.notices);

@@ -71,6 +71,7 @@ export const claudeCode: Harness = {
   locate: projectsDir,
   list: async (home) => (await store()).listClaude(home),
   read: async (path) => (await store()).readClaudeSession(path),
+  open: async (path) => (await store()).openClaudeSession(path),
   async *render(session, options) {
     yield* (await store()).renderClaude(await holdSession(session), options);
   },

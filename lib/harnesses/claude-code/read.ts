@@ -2,20 +2,39 @@
  * Reading a Claude Code session from its store: the transcript and the subagent transcripts beside it
  * (`<dir>/<session-id>/subagents/agent-*.jsonl`), streamed into the codec (decode.ts).
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Session } from "../../ir/schema.ts";
-import { readJsonl } from "../../io/jsonl.ts";
+import type { SessionStream } from "../../ir/stream.ts";
+import { openRecords, readJsonl } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
-import { decodeClaude, type TranscriptLines } from "./decode.ts";
+import { decodeClaude, decodeClaudeStreamed, type TranscriptLines } from "./decode.ts";
+
+/**
+ * From this size on a transcript is converted streamed, its live thread read again for each pass instead of
+ * held: a held session costs about four times its file in memory, a streamed one a small index per record,
+ * paid for with two more reads of the file.
+ */
+export const STREAM_FROM_BYTES = 64 * 1024 * 1024;
 
 export async function readClaudeSession(path: string): Promise<Session> {
+  return await decodeClaude(transcriptLines(path), subagentLines(path));
+}
+
+/** The session to convert: held while it is small, its live thread streamed from the file once it is large. */
+export async function openClaudeSession(path: string): Promise<SessionStream> {
+  if (existsSync(path) && statSync(path).size < STREAM_FROM_BYTES) return await readClaudeSession(path);
+  return await decodeClaudeStreamed(transcriptLines(path), subagentLines(path), {
+    open: () => openRecords(path),
+  });
+}
+
+function subagentLines(path: string): TranscriptLines[] {
   if (!existsSync(path)) throw new InputError(`${path}: no such session file`);
   const dir = join(dirname(path), basename(path, ".jsonl"), "subagents");
-  const subagents = existsSync(dir)
+  return existsSync(dir)
     ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => transcriptLines(join(dir, f)))
     : [];
-  return await decodeClaude(transcriptLines(path), subagents);
 }
 
 /** A transcript's records, read lazily as the codec asks for them. */

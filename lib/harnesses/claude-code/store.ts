@@ -9,7 +9,7 @@
  */
 export { listClaude } from "./locate.ts";
 export { projectsDir } from "./home.ts";
-export { readClaudeSession } from "./read.ts";
+export { openClaudeSession, readClaudeSession } from "./read.ts";
 export { copyTranscript, renderClaude } from "./render.ts";
 export { planClaude } from "./register.ts";
 export { detectClaudeTarget } from "./target.ts";
