@@ -75,6 +75,5 @@ export const claudeCode: Harness = {
   },
   // cd <cwd> && [CLAUDE_CONFIG_DIR=<home>] claude --resume <id>
   resumeCommand: resumeClaude,
-  plan: async (session, options, home, force) =>
-    (await store()).planClaude(session, options, home, force),
+  plan: async (session, options, home, force) => (await store()).planClaude(session, options, home, force),
 };
