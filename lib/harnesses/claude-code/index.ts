@@ -1,5 +1,4 @@
 /** Claude Code: threaded JSONL transcripts under `<config>/projects/<bucket>/<id>.jsonl`. The descriptor. */
-import { holdSession } from "../../ir/stream.ts";
 import type { Harness } from "../types.ts";
 import { assertUuid, newUuid } from "../../ids.ts";
 import { CLAUDE_HOME, projectsDir } from "./home.ts";
@@ -73,10 +72,9 @@ export const claudeCode: Harness = {
   read: async (path) => (await store()).readClaudeSession(path),
   open: async (path) => (await store()).openClaudeSession(path),
   async *render(session, options) {
-    yield* (await store()).renderClaude(await holdSession(session), options);
+    yield* (await store()).renderClaude(session, options);
   },
   // cd <cwd> && [CLAUDE_CONFIG_DIR=<home>] claude --resume <id>
   resumeCommand: resumeClaude,
-  plan: async (session, options, home, force) =>
-    (await store()).planClaude(await holdSession(session), options, home, force),
+  plan: async (session, options, home, force) => (await store()).planClaude(session, options, home, force),
 };

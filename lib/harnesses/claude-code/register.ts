@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
-import type { Session } from "../../ir/schema.ts";
+import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { HandoffPlan, PlannedFile, RenderOptions } from "../types.ts";
 import { handoffPlan } from "../plan.ts";
 import { publishPlannedFiles } from "../publish.ts";
@@ -17,7 +17,7 @@ import { projectsDir } from "./home.ts";
 import { copyTranscript, renderClaude } from "./render.ts";
 
 export async function planClaude(
-  session: Session,
+  session: SessionStream,
   options: RenderOptions,
   home: string,
   force: boolean,
@@ -58,7 +58,7 @@ export async function planClaude(
 }
 
 /** Subagent transcripts of a Claude Code source travel with it; other sources have none on disk. */
-function subagentFiles(session: Session): string[] {
+function subagentFiles(session: SessionHead): string[] {
   if (session.meta.harness !== "claude-code" || !session.meta.path) return [];
   const dir = join(session.meta.path.slice(0, -".jsonl".length), "subagents");
   if (!existsSync(dir)) return [];

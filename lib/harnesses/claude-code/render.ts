@@ -2,13 +2,13 @@
  * Rendering into Claude Code from the store's side: a Claude Code source's records are read from its file for
  * the codec to copy (write.ts), subagent transcripts likewise; any other source is rendered from the IR alone.
  */
-import type { Session } from "../../ir/schema.ts";
+import type { SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { copyRecords, encodeClaude } from "./write.ts";
 
 export function renderClaude(
-  session: Session,
+  session: SessionStream,
   options: RenderOptions,
   targetVersion?: string,
 ): AsyncGenerator<string> {
