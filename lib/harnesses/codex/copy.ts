@@ -5,7 +5,7 @@
  * byte-identical. An export (`verbatim`) keeps even those. An earlier hop's handshake is dropped and the ordinals after it close up, so paginated history
  * stays strictly increasing without gaps; stubs and the new handshake are appended after the last ordinal.
  */
-import type { Session } from "../../ir/schema.ts";
+import type { SessionHead } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
 import type { JsonlLine } from "../../io/jsonl.ts";
 import { RecordClock } from "../../ir/clock.ts";
@@ -22,7 +22,7 @@ const ROOT_LISTS = new Set(["runtime_workspace_roots", "workspace_roots"]);
 
 /** `records` are the source rollout's, as the store reads them from `session.meta.path`. */
 export async function* copyRollout(
-  session: Session,
+  session: SessionHead,
   options: RenderOptions,
   target: CodexTarget,
   records: AsyncIterable<JsonlLine>,

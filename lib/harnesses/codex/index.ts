@@ -1,5 +1,4 @@
 /** Codex CLI: JSONL rollouts under `<CODEX_HOME>/sessions/`, indexed by the `threads` table of `state_N.sqlite`. */
-import { holdSession } from "../../ir/stream.ts";
 import type { Harness } from "../types.ts";
 import { assertUuid, newUuidV7 } from "../../ids.ts";
 import { CODEX_HOME } from "./home.ts";
@@ -78,10 +77,9 @@ export const codex: Harness = {
   list: async (home) => (await store()).listCodex(home),
   read: async (path) => (await store()).readCodexSession(path),
   async *render(session, options) {
-    yield* (await store()).renderCodex(await holdSession(session), options);
+    yield* (await store()).renderCodex(session, options);
   },
   // cd <cwd> && [CODEX_HOME=<home>] codex resume <id> [-m <model>]
   resumeCommand: resumeCodex,
-  plan: async (session, options, home, force) =>
-    (await store()).planCodex(await holdSession(session), options, home, force),
+  plan: async (session, options, home, force) => (await store()).planCodex(session, options, home, force),
 };

@@ -9,7 +9,7 @@
  */
 import { copyFileSync, existsSync, unlinkSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
-import type { Session } from "../../ir/schema.ts";
+import type { SessionStream } from "../../ir/stream.ts";
 import type { CommitOptions, HandoffPlan, PlannedFile, PlanPreview, RenderOptions } from "../types.ts";
 import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
 import { InputError, RefusedError } from "../../errors.ts";
@@ -36,7 +36,7 @@ import { isCopy } from "./write.ts";
 import { rolloutLines } from "./render.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { describeCopy, type RolloutDescription } from "./describe.ts";
-import { fitRow, rowValues } from "./row.ts";
+import { fitRow, rowValues, threadOpening } from "./row.ts";
 
 const TABLE = "threads";
 
@@ -53,7 +53,7 @@ interface Planned {
 }
 
 export async function planCodex(
-  session: Session,
+  session: SessionStream,
   options: RenderOptions,
   codexHome: string,
   force: boolean,
@@ -105,7 +105,14 @@ export async function planCodex(
   try {
     row = fitRow(
       found.columns,
-      rowValues({ session, options, target, rolloutPath: path, ...(described ? { described } : {}) }),
+      rowValues({
+        session,
+        opening: await threadOpening(session),
+        options,
+        target,
+        rolloutPath: path,
+        ...(described ? { described } : {}),
+      }),
       TABLE,
     );
   } catch (error) {

@@ -2,13 +2,13 @@
  * Rendering into Codex from the store's side: the Codex to write for is detected in the target home (or the
  * defaults, without one), and a Codex source's rollout is read for the codec to copy (write.ts).
  */
-import type { Session } from "../../ir/schema.ts";
+import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
 import { type JsonlLine, readJsonl } from "../../io/jsonl.ts";
 import { type CodexTarget, defaultTarget, detectTarget } from "./target.ts";
 import { isCopy, renderRollout } from "./write.ts";
 
-export async function* renderCodex(session: Session, options: RenderOptions): AsyncGenerator<string> {
+export async function* renderCodex(session: SessionStream, options: RenderOptions): AsyncGenerator<string> {
   const target = options.home
     ? await detectTarget(options.home, options.targetVersion)
     : defaultTarget(options.targetVersion);
@@ -17,7 +17,7 @@ export async function* renderCodex(session: Session, options: RenderOptions): As
 
 /** The rendered rollout, the source's records read from its file when the session is copied. */
 export function rolloutLines(
-  session: Session,
+  session: SessionStream,
   options: RenderOptions,
   target: CodexTarget,
 ): AsyncGenerator<string> {
@@ -25,6 +25,6 @@ export function rolloutLines(
 }
 
 /** A Codex source's rollout records, for a copy; none for any other source. */
-export function sourceRecords(session: Session): AsyncGenerator<JsonlLine> | undefined {
+export function sourceRecords(session: SessionHead): AsyncGenerator<JsonlLine> | undefined {
   return isCopy(session) ? readJsonl(session.meta.path!) : undefined;
 }

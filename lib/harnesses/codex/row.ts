@@ -5,12 +5,12 @@
  * value, unknown columns are left to their defaults, and an unknown NOT NULL column without a default refuses
  * the handoff instead of guessing.
  */
-import type { Session } from "../../ir/schema.ts";
+import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
 import type { CodexThreadsRow } from "../../generated/codex/0.169.0.ts";
 import type { ColumnInfo, Row } from "../../store/sqlite.ts";
 import { RefusedError } from "../../errors.ts";
-import { titleFromFirstUserText } from "../../ir/summary.ts";
+import { firstUserTitle } from "../../ir/summary.ts";
 import { titleText } from "../../io/control-characters.ts";
 import type { CodexTarget } from "./target.ts";
 import type { RolloutDescription } from "./describe.ts";
@@ -30,7 +30,9 @@ export const REQUIRED_COLUMNS = [
 const PREVIEW_MAX = 2000;
 
 export interface RowFacts {
-  session: Session;
+  session: SessionHead;
+  /** How the thread opens (see threadOpening). */
+  opening: Opening;
   options: RenderOptions;
   target: CodexTarget;
   rolloutPath: string;
@@ -40,16 +42,15 @@ export interface RowFacts {
 
 /** Every value we can give, by column name; times clamped to `now` like the rendered records. */
 export function rowValues(
-  { session, options, target, rolloutPath, described }: RowFacts,
+  { session, opening, options, target, rolloutPath, described }: RowFacts,
 ): Partial<CodexThreadsRow> {
   const now = options.now.getTime();
   const ms = (iso: string | undefined) => Math.min(now, Date.parse(iso ?? "") || now);
   const created = ms(described?.createdAt ?? session.meta.createdAt);
   const updated = Math.max(created, ms(session.meta.updatedAt));
-  const firstUser = firstUserText(session);
+  const { firstUser, derived } = opening;
   const preview = (firstUser ?? "").slice(0, PREVIEW_MAX) ||
     `Handed off from ${session.meta.harness} session ${session.meta.id}`;
-  const derived = titleFromFirstUserText(session);
   const title = titleText(options.title ?? session.meta.title ?? derived ?? preview) || preview;
   const model = options.model ?? target.model;
   const policies = postureOf(options, target);
@@ -100,14 +101,29 @@ export function rowValues(
   };
 }
 
-/** The person's first words, as Codex keeps them in `first_user_message` and shows in `preview`. */
-function firstUserText(session: Session): string | undefined {
-  for (const m of session.messages) {
+/** How a thread opens: what the index row shows of it. */
+export interface Opening {
+  /** The person's first words, as Codex keeps them in `first_user_message` and shows in `preview`. */
+  firstUser?: string;
+  /** The title they give (see firstUserTitle). */
+  derived?: string;
+}
+
+/** The thread's opening, read from its start only as far as it takes (compacted history first, for the title). */
+export async function threadOpening(session: SessionStream): Promise<Opening> {
+  const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+  let derived = firstUserTitle(compacted);
+  let firstUser: string | undefined;
+  for await (const m of session.messages) {
     if (m.role !== "user" || m.kind !== "turn") continue;
-    const text = m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n").trim();
-    if (text) return text;
+    if (firstUser === undefined) {
+      const text = m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n").trim();
+      if (text) firstUser = text;
+    }
+    derived ??= firstUserTitle([m]);
+    if (firstUser !== undefined && derived !== undefined) break;
   }
-  return undefined;
+  return { ...(firstUser !== undefined ? { firstUser } : {}), ...(derived !== undefined ? { derived } : {}) };
 }
 
 /** The row fitted to this table, or a refusal naming the column that cannot be filled. */

@@ -8,7 +8,8 @@
  * The UI mirrors are `item_completed` UserMessage / AgentMessage events in paginated history and `user_message` /
  * `agent_message` events in legacy history. Response items carry no ids the source did not have.
  */
-import type { Block, Message, Session, ToolResultBlock } from "../../ir/schema.ts";
+import type { Block, Message, ToolResultBlock } from "../../ir/schema.ts";
+import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
 import { RecordClock } from "../../ir/clock.ts";
 import { newUuidV7 } from "../../ids.ts";
@@ -37,7 +38,7 @@ export const ORIGINATOR = "session-bridge";
 type ResponseItem = CodexResponseItemLine["payload"];
 
 /** A Codex source with its file at hand is copied line by line rather than rendered from the IR. */
-export function isCopy(session: Session): boolean {
+export function isCopy(session: SessionHead): boolean {
   return session.meta.harness === "codex" && !!session.meta.path;
 }
 
@@ -46,7 +47,7 @@ export function isCopy(session: Session): boolean {
  * Codex source's rollout (the store reads them): they are copied; without them the IR is rendered.
  */
 export function renderRollout(
-  session: Session,
+  session: SessionStream,
   options: RenderOptions,
   target: CodexTarget,
   source?: AsyncIterable<JsonlLine>,
@@ -58,7 +59,7 @@ export function renderRollout(
 const seconds = (timestamp: string) => Math.floor(Date.parse(timestamp) / 1000);
 
 async function* renderForeign(
-  session: Session,
+  session: SessionStream,
   options: RenderOptions,
   target: CodexTarget,
 ): AsyncGenerator<string> {
@@ -75,64 +76,74 @@ async function* renderForeign(
     history_mode: target.paginated ? "paginated" : "legacy",
   };
   yield out.line("session_meta", (timestamp) => ({ ...meta, timestamp }), session.meta.createdAt);
-  const turns = turnsOf(session.messages);
   // Outputs must answer a call in its own form, so which calls went out as custom (freeform) calls is remembered.
   const customCalls = new Set<string>();
-  // A stub answers its call inside the call's own turn (a call cut off turns ago is still pending).
+  // A stub answers its call inside the call's own turn; a call whose message is in no turn (cut off turns ago,
+  // or known only from a handshake), in the last one.
   const stubs = options.stubOpenCalls ? session.pending.openToolCalls : [];
-  for (const [i, turn] of turns.entries()) {
-    const last = i === turns.length - 1;
-    const uids = new Set(turn.map((m) => m.uid));
-    yield* new TurnRenderer(out, options, target, turn, customCalls).render(
-      stubs.filter((c) => uids.has(c.messageUid) || (last && !turnOfCall(turns, c.messageUid))).map((c) =>
+  const callers = new Set(stubs.map((c) => c.messageUid));
+  const seen = new Set<string>();
+  let turn: TurnRenderer | undefined;
+  let turnCallers = new Set<string>();
+  const finish = (last: boolean) =>
+    turn!.finish(
+      stubs.filter((c) => turnCallers.has(c.messageUid) || (last && !seen.has(c.messageUid))).map((c) =>
         c.callId
       ),
       last && session.pending.interruptedTurn,
     );
+  // The thread is rendered as it is read: a turn ends where the next one opens, or where the thread ends.
+  for await (const m of session.messages) {
+    if (m.kind === "context" || isHandshake(m)) continue;
+    if (!turn || opensTurn(m)) {
+      if (turn) yield* finish(false);
+      turn = new TurnRenderer(out, options, target, m, customCalls);
+      turnCallers = new Set();
+      yield* turn.start();
+    }
+    if (callers.has(m.uid)) {
+      turnCallers.add(m.uid);
+      seen.add(m.uid);
+    }
+    yield* turn.message(m);
   }
+  if (turn) yield* finish(true);
   if (options.handshake) {
     // The model reads it as the newest user message; with no UI mirror the TUI does not show it as a turn.
     yield out.line("response_item", messageItem("user", [{ type: "text", text: options.handshake }]));
   }
 }
 
-function turnOfCall(turns: Message[][], uid: string): Message[] | undefined {
-  return turns.find((t) => t.some((m) => m.uid === uid));
-}
-
 /** A new turn begins wherever the person said something; tool results and replies belong to the running turn. */
-function turnsOf(messages: Message[]): Message[][] {
-  const turns: Message[][] = [];
-  for (const m of messages) {
-    if (m.kind === "context" || isHandshake(m)) continue;
-    const opens = m.role === "user" && m.blocks.some((b) => b.type === "text" || b.type === "image");
-    if (opens || !turns.length) turns.push([]);
-    turns.at(-1)!.push(m);
-  }
-  return turns;
+function opensTurn(m: Message): boolean {
+  return m.role === "user" && m.blocks.some((b) => b.type === "text" || b.type === "image");
 }
 
 class TurnRenderer {
   private readonly turnId: string;
   private lastAgentMessage: string | null = null;
 
+  /** The turn that `first` opens. */
   constructor(
     private readonly out: LineWriter,
     private readonly options: RenderOptions,
     private readonly target: CodexTarget,
-    private readonly messages: Message[],
+    private readonly first: Message,
     private readonly customCalls: Set<string>,
   ) {
-    const first = messages[0]?.timestamp;
-    this.turnId = newUuidV7(first && Number.isFinite(Date.parse(first)) ? new Date(first) : options.now);
+    const at = first.timestamp;
+    this.turnId = newUuidV7(at && Number.isFinite(Date.parse(at)) ? new Date(at) : options.now);
   }
 
-  *render(stubbedCalls: string[], interrupted: boolean): Generator<string> {
-    const at = this.messages[0]?.timestamp;
+  *start(): Generator<string> {
+    const at = this.first.timestamp;
     const started: CodexEventMsgTaskStarted = { type: "task_started", turn_id: this.turnId };
     yield this.out.line("event_msg", (ts) => ({ ...started, started_at: seconds(ts) }), at);
     yield this.out.line("turn_context", this.turnContext(), at);
-    for (const m of this.messages) yield* this.message(m);
+  }
+
+  /** The turn's end: results for its calls that never got one, then how it ended. */
+  *finish(stubbedCalls: string[], interrupted: boolean): Generator<string> {
     for (const callId of stubbedCalls) {
       yield this.result({
         type: "tool_result",
@@ -175,7 +186,7 @@ class TurnRenderer {
     };
   }
 
-  private *message(m: Message): Generator<string> {
+  *message(m: Message): Generator<string> {
     const results = m.blocks.filter((b): b is ToolResultBlock => b.type === "tool_result");
     for (const r of results) yield this.result(r, m.timestamp);
     if (m.role === "assistant") {

@@ -1,4 +1,5 @@
 /** The toy harness's store: one `<home>/sessions/<id>.jsonl` per session; a handoff publishes one file. */
+import { holdSession, type SessionStream } from "../../../lib/ir/stream.ts";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Session } from "../../../lib/ir/schema.ts";
@@ -31,8 +32,9 @@ export async function readToy(path: string): Promise<Session> {
   return toSession(records, path);
 }
 
-export async function* renderToy(session: Session, options: RenderOptions): AsyncGenerator<string> {
-  for (const record of fromSession(session, options)) yield JSON.stringify(record);
+export async function* renderToy(session: SessionStream, options: RenderOptions): AsyncGenerator<string> {
+  // The toy holds the thread to render it: its sessions are small.
+  for (const record of fromSession(await holdSession(session), options)) yield JSON.stringify(record);
 }
 
 export async function listToy(home: string): Promise<SessionSummary[]> {
@@ -53,7 +55,12 @@ export async function listToy(home: string): Promise<SessionSummary[]> {
   }));
 }
 
-export function planToy(session: Session, options: RenderOptions, home: string, force: boolean): HandoffPlan {
+export function planToy(
+  session: SessionStream,
+  options: RenderOptions,
+  home: string,
+  force: boolean,
+): HandoffPlan {
   assertUuid(options.id);
   const path = join(sessionsDir(home), `${options.id}.jsonl`);
   const refusal = existsSync(path) && !force ? refuse.exists(options.id, path).message : undefined;
