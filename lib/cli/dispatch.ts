@@ -13,7 +13,7 @@ import { drawProgress, err, out } from "./output.ts";
 import { InputError } from "../errors.ts";
 import { onNotice } from "../io/notices.ts";
 import type { Terminal } from "./terminal.ts";
-import { recordLimitFrom, setMaxRecordBytes } from "../io/jsonl.ts";
+import { recordLimitFrom, setMaxRecordBytes, setStreamFromBytes, streamFromBytes } from "../io/jsonl.ts";
 import { onProgress } from "../io/progress.ts";
 import { progressRenderer } from "./progress.ts";
 
@@ -58,8 +58,9 @@ export async function runCommand(
     terminal,
     run: cli,
   };
-  // The run's record limit holds for the run only: a program driving the CLI in-process keeps its own.
+  // The run's record limit and streaming size hold for the run only: a program driving the CLI in-process keeps its own.
   const previousLimit = setMaxRecordBytes(recordLimitFrom(env));
+  const previousStreaming = setStreamFromBytes(streamFromBytes(env));
   try {
     // A handoff a crash cut short is finished or rolled back before a store is read or written (a dry run
     // changes nothing, so it leaves that to the next real run or to `recover`).
@@ -69,6 +70,7 @@ export async function runCommand(
     return await command.run(parsed, context);
   } finally {
     setMaxRecordBytes(previousLimit);
+    setStreamFromBytes(previousStreaming);
     // A step cut short by an error leaves no half-drawn line before the error's own.
     progress?.clear();
     onProgress(undefined);

@@ -4,6 +4,7 @@ import { assertRegularFile } from "./file-kind.ts";
 import { nestsDeeperThan, tooDeep } from "./json.ts";
 import { startProgress } from "./progress.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
+import { reclaimMemory } from "../runtime.ts";
 
 /**
  * The longest record (one line, in bytes) a JSONL file may hold. A line is decoded and parsed whole, so memory
@@ -26,6 +27,9 @@ const CHUNK_BYTES = 64 * 1024;
  */
 const YIELD_BYTES = 4 * 1024 * 1024;
 
+/** How much is read between two collections of the garbage a long read leaves (see reclaimMemory). */
+const RECLAIM_BYTES = 64 * 1024 * 1024;
+
 /**
  * Sets the limit every later read in this process applies (the CLI, from its environment, at the edge) and
  * returns the previous one, so a caller can put it back.
@@ -38,15 +42,44 @@ export function setMaxRecordBytes(bytes: number): number {
 
 /** The limit `env` sets through SESSION_BRIDGE_MAX_RECORD (bytes, or with a K, M or G suffix), else the default. */
 export function recordLimitFrom(env: NodeJS.ProcessEnv): number {
-  const given = env[MAX_RECORD_VARIABLE];
-  if (given === undefined || given === "") return DEFAULT_MAX_RECORD_BYTES;
+  return sizeFrom(env, MAX_RECORD_VARIABLE, DEFAULT_MAX_RECORD_BYTES, 1);
+}
+
+/**
+ * From this size on a session file is converted streamed, its live thread read again for each pass instead of
+ * held: a held session costs about four times its file in memory, a streamed one a small index per record,
+ * paid for with two more reads of the file (about twice the CPU).
+ */
+export const DEFAULT_STREAM_FROM_BYTES = 128 * 1024 * 1024;
+
+/** The variable the CLI reads the streaming size from (`0` streams every session). */
+export const STREAM_FROM_VARIABLE = "SESSION_BRIDGE_STREAM_FROM";
+
+let streamFrom = DEFAULT_STREAM_FROM_BYTES;
+
+/** Sets the size from which sessions convert streamed for every later read; returns the previous one. */
+export function setStreamFromBytes(bytes: number): number {
+  const previous = streamFrom;
+  streamFrom = bytes;
+  return previous;
+}
+
+/** Whether a session file of `bytes` is converted streamed. */
+export const streams = (bytes: number): boolean => bytes >= streamFrom;
+
+/** The size `env` sets through SESSION_BRIDGE_STREAM_FROM, else the default. */
+export function streamFromBytes(env: NodeJS.ProcessEnv): number {
+  return sizeFrom(env, STREAM_FROM_VARIABLE, DEFAULT_STREAM_FROM_BYTES, 0);
+}
+
+function sizeFrom(env: NodeJS.ProcessEnv, variable: string, fallback: number, least: number): number {
+  const given = env[variable];
+  if (given === undefined || given === "") return fallback;
   const m = /^\s*(\d+)\s*([KMG]?)i?B?\s*$/i.exec(given);
   const bytes = m ? Number(m[1]) * 1024 ** " KMG".indexOf((m[2] || " ").toUpperCase()) : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes <= 0) {
+  if (!Number.isSafeInteger(bytes) || bytes < least) {
     throw new InputError(
-      `${MAX_RECORD_VARIABLE}=${
-        JSON.stringify(given)
-      } is not a size (expected bytes, or a number with K, M or G)`,
+      `${variable}=${JSON.stringify(given)} is not a size (expected bytes, or a number with K, M or G)`,
     );
   }
   return bytes;
@@ -142,10 +175,15 @@ export async function* readJsonl(
 
   const step = startProgress(`reading ${path}`, "bytes", fstatSync(fd).size);
   let visited = 0;
+  let reclaimed = 0;
   try {
     for (;;) {
       if (offset - visited >= YIELD_BYTES) {
         visited = offset;
+        if (offset - reclaimed >= RECLAIM_BYTES) {
+          reclaimed = offset;
+          reclaimMemory();
+        }
         step.advance(offset);
         await yieldAndCheckpoint();
       }
@@ -254,17 +292,41 @@ function parseLine(path: string, line: number, decoded: string): ParsedLine | nu
   }
 }
 
+/** How much of a file a record reader reads at once: records asked for in file order come from one read. */
+const WINDOW_BYTES = 1024 * 1024;
+
 /**
  * Records of a JSONL file read again by their place (offset and length, as `readJsonl` gave them), each parsed
- * on its own: what a streamed session reads its thread from. Close it when the pass ends.
+ * on its own: what a streamed session reads its thread from. Records are read a window at a time, so a pass in
+ * file order costs one read per megabyte, not one per record; a record longer than the window is read alone.
+ * Close it when the pass ends.
  */
 export function openRecords(path: string): { at(offset: number, length: number): unknown; close(): void } {
   const fd = openSync(path, "r");
+  const window = Buffer.allocUnsafe(WINDOW_BYTES);
+  let start = 0;
+  let end = 0;
+  let unreclaimed = 0;
+  const text = (offset: number, length: number): string => {
+    if (length > WINDOW_BYTES) return decodeRange(fd, offset, length);
+    if (offset < start || offset + length > end) {
+      start = offset;
+      end = offset + readSync(fd, window, 0, WINDOW_BYTES, offset);
+      if (offset + length > end) {
+        throw new Error(`the file ended while reading ${length} bytes at offset ${offset}`);
+      }
+    }
+    return window.toString("utf8", offset - start, offset - start + length);
+  };
   return {
     at(offset, length) {
-      const text = decodeRange(fd, offset, length);
+      unreclaimed += length;
+      if (unreclaimed >= RECLAIM_BYTES) {
+        unreclaimed = 0;
+        reclaimMemory();
+      }
       try {
-        return JSON.parse(text);
+        return JSON.parse(text(offset, length));
       } catch {
         throw new InputError(
           `${path}: the record at byte ${offset} is no longer valid JSON (the file changed)`,

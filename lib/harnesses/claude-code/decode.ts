@@ -51,10 +51,12 @@ interface MessageFacts {
   kind: Message["kind"];
   providerMessageId?: string;
   model?: string;
+  /** The calls it makes, by id and name. */
+  calls?: { id: string; name: string }[];
   /** The calls its tool results answer. */
   results?: string[];
-  /** The message's parent in the live thread (moved when a queued prompt is put back in place). */
-  parentUid: string | null;
+  /** The message's parent in the live thread when a queued prompt put back in place moved it. */
+  movedTo?: string;
 }
 
 interface ReadState {
@@ -62,8 +64,10 @@ interface ReadState {
   /** Hold every message (read), or only what resolving needs, the text read again later (open). */
   hold: boolean;
   nodes: Map<string, Node>;
-  /** One string per model name, not one per record. */
+  /** One string per model and tool name, not one per record. */
   names: Map<string, string>;
+  /** The provider id of the last response read, so the records it is split over share one string. */
+  lastResponse?: string;
   order: number;
   queueOps: Json[];
   titles: { custom?: string; ai?: string; summary?: string };
@@ -149,7 +153,7 @@ function readMessage(node: Node, at: RecordAt, path: string): Message {
   }
   const type = record.type === "assistant" ? "assistant" : "user";
   const origin = { harness: "claude-code" as const, path, offset: facts.offset, length: facts.length, type };
-  return { ...toMessage(record, type, origin), parentUid: facts.parentUid };
+  return { ...toMessage(record, type, origin), parentUid: facts.movedTo ?? node.parentUuid };
 }
 
 /**
@@ -168,7 +172,7 @@ async function resolveSession(
   session.threads.push(...(await decodeSubagents(subagents, session)));
   const live = resolved.chain.filter((n) => n.facts);
   const queued: QueuedInput[] = replayQueue(state.queueOps);
-  session.pending = findPending(pendingWitnesses(live, full), queued);
+  session.pending = findPending(pendingWitnesses(live), queued);
   const last = live.at(-1);
   if (last && endsWithInterruptMarker(full(last))) session.pending.interruptedTurn = true;
   const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
@@ -188,36 +192,32 @@ function* userTurns(compacted: Message[], live: Node[], full: (n: Node) => Messa
 }
 
 /**
- * What findPending needs of the live thread, without reading all of it: every message that answers a call
- * (as its results alone), and whole from where the last response (or the last turn, if earlier) begins. Open
- * calls come only from the last response, and whether the turn was cut off only from the last turn, so this
- * gives the same pending state as the whole thread.
+ * What findPending needs of the live thread, without reading any of it again: the messages that make or answer
+ * calls, the last response and the last turn, each as its calls and results alone (findPending looks at
+ * nothing else), in thread order. The same pending state as the whole thread gives.
  */
-function pendingWitnesses(live: Node[], full: (n: Node) => Message): Message[] {
-  let lastAssistant = -1;
-  let lastTurn = -1;
-  live.forEach((n, i) => {
-    if (n.facts!.role === "assistant") lastAssistant = i;
-    if (n.facts!.kind === "turn") lastTurn = i;
-  });
-  const pmid = lastAssistant === -1 ? undefined : live[lastAssistant]!.facts!.providerMessageId;
-  let from = lastAssistant === -1 ? live.length : lastAssistant;
-  if (pmid) {
-    from = live.findIndex((n) => n.facts!.role === "assistant" && n.facts!.providerMessageId === pmid);
+function pendingWitnesses(live: Node[]): Message[] {
+  let lastAssistant: Node | undefined;
+  let lastTurn: Node | undefined;
+  for (const n of live) {
+    if (n.facts!.role === "assistant") lastAssistant = n;
+    if (n.facts!.kind === "turn") lastTurn = n;
   }
-  if (lastTurn !== -1) from = Math.min(from, lastTurn);
-  const answers = live.slice(0, from).flatMap((n): Message[] => {
-    const results = n.facts!.results;
-    if (!results) return [];
+  return live.flatMap((n): Message[] => {
+    const { role, kind, providerMessageId, calls = [], results = [] } = n.facts!;
+    if (!calls.length && !results.length && n !== lastAssistant && n !== lastTurn) return [];
     return [{
       uid: n.uuid,
-      parentUid: n.facts!.parentUid,
-      role: n.facts!.role,
-      kind: n.facts!.kind,
-      blocks: results.map((callId) => ({ type: "tool_result", callId, isError: false, content: [] })),
+      parentUid: n.parentUuid,
+      role,
+      kind,
+      ...(providerMessageId ? { providerMessageId } : {}),
+      blocks: [
+        ...calls.map(({ id, name }) => ({ type: "tool_call" as const, id, name, input: undefined })),
+        ...results.map((callId) => ({ type: "tool_result" as const, callId, isError: false, content: [] })),
+      ],
     }];
   });
-  return [...answers, ...live.slice(from).map(full)];
 }
 
 function newState(path: string, hold: boolean): ReadState & { drift: DriftCollector } {
@@ -297,7 +297,8 @@ function addNode(
 ) {
   const node: Node = {
     uuid: record.uuid as string,
-    parentUuid: optStr(record.parentUuid) ?? null,
+    // The parent's own uuid string when it is already read: one string per uuid, not two.
+    parentUuid: parentOf(state, optStr(record.parentUuid)),
     sidechain: subagent || record.isSidechain === true,
     queuedPrompt: type === "user" && record.promptSource === "queued" &&
       originMeaning(record.origin) !== "harness",
@@ -327,17 +328,29 @@ function addNode(
   state.nodes.set(node.uuid, node);
 }
 
+function parentOf(state: ReadState, uuid: string | undefined): string | null {
+  return uuid === undefined ? null : state.nodes.get(uuid)?.uuid ?? uuid;
+}
+
 function factsOf(state: ReadState, m: Message, origin: { offset: number; length: number }): MessageFacts {
+  const calls = m.blocks.flatMap((
+    b,
+  ) => (b.type === "tool_call" ? [{ id: b.id, name: intern(state.names, b.name) }] : []));
   const results = m.blocks.flatMap((b) => (b.type === "tool_result" ? [b.callId] : []));
   const model = m.model === undefined ? undefined : intern(state.names, m.model);
+  // The records of one response share its id: kept once.
+  const providerMessageId = m.providerMessageId === state.lastResponse
+    ? state.lastResponse
+    : m.providerMessageId;
+  if (providerMessageId) state.lastResponse = providerMessageId;
   return {
     offset: origin.offset,
     length: origin.length,
     role: m.role,
     kind: m.kind,
-    parentUid: m.parentUid,
-    ...(m.providerMessageId ? { providerMessageId: m.providerMessageId } : {}),
+    ...(providerMessageId ? { providerMessageId } : {}),
     ...(model ? { model } : {}),
+    ...(calls.length ? { calls } : {}),
     ...(results.length ? { results } : {}),
   };
 }
@@ -546,7 +559,7 @@ function withQueuedPrompts(chain: Node[], leaves: Node[], claimed: Set<string>):
 
 /** A message's parent in the live thread, as its facts and (when held) the message say. */
 function reparent(node: Node, parentUid: string) {
-  if (node.facts) node.facts.parentUid = parentUid;
+  if (node.facts) node.facts.movedTo = parentUid;
   if (node.message) node.message.parentUid = parentUid;
 }
 

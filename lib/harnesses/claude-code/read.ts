@@ -6,16 +6,9 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Session } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
-import { openRecords, readJsonl } from "../../io/jsonl.ts";
+import { openRecords, readJsonl, streams } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
 import { decodeClaude, decodeClaudeStreamed, type TranscriptLines } from "./decode.ts";
-
-/**
- * From this size on a transcript is converted streamed, its live thread read again for each pass instead of
- * held: a held session costs about four times its file in memory, a streamed one a small index per record,
- * paid for with two more reads of the file.
- */
-export const STREAM_FROM_BYTES = 64 * 1024 * 1024;
 
 export async function readClaudeSession(path: string): Promise<Session> {
   return await decodeClaude(transcriptLines(path), subagentLines(path));
@@ -23,7 +16,7 @@ export async function readClaudeSession(path: string): Promise<Session> {
 
 /** The session to convert: held while it is small, its live thread streamed from the file once it is large. */
 export async function openClaudeSession(path: string): Promise<SessionStream> {
-  if (existsSync(path) && statSync(path).size < STREAM_FROM_BYTES) return await readClaudeSession(path);
+  if (existsSync(path) && !streams(statSync(path).size)) return await readClaudeSession(path);
   return await decodeClaudeStreamed(transcriptLines(path), subagentLines(path), {
     open: () => openRecords(path),
   });

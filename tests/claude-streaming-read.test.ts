@@ -1,0 +1,71 @@
+/**
+ * A large Claude Code session is converted streamed (lib/harnesses/claude-code/read.ts `openClaudeSession`):
+ * indexed once, its live thread read again from the file on each pass. What it gives must be the very session
+ * the held reader gives, on every transcript the real harness wrote, and a file that changes under a pass is
+ * bad input naming the file, never a wrong session.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { openClaudeSession, readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
+import { holdSession } from "../lib/ir/stream.ts";
+import { DEFAULT_STREAM_FROM_BYTES, setStreamFromBytes, streamFromBytes } from "../lib/io/jsonl.ts";
+import { InputError } from "../lib/errors.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/claude-code", import.meta.url));
+
+/** Every main transcript the real Claude Code wrote (subagent transcripts are read with their session). */
+function transcripts(dir = FIXTURES): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === "subagents" ? [] : transcripts(path);
+    return name.endsWith(".jsonl") && !name.endsWith(".requests.jsonl") ? [path] : [];
+  });
+}
+
+/** Runs `body` with every session streamed, whatever its size. */
+async function streamingAll<T>(body: () => Promise<T>): Promise<T> {
+  const previous = setStreamFromBytes(0);
+  try {
+    return await body();
+  } finally {
+    setStreamFromBytes(previous);
+  }
+}
+
+test("a streamed Claude Code session is the held session, on every transcript the real harness wrote", async () => {
+  const paths = transcripts();
+  assert.ok(paths.length >= 20, `only ${paths.length} transcripts found`);
+  for (const path of paths) {
+    const held = await readClaudeSession(path);
+    const opened = await streamingAll(() => openClaudeSession(path));
+    assert.ok(!Array.isArray(opened.messages), `${path}: not streamed`);
+    // Each pass reads the thread again, and gives it whole again.
+    assert.deepEqual(await holdSession(opened), held, path);
+    assert.deepEqual(await holdSession(opened), held, `${path}, second pass`);
+  }
+});
+
+test("a session under the streaming size is held; SESSION_BRIDGE_STREAM_FROM sets the size", async () => {
+  const path = transcripts()[0]!;
+  assert.ok(Array.isArray((await openClaudeSession(path)).messages));
+  assert.equal(streamFromBytes({}), DEFAULT_STREAM_FROM_BYTES);
+  assert.equal(streamFromBytes({ SESSION_BRIDGE_STREAM_FROM: "0" }), 0);
+  assert.equal(streamFromBytes({ SESSION_BRIDGE_STREAM_FROM: "64M" }), 64 * 1024 * 1024);
+  assert.throws(() => streamFromBytes({ SESSION_BRIDGE_STREAM_FROM: "big" }), InputError);
+});
+
+test("a streamed session whose file is rewritten between passes is bad input naming the file", async () => {
+  const path = join(tempDir(), "session.jsonl");
+  copyFileSync(join(FIXTURES, "2.1.328", "thinking-tool-use.jsonl"), path);
+  const opened = await streamingAll(() => openClaudeSession(path));
+  writeFileSync(path, "x".repeat(statSync(path).size));
+  await assert.rejects(holdSession(opened), (error: Error) => {
+    assert.ok(error instanceof InputError, String(error));
+    assert.ok(error.message.startsWith(path), error.message);
+    return true;
+  });
+});
