@@ -16,11 +16,6 @@ export type ExportedMessage = Omit<HermesMessagesRow, "content" | "tool_calls"> 
   tool_calls: Record<string, unknown>[] | null;
 };
 
-export interface TargetRows {
-  session: HermesSessionsRow;
-  messages: ExportedMessage[];
-}
-
 /** Epoch seconds for a row: the source time where there is one, monotonic and never in the future. */
 export const rowTime = (clock: RecordClock, source?: string): number => Date.parse(clock.next(source)) / 1000;
 
