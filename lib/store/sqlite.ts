@@ -301,20 +301,21 @@ export async function stageRows(
   onRow?: (staged: number) => void,
 ): Promise<StagedRows> {
   const staged: StagedRows = { table, count: 0, runs: [] };
-  let run: StagedRows["runs"][number] | undefined;
+  let names: string[] = [];
+  // The run's insert, fetched once per run: a long session stages tens of thousands of rows of one shape.
+  let insert: StatementSync["run"] | undefined;
   db.exec("BEGIN");
   try {
     for await (const row of rows) {
       const keys = Object.keys(row);
-      if (!run || keys.length !== run.names.length || keys.some((k, i) => k !== run!.names[i])) {
-        run = {
-          temp: `temp.${quoteIdent(`session_bridge_staged_${table}_${staged.runs.length}`)}`,
-          names: keys,
-        };
-        staged.runs.push(run);
-        db.exec(`CREATE TEMP TABLE ${run.temp} (${keys.map(quoteIdent).join(", ")})`);
+      if (!insert || keys.length !== names.length || keys.some((k, i) => k !== names[i])) {
+        const temp = `temp.${quoteIdent(`session_bridge_staged_${table}_${staged.runs.length}`)}`;
+        names = keys;
+        staged.runs.push({ temp, names });
+        db.exec(`CREATE TEMP TABLE ${temp} (${keys.map(quoteIdent).join(", ")})`);
+        insert = insertStatement(db, temp, keys).run;
       }
-      insertStatement(db, run.temp, keys).run(...keys.map((n) => sqlValue(row[n])));
+      insert(...keys.map((n) => sqlValue(row[n])));
       onRow?.(++staged.count);
     }
     db.exec("COMMIT");
