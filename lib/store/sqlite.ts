@@ -292,7 +292,7 @@ export interface StagedRows {
  * them (spilling to a temp file), not the caller, so a long session is never held in memory. Staging touches
  * only the temp database, so it runs in a transaction of its own that takes no lock on the store; moveStaged
  * then inserts them under the write lock. `onRow` is told how many rows were staged so far. A failure (or a
- * Ctrl-C) mid-way leaves nothing staged.
+ * Ctrl-C) mid-way leaves nothing staged. Once per table on a connection: the temp tables stay until it closes.
  */
 export async function stageRows(
   db: DatabaseSync,
@@ -327,10 +327,11 @@ export async function stageRows(
 }
 
 /**
- * Inserts staged rows into their table, each run as ONE statement (`INSERT ... SELECT`), and drops the temp
- * tables. A table with full-text triggers (Hermes's `messages`) needs this: FTS5 writes its pending index to
- * disk at the end of every statement, so a row per statement leaves a segment per row to merge, three times
- * the work of the same rows in one statement. Returns the rows inserted.
+ * Inserts staged rows into their table, each run as ONE statement (`INSERT ... SELECT`). A table with full-text
+ * triggers (Hermes's `messages`) needs this: FTS5 writes its pending index to disk at the end of every
+ * statement, so a row per statement leaves a segment per row to merge, three times the work of the same rows
+ * in one statement. The temp tables are left to the connection's close, which discards them at no cost:
+ * dropping one rewrites its pages, under the write lock. Returns the rows inserted.
  */
 export function moveStaged(db: DatabaseSync, staged: StagedRows): number {
   for (const { temp, names } of staged.runs) {
@@ -338,7 +339,6 @@ export function moveStaged(db: DatabaseSync, staged: StagedRows): number {
     db.exec(
       `INSERT INTO main.${quoteIdent(staged.table)} (${list}) SELECT ${list} FROM ${temp} ORDER BY rowid`,
     );
-    db.exec(`DROP TABLE ${temp}`);
   }
   return staged.count;
 }

@@ -453,7 +453,7 @@ async function* storedRows(
   columns: StoreColumns,
 ): AsyncGenerator<Row> {
   for await (const m of messages) {
-    if (m.active === 1 || columns.messages.has("active")) yield only(storedMessage(m), columns.messages);
+    if (m.active === 1 || columns.messages.has("active")) yield storedMessage(m, columns.messages);
   }
 }
 
