@@ -278,47 +278,69 @@ export function insertRow(db: DatabaseSync, table: string, row: Row): void {
   insertStatement(db, quoteIdent(table), names).run(...names.map((n) => sqlValue(row[n])));
 }
 
+/** Rows staged in temp tables for one table (see stageRows), not in it yet. */
+export interface StagedRows {
+  table: string;
+  /** How many rows were staged. */
+  count: number;
+  /** One temp table per run of rows naming the same columns, in order. */
+  runs: { temp: string; names: string[] }[];
+}
+
 /**
- * Inserts `rows` into `table` in the order given, a run of rows naming the same columns at a time, each run as
- * ONE statement: the rows are staged in a temp table, then moved with `INSERT ... SELECT`. A table with
- * full-text triggers (Hermes's `messages`) needs this: FTS5 writes its pending index to disk at the end of
- * every statement, so a row per statement leaves a segment per row to merge, three times the work of the
- * same rows in one statement. `onRow` is told how many rows were staged so far. Returns the rows inserted.
+ * Stages `rows` for `table` in temp tables of this connection, in the order given, as they arrive: SQLite holds
+ * them (spilling to a temp file), not the caller, so a long session is never held in memory. Staging touches
+ * only the temp database, so it runs in a transaction of its own that takes no lock on the store; moveStaged
+ * then inserts them under the write lock. `onRow` is told how many rows were staged so far. A failure (or a
+ * Ctrl-C) mid-way leaves nothing staged. Once per table on a connection: the temp tables stay until it closes.
  */
-export function insertRowsAtOnce(
+export async function stageRows(
   db: DatabaseSync,
   table: string,
-  rows: Iterable<Row>,
+  rows: Iterable<Row> | AsyncIterable<Row>,
   onRow?: (staged: number) => void,
-): number {
-  const staging = `temp.${quoteIdent(`session_bridge_staged_${table}`)}`;
-  let names: string[] | undefined;
-  let staged = 0;
-  let inRun = 0;
-  const move = () => {
-    if (!names || !inRun) return;
-    const list = names.map(quoteIdent).join(", ");
-    db.exec(`INSERT INTO main.${quoteIdent(table)} (${list}) SELECT ${list} FROM ${staging} ORDER BY rowid`);
-    db.exec(`DROP TABLE ${staging}`);
-    inRun = 0;
-  };
+): Promise<StagedRows> {
+  const staged: StagedRows = { table, count: 0, runs: [] };
+  let names: string[] = [];
+  // The run's insert, fetched once per run: a long session stages tens of thousands of rows of one shape.
+  let insert: StatementSync["run"] | undefined;
+  db.exec("BEGIN");
   try {
-    for (const row of rows) {
+    for await (const row of rows) {
       const keys = Object.keys(row);
-      if (!names || keys.length !== names.length || keys.some((k, i) => k !== names![i])) {
-        move();
+      if (!insert || keys.length !== names.length || keys.some((k, i) => k !== names[i])) {
+        const temp = `temp.${quoteIdent(`session_bridge_staged_${table}_${staged.runs.length}`)}`;
         names = keys;
-        db.exec(`CREATE TEMP TABLE ${staging} (${keys.map(quoteIdent).join(", ")})`);
+        staged.runs.push({ temp, names });
+        db.exec(`CREATE TEMP TABLE ${temp} (${keys.map(quoteIdent).join(", ")})`);
+        insert = insertStatement(db, temp, keys).run;
       }
-      insertStatement(db, staging, keys).run(...keys.map((n) => sqlValue(row[n])));
-      inRun++;
-      onRow?.(++staged);
+      insert(...keys.map((n) => sqlValue(row[n])));
+      onRow?.(++staged.count);
     }
-    move();
-  } finally {
-    db.exec(`DROP TABLE IF EXISTS ${staging}`);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
   }
   return staged;
+}
+
+/**
+ * Inserts staged rows into their table, each run as ONE statement (`INSERT ... SELECT`). A table with full-text
+ * triggers (Hermes's `messages`) needs this: FTS5 writes its pending index to disk at the end of every
+ * statement, so a row per statement leaves a segment per row to merge, three times the work of the same rows
+ * in one statement. The temp tables are left to the connection's close, which discards them at no cost:
+ * dropping one rewrites its pages, under the write lock. Returns the rows inserted.
+ */
+export function moveStaged(db: DatabaseSync, staged: StagedRows): number {
+  for (const { temp, names } of staged.runs) {
+    const list = names.map(quoteIdent).join(", ");
+    db.exec(
+      `INSERT INTO main.${quoteIdent(staged.table)} (${list}) SELECT ${list} FROM ${temp} ORDER BY rowid`,
+    );
+  }
+  return staged.count;
 }
 
 type SqlValue = string | number | bigint | null | Uint8Array;

@@ -3,15 +3,15 @@
  * snapshot or transcript recorded (state.db keeps none; Hermes sends the tools of its own configuration), and
  * the stored system prompt when it is not copied or Hermes would not reuse it (it rebuilds one then).
  */
-import type { Session } from "../../ir/schema.ts";
+import type { SessionHead } from "../../ir/stream.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
 import type { ConfiguredModel } from "./config.ts";
 import type { HermesSessionsRow } from "./rows.ts";
 
 export function uncarriedByCopy(
-  session: Session,
-  row: HermesSessionsRow,
+  session: SessionHead,
+  row: Pick<HermesSessionsRow, "system_prompt" | "cwd">,
   runtime: ConfiguredModel,
 ): ReportEntry[] {
   if (session.meta.harness !== "hermes") return [];
@@ -43,7 +43,7 @@ export function uncarriedByCopy(
  * The tool catalog a Hermes snapshot or transcript recorded: neither state.db nor an export file has a place for
  * it (Hermes sends the tools of its own configuration), so every Hermes to Hermes copy of it loses it.
  */
-export function catalogNotCarried(session: Session): ReportEntry[] {
+export function catalogNotCarried(session: SessionHead): ReportEntry[] {
   if (session.meta.harness !== "hermes" || !session.tools.length) return [];
   return [reportEntry(
     "tool-schemas-not-carried",

@@ -6,8 +6,8 @@
  */
 export { decodeHermes } from "./decode.ts";
 export { providerFamily, toMessage } from "./to-ir.ts";
-export { addPendingRows, targetRows, type TargetSettings } from "./target.ts";
+export { handshakeRow, OpenCallStubs, type TargetRows, targetRows, type TargetSettings } from "./target.ts";
 export { foreignMessages } from "./from-ir.ts";
 export { copiedMessages } from "./copy.ts";
-export { blankMessage, hermesTitle, storedMessage, type TargetRows } from "./rows.ts";
+export { blankMessage, hermesTitle, storedMessage } from "./rows.ts";
 export { decodeMessage } from "./message.ts";

@@ -13,30 +13,53 @@ import { blankMessage, type ExportedMessage, rowTime } from "./rows.ts";
 import type { HermesSource } from "./source.ts";
 import { isoTime, type RecordClock } from "../../ir/clock.ts";
 
-export function copiedMessages(
+/** The copied rows, made one at a time as the source's rows are read. */
+export function* copiedMessages(
   source: HermesSource,
   sessionId: string,
   clock: RecordClock,
-): ExportedMessage[] {
+): Generator<ExportedMessage> {
   const liveId = source.chain.at(-1)!.id;
-  const rows: ExportedMessage[] = [];
   const callNames = new Map<string, string>();
   for (const row of source.messages()) {
     if (typeof row.timestamp === "number") clock.next(isoTime(row.timestamp * 1000));
-    if (isMetaRow(row) || isHandshakeRow(row)) continue;
-    const predecessor = typeof row.session_id === "string" && row.session_id !== liveId;
+    if (!isCopied(row)) continue;
     // Snapshot and transcript messages may lack a time; the column needs one, so it follows the previous.
     const timestamp = typeof row.timestamp === "number" ? row.timestamp : rowTime(clock);
-    const copied = copiedRow(row, sessionId, timestamp, predecessor);
+    const copied = copiedRow(row, sessionId, timestamp, isPredecessorRow(row, liveId));
     for (const [id, name] of calledNames(copied.tool_calls)) callNames.set(id, name);
     // Old snapshots and transcripts name no tool on a result; Hermes's rows do (from the call it answers).
     if (copied.role === "tool" && !copied.tool_name && copied.tool_call_id) {
       copied.tool_name = callNames.get(copied.tool_call_id) ?? null;
     }
-    rows.push(copied);
+    yield copied;
   }
-  return rows;
 }
+
+/**
+ * How many copied rows are set aside (`active = 0`: compacted, rewound, or a predecessor's), read from the
+ * source's rows alone: what a store without the `active` column cannot keep.
+ */
+export function setAsideCount(source: HermesSource): number {
+  const liveId = source.chain.at(-1)!.id;
+  let count = 0;
+  for (const row of source.messages()) {
+    if (isCopied(row) && activeOf(row, isPredecessorRow(row, liveId)) !== 1) count++;
+  }
+  return count;
+}
+
+/** The gateway's marker rows and an earlier hop's handshake are not copied. */
+const isCopied = (row: HermesMessage): boolean => !isMetaRow(row) && !isHandshakeRow(row);
+
+const isPredecessorRow = (row: HermesMessage, liveId: string): boolean =>
+  typeof row.session_id === "string" && row.session_id !== liveId;
+
+/**
+ * A predecessor's live rows were summarized away by the compression that ended it; rows it had already
+ * compacted or rewound keep their own marks.
+ */
+const activeOf = (row: HermesMessage, predecessor: boolean): number => predecessor ? 0 : num(row.active, 1)!;
 
 /** Call id to tool name, from an assistant row's OpenAI-style `tool_calls` (entries that are no call are skipped). */
 function calledNames(calls: unknown): [string, string][] {
@@ -93,9 +116,7 @@ function copiedRow(
     codex_message_items: jsonText(row.codex_message_items),
     platform_message_id: text(row.platform_message_id),
     observed: num(row.observed, 0),
-    // A predecessor's live rows were summarized away by the compression that ended it; rows it had already
-    // compacted or rewound keep their own marks.
-    active: predecessor ? 0 : num(row.active, 1)!,
+    active: activeOf(row, predecessor),
     compacted: predecessor && isActive(row) ? 1 : num(row.compacted, 0)!,
     api_content: text(row.api_content),
   });

@@ -5,8 +5,9 @@
  * words. Harness-injected context and an earlier hop's handshake are not replayed. Reasoning proofs never go
  * into `reasoning_details`: Hermes may run any provider, so only the reasoning text travels (reported).
  */
-import type { Block, Message, Session } from "../../ir/schema.ts";
+import type { Block, Message } from "../../ir/schema.ts";
 import type { RecordClock } from "../../ir/clock.ts";
+import type { Messages } from "../../ir/stream.ts";
 import { isHandshake } from "../../handshake/handshake.ts";
 import { markFailure } from "../../ir/tool-failure.ts";
 import { contentFromBlocks } from "./content.ts";
@@ -24,26 +25,22 @@ interface AssistantDraft {
   calls: Extract<Block, { type: "tool_call" }>[];
 }
 
-export function foreignMessages(session: Session, stamp: RowStamp): ExportedMessage[] {
-  const rows: ExportedMessage[] = [];
+/** The rows, made as the thread is read (one pass): an assistant row goes out once its response has ended. */
+export async function* foreignMessages(messages: Messages, stamp: RowStamp): AsyncGenerator<ExportedMessage> {
   const toolNames = new Map<string, string>();
   let draft: AssistantDraft | undefined;
-  const flush = () => {
-    if (draft) rows.push(assistantRow(draft, stamp.sessionId));
-    draft = undefined;
-  };
-  for (const m of session.messages) {
+  for await (const m of messages) {
     if (m.kind === "context" || isHandshake(m)) continue;
     if (m.role === "assistant") {
       draft ??= { timestamp: rowTime(stamp.clock, m.timestamp), visible: [], reasoning: [], calls: [] };
       addToDraft(draft, m, toolNames);
       continue;
     }
-    flush();
-    rows.push(...userSideRows(m, stamp, toolNames));
+    if (draft) yield assistantRow(draft, stamp.sessionId);
+    draft = undefined;
+    yield* userSideRows(m, stamp, toolNames);
   }
-  flush();
-  return rows;
+  if (draft) yield assistantRow(draft, stamp.sessionId);
 }
 
 function addToDraft(draft: AssistantDraft, m: Message, toolNames: Map<string, string>): void {

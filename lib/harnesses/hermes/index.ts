@@ -1,5 +1,4 @@
 /** Hermes Agent: sessions as rows of `state.db` (plus legacy transcripts and snapshots), in every profile. */
-import { holdSession } from "../../ir/stream.ts";
 import type { Harness } from "../types.ts";
 import { checkHermesId, newHermesId } from "./ids.ts";
 import { activeHome, stateDbPath } from "./profiles.ts";
@@ -82,10 +81,9 @@ export const hermes: Harness = {
   list: async (home) => (await store()).listHermes(home),
   read: async (path) => (await store()).readHermesSession(path),
   async *render(session, options) {
-    yield* (await store()).renderHermes(await holdSession(session), options);
+    yield* (await store()).renderHermes(session, options);
   },
   // cd <cwd> && [HERMES_HOME=<home>] hermes chat --resume <id> [-m <model>]
   resumeCommand: resumeHermes,
-  plan: async (session, options, home, force) =>
-    (await store()).planHermes(await holdSession(session), options, home, force),
+  plan: async (session, options, home, force) => (await store()).planHermes(session, options, home, force),
 };

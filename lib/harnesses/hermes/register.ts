@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import type { DatabaseSync } from "node:sqlite";
-import type { Session } from "../../ir/schema.ts";
+import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
 import type { CommitOptions, HandoffPlan, PlanPreview, RenderOptions } from "../types.ts";
@@ -20,32 +20,41 @@ import { handoffBackupDir } from "../../store/backup.ts";
 import {
   immediateTransaction,
   insertRow,
-  insertRowsAtOnce,
+  moveStaged,
   onlineBackup,
   openForWrite,
   openReadOnly,
   type Row,
+  stageRows,
   tableColumns,
 } from "../../store/sqlite.ts";
 import { uncarriedByCopy } from "./carried.ts";
 import { configuredModel } from "./config.ts";
-import { storeColumns, type StoreShape, storeShape } from "./database.ts";
-import { type ExportedMessage, hermesTitle, storedMessage, type TargetRows, TITLE_MAX } from "./rows.ts";
+import { type StoreColumns, storeColumns, type StoreShape, storeShape } from "./database.ts";
+import { type ExportedMessage, hermesTitle, storedMessage, TITLE_MAX } from "./rows.ts";
 import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./profiles.ts";
-import { targetRows } from "./target.ts";
-import { sameHarnessSource } from "./source.ts";
+import { keptSystemPrompt, targetRows, type TargetSettings } from "./target.ts";
+import { type HermesSource, sameHarnessSource } from "./source.ts";
+import { setAsideCount } from "./copy.ts";
 import { checkHermesId } from "./ids.ts";
 import { startProgress } from "../../io/progress.ts";
 
-/** What commit needs beyond the preview: the database and the rows built (read-only) at planning. */
+/**
+ * What commit needs beyond the preview: the database, and what the rows are made from. The rows themselves
+ * are made only as the commit reads the thread, so a plan holds none of them.
+ */
 interface Planned {
   id: string;
   database: string;
-  rows: TargetRows;
+  title: string | undefined;
+  session: SessionStream;
+  options: RenderOptions;
+  settings: TargetSettings;
+  source: HermesSource | undefined;
 }
 
 export async function planHermes(
-  session: Session,
+  session: SessionStream,
   options: RenderOptions,
   hermesHome: string,
   force: boolean,
@@ -75,28 +84,42 @@ export async function planHermes(
   if (!existsSync(database)) {
     return refusedPlan(plan, refuse.noStore("Hermes", home.dir, "hermes").message);
   }
-  const rows = targetRows(session, { ...options, ...(title ? { title } : {}) }, {
-    model: model.model ?? null,
-    ...(home.profile ? { profile: home.profile } : {}),
-  }, await sameHarnessSource(session));
+  const source = await sameHarnessSource(session);
+  const rowOptions = { ...options, ...(title ? { title } : {}) };
+  const kept = {
+    system_prompt: source ? keptSystemPrompt(source, session, rowOptions) : null,
+    cwd: rowOptions.cwd || null,
+  };
   plan.notes!.push(
-    ...uncarriedByCopy(session, rows.session, {
+    ...uncarriedByCopy(session, kept, {
       ...configuredModel(configPath(home.dir)),
       ...(model.model ? { model: model.model } : {}),
     }),
   );
-  let titleOwner: string | undefined;
+  let fitted: Fitted;
   try {
-    const fitted = fitToStore(database, rows, options, title, force);
+    fitted = fitToStore(database, source, options, title, force);
     plan.notes!.push(...fitted.notes);
     if (fitted.refusal) plan.refusal = fitted.refusal;
-    titleOwner = fitted.titleOwner;
   } catch (error) {
     // Damaged, not Hermes's, or of a shape these rows cannot fill: the store refuses (exit 1).
     return refusedPlan(plan, targetStoreRefusal(database, error).message);
   }
-  const planned: Planned = { id: options.id, database, rows };
+  const planned: Planned = {
+    id: options.id,
+    database,
+    title,
+    session,
+    options: rowOptions,
+    settings: {
+      model: model.model ?? null,
+      ...(home.profile ? { profile: home.profile } : {}),
+      ...(fitted.handshakeAsPart ? { handshakeAsPart: true } : {}),
+    },
+    source,
+  };
   // The rows the commit changes, as the write-ahead intent names them (the title's holder gives it up).
+  const { titleOwner } = fitted;
   plan.rows = [
     { database, table: "messages", key: { session_id: options.id } },
     { database, table: "sessions", key: { id: options.id } },
@@ -105,18 +128,27 @@ export async function planHermes(
   return handoffPlan(plan, (commit) => insertSession(planned, commit));
 }
 
+interface Fitted {
+  notes: ReportEntry[];
+  refusal?: string;
+  titleOwner?: string;
+  /** The handshake row is stored as one text part (see OLD_MERGING_GENERATION). */
+  handshakeAsPart?: boolean;
+}
+
 /**
  * The rows checked against the database, read-only: its schema generation (what the rows may fill, and how the
- * handshake row must be stored for it), and what is in the way of the id and the (stored) title. Throws when the database is
- * damaged or not one these rows can be written to.
+ * handshake row must be stored for it), and what is in the way of the id and the (stored) title. Throws when the
+ * database is damaged or not one these rows can be written to. Nothing of the thread is read: a foreign
+ * session's rows are all live, and a copy's set-aside rows are counted from its source's rows.
  */
 function fitToStore(
   database: string,
-  rows: TargetRows,
+  source: HermesSource | undefined,
   options: RenderOptions,
   title: string | undefined,
   force: boolean,
-): { notes: ReportEntry[]; refusal?: string; titleOwner?: string } {
+): Fitted {
   const notes: ReportEntry[] = [];
   const db = openReadOnly(database);
   try {
@@ -129,22 +161,23 @@ function fitToStore(
           `(${shape.generation.schemaVersion}); the rows fill the columns both know`,
       ));
     }
-    if (options.handshake && shape.generation.version === OLD_MERGING_GENERATION) {
-      keepHandshakeApart(rows.messages, options.handshake);
-    }
-    if (!shape.columns.messages.has("active") && rows.messages.some((m) => m.active !== 1)) {
+    const handshakeAsPart = !!options.handshake && shape.generation.version === OLD_MERGING_GENERATION;
+    const setAside = !shape.columns.messages.has("active") && source ? setAsideCount(source) : 0;
+    if (setAside) {
       notes.push(reportEntry(
         "compacted-rows-dropped",
         "loss",
         "this Hermes stores no compacted rows (no messages.active column): history before compaction is left out",
-        { count: rows.messages.filter((m) => m.active !== 1).length },
+        { count: setAside },
       ));
     }
     const found = findClash(db, options.id, title);
     const refusal = refusalOf(db, database, options.id, title, found, force);
-    if (refusal) return { notes, refusal };
-    if (!force) return { notes };
+    const fitted = { notes, ...(handshakeAsPart ? { handshakeAsPart } : {}) };
+    if (refusal) return { ...fitted, refusal };
+    if (!force) return fitted;
     return {
+      ...fitted,
       notes: [...notes, ...replacementNotes(found, title)],
       ...(found.titleOwner ? { titleOwner: found.titleOwner } : {}),
     };
@@ -156,18 +189,11 @@ function fitToStore(
 /**
  * The generation whose Hermes repairs the live history in place (`_repair_message_sequence` merges consecutive
  * plain-text user messages in the list it then flushes from a fixed index), so a prompt following a stored
- * plain-text user row would be sent but never stored. 0.19.0 repairs a copy.
+ * plain-text user row would be sent but never stored. 0.19.0 repairs a copy. That repair leaves multimodal
+ * (list) content alone, so the handshake row is stored as one text part there: it stays a row of its own, the
+ * model still reads its text, and the next prompt is stored after it.
  */
 const OLD_MERGING_GENERATION = "0.14.0";
-
-/**
- * That repair leaves multimodal (list) content alone, so the handshake row is stored as one text part there: it
- * stays a row of its own, the model still reads its text, and the next prompt is stored after it.
- */
-function keepHandshakeApart(messages: ExportedMessage[], handshake: string): void {
-  const row = messages.findLast((m) => m.role === "user" && m.content === handshake);
-  if (row) row.content = [{ type: "text", text: handshake }];
-}
 
 /**
  * What a store newer than our captures must still have: the columns Hermes needs to list and resume a session
@@ -313,7 +339,7 @@ interface ModelChoice {
  * Hermes resumes with the model its config.yaml routes to, whatever the session row says; so the row records
  * that model, and a `--model` that differs travels as `-m` on the resume command.
  */
-function chooseModel(session: Session, options: RenderOptions, home: HermesHome): ModelChoice {
+function chooseModel(session: SessionHead, options: RenderOptions, home: HermesHome): ModelChoice {
   const config = configPath(home.dir);
   const configured = configuredModel(config).model;
   const source = session.meta.models.at(-1);
@@ -358,11 +384,16 @@ function titleNotes(requested: string | undefined, title: string | undefined): R
 /** How many rows are inserted between two progress updates. */
 const PROGRESS_ROWS = 256;
 
+/**
+ * The rows are made as the thread is read and staged in a temp table (SQLite holds them, not we), before the
+ * write lock is taken; then, in one short transaction, whatever is in the way goes, the sessions row (counted
+ * from the staged rows) goes in, and the staged rows move in with one statement.
+ */
 async function insertSession(
-  { id, database, rows }: Planned,
+  planned: Planned,
   { backup, force, now, bridgeHome }: CommitOptions,
 ): Promise<Committed> {
-  const title = rows.session.title ?? undefined;
+  const { id, database, title } = planned;
   const db = openForWrite(database);
   try {
     // Replacing needs the backup even under --no-backup: undo restores the replaced rows from it.
@@ -371,7 +402,12 @@ async function insertSession(
       ? [await onlineBackup(db, handoffBackupDir("hermes", id, now, bridgeHome), "state.db")]
       : [];
     const columns = storeColumns(db, database);
-    const { inserted, clash } = await immediateTransaction(db, () => {
+    const rows = targetRows(planned.session, planned.options, planned.settings, planned.source);
+    const step = startProgress(`registering in ${database}`, "rows");
+    const staged = await stageRows(db, "messages", storedRows(rows.messages, columns), (n) => {
+      if (n % PROGRESS_ROWS === 0) step.advance(n);
+    }).finally(() => step.finish());
+    const clash = await immediateTransaction(db, () => {
       // Checked again under the write lock: a running Hermes may have taken the id or title since planning.
       const clash = findClash(db, id, title);
       const refusal = refusalOf(db, database, id, title, clash, force);
@@ -381,21 +417,9 @@ async function insertSession(
         db.prepare("DELETE FROM sessions WHERE id = ?").run(clash.takenId);
       }
       if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
-      insertRow(db, "sessions", only(rows.session, columns.sessions));
-      const step = startProgress(`registering in ${database}`, "rows", rows.messages.length);
-      // Made one at a time as they are inserted; an older generation without `active` keeps the active ones.
-      const stored = function* () {
-        for (const m of rows.messages) {
-          if (m.active === 1 || columns.messages.has("active")) {
-            yield only(storedMessage(m), columns.messages);
-          }
-        }
-      };
-      const count = insertRowsAtOnce(db, "messages", stored(), (n) => {
-        if (n % PROGRESS_ROWS === 0) step.advance(n);
-      });
-      step.finish();
-      return { inserted: count, clash };
+      insertRow(db, "sessions", only(rows.session(), columns.sessions));
+      moveStaged(db, staged);
+      return clash;
     });
     // What undo restores from the backup: the replaced session's rows, the title's previous holder.
     const saved = clash.takenId || clash.titleOwner ? { restoreFrom: backups[0]! } : {};
@@ -407,7 +431,7 @@ async function insertSession(
           database,
           table: "messages",
           key: { session_id: id },
-          count: inserted,
+          count: staged.count,
           ...(clash.takenId ? saved : {}),
         },
         { database, table: "sessions", key: { id: id }, ...(clash.takenId ? saved : {}) },
@@ -420,6 +444,16 @@ async function insertSession(
     };
   } finally {
     db.close();
+  }
+}
+
+/** The rows in column form, for the columns this database has; one without `active` keeps the live ones. */
+async function* storedRows(
+  messages: AsyncIterable<ExportedMessage>,
+  columns: StoreColumns,
+): AsyncGenerator<Row> {
+  for await (const m of messages) {
+    if (m.active === 1 || columns.messages.has("active")) yield storedMessage(m, columns.messages);
   }
 }
 

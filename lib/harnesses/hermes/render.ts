@@ -4,7 +4,7 @@
  * JSON. A Hermes source held as rows (a database, an export line) is exported as it is stored (a compression chain in `export_session_lineage` form:
  * the live row, its `segments` and `lineage_session_ids`); a foreign one as the rows a handoff would write.
  */
-import type { Session } from "../../ir/schema.ts";
+import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import { isoTime, RecordClock } from "../../ir/clock.ts";
 import type { RenderOptions } from "../types.ts";
 import { isActive } from "./message.ts";
@@ -14,11 +14,15 @@ import { FLOAT_COLUMNS } from "./generations.ts";
 import { configuredModel } from "./config.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
 import { activeHome, configPath } from "./profiles.ts";
-import { addPendingRows, targetRows } from "./target.ts";
+import { handshakeRow, OpenCallStubs, targetRows } from "./target.ts";
 
 type Json = Record<string, unknown>;
 
-export async function* renderHermes(session: Session, options: RenderOptions): AsyncGenerator<string> {
+/**
+ * The export line is one line holding every message, and its row (message_count first) comes before them: the
+ * rows are serialized as the thread is read, in one pass, and the line is put together from them at the end.
+ */
+export async function* renderHermes(session: SessionStream, options: RenderOptions): AsyncGenerator<string> {
   const source = await sameHarnessSource(session);
   // Stored rows are exported as they are; a snapshot or transcript becomes the rows Hermes would store.
   if (source?.kind === "rows") {
@@ -29,16 +33,22 @@ export async function* renderHermes(session: Session, options: RenderOptions): A
   const configured = options.home
     ? configuredModel(configPath(activeHome(options.home).dir)).model
     : undefined;
-  const { session: row, messages } = targetRows(session, options, {
+  const rows = targetRows(session, options, {
     model: options.model ?? configured ?? session.meta.models.at(-1) ?? null,
   }, source);
-  yield exportLine([{ row: { ...row }, messages }]);
+  const messages: string[] = [];
+  for await (const m of rows.messages) messages.push(messageJson(m));
+  yield exportLine([{ row: { ...rows.session() }, messages }]);
 }
 
 interface Segment {
   row: Json;
-  messages: ExportedMessage[];
+  /** Its messages, serialized. */
+  messages: string[];
 }
+
+const messageJson = (m: ExportedMessage): string =>
+  pyJson(m, { ensureAscii: false, floats: FLOAT_COLUMNS.messages });
 
 /**
  * The line, serialized a row at a time (a long session's line is one large string). With several segments it
@@ -46,8 +56,7 @@ interface Segment {
  * then `segments` and `lineage_session_ids`.
  */
 function exportLine(segments: Segment[]): string {
-  const messagesJson = (list: ExportedMessage[]) =>
-    `[${list.map((m) => pyJson(m, { ensureAscii: false, floats: FLOAT_COLUMNS.messages })).join(", ")}]`;
+  const messagesJson = (list: string[]) => `[${list.join(", ")}]`;
   const rowJson = (row: Json, append: [string, string][]) =>
     pyJson(row, { ensureAscii: false, floats: FLOAT_COLUMNS.sessions, append });
   const live = segments.at(-1)!;
@@ -63,39 +72,67 @@ function exportLine(segments: Segment[]): string {
   ]);
 }
 
-/** The source's own rows, only the id, cwd and title changed when asked, plus stubs and the handshake. */
-function exportedAsStored(source: HermesSource, session: Session, options: RenderOptions): string {
+/** A live row that takes its id once every stored id is known: after the highest. */
+interface Unnumbered {
+  /** Where it goes among the live segment's serialized messages. */
+  at: number;
+  row: ExportedMessage;
+  /** Made here (a stub, the handshake), not stored: it takes only the columns the stored rows have. */
+  added: boolean;
+}
+
+/**
+ * The source's own rows, only the id, cwd and title changed when asked, plus stubs and the handshake; the
+ * source's rows are read once, each serialized as it is read.
+ */
+function exportedAsStored(source: HermesSource, session: SessionHead, options: RenderOptions): string {
   const liveId = source.chain.at(-1)!.id;
   const segments: Segment[] = source.chain.map((row) => ({ row: { ...row }, messages: [] }));
   const byId = new Map(segments.map((s) => [s.row.id as string, s]));
+  const live = segments.at(-1)!;
   const clock = new RecordClock(options.now, session.meta.createdAt);
+  const stubs = options.stubOpenCalls
+    ? new OpenCallStubs(session.pending.openToolCalls, options.id)
+    : undefined;
+  const unnumbered: Unnumbered[] = [];
+  const place = (row: ExportedMessage, added: boolean) => {
+    if (row.id) live.messages.push(messageJson(row));
+    else unnumbered.push({ at: live.messages.length, row, added });
+  };
+  let columns: string[] | undefined;
   let lastId = 0;
+  let added = 0;
   for (const m of source.messages()) {
     if (typeof m.timestamp === "number") clock.next(isoTime(m.timestamp * 1000));
     if (typeof m.id === "number") lastId = Math.max(lastId, m.id);
     if (!isActive(m)) continue;
-    const owner = byId.get(typeof m.session_id === "string" ? m.session_id : liveId) ?? segments.at(-1)!;
-    owner.messages.push({ ...m } as unknown as ExportedMessage);
+    const owner = byId.get(typeof m.session_id === "string" ? m.session_id : liveId) ?? live;
+    const row = { ...m } as unknown as ExportedMessage;
+    if (owner !== live) {
+      owner.messages.push(messageJson(row));
+      continue;
+    }
+    if (options.id !== liveId) row.session_id = options.id;
+    // Rows added here take the columns the stored ones have (an older generation has fewer).
+    columns ??= Object.keys(row);
+    for (const stub of stubs?.next(row) ?? []) place(stub, true);
+    place(row, false);
   }
-  const live = segments.at(-1)!;
-  if (options.id !== liveId) {
-    live.row.id = options.id;
-    for (const m of live.messages) m.session_id = options.id;
+  const handshake = handshakeRow(options, clock);
+  for (const row of [...(stubs?.end() ?? []), ...(handshake ? [handshake] : [])]) place(row, true);
+  // Numbered in the order they stand, then put in place from the last, so the earlier places still hold.
+  for (const u of unnumbered) {
+    u.row.id = ++lastId;
+    if (u.added) added++;
   }
+  for (const u of unnumbered.reverse()) {
+    live.messages.splice(u.at, 0, messageJson(u.added && columns ? pick(u.row, columns) : u.row));
+  }
+  if (options.id !== liveId) live.row.id = options.id;
   if (options.cwd && "cwd" in live.row) live.row.cwd = options.cwd;
   const title = hermesTitle(options.title);
   if (title) live.row.title = title;
-  const before = live.messages.length;
-  const columns = live.messages[0] && Object.keys(live.messages[0]);
-  addPendingRows(live.messages, session, options, clock);
-  live.messages.forEach((m, i) => {
-    // Rows added here take the columns the stored ones have (an older generation has fewer).
-    if (i >= before && columns) live.messages[i] = pick(m, columns);
-    if (!live.messages[i]!.id) live.messages[i]!.id = ++lastId;
-  });
-  if (live.messages.length !== before && typeof live.row.message_count === "number") {
-    live.row.message_count += live.messages.length - before;
-  }
+  if (added && typeof live.row.message_count === "number") live.row.message_count += added;
   return exportLine(segments);
 }
 

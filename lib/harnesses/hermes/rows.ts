@@ -16,11 +16,6 @@ export type ExportedMessage = Omit<HermesMessagesRow, "content" | "tool_calls"> 
   tool_calls: Record<string, unknown>[] | null;
 };
 
-export interface TargetRows {
-  session: HermesSessionsRow;
-  messages: ExportedMessage[];
-}
-
 /** Epoch seconds for a row: the source time where there is one, monotonic and never in the future. */
 export const rowTime = (clock: RecordClock, source?: string): number => Date.parse(clock.next(source)) / 1000;
 
@@ -51,14 +46,24 @@ export function blankMessage(
   };
 }
 
-/** Column form: content behind its JSON prefix when it is a list, `tool_calls` as Python-style JSON text. */
-export function storedMessage(message: ExportedMessage): Omit<HermesMessagesRow, "id"> {
-  const { id: _id, ...row } = message;
-  return {
-    ...row,
-    content: encodeContent(message.content),
-    tool_calls: message.tool_calls ? pyJson(message.tool_calls, { ensureAscii: true }) : null,
-  };
+/**
+ * Column form, for the columns a database has (an older generation has fewer), made in one pass over the row:
+ * content behind its JSON prefix when it is a list, `tool_calls` as Python-style JSON text.
+ */
+export function storedMessage(
+  message: ExportedMessage,
+  columns: ReadonlySet<string>,
+): Partial<Omit<HermesMessagesRow, "id">> {
+  const row: Record<string, unknown> = {};
+  for (const name in message) {
+    if (name === "id" || !columns.has(name)) continue;
+    row[name] = name === "content"
+      ? encodeContent(message.content)
+      : name === "tool_calls"
+      ? message.tool_calls ? pyJson(message.tool_calls, { ensureAscii: true }) : null
+      : message[name as keyof ExportedMessage];
+  }
+  return row;
 }
 
 /** Hermes's title rules (SessionDB.sanitize_title): no control or invisible characters, one line, 100 at most. */

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { InputError } from "../../errors.ts";
 import type { DriftEntry, Session } from "../../ir/schema.ts";
+import type { SessionHead } from "../../ir/stream.ts";
 import { isSqliteFile, openReadOnly } from "../../store/sqlite.ts";
 import { chainMessages, conversationChain, storeShape } from "./database.ts";
 import { type FileSession, readHermesJsonl, readSnapshot } from "./files.ts";
@@ -114,7 +115,7 @@ function onlyConversation(db: ReturnType<typeof openReadOnly>, file: string): st
 }
 
 /** A Hermes source's rows, for a same-harness copy; none for any other source. */
-export async function sameHarnessSource(session: Session): Promise<HermesSource | undefined> {
+export async function sameHarnessSource(session: SessionHead): Promise<HermesSource | undefined> {
   return session.meta.harness === "hermes" && session.meta.path
     ? await loadSource(session.meta.path)
     : undefined;
