@@ -78,6 +78,35 @@ for (const harness of ["codex", "hermes"] as const) {
   });
 }
 
+test("listing a Hermes store visits message rows only for each session's preview: counts and times come from indexes", async () => {
+  const proto = DatabaseSync.prototype;
+  const prepare = proto.prepare;
+  const statements: string[] = [];
+  proto.prepare = function (this: DatabaseSync, sql: string): StatementSync {
+    statements.push(sql);
+    return prepare.call(this, sql);
+  };
+  try {
+    await listSessions({ registry: builtinRegistry, homes: homesOf(small), from: "hermes" });
+  } finally {
+    proto.prepare = prepare;
+  }
+  // Hermes's own schema and indexes (bench/worlds.ts starts from a state.db Hermes 0.19.0 created).
+  const db = new DatabaseSync(join(small.env.HERMES_HOME, "state.db"), { readOnly: true });
+  try {
+    const plans = statements.filter((sql) => /\bFROM messages\b/.test(sql)).flatMap((sql) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail)
+    );
+    const messageReads = plans.filter((d) => /^(?:SCAN|SEARCH) m\b/.test(d));
+    assert.ok(messageReads.length >= 3, plans.join("\n"));
+    // Only the preview (the first user row) needs a row; no read of messages walks the table itself.
+    assert.deepEqual(messageReads.filter((d) => !/USING COVERING INDEX/.test(d)).length, 1, plans.join("\n"));
+    assert.ok(messageReads.every((d) => /USING (?:COVERING )?INDEX/.test(d)), plans.join("\n"));
+  } finally {
+    db.close();
+  }
+});
+
 test("a Claude Code session renamed late in a long transcript is listed under its new title", async () => {
   const home = join(tempDir(), "claude");
   const cwd = "/home/user/projects/parser";
