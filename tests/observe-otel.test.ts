@@ -183,6 +183,40 @@ test("a collector receives the session's spans with GenAI attributes, nested run
   }
 });
 
+test("await session.close() alone delivers the spans: the bus waits for the exporter's shutdown", async () => {
+  const collector = await receiver();
+  try {
+    const bus = new Session({ sessionId: "s4", exporters: [otelExporter({ url: collector.url })] });
+    bus.emit(EventType.AGENT_START, { agent_name: "codex", provider: "openai", model: "gpt-5" }, "r1");
+    bus.emit(EventType.MODEL_RESPONSE, { agent_name: "codex", model: "gpt-5", output_tokens: 9 }, "r1");
+    await bus.close();
+    const spans = spansOf(collector.received);
+    assert.deepEqual(spans.map((s) => s.name).sort(), ["chat gpt-5", "invoke_agent codex"]);
+    assert.equal(attr(spans.find((s) => s.name === "chat gpt-5"), "gen_ai.system"), "openai");
+    await bus.close();
+    assert.equal(spansOf(collector.received).length, 2, "a second close sends nothing again");
+  } finally {
+    await collector.stop();
+  }
+});
+
+test("await using a session delivers the spans of a batched bus", async () => {
+  const collector = await receiver();
+  try {
+    {
+      await using bus = new Session({
+        sessionId: "s5",
+        exporters: [otelExporter({ url: collector.url })],
+        batched: true,
+      });
+      await bus.emit(EventType.AGENT_START, { agent_name: "hermes" }, "r1");
+    }
+    assert.deepEqual(spansOf(collector.received).map((s) => s.name), ["invoke_agent hermes"]);
+  } finally {
+    await collector.stop();
+  }
+});
+
 test("the standard OTEL_EXPORTER_OTLP_* variables choose the endpoint and add headers", async () => {
   const collector = await receiver();
   const saved = [

@@ -43,7 +43,7 @@ export function recordAudit(
     try {
       bus.emit(action, jsonOf(details) as Payload, runId);
     } finally {
-      bus.close();
+      void bus.close();
     }
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);

@@ -16,6 +16,9 @@ export {
   type Redactor,
   Session,
   type SessionOptions,
+  structuredLogExporter,
+  type StructuredLogger,
+  type StructuredLogOptions,
 } from "./session.ts";
 export {
   EventLog,

@@ -2,7 +2,7 @@ import type { Command } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { InputError, RefusedError } from "../../errors.ts";
-import { out, printJson } from "../output.ts";
+import { err, out, printJson } from "../output.ts";
 import { replaySession } from "../../observe/replay.ts";
 import {
   consoleExporter,
@@ -48,7 +48,7 @@ recorded it; cost where it records one), tool calls, results and errors. Secrets
     else if (flag(values, "console") || (!db && !jsonl && !str(values, "otel"))) {
       exporters.push(consoleExporter(out));
     }
-    const bus = new Session({ sessionId: session.meta.id, db: db ?? ":memory:", exporters });
+    const bus = new Session({ sessionId: session.meta.id, db: db ?? ":memory:", exporters, warn: err });
     try {
       for (const e of replaySession(session)) {
         replayedAt = e.ts;
@@ -56,9 +56,10 @@ recorded it; cost where it records one), tool calls, results and errors. Secrets
       }
       if (context.json) printJson({ events: exported, usage: bus.usageSummary() });
     } finally {
-      bus.close();
+      // Spans leave in batches: closing waits until the collector has them.
+      await bus.close();
     }
-    // Spans leave in batches: the command is done when the collector has them, or says why not.
+    // The bus only warns when an exporter fails to shut down; for this command, spans that never arrived fail it.
     await otel?.close().catch((error: unknown) => {
       throw new RefusedError(error instanceof Error ? error.message : String(error));
     });
