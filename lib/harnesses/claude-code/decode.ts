@@ -74,7 +74,19 @@ export async function decodeClaude(
   session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ??
     titleFromFirstUserText(session);
   session.meta.models = modelsOf(session.messages);
+  session.meta.provider = providerOf(session.meta.models);
   return session;
+}
+
+/**
+ * Claude Code records no provider: it calls Anthropic's API unless set up for Bedrock or Vertex, which shows in
+ * the model ids those need (`us.anthropic.claude-…-v1:0` or an `arn:aws:bedrock:` ARN; `claude-…@20250929`).
+ * Named as the GenAI semantic conventions name them (`gen_ai.system`).
+ */
+function providerOf(models: readonly string[]): string {
+  if (models.some((m) => /^(?:arn:aws:bedrock:|(?:[a-z]{2,4}\.)?anthropic\.)/.test(m))) return "aws.bedrock";
+  if (models.some((m) => m.includes("@"))) return "gcp.vertex_ai";
+  return "anthropic";
 }
 
 function newState(path: string): ReadState & { drift: DriftCollector } {
