@@ -1,6 +1,7 @@
 /**
  * What the TUI knows of the stores, through the library API only (lib/mod.ts): the listing with each row's size
- * and live marker, a session read on demand, plans, handoffs and undos. Nothing here renders.
+ * and live marker, a session read on demand, plans, handoffs and undos (recorded in the audit trail as the CLI's
+ * are). Nothing here renders.
  */
 import { statSync } from "node:fs";
 import {
@@ -23,6 +24,7 @@ import {
   type UndoOutcome,
 } from "../mod.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
+import { auditHandoff, auditUndo } from "../observe/audit.ts";
 
 /** Where the stores are and what the environment says, read once by the CLI and passed down. */
 export interface TuiContext {
@@ -34,6 +36,11 @@ export interface TuiContext {
   /** The directory the TUI was started in (the "this directory" narrowing). */
   cwd: string;
   now: () => Date;
+  /**
+   * Where a warning goes (an audit trail that could not be written): not the screen the TUI is drawing. The CLI
+   * keeps them and prints them once the TUI has closed; absent, stderr.
+   */
+  warn?: (line: string) => void;
 }
 
 /** A session is live when its file (or its database) changed within this long: a harness is writing it now. */
@@ -159,16 +166,18 @@ export function planHandoff(context: TuiContext, row: Row, choices: HandoffChoic
   return plan(request(context, row, choices));
 }
 
-export function carryOutHandoff(
+export async function carryOutHandoff(
   context: TuiContext,
   row: Row,
   choices: HandoffChoices,
   planned: HandoffOutcome,
 ): Promise<HandedOff> {
   // The id and directory the plan showed are the ones written: the plan on screen is exactly what is carried out.
-  return handoff(
+  const done = await handoff(
     request(context, row, { ...choices, sessionId: planned.target.id, cwd: planned.target.cwd }),
   );
+  auditHandoff(context.bridgeHome, done, "tui", warnOf(context));
+  return done;
 }
 
 /** Past handoffs that can still be undone, newest first. */
@@ -180,6 +189,10 @@ export function planUndo(context: TuiContext, op: string, force: boolean): Promi
   return undo({ bridgeHome: context.bridgeHome, op, dryRun: true, force });
 }
 
-export function carryOutUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
-  return undo({ bridgeHome: context.bridgeHome, op, force });
+export async function carryOutUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
+  const done = await undo({ bridgeHome: context.bridgeHome, op, force });
+  auditUndo(context.bridgeHome, done, "tui", warnOf(context));
+  return done;
 }
+
+const warnOf = (context: TuiContext) => context.warn ?? ((line: string) => console.error(line));

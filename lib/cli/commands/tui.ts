@@ -1,6 +1,6 @@
 import type { Command } from "../command.ts";
 import { InputError } from "../../errors.ts";
-import { out } from "../output.ts";
+import { err, out } from "../output.ts";
 
 export const tui: Command = {
   usage: "session-bridge tui",
@@ -20,6 +20,7 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
     if (context.env.NO_COLOR) process.env.FORCE_COLOR = "0";
     // Ink and React load here only: start-up and every other command pay nothing for them.
     const { runTui } = await import("../../tui/app.tsx");
+    const warnings: string[] = [];
     const made = await runTui({
       registry: context.registry,
       homes: context.homes,
@@ -28,7 +29,9 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
       targetVersions: context.targetVersions,
       cwd: process.cwd(),
       now: () => new Date(),
+      warn: (line) => void warnings.push(line),
     });
+    for (const line of warnings) err(line);
     // Left on the normal screen after the TUI closes, so each resume command stays in the scrollback to copy.
     for (const done of made) {
       out(`handed off ${done.source.harness} ${done.source.id} -> ${done.target.harness} ${done.target.id}`);
