@@ -392,3 +392,23 @@ test("a Claude Code session on Bedrock or Vertex names that provider, as its mod
     for (const e of starts) assert.equal(e.provider, provider, model);
   }
 });
+
+test("events --otel to a collector that cannot be reached fails (exit 1), naming the failure once", async () => {
+  const root = tempDir("sb-otel-down-");
+  const claudeHome = join(root, "claude");
+  const seeded = seedClaudeHome(claudeHome, "edit-tool");
+  const collector = await receiver();
+  await collector.stop();
+  const homes = [
+    "--claude-home",
+    claudeHome,
+    "--codex-home",
+    join(root, "x"),
+    "--hermes-home",
+    join(root, "h"),
+  ];
+  const r = await runCli(["events", seeded.id, ...homes, "--otel", collector.url]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr.match(/OpenTelemetry export failed/g)?.length, 1, r.stderr);
+});

@@ -24,7 +24,8 @@ export const events: Command = {
   --console     print one line per event (the default when no other output is named)
   --json        print the events and their usage summary as one JSON document
 Each user turn is a run (agent_start ... agent_finish) with its model responses (token usage as the harness
-recorded it; cost where it records one), tool calls, results and errors. Secrets are redacted.`,
+recorded it; cost as it recorded it, else estimated from a dated price table: cost_basis says which), tool
+calls, results and errors. Secrets are redacted.`,
   arguments: ["session"],
   options: {
     from: { type: "string" },
@@ -43,7 +44,15 @@ recorded it; cost where it records one), tool calls, results and errors. Secrets
     if (jsonl) exporters.push(jsonlExporter(jsonl));
     let replayedAt: number | undefined;
     const otel = await otelFrom(str(values, "otel"), () => replayedAt);
-    if (otel) exporters.push(otel);
+    // Spans that never reach the collector fail this command (exit 1, said once), so the bus is handed a close
+    // that keeps the failure for the command instead of warning about it.
+    let otelFailure: unknown;
+    if (otel) {
+      exporters.push({
+        ...otel,
+        close: () => otel.close().catch((error: unknown) => void (otelFailure = error)),
+      });
+    }
     if (context.json) exporters.push({ name: "json", export: (e) => void exported.push(e) });
     else if (flag(values, "console") || (!db && !jsonl && !str(values, "otel"))) {
       exporters.push(consoleExporter(out));
@@ -59,10 +68,9 @@ recorded it; cost where it records one), tool calls, results and errors. Secrets
       // Spans leave in batches: closing waits until the collector has them.
       await bus.close();
     }
-    // The bus only warns when an exporter fails to shut down; for this command, spans that never arrived fail it.
-    await otel?.close().catch((error: unknown) => {
-      throw new RefusedError(error instanceof Error ? error.message : String(error));
-    });
+    if (otelFailure !== undefined) {
+      throw new RefusedError(otelFailure instanceof Error ? otelFailure.message : String(otelFailure));
+    }
     return 0;
   },
 };
