@@ -44,6 +44,11 @@ export function newUuid(): string {
   return crypto.randomUUID();
 }
 
+/** `bytes` random bytes in hex, from the Web Crypto global (node:crypto costs start-up: see sha256Hex). */
+export function randomHex(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+}
+
 /**
  * The SHA-256 of `text`, in hex. node:crypto loads at the first hash, not with this module: the harness
  * descriptors `--help` reads import this module, and loading node:crypto costs start-up about 6 ms

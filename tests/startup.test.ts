@@ -132,3 +132,36 @@ test("--help loads the harness descriptors' facts only: no library, schema, gene
   // The homes' paths need os and path; no descriptor hashes or asks the terminal to print the help.
   assert.deepEqual(builtinsIn(code), ["fs", "os", "path"]);
 });
+
+test("list loads the listing alone: no reader, writer, schema, validator or config parser, no library", () => {
+  const dir = builtChunks();
+  const holding = (module: string) => {
+    const name = readdirSync(dir).find((n) =>
+      n.endsWith(".js") && readFileSync(join(dir, n), "utf8").includes(`\n// ${module}\n`)
+    );
+    assert.ok(name, `no chunk holds ${module}`);
+    return name;
+  };
+  // What `list` imports: the command runner, the command, and each harness's listing (index.ts's `list`).
+  const entries = [
+    "lib/cli/dispatch.ts",
+    "lib/cli/commands/list.ts",
+    "lib/harnesses/claude-code/locate.ts",
+    "lib/harnesses/codex/list.ts",
+    "lib/harnesses/hermes/list.ts",
+  ];
+  const chunks = new Map(entries.flatMap((m) => [...startupChunks(dir, holding(m))]));
+  const modules = modulesIn([...chunks.values()].join("\n"));
+  assert.deepEqual(modules.filter((m) => m.includes("node_modules/")), []);
+  assert.deepEqual(modules.filter((m) => /^(?:lib\/)?(?:generated|schemas|ir\/schema)/.test(m)), []);
+  assert.deepEqual(
+    modules.filter((m) =>
+      /^lib\/harnesses\/[^/]+\/(?:read|decode|render|write|register|config|settings)\.ts$/.test(m)
+    ),
+    [],
+  );
+  assert.deepEqual(
+    modules.filter((m) => /^lib\/pipeline\/(?:load|prepare|convert|handoff)\.ts$/.test(m)),
+    [],
+  );
+});

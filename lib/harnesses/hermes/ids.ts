@@ -5,7 +5,7 @@
  * component.
  */
 import type { Session } from "../../ir/schema.ts";
-import { assertSafeId, sha256Hex } from "../../ids.ts";
+import { assertSafeId, randomHex, sha256Hex } from "../../ids.ts";
 
 const two = (n: number) => String(n).padStart(2, "0");
 
@@ -14,7 +14,7 @@ export function newHermesId(now: Date, session?: Session): string {
   const at = Number.isFinite(started.getTime()) && started <= now ? started : now;
   const stamp = `${at.getFullYear()}${two(at.getMonth() + 1)}${two(at.getDate())}_` +
     `${two(at.getHours())}${two(at.getMinutes())}${two(at.getSeconds())}`;
-  return `${stamp}_${Buffer.from(crypto.getRandomValues(new Uint8Array(3))).toString("hex")}`;
+  return `${stamp}_${randomHex(3)}`;
 }
 
 export function checkHermesId(id: string): string {

@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import type { SessionSummary } from "../types.ts";
 import { openReadOnly } from "../../store/sqlite.ts";
 import { titleLine } from "../../ir/summary.ts";
-import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
+import { continuationFilter, type StoreColumns, storeColumns } from "./columns.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./profiles.ts";
 import { hermesFileComponent } from "./ids.ts";
 import { assertStoredTime, isoTime } from "../../ir/clock.ts";
