@@ -165,6 +165,28 @@ test("a model the table does not have gets no cost, and events and usage say so"
   );
 });
 
+test("Codex totals over two models are not priced (which model read which tokens is not recorded), and usage says so", async () => {
+  const home = join(root, "codex-two-models");
+  makeCodexHome(home);
+  const thread = seedCodexThread(home, "0.169.0", "text-turns");
+  // The second turn on another model, as /model between turns leaves it.
+  const lines = readFileSync(thread.path, "utf8").split("\n");
+  const second =
+    lines.map((l, i) => [l, i] as const).filter(([l]) => l.includes('"type":"turn_context"'))[1]![1];
+  lines.slice(second).forEach((l, i) => (lines[second + i] = l.replaceAll('"gpt-5.5"', '"gpt-5.4"')));
+  writeFileSync(thread.path, lines.join("\n"));
+  const args = ["--from", "codex", ...homes(none("c3"), home)];
+  const r = await runCliJson(["events", thread.id, ...args]);
+  assert.equal(r.code, 0, r.stderr);
+  const total = (r.json.events as (ModelResponse & { models?: string[] })[]).find((e) => e.cost_basis);
+  assert.deepEqual([total?.cost_basis, total?.cost_usd, total?.models], ["unpriced", undefined, [
+    "gpt-5.5",
+    "gpt-5.4",
+  ]]);
+  const usage = await runCliJson(["usage", ...args]);
+  assert.deepEqual(usage.json.prices, { as_of: "2026-12-01", unpriced: { "gpt-5.5 + gpt-5.4": 1 } });
+});
+
 test("Hermes's own recorded cost stands: it is never replaced by an estimate, even for a priced model", async () => {
   const home = join(root, "hermes");
   const path = seedHermesHome(home, "0.19.0", "tool-call");

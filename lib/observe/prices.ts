@@ -16,6 +16,10 @@
 
 export const PRICES_AS_OF = "2026-12-01";
 
+/** How a model response's cost was arrived at: its `cost_basis` in an event. */
+export const CostBasis = { RECORDED: "recorded", ESTIMATED: "estimated", UNPRICED: "unpriced" } as const;
+export type CostBasis = typeof CostBasis[keyof typeof CostBasis];
+
 export interface ModelPrice {
   input: number;
   output: number;

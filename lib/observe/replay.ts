@@ -15,7 +15,7 @@
  */
 import type { Block, Message, Session, Usage } from "../ir/schema.ts";
 import { type EventRecord, EventType, type Payload } from "./event-log.ts";
-import { estimateCost, PRICES_AS_OF } from "./prices.ts";
+import { CostBasis, estimateCost, PRICES_AS_OF } from "./prices.ts";
 
 export interface ReplayOptions {
   /** The agent name model responses are counted under (usage groups by it); the harness name by default. */
@@ -111,6 +111,7 @@ export function replaySession(session: Session, options: ReplayOptions = {}): Ev
         agent_name: agentOf(session, undefined),
         usage_scope: "session",
         ...(session.meta.models[0] ? { model: session.meta.models[0] } : {}),
+        ...(session.meta.models.length > 1 ? { models: session.meta.models } : {}),
         ...(total ? tokens(total) : {}),
         ...costOf(model, total, session.meta.costUsd),
       },
@@ -198,7 +199,7 @@ function tokens(u: Usage): Payload {
 
 /** The harness's cost if it recorded one, else the price table's estimate; nothing for no tokens at all. */
 function costOf(model: string | undefined, usage: Usage | undefined, recorded: number | undefined): Payload {
-  if (recorded !== undefined) return { cost_usd: recorded, cost_basis: "recorded" };
+  if (recorded !== undefined) return { cost_usd: recorded, cost_basis: CostBasis.RECORDED };
   if (!usage) return {};
   const counts = {
     input: usage.inputTokens,
@@ -208,8 +209,8 @@ function costOf(model: string | undefined, usage: Usage | undefined, recorded: n
   };
   if (!counts.input && !counts.output && !counts.cacheRead && !counts.cacheWrite) return {};
   const cost = model === undefined ? undefined : estimateCost(model, counts);
-  if (cost === undefined) return { cost_basis: "unpriced" };
-  return { cost_usd: cost, cost_basis: "estimated", prices_as_of: PRICES_AS_OF };
+  if (cost === undefined) return { cost_basis: CostBasis.UNPRICED };
+  return { cost_usd: cost, cost_basis: CostBasis.ESTIMATED, prices_as_of: PRICES_AS_OF };
 }
 
 function textOf(blocks: readonly { type: string }[]): string {

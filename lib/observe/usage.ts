@@ -7,7 +7,7 @@
  */
 import type { Message, Session } from "../ir/schema.ts";
 import { EventLog, EventType, type UsageSummary, usageSummary } from "./event-log.ts";
-import { PRICES_AS_OF } from "./prices.ts";
+import { CostBasis, PRICES_AS_OF } from "./prices.ts";
 import { replaySession } from "./replay.ts";
 
 export const USAGE_GROUPS = ["harness", "model", "session", "day"] as const;
@@ -22,7 +22,10 @@ export interface UsageRequest {
 export interface UsageReport extends UsageSummary {
   /** The part of `cost_usd` (in total and by group) estimated from the price table, not recorded. */
   estimated: { total: number; by_agent: Record<string, number> };
-  /** Models the price table has no price for, with the number of their model responses. */
+  /**
+   * Models the price table has no price for, with the number of their model responses; session totals over
+   * several models (which cannot be priced) under their names joined by " + ".
+   */
   unpriced: Record<string, number>;
   /** The date of the price table the estimates come from. */
   pricesAsOf: string;
@@ -51,12 +54,16 @@ function pricing(log: EventLog): Pick<UsageReport, "estimated" | "unpriced"> {
   const estimated: UsageReport["estimated"] = { total: 0, by_agent: {} };
   const unpriced: Record<string, number> = {};
   for (const { payload: p } of log.query({ eventType: EventType.MODEL_RESPONSE })) {
-    if (p.cost_basis === "estimated" && typeof p.cost_usd === "number") {
+    if (p.cost_basis === CostBasis.ESTIMATED && typeof p.cost_usd === "number") {
       const agent = String(p.agent_name ?? "unknown");
       estimated.total += p.cost_usd;
       estimated.by_agent[agent] = (estimated.by_agent[agent] ?? 0) + p.cost_usd;
-    } else if (p.cost_basis === "unpriced") {
-      const model = typeof p.model === "string" ? p.model : "(no model recorded)";
+    } else if (p.cost_basis === CostBasis.UNPRICED) {
+      const model = Array.isArray(p.models)
+        ? p.models.join(" + ")
+        : typeof p.model === "string"
+        ? p.model
+        : "(no model recorded)";
       unpriced[model] = (unpriced[model] ?? 0) + 1;
     }
   }
