@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { carryOutHandoff, carryOutUndo, listRows, planHandoff, type TuiContext } from "../lib/tui/data.ts";
+import { carryOutHandoff, carryOutUndo, planHandoff, type TuiContext } from "../lib/tui/data.ts";
+import { listedRows } from "./helpers/tui-homes.ts";
 import { stores } from "../lib/mod.ts";
 
 const root = tempDir("sb-audit-");
@@ -148,7 +149,7 @@ test("a handoff and an undo made in the TUI are recorded in events.db like the C
   const { dir, bridge } = machine();
   const warnings: string[] = [];
   const context = tuiContext(bridge, dir, warnings);
-  const row = (await listRows(context)).rows.find((r) => r.summary.id === codex.id);
+  const row = (await listedRows(context)).rows.find((r) => r.summary.id === codex.id);
   assert.ok(row, "the TUI lists the Codex session");
   const planned = await planHandoff(context, row, { ...CHOICES, cwd: dir });
   assert.equal(planned.refusal, undefined);
@@ -184,7 +185,7 @@ test("in the TUI, a trail that cannot be written goes to the context's warn (not
   mkdirSync(join(bridge, "events.db"), { recursive: true });
   const warnings: string[] = [];
   const context = tuiContext(bridge, dir, warnings);
-  const row = (await listRows(context)).rows.find((r) => r.summary.id === codex.id)!;
+  const row = (await listedRows(context)).rows.find((r) => r.summary.id === codex.id)!;
   const planned = await planHandoff(context, row, { ...CHOICES, cwd: dir });
   const done = await carryOutHandoff(context, row, { ...CHOICES, cwd: dir }, planned);
   assert.ok(done.files.length > 0);

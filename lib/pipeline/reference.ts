@@ -225,7 +225,9 @@ export function shortestUniquePrefixes(ids: readonly string[]): Map<string, stri
  * moment by id, so the N-th newest is the same session on every run (by code unit: lib/io/compare.ts).
  */
 export function newestFirst(sessions: readonly SessionSummary[]): SessionSummary[] {
-  return [...sessions].sort((a, b) =>
-    byCodeUnit(b.updatedAt ?? "", a.updatedAt ?? "") || byCodeUnit(a.id, b.id)
-  );
+  return [...sessions].sort(newerFirst);
 }
+
+/** The comparator of that order, for lists merged store by store. */
+export const newerFirst = (a: SessionSummary, b: SessionSummary): number =>
+  byCodeUnit(b.updatedAt ?? "", a.updatedAt ?? "") || byCodeUnit(a.id, b.id);

@@ -13,7 +13,7 @@ import {
   type Inspection,
   inspection,
   type LedgerEntry,
-  list,
+  listByStore,
   load,
   plan,
   type Registry,
@@ -25,6 +25,7 @@ import {
 } from "../mod.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { auditHandoff, auditUndo } from "../observe/audit.ts";
+import { newerFirst } from "../pipeline/reference.ts";
 
 /** Where the stores are and what the environment says, read once by the CLI and passed down. */
 export interface TuiContext {
@@ -57,8 +58,27 @@ export interface Row {
 }
 
 export interface Listing {
+  /** Newest first, across the stores listed so far. */
   rows: Row[];
   broken: BrokenStore[];
+  /** Stores still being listed (harness names): the picker says so rather than showing them as empty. */
+  pending: string[];
+}
+
+/**
+ * The listing started now, before the screen's code loads: the first store is being read while Ink and React
+ * load and draw, and the picker (which takes the iterator) gets every listing from the first on.
+ */
+export function startListing(context: TuiContext): AsyncIterator<Listing> {
+  const listings = listingsOf(context);
+  let first: Promise<IteratorResult<Listing>> | undefined = listings.next();
+  return {
+    next: () => {
+      const next = first ?? listings.next();
+      first = undefined;
+      return next;
+    },
+  };
 }
 
 /** `<database>#<id>`: a session that is a set of rows in a database shared with other sessions. */
@@ -67,12 +87,18 @@ function fileOf(path: string): { file: string; shared: boolean } {
   return hash > 0 ? { file: path.slice(0, hash), shared: true } : { file: path, shared: false };
 }
 
-export async function listRows(context: TuiContext): Promise<Listing> {
-  const { sessions, broken } = await list({
-    registry: context.registry,
-    homes: context.homes,
-    bridgeHome: context.bridgeHome,
-  });
+/** What the picker shows before any store has answered: every store still listing. */
+export function pendingListing(context: TuiContext): Listing {
+  return { rows: [], broken: [], pending: context.registry.harnesses.map((h) => h.name) };
+}
+
+/**
+ * The listing as it grows: every store listed at once, and after each store's answer the listing so far
+ * (that store's rows merged in newest first, or its failure named), so the picker draws the quick stores
+ * without waiting for the slowest. The last one yielded has nothing pending.
+ */
+export async function* listingsOf(context: TuiContext): AsyncGenerator<Listing> {
+  let listing = pendingListing(context);
   const now = context.now().getTime();
   const stats = new Map<string, { size: number; mtime: number } | undefined>();
   const statOf = (file: string) => {
@@ -86,7 +112,7 @@ export async function listRows(context: TuiContext): Promise<Listing> {
     }
     return stats.get(file);
   };
-  const rows = sessions.map((summary): Row => {
+  const rowOf = (summary: SessionSummary): Row => {
     const { file, shared } = fileOf(summary.path);
     const stat = statOf(file);
     // A database changes for every session in it: a row is live by its own update time, a file by its mtime.
@@ -98,8 +124,17 @@ export async function listRows(context: TuiContext): Promise<Listing> {
       sharedFile: shared,
       live: Number.isFinite(changed) && now - changed >= -5_000 && now - changed < LIVE_WINDOW_MS,
     };
-  });
-  return { rows, broken };
+  };
+  const { registry, homes, bridgeHome } = context;
+  for await (const store of listByStore({ registry, homes, bridgeHome })) {
+    const pending = listing.pending.filter((h) => h !== store.harness);
+    listing = "broken" in store ? { ...listing, broken: [...listing.broken, store.broken], pending } : {
+      rows: [...listing.rows, ...store.sessions.map(rowOf)].sort((a, b) => newerFirst(a.summary, b.summary)),
+      broken: listing.broken,
+      pending,
+    };
+    yield listing;
+  }
 }
 
 export interface Detail {

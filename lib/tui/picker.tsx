@@ -9,7 +9,7 @@ import type { Detail, Listing, Row, TuiContext } from "./data.ts";
 import { loadDetail } from "./data.ts";
 import { ago, bytes, clip, field, fuzzy } from "./text.ts";
 import { Footer } from "./footer.tsx";
-import { centeredWindow } from "./window.ts";
+import { anchoredWindow } from "./window.ts";
 import { type KeyHelp, useKeys } from "./keys.ts";
 import { messageOf } from "../errors.ts";
 import { brokenStoreLine } from "../harnesses/stores.ts";
@@ -76,7 +76,11 @@ export function Picker(props: PickerProps) {
   };
   const [harness, setHarness] = useState<string | undefined>(undefined);
   const [hereOnly, setHereOnly] = useState(false);
-  const [cursor, setCursor] = useState(0);
+  // Until the user moves, the cursor stays on the first (newest) row, whichever store it comes from. Once
+  // they move, the selection is that row, not a place: rows arriving from a slower store (or matched by
+  // their messages) never move it to another session, and it stays on the line it was drawn on.
+  const [chosen, setChosen] = useState<string | undefined>(undefined);
+  const anchor = useRef<number | undefined>(undefined);
   const here = useMemo(() => canonicalCwd(context.cwd), [context.cwd]);
   const harnesses = useMemo(() => context.registry.harnesses.map((h) => h.name), [context.registry]);
 
@@ -91,11 +95,23 @@ export function Picker(props: PickerProps) {
       .sort((a, b) => a.score - b.score || a.i - b.i)
       .map((m) => m.row);
   }, [listing, harness, hereOnly, here, query, details]);
-  const selected = shown[Math.min(cursor, shown.length - 1)];
+  const found = shown.findIndex((r) => r.key === chosen);
+  const cursor = found >= 0 ? found : 0;
+  const selected = shown[cursor];
+  const choose = (index: number) => {
+    anchor.current = undefined;
+    setChosen(shown[Math.max(0, Math.min(shown.length - 1, index))]?.key);
+  };
+  const restart = () => {
+    anchor.current = undefined;
+    setChosen(undefined);
+  };
 
-  // The detail pane reads the selected session only, and only once.
+  // The detail pane reads the selected session only, and only once. While stores are still listing, only a
+  // row the user chose: the first row changes as stores arrive, and each read would slow the listing down.
+  const settled = listing.pending.length === 0 || found >= 0;
   useEffect(() => {
-    if (!selected || details.has(selected.key)) return;
+    if (!selected || !settled || details.has(selected.key)) return;
     let cancelled = false;
     loadDetail(context, selected).then(
       (d) => !cancelled && props.onDetail(selected.key, d),
@@ -104,7 +120,7 @@ export function Picker(props: PickerProps) {
     return () => {
       cancelled = true;
     };
-  }, [selected?.key]);
+  }, [selected?.key, settled]);
 
   useKeys((input, key) => {
     if (typingRef.current) {
@@ -112,11 +128,11 @@ export function Picker(props: PickerProps) {
       else if (key.backspace || key.delete) setQuery((q) => q.slice(0, -1));
       else if (input && !key.ctrl && !key.meta) setQuery((q) => q + input);
       if (!key.upArrow && !key.downArrow) {
-        setCursor(0);
+        restart();
         return;
       }
     }
-    const move = (by: number) => setCursor((c) => Math.max(0, Math.min(shown.length - 1, c + by)));
+    const move = (by: number) => choose(cursor + by);
     if (key.downArrow || input === "j") move(1);
     else if (key.upArrow || input === "k") move(-1);
     else if (key.pageDown) move(listHeight);
@@ -126,10 +142,10 @@ export function Picker(props: PickerProps) {
     else if (key.tab) {
       const next = harness === undefined ? 0 : harnesses.indexOf(harness) + 1;
       setHarness(harnesses[next]);
-      setCursor(0);
+      restart();
     } else if (input === ".") {
       setHereOnly((h) => !h);
-      setCursor(0);
+      restart();
     } else if (key.return && selected) props.onOpen(selected);
     else if (input === "h" && selected) props.onHandoff(selected);
     else if (input === "u") props.onUndo();
@@ -139,8 +155,13 @@ export function Picker(props: PickerProps) {
   }, active);
 
   const detailHeight = 7;
-  const listHeight = Math.max(3, height - detailHeight - 5);
-  const { visible } = centeredWindow(shown, cursor, listHeight);
+  const stillListing = listing.pending.length
+    ? [`listing… ${listing.pending.join(", ")} (their sessions appear as they are read)`]
+    : [];
+  const notices = [...stillListing, ...listing.broken.map(brokenStoreLine)];
+  const listHeight = Math.max(3, height - detailHeight - 4 - notices.length);
+  const { top, visible } = anchoredWindow(shown, cursor, listHeight, anchor.current);
+  anchor.current = found >= 0 ? cursor - top : undefined;
   const now = context.now();
   const cols = { harness: 11, dir: Math.max(10, Math.floor(width * 0.22)), when: 8, count: 5, size: 8 };
   const titleWidth = Math.max(
@@ -156,14 +177,18 @@ export function Picker(props: PickerProps) {
         {clip(`session-bridge · ${shown.length} of ${listing.rows.length} sessions · ${narrowing}`, width)}
       </Text>
       <Text wrap="truncate-end" color={typing ? "cyan" : undefined}>{clip(field(filterLine), width)}</Text>
-      {listing.broken.map((b) => (
-        <Text key={b.harness} color="yellow" wrap="truncate-end">
-          {clip(field(brokenStoreLine(b)), width)}
-        </Text>
+      {notices.map((notice) => (
+        <Text key={notice} color="yellow" wrap="truncate-end">{clip(field(notice), width)}</Text>
       ))}
       <Box flexDirection="column" height={listHeight}>
         {visible.length === 0 && (
-          <Text dimColor>{listing.rows.length ? "no session matches" : "no sessions found"}</Text>
+          <Text dimColor>
+            {listing.rows.length
+              ? "no session matches"
+              : listing.pending.length
+              ? "listing…"
+              : "no sessions found"}
+          </Text>
         )}
         {visible.map((row) => {
           const s = row.summary;
