@@ -9,7 +9,8 @@ import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { App } from "../lib/tui/app.tsx";
-import { startListing, type TuiContext } from "../lib/tui/data.ts";
+import { readEnds, type Row, startListing, type TuiContext } from "../lib/tui/data.ts";
+import { endsMatch, SCAN_CONCURRENCY, scanEnds } from "../lib/tui/search.ts";
 import { centeredWindow } from "../lib/tui/window.ts";
 import { type Registry, stores } from "../lib/mod.ts";
 import { DatabaseSync } from "node:sqlite";
@@ -172,6 +173,74 @@ test("a session chosen while stores are still listing stays selected when newer 
   assert.ok(after.indexOf("codex ") < after.indexOf(picked.slice(2)), "the newer session arrived above");
   assert.equal(cursorLine(after).slice(0, 40), picked, "the same row is selected");
   assert.ok(after.includes(head), "the detail pane still shows the chosen session");
+  ui.unmount();
+});
+
+test("the filter finds a session by a word of its last message, never opened: the unmatched sessions are read for it", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press, screen } = await open(homes);
+  // Neither word is in any title, directory or id; the Hermes and Codex sessions were never selected.
+  await press("/", ..."interactive-tool-output", KEYS.enter);
+  await see(/1 of 3 sessions[^]*hermes +Please describe the we/);
+  assert.doesNotMatch(screen()!, /reading first and last messages/);
+  await press(KEYS.escape);
+  await see("3 of 3 sessions");
+  await press("/", ..."typed-tool-ran", KEYS.enter);
+  await see(/1 of 3 sessions[^]*codex +Please remember the ha/);
+  ui.unmount();
+});
+
+test("the message scan reads the unmatched sessions a few at a time and stops once enough match or the filter changed", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"), { hostile: true });
+  const context = contextFor(homes);
+  const rows = (await listedRows(context)).rows;
+  const reads: string[] = [];
+  let open = 0;
+  let most = 0;
+  const read = async (row: Row) => {
+    reads.push(row.summary.harness);
+    most = Math.max(most, ++open);
+    try {
+      return await readEnds(context, row);
+    } finally {
+      open--;
+    }
+  };
+  const scan = (query: string, wanted: number, cancelled = () => false) => {
+    const found: string[] = [];
+    reads.length = 0;
+    return scanEnds({
+      candidates: rows,
+      wanted,
+      read,
+      matches: (ends) => endsMatch(query, ends),
+      onRead: (row, ends) => endsMatch(query, ends) && found.push(row.summary.harness),
+      cancelled,
+    }).then(() => found);
+  };
+  // A word only the last of the four (Hermes, the oldest) says: every session is read, two at a time at most.
+  assert.deepEqual(await scan("interactive-tool-output", 1), ["hermes"]);
+  assert.equal(reads.length, 4);
+  assert.equal(most, SCAN_CONCURRENCY);
+  // Enough matched: the scan stops short of the older sessions.
+  assert.equal((await scan("tool said", 1))[0], "claude-code");
+  assert.ok(reads.length < 4, `read ${reads.length} sessions`);
+  // A filter changed after the first read: nothing more is read.
+  let changed = false;
+  const stopped = scan("no session says this", 4, () => changed);
+  changed = true;
+  assert.deepEqual(await stopped, []);
+  assert.ok(reads.length <= SCAN_CONCURRENCY, `read ${reads.length} sessions after the change`);
+});
+
+test("a session last active months ago says so in its column and still shows its whole size", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const later = new Date(Date.now() + 90 * 86_400_000);
+  const ui = render(<App context={{ ...contextFor(homes), now: () => later }} size={SIZE} />);
+  const frame = await until(() => ui.lastFrame(), (f) => /3 of 3 sessions/.test(f), "every row");
+  const rows = frame.split("\n").filter((l) => / 3mo ago /.test(l));
+  assert.equal(rows.length, 3, frame);
+  for (const line of rows) assert.match(line, /\d+(\.\d)? KB\*?$/, `the size is cut off: ${line}`);
   ui.unmount();
 });
 

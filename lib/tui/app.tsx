@@ -16,6 +16,7 @@ import {
   type TuiContext,
 } from "./data.ts";
 import { Picker } from "./picker.tsx";
+import type { Ends } from "./search.ts";
 import { Transcript } from "./transcript.tsx";
 import { HandoffForm } from "./handoff.tsx";
 import { PlanScreen } from "./plan.tsx";
@@ -54,6 +55,7 @@ export function App(props: AppProps) {
   const { context } = props;
   const [listing, setListing] = useState<Listing>(() => pendingListing(context));
   const [details, setDetails] = useState<Map<string, Detail | Error>>(new Map());
+  const [ends, setEnds] = useState<ReadonlyMap<string, Ends>>(new Map());
   const [stack, setStack] = useState<Screen[]>([]);
   const [help, setHelp] = useState<KeyHelp[] | undefined>(undefined);
   const [message, setMessage] = useState("");
@@ -71,6 +73,7 @@ export function App(props: AppProps) {
     started.current = undefined;
     setListing(pendingListing(context));
     setDetails(new Map());
+    setEnds(new Map());
     (async () => {
       for (let next = await listings.next(); !next.done; next = await listings.next()) {
         if (generation.current !== mine) return;
@@ -128,6 +131,8 @@ export function App(props: AppProps) {
         listing={listing}
         details={details}
         onDetail={onDetail}
+        ends={ends}
+        onEnds={(read) => setEnds((m) => new Map([...m, ...read]))}
         onOpen={(row) => push({ kind: "transcript", row })}
         onHandoff={(row) => push({ kind: "handoff", row })}
         onUndo={() => push({ kind: "undo" })}

@@ -26,6 +26,7 @@ import {
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { auditHandoff, auditUndo } from "../observe/audit.ts";
 import { newerFirst } from "../pipeline/reference.ts";
+import { type Ends, keptEnds } from "./search.ts";
 
 /** Where the stores are and what the environment says, read once by the CLI and passed down. */
 export interface TuiContext {
@@ -147,24 +148,33 @@ export interface Detail {
 const textOf = (message: Session["messages"][number]): string =>
   message.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
 
-export async function loadDetail(context: TuiContext, row: Row): Promise<Detail> {
+/** The row's session, by its path in its harness (never by a reference another session could answer to). */
+function loadSession(context: TuiContext, row: Row) {
   const { registry, homes, bridgeHome } = context;
-  const { session } = await load({
-    registry,
-    homes,
-    bridgeHome,
-    ref: row.summary.path,
-    from: row.summary.harness,
-  });
+  return load({ registry, homes, bridgeHome, ref: row.summary.path, from: row.summary.harness });
+}
+
+export async function loadDetail(context: TuiContext, row: Row): Promise<Detail> {
+  const { session } = await loadSession(context, row);
+  return { session, inspection: inspection(session), ...endsOf(session) };
+}
+
+/** The first prompt the user typed and the last message with words in it. */
+function endsOf(session: Session): Pick<Detail, "firstPrompt" | "lastMessage"> {
   const turns = session.messages.filter((m) => m.kind === "turn" && textOf(m).trim() !== "");
   const first = turns.find((m) => m.role === "user");
   const last = turns.at(-1);
   return {
-    session,
-    inspection: inspection(session),
     ...(first ? { firstPrompt: textOf(first) } : {}),
     ...(last ? { lastMessage: textOf(last) } : {}),
   };
+}
+
+/** A session read for the filter alone: its first and last message, the rest let go at once. */
+export async function readEnds(context: TuiContext, row: Row): Promise<Ends> {
+  const { session } = await loadSession(context, row);
+  const { firstPrompt, lastMessage } = endsOf(session);
+  return keptEnds(firstPrompt, lastMessage);
 }
 
 /** The options a handoff takes from the TUI's form: the CLI's flags by meaning. */
