@@ -3,12 +3,13 @@
  * (peak RSS is that process's alone), printed as one table of ratios (or `--json`). The binary measured is
  * built at the start of the run (`npm run build`), so the figures are the code in this checkout.
  * Usage: npm run bench -- [--json] [--megabytes 70] [--large-megabytes 700] [--sessions 2000]
- *        [--world-megabytes 200] [--runs 3]   (run it under `nice -n 19` on a shared machine)
+ *        [--world-megabytes 200] [--runs 3] [--only startup,convert,list,tui]
+ *        (run it under `nice -n 19` on a shared machine; `--only list` is the listing row alone, in a minute)
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
@@ -16,8 +17,9 @@ import { generateClaudeSession } from "./session.ts";
 import { measure, type Measured, medianOf } from "./measure.ts";
 import { reference, referenceConvert } from "./reference.ts";
 import { emptyHermesHome } from "./hermes-floor.ts";
-import { BINARY, measureStartup } from "./startup.ts";
-import { buildWorld } from "./worlds.ts";
+import { BINARY, buildLikeTheBinary, measureStartup } from "./startup.ts";
+import { buildWorld, type World } from "./worlds.ts";
+import { evictFolder } from "./evict.ts";
 import { printTable, type Row } from "./table.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
@@ -35,9 +37,16 @@ const { values } = parseArgs({
     "world-megabytes": { type: "string", default: "200" },
     runs: { type: "string", default: "3" },
     "startup-runs": { type: "string", default: "40" },
+    only: { type: "string" },
   },
 });
 const runs = Number(values.runs);
+const GROUPS = ["startup", "convert", "list", "tui"] as const;
+const only = values.only?.split(",");
+const unknown = only?.filter((g) => !(GROUPS as readonly string[]).includes(g));
+if (unknown?.length) throw new Error(`--only takes ${GROUPS.join(", ")}, not ${unknown.join(", ")}`);
+/** Whether this run measures a group of rows (every group unless --only names some). */
+const wants = (group: (typeof GROUPS)[number]) => !only || only.includes(group);
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 /** A scratch world for one of our runs: its own HOME and harness homes, nothing of the user's touched. */
@@ -66,219 +75,278 @@ function main(): void {
     log("building dist/session-bridge");
     build();
 
-    log("start-up");
-    const startup = measureStartup(root, [["--version"], ["--help"]], Number(values["startup-runs"]));
-    for (const [args, ms] of Object.entries(startup.probes)) {
-      const ratio = ms / startup.hello;
-      rows.push({
-        work: `session-bridge ${args}`,
-        ours: `${ms.toFixed(1)} ms`,
-        reference: `${startup.hello.toFixed(1)} ms (Bun hello-world)`,
-        ratio: `${ratio.toFixed(2)}x`,
-        goal: "<= 30 ms, <= 2x hello",
-        met: ms <= 30 && ratio <= 2,
-        figures: { ms, helloMs: startup.hello, ratio },
-      });
-    }
-
-    const source = join(root, `${randomUUID()}.jsonl`);
-    const session = generateClaudeSession(source, Number(values.megabytes));
-    const size = `${(session.bytes / MB).toFixed(0)} MB / ${(session.records / 1000).toFixed(0)}k records`;
-    log(`generated a Claude Code session of ${size}`);
-    const work = (name: string) => {
-      const dir = join(root, name);
-      mkdirSync(join(dir, "home"), { recursive: true });
-      return dir;
-    };
-
-    // Claude Code -> Codex, ours and the reference's, on the same file.
-    const base = work("claude-codex");
-    const codexFile = join(base, "codex.jsonl");
-    const convert = (from: string, to: Harness, out: string, dir: string) =>
-      medianOf(runs, () => ours(["convert", from, "--to", to, "-o", out, "--force"], environment(dir)));
-    log("convert Claude Code -> Codex (ours)");
-    const headline = convert(source, "codex", codexFile, base);
-    const ref = reference();
-    let refRun: Measured | undefined;
-    if ("executable" in ref) {
-      log(`convert Claude Code -> Codex (${ref.label})`);
-      refRun = measure(
-        referenceConvert(ref.executable, "claude-code", "codex", source, join(base, "ref.jsonl")),
-      );
-    } else log(`reference skipped: ${ref.skipped}`);
-    const speedup = refRun ? refRun.cpuSeconds / headline.cpuSeconds : undefined;
-    const memory = refRun ? headline.peakRssBytes / refRun.peakRssBytes : undefined;
-    rows.push({
-      work: `convert ${size} claude-code -> codex`,
-      ours: seconds(headline),
-      reference: refRun
-        ? `${seconds(refRun)}, ${rss(refRun)} RSS`
-        : `skipped (${ref.label}: ${("skipped" in ref && ref.skipped) || ""})`,
-      ratio: speedup === undefined ? "-" : `speed ${speedup.toFixed(2)}x, RSS ${memory!.toFixed(2)}x`,
-      peakRss: rss(headline),
-      goal: ">= 10x faster, <= 0.5x RSS",
-      met: speedup === undefined ? null : speedup >= 10 && memory! <= 0.5,
-      figures: {
-        seconds: headline.seconds,
-        cpuSeconds: headline.cpuSeconds,
-        peakRssBytes: headline.peakRssBytes,
-        ...(refRun
-          ? {
-            referenceSeconds: refRun.seconds,
-            referenceCpuSeconds: refRun.cpuSeconds,
-            referencePeakRssBytes: refRun.peakRssBytes,
-          }
-          : {}),
-      },
-    });
-
-    // Handoff into Hermes against the floor: the same rows inserted by plain SQLite, Hermes's triggers firing.
-    const handoffDir = work("handoff-hermes");
-    emptyHermesHome(join(handoffDir, "hermes"));
-    log("handoff -> Hermes (ours)");
-    const handoff = ours(
-      ["handoff", source, "--to", "hermes", "--cwd", handoffDir, "--json"],
-      environment(handoffDir),
-    );
-    const hermesSource = (JSON.parse(handoff.stdout) as { target: { path: string } }).target.path;
-    const floorStore = emptyHermesHome(join(work("floor"), "hermes"));
-    log("floor: plain SQLite inserting the same rows");
-    const floor = measure([process.execPath, FLOOR, floorStore, join(handoffDir, "hermes", "state.db")]);
-    const overFloor = handoff.cpuSeconds / floor.cpuSeconds;
-    rows.push({
-      work: `handoff ${size} -> hermes`,
-      ours: seconds(handoff),
-      reference: `${seconds(floor)} (SQLite floor, ${
-        (JSON.parse(floor.stdout) as { rows: number }).rows
-      } rows)`,
-      ratio: `${overFloor.toFixed(2)}x floor`,
-      peakRss: rss(handoff),
-      goal: "<= 1.2x floor",
-      met: overFloor <= 1.2,
-      figures: {
-        seconds: handoff.seconds,
-        cpuSeconds: handoff.cpuSeconds,
-        peakRssBytes: handoff.peakRssBytes,
-        floorSeconds: floor.seconds,
-        floorCpuSeconds: floor.cpuSeconds,
-      },
-    });
-
-    // Every other pair and the same-harness copies, against the Claude Code -> Codex time. The session in
-    // each source harness is ours: the Codex file converted above, the Hermes rows of the handoff.
-    const sources: Record<Harness, string> = {
-      "claude-code": source,
-      codex: codexFile,
-      hermes: hermesSource,
-    };
-    for (const from of HARNESSES) {
-      for (const to of HARNESSES) {
-        if (from === "claude-code" && to === "codex") continue;
-        const dir = work(`${from}-${to}`);
-        log(`convert ${from} -> ${to}`);
-        const m = convert(sources[from], to, join(dir, "out"), dir);
-        const ratio = m.cpuSeconds / headline.cpuSeconds;
-        rows.push({
-          work: `convert ${from} -> ${to}${from === to ? " (copy)" : ""}`,
-          ours: seconds(m),
-          reference: `${seconds(headline)} (claude-code -> codex)`,
-          ratio: `${ratio.toFixed(2)}x`,
-          peakRss: rss(m),
-          goal: "<= 1.5x claude-code -> codex",
-          met: ratio <= 1.5,
-          figures: { seconds: m.seconds, cpuSeconds: m.cpuSeconds, peakRssBytes: m.peakRssBytes },
-        });
-        rmSync(dir, { recursive: true, force: true });
-      }
-    }
-
-    // Ten times the session: linear time, bounded memory. Generated to disk as it is written.
-    const large = Number(values["large-megabytes"]);
-    if (large > 0) {
-      const bigDir = work("large");
-      const bigFile = join(bigDir, `${randomUUID()}.jsonl`);
-      const big = generateClaudeSession(bigFile, large);
-      log(`convert ${(big.bytes / MB).toFixed(0)} MB claude-code -> codex`);
-      const m = ours(
-        ["convert", bigFile, "--to", "codex", "-o", join(bigDir, "out"), "--force"],
-        environment(bigDir),
-      );
-      const linear = headline.cpuSeconds * (big.bytes / session.bytes);
-      const ratio = m.cpuSeconds / linear;
-      rows.push({
-        work: `convert ${(big.bytes / MB).toFixed(0)} MB / ${
-          (big.records / 1000).toFixed(0)
-        }k claude-code -> codex`,
-        ours: seconds(m),
-        reference: `${linear.toFixed(2)} s cpu (${(big.bytes / session.bytes).toFixed(1)}x the ${
-          size.split(" /")[0]
-        })`,
-        ratio: `${ratio.toFixed(2)}x linear`,
-        peakRss: rss(m),
-        goal: "<= 1.2x linear, <= 256 MB",
-        met: ratio <= 1.2 && m.peakRssBytes <= 256 * MB,
-        figures: {
-          seconds: m.seconds,
-          cpuSeconds: m.cpuSeconds,
-          peakRssBytes: m.peakRssBytes,
-          linearSeconds: linear,
-        },
-      });
-      rmSync(bigDir, { recursive: true, force: true });
-    }
-
-    // Listing at scale, in a fresh process each time.
-    const worldDir = work("world");
-    const world = buildWorld(worldDir, {
-      sessions: Number(values.sessions),
-      megabytes: Number(values["world-megabytes"]),
-    });
-    log(`listing ${world.sessions} sessions (${(world.bytes / MB).toFixed(0)} MB)`);
-    const env = { ...environment(worldDir), ...world.env };
-    const listed = medianOf(Math.max(3, runs), () => ours(["list", "--json"], env));
-    const count = (JSON.parse(listed.stdout) as { sessions: unknown[] }).sessions.length;
-    rows.push({
-      work: `list ${count} sessions, 3 stores, ${(world.bytes / MB).toFixed(0)} MB`,
-      ours: seconds(listed),
-      reference: "-",
-      ratio: "-",
-      peakRss: rss(listed),
-      goal: "<= 0.3 s",
-      met: listed.cpuSeconds <= 0.3 && count === world.sessions,
-      figures: {
-        seconds: listed.seconds,
-        cpuSeconds: listed.cpuSeconds,
-        peakRssBytes: listed.peakRssBytes,
-        sessions: count,
-      },
-    });
-    rows.push(tuiRow(env, runs));
+    if (wants("startup")) startupRows(root, rows);
+    if (wants("convert")) convertRows(root, rows);
+    if (wants("list") || wants("tui")) worldRows(root, rows);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
   printTable(rows, { json: values.json ?? false, load, loadAfter: loadavg()[0]! });
 }
 
-/**
- * Issue 13's TUI first screen over the same 2,000 sessions: a fresh process (bench/tui-open.ts) timed from its
- * start until the picker shows the list, Ink and React loading included. The median of `runs` opens.
- */
-function tuiRow(env: Record<string, string | undefined>, runs: number): Row {
-  const script = fileURLToPath(new URL("./tui-open.ts", import.meta.url));
-  const opens = Array.from({ length: Math.max(3, runs) }, () => measure([process.execPath, script], { env }));
-  opens.sort((a, b) => Number(a.stdout) - Number(b.stdout));
-  const median = opens[Math.floor((opens.length - 1) / 2)]!;
-  const openedMs = Number(median.stdout);
-  return {
-    work: "tui first screen, same sessions",
-    ours: `${openedMs.toFixed(0)} ms (${median.cpuSeconds.toFixed(2)} cpu)`,
-    reference: "-",
-    ratio: "-",
-    peakRss: rss(median),
-    goal: "< 300 ms",
-    met: openedMs < 300,
-    figures: { openedMs, cpuSeconds: median.cpuSeconds, peakRssBytes: median.peakRssBytes },
+const work = (root: string, name: string) => {
+  const dir = join(root, name);
+  mkdirSync(join(dir, "home"), { recursive: true });
+  return dir;
+};
+
+function startupRows(root: string, rows: Row[]): void {
+  log("start-up");
+  const startup = measureStartup(root, [["--version"], ["--help"]], Number(values["startup-runs"]));
+  for (const [args, ms] of Object.entries(startup.probes)) {
+    const ratio = ms / startup.hello;
+    rows.push({
+      work: `session-bridge ${args}`,
+      ours: `${ms.toFixed(1)} ms`,
+      reference: `${startup.hello.toFixed(1)} ms (Bun hello-world)`,
+      ratio: `${ratio.toFixed(2)}x`,
+      goal: "<= 30 ms, <= 2x hello",
+      met: ms <= 30 && ratio <= 2,
+      figures: { ms, helloMs: startup.hello, ratio },
+    });
+  }
+}
+
+function convertRows(root: string, rows: Row[]): void {
+  const source = join(root, `${randomUUID()}.jsonl`);
+  const session = generateClaudeSession(source, Number(values.megabytes));
+  const size = `${(session.bytes / MB).toFixed(0)} MB / ${(session.records / 1000).toFixed(0)}k records`;
+  log(`generated a Claude Code session of ${size}`);
+
+  // Claude Code -> Codex, ours and the reference's, on the same file.
+  const base = work(root, "claude-codex");
+  const codexFile = join(base, "codex.jsonl");
+  const convert = (from: string, to: Harness, out: string, dir: string) =>
+    medianOf(runs, () => ours(["convert", from, "--to", to, "-o", out, "--force"], environment(dir)));
+  log("convert Claude Code -> Codex (ours)");
+  const headline = convert(source, "codex", codexFile, base);
+  const ref = reference();
+  let refRun: Measured | undefined;
+  if ("executable" in ref) {
+    log(`convert Claude Code -> Codex (${ref.label})`);
+    refRun = measure(
+      referenceConvert(ref.executable, "claude-code", "codex", source, join(base, "ref.jsonl")),
+    );
+  } else log(`reference skipped: ${ref.skipped}`);
+  const speedup = refRun ? refRun.cpuSeconds / headline.cpuSeconds : undefined;
+  const memory = refRun ? headline.peakRssBytes / refRun.peakRssBytes : undefined;
+  rows.push({
+    work: `convert ${size} claude-code -> codex`,
+    ours: seconds(headline),
+    reference: refRun
+      ? `${seconds(refRun)}, ${rss(refRun)} RSS`
+      : `skipped (${ref.label}: ${("skipped" in ref && ref.skipped) || ""})`,
+    ratio: speedup === undefined ? "-" : `speed ${speedup.toFixed(2)}x, RSS ${memory!.toFixed(2)}x`,
+    peakRss: rss(headline),
+    goal: ">= 10x faster, <= 0.5x RSS",
+    met: speedup === undefined ? null : speedup >= 10 && memory! <= 0.5,
+    figures: {
+      seconds: headline.seconds,
+      cpuSeconds: headline.cpuSeconds,
+      peakRssBytes: headline.peakRssBytes,
+      ...(refRun
+        ? {
+          referenceSeconds: refRun.seconds,
+          referenceCpuSeconds: refRun.cpuSeconds,
+          referencePeakRssBytes: refRun.peakRssBytes,
+        }
+        : {}),
+    },
+  });
+
+  // Handoff into Hermes against the floor: the same rows inserted by plain SQLite, Hermes's triggers firing.
+  const handoffDir = work(root, "handoff-hermes");
+  emptyHermesHome(join(handoffDir, "hermes"));
+  log("handoff -> Hermes (ours)");
+  const handoff = ours(
+    ["handoff", source, "--to", "hermes", "--cwd", handoffDir, "--json"],
+    environment(handoffDir),
+  );
+  const hermesSource = (JSON.parse(handoff.stdout) as { target: { path: string } }).target.path;
+  const floorStore = emptyHermesHome(join(work(root, "floor"), "hermes"));
+  log("floor: plain SQLite inserting the same rows");
+  const floor = measure([process.execPath, FLOOR, floorStore, join(handoffDir, "hermes", "state.db")]);
+  const overFloor = handoff.cpuSeconds / floor.cpuSeconds;
+  rows.push({
+    work: `handoff ${size} -> hermes`,
+    ours: seconds(handoff),
+    reference: `${seconds(floor)} (SQLite floor, ${
+      (JSON.parse(floor.stdout) as { rows: number }).rows
+    } rows)`,
+    ratio: `${overFloor.toFixed(2)}x floor`,
+    peakRss: rss(handoff),
+    goal: "<= 1.2x floor",
+    met: overFloor <= 1.2,
+    figures: {
+      seconds: handoff.seconds,
+      cpuSeconds: handoff.cpuSeconds,
+      peakRssBytes: handoff.peakRssBytes,
+      floorSeconds: floor.seconds,
+      floorCpuSeconds: floor.cpuSeconds,
+    },
+  });
+
+  // Every other pair and the same-harness copies, against the Claude Code -> Codex time. The session in
+  // each source harness is ours: the Codex file converted above, the Hermes rows of the handoff.
+  const sources: Record<Harness, string> = {
+    "claude-code": source,
+    codex: codexFile,
+    hermes: hermesSource,
   };
+  for (const from of HARNESSES) {
+    for (const to of HARNESSES) {
+      if (from === "claude-code" && to === "codex") continue;
+      const dir = work(root, `${from}-${to}`);
+      log(`convert ${from} -> ${to}`);
+      const m = convert(sources[from], to, join(dir, "out"), dir);
+      const ratio = m.cpuSeconds / headline.cpuSeconds;
+      rows.push({
+        work: `convert ${from} -> ${to}${from === to ? " (copy)" : ""}`,
+        ours: seconds(m),
+        reference: `${seconds(headline)} (claude-code -> codex)`,
+        ratio: `${ratio.toFixed(2)}x`,
+        peakRss: rss(m),
+        goal: "<= 1.5x claude-code -> codex",
+        met: ratio <= 1.5,
+        figures: { seconds: m.seconds, cpuSeconds: m.cpuSeconds, peakRssBytes: m.peakRssBytes },
+      });
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  // Ten times the session: linear time, bounded memory. Generated to disk as it is written.
+  const large = Number(values["large-megabytes"]);
+  if (large > 0) {
+    const bigDir = work(root, "large");
+    const bigFile = join(bigDir, `${randomUUID()}.jsonl`);
+    const big = generateClaudeSession(bigFile, large);
+    log(`convert ${(big.bytes / MB).toFixed(0)} MB claude-code -> codex`);
+    const m = ours(
+      ["convert", bigFile, "--to", "codex", "-o", join(bigDir, "out"), "--force"],
+      environment(bigDir),
+    );
+    const linear = headline.cpuSeconds * (big.bytes / session.bytes);
+    const ratio = m.cpuSeconds / linear;
+    rows.push({
+      work: `convert ${(big.bytes / MB).toFixed(0)} MB / ${
+        (big.records / 1000).toFixed(0)
+      }k claude-code -> codex`,
+      ours: seconds(m),
+      reference: `${linear.toFixed(2)} s cpu (${(big.bytes / session.bytes).toFixed(1)}x the ${
+        size.split(" /")[0]
+      })`,
+      ratio: `${ratio.toFixed(2)}x linear`,
+      peakRss: rss(m),
+      goal: "<= 1.2x linear, <= 256 MB",
+      met: ratio <= 1.2 && m.peakRssBytes <= 256 * MB,
+      figures: {
+        seconds: m.seconds,
+        cpuSeconds: m.cpuSeconds,
+        peakRssBytes: m.peakRssBytes,
+        linearSeconds: linear,
+      },
+    });
+    rmSync(bigDir, { recursive: true, force: true });
+  }
+}
+
+/** The listing and the TUI's open times over one generated world of sessions. */
+function worldRows(root: string, rows: Row[]): void {
+  // Listing at scale, in a fresh process each time.
+  const worldDir = work(root, "world");
+  const world = buildWorld(worldDir, {
+    sessions: Number(values.sessions),
+    megabytes: Number(values["world-megabytes"]),
+  });
+  const env = { ...environment(worldDir), ...world.env };
+  if (wants("list")) rows.push(listRow(worldDir, world, env));
+  if (wants("tui")) rows.push(...tuiRows(root, env, runs));
+}
+
+/**
+ * `list` over the world in a fresh process each time, cold: the world's files dropped from the page cache
+ * before each run (bench/evict.ts), so it reads the disk as a first listing does; the warm median beside it.
+ */
+function listRow(worldDir: string, world: World, env: Record<string, string | undefined>): Row {
+  const size = `${(world.bytes / MB).toFixed(0)} MB`;
+  log(`listing ${world.sessions} sessions (${size}), cold then warm`);
+  let cold = true;
+  const coldRun = medianOf(Math.max(3, runs), () => {
+    cold &&= evictFolder(worldDir);
+    return ours(["list", "--json"], env);
+  });
+  if (!cold) log("could not drop the world from the page cache (GNU dd): every run is warm");
+  const warm = medianOf(Math.max(3, runs), () => ours(["list", "--json"], env));
+  const count = (JSON.parse(coldRun.stdout) as { sessions: unknown[] }).sessions.length;
+  return {
+    work: `list ${count} sessions, 3 stores, ${size}`,
+    ours: `${cold ? "cold" : "warm"} ${seconds(coldRun)}`,
+    reference: `warm ${seconds(warm)}`,
+    ratio: "-",
+    peakRss: rss(coldRun),
+    goal: "<= 0.3 s",
+    met: coldRun.cpuSeconds <= 0.3 && count === world.sessions,
+    figures: {
+      seconds: coldRun.seconds,
+      cpuSeconds: coldRun.cpuSeconds,
+      peakRssBytes: coldRun.peakRssBytes,
+      cold: cold ? 1 : 0,
+      warmSeconds: warm.seconds,
+      warmCpuSeconds: warm.cpuSeconds,
+      sessions: count,
+    },
+  };
+}
+
+/**
+ * Issue 13's TUI over the same 2,000 sessions: bench/tui-open.ts compiled as the binary is, a fresh process
+ * each time, timed from its start to the first screen (the picker drawn with the first store's sessions, Ink
+ * and React loaded) and to every store listed. The median of `runs` opens for each figure.
+ */
+function tuiRows(dir: string, env: Record<string, string | undefined>, runs: number): Row[] {
+  const program = join(dir, "tui-open", "tui-open");
+  mkdirSync(dirname(program), { recursive: true });
+  buildLikeTheBinary(fileURLToPath(new URL("./tui-open.ts", import.meta.url)), program);
+  type Open = Measured & Record<"firstScreenMs" | "firstScreenCpuMs" | "listedMs" | "listedCpuMs", number>;
+  const opens = Array.from({ length: Math.max(5, runs) }, (): Open => {
+    const m = measure([program], { env });
+    return { ...m, ...JSON.parse(m.stdout) };
+  });
+  const medianBy = (figure: "firstScreenMs" | "listedMs") =>
+    [...opens].sort((a, b) => a[figure] - b[figure])[Math.floor((opens.length - 1) / 2)]!;
+  const first = medianBy("firstScreenMs");
+  const listed = medianBy("listedMs");
+  const ms = (wall: number, cpu: number) => `${wall.toFixed(0)} ms (${(cpu / 1000).toFixed(2)} cpu)`;
+  return [
+    {
+      work: "tui first screen (first store's rows), same sessions",
+      ours: ms(first.firstScreenMs, first.firstScreenCpuMs),
+      reference: "-",
+      ratio: "-",
+      peakRss: rss(first),
+      goal: "< 300 ms",
+      met: first.firstScreenMs < 300,
+      figures: {
+        firstScreenMs: first.firstScreenMs,
+        firstScreenCpuMs: first.firstScreenCpuMs,
+        peakRssBytes: first.peakRssBytes,
+      },
+    },
+    {
+      work: "tui every store listed, same sessions",
+      ours: ms(listed.listedMs, listed.listedCpuMs),
+      reference: "-",
+      ratio: "-",
+      peakRss: rss(listed),
+      goal: "-",
+      met: null,
+      figures: {
+        listedMs: listed.listedMs,
+        listedCpuMs: listed.listedCpuMs,
+        peakRssBytes: listed.peakRssBytes,
+      },
+    },
+  ];
 }
 
 /** Wall time, then CPU time (user + system), which the ratios use: a neighbour's load does not count. */

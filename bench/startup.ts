@@ -5,7 +5,7 @@
  * among its rows; `bun bench/startup.ts [runs]` prints it alone (after `npm run build`).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -27,6 +27,22 @@ function spawnMs(argv: string[]): number {
   const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`${argv.join(" ")} failed: ${r.stderr}`);
   return ms;
+}
+
+/**
+ * Compiles `entry` to `outfile` with the binary's own build command (package.json's `build`), so a program
+ * measured in the bench loads its modules as session-bridge does: bundled, minified, as bytecode.
+ */
+export function buildLikeTheBinary(entry: string, outfile: string): void {
+  const packageJson = fileURLToPath(new URL("../package.json", import.meta.url));
+  const command =
+    (JSON.parse(readFileSync(packageJson, "utf8")) as { scripts: { build: string } }).scripts.build;
+  const [bun, ...args] = command.split(" ");
+  if (bun !== "bun") throw new Error(`package.json's build is not a bun build: ${command}`);
+  const swapped = args.map((a) => (a === "main.ts" ? entry : a === "dist/session-bridge" ? outfile : a));
+  if (!swapped.includes(entry) || !swapped.includes(outfile)) throw new Error(`unexpected build: ${command}`);
+  const built = spawnSync(process.execPath, swapped, { cwd: fileURLToPath(new URL("..", import.meta.url)) });
+  if (built.status !== 0) throw new Error(`building ${entry} failed: ${built.stderr}`);
 }
 
 const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor((times.length - 1) / 2)]!;

@@ -8,7 +8,7 @@ export interface Row {
   ratio: string;
   peakRss?: string;
   goal: string;
-  /** null: not measured in this run (the line says why). */
+  /** null: not measured in this run (the line says why), or a figure with no goal of its own. */
   met: boolean | null;
   /** Why a row is not measured (shown in the ours column). */
   note?: string;

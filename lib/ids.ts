@@ -1,4 +1,3 @@
-import { createHash, randomFillSync, randomUUID } from "node:crypto";
 import { InputError } from "./errors.ts";
 
 /**
@@ -33,7 +32,7 @@ export function idFileComponent(id: string): string {
     /[.!~*'()]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
-  return encoded.length <= 200 ? `%${encoded}` : `%sha256-${createHash("sha256").update(id).digest("hex")}`;
+  return encoded.length <= 200 ? `%${encoded}` : `%sha256-${sha256Hex(id)}`;
 }
 
 export function assertUuid(value: string, what = "session id"): string {
@@ -42,7 +41,21 @@ export function assertUuid(value: string, what = "session id"): string {
 }
 
 export function newUuid(): string {
-  return randomUUID();
+  return crypto.randomUUID();
+}
+
+/** `bytes` random bytes in hex, from the Web Crypto global (node:crypto costs start-up: see sha256Hex). */
+export function randomHex(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+}
+
+/**
+ * The SHA-256 of `text`, in hex. node:crypto loads at the first hash, not with this module: the harness
+ * descriptors `--help` reads import this module, and loading node:crypto costs start-up about 6 ms
+ * (bench/startup.ts); the random ids here come from the Web Crypto global, which costs nothing to reach.
+ */
+export function sha256Hex(text: string): string {
+  return process.getBuiltinModule("node:crypto").createHash("sha256").update(text).digest("hex");
 }
 
 /**
@@ -70,7 +83,7 @@ let poolAt = pool.length;
 function randomInto(target: Buffer, from: number): void {
   const wanted = target.length - from;
   if (poolAt + wanted > pool.length) {
-    randomFillSync(pool);
+    crypto.getRandomValues(pool);
     poolAt = 0;
   }
   pool.copy(target, from, poolAt, poolAt + wanted);

@@ -7,7 +7,7 @@
 import { resolveHomes } from "./harnesses/homes.ts";
 import { builtinRegistry, type Registry } from "./harnesses/registry.ts";
 import type { Homes } from "./harnesses/types.ts";
-import { type Listed, listSessions } from "./pipeline/list.ts";
+import { type Listed, listSessions, listSessionsByStore } from "./pipeline/list.ts";
 import { type Loaded, type LoadRequest, loadSession } from "./pipeline/load.ts";
 import { convert as convertSession, type Converted, type ConvertRequest } from "./pipeline/convert.ts";
 import { handoff as runHandoff, type HandoffOutcome, type HandoffRequest } from "./pipeline/handoff.ts";
@@ -25,12 +25,13 @@ import {
 } from "./pipeline/recover.ts";
 import { resolveBridgeHome } from "./store/backup.ts";
 import type { LedgerEntry } from "./store/ledger.ts";
+import type { StoreListed } from "./harnesses/stores.ts";
 
 export { builtinRegistry, findHarness, type Registry, withHarness } from "./harnesses/registry.ts";
 export type { Harness, Homes, SessionSummary } from "./harnesses/types.ts";
 export type { Session } from "./ir/schema.ts";
 export type { ConversionReport } from "./report/report.ts";
-export type { BrokenStore } from "./harnesses/stores.ts";
+export type { BrokenStore, StoreListed } from "./harnesses/stores.ts";
 export type { SessionSource } from "./pipeline/source.ts";
 export type {
   Converted,
@@ -119,6 +120,14 @@ export function stores(
 /** Sessions across the stores, newest first, and the stores that could not be read. */
 export function list(where: Stores & { from?: string; cwd?: string }): Promise<Listed> {
   return listSessions({ ...where, registry: where.registry ?? builtinRegistry });
+}
+
+/**
+ * The same sessions store by store, in the registry's order, each store read when the next is asked for: its
+ * sessions newest first, or why it could not be read. For a screen that draws each store's sessions as they come.
+ */
+export function listByStore(where: Stores & { from?: string; cwd?: string }): AsyncGenerator<StoreListed> {
+  return listSessionsByStore({ ...where, registry: where.registry ?? builtinRegistry });
 }
 
 /** One session, by any reference form (a path, an id or unique prefix, a title, `latest`, `codex~2`), read into the IR. */

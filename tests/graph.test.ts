@@ -33,6 +33,8 @@ test("graph: the main agent, its subagent with their model, and the tool the mai
       id: MAIN,
       name: "main",
       harness: "claude-code",
+      // Claude Code names no provider: an Anthropic model id without Bedrock's or Vertex's marks is Anthropic's API.
+      provider: "anthropic",
       sessionId: SESSION,
       models: ["claude-opus-5-5"],
     },
@@ -43,6 +45,7 @@ test("graph: the main agent, its subagent with their model, and the tool the mai
       name: "agent-a36eb314a6d531438",
       role: "subagent",
       harness: "claude-code",
+      provider: "anthropic",
       sessionId: SESSION,
       models: ["claude-opus-5-5"],
     },
@@ -58,9 +61,9 @@ test("graph: the main agent, its subagent with their model, and the tool the mai
     mermaid.stdout,
     [
       "flowchart LR",
-      '  n0("main<br/>claude-code<br/>claude-opus-5-5")',
+      '  n0("main<br/>claude-code · anthropic<br/>claude-opus-5-5")',
       '  n1["Agent"]',
-      '  n2("agent-a36eb314a6d531438<br/>claude-code<br/>claude-opus-5-5")',
+      '  n2("agent-a36eb314a6d531438<br/>claude-code · anthropic<br/>claude-opus-5-5")',
       '  n0 -->|"uses ×1"| n1',
       '  n0 -->|"spawns"| n2',
       "",

@@ -1,13 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { DatabaseSync } from "node:sqlite";
 import { scriptArgv } from "../lib/runtime.ts";
 import { configuredModel } from "../lib/harnesses/hermes/config.ts";
 import { pyFloat, pyJson } from "../lib/harnesses/hermes/pyjson.ts";
-import { capturedIds, hermesFixture, seedHermesHome, sha256 } from "./helpers/hermes.ts";
+import { capturedIds, HERMES_VERSIONS, hermesFixture, seedHermesHome, sha256 } from "./helpers/hermes.ts";
 import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -18,6 +19,7 @@ interface Listed {
   path: string;
   title?: string;
   cwd?: string;
+  messages?: number;
 }
 
 async function listed(home: string): Promise<Listed[]> {
@@ -45,6 +47,33 @@ test("list: a compression chain once, under its live tip; every profile; legacy 
   assert.equal(byId.get(titled!)!.title, "Garden planning notes");
   assert.equal(byId.get(titled!)!.path, `${join(home, "profiles", "coder", "state.db")}#${titled}`);
   assert.equal(byId.get(gateway!)!.path, join(home, "sessions", `${gateway}.jsonl`));
+});
+
+test("list: each session's messages are the count Hermes keeps itself, its gateway's session_meta marker included", async () => {
+  // Every store real Hermes wrote alone: `foreign` and `open-call-resumed` hold rows another tool inserted,
+  // which Hermes's counter never saw.
+  for (const version of HERMES_VERSIONS) {
+    const scenarios = readdirSync(hermesFixture(version, "")).filter((n) => n.endsWith(".state.db"))
+      .map((n) => n.slice(0, -".state.db".length)).filter((n) =>
+        !["foreign", "open-call-resumed"].includes(n)
+      );
+    assert.ok(scenarios.includes("compressed"), `${version}: ${scenarios.join(", ")}`);
+    for (const scenario of scenarios) {
+      const home = join(dir, "counts", version, scenario);
+      const db = new DatabaseSync(seedHermesHome(home, version, scenario), { readOnly: true });
+      const counts = new Map(
+        (db.prepare("SELECT id, message_count FROM sessions").all() as {
+          id: string;
+          message_count: number;
+        }[])
+          .map((r) => [r.id, r.message_count]),
+      );
+      db.close();
+      const rows = await listed(home);
+      assert.ok(rows.length > 0, `${version} ${scenario}: nothing listed`);
+      for (const r of rows) assert.equal(r.messages, counts.get(r.id), `${version} ${scenario} ${r.id}`);
+    }
+  }
 });
 
 test("reading a state.db another process holds in WAL mode leaves its -wal untouched and sees its rows", async () => {

@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, mkdirSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
@@ -78,21 +78,60 @@ for (const harness of ["codex", "hermes"] as const) {
   });
 }
 
-test("a Claude Code session renamed late in a long transcript is listed under its new title", async () => {
+test("listing a Hermes store visits message rows only for each session's preview: counts and times come from indexes", async () => {
+  const proto = DatabaseSync.prototype;
+  const prepare = proto.prepare;
+  const statements: string[] = [];
+  proto.prepare = function (this: DatabaseSync, sql: string): StatementSync {
+    statements.push(sql);
+    return prepare.call(this, sql);
+  };
+  try {
+    await listSessions({ registry: builtinRegistry, homes: homesOf(small), from: "hermes" });
+  } finally {
+    proto.prepare = prepare;
+  }
+  // Hermes's own schema and indexes (bench/worlds.ts starts from a state.db Hermes 0.19.0 created).
+  const db = new DatabaseSync(join(small.env.HERMES_HOME, "state.db"), { readOnly: true });
+  try {
+    const plans = statements.filter((sql) => /\bFROM messages\b/.test(sql)).flatMap((sql) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail)
+    );
+    const messageReads = plans.filter((d) => /^(?:SCAN|SEARCH) m\b/.test(d));
+    assert.ok(messageReads.length >= 3, plans.join("\n"));
+    // Only the preview (the first user row) needs a row; no read of messages walks the table itself.
+    assert.deepEqual(messageReads.filter((d) => !/USING COVERING INDEX/.test(d)).length, 1, plans.join("\n"));
+    assert.ok(messageReads.every((d) => /USING (?:COVERING )?INDEX/.test(d)), plans.join("\n"));
+  } finally {
+    db.close();
+  }
+});
+
+test("Claude Code sessions renamed late in long transcripts are each listed under their own new title", async () => {
   const home = join(tempDir(), "claude");
-  const cwd = "/home/user/projects/parser";
-  const id = randomUUID();
-  const path = join(home, "projects", "-home-user-projects-parser", `${id}.jsonl`);
-  mkdirSync(dirname(path), { recursive: true });
-  generateClaudeSession(path, 1, { sessionId: id, cwd });
-  appendFileSync(
-    path,
-    `${JSON.stringify({ type: "custom-title", customTitle: "parser rewrite", sessionId: id })}\n`,
-  );
+  // Long ones (their middles unread) and a short one read whole; non-ASCII titles, one cut-free at the end.
+  const sessions = [
+    { cwd: "/home/user/projects/parser", megabytes: 1, title: "parser rewrite" },
+    { cwd: "/home/user/projects/naïve", megabytes: 0.01, title: "tests für den Parser ✓" },
+    { cwd: "/home/user/projects/web", megabytes: 0.5, title: "ウェブの修正 🚀" },
+  ].map((s, i) => ({ ...s, id: randomUUID(), at: new Date(Date.UTC(2026, 5, 1 + i)) }));
+  for (const s of sessions) {
+    const path = join(home, "projects", s.cwd.replace(/[^A-Za-z0-9]/g, "-"), `${s.id}.jsonl`);
+    mkdirSync(dirname(path), { recursive: true });
+    generateClaudeSession(path, s.megabytes, { sessionId: s.id, cwd: s.cwd, start: s.at });
+    appendFileSync(
+      path,
+      `${JSON.stringify({ type: "custom-title", customTitle: s.title, sessionId: s.id })}\n`,
+    );
+    utimesSync(path, s.at, s.at);
+  }
   const listed = await listSessions({
     registry: builtinRegistry,
     homes: { "claude-code": home, codex: join(home, "none"), hermes: join(home, "none") },
     from: "claude-code",
   });
-  assert.deepEqual(listed.sessions.map((s) => [s.id, s.cwd, s.title]), [[id, cwd, "parser rewrite"]]);
+  assert.deepEqual(
+    listed.sessions.map((s) => [s.id, s.cwd, s.title, s.updatedAt]),
+    sessions.reverse().map((s) => [s.id, s.cwd, s.title, s.at.toISOString()]),
+  );
 });

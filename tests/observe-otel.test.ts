@@ -12,7 +12,8 @@ import { EventType } from "../lib/observe/event-log.ts";
 import { otelExporter, tracesUrl } from "../lib/observe/otel.ts";
 import { Session } from "../lib/observe/session.ts";
 import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
-import { runCli } from "./helpers/cli.ts";
+import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const SECRET = `sk-ant-api03-${"Zq7".repeat(30)}`;
@@ -183,6 +184,40 @@ test("a collector receives the session's spans with GenAI attributes, nested run
   }
 });
 
+test("await session.close() alone delivers the spans: the bus waits for the exporter's shutdown", async () => {
+  const collector = await receiver();
+  try {
+    const bus = new Session({ sessionId: "s4", exporters: [otelExporter({ url: collector.url })] });
+    bus.emit(EventType.AGENT_START, { agent_name: "codex", provider: "openai", model: "gpt-5" }, "r1");
+    bus.emit(EventType.MODEL_RESPONSE, { agent_name: "codex", model: "gpt-5", output_tokens: 9 }, "r1");
+    await bus.close();
+    const spans = spansOf(collector.received);
+    assert.deepEqual(spans.map((s) => s.name).sort(), ["chat gpt-5", "invoke_agent codex"]);
+    assert.equal(attr(spans.find((s) => s.name === "chat gpt-5"), "gen_ai.system"), "openai");
+    await bus.close();
+    assert.equal(spansOf(collector.received).length, 2, "a second close sends nothing again");
+  } finally {
+    await collector.stop();
+  }
+});
+
+test("await using a session delivers the spans of a batched bus", async () => {
+  const collector = await receiver();
+  try {
+    {
+      await using bus = new Session({
+        sessionId: "s5",
+        exporters: [otelExporter({ url: collector.url })],
+        batched: true,
+      });
+      await bus.emit(EventType.AGENT_START, { agent_name: "hermes" }, "r1");
+    }
+    assert.deepEqual(spansOf(collector.received).map((s) => s.name), ["invoke_agent hermes"]);
+  } finally {
+    await collector.stop();
+  }
+});
+
 test("the standard OTEL_EXPORTER_OTLP_* variables choose the endpoint and add headers", async () => {
   const collector = await receiver();
   const saved = [
@@ -277,6 +312,8 @@ test("events --otel: a real Claude session with a subagent reaches a collector a
     );
     const chats = spans.filter((s) => attr(s, "gen_ai.operation.name") === "chat");
     assert.ok(chats.every((s) => typeof attr(s, "gen_ai.request.model") === "string"));
+    // Claude Code names no provider; its claude-* ids without Bedrock's or Vertex's marks are Anthropic's API.
+    for (const s of [...agents, ...chats]) assert.equal(attr(s, "gen_ai.system"), "anthropic", s.name);
     const output = chats.reduce((sum, s) => sum + Number(attr(s, "gen_ai.usage.output_tokens") ?? 0), 0);
     assert.equal(output, [...outputTokens.values()].reduce((a, b) => a + b, 0));
     const ids = new Set(spans.map((s) => s.spanId));
@@ -288,4 +325,90 @@ test("events --otel: a real Claude session with a subagent reaches a collector a
   } finally {
     await collector.stop();
   }
+});
+
+test("events --otel: a real Codex session's spans name the provider its session_meta records as gen_ai.system", async () => {
+  const root = tempDir("sb-otel-codex-");
+  const codexHome = join(root, "codex");
+  makeCodexHome(codexHome);
+  const thread = seedCodexThread(codexHome, "0.169.0", "tool-call");
+  const meta = jsonLines(thread.path).find((r) => (r as { type?: string }).type === "session_meta") as {
+    payload: { model_provider: string };
+  };
+  const collector = await receiver();
+  try {
+    const homes = [
+      "--claude-home",
+      join(root, "c"),
+      "--codex-home",
+      codexHome,
+      "--hermes-home",
+      join(root, "h"),
+    ];
+    const r = await runCli(["events", thread.id, "--from", "codex", ...homes, "--otel", collector.url]);
+    assert.equal(r.code, 0, r.stderr);
+    const spans = spansOf(collector.received).filter((s) =>
+      ["invoke_agent", "chat"].includes(String(attr(s, "gen_ai.operation.name")))
+    );
+    assert.ok(spans.some((s) => attr(s, "gen_ai.operation.name") === "chat"), "no chat span");
+    for (const s of spans) {
+      assert.equal(attr(s, "gen_ai.system"), meta.payload.model_provider, s.name);
+      assert.equal(attr(s, "gen_ai.provider.name"), meta.payload.model_provider, s.name);
+    }
+  } finally {
+    await collector.stop();
+  }
+});
+
+test("a Claude Code session on Bedrock or Vertex names that provider, as its model ids show", async () => {
+  const root = tempDir("sb-provider-");
+  for (
+    const [model, provider] of [
+      ["us.anthropic.claude-sonnet-4-5-20250929-v1:0", "aws.bedrock"],
+      ["claude-sonnet-4-5@20250929", "gcp.vertex_ai"],
+    ] as const
+  ) {
+    const home = join(root, provider);
+    const seeded = seedClaudeHome(home, "edit-tool");
+    writeFileSync(
+      seeded.path,
+      readFileSync(seeded.path, "utf8").replaceAll('"claude-opus-5-5"', JSON.stringify(model)),
+    );
+    const r = await runCliJson([
+      "events",
+      seeded.id,
+      "--claude-home",
+      home,
+      "--codex-home",
+      join(root, "x"),
+      "--hermes-home",
+      join(root, "h"),
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const starts = (r.json.events as { event_type: string; provider?: string }[]).filter((e) =>
+      e.event_type === "agent_start"
+    );
+    assert.ok(starts.length > 0);
+    for (const e of starts) assert.equal(e.provider, provider, model);
+  }
+});
+
+test("events --otel to a collector that cannot be reached fails (exit 1), naming the failure once", async () => {
+  const root = tempDir("sb-otel-down-");
+  const claudeHome = join(root, "claude");
+  const seeded = seedClaudeHome(claudeHome, "edit-tool");
+  const collector = await receiver();
+  await collector.stop();
+  const homes = [
+    "--claude-home",
+    claudeHome,
+    "--codex-home",
+    join(root, "x"),
+    "--hermes-home",
+    join(root, "h"),
+  ];
+  const r = await runCli(["events", seeded.id, ...homes, "--otel", collector.url]);
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.equal(r.stderr.match(/OpenTelemetry export failed/g)?.length, 1, r.stderr);
 });

@@ -1,6 +1,12 @@
-/** The event bus: default redaction and its opt-outs, redactor failures, exporters isolated from each other. */
+/**
+ * The event bus: default redaction and its opt-outs (unsafeLogPayloads as LazyBridge's), redactor failures,
+ * exporters isolated from each other, the structured-log exporter against LazyBridge 1.8.3's, and a close that
+ * waits for exporters to shut down.
+ */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { setImmediate } from "node:timers";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,7 +19,9 @@ import {
   filteredExporter,
   jsonlExporter,
   Session,
+  structuredLogExporter,
 } from "../lib/observe/session.ts";
+import { lazybridgePython } from "./helpers/lazybridge.ts";
 
 const TOKEN = `ghp_${"Q".repeat(36)}`;
 
@@ -119,4 +127,190 @@ test("filtered, JSON-lines and console exporters", () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("close waits for each exporter's asynchronous shutdown, returns the same promise every time and never rejects", async () => {
+  const order: string[] = [];
+  let finish!: () => void;
+  const slow: Exporter = {
+    name: "slow",
+    export: () => {},
+    close: () => new Promise<void>((resolve) => (finish = () => (order.push("slow closed"), resolve()))),
+  };
+  const broken: Exporter = {
+    name: "broken",
+    export: () => {},
+    close: () => Promise.reject(new Error("collector gone")),
+  };
+  const warnings: string[] = [];
+  const s = new Session({ sessionId: "s", exporters: [slow, broken], warn: (l) => void warnings.push(l) });
+  const closing = s.close();
+  assert.equal(s.close(), closing, "a second close is the same shutdown, not another");
+  void closing.then(() => order.push("session closed"));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(order, [], "close resolved before the slow exporter had shut down");
+  finish();
+  await closing;
+  assert.deepEqual(order, ["slow closed", "session closed"]);
+  assert.deepEqual(warnings, [
+    "session-bridge: exporter broken failed to close (Error: collector gone); continuing",
+  ]);
+  assert.throws(() => s.emit("x", {}), /closed/);
+});
+
+test("unsafeLogPayloads turns the default redactor off for the log and every exporter; a given redactor still wins", () => {
+  const lines: string[] = [];
+  const logged: string[] = [];
+  const exporters = () => [
+    consoleExporter((l) => void lines.push(l)),
+    structuredLogExporter({ logger: { info: (m) => void logged.push(m) } }),
+  ];
+  const safe = new Session({ sessionId: "s", db: ":memory:", exporters: exporters() });
+  safe.emit(EventType.TOOL_CALL, { command: `echo ${TOKEN}` });
+  assert.ok(!lines[0]?.includes(TOKEN) && !logged[0]?.includes(TOKEN), "a secret was logged by default");
+  assert.match(String(safe.events?.query()[0]?.payload.command), /<redacted:github-token>/);
+
+  const unsafe = new Session({
+    sessionId: "s",
+    db: ":memory:",
+    exporters: exporters(),
+    unsafeLogPayloads: true,
+  });
+  unsafe.emit(EventType.TOOL_CALL, { command: `echo ${TOKEN}` });
+  assert.ok(
+    lines[1]?.includes(TOKEN) && logged[1]?.includes(TOKEN),
+    "unsafeLogPayloads did not log the payload",
+  );
+  assert.equal(unsafe.events?.query()[0]?.payload.command, `echo ${TOKEN}`);
+
+  const custom = new Session({
+    sessionId: "s",
+    exporters: exporters(),
+    unsafeLogPayloads: true,
+    redact: (p) => ({ ...p, command: "[custom]" }),
+  });
+  custom.emit(EventType.TOOL_CALL, { command: `echo ${TOKEN}` });
+  assert.equal((JSON.parse(logged[2]!) as ExportedEvent).command, "[custom]");
+});
+
+test("the structured-log exporter logs each event as one JSON document at info level, on stderr by default", () => {
+  const logged: string[] = [];
+  const s = new Session({
+    sessionId: "s",
+    exporters: [structuredLogExporter({ logger: { info: (m) => void logged.push(m) } })],
+  });
+  s.emit(EventType.MODEL_RESPONSE, { agent_name: "codex", input_tokens: 12, note: "é\u202e" }, "r1");
+  assert.deepEqual(logged.map((m) => JSON.parse(m) as unknown), [{
+    event_type: "model_response",
+    session_id: "s",
+    run_id: "r1",
+    agent_name: "codex",
+    input_tokens: 12,
+    note: "é\u202e",
+  }]);
+  const written: string[] = [];
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string) => (written.push(chunk), true)) as typeof process.stderr.write;
+  try {
+    structuredLogExporter({ loggerName: "audit" }).export({
+      event_type: "agent_start",
+      session_id: "s",
+      run_id: null,
+    });
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.equal(written.length, 1);
+  assert.ok(written[0]?.endsWith("\n"));
+  const record = JSON.parse(written[0]!) as Record<string, string>;
+  assert.deepEqual([record.level, record.logger], ["info", "audit"]);
+  assert.ok(!Number.isNaN(Date.parse(record.time!)));
+  assert.deepEqual(JSON.parse(record.message!), { event_type: "agent_start", session_id: "s", run_id: null });
+});
+
+test("console: true adds one console line per event, as LazyBridge's console=True", () => {
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (line: string) => void printed.push(line);
+  try {
+    new Session({ sessionId: "s", console: true }).emit(
+      EventType.AGENT_START,
+      { agent_name: "hermes" },
+      "r1",
+    );
+  } finally {
+    console.log = log;
+  }
+  assert.deepEqual(printed, ['[agent_start] run=r1 {"agent_name":"hermes"}']);
+});
+
+test("LazyBridge 1.8.3's StructuredLogExporter logs what ours logs, with and without unsafe_log_payloads and redactors", (t) => {
+  const py = lazybridgePython();
+  if ("skip" in py) return t.skip(py.skip);
+  const payload = { command: `curl -H 'Authorization: Bearer ${"k".repeat(24)}' ${TOKEN}`, n: 3 };
+  const cases = [
+    { unsafe: null, redact: "default" },
+    { unsafe: true, redact: "default" },
+    { unsafe: false, redact: "none" },
+    { unsafe: true, redact: "custom" },
+  ] as const;
+  const script = String.raw`
+import json, logging, sys
+from lazybridge import Session, StructuredLogExporter
+request = json.loads(sys.stdin.read())
+captured = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        captured.append({"logger": record.name, "level": record.levelname, "message": record.getMessage()})
+logger = logging.getLogger("lb-test")
+logger.handlers = [Keep()]
+logger.setLevel(logging.INFO)
+logger.propagate = False
+results = []
+for case in request["cases"]:
+    captured.clear()
+    kwargs = {}
+    if case["unsafe"] is not None:
+        kwargs["unsafe_log_payloads"] = case["unsafe"]
+    if case["redact"] == "none":
+        kwargs["redact"] = None
+    elif case["redact"] == "custom":
+        kwargs["redact"] = lambda p: {**p, "command": "[custom]"}
+    s = Session(exporters=[StructuredLogExporter(logger_name="lb-test")], **kwargs)
+    s.emit("tool_call", request["payload"], run_id="r1")
+    s.close()
+    results.append(list(captured))
+print(json.dumps(results))
+`;
+  const r = spawnSync(py.python, ["-c", script], {
+    input: JSON.stringify({ cases, payload }),
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const theirs = JSON.parse(r.stdout) as { logger: string; level: string; message: string }[][];
+  const withoutSession = (message: string) => {
+    const { session_id: _s, ...event } = JSON.parse(message) as ExportedEvent;
+    return event;
+  };
+  cases.forEach((c, i) => {
+    const logged: string[] = [];
+    const s = new Session({
+      sessionId: "ours",
+      exporters: [
+        structuredLogExporter({ loggerName: "lb-test", logger: { info: (m) => void logged.push(m) } }),
+      ],
+      ...(c.unsafe !== null ? { unsafeLogPayloads: c.unsafe } : {}),
+      ...(c.redact === "none" ? { redact: null } : {}),
+      ...(c.redact === "custom" ? { redact: (p) => ({ ...p, command: "[custom]" }) } : {}),
+    });
+    s.emit("tool_call", payload, "r1");
+    void s.close();
+    const label = JSON.stringify(c);
+    assert.deepEqual(theirs[i]?.map((l) => [l.logger, l.level]), [["lb-test", "INFO"]], label);
+    assert.deepEqual(logged.map(withoutSession), theirs[i]?.map((l) => withoutSession(l.message)), label);
+  });
+  // Independently of both: redacted by default, raw when unsafe or opted out, the custom redactor's otherwise.
+  const commands = theirs.map((logs) => String(withoutSession(logs[0]!.message).command));
+  assert.ok(commands[0]?.includes("<redacted:github-token>") && !commands[0].includes(TOKEN));
+  assert.deepEqual(commands.slice(1), [payload.command, payload.command, "[custom]"]);
 });

@@ -9,7 +9,7 @@ import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { cli, emptyHomes, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { REFERENCE_FORMS } from "../lib/pipeline/reference.ts";
+import { newestFirst, REFERENCE_FORMS } from "../lib/pipeline/reference.ts";
 
 const root = tempDir();
 const claudeHome = join(root, "claude");
@@ -44,6 +44,16 @@ async function resolvedId(...ref: string[]): Promise<string> {
 
 test("Codex's time-ordered ids share their first 8 characters in these fixtures (why list shows longer prefixes)", () => {
   assert.equal(new Set(codex.map((c) => c.id.slice(0, 8))).size, 1);
+});
+
+test("sessions updated at the same moment are in id order code unit by code unit, the same in every locale", () => {
+  const at = "2026-06-01T10:00:00.000Z";
+  const ids = ["b-1", "B_2", "a_3", "_x", "20260601_100000_ab12cd"];
+  const sessions = [
+    { harness: "codex", id: "newer", path: "/n", updatedAt: "2026-06-01T10:00:00.001Z" },
+    ...ids.map((id) => ({ harness: "hermes", id, path: `/${id}`, updatedAt: at })),
+  ];
+  assert.deepEqual(newestFirst(sessions).map((s) => s.id), ["newer", ...[...ids].sort()]);
 });
 
 test("list shows each id's shortest unique prefix, and each resolves to its session", async () => {

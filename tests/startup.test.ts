@@ -71,6 +71,11 @@ function builtChunks(): string {
 const modulesIn = (code: string): string[] =>
   [...code.matchAll(/^\/\/ (\S+\.(?:ts|js|json))$/gm)].map((m) => m[1]!);
 
+/** The runtime's own modules the code imports statically (`from "fs"`, `from "node:sqlite"`), sorted. */
+const builtinsIn = (code: string): string[] =>
+  [...new Set([...code.matchAll(/^import\s[^;]*?\bfrom\s*"(?:node:)?([a-z_/]+)"/gm)].map((m) => m[1]!))]
+    .sort();
+
 test("the binary is built in chunks, and --version loads no library, schema, store or command: only the CLI's entry", () => {
   // `npm run build` and `deno task build` (deno.json is JSONC: its line is matched, not parsed).
   const npmBuild = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.build as string;
@@ -94,6 +99,9 @@ test("the binary is built in chunks, and --version loads no library, schema, sto
     [],
   );
   assert.doesNotMatch(code, /"node:sqlite"/);
+  // Each built-in costs a compiled binary's start-up milliseconds (node:tty about 5, node:crypto about 6, on a
+  // hello-world of 7): output needs fs; the terminal and hashing load theirs when first used.
+  assert.deepEqual(builtinsIn(code), ["fs"]);
   assert.ok(code.length < 64 * 1024, `start-up code is ${code.length} bytes: ${modules.join(", ")}`);
 });
 
@@ -121,4 +129,39 @@ test("--help loads the harness descriptors' facts only: no library, schema, gene
     [],
   );
   assert.doesNotMatch(code, /"node:sqlite"/);
+  // The homes' paths need os and path; no descriptor hashes or asks the terminal to print the help.
+  assert.deepEqual(builtinsIn(code), ["fs", "os", "path"]);
+});
+
+test("list loads the listing alone: no reader, writer, schema, validator or config parser, no library", () => {
+  const dir = builtChunks();
+  const holding = (module: string) => {
+    const name = readdirSync(dir).find((n) =>
+      n.endsWith(".js") && readFileSync(join(dir, n), "utf8").includes(`\n// ${module}\n`)
+    );
+    assert.ok(name, `no chunk holds ${module}`);
+    return name;
+  };
+  // What `list` imports: the command runner, the command, and each harness's listing (index.ts's `list`).
+  const entries = [
+    "lib/cli/dispatch.ts",
+    "lib/cli/commands/list.ts",
+    "lib/harnesses/claude-code/locate.ts",
+    "lib/harnesses/codex/list.ts",
+    "lib/harnesses/hermes/list.ts",
+  ];
+  const chunks = new Map(entries.flatMap((m) => [...startupChunks(dir, holding(m))]));
+  const modules = modulesIn([...chunks.values()].join("\n"));
+  assert.deepEqual(modules.filter((m) => m.includes("node_modules/")), []);
+  assert.deepEqual(modules.filter((m) => /^(?:lib\/)?(?:generated|schemas|ir\/schema)/.test(m)), []);
+  assert.deepEqual(
+    modules.filter((m) =>
+      /^lib\/harnesses\/[^/]+\/(?:read|decode|render|write|register|config|settings)\.ts$/.test(m)
+    ),
+    [],
+  );
+  assert.deepEqual(
+    modules.filter((m) => /^lib\/pipeline\/(?:load|prepare|convert|handoff)\.ts$/.test(m)),
+    [],
+  );
 });

@@ -13,9 +13,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startTmux, type TmuxPane } from "../lib/certify/tmux.ts";
-import { listRows } from "../lib/tui/data.ts";
 import { stores } from "../lib/mod.ts";
-import { tuiEnv, type TuiHomes, tuiHomes } from "./helpers/tui-homes.ts";
+import { listedRows, tuiEnv, type TuiHomes, tuiHomes } from "./helpers/tui-homes.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const BINARY = fileURLToPath(new URL("../dist/session-bridge", import.meta.url));
@@ -67,7 +66,7 @@ function assertContained(screen: string) {
 
 const targets = async (homes: TuiHomes, harness: string) => {
   const env = tuiEnv(homes);
-  const rows = (await listRows({
+  const rows = (await listedRows({
     ...stores({ env }),
     env,
     targetVersions: {},

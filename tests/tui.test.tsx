@@ -9,10 +9,19 @@ import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { render } from "ink-testing-library";
 import { App } from "../lib/tui/app.tsx";
-import { listRows, type TuiContext } from "../lib/tui/data.ts";
+import { readEnds, type Row, startListing, type TuiContext } from "../lib/tui/data.ts";
+import { endsMatch, SCAN_CONCURRENCY, scanEnds } from "../lib/tui/search.ts";
 import { centeredWindow } from "../lib/tui/window.ts";
-import { stores } from "../lib/mod.ts";
-import { HOSTILE_TEXT, tuiEnv, type TuiHomes, tuiHomes } from "./helpers/tui-homes.ts";
+import { type Registry, stores } from "../lib/mod.ts";
+import { DatabaseSync } from "node:sqlite";
+import {
+  holdingStore,
+  HOSTILE_TEXT,
+  listedRows,
+  tuiEnv,
+  type TuiHomes,
+  tuiHomes,
+} from "./helpers/tui-homes.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const SIZE = { columns: 80, rows: 24 };
@@ -52,7 +61,7 @@ async function open(homes: TuiHomes) {
       await new Promise((r) => setImmediate(r));
     }
   };
-  await see("sessions ·");
+  await until(screen, (f) => f.includes("sessions ·") && !f.includes("listing…"), "every store listed");
   return { ui, screen, see, press };
 }
 
@@ -113,9 +122,131 @@ test("typing after / filters fuzzily over title, messages, directory and id; Tab
   ui.unmount();
 });
 
+/** Renders the App over `registry` without waiting for every store (open() waits for them all). */
+function openHeld(homes: TuiHomes, registry: Registry) {
+  const ui = render(<App context={{ ...contextFor(homes), registry }} size={SIZE} />);
+  const screen = () => ui.lastFrame() ?? "";
+  const see = (ok: (f: string) => boolean, what: string) => until(screen, ok, what);
+  return { ui, screen, see };
+}
+
+/** The line of the row under the cursor. */
+const cursorLine = (frame: string) => frame.split("\n").find((l) => l.startsWith("›")) ?? "";
+
+test("the picker is drawn at once and fills store by store: a store still listing says so, rows newest first as they come", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const held = holdingStore("hermes");
+  const { ui, screen, see } = openHeld(homes, held.registry);
+  const early = await see((f) => /codex +Please remember/.test(f), "the first stores' rows");
+  assert.match(early, /listing… hermes/);
+  assert.match(early, /2 of 2 sessions/);
+  assert.doesNotMatch(early, /hermes +Please describe/);
+  assert.ok(early.indexOf("claude-code ") < early.indexOf("codex "), "newest first");
+  held.release();
+  const all = await see((f) => /hermes +Please describe the we/.test(f), "the last store's rows");
+  assert.doesNotMatch(all, /listing…/);
+  assert.match(all, /3 of 3 sessions/);
+  assert.ok(all.indexOf("codex ") < all.indexOf("hermes "), "merged newest first");
+  assert.match(cursorLine(screen()), /claude-code/, "untouched, the cursor stayed on the first row");
+  ui.unmount();
+});
+
+test("a session chosen while stores are still listing stays selected when newer sessions arrive above it", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"), { hostile: true });
+  // The Codex session is the newest of all, and its store answers after Claude Code's.
+  const db = new DatabaseSync(join(homes.codex, "state_5.sqlite"));
+  const soon = Date.now() + 30_000;
+  db.prepare("UPDATE threads SET updated_at = ?, updated_at_ms = ?").run(Math.floor(soon / 1000), soon);
+  db.close();
+  const held = holdingStore("codex");
+  const { ui, see } = openHeld(homes, held.registry);
+  await see((f) => /listing… codex, hermes/.test(f) && /2 of 2 sessions/.test(f), "Claude Code's two rows");
+  ui.stdin.write("j");
+  // The hostile session is the newest of Claude Code's; j chooses the one below it.
+  const chosen = await see((f) => /Interactive fixture/.test(cursorLine(f)), "the second row chosen");
+  // Harness and title: the age at the end of the line ticks on between frames.
+  const picked = cursorLine(chosen).slice(0, 40);
+  const head = chosen.split("\n").find((l) => l.startsWith("claude-code "))!;
+  held.release();
+  const after = await see((f) => /4 of 4 sessions/.test(f) && !/listing…/.test(f), "every store listed");
+  assert.match(after, /codex +Please remember/);
+  assert.ok(after.indexOf("codex ") < after.indexOf(picked.slice(2)), "the newer session arrived above");
+  assert.equal(cursorLine(after).slice(0, 40), picked, "the same row is selected");
+  assert.ok(after.includes(head), "the detail pane still shows the chosen session");
+  ui.unmount();
+});
+
+test("the filter finds a session by a word of its last message, never opened: the unmatched sessions are read for it", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press, screen } = await open(homes);
+  // Neither word is in any title, directory or id; the Hermes and Codex sessions were never selected.
+  await press("/", ..."interactive-tool-output", KEYS.enter);
+  await see(/1 of 3 sessions[^]*hermes +Please describe the we/);
+  assert.doesNotMatch(screen()!, /reading first and last messages/);
+  await press(KEYS.escape);
+  await see("3 of 3 sessions");
+  await press("/", ..."typed-tool-ran", KEYS.enter);
+  await see(/1 of 3 sessions[^]*codex +Please remember the ha/);
+  ui.unmount();
+});
+
+test("the message scan reads the unmatched sessions a few at a time and stops once enough match or the filter changed", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"), { hostile: true });
+  const context = contextFor(homes);
+  const rows = (await listedRows(context)).rows;
+  const reads: string[] = [];
+  let open = 0;
+  let most = 0;
+  const read = async (row: Row) => {
+    reads.push(row.summary.harness);
+    most = Math.max(most, ++open);
+    try {
+      return await readEnds(context, row);
+    } finally {
+      open--;
+    }
+  };
+  const scan = (query: string, wanted: number, cancelled = () => false) => {
+    const found: string[] = [];
+    reads.length = 0;
+    return scanEnds({
+      candidates: rows,
+      wanted,
+      read,
+      matches: (ends) => endsMatch(query, ends),
+      onRead: (row, ends) => endsMatch(query, ends) && found.push(row.summary.harness),
+      cancelled,
+    }).then(() => found);
+  };
+  // A word only the last of the four (Hermes, the oldest) says: every session is read, two at a time at most.
+  assert.deepEqual(await scan("interactive-tool-output", 1), ["hermes"]);
+  assert.equal(reads.length, 4);
+  assert.equal(most, SCAN_CONCURRENCY);
+  // Enough matched: the scan stops short of the older sessions.
+  assert.equal((await scan("tool said", 1))[0], "claude-code");
+  assert.ok(reads.length < 4, `read ${reads.length} sessions`);
+  // A filter changed after the first read: nothing more is read.
+  let changed = false;
+  const stopped = scan("no session says this", 4, () => changed);
+  changed = true;
+  assert.deepEqual(await stopped, []);
+  assert.ok(reads.length <= SCAN_CONCURRENCY, `read ${reads.length} sessions after the change`);
+});
+
+test("a session last active months ago says so in its column and still shows its whole size", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const later = new Date(Date.now() + 90 * 86_400_000);
+  const ui = render(<App context={{ ...contextFor(homes), now: () => later }} size={SIZE} />);
+  const frame = await until(() => ui.lastFrame(), (f) => /3 of 3 sessions/.test(f), "every row");
+  const rows = frame.split("\n").filter((l) => / 3mo ago /.test(l));
+  assert.equal(rows.length, 3, frame);
+  for (const line of rows) assert.match(line, /\d+(\.\d)? KB\*?$/, `the size is cut off: ${line}`);
+  ui.unmount();
+});
+
 test("sessions sharing one database are rows of their own: keyed by store, path and id, none collides", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"), { hermesScenario: "foreign" });
-  const { rows } = await listRows(contextFor(homes));
+  const { rows } = await listedRows(contextFor(homes));
   const hermes = rows.filter((r) => r.summary.harness === "hermes");
   assert.ok(hermes.length > 1, "the foreign scenario keeps several sessions in one state.db");
   assert.equal(new Set(rows.map((r) => r.key)).size, rows.length);
@@ -124,7 +255,7 @@ test("sessions sharing one database are rows of their own: keyed by store, path 
 
 test("a session changed in the last minute is marked live; one last written hours ago is not", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
-  const { rows } = await listRows(contextFor(homes));
+  const { rows } = await listedRows(contextFor(homes));
   const by = (h: string) => rows.find((r) => r.summary.harness === h)!;
   // The Claude file was copied into its home just now; the Hermes rows keep the times the fixture recorded.
   assert.equal(by("claude-code").live, true);
@@ -205,7 +336,7 @@ test("handoff: only valid targets, options for the target, a plan in plain words
   await press(KEYS.enter);
   await see("› [ Hand off ]");
   const threads =
-    (await listRows(contextFor(homes))).rows.filter((r) => r.summary.harness === "codex").length;
+    (await listedRows(contextFor(homes))).rows.filter((r) => r.summary.harness === "codex").length;
   assert.equal(threads, 1, "nothing is written before the confirm step");
   await press(KEYS.enter);
   await see("Handed off. Resume with:");
@@ -213,7 +344,7 @@ test("handoff: only valid targets, options for the target, a plan in plain words
   assert.match(screen()!.replace(/\n/g, ""), /CODEX_HOME=\S+ codex resume [0-9a-f-]{36}/);
   await see(/session-bridge undo [0-9a-f-]{8}/);
   assert.ok(existsSync(codexDb));
-  const after = (await listRows(contextFor(homes))).rows.filter((r) => r.summary.harness === "codex");
+  const after = (await listedRows(contextFor(homes))).rows.filter((r) => r.summary.harness === "codex");
   assert.equal(after.length, 2, "the session exists in the target");
   ui.unmount();
 });
@@ -222,7 +353,7 @@ test("undo lists past handoffs newest first, asks before undoing, and a resumed 
   const homes = tuiHomes(tempDir("sb-tui-"));
   const { handoff, undoable } = await import("../lib/mod.ts");
   const context = where(homes);
-  const claude = (await listRows(contextFor(homes))).rows.find((r) => r.summary.harness === "claude-code")!;
+  const claude = (await listedRows(contextFor(homes))).rows.find((r) => r.summary.harness === "claude-code")!;
   const first = await handoff({
     ...context,
     source: { ref: claude.summary.path },
@@ -279,11 +410,23 @@ test("without a terminal, `tui` is bad usage that names the commands for scripts
   assert.match(none.stdout, /Usage: session-bridge .*<command>/);
 });
 
-test("openPicker (the bench's TUI open time) resolves once the session list is on screen, offscreen by default", async () => {
+test("openPicker (the bench's TUI open times) settles on the first rows, then once every store is listed, offscreen by default", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
   const { openPicker } = await import("../lib/tui/app.tsx");
-  const close = await openPicker(contextFor(homes));
-  close();
+  const held = holdingStore("hermes");
+  const context = { ...contextFor(homes), registry: held.registry };
+  const opened = openPicker(context, startListing(context));
+  await opened.firstRows;
+  let listed = false;
+  const closing = opened.listed.then((close) => {
+    listed = true;
+    return close;
+  });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(listed, false, "the first rows are on screen while Hermes is still listing");
+  held.release();
+  (await closing)();
+  assert.equal(listed, true);
 });
 
 test("a long list scrolls with the cursor in the middle, stopping at either end", () => {

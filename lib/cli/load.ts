@@ -5,7 +5,7 @@ import { type BrokenStore, brokenStoreLine } from "../harnesses/stores.ts";
 import { err } from "./output.ts";
 import { type Loaded, loadSession as load } from "../pipeline/load.ts";
 import type { NamedSessions } from "../registry/named.ts";
-import { SessionRegistry } from "../registry/registry.ts";
+import { aliasRegistry } from "./aliases.ts";
 import process from "node:process";
 
 export function loadSession(ref: string, values: Values, context: Context): Promise<Loaded> {
@@ -43,15 +43,6 @@ export function storesOf(
     onSkipped: warnSkipped,
     named: { registry: aliasRegistry(env), cwd: process.cwd() },
   };
-}
-
-/** LazyBridge's alias registry as the CLI sees it: LAZYBRIDGE_SESSIONS_FILE honoured, a moved-aside file warned of. */
-export function aliasRegistry(env: Context["env"]): SessionRegistry {
-  return new SessionRegistry({
-    env,
-    ...(env.HOME ? { home: env.HOME } : {}),
-    warn: (message) => err(`session-bridge: warning: ${message}`),
-  });
 }
 
 export function warnSkipped(b: BrokenStore): void {

@@ -44,8 +44,9 @@ export async function run(
     const { globals, rest } = line;
     // No command on a terminal opens the TUI (with any home flags given); in a script or a pipe, the help.
     const asked = ["--help", "-h", "--version", "-V"];
-    const opensTui = line.name === undefined && terminal.interactive &&
-      !globals.some((g) => asked.includes(g));
+    // The terminal is asked last: --version and --help never need to know (lib/cli/terminal.ts).
+    const opensTui = line.name === undefined && !globals.some((g) => asked.includes(g)) &&
+      terminal.interactive;
     const name = opensTui ? "tui" : line.name;
     if (globals.includes("--version") || globals.includes("-V")) {
       if (wantsJson) printJson({ version: VERSION });

@@ -5,7 +5,6 @@
  * driving the CLI) has none unless it passes one.
  */
 import { writeSync } from "node:fs";
-import { isatty } from "node:tty";
 import { terminalText } from "../io/control-characters.ts";
 import type { ProgressDisplay } from "./progress.ts";
 
@@ -24,10 +23,30 @@ export const NO_TERMINAL: Terminal = { interactive: false, ask: () => Promise.re
 /** A step shows its progress once it has run this long: a quicker one prints nothing. */
 const PROGRESS_AFTER_MS = 1000;
 
-/** This process's terminal: someone to ask if stdin and stdout both are one; progress if stderr is one. */
+/**
+ * This process's terminal: someone to ask if stdin and stdout both are one; progress if stderr is one. Asked
+ * of the system when a command first wants to know, not before: `--version` and `--help` never do, and
+ * loading node:tty costs start-up about 5 ms (bench/startup.ts). The descriptors are asked with isatty, not
+ * through process.stdin and process.stdout, whose streams cost Bun some 20 ms to make.
+ */
 export function processTerminal(): Terminal {
+  let found: Terminal | undefined;
+  const terminal = () => (found ??= detectTerminal());
+  return {
+    get interactive() {
+      return terminal().interactive;
+    },
+    ask: (question) => terminal().ask(question),
+    get progress() {
+      return terminal().progress;
+    },
+  };
+}
+
+function detectTerminal(): Terminal {
+  const { isatty } = process.getBuiltinModule("node:tty");
   const progress = isatty(2) ? { progress: { afterMs: PROGRESS_AFTER_MS } } : {};
-  if (!process.stdin.isTTY || !process.stdout.isTTY) return { ...NO_TERMINAL, ...progress };
+  if (!isatty(0) || !isatty(1)) return { ...NO_TERMINAL, ...progress };
   return { interactive: true, ask: askOnStdin, ...progress };
 }
 

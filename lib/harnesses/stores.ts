@@ -19,20 +19,42 @@ export interface Listing {
   broken: BrokenStore[];
 }
 
+/** One store's listing: its sessions, or why it could not be read. */
+export type StoreListed =
+  | { harness: string; sessions: SessionSummary[] }
+  | { harness: string; broken: BrokenStore };
+
+/**
+ * The stores one at a time, in the order given, each read only when the consumer asks for the next. Listing
+ * is mostly synchronous work on the one thread (SQLite queries, JSON parsing), so reading the stores at once
+ * would finish at about the same time and let nothing be drawn in between; read one by one, a screen can draw
+ * each store's sessions before the next store is read.
+ */
+export async function* listEachStore(
+  harnesses: readonly Harness[],
+  homes: Homes,
+): AsyncGenerator<StoreListed> {
+  for (const h of harnesses) yield await settle(h, homes);
+}
+
+/** Every store read at once, in the order of `harnesses` (so broken stores are named in the registry's order). */
 export async function listStores(harnesses: readonly Harness[], homes: Homes): Promise<Listing> {
-  // async: a harness whose listing throws synchronously is settled like one that rejects.
-  const results = await Promise.allSettled(harnesses.map(async (h) => await h.list(homeOf(homes, h))));
   const listing: Listing = { sessions: [], broken: [] };
-  results.forEach((result, i) => {
-    const h = harnesses[i]!;
-    if (result.status === "fulfilled") listing.sessions.push(...result.value);
-    else {listing.broken.push({
-        harness: h.name,
-        store: h.locate(homeOf(homes, h)),
-        error: messageOf(result.reason),
-      });}
-  });
+  for (const store of await Promise.all(harnesses.map((h) => settle(h, homes)))) {
+    if ("broken" in store) listing.broken.push(store.broken);
+    else listing.sessions.push(...store.sessions);
+  }
   return listing;
+}
+
+async function settle(h: Harness, homes: Homes): Promise<StoreListed> {
+  const home = homeOf(homes, h);
+  try {
+    // Awaited inside the try: a harness whose listing throws synchronously is settled like one that rejects.
+    return { harness: h.name, sessions: await h.list(home) };
+  } catch (e) {
+    return { harness: h.name, broken: { harness: h.name, store: h.locate(home), error: messageOf(e) } };
+  }
 }
 
 /** One line naming a broken store and why, for stderr and drift reports. */

@@ -1,45 +1,77 @@
 /**
  * The two ends of a JSONL file, for listings that show what a session starts with (its directory, first
  * prompt) and what was appended last (a title set by a rename): at most `bytes` from each end, whatever the
- * file's size, as whole lines. A file no longer than both ends together is read once, whole.
+ * file's size, as whole lines. A file no longer than both ends together is read once, whole. Lines stay bytes:
+ * a listing decodes the few it reads (decoding every line of every transcript's ends was a fifth of `list`).
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 export interface Ends {
   /** The complete lines at the start of the file, in order (a line cut by the window's end is left out). */
-  head: string[];
+  head: Buffer[];
   /** The complete lines at its end, in order; empty when the head already held the whole file. */
-  tail: string[];
+  tail: Buffer[];
   /** Whether `head` is every line of the file. */
   whole: boolean;
   /** The file's size in bytes. */
   size: number;
+  /** When the file was last written. */
+  modified: Date;
 }
 
-export function readEnds(path: string, bytes: number): Ends {
+/**
+ * Reads the ends of `path` and hands them to `use`. The lines are views of one buffer that the next read
+ * reuses (allocating two windows per transcript cost a listing more than reading them): valid only inside
+ * `use`, which copies or decodes what it keeps.
+ */
+export function withEnds<T>(path: string, bytes: number, use: (ends: Ends) => T): T {
   const fd = openSync(path, "r");
   try {
-    const size = fstatSync(fd).size;
+    const { size, mtime: modified } = fstatSync(fd);
     const whole = size <= 2 * bytes;
-    const headBuffer = Buffer.alloc(whole ? size : bytes);
-    const headRead = readSync(fd, headBuffer, 0, headBuffer.length, 0);
-    const headText = headBuffer.toString("utf8", 0, headRead);
-    if (whole) return { head: lines(headText), tail: [], whole: true, size };
-    const tailBuffer = Buffer.alloc(bytes);
-    const tailRead = readSync(fd, tailBuffer, 0, bytes, size - bytes);
-    const tailText = tailBuffer.toString("utf8", 0, tailRead);
+    if (scratch.length < 2 * bytes) scratch = Buffer.allocUnsafe(2 * bytes);
+    const head = readAt(fd, scratch.subarray(0, whole ? size : bytes), 0);
+    if (whole) return use({ head: lines(head), tail: [], whole: true, size, modified });
+    const tail = readAt(fd, scratch.subarray(bytes, 2 * bytes), size - bytes);
     // The head's last line may be cut at the window, the tail's first line certainly is.
-    return {
-      head: lines(headText.slice(0, headText.lastIndexOf("\n") + 1)),
-      tail: lines(tailText.slice(tailText.indexOf("\n") + 1)),
+    return use({
+      head: lines(head.subarray(0, head.lastIndexOf(NEWLINE) + 1)),
+      tail: lines(tail.subarray(tail.indexOf(NEWLINE) + 1)),
       whole: false,
       size,
-    };
+      modified,
+    });
   } finally {
     closeSync(fd);
   }
 }
 
-function lines(text: string): string[] {
-  return text.split("\n").filter((l) => l.trim() !== "");
+/** The windows of the latest read (only the bytes read are looked at, so never zero-filled). */
+let scratch = Buffer.allocUnsafe(0);
+
+const NEWLINE = 0x0a;
+
+function readAt(fd: number, buffer: Buffer, position: number): Buffer {
+  return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, position));
+}
+
+/** The non-blank lines of `text`, each a view of its bytes (no copy). */
+function lines(text: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let start = 0; start < text.length;) {
+    const found = text.indexOf(NEWLINE, start);
+    const end = found === -1 ? text.length : found;
+    if (!blank(text, start, end)) out.push(text.subarray(start, end));
+    start = end + 1;
+  }
+  return out;
+}
+
+/** Only JSON's whitespace between the newlines: a line that holds no record. */
+function blank(text: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
 }

@@ -18,13 +18,12 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { randomBytes } from "node:crypto";
 import { DiskFullError, isDiskFull, RefusedError } from "../errors.ts";
 import { regularFileIfPresent } from "./file-kind.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
 import { terminalText } from "./control-characters.ts";
-import { isatty } from "node:tty";
 import { crashPoint } from "./crash-points.ts";
+import { randomHex } from "../ids.ts";
 import { startProgress } from "./progress.ts";
 
 const FLUSH_BYTES = 1 << 20;
@@ -35,7 +34,8 @@ const FLUSH_BYTES = 1 << 20;
  * back as the same values, and a session cannot repaint the screen it is printed on.
  */
 export async function writeLines(fd: number, lines: AsyncIterable<string>, what?: string): Promise<void> {
-  const shown = isatty(fd) ? terminalText : (l: string) => l;
+  // node:tty loads here, not with this module: every command loads it, few write lines (lib/cli/terminal.ts).
+  const shown = process.getBuiltinModule("node:tty").isatty(fd) ? terminalText : (l: string) => l;
   let buffer: string[] = [];
   let size = 0;
   const step = what ? startProgress(what, "bytes") : undefined;
@@ -173,7 +173,7 @@ export function copyIntoPlace(source: string, path: string): void {
  * recovery can tell exactly which temp files an interrupted handoff left (see isPublishTemp).
  */
 export function publishTempPath(path: string, pid: number): string {
-  return join(dirname(path), `.${basename(path)}.${pid}.${randomBytes(4).toString("hex")}.tmp`);
+  return join(dirname(path), `.${basename(path)}.${pid}.${randomHex(4)}.tmp`);
 }
 
 /** Whether `name` (in the folder of `path`) is a temp file of a publish of `path` by process `pid`. */

@@ -2,10 +2,13 @@
  * The audit trail: what session-bridge changed (handoffs, undos, prunes, alias binds, skill installs), as
  * redacted events in `$SESSION_BRIDGE_HOME/events.db`, the same LazyBridge events table `events --db` writes.
  * Recording is a witness, not a step of the change: a trail that cannot be written is warned about and the
- * command's own outcome stands.
+ * command's own outcome stands. Handoffs and undos are recorded alike wherever they are made (the CLI, the TUI),
+ * each event saying which (`via`).
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import type { HandoffOutcome } from "../pipeline/handoff.ts";
+import type { UndoOutcome } from "../pipeline/undo.ts";
 import { EventLog, type Payload, type StoredEvent } from "./event-log.ts";
 import type { JsonValue } from "./redact.ts";
 import { Session } from "./session.ts";
@@ -43,12 +46,68 @@ export function recordAudit(
     try {
       bus.emit(action, jsonOf(details) as Payload, runId);
     } finally {
-      bus.close();
+      void bus.close();
     }
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     warn(`session-bridge: warning: the ${action} was done but could not be recorded in ${path}: ${why}`);
   }
+}
+
+/** Where a handoff or an undo was asked for. */
+export type AuditVia = "cli" | "tui";
+
+/** A handoff carried out, with what it wrote; a dry run or a refusal changed nothing and is not recorded. */
+export function auditHandoff(
+  bridgeHome: string,
+  done: HandoffOutcome,
+  via: AuditVia,
+  warn: (line: string) => void,
+): void {
+  if (done.dryRun || done.refusal || done.op === undefined) return;
+  recordAudit(
+    bridgeHome,
+    "handoff",
+    {
+      op: done.op,
+      via,
+      kind: done.kind,
+      source: done.source,
+      target: { harness: done.target.harness, id: done.target.id, cwd: done.target.cwd },
+      files: done.files,
+      databases: done.databases,
+      backup: done.backup.paths,
+      aliases: done.aliases?.followed ?? [],
+      pruned: done.pruned?.remove.map((c) => c.path) ?? [],
+    },
+    warn,
+    done.op,
+  );
+}
+
+/** An undo carried out, with what it removed and restored; a dry run or a refusal is not recorded. */
+export function auditUndo(
+  bridgeHome: string,
+  done: UndoOutcome,
+  via: AuditVia,
+  warn: (line: string) => void,
+): void {
+  if (done.dryRun || done.refusal) return;
+  recordAudit(
+    bridgeHome,
+    "undo",
+    {
+      op: done.entry.op,
+      via,
+      source: done.entry.source,
+      target: done.entry.target,
+      removed: done.plan.remove,
+      restored: done.plan.restore,
+      pruned: done.pruned?.remove.map((c) => c.path) ?? [],
+    },
+    warn,
+    done.entry.op,
+  );
 }
 
 /** The trail, oldest first; empty when nothing was ever recorded (the file is not created by reading). */

@@ -16,6 +16,9 @@ export {
   type Redactor,
   Session,
   type SessionOptions,
+  structuredLogExporter,
+  type StructuredLogger,
+  type StructuredLogOptions,
 } from "./session.ts";
 export {
   EventLog,
@@ -49,4 +52,4 @@ export {
   type NodeKind,
 } from "./graph.ts";
 export { sessionGraph } from "./session-graph.ts";
-export { auditTrail } from "./audit.ts";
+export { auditHandoff, auditTrail, auditUndo, type AuditVia } from "./audit.ts";

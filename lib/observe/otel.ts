@@ -47,6 +47,8 @@ import type { ExportedEvent, Exporter } from "./session.ts";
 /** Ours, under a prefix of our own so nobody mistakes them for a future GenAI name. */
 const ATTR_RUN_ID = "session_bridge.run_id";
 const ATTR_COST_USD = "session_bridge.cost_usd";
+/** recorded (by the harness), estimated (from the dated price table) or unpriced. */
+const ATTR_COST_BASIS = "session_bridge.cost_basis";
 const ATTR_USAGE_SCOPE = "session_bridge.usage_scope";
 const ATTR_TASK = "session_bridge.task";
 const ATTR_TOOL_ARGUMENTS = "gen_ai.tool.call.arguments";
@@ -152,6 +154,7 @@ export function otelExporter(options: OtelExporterOptions = {}): OtelExporter {
           ...defined(ATTR_GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS, num(e.cache_read_tokens)),
           ...defined(ATTR_GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS, num(e.cache_write_tokens)),
           ...defined(ATTR_COST_USD, num(e.cost_usd)),
+          ...defined(ATTR_COST_BASIS, text(e.cost_basis)),
           ...defined(ATTR_USAGE_SCOPE, text(e.usage_scope)),
           ...defined(ATTR_RUN_ID, e.run_id ?? undefined),
         },

@@ -8,9 +8,14 @@
  * totals, which become one model response at the session's end marked `usage_scope: "session"`.
  * `input_tokens` is every prompt token the model read, cached or not (as OpenAI reports it); the cached part
  * is also given apart as `cache_read_tokens` and `cache_write_tokens`.
+ *
+ * Cost: the harness's own (Hermes) as `cost_basis: "recorded"`; otherwise estimated from the dated price
+ * table (`cost_basis: "estimated"`, with `prices_as_of`), or `cost_basis: "unpriced"` and no `cost_usd` for a
+ * model the table does not have (or session totals spread over several models).
  */
 import type { Block, Message, Session, Usage } from "../ir/schema.ts";
 import { type EventRecord, EventType, type Payload } from "./event-log.ts";
+import { CostBasis, estimateCost, PRICES_AS_OF } from "./prices.ts";
 
 export interface ReplayOptions {
   /** The agent name model responses are counted under (usage groups by it); the harness name by default. */
@@ -96,6 +101,8 @@ export function replaySession(session: Session, options: ReplayOptions = {}): Ev
   const total = session.meta.usage;
   if (!perMessage && (total || session.meta.costUsd !== undefined)) {
     const ts = seconds(session.meta.updatedAt) ?? lastTs;
+    // Totals over several models cannot be priced: which model read which tokens is not recorded.
+    const model = session.meta.models.length === 1 ? session.meta.models[0] : undefined;
     events.push({
       eventType: EventType.MODEL_RESPONSE,
       runId: turn ? runOf("turn-", turn) : null,
@@ -104,8 +111,9 @@ export function replaySession(session: Session, options: ReplayOptions = {}): Ev
         agent_name: agentOf(session, undefined),
         usage_scope: "session",
         ...(session.meta.models[0] ? { model: session.meta.models[0] } : {}),
+        ...(session.meta.models.length > 1 ? { models: session.meta.models } : {}),
         ...(total ? tokens(total) : {}),
-        ...(session.meta.costUsd !== undefined ? { cost_usd: session.meta.costUsd } : {}),
+        ...costOf(model, total, session.meta.costUsd),
       },
     });
   }
@@ -135,15 +143,16 @@ function responseEvents(
   const usage = perMessage && m.usage && !counted.has(key) ? m.usage : undefined;
   if (usage) counted.add(key);
   if (!usage && !text) return [];
+  const model = m.model ?? session.meta.models[0];
   return [{
     eventType: EventType.MODEL_RESPONSE,
     runId,
     ts,
     payload: {
       agent_name: agentOf(session, m),
-      ...(m.model ?? session.meta.models[0] ? { model: m.model ?? session.meta.models[0]! } : {}),
+      ...(model ? { model } : {}),
       ...(m.agentId ? { subagent: m.agentId } : {}),
-      ...(usage ? tokens(usage) : {}),
+      ...(usage ? { ...tokens(usage), ...costOf(model, usage, undefined) } : {}),
       ...(text && !options.countsOnly ? { content: text } : {}),
     },
   }];
@@ -186,6 +195,22 @@ function tokens(u: Usage): Payload {
     cache_read_tokens: u.cacheReadTokens,
     cache_write_tokens: u.cacheWriteTokens,
   };
+}
+
+/** The harness's cost if it recorded one, else the price table's estimate; nothing for no tokens at all. */
+function costOf(model: string | undefined, usage: Usage | undefined, recorded: number | undefined): Payload {
+  if (recorded !== undefined) return { cost_usd: recorded, cost_basis: CostBasis.RECORDED };
+  if (!usage) return {};
+  const counts = {
+    input: usage.inputTokens,
+    output: usage.outputTokens,
+    cacheRead: usage.cacheReadTokens,
+    cacheWrite: usage.cacheWriteTokens,
+  };
+  if (!counts.input && !counts.output && !counts.cacheRead && !counts.cacheWrite) return {};
+  const cost = model === undefined ? undefined : estimateCost(model, counts);
+  if (cost === undefined) return { cost_basis: CostBasis.UNPRICED };
+  return { cost_usd: cost, cost_basis: CostBasis.ESTIMATED, prices_as_of: PRICES_AS_OF };
 }
 
 function textOf(blocks: readonly { type: string }[]): string {

@@ -6,6 +6,7 @@
  * `batched` delivers events (log and exporters) from a bounded queue in batches; when the queue is full,
  * `onFull` decides: `block` waits for room, `drop` never waits, `hybrid` (default) waits only for the
  * audit-critical event types and drops the high-volume ones, counted, with a warning at 1, 2, 4, 8... drops.
+ * `close()` resolves once every exporter has shut down (the OpenTelemetry one sends its last spans then).
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
@@ -26,7 +27,8 @@ export interface Exporter {
   readonly name: string;
   /** A promise is awaited in batched mode (a slow exporter holds the queue back, not the producer). */
   export(event: ExportedEvent): void | Promise<void>;
-  close?(): void;
+  /** A promise is awaited by `Session.close()`: an exporter that ships events elsewhere flushes here. */
+  close?(): void | Promise<void>;
 }
 
 export type Redactor = (payload: Payload) => Payload;
@@ -38,7 +40,15 @@ export interface SessionOptions {
   exporters?: Exporter[];
   /** Absent: the default secret redactor. `null`: no redaction. */
   redact?: Redactor | null;
+  /**
+   * LazyBridge's searchable switch for `redact: null`: true turns the default redactor off, so payloads reach
+   * the log and every exporter (console, structured log, ...) as emitted. It changes nothing when `redact` is
+   * given: a redactor passed explicitly always wins.
+   */
+  unsafeLogPayloads?: boolean;
   redactOnError?: "strict" | "fallback";
+  /** Adds a console exporter (one human line per event on stdout), as LazyBridge's `console=True`. */
+  console?: boolean;
   /** Where warnings go (stderr by default). */
   warn?: (line: string) => void;
   /** Deliver from a bounded queue in batches instead of on each emit. */
@@ -117,12 +127,17 @@ export class Session {
   readonly #warn: (line: string) => void;
   #redactorWarned = false;
   #closed = false;
+  #closing: Promise<void> | undefined;
 
   constructor(options: SessionOptions) {
     this.sessionId = options.sessionId;
     this.events = options.db ? new EventLog(options.db, options.sessionId) : undefined;
-    this.#exporters = [...(options.exporters ?? [])];
-    this.#redact = options.redact === undefined ? (p) => redactSecrets(p) : options.redact;
+    this.#exporters = [...(options.exporters ?? []), ...(options.console ? [consoleExporter()] : [])];
+    this.#redact = options.redact !== undefined
+      ? options.redact
+      : options.unsafeLogPayloads
+      ? null
+      : (p) => redactSecrets(p);
     this.#onError = options.redactOnError ?? "strict";
     this.#warn = options.warn ?? ((line) => console.error(line));
     this.#batching = batchingOf(options);
@@ -246,12 +261,17 @@ export class Session {
     try {
       await exporter.export(event);
     } catch (error) {
-      const key = `${exporter.name}\u0000${kindOf(error)}`;
-      const seen = this.exporterFailures.get(key) ?? 0;
-      this.exporterFailures.set(key, seen + 1);
-      if (seen === 0) {
-        this.#warn(`session-bridge: exporter ${exporter.name} failed (${kindOf(error)}); continuing`);
-      }
+      this.#countFailure(exporter, error, "failed");
+    }
+  }
+
+  /** One warning per (exporter, error kind), the rest counted. */
+  #countFailure(exporter: Exporter, error: unknown, what: string, why = ""): void {
+    const key = `${exporter.name}\u0000${kindOf(error)}`;
+    const seen = this.exporterFailures.get(key) ?? 0;
+    this.exporterFailures.set(key, seen + 1);
+    if (seen === 0) {
+      this.#warn(`session-bridge: exporter ${exporter.name} ${what} (${kindOf(error)}${why}); continuing`);
     }
   }
 
@@ -260,9 +280,14 @@ export class Session {
     return usageSummary(this.events);
   }
 
-  /** Idempotent. */
-  close(): void {
-    if (this.#closed) return;
+  /**
+   * Idempotent: every call returns the same promise, which resolves once each exporter's `close()` has settled
+   * (an exporter that fails to shut down is warned about and counted, as a failed export; close never rejects).
+   * The event log is closed at once; events still queued are not delivered (`await flush()` first, or use
+   * `await using`, which does both).
+   */
+  close(): Promise<void> {
+    if (this.#closing) return this.#closing;
     this.#closed = true;
     if (this.#queue.length) {
       this.#warn(
@@ -272,18 +297,31 @@ export class Session {
     }
     this.#wake?.();
     for (const resolve of this.#waitingForRoom.splice(0)) resolve();
-    for (const exporter of this.#exporters) exporter.close?.();
+    const shutdowns = this.#exporters.map((exporter) => this.#shutDown(exporter));
     this.events?.close();
+    this.#closing = Promise.all(shutdowns).then(() => undefined);
+    return this.#closing;
   }
 
+  async #shutDown(exporter: Exporter): Promise<void> {
+    try {
+      await exporter.close?.();
+    } catch (error) {
+      // Why the shutdown failed is the news here (the last spans did not reach the collector, ...).
+      const why = error instanceof Error ? `: ${error.message}` : "";
+      this.#countFailure(exporter, error, "failed to close", why);
+    }
+  }
+
+  /** Without awaiting: an exporter's asynchronous shutdown goes on in the background (`await using` waits). */
   [Symbol.dispose](): void {
-    this.close();
+    void this.close();
   }
 
-  /** `await using`: every queued event delivered, then closed. */
+  /** `await using`: every queued event delivered, then closed, exporters shut down. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.flush();
-    this.close();
+    await this.close();
   }
 }
 
@@ -316,6 +354,34 @@ export function jsonlExporter(path: string): Exporter {
       open = false;
     },
   };
+}
+
+/** Where the structured-log exporter writes: `info` of any logger (console, pino, winston, bunyan...). */
+export interface StructuredLogger {
+  info(message: string): void;
+}
+
+export interface StructuredLogOptions {
+  /** The logger; absent, one JSON record per line on stderr, naming `loggerName`. */
+  logger?: StructuredLogger;
+  loggerName?: string;
+}
+
+/**
+ * LazyBridge's StructuredLogExporter: each event, as one JSON document, logged at info level to a named
+ * logger. Python has one logging module to hand it to; here it is a logger of one's own, or, by default, a JSON
+ * record per line on stderr (`{"time", "level", "logger", "message"}`, the message being the event's JSON) for
+ * a log shipper to pick up.
+ */
+export function structuredLogExporter(options: StructuredLogOptions = {}): Exporter {
+  const loggerName = options.loggerName ?? "session-bridge";
+  const logger: StructuredLogger = options.logger ?? {
+    info: (message) =>
+      void process.stderr.write(
+        `${JSON.stringify({ time: new Date().toISOString(), level: "info", logger: loggerName, message })}\n`,
+      ),
+  };
+  return { name: `log(${loggerName})`, export: (event) => logger.info(JSON.stringify(event)) };
 }
 
 /** One human line per event. */

@@ -1,7 +1,7 @@
 /** Sessions across the harness stores, newest first; a store that cannot be read is named, the rest served. */
-import type { Homes, SessionSummary } from "../harnesses/types.ts";
+import type { Harness, Homes, SessionSummary } from "../harnesses/types.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
-import { type BrokenStore, listStores } from "../harnesses/stores.ts";
+import { type BrokenStore, listEachStore, listStores, type StoreListed } from "../harnesses/stores.ts";
 import { canonicalCwd } from "../io/paths.ts";
 import { newestFirst, shortestUniquePrefixes } from "./reference.ts";
 
@@ -27,18 +27,36 @@ export interface Listed {
   broken: BrokenStore[];
 }
 
-export async function listSessions(request: ListRequest): Promise<Listed> {
+/** The harnesses a request lists, and the directory it narrows to (canonical, as the stores record it). */
+function scope(request: ListRequest): { sources: readonly Harness[]; cwd?: string } {
   const { registry } = request;
   const sources = request.from === undefined ? registry.harnesses : [findHarness(registry, request.from)];
-  const cwd = request.cwd ? canonicalCwd(request.cwd) : undefined;
+  return { sources, ...(request.cwd ? { cwd: canonicalCwd(request.cwd) } : {}) };
+}
+
+const within = (sessions: readonly SessionSummary[], cwd: string | undefined) =>
+  sessions.filter((r) => !cwd || r.cwd === cwd);
+
+export async function listSessions(request: ListRequest): Promise<Listed> {
+  const { sources, cwd } = scope(request);
   const { sessions, broken } = await listStores(sources, request.homes);
   // Unique among every session of the stores read, not only those in --cwd: the prefix is typed without it.
   const prefixes = shortestUniquePrefixes(sessions.map((s) => s.id));
   return {
-    sessions: newestFirst(sessions.filter((r) => !cwd || r.cwd === cwd)).map((r) => ({
-      ...r,
-      prefix: prefixes.get(r.id)!,
-    })),
+    sessions: newestFirst(within(sessions, cwd)).map((r) => ({ ...r, prefix: prefixes.get(r.id)! })),
     broken,
   };
+}
+
+/**
+ * The same sessions store by store, each store's newest first, each store read when the next is asked for (for
+ * a screen drawn before the last store is read). No id prefixes: they are unique only among every store's.
+ */
+export async function* listSessionsByStore(request: ListRequest): AsyncGenerator<StoreListed> {
+  const { sources, cwd } = scope(request);
+  for await (const store of listEachStore(sources, request.homes)) {
+    yield "broken" in store
+      ? store
+      : { harness: store.harness, sessions: newestFirst(within(store.sessions, cwd)) };
+  }
 }

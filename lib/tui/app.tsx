@@ -10,11 +10,13 @@ import {
   type Detail,
   type HandoffChoices,
   type Listing,
-  listRows,
+  listingsOf,
+  pendingListing,
   type Row,
   type TuiContext,
 } from "./data.ts";
 import { Picker } from "./picker.tsx";
+import type { Ends } from "./search.ts";
 import { Transcript } from "./transcript.tsx";
 import { HandoffForm } from "./handoff.tsx";
 import { PlanScreen } from "./plan.tsx";
@@ -34,7 +36,11 @@ export interface AppProps {
   context: TuiContext;
   /** Fixed size (tests); default: the terminal's, following resizes. */
   size?: { columns: number; rows: number };
-  /** Called once the session list is on screen (the bench times this). */
+  /** The listing already under way (startListing: the stores are read while Ink loads); default: started here. */
+  listings?: AsyncIterator<Listing>;
+  /** Called once the first sessions are on screen (the bench times this: the picker's first screen). */
+  onFirstRows?(): void;
+  /** Called once every store's sessions are on screen (the bench times this too). */
   onListed?(): void;
   /** Called after each handoff, so the CLI can print its resume command when the TUI closes. */
   onHandedOff?(done: HandedOff): void;
@@ -47,28 +53,57 @@ export function App(props: AppProps) {
   const height = Math.max(12, size.rows - 1);
   const { exit } = useApp();
   const { context } = props;
-  const [listing, setListing] = useState<Listing | undefined>(undefined);
+  const [listing, setListing] = useState<Listing>(() => pendingListing(context));
   const [details, setDetails] = useState<Map<string, Detail | Error>>(new Map());
+  const [ends, setEnds] = useState<ReadonlyMap<string, Ends>>(new Map());
   const [stack, setStack] = useState<Screen[]>([]);
   const [help, setHelp] = useState<KeyHelp[] | undefined>(undefined);
   const [message, setMessage] = useState("");
 
+  // Each reload starts a new listing; one still arriving from an earlier reload is dropped, not merged.
+  const generation = useRef(0);
+  // Resolved once the listing set last is on screen: each store's rows are drawn before the next store is
+  // read (a listing holds the one thread while it runs).
+  const drawn = useRef<() => void>(undefined);
+  useEffect(() => drawn.current?.(), [listing]);
+  const started = useRef(props.listings);
   const reload = useCallback(() => {
-    listRows(context).then(
-      (l) => {
-        setListing(l);
-        setDetails(new Map());
-      },
-      (e) => {
-        setListing({ rows: [], broken: [] });
-        setMessage(`cannot list the stores: ${messageOf(e)}`);
-      },
-    );
+    const mine = ++generation.current;
+    const listings = started.current ?? listingsOf(context);
+    started.current = undefined;
+    setListing(pendingListing(context));
+    setDetails(new Map());
+    setEnds(new Map());
+    (async () => {
+      for (let next = await listings.next(); !next.done; next = await listings.next()) {
+        if (generation.current !== mine) return;
+        const l = next.value;
+        await new Promise<void>((resolve) => {
+          drawn.current = resolve;
+          setListing(l);
+        });
+      }
+    })().catch((e) => {
+      if (generation.current !== mine) return;
+      setListing((l) => ({ ...l, pending: [] }));
+      setMessage(`cannot list the stores: ${messageOf(e)}`);
+    });
   }, [context]);
   useEffect(reload, []);
+  // The bench times these: the first rows on screen (or every store answered with none), then every store.
+  const firstRowsSeen = useRef(false);
+  const allListedSeen = useRef(false);
   useEffect(() => {
-    if (listing) props.onListed?.();
-  }, [listing !== undefined]);
+    const done = listing.pending.length === 0;
+    if (!firstRowsSeen.current && (listing.rows.length > 0 || done)) {
+      firstRowsSeen.current = true;
+      props.onFirstRows?.();
+    }
+    if (!allListedSeen.current && done) {
+      allListedSeen.current = true;
+      props.onListed?.();
+    }
+  }, [listing]);
 
   const push = (s: Screen) => {
     setMessage("");
@@ -87,8 +122,7 @@ export function App(props: AppProps) {
   const bodyHeight = height - 1;
   const common = { width, height: bodyHeight, onQuit: quit, onHelp: setHelp };
   let screen: ReactNode;
-  if (!listing) screen = <Text>reading the session stores…</Text>;
-  else if (top === undefined) {
+  if (top === undefined) {
     screen = (
       <Picker
         {...common}
@@ -97,6 +131,8 @@ export function App(props: AppProps) {
         listing={listing}
         details={details}
         onDetail={onDetail}
+        ends={ends}
+        onEnds={(read) => setEnds((m) => new Map([...m, ...read]))}
         onOpen={(row) => push({ kind: "transcript", row })}
         onHandoff={(row) => push({ kind: "handoff", row })}
         onUndo={() => push({ kind: "undo" })}
@@ -228,11 +264,15 @@ export interface TuiIo {
 }
 
 /** Runs the TUI full screen until the user quits; resolves with the handoffs made, for the CLI to print. */
-export async function runTui(context: TuiContext, io: TuiIo = {}): Promise<HandedOff[]> {
+export async function runTui(
+  context: TuiContext,
+  listings: AsyncIterator<Listing>,
+  io: TuiIo = {},
+): Promise<HandedOff[]> {
   const made: HandedOff[] = [];
   const app = render(
     <Guard>
-      <App context={context} onHandedOff={(d) => made.push(d)} />
+      <App context={context} listings={listings} onHandedOff={(d) => made.push(d)} />
     </Guard>,
     { alternateScreen: true, exitOnCtrlC: true, ...io },
   );
@@ -241,21 +281,27 @@ export async function runTui(context: TuiContext, io: TuiIo = {}): Promise<Hande
 }
 
 /**
- * Renders the first screen and resolves once the session list is on it (the bench's TUI open time); the
- * returned function closes it. Without `io`, it renders into an 80×24 sink with no keyboard.
+ * Renders the picker for the bench's TUI open times (`listings` started before this module, Ink and React load): `firstRows` settles once the first sessions are on screen,
+ * `listed` once every store's are, with the function that closes it. Without `io`, it renders into an 80×24
+ * sink with no keyboard.
  */
 export function openPicker(
   context: TuiContext,
+  listings: AsyncIterator<Listing>,
   io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream } = offscreen(),
   size = { columns: 80, rows: 24 },
-): Promise<() => void> {
-  return new Promise((resolve) => {
-    const app = render(<App context={context} size={size} onListed={() => resolve(() => app.unmount())} />, {
-      ...io,
-      exitOnCtrlC: false,
-      patchConsole: false,
-    });
-  });
+): { firstRows: Promise<void>; listed: Promise<() => void> } {
+  let firstRows!: () => void;
+  let listed!: () => void;
+  const opened = {
+    firstRows: new Promise<void>((r) => (firstRows = r)),
+    listed: new Promise<void>((r) => (listed = r)).then(() => () => app.unmount()),
+  };
+  const app = render(
+    <App context={context} listings={listings} size={size} onFirstRows={firstRows} onListed={listed} />,
+    { ...io, exitOnCtrlC: false, patchConsole: false },
+  );
+  return opened;
 }
 
 /** A terminal no one sees: output discarded, a keyboard that never types (Ink needs one that has raw mode). */

@@ -1,6 +1,7 @@
 /**
  * What the TUI knows of the stores, through the library API only (lib/mod.ts): the listing with each row's size
- * and live marker, a session read on demand, plans, handoffs and undos. Nothing here renders.
+ * and live marker, a session read on demand, plans, handoffs and undos (recorded in the audit trail as the CLI's
+ * are). Nothing here renders.
  */
 import { statSync } from "node:fs";
 import {
@@ -12,7 +13,7 @@ import {
   type Inspection,
   inspection,
   type LedgerEntry,
-  list,
+  listByStore,
   load,
   plan,
   type Registry,
@@ -23,6 +24,9 @@ import {
   type UndoOutcome,
 } from "../mod.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
+import { auditHandoff, auditUndo } from "../observe/audit.ts";
+import { newerFirst } from "../pipeline/reference.ts";
+import { type Ends, keptEnds } from "./search.ts";
 
 /** Where the stores are and what the environment says, read once by the CLI and passed down. */
 export interface TuiContext {
@@ -34,6 +38,11 @@ export interface TuiContext {
   /** The directory the TUI was started in (the "this directory" narrowing). */
   cwd: string;
   now: () => Date;
+  /**
+   * Where a warning goes (an audit trail that could not be written): not the screen the TUI is drawing. The CLI
+   * keeps them and prints them once the TUI has closed; absent, stderr.
+   */
+  warn?: (line: string) => void;
 }
 
 /** A session is live when its file (or its database) changed within this long: a harness is writing it now. */
@@ -50,8 +59,27 @@ export interface Row {
 }
 
 export interface Listing {
+  /** Newest first, across the stores listed so far. */
   rows: Row[];
   broken: BrokenStore[];
+  /** Stores still being listed (harness names): the picker says so rather than showing them as empty. */
+  pending: string[];
+}
+
+/**
+ * The listing started now, before the screen's code loads: the first store is being read while Ink and React
+ * load and draw, and the picker (which takes the iterator) gets every listing from the first on.
+ */
+export function startListing(context: TuiContext): AsyncIterator<Listing> {
+  const listings = listingsOf(context);
+  let first: Promise<IteratorResult<Listing>> | undefined = listings.next();
+  return {
+    next: () => {
+      const next = first ?? listings.next();
+      first = undefined;
+      return next;
+    },
+  };
 }
 
 /** `<database>#<id>`: a session that is a set of rows in a database shared with other sessions. */
@@ -60,12 +88,18 @@ function fileOf(path: string): { file: string; shared: boolean } {
   return hash > 0 ? { file: path.slice(0, hash), shared: true } : { file: path, shared: false };
 }
 
-export async function listRows(context: TuiContext): Promise<Listing> {
-  const { sessions, broken } = await list({
-    registry: context.registry,
-    homes: context.homes,
-    bridgeHome: context.bridgeHome,
-  });
+/** What the picker shows before any store has answered: every store still listing. */
+export function pendingListing(context: TuiContext): Listing {
+  return { rows: [], broken: [], pending: context.registry.harnesses.map((h) => h.name) };
+}
+
+/**
+ * The listing as it grows: every store listed at once, and after each store's answer the listing so far
+ * (that store's rows merged in newest first, or its failure named), so the picker draws the quick stores
+ * without waiting for the slowest. The last one yielded has nothing pending.
+ */
+export async function* listingsOf(context: TuiContext): AsyncGenerator<Listing> {
+  let listing = pendingListing(context);
   const now = context.now().getTime();
   const stats = new Map<string, { size: number; mtime: number } | undefined>();
   const statOf = (file: string) => {
@@ -79,7 +113,7 @@ export async function listRows(context: TuiContext): Promise<Listing> {
     }
     return stats.get(file);
   };
-  const rows = sessions.map((summary): Row => {
+  const rowOf = (summary: SessionSummary): Row => {
     const { file, shared } = fileOf(summary.path);
     const stat = statOf(file);
     // A database changes for every session in it: a row is live by its own update time, a file by its mtime.
@@ -91,8 +125,17 @@ export async function listRows(context: TuiContext): Promise<Listing> {
       sharedFile: shared,
       live: Number.isFinite(changed) && now - changed >= -5_000 && now - changed < LIVE_WINDOW_MS,
     };
-  });
-  return { rows, broken };
+  };
+  const { registry, homes, bridgeHome } = context;
+  for await (const store of listByStore({ registry, homes, bridgeHome })) {
+    const pending = listing.pending.filter((h) => h !== store.harness);
+    listing = "broken" in store ? { ...listing, broken: [...listing.broken, store.broken], pending } : {
+      rows: [...listing.rows, ...store.sessions.map(rowOf)].sort((a, b) => newerFirst(a.summary, b.summary)),
+      broken: listing.broken,
+      pending,
+    };
+    yield listing;
+  }
 }
 
 export interface Detail {
@@ -105,24 +148,33 @@ export interface Detail {
 const textOf = (message: Session["messages"][number]): string =>
   message.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
 
-export async function loadDetail(context: TuiContext, row: Row): Promise<Detail> {
+/** The row's session, by its path in its harness (never by a reference another session could answer to). */
+function loadSession(context: TuiContext, row: Row) {
   const { registry, homes, bridgeHome } = context;
-  const { session } = await load({
-    registry,
-    homes,
-    bridgeHome,
-    ref: row.summary.path,
-    from: row.summary.harness,
-  });
+  return load({ registry, homes, bridgeHome, ref: row.summary.path, from: row.summary.harness });
+}
+
+export async function loadDetail(context: TuiContext, row: Row): Promise<Detail> {
+  const { session } = await loadSession(context, row);
+  return { session, inspection: inspection(session), ...endsOf(session) };
+}
+
+/** The first prompt the user typed and the last message with words in it. */
+function endsOf(session: Session): Pick<Detail, "firstPrompt" | "lastMessage"> {
   const turns = session.messages.filter((m) => m.kind === "turn" && textOf(m).trim() !== "");
   const first = turns.find((m) => m.role === "user");
   const last = turns.at(-1);
   return {
-    session,
-    inspection: inspection(session),
     ...(first ? { firstPrompt: textOf(first) } : {}),
     ...(last ? { lastMessage: textOf(last) } : {}),
   };
+}
+
+/** A session read for the filter alone: its first and last message, the rest let go at once. */
+export async function readEnds(context: TuiContext, row: Row): Promise<Ends> {
+  const { session } = await loadSession(context, row);
+  const { firstPrompt, lastMessage } = endsOf(session);
+  return keptEnds(firstPrompt, lastMessage);
 }
 
 /** The options a handoff takes from the TUI's form: the CLI's flags by meaning. */
@@ -159,16 +211,18 @@ export function planHandoff(context: TuiContext, row: Row, choices: HandoffChoic
   return plan(request(context, row, choices));
 }
 
-export function carryOutHandoff(
+export async function carryOutHandoff(
   context: TuiContext,
   row: Row,
   choices: HandoffChoices,
   planned: HandoffOutcome,
 ): Promise<HandedOff> {
   // The id and directory the plan showed are the ones written: the plan on screen is exactly what is carried out.
-  return handoff(
+  const done = await handoff(
     request(context, row, { ...choices, sessionId: planned.target.id, cwd: planned.target.cwd }),
   );
+  auditHandoff(context.bridgeHome, done, "tui", warnOf(context));
+  return done;
 }
 
 /** Past handoffs that can still be undone, newest first. */
@@ -180,6 +234,10 @@ export function planUndo(context: TuiContext, op: string, force: boolean): Promi
   return undo({ bridgeHome: context.bridgeHome, op, dryRun: true, force });
 }
 
-export function carryOutUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
-  return undo({ bridgeHome: context.bridgeHome, op, force });
+export async function carryOutUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
+  const done = await undo({ bridgeHome: context.bridgeHome, op, force });
+  auditUndo(context.bridgeHome, done, "tui", warnOf(context));
+  return done;
 }
+
+const warnOf = (context: TuiContext) => context.warn ?? ((line: string) => console.error(line));

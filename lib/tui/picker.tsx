@@ -6,10 +6,11 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Box, Text } from "ink";
 import type { Detail, Listing, Row, TuiContext } from "./data.ts";
-import { loadDetail } from "./data.ts";
+import { loadDetail, readEnds } from "./data.ts";
+import { type Ends, endsMatch, keptEnds, scanEnds } from "./search.ts";
 import { ago, bytes, clip, field, fuzzy } from "./text.ts";
 import { Footer } from "./footer.tsx";
-import { centeredWindow } from "./window.ts";
+import { anchoredWindow } from "./window.ts";
 import { type KeyHelp, useKeys } from "./keys.ts";
 import { messageOf } from "../errors.ts";
 import { brokenStoreLine } from "../harnesses/stores.ts";
@@ -33,6 +34,9 @@ export interface PickerProps {
   /** Details already read, by row key (kept by the app so going back does not read them again). */
   details: Map<string, Detail | Error>;
   onDetail(key: string, detail: Detail | Error): void;
+  /** First and last messages read for the filter, by row key (kept by the app, like details). */
+  ends: ReadonlyMap<string, Ends>;
+  onEnds(read: [key: string, ends: Ends][]): void;
   onOpen(row: Row): void;
   onHandoff(row: Row): void;
   onUndo(): void;
@@ -44,21 +48,21 @@ export interface PickerProps {
 
 /**
  * How well a row matches the filter (lower is better), or undefined: fuzzy over its short fields (title,
- * directory, id), and as a plain substring over its first and last message once its detail is read (a fuzzy
- * match over long text would match almost anything).
+ * directory, id), and as a plain substring over its first and last message once they are read (for its
+ * detail pane or by the filter's scan).
  */
-function match(query: string, row: Row, detail: Detail | Error | undefined): number | undefined {
+function match(query: string, row: Row, ends: Ends | undefined): number | undefined {
   const s = row.summary;
   const scores = [s.title, s.cwd, s.id].flatMap((f) => {
     const score = f ? fuzzy(query, f) : undefined;
     return score === undefined ? [] : [score];
   });
-  if (detail && !(detail instanceof Error)) {
-    const q = query.toLowerCase();
-    if ([detail.firstPrompt, detail.lastMessage].some((t) => t?.toLowerCase().includes(q))) scores.push(0.5);
-  }
+  if (ends && endsMatch(query, ends)) scores.push(0.5);
   return scores.length ? Math.min(...scores) : undefined;
 }
+
+/** How often rows read by the filter's scan are shown: each redraw filters every row again. */
+const SCAN_REDRAW_MS = 100;
 
 const messagesOf = (
   d: Detail | Error | undefined,
@@ -76,26 +80,51 @@ export function Picker(props: PickerProps) {
   };
   const [harness, setHarness] = useState<string | undefined>(undefined);
   const [hereOnly, setHereOnly] = useState(false);
-  const [cursor, setCursor] = useState(0);
+  // Until the user moves, the cursor stays on the first (newest) row, whichever store it comes from. Once
+  // they move, the selection is that row, not a place: rows arriving from a slower store (or matched by
+  // their messages) never move it to another session, and it stays on the line it was drawn on.
+  const [chosen, setChosen] = useState<string | undefined>(undefined);
+  const anchor = useRef<number | undefined>(undefined);
   const here = useMemo(() => canonicalCwd(context.cwd), [context.cwd]);
   const harnesses = useMemo(() => context.registry.harnesses.map((h) => h.name), [context.registry]);
 
+  const endsOf = (row: Row): Ends | undefined => {
+    const d = details.get(row.key);
+    return props.ends.get(row.key) ??
+      (d && !(d instanceof Error) ? keptEnds(d.firstPrompt, d.lastMessage) : undefined);
+  };
+  const narrowed = useMemo(
+    () =>
+      listing.rows.filter((r) =>
+        (harness === undefined || r.summary.harness === harness) && (!hereOnly || r.summary.cwd === here)
+      ),
+    [listing, harness, hereOnly, here],
+  );
   const shown = useMemo(() => {
-    const narrowed = listing.rows.filter((r) =>
-      (harness === undefined || r.summary.harness === harness) && (!hereOnly || r.summary.cwd === here)
-    );
     if (!query) return narrowed;
     return narrowed
-      .map((row, i) => ({ row, i, score: match(query, row, details.get(row.key)) }))
+      .map((row, i) => ({ row, i, score: match(query, row, endsOf(row)) }))
       .filter((m): m is { row: Row; i: number; score: number } => m.score !== undefined)
       .sort((a, b) => a.score - b.score || a.i - b.i)
       .map((m) => m.row);
-  }, [listing, harness, hereOnly, here, query, details]);
-  const selected = shown[Math.min(cursor, shown.length - 1)];
+  }, [narrowed, query, details, props.ends]);
+  const found = shown.findIndex((r) => r.key === chosen);
+  const cursor = found >= 0 ? found : 0;
+  const selected = shown[cursor];
+  const choose = (index: number) => {
+    anchor.current = undefined;
+    setChosen(shown[Math.max(0, Math.min(shown.length - 1, index))]?.key);
+  };
+  const restart = () => {
+    anchor.current = undefined;
+    setChosen(undefined);
+  };
 
-  // The detail pane reads the selected session only, and only once.
+  // The detail pane reads the selected session only, and only once. While stores are still listing, only a
+  // row the user chose: the first row changes as stores arrive, and each read would slow the listing down.
+  const settled = listing.pending.length === 0 || found >= 0;
   useEffect(() => {
-    if (!selected || details.has(selected.key)) return;
+    if (!selected || !settled || details.has(selected.key)) return;
     let cancelled = false;
     loadDetail(context, selected).then(
       (d) => !cancelled && props.onDetail(selected.key, d),
@@ -104,7 +133,59 @@ export function Picker(props: PickerProps) {
     return () => {
       cancelled = true;
     };
-  }, [selected?.key]);
+  }, [selected?.key, settled]);
+
+  // Too few matches by the short fields: the filter reads the first and last message of the sessions that
+  // did not match (newest first), until a screenful below the cursor matches; a new filter stops the old.
+  const detailHeight = 7;
+  const page = Math.max(3, height - detailHeight - 4);
+  const wanted = (Math.floor(cursor / page) + 1) * page;
+  const [scanning, setScanning] = useState<{ read: number; of: number } | undefined>(undefined);
+  const reading = useRef(new Set<string>());
+  useEffect(() => {
+    const missing = wanted - shown.length;
+    if (!query || missing <= 0) return;
+    const matched = new Set(shown.map((r) => r.key));
+    const candidates = narrowed.filter((r) =>
+      !matched.has(r.key) && !endsOf(r) && !reading.current.has(r.key)
+    );
+    if (!candidates.length) return;
+    let cancelled = false;
+    let batch: [string, Ends][] = [];
+    let read = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const flush = () => {
+      timer = undefined;
+      if (batch.length) props.onEnds(batch);
+      batch = [];
+      if (!cancelled) setScanning({ read, of: candidates.length });
+    };
+    setScanning({ read, of: candidates.length });
+    scanEnds({
+      candidates,
+      wanted: missing,
+      read: (row) => {
+        reading.current.add(row.key);
+        return readEnds(context, row);
+      },
+      matches: (e) => endsMatch(query, e),
+      onRead: (row, e) => {
+        reading.current.delete(row.key);
+        read++;
+        batch.push([row.key, e]);
+        timer ??= setTimeout(flush, SCAN_REDRAW_MS);
+      },
+      cancelled: () => cancelled,
+    }).then(() => {
+      if (timer) clearTimeout(timer);
+      flush();
+      if (!cancelled) setScanning(undefined);
+    });
+    return () => {
+      cancelled = true;
+      setScanning(undefined);
+    };
+  }, [query, narrowed, wanted]);
 
   useKeys((input, key) => {
     if (typingRef.current) {
@@ -112,11 +193,11 @@ export function Picker(props: PickerProps) {
       else if (key.backspace || key.delete) setQuery((q) => q.slice(0, -1));
       else if (input && !key.ctrl && !key.meta) setQuery((q) => q + input);
       if (!key.upArrow && !key.downArrow) {
-        setCursor(0);
+        restart();
         return;
       }
     }
-    const move = (by: number) => setCursor((c) => Math.max(0, Math.min(shown.length - 1, c + by)));
+    const move = (by: number) => choose(cursor + by);
     if (key.downArrow || input === "j") move(1);
     else if (key.upArrow || input === "k") move(-1);
     else if (key.pageDown) move(listHeight);
@@ -126,10 +207,10 @@ export function Picker(props: PickerProps) {
     else if (key.tab) {
       const next = harness === undefined ? 0 : harnesses.indexOf(harness) + 1;
       setHarness(harnesses[next]);
-      setCursor(0);
+      restart();
     } else if (input === ".") {
       setHereOnly((h) => !h);
-      setCursor(0);
+      restart();
     } else if (key.return && selected) props.onOpen(selected);
     else if (input === "h" && selected) props.onHandoff(selected);
     else if (input === "u") props.onUndo();
@@ -138,9 +219,16 @@ export function Picker(props: PickerProps) {
     else if (input === "q") props.onQuit();
   }, active);
 
-  const detailHeight = 7;
-  const listHeight = Math.max(3, height - detailHeight - 5);
-  const { visible } = centeredWindow(shown, cursor, listHeight);
+  const stillListing = listing.pending.length
+    ? [`listing… ${listing.pending.join(", ")} (their sessions appear as they are read)`]
+    : [];
+  const searching = scanning
+    ? [`reading first and last messages for the filter: ${scanning.read} of ${scanning.of} sessions…`]
+    : [];
+  const notices = [...stillListing, ...searching, ...listing.broken.map(brokenStoreLine)];
+  const listHeight = Math.max(3, height - detailHeight - 4 - notices.length);
+  const { top, visible } = anchoredWindow(shown, cursor, listHeight, anchor.current);
+  anchor.current = found >= 0 ? cursor - top : undefined;
   const now = context.now();
   const cols = { harness: 11, dir: Math.max(10, Math.floor(width * 0.22)), when: 8, count: 5, size: 8 };
   const titleWidth = Math.max(
@@ -156,14 +244,18 @@ export function Picker(props: PickerProps) {
         {clip(`session-bridge · ${shown.length} of ${listing.rows.length} sessions · ${narrowing}`, width)}
       </Text>
       <Text wrap="truncate-end" color={typing ? "cyan" : undefined}>{clip(field(filterLine), width)}</Text>
-      {listing.broken.map((b) => (
-        <Text key={b.harness} color="yellow" wrap="truncate-end">
-          {clip(field(brokenStoreLine(b)), width)}
-        </Text>
+      {notices.map((notice) => (
+        <Text key={notice} color="yellow" wrap="truncate-end">{clip(field(notice), width)}</Text>
       ))}
       <Box flexDirection="column" height={listHeight}>
         {visible.length === 0 && (
-          <Text dimColor>{listing.rows.length ? "no session matches" : "no sessions found"}</Text>
+          <Text dimColor>
+            {listing.rows.length
+              ? "no session matches"
+              : listing.pending.length
+              ? "listing…"
+              : "no sessions found"}
+          </Text>
         )}
         {visible.map((row) => {
           const s = row.summary;

@@ -36,7 +36,7 @@ export function bytes(size: number | undefined): string {
   return `${(size / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** "3m ago", "2h ago", else the date: last activity at a glance. */
+/** "3m ago", "2h ago", "5mo ago", "2y ago": last activity at a glance, in the picker's 8 columns. */
 export function ago(iso: string | undefined, now: Date): string {
   const t = Date.parse(iso ?? "");
   if (!Number.isFinite(t)) return "";
@@ -45,7 +45,8 @@ export function ago(iso: string | undefined, now: Date): string {
   if (s < 3600) return `${Math.floor(s / 60)}m ago`;
   if (s < 86400) return `${Math.floor(s / 3600)}h ago`;
   if (s < 86400 * 30) return `${Math.floor(s / 86400)}d ago`;
-  return new Date(t).toISOString().slice(0, 10);
+  if (s < 86400 * 365) return `${Math.floor(s / (86400 * 30))}mo ago`;
+  return `${Math.floor(s / (86400 * 365))}y ago`;
 }
 
 /**

@@ -10,3 +10,18 @@ export function centeredWindow<T>(
   const top = Math.max(0, Math.min(cursor - Math.floor(height / 2), items.length - height));
   return { top, visible: items.slice(top, top + height) };
 }
+
+/**
+ * The same window, but with the cursor's row kept on `line` (where it was last drawn) when given: rows
+ * inserted above or below it (a slower store answering) leave it where the user is looking.
+ */
+export function anchoredWindow<T>(
+  items: readonly T[],
+  cursor: number,
+  height: number,
+  line: number | undefined,
+): { top: number; visible: T[] } {
+  if (line === undefined) return centeredWindow(items, cursor, height);
+  const top = Math.max(0, Math.min(cursor - line, items.length - height));
+  return { top, visible: items.slice(top, top + height) };
+}

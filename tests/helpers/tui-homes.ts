@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { seedClaudeHome } from "./fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./codex.ts";
 import { seedHermesHome } from "./hermes.ts";
+import { type Listing, listingsOf, type TuiContext } from "../../lib/tui/data.ts";
+import { builtinRegistry, type Registry } from "../../lib/mod.ts";
 
 export interface TuiHomes {
   root: string;
@@ -66,4 +68,33 @@ export function tuiEnv(homes: TuiHomes): Record<string, string> {
     HERMES_HOME: homes.hermes,
     SESSION_BRIDGE_HOME: homes.bridge,
   };
+}
+
+/** The TUI's listing once every store has answered (what the picker shows when nothing is pending). */
+export async function listedRows(context: TuiContext): Promise<Listing> {
+  let last: Listing | undefined;
+  for await (const listing of listingsOf(context)) last = listing;
+  if (!last || last.pending.length) throw new Error("the listing ended with stores still pending");
+  return last;
+}
+
+/**
+ * The built-in registry with one harness's listing held until `release` is called (a slow store, without
+ * timing anything), and how many times each harness's listing was started.
+ */
+export function holdingStore(name: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const started = new Map<string, number>();
+  const registry: Registry = {
+    harnesses: builtinRegistry.harnesses.map((h) => ({
+      ...h,
+      list: async (home: string) => {
+        started.set(h.name, (started.get(h.name) ?? 0) + 1);
+        if (h.name === name) await gate;
+        return h.list(home);
+      },
+    })),
+  };
+  return { registry, release, started };
 }

@@ -6,7 +6,8 @@
 import process from "node:process";
 import type { Command, Context } from "../command.ts";
 import { flag, str } from "../args.ts";
-import { aliasRegistry, loadSession } from "../load.ts";
+import { aliasRegistry } from "../aliases.ts";
+import { loadSession } from "../load.ts";
 import { InputError } from "../../errors.ts";
 import { out, printJson, table } from "../output.ts";
 import { audit } from "../audit.ts";

@@ -2,7 +2,7 @@ import type { Command } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { InputError, RefusedError } from "../../errors.ts";
-import { out, printJson } from "../output.ts";
+import { err, out, printJson } from "../output.ts";
 import { replaySession } from "../../observe/replay.ts";
 import {
   consoleExporter,
@@ -24,7 +24,8 @@ export const events: Command = {
   --console     print one line per event (the default when no other output is named)
   --json        print the events and their usage summary as one JSON document
 Each user turn is a run (agent_start ... agent_finish) with its model responses (token usage as the harness
-recorded it; cost where it records one), tool calls, results and errors. Secrets are redacted.`,
+recorded it; cost as it recorded it, else estimated from a dated price table: cost_basis says which), tool
+calls, results and errors. Secrets are redacted.`,
   arguments: ["session"],
   options: {
     from: { type: "string" },
@@ -43,12 +44,20 @@ recorded it; cost where it records one), tool calls, results and errors. Secrets
     if (jsonl) exporters.push(jsonlExporter(jsonl));
     let replayedAt: number | undefined;
     const otel = await otelFrom(str(values, "otel"), () => replayedAt);
-    if (otel) exporters.push(otel);
+    // Spans that never reach the collector fail this command (exit 1, said once), so the bus is handed a close
+    // that keeps the failure for the command instead of warning about it.
+    let otelFailure: unknown;
+    if (otel) {
+      exporters.push({
+        ...otel,
+        close: () => otel.close().catch((error: unknown) => void (otelFailure = error)),
+      });
+    }
     if (context.json) exporters.push({ name: "json", export: (e) => void exported.push(e) });
     else if (flag(values, "console") || (!db && !jsonl && !str(values, "otel"))) {
       exporters.push(consoleExporter(out));
     }
-    const bus = new Session({ sessionId: session.meta.id, db: db ?? ":memory:", exporters });
+    const bus = new Session({ sessionId: session.meta.id, db: db ?? ":memory:", exporters, warn: err });
     try {
       for (const e of replaySession(session)) {
         replayedAt = e.ts;
@@ -56,12 +65,12 @@ recorded it; cost where it records one), tool calls, results and errors. Secrets
       }
       if (context.json) printJson({ events: exported, usage: bus.usageSummary() });
     } finally {
-      bus.close();
+      // Spans leave in batches: closing waits until the collector has them.
+      await bus.close();
     }
-    // Spans leave in batches: the command is done when the collector has them, or says why not.
-    await otel?.close().catch((error: unknown) => {
-      throw new RefusedError(error instanceof Error ? error.message : String(error));
-    });
+    if (otelFailure !== undefined) {
+      throw new RefusedError(otelFailure instanceof Error ? otelFailure.message : String(otelFailure));
+    }
     return 0;
   },
 };

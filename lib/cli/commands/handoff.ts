@@ -8,7 +8,7 @@ import { EXIT_REFUSED, InputError } from "../../errors.ts";
 import { err, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
-import { audit } from "../audit.ts";
+import { auditHandoff } from "../../observe/audit.ts";
 
 export const handoff: Command = {
   usage:
@@ -66,19 +66,7 @@ export const handoff: Command = {
       ...storesOf(context),
     });
     for (const w of done.aliases?.warnings ?? []) err(`session-bridge: warning: ${w}`);
-    if (!dryRun && !done.refusal) {
-      audit(context.bridgeHome, "handoff", {
-        op: done.op,
-        kind: done.kind,
-        source: done.source,
-        target: { harness: done.target.harness, id: done.target.id, cwd: done.target.cwd },
-        files: done.files,
-        databases: done.databases,
-        backup: done.backup.paths,
-        aliases: done.aliases?.followed ?? [],
-        pruned: done.pruned?.remove.map((c) => c.path) ?? [],
-      }, done.op);
-    }
+    auditHandoff(context.bridgeHome, done, "cli", err);
     if (json) {
       // A refused plan is a failure like a refused handoff: ok is false and the error says why, with exit 1.
       if (done.refusal) err(`session-bridge: ${done.refusal}`);

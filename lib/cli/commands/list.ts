@@ -5,7 +5,7 @@ import { brokenStoreLine, storeLocations } from "../../harnesses/stores.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { listSessions } from "../../pipeline/list.ts";
 import { err, localMinute, out, printJson, table } from "../output.ts";
-import { aliasRegistry } from "../load.ts";
+import { aliasRegistry } from "../aliases.ts";
 import type { Registry } from "../../harnesses/registry.ts";
 import type { SessionSummary } from "../../harnesses/types.ts";
 import type { SessionRegistry } from "../../registry/registry.ts";

@@ -6,7 +6,8 @@
 import process from "node:process";
 import type { Command } from "../command.ts";
 import { str } from "../args.ts";
-import { aliasRegistry, storesOf } from "../load.ts";
+import { aliasRegistry } from "../aliases.ts";
+import { storesOf } from "../load.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { findOnPath } from "../../certify/binaries.ts";
 import { InputError, RefusedError } from "../../errors.ts";

@@ -1,6 +1,6 @@
 import type { Command } from "../command.ts";
 import { InputError } from "../../errors.ts";
-import { out } from "../output.ts";
+import { err, out } from "../output.ts";
 
 export const tui: Command = {
   usage: "session-bridge tui",
@@ -18,9 +18,8 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
     // NO_COLOR (https://no-color.org): Ink's colour library decides its level once, when it loads, from
     // FORCE_COLOR; set before the import below, colours degrade to none (bold and inverse stay).
     if (context.env.NO_COLOR) process.env.FORCE_COLOR = "0";
-    // Ink and React load here only: start-up and every other command pay nothing for them.
-    const { runTui } = await import("../../tui/app.tsx");
-    const made = await runTui({
+    const warnings: string[] = [];
+    const tuiContext = {
       registry: context.registry,
       homes: context.homes,
       bridgeHome: context.bridgeHome,
@@ -28,7 +27,14 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
       targetVersions: context.targetVersions,
       cwd: process.cwd(),
       now: () => new Date(),
-    });
+      warn: (line: string) => void warnings.push(line),
+    };
+    // The stores are read from now on, while Ink and React load (here only: start-up and every other command
+    // pay nothing for them) and draw the first screen.
+    const listings = (await import("../../tui/data.ts")).startListing(tuiContext);
+    const { runTui } = await import("../../tui/app.tsx");
+    const made = await runTui(tuiContext, listings);
+    for (const line of warnings) err(line);
     // Left on the normal screen after the TUI closes, so each resume command stays in the scrollback to copy.
     for (const done of made) {
       out(`handed off ${done.source.harness} ${done.source.id} -> ${done.target.harness} ${done.target.id}`);

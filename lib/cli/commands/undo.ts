@@ -7,7 +7,7 @@ import { err, localMinute, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
 import { isYes } from "../terminal.ts";
-import { audit } from "../audit.ts";
+import { auditUndo } from "../../observe/audit.ts";
 
 export const undo: Command = {
   usage: "session-bridge undo (OPERATION | --last) [--list] [--dry-run] [--force] [--json]",
@@ -61,16 +61,7 @@ export const undo: Command = {
       now,
       bridgeHome,
     });
-    if (!done.dryRun && !done.refusal) {
-      audit(bridgeHome, "undo", {
-        op: done.entry.op,
-        source: done.entry.source,
-        target: done.entry.target,
-        removed: done.plan.remove,
-        restored: done.plan.restore,
-        pruned: done.pruned?.remove.map((c) => c.path) ?? [],
-      }, done.entry.op);
-    }
+    auditUndo(bridgeHome, done, "cli", err);
     return json ? printOutcome(done) : showOutcome(done);
   },
 };

@@ -16,8 +16,9 @@ export const usage: Command = {
   --cwd DIR      only sessions recorded in this directory
   --since DATE   only model responses at or after DATE (e.g. 2026-11-01 or an ISO time)
   --by G         group by harness (default), model, session or day
-Tokens as each harness recorded them (input counts cached prompt tokens too) and cost where the harness
-records one (Hermes); a store or session that cannot be read is named on stderr and the exit code is 1.`,
+Tokens as each harness recorded them (input counts cached prompt tokens too). Cost as the harness recorded it
+(Hermes), else estimated from a dated price table (marked *; the models it has no price for are named and
+their cost left out). A store or session that cannot be read is named on stderr and the exit code is 1.`,
   arguments: [],
   options: {
     from: { type: "string" },
@@ -46,26 +47,53 @@ records one (Hermes); a store or session that cannot be read is named on stderr 
         err(`session-bridge: skipped ${s.harness} session ${s.id} (${s.path}): ${messageOf(error)}`);
       }
     }
-    const summary = usageAcross(sessions, { by, ...(since ? { since } : {}) });
+    const report = usageAcross(sessions, { by, ...(since ? { since } : {}) });
     const code = listed.broken.length || unreadable ? 1 : 0;
+    const withEstimate = (t: UsageTotals, estimated: number | undefined) => ({
+      ...t,
+      estimated_cost_usd: estimated ?? 0,
+    });
     if (json) {
-      printJson({ by, sessions: sessions.length, total: summary.total, groups: summary.by_agent });
+      printJson({
+        by,
+        sessions: sessions.length,
+        total: withEstimate(report.total, report.estimated.total),
+        groups: Object.fromEntries(
+          Object.entries(report.by_agent).map((
+            [name, t],
+          ) => [name, withEstimate(t, report.estimated.by_agent[name])]),
+        ),
+        prices: { as_of: report.pricesAsOf, unpriced: report.unpriced },
+      });
       return code;
     }
-    const row = (name: string, t: UsageTotals) => [
+    const row = (name: string, t: UsageTotals, estimated: number | undefined) => [
       name,
       String(t.input_tokens),
       String(t.output_tokens),
-      t.cost_usd ? `$${t.cost_usd.toFixed(4)}` : "",
+      t.cost_usd ? `$${t.cost_usd.toFixed(4)}${estimated ? "*" : ""}` : "",
     ];
-    const rows = Object.entries(summary.by_agent).sort(([a], [b]) => a.localeCompare(b));
+    const rows = Object.entries(report.by_agent).sort(([a], [b]) => a.localeCompare(b));
     for (
       const line of table([
         [by.toUpperCase(), "INPUT", "OUTPUT", "COST"],
-        ...rows.map(([name, t]) => row(name, t)),
-        row("total", summary.total),
+        ...rows.map(([name, t]) => row(name, t, report.estimated.by_agent[name])),
+        row("total", report.total, report.estimated.total),
       ])
     ) out(line);
+    if (report.estimated.total) {
+      out(
+        `* includes $${
+          report.estimated.total.toFixed(4)
+        } estimated from the price table of ${report.pricesAsOf}` +
+          " (the harness recorded tokens, not cost)",
+      );
+    }
+    const unpriced = Object.entries(report.unpriced).sort(([a], [b]) => a.localeCompare(b));
+    if (unpriced.length) {
+      const named = unpriced.map(([model, n]) => `${model} (${n} response${n === 1 ? "" : "s"})`).join(", ");
+      out(`no price for ${named}: tokens counted, cost not`);
+    }
     return code;
   },
 };

@@ -179,6 +179,7 @@ async function resolveSession(
   session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ??
     firstUserTitle(userTurns(compacted, live, full));
   session.meta.models = [...new Set(live.flatMap((n) => (n.facts!.model ? [n.facts!.model] : [])))];
+  session.meta.provider = providerOf(session.meta.models);
   return { session, live };
 }
 
@@ -218,6 +219,17 @@ function pendingWitnesses(live: Node[]): Message[] {
       ],
     }];
   });
+}
+
+/**
+ * Claude Code records no provider: it calls Anthropic's API unless set up for Bedrock or Vertex, which shows in
+ * the model ids those need (`us.anthropic.claude-…-v1:0` or an `arn:aws:bedrock:` ARN; `claude-…@20250929`).
+ * Named as the GenAI semantic conventions name them (`gen_ai.system`).
+ */
+function providerOf(models: readonly string[]): string {
+  if (models.some((m) => /^(?:arn:aws:bedrock:|(?:[a-z]{2,4}\.)?anthropic\.)/.test(m))) return "aws.bedrock";
+  if (models.some((m) => m.includes("@"))) return "gcp.vertex_ai";
+  return "anthropic";
 }
 
 function newState(path: string, hold: boolean): ReadState & { drift: DriftCollector } {

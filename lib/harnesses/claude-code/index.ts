@@ -68,7 +68,8 @@ export const claudeCode: Harness = {
   configuredModel: async (home) => (await store()).configuredClaudeModel(home),
   checkId: (id) => assertUuid(id),
   locate: projectsDir,
-  list: async (home) => (await store()).listClaude(home),
+  // Its own chunk, not the store's: listing loads no reader, writer or config parser (`list` start-up).
+  list: async (home) => (await import("./locate.ts")).listClaude(home),
   read: async (path) => (await store()).readClaudeSession(path),
   open: async (path) => (await store()).openClaudeSession(path),
   async *render(session, options) {

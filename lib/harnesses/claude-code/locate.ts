@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { SessionSummary } from "../types.ts";
 import { isUuid } from "../../ids.ts";
 import { readJsonl } from "../../io/jsonl.ts";
-import { readEnds } from "../../io/head-tail.ts";
+import { type Ends, withEnds } from "../../io/head-tail.ts";
 import { nestsDeeperThan } from "../../io/json.ts";
 import { mapBounded } from "../../io/bounded.ts";
 import { titleLine } from "../../ir/summary.ts";
@@ -43,32 +43,37 @@ export async function summarize(path: string): Promise<SessionSummary> {
 
 type Row = Record<string, unknown>;
 
-function newSummary(path: string): SessionSummary {
+function newSummary(path: string, modified = statSync(path).mtime): SessionSummary {
   return {
     harness: "claude-code",
     id: path.slice(path.lastIndexOf("/") + 1, -6),
     path,
-    updatedAt: statSync(path).mtime.toISOString(),
+    updatedAt: modified.toISOString(),
   };
 }
 
+/** The bytes every title record holds (`"type":"custom-title"`, `"ai-title"`): other lines are not decoded. */
+const TITLE_MARK = Buffer.from('-title"');
+
 /** The row from the file's ends, or undefined when they cannot say (the streaming reader then decides). */
 function summarizeFromEnds(path: string): SessionSummary | undefined {
-  let ends;
   try {
-    ends = readEnds(path, END_BYTES);
+    return withEnds(path, END_BYTES, (ends) => summaryOfEnds(path, ends));
   } catch {
     return undefined;
   }
-  const summary = newSummary(path);
+}
+
+function summaryOfEnds(path: string, ends: Ends): SessionSummary | undefined {
+  const summary = newSummary(path, ends.modified);
   let firstUser: string | undefined;
   const titles: { custom?: string; ai?: string } = {};
   const lines = [...ends.head, ...ends.tail];
   for (const [index, line] of lines.entries()) {
     const inHead = index < Math.min(ends.head.length, HEAD_RECORDS) && (!summary.cwd || !firstUser);
-    // Once the head has given cwd and first words, only titles count: most lines are not parsed at all.
-    if (!inHead && !line.includes('-title"')) continue;
-    const record = parseLine(line);
+    // Once the head has given cwd and first words, only titles count: most lines are not even decoded.
+    if (!inHead && !line.includes(TITLE_MARK)) continue;
+    const record = parseLine(line.toString("utf8"));
     if (record === undefined) {
       if (index < ends.head.length) return undefined;
       continue;

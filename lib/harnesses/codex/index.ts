@@ -74,7 +74,8 @@ export const codex: Harness = {
   configuredModel: async (home) => (await store()).configuredCodexModel(home),
   checkId: (id) => assertUuid(id),
   locate: (home) => home,
-  list: async (home) => (await store()).listCodex(home),
+  // Its own chunk, not the store's: listing loads no reader, writer or config parser (`list` start-up).
+  list: async (home) => (await import("./list.ts")).listCodex(home),
   read: async (path) => (await store()).readCodexSession(path),
   async *render(session, options) {
     yield* (await store()).renderCodex(session, options);

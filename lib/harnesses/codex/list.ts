@@ -61,8 +61,10 @@ const text = (v: unknown): string | undefined => (typeof v === "string" && v.tri
 /** `where` names the row (database and id) for a time no date can hold. */
 function summaryOfRow(row: Row, file: RolloutFile | undefined, where: string): SessionSummary {
   const recorded = text(row.rollout_path);
-  // A thread archived or moved since it was indexed is found by its id in the file name.
-  const path = recorded && existsSync(recorded) ? recorded : file?.path ?? recorded ?? "";
+  // A thread archived or moved since it was indexed is found by its id in the file name. A path the walk of
+  // the sessions folders found is there: only another one is looked for.
+  const present = recorded !== undefined && (file?.path === recorded || existsSync(recorded));
+  const path = present ? recorded : file?.path ?? recorded ?? "";
   assertStoredTime(row.updated_at_ms, 1, where, "updated_at_ms");
   assertStoredTime(row.updated_at, 1000, where, "updated_at");
   const updatedMs = typeof row.updated_at_ms === "number"

@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join, sep } from "node:path";
+import { byCodeUnit } from "../../io/compare.ts";
 
 export const SESSIONS_DIR = "sessions";
 export const ARCHIVED_DIR = "archived_sessions";
@@ -48,7 +49,7 @@ export function rolloutFiles(home: string): RolloutFile[] {
 function walk(dir: string, visit: (path: string, name: string) => void): void {
   if (!existsSync(dir)) return;
   for (
-    const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))
+    const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => byCodeUnit(a.name, b.name))
   ) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(path, visit);

@@ -10,11 +10,9 @@ import type { Row } from "../../store/sqlite.ts";
 import { assertStoredTime } from "../../ir/clock.ts";
 import { type Generation, generationFor } from "./generations.ts";
 import { decodeMessage, type HermesMessage, type SessionRecord } from "./message.ts";
+import { continuationFilter, type StoreColumns, storeColumns } from "./columns.ts";
 
-export interface StoreColumns {
-  sessions: Set<string>;
-  messages: Set<string>;
-}
+export { continuationFilter, type StoreColumns, storeColumns };
 
 export interface StoreShape {
   columns: StoreColumns;
@@ -22,22 +20,6 @@ export interface StoreShape {
   generation: Generation;
   /** Columns the generation's schemas do not describe: Hermes added them after our captures. */
   drift: DriftEntry[];
-}
-
-/** Both tables' columns in one query; a database without them is not a Hermes store. */
-export function storeColumns(db: DatabaseSync, path: string): StoreColumns {
-  const rows = db.prepare(
-    "SELECT m.name AS tbl, p.name AS col FROM sqlite_master m JOIN pragma_table_info(m.name) p " +
-      "WHERE m.type = 'table' AND m.name IN ('sessions', 'messages')",
-  ).all() as { tbl: string; col: string }[];
-  const columns: StoreColumns = { sessions: new Set(), messages: new Set() };
-  for (const r of rows) columns[r.tbl as keyof StoreColumns].add(r.col);
-  for (const table of ["sessions", "messages"] as const) {
-    if (!columns[table].size) {
-      throw new InputError(`${path}: no table ${table} (not a Hermes state database)`);
-    }
-  }
-  return columns;
 }
 
 export function storeShape(db: DatabaseSync, path: string): StoreShape {
@@ -64,13 +46,6 @@ export function storeShape(db: DatabaseSync, path: string): StoreShape {
     }
   }
   return { columns, schemaVersion, generation, drift };
-}
-
-/** Conditions that keep subagent (`_delegate_from`), /branch (`_branched_from`) and tool children out of a chain. */
-export function continuationFilter(alias: string, columns: StoreColumns): string {
-  const config = columns.sessions.has("model_config") ? `COALESCE(${alias}.model_config, '{}')` : "'{}'";
-  return `json_extract(${config}, '$._branched_from') IS NULL AND json_extract(${config}, '$._delegate_from') IS NULL` +
-    ` AND COALESCE(${alias}.source, '') != 'tool'`;
 }
 
 /** The time columns of a sessions row (seconds since the epoch; Hermes writes time.time()). */

@@ -4,9 +4,8 @@
  * Hermes accepts any id string on `--resume`, but ids also name snapshot files, so they must be safe as a path
  * component.
  */
-import { createHash, randomBytes } from "node:crypto";
 import type { Session } from "../../ir/schema.ts";
-import { assertSafeId } from "../../ids.ts";
+import { assertSafeId, randomHex, sha256Hex } from "../../ids.ts";
 
 const two = (n: number) => String(n).padStart(2, "0");
 
@@ -15,7 +14,7 @@ export function newHermesId(now: Date, session?: Session): string {
   const at = Number.isFinite(started.getTime()) && started <= now ? started : now;
   const stamp = `${at.getFullYear()}${two(at.getMonth() + 1)}${two(at.getDate())}_` +
     `${two(at.getHours())}${two(at.getMinutes())}${two(at.getSeconds())}`;
-  return `${stamp}_${randomBytes(3).toString("hex")}`;
+  return `${stamp}_${randomHex(3)}`;
 }
 
 export function checkHermesId(id: string): string {
@@ -34,5 +33,5 @@ export function hermesFileComponent(id: string): string {
   const sanitized = Array.from(raw.replace(/[^\p{L}\p{N}_-]/gu, "_").replace(/^[._]+|[._]+$/g, ""))
     .slice(0, 96).join("") || "session";
   if (raw && sanitized === raw) return sanitized;
-  return `${sanitized}_${createHash("sha256").update(raw).digest("hex").slice(0, 12)}`;
+  return `${sanitized}_${sha256Hex(raw).slice(0, 12)}`;
 }

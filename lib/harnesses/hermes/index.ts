@@ -78,7 +78,8 @@ export const hermes: Harness = {
   checkId: checkHermesId,
   fileLosses: catalogNotCarried,
   locate: (home) => stateDbPath(activeHome(home).dir),
-  list: async (home) => (await store()).listHermes(home),
+  // Its own chunk, not the store's: listing loads no reader, writer or config parser (`list` start-up).
+  list: async (home) => (await import("./list.ts")).listHermes(home),
   read: async (path) => (await store()).readHermesSession(path),
   async *render(session, options) {
     yield* (await store()).renderHermes(session, options);

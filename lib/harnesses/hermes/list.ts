@@ -9,7 +9,7 @@ import { basename, join } from "node:path";
 import type { SessionSummary } from "../types.ts";
 import { openReadOnly } from "../../store/sqlite.ts";
 import { titleLine } from "../../ir/summary.ts";
-import { continuationFilter, type StoreColumns, storeColumns } from "./database.ts";
+import { continuationFilter, type StoreColumns, storeColumns } from "./columns.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./profiles.ts";
 import { hermesFileComponent } from "./ids.ts";
 import { assertStoredTime, isoTime } from "../../ir/clock.ts";
@@ -59,7 +59,15 @@ function listDatabase(path: string): SessionSummary[] {
   }
 }
 
-/** Roots and /branch children, each projected to its compression tip (deepest continuation). */
+/**
+ * Roots and /branch children, each projected to its compression tip (deepest continuation). Every message
+ * figure comes from an index on (session_id, active, timestamp) without visiting the rows, so the query reads
+ * the indexes and one row per session (its preview) however long the sessions are; cold, reading every row
+ * for its `role` (in no index) took seconds over a few hundred MB. So the count is the live rows, the
+ * gateway's `session_meta` marker included, as Hermes counts them itself (`sessions.message_count`, shown as
+ * "Messages:" and "msgs"; its gateway bumps that count for the marker too). Hermes's own column is not used:
+ * rows another tool inserted leave it behind.
+ */
 function listingSql(columns: StoreColumns): string {
   const has = (c: string) => columns.sessions.has(c);
   const active = columns.messages.has("active") ? " AND m.active = 1" : "";
@@ -84,7 +92,7 @@ function listingSql(columns: StoreColumns): string {
   } AS cwd,
       root.started_at AS started_at, ${has("archived") ? "root.archived" : "0"} AS archived,
       (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = tip.id) AS last_active,
-      (SELECT COUNT(*) FROM messages m WHERE m.session_id = tip.id${active} AND m.role != 'session_meta') AS messages,
+      (SELECT COUNT(*) FROM messages m WHERE m.session_id = tip.id${active}) AS messages,
       (SELECT SUBSTR(m.content, 1, 200) FROM messages m
         WHERE m.session_id = tip.id AND m.role = 'user' AND m.content IS NOT NULL${active}
           AND instr(CAST(m.content AS BLOB), x'00') != 1
