@@ -154,6 +154,33 @@ function convertRows(root: string, rows: Row[]): void {
     },
   });
 
+  // The same conversion streamed, as every session from SESSION_BRIDGE_STREAM_FROM (128 MB) on is converted:
+  // what holding the thread saves in memory, what reading it again costs; the base of the linear row below.
+  log("convert Claude Code -> Codex, streamed (ours)");
+  const streamedDir = work(root, "claude-codex-streamed");
+  const streamed = medianOf(runs, () =>
+    ours(
+      ["convert", source, "--to", "codex", "-o", join(streamedDir, "codex.jsonl"), "--force"],
+      { ...environment(streamedDir), SESSION_BRIDGE_STREAM_FROM: "0" },
+    ));
+  const streamedMemory = refRun ? streamed.peakRssBytes / refRun.peakRssBytes : undefined;
+  rows.push({
+    work: `convert ${size} claude-code -> codex, streamed`,
+    ours: seconds(streamed),
+    reference: refRun ? `${seconds(refRun)}, ${rss(refRun)} RSS` : `${seconds(headline)} (held)`,
+    ratio: refRun
+      ? `speed ${(refRun.cpuSeconds / streamed.cpuSeconds).toFixed(2)}x, RSS ${streamedMemory!.toFixed(2)}x`
+      : `${(streamed.cpuSeconds / headline.cpuSeconds).toFixed(2)}x held`,
+    peakRss: rss(streamed),
+    goal: ">= 10x faster, <= 0.5x RSS",
+    met: refRun ? refRun.cpuSeconds / streamed.cpuSeconds >= 10 && streamedMemory! <= 0.5 : null,
+    figures: {
+      seconds: streamed.seconds,
+      cpuSeconds: streamed.cpuSeconds,
+      peakRssBytes: streamed.peakRssBytes,
+    },
+  });
+
   // Handoff into Hermes against the floor: the same rows inserted by plain SQLite, Hermes's triggers firing.
   const handoffDir = work(root, "handoff-hermes");
   emptyHermesHome(join(handoffDir, "hermes"));
@@ -225,7 +252,8 @@ function convertRows(root: string, rows: Row[]): void {
       ["convert", bigFile, "--to", "codex", "-o", join(bigDir, "out"), "--force"],
       environment(bigDir),
     );
-    const linear = headline.cpuSeconds * (big.bytes / session.bytes);
+    // Linear against the same session streamed, as a session this large is.
+    const linear = streamed.cpuSeconds * (big.bytes / session.bytes);
     const ratio = m.cpuSeconds / linear;
     rows.push({
       work: `convert ${(big.bytes / MB).toFixed(0)} MB / ${
@@ -234,7 +262,7 @@ function convertRows(root: string, rows: Row[]): void {
       ours: seconds(m),
       reference: `${linear.toFixed(2)} s cpu (${(big.bytes / session.bytes).toFixed(1)}x the ${
         size.split(" /")[0]
-      })`,
+      } streamed)`,
       ratio: `${ratio.toFixed(2)}x linear`,
       peakRss: rss(m),
       goal: "<= 1.2x linear, <= 256 MB",
