@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { claudeFixture, seedClaudeHome } from "./helpers/fixtures.ts";
 import { seedHermesHome, sha256 } from "./helpers/hermes.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { runCli } from "./helpers/cli.ts";
+import { emptyHomes, runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { filesUnder } from "./helpers/files.ts";
 import { scriptArgv } from "../lib/runtime.ts";
@@ -172,4 +172,22 @@ test("Ctrl-C while a handoff writes the Codex rollout leaves no rollout, temp fi
   assert.deepEqual(filesUnder(codex), storeBefore);
   assert.deepEqual(filesUnder(bridge), []);
   assert.equal(readFileSync(session, "utf8"), sourceBefore, "the source is untouched");
+});
+
+test("a --json run never asks whether stderr is a terminal; a run for a person does", async () => {
+  let asked = 0;
+  const watched: Terminal = {
+    ...NO_TERMINAL,
+    get progress() {
+      asked++;
+      return { afterMs: 0 };
+    },
+  };
+  const homes = emptyHomes(tempDir());
+  const json = await runCli(["list", "--json", ...homes], {}, undefined, undefined, watched);
+  assert.equal(json.code, 0, json.stderr);
+  assert.equal(asked, 0);
+  const human = await runCli(["list", ...homes], {}, undefined, undefined, watched);
+  assert.equal(human.code, 0, human.stderr);
+  assert.ok(asked > 0);
 });

@@ -38,8 +38,9 @@ export async function runCommand(
     return 0;
   }
   refuseExtraArguments(entry.name, command, parsed, registry);
-  // Progress only for a person watching stderr; a --json run prints its one document and nothing else.
-  const progress = terminal.progress && !flag(parsed.values, "json")
+  // Progress only for a person watching stderr; a --json run prints its one document and nothing else, and
+  // does not ask whether stderr is a terminal (node:tty costs a few ms to load: lib/cli/terminal.ts).
+  const progress = !flag(parsed.values, "json") && terminal.progress
     ? progressRenderer(terminal.progress, drawProgress)
     : undefined;
   onProgress(progress?.listener);
