@@ -1,12 +1,14 @@
 /**
  * What each mutant is put through, in-process through the public library (lib/mod.ts): every harness's listing
  * of the mutant's world, `load` of the staged file and of every session the listings found, `inspection` of
- * what loads, and a conversion of it to every registered harness. Whatever is thrown is judged as the CLI would
+ * what loads, and a conversion of it to every registered harness (and to Codex once more with its thread
+ * streamed). Whatever is thrown is judged as the CLI would
  * show it: only the project's own errors, with exit codes 0, 1 or 2, one line naming a file, are answers.
  */
 import { join, relative } from "node:path";
 import * as api from "../../lib/mod.ts";
 import { exitCodeFor } from "../../lib/errors.ts";
+import { setStreamFromBytes } from "../../lib/io/jsonl.ts";
 import type { Staged } from "./stage.ts";
 
 export interface Finding {
@@ -67,6 +69,23 @@ export async function exercise(staged: Staged, registry: api.Registry): Promise<
           ...(read.session.meta.cwd ? {} : { cwd: "/home/user/project" }),
         }));
       if (written) converted++;
+    }
+    // The same session read streamed (its thread read again from the file on each pass), as a large one is.
+    const previous = setStreamFromBytes(0);
+    try {
+      const written = await step("convert streamed to codex", () =>
+        api.convert({
+          ...where,
+          source: { ref },
+          to: "codex",
+          output: join(staged.output, `streamed-${refs.indexOf(ref)}`),
+          force: true,
+          now: NOW,
+          ...(read.session.meta.cwd ? {} : { cwd: "/home/user/project" }),
+        }));
+      if (written) converted++;
+    } finally {
+      setStreamFromBytes(previous);
     }
   }
   return { findings, loaded, converted };

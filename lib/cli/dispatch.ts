@@ -59,9 +59,11 @@ export async function runCommand(
     terminal,
     run: cli,
   };
-  // The run's record limit and streaming size hold for the run only: a program driving the CLI in-process keeps its own.
-  const previousLimit = setMaxRecordBytes(recordLimitFrom(env));
-  const previousStreaming = setStreamFromBytes(streamFromBytes(env));
+  // The run's record limit and streaming size hold for the run only: a program driving the CLI in-process
+  // keeps its own (both are read before either is set, so a bad one leaves neither set).
+  const [limit, streaming] = [recordLimitFrom(env), streamFromBytes(env)];
+  const previousLimit = setMaxRecordBytes(limit);
+  const previousStreaming = setStreamFromBytes(streaming);
   try {
     // A handoff a crash cut short is finished or rolled back before a store is read or written (a dry run
     // changes nothing, so it leaves that to the next real run or to `recover`).
