@@ -60,13 +60,13 @@ function listDatabase(path: string): SessionSummary[] {
 }
 
 /**
- * Roots and /branch children, each projected to its compression tip (deepest continuation). Every message
- * figure comes from an index on (session_id, active, timestamp) without visiting the rows, so the query reads
- * the indexes and one row per session (its preview) however long the sessions are; cold, reading every row
- * for its `role` (in no index) took seconds over a few hundred MB. So the count is the live rows, the
- * gateway's `session_meta` marker included, as Hermes counts them itself (`sessions.message_count`, shown as
- * "Messages:" and "msgs"; its gateway bumps that count for the marker too). Hermes's own column is not used:
- * rows another tool inserted leave it behind.
+ * Roots and /branch children, each projected to its compression tip (deepest continuation). The last time and
+ * the count come from Hermes's indexes on messages ((session_id, timestamp), (session_id, active, timestamp))
+ * without visiting a row, so the query reads the indexes and one row per session (its preview) however long
+ * the sessions are; cold, reading every row for its `role` (in no index) took seconds over a few hundred MB.
+ * So the count is the live rows, the gateway's `session_meta` marker included, as Hermes counts them itself
+ * (`sessions.message_count`, shown as "Messages:"; its gateway bumps that count for the marker too). Hermes's
+ * column itself is not used: rows another tool inserted leave it behind.
  */
 function listingSql(columns: StoreColumns): string {
   const has = (c: string) => columns.sessions.has(c);
