@@ -1,3 +1,4 @@
+import type { Message } from "../lib/ir/schema.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
@@ -79,10 +80,17 @@ const SUBAGENT_TO_CODEX = {
   ],
 };
 
+/** What the report counts of a held thread. */
+function tallyOf(messages: Message[]): ThreadTally {
+  const tally = new ThreadTally();
+  messages.forEach((m, i) => tally.add(m, i));
+  return tally;
+}
+
 test("what one target discloses depends only on its own capability set", async () => {
   const session = await readClaudeSession(claudeFixture("subagent"));
   const codex = BUILTIN_HARNESSES["codex"].capabilities;
-  assert.deepEqual(buildReport(session, codex, actions, ThreadTally.of(session.messages)), SUBAGENT_TO_CODEX);
+  assert.deepEqual(buildReport(session, codex, actions, tallyOf(session.messages)), SUBAGENT_TO_CODEX);
   const claude = BUILTIN_HARNESSES["claude-code"].capabilities as Capabilities;
   const saved = { ...claude };
   try {
@@ -95,7 +103,7 @@ test("what one target discloses depends only on its own capability set", async (
       images: true,
     });
     assert.deepEqual(
-      buildReport(session, codex, actions, ThreadTally.of(session.messages)),
+      buildReport(session, codex, actions, tallyOf(session.messages)),
       SUBAGENT_TO_CODEX,
     );
   } finally {
@@ -106,7 +114,7 @@ test("what one target discloses depends only on its own capability set", async (
 test("a capability a target lacks is disclosed as a loss, and lossless is claimed only without losses", async () => {
   const session = await readClaudeSession(claudeFixture("subagent"));
   const codex = BUILTIN_HARNESSES["codex"].capabilities;
-  assert.deepEqual(buildReport(session, codex, actions, ThreadTally.of(session.messages)), SUBAGENT_TO_CODEX);
+  assert.deepEqual(buildReport(session, codex, actions, tallyOf(session.messages)), SUBAGENT_TO_CODEX);
   const richer = buildReport(
     session,
     {
@@ -116,7 +124,7 @@ test("a capability a target lacks is disclosed as a loss, and lossless is claime
       toolSchemas: true,
     },
     actions,
-    ThreadTally.of(session.messages),
+    tallyOf(session.messages),
   );
   // Still not lossless: the posture has no Codex equivalent.
   assert.deepEqual(richer, {
@@ -132,7 +140,7 @@ test("a same-harness copy is lossless, and says what it synthesized", async () =
       session,
       BUILTIN_HARNESSES["claude-code"].capabilities,
       actions,
-      ThreadTally.of(session.messages),
+      tallyOf(session.messages),
     ),
     {
       source: { harness: "claude-code", id: "cfcdd08f-8724-4f00-81dd-67b485c7dc83" },
@@ -159,7 +167,7 @@ test("a foreign target discloses the source's bookkeeping records it does not ca
     session,
     BUILTIN_HARNESSES["codex"].capabilities,
     actions,
-    ThreadTally.of(session.messages),
+    tallyOf(session.messages),
   ).entries.find((e) => e.code === "harness-records");
   assert.deepEqual(entry, { ...SUBAGENT_RECORDS, count: 24 });
 });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import type { Block, Session } from "../lib/ir/schema.ts";
 import { BUILTIN_HARNESSES, type HarnessName } from "../lib/harnesses/registry.ts";
 import { emptySession } from "../lib/ir/session.ts";
-import { translateTools } from "../lib/tools/translate.ts";
+import { noTranslation, type ToolSide, toolTranslator } from "../lib/tools/translate.ts";
 import { editPatch, parsePatch } from "../lib/tools/apply-patch.ts";
 import { noteNativeCalls, restoreProvenance, saveProvenance } from "../lib/tools/provenance.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -19,6 +19,13 @@ function sessionWith(harness: HarnessName, calls: { name: string; input: unknown
       blocks: calls.map((c, i) => ({ type: "tool_call", id: `call_${i}`, ...c })),
     }],
   };
+}
+
+/** A session's thread translated from one harness's vocabulary to another's, with what was done. */
+function translateTools(s: Session, from: ToolSide, to: ToolSide) {
+  const stats = noTranslation();
+  const translate = toolTranslator(from, to);
+  return { session: { ...s, messages: s.messages.map((m) => translate(m, stats)) }, stats };
 }
 
 const calls = (s: Session) =>

@@ -82,12 +82,6 @@ export class ThreadTally {
     if (m.blocks.some((b) => b.type === "image")) this.images.add(index);
     if (m.kind === "context") this.context.add(index);
   }
-
-  static of(messages: Message[]): ThreadTally {
-    const tally = new ThreadTally();
-    messages.forEach((m, i) => tally.add(m, i));
-    return tally;
-  }
 }
 
 /** How many, and where the first few are. */

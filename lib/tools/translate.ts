@@ -3,7 +3,7 @@
  * The call as its first harness wrote it rides along as `native`, so a later hop back to that harness restores
  * it exactly instead of translating twice. Calls with no equivalent pass through under their own name.
  */
-import type { Block, Message, Session } from "../ir/schema.ts";
+import type { Block, Message } from "../ir/schema.ts";
 import type { ToolVocabulary } from "./canonical.ts";
 
 /** A harness as translation sees it: its name and its vocabulary (the descriptor's `tools`). */
@@ -57,22 +57,3 @@ export function toolTranslator(
 }
 
 export const noTranslation = (): TranslationStats => ({ translated: 0, restored: 0, passedThrough: [] });
-
-/** Every held thread of a session translated (see toolTranslator), with what was done. */
-export function translateTools(
-  session: Session,
-  from: ToolSide,
-  to: ToolSide,
-): { session: Session; stats: TranslationStats } {
-  const stats = noTranslation();
-  const translate = toolTranslator(from, to);
-  const each = (m: Message) => translate(m, stats);
-  return {
-    session: {
-      ...session,
-      messages: session.messages.map(each),
-      threads: session.threads.map((t) => ({ ...t, messages: t.messages.map(each) })),
-    },
-    stats,
-  };
-}
