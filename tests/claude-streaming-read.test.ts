@@ -12,8 +12,11 @@ import { fileURLToPath } from "node:url";
 import { openClaudeSession, readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { holdSession } from "../lib/ir/stream.ts";
 import { DEFAULT_STREAM_FROM_BYTES, setStreamFromBytes, streamFromBytes } from "../lib/io/jsonl.ts";
-import { InputError } from "../lib/errors.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { holdingSignals } from "../lib/io/interrupt.ts";
+import { InputError, InterruptedError } from "../lib/errors.ts";
+import { onProgress, type ProgressUpdate } from "../lib/io/progress.ts";
+import { generateClaudeSession } from "../bench/session.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/claude-code", import.meta.url));
 
@@ -68,4 +71,30 @@ test("a streamed session whose file is rewritten between passes is bad input nam
     assert.ok(error.message.startsWith(path), error.message);
     return true;
   });
+});
+
+test("a pass over a streamed thread shows its progress and stops at a Ctrl-C within a few megabytes", async () => {
+  const path = join(tempDir(), "long.jsonl");
+  generateClaudeSession(path, 12);
+  const opened = await streamingAll(() => openClaudeSession(path));
+  const updates: ProgressUpdate[] = [];
+  onProgress((u) => updates.push(u));
+  let read = 0;
+  try {
+    await assert.rejects(
+      holdingSignals(async () => {
+        for await (const _ of opened.messages) {
+          if (++read === 10) process.emit("SIGINT", "SIGINT");
+        }
+      }),
+      InterruptedError,
+    );
+  } finally {
+    onProgress(undefined);
+  }
+  const pass = updates.filter((u) => u.what === `reading ${path}`);
+  assert.ok(pass.length >= 2 && pass.at(-1)!.finished, `${pass.length} updates`);
+  // Stopped at the pass's next visit to the event loop, long before the thread's end.
+  const total = (await holdSession(opened)).messages.length;
+  assert.ok(read > 10 && read < total / 2, `${read} of ${total} messages read before stopping`);
 });

@@ -292,6 +292,18 @@ function parseLine(path: string, line: number, decoded: string): ParsedLine | nu
   }
 }
 
+/** Records of a file read by their place (see openRecords). */
+export interface RecordReader {
+  /** The record at `offset`, `length` bytes long, parsed. */
+  at(offset: number, length: number): unknown;
+  /**
+   * After a few megabytes: a visit to the event loop (a Ctrl-C is seen there) that the caller awaits; else
+   * nothing to wait for.
+   */
+  pause(): Promise<void> | undefined;
+  close(): void;
+}
+
 /** How much of a file a record reader reads at once: records asked for in file order come from one read. */
 const WINDOW_BYTES = 1024 * 1024;
 
@@ -301,8 +313,11 @@ const WINDOW_BYTES = 1024 * 1024;
  * file order costs one read per megabyte, not one per record; a record longer than the window is read alone.
  * Close it when the pass ends.
  */
-export function openRecords(path: string): { at(offset: number, length: number): unknown; close(): void } {
+export function openRecords(path: string): RecordReader {
   const fd = openSync(path, "r");
+  const step = startProgress(`reading ${path}`, "bytes", fstatSync(fd).size);
+  let sinceVisit = 0;
+  let reached = 0;
   const window = Buffer.allocUnsafe(WINDOW_BYTES);
   let start = 0;
   let end = 0;
@@ -320,6 +335,8 @@ export function openRecords(path: string): { at(offset: number, length: number):
   };
   return {
     at(offset, length) {
+      reached = offset + length;
+      sinceVisit += length;
       unreclaimed += length;
       if (unreclaimed >= RECLAIM_BYTES) {
         unreclaimed = 0;
@@ -333,6 +350,15 @@ export function openRecords(path: string): { at(offset: number, length: number):
         );
       }
     },
-    close: () => closeSync(fd),
+    pause() {
+      if (sinceVisit < YIELD_BYTES) return undefined;
+      sinceVisit = 0;
+      step.advance(reached);
+      return yieldAndCheckpoint();
+    },
+    close() {
+      step.finish();
+      closeSync(fd);
+    },
   };
 }

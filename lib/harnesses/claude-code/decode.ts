@@ -100,7 +100,12 @@ export async function decodeClaude(
  * their place, closed when the pass that opened it ends.
  */
 export interface TranscriptRecords {
-  open(): { at: RecordAt; close(): void };
+  open(): {
+    at: RecordAt;
+    /** Something to await now and then during a pass (the store visits the event loop there), or nothing. */
+    pause(): Promise<void> | undefined;
+    close(): void;
+  };
 }
 
 /**
@@ -132,7 +137,11 @@ export async function decodeClaudeStreamed(
   const messages = streamedMessages(async function* () {
     const pass = records.open();
     try {
-      for (const n of live) yield readMessage(n, pass.at, path);
+      for (const n of live) {
+        yield readMessage(n, pass.at, path);
+        const pausing = pass.pause();
+        if (pausing) await pausing;
+      }
     } finally {
       pass.close();
     }
