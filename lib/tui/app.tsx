@@ -44,6 +44,8 @@ export interface AppProps {
   onListed?(): void;
   /** Called after each handoff, so the CLI can print its resume command when the TUI closes. */
   onHandedOff?(done: HandedOff): void;
+  /** Called after each undo with the operation undone (its resume command is no longer one to print). */
+  onUndone?(op: string): void;
 }
 
 export function App(props: AppProps) {
@@ -185,7 +187,18 @@ export function App(props: AppProps) {
       />
     );
   } else {
-    screen = <UndoScreen {...common} active={active} context={context} onBack={pop} onChanged={reload} />;
+    screen = (
+      <UndoScreen
+        {...common}
+        active={active}
+        context={context}
+        onBack={pop}
+        onChanged={(op) => {
+          props.onUndone?.(op);
+          reload();
+        }}
+      />
+    );
   }
   return (
     <KeyTarget.Provider value={keyTarget}>
@@ -263,16 +276,21 @@ export interface TuiIo {
   stdout?: NodeJS.WriteStream;
 }
 
-/** Runs the TUI full screen until the user quits; resolves with the handoffs made, for the CLI to print. */
+/** Runs the TUI full screen until the user quits; resolves with the handoffs made and not undone, to print. */
 export async function runTui(
   context: TuiContext,
   listings: AsyncIterator<Listing>,
   io: TuiIo = {},
 ): Promise<HandedOff[]> {
-  const made: HandedOff[] = [];
+  let made: HandedOff[] = [];
   const app = render(
     <Guard>
-      <App context={context} listings={listings} onHandedOff={(d) => made.push(d)} />
+      <App
+        context={context}
+        listings={listings}
+        onHandedOff={(d) => made.push(d)}
+        onUndone={(op) => (made = made.filter((d) => d.op !== op))}
+      />
     </Guard>,
     { alternateScreen: true, exitOnCtrlC: true, ...io },
   );

@@ -26,6 +26,7 @@ import {
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { auditHandoff, auditUndo } from "../observe/audit.ts";
 import { newerFirst } from "../pipeline/reference.ts";
+import { heldOpen, type Holder } from "../io/held-open.ts";
 import { type Ends, keptEnds } from "./search.ts";
 
 /** Where the stores are and what the environment says, read once by the CLI and passed down. */
@@ -45,7 +46,10 @@ export interface TuiContext {
   warn?: (line: string) => void;
 }
 
-/** A session is live when its file (or its database) changed within this long: a harness is writing it now. */
+/**
+ * A session is live when its file (or, in a shared database, its row) changed within this long: a harness is
+ * writing it now. A session file another process holds open is live too (on Linux: see listingsOf).
+ */
 export const LIVE_WINDOW_MS = 60_000;
 
 export interface Row {
@@ -56,6 +60,8 @@ export interface Row {
   size?: number;
   sharedFile: boolean;
   live: boolean;
+  /** The process holding the session's file open, when that is what makes it live. */
+  heldBy?: Holder;
 }
 
 export interface Listing {
@@ -133,6 +139,20 @@ export async function* listingsOf(context: TuiContext): AsyncGenerator<Listing> 
       rows: [...listing.rows, ...store.sessions.map(rowOf)].sort((a, b) => newerFirst(a.summary, b.summary)),
       broken: listing.broken,
       pending,
+    };
+    yield listing;
+  }
+  // Last, once every row is on screen: a session file another process holds open (a harness running it,
+  // writing or not) is live too. Shared databases are not: the harness holds them for all their sessions.
+  const quiet = listing.rows.filter((r) => !r.live && !r.sharedFile);
+  const held = heldOpen(quiet.map((r) => r.summary.path));
+  if (held.size) {
+    listing = {
+      ...listing,
+      rows: listing.rows.map((r) => {
+        const holder = r.sharedFile ? undefined : held.get(r.summary.path);
+        return holder ? { ...r, live: true, heldBy: holder } : r;
+      }),
     };
     yield listing;
   }

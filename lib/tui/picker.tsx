@@ -284,7 +284,12 @@ function DetailPane(
   const line = (text: string) => <Text wrap="truncate-end">{clip(text, width)}</Text>;
   if (!row) return <Box height={7} />;
   const s = row.summary;
-  const head = `${s.harness} ${field(s.id)}${row.live ? " · live (changed in the last minute)" : ""}${
+  const live = row.heldBy
+    ? ` · live (open in ${field(row.heldBy.command)}, pid ${row.heldBy.pid})`
+    : row.live
+    ? " · live (changed in the last minute)"
+    : "";
+  const head = `${s.harness} ${field(s.id)}${live}${
     row.sharedFile ? " · * size of the shared database" : ""
   }`;
   if (detail === undefined) {

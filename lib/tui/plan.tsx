@@ -27,7 +27,7 @@ export function planLines(outcome: HandoffOutcome, done?: HandedOff): string[] {
     out.push(`  ${done.target.resumeCommand}`);
     out.push("Undo with:");
     out.push(`  session-bridge undo ${done.op}   (or press u here)`);
-    out.push("Both are printed again when you quit, to copy from the terminal.");
+    out.push("Both are printed again when you quit (unless undone), to copy from the terminal.");
     out.push("");
   } else out.push("Plan (nothing has been written yet):");
   out.push(

@@ -25,7 +25,8 @@ export interface UndoScreenProps {
   onBack(): void;
   onQuit(): void;
   onHelp(keys: KeyHelp[]): void;
-  onChanged(): void;
+  /** After each undo, with the operation undone. */
+  onChanged(op: string): void;
 }
 
 type Stage =
@@ -69,7 +70,7 @@ export function UndoScreen(props: UndoScreenProps) {
       (outcome) => {
         setStage({ kind: "done", outcome });
         reload();
-        props.onChanged();
+        props.onChanged(op);
       },
       (e) => {
         setError(messageOf(e));
