@@ -86,7 +86,9 @@ export async function prepareConversion(
   const same = from.name === target.name;
   const stub = request.stubOpenCalls ?? true;
   const fit = messageFitter(source, from, target, request.registry);
-  const survey = await surveyThread(source.messages, fit);
+  // A held thread is held fitted (made fit once); a streamed one is made fit again as the writer reads it.
+  const fitted: Message[] | undefined = Array.isArray(source.messages) ? [] : undefined;
+  const survey = await surveyThread(source.messages, fit, fitted);
   const carriedPending = carryPending(source.pending, source.earlierHandoff, survey.carry);
   const { carried } = carriedPending;
   let pending = withCallNames(carriedPending.pending, survey.carry.calls);
@@ -112,11 +114,13 @@ export async function prepareConversion(
     ...source,
     pending,
     threads: source.threads.map((t) => ({ ...t, messages: t.messages.map(translateThread) })),
-    messages: pipeMessages(source.messages, () => {
-      const tally = fit.tally();
-      const stubs = new StubInserter(open);
-      return { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() };
-    }),
+    messages: fitted
+      ? pipeMessages(fitted, () => new StubInserter(open))
+      : pipeMessages(source.messages, () => {
+        const tally = fit.tally();
+        const stubs = new StubInserter(open);
+        return { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() };
+      }),
   };
   const posture = targetPosture(source, from, target);
   const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request);
@@ -223,7 +227,12 @@ interface ThreadSurvey extends FitTally {
   natives: Record<string, NativeToolCall>;
 }
 
-async function surveyThread(messages: Messages, fit: MessageFitter): Promise<ThreadSurvey> {
+/** The survey, each fitted message also pushed to `fitted` when given. */
+async function surveyThread(
+  messages: Messages,
+  fit: MessageFitter,
+  fitted?: Message[],
+): Promise<ThreadSurvey> {
   const survey: ThreadSurvey = {
     ...fit.tally(),
     tally: new ThreadTally(),
@@ -237,6 +246,7 @@ async function surveyThread(messages: Messages, fit: MessageFitter): Promise<Thr
   let index = 0;
   for await (const source of messages) {
     const m = fit.message(source, survey);
+    fitted?.push(m);
     responding = responding.filter((caller) => {
       const goesOn = continuesResponse(caller, m);
       if (goesOn) survey.responseEnds.set(caller.uid, index);
