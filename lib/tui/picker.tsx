@@ -225,14 +225,25 @@ export function Picker(props: PickerProps) {
           return <Text key={row.key} inverse={isSelected} wrap="truncate-end">{clip(line, width)}</Text>;
         })}
       </Box>
-      <DetailPane row={selected} detail={selected ? details.get(selected.key) : undefined} width={width} />
+      <DetailPane
+        row={selected}
+        detail={selected ? details.get(selected.key) : undefined}
+        waiting={!settled}
+        width={width}
+      />
       <Footer keys={PICKER_KEYS} width={width} />
     </Box>
   );
 }
 
 function DetailPane(
-  { row, detail, width }: { row: Row | undefined; detail: Detail | Error | undefined; width: number },
+  { row, detail, waiting, width }: {
+    row: Row | undefined;
+    detail: Detail | Error | undefined;
+    /** Not read yet: the stores are still listing and the row was not chosen. */
+    waiting: boolean;
+    width: number;
+  },
 ) {
   const line = (text: string) => <Text wrap="truncate-end">{clip(text, width)}</Text>;
   if (!row) return <Box height={7} />;
@@ -257,7 +268,7 @@ function DetailPane(
         borderRight={false}
       >
         {line(head)}
-        {line("reading…")}
+        {line(waiting ? "read once every store is listed (or when you move to it)" : "reading…")}
       </Box>
     );
   }
