@@ -140,6 +140,8 @@ test("the picker is drawn at once and fills store by store: a store still listin
   const early = await see((f) => /codex +Please remember/.test(f), "the first stores' rows");
   assert.match(early, /listing… hermes/);
   assert.match(early, /2 of 2 sessions/);
+  // The detail of a row nobody chose waits for the listing: the first row may still change.
+  assert.match(early, /read once every store is listed/);
   assert.doesNotMatch(early, /hermes +Please describe/);
   assert.ok(early.indexOf("claude-code ") < early.indexOf("codex "), "newest first");
   held.release();

@@ -6,8 +6,9 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Box, Text } from "ink";
 import type { Detail, Listing, Row, TuiContext } from "./data.ts";
-import { loadDetail, readEnds } from "./data.ts";
-import { type Ends, endsMatch, keptEnds, scanEnds } from "./search.ts";
+import { loadDetail } from "./data.ts";
+import { type Ends, endsMatch, keptEnds } from "./search.ts";
+import { useMessageScan } from "./scan.ts";
 import { ago, bytes, clip, field, fuzzy } from "./text.ts";
 import { Footer } from "./footer.tsx";
 import { anchoredWindow } from "./window.ts";
@@ -60,9 +61,6 @@ function match(query: string, row: Row, ends: Ends | undefined): number | undefi
   if (ends && endsMatch(query, ends)) scores.push(0.5);
   return scores.length ? Math.min(...scores) : undefined;
 }
-
-/** How often rows read by the filter's scan are shown: each redraw filters every row again. */
-const SCAN_REDRAW_MS = 100;
 
 const messagesOf = (
   d: Detail | Error | undefined,
@@ -140,52 +138,7 @@ export function Picker(props: PickerProps) {
   const detailHeight = 7;
   const page = Math.max(3, height - detailHeight - 4);
   const wanted = (Math.floor(cursor / page) + 1) * page;
-  const [scanning, setScanning] = useState<{ read: number; of: number } | undefined>(undefined);
-  const reading = useRef(new Set<string>());
-  useEffect(() => {
-    const missing = wanted - shown.length;
-    if (!query || missing <= 0) return;
-    const matched = new Set(shown.map((r) => r.key));
-    const candidates = narrowed.filter((r) =>
-      !matched.has(r.key) && !endsOf(r) && !reading.current.has(r.key)
-    );
-    if (!candidates.length) return;
-    let cancelled = false;
-    let batch: [string, Ends][] = [];
-    let read = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const flush = () => {
-      timer = undefined;
-      if (batch.length) props.onEnds(batch);
-      batch = [];
-      if (!cancelled) setScanning({ read, of: candidates.length });
-    };
-    setScanning({ read, of: candidates.length });
-    scanEnds({
-      candidates,
-      wanted: missing,
-      read: (row) => {
-        reading.current.add(row.key);
-        return readEnds(context, row);
-      },
-      matches: (e) => endsMatch(query, e),
-      onRead: (row, e) => {
-        reading.current.delete(row.key);
-        read++;
-        batch.push([row.key, e]);
-        timer ??= setTimeout(flush, SCAN_REDRAW_MS);
-      },
-      cancelled: () => cancelled,
-    }).then(() => {
-      if (timer) clearTimeout(timer);
-      flush();
-      if (!cancelled) setScanning(undefined);
-    });
-    return () => {
-      cancelled = true;
-      setScanning(undefined);
-    };
-  }, [query, narrowed, wanted]);
+  const scanning = useMessageScan({ context, query, narrowed, shown, wanted, endsOf, onEnds: props.onEnds });
 
   useKeys((input, key) => {
     if (typingRef.current) {
@@ -272,14 +225,25 @@ export function Picker(props: PickerProps) {
           return <Text key={row.key} inverse={isSelected} wrap="truncate-end">{clip(line, width)}</Text>;
         })}
       </Box>
-      <DetailPane row={selected} detail={selected ? details.get(selected.key) : undefined} width={width} />
+      <DetailPane
+        row={selected}
+        detail={selected ? details.get(selected.key) : undefined}
+        waiting={!settled}
+        width={width}
+      />
       <Footer keys={PICKER_KEYS} width={width} />
     </Box>
   );
 }
 
 function DetailPane(
-  { row, detail, width }: { row: Row | undefined; detail: Detail | Error | undefined; width: number },
+  { row, detail, waiting, width }: {
+    row: Row | undefined;
+    detail: Detail | Error | undefined;
+    /** Not read yet: the stores are still listing and the row was not chosen. */
+    waiting: boolean;
+    width: number;
+  },
 ) {
   const line = (text: string) => <Text wrap="truncate-end">{clip(text, width)}</Text>;
   if (!row) return <Box height={7} />;
@@ -304,7 +268,7 @@ function DetailPane(
         borderRight={false}
       >
         {line(head)}
-        {line("reading…")}
+        {line(waiting ? "read once every store is listed (or when you move to it)" : "reading…")}
       </Box>
     );
   }
