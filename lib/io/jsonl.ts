@@ -115,9 +115,17 @@ export interface JsonlTail {
   truncatedLine?: number;
 }
 
-export interface JsonlLimits {
+export interface JsonlOptions {
   /** The longest record allowed, in bytes (default: the process's, DEFAULT_MAX_RECORD_BYTES unless set). */
   maxRecordBytes?: number;
+  /** The line to start reading at (default: the first), as an earlier read gave it. */
+  start?: JsonlStart;
+}
+
+/** A line of a JSONL file to read from: its first byte's offset and its 1-based number. */
+export interface JsonlStart {
+  offset: number;
+  line: number;
 }
 
 /** Records shorter than this keep their text for `text()`; longer ones are read again from the file. */
@@ -136,17 +144,17 @@ const KEEP_TEXT_BYTES = 64 * 1024;
 export async function* readJsonl(
   path: string,
   tail: JsonlTail = {},
-  limits: JsonlLimits = {},
+  options: JsonlOptions = {},
 ): AsyncGenerator<JsonlLine> {
   assertRegularFile(path);
-  const limit = limits.maxRecordBytes ?? maxRecordBytes;
+  const limit = options.maxRecordBytes ?? maxRecordBytes;
   // One buffer, read into again and again: lines leave no trail of chunks behind for the collector.
   const fd = openSync(path, "r");
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let open = true;
-  let lineNo = 0;
+  let lineNo = (options.start?.line ?? 1) - 1;
   /** File offset of the first byte not yet consumed: always the start of a line. */
-  let offset = 0;
+  let offset = options.start?.offset ?? 0;
 
   const tooLong = () =>
     new InputError(
@@ -174,8 +182,8 @@ export async function* readJsonl(
   };
 
   const step = startProgress(`reading ${path}`, "bytes", fstatSync(fd).size);
-  let visited = 0;
-  let reclaimed = 0;
+  let visited = offset;
+  let reclaimed = offset;
   try {
     for (;;) {
       if (offset - visited >= YIELD_BYTES) {

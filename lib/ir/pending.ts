@@ -14,36 +14,83 @@ export function findPending(
   queuedInput: QueuedInput[],
   abortedAt: number[] = [],
 ): Pending {
-  const resolved = new Set<string>();
-  for (const m of messages) for (const b of m.blocks) if (b.type === "tool_result") resolved.add(b.callId);
+  const tracker = new PendingTracker();
+  for (const at of abortedAt) tracker.abortAt(at);
+  for (const m of messages) tracker.add(m);
+  return tracker.pending(queuedInput);
+}
 
-  // The last assistant response can still be in flight. An unanswered call in an earlier response that the
-  // model moved on from was abandoned (a retry), unless an abort record followed it: then it was interrupted.
-  const last = new Set(lastAssistantResponse(messages));
-  const lastAbort = Math.max(-1, ...abortedAt);
-  const openToolCalls: OpenToolCall[] = [];
-  messages.forEach((m, index) => {
-    if (m.role !== "assistant" || (!last.has(m) && index >= lastAbort)) return;
+/** A call not answered so far, with what deciding whether it is still in flight needs of its message. */
+interface UnansweredCall extends OpenToolCall {
+  index: number;
+  providerMessageId?: string;
+}
+
+/**
+ * findPending one message at a time, for a thread too large to hold (a streamed reader's indexing pass): it
+ * keeps only the calls not answered yet, the ids answered, and the last response and turn.
+ */
+export class PendingTracker {
+  private count = 0;
+  private lastAbort = -1;
+  private readonly answered = new Set<string>();
+  /** By the order they were made in: openToolCalls keeps the thread's order. */
+  private readonly unanswered = new Map<number, UnansweredCall>();
+  private readonly byCall = new Map<string, number[]>();
+  private made = 0;
+  private lastResponse?: { index: number; providerMessageId?: string };
+  private lastTurn?: { role: Message["role"]; answers: boolean };
+
+  /** A turn was aborted once `position` messages were read. */
+  abortAt(position: number) {
+    this.lastAbort = Math.max(this.lastAbort, position);
+  }
+
+  /** The thread's next message. */
+  add(m: Message) {
+    const index = this.count++;
     for (const b of m.blocks) {
-      if (b.type === "tool_call" && !resolved.has(b.id)) {
-        openToolCalls.push({ callId: b.id, name: b.name, messageUid: m.uid });
-      }
+      if (b.type !== "tool_result") continue;
+      this.answered.add(b.callId);
+      for (const at of this.byCall.get(b.callId) ?? []) this.unanswered.delete(at);
+      this.byCall.delete(b.callId);
     }
-  });
-  return { openToolCalls, queuedInput, interruptedTurn: isInterrupted(messages, openToolCalls.length > 0) };
-}
+    if (m.kind === "turn") {
+      this.lastTurn = { role: m.role, answers: m.blocks.some((b) => b.type === "tool_result") };
+    }
+    // Only a response's calls can be in flight.
+    if (m.role !== "assistant") return;
+    this.lastResponse = { index, ...(m.providerMessageId ? { providerMessageId: m.providerMessageId } : {}) };
+    for (const b of m.blocks) {
+      if (b.type !== "tool_call" || this.answered.has(b.id)) continue;
+      const at = this.made++;
+      this.unanswered.set(at, {
+        callId: b.id,
+        name: b.name,
+        messageUid: m.uid,
+        index,
+        ...(m.providerMessageId ? { providerMessageId: m.providerMessageId } : {}),
+      });
+      this.byCall.set(b.id, [...(this.byCall.get(b.id) ?? []), at]);
+    }
+  }
 
-/** The last assistant message and its siblings: one API response may be split over several records. */
-function lastAssistantResponse(messages: Message[]): Message[] {
-  const last = messages.findLast((m) => m.role === "assistant");
-  if (!last) return [];
-  if (!last.providerMessageId) return [last];
-  return messages.filter((m) => m.role === "assistant" && m.providerMessageId === last.providerMessageId);
-}
-
-/** The last turn ended before the model answered: an open call, or tool results nobody has read yet. */
-function isInterrupted(messages: Message[], hasOpenCalls: boolean): boolean {
-  if (hasOpenCalls) return true;
-  const last = messages.findLast((m) => m.kind === "turn");
-  return !!last && last.role !== "assistant" && last.blocks.some((b) => b.type === "tool_result");
+  /**
+   * The last assistant response (one API response may be split over several messages sharing its id) can
+   * still be in flight. An unanswered call in an earlier response that the model moved on from was abandoned
+   * (a retry), unless an abort followed it: then it was interrupted.
+   */
+  pending(queuedInput: QueuedInput[]): Pending {
+    const last = this.lastResponse;
+    const inLast = (c: UnansweredCall) =>
+      c.index === last?.index ||
+      (!!last?.providerMessageId && c.providerMessageId === last.providerMessageId);
+    const openToolCalls: OpenToolCall[] = [...this.unanswered.values()]
+      .filter((c) => inLast(c) || c.index < this.lastAbort)
+      .map(({ callId, name, messageUid }) => ({ callId, name, messageUid }));
+    // The last turn ended before the model answered: an open call, or tool results nobody has read yet.
+    const interruptedTurn = openToolCalls.length > 0 ||
+      (!!this.lastTurn && this.lastTurn.role !== "assistant" && this.lastTurn.answers);
+    return { openToolCalls, queuedInput, interruptedTurn };
+  }
 }

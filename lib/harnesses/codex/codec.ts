@@ -4,7 +4,7 @@
  * passes in. No file, database, environment or clock is read here: the store (store.ts) reads the rollout and
  * the index, and writes them.
  */
-export { decodeCodex, type RolloutLines } from "./decode.ts";
+export { decodeCodex, decodeCodexStreamed, type RolloutLines, type RolloutSource } from "./decode.ts";
 export { isCopy, renderRollout } from "./write.ts";
 export { copyRollout } from "./copy.ts";
 export { adjustedMeta, describeCopy } from "./describe.ts";

@@ -3,15 +3,21 @@
  * calls and their outputs linked by `call_id`); `event_msg` lines are UI mirrors of the same turns and feed only
  * titles and interruption state, never a second copy of a turn. A `compacted` line replaces the live context with
  * its replacement history; what came before it is kept apart as a `compacted` thread.
+ *
+ * The rollout is linear, so the live thread is what follows its last compaction. Held, every message is kept as
+ * it is built; streamed, one pass indexes the rollout (the head, and what pending state, models and title need
+ * of the live thread, message by message), and the live thread's lines are read again and built by the same
+ * code each time the thread is iterated.
  */
-import type { Block, Message, Origin, Session } from "../../ir/schema.ts";
-import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
+import type { Block, Message, Origin, Session, Thread } from "../../ir/schema.ts";
+import type { JsonlLine, JsonlStart, JsonlTail } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
 import { assertRecordTime } from "../../ir/clock.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
-import { findPending } from "../../ir/pending.ts";
-import { modelsOf } from "../../ir/summary.ts";
+import { PendingTracker } from "../../ir/pending.ts";
+import { firstUserTitle } from "../../ir/summary.ts";
 import { emptySession } from "../../ir/session.ts";
+import { type SessionStream, streamedMessages } from "../../ir/stream.ts";
 import {
   blocksFromContent,
   callFromItem,
@@ -26,23 +32,59 @@ import { isObject, type Json, optStr } from "../../io/json.ts";
 const CALL_ITEMS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
 const OUTPUT_ITEMS = new Set(["function_call_output", "custom_tool_call_output"]);
 
+/** What building messages carries from line to line: the same whether they are held, indexed or streamed. */
+interface Builder {
+  /** The model of the turn under way (turn_context). */
+  model?: string;
+  /** The running assistant response, extended while items keep coming from the model. */
+  open?: Message;
+  /** The message pushed last: complete once the next one is pushed, or its thread ends. */
+  last?: Message;
+  /** Messages of the current thread so far, the one still being built among them. */
+  count: number;
+  compactions: number;
+  /** The uid the `index`th message of the current thread takes, given the one its item names. */
+  uid(uid: string, index: number): string;
+  /** A message of the current thread, complete. */
+  done(m: Message): void;
+  /** The current thread is compacted (all its messages done): the `n`th compaction starts the next one. */
+  compacted(n: number): void;
+}
+
+/**
+ * What the head needs of the current thread (the live one, once the rollout ends), taken message by message.
+ * A compaction starts them afresh, abort positions included: those count messages of the thread they were
+ * recorded in.
+ */
+class ThreadFacts {
+  readonly pending = new PendingTracker();
+  readonly models = new Set<string>();
+  /** The title its first prompt gives (see firstUserTitle). */
+  title?: string;
+
+  add(m: Message) {
+    this.pending.add(m);
+    if (m.model) this.models.add(m.model);
+    this.title ??= firstUserTitle([m]);
+  }
+}
+
+/** The indexing pass (and the held read): the builder, plus everything the head is made of. */
 interface ReadState {
   session: Session;
   drift: DriftCollector;
   version?: string;
-  model?: string;
-  /** The running assistant response, extended while items keep coming from the model. */
-  open?: Message;
+  build: Builder;
+  facts: ThreadFacts;
   /** The current turn ended aborted or with an error (cleared when a turn completes). */
   turnBroken: boolean;
-  /** Where turns were aborted (messages read so far): calls unanswered there were interrupted. */
-  aborts: number[];
   /** A turn has started and not ended (complete or aborted) yet. */
   turnRunning: boolean;
   threadName?: string;
-  compactions: number;
-  /** Message uids taken so far: item ids repeat when Codex replays history after a compaction. */
-  uids: Set<string>;
+  /** Where the live thread starts: the last compaction, else the first line. */
+  liveFrom: LiveStart;
+  /** The offset of the last line read. */
+  through: number;
 }
 
 /** A rollout's records as the store reads them, with the file they come from (for origins and notices). */
@@ -54,18 +96,158 @@ export interface RolloutLines {
 }
 
 /**
- * A Codex thread from its rollout's records. Its title is the name the rollout itself records, if any: a name
- * kept only in the store's index, or one taken from the first prompt, is the store's to add (read.ts).
+ * A Codex thread from its rollout's records, every message held. Its title is the name the rollout itself
+ * records, if any: a name kept only in the store's index, or one taken from the first prompt, is the store's
+ * to add (read.ts).
  */
-export async function decodeCodex({ path, lines, tail }: RolloutLines): Promise<Session> {
+export async function decodeCodex(rollout: RolloutLines): Promise<Session> {
+  const { state, threads, messages } = await holdRollout(rollout);
+  state.session.threads.push(...threads);
+  return { ...head(state), messages };
+}
+
+/** Where a streamed rollout's records are read, by the store: from `start` on (else from the first line). */
+export interface RolloutSource {
+  path: string;
+  open(start?: JsonlStart): { lines: AsyncIterable<JsonlLine>; tail: JsonlTail };
+}
+
+/** A session with its live thread streamed, and the title its first prompt gives (see titleFromFirstUserText). */
+export interface StreamedRollout {
+  session: SessionStream;
+  firstUserTitle?: string;
+}
+
+/**
+ * The session with its live thread streamed: the rollout is read once to index it, and the live thread's lines
+ * (from its last compaction on) are read again and built each time the thread is iterated. The threads
+ * compacted before it are held: they are history, usually small, read again now up to the live thread.
+ */
+export async function decodeCodexStreamed(source: RolloutSource): Promise<StreamedRollout> {
+  const path = source.path;
+  // The uids the live thread's messages take when the one their item names was taken already, by place.
+  let renamed = new Map<number, string>();
+  const state = await indexRollout({ path, ...source.open() }, {
+    uid: takenOnce((index, uid) => renamed.set(index, uid)),
+    done: () => {},
+    compacted: () => (renamed = new Map()),
+  });
+  const session: SessionStream = head(state);
+  const { liveFrom, through } = state;
+  const count = state.build.count;
+  if (state.build.compactions) {
+    const prefix = source.open();
+    session.threads.push(
+      ...(await holdRollout({ path, lines: upTo(prefix.lines, liveFrom.start.offset), tail: prefix.tail }))
+        .threads,
+    );
+  }
+  const compacted = session.threads.flatMap((t) => t.messages);
+  const title = firstUserTitle(compacted) ?? state.facts.title;
+  const changed = () => new InputError(`${path}: the rollout changed while it was read; read it again`);
+  session.messages = streamedMessages(async function* () {
+    const ready: Message[] = [];
+    let last = -1;
+    const build = builder({
+      uid: (uid, index) => renamed.get(index) ?? uid,
+      done: (m) => ready.push(m),
+      // The live thread starts at its compaction: one more is not the rollout that was indexed.
+      compacted: () => {
+        if (last !== -1) throw changed();
+      },
+    }, liveFrom);
+    for await (const line of source.open(liveFrom.start).lines) {
+      // Lines a live writer appended since the rollout was indexed are not part of this session.
+      if (line.offset > through) break;
+      if (!isObject(line.value)) throw changed();
+      buildLine(build, path, line, line.value);
+      last = line.offset;
+      yield* ready.splice(0);
+    }
+    endThread(build);
+    yield* ready.splice(0);
+    if (last !== through || build.count !== count) throw changed();
+  });
+  return { session, ...(title === undefined ? {} : { firstUserTitle: title }) };
+}
+
+/** The lines of `lines` up to and including the one at `offset`. */
+async function* upTo(lines: AsyncIterable<JsonlLine>, offset: number): AsyncGenerator<JsonlLine> {
+  for await (const line of lines) {
+    yield line;
+    if (line.offset >= offset) return;
+  }
+}
+
+/** The rollout with every message held: the threads it compacted, and the live thread. */
+async function holdRollout(
+  rollout: RolloutLines,
+): Promise<{ state: ReadState; threads: Thread[]; messages: Message[] }> {
+  const threads: Thread[] = [];
+  let messages: Message[] = [];
+  const state = await indexRollout(rollout, {
+    uid: takenOnce(),
+    done: (m) => messages.push(m),
+    compacted: (n) => {
+      if (messages.length) threads.push({ id: `compacted-${n}`, kind: "compacted", messages });
+      messages = [];
+    },
+  });
+  return { state, threads, messages };
+}
+
+/** Where the live thread starts, and what building it carries in from the lines before. */
+interface LiveStart {
+  start: JsonlStart;
+  model?: string;
+  compactions: number;
+}
+
+/** The parts of a builder that differ between holding, indexing and streaming. */
+type Sink = Pick<Builder, "uid" | "done" | "compacted">;
+
+function builder(sink: Sink, from: LiveStart): Builder {
+  return { ...sink, count: 0, compactions: from.compactions, ...(from.model ? { model: from.model } : {}) };
+}
+
+/**
+ * Uids made unique across the rollout: item ids repeat when Codex replays history after a compaction.
+ * `renamed` hears of every uid changed, with the place of its message in its thread.
+ */
+function takenOnce(renamed?: (index: number, uid: string) => void): Builder["uid"] {
+  const taken = new Set<string>();
+  return (uid, index) => {
+    const unique = taken.has(uid) ? `${uid}#${taken.size}` : uid;
+    taken.add(unique);
+    if (unique !== uid) renamed?.(index, unique);
+    return unique;
+  };
+}
+
+/**
+ * Reads the whole rollout: the head from every line, the messages built and handed to `sink` as each is
+ * complete, and what the head needs of the live thread taken from them.
+ */
+async function indexRollout({ path, lines, tail }: RolloutLines, sink: Sink): Promise<ReadState> {
   const state: ReadState = {
     session: emptySession({ harness: "codex", id: "", path, models: [] }),
     drift: new DriftCollector("codex"),
+    build: builder({
+      uid: sink.uid,
+      done: (m) => {
+        state.facts.add(m);
+        sink.done(m);
+      },
+      compacted: (n) => {
+        state.facts = new ThreadFacts();
+        sink.compacted(n);
+      },
+    }, FIRST_LINE),
+    facts: new ThreadFacts(),
     turnBroken: false,
-    aborts: [],
     turnRunning: false,
-    compactions: 0,
-    uids: new Set(),
+    liveFrom: FIRST_LINE,
+    through: -1,
   };
   for await (const line of lines) {
     if (!isObject(line.value)) throw new InputError(`${path}:${line.line}: expected a JSON object`);
@@ -75,47 +257,66 @@ export async function decodeCodex({ path, lines, tail }: RolloutLines): Promise<
       state.version ??= optStr(record.payload.cli_version);
     }
     state.drift.check(state.version, type, record, line.line);
-    const origin: Origin = {
-      harness: "codex",
-      path,
-      offset: line.offset,
-      length: line.length,
-      type,
-    };
     assertRecordTime(record.timestamp, `${path}:${line.line}`, "timestamp");
     noteTimes(state, optStr(record.timestamp));
     const payload = isObject(record.payload) ? record.payload : {};
     if (type === "session_meta") {
       assertRecordTime(payload.timestamp, `${path}:${line.line}`, "payload.timestamp");
     }
-    if (type === "response_item") addItem(state, payload, origin, optStr(record.timestamp), line.line);
-    else {
+    if (type !== "response_item") {
       // UI events and usage records interleave with a response's items without ending it.
-      state.session.passthrough.push({ type, origin });
+      state.session.passthrough.push({ type, origin: originOf(path, line, type) });
       if (type === "session_meta") noteSessionMeta(state, payload);
-      else if (type === "turn_context") noteTurnContext(state, payload);
+      else if (type === "turn_context") notePosture(state, payload);
       else if (type === "event_msg") noteEvent(state, payload);
-      else if (type === "compacted") compact(state, payload, origin, optStr(record.timestamp));
+      else if (type === "compacted") {
+        const { model, compactions } = state.build;
+        state.liveFrom = {
+          start: { offset: line.offset, line: line.line },
+          compactions,
+          ...(model ? { model } : {}),
+        };
+      }
     }
+    buildLine(state.build, path, line, record);
+    state.through = line.offset;
   }
+  endThread(state.build);
   if (tail.truncatedLine) {
     state.session.notices.push(
       `${path}:${tail.truncatedLine}: incomplete last line (a live writer was mid-append); it was skipped`,
     );
   }
-  return finish(state);
+  return state;
 }
 
-function finish(state: ReadState): Session {
+const FIRST_LINE: LiveStart = { start: { offset: 0, line: 1 }, compactions: 0 };
+
+function originOf(path: string, line: JsonlLine, type: string): Origin {
+  return { harness: "codex", path, offset: line.offset, length: line.length, type };
+}
+
+/** One line's part in the thread: an item, the model of the turn, or a compaction. */
+function buildLine(build: Builder, path: string, line: JsonlLine, record: Json) {
+  const type = optStr(record.type) ?? "";
+  const payload = isObject(record.payload) ? record.payload : {};
+  const timestamp = optStr(record.timestamp);
+  if (type === "response_item") addItem(build, payload, originOf(path, line, type), timestamp, line.line);
+  else if (type === "turn_context") build.model = optStr(payload.model) ?? build.model;
+  else if (type === "compacted") compact(build, payload, originOf(path, line, type), timestamp);
+}
+
+/** Everything of the session but its live thread's messages. */
+function head(state: ReadState): Session {
   const session = state.session;
   if (!session.meta.id) {
     throw new InputError(`${session.meta.path}: no session_meta record: not a Codex rollout`);
   }
   session.drift = state.drift.entries();
-  session.pending = findPending(session.messages, [], state.aborts);
+  session.pending = state.facts.pending.pending([]);
   if (state.turnBroken) session.pending.interruptedTurn = true;
   if (state.threadName !== undefined) session.meta.title = state.threadName;
-  session.meta.models = modelsOf(session.messages);
+  session.meta.models = [...state.facts.models];
   return session;
 }
 
@@ -138,10 +339,9 @@ function noteSessionMeta(state: ReadState, payload: Json) {
   if (git) meta.gitBranch ??= git;
 }
 
-/** Per-turn settings: the model for the turn's messages, the permission posture in Codex's own words
- * ("<approval> <sandbox>", as lib/posture reads them). */
-function noteTurnContext(state: ReadState, payload: Json) {
-  state.model = optStr(payload.model) ?? state.model;
+/** Per-turn settings: the permission posture in Codex's own words ("<approval> <sandbox>", as lib/posture
+ * reads them). The model for the turn's messages is the builder's (buildLine). */
+function notePosture(state: ReadState, payload: Json) {
   const approval = optStr(payload.approval_policy);
   const sandbox = isObject(payload.sandbox_policy) ? optStr(payload.sandbox_policy.type) : undefined;
   if (approval && sandbox) state.session.meta.permissionMode = `${approval} ${sandbox}`;
@@ -152,14 +352,14 @@ function noteEvent(state: ReadState, payload: Json) {
     case "task_started":
       // A turn that never ended (Codex was killed) was cut off by this one: its unanswered calls were
       // interrupted, like those of an aborted turn.
-      if (state.turnRunning) state.aborts.push(state.session.messages.length);
+      if (state.turnRunning) state.facts.pending.abortAt(state.build.count);
       state.turnRunning = true;
       state.turnBroken = false;
       break;
     case "turn_aborted":
       state.turnRunning = false;
       state.turnBroken = true;
-      state.aborts.push(state.session.messages.length);
+      state.facts.pending.abortAt(state.build.count);
       break;
     case "task_complete":
       state.turnRunning = false;
@@ -191,7 +391,7 @@ function usageOf(total: Json) {
 }
 
 function addItem(
-  state: ReadState,
+  build: Builder,
   item: Json,
   origin: Origin,
   timestamp: string | undefined,
@@ -200,13 +400,13 @@ function addItem(
   const type = optStr(item.type) ?? "";
   const uid = optStr(item.id) ?? `line-${lineNo}`;
   if (type === "message" && item.role !== "assistant") {
-    state.open = undefined;
-    push(state, userSideMessage(item, uid, origin, timestamp));
+    build.open = undefined;
+    push(build, userSideMessage(item, uid, origin, timestamp));
     return;
   }
   if (OUTPUT_ITEMS.has(type)) {
-    state.open = undefined;
-    push(state, {
+    build.open = undefined;
+    push(build, {
       ...base(uid, origin, timestamp),
       role: "tool",
       kind: "turn",
@@ -223,18 +423,18 @@ function addItem(
     : CALL_ITEMS.has(type)
     ? [callFromItem(item)]
     : [{ type: "raw", harness: "codex", kind: type || "unknown", value: item }];
-  if (state.open) {
-    state.open.blocks.push(...blocks);
+  if (build.open) {
+    build.open.blocks.push(...blocks);
     return;
   }
-  state.open = {
+  build.open = {
     ...base(uid, origin, timestamp),
     role: "assistant",
     kind: "turn",
     blocks,
-    ...(state.model ? { model: state.model } : {}),
+    ...(build.model ? { model: build.model } : {}),
   };
-  push(state, state.open);
+  push(build, build.open);
 }
 
 function base(uid: string, origin: Origin, timestamp: string | undefined) {
@@ -253,25 +453,32 @@ function userSideMessage(item: Json, uid: string, origin: Origin, timestamp: str
   };
 }
 
-function push(state: ReadState, message: Message) {
-  const messages = state.session.messages;
-  message.parentUid = messages.at(-1)?.uid ?? null;
-  if (state.uids.has(message.uid)) message.uid = `${message.uid}#${state.uids.size}`;
-  state.uids.add(message.uid);
-  messages.push(message);
+function push(build: Builder, message: Message) {
+  message.parentUid = build.last?.uid ?? null;
+  message.uid = build.uid(message.uid, build.count++);
+  if (build.last) build.done(build.last);
+  build.last = message;
+}
+
+/**
+ * The current thread ends: its last message is complete, and no response runs on into the next (a compaction's
+ * replacement history never extends the response it cut off).
+ */
+function endThread(build: Builder) {
+  if (build.last) build.done(build.last);
+  build.last = undefined;
+  build.open = undefined;
 }
 
 /**
  * A compaction: the model's context is now the replacement history (context, retained user messages and the
  * summary), so that becomes the live thread; the history it replaced is kept as a `compacted` thread.
  */
-function compact(state: ReadState, payload: Json, origin: Origin, timestamp: string | undefined) {
-  const session = state.session;
-  const n = ++state.compactions;
-  if (session.messages.length) {
-    session.threads.push({ id: `compacted-${n}`, kind: "compacted", messages: session.messages });
-  }
-  session.messages = [];
+function compact(build: Builder, payload: Json, origin: Origin, timestamp: string | undefined) {
+  const n = ++build.compactions;
+  endThread(build);
+  build.compacted(n);
+  build.count = 0;
   const summaryText = optStr(payload.message);
   const replacement = Array.isArray(payload.replacement_history)
     ? payload.replacement_history.filter(isObject)
@@ -281,12 +488,12 @@ function compact(state: ReadState, payload: Json, origin: Origin, timestamp: str
     if (item.type === "message" && item.role !== "assistant") {
       const message = userSideMessage(item, uid, origin, timestamp);
       if (summaryText && messageText(item.content) === summaryText) message.kind = "summary";
-      push(state, message);
-    } else addItem(state, item, origin, timestamp, -i);
+      push(build, message);
+    } else addItem(build, item, origin, timestamp, -i);
   });
-  state.open = undefined;
+  build.open = undefined;
   if (!replacement.length && summaryText) {
-    push(state, {
+    push(build, {
       ...base(`compacted-${n}`, origin, timestamp),
       role: "user",
       kind: "summary",

@@ -77,6 +77,7 @@ export const codex: Harness = {
   // Its own chunk, not the store's: listing loads no reader, writer or config parser (`list` start-up).
   list: async (home) => (await import("./list.ts")).listCodex(home),
   read: async (path) => (await store()).readCodexSession(path),
+  open: async (path) => (await store()).openCodexSession(path),
   async *render(session, options) {
     yield* (await store()).renderCodex(session, options);
   },

@@ -2,18 +2,46 @@
  * Reading a Codex thread from its store: the rollout streamed into the codec (decode.ts), then the title the
  * rollout does not carry: the name the index of its home keeps, else the first prompt.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { Session } from "../../ir/schema.ts";
-import { readJsonl } from "../../io/jsonl.ts";
+import type { SessionStream } from "../../ir/stream.ts";
+import { readJsonl, streams } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
 import { titleFromFirstUserText } from "../../ir/summary.ts";
-import { decodeCodex } from "./decode.ts";
+import { decodeCodex, decodeCodexStreamed } from "./decode.ts";
 import { indexedName } from "./list.ts";
 
 export async function readCodexSession(path: string): Promise<Session> {
-  if (!existsSync(path)) throw new InputError(`${path}: no such session file`);
+  assertExists(path);
   const tail = {};
   const session = await decodeCodex({ path, lines: readJsonl(path, tail), tail });
-  session.meta.title ??= indexedName(path, session.meta.id) ?? titleFromFirstUserText(session);
+  return titled(session, path, () => titleFromFirstUserText(session));
+}
+
+/** The session to convert: held while it is small, its live thread streamed from the rollout once it is large. */
+export async function openCodexSession(path: string): Promise<SessionStream> {
+  assertExists(path);
+  if (!streams(statSync(path).size)) return await readCodexSession(path);
+  const { session, firstUserTitle } = await decodeCodexStreamed({
+    path,
+    open: (start) => {
+      const tail = {};
+      return { lines: readJsonl(path, tail, start ? { start } : {}), tail };
+    },
+  });
+  return titled(session, path, () => firstUserTitle);
+}
+
+function assertExists(path: string) {
+  if (!existsSync(path)) throw new InputError(`${path}: no such session file`);
+}
+
+/** The session with the name its home's index keeps, else the one its first prompt gives, unless it has one. */
+function titled<S extends SessionStream>(
+  session: S,
+  path: string,
+  fromFirstPrompt: () => string | undefined,
+): S {
+  session.meta.title ??= indexedName(path, session.meta.id) ?? fromFirstPrompt();
   return session;
 }

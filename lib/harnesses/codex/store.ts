@@ -10,7 +10,7 @@
  */
 export { indexedName, listCodex } from "./list.ts";
 export { newestStateDb, rolloutFiles, rolloutPath } from "./locate.ts";
-export { readCodexSession } from "./read.ts";
+export { openCodexSession, readCodexSession } from "./read.ts";
 export { renderCodex, rolloutLines } from "./render.ts";
 export { planCodex } from "./register.ts";
 export { defaultTarget, detectTarget } from "./target.ts";

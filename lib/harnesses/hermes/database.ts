@@ -6,7 +6,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import { InputError } from "../../errors.ts";
 import type { DriftEntry } from "../../ir/schema.ts";
-import type { Row } from "../../store/sqlite.ts";
+import { quoteIdent, type Row } from "../../store/sqlite.ts";
 import { assertStoredTime } from "../../ir/clock.ts";
 import { type Generation, generationFor } from "./generations.ts";
 import { decodeMessage, type HermesMessage, type SessionRecord } from "./message.ts";
@@ -121,6 +121,18 @@ function ancestors(db: DatabaseSync, path: string, session: SessionRecord): Sess
     row = parent;
   }
   return out;
+}
+
+/**
+ * The bytes these sessions' message rows store, every column counted: what decides whether a conversion holds
+ * them or streams them. octet_length reads a value's size from its record header, not the value itself.
+ */
+export function storedBytes(db: DatabaseSync, ids: string[], columns: StoreColumns): number {
+  const sizes = [...columns.messages].map((c) => `COALESCE(octet_length(${quoteIdent(c)}), 0)`).join(" + ");
+  const row = db.prepare(
+    `SELECT SUM(${sizes}) AS bytes FROM messages WHERE session_id IN (${ids.map(() => "?").join(", ")})`,
+  ).get(...ids) as { bytes: number | null };
+  return row.bytes ?? 0;
 }
 
 /** An extra result column: a message's content as bytes, when it is multimodal. */

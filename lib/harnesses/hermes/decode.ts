@@ -5,11 +5,13 @@
  * kept apart as threads, so they are reported and never replayed as live history.
  */
 import type { DriftEntry, Message, Session, Thread, Usage } from "../../ir/schema.ts";
-import { findPending } from "../../ir/pending.ts";
-import { modelsOf, titleFromFirstUserText } from "../../ir/summary.ts";
+import { type SessionHead, type SessionStream, streamedMessages } from "../../ir/stream.ts";
+import { firstUserTitle } from "../../ir/summary.ts";
+import { InputError } from "../../errors.ts";
 import { type HermesMessage, isActive, isMetaRow, type SessionRecord } from "./message.ts";
 import type { HermesSource } from "./source.ts";
 import { providerFamily, toMessage } from "./to-ir.ts";
+import { LiveFacts } from "./live-facts.ts";
 import { isoTime } from "../../ir/clock.ts";
 
 /** The sessions columns the IR is built from, by the type Hermes writes them with. */
@@ -43,98 +45,176 @@ function typedColumns(record: SessionRecord): SessionRecord {
 const iso = (seconds: unknown): string | undefined =>
   typeof seconds === "number" && seconds > 0 ? isoTime(seconds * 1000) : undefined;
 
-/** A Hermes conversation from its source's rows, as the store loaded them (source.ts): nothing is read here. */
+/** A Hermes conversation from its source's rows, as the store loaded them (source.ts), every message held. */
 export function decodeHermes(source: HermesSource): Session {
-  const chain = source.chain.map(typedColumns);
-  const live = chain.at(-1)!;
-  const models = new Map(chain.map((s) => [s.id, s.model ?? live.model ?? undefined]));
-  const provider = providerFamily(live.billing_provider);
   const messages: Message[] = [];
-  const apart = new Map<string, Thread>();
-  const unknownRoles: number[] = [];
+  const { head } = decodeRows(source, (m) => messages.push(m));
+  return withThread(head, messages);
+}
+
+/**
+ * The same session with its live thread streamed: the rows are read once for everything but the live thread's
+ * messages (of which only the facts the head needs are kept, see LiveFacts), then read again, and mapped by
+ * the same code, each time the thread is iterated. Threads kept apart are held.
+ */
+export function decodeHermesStreamed(source: HermesSource): SessionStream {
+  const { head, context, keys } = decodeRows(source, () => {});
+  return withThread(head, streamedMessages(() => liveAgain(source, context, keys)));
+}
+
+/** A session of `head` and its live thread, its keys in the order an IR dump has always shown them. */
+function withThread<M extends SessionStream["messages"]>(
+  head: SessionHead,
+  messages: M,
+): SessionHead & { messages: M } {
+  const { meta, ...rest } = head;
+  return { meta, messages, ...rest };
+}
+
+/** What mapping a row needs of the session it is read from. */
+interface RowContext {
+  liveId: string;
+  /** Each chain session's model, by id. */
+  models: Map<string, string | undefined>;
+  provider: ReturnType<typeof providerFamily>;
+}
+
+/** A row with where it belongs: its session, its key (the row id; its place in a file source) and liveness. */
+interface PlacedRow {
+  row: HermesMessage;
+  sessionId: string;
+  key: number;
+  live: boolean;
+}
+
+/** The source's rows but the gateway's marker rows, each placed; `messages()` reads them again on each call. */
+function* placedRows(source: HermesSource, liveId: string): Generator<PlacedRow> {
   let index = 0;
-  let newest = 0;
   for (const row of source.messages()) {
     index++;
     if (isMetaRow(row)) continue;
-    const sessionId = typeof row.session_id === "string" ? row.session_id : live.id;
-    const message = toMessage(row, {
-      uid: `${sessionId}:${typeof row.id === "number" ? row.id : index}`,
-      model: models.get(sessionId) ?? undefined,
-      provider,
-    });
+    const sessionId = typeof row.session_id === "string" ? row.session_id : liveId;
+    const key = typeof row.id === "number" ? row.id : index;
+    yield { row, sessionId, key, live: isActive(row) && sessionId === liveId };
+  }
+}
+
+/** A placed row's IR message; none for a role Hermes does not send to the model. */
+function messageOf({ row, sessionId, key }: PlacedRow, context: RowContext): Message | undefined {
+  return toMessage(row, {
+    uid: `${sessionId}:${key}`,
+    model: context.models.get(sessionId) ?? undefined,
+    provider: context.provider,
+  });
+}
+
+/**
+ * One pass over the rows: the session but its live thread's messages, which are given to `live` in order
+ * (linked to the one before) and noted (LiveFacts). Rows kept apart are held in their threads.
+ */
+function decodeRows(
+  source: HermesSource,
+  live: (m: Message) => void,
+): { head: SessionHead; context: RowContext; keys: number[] } {
+  const chain = source.chain.map(typedColumns);
+  const liveRecord = chain.at(-1)!;
+  const context: RowContext = {
+    liveId: liveRecord.id,
+    models: new Map(chain.map((s) => [s.id, s.model ?? liveRecord.model ?? undefined])),
+    provider: providerFamily(liveRecord.billing_provider),
+  };
+  const facts = new LiveFacts();
+  const apart = new Map<string, Thread>();
+  const unknownRoles: number[] = [];
+  let parentUid: string | null = null;
+  let newest = 0;
+  for (const placed of placedRows(source, context.liveId)) {
+    const message = messageOf(placed, context);
     if (!message) {
-      unknownRoles.push(typeof row.id === "number" ? row.id : index);
+      unknownRoles.push(placed.key);
       continue;
     }
+    const { row } = placed;
     if (typeof row.timestamp === "number") newest = Math.max(newest, row.timestamp);
-    const thread = threadOf(row, sessionId, live.id, apart);
-    const list = thread ? thread.messages : messages;
-    message.parentUid = list.at(-1)?.uid ?? null;
-    list.push(message);
+    if (placed.live) {
+      message.parentUid = parentUid;
+      parentUid = message.uid;
+      facts.note(message, placed.key);
+      live(message);
+      continue;
+    }
+    const thread = threadApart(row, placed.sessionId, apart);
+    message.parentUid = thread.messages.at(-1)?.uid ?? null;
+    thread.messages.push(message);
   }
-  const session: Session = {
+  const threads = [...apart.values()];
+  const compacted = threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+  const head: SessionHead = {
     meta: {
       harness: "hermes",
       ...(source.schemaVersion !== undefined ? { harnessVersion: `state.db v${source.schemaVersion}` } : {}),
-      id: live.id,
+      id: liveRecord.id,
       path: source.path,
-      models: [],
+      models: [...facts.models],
       ...defined({
         cwd: cwdOf(chain),
-        provider: live.billing_provider ?? undefined,
-        systemInstructions: live.system_prompt ?? undefined,
+        provider: liveRecord.billing_provider ?? undefined,
+        systemInstructions: liveRecord.system_prompt ?? undefined,
         createdAt: iso(chain[0]!.started_at),
-        updatedAt: iso(newest) ?? iso(live.ended_at) ?? iso(live.started_at),
+        updatedAt: iso(newest) ?? iso(liveRecord.ended_at) ?? iso(liveRecord.started_at),
         usage: usageOf(chain),
-        source: live.source ?? undefined,
+        source: liveRecord.source ?? undefined,
         costUsd: costOf(chain),
+        // A title person gave it, else the first thing they typed: compacted history first (after a
+        // compaction the live thread starts with a summary).
+        title: [...chain].reverse().find((s) => s.title)?.title ?? firstUserTitle(compacted) ?? facts.title,
       }),
     },
-    messages,
-    threads: [...apart.values()],
+    threads,
     tools: source.tools,
-    pending: findPending(messages, [], cutOff(messages)),
+    pending: facts.pending(),
     passthrough: [],
     drift: [...source.drift, ...roleDrift(source, unknownRoles)],
     notices: source.notices,
   };
-  session.meta.models = modelsOf(messages);
-  const title = [...chain].reverse().find((s) => s.title)?.title ?? titleFromFirstUserText(session);
-  if (title) session.meta.title = title;
-  return session;
+  return { head, context, keys: facts.keys };
 }
 
 /**
- * Where the rows show a turn was cut off. Hermes answers every call it starts or cancels itself (an interrupted
- * command gets `[Command interrupted]`, a skipped one a "skipped"/"cancelled" result, then the turn closes with
- * "Operation interrupted."), so a call with no answer at all, followed by more of the conversation, was cut
- * off outside Hermes's own flow: its process was killed mid-call, or it came from another harness through a
- * handoff and Hermes resumed it (its stand-in answer on resume, "[Result unavailable — see context summary
- * above]", is sent to the model but never stored). Such a call is still pending wherever it sits.
+ * The live thread read again: the same rows as the first pass, mapped the same way. Rows Hermes appended
+ * since are not part of the session that was read and are left out; a row removed or set aside since (a
+ * compaction, a rewind, a deletion) makes the session read no longer the stored one, which is bad input.
  */
-function cutOff(messages: Message[]): number[] {
-  const answered = new Set(
-    messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "tool_result" ? [b.callId] : []))),
-  );
-  return messages.flatMap((m, index) =>
-    m.role === "assistant" && index < messages.length - 1 &&
-      m.blocks.some((b) => b.type === "tool_call" && !answered.has(b.id))
-      ? [index + 1]
-      : []
+async function* liveAgain(
+  source: HermesSource,
+  context: RowContext,
+  keys: number[],
+): AsyncGenerator<Message> {
+  let at = 0;
+  let parentUid: string | null = null;
+  for (const placed of placedRows(source, context.liveId)) {
+    if (!placed.live) continue;
+    const message = messageOf(placed, context);
+    if (!message) continue;
+    if (at === keys.length && placed.key > (keys.at(-1) ?? -Infinity)) return;
+    if (placed.key !== keys[at]) throw changed(source, placed.key);
+    at++;
+    message.parentUid = parentUid;
+    parentUid = message.uid;
+    yield message;
+  }
+  if (at < keys.length) throw changed(source, keys[at]!);
+}
+
+function changed(source: HermesSource, key: number): InputError {
+  return new InputError(
+    `${source.path}: the session's rows changed while it was read (at row ${key}); convert it again`,
   );
 }
 
-/** Where a row belongs when it is not live: its predecessor session, or what compaction or a rewind set aside. */
-function threadOf(
-  row: HermesMessage,
-  sessionId: string,
-  liveId: string,
-  apart: Map<string, Thread>,
-): Thread | undefined {
-  const active = isActive(row);
-  if (active && sessionId === liveId) return undefined;
-  const [id, kind]: [string, Thread["kind"]] = active
+/** Where a row that is not live belongs: its predecessor session, or what compaction or a rewind set aside. */
+function threadApart(row: HermesMessage, sessionId: string, apart: Map<string, Thread>): Thread {
+  const [id, kind]: [string, Thread["kind"]] = isActive(row)
     ? [sessionId, "compacted"]
     : row.compacted === 1
     ? [`${sessionId}:compacted`, "compacted"]

@@ -81,6 +81,7 @@ export const hermes: Harness = {
   // Its own chunk, not the store's: listing loads no reader, writer or config parser (`list` start-up).
   list: async (home) => (await import("./list.ts")).listHermes(home),
   read: async (path) => (await store()).readHermesSession(path),
+  open: async (path) => (await store()).openHermesSession(path),
   async *render(session, options) {
     yield* (await store()).renderHermes(session, options);
   },

@@ -9,7 +9,7 @@ import { InputError } from "../../errors.ts";
 import type { DriftEntry, Session } from "../../ir/schema.ts";
 import type { SessionHead } from "../../ir/stream.ts";
 import { isSqliteFile, openReadOnly } from "../../store/sqlite.ts";
-import { chainMessages, conversationChain, storeShape } from "./database.ts";
+import { chainMessages, conversationChain, storedBytes, storeShape } from "./database.ts";
 import { type FileSession, readHermesJsonl, readSnapshot } from "./files.ts";
 import type { HermesMessage, SessionRecord } from "./message.ts";
 import { legacySessionsDir, parseLocator, sessionLocator } from "./profiles.ts";
@@ -36,6 +36,8 @@ export interface HermesSource {
   chain: SessionRecord[];
   /** All message rows of the chain in Hermes's order, compacted and rewound rows included. */
   messages(): Iterable<HermesMessage>;
+  /** For databases: the bytes the chain's message rows store (large ones convert streamed), read on asking. */
+  storedBytes?(): number;
   tools: Tools;
   drift: DriftEntry[];
   notices: string[];
@@ -74,6 +76,14 @@ function databaseSource(file: string, id: string | undefined): HermesSource {
         const again = openReadOnly(file);
         try {
           yield* chainMessages(again, file, ids);
+        } finally {
+          again.close();
+        }
+      },
+      storedBytes() {
+        const again = openReadOnly(file);
+        try {
+          return storedBytes(again, ids, shape.columns);
         } finally {
           again.close();
         }

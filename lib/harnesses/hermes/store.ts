@@ -4,14 +4,14 @@
  *
  *   list    list.ts      sessions of the home and of every profile (profiles.ts), from their state.db
  *   load    read.ts      a session's rows (source.ts: a database, an export line, a snapshot, a transcript),
- *                        decoded by the codec
+ *                        decoded by the codec; a large database session's live thread streamed
  *   render  render.ts    a `sessions export` line, with the model the target's config.yaml routes to
  *   plan    register.ts  the rows fitted to the database's schema generation (database.ts), as a plan value
  *                        whose commit() inserts them in one transaction (refusals: ../refuse.ts)
  */
 export { listHermes } from "./list.ts";
 export { activeHome, configPath, hermesHomes, stateDbPath } from "./profiles.ts";
-export { readHermesSession } from "./read.ts";
+export { openHermesSession, readHermesSession } from "./read.ts";
 export { loadSource, sameHarnessSource } from "./source.ts";
 export { renderHermes } from "./render.ts";
 export { planHermes } from "./register.ts";

@@ -1,0 +1,104 @@
+/**
+ * A large Hermes session is converted streamed (lib/harnesses/hermes/read.ts `openHermesSession`): its rows
+ * read once for everything but the live thread, the live thread read again from state.db on each pass. What
+ * it gives must be the very session the held reader gives, for every session of every state.db the real
+ * Hermes wrote; rows removed between passes are bad input naming the database, never a wrong session, and
+ * rows appended since the first pass are left out, as a held read taken then would not have them.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { copyFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { openHermesSession, readHermesSession } from "../lib/harnesses/hermes/read.ts";
+import { sessionLocator } from "../lib/harnesses/hermes/profiles.ts";
+import { holdSession } from "../lib/ir/stream.ts";
+import { setStreamFromBytes } from "../lib/io/jsonl.ts";
+import { InputError } from "../lib/errors.ts";
+import { HERMES_VERSIONS, hermesFixture, query } from "./helpers/hermes.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+/** Every session of every captured state.db, as `<db>#<id>`. */
+function databaseSessions(): string[] {
+  return HERMES_VERSIONS.flatMap((version) => {
+    const dir = hermesFixture(version, "");
+    return readdirSync(dir).filter((name) => name.endsWith(".state.db")).sort().flatMap((name) => {
+      const db = join(dir, name);
+      return query(db, "SELECT id FROM sessions ORDER BY id").map((row) =>
+        sessionLocator(db, String(row.id))
+      );
+    });
+  });
+}
+
+/** Runs `body` with every session streamed, whatever its size. */
+async function streamingAll<T>(body: () => Promise<T>): Promise<T> {
+  const previous = setStreamFromBytes(0);
+  try {
+    return await body();
+  } finally {
+    setStreamFromBytes(previous);
+  }
+}
+
+test("a streamed Hermes session is the held session, for every session of every state.db Hermes wrote", async () => {
+  const locators = databaseSessions();
+  assert.ok(locators.length >= 30, `only ${locators.length} sessions found`);
+  for (const locator of locators) {
+    const held = await readHermesSession(locator);
+    const opened = await streamingAll(() => openHermesSession(locator));
+    assert.ok(!Array.isArray(opened.messages), `${locator}: not streamed`);
+    // Each pass reads the thread again, and gives it whole again.
+    assert.deepEqual(await holdSession(opened), held, locator);
+    assert.deepEqual(await holdSession(opened), held, `${locator}, second pass`);
+  }
+});
+
+test("a session whose rows are under the streaming size is held, and so is a JSON file", async () => {
+  const [locator] = databaseSessions();
+  assert.ok(Array.isArray((await openHermesSession(locator!)).messages));
+  const snapshot = hermesFixture("0.19.0", "snapshot/sessions");
+  const file = join(snapshot, readdirSync(snapshot).find((name) => name.endsWith(".json"))!);
+  assert.ok(Array.isArray((await streamingAll(() => openHermesSession(file))).messages));
+});
+
+/** A private copy of a captured database and the locator of its session. */
+function privateCopy(scenario: string): { db: string; locator: string; id: string } {
+  const db = join(tempDir(), "state.db");
+  copyFileSync(hermesFixture("0.19.0", `${scenario}.state.db`), db);
+  const id = String(query(db, "SELECT id FROM sessions")[0]!.id);
+  return { db, locator: sessionLocator(db, id), id };
+}
+
+function change(db: string, sql: string, ...params: (string | number)[]): void {
+  const conn = new DatabaseSync(db);
+  try {
+    conn.prepare(sql).run(...params);
+  } finally {
+    conn.close();
+  }
+}
+
+test("a streamed session whose rows are removed between passes is bad input naming the database", async () => {
+  const { db, locator } = privateCopy("tool-call");
+  const opened = await streamingAll(() => openHermesSession(locator));
+  change(db, "DELETE FROM messages WHERE role = 'tool'");
+  await assert.rejects(holdSession(opened), (error: Error) => {
+    assert.ok(error instanceof InputError, String(error));
+    assert.ok(error.message.startsWith(db), error.message);
+    return true;
+  });
+});
+
+test("rows Hermes appends after a streamed session was opened are not part of it", async () => {
+  const { db, locator, id } = privateCopy("tool-call");
+  const held = await readHermesSession(locator);
+  const opened = await streamingAll(() => openHermesSession(locator));
+  change(
+    db,
+    "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'one more', ?)",
+    id,
+    Date.parse(held.meta.updatedAt!) / 1000 + 1,
+  );
+  assert.deepEqual(await holdSession(opened), held);
+});
