@@ -6,10 +6,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { copyFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openCodexSession, readCodexSession } from "../lib/harnesses/codex/read.ts";
+import type { Message } from "../lib/ir/schema.ts";
 import { holdSession } from "../lib/ir/stream.ts";
 import { setStreamFromBytes } from "../lib/io/jsonl.ts";
 import { InputError } from "../lib/errors.ts";
@@ -81,4 +82,44 @@ test("lines a live writer appends after a streamed rollout was indexed are not p
   const line = { timestamp: held.meta.updatedAt, type: "response_item", payload };
   writeFileSync(path, `${JSON.stringify(line)}\n`, { flag: "a" });
   assert.deepEqual(await holdSession(opened), held);
+});
+
+/**
+ * The real compacted rollout with `before` (real records) just before its compaction and a real call, never
+ * answered, leading the replacement history.
+ */
+function compactedWith(before: (aborted: Record<string, unknown>[]) => Record<string, unknown>[]): string {
+  const jsonl = (name: string) =>
+    readFileSync(codexFixture("0.171.0", name), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const interrupted = jsonl("interrupted");
+  const aborted = interrupted.slice(interrupted.findIndex((r) => /<turn_aborted>/.test(JSON.stringify(r))));
+  const call = jsonl("tool-call").find((r) => r.payload?.type === "function_call").payload;
+  const lines = jsonl("compacted");
+  const at = lines.findIndex((r) => r.type === "compacted");
+  lines[at].payload.replacement_history.unshift(call);
+  lines.splice(at, 0, ...before(aborted).map((r) => ({ ...r, timestamp: lines[at].timestamp })));
+  const path = join(tempDir(), "rollout.jsonl");
+  writeFileSync(path, lines.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  return path;
+}
+
+const callsIn = (m: Message | undefined) => m?.blocks.filter((b) => b.type === "tool_call").length;
+
+test("a compaction ends the response it cut off: the replacement's call leads the live thread", async () => {
+  // Only the turn_aborted event: the response before the compaction is still the running one.
+  const path = compactedWith((aborted) => aborted.filter((r) => r.type === "event_msg").slice(0, 1));
+  const held = await readCodexSession(path);
+  assert.equal(callsIn(held.threads[0]!.messages.at(-1)), 0);
+  assert.equal(callsIn(held.messages[0]), 1);
+  assert.deepEqual(await holdSession(await streamingAll(() => openCodexSession(path))), held);
+});
+
+test("an abort before a compaction counts messages of the compacted thread, not of the live one", async () => {
+  // The <turn_aborted> message and the event, as Codex writes them: the call the live thread then leaves
+  // unanswered was abandoned, not interrupted by that abort.
+  const path = compactedWith((aborted) => aborted.slice(0, 2));
+  const held = await readCodexSession(path);
+  assert.equal(callsIn(held.messages[0]), 1);
+  assert.deepEqual(held.pending.openToolCalls, []);
+  assert.deepEqual(await holdSession(await streamingAll(() => openCodexSession(path))), held);
 });
