@@ -4,6 +4,7 @@
  * the held reader gives, on every transcript the real harness wrote, and a file that changes under a pass is
  * bad input naming the file, never a wrong session.
  */
+import { assertStreamedAsHeld, streamingAll } from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openClaudeSession, readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { holdSession } from "../lib/ir/stream.ts";
-import { DEFAULT_STREAM_FROM_BYTES, setStreamFromBytes, streamFromBytes } from "../lib/io/jsonl.ts";
+import { DEFAULT_STREAM_FROM_BYTES, streamFromBytes } from "../lib/io/jsonl.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { holdingSignals } from "../lib/io/interrupt.ts";
 import { InputError, InterruptedError } from "../lib/errors.ts";
@@ -29,26 +30,13 @@ function transcripts(dir = FIXTURES): string[] {
   });
 }
 
-/** Runs `body` with every session streamed, whatever its size. */
-async function streamingAll<T>(body: () => Promise<T>): Promise<T> {
-  const previous = setStreamFromBytes(0);
-  try {
-    return await body();
-  } finally {
-    setStreamFromBytes(previous);
-  }
-}
-
 test("a streamed Claude Code session is the held session, on every transcript the real harness wrote", async () => {
   const paths = transcripts();
   assert.ok(paths.length >= 20, `only ${paths.length} transcripts found`);
   for (const path of paths) {
     const held = await readClaudeSession(path);
     const opened = await streamingAll(() => openClaudeSession(path));
-    assert.ok(!Array.isArray(opened.messages), `${path}: not streamed`);
-    // Each pass reads the thread again, and gives it whole again.
-    assert.deepEqual(await holdSession(opened), held, path);
-    assert.deepEqual(await holdSession(opened), held, `${path}, second pass`);
+    await assertStreamedAsHeld(path, opened, held);
   }
 });
 

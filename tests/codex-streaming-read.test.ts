@@ -4,6 +4,7 @@
  * be the very session the held reader gives, on every rollout the real Codex wrote, and a file that changes
  * under a pass is bad input naming the file, never a wrong session.
  */
+import { assertStreamedAsHeld, streamingAll } from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -12,7 +13,6 @@ import { fileURLToPath } from "node:url";
 import { openCodexSession, readCodexSession } from "../lib/harnesses/codex/read.ts";
 import type { Message } from "../lib/ir/schema.ts";
 import { holdSession } from "../lib/ir/stream.ts";
-import { setStreamFromBytes } from "../lib/io/jsonl.ts";
 import { InputError } from "../lib/errors.ts";
 import { codexFixture } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -28,16 +28,6 @@ function rollouts(dir = FIXTURES): string[] {
   });
 }
 
-/** Runs `body` with every session streamed, whatever its size. */
-async function streamingAll<T>(body: () => Promise<T>): Promise<T> {
-  const previous = setStreamFromBytes(0);
-  try {
-    return await body();
-  } finally {
-    setStreamFromBytes(previous);
-  }
-}
-
 test("a streamed Codex session is the held session, on every rollout the real harness wrote", async () => {
   const paths = rollouts();
   assert.ok(paths.length >= 30, `only ${paths.length} rollouts found`);
@@ -46,10 +36,7 @@ test("a streamed Codex session is the held session, on every rollout the real ha
     const held = await readCodexSession(path);
     if (held.threads.some((t) => t.kind === "compacted")) compacted++;
     const opened = await streamingAll(() => openCodexSession(path));
-    assert.ok(!Array.isArray(opened.messages), `${path}: not streamed`);
-    // Each pass reads the thread again, and gives it whole again.
-    assert.deepEqual(await holdSession(opened), held, path);
-    assert.deepEqual(await holdSession(opened), held, `${path}, second pass`);
+    await assertStreamedAsHeld(path, opened, held);
   }
   // The live thread of a compacted rollout starts at its last compaction, not at the first line.
   assert.ok(compacted >= 3, `only ${compacted} compacted rollouts`);

@@ -5,6 +5,7 @@
  * Hermes wrote; rows removed between passes are bad input naming the database, never a wrong session, and
  * rows appended since the first pass are left out, as a held read taken then would not have them.
  */
+import { assertStreamedAsHeld, streamingAll } from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync } from "node:fs";
@@ -13,7 +14,6 @@ import { DatabaseSync } from "node:sqlite";
 import { openHermesSession, readHermesSession } from "../lib/harnesses/hermes/read.ts";
 import { sessionLocator } from "../lib/harnesses/hermes/profiles.ts";
 import { holdSession } from "../lib/ir/stream.ts";
-import { setStreamFromBytes } from "../lib/io/jsonl.ts";
 import { InputError } from "../lib/errors.ts";
 import { HERMES_VERSIONS, hermesFixture, query } from "./helpers/hermes.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -31,26 +31,13 @@ function databaseSessions(): string[] {
   });
 }
 
-/** Runs `body` with every session streamed, whatever its size. */
-async function streamingAll<T>(body: () => Promise<T>): Promise<T> {
-  const previous = setStreamFromBytes(0);
-  try {
-    return await body();
-  } finally {
-    setStreamFromBytes(previous);
-  }
-}
-
 test("a streamed Hermes session is the held session, for every session of every state.db Hermes wrote", async () => {
   const locators = databaseSessions();
   assert.ok(locators.length >= 30, `only ${locators.length} sessions found`);
   for (const locator of locators) {
     const held = await readHermesSession(locator);
     const opened = await streamingAll(() => openHermesSession(locator));
-    assert.ok(!Array.isArray(opened.messages), `${locator}: not streamed`);
-    // Each pass reads the thread again, and gives it whole again.
-    assert.deepEqual(await holdSession(opened), held, locator);
-    assert.deepEqual(await holdSession(opened), held, `${locator}, second pass`);
+    await assertStreamedAsHeld(locator, opened, held);
   }
 });
 
