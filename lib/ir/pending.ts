@@ -75,6 +75,11 @@ export class PendingTracker {
     }
   }
 
+  /** Where the messages that make calls not answered so far stand in the thread, in its order. */
+  unansweredAt(): number[] {
+    return [...this.unanswered.values()].map((c) => c.index);
+  }
+
   /**
    * The last assistant response (one API response may be split over several messages sharing its id) can
    * still be in flight. An unanswered call in an earlier response that the model moved on from was abandoned
