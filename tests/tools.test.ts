@@ -1,7 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { Block, Session } from "../lib/ir/schema.ts";
-import { BUILTIN_HARNESSES, type HarnessName } from "../lib/harnesses/registry.ts";
+import { BUILTIN_HARNESSES, builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
+import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { emptySession } from "../lib/ir/session.ts";
 import { noTranslation, type ToolSide, toolTranslator } from "../lib/tools/translate.ts";
 import { editPatch, parsePatch } from "../lib/tools/apply-patch.ts";
@@ -161,4 +162,23 @@ test("native forms survive a round trip through the provenance file of the writt
     name: "Read",
     input: { file_path: "/p/x.ts" },
   });
+});
+
+test("calls in threads kept apart are translated and counted with the live thread's", async () => {
+  const live = sessionWith("claude-code", [{ name: "Read", input: { file_path: "/p/x.ts" } }]);
+  const subagent = sessionWith("claude-code", [{ name: "Read", input: { file_path: "/p/y.ts" } }]).messages;
+  const session: Session = {
+    ...live,
+    meta: { ...live.meta, cwd: "/p" },
+    threads: [{ id: "agent-1", kind: "subagent", messages: subagent }],
+  };
+  const prepared = await prepareConversion(session, BUILTIN_HARNESSES.codex, {
+    registry: builtinRegistry,
+    handshake: false,
+    now: new Date(0),
+  });
+  assert.equal(prepared.report.entries.find((e) => e.code === "tools-translated")?.count, 2);
+  assert.equal(prepared.session.threads[0]!.messages[0]!.blocks[0]!.type, "tool_call");
+  const [call] = prepared.session.threads[0]!.messages[0]!.blocks;
+  assert.equal(call?.type === "tool_call" ? call.native?.name : undefined, "Read");
 });

@@ -109,7 +109,8 @@ export async function prepareConversion(
       ),
     )
     : new Set<string>();
-  const translateThread = (m: Message) => fit.translate(m, noTranslation());
+  // Held threads are translated once, here, and counted with the live thread's calls.
+  const translateThread = (m: Message) => fit.translate(m, survey.tools);
   const session: SessionStream = {
     ...source,
     pending,
