@@ -4,12 +4,12 @@
  * the newest leaf; everything else is kept apart as its own thread so it is reported, never mixed in.
  */
 import { basename } from "node:path";
-import type { Message, PassthroughRecord, QueuedInput, Session, Thread } from "../../ir/schema.ts";
+import type { Message, PassthroughRecord, Pending, QueuedInput, Session, Thread } from "../../ir/schema.ts";
 import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
 import { assertRecordTime } from "../../ir/clock.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
-import { findPending } from "../../ir/pending.ts";
+import { PendingTracker } from "../../ir/pending.ts";
 import { blocksFromContent } from "./content.ts";
 import { replayQueue } from "./queue.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
@@ -181,7 +181,7 @@ async function resolveSession(
   session.threads.push(...(await decodeSubagents(subagents, session)));
   const live = resolved.chain.filter((n) => n.facts);
   const queued: QueuedInput[] = replayQueue(state.queueOps);
-  session.pending = findPending(pendingWitnesses(live), queued);
+  session.pending = livePending(live, queued);
   const last = live.at(-1);
   if (last && endsWithInterruptMarker(full(last))) session.pending.interruptedTurn = true;
   const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
@@ -202,21 +202,14 @@ function* userTurns(compacted: Message[], live: Node[], full: (n: Node) => Messa
 }
 
 /**
- * What findPending needs of the live thread, without reading any of it again: the messages that make or answer
- * calls, the last response and the last turn, each as its calls and results alone (findPending looks at
- * nothing else), in thread order. The same pending state as the whole thread gives.
+ * The live thread's pending state, none of it read again: PendingTracker looks at nothing of a message but its
+ * role, kind, response id and the ids of its calls and results, which the facts keep.
  */
-function pendingWitnesses(live: Node[]): Message[] {
-  let lastAssistant: Node | undefined;
-  let lastTurn: Node | undefined;
+function livePending(live: Node[], queued: QueuedInput[]): Pending {
+  const tracker = new PendingTracker();
   for (const n of live) {
-    if (n.facts!.role === "assistant") lastAssistant = n;
-    if (n.facts!.kind === "turn") lastTurn = n;
-  }
-  return live.flatMap((n): Message[] => {
     const { role, kind, providerMessageId, calls = [], results = [] } = n.facts!;
-    if (!calls.length && !results.length && n !== lastAssistant && n !== lastTurn) return [];
-    return [{
+    tracker.add({
       uid: n.uuid,
       parentUid: n.parentUuid,
       role,
@@ -226,8 +219,9 @@ function pendingWitnesses(live: Node[]): Message[] {
         ...calls.map(({ id, name }) => ({ type: "tool_call" as const, id, name, input: undefined })),
         ...results.map((callId) => ({ type: "tool_result" as const, callId, isError: false, content: [] })),
       ],
-    }];
-  });
+    });
+  }
+  return tracker.pending(queued);
 }
 
 /**
