@@ -8,21 +8,14 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
-import { runCli, runCliJson } from "./helpers/cli.ts";
+import { emptyHomes, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { EventLog, usageSummary } from "../lib/observe/event-log.ts";
 
 const root = tempDir("sb-events-");
 const claudeHome = join(root, "claude");
 const seeded = seedClaudeHome(claudeHome, "edit-tool");
-const homes = [
-  "--claude-home",
-  claudeHome,
-  "--codex-home",
-  join(root, "x"),
-  "--hermes-home",
-  join(root, "h"),
-];
+const homes = emptyHomes(root, claudeHome);
 
 type Raw = {
   type?: string;
@@ -117,16 +110,7 @@ test("events prints one neutral line per event on the console by default", async
 test("a subagent's work is a run of its own, nested under the turn that spawned it, with its own answer", async () => {
   const home = join(root, "claude-subagent");
   const s = seedClaudeHome(home, "subagent");
-  const r = await runCliJson([
-    "events",
-    s.id,
-    "--claude-home",
-    home,
-    "--codex-home",
-    join(root, "x"),
-    "--hermes-home",
-    join(root, "h"),
-  ]);
+  const r = await runCliJson(["events", s.id, ...emptyHomes(root, home)]);
   assert.equal(r.code, 0, r.stderr);
   type E = {
     event_type: string;

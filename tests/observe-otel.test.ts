@@ -13,7 +13,7 @@ import { otelExporter, tracesUrl } from "../lib/observe/otel.ts";
 import { Session } from "../lib/observe/session.ts";
 import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
-import { runCli, runCliJson } from "./helpers/cli.ts";
+import { emptyHomes, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const SECRET = `sk-ant-api03-${"Zq7".repeat(30)}`;
@@ -285,15 +285,7 @@ test("events --otel: a real Claude session with a subagent reaches a collector a
   }
   const collector = await receiver();
   try {
-    const homes = [
-      "--claude-home",
-      claudeHome,
-      "--codex-home",
-      join(root, "x"),
-      "--hermes-home",
-      join(root, "h"),
-    ];
-    const r = await runCli(["events", seeded.id, ...homes, "--otel", collector.url]);
+    const r = await runCli(["events", seeded.id, ...emptyHomes(root, claudeHome), "--otel", collector.url]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, "", "--otel names the output: no console lines");
     for (const received of collector.received) assert.ok(!received.body.includes(SECRET.slice(0, 24)));
@@ -374,16 +366,7 @@ test("a Claude Code session on Bedrock or Vertex names that provider, as its mod
       seeded.path,
       readFileSync(seeded.path, "utf8").replaceAll('"claude-opus-5-5"', JSON.stringify(model)),
     );
-    const r = await runCliJson([
-      "events",
-      seeded.id,
-      "--claude-home",
-      home,
-      "--codex-home",
-      join(root, "x"),
-      "--hermes-home",
-      join(root, "h"),
-    ]);
+    const r = await runCliJson(["events", seeded.id, ...emptyHomes(root, home)]);
     assert.equal(r.code, 0, r.stderr);
     const starts = (r.json.events as { event_type: string; provider?: string }[]).filter((e) =>
       e.event_type === "agent_start"
@@ -399,15 +382,7 @@ test("events --otel to a collector that cannot be reached fails (exit 1), naming
   const seeded = seedClaudeHome(claudeHome, "edit-tool");
   const collector = await receiver();
   await collector.stop();
-  const homes = [
-    "--claude-home",
-    claudeHome,
-    "--codex-home",
-    join(root, "x"),
-    "--hermes-home",
-    join(root, "h"),
-  ];
-  const r = await runCli(["events", seeded.id, ...homes, "--otel", collector.url]);
+  const r = await runCli(["events", seeded.id, ...emptyHomes(root, claudeHome), "--otel", collector.url]);
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stdout, "");
   assert.equal(r.stderr.match(/OpenTelemetry export failed/g)?.length, 1, r.stderr);

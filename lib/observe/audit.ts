@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { messageOf } from "../errors.ts";
 import type { HandoffOutcome } from "../pipeline/handoff.ts";
 import type { UndoOutcome } from "../pipeline/undo.ts";
 import { EventLog, type Payload, type StoredEvent } from "./event-log.ts";
@@ -49,7 +50,7 @@ export function recordAudit(
       void bus.close();
     }
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = messageOf(error);
     warn(`session-bridge: warning: the ${action} was done but could not be recorded in ${path}: ${why}`);
   }
 }

@@ -141,8 +141,9 @@ export async function runCliJson(
 
 /**
  * The home flags pointing every harness at a folder under `dir` that does not exist (c: Claude Code, x: Codex,
- * h: Hermes): stores with no session, for the messages that say where they looked.
+ * h: Hermes): stores with no session, for the messages that say where they looked. `claude`, when given, is the
+ * Claude Code home instead (a seeded one), the other two staying empty.
  */
-export function emptyHomes(dir: string): string[] {
-  return ["--claude-home", join(dir, "c"), "--codex-home", join(dir, "x"), "--hermes-home", join(dir, "h")];
+export function emptyHomes(dir: string, claude = join(dir, "c")): string[] {
+  return ["--claude-home", claude, "--codex-home", join(dir, "x"), "--hermes-home", join(dir, "h")];
 }

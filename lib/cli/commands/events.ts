@@ -1,7 +1,7 @@
 import type { Command } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
-import { InputError, RefusedError } from "../../errors.ts";
+import { InputError, messageOf, RefusedError } from "../../errors.ts";
 import { err, out, printJson } from "../output.ts";
 import { replaySession } from "../../observe/replay.ts";
 import {
@@ -69,7 +69,7 @@ calls, results and errors. Secrets are redacted.`,
       await bus.close();
     }
     if (otelFailure !== undefined) {
-      throw new RefusedError(otelFailure instanceof Error ? otelFailure.message : String(otelFailure));
+      throw new RefusedError(messageOf(otelFailure));
     }
     return 0;
   },

@@ -1,6 +1,6 @@
 import type { Command } from "../command.ts";
 import { str } from "../args.ts";
-import { InputError } from "../../errors.ts";
+import { InputError, messageOf } from "../../errors.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { brokenStoreLine } from "../../harnesses/stores.ts";
 import { listSessions } from "../../pipeline/list.ts";
@@ -114,8 +114,4 @@ function sinceOf(value: string | undefined): Date | undefined {
     throw new InputError(`--since takes a date such as 2026-11-01 (got ${JSON.stringify(value)})`);
   }
   return new Date(ms);
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
