@@ -100,7 +100,7 @@ export function pendingListing(context: TuiContext): Listing {
 }
 
 /**
- * The listing as it grows: every store listed at once, and after each store's answer the listing so far
+ * The listing as it grows: the stores listed one at a time (listByStore), and after each the listing so far
  * (that store's rows merged in newest first, or its failure named), so the picker draws the quick stores
  * without waiting for the slowest. The last one yielded has nothing pending.
  */

@@ -7,8 +7,7 @@ export function centeredWindow<T>(
   cursor: number,
   height: number,
 ): { top: number; visible: T[] } {
-  const top = Math.max(0, Math.min(cursor - Math.floor(height / 2), items.length - height));
-  return { top, visible: items.slice(top, top + height) };
+  return anchoredWindow(items, cursor, height, undefined);
 }
 
 /**
@@ -21,7 +20,6 @@ export function anchoredWindow<T>(
   height: number,
   line: number | undefined,
 ): { top: number; visible: T[] } {
-  if (line === undefined) return centeredWindow(items, cursor, height);
-  const top = Math.max(0, Math.min(cursor - line, items.length - height));
+  const top = Math.max(0, Math.min(cursor - (line ?? Math.floor(height / 2)), items.length - height));
   return { top, visible: items.slice(top, top + height) };
 }
