@@ -1,7 +1,9 @@
 /**
  * Generates what the binary embeds: TypeScript types and the schema index from
  * `schemas/<harness>/<version>/*.schema.json`, and the Hermes `state.db` schema generations (schema_version and
- * the CREATE statements) from `fixtures/hermes/<v>/schema.json`, and the agent skills from `skills/`.
+ * the CREATE statements) from `fixtures/hermes/<v>/schema.json`, and the agent skills from `skills/`. The
+ * schemas' validators are compiled here by Ajv into plain functions: compiling them at run time cost a read
+ * about a quarter of a second before its first record.
  * `--check` writes nothing and exits 1 when a generated file is stale, so CI catches a schema edited without
  * regenerating.
  */
@@ -9,6 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compile, type JSONSchema } from "json-schema-to-typescript";
+import { Ajv } from "ajv";
+import standaloneCode from "ajv/dist/standalone/index.js";
 import { compareVersions } from "../lib/schemas/compare.ts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -78,6 +82,56 @@ function indexFor(files: SchemaFile[]): string {
   return lines.join("\n");
 }
 
+/**
+ * One harness's record validators, every version's compiled by Ajv ahead of time into standalone code. Each
+ * version's functions are made on its first use (a read meets one version), by a function that returns them
+ * by record type. The options are the ones drift reporting needs: every error of a record, not the first.
+ */
+function validatorsFor(harness: string, files: SchemaFile[]): string {
+  const versions = [...new Set(files.map((f) => f.version))].sort(compareVersions);
+  const lines = [
+    BANNER.trimEnd(),
+    "// @ts-nocheck: Ajv's standalone code; the table at the end gives it its type.",
+    'import type { ValidatorTable } from "../../schemas/drift.ts";',
+    "",
+  ];
+  for (const version of versions) {
+    const ajv = new Ajv({
+      allErrors: true,
+      strict: false,
+      discriminator: true,
+      validateSchema: false,
+      code: { source: true, esm: false, optimize: true },
+    });
+    const kinds: Record<string, string> = {};
+    for (const f of files.filter((f) => f.version === version)) {
+      ajv.addSchema(JSON.parse(readFileSync(f.path, "utf8")) as object, f.kind);
+      kinds[f.kind] = f.kind;
+    }
+    const code = standaloneCode(ajv, kinds);
+    // Standalone code that needs Ajv's runtime (formats, unicode lengths) would load Ajv after all.
+    if (/\brequire\(/.test(code)) throw new Error(`${harness} ${version}: validators need Ajv's runtime`);
+    lines.push(
+      `function ${versionFunction(version)}() {`,
+      "  const exports = {};",
+      code.replace(/^"use strict";/, ""),
+      "  return exports;",
+      "}",
+      "",
+    );
+  }
+  lines.push(
+    `/** ${harness}'s record validators by schema version, each version's made on first use. */`,
+    "export const VALIDATORS: ValidatorTable = {",
+    ...versions.map((v) => `  "${v}": ${versionFunction(v)},`),
+    "};",
+    "",
+  );
+  return lines.join("\n");
+}
+
+const versionFunction = (version: string) => `v${version.replace(/[^0-9A-Za-z]/g, "_")}`;
+
 /** The versions each harness has schemas for, oldest first, without the schemas: what start-up may load. */
 function versionsFor(files: SchemaFile[]): string {
   const versions = new Map<string, Set<string>>();
@@ -106,6 +160,10 @@ export async function staleGeneratedFiles(): Promise<[path: string, text: string
   }
   for (const [key, group] of byVersion) outputs.set(join(generatedDir, key), await typesFor(group));
   outputs.set(join(generatedDir, "schemas.ts"), indexFor(files));
+  for (const harness of new Set(files.map((f) => f.harness))) {
+    const own = files.filter((f) => f.harness === harness);
+    outputs.set(join(generatedDir, "validators", `${harness}.ts`), validatorsFor(harness, own));
+  }
   outputs.set(join(generatedDir, "schema-versions.ts"), versionsFor(files));
   outputs.set(join(generatedDir, "hermes-generations.json"), hermesGenerationsJson());
   outputs.set(join(generatedDir, "skills.ts"), skillsModule());

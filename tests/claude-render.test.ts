@@ -5,6 +5,7 @@ import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { renderClaude } from "../lib/harnesses/claude-code/render.ts";
 import { publishFile } from "../lib/io/publish.ts";
 import { DriftCollector } from "../lib/schemas/drift.ts";
+import { VALIDATORS } from "../lib/generated/validators/claude-code.ts";
 import type { Block, Message, Session } from "../lib/ir/schema.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -63,7 +64,7 @@ for (const name of FIXTURES) {
       handshake: "<session-bridge-handoff>\nhi\n</session-bridge-handoff>",
       stubOpenCalls: true,
     });
-    const drift = new DriftCollector("claude-code");
+    const drift = new DriftCollector("claude-code", VALIDATORS);
     jsonLines(path).forEach((r, i) => drift.check(r.version as string, r.type as string, r, i + 1));
     assert.deepEqual(drift.entries(), []);
     const back = await readClaudeSession(path);
@@ -78,7 +79,7 @@ test("records copied from a Claude source keep validating after retargeting", as
   const path = await render(source, "copy", {
     handshake: "<session-bridge-handoff>\nx\n</session-bridge-handoff>",
   });
-  const drift = new DriftCollector("claude-code");
+  const drift = new DriftCollector("claude-code", VALIDATORS);
   jsonLines(path).forEach((r, i) => drift.check(r.version as string, r.type as string, r, i + 1));
   assert.deepEqual(drift.entries(), []);
 });

@@ -3,47 +3,27 @@
  * Harnesses add record types and fields every month; a shape we have not specified is a finding to report,
  * never a reason to stop reading.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject } from "ajv";
 import type { DriftEntry } from "../ir/schema.ts";
-import { EMBEDDED_SCHEMAS } from "../generated/schemas.ts";
 import { compareVersions } from "./compare.ts";
 import { embeddedVersions } from "./versions.ts";
 
 const EXAMPLES = 3;
 
+/** A record type's validator, compiled from its schema by `npm run generate` (lib/generated/validators/). */
+export type RecordValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
 /**
- * One record type's validator, compiled on first use: compiling every embedded schema up front cost the whole
- * program (even `--version`) about a second, and a read meets only a few record types of one version.
+ * A harness's validators by schema version: each version's made when first asked for (a read meets only one
+ * or two versions), by record type.
  */
-const validators = new Map<string, ValidateFunction | null>();
-let ajv: Ajv | undefined;
-let compiled = 0;
+export type ValidatorTable = Readonly<Record<string, () => Readonly<Record<string, RecordValidator>>>>;
 
-function validatorFor(harness: string, version: string, kind: string): ValidateFunction | undefined {
-  const key = `${harness}\u0000${version}\u0000${kind}`;
-  let validate = validators.get(key);
-  if (validate === undefined) {
-    const schema = EMBEDDED_SCHEMAS.find((s) => s.harness === harness && s.version === version)
-      ?.records[kind];
-    // The embedded schemas are checked by the suite, not at each run; their code is compiled as written (Ajv's
-    // optimizing pass and the meta-schema check cost more than a whole session's checks save).
-    ajv ??= new Ajv({
-      allErrors: true,
-      strict: false,
-      discriminator: true,
-      validateSchema: false,
-      code: { optimize: false },
-    });
-    validate = schema ? ajv.compile(schema) : null;
-    if (validate) compiled++;
-    validators.set(key, validate);
-  }
-  return validate ?? undefined;
-}
+let made = 0;
 
-/** How many validators this process has compiled: what start-up must keep at zero. */
-export function compiledValidatorCount(): number {
-  return compiled;
+/** How many versions' validators this process has made: what start-up must keep at zero. */
+export function madeValidatorSets(): number {
+  return made;
 }
 
 /**
@@ -63,7 +43,10 @@ export class DriftCollector {
   /** The schema version for each harness version met: looked up once, not once per record. */
   private readonly schemaVersions = new Map<string | undefined, string | undefined>();
 
-  constructor(private readonly harness: string) {}
+  /** Each schema version's validators, once made. */
+  private readonly made = new Map<string, Readonly<Record<string, RecordValidator>>>();
+
+  constructor(private readonly harness: string, private readonly validators: ValidatorTable) {}
 
   /** Checks one record of `kind` written by harness `version` (undefined: the newest we know). */
   check(version: string | undefined, kind: string, value: unknown, example: number): void {
@@ -75,7 +58,7 @@ export class DriftCollector {
       this.schemaVersions.set(written, schemaVersion);
     }
     if (!schemaVersion) return;
-    const validate = validatorFor(this.harness, schemaVersion, kind);
+    const validate = this.validatorsOf(schemaVersion)[kind];
     if (!validate) {
       this.add(schemaVersion, `record:${kind || "(none)"}`, "unknown record type", example);
       return;
@@ -84,6 +67,16 @@ export class DriftCollector {
     for (const error of validate.errors ?? []) {
       this.add(schemaVersion, `record:${kind}`, describe(error), example);
     }
+  }
+
+  private validatorsOf(version: string): Readonly<Record<string, RecordValidator>> {
+    let set = this.made.get(version);
+    if (!set) {
+      set = this.validators[version]?.() ?? {};
+      made++;
+      this.made.set(version, set);
+    }
+    return set;
   }
 
   private add(version: string, where: string, problem: string, example: number) {

@@ -9,6 +9,7 @@ import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
 import { assertRecordTime } from "../../ir/clock.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
+import { VALIDATORS } from "../../generated/validators/claude-code.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { blocksFromContent } from "./content.ts";
 import { replayQueue } from "./queue.ts";
@@ -245,7 +246,7 @@ function newState(path: string, hold: boolean): ReadState & { drift: DriftCollec
     order: 0,
     queueOps: [],
     titles: {},
-    drift: new DriftCollector("claude-code"),
+    drift: new DriftCollector("claude-code", VALIDATORS),
   };
 }
 

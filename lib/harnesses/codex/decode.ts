@@ -14,6 +14,7 @@ import type { JsonlLine, JsonlStart, JsonlTail } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
 import { assertRecordTime } from "../../ir/clock.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
+import { VALIDATORS } from "../../generated/validators/codex.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
 import { emptySession } from "../../ir/session.ts";
@@ -231,7 +232,7 @@ function takenOnce(renamed?: (index: number, uid: string) => void): Builder["uid
 async function indexRollout({ path, lines, tail }: RolloutLines, sink: Sink): Promise<ReadState> {
   const state: ReadState = {
     session: emptySession({ harness: "codex", id: "", path, models: [] }),
-    drift: new DriftCollector("codex"),
+    drift: new DriftCollector("codex", VALIDATORS),
     build: builder({
       uid: sink.uid,
       done: (m) => {

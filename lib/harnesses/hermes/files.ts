@@ -12,6 +12,7 @@ import { assertRecordTime, assertStoredTime } from "../../ir/clock.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { assertRegularFile } from "../../io/file-kind.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
+import { VALIDATORS } from "../../generated/validators/hermes.ts";
 import { encodeContent } from "./content.ts";
 import { GENERATIONS, LEGACY_TRANSCRIPT_VERSION, NEWEST_GENERATION } from "./generations.ts";
 import { decodeMessage, type HermesMessage, type SessionRecord } from "./message.ts";
@@ -85,7 +86,7 @@ export function readSnapshot(path: string): FileSession {
   snapshot.messages.forEach((m, i) => {
     if (isObject(m)) assertFileTime(m.timestamp, `${path}: message ${i + 1}`, "timestamp");
   });
-  const drift = new DriftCollector("hermes");
+  const drift = new DriftCollector("hermes", VALIDATORS);
   drift.check(NEWEST_GENERATION.version, "snapshot", snapshot, 1);
   const id = optStr(snapshot.session_id) ?? basename(path, ".json").replace(/^session_/, "");
   const session: SessionRecord = {
@@ -143,7 +144,7 @@ export async function readHermesJsonl(path: string): Promise<FileSession> {
 const EXPORT_KEYS = new Set(["messages", "segments", "lineage_session_ids"]);
 
 function readExportLine(path: string, line: Json, lineNo: number): FileSession {
-  const drift = new DriftCollector("hermes");
+  const drift = new DriftCollector("hermes", VALIDATORS);
   const segments = Array.isArray(line.segments) && line.segments.every(isObject)
     ? line.segments as Json[]
     : [line];
@@ -193,7 +194,7 @@ async function readTranscript(
   first: Json,
   rest: AsyncGenerator<{ line: number; value: unknown }>,
 ): Promise<FileSession> {
-  const drift = new DriftCollector("hermes");
+  const drift = new DriftCollector("hermes", VALIDATORS);
   const session: SessionRecord = { id: basename(path, ".jsonl"), source: "cli", started_at: 0 };
   const messages: HermesMessage[] = [];
   let tools: Tools = [];
