@@ -63,15 +63,19 @@ export function sha256Hex(text: string): string {
  * Harnesses that sort their sessions by id (Codex threads) expect these.
  */
 export function newUuidV7(now: Date): string {
-  const bytes = Buffer.alloc(16);
-  randomInto(bytes, 6);
   const ms = Math.max(0, Math.floor(now.getTime()));
-  for (let i = 0; i < 6; i++) bytes[i] = Math.floor(ms / 2 ** (8 * (5 - i))) % 256;
-  bytes[6] = (bytes[6]! & 0x0f) | 0x70;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const time = (ms % 2 ** 48).toString(16).padStart(12, "0");
+  const at = randomBytes(10);
+  const byte = (i: number) => pool[at + i]!;
+  const hex = (i: number) => HEX[byte(i)]!;
+  // Version 7 in the high nibble of byte 6, the RFC's variant in the top bits of byte 8.
+  return `${time.slice(0, 8)}-${time.slice(8)}-${HEX[(byte(0) & 0x0f) | 0x70]}${hex(1)}-${
+    HEX[(byte(2) & 0x3f) | 0x80]
+  }${hex(3)}-${hex(4)}${hex(5)}${hex(6)}${hex(7)}${hex(8)}${hex(9)}`;
 }
+
+/** Each byte's two hex digits. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
 
 /**
  * Random bytes drawn from a pool filled a few KB at a time: a rendering mints an id per record, and asking the
@@ -80,12 +84,12 @@ export function newUuidV7(now: Date): string {
 const pool = Buffer.alloc(4096);
 let poolAt = pool.length;
 
-function randomInto(target: Buffer, from: number): void {
-  const wanted = target.length - from;
-  if (poolAt + wanted > pool.length) {
+/** Where in the pool `count` fresh random bytes start (they stay fresh until the next call). */
+function randomBytes(count: number): number {
+  if (poolAt + count > pool.length) {
     crypto.getRandomValues(pool);
     poolAt = 0;
   }
-  pool.copy(target, from, poolAt, poolAt + wanted);
-  poolAt += wanted;
+  poolAt += count;
+  return poolAt - count;
 }

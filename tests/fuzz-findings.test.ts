@@ -183,3 +183,8 @@ test("brackets inside strings, after escaped quotes and backslashes too, do not 
   assert.equal(nestsDeeperThan(`{"a":"\\\\"}${"[".repeat(1001)}`), true);
   assert.equal(nestsDeeperThan(`"unterminated${"[".repeat(1001)}`), false);
 });
+
+test("many brackets side by side are not nesting: thousands of shallow arrays and objects pass the limit", () => {
+  assert.equal(nestsDeeperThan(`[${"[],{},".repeat(2000)}[]]`), false);
+  assert.equal(nestsDeeperThan(`[${"[],".repeat(2000)}${"[".repeat(1000)}${"]".repeat(1000)}]`), true);
+});

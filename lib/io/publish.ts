@@ -29,53 +29,55 @@ import { startProgress } from "./progress.ts";
 const FLUSH_BYTES = 1 << 20;
 
 /**
- * Writes lines (each followed by '\n') to `fd`, batching writes so large sessions stream in bounded memory.
+ * Writes lines (each followed by '\n') to `fd`, encoded straight into one reused buffer that goes out a
+ * megabyte at a time: a large session streams in bounded memory, and no line is joined or encoded twice.
  * A terminal gets display-steering characters as `\uXXXX` escapes: the lines are JSON, so they still read
  * back as the same values, and a session cannot repaint the screen it is printed on.
  */
 export async function writeLines(fd: number, lines: AsyncIterable<string>, what?: string): Promise<void> {
   // node:tty loads here, not with this module: every command loads it, few write lines (lib/cli/terminal.ts).
   const shown = process.getBuiltinModule("node:tty").isatty(fd) ? terminalText : (l: string) => l;
-  let buffer: string[] = [];
-  let size = 0;
+  const out = Buffer.allocUnsafe(FLUSH_BYTES);
+  let used = 0;
   const step = what ? startProgress(what, "bytes") : undefined;
   let written = 0;
+  /** What every megabyte out is followed by: progress, a crash point for the campaign, a visit to the loop. */
+  const sent = async () => {
+    step?.advance(written);
+    crashPoint("chunk-written");
+    await yieldAndCheckpoint();
+  };
   try {
-    await writeBatches();
-  } finally {
-    step?.finish();
-  }
-
-  async function writeBatches() {
     for await (const line of lines) {
       written += line.length + 1;
       const l = shown(line);
-      if (l.length >= FLUSH_BYTES) {
-        // A long record goes out in slices: joined into the batch, then encoded whole, it would be held three times.
-        if (buffer.length) writeSync(fd, buffer.join(""));
-        buffer = [];
-        size = 0;
+      // A UTF-16 unit takes at most three bytes: what may not fit is sent first, and a line longer than the
+      // buffer goes out in slices of its own.
+      const most = 3 * l.length + 1;
+      if (most > out.length - used && used > 0) {
+        writeAll(fd, out, used);
+        used = 0;
+        await sent();
+      }
+      if (most > out.length) {
         writeInSlices(fd, l);
         writeSync(fd, "\n");
-        step?.advance(written);
-        crashPoint("chunk-written");
-        await yieldAndCheckpoint();
+        await sent();
         continue;
       }
-      buffer.push(l, "\n");
-      size += l.length + 1;
-      if (size >= FLUSH_BYTES) {
-        writeSync(fd, buffer.join(""));
-        buffer = [];
-        size = 0;
-        step?.advance(written);
-        crashPoint("chunk-written");
-        await yieldAndCheckpoint();
-      }
+      used += out.write(l, used);
+      out[used++] = 0x0a;
     }
-    if (buffer.length) writeSync(fd, buffer.join(""));
+    writeAll(fd, out, used);
     await yieldAndCheckpoint();
+  } finally {
+    step?.finish();
   }
+}
+
+/** The first `length` bytes of `bytes`, all of them: a pipe may take a write in parts. */
+function writeAll(fd: number, bytes: Buffer, length: number): void {
+  for (let at = 0; at < length;) at += writeSync(fd, bytes, at, length - at);
 }
 
 /** Writes `text` a slice at a time, never cutting a surrogate pair (each slice is encoded on its own). */

@@ -6,6 +6,12 @@ import { InputError } from "../errors.ts";
  */
 export class RecordClock {
   private last: number;
+  /** The source time last read, parsed: a message's lines repeat its time. */
+  private source = "";
+  private parsed = Number.NaN;
+  /** The second last formatted and its text up to the milliseconds: lines come a millisecond apart. */
+  private second = Number.NaN;
+  private prefix = "";
 
   constructor(private readonly now: Date, start?: string) {
     const parsed = start ? Date.parse(start) : Number.NaN;
@@ -13,10 +19,23 @@ export class RecordClock {
   }
 
   next(source?: string): string {
-    const parsed = source ? Date.parse(source) : Number.NaN;
-    const t = Number.isFinite(parsed) && parsed > this.last ? parsed : this.last + 1;
+    if (source !== this.source) {
+      this.source = source ?? "";
+      this.parsed = source ? Date.parse(source) : Number.NaN;
+    }
+    const t = Number.isFinite(this.parsed) && this.parsed > this.last ? this.parsed : this.last + 1;
     this.last = Math.min(t, this.now.getTime());
-    return new Date(this.last).toISOString();
+    return this.iso(this.last);
+  }
+
+  /** `ms` as toISOString writes it, formatting only the milliseconds when the second is the last one's. */
+  private iso(ms: number): string {
+    const second = Math.floor(ms / 1000);
+    if (second !== this.second) {
+      this.second = second;
+      this.prefix = new Date(second * 1000).toISOString().slice(0, -4);
+    }
+    return `${this.prefix}${String(ms - second * 1000).padStart(3, "0")}Z`;
   }
 }
 
