@@ -85,8 +85,11 @@ async function* renderForeign(
   const seen = new Set<string>();
   let turn: TurnRenderer | undefined;
   let turnCallers = new Set<string>();
+  /** The lines a step rendered, handed on together: one array per message, not one generator per line. */
+  const lines: string[] = [];
   const finish = (last: boolean) =>
     turn!.finish(
+      lines,
       stubs.filter((c) => turnCallers.has(c.messageUid) || (last && !seen.has(c.messageUid))).map((c) =>
         c.callId
       ),
@@ -96,18 +99,21 @@ async function* renderForeign(
   for await (const m of session.messages) {
     if (m.kind === "context" || isHandshake(m)) continue;
     if (!turn || opensTurn(m)) {
-      if (turn) yield* finish(false);
+      if (turn) finish(false);
       turn = new TurnRenderer(out, options, target, m, customCalls);
       turnCallers = new Set();
-      yield* turn.start();
+      turn.start(lines);
     }
     if (callers.has(m.uid)) {
       turnCallers.add(m.uid);
       seen.add(m.uid);
     }
-    yield* turn.message(m);
+    turn.message(lines, m);
+    yield* lines;
+    lines.length = 0;
   }
-  if (turn) yield* finish(true);
+  if (turn) finish(true);
+  yield* lines;
   if (options.handshake) {
     // The model reads it as the newest user message; with no UI mirror the TUI does not show it as a turn.
     yield out.line("response_item", messageItem("user", [{ type: "text", text: options.handshake }]));
@@ -135,22 +141,24 @@ class TurnRenderer {
     this.turnId = newUuidV7(at && Number.isFinite(Date.parse(at)) ? new Date(at) : options.now);
   }
 
-  *start(): Generator<string> {
+  start(lines: string[]): void {
     const at = this.first.timestamp;
     const started: CodexEventMsgTaskStarted = { type: "task_started", turn_id: this.turnId };
-    yield this.out.line("event_msg", (ts) => ({ ...started, started_at: seconds(ts) }), at);
-    yield this.out.line("turn_context", this.turnContext(), at);
+    lines.push(
+      this.out.line("event_msg", (ts) => ({ ...started, started_at: seconds(ts) }), at),
+      this.out.line("turn_context", this.turnContext(), at),
+    );
   }
 
   /** The turn's end: results for its calls that never got one, then how it ended. */
-  *finish(stubbedCalls: string[], interrupted: boolean): Generator<string> {
+  finish(lines: string[], stubbedCalls: string[], interrupted: boolean): void {
     for (const callId of stubbedCalls) {
-      yield this.result({
+      lines.push(this.result({
         type: "tool_result",
         callId,
         isError: true,
         content: [{ type: "text", text: INTERRUPTED_RESULT }],
-      });
+      }));
     }
     if (interrupted) {
       const aborted: CodexEventMsgTurnAborted = {
@@ -158,14 +166,14 @@ class TurnRenderer {
         turn_id: this.turnId,
         reason: "interrupted",
       };
-      yield this.out.line("event_msg", aborted);
+      lines.push(this.out.line("event_msg", aborted));
     } else {
       const done: CodexEventMsgTaskComplete = {
         type: "task_complete",
         turn_id: this.turnId,
         last_agent_message: this.lastAgentMessage,
       };
-      yield this.out.line("event_msg", (ts) => ({ ...done, completed_at: seconds(ts) }));
+      lines.push(this.out.line("event_msg", (ts) => ({ ...done, completed_at: seconds(ts) })));
     }
   }
 
@@ -186,35 +194,36 @@ class TurnRenderer {
     };
   }
 
-  *message(m: Message): Generator<string> {
-    const results = m.blocks.filter((b): b is ToolResultBlock => b.type === "tool_result");
-    for (const r of results) yield this.result(r, m.timestamp);
+  message(lines: string[], m: Message): void {
+    for (const b of m.blocks) if (b.type === "tool_result") lines.push(this.result(b, m.timestamp));
     if (m.role === "assistant") {
-      yield* this.assistant(m);
+      this.assistant(lines, m);
       return;
     }
     const words = messageItem("user", m.blocks);
     if (!words) return;
-    yield this.item(words, m.timestamp);
-    if (m.kind === "turn") yield this.userMirror(m);
+    lines.push(this.item(words, m.timestamp));
+    if (m.kind === "turn") lines.push(this.userMirror(m));
   }
 
   /** Text runs become assistant messages; reasoning, calls and Codex's own raw items keep their place. */
-  private *assistant(m: Message): Generator<string> {
+  private assistant(lines: string[], m: Message): void {
     let text: Block[] = [];
-    const flush = function* (this: TurnRenderer): Generator<string> {
+    const flush = () => {
       const item = messageItem("assistant", text);
       text = [];
       if (!item) return;
       // Codex records the UI item of the model's text before the response item itself (a user's the other way).
-      yield this.agentMirror(item.content.map((c) => c.text ?? "").join("\n"), m.timestamp);
-      yield this.item(item, m.timestamp);
-    }.bind(this);
+      lines.push(
+        this.agentMirror(item.content.map((c) => c.text ?? "").join("\n"), m.timestamp),
+        this.item(item, m.timestamp),
+      );
+    };
     for (const block of m.blocks) {
       const own = this.ownItem(block);
       if (own) {
-        yield* flush();
-        yield this.item(own, m.timestamp);
+        flush();
+        lines.push(this.item(own, m.timestamp));
         continue;
       }
       const asText = block.type === "reasoning"
@@ -224,7 +233,7 @@ class TurnRenderer {
         : undefined;
       if (asText) text.push(asText);
     }
-    yield* flush();
+    flush();
   }
 
   /**
