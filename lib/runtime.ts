@@ -47,3 +47,27 @@ export function selfArgv(mainPath: string): string[] {
 export function reclaimMemory(): void {
   if (typeof Bun !== "undefined") Bun.gc(true);
 }
+
+/** The JavaScriptCore option that turns its top JIT tier (FTL) off, read by Bun from the environment at start. */
+const TOP_TIER_OPTION = "BUN_JSC_useFTLJIT";
+
+/**
+ * Starts the binary again in place of this process, JavaScriptCore's top JIT tier off, before a conversion:
+ * in a run of seconds FTL's compiles (on other cores) cost more than their code saves (a 70 MB conversion
+ * takes about 30% less CPU without it: `npm run bench`). Bun reads the option only as it starts, so the
+ * process restarts itself (execve: same pid, descriptors and arguments) once; the option set, by this or by
+ * the user, means no restart. Only the compiled binary does it; under a script runner or Deno, nothing.
+ */
+export function restartForLongWork(env: NodeJS.ProcessEnv): void {
+  const execve = (process as { execve?: (file: string, args: string[], env: NodeJS.ProcessEnv) => never })
+    .execve;
+  if (!isCompiledBinary() || !execve || env[TOP_TIER_OPTION] !== undefined) return;
+  try {
+    execve(process.execPath, [process.execPath, ...process.argv.slice(2)], {
+      ...env,
+      [TOP_TIER_OPTION]: "0",
+    });
+  } catch {
+    // Not restarted (the system refused): the work runs as it is, only slower.
+  }
+}

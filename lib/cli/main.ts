@@ -27,6 +27,12 @@ function mainHelp(registry: Registry): string {
   ].join("\n");
 }
 
+/** What only the process's own entry point does; a test or a program running the CLI in-process does not. */
+export interface Host {
+  /** Called as a command that reads and renders a whole session starts (main.ts: the tuned restart). */
+  beforeLongWork?(): void;
+}
+
 /**
  * Runs the CLI on `argv` with `env`, the environment the entry point read (nothing below reads process.env),
  * over `registry`'s harnesses: the built-in ones unless a caller (a test, an extension) brings its own, and
@@ -37,6 +43,7 @@ export async function run(
   env: Env,
   registry?: Registry,
   terminal: Terminal = NO_TERMINAL,
+  host: Host = {},
 ): Promise<number> {
   const wantsJson = argv.includes("--json");
   try {
@@ -68,7 +75,8 @@ export async function run(
         `unknown command ${JSON.stringify(name)}${didYouMean(name, known, " (see session-bridge --help)")}`,
       );
     }
-    // Loaded here, not at start-up: a command's dependencies (ajv, zod, the stores) cost `--version` nothing.
+    if (entry.converts && !rest.includes("--help") && !rest.includes("-h")) host.beforeLongWork?.();
+    // Loaded here, not at start-up: a command's dependencies (zod, the stores) cost `--version` nothing.
     const { runCommand } = await import("./dispatch.ts");
     const harnesses = registry ?? await builtinRegistry();
     return await runCommand(

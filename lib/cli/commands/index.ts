@@ -1,6 +1,6 @@
 /**
  * Every command by name, with the one line `--help` shows, each module loaded only when its command runs: so
- * `--help` and `--version` load none of what the commands need (ajv, zod, the stores).
+ * `--help` and `--version` load none of what the commands need (zod, the stores).
  */
 import type { Command, PerRegistry } from "../command.ts";
 
@@ -10,6 +10,8 @@ export interface CommandEntry {
   summary: PerRegistry<string>;
   /** Reads or writes harness stores: a handoff a crash interrupted is recovered before it runs. */
   touchesStores?: boolean;
+  /** Reads and renders a whole session: long work on a large one (see Host.beforeLongWork). */
+  converts?: boolean;
   load(): Promise<Command>;
 }
 
@@ -41,12 +43,14 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "convert",
     touchesStores: true,
+    converts: true,
     summary: "render a session in another harness's format to a file; no store is touched",
     load: async () => (await import("./convert.ts")).convert,
   },
   {
     name: "handoff",
     touchesStores: true,
+    converts: true,
     summary: "make a session resumable in a target harness and print the resume command",
     load: async () => (await import("./handoff.ts")).handoff,
   },
@@ -59,6 +63,7 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "export",
     touchesStores: true,
+    converts: true,
     summary: ({ harnesses }) => {
       const databases = harnesses.filter((h) => h.exportedAs).map((h) =>
         `${h.title}: as \`${h.exportedAs}\``
