@@ -24,6 +24,7 @@ import { printTable, type Row } from "./table.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./hermes-floor.ts", import.meta.url));
+const CONVERT_FLOOR = fileURLToPath(new URL("./convert-floor.ts", import.meta.url));
 const HARNESSES = ["claude-code", "codex", "hermes"] as const;
 type Harness = (typeof HARNESSES)[number];
 const MB = 1024 * 1024;
@@ -151,6 +152,33 @@ function convertRows(root: string, rows: Row[]): void {
           referencePeakRssBytes: refRun.peakRssBytes,
         }
         : {}),
+    },
+  });
+
+  // What the headline cannot go under: Bun reading, parsing, stringifying and writing the same lines, with the
+  // JIT setting the binary converts with; the 10x goal set beside it says how far it is from the floor.
+  log("floor: Bun reading, parsing, stringifying and writing the same file");
+  const bare = medianOf(
+    runs,
+    () =>
+      measure([process.execPath, CONVERT_FLOOR, source, join(base, "floor.jsonl")], {
+        env: { ...process.env, BUN_JSC_useFTLJIT: "0" },
+      }),
+  );
+  rows.push({
+    work: `floor: read, parse, stringify, write ${size.split(" /")[0]} (no conversion)`,
+    ours: seconds(headline),
+    reference: `${seconds(bare)}, ${rss(bare)} RSS`,
+    ratio: `${(headline.cpuSeconds / bare.cpuSeconds).toFixed(2)}x floor${
+      refRun ? `; the 10x goal is ${(refRun.cpuSeconds / 10 / bare.cpuSeconds).toFixed(2)}x floor` : ""
+    }`,
+    peakRss: rss(headline),
+    goal: "-",
+    met: null,
+    figures: {
+      floorSeconds: bare.seconds,
+      floorCpuSeconds: bare.cpuSeconds,
+      floorPeakRssBytes: bare.peakRssBytes,
     },
   });
 
