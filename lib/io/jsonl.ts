@@ -163,22 +163,21 @@ export async function* readJsonl(
       }, the limit (set ${MAX_RECORD_VARIABLE} to raise it)`,
     );
   const notText = () => new InputError(`${path}: not a text file (contains NUL bytes)`);
-  const reread = (at: number, length: number) => () => {
-    if (!open) throw new Error(`${path}:${at}: a record's text was asked for after its file was closed`);
-    return decodeRange(fd, at, length);
+  const file: RecordFile = {
+    reread(at, length) {
+      if (!open) throw new Error(`${path}:${at}: a record's text was asked for after its file was closed`);
+      return decodeRange(fd, at, length);
+    },
   };
   const lineOf = (decoded: string, at: number, length: number): JsonlLine | null => {
     lineNo++;
-    const parsed = parseLine(path, lineNo, decoded);
-    if (parsed === null) return null;
-    const kept = length < KEEP_TEXT_BYTES ? parsed.text : undefined;
-    return {
-      line: lineNo,
-      offset: at,
-      length: parsed.bytes(length),
-      value: parsed.value,
-      text: kept === undefined ? reread(at, parsed.bytes(length)) : () => kept,
-    };
+    // slice, not replace: a record of hundreds of MB is not copied again to drop one character.
+    const crlf = decoded.endsWith("\r");
+    const text = crlf ? decoded.slice(0, -1) : decoded;
+    const value = parseLine(path, lineNo, text);
+    if (value === BLANK) return null;
+    const bytes = crlf ? length - 1 : length;
+    return new Line(lineNo, at, bytes, value, bytes < KEEP_TEXT_BYTES ? text : undefined, file);
   };
 
   const step = startProgress(`reading ${path}`, "bytes", fstatSync(fd).size);
@@ -279,24 +278,37 @@ function decodeRange(fd: number, offset: number, length: number): string {
   return text;
 }
 
-interface ParsedLine {
-  /** The text, without a `\r` line end. */
-  text: string;
-  value: unknown;
-  /** The record's length in bytes, given the line's. */
-  bytes(lineBytes: number): number;
-}
+/** What parseLine gives for a line of whitespace alone, which holds no record. */
+const BLANK = Symbol("blank line");
 
-function parseLine(path: string, line: number, decoded: string): ParsedLine | null {
-  // slice, not replace: a record of hundreds of MB is not copied again to drop one character.
-  const crlf = decoded.endsWith("\r");
-  const text = crlf ? decoded.slice(0, -1) : decoded;
-  if (!/\S/.test(text)) return null;
+function parseLine(path: string, line: number, text: string): unknown {
+  if (!/\S/.test(text)) return BLANK;
   if (nestsDeeperThan(text)) throw new InputError(`${path}:${line}: ${tooDeep}`);
   try {
-    return { text, value: JSON.parse(text), bytes: (n) => (crlf ? n - 1 : n) };
+    return JSON.parse(text);
   } catch {
     throw new InputError(`${path}:${line}: not valid JSON`);
+  }
+}
+
+/** The open file a line's long text is read again from. */
+interface RecordFile {
+  reread(offset: number, length: number): string;
+}
+
+/** A line read: its short text kept, a long one read again from its file when asked (see JsonlLine.text). */
+class Line implements JsonlLine {
+  constructor(
+    readonly line: number,
+    readonly offset: number,
+    readonly length: number,
+    readonly value: unknown,
+    private readonly kept: string | undefined,
+    private readonly file: RecordFile,
+  ) {}
+
+  text(): string {
+    return this.kept ?? this.file.reread(this.offset, this.length);
   }
 }
 

@@ -175,8 +175,8 @@ export async function* copyRecords(
   const relink = new Map<string, string | null>();
   const minted = new ReMinted();
   if (tail) tail.renamed = minted.ids;
-  for await (const { text, value } of records) {
-    const record = value as Json;
+  for await (const read of records) {
+    const record = read.value as Json;
     if (typeof record.timestamp === "string") clock?.next(record.timestamp);
     if (isHandshakeRecord(record)) {
       relink.set(record.uuid as string, linked(relink, record.parentUuid));
@@ -204,7 +204,7 @@ export async function* copyRecords(
     Object.assign(changes, minted.changes({ ...record, ...changes }));
     const uuid = (changes.uuid ?? record.uuid) as unknown;
     if (tail && typeof uuid === "string" && record.isSidechain !== true) tail.parent = uuid;
-    yield Object.keys(changes).length ? line({ ...record, ...changes }) : text();
+    yield Object.keys(changes).length ? line({ ...record, ...changes }) : read.text();
   }
 }
 

@@ -33,8 +33,8 @@ export async function* copyRollout(
   const customCalls = new Set<string>();
   let lastOrdinal: number | undefined;
   let metaSeen = false;
-  for await (const { text, value } of records) {
-    const record = value as Json;
+  for await (const read of records) {
+    const record = read.value as Json;
     if (typeof record.timestamp === "string") clock.next(record.timestamp);
     if (isObject(record.payload) && record.payload.type === "custom_tool_call") {
       customCalls.add(String(record.payload.call_id));
@@ -62,7 +62,7 @@ export async function* copyRollout(
       lastOrdinal = record.ordinal - dropped;
       if (dropped) changed = { ...changed, ordinal: lastOrdinal };
     }
-    yield changed === record ? text() : JSON.stringify(changed);
+    yield changed === record ? read.text() : JSON.stringify(changed);
   }
   const out = new LineWriter(clock, lastOrdinal !== undefined, (lastOrdinal ?? -1) + 1);
   if (options.stubOpenCalls) {
