@@ -131,3 +131,28 @@ test("Python-style JSON: separators, float repr, ASCII escapes, as Hermes's json
     "1e+16",
   ]);
 });
+
+test("Python-style JSON of a nested value, written as it is walked: strings kept whole, skipped keys as JSON skips them", () => {
+  const call = {
+    id: "call_1",
+    type: "function",
+    function: {
+      name: "terminal",
+      arguments: JSON.stringify({ cmd: "ls -la, a:b", n: [1, 2.5, null, true] }),
+    },
+    nested: [[], {}, ['x"y\\z\n']],
+    u: "é😀",
+    gone: undefined,
+  };
+  // What Python's json.dumps([call]) prints (call without `gone`).
+  assert.equal(
+    pyJson([call], { ensureAscii: true }),
+    '[{"id": "call_1", "type": "function", "function": {"name": "terminal", "arguments": ' +
+      '"{\\"cmd\\":\\"ls -la, a:b\\",\\"n\\":[1,2.5,null,true]}"}, "nested": [[], {}, ["x\\"y\\\\z\\n"]], ' +
+      '"u": "\\u00e9\\ud83d\\ude00"}]',
+  );
+  assert.equal(
+    pyJson([undefined, new Date(0)], { ensureAscii: false }),
+    '[null, "1970-01-01T00:00:00.000Z"]',
+  );
+});

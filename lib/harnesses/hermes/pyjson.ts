@@ -11,8 +11,6 @@ import { pyFloat } from "../../io/python-float.ts";
 export { pyFloat };
 
 const NON_ASCII = /[\u0080-\uffff]/g;
-/** A JSON string token, or a separator outside of one. */
-const TOKEN = /"(?:[^"\\]|\\.)*"|[,:]/g;
 
 export interface PyJsonOptions {
   ensureAscii: boolean;
@@ -46,7 +44,22 @@ function pyObject(
   return `{${entries.join(", ")}}`;
 }
 
-/** JSON.stringify's text (same escapes as Python's with ensure_ascii off) with Python's separators. */
+/**
+ * JSON.stringify's text (same escapes as Python's with ensure_ascii off) with Python's separators, written as
+ * the value is walked: stringifying the whole value and then rescanning its text for separators costs a second
+ * pass over every string in it (a content list's text, a tool call's arguments).
+ */
 function pyValue(value: unknown): string {
-  return (JSON.stringify(value) ?? "null").replace(TOKEN, (t) => (t === "," ? ", " : t === ":" ? ": " : t));
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
+    return pyValue((value as { toJSON(): unknown }).toJSON());
+  }
+  if (Array.isArray(value)) return `[${Array.from(value, (v) => pyValue(v)).join(", ")}]`;
+  const entries: string[] = [];
+  for (const [key, v] of Object.entries(value)) {
+    // Skipped as JSON.stringify skips them in an object (in an array they are null, as pyValue gives).
+    if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
+    entries.push(`${JSON.stringify(key)}: ${pyValue(v)}`);
+  }
+  return `{${entries.join(", ")}}`;
 }
