@@ -19,13 +19,18 @@ export class RecordClock {
   }
 
   next(source?: string): string {
+    return this.iso(this.nextMs(source));
+  }
+
+  /** The next time as milliseconds since the epoch, for a writer that stores numbers (no text to parse back). */
+  nextMs(source?: string): number {
     if (source !== this.source) {
       this.source = source ?? "";
       this.parsed = source ? Date.parse(source) : Number.NaN;
     }
     const t = Number.isFinite(this.parsed) && this.parsed > this.last ? this.parsed : this.last + 1;
     this.last = Math.min(t, this.now.getTime());
-    return this.iso(this.last);
+    return this.last;
   }
 
   /** `ms` as toISOString writes it, formatting only the milliseconds when the second is the last one's. */

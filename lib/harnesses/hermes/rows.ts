@@ -17,7 +17,7 @@ export type ExportedMessage = Omit<HermesMessagesRow, "content" | "tool_calls"> 
 };
 
 /** Epoch seconds for a row: the source time where there is one, monotonic and never in the future. */
-export const rowTime = (clock: RecordClock, source?: string): number => Date.parse(clock.next(source)) / 1000;
+export const rowTime = (clock: RecordClock, source?: string): number => clock.nextMs(source) / 1000;
 
 /** A message with every column at the value Hermes's own `append_message` leaves when it has nothing to say. */
 export function blankMessage(
