@@ -34,9 +34,16 @@ export function listHermes(hermesHome: string): SessionSummary[] {
   });
 }
 
+/**
+ * The page cache a listing's connection may fill (KiB; SQLite's default is 2 MB): the query visits each
+ * session's row again for its tip and root, and with the default those pages were read from the file again.
+ */
+const LISTING_CACHE_KIB = 32 * 1024;
+
 function listDatabase(path: string): SessionSummary[] {
   const db = openReadOnly(path);
   try {
+    db.exec(`PRAGMA cache_size = -${LISTING_CACHE_KIB}`);
     const columns = storeColumns(db, path);
     return (db.prepare(listingSql(columns)).all() as unknown as ListedRow[]).map((r) => {
       const where = `${path}: sessions row ${JSON.stringify(r.id)}`;
@@ -61,16 +68,18 @@ function listDatabase(path: string): SessionSummary[] {
 
 /**
  * Roots and /branch children, each projected to its compression tip (deepest continuation). The last time and
- * the count come from Hermes's indexes on messages ((session_id, timestamp), (session_id, active, timestamp))
- * without visiting a row, so the query reads the indexes and one row per session (its preview) however long
- * the sessions are; cold, reading every row for its `role` (in no index) took seconds over a few hundred MB.
- * So the count is the live rows, the gateway's `session_meta` marker included, as Hermes counts them itself
- * (`sessions.message_count`, shown as "Messages:"; its gateway bumps that count for the marker too). Hermes's
- * column itself is not used: rows another tool inserted leave it behind.
+ * the count come from one pass over Hermes's index on messages ((session_id, active, timestamp), or
+ * (session_id, timestamp) before `active`) for the tips alone, without visiting a row, so the query reads that
+ * index and one row per session (its preview) however long the sessions are; cold, reading every row for its
+ * `role` (in no index) took seconds over a few hundred MB, and taking the time from the second index besides
+ * read a quarter more pages. So the count is the live rows, the gateway's `session_meta` marker included, as
+ * Hermes counts them itself (`sessions.message_count`, shown as "Messages:"; its gateway bumps that count for
+ * the marker too). Hermes's column itself is not used: rows another tool inserted leave it behind.
  */
 function listingSql(columns: StoreColumns): string {
   const has = (c: string) => columns.sessions.has(c);
-  const active = columns.messages.has("active") ? " AND m.active = 1" : "";
+  const live = columns.messages.has("active");
+  const active = live ? " AND m.active = 1" : "";
   const config = (alias: string) => (has("model_config") ? `COALESCE(${alias}.model_config, '{}')` : "'{}'");
   const branch =
     `json_extract(${config("s")}, '$._branched_from') IS NOT NULL OR EXISTS (SELECT 1 FROM sessions p ` +
@@ -86,18 +95,21 @@ function listingSql(columns: StoreColumns): string {
       JOIN sessions child ON child.parent_session_id = c.cur_id
       WHERE parent.end_reason = 'compression' AND ${continuationFilter("child", columns)} AND c.depth < 100
     ),
-    tips AS (SELECT root_id, cur_id AS tip_id, MAX(depth) FROM chain GROUP BY root_id)
+    tips AS (SELECT root_id, cur_id AS tip_id, MAX(depth) FROM chain GROUP BY root_id),
+    counted AS (SELECT m.session_id, MAX(m.timestamp) AS last_active,
+        ${live ? "COUNT(CASE WHEN m.active = 1 THEN 1 END)" : "COUNT(*)"} AS messages
+      FROM messages m WHERE m.session_id IN (SELECT tip_id FROM tips) GROUP BY m.session_id)
     SELECT tip.id AS id, ${has("title") ? "tip.title" : "NULL"} AS title, ${
     has("cwd") ? "tip.cwd" : "NULL"
   } AS cwd,
       root.started_at AS started_at, ${has("archived") ? "root.archived" : "0"} AS archived,
-      (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = tip.id) AS last_active,
-      (SELECT COUNT(*) FROM messages m WHERE m.session_id = tip.id${active}) AS messages,
+      counted.last_active AS last_active, COALESCE(counted.messages, 0) AS messages,
       (SELECT SUBSTR(m.content, 1, 200) FROM messages m
         WHERE m.session_id = tip.id AND m.role = 'user' AND m.content IS NOT NULL${active}
           AND instr(CAST(m.content AS BLOB), x'00') != 1
         ORDER BY m.timestamp, m.id LIMIT 1) AS preview
-    FROM tips t JOIN sessions tip ON tip.id = t.tip_id JOIN sessions root ON root.id = t.root_id`;
+    FROM tips t JOIN sessions tip ON tip.id = t.tip_id JOIN sessions root ON root.id = t.root_id
+      LEFT JOIN counted ON counted.session_id = tip.id`;
 }
 
 /** Legacy transcripts and snapshots of sessions the database does not hold (pruned, or copied in). */
