@@ -34,16 +34,9 @@ export function listHermes(hermesHome: string): SessionSummary[] {
   });
 }
 
-/**
- * The page cache a listing's connection may fill (KiB; SQLite's default is 2 MB): the query visits each
- * session's row again for its tip and root, and with the default those pages were read from the file again.
- */
-const LISTING_CACHE_KIB = 32 * 1024;
-
 function listDatabase(path: string): SessionSummary[] {
   const db = openReadOnly(path);
   try {
-    db.exec(`PRAGMA cache_size = -${LISTING_CACHE_KIB}`);
     const columns = storeColumns(db, path);
     return (db.prepare(listingSql(columns)).all() as unknown as ListedRow[]).map((r) => {
       const where = `${path}: sessions row ${JSON.stringify(r.id)}`;
