@@ -1,7 +1,7 @@
 /**
  * The two ends of a JSONL file, for listings that show what a session starts with (its directory, first
- * prompt) and what was appended last (a title set by a rename): at most `bytes` from each end, whatever the
- * file's size, as whole lines. A file no longer than both ends together is read once, whole. Lines stay bytes:
+ * prompt) and what was appended last (a title set by a rename): a window at each end, whatever the file's
+ * size, as whole lines. A file no longer than `Windows.whole` is read once, whole. Lines stay bytes:
  * a listing decodes the few it reads (decoding every line of every transcript's ends was a fifth of `list`).
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
@@ -19,20 +19,30 @@ export interface Ends {
   modified: Date;
 }
 
+/** How much of a file `withEnds` reads. */
+export interface Windows {
+  /** Bytes from the start. */
+  head: number;
+  /** Bytes from the end. */
+  tail: number;
+  /** A file no longer than this (at least head + tail) is read whole instead. */
+  whole: number;
+}
+
 /**
  * Reads the ends of `path` and hands them to `use`. The lines are views of one buffer that the next read
  * reuses (allocating two windows per transcript cost a listing more than reading them): valid only inside
  * `use`, which copies or decodes what it keeps.
  */
-export function withEnds<T>(path: string, bytes: number, use: (ends: Ends) => T): T {
+export function withEnds<T>(path: string, windows: Windows, use: (ends: Ends) => T): T {
   const fd = openSync(path, "r");
   try {
     const { size, mtime: modified } = fstatSync(fd);
-    const whole = size <= 2 * bytes;
-    if (scratch.length < 2 * bytes) scratch = Buffer.allocUnsafe(2 * bytes);
-    const head = readAt(fd, scratch.subarray(0, whole ? size : bytes), 0);
+    const whole = size <= windows.whole;
+    if (scratch.length < windows.whole) scratch = Buffer.allocUnsafe(windows.whole);
+    const head = readAt(fd, scratch.subarray(0, whole ? size : windows.head), 0);
     if (whole) return use({ head: lines(head), tail: [], whole: true, size, modified });
-    const tail = readAt(fd, scratch.subarray(bytes, 2 * bytes), size - bytes);
+    const tail = readAt(fd, scratch.subarray(windows.head, windows.head + windows.tail), size - windows.tail);
     // The head's last line may be cut at the window, the tail's first line certainly is.
     return use({
       head: lines(head.subarray(0, head.lastIndexOf(NEWLINE) + 1)),
