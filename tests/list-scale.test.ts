@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, mkdirSync, utimesSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
@@ -136,3 +136,52 @@ test("Claude Code sessions renamed late in long transcripts are each listed unde
     sessions.reverse().map((s) => [s.id, s.cwd, s.title, s.at.toISOString()]),
   );
 });
+
+/** Bytes this process has read through read(2) and its kin so far (Linux's per-process I/O accounting). */
+const bytesRead = () => Number(/^rchar: (\d+)$/m.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+const onLinux = process.platform === "linux" ? false : "bytes read are counted in /proc, on Linux only";
+
+test(
+  "listing a long Claude Code transcript reads its first 4 KB and last 16 KB, 16 KB of its start for a long first record",
+  {
+    skip: onLinux,
+  },
+  async () => {
+    const cwd = "/home/user/projects/parser";
+    const homes = [join(tempDir(), "claude"), join(tempDir(), "claude")];
+    const buckets = homes.map((home) => join(home, "projects", cwd.replace(/[^A-Za-z0-9]/g, "-")));
+    for (const bucket of buckets) mkdirSync(bucket, { recursive: true });
+    const [plain, pasted] = [randomUUID(), randomUUID()];
+    generateClaudeSession(join(buckets[0]!, `${plain}.jsonl`), 1, { sessionId: plain, cwd });
+    // The same session behind a first record of 10 KB (a pasted log): its cwd and words lie beyond 4 KB.
+    const first = {
+      type: "user",
+      message: { role: "user", content: `fix this log\n${"log line ".repeat(1100)}` },
+      uuid: randomUUID(),
+      parentUuid: null,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      cwd,
+      sessionId: pasted,
+    };
+    writeFileSync(
+      join(buckets[1]!, `${pasted}.jsonl`),
+      `${JSON.stringify(first)}\n${readFileSync(join(buckets[0]!, `${plain}.jsonl`), "utf8")}`,
+    );
+    const list = async (home: string) => {
+      const before = bytesRead();
+      const { sessions } = await listSessions({
+        registry: builtinRegistry,
+        homes: { "claude-code": home, codex: join(home, "none"), hermes: join(home, "none") },
+        from: "claude-code",
+      });
+      return { rows: sessions.map((s) => [s.id, s.cwd, s.title?.slice(0, 16)]), read: bytesRead() - before };
+    };
+    await list(homes[0]!); // the listing's code loaded before anything is counted
+    const [listed, widened] = [await list(homes[0]!), await list(homes[1]!)];
+    assert.deepEqual(listed.rows, [[plain, cwd, "Run this for me."]]);
+    assert.deepEqual(widened.rows, [[pasted, cwd, "fix this log"]]);
+    // 4 + 16 KB (a 16 KB head read 32 KB); the long first record: that, then 16 + 16 KB.
+    assert.ok(listed.read <= 24 * 1024, `${listed.read} bytes read`);
+    assert.ok(widened.read <= 56 * 1024, `${widened.read} bytes read`);
+  },
+);
