@@ -19,57 +19,24 @@ import { emptySession } from "../../ir/session.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { originMeaning } from "./origin.ts";
 import { isHandshakeRecord } from "./write.ts";
+import { type MessageFacts, RecordTree } from "./tree.ts";
+import { resolveLiveThread } from "./live-thread.ts";
 
 /** Record types that take part in the uuid/parentUuid tree. */
 const TREE_TYPES = new Set(["user", "assistant", "system", "attachment"]);
 
-interface Node {
-  uuid: string;
-  parentUuid: string | null;
-  /** Set on compaction boundaries: the pre-compaction leaf the boundary replaces. */
-  logicalParentUuid?: string;
-  /** Set on 2.1.x compaction boundaries: messages kept verbatim, replayed right after the summary (`anchor`). */
-  preserved?: { head: string; tail: string; anchor: string };
-  sidechain: boolean;
-  /** A prompt the person typed while the agent was busy, delivered when the turn ended (`promptSource`). */
-  queuedPrompt: boolean;
-  /** For user and assistant records (and handshakes): what the thread needs of the message but its text. */
-  facts?: MessageFacts;
-  /**
-   * The IR message, when the session is held (and always for a handshake); tree-only records (system,
-   * attachment) have none. A streamed session reads it again from its record (`facts`) when it is needed.
-   */
-  message?: Message;
-  order: number;
-}
-
-/** What resolving the thread and its pending state needs of a message, kept while its text is not. */
-interface MessageFacts {
-  /** Where the record is in its transcript. */
-  offset: number;
-  length: number;
-  role: Message["role"];
-  kind: Message["kind"];
-  providerMessageId?: string;
-  model?: string;
-  /** The calls it makes, by id and name. */
-  calls?: { id: string; name: string }[];
-  /** The calls its tool results answer. */
-  results?: string[];
-  /** The message's parent in the live thread when a queued prompt put back in place moved it. */
-  movedTo?: string;
-}
-
 interface ReadState {
+  /** The transcript's, for origins and errors. */
+  path: string;
   session: Session;
   /** Hold every message (read), or only what resolving needs, the text read again later (open). */
   hold: boolean;
-  nodes: Map<string, Node>;
-  /** One string per model and tool name, not one per record. */
-  names: Map<string, string>;
-  /** The provider id of the last response read, so the records it is split over share one string. */
-  lastResponse?: string;
-  order: number;
+  tree: RecordTree;
+  /**
+   * By record: the IR messages held, every one when the session is held (and always a handshake's); a
+   * streamed session reads a message again from its record (its place in the tree) when it is needed.
+   */
+  held: Map<number, Message>;
   queueOps: Json[];
   titles: { custom?: string; ai?: string; summary?: string };
 }
@@ -92,8 +59,9 @@ export async function decodeClaude(
 ): Promise<Session> {
   const state = newState(transcript.path, true);
   await decodeInto(state, transcript, false);
-  const { session, live } = await resolveSession(state, subagents, (n) => n.message!);
-  return { ...session, messages: live.map((n) => n.message!) };
+  const full = (r: number) => placed(state.tree, r, state.held.get(r)!);
+  const { session, live } = await resolveSession(state, subagents, full);
+  return { ...session, messages: live.map(full) };
 }
 
 /**
@@ -124,22 +92,17 @@ export async function decodeClaudeStreamed(
   await decodeInto(state, transcript, false);
   const reader = records.open();
   let session: SessionHead;
-  let live: Node[];
+  let live: number[];
   try {
-    ({ session, live } = await resolveSession(
-      state,
-      subagents,
-      (n) => readMessage(n, reader.at, transcript.path),
-    ));
+    ({ session, live } = await resolveSession(state, subagents, (r) => readMessage(state, r, reader.at)));
   } finally {
     reader.close();
   }
-  const path = transcript.path;
   const messages = streamedMessages(async function* () {
     const pass = records.open();
     try {
-      for (const n of live) {
-        yield readMessage(n, pass.at, path);
+      for (const r of live) {
+        yield readMessage(state, r, pass.at);
         const pausing = pass.pause();
         if (pausing) await pausing;
       }
@@ -153,42 +116,53 @@ export async function decodeClaudeStreamed(
 /** A transcript's record at its place, read again. */
 type RecordAt = (offset: number, length: number) => unknown;
 
-/** A node's message: held, or decoded again from its record with the place the live thread gives it. */
-function readMessage(node: Node, at: RecordAt, path: string): Message {
-  if (node.message) return node.message;
-  const facts = node.facts!;
-  const record = at(facts.offset, facts.length);
+/** Record `r`'s message: held, or decoded again from the record, with the place the live thread gives it. */
+function readMessage(state: ReadState, r: number, at: RecordAt): Message {
+  const { tree } = state;
+  const held = state.held.get(r);
+  if (held) return placed(tree, r, held);
+  const [offset, length] = [tree.offset(r), tree.length(r)];
+  const { path } = state;
+  const record = at(offset, length);
   if (!isObject(record)) {
-    throw new InputError(`${path}: the record at byte ${facts.offset} changed while it was read`);
+    throw new InputError(`${path}: the record at byte ${offset} changed while it was read`);
   }
   const type = record.type === "assistant" ? "assistant" : "user";
-  const origin = { harness: "claude-code" as const, path, offset: facts.offset, length: facts.length, type };
-  return { ...toMessage(record, type, origin), parentUid: facts.movedTo ?? node.parentUuid };
+  const origin = { harness: "claude-code" as const, path, offset, length, type };
+  return placed(tree, r, toMessage(record, type, origin));
+}
+
+/** The message of record `r` with the parent the live thread gives it (a queued prompt put back moves it). */
+function placed(tree: RecordTree, r: number, m: Message): Message {
+  const moved = tree.movedTo(r);
+  if (moved !== -1) m.parentUid = tree.uuidText(moved);
+  return m;
 }
 
 /**
- * Everything but the live thread's messages, from the indexed transcript: the thread's nodes in order, the
- * threads kept apart, pending state, title and models. `full` gives a node's whole message (held or read).
+ * Everything but the live thread's messages, from the indexed transcript: the thread's records in order, the
+ * threads kept apart, pending state, title and models. `full` gives a record's whole message (held or read).
  */
 async function resolveSession(
   state: ReadState & { drift: DriftCollector },
   subagents: TranscriptLines[],
-  full: (n: Node) => Message,
-): Promise<{ session: SessionHead; live: Node[] }> {
+  full: (r: number) => Message,
+): Promise<{ session: SessionHead; live: number[] }> {
+  const { tree } = state;
   const session: SessionHead = state.session;
   session.drift = state.drift.entries();
-  const resolved = resolveLiveThread(state.nodes, full);
+  const resolved = resolveLiveThread(tree, full);
   session.threads.push(...resolved.threads);
   session.threads.push(...(await decodeSubagents(subagents, session)));
-  const live = resolved.chain.filter((n) => n.facts);
+  const live = resolved.chain.filter((r) => tree.hasFacts(r));
   const queued: QueuedInput[] = replayQueue(state.queueOps);
-  session.pending = livePending(live, queued);
+  session.pending = livePending(tree, live, queued);
   const last = live.at(-1);
-  if (last && endsWithInterruptMarker(full(last))) session.pending.interruptedTurn = true;
+  if (last !== undefined && endsWithInterruptMarker(full(last))) session.pending.interruptedTurn = true;
   const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
   session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ??
-    firstUserTitle(userTurns(compacted, live, full));
-  session.meta.models = [...new Set(live.flatMap((n) => (n.facts!.model ? [n.facts!.model] : [])))];
+    firstUserTitle(userTurns(tree, compacted, live, full));
+  session.meta.models = [...new Set(live.flatMap((r) => tree.model(r) ?? []))];
   session.meta.provider = providerOf(session.meta.models);
   return { session, live };
 }
@@ -197,28 +171,39 @@ async function resolveSession(
  * Compacted history, then the live thread's user turns, read one by one as they are asked for (a title needs
  * the first few).
  */
-function* userTurns(compacted: Message[], live: Node[], full: (n: Node) => Message): Generator<Message> {
+function* userTurns(
+  tree: RecordTree,
+  compacted: Message[],
+  live: number[],
+  full: (r: number) => Message,
+): Generator<Message> {
   yield* compacted;
-  for (const n of live) if (n.facts!.role === "user" && n.facts!.kind === "turn") yield full(n);
+  for (const r of live) if (tree.role(r) === "user" && tree.kind(r) === "turn") yield full(r);
 }
 
 /**
  * The live thread's pending state, none of it read again: PendingTracker looks at nothing of a message but its
  * role, kind, response id and the ids of its calls and results, which the facts keep.
  */
-function livePending(live: Node[], queued: QueuedInput[]): Pending {
+function livePending(tree: RecordTree, live: number[], queued: QueuedInput[]): Pending {
   const tracker = new PendingTracker();
-  for (const n of live) {
-    const { role, kind, providerMessageId, calls = [], results = [] } = n.facts!;
+  for (const r of live) {
+    const providerMessageId = tree.providerMessageId(r);
+    const parent = tree.parentOf(r);
     tracker.add({
-      uid: n.uuid,
-      parentUid: n.parentUuid,
-      role,
-      kind,
+      uid: tree.uuidText(tree.uuidOf(r)),
+      parentUid: parent === -1 ? null : tree.uuidText(parent),
+      role: tree.role(r)!,
+      kind: tree.kind(r)!,
       ...(providerMessageId ? { providerMessageId } : {}),
       blocks: [
-        ...calls.map(({ id, name }) => ({ type: "tool_call" as const, id, name, input: undefined })),
-        ...results.map((callId) => ({ type: "tool_result" as const, callId, isError: false, content: [] })),
+        ...tree.calls(r).map(({ id, name }) => ({ type: "tool_call" as const, id, name, input: undefined })),
+        ...tree.results(r).map((callId) => ({
+          type: "tool_result" as const,
+          callId,
+          isError: false,
+          content: [],
+        })),
       ],
     });
   }
@@ -239,11 +224,11 @@ function providerOf(models: readonly string[]): string {
 function newState(path: string, hold: boolean): ReadState & { drift: DriftCollector } {
   const session = emptySession({ harness: "claude-code", id: basename(path, ".jsonl"), path, models: [] });
   return {
+    path,
     session,
     hold,
-    nodes: new Map(),
-    names: new Map(),
-    order: 0,
+    tree: new RecordTree(),
+    held: new Map(),
     queueOps: [],
     titles: {},
     drift: new DriftCollector("claude-code", VALIDATORS),
@@ -294,7 +279,7 @@ function noteMeta(state: ReadState, record: Json) {
   meta.cwd ??= optStr(record.cwd);
   meta.gitBranch ??= optStr(record.gitBranch);
   if (optStr(record.version)) meta.harnessVersion = optStr(record.version);
-  if (typeof record.sessionId === "string" && record.sessionId && !state.nodes.size) {
+  if (typeof record.sessionId === "string" && record.sessionId && !state.tree.size) {
     meta.id = record.sessionId;
   }
   // The newest mode wins: 2.1.328 stamps it on each prompt, older versions wrote permission-mode records.
@@ -311,71 +296,47 @@ function addNode(
   origin: Message["origin"] & object,
   subagent: boolean,
 ) {
-  const node: Node = {
-    uuid: record.uuid as string,
-    // The parent's own uuid string when it is already read: one string per uuid, not two.
-    parentUuid: parentOf(state, optStr(record.parentUuid)),
-    sidechain: subagent || record.isSidechain === true,
-    queuedPrompt: type === "user" && record.promptSource === "queued" &&
-      originMeaning(record.origin) !== "harness",
-    order: state.order++,
-    ...(optStr(record.logicalParentUuid) ? { logicalParentUuid: optStr(record.logicalParentUuid) } : {}),
-  };
   const segment = isObject(record.compactMetadata) ? record.compactMetadata.preservedSegment : undefined;
-  if (
-    isObject(segment) && optStr(segment.headUuid) && optStr(segment.tailUuid) && optStr(segment.anchorUuid)
-  ) {
-    node.preserved = {
+  const preserved = isObject(segment) && optStr(segment.headUuid) && optStr(segment.tailUuid) &&
+      optStr(segment.anchorUuid)
+    ? {
       head: segment.headUuid as string,
       tail: segment.tailUuid as string,
       anchor: segment.anchorUuid as string,
-    };
-  }
+    }
+    : undefined;
   const message = type === "user" || type === "assistant"
     ? toMessage(record, type, origin)
     : isHandshakeRecord(record)
     ? handshakeMessage(record, origin)
     : undefined;
-  if (message) {
-    node.facts = factsOf(state, message, origin);
-    // A handshake is held even when the thread is streamed: it is small, and read back as a system record.
-    if (state.hold || !(type === "user" || type === "assistant")) node.message = message;
-  } else state.session.passthrough.push({ type, origin });
-  state.nodes.set(node.uuid, node);
+  const logicalParentUuid = optStr(record.logicalParentUuid);
+  const r = state.tree.add({
+    uuid: record.uuid as string,
+    parentUuid: optStr(record.parentUuid),
+    sidechain: subagent || record.isSidechain === true,
+    queuedPrompt: type === "user" && record.promptSource === "queued" &&
+      originMeaning(record.origin) !== "harness",
+    ...(logicalParentUuid ? { logicalParentUuid } : {}),
+    ...(preserved ? { preserved } : {}),
+    ...(message ? { facts: factsOf(message, origin) } : {}),
+  });
+  if (!message) state.session.passthrough.push({ type, origin });
+  // A handshake is held even when the thread is streamed: it is small, and read back as a system record.
+  else if (state.hold || !(type === "user" || type === "assistant")) state.held.set(r, message);
 }
 
-function parentOf(state: ReadState, uuid: string | undefined): string | null {
-  return uuid === undefined ? null : state.nodes.get(uuid)?.uuid ?? uuid;
-}
-
-function factsOf(state: ReadState, m: Message, origin: { offset: number; length: number }): MessageFacts {
-  const calls = m.blocks.flatMap((
-    b,
-  ) => (b.type === "tool_call" ? [{ id: b.id, name: intern(state.names, b.name) }] : []));
-  const results = m.blocks.flatMap((b) => (b.type === "tool_result" ? [b.callId] : []));
-  const model = m.model === undefined ? undefined : intern(state.names, m.model);
-  // The records of one response share its id: kept once.
-  const providerMessageId = m.providerMessageId === state.lastResponse
-    ? state.lastResponse
-    : m.providerMessageId;
-  if (providerMessageId) state.lastResponse = providerMessageId;
+function factsOf(m: Message, origin: { offset: number; length: number }): MessageFacts {
   return {
     offset: origin.offset,
     length: origin.length,
     role: m.role,
     kind: m.kind,
-    ...(providerMessageId ? { providerMessageId } : {}),
-    ...(model ? { model } : {}),
-    ...(calls.length ? { calls } : {}),
-    ...(results.length ? { results } : {}),
+    ...(m.providerMessageId ? { providerMessageId: m.providerMessageId } : {}),
+    ...(m.model ? { model: m.model } : {}),
+    calls: m.blocks.flatMap((b) => (b.type === "tool_call" ? [{ id: b.id, name: b.name }] : [])),
+    results: m.blocks.flatMap((b) => (b.type === "tool_result" ? [b.callId] : [])),
   };
-}
-
-function intern(names: Map<string, string>, name: string): string {
-  const known = names.get(name);
-  if (known !== undefined) return known;
-  names.set(name, name);
-  return name;
 }
 
 /** An earlier hop's handshake written as a `system` record (see write.ts): context, so the next hop replaces it. */
@@ -491,139 +452,16 @@ function noteRequestShape(session: Session, shape: Json) {
   }
 }
 
-/**
- * The live thread is the parent chain of the newest main-thread leaf. Compaction boundaries cut the chain
- * (their parent is null and `logicalParentUuid` points at what they replaced), so history before a boundary
- * is kept as a `compacted` thread, except the messages 2.1.x preserves verbatim, which are replayed right after
- * the summary; every other leaf's private stretch is an abandoned branch.
- */
-export function resolveLiveThread(
-  nodes: Map<string, Node>,
-  full: (n: Node) => Message,
-): { chain: Node[]; threads: Thread[] } {
-  const messagesOf = (list: Node[]): Message[] => list.flatMap((n) => (n.facts ? [full(n)] : []));
-  const main = [...nodes.values()].filter((n) => !n.sidechain);
-  const hasChild = new Set<string>();
-  const replaced = new Set<string>();
-  for (const n of main) {
-    if (n.parentUuid) hasChild.add(n.parentUuid);
-    if (n.logicalParentUuid) replaced.add(n.logicalParentUuid);
-  }
-  // A leaf may be a record without a message (a trailing attachment): it still ends its chain. What a
-  // compaction replaced has no child either, but it is history, not a leaf.
-  const leaves = main.filter((n) => !hasChild.has(n.uuid) && !replaced.has(n.uuid)).sort((a, b) =>
-    a.order - b.order
-  );
-  const liveLeaf = leaves.at(-1);
-  const claimed = new Set<string>();
-  let chain = walkUp(nodes, liveLeaf?.uuid, claimed);
-
-  for (const boundary of chain.filter((n) => n.preserved)) {
-    const { head, tail, anchor } = boundary.preserved!;
-    const kept = walkUp(nodes, tail, claimed, head);
-    const at = chain.findIndex((n) => n.uuid === anchor);
-    if (at !== -1) chain = [...chain.slice(0, at + 1), ...kept, ...chain.slice(at + 1)];
-  }
-
-  chain = withQueuedPrompts(chain, leaves, claimed);
-
-  const threads: Thread[] = [];
-  const compacted = chain
-    .filter((n) => n.logicalParentUuid)
-    .flatMap((boundary) =>
-      walkUp(nodes, firstUnclaimedAncestor(nodes, boundary.logicalParentUuid, claimed), claimed)
-    );
-  if (compacted.length) threads.push({ id: "compacted", kind: "compacted", messages: messagesOf(compacted) });
-
-  for (const leaf of leaves) {
-    if (leaf === liveLeaf) continue;
-    const branch = messagesOf(walkUp(nodes, leaf.uuid, claimed));
-    if (branch.length) {
-      threads.push({ id: `branch-${leaf.uuid}`, kind: "abandoned-branch", messages: branch });
-    }
-  }
-  const side = [...nodes.values()].filter((n) => n.sidechain && !claimed.has(n.uuid)).sort((a, b) =>
-    a.order - b.order
-  );
-  if (side.length) threads.push({ id: "sidechain", kind: "sidechain", messages: messagesOf(side) });
-  return { chain, threads };
-}
-
-/**
- * A prompt typed while a tool ran is recorded as a child of the running call's tool_use, beside the chain
- * that goes on with the call's cancelled result and the interruption marker: a leaf of its own, though the
- * model got it right after that result (Claude Code's own resume loses it). Such a queued prompt is put back
- * where the model read it: after the user records that follow its parent, before the next answer, and the
- * messages' `parentUid`s are changed to that order.
- */
-function withQueuedPrompts(chain: Node[], leaves: Node[], claimed: Set<string>): Node[] {
-  const out = [...chain];
-  for (const leaf of leaves) {
-    if (!leaf.queuedPrompt || claimed.has(leaf.uuid)) continue;
-    const parentAt = out.findIndex((n) => n.uuid === leaf.parentUuid);
-    if (parentAt === -1) continue;
-    let at = parentAt + 1;
-    while (at < out.length && out[at]!.facts?.role !== "assistant") at++;
-    // The messages say where they now stand, so a Claude Code copy links them that way (see write.ts).
-    reparent(leaf, out[at - 1]!.uuid);
-    if (out[at]) reparent(out[at]!, leaf.uuid);
-    out.splice(at, 0, leaf);
-    claimed.add(leaf.uuid);
-  }
-  return out;
-}
-
-/** A message's parent in the live thread, as its facts and (when held) the message say. */
-function reparent(node: Node, parentUid: string) {
-  if (node.facts) node.facts.movedTo = parentUid;
-  if (node.message) node.message.parentUid = parentUid;
-}
-
-/** What a boundary replaced, above the messages it preserved (those already belong to the live thread). */
-function firstUnclaimedAncestor(
-  nodes: Map<string, Node>,
-  uuid: string | undefined,
-  claimed: Set<string>,
-): string | undefined {
-  let n = uuid ? nodes.get(uuid) : undefined;
-  while (n && claimed.has(n.uuid)) n = n.parentUuid ? nodes.get(n.parentUuid) : undefined;
-  return n?.uuid;
-}
-
-/**
- * Nodes from `uuid` up its parent chain, oldest first: up to (not including) the first one already claimed by
- * another thread, or up to and including `last`. Each node is claimed, so no message lands in two threads.
- */
-function walkUp(
-  nodes: Map<string, Node>,
-  uuid: string | undefined,
-  claimed: Set<string>,
-  last?: string,
-): Node[] {
-  const out: Node[] = [];
-  for (
-    let n = uuid ? nodes.get(uuid) : undefined;
-    n && !claimed.has(n.uuid);
-    n = n.uuid === last ? undefined : n.parentUuid ? nodes.get(n.parentUuid) : undefined
-  ) {
-    claimed.add(n.uuid);
-    out.push(n);
-  }
-  return out.reverse();
-}
-
 /** Subagent transcripts (`<session-id>/subagents/agent-*.jsonl`, read by the store), as threads of their own. */
 async function decodeSubagents(subagents: TranscriptLines[], session: SessionHead): Promise<Thread[]> {
   const threads: Thread[] = [];
   for (const transcript of subagents) {
     const state = newState(transcript.path, true);
     await decodeInto(state, transcript, true);
-    const messages = [...state.nodes.values()].sort((a, b) => a.order - b.order);
-    threads.push({
-      id: basename(transcript.path, ".jsonl"),
-      kind: "subagent",
-      messages: messages.flatMap((n) => (n.message ? [n.message] : [])),
-    });
+    const { tree, held } = state;
+    const messages: Message[] = [];
+    for (let r = 0; r < tree.size; r++) if (tree.isNode(r) && held.has(r)) messages.push(held.get(r)!);
+    threads.push({ id: basename(transcript.path, ".jsonl"), kind: "subagent", messages });
     session.drift.push(...state.drift.entries());
     session.notices.push(...state.session.notices);
   }

@@ -1,0 +1,130 @@
+/**
+ * Uuids numbered 0, 1, 2, ... as they are first seen, each distinct one kept once: a canonical uuid (lowercase
+ * 8-4-4-4-12 hex, as Claude Code writes them) as its 16 bytes in a shared buffer, found again through a hash
+ * table of numbers, instead of a string of 36 characters and a map entry (about a fifth of the memory, and
+ * nothing for the collector to trace). Any other string is kept as it is. What a transcript of hundreds of
+ * thousands of records indexes its tree with.
+ */
+const PER_CHUNK = 1 << 16;
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+/** Where the dashes of a canonical uuid are. */
+const DASHES = [8, 13, 18, 23];
+
+export class UuidTable {
+  /** Uuid number n's bytes, at (n % PER_CHUNK) * 16 of chunk n / PER_CHUNK. */
+  private readonly chunks: Uint8Array[] = [];
+  /** Open addressing: each slot holds a uuid number plus one, 0 when free. */
+  private slots = new Int32Array(1 << 10);
+  private count = 0;
+  private readonly others = new Map<string, number>();
+  private readonly otherText = new Map<number, string>();
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** The number of `uuid`, given it now if it is new. */
+  intern(uuid: string): number {
+    if (!this.parseInto(uuid, this.count)) return this.internOther(uuid);
+    const hash = this.hashOf(this.count);
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask;; slot = (slot + 1) & mask) {
+      const held = this.slots[slot]! - 1;
+      if (held === -1) {
+        this.slots[slot] = this.count + 1;
+        return this.added();
+      }
+      if (this.sameBytes(held, this.count)) return held;
+    }
+  }
+
+  /** Uuid number `id` as the string it was read from. */
+  uuidOf(id: number): string {
+    const other = this.otherText.get(id);
+    if (other !== undefined) return other;
+    const chunk = this.chunkOf(id);
+    const at = offsetOf(id);
+    let text = "";
+    for (let i = 0; i < 16; i++) {
+      if (i === 4 || i === 6 || i === 8 || i === 10) text += "-";
+      text += HEX[chunk[at + i]!];
+    }
+    return text;
+  }
+
+  private internOther(uuid: string): number {
+    const known = this.others.get(uuid);
+    if (known !== undefined) return known;
+    this.others.set(uuid, this.count);
+    this.otherText.set(this.count, uuid);
+    return this.added();
+  }
+
+  /** Counts the uuid just placed at number `count`, growing the hash table to keep it at most half full. */
+  private added(): number {
+    const id = this.count++;
+    if (this.count * 2 > this.slots.length) this.rehash();
+    return id;
+  }
+
+  private rehash() {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (const held of this.slots) {
+      if (held === 0) continue;
+      let slot = this.hashOf(held - 1) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = held;
+    }
+    this.slots = slots;
+  }
+
+  /** Writes `uuid`'s bytes at number `id` when it is canonical; false (nothing kept) when it is not. */
+  private parseInto(uuid: string, id: number): boolean {
+    if (uuid.length !== 36) return false;
+    for (const d of DASHES) if (uuid.charCodeAt(d) !== 45) return false;
+    while (this.chunks.length <= Math.floor(id / PER_CHUNK)) this.chunks.push(new Uint8Array(PER_CHUNK * 16));
+    const chunk = this.chunkOf(id);
+    const at = offsetOf(id);
+    for (let i = 0, c = 0; i < 16; i++, c += 2) {
+      if (c === 8 || c === 13 || c === 18 || c === 23) c++;
+      const high = nibble(uuid.charCodeAt(c));
+      const low = nibble(uuid.charCodeAt(c + 1));
+      if (high < 0 || low < 0) return false;
+      chunk[at + i] = (high << 4) | low;
+    }
+    return true;
+  }
+
+  private chunkOf(id: number): Uint8Array {
+    return this.chunks[Math.floor(id / PER_CHUNK)]!;
+  }
+
+  /** FNV-1a over the 16 bytes: uuids of version 7 share their leading (time) bytes, so all of them count. */
+  private hashOf(id: number): number {
+    const chunk = this.chunkOf(id);
+    const at = offsetOf(id);
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < 16; i++) hash = Math.imul(hash ^ chunk[at + i]!, 0x01000193);
+    return hash >>> 0;
+  }
+
+  private sameBytes(a: number, b: number): boolean {
+    const chunkA = this.chunkOf(a);
+    const chunkB = this.chunkOf(b);
+    const atA = offsetOf(a);
+    const atB = offsetOf(b);
+    for (let i = 0; i < 16; i++) if (chunkA[atA + i] !== chunkB[atB + i]) return false;
+    return true;
+  }
+}
+
+/** Where uuid number `id`'s bytes start in its chunk. */
+const offsetOf = (id: number): number => (id % PER_CHUNK) * 16;
+
+/** A lowercase hex digit's value, else -1 (an uppercase uuid is kept as it is, so it is written back so). */
+function nibble(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  return -1;
+}
