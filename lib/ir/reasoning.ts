@@ -15,8 +15,11 @@ export function reasoningAsText(block: ReasoningBlock): TextBlock | undefined {
 export type ProofProvider = "anthropic" | "openai" | "none";
 
 export interface Detached {
-  /** The original blocks whose proof was detached, with the text they travel as. */
-  detached: { text: string; block: ReasoningBlock }[];
+  /**
+   * The original blocks whose proof was detached, with the text they travel as; not kept by a pass that only
+   * renders (each would be held to the end of the write, and the survey already remembered them).
+   */
+  detached?: { text: string; block: ReasoningBlock }[];
   /** How many of them carried a proof the target's provider would not accept. */
   proofs: number;
   /** How many reasoning blocks the target shows its model as `[reasoning]` text (no native form there). */
@@ -25,7 +28,12 @@ export interface Detached {
   unproven: number;
 }
 
-export const nothingDetached = (): Detached => ({ detached: [], proofs: 0, asText: 0, unproven: 0 });
+export const nothingDetached = (keep = true): Detached => ({
+  ...(keep ? { detached: [] } : {}),
+  proofs: 0,
+  asText: 0,
+  unproven: 0,
+});
 
 /**
  * Detaches every reasoning proof the target's provider would not accept, one message at a time, recording what
@@ -53,7 +61,7 @@ export function proofDetacher(
     if (ok && b.provider === accepts) return b;
     if (!proof && !textTarget) return b;
     const text = proof ? travel(b.text) : b.text;
-    if (ok || (!proof && text.trim())) out.detached.push({ text, block: b });
+    if (ok || (!proof && text.trim())) out.detached?.push({ text, block: b });
     if (ok) out.proofs++;
     if (textTarget && text.trim()) out.asText++;
     return { type: "reasoning", text, provider: b.provider };

@@ -118,7 +118,7 @@ export async function prepareConversion(
     messages: fitted
       ? pipeMessages(fitted, () => new StubInserter(open))
       : pipeMessages(source.messages, () => {
-        const tally = fit.tally();
+        const tally = fit.tally(false);
         const stubs = new StubInserter(open);
         return { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() };
       }),
@@ -165,7 +165,7 @@ export async function prepareConversion(
   const stated = request.handshake ? statedPending(session.pending, request.now) : undefined;
   const memory: ConversionMemory = {
     calls: survey.natives,
-    reasoning: proofs.detached,
+    reasoning: proofs.detached ?? [],
     ...postureMemory(source, target, posture),
     ...(stated ? { pending: stated } : {}),
   };
@@ -174,7 +174,8 @@ export async function prepareConversion(
 
 /** How each message is made fit for the target, with what doing so changed counted into a tally. */
 interface MessageFitter {
-  tally(): FitTally;
+  /** A fresh tally: the survey's, or one for a pass that only renders, which keeps no detached proofs. */
+  tally(survey: boolean): FitTally;
   message(m: Message, tally: FitTally): Message;
   translate(m: Message, stats: TranslationStats): Message;
   neutralize(text: string, counts: NeutralizedCounts): string;
@@ -193,10 +194,10 @@ function messageFitter(
   registry: Registry,
 ): MessageFitter {
   const translate = toolTranslator(from, target);
-  const tally = (): FitTally => ({
+  const tally = (survey: boolean): FitTally => ({
     tools: noTranslation(),
     neutral: { tags: 0, controls: 0 },
-    proofs: nothingDetached(),
+    proofs: nothingDetached(survey),
   });
   if (from.name === target.name) {
     return { tally, translate, message: (m, t) => translate(m, t.tools), neutralize: (text) => text };
@@ -235,7 +236,7 @@ async function surveyThread(
   fitted?: Message[],
 ): Promise<ThreadSurvey> {
   const survey: ThreadSurvey = {
-    ...fit.tally(),
+    ...fit.tally(true),
     tally: new ThreadTally(),
     carry: newCarrySurvey(),
     answered: new Set(),
