@@ -5,8 +5,11 @@
  * nothing for the collector to trace). Any other string is kept as it is. What a transcript of hundreds of
  * thousands of records indexes its tree with.
  */
+import { Buffer } from "node:buffer";
+
 const PER_CHUNK = 1 << 16;
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+/** Each hex digit's character code. */
+const HEX = [..."0123456789abcdef"].map((c) => c.charCodeAt(0));
 /** Where the dashes of a canonical uuid are. */
 const DASHES = [8, 13, 18, 23];
 
@@ -18,6 +21,8 @@ export class UuidTable {
   private count = 0;
   private readonly others = new Map<string, number>();
   private readonly otherText = new Map<number, string>();
+  /** Where a uuid is spelled out, so it becomes one flat string (not a rope of 20 pieces to collect). */
+  private readonly spelled = Buffer.alloc(36, "-");
 
   get size(): number {
     return this.count;
@@ -44,12 +49,12 @@ export class UuidTable {
     if (other !== undefined) return other;
     const chunk = this.chunkOf(id);
     const at = offsetOf(id);
-    let text = "";
-    for (let i = 0; i < 16; i++) {
-      if (i === 4 || i === 6 || i === 8 || i === 10) text += "-";
-      text += HEX[chunk[at + i]!];
+    for (let i = 0, c = 0; i < 16; i++, c += 2) {
+      if (c === 8 || c === 13 || c === 18 || c === 23) c++;
+      this.spelled[c] = HEX[chunk[at + i]! >> 4]!;
+      this.spelled[c + 1] = HEX[chunk[at + i]! & 15]!;
     }
-    return text;
+    return this.spelled.toString("latin1");
   }
 
   private internOther(uuid: string): number {

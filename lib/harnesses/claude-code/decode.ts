@@ -183,21 +183,22 @@ function* userTurns(
 
 /**
  * The live thread's pending state, none of it read again: PendingTracker looks at nothing of a message but its
- * role, kind, response id and the ids of its calls and results, which the facts keep.
+ * role, kind, response id and the ids of its calls and results, which the tree keeps, and its uid for the calls
+ * it makes (so a uid is spelled out for those records alone, not for each of hundreds of thousands).
  */
 function livePending(tree: RecordTree, live: number[], queued: QueuedInput[]): Pending {
   const tracker = new PendingTracker();
   for (const r of live) {
     const providerMessageId = tree.providerMessageId(r);
-    const parent = tree.parentOf(r);
+    const calls = tree.calls(r);
     tracker.add({
-      uid: tree.uuidText(tree.uuidOf(r)),
-      parentUid: parent === -1 ? null : tree.uuidText(parent),
+      uid: calls.length ? tree.uuidText(tree.uuidOf(r)) : "",
+      parentUid: null,
       role: tree.role(r)!,
       kind: tree.kind(r)!,
       ...(providerMessageId ? { providerMessageId } : {}),
       blocks: [
-        ...tree.calls(r).map(({ id, name }) => ({ type: "tool_call" as const, id, name, input: undefined })),
+        ...calls.map(({ id, name }) => ({ type: "tool_call" as const, id, name, input: undefined })),
         ...tree.results(r).map((callId) => ({
           type: "tool_result" as const,
           callId,

@@ -19,18 +19,22 @@ export function resolveLiveThread(
   full: (r: number) => Message,
 ): { chain: number[]; threads: Thread[] } {
   const messagesOf = (list: number[]): Message[] => list.flatMap((r) => (tree.hasFacts(r) ? [full(r)] : []));
-  const nodes: number[] = [];
-  for (let r = 0; r < tree.size; r++) if (tree.isNode(r)) nodes.push(r);
-  const main = nodes.filter((r) => !tree.sidechain(r));
+  // Records are visited in reading order, not gathered: a list of hundreds of thousands each time would cost
+  // more than the tree.
+  const main = (r: number) => tree.isNode(r) && !tree.sidechain(r);
   const hasChild = new Uint8Array(tree.uuidCount);
   const replaced = new Uint8Array(tree.uuidCount);
-  for (const r of main) {
+  for (let r = 0; r < tree.size; r++) {
+    if (!main(r)) continue;
     if (tree.parentOf(r) !== -1) hasChild[tree.parentOf(r)] = 1;
     if (tree.logicalParentOf(r) !== -1) replaced[tree.logicalParentOf(r)] = 1;
   }
   // A leaf may be a record without a message (a trailing attachment): it still ends its chain. What a
-  // compaction replaced has no child either, but it is history, not a leaf. Nodes are in reading order.
-  const leaves = main.filter((r) => !hasChild[tree.uuidOf(r)] && !replaced[tree.uuidOf(r)]);
+  // compaction replaced has no child either, but it is history, not a leaf.
+  const leaves: number[] = [];
+  for (let r = 0; r < tree.size; r++) {
+    if (main(r) && !hasChild[tree.uuidOf(r)] && !replaced[tree.uuidOf(r)]) leaves.push(r);
+  }
   const liveLeaf = leaves.at(-1);
   const claimed: Claimed = new Uint8Array(tree.uuidCount);
   let chain = walkUp(tree, liveLeaf === undefined ? -1 : tree.uuidOf(liveLeaf), claimed);
@@ -42,7 +46,7 @@ export function resolveLiveThread(
     if (at !== -1) chain = [...chain.slice(0, at + 1), ...kept, ...chain.slice(at + 1)];
   }
 
-  chain = withQueuedPrompts(tree, chain, leaves, claimed);
+  withQueuedPrompts(tree, chain, leaves, claimed);
 
   const threads: Thread[] = [];
   const compacted = chain
@@ -63,7 +67,10 @@ export function resolveLiveThread(
       });
     }
   }
-  const side = nodes.filter((r) => tree.sidechain(r) && !claimed[tree.uuidOf(r)]);
+  const side: number[] = [];
+  for (let r = 0; r < tree.size; r++) {
+    if (tree.isNode(r) && tree.sidechain(r) && !claimed[tree.uuidOf(r)]) side.push(r);
+  }
   if (side.length) threads.push({ id: "sidechain", kind: "sidechain", messages: messagesOf(side) });
   return { chain, threads };
 }
@@ -73,10 +80,9 @@ export function resolveLiveThread(
  * that goes on with the call's cancelled result and the interruption marker: a leaf of its own, though the
  * model got it right after that result (Claude Code's own resume loses it). Such a queued prompt is put back
  * where the model read it: after the user records that follow its parent, before the next answer, and the
- * messages' parents are changed to that order (tree.moveTo).
+ * messages' parents are changed to that order (tree.moveTo). The chain is changed in place.
  */
-function withQueuedPrompts(tree: RecordTree, chain: number[], leaves: number[], claimed: Claimed): number[] {
-  const out = [...chain];
+function withQueuedPrompts(tree: RecordTree, out: number[], leaves: number[], claimed: Claimed): void {
   for (const leaf of leaves) {
     if (!tree.queuedPrompt(leaf) || claimed[tree.uuidOf(leaf)]) continue;
     const parentAt = out.findIndex((r) => tree.uuidOf(r) === tree.parentOf(leaf));
@@ -89,7 +95,6 @@ function withQueuedPrompts(tree: RecordTree, chain: number[], leaves: number[], 
     out.splice(at, 0, leaf);
     claimed[tree.uuidOf(leaf)] = 1;
   }
-  return out;
 }
 
 /** What a boundary replaced, above the messages it preserved (those already belong to the live thread). */

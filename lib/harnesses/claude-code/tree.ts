@@ -56,6 +56,8 @@ const FACTS = 4;
 const ROLE_SHIFT = 3;
 const KIND_SHIFT = 5;
 
+const NOTHING: readonly never[] = Object.freeze([]);
+
 /** No uuid or record (the columns hold numbers plus one, so an entry never set reads as none). */
 const NONE = -1;
 
@@ -86,6 +88,8 @@ export class RecordTree {
   private readonly names: string[] = [];
   private readonly nameNumbers = new Map<string, number>();
   private lastResponse?: { text: string; id: number };
+  /** The response id last spelled out: the records of one response ask for the same one in turn. */
+  private lastSpelled?: { id: number; text: string };
 
   /** How many records were added. */
   get size(): number {
@@ -209,23 +213,31 @@ export class RecordTree {
   }
 
   providerMessageId(r: number): string | undefined {
-    const n = this.responses.get(r);
-    return n === 0 ? undefined : this.ids.get(n - 1);
+    const n = this.responses.get(r) - 1;
+    if (n === NONE) return undefined;
+    if (this.lastSpelled?.id !== n) this.lastSpelled = { id: n, text: this.ids.get(n) };
+    return this.lastSpelled.text;
   }
 
-  calls(r: number): { id: string; name: string }[] {
+  /** The calls record `r` makes (most make none: those share one empty list). */
+  calls(r: number): readonly { id: string; name: string }[] {
+    const from = r === 0 ? 0 : this.callsEnd.get(r - 1);
+    const to = this.callsEnd.get(r);
+    if (from === to) return NOTHING;
     const calls: { id: string; name: string }[] = [];
-    for (let c = r === 0 ? 0 : this.callsEnd.get(r - 1); c < this.callsEnd.get(r); c++) {
+    for (let c = from; c < to; c++) {
       calls.push({ id: this.ids.get(this.callIds.get(c)), name: this.names[this.callNames.get(c)]! });
     }
     return calls;
   }
 
-  results(r: number): string[] {
+  /** The calls record `r`'s tool results answer (most answer none: those share one empty list). */
+  results(r: number): readonly string[] {
+    const from = r === 0 ? 0 : this.resultsEnd.get(r - 1);
+    const to = this.resultsEnd.get(r);
+    if (from === to) return NOTHING;
     const results: string[] = [];
-    for (let c = r === 0 ? 0 : this.resultsEnd.get(r - 1); c < this.resultsEnd.get(r); c++) {
-      results.push(this.ids.get(this.resultIds.get(c)));
-    }
+    for (let c = from; c < to; c++) results.push(this.ids.get(this.resultIds.get(c)));
     return results;
   }
 
