@@ -86,3 +86,56 @@ test("a pass over a streamed thread shows its progress and stops at a Ctrl-C wit
   const total = (await holdSession(opened)).messages.length;
   assert.ok(read > 10 && read < total / 2, `${read} of ${total} messages read before stopping`);
 });
+
+test("a tree of uppercase, short and dangling uuids, a child written before its parent, reads as written, streamed or held", async () => {
+  const dir = tempDir();
+  const path = join(dir, "0f0e0d0c-0b0a-4909-8807-060504030201.jsonl");
+  const record = (n: number, type: "user" | "assistant", uuid: string, parentUuid: string | null) =>
+    JSON.stringify({
+      type,
+      uuid,
+      parentUuid,
+      isSidechain: false,
+      sessionId: "0f0e0d0c-0b0a-4909-8807-060504030201",
+      cwd: "/home/user/project",
+      version: "2.1.328",
+      timestamp: `2026-01-01T00:00:0${n}.000Z`,
+      message: type === "user" ? { role: "user", content: `prompt ${n}` } : {
+        role: "assistant",
+        id: `msg_${n}`,
+        model: "claude-opus-5-5",
+        content: [{ type: "text", text: `answer ${n}` }],
+      },
+    });
+  const live = [
+    "AAAAAAAA-1111-4222-8333-444444444444",
+    "a2a2a2a2-1111-4222-8333-444444444444",
+    "u3",
+    "a4a4a4a4-1111-4222-8333-444444444444",
+    "p7p7",
+    "c6c6c6c6-1111-4222-8333-444444444444",
+  ];
+  writeFileSync(
+    path,
+    [
+      record(0, "user", "0e0e0e0e-1111-4222-8333-444444444444", "ffffffff-0000-4000-8000-000000000000"),
+      record(1, "user", live[0]!, null),
+      record(2, "assistant", live[1]!, live[0]!),
+      record(3, "user", live[2]!, live[1]!),
+      record(4, "assistant", live[3]!, live[2]!),
+      record(5, "user", live[5]!, live[4]!),
+      record(6, "assistant", live[4]!, live[3]!),
+    ].join("\n") + "\n",
+  );
+  const held = await readClaudeSession(path);
+  assert.deepEqual(held.messages.map((m) => m.uid), live);
+  assert.deepEqual(held.messages.map((m) => m.parentUid), [null, ...live.slice(0, -1)]);
+  assert.deepEqual(
+    held.threads.map((t) => [t.kind, t.messages.map((m) => [m.uid, m.parentUid])]),
+    [["abandoned-branch", [[
+      "0e0e0e0e-1111-4222-8333-444444444444",
+      "ffffffff-0000-4000-8000-000000000000",
+    ]]]],
+  );
+  await assertStreamedAsHeld(path, await streamingAll(() => openClaudeSession(path)), held);
+});

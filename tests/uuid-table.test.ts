@@ -1,0 +1,62 @@
+/**
+ * The compact stores a streamed transcript's index is built of (lib/io/uuid-table.ts, string-pool.ts,
+ * columns.ts): each gives back exactly what it was given, however many entries and whatever their form.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { UuidTable } from "../lib/io/uuid-table.ts";
+import { StringPool } from "../lib/io/string-pool.ts";
+import { float64Column, int32Column } from "../lib/io/columns.ts";
+
+test("a uuid table numbers each distinct uuid once and spells every one back as it was written", () => {
+  const table = new UuidTable();
+  // Enough for the hash table to grow many times, and version-7-like uuids sharing their leading bytes.
+  const canonical = Array.from({ length: 150_000 }, () => randomUUID());
+  const shared = Array.from(
+    { length: 2_000 },
+    (_, i) => `01890000-0000-7000-8000-${i.toString(16).padStart(12, "0")}`,
+  );
+  // Not canonical: kept as they are, never confused with the canonical spelling of the same bytes.
+  const others = [
+    "u1",
+    "",
+    "E2D53764-B85C-4361-BB5F-A48D1395C345",
+    "e2d53764-b85c-4361-bb5f-a48d1395c34g",
+    "ünïcode",
+  ];
+  const all = [...canonical, ...shared, ...others, canonical[0]!.toUpperCase()];
+  const ids = all.map((u) => table.intern(u));
+  assert.equal(table.size, new Set(all).size);
+  assert.deepEqual(all.map((u) => table.intern(u)), ids, "interned again: the same numbers");
+  assert.deepEqual(ids.map((id) => table.uuidOf(id)), all);
+  assert.notEqual(table.intern(canonical[0]!), table.intern(canonical[0]!.toUpperCase()));
+});
+
+test("a string pool gives back every string it was given, one byte a character or not", () => {
+  const pool = new StringPool();
+  const strings = [
+    ...Array.from({ length: 100_000 }, (_, i) => `toolu_${i.toString(36)}_${"x".repeat(i % 50)}`),
+    "",
+    "naïve café",
+    "emoji 😀 and a lone surrogate \ud800",
+    "x".repeat(1024 * 1024 + 1),
+  ];
+  const ids = strings.map((s) => pool.add(s));
+  assert.equal(pool.size, strings.length);
+  assert.ok(ids.every((id, i) => pool.get(id) === strings[i]));
+});
+
+test("a column grows chunk by chunk and reads 0 where nothing was set", () => {
+  const offsets = float64Column();
+  const values = Array.from({ length: 200_000 }, (_, i) => i * 4096.5);
+  for (const v of values) offsets.push(v);
+  assert.equal(offsets.length, values.length);
+  assert.ok(values.every((v, i) => offsets.get(i) === v));
+  assert.equal(offsets.get(values.length + 5), 0);
+  const sparse = int32Column();
+  sparse.set(70_000, -7);
+  assert.equal(sparse.length, 70_001);
+  assert.equal(sparse.get(69_999), 0);
+  assert.equal(sparse.get(70_000), -7);
+});
