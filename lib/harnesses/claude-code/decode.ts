@@ -4,7 +4,15 @@
  * the newest leaf; everything else is kept apart as its own thread so it is reported, never mixed in.
  */
 import { basename } from "node:path";
-import type { Message, PassthroughRecord, Pending, QueuedInput, Session, Thread } from "../../ir/schema.ts";
+import type {
+  Block,
+  Message,
+  PassthroughRecord,
+  Pending,
+  QueuedInput,
+  Session,
+  Thread,
+} from "../../ir/schema.ts";
 import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
 import { assertRecordTime } from "../../ir/clock.ts";
@@ -355,9 +363,10 @@ function handshakeMessage(record: Json, origin: Message["origin"] & object): Mes
 
 function toMessage(record: Json, type: "user" | "assistant", origin: Message["origin"] & object): Message {
   const message = isObject(record.message) ? record.message : {};
+  const blocks = blocksFromContent(message.content);
   const kind = record.isCompactSummary === true
     ? "summary"
-    : isInjected(record, message)
+    : isInjected(record, message, blocks)
     ? "context"
     : "turn";
   const usage = isObject(message.usage) ? message.usage : undefined;
@@ -366,7 +375,7 @@ function toMessage(record: Json, type: "user" | "assistant", origin: Message["or
     parentUid: optStr(record.parentUuid) ?? null,
     role: type,
     kind,
-    blocks: blocksFromContent(message.content),
+    blocks,
     origin,
     ...(optStr(record.timestamp) ? { timestamp: optStr(record.timestamp) } : {}),
     ...(type === "assistant" && optStr(message.model) && message.model !== SYNTHETIC_MODEL
@@ -391,9 +400,9 @@ function toMessage(record: Json, type: "user" | "assistant", origin: Message["or
  * User records the harness wrote rather than the person: records whose `origin` is harness-made (task
  * notifications, continuations, peers, ...; see origin.ts), meta messages, system-originated prompts
  * (`promptSource: "system"`), interruption markers and local slash commands. A person's prompt carries
- * `origin: {kind: "human"}` in 2.1.x and stays a turn.
+ * `origin: {kind: "human"}` in 2.1.x and stays a turn. `blocks` is the message's content, read once by the caller.
  */
-function isInjected(record: Json, message: Json): boolean {
+function isInjected(record: Json, message: Json, blocks: Block[]): boolean {
   const meaning = originMeaning(record.origin);
   if (meaning === "harness") return true;
   // A person's words recorded as meta (a voice call's transcript) are still the person's. 2.1.332 also marks
@@ -404,7 +413,7 @@ function isInjected(record: Json, message: Json): boolean {
   ) return true;
   // 1.0.x fills a turn it never sent with a synthetic assistant message.
   if (record.type === "assistant") return message.model === SYNTHETIC_MODEL;
-  return blocksFromContent(message.content).some((b) =>
+  return blocks.some((b) =>
     b.type === "text" && (INTERRUPT_MARKER.test(b.text) || LOCAL_COMMAND.test(b.text))
   );
 }
