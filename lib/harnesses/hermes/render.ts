@@ -15,6 +15,7 @@ import { configuredModel } from "./config.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
 import { activeHome, configPath } from "./profiles.ts";
 import { handshakeRow, OpenCallStubs, targetRows } from "./target.ts";
+import { randomHex } from "../../ids.ts";
 
 type Json = Record<string, unknown>;
 
@@ -60,7 +61,9 @@ function exportLine(segments: Segment[]): string {
   const rowJson = (row: Json, append: [string, string][]) =>
     pyJson(row, { ensureAscii: false, floats: FLOAT_COLUMNS.sessions, append });
   const live = segments.at(-1)!;
-  if (segments.length === 1) return rowJson(live.row, [["messages", messagesJson(live.messages)]]);
+  if (segments.length === 1) {
+    return withMessages(rowJson(live.row, [["messages", MESSAGES_MARK]]), live.messages);
+  }
   const all = segments.flatMap((s) => s.messages);
   return rowJson({ ...live.row, message_count: all.length }, [
     ["messages", messagesJson(all)],
@@ -70,6 +73,21 @@ function exportLine(segments: Segment[]): string {
     ],
     ["lineage_session_ids", pyJson(segments.map((s) => s.row.id), { ensureAscii: false })],
   ]);
+}
+
+/** Where a row's serialized messages go: written in their place with one join (see withMessages). */
+const MESSAGES_MARK = `"\u0000messages-${randomHex(8)}\u0000"`;
+
+/**
+ * A row's JSON with its messages put where the mark stands, the line made with one join: a long session's
+ * line (hundreds of MB) is then held once beside its messages, not once for each step that builds it.
+ */
+function withMessages(row: string, messages: string[]): string {
+  const at = row.lastIndexOf(MESSAGES_MARK);
+  const parts: string[] = [row.slice(0, at), "["];
+  for (const [i, m] of messages.entries()) parts.push(i ? ", " : "", m);
+  parts.push("]", row.slice(at + MESSAGES_MARK.length));
+  return parts.join("");
 }
 
 /** A live row that takes its id once every stored id is known: after the highest. */
