@@ -36,7 +36,8 @@ function pyObject(
 ): string {
   const entries: string[] = [];
   for (const [key, v] of Object.entries(row)) {
-    if (v === undefined) continue;
+    // Skipped as JSON.stringify skips them in an object (in an array they are null, as pyValue gives).
+    if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
     const text = typeof v === "number" && floats?.has(key) ? pyFloat(v) : pyValue(v);
     entries.push(`${JSON.stringify(key)}: ${text}`);
   }
@@ -55,11 +56,5 @@ function pyValue(value: unknown): string {
     return pyValue((value as { toJSON(): unknown }).toJSON());
   }
   if (Array.isArray(value)) return `[${Array.from(value, (v) => pyValue(v)).join(", ")}]`;
-  const entries: string[] = [];
-  for (const [key, v] of Object.entries(value)) {
-    // Skipped as JSON.stringify skips them in an object (in an array they are null, as pyValue gives).
-    if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
-    entries.push(`${JSON.stringify(key)}: ${pyValue(v)}`);
-  }
-  return `{${entries.join(", ")}}`;
+  return pyObject(value as Record<string, unknown>, undefined, []);
 }

@@ -15,7 +15,6 @@ import { configuredModel } from "./config.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
 import { activeHome, configPath } from "./profiles.ts";
 import { handshakeRow, OpenCallStubs, targetRows } from "./target.ts";
-import { randomHex } from "../../ids.ts";
 
 type Json = Record<string, unknown>;
 
@@ -75,8 +74,11 @@ function exportLine(segments: Segment[]): string {
   ]);
 }
 
-/** Where a row's serialized messages go: written in their place with one join (see withMessages). */
-const MESSAGES_MARK = `"\u0000messages-${randomHex(8)}\u0000"`;
+/**
+ * Where a row's serialized messages go: written in their place with one join (see withMessages). Serialized
+ * JSON holds no raw NUL (a string's NUL is written `\u0000`), so nothing else in the row can read as the mark.
+ */
+const MESSAGES_MARK = "\u0000messages\u0000";
 
 /**
  * A row's JSON with its messages put where the mark stands, the line made with one join: a long session's
