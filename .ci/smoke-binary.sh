@@ -21,8 +21,9 @@ set -e
 [ -z "$(ls -A "$work" | grep -v -e demo.out -e demo.err -e err.txt)" ] || { echo "demo left files behind:"; ls -A "$work"; exit 1; }
 
 # A conversion restarts the binary once in place (execve: the same pid), JavaScriptCore's top JIT tier off
-# (lib/runtime.ts restartForLongWork). Its output is held in a pipe no one reads yet, so it waits there,
-# restarted, while its environment is looked at; then the output is read and must be the whole conversion.
+# and its heap's growth capped (lib/runtime.ts restartForLongWork). Its output is held in a pipe no one reads
+# yet, so it waits there, restarted, while its environment is looked at; then the output is read and must be
+# the whole conversion.
 source="$work/3f1c6d2e-0000-4000-8000-00000000000a.jsonl"
 "$repo/node_modules/.bin/bun" -e "await (await import('$repo/bench/session.ts')).generateClaudeSession('$source', 2)"
 mkfifo out.fifo
@@ -32,13 +33,17 @@ pid=$!
 exec 3< out.fifo
 restarted=no
 for _ in $(seq 100); do
-  if tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null | grep -qx 'BUN_JSC_useFTLJIT=0'; then restarted=yes; break; fi
+  environ=$(tr '\0' '\n' < "/proc/$pid/environ" 2>/dev/null || true)
+  if grep -qx 'BUN_JSC_useFTLJIT=0' <<< "$environ" && grep -qx 'BUN_JSC_heapGrowthMaxIncrease=1' <<< "$environ"; then
+    restarted=yes
+    break
+  fi
   sleep 0.05
 done
 cat <&3 > out.jsonl
 exec 3<&-
 wait "$pid" || { echo "convert failed:"; cat convert.err; exit 1; }
-[ "$restarted" = yes ] || { echo "convert did not restart with BUN_JSC_useFTLJIT=0"; exit 1; }
+[ "$restarted" = yes ] || { echo "convert did not restart with BUN_JSC_useFTLJIT=0 BUN_JSC_heapGrowthMaxIncrease=1"; exit 1; }
 grep -q '"type":"session_meta"' out.jsonl || { echo "no rollout written"; exit 1; }
 rm -f out.fifo out.jsonl convert.err "$source"
 echo "binary smoke test ok ($(du -h "$bin" | cut -f1))"

@@ -1,9 +1,9 @@
 /**
  * The floor under a conversion: what Bun alone takes to read a JSONL session line by line, parse every record,
  * stringify it again and write the lines to a file that is synced, with nothing converted (the issue's "reading,
- * parsing every line, stringifying, writing"). Run by the bench in its own process, with the JIT setting the
- * binary converts with (lib/runtime.ts restartForLongWork), so its CPU is comparable to ours and to the
- * reference's. Run as a program: `bun bench/convert-floor.ts <session.jsonl> <out.jsonl>`.
+ * parsing every line, stringifying, writing"). Run by the bench in its own process, with the JavaScriptCore
+ * options the binary converts with (lib/runtime.ts LONG_WORK_OPTIONS), so its CPU is comparable to ours and
+ * to the reference's. Run as a program: `bun bench/convert-floor.ts <session.jsonl> <out.jsonl>`.
  */
 import { closeSync, fsyncSync, openSync, readSync, writeSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";

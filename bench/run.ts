@@ -21,6 +21,7 @@ import { BINARY, buildLikeTheBinary, measureStartup } from "./startup.ts";
 import { buildWorld, type World } from "./worlds.ts";
 import { evictFolder } from "./evict.ts";
 import { printTable, type Row } from "./table.ts";
+import { LONG_WORK_OPTIONS } from "../lib/runtime.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./hermes-floor.ts", import.meta.url));
@@ -156,13 +157,13 @@ function convertRows(root: string, rows: Row[]): void {
   });
 
   // What the headline cannot go under: Bun reading, parsing, stringifying and writing the same lines, with the
-  // JIT setting the binary converts with; the 10x goal set beside it says how far it is from the floor.
+  // JavaScriptCore options the binary converts with; the 10x goal set beside it says how far it is from the floor.
   log("floor: Bun reading, parsing, stringifying and writing the same file");
   const bare = medianOf(
     runs,
     () =>
       measure([process.execPath, CONVERT_FLOOR, source, join(base, "floor.jsonl")], {
-        env: { ...process.env, BUN_JSC_useFTLJIT: "0" },
+        env: { ...process.env, ...LONG_WORK_OPTIONS },
       }),
   );
   rows.push({
