@@ -1,6 +1,7 @@
 /**
  * The compact stores a streamed transcript's index is built of (lib/io/uuid-table.ts, string-pool.ts,
- * columns.ts): each gives back exactly what it was given, however many entries and whatever their form.
+ * columns.ts, uuid-links.ts): each gives back exactly what it was given, however many entries and whatever
+ * their form.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -8,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { UuidTable } from "../lib/io/uuid-table.ts";
 import { StringPool } from "../lib/io/string-pool.ts";
 import { float64Column, int32Column } from "../lib/io/columns.ts";
+import { UuidLinks } from "../lib/io/uuid-links.ts";
 
 test("a uuid table numbers each distinct uuid once and spells every one back as it was written", () => {
   const table = new UuidTable();
@@ -31,6 +33,41 @@ test("a uuid table numbers each distinct uuid once and spells every one back as 
   assert.deepEqual(all.map((u) => table.intern(u)), ids, "interned again: the same numbers");
   assert.deepEqual(ids.map((id) => table.uuidOf(id)), all);
   assert.notEqual(table.intern(canonical[0]!), table.intern(canonical[0]!.toUpperCase()));
+});
+
+test("finding a uuid in a uuid table adds nothing and tells one never interned apart", () => {
+  const table = new UuidTable();
+  const held = Array.from({ length: 5_000 }, () => randomUUID());
+  const ids = held.map((u) => table.intern(u));
+  const absent = [randomUUID(), held[0]!.toUpperCase(), "u1", "", held[1]!.slice(0, 35) + "x"];
+  assert.deepEqual(held.map((u) => table.find(u)), ids);
+  assert.deepEqual(absent.map((u) => table.find(u)), absent.map(() => -1));
+  assert.equal(table.size, held.length, "nothing added by finding");
+  // A uuid found absent, then interned, takes the next number as any new one does.
+  assert.equal(table.intern(absent[0]!), held.length);
+  assert.equal(table.find(absent[0]!), held.length);
+  assert.equal(table.intern("u1"), held.length + 1);
+  assert.equal(table.find("u1"), held.length + 1);
+});
+
+test("uuid links give back each link set (to a uuid, to nothing, the last one set) and none for the rest", () => {
+  const links = new UuidLinks();
+  const uuids = Array.from({ length: 100_000 }, () => randomUUID());
+  const want = new Map<string, string | null>();
+  for (const [i, u] of uuids.entries()) {
+    const to = i % 7 === 0 ? null : uuids[(i * 31) % uuids.length]!;
+    links.set(u, to);
+    want.set(u, to);
+  }
+  // Set again: the last link wins; non-canonical ids on either end are kept as they are.
+  links.set(uuids[3]!, null);
+  want.set(uuids[3]!, null);
+  links.set("msg-1", "E2D53764-B85C-4361-BB5F-A48D1395C345");
+  want.set("msg-1", "E2D53764-B85C-4361-BB5F-A48D1395C345");
+  for (const [from, to] of want) assert.equal(links.get(from), to, from);
+  // A uuid only ever linked to has no entry of its own, nor has one never seen.
+  assert.equal(links.get("E2D53764-B85C-4361-BB5F-A48D1395C345"), undefined);
+  assert.equal(links.get(randomUUID()), undefined);
 });
 
 test("a string pool gives back every string it was given, one byte a character or not", () => {

@@ -31,15 +31,26 @@ export class UuidTable {
   /** The number of `uuid`, given it now if it is new. */
   intern(uuid: string): number {
     if (!this.parseInto(uuid, this.count)) return this.internOther(uuid);
-    const hash = this.hashOf(this.count);
+    const slot = this.slotFor(this.count);
+    const held = this.slots[slot]! - 1;
+    if (held !== -1) return held;
+    this.slots[slot] = this.count + 1;
+    return this.added();
+  }
+
+  /** The number of `uuid`, or -1 when it was never interned (nothing is added). */
+  find(uuid: string): number {
+    // Both parse into the next free number's bytes: scratch space until `added` claims it.
+    if (!this.parseInto(uuid, this.count)) return this.others.get(uuid) ?? -1;
+    return this.slots[this.slotFor(this.count)]! - 1;
+  }
+
+  /** The slot of the uuid whose bytes are at number `id`: where an equal one is held, else the free one. */
+  private slotFor(id: number): number {
     const mask = this.slots.length - 1;
-    for (let slot = hash & mask;; slot = (slot + 1) & mask) {
+    for (let slot = this.hashOf(id) & mask;; slot = (slot + 1) & mask) {
       const held = this.slots[slot]! - 1;
-      if (held === -1) {
-        this.slots[slot] = this.count + 1;
-        return this.added();
-      }
-      if (this.sameBytes(held, this.count)) return held;
+      if (held === -1 || this.sameBytes(held, id)) return slot;
     }
   }
 
