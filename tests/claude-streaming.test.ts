@@ -16,6 +16,7 @@ import { HANDSHAKE_CLOSE, HANDSHAKE_OPEN } from "../lib/handshake/handshake.ts";
 import type { Session } from "../lib/ir/schema.ts";
 import { type SessionStream, streamedMessages } from "../lib/ir/stream.ts";
 import type { RenderOptions } from "../lib/harnesses/types.ts";
+import { wholeLines } from "../lib/io/rendered.ts";
 import { claudeFixture, FIXTURE_CWD, jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -103,10 +104,10 @@ test("the fixture of the copy path has a message its reader relinks (what the co
 for (const source of SOURCES) {
   test(`${source.name}: rendered from a streamed thread, read once, as from the held one`, async () => {
     const held = await source.read(source.path);
-    const expected = await collect(claudeCode.render(held, options()));
+    const expected = await collect(wholeLines(claudeCode.render(held, options())));
     const counted = streamed(held);
     let readAtFirstLine = 0;
-    const got = await collect(claudeCode.render(counted.session, options()), () => {
+    const got = await collect(wholeLines(claudeCode.render(counted.session, options())), () => {
       readAtFirstLine = counted.read;
     });
     assert.deepEqual(normalized(got), normalized(expected));
@@ -122,7 +123,7 @@ for (const source of SOURCES) {
 
   test(`${source.name}: a handoff planned from a streamed thread reads it only at commit, once`, async () => {
     const held = await source.read(source.path);
-    const expected = await collect(claudeCode.render(held, options()));
+    const expected = await collect(wholeLines(claudeCode.render(held, options())));
     const counted = streamed(held);
     const home = join(root, source.name.replaceAll(" ", "-"));
     const plan = await claudeCode.plan(counted.session, options(), home, false);

@@ -18,6 +18,7 @@ import { tempDir } from "./helpers/tmp.ts";
 import { conversationCore } from "./helpers/ir-core.ts";
 import { emptySession } from "../lib/ir/session.ts";
 import { publishFile } from "../lib/io/publish.ts";
+import { wholeLines } from "../lib/io/rendered.ts";
 import type { Session } from "../lib/ir/schema.ts";
 
 type Line = { timestamp: string; ordinal?: number; type: string; payload: Record<string, unknown> };
@@ -140,7 +141,7 @@ test("Codex reasoning with its encrypted content goes back to Codex as a reasoni
   const source = await readCodexSession(codexFixture("0.169.0", "tool-call"));
   const rendered = [];
   for await (
-    const l of codex.render(
+    const l of wholeLines(codex.render(
       { ...source, meta: { ...source.meta, harness: "claude-code", path: undefined } },
       {
         id: "01a2291a-0000-7000-8000-00000000000a",
@@ -148,7 +149,7 @@ test("Codex reasoning with its encrypted content goes back to Codex as a reasoni
         now: new Date(),
         stubOpenCalls: false,
       },
-    )
+    ))
   ) rendered.push(JSON.parse(l) as Line);
   const [reasoning] = items(rendered).filter((i) => i.type === "reasoning");
   assert.match(String(reasoning!.encrypted_content), /^gAAAAAB/);

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hermes } from "../lib/harnesses/hermes/index.ts";
 import { sessionLocator } from "../lib/harnesses/hermes/profiles.ts";
+import { wholeLines } from "../lib/io/rendered.ts";
 import { claudeFixture, seedClaudeHome } from "./helpers/fixtures.ts";
 import { capturedIds, HERMES_VERSIONS, hermesFixture } from "./helpers/hermes.ts";
 import { conversationCore } from "./helpers/ir-core.ts";
@@ -17,7 +18,9 @@ async function exportLine(db: string, id: string): Promise<{ line: string; live:
   const session = await hermes.read(sessionLocator(db, id));
   let line = "";
   for await (
-    const l of hermes.render(session, { id: session.meta.id, cwd: "", now: new Date(), stubOpenCalls: false })
+    const l of wholeLines(
+      hermes.render(session, { id: session.meta.id, cwd: "", now: new Date(), stubOpenCalls: false }),
+    )
   ) {
     line += l;
   }

@@ -1,8 +1,9 @@
 /**
- * The Hermes writer takes a streamed thread (lib/ir/stream.ts): rendering reads it once, planning not at all,
- * committing once, and the lines and rows are exactly those of the same session held whole. Real fixtures
- * (a Claude Code session with an interrupted call, a Hermes session copied) into homes seeded with the real
- * Hermes store; the rows are read back with plain SQL.
+ * The Hermes writer takes a streamed thread (lib/ir/stream.ts): rendering reads it twice (the export line's
+ * row, which counts the messages, comes before them), planning not at all, committing once, and the lines and
+ * rows are exactly those of the same session held whole. Real fixtures (a Claude Code session with an
+ * interrupted call, a Hermes session copied) into homes seeded with the real Hermes store; the rows are read
+ * back with plain SQL.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,6 +16,7 @@ import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { type SessionStream, streamedMessages } from "../lib/ir/stream.ts";
 import type { RenderOptions } from "../lib/harnesses/types.ts";
+import { wholeLines } from "../lib/io/rendered.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { capturedIds, hermesFixture, query, seedHermesHome } from "./helpers/hermes.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -49,7 +51,7 @@ async function prepared(source: Session): Promise<{ session: Session; options: R
 
 async function rendered(session: SessionStream, options: RenderOptions): Promise<string[]> {
   const lines: string[] = [];
-  for await (const line of hermes.render(session, options)) lines.push(line);
+  for await (const line of wholeLines(hermes.render(session, options))) lines.push(line);
   return lines;
 }
 
@@ -74,7 +76,7 @@ async function handedOff(session: SessionStream, options: RenderOptions, reads: 
 
 const noReads = () => 0;
 
-test("claude-code -> hermes from a streamed thread: the lines and rows of the held one, the thread read once", async () => {
+test("claude-code -> hermes from a streamed thread: the lines and rows of the held one, the thread read twice, then once", async () => {
   const { session, options } = await prepared(
     await readClaudeSession(claudeFixture("interrupted-tool-call")),
   );
@@ -84,7 +86,7 @@ test("claude-code -> hermes from a streamed thread: the lines and rows of the he
   const held = await rendered(session, options);
   const render = streamed(thread);
   assert.deepEqual(await rendered({ ...session, messages: render.messages }, options), held);
-  assert.equal(render.reads(), 1, "render reads the thread once");
+  assert.equal(render.reads(), 2, "render reads the thread to count, then to write");
 
   const fromHeld = await handedOff(session, options, noReads);
   const write = streamed(thread);

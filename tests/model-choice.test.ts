@@ -11,6 +11,7 @@ import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import type { Session } from "../lib/ir/schema.ts";
 import type { HarnessName } from "../lib/harnesses/registry.ts";
+import { wholeLines } from "../lib/io/rendered.ts";
 import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
 import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
 import { runCliJson } from "./helpers/cli.ts";
@@ -48,7 +49,8 @@ async function converted(target: HarnessName, h: Homes, model?: string) {
     ...(model ? { model } : {}),
   });
   const lines: string[] = [];
-  for await (const l of BUILTIN_HARNESSES[target].render(prepared.session, prepared.options)) lines.push(l);
+  const rendered = BUILTIN_HARNESSES[target].render(prepared.session, prepared.options);
+  for await (const l of wholeLines(rendered)) lines.push(l);
   const detail = prepared.report.entries.find((e) => e.code === "model")?.detail;
   return { lines: lines.map((l) => JSON.parse(l) as Record<string, unknown>), detail };
 }
@@ -157,7 +159,8 @@ test("--model changes the model a Claude Code to Claude Code copy resumes with",
     model: "claude-haiku-4-5",
   });
   const lines: Record<string, unknown>[] = [];
-  for await (const l of BUILTIN_HARNESSES["claude-code"].render(prepared.session, prepared.options)) {
+  const rendered = BUILTIN_HARNESSES["claude-code"].render(prepared.session, prepared.options);
+  for await (const l of wholeLines(rendered)) {
     lines.push(JSON.parse(l));
   }
   assert.deepEqual(claudeModels(lines), ["claude-haiku-4-5"]);

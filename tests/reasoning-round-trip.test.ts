@@ -12,6 +12,7 @@ import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
 import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import type { Session } from "../lib/ir/schema.ts";
+import { wholeLines } from "../lib/io/rendered.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
 import { codexFixture, makeCodexHome } from "./helpers/codex.ts";
 import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
@@ -112,7 +113,8 @@ test("a Hermes reasoning signature recorded through OpenRouter is never replayed
     now: new Date(),
   });
   const lines: string[] = [];
-  for await (const l of BUILTIN_HARNESSES["claude-code"].render(prepared.session, prepared.options)) {
+  const rendered = BUILTIN_HARNESSES["claude-code"].render(prepared.session, prepared.options);
+  for await (const l of wholeLines(rendered)) {
     lines.push(l);
   }
   const text = lines.join("\n");

@@ -97,25 +97,37 @@ test("an error message naming a hostile reference or path escapes it", () => {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-test("convert printed to a terminal escapes control characters; piped, it keeps the session's bytes", () => {
-  const args = ["convert", id, "--to", "claude", "--no-handshake", "--claude-home", home];
-  const piped = cli(args);
-  assert.equal(piped.code, 0, piped.stderr);
-  assert.ok(piped.stdout.includes("\u202eexe.txt"), "piped output is the session as written");
-  // `script` runs the command on a pseudo-terminal, as a user's shell would; the report on stderr is dropped.
-  const command = `${[...scriptArgv(MAIN), ...args].map(shellQuote).join(" ")} 2>/dev/null`;
-  const tty = spawnSync("script", ["-qec", command, "/dev/null"], {
-    encoding: "utf8",
-    env: { ...process.env, SESSION_BRIDGE_HOME: root },
-    maxBuffer: 64 * 1024 * 1024,
+/**
+ * Claude Code lines, and Hermes's one line per session streamed in parts (every session streamed): each piece
+ * is neutralized alone. What differs between two runs is left out of the comparison: the stub's fresh uuid,
+ * Hermes's fresh session id.
+ */
+const TARGETS: { to: string; env: Record<string, string>; varies: string[] }[] = [
+  { to: "claude", env: {}, varies: ["uuid"] },
+  { to: "hermes", env: { SESSION_BRIDGE_STREAM_FROM: "0" }, varies: ["id", "session_id"] },
+];
+
+for (const target of TARGETS) {
+  test(`convert to ${target.to} printed to a terminal escapes control characters; piped, it keeps the session's bytes`, () => {
+    const args = ["convert", id, "--to", target.to, "--no-handshake", "--claude-home", home];
+    const piped = cli(args, target.env);
+    assert.equal(piped.code, 0, piped.stderr);
+    assert.ok(piped.stdout.includes("\u202eexe.txt"), "piped output is the session as written");
+    // `script` runs the command on a pseudo-terminal, as a user's shell would; the report on stderr is dropped.
+    const command = `${[...scriptArgv(MAIN), ...args].map(shellQuote).join(" ")} 2>/dev/null`;
+    const tty = spawnSync("script", ["-qec", command, "/dev/null"], {
+      encoding: "utf8",
+      env: { ...process.env, SESSION_BRIDGE_HOME: root, ...target.env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    assert.equal(tty.status, 0, tty.stderr);
+    // The terminal turns each newline into CR LF; any other control character would be ours.
+    const shown = tty.stdout.replaceAll("\r\n", "\n");
+    assert.ok(!RAW.test(shown), "convert to a terminal carries a raw control character");
+    assert.ok(shown.includes("\\u202eexe.txt"));
+    const lines = shown.trim().split("\n");
+    const values = (text: string[]) =>
+      text.map((l) => JSON.parse(l, (k, v) => (target.varies.includes(k) ? undefined : v)));
+    assert.deepEqual(values(lines), values(piped.stdout.trim().split("\n")));
   });
-  assert.equal(tty.status, 0, tty.stderr);
-  // The terminal turns each newline into CR LF; any other control character would be ours.
-  const shown = tty.stdout.replaceAll("\r\n", "\n");
-  assert.ok(!RAW.test(shown), "convert to a terminal carries a raw control character");
-  assert.ok(shown.includes("\\u202eexe.txt"));
-  const lines = shown.trim().split("\n");
-  // The same records (the stub for the open call gets a fresh uuid on each run).
-  const values = (text: string[]) => text.map((l) => JSON.parse(l, (k, v) => (k === "uuid" ? undefined : v)));
-  assert.deepEqual(values(lines), values(piped.stdout.trim().split("\n")));
-});
+}

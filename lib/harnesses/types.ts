@@ -12,6 +12,7 @@ import type { ConfiguredModel, ModelRules } from "./models.ts";
 import type { KeyedRows } from "../store/rows.ts";
 import type { ToolVocabulary } from "../tools/canonical.ts";
 import type { HarnessDriver } from "../certify/types.ts";
+import type { Rendered } from "../io/rendered.ts";
 import type { RegistryKind } from "../registry/registry.ts";
 
 /** Every registered harness's store root by harness name, resolved once at the edge from flags and environment. */
@@ -288,8 +289,11 @@ export interface Harness {
    * session larger than memory converts; absent, `read` holds it.
    */
   open?(path: string): Promise<SessionStream>;
-  /** Renders a session into this harness's native lines, touching no store (its thread iterated once). */
-  render(session: SessionStream, options: RenderOptions): AsyncIterable<string>;
+  /**
+   * Renders a session into this harness's native lines, touching no store (its thread iterated once, or twice
+   * for a line that holds the whole thread and must say first what it holds: see lib/io/rendered.ts).
+   */
+  render(session: SessionStream, options: RenderOptions): AsyncIterable<Rendered>;
   /**
    * What a file of this harness (convert) drops of a session that the capability report cannot see: parts of a
    * same-harness source the format has no place for. Handoffs report theirs in the plan's notes.

@@ -25,16 +25,18 @@ import { terminalText } from "./control-characters.ts";
 import { crashPoint } from "./crash-points.ts";
 import { randomHex } from "../ids.ts";
 import { startProgress } from "./progress.ts";
+import { type Rendered, renderedText } from "./rendered.ts";
 
 const FLUSH_BYTES = 1 << 20;
 
 /**
- * Writes lines (each followed by '\n') to `fd`, encoded straight into one reused buffer that goes out a
- * megabyte at a time: a large session streams in bounded memory, and no line is joined or encoded twice.
- * A terminal gets display-steering characters as `\uXXXX` escapes: the lines are JSON, so they still read
- * back as the same values, and a session cannot repaint the screen it is printed on.
+ * Writes lines (each followed by '\n'; a line's parts by nothing, see rendered.ts) to `fd`, encoded straight
+ * into one reused buffer that goes out a megabyte at a time: a large session streams in bounded memory, and no
+ * line is joined or encoded twice. A terminal gets display-steering characters as `\uXXXX` escapes: the lines
+ * are JSON, so they still read back as the same values, and a session cannot repaint the screen it is printed
+ * on (a piece is neutralized alone: pieces are cut between JSON values).
  */
-export async function writeLines(fd: number, lines: AsyncIterable<string>, what?: string): Promise<void> {
+export async function writeLines(fd: number, lines: AsyncIterable<Rendered>, what?: string): Promise<void> {
   // node:tty loads here, not with this module: every command loads it, few write lines (lib/cli/terminal.ts).
   const shown = process.getBuiltinModule("node:tty").isatty(fd) ? terminalText : (l: string) => l;
   const out = Buffer.allocUnsafe(FLUSH_BYTES);
@@ -48,12 +50,15 @@ export async function writeLines(fd: number, lines: AsyncIterable<string>, what?
     await yieldAndCheckpoint();
   };
   try {
-    for await (const line of lines) {
-      written += line.length + 1;
-      const l = shown(line);
-      // A UTF-16 unit takes at most three bytes: what may not fit is sent first, and a line longer than the
+    for await (const item of lines) {
+      const text = renderedText(item);
+      const ends = typeof item === "string";
+      const newline = ends ? 1 : 0;
+      written += text.length + newline;
+      const l = shown(text);
+      // A UTF-16 unit takes at most three bytes: what may not fit is sent first, and a piece longer than the
       // buffer goes out in slices of its own.
-      const most = 3 * l.length + 1;
+      const most = 3 * l.length + newline;
       if (most > out.length - used && used > 0) {
         writeAll(fd, out, used);
         used = 0;
@@ -61,12 +66,12 @@ export async function writeLines(fd: number, lines: AsyncIterable<string>, what?
       }
       if (most > out.length) {
         writeInSlices(fd, l);
-        writeSync(fd, "\n");
+        if (ends) writeSync(fd, "\n");
         await sent();
         continue;
       }
       used += out.write(l, used);
-      out[used++] = 0x0a;
+      if (ends) out[used++] = 0x0a;
     }
     writeAll(fd, out, used);
     await yieldAndCheckpoint();
@@ -112,7 +117,7 @@ export function removeEmptyDirs(created: string[]): void {
 
 export async function publishFile(
   path: string,
-  lines: AsyncIterable<string>,
+  lines: AsyncIterable<Rendered>,
   replace: boolean,
 ): Promise<void> {
   // A directory or FIFO of that name is refused as it is, not renamed over or reported by the temp file's name.

@@ -1,11 +1,12 @@
 /**
  * Redaction for sharing a transcript (`show`, `export`, `convert` with `--redact`): every text of the session
  * goes through the default secret redactor, and the number of secrets replaced is kept for the report.
- * Rendered output is redacted line by line, string literal by string literal, rather than through the IR: a
- * same-harness export copies the source records from disk, so only the written bytes are certain to be clean,
- * and lines without a secret stay byte for byte as the harness wrote them.
+ * Rendered output is redacted line by line (or part by part), string literal by string literal, rather than
+ * through the IR: a same-harness export copies the source records from disk, so only the written bytes are
+ * certain to be clean, and lines without a secret stay byte for byte as the harness wrote them.
  */
 import type { Session } from "../ir/schema.ts";
+import { mapRendered, type Rendered } from "../io/rendered.ts";
 import { DEFAULT_PATTERNS, redactCounting, type SecretPattern } from "./redact.ts";
 
 /** How many secrets a redaction replaced so far (shared by a stream of lines, read once it is drained). */
@@ -39,12 +40,15 @@ export function redactJsonLine(
   });
 }
 
-/** The rendered lines of a session, redacted as they stream past. */
+/**
+ * The rendered lines of a session, redacted as they stream past; a line in parts is redacted part by part
+ * (parts are cut between JSON values, so every string literal lies whole in one of them).
+ */
 export async function* redactingLines(
-  lines: AsyncIterable<string>,
+  lines: AsyncIterable<Rendered>,
   tally: RedactionTally,
-): AsyncGenerator<string> {
-  for await (const line of lines) yield redactJsonLine(line, tally);
+): AsyncGenerator<Rendered> {
+  for await (const item of lines) yield mapRendered(item, (text) => redactJsonLine(text, tally));
 }
 
 /** A copy of the session with every string in it redacted (messages, threads, tool inputs, metadata). */
