@@ -148,7 +148,9 @@ const PAGE_ROWS = 500;
  * silently at a damaged page or a value it cannot convert, which would read as a shorter conversation.
  */
 export function* chainMessages(db: DatabaseSync, path: string, ids: string[]): Generator<HermesMessage> {
-  const last = db.prepare(`SELECT MAX(id) AS last FROM messages WHERE session_id IN (${placeholders(ids.length)})`)
+  const last = db.prepare(
+    `SELECT MAX(id) AS last FROM messages WHERE session_id IN (${placeholders(ids.length)})`,
+  )
     .get(...ids) as { last: number | bigint | null };
   if (last.last === null) return;
   const statement = db.prepare(chainPageSql(ids.length));
