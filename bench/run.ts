@@ -270,28 +270,53 @@ function convertRows(root: string, rows: Row[]): void {
     }
   }
 
-  // Ten times the session: linear time, bounded memory. Generated to disk as it is written.
+  // Ten times the session, every pair and the handoff: linear time, bounded memory.
   const large = Number(values["large-megabytes"]);
   if (large > 0) {
-    const bigDir = work(root, "large");
-    const bigFile = join(bigDir, `${randomUUID()}.jsonl`);
-    const big = generateClaudeSession(bigFile, large);
-    log(`convert ${(big.bytes / MB).toFixed(0)} MB claude-code -> codex`);
-    const m = ours(
-      ["convert", bigFile, "--to", "codex", "-o", join(bigDir, "out"), "--force"],
-      environment(bigDir),
-    );
-    // Linear against the same session streamed, as a session this large is.
-    const linear = streamed.cpuSeconds * (big.bytes / session.bytes);
+    largeRows(root, rows, large, {
+      bytes: session.bytes,
+      label: size.split(" /")[0]!,
+      sources,
+      headlineStreamed: streamed,
+    });
+  }
+}
+
+/** What the large session's rows are measured against: the session above, its sources, its runs. */
+interface SmallSession {
+  bytes: number;
+  /** Its size as the table names it ("70 MB"). */
+  label: string;
+  sources: Record<Harness, string>;
+  /** Claude Code -> Codex streamed, already measured. */
+  headlineStreamed: Measured;
+}
+
+/**
+ * A session `megabytes` large (generated to disk as it is written) converted between every pair and handed off
+ * to Hermes: each against ten times (the size ratio) the same work on the small session streamed, as a session
+ * this large is, and every peak within 256 MB. Its sources are made as the small one's: the Codex file of its
+ * Claude Code -> Codex conversion, the Hermes rows of its handoff.
+ */
+function largeRows(root: string, rows: Row[], megabytes: number, small: SmallSession): void {
+  const bigDir = work(root, "large");
+  const bigFile = join(bigDir, `${randomUUID()}.jsonl`);
+  const big = generateClaudeSession(bigFile, megabytes);
+  const scale = big.bytes / small.bytes;
+  const label = `${(big.bytes / MB).toFixed(0)} MB / ${(big.records / 1000).toFixed(0)}k`;
+  const streamedSmall = (args: (dir: string) => string[], name: string) => {
+    const dir = work(root, `small-${name}`);
+    const m = ours(args(dir), { ...environment(dir), SESSION_BRIDGE_STREAM_FROM: "0" });
+    rmSync(dir, { recursive: true, force: true });
+    return m;
+  };
+  const push = (what: string, m: Measured, base: Measured) => {
+    const linear = base.cpuSeconds * scale;
     const ratio = m.cpuSeconds / linear;
     rows.push({
-      work: `convert ${(big.bytes / MB).toFixed(0)} MB / ${
-        (big.records / 1000).toFixed(0)
-      }k claude-code -> codex`,
+      work: `${what} (${label})`,
       ours: seconds(m),
-      reference: `${linear.toFixed(2)} s cpu (${(big.bytes / session.bytes).toFixed(1)}x the ${
-        size.split(" /")[0]
-      } streamed)`,
+      reference: `${linear.toFixed(2)} s cpu (${scale.toFixed(1)}x the ${small.label} streamed)`,
       ratio: `${ratio.toFixed(2)}x linear`,
       peakRss: rss(m),
       goal: "<= 1.2x linear, <= 256 MB",
@@ -303,8 +328,54 @@ function convertRows(root: string, rows: Row[]): void {
         linearSeconds: linear,
       },
     });
-    rmSync(bigDir, { recursive: true, force: true });
+  };
+  const convertArgs = (
+    from: string,
+    to: Harness,
+    out: string,
+  ) => ["convert", from, "--to", to, "-o", out, "--force"];
+
+  log(`convert ${label} claude-code -> codex`);
+  const bigCodex = join(bigDir, "codex.jsonl");
+  push(
+    "convert claude-code -> codex",
+    ours(convertArgs(bigFile, "codex", bigCodex), environment(bigDir)),
+    small.headlineStreamed,
+  );
+
+  log(`handoff ${label} -> hermes`);
+  const handoffArgs = (from: string, dir: string) => {
+    emptyHermesHome(join(dir, "hermes"));
+    return ["handoff", from, "--to", "hermes", "--cwd", dir, "--json"];
+  };
+  const handoffDir = work(root, "large-handoff");
+  const handoff = ours(handoffArgs(bigFile, handoffDir), environment(handoffDir));
+  push(
+    "handoff -> hermes",
+    handoff,
+    streamedSmall((dir) => handoffArgs(small.sources["claude-code"], dir), "handoff"),
+  );
+  const bigSources: Record<Harness, string> = {
+    "claude-code": bigFile,
+    codex: bigCodex,
+    hermes: (JSON.parse(handoff.stdout) as { target: { path: string } }).target.path,
+  };
+  for (const from of HARNESSES) {
+    for (const to of HARNESSES) {
+      if (from === "claude-code" && to === "codex") continue;
+      log(`convert ${label} ${from} -> ${to}`);
+      const base = streamedSmall(
+        (dir) => convertArgs(small.sources[from], to, join(dir, "out")),
+        `${from}-${to}`,
+      );
+      const dir = work(root, `large-${from}-${to}`);
+      const m = ours(convertArgs(bigSources[from], to, join(dir, "out")), environment(dir));
+      rmSync(dir, { recursive: true, force: true });
+      push(`convert ${from} -> ${to}${from === to ? " (copy)" : ""}`, m, base);
+    }
   }
+  rmSync(handoffDir, { recursive: true, force: true });
+  rmSync(bigDir, { recursive: true, force: true });
 }
 
 /** The listing and the TUI's open times over one generated world of sessions. */
