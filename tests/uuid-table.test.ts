@@ -1,6 +1,6 @@
 /**
  * The compact stores a streamed transcript's index is built of (lib/io/uuid-table.ts, string-pool.ts,
- * columns.ts, uuid-links.ts): each gives back exactly what it was given, however many entries and whatever
+ * columns.ts, uuid-links.ts, string-set.ts): each gives back exactly what it was given, however many entries and whatever
  * their form.
  */
 import { test } from "node:test";
@@ -10,6 +10,7 @@ import { UuidTable } from "../lib/io/uuid-table.ts";
 import { StringPool } from "../lib/io/string-pool.ts";
 import { float64Column, int32Column } from "../lib/io/columns.ts";
 import { UuidLinks } from "../lib/io/uuid-links.ts";
+import { StringSet } from "../lib/io/string-set.ts";
 
 test("a uuid table numbers each distinct uuid once and spells every one back as it was written", () => {
   const table = new UuidTable();
@@ -82,6 +83,47 @@ test("a string pool gives back every string it was given, one byte a character o
   const ids = strings.map((s) => pool.add(s));
   assert.equal(pool.size, strings.length);
   assert.ok(ids.every((id, i) => pool.get(id) === strings[i]));
+});
+
+test("a string set holds each string added once, of any form, and nothing else", () => {
+  const set = new StringSet();
+  const added = [
+    ...Array.from({ length: 60_000 }, (_, i) => `toolu_${i.toString(36).padStart(24, "0")}`),
+    "",
+    "call_é",
+    "call_\u{1F600}",
+    "x".repeat(2 * 1024 * 1024),
+  ];
+  for (const s of added) set.add(s);
+  for (const s of added) set.add(s);
+  assert.equal(set.size, added.length, "added again: nothing new");
+  assert.ok(added.every((s) => set.has(s)));
+  // Near misses: a prefix, one more character, another case, the same bytes read as another encoding.
+  const absent = [
+    "toolu_",
+    `toolu_${"0".repeat(23)}`,
+    `TOOLU_${"0".repeat(24)}`,
+    "call_e",
+    "call_\u00e9x",
+    "x",
+  ];
+  assert.deepEqual(absent.filter((s) => set.has(s)), []);
+});
+
+test("a string pool tells whether an entry is a string without making it", () => {
+  const pool = new StringPool();
+  const ids = ["call_1", "", "ünï", "日本", "call_1"].map((s) => pool.add(s));
+  assert.deepEqual(ids.map((id, i) => pool.equals(id, ["call_1", "", "ünï", "日本", "call_1"][i]!)), [
+    true,
+    true,
+    true,
+    true,
+    true,
+  ]);
+  assert.equal(pool.equals(ids[0]!, "call_2"), false);
+  assert.equal(pool.equals(ids[0]!, "call_10"), false);
+  assert.equal(pool.equals(ids[2]!, "uni"), false);
+  assert.equal(pool.equals(ids[3]!, "日"), false);
 });
 
 test("a column grows chunk by chunk and reads 0 where nothing was set", () => {

@@ -41,6 +41,17 @@ export class StringPool {
     return id;
   }
 
+  /** Whether string `id` is `text`, read in place (no string made). */
+  equals(id: number, text: string): boolean {
+    const start = this.starts.get(id);
+    if (start === -1) return this.others.get(id) === text;
+    if (this.lengths.get(id) !== text.length) return false;
+    const chunk = this.chunks[Math.floor(start / CHUNK_BYTES)]!;
+    const at = start % CHUNK_BYTES;
+    for (let i = 0; i < text.length; i++) if (chunk[at + i] !== text.charCodeAt(i)) return false;
+    return true;
+  }
+
   get(id: number): string {
     const start = this.starts.get(id);
     if (start === -1) return this.others.get(id)!;

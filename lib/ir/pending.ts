@@ -3,6 +3,7 @@
  * so it means the same thing whichever harness the session came from.
  */
 import type { Message, OpenToolCall, Pending, QueuedInput } from "./schema.ts";
+import { StringSet } from "../io/string-set.ts";
 
 /**
  * @param abortedAt positions in `messages` (the number of messages read before it) where the source recorded
@@ -33,7 +34,8 @@ interface UnansweredCall extends OpenToolCall {
 export class PendingTracker {
   private count = 0;
   private lastAbort = -1;
-  private readonly answered = new Set<string>();
+  /** Every call id answered so far: kept as bytes, as a long thread answers hundreds of thousands. */
+  private readonly answered = new StringSet();
   /** By the order they were made in: openToolCalls keeps the thread's order. */
   private readonly unanswered = new Map<number, UnansweredCall>();
   private readonly byCall = new Map<string, number[]>();

@@ -219,9 +219,18 @@ export const SessionMeta = z.object({
 });
 export type SessionMeta = z.infer<typeof SessionMeta>;
 
-/** A source record that is not a message (snapshots, titles, mode switches): kept for same-harness copies. */
-export const PassthroughRecord = z.object({ type: z.string(), origin: Origin });
-export type PassthroughRecord = z.infer<typeof PassthroughRecord>;
+/**
+ * The source records of one type that are not messages (snapshots, titles, mode switches, usage events): how
+ * many, and where the first stands. Reported, not carried (a same-harness copy reads them from its file); a
+ * tally, not a record each, because a long session has hundreds of thousands (half the lines of a Codex
+ * rollout), which held one by one made a long read's collections grow with it.
+ */
+export const PassthroughRecords = z.object({
+  type: z.string(),
+  count: z.number().int().positive(),
+  first: Origin,
+});
+export type PassthroughRecords = z.infer<typeof PassthroughRecords>;
 
 /**
  * What session-bridge's own earlier handoff into this session said was pending (from provenance): kept apart
@@ -243,7 +252,8 @@ export const Session = z.object({
   threads: z.array(Thread),
   tools: z.array(ToolSchema),
   pending: Pending,
-  passthrough: z.array(PassthroughRecord),
+  /** By type, in the order each type first appears. */
+  passthrough: z.array(PassthroughRecords),
   drift: z.array(DriftEntry),
   /** Problems met while reading that did not stop it (e.g. a truncated last line from a live writer). */
   notices: z.array(z.string()),

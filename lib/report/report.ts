@@ -294,13 +294,12 @@ function reportForeign(
     "text the source harness injected is not replayed as user words",
     where(thread.context),
   );
-  const bookkeeping = [...new Set(session.passthrough.map((r) => r.type))];
   add(
     "harness-records",
     "info",
-    session.passthrough.length,
+    session.passthrough.reduce((n, r) => n + r.count, 0),
     "the source harness's own bookkeeping records (not conversation) are not carried",
-    bookkeeping,
+    session.passthrough.map((r) => r.type),
   );
   add(
     "system-instructions",

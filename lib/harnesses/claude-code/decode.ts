@@ -4,15 +4,7 @@
  * the newest leaf; everything else is kept apart as its own thread so it is reported, never mixed in.
  */
 import { basename } from "node:path";
-import type {
-  Block,
-  Message,
-  PassthroughRecord,
-  Pending,
-  QueuedInput,
-  Session,
-  Thread,
-} from "../../ir/schema.ts";
+import type { Block, Message, Origin, Pending, QueuedInput, Session, Thread } from "../../ir/schema.ts";
 import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
 import { assertRecordTime } from "../../ir/clock.ts";
@@ -23,7 +15,7 @@ import { blocksFromContent } from "./content.ts";
 import { replayQueue } from "./queue.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
 import { type SessionHead, type SessionStream, streamedMessages } from "../../ir/stream.ts";
-import { emptySession } from "../../ir/session.ts";
+import { emptySession, notePassthrough } from "../../ir/session.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { originMeaning } from "./origin.ts";
 import { isHandshakeRecord } from "./write.ts";
@@ -330,7 +322,7 @@ function addNode(
     ...(preserved ? { preserved } : {}),
     ...(message ? { facts: factsOf(message, origin) } : {}),
   });
-  if (!message) state.session.passthrough.push({ type, origin });
+  if (!message) notePassthrough(state.session.passthrough, type, () => origin);
   // A handshake is held even when the thread is streamed: it is small, and read back as a system record.
   else if (state.hold || !(type === "user" || type === "assistant")) state.held.set(r, message);
 }
@@ -429,14 +421,14 @@ function collectSideRecord(
   state: ReadState,
   record: Json,
   type: string,
-  origin: PassthroughRecord["origin"],
+  origin: Origin,
 ) {
   if (type === "queue-operation") state.queueOps.push(record);
   if (type === "custom-title" && optStr(record.customTitle)) state.titles.custom = optStr(record.customTitle);
   if (type === "ai-title" && optStr(record.aiTitle)) state.titles.ai = optStr(record.aiTitle);
   if (type === "summary" && optStr(record.summary)) state.titles.summary = optStr(record.summary);
   if (type === "api-request-shape" && isObject(record.shape)) noteRequestShape(state.session, record.shape);
-  state.session.passthrough.push({ type, origin });
+  notePassthrough(state.session.passthrough, type, () => origin);
 }
 
 function endsWithInterruptMarker(last: Message): boolean {

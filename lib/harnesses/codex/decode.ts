@@ -17,7 +17,7 @@ import { DriftCollector } from "../../schemas/drift.ts";
 import { VALIDATORS } from "../../generated/validators/codex.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
-import { emptySession } from "../../ir/session.ts";
+import { emptySession, notePassthrough } from "../../ir/session.ts";
 import { type SessionStream, streamedMessages } from "../../ir/stream.ts";
 import {
   blocksFromContent,
@@ -28,6 +28,7 @@ import {
   resultFromItem,
 } from "./items.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
+import { UuidTable } from "../../io/uuid-table.ts";
 
 /** Calls of tools Codex runs locally; their outputs come back as separate items with the same call_id. */
 const CALL_ITEMS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
@@ -216,10 +217,11 @@ function builder(sink: Sink, from: LiveStart): Builder {
  * `renamed` hears of every uid changed, with the place of its message in its thread.
  */
 function takenOnce(renamed?: (index: number, uid: string) => void): Builder["uid"] {
-  const taken = new Set<string>();
+  // Numbered, not a Set of strings: a long rollout has hundreds of thousands of item ids (uuids, 16 bytes each).
+  const taken = new UuidTable();
   return (uid, index) => {
-    const unique = taken.has(uid) ? `${uid}#${taken.size}` : uid;
-    taken.add(unique);
+    const unique = taken.find(uid) === -1 ? uid : `${uid}#${taken.size}`;
+    taken.intern(unique);
     if (unique !== uid) renamed?.(index, unique);
     return unique;
   };
@@ -266,7 +268,7 @@ async function indexRollout({ path, lines, tail }: RolloutLines, sink: Sink): Pr
     }
     if (type !== "response_item") {
       // UI events and usage records interleave with a response's items without ending it.
-      state.session.passthrough.push({ type, origin: originOf(path, line, type) });
+      notePassthrough(state.session.passthrough, type, () => originOf(path, line, type));
       if (type === "session_meta") noteSessionMeta(state, payload);
       else if (type === "turn_context") notePosture(state, payload);
       else if (type === "event_msg") noteEvent(state, payload);

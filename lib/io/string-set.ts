@@ -1,0 +1,61 @@
+/**
+ * A set of strings for hundreds of thousands of entries (every call id a long thread answered): the strings
+ * kept as bytes in a StringPool and found through a hash table of numbers, instead of a Set whose every string
+ * the collector traces again at each full collection (a set growing with the thread made a 700 MB conversion's
+ * collections grow with it).
+ */
+import { int32Column } from "./columns.ts";
+import { StringPool } from "./string-pool.ts";
+
+export class StringSet {
+  private readonly pool = new StringPool();
+  /** Each entry's hash, so growing the table reads no string back. */
+  private readonly hashes = int32Column();
+  /** Open addressing: each slot holds an entry's number plus one, 0 when free. */
+  private slots = new Int32Array(1 << 10);
+
+  get size(): number {
+    return this.pool.size;
+  }
+
+  has(text: string): boolean {
+    return this.slots[this.slotOf(text, hashOf(text))] !== 0;
+  }
+
+  add(text: string): void {
+    const hash = hashOf(text);
+    const slot = this.slotOf(text, hash);
+    if (this.slots[slot] !== 0) return;
+    this.slots[slot] = this.pool.add(text) + 1;
+    this.hashes.push(hash);
+    if (this.pool.size * 2 > this.slots.length) this.grow();
+  }
+
+  /** Where `text` is held, else the free slot where it would go. */
+  private slotOf(text: string, hash: number): number {
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask;; slot = (slot + 1) & mask) {
+      const held = this.slots[slot]! - 1;
+      if (held === -1 || (this.hashes.get(held) === hash && this.pool.equals(held, text))) return slot;
+    }
+  }
+
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (const held of this.slots) {
+      if (held === 0) continue;
+      let slot = this.hashes.get(held - 1) & mask;
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = held;
+    }
+    this.slots = slots;
+  }
+}
+
+/** FNV-1a over the UTF-16 code units, as a signed 32-bit number (what an Int32 column holds). */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 0;
+}
