@@ -282,6 +282,11 @@ export interface Harness {
   /** The store root in its home (the folder or database a broken listing names). */
   locate(home: string): string;
   list(home: string): Promise<SessionSummary[]>;
+  /**
+   * A stamp of every file `list` reads (see lib/io/file-stamp.ts), cheap to take: while
+   * it is unchanged the last listing is served from session-bridge's cache. Absent, the store is always read.
+   */
+  listingStamp?(home: string): string;
   /** Reads a session file (or row set) into the IR. */
   read(path: string): Promise<Session>;
   /**

@@ -13,6 +13,8 @@ export interface ListRequest {
   from?: string;
   /** Only sessions recorded in this directory. */
   cwd?: string;
+  /** session-bridge's own folder: its listing cache serves the stores unchanged since the last listing. */
+  bridgeHome?: string;
 }
 
 export interface ListedSession extends SessionSummary {
@@ -39,7 +41,7 @@ const within = (sessions: readonly SessionSummary[], cwd: string | undefined) =>
 
 export async function listSessions(request: ListRequest): Promise<Listed> {
   const { sources, cwd } = scope(request);
-  const { sessions, broken } = await listStores(sources, request.homes);
+  const { sessions, broken } = await listStores(sources, request.homes, request.bridgeHome);
   // Unique among every session of the stores read, not only those in --cwd: the prefix is typed without it.
   const prefixes = shortestUniquePrefixes(sessions.map((s) => s.id));
   return {
@@ -54,7 +56,7 @@ export async function listSessions(request: ListRequest): Promise<Listed> {
  */
 export async function* listSessionsByStore(request: ListRequest): AsyncGenerator<StoreListed> {
   const { sources, cwd } = scope(request);
-  for await (const store of listEachStore(sources, request.homes)) {
+  for await (const store of listEachStore(sources, request.homes, request.bridgeHome)) {
     yield "broken" in store
       ? store
       : { harness: store.harness, sessions: newestFirst(within(store.sessions, cwd)) };

@@ -42,7 +42,7 @@ press Tab, through --sessions), and the handoffs undo can take back (--operation
     }
     if (flag(parsed.values, "sessions")) {
       if (parsed.positionals.length) throw new InputError("--sessions takes no shell");
-      const { sessions } = await listSessions({ registry, homes });
+      const { sessions } = await listSessions({ registry, homes, bridgeHome });
       out("latest");
       // A word with a control character or a tab could not be typed, and could break the line apart.
       const typeable = (word: string) => terminalField(word) === word;

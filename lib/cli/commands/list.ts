@@ -26,12 +26,13 @@ the exit code is 1.`,
     limit: { type: "string", short: "n" },
     "full-ids": { type: "boolean" },
   },
-  async run({ values }, { registry, homes, json, env }) {
+  async run({ values }, { registry, homes, bridgeHome, json, env }) {
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
     const limit = limitOf(str(values, "limit"));
     const { sessions: all, broken } = await listSessions({
       registry,
       homes,
+      bridgeHome,
       ...(from !== undefined ? { from } : {}),
       ...(cwd ? { cwd } : {}),
     });

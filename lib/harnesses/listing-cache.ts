@@ -1,0 +1,92 @@
+/**
+ * What the last listing of each store found, kept in session-bridge's own folder by a stamp of the files the
+ * store is made of (lib/io/file-stamp.ts: size, times and inode of each): a store whose stamp is unchanged is not read again. Cold
+ * (the first listing after a reboot), reading a Hermes `state.db` of a few hundred sessions is thousands of
+ * page reads scattered over the file (each sessions row spills its system prompt into overflow pages), most of
+ * a listing's time; the cache is one small file. A store changes its files when it changes (SQLite writes the
+ * database or its WAL), so a changed store is always read again. The cache is only ever a shortcut: a missing,
+ * unreadable or foreign file is an empty cache, and failing to save it fails nothing.
+ */
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SessionSummary } from "./types.ts";
+import { ensureDir } from "../io/publish.ts";
+
+const FORMAT = 1;
+const FILE = "listing.json";
+
+interface Entry {
+  stamp: string;
+  sessions: SessionSummary[];
+}
+
+interface CacheFile {
+  format: number;
+  stores: Record<string, Entry>;
+}
+
+export class ListingCache {
+  private changed = false;
+
+  private constructor(private readonly dir: string, private readonly stores: Record<string, Entry>) {}
+
+  /** The cache in `bridgeHome` (empty when there is none, or it cannot be read). */
+  static load(bridgeHome: string): ListingCache {
+    const dir = join(bridgeHome, "cache");
+    try {
+      const file = JSON.parse(readFileSync(join(dir, FILE), "utf8")) as Partial<CacheFile>;
+      const stores = file.format === FORMAT && typeof file.stores === "object" && file.stores !== null
+        ? file.stores
+        : {};
+      return new ListingCache(dir, stores);
+    } catch {
+      return new ListingCache(dir, {});
+    }
+  }
+
+  /** The sessions listed last time for `store`, if its stamp is still `stamp`. */
+  get(store: string, stamp: string): SessionSummary[] | undefined {
+    const entry = this.stores[store];
+    return entry?.stamp === stamp && Array.isArray(entry.sessions) ? entry.sessions : undefined;
+  }
+
+  /** What `store` lists now, with the stamp taken before it was read (a change meanwhile shows next time). */
+  set(store: string, stamp: string, sessions: SessionSummary[]): void {
+    this.stores[store] = { stamp, sessions };
+    this.changed = true;
+  }
+
+  /** Written only when something changed, whole or not at all (temp file, then rename), readable by its owner. */
+  save(): void {
+    if (!this.changed) return;
+    try {
+      ensureDir(this.dir, []);
+      removeAbandoned(this.dir);
+      const temp = join(this.dir, `${FILE}.${process.pid}.tmp`);
+      writeFileSync(temp, JSON.stringify({ format: FORMAT, stores: this.stores } satisfies CacheFile), {
+        mode: 0o600,
+      });
+      renameSync(temp, join(this.dir, FILE));
+      this.changed = false;
+    } catch {
+      // A cache that cannot be written (a read-only home, a full disk) only means the next listing reads again.
+    }
+  }
+}
+
+/** Temp files of saves whose process died before renaming them (a kill mid-save). */
+function removeAbandoned(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = Number(/^listing\.json\.(\d+)\.tmp$/.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !alive(pid)) rmSync(join(dir, name), { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
