@@ -81,6 +81,15 @@ test("a cache that is unreadable, foreign or cannot be written leaves the listin
   assert.equal(JSON.parse(readFileSync(w.cacheFile, "utf8")).format, 1, "written again, whole");
   writeFileSync(w.cacheFile, JSON.stringify({ format: 999, stores: { x: 1 } }));
   assert.deepEqual(await w.list(), want);
+  // Another release's cache (it may list differently) is not served, however fresh its stamps.
+  const other = JSON.parse(readFileSync(w.cacheFile, "utf8")) as {
+    version: string;
+    stores: Record<string, { sessions: Listed[] }>;
+  };
+  other.version = "0.0.0-another";
+  Object.values(other.stores)[0]!.sessions[0]!.title = "another release's";
+  writeFileSync(w.cacheFile, JSON.stringify(other));
+  assert.deepEqual(await w.list(), want);
   // A bridge home that cannot be made (under a file, which even root cannot write into): nothing cached,
   // nothing refused.
   const file = join(w.dir, "a-file");

@@ -1,7 +1,7 @@
 /**
  * The compact stores a streamed transcript's index is built of (lib/io/uuid-table.ts, string-pool.ts,
- * columns.ts, uuid-links.ts, string-set.ts): each gives back exactly what it was given, however many entries and whatever
- * their form.
+ * columns.ts, uuid-links.ts, string-set.ts): each gives back exactly what it was given, however many entries
+ * and whatever their form.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,16 +1,17 @@
 /**
  * What the last listing of each store found, kept in session-bridge's own folder by a stamp of the files the
- * store is made of (lib/io/file-stamp.ts: size, times and inode of each): a store whose stamp is unchanged is not read again. Cold
- * (the first listing after a reboot), reading a Hermes `state.db` of a few hundred sessions is thousands of
- * page reads scattered over the file (each sessions row spills its system prompt into overflow pages), most of
- * a listing's time; the cache is one small file. A store changes its files when it changes (SQLite writes the
- * database or its WAL), so a changed store is always read again. The cache is only ever a shortcut: a missing,
- * unreadable or foreign file is an empty cache, and failing to save it fails nothing.
+ * store is made of (lib/io/file-stamp.ts: size, times and inode of each): a store whose stamp is unchanged is
+ * not read again. Cold (the first listing after a reboot), reading a Hermes `state.db` of a few hundred
+ * sessions is thousands of page reads scattered over the file (each sessions row spills its system prompt into
+ * overflow pages), most of a listing's time; the cache is one small file. A store changes its files when it
+ * changes (SQLite writes the database or its WAL), so a changed store is always read again. The cache is only
+ * ever a shortcut: a missing, unreadable or foreign file, or one another release wrote (it may list
+ * differently), is an empty cache, and failing to save it fails nothing.
  */
-import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SessionSummary } from "./types.ts";
-import { ensureDir } from "../io/publish.ts";
+import { VERSION } from "../version.ts";
 
 const FORMAT = 1;
 const FILE = "listing.json";
@@ -22,6 +23,8 @@ interface Entry {
 
 interface CacheFile {
   format: number;
+  /** The release that wrote it. */
+  version: string;
   stores: Record<string, Entry>;
 }
 
@@ -35,9 +38,8 @@ export class ListingCache {
     const dir = join(bridgeHome, "cache");
     try {
       const file = JSON.parse(readFileSync(join(dir, FILE), "utf8")) as Partial<CacheFile>;
-      const stores = file.format === FORMAT && typeof file.stores === "object" && file.stores !== null
-        ? file.stores
-        : {};
+      const ours = file.format === FORMAT && file.version === VERSION;
+      const stores = ours && typeof file.stores === "object" && file.stores !== null ? file.stores : {};
       return new ListingCache(dir, stores);
     } catch {
       return new ListingCache(dir, {});
@@ -56,16 +58,15 @@ export class ListingCache {
     this.changed = true;
   }
 
-  /** Written only when something changed, whole or not at all (temp file, then rename), readable by its owner. */
+  /** Written only when something changed, whole or not at all (temp then rename), readable by its owner. */
   save(): void {
     if (!this.changed) return;
     try {
-      ensureDir(this.dir, []);
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       removeAbandoned(this.dir);
       const temp = join(this.dir, `${FILE}.${process.pid}.tmp`);
-      writeFileSync(temp, JSON.stringify({ format: FORMAT, stores: this.stores } satisfies CacheFile), {
-        mode: 0o600,
-      });
+      const file: CacheFile = { format: FORMAT, version: VERSION, stores: this.stores };
+      writeFileSync(temp, JSON.stringify(file), { mode: 0o600 });
       renameSync(temp, join(this.dir, FILE));
       this.changed = false;
     } catch {

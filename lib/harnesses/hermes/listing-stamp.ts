@@ -1,7 +1,7 @@
 /**
- * What a Hermes listing reads, stamped for the listing cache (lib/harnesses/listing-cache.ts): each profile's `state.db` and its
- * WAL (where a running Hermes's writes land before a checkpoint), and the legacy session files beside it
- * (their names, and each one's stamp: a file's time is the time it lists).
+ * What a Hermes listing reads, stamped for the listing cache (lib/harnesses/listing-cache.ts): each profile's
+ * `state.db` and its WAL (where a running Hermes's writes land before a checkpoint), and the legacy session
+ * files beside it (their names, and each one's stamp: a file's time is the time it lists).
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
