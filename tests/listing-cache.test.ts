@@ -6,11 +6,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { runCliJson } from "./helpers/cli.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
+import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 interface Listed {
@@ -115,4 +116,31 @@ test("a save killed before its rename leaves a temp file that the next save remo
   }
   await w.list();
   assert.equal(existsSync(abandoned), false);
+});
+
+test("an unchanged Claude Code store is listed from the cache; a transcript written since is read again", async () => {
+  const dir = tempDir("listing-cache-claude");
+  const claude = join(dir, "claude");
+  const { id, path } = seedClaudeHome(claude, "plain-text");
+  const bridge = join(dir, "bridge");
+  const list = async () => {
+    const r = await runCliJson(["list", "--from", "claude", "--claude-home", claude], {
+      SESSION_BRIDGE_HOME: bridge,
+    });
+    assert.equal(r.code, 0, r.stderr);
+    return (r.json.sessions as Listed[]).map(({ id, title }) => ({ id, title }));
+  };
+  const fresh = await list();
+  assert.deepEqual(fresh.map((s) => s.id), [id]);
+  const cacheFile = join(bridge, "cache", "listing.json");
+  const file = JSON.parse(readFileSync(cacheFile, "utf8")) as {
+    stores: Record<string, { sessions: Listed[] }>;
+  };
+  Object.values(file.stores)[0]!.sessions[0]!.title = "from the cache";
+  writeFileSync(cacheFile, JSON.stringify(file));
+  assert.deepEqual((await list()).map((s) => s.title), ["from the cache"]);
+  // A rename appends a title record: the transcript's stamp changes and the store is read again.
+  const record = { type: "custom-title", customTitle: "renamed since", sessionId: id };
+  appendFileSync(path, `${JSON.stringify(record)}\n`);
+  assert.deepEqual((await list()).map((s) => s.title), ["renamed since"]);
 });

@@ -10,6 +10,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createHash } from "node:crypto";
 import type { SessionSummary } from "./types.ts";
 import { VERSION } from "../version.ts";
 
@@ -49,12 +50,12 @@ export class ListingCache {
   /** The sessions listed last time for `store`, if its stamp is still `stamp`. */
   get(store: string, stamp: string): SessionSummary[] | undefined {
     const entry = this.stores[store];
-    return entry?.stamp === stamp && Array.isArray(entry.sessions) ? entry.sessions : undefined;
+    return entry?.stamp === digest(stamp) && Array.isArray(entry.sessions) ? entry.sessions : undefined;
   }
 
   /** What `store` lists now, with the stamp taken before it was read (a change meanwhile shows next time). */
   set(store: string, stamp: string, sessions: SessionSummary[]): void {
-    this.stores[store] = { stamp, sessions };
+    this.stores[store] = { stamp: digest(stamp), sessions };
     this.changed = true;
   }
 
@@ -74,6 +75,9 @@ export class ListingCache {
     }
   }
 }
+
+/** A stamp's digest: a store of thousands of transcripts stamps each, the cache keeps 64 characters. */
+const digest = (stamp: string): string => createHash("sha256").update(stamp).digest("hex");
 
 /** Temp files of saves whose process died before renaming them (a kill mid-save). */
 function removeAbandoned(dir: string): void {

@@ -70,7 +70,7 @@ async function settle(h: Harness, homes: Homes, cache?: ListingCache): Promise<S
   try {
     const key = `${h.name}:${home}`;
     // Taken before the store is read: a change made while it is read gives another stamp next time.
-    const stamp = cache && h.listingStamp?.(home);
+    const stamp = cache && (await h.listingStamp?.(home));
     const kept = stamp === undefined ? undefined : cache?.get(key, stamp);
     if (kept) return { harness: h.name, sessions: kept };
     // Awaited inside the try: a harness whose listing throws synchronously is settled like one that rejects.

@@ -286,7 +286,7 @@ export interface Harness {
    * A stamp of every file `list` reads (see lib/io/file-stamp.ts), cheap to take: while
    * it is unchanged the last listing is served from session-bridge's cache. Absent, the store is always read.
    */
-  listingStamp?(home: string): string;
+  listingStamp?(home: string): string | Promise<string>;
   /** Reads a session file (or row set) into the IR. */
   read(path: string): Promise<Session>;
   /**

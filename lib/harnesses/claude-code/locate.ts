@@ -10,6 +10,7 @@ import { mapBounded } from "../../io/bounded.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { blocksFromContent } from "./content.ts";
 import { projectsDir } from "./home.ts";
+import { fileStamp } from "../../io/file-stamp.ts";
 
 /** Every top-level transcript `projects/<bucket>/<uuid>.jsonl`; subagent files live one level deeper. */
 export function transcriptPaths(home: string): string[] {
@@ -148,6 +149,14 @@ function userText(message: unknown): string | undefined {
 
 /** How many transcripts a listing reads at once: enough to overlap reads, never a file handle per session. */
 const LISTING_CONCURRENCY = 8;
+
+/**
+ * What a listing reads, stamped for the listing cache (lib/harnesses/listing-cache.ts): every transcript's
+ * name and stamp, so a session written to, added or removed reads the store again.
+ */
+export function claudeListingStamp(home: string): string {
+  return transcriptPaths(home).map((path) => `${path}=${fileStamp(path)}`).join("\n");
+}
 
 /** Every session in the home, summarized from its transcript's two ends. */
 export function listClaude(home: string): Promise<SessionSummary[]> {
