@@ -7,6 +7,7 @@ import { emptySession } from "../lib/ir/session.ts";
 import { noTranslation, type ToolSide, toolTranslator } from "../lib/tools/translate.ts";
 import { editPatch, parsePatch } from "../lib/tools/apply-patch.ts";
 import { noteNativeCalls, restoreProvenance, saveProvenance } from "../lib/tools/provenance.ts";
+import { DetachedProofs } from "../lib/ir/reasoning.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 function sessionWith(harness: HarnessName, calls: { name: string; input: unknown }[], id = "s1"): Session {
@@ -149,7 +150,7 @@ test("native forms survive a round trip through the provenance file of the writt
   for (const m of codex.messages) noteNativeCalls(m, native);
   saveProvenance(bridgeHome, "codex", "0190a7d2-1111-7000-8000-000000000000", {
     calls: native,
-    reasoning: [],
+    reasoning: new DetachedProofs(),
   });
   const reread = sessionWith(
     "codex",

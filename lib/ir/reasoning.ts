@@ -14,12 +14,51 @@ export function reasoningAsText(block: ReasoningBlock): TextBlock | undefined {
 
 export type ProofProvider = "anthropic" | "openai" | "none";
 
+/**
+ * The original blocks whose proof was detached, with the text they travel as, kept serialized (the JSON array
+ * provenance saves them as) in strings of about a megabyte: a long session detaches tens of thousands, which
+ * as objects were live to the end of the write for every collection to trace again.
+ */
+export class DetachedProofs {
+  private readonly chunks: string[] = [];
+  private pending: string[] = [];
+  private pendingLength = 0;
+  private added = 0;
+
+  get count(): number {
+    return this.added;
+  }
+
+  add(text: string, block: ReasoningBlock): void {
+    const json = JSON.stringify({ text, block });
+    this.pending.push(json);
+    this.pendingLength += json.length;
+    this.added++;
+    if (this.pendingLength >= CHUNK_LENGTH) this.flush();
+  }
+
+  /** As a JSON array of `{ text, block }`. */
+  json(): string {
+    this.flush();
+    return `[${this.chunks.join(",")}]`;
+  }
+
+  private flush(): void {
+    if (!this.pending.length) return;
+    this.chunks.push(this.pending.join(","));
+    this.pending = [];
+    this.pendingLength = 0;
+  }
+}
+
+const CHUNK_LENGTH = 1 << 20;
+
 export interface Detached {
   /**
-   * The original blocks whose proof was detached, with the text they travel as; not kept by a pass that only
-   * renders (each would be held to the end of the write, and the survey already remembered them).
+   * The proofs detached; not kept by a pass that only renders (each would be held to the end of the write,
+   * and the survey already remembered them).
    */
-  detached?: { text: string; block: ReasoningBlock }[];
+  detached?: DetachedProofs;
   /** How many of them carried a proof the target's provider would not accept. */
   proofs: number;
   /** How many reasoning blocks the target shows its model as `[reasoning]` text (no native form there). */
@@ -29,7 +68,7 @@ export interface Detached {
 }
 
 export const nothingDetached = (keep = true): Detached => ({
-  ...(keep ? { detached: [] } : {}),
+  ...(keep ? { detached: new DetachedProofs() } : {}),
   proofs: 0,
   asText: 0,
   unproven: 0,
@@ -61,7 +100,7 @@ export function proofDetacher(
     if (ok && b.provider === accepts) return b;
     if (!proof && !textTarget) return b;
     const text = proof ? travel(b.text) : b.text;
-    if (ok || (!proof && text.trim())) out.detached?.push({ text, block: b });
+    if (ok || (!proof && text.trim())) out.detached?.add(text, b);
     if (ok) out.proofs++;
     if (textTarget && text.trim()) out.asText++;
     return { type: "reasoning", text, provider: b.provider };

@@ -29,7 +29,7 @@ import {
 import { escapeControls, titleText } from "../io/control-characters.ts";
 import { continuesResponse, StubInserter } from "./close-calls.ts";
 import { chooseModel, type ModelChoice } from "./model.ts";
-import { type Detached, nothingDetached, proofDetacher } from "../ir/reasoning.ts";
+import { type Detached, DetachedProofs, nothingDetached, proofDetacher } from "../ir/reasoning.ts";
 import type { Posture, PostureCarry } from "../posture/posture.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 
@@ -165,7 +165,7 @@ export async function prepareConversion(
   const stated = request.handshake ? statedPending(session.pending, request.now) : undefined;
   const memory: ConversionMemory = {
     calls: survey.natives,
-    reasoning: proofs.detached ?? [],
+    reasoning: proofs.detached ?? new DetachedProofs(),
     ...postureMemory(source, target, posture),
     ...(stated ? { pending: stated } : {}),
   };

@@ -12,7 +12,7 @@ import type { EarlierHandoff, Message, NativeToolCall, ReasoningBlock } from "..
 import { mapMessages, type SessionStream } from "../ir/stream.ts";
 import { ensureDir, publishTempPath } from "../io/publish.ts";
 import { idFileComponent } from "../ids.ts";
-import { proofReattacher } from "../ir/reasoning.ts";
+import { DetachedProofs, proofReattacher } from "../ir/reasoning.ts";
 import type { NativePosture } from "../posture/posture.ts";
 
 export interface Provenance {
@@ -28,7 +28,7 @@ export interface Provenance {
 export interface ConversionMemory {
   /** The native forms of the calls the written session carries translated, by call id. */
   calls: Record<string, NativeToolCall>;
-  reasoning: { text: string; block: ReasoningBlock }[];
+  reasoning: DetachedProofs;
   posture?: { native: NativePosture; written: string };
   pending?: EarlierHandoff;
 }
@@ -43,21 +43,24 @@ export function saveProvenance(
   bridgeHome: string,
   harness: string,
   id: string,
-  memory: ConversionMemory = { calls: {}, reasoning: [] },
+  memory: ConversionMemory = { calls: {}, reasoning: new DetachedProofs() },
 ): void {
   const { calls } = memory;
-  if (!Object.keys(calls).length && !memory.reasoning.length && !memory.posture && !memory.pending) return;
-  const provenance: Provenance = {
+  const proofs = memory.reasoning.count;
+  if (!Object.keys(calls).length && !proofs && !memory.posture && !memory.pending) return;
+  const provenance: Omit<Provenance, "reasoning"> = {
     calls,
     ...(memory.pending ? { pending: memory.pending } : {}),
-    ...(memory.reasoning.length ? { reasoning: memory.reasoning } : {}),
     ...(memory.posture ? { posture: memory.posture } : {}),
   };
+  // The proofs come serialized already: put in as the object's last key.
+  const json = JSON.stringify(provenance);
+  const text = proofs ? `${json.slice(0, -1)},"reasoning":${memory.reasoning.json()}}` : json;
   const path = provenancePath(bridgeHome, harness, id);
   ensureDir(join(path, ".."), []);
   // The temp file is named after this process, so recovery can tell a killed run's from another's.
   const temp = publishTempPath(path, process.pid);
-  writeFileSync(temp, JSON.stringify(provenance));
+  writeFileSync(temp, text);
   renameSync(temp, path);
 }
 
