@@ -6,7 +6,8 @@
  * overflow pages), most of a listing's time; the cache is one small file. A store changes its files when it
  * changes (SQLite writes the database or its WAL), so a changed store is always read again. The cache is only
  * ever a shortcut: a missing, unreadable or foreign file, or one another release wrote (it may list
- * differently), is an empty cache, and failing to save it fails nothing.
+ * differently), is an empty cache, and failing to save it fails nothing. Listings use it (`list`, the TUI,
+ * completion); a conversion resolving its reference reads the stores, and writes nothing of its own there.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -72,7 +72,7 @@ const RECENT: ReferenceForm = {
     const word = NEWEST.exec(ref)?.[1]?.toLowerCase();
     return word === "latest" || (word !== undefined && harnessNamed(registry, word) !== undefined);
   },
-  async resolve({ ref, registry, homes, from, bridgeHome }) {
+  async resolve({ ref, registry, homes, from }) {
     const [, word = "latest", count = "1"] = NEWEST.exec(ref) ?? [];
     const named = word.toLowerCase() === "latest" ? undefined : findHarness(registry, word);
     if (named && from && named !== from) {
@@ -83,7 +83,7 @@ const RECENT: ReferenceForm = {
       throw new InputError(`${JSON.stringify(ref)}: N counts from 1 (the newest is ${word}~1)`);
     }
     const harnesses = named ? [named] : from ? [from] : registry.harnesses;
-    const { sessions, broken } = await listStores(harnesses, homes, bridgeHome);
+    const { sessions, broken } = await listStores(harnesses, homes);
     const row = newestFirst(sessions)[n - 1];
     if (!row) {
       const have = sessions.length ? `there are only ${sessions.length}` : "there are none";
@@ -103,9 +103,9 @@ const STORED: ReferenceForm = {
   syntax: "ID, PREFIX, TITLE",
   means: `a full id, a unique id prefix (${MIN_PREFIX}+ characters), an exact title`,
   claims: () => true,
-  async resolve({ ref, registry, homes, from, bridgeHome }) {
+  async resolve({ ref, registry, homes, from }) {
     const harnesses = from ? [from] : registry.harnesses;
-    const { sessions, broken } = await listStores(harnesses, homes, bridgeHome);
+    const { sessions, broken } = await listStores(harnesses, homes);
     const matches = matchStored(ref, sessions);
     if (matches.length === 1) return stored(matches[0]!, registry, matches[0]!.id === ref ? [] : broken);
     if (matches.length) throw ambiguous(ref, matches, sessions);
