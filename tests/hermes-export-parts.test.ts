@@ -11,8 +11,6 @@ import { join } from "node:path";
 import { hermes } from "../lib/harnesses/hermes/index.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
-import { builtinRegistry } from "../lib/harnesses/registry.ts";
-import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { type SessionStream, streamedMessages } from "../lib/ir/stream.ts";
 import type { RenderOptions } from "../lib/harnesses/types.ts";
@@ -21,7 +19,7 @@ import { linePart, type Rendered, wholeLines } from "../lib/io/rendered.ts";
 import { redactingLines, type RedactionTally, redactJsonLine } from "../lib/observe/redact-transcript.ts";
 import { RefusedError } from "../lib/errors.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
-import { capturedIds, hermesFixture } from "./helpers/hermes.ts";
+import { capturedIds, hermesFixture, preparedForHermes } from "./helpers/hermes.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -62,15 +60,7 @@ async function foreign(): Promise<{ session: Session; options: RenderOptions }> 
   const source = await readClaudeSession(claudeFixture("interrupted-tool-call"));
   const first = source.messages.find((m) => m.role === "user" && m.blocks.some((b) => b.type === "text"))!;
   first.blocks.push({ type: "text", text: `deploy with ${SECRET} "quoted", then go` });
-  const p = await prepareConversion(source, hermes, {
-    registry: builtinRegistry,
-    id,
-    cwd: "/home/user/project",
-    handshake: true,
-    now,
-  });
-  assert.ok(Array.isArray(p.session.messages));
-  return { session: p.session as Session, options: p.options };
+  return await preparedForHermes(source, id, now);
 }
 
 test("a Hermes export line from a streamed thread is written in parts, byte for byte the held one's", async () => {

@@ -11,14 +11,12 @@ import { join } from "node:path";
 import { hermes } from "../lib/harnesses/hermes/index.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { readHermesSession } from "../lib/harnesses/hermes/read.ts";
-import { builtinRegistry } from "../lib/harnesses/registry.ts";
-import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { type SessionStream, streamedMessages } from "../lib/ir/stream.ts";
 import type { RenderOptions } from "../lib/harnesses/types.ts";
 import { wholeLines } from "../lib/io/rendered.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
-import { capturedIds, hermesFixture, query, seedHermesHome } from "./helpers/hermes.ts";
+import { capturedIds, hermesFixture, preparedForHermes, query, seedHermesHome } from "./helpers/hermes.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -37,17 +35,7 @@ function streamed(held: Message[]): { messages: SessionStream["messages"]; reads
 }
 
 /** A session prepared for Hermes (handshake, stubs, fitting), its thread held. */
-async function prepared(source: Session): Promise<{ session: Session; options: RenderOptions }> {
-  const p = await prepareConversion(source, hermes, {
-    registry: builtinRegistry,
-    id,
-    cwd: "/home/user/project",
-    handshake: true,
-    now,
-  });
-  assert.ok(Array.isArray(p.session.messages), "a held source stays held");
-  return { session: p.session as Session, options: p.options };
-}
+const prepared = (source: Session) => preparedForHermes(source, id, now);
 
 async function rendered(session: SessionStream, options: RenderOptions): Promise<string[]> {
   const lines: string[] = [];

@@ -4,6 +4,12 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
+import assert from "node:assert/strict";
+import { hermes } from "../../lib/harnesses/hermes/index.ts";
+import { builtinRegistry } from "../../lib/harnesses/registry.ts";
+import { prepareConversion } from "../../lib/pipeline/prepare.ts";
+import type { Session } from "../../lib/ir/schema.ts";
+import type { RenderOptions } from "../../lib/harnesses/types.ts";
 
 export const HERMES_VERSIONS = ["0.14.0", "0.19.0"] as const;
 export type HermesVersion = typeof HERMES_VERSIONS[number];
@@ -56,4 +62,21 @@ export function query(db: string, sql: string, ...params: (string | number)[]): 
   } finally {
     conn.close();
   }
+}
+
+/** A held session prepared for Hermes as a conversion would (handshake, stubs, fitting), its thread held. */
+export async function preparedForHermes(
+  source: Session,
+  id: string,
+  now: Date,
+): Promise<{ session: Session; options: RenderOptions }> {
+  const p = await prepareConversion(source, hermes, {
+    registry: builtinRegistry,
+    id,
+    cwd: "/home/user/project",
+    handshake: true,
+    now,
+  });
+  assert.ok(Array.isArray(p.session.messages), "a held source stays held");
+  return { session: p.session as Session, options: p.options };
 }
