@@ -1,11 +1,12 @@
 /**
  * A set of strings for hundreds of thousands of entries (every call id a long thread answered): the strings
- * kept as bytes in a StringPool and found through a hash table of numbers, instead of a Set whose every string
+ * kept as bytes in a StringPool and found through a hash table of numbers (hash-slots.ts), instead of a Set whose every string
  * the collector traces again at each full collection (a set growing with the thread made a 700 MB conversion's
  * collections grow with it).
  */
 import { int32Column } from "./columns.ts";
 import { StringPool } from "./string-pool.ts";
+import { probe, roomFor } from "./hash-slots.ts";
 
 export class StringSet {
   private readonly pool = new StringPool();
@@ -28,28 +29,12 @@ export class StringSet {
     if (this.slots[slot] !== 0) return;
     this.slots[slot] = this.pool.add(text) + 1;
     this.hashes.push(hash);
-    if (this.pool.size * 2 > this.slots.length) this.grow();
+    this.slots = roomFor(this.slots, this.pool.size, (held) => this.hashes.get(held));
   }
 
   /** Where `text` is held, else the free slot where it would go. */
   private slotOf(text: string, hash: number): number {
-    const mask = this.slots.length - 1;
-    for (let slot = hash & mask;; slot = (slot + 1) & mask) {
-      const held = this.slots[slot]! - 1;
-      if (held === -1 || (this.hashes.get(held) === hash && this.pool.equals(held, text))) return slot;
-    }
-  }
-
-  private grow(): void {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (const held of this.slots) {
-      if (held === 0) continue;
-      let slot = this.hashes.get(held - 1) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = held;
-    }
-    this.slots = slots;
+    return probe(this.slots, hash, (held) => this.hashes.get(held) === hash && this.pool.equals(held, text));
   }
 }
 

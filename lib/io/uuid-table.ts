@@ -6,6 +6,7 @@
  * thousands of records indexes its tree with.
  */
 import { Buffer } from "node:buffer";
+import { probe, roomFor } from "./hash-slots.ts";
 
 const PER_CHUNK = 1 << 16;
 /** Each hex digit's character code. */
@@ -47,11 +48,7 @@ export class UuidTable {
 
   /** The slot of the uuid whose bytes are at number `id`: where an equal one is held, else the free one. */
   private slotFor(id: number): number {
-    const mask = this.slots.length - 1;
-    for (let slot = this.hashOf(id) & mask;; slot = (slot + 1) & mask) {
-      const held = this.slots[slot]! - 1;
-      if (held === -1 || this.sameBytes(held, id)) return slot;
-    }
+    return probe(this.slots, this.hashOf(id), (held) => this.sameBytes(held, id));
   }
 
   /** Uuid number `id` as the string it was read from. */
@@ -79,20 +76,8 @@ export class UuidTable {
   /** Counts the uuid just placed at number `count`, growing the hash table to keep it at most half full. */
   private added(): number {
     const id = this.count++;
-    if (this.count * 2 > this.slots.length) this.rehash();
+    this.slots = roomFor(this.slots, this.count, (held) => this.hashOf(held));
     return id;
-  }
-
-  private rehash() {
-    const slots = new Int32Array(this.slots.length * 2);
-    const mask = slots.length - 1;
-    for (const held of this.slots) {
-      if (held === 0) continue;
-      let slot = this.hashOf(held - 1) & mask;
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = held;
-    }
-    this.slots = slots;
   }
 
   /** Writes `uuid`'s bytes at number `id` when it is canonical; false (nothing kept) when it is not. */
