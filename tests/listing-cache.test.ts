@@ -1,12 +1,13 @@
 /**
- * The listing cache (lib/harnesses/listing-cache.ts): a store whose files are unchanged since the last listing
- * is served from session-bridge's own folder instead of read again (cold, a Hermes state.db of a few hundred
- * sessions is thousands of scattered page reads); any change to the store's files is read again, and the
- * cache is only ever a shortcut: broken, unwritable or abandoned, the listing is still the store's.
+ * The listing cache (lib/harnesses/listing-cache.ts): each part of a store (a Claude Code transcript, a Hermes
+ * store's databases) whose files are unchanged since the last listing is served from session-bridge's own
+ * folder instead of read again (cold, a Hermes state.db of a few hundred sessions is thousands of scattered
+ * page reads); any change to a part's files reads it again, and the cache is only ever a shortcut: broken,
+ * unwritable or abandoned, the listing is still the store's.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { runCliJson } from "./helpers/cli.ts";
@@ -18,6 +19,20 @@ interface Listed {
   id: string;
   title?: string;
   messages?: number;
+}
+
+interface CacheFile {
+  format: number;
+  version: string;
+  stores: Record<string, Record<string, { sessions: Listed[] }>>;
+}
+
+const readCache = (path: string) => JSON.parse(readFileSync(path, "utf8")) as CacheFile;
+
+/** The sessions the cache keeps of `key`, the first part of its first store unless named. */
+function cachedSessions(file: CacheFile, key?: string): Listed[] {
+  const [parts] = Object.values(file.stores);
+  return (key === undefined ? Object.values(parts!)[0]! : parts![key]!).sessions;
 }
 
 /** A Hermes home and a bridge home of their own, and a listing of that Hermes store alone. */
@@ -44,11 +59,8 @@ test("an unchanged Hermes store is listed from the cache, which its owner alone 
   assert.equal(statSync(w.cacheFile).mode & 0o777, 0o600);
   // What the cache says is what is listed while the store is unchanged: a title changed in the cache alone
   // shows, so the store was not read.
-  const file = JSON.parse(readFileSync(w.cacheFile, "utf8")) as {
-    stores: Record<string, { sessions: Listed[] }>;
-  };
-  const [entry] = Object.values(file.stores);
-  entry!.sessions[0]!.title = "from the cache";
+  const file = readCache(w.cacheFile);
+  cachedSessions(file)[0]!.title = "from the cache";
   writeFileSync(w.cacheFile, JSON.stringify(file));
   const cached = await w.list();
   assert.deepEqual(cached.map((s) => s.title), ["from the cache", ...fresh.slice(1).map((s) => s.title)]);
@@ -79,16 +91,13 @@ test("a cache that is unreadable, foreign or cannot be written leaves the listin
   const want = await w.list();
   writeFileSync(w.cacheFile, "{ not json");
   assert.deepEqual(await w.list(), want);
-  assert.equal(JSON.parse(readFileSync(w.cacheFile, "utf8")).format, 1, "written again, whole");
+  assert.equal(readCache(w.cacheFile).format, 2, "written again, whole");
   writeFileSync(w.cacheFile, JSON.stringify({ format: 999, stores: { x: 1 } }));
   assert.deepEqual(await w.list(), want);
   // Another release's cache (it may list differently) is not served, however fresh its stamps.
-  const other = JSON.parse(readFileSync(w.cacheFile, "utf8")) as {
-    version: string;
-    stores: Record<string, { sessions: Listed[] }>;
-  };
+  const other = readCache(w.cacheFile);
   other.version = "0.0.0-another";
-  Object.values(other.stores)[0]!.sessions[0]!.title = "another release's";
+  cachedSessions(other)[0]!.title = "another release's";
   writeFileSync(w.cacheFile, JSON.stringify(other));
   assert.deepEqual(await w.list(), want);
   // A bridge home that cannot be made (under a file, which even root cannot write into): nothing cached,
@@ -118,29 +127,43 @@ test("a save killed before its rename leaves a temp file that the next save remo
   assert.equal(existsSync(abandoned), false);
 });
 
-test("an unchanged Claude Code store is listed from the cache; a transcript written since is read again", async () => {
+test("a Claude Code transcript written since the last listing is read again alone; a removed one is gone", async () => {
   const dir = tempDir("listing-cache-claude");
   const claude = join(dir, "claude");
-  const { id, path } = seedClaudeHome(claude, "plain-text");
+  const written = seedClaudeHome(claude, "plain-text");
+  const untouched = seedClaudeHome(claude, "compacted");
+  const removed = seedClaudeHome(claude, "edit-tool");
   const bridge = join(dir, "bridge");
   const list = async () => {
     const r = await runCliJson(["list", "--from", "claude", "--claude-home", claude], {
       SESSION_BRIDGE_HOME: bridge,
     });
     assert.equal(r.code, 0, r.stderr);
-    return (r.json.sessions as Listed[]).map(({ id, title }) => ({ id, title }));
+    return new Map((r.json.sessions as Listed[]).map(({ id, title }) => [id, title]));
   };
   const fresh = await list();
-  assert.deepEqual(fresh.map((s) => s.id), [id]);
+  assert.deepEqual([...fresh.keys()].sort(), [written.id, untouched.id, removed.id].sort());
+  // What the cache says of each transcript is what is listed while that transcript is unchanged.
   const cacheFile = join(bridge, "cache", "listing.json");
-  const file = JSON.parse(readFileSync(cacheFile, "utf8")) as {
-    stores: Record<string, { sessions: Listed[] }>;
-  };
-  Object.values(file.stores)[0]!.sessions[0]!.title = "from the cache";
+  const file = readCache(cacheFile);
+  for (const { path } of [written, untouched]) cachedSessions(file, path)[0]!.title = "from the cache";
   writeFileSync(cacheFile, JSON.stringify(file));
-  assert.deepEqual((await list()).map((s) => s.title), ["from the cache"]);
-  // A rename appends a title record: the transcript's stamp changes and the store is read again.
-  const record = { type: "custom-title", customTitle: "renamed since", sessionId: id };
-  appendFileSync(path, `${JSON.stringify(record)}\n`);
-  assert.deepEqual((await list()).map((s) => s.title), ["renamed since"]);
+  assert.deepEqual(Object.fromEntries(await list()), {
+    [written.id]: "from the cache",
+    [untouched.id]: "from the cache",
+    [removed.id]: fresh.get(removed.id),
+  });
+  // A rename appends a title record: that transcript's stamp changes and it alone is read again.
+  const record = { type: "custom-title", customTitle: "renamed since", sessionId: written.id };
+  appendFileSync(written.path, `${JSON.stringify(record)}\n`);
+  rmSync(removed.path);
+  const after = await list();
+  assert.deepEqual(Object.fromEntries(after), {
+    [written.id]: "renamed since",
+    [untouched.id]: "from the cache",
+  });
+  assert.deepEqual(
+    Object.keys(Object.values(readCache(cacheFile).stores)[0]!).sort(),
+    [written.path, untouched.path].sort(),
+  );
 });

@@ -3,10 +3,11 @@
  * `state_5.sqlite`, a Hermes `state.db` that is not a database) is reported by name and reason, and the
  * sessions of every other store are still served. Callers decide what a broken store means for them.
  */
-import type { Harness, Homes, SessionSummary } from "./types.ts";
+import type { Harness, Homes, ListingPart, SessionSummary } from "./types.ts";
 import { messageOf } from "../errors.ts";
 import { homeOf } from "./homes.ts";
 import { ListingCache } from "./listing-cache.ts";
+import { mapBounded, READS_AT_ONCE } from "../io/bounded.ts";
 
 export interface BrokenStore {
   harness: string;
@@ -26,8 +27,8 @@ export type StoreListed =
   | { harness: string; broken: BrokenStore };
 
 /**
- * With `bridgeHome`, a store whose files are unchanged since the last listing is served from the listing cache
- * there (lib/harnesses/listing-cache.ts), and what is read is kept in it.
+ * With `bridgeHome`, each part of a store whose files are unchanged since the last listing is served from the
+ * listing cache there (lib/harnesses/listing-cache.ts), and what is read is kept in it.
  *
  * The stores one at a time, in the order given, each read only when the consumer asks for the next. Listing
  * is mostly synchronous work on the one thread (SQLite queries, JSON parsing), so reading the stores at once
@@ -64,22 +65,37 @@ export async function listStores(
   return listing;
 }
 
-/** A store's listing: what the cache kept of it while its files are unchanged, else read (and kept). */
+/** A store's listing: from the cache part by part where the harness lists in parts, else read whole. */
 async function settle(h: Harness, homes: Homes, cache?: ListingCache): Promise<StoreListed> {
   const home = homeOf(homes, h);
   try {
-    const key = `${h.name}:${home}`;
-    // Taken before the store is read: a change made while it is read gives another stamp next time.
-    const stamp = cache && (await h.listingStamp?.(home));
-    const kept = stamp === undefined ? undefined : cache?.get(key, stamp);
-    if (kept) return { harness: h.name, sessions: kept };
     // Awaited inside the try: a harness whose listing throws synchronously is settled like one that rejects.
-    const sessions = await h.list(home);
-    if (stamp !== undefined) cache?.set(key, stamp, sessions);
+    const sessions = cache && h.listingParts
+      ? await listParts(`${h.name}:${home}`, await h.listingParts(home), cache)
+      : await h.list(home);
     return { harness: h.name, sessions };
   } catch (e) {
     return { harness: h.name, broken: { harness: h.name, store: h.locate(home), error: messageOf(e) } };
   }
+}
+
+/**
+ * Each part as the cache kept it while its stamp holds, else read and kept. The stamps were taken before
+ * anything was read: a part changed while it is read gives another stamp next time.
+ */
+async function listParts(
+  store: string,
+  parts: ListingPart[],
+  cache: ListingCache,
+): Promise<SessionSummary[]> {
+  const listed = await mapBounded(parts, READS_AT_ONCE, async (part) => {
+    const kept = cache.get(store, part.key, part.stamp);
+    if (kept) return kept;
+    const sessions = await part.list();
+    cache.set(store, part.key, part.stamp, sessions);
+    return sessions;
+  });
+  return listed.flat();
 }
 
 /** One line naming a broken store and why, for stderr and drift reports. */

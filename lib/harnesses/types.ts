@@ -130,6 +130,17 @@ export interface SessionSummary {
   archived?: boolean;
 }
 
+/**
+ * A piece of a store's listing the cache keeps on its own (a Claude Code transcript; a Hermes store's
+ * databases together): while nothing `list` reads of it changes, its stamp stays the same.
+ */
+export interface ListingPart {
+  /** Unique in its store (a transcript's path). */
+  key: string;
+  stamp: string;
+  list(): Promise<SessionSummary[]>;
+}
+
 export interface RenderOptions {
   /** The id the rendered session will carry. */
   id: string;
@@ -283,10 +294,11 @@ export interface Harness {
   locate(home: string): string;
   list(home: string): Promise<SessionSummary[]>;
   /**
-   * A stamp of every file `list` reads (see lib/io/file-stamp.ts), cheap to take: while
-   * it is unchanged the last listing is served from session-bridge's cache. Absent, the store is always read.
+   * The store's listing in parts, each with a stamp of the files it reads (lib/io/file-stamp.ts), cheap to
+   * take: a part whose stamp is unchanged is served from session-bridge's listing cache, the rest are read.
+   * Absent, the store is always read whole.
    */
-  listingStamp?(home: string): string | Promise<string>;
+  listingParts?(home: string): Promise<ListingPart[]>;
   /** Reads a session file (or row set) into the IR. */
   read(path: string): Promise<Session>;
   /**

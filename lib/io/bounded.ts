@@ -1,3 +1,6 @@
+/** How many files a listing reads at once: enough to overlap reads, never a file handle per session. */
+export const READS_AT_ONCE = 8;
+
 /** `items.map(work)` for async work, with at most `limit` calls under way at once; results in input order. */
 export async function mapBounded<T, R>(
   items: readonly T[],

@@ -70,7 +70,7 @@ export const claudeCode: Harness = {
   locate: projectsDir,
   // Its own chunk, not the store's: listing loads no reader, writer or config parser (`list` start-up).
   list: async (home) => (await import("./locate.ts")).listClaude(home),
-  listingStamp: async (home) => (await import("./locate.ts")).claudeListingStamp(home),
+  listingParts: async (home) => (await import("./locate.ts")).claudeListingParts(home),
   read: async (path) => (await store()).readClaudeSession(path),
   open: async (path) => (await store()).openClaudeSession(path),
   async *render(session, options) {

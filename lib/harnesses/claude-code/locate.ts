@@ -1,12 +1,12 @@
 /** Where Claude Code keeps its transcripts, and how we walk them without reading every file whole. */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { SessionSummary } from "../types.ts";
+import type { ListingPart, SessionSummary } from "../types.ts";
 import { isUuid } from "../../ids.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { type Ends, type Windows, withEnds } from "../../io/head-tail.ts";
 import { nestsDeeperThan } from "../../io/json.ts";
-import { mapBounded } from "../../io/bounded.ts";
+import { mapBounded, READS_AT_ONCE } from "../../io/bounded.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { blocksFromContent } from "./content.ts";
 import { projectsDir } from "./home.ts";
@@ -147,18 +147,19 @@ function userText(message: unknown): string | undefined {
   return text?.type === "text" ? titleLine(text.text) : undefined;
 }
 
-/** How many transcripts a listing reads at once: enough to overlap reads, never a file handle per session. */
-const LISTING_CONCURRENCY = 8;
-
 /**
- * What a listing reads, stamped for the listing cache (lib/harnesses/listing-cache.ts): every transcript's
- * name and stamp, so a session written to, added or removed reads the store again.
+ * Each transcript a part of its own for the listing cache (lib/harnesses/listing-cache.ts): a session written
+ * to (a running Claude Code), or added, is read alone; a session removed is gone from the listing.
  */
-export function claudeListingStamp(home: string): string {
-  return transcriptPaths(home).map((path) => `${path}=${fileStamp(path)}`).join("\n");
+export function claudeListingParts(home: string): ListingPart[] {
+  return transcriptPaths(home).map((path) => ({
+    key: path,
+    stamp: fileStamp(path),
+    list: async () => [await summarize(path)],
+  }));
 }
 
 /** Every session in the home, summarized from its transcript's two ends. */
 export function listClaude(home: string): Promise<SessionSummary[]> {
-  return mapBounded(transcriptPaths(home), LISTING_CONCURRENCY, summarize);
+  return mapBounded(transcriptPaths(home), READS_AT_ONCE, summarize);
 }

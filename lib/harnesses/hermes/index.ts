@@ -6,7 +6,7 @@ import { catalogNotCarried } from "./carried.ts";
 import { HERMES_HOME } from "./home.ts";
 import { hermesTools } from "./tools.ts";
 import { resumeHermes } from "./resume.ts";
-import { hermesListingStamp } from "./listing-stamp.ts";
+import { hermesListingParts } from "./listing-parts.ts";
 
 /**
  * The store (readers, writers, listing, configuration parsers), loaded on first use: the descriptor's facts
@@ -81,7 +81,7 @@ export const hermes: Harness = {
   locate: (home) => stateDbPath(activeHome(home).dir),
   // Its own chunk, not the store's: listing loads no reader, writer or config parser (`list` start-up).
   list: async (home) => (await import("./list.ts")).listHermes(home),
-  listingStamp: hermesListingStamp,
+  listingParts: hermesListingParts,
   read: async (path) => (await store()).readHermesSession(path),
   open: async (path) => (await store()).openHermesSession(path),
   async *render(session, options) {
