@@ -98,6 +98,23 @@ test("a handoff on a watched terminal shows reading, backing up and registering 
   const piped = await runCli([...args, "--force"], env);
   assert.equal(piped.code, 0, piped.stderr);
   assert.ok(!piped.stderr.includes("\r"), "nothing drawn when stderr is not a terminal");
+  // Undoing the last (it took the title of the one before) removes its rows and restores the title's holder,
+  // each step saying how far it is: a long session's rows take seconds with Hermes's triggers.
+  const undone = await runCli(
+    ["undo", "--last", "--hermes-home", hermes],
+    env,
+    undefined,
+    undefined,
+    WATCHED,
+  );
+  assert.equal(undone.code, 0, undone.stderr);
+  const db = join(hermes, "state.db");
+  for (const step of [`removing messages rows from ${db}`, `restoring sessions rows into ${db}`]) {
+    assert.ok(
+      undone.stderr.includes(`${CLEAR}${step}: 0 of `),
+      `${step} in ${JSON.stringify(undone.stderr)}`,
+    );
+  }
 });
 
 /** The CLI in a child process that Ctrl-Cs itself when its progress first shows a step named `marker`. */

@@ -14,6 +14,8 @@ import { backupDir, backupFile } from "./backup.ts";
 import { checkpoint } from "../io/interrupt.ts";
 import { crashPoint } from "../io/crash-points.ts";
 import { copyIntoPlace } from "../io/publish.ts";
+import { inProgress } from "../io/progress.ts";
+import { deleteInBatches, insertInBatches } from "./row-batches.ts";
 import type { LedgerEntry } from "./ledger.ts";
 import { markUndone, recordedUndone, sha256File } from "./ledger.ts";
 import {
@@ -209,11 +211,15 @@ export async function applyUndo(
   return backups;
 }
 
-/** Deletes the rows in one transaction, putting back those the handoff replaced from its backup. */
+/**
+ * Deletes the rows in one transaction, putting back those the handoff replaced from its backup; a long
+ * session's rows go a batch at a time, each step saying how far it is (lib/store/row-batches.ts).
+ */
 async function deleteRows(db: DatabaseSync, rows: KeyedRows[]): Promise<void> {
   // SQLite cannot attach inside a transaction: the backups rows are restored from are attached first.
   const sources = [...new Set(rows.flatMap((r) => (r.restoreFrom ? [r.restoreFrom] : [])))];
   sources.forEach((file, i) => db.prepare(`ATTACH DATABASE ? AS ${quoteIdent(`saved${i}`)}`).run(file));
+  const database = db.location() ?? "the database";
   await immediateTransaction(db, () => {
     // A restored row is deleted and inserted again: references to it are checked at commit, not between.
     if (sources.length) db.exec("PRAGMA defer_foreign_keys = ON");
@@ -221,16 +227,19 @@ async function deleteRows(db: DatabaseSync, rows: KeyedRows[]): Promise<void> {
       const names = Object.keys(row.key);
       const where = names.map((n) => `${quoteIdent(n)} = ?`).join(" AND ");
       const values = names.map((n) => row.key[n]!);
-      db.prepare(`DELETE FROM ${quoteIdent(row.table)} WHERE ${where}`).run(...values);
-      if (row.restoreFrom) {
-        const from = `${quoteIdent(`saved${sources.indexOf(row.restoreFrom)}`)}.${quoteIdent(row.table)}`;
-        const columns = tableColumns(db, row.table).map((c) => quoteIdent(c.name)).join(", ");
-        db.prepare(
-          `INSERT INTO main.${
-            quoteIdent(row.table)
-          } (${columns}) SELECT ${columns} FROM ${from} WHERE ${where}`,
-        ).run(...values);
-      }
+      const count = row.count ?? 1;
+      inProgress(`removing ${row.table} rows from ${database}`, "rows", count, (done) => {
+        deleteInBatches(db, row.table, where, values, count, done);
+      });
+      if (!row.restoreFrom) continue;
+      const from = `${quoteIdent(`saved${sources.indexOf(row.restoreFrom)}`)}.${quoteIdent(row.table)}`;
+      const columns = tableColumns(db, row.table).map((c) => c.name);
+      const saved = db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${where}`).get(...values) as {
+        n: number;
+      };
+      inProgress(`restoring ${row.table} rows into ${database}`, "rows", saved.n, (done) => {
+        insertInBatches(db, { into: row.table, columns, from, where, values }, saved.n, done);
+      });
     }
   });
   sources.forEach((_, i) => db.exec(`DETACH DATABASE ${quoteIdent(`saved${i}`)}`));

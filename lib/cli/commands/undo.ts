@@ -106,7 +106,8 @@ function showOutcome({ dryRun, entry, plan, refusal, backups, pruned, aliases }:
   }
   for (const r of plan.restore) out(`  ${dryRun ? "would restore" : "restored"} ${r.path}`);
   for (const r of plan.rows) {
-    out(`  ${dryRun ? "would delete" : "deleted"} ${r.table} row ${JSON.stringify(r.key)} in ${r.database}`);
+    // A key names a row set (a session's messages), not one row.
+    out(`  ${dryRun ? "would delete" : "deleted"} ${r.table} rows ${JSON.stringify(r.key)} in ${r.database}`);
   }
   for (const b of backups) out(`  saved ${b}`);
   if (pruned?.remove.length) out(`  ${prunedSummary(pruned)}`);
