@@ -14,6 +14,7 @@ import { runCliJson } from "./helpers/cli.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { claudeListingParts } from "../lib/harnesses/claude-code/locate.ts";
 
 interface Listed {
   id: string;
@@ -166,4 +167,14 @@ test("a Claude Code transcript written since the last listing is read again alon
     Object.keys(Object.values(readCache(cacheFile).stores)[0]!).sort(),
     [written.path, untouched.path].sort(),
   );
+});
+
+test("a Claude Code transcript removed between the folder's walk and its reading lists no row, not a broken store", async () => {
+  const claude = join(tempDir("listing-vanished"), "claude");
+  const gone = seedClaudeHome(claude, "plain-text");
+  const kept = seedClaudeHome(claude, "compacted");
+  const parts = claudeListingParts(claude);
+  rmSync(gone.path);
+  const rows = await Promise.all(parts.map((part) => part.list()));
+  assert.deepEqual(rows.flat().map((s) => s.id), [kept.id]);
 });

@@ -148,6 +148,19 @@ function userText(message: unknown): string | undefined {
 }
 
 /**
+ * A transcript's listing row, or none when the transcript is gone (Claude Code removes old sessions, a user
+ * deletes one) between the folder's walk and its reading: one session gone is not a store that cannot be read.
+ */
+async function listed(path: string): Promise<SessionSummary[]> {
+  try {
+    return [await summarize(path)];
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+/**
  * Each transcript a part of its own for the listing cache (lib/harnesses/listing-cache.ts): a session written
  * to (a running Claude Code), or added, is read alone; a session removed is gone from the listing.
  */
@@ -155,11 +168,11 @@ export function claudeListingParts(home: string): ListingPart[] {
   return transcriptPaths(home).map((path) => ({
     key: path,
     stamp: fileStamp(path),
-    list: async () => [await summarize(path)],
+    list: () => listed(path),
   }));
 }
 
 /** Every session in the home, summarized from its transcript's two ends. */
-export function listClaude(home: string): Promise<SessionSummary[]> {
-  return mapBounded(transcriptPaths(home), READS_AT_ONCE, summarize);
+export async function listClaude(home: string): Promise<SessionSummary[]> {
+  return (await mapBounded(transcriptPaths(home), READS_AT_ONCE, listed)).flat();
 }
