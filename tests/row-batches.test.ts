@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { seedHermesHome } from "./helpers/hermes.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { deleteInBatches, insertInBatches } from "../lib/store/row-batches.ts";
+import { deleteInBatches, insertInBatches, moveStaged } from "../lib/store/row-batches.ts";
+import { openForWrite, stageRows } from "../lib/store/sqlite.ts";
 
 const ROWS = 10_000;
 
@@ -100,6 +101,41 @@ test("a table without rowids is deleted from in one statement", () => {
     assert.equal(deleteInBatches(db, "kv", `"owner" = ?`, ["a"], ROWS / 2, (n) => told.push(n)), ROWS / 2);
     assert.deepEqual(told, []);
     assert.equal(count(db, "SELECT count(*) AS n FROM kv"), ROWS / 2);
+  } finally {
+    db.close();
+  }
+});
+
+test("rows staged with no listener are counted, and move in the order staged across runs of other columns", async () => {
+  const dir = tempDir("row-batches-staged");
+  // A store connection, as a handoff opens it (its statements name the database when they fail).
+  const db = openForWrite(seedHermesHome(join(dir, "hermes"), "0.19.0", "text-turns"));
+  try {
+    db.exec(`INSERT INTO sessions (id, source, started_at) VALUES ('long', 'cli', 1)`);
+    // Two runs: rows with a tool name name one more column.
+    function* rows() {
+      for (let n = 0; n < ROWS; n++) {
+        const row = { session_id: "long", role: "user", content: `word-${n} zebra`, timestamp: n };
+        yield n < ROWS / 2 ? row : { ...row, tool_name: "shell" };
+      }
+    }
+    const staged = await stageRows(db, "messages", rows());
+    // The count sizes the move's batches and the sessions row's message count: it was 0 with no listener.
+    assert.equal(staged.count, ROWS);
+    assert.equal(staged.runs.length, 2);
+    const told: number[] = [];
+    db.exec("BEGIN");
+    assert.equal(moveStaged(db, staged, (n) => told.push(n)), ROWS);
+    db.exec("COMMIT");
+    assert.deepEqual(told, [...told].sort((a, b) => a - b));
+    assert.equal(told.at(-1), ROWS);
+    const contents = db.prepare("SELECT content FROM messages WHERE session_id = 'long' ORDER BY id").all();
+    assert.deepEqual(
+      contents.map((r) => r.content),
+      Array.from({ length: ROWS }, (_, n) => `word-${n} zebra`),
+    );
+    assert.equal(count(db, "SELECT count(*) AS n FROM messages WHERE tool_name = 'shell'"), ROWS / 2);
+    assert.equal(count(db, "SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'zebra'"), ROWS);
   } finally {
     db.close();
   }

@@ -7,7 +7,7 @@
  * than MAX_BATCHES statements, so a session ten times as long moves in batches ten times as large.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { quoteIdent } from "./sqlite.ts";
+import { quoteIdent, type StagedRows } from "./sqlite.ts";
 
 const MIN_BATCH_ROWS = 4096;
 const MAX_BATCHES = 32;
@@ -105,3 +105,18 @@ export function insertInBatches(
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Inserts rows staged by stageRows (lib/store/sqlite.ts) into their table, in the order staged, a batch at a
+ * time (`done` told the rows moved so far); returns how many rows moved. Staged, a row per statement would be
+ * no slower to stage but a segment per row for FTS5 to merge: three times the work of one statement.
+ */
+export function moveStaged(db: DatabaseSync, staged: StagedRows, done?: (rows: number) => void): number {
+  let moved = 0;
+  for (const { temp, names } of staged.runs) {
+    const before = moved;
+    const copy = { into: staged.table, columns: names, from: temp, where: "1", values: [] };
+    moved += insertInBatches(db, copy, staged.count, (rows) => done?.(before + rows));
+  }
+  return moved;
+}

@@ -291,8 +291,10 @@ export interface StagedRows {
  * Stages `rows` for `table` in temp tables of this connection, in the order given, as they arrive: SQLite holds
  * them (spilling to a temp file), not the caller, so a long session is never held in memory. Staging touches
  * only the temp database, so it runs in a transaction of its own that takes no lock on the store; moveStaged
- * then inserts them under the write lock. `onRow` is told how many rows were staged so far. A failure (or a
- * Ctrl-C) mid-way leaves nothing staged. Once per table on a connection: the temp tables stay until it closes.
+ * (lib/store/row-batches.ts) then inserts them under the write lock. `onRow` is told how many rows were staged
+ * so far. A failure (or a Ctrl-C) mid-way leaves nothing staged. Once per table on a connection: the temp
+ * tables stay until it closes, which discards them at no cost (dropping one rewrites its pages, under the
+ * write lock).
  */
 export async function stageRows(
   db: DatabaseSync,
@@ -316,7 +318,9 @@ export async function stageRows(
         insert = insertStatement(db, temp, keys).run;
       }
       insert(...keys.map((n) => sqlValue(row[n])));
-      onRow?.(++staged.count);
+      // Counted apart from the call: `onRow?.(++count)` skips its argument, the count too, with no listener.
+      staged.count++;
+      onRow?.(staged.count);
     }
     db.exec("COMMIT");
   } catch (error) {
@@ -324,23 +328,6 @@ export async function stageRows(
     throw error;
   }
   return staged;
-}
-
-/**
- * Inserts staged rows into their table, each run as ONE statement (`INSERT ... SELECT`). A table with full-text
- * triggers (Hermes's `messages`) needs this: FTS5 writes its pending index to disk at the end of every
- * statement, so a row per statement leaves a segment per row to merge, three times the work of the same rows
- * in one statement. The temp tables are left to the connection's close, which discards them at no cost:
- * dropping one rewrites its pages, under the write lock. Returns the rows inserted.
- */
-export function moveStaged(db: DatabaseSync, staged: StagedRows): number {
-  for (const { temp, names } of staged.runs) {
-    const list = names.map(quoteIdent).join(", ");
-    db.exec(
-      `INSERT INTO main.${quoteIdent(staged.table)} (${list}) SELECT ${list} FROM ${temp} ORDER BY rowid`,
-    );
-  }
-  return staged.count;
 }
 
 type SqlValue = string | number | bigint | null | Uint8Array;

@@ -20,7 +20,6 @@ import { handoffBackupDir } from "../../store/backup.ts";
 import {
   immediateTransaction,
   insertRow,
-  moveStaged,
   onlineBackup,
   openForWrite,
   openReadOnly,
@@ -37,7 +36,8 @@ import { keptSystemPrompt, targetRows, type TargetSettings } from "./target.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
 import { setAsideCount } from "./copy.ts";
 import { checkHermesId } from "./ids.ts";
-import { startProgress } from "../../io/progress.ts";
+import { inProgress, startProgress } from "../../io/progress.ts";
+import { deleteInBatches, moveStaged } from "../../store/row-batches.ts";
 
 /**
  * What commit needs beyond the preview: the database, and what the rows are made from. The rows themselves
@@ -381,13 +381,13 @@ function titleNotes(requested: string | undefined, title: string | undefined): R
   )];
 }
 
-/** How many rows are inserted between two progress updates. */
+/** How many rows are staged between two progress updates. */
 const PROGRESS_ROWS = 256;
 
 /**
  * The rows are made as the thread is read and staged in a temp table (SQLite holds them, not we), before the
- * write lock is taken; then, in one short transaction, whatever is in the way goes, the sessions row (counted
- * from the staged rows) goes in, and the staged rows move in with one statement.
+ * write lock is taken; then, in one transaction, whatever is in the way goes, the sessions row (counted from
+ * the staged rows) goes in, and the staged rows move in a few large batches (lib/store/row-batches.ts).
  */
 async function insertSession(
   planned: Planned,
@@ -403,7 +403,7 @@ async function insertSession(
       : [];
     const columns = storeColumns(db, database);
     const rows = targetRows(planned.session, planned.options, planned.settings, planned.source);
-    const step = startProgress(`registering in ${database}`, "rows");
+    const step = startProgress(`preparing rows for ${database}`, "rows");
     const staged = await stageRows(db, "messages", storedRows(rows.messages, columns), (n) => {
       if (n % PROGRESS_ROWS === 0) step.advance(n);
     }).finally(() => step.finish());
@@ -412,13 +412,11 @@ async function insertSession(
       const clash = findClash(db, id, title);
       const refusal = refusalOf(db, database, id, title, clash, force);
       if (refusal) throw new RefusedError(refusal);
-      if (clash.takenId) {
-        db.prepare("DELETE FROM messages WHERE session_id = ?").run(clash.takenId);
-        db.prepare("DELETE FROM sessions WHERE id = ?").run(clash.takenId);
-      }
+      if (clash.takenId) removeSession(db, database, clash.takenId);
       if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
       insertRow(db, "sessions", only(rows.session(), columns.sessions));
-      moveStaged(db, staged);
+      // Hermes's full-text triggers make this the long part of a handoff: seconds for a long session.
+      inProgress(`registering in ${database}`, "rows", staged.count, (done) => moveStaged(db, staged, done));
       return clash;
     });
     // What undo restores from the backup: the replaced session's rows, the title's previous holder.
@@ -445,6 +443,15 @@ async function insertSession(
   } finally {
     db.close();
   }
+}
+
+/** Deletes the session `id` replaces (under --force), its messages a batch at a time, saying how far it is. */
+function removeSession(db: DatabaseSync, database: string, id: string): void {
+  const rows = db.prepare("SELECT count(*) AS n FROM messages WHERE session_id = ?").get(id) as { n: number };
+  inProgress(`removing the replaced session's rows from ${database}`, "rows", rows.n, (done) => {
+    deleteInBatches(db, "messages", `"session_id" = ?`, [id], rows.n, done);
+  });
+  db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
 }
 
 /** The rows in column form, for the columns this database has; one without `active` keeps the live ones. */
