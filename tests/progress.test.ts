@@ -162,6 +162,52 @@ test("Ctrl-C while a handoff reads a long session stops it: the Hermes store as 
   assert.deepEqual(filesUnder(bridge), []);
 });
 
+test("Ctrl-C while a handoff moves its rows into Hermes rolls the move back: the store as it was, no backup, exit 130", async () => {
+  const root = tempDir();
+  const session = seedClaudeHome(join(root, "claude"), "plain-text");
+  const hermes = join(root, "hermes");
+  seedHermesHome(hermes, "0.19.0", "text-turns");
+  const bridge = join(root, "bridge");
+  mkdirSync(bridge);
+  const before = await sha256(join(hermes, "state.db"));
+  const storeBefore = filesUnder(hermes);
+  // The move is the step named "registering"; its rows are staged already, the backup taken.
+  const args = ["handoff", session.path, "--to", "hermes", "--hermes-home", hermes, "--cwd", root];
+  const r = interruptedAt("registering", args, bridge);
+  assert.equal(r.code, 130, r.stderr);
+  assert.equal(r.stdout, "");
+  assert.ok(
+    r.stderr.endsWith(`${CLEAR}session-bridge: interrupted by SIGINT: nothing was changed\n`),
+    r.stderr,
+  );
+  assert.equal(await sha256(join(hermes, "state.db")), before);
+  assert.deepEqual(filesUnder(hermes), storeBefore);
+  assert.deepEqual(filesUnder(bridge), []);
+});
+
+test("Ctrl-C while undo removes a session's rows rolls it back: the session still there and still undoable", async () => {
+  const root = tempDir();
+  const session = seedClaudeHome(join(root, "claude"), "plain-text");
+  const hermes = join(root, "hermes");
+  seedHermesHome(hermes, "0.19.0", "text-turns");
+  const bridge = join(root, "bridge");
+  const env = { SESSION_BRIDGE_HOME: bridge };
+  const handoff = await runCli(
+    ["handoff", session.path, "--to", "hermes", "--hermes-home", hermes, "--cwd", root],
+    env,
+  );
+  assert.equal(handoff.code, 0, handoff.stderr);
+  const handedOff = await sha256(join(hermes, "state.db"));
+  const bridgeBefore = filesUnder(bridge);
+  const r = interruptedAt("removing messages rows", ["undo", "--last", "--hermes-home", hermes], bridge);
+  assert.equal(r.code, 130, r.stderr);
+  assert.match(r.stderr, /session-bridge: interrupted by SIGINT: nothing was changed\n$/);
+  assert.equal(await sha256(join(hermes, "state.db")), handedOff);
+  assert.deepEqual(filesUnder(bridge), bridgeBefore, "no undo backup, no intent left");
+  const undo = await runCli(["undo", "--last", "--hermes-home", hermes], env);
+  assert.equal(undo.code, 0, undo.stderr);
+});
+
 test("Ctrl-C while a handoff writes the Codex rollout leaves no rollout, temp file, backup or ledger entry, exit 130", () => {
   const root = tempDir();
   const session = bigSession(root, 12);

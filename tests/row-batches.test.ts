@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { seedHermesHome } from "./helpers/hermes.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { deleteInBatches, insertInBatches, moveStaged } from "../lib/store/row-batches.ts";
+import { type Batches, deleteInBatches, insertInBatches, moveStaged } from "../lib/store/row-batches.ts";
 import { openForWrite, stageRows } from "../lib/store/sqlite.ts";
 
 const ROWS = 10_000;
@@ -27,6 +27,15 @@ function storeWithLongSession(dir: string): DatabaseSync {
   return db;
 }
 
+/** Runs every batch: what each told, and the rows done in all. */
+function drain(batches: Batches): { told: number[]; total: number } {
+  const told: number[] = [];
+  for (let next = batches.next();; next = batches.next()) {
+    if (next.done) return { told, total: next.value };
+    told.push(next.value);
+  }
+}
+
 const count = (db: DatabaseSync, sql: string, ...values: string[]) =>
   (db.prepare(sql).get(...values) as { n: number }).n;
 
@@ -36,9 +45,10 @@ test("a batched delete removes exactly the rows named, keeps the full-text index
     const others = count(db, "SELECT count(*) AS n FROM messages WHERE session_id != 'long'");
     assert.ok(others > 0);
     assert.equal(count(db, "SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH 'zebra'"), ROWS);
-    const told: number[] = [];
     db.exec("BEGIN");
-    const deleted = deleteInBatches(db, "messages", `"session_id" = ?`, ["long"], ROWS, (n) => told.push(n));
+    const { told, total: deleted } = drain(
+      deleteInBatches(db, "messages", `"session_id" = ?`, ["long"], ROWS),
+    );
     db.exec("COMMIT");
     assert.equal(deleted, ROWS);
     assert.ok(told.length >= 2, `told ${told.length} times`);
@@ -70,14 +80,12 @@ test("a batched copy takes every row in rowid order, rowids past 2^53 and below 
     db.prepare("ATTACH DATABASE ? AS src").run(join(dir, "source", "hermes", "state.db"));
     db.exec(`INSERT INTO sessions (id, source, started_at) VALUES ('long', 'cli', 1)`);
     const columns = ["id", "session_id", "role", "content", "timestamp"];
-    const told: number[] = [];
     db.exec("BEGIN");
-    const copied = insertInBatches(
+    const { told, total: copied } = drain(insertInBatches(
       db,
       { into: "messages", columns, from: "src.messages", where: `"session_id" = ?`, values: ["long"] },
       ROWS,
-      (n) => told.push(n),
-    );
+    ));
     db.exec("COMMIT");
     assert.equal(copied, ROWS);
     assert.ok(told.length >= 2, `told ${told.length} times`);
@@ -97,8 +105,8 @@ test("a table without rowids is deleted from in one statement", () => {
     db.exec("CREATE TABLE kv (k TEXT PRIMARY KEY, owner TEXT) WITHOUT ROWID");
     const insert = db.prepare("INSERT INTO kv VALUES (?, ?)");
     for (let n = 0; n < ROWS; n++) insert.run(`k${n}`, n % 2 ? "a" : "b");
-    const told: number[] = [];
-    assert.equal(deleteInBatches(db, "kv", `"owner" = ?`, ["a"], ROWS / 2, (n) => told.push(n)), ROWS / 2);
+    const { told, total } = drain(deleteInBatches(db, "kv", `"owner" = ?`, ["a"], ROWS / 2));
+    assert.equal(total, ROWS / 2);
     assert.deepEqual(told, []);
     assert.equal(count(db, "SELECT count(*) AS n FROM kv"), ROWS / 2);
   } finally {
@@ -123,9 +131,9 @@ test("rows staged with no listener are counted, and move in the order staged acr
     // The count sizes the move's batches and the sessions row's message count: it was 0 with no listener.
     assert.equal(staged.count, ROWS);
     assert.equal(staged.runs.length, 2);
-    const told: number[] = [];
     db.exec("BEGIN");
-    assert.equal(moveStaged(db, staged, (n) => told.push(n)), ROWS);
+    const { told, total } = drain(moveStaged(db, staged));
+    assert.equal(total, ROWS);
     db.exec("COMMIT");
     assert.deepEqual(told, [...told].sort((a, b) => a - b));
     assert.equal(told.at(-1), ROWS);

@@ -55,21 +55,3 @@ export function startProgress(what: string, unit: ProgressUnit, total?: number):
     },
   };
 }
-
-/**
- * Runs `work` as one step over `total` (or more, if it finds more), `work` telling `done` how far it is: for
- * synchronous work (a transaction's statements), which a terminal still sees drawn (it is written at once).
- */
-export function inProgress<T>(
-  what: string,
-  unit: ProgressUnit,
-  total: number,
-  work: (done: (amount: number) => void) => T,
-): T {
-  const step = startProgress(what, unit, total);
-  try {
-    return work((amount) => step.advance(amount, Math.max(amount, total)));
-  } finally {
-    step.finish();
-  }
-}

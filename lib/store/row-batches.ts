@@ -4,10 +4,37 @@
  * long session (a 70 MB one: 33,510 rows, about 4 s), and SQLite says nothing while it runs. Batches are
  * kept large because FTS5 writes its pending index at the end of every statement: measured on that session,
  * 4,096 rows a statement cost 3-5 % more than one statement, 1,024 rows 5-8 %. A step never takes more
- * than MAX_BATCHES statements, so a session ten times as long moves in batches ten times as large.
+ * than MAX_BATCHES statements, so a session ten times as long moves in batches ten times as large. Between
+ * batches a Ctrl-C gets in (inBatches): the transaction they run in then rolls back, where one statement
+ * would have run to its end first.
  */
 import type { DatabaseSync } from "node:sqlite";
 import { quoteIdent, type StagedRows } from "./sqlite.ts";
+import { startProgress } from "../io/progress.ts";
+import { yieldAndCheckpoint } from "../io/interrupt.ts";
+
+/** A statement in batches: yields the rows done so far after each batch, returns the rows done in all. */
+export type Batches = Generator<number, number, void>;
+
+/**
+ * Runs `batches` as one progress step over `total` rows (or more, if they find more), and lets a signal in
+ * after each batch: under holdingSignals a Ctrl-C then throws, and the transaction they run in rolls back.
+ */
+export async function inBatches(what: string, total: number, batches: Batches): Promise<number> {
+  const step = startProgress(what, "rows", total);
+  try {
+    for (;;) {
+      const next = batches.next();
+      if (!next.done) step.advance(next.value, Math.max(next.value, total));
+      // After the last batch too (or the one statement of a short step): a signal that came during the step
+      // stops it before its transaction commits.
+      await yieldAndCheckpoint();
+      if (next.done) return next.value;
+    }
+  } finally {
+    step.finish();
+  }
+}
 
 const MIN_BATCH_ROWS = 4096;
 const MAX_BATCHES = 32;
@@ -28,17 +55,15 @@ function hasRowid(db: DatabaseSync, table: string): boolean {
 
 /**
  * Deletes the rows of `table` that `where` (bound to `values`) matches, in batches of about `expected` / 32
- * rows (`done` told after each the rows deleted so far); returns how many rows were deleted. Triggers fire
- * as for one statement.
+ * rows. Triggers fire as for one statement.
  */
-export function deleteInBatches(
+export function* deleteInBatches(
   db: DatabaseSync,
   table: string,
   where: string,
   values: (string | number)[],
   expected: number,
-  done?: (rows: number) => void,
-): number {
+): Batches {
   const name = quoteIdent(table);
   if (expected <= MIN_BATCH_ROWS || !hasRowid(db, table)) {
     return Number(db.prepare(`DELETE FROM ${name} WHERE ${where}`).run(...values).changes);
@@ -51,7 +76,7 @@ export function deleteInBatches(
   let deleted = 0;
   for (let n; (n = Number(batch.run(...values).changes)) > 0;) {
     deleted += n;
-    done?.(deleted);
+    yield deleted;
   }
   return deleted;
 }
@@ -69,15 +94,10 @@ export interface Copy {
 }
 
 /**
- * Copies the rows `copy` names in rowid order, in batches of about `expected` / 32 rows (`done` told after each
- * the rows copied so far), the source's rowids bounding each batch; returns how many rows were copied.
+ * Copies the rows `copy` names in rowid order, in batches of about `expected` / 32 rows, the source's rowids
+ * bounding each batch. What it yields counts on from `before` (rows an earlier copy of the same step did).
  */
-export function insertInBatches(
-  db: DatabaseSync,
-  copy: Copy,
-  expected: number,
-  done?: (rows: number) => void,
-): number {
+export function* insertInBatches(db: DatabaseSync, copy: Copy, expected: number, before = 0): Batches {
   const list = copy.columns.map(quoteIdent).join(", ");
   const insert = `INSERT INTO main.${quoteIdent(copy.into)} (${list}) SELECT ${list} FROM ${copy.from}`;
   if (expected <= MIN_BATCH_ROWS) {
@@ -97,7 +117,7 @@ export function insertInBatches(
     const last = (end.get(...copy.values, from) as { last: bigint | null }).last;
     if (last === null) return copied;
     copied += Number(batch.run(...copy.values, from, last).changes);
-    done?.(copied);
+    yield before + copied;
     if (last === INT64_MAX) return copied;
     from = last + 1n;
   }
@@ -108,15 +128,14 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * Inserts rows staged by stageRows (lib/store/sqlite.ts) into their table, in the order staged, a batch at a
- * time (`done` told the rows moved so far); returns how many rows moved. Staged, a row per statement would be
- * no slower to stage but a segment per row for FTS5 to merge: three times the work of one statement.
+ * time. Inserted a row per statement instead, they would leave FTS5 a segment per row to merge: three times
+ * the work of one statement.
  */
-export function moveStaged(db: DatabaseSync, staged: StagedRows, done?: (rows: number) => void): number {
+export function* moveStaged(db: DatabaseSync, staged: StagedRows): Batches {
   let moved = 0;
   for (const { temp, names } of staged.runs) {
-    const before = moved;
     const copy = { into: staged.table, columns: names, from: temp, where: "1", values: [] };
-    moved += insertInBatches(db, copy, staged.count, (rows) => done?.(before + rows));
+    moved += yield* insertInBatches(db, copy, staged.count, moved);
   }
   return moved;
 }

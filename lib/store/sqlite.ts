@@ -386,7 +386,7 @@ const LOCK_WAIT_MS = 30_000;
  * holds the database open makes us wait, never fail half-way. The wait is many short attempts with the event
  * loop free in between, so a Ctrl-C while waiting stops the write at once. Any error rolls back.
  */
-export async function immediateTransaction<T>(db: DatabaseSync, work: () => T): Promise<T> {
+export async function immediateTransaction<T>(db: DatabaseSync, work: () => T | Promise<T>): Promise<T> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   db.exec(`PRAGMA busy_timeout = ${LOCK_ATTEMPT_MS}`);
   try {
@@ -413,7 +413,7 @@ export async function immediateTransaction<T>(db: DatabaseSync, work: () => T): 
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }
   try {
-    const result = work();
+    const result = await work();
     db.exec("COMMIT");
     crashPoint("rows-committed");
     return result;

@@ -14,8 +14,7 @@ import { backupDir, backupFile } from "./backup.ts";
 import { checkpoint } from "../io/interrupt.ts";
 import { crashPoint } from "../io/crash-points.ts";
 import { copyIntoPlace } from "../io/publish.ts";
-import { inProgress } from "../io/progress.ts";
-import { deleteInBatches, insertInBatches } from "./row-batches.ts";
+import { deleteInBatches, inBatches, insertInBatches } from "./row-batches.ts";
 import type { LedgerEntry } from "./ledger.ts";
 import { markUndone, recordedUndone, sha256File } from "./ledger.ts";
 import {
@@ -220,7 +219,7 @@ async function deleteRows(db: DatabaseSync, rows: KeyedRows[]): Promise<void> {
   const sources = [...new Set(rows.flatMap((r) => (r.restoreFrom ? [r.restoreFrom] : [])))];
   sources.forEach((file, i) => db.prepare(`ATTACH DATABASE ? AS ${quoteIdent(`saved${i}`)}`).run(file));
   const database = db.location() ?? "the database";
-  await immediateTransaction(db, () => {
+  await immediateTransaction(db, async () => {
     // A restored row is deleted and inserted again: references to it are checked at commit, not between.
     if (sources.length) db.exec("PRAGMA defer_foreign_keys = ON");
     for (const row of rows) {
@@ -228,18 +227,16 @@ async function deleteRows(db: DatabaseSync, rows: KeyedRows[]): Promise<void> {
       const where = names.map((n) => `${quoteIdent(n)} = ?`).join(" AND ");
       const values = names.map((n) => row.key[n]!);
       const count = row.count ?? 1;
-      inProgress(`removing ${row.table} rows from ${database}`, "rows", count, (done) => {
-        deleteInBatches(db, row.table, where, values, count, done);
-      });
+      const removing = deleteInBatches(db, row.table, where, values, count);
+      await inBatches(`removing ${row.table} rows from ${database}`, count, removing);
       if (!row.restoreFrom) continue;
       const from = `${quoteIdent(`saved${sources.indexOf(row.restoreFrom)}`)}.${quoteIdent(row.table)}`;
       const columns = tableColumns(db, row.table).map((c) => c.name);
       const saved = db.prepare(`SELECT count(*) AS n FROM ${from} WHERE ${where}`).get(...values) as {
         n: number;
       };
-      inProgress(`restoring ${row.table} rows into ${database}`, "rows", saved.n, (done) => {
-        insertInBatches(db, { into: row.table, columns, from, where, values }, saved.n, done);
-      });
+      const restoring = insertInBatches(db, { into: row.table, columns, from, where, values }, saved.n);
+      await inBatches(`restoring ${row.table} rows into ${database}`, saved.n, restoring);
     }
   });
   sources.forEach((_, i) => db.exec(`DETACH DATABASE ${quoteIdent(`saved${i}`)}`));

@@ -36,8 +36,8 @@ import { keptSystemPrompt, targetRows, type TargetSettings } from "./target.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
 import { setAsideCount } from "./copy.ts";
 import { checkHermesId } from "./ids.ts";
-import { inProgress, startProgress } from "../../io/progress.ts";
-import { deleteInBatches, moveStaged } from "../../store/row-batches.ts";
+import { startProgress } from "../../io/progress.ts";
+import { deleteInBatches, inBatches, moveStaged } from "../../store/row-batches.ts";
 
 /**
  * What commit needs beyond the preview: the database, and what the rows are made from. The rows themselves
@@ -407,16 +407,16 @@ async function insertSession(
     const staged = await stageRows(db, "messages", storedRows(rows.messages, columns), (n) => {
       if (n % PROGRESS_ROWS === 0) step.advance(n);
     }).finally(() => step.finish());
-    const clash = await immediateTransaction(db, () => {
+    const clash = await immediateTransaction(db, async () => {
       // Checked again under the write lock: a running Hermes may have taken the id or title since planning.
       const clash = findClash(db, id, title);
       const refusal = refusalOf(db, database, id, title, clash, force);
       if (refusal) throw new RefusedError(refusal);
-      if (clash.takenId) removeSession(db, database, clash.takenId);
+      if (clash.takenId) await removeSession(db, database, clash.takenId);
       if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
       insertRow(db, "sessions", only(rows.session(), columns.sessions));
       // Hermes's full-text triggers make this the long part of a handoff: seconds for a long session.
-      inProgress(`registering in ${database}`, "rows", staged.count, (done) => moveStaged(db, staged, done));
+      await inBatches(`registering in ${database}`, staged.count, moveStaged(db, staged));
       return clash;
     });
     // What undo restores from the backup: the replaced session's rows, the title's previous holder.
@@ -446,11 +446,10 @@ async function insertSession(
 }
 
 /** Deletes the session `id` replaces (under --force), its messages a batch at a time, saying how far it is. */
-function removeSession(db: DatabaseSync, database: string, id: string): void {
+async function removeSession(db: DatabaseSync, database: string, id: string): Promise<void> {
   const rows = db.prepare("SELECT count(*) AS n FROM messages WHERE session_id = ?").get(id) as { n: number };
-  inProgress(`removing the replaced session's rows from ${database}`, "rows", rows.n, (done) => {
-    deleteInBatches(db, "messages", `"session_id" = ?`, [id], rows.n, done);
-  });
+  const what = `removing the replaced session's rows from ${database}`;
+  await inBatches(what, rows.n, deleteInBatches(db, "messages", `"session_id" = ?`, [id], rows.n));
   db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
 }
 
