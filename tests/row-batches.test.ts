@@ -148,3 +148,26 @@ test("rows staged with no listener are counted, and move in the order staged acr
     db.close();
   }
 });
+
+test("a table without rowids is copied into in one statement", () => {
+  const db = new DatabaseSync(":memory:");
+  try {
+    db.exec("CREATE TABLE kv (k TEXT PRIMARY KEY, owner TEXT) WITHOUT ROWID");
+    db.exec("CREATE TEMP TABLE saved (k TEXT PRIMARY KEY, owner TEXT) WITHOUT ROWID");
+    const insert = db.prepare("INSERT INTO temp.saved VALUES (?, ?)");
+    for (let n = 0; n < ROWS; n++) insert.run(`k${n}`, n % 2 ? "a" : "b");
+    const copy = {
+      into: "kv",
+      columns: ["k", "owner"],
+      from: "temp.saved",
+      where: `"owner" = ?`,
+      values: ["a"],
+    };
+    const { told, total } = drain(insertInBatches(db, copy, ROWS / 2));
+    assert.equal(total, ROWS / 2);
+    assert.deepEqual(told, []);
+    assert.equal(count(db, "SELECT count(*) AS n FROM kv WHERE owner = 'a'"), ROWS / 2);
+  } finally {
+    db.close();
+  }
+});

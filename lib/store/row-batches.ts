@@ -43,8 +43,8 @@ const MAX_BATCHES = 32;
 const batchRows = (rows: number): number => Math.max(MIN_BATCH_ROWS, Math.ceil(rows / MAX_BATCHES));
 
 /**
- * A rowid table can be walked by rowid; a `WITHOUT ROWID` table (none of the harnesses' tables this moves
- * in, but a ledger names its tables as it was written) is worked on in one statement.
+ * A rowid table can be walked by rowid; a `WITHOUT ROWID` table (none of the harnesses' tables this works
+ * on, but a ledger names its tables as it was written) is worked on in one statement.
  */
 function hasRowid(db: DatabaseSync, table: string): boolean {
   const row = db.prepare("SELECT wr FROM pragma_table_list WHERE name = ? AND schema = 'main'").get(table) as
@@ -100,8 +100,11 @@ export interface Copy {
 export function* insertInBatches(db: DatabaseSync, copy: Copy, expected: number, before = 0): Batches {
   const list = copy.columns.map(quoteIdent).join(", ");
   const insert = `INSERT INTO main.${quoteIdent(copy.into)} (${list}) SELECT ${list} FROM ${copy.from}`;
-  if (expected <= MIN_BATCH_ROWS) {
-    return Number(db.prepare(`${insert} WHERE ${copy.where} ORDER BY rowid`).run(...copy.values).changes);
+  // The source is a staging table or a backup's copy of the target: it has rowids when the target has.
+  const walkable = hasRowid(db, copy.into);
+  if (expected <= MIN_BATCH_ROWS || !walkable) {
+    const order = walkable ? " ORDER BY rowid" : "";
+    return Number(db.prepare(`${insert} WHERE ${copy.where}${order}`).run(...copy.values).changes);
   }
   const size = batchRows(expected);
   // The batch's last rowid first, then its rows up to that: one bound each side, no OFFSET to count through.
