@@ -127,25 +127,21 @@ function interruptedAt(marker: string, args: string[], bridge: string) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-test("Ctrl-C while a handoff reads a long session stops it: the Hermes store as it was, no backup, exit 130", async () => {
+/**
+ * A handoff into a Hermes store Ctrl-C'd when its progress first shows the step named `marker`: the store and
+ * session-bridge's folder are as they were, exit 130, one line saying so after the progress line is cleared.
+ */
+async function assertHandoffInterruptedAt(marker: string, source: (root: string) => string): Promise<void> {
   const root = tempDir();
-  const session = bigSession(root, 12);
+  const session = source(root);
   const hermes = join(root, "hermes");
   seedHermesHome(hermes, "0.19.0", "text-turns");
   const bridge = join(root, "bridge");
   mkdirSync(bridge);
   const before = await sha256(join(hermes, "state.db"));
   const storeBefore = filesUnder(hermes);
-  const r = interruptedAt("reading", [
-    "handoff",
-    session,
-    "--to",
-    "hermes",
-    "--hermes-home",
-    hermes,
-    "--cwd",
-    root,
-  ], bridge);
+  const args = ["handoff", session, "--to", "hermes", "--hermes-home", hermes, "--cwd", root];
+  const r = interruptedAt(marker, args, bridge);
   assert.equal(r.code, 130, r.stderr);
   assert.equal(r.stdout, "");
   assert.ok(
@@ -160,30 +156,17 @@ test("Ctrl-C while a handoff reads a long session stops it: the Hermes store as 
   assert.equal(await sha256(join(hermes, "state.db")), before);
   assert.deepEqual(filesUnder(hermes), storeBefore);
   assert.deepEqual(filesUnder(bridge), []);
-});
+}
 
-test("Ctrl-C while a handoff moves its rows into Hermes rolls the move back: the store as it was, no backup, exit 130", async () => {
-  const root = tempDir();
-  const session = seedClaudeHome(join(root, "claude"), "plain-text");
-  const hermes = join(root, "hermes");
-  seedHermesHome(hermes, "0.19.0", "text-turns");
-  const bridge = join(root, "bridge");
-  mkdirSync(bridge);
-  const before = await sha256(join(hermes, "state.db"));
-  const storeBefore = filesUnder(hermes);
-  // The move is the step named "registering"; its rows are staged already, the backup taken.
-  const args = ["handoff", session.path, "--to", "hermes", "--hermes-home", hermes, "--cwd", root];
-  const r = interruptedAt("registering", args, bridge);
-  assert.equal(r.code, 130, r.stderr);
-  assert.equal(r.stdout, "");
-  assert.ok(
-    r.stderr.endsWith(`${CLEAR}session-bridge: interrupted by SIGINT: nothing was changed\n`),
-    r.stderr,
-  );
-  assert.equal(await sha256(join(hermes, "state.db")), before);
-  assert.deepEqual(filesUnder(hermes), storeBefore);
-  assert.deepEqual(filesUnder(bridge), []);
-});
+test("Ctrl-C while a handoff reads a long session stops it: the Hermes store as it was, no backup, exit 130", () =>
+  assertHandoffInterruptedAt("reading", (root) => bigSession(root, 12)));
+
+// The move is the step named "registering": its rows are staged by then, the backup taken.
+test("Ctrl-C while a handoff moves its rows into Hermes rolls the move back: the store as it was, no backup, exit 130", () =>
+  assertHandoffInterruptedAt(
+    "registering",
+    (root) => seedClaudeHome(join(root, "claude"), "plain-text").path,
+  ));
 
 test("Ctrl-C while undo removes a session's rows rolls it back: the session still there and still undoable", async () => {
   const root = tempDir();
