@@ -19,6 +19,9 @@ import { filesUnder } from "./helpers/files.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 import { NO_TERMINAL, type Terminal } from "../lib/cli/terminal.ts";
 import { progressRenderer } from "../lib/cli/progress.ts";
+import { stderrProgress } from "../lib/cli/dispatch.ts";
+import { tui } from "../lib/cli/commands/tui.ts";
+import { handoff } from "../lib/cli/commands/handoff.ts";
 
 const WATCHED: Terminal = { ...NO_TERMINAL, progress: { afterMs: 0 } };
 const CLEAR = "\r\u001b[K";
@@ -218,6 +221,12 @@ test("Ctrl-C while a handoff writes the Codex rollout leaves no rollout, temp fi
   assert.deepEqual(filesUnder(codex), storeBefore);
   assert.deepEqual(filesUnder(bridge), []);
   assert.equal(readFileSync(session, "utf8"), sourceBefore, "the source is untouched");
+});
+
+test("a command that draws the screen (the TUI) gets no progress drawn on stderr; another on a terminal does", () => {
+  assert.equal(stderrProgress(tui, false, WATCHED), undefined);
+  assert.notEqual(stderrProgress(handoff, false, WATCHED), undefined);
+  assert.equal(stderrProgress(handoff, true, WATCHED), undefined);
 });
 
 test("a --json run never asks whether stderr is a terminal; a run for a person does", async () => {

@@ -23,6 +23,8 @@ import {
   tuiHomes,
 } from "./helpers/tui-homes.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { startProgress } from "../lib/io/progress.ts";
+import { notice } from "../lib/io/notices.ts";
 
 const SIZE = { columns: 80, rows: 24 };
 const ESC = "\u001b";
@@ -49,8 +51,8 @@ async function until(frame: () => string | undefined, ok: (text: string) => bool
   assert.fail(`the screen never showed ${what}:\n${frame()}`);
 }
 
-async function open(homes: TuiHomes) {
-  const ui = render(<App context={contextFor(homes)} size={SIZE} />);
+async function open(homes: TuiHomes, progressAfterMs?: number) {
+  const ui = render(<App context={contextFor(homes)} size={SIZE} progressAfterMs={progressAfterMs} />);
   const screen = () => ui.lastFrame();
   const see = (text: string | RegExp) =>
     until(screen, (f) => (typeof text === "string" ? f.includes(text) : text.test(f)), String(text));
@@ -90,6 +92,20 @@ test("the picker lists every session of every store, newest first, with harness,
   // Newest first: the Claude session was copied into its home just now, the others keep their recorded times.
   assert.ok(frame.indexOf("claude-code") < frame.indexOf("hermes"));
   assertContained(frame);
+  ui.unmount();
+});
+
+test("a long step's progress and a store's notice show on the status line (the screen is the TUI's, not stderr's)", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, screen, see } = await open(homes, 0);
+  // As the library reports a long read while planning a handoff (its first update: shown at once here).
+  const step = startProgress("reading /s/\u001b[2Jlong.jsonl", "bytes", 70 * 1048576);
+  await see(/reading \/s\/\\u001b\[2Jlong\.jsonl: 0\.0 of 70\.0 MB \(0%\), \d+\.\d s/);
+  assertContained(screen()!);
+  step.finish();
+  await until(screen, (f) => !f.includes("long.jsonl"), "the step's line gone once it ended");
+  notice("/s/state.db is locked by another process: waiting up to 30 s");
+  await see("is locked by another process");
   ui.unmount();
 });
 

@@ -49,6 +49,11 @@ export interface Command {
   options: OptionSpec;
   /** Flags the command takes once per registered harness (certify's `--claude-bin`, ...). */
   harnessOptions?(registry: Registry): OptionSpec;
+  /**
+   * It draws the whole terminal (the TUI) and shows progress and notices on it itself: a line drawn on stderr
+   * meanwhile would land in the middle of its screen.
+   */
+  drawsScreen?: true;
   run(parsed: Parsed, context: Context): Promise<number>;
 }
 

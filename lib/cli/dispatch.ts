@@ -16,6 +16,7 @@ import type { Terminal } from "./terminal.ts";
 import { recordLimitFrom, setMaxRecordBytes, setStreamFromBytes, streamFromBytes } from "../io/jsonl.ts";
 import { onProgress } from "../io/progress.ts";
 import { progressRenderer } from "./progress.ts";
+import type { ProgressTracker } from "../io/progress-display.ts";
 
 export async function runCommand(
   entry: CommandEntry,
@@ -38,11 +39,7 @@ export async function runCommand(
     return 0;
   }
   refuseExtraArguments(entry.name, command, parsed, registry);
-  // Progress only for a person watching stderr; a --json run prints its one document and nothing else, and
-  // does not ask whether stderr is a terminal (node:tty costs a few ms to load: lib/cli/terminal.ts).
-  const progress = !flag(parsed.values, "json") && terminal.progress
-    ? progressRenderer(terminal.progress, drawProgress)
-    : undefined;
+  const progress = stderrProgress(command, flag(parsed.values, "json"), terminal);
   onProgress(progress?.listener);
   onNotice((line) => {
     progress?.clear();
@@ -78,6 +75,21 @@ export async function runCommand(
     progress?.clear();
     onProgress(undefined);
   }
+}
+
+/**
+ * Progress on stderr, only for a person watching it; a --json run prints its one document and nothing else,
+ * and does not ask whether stderr is a terminal (node:tty costs a few ms to load: lib/cli/terminal.ts). A
+ * command that draws the screen (the TUI) shows progress itself: a line drawn on stderr would land in it.
+ */
+export function stderrProgress(
+  command: Command,
+  json: boolean,
+  terminal: Terminal,
+): ProgressTracker | undefined {
+  return !json && !command.drawsScreen && terminal.progress
+    ? progressRenderer(terminal.progress, drawProgress)
+    : undefined;
 }
 
 /**

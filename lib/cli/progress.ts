@@ -1,65 +1,16 @@
 /**
- * Progress of long steps on a terminal's stderr: one line, redrawn in place, that says what is being done, how
- * far it is and how long it has taken. A step shows only once it has run `afterMs` (a second on a real
- * terminal: short steps stay silent), at most ten redraws a second per step, and its line is cleared when it
- * ends.
+ * Progress of long steps on a terminal's stderr (what lib/io/progress-display.ts says to show): one line,
+ * redrawn in place, cleared when its step ends.
  */
-import type { ProgressListener, ProgressUpdate } from "../io/progress.ts";
-import { terminalField } from "../io/control-characters.ts";
+import { type ProgressDisplay, type ProgressTracker, progressTracker } from "../io/progress-display.ts";
 
-const REDRAW_MS = 100;
 const CLEAR = "\r\u001b[K";
 
-export interface ProgressDisplay {
-  /** How long a step runs before it is shown. */
-  afterMs: number;
-}
-
-export interface ProgressRenderer {
-  listener: ProgressListener;
-  /** Clears a line drawn for a step that has not finished (before an error or notice is printed). */
-  clear(): void;
-}
-
-/**
- * Draws the steps on `write` (stderr); `now` is the clock in milliseconds. Steps may overlap (a copy reads its
- * source while it writes the target): the line shows the one that reported last.
- */
+/** Draws the steps on `write` (stderr); `now` is the clock in milliseconds. */
 export function progressRenderer(
   display: ProgressDisplay,
   write: (text: string) => void,
-  now: () => number = () => performance.now(),
-): ProgressRenderer {
-  const steps = new Map<string, { since: number; drawn: number }>();
-  let shown = false;
-  const clear = () => {
-    if (shown) write(CLEAR);
-    shown = false;
-  };
-  const listener = (update: ProgressUpdate) => {
-    const at = now();
-    if (update.finished) {
-      steps.delete(update.what);
-      return clear();
-    }
-    let step = steps.get(update.what);
-    if (!step) steps.set(update.what, step = { since: at, drawn: -Infinity });
-    if (at - step.since < display.afterMs || at - step.drawn < REDRAW_MS) return;
-    step.drawn = at;
-    shown = true;
-    write(`${CLEAR}${progressLine(update, at - step.since)}`);
-  };
-  return { listener, clear };
-}
-
-/** `reading /x/s.jsonl: 35.0 of 70.0 MB (50%), 1.4 s`. */
-export function progressLine(update: ProgressUpdate, elapsedMs: number): string {
-  const amount = (n: number) => update.unit === "bytes" ? (n / 1048576).toFixed(1) : String(n);
-  const unit = update.unit === "bytes" ? "MB" : update.unit;
-  const far = update.total === undefined
-    ? `${amount(update.done)} ${unit}`
-    : `${amount(update.done)} of ${amount(update.total)} ${unit} (${
-      Math.floor(update.done * 100 / Math.max(update.total, 1))
-    }%)`;
-  return `${terminalField(update.what)}: ${far}, ${(elapsedMs / 1000).toFixed(1)} s`;
+  now?: () => number,
+): ProgressTracker {
+  return progressTracker(display, (line) => write(line === undefined ? CLEAR : `${CLEAR}${line}`), now);
 }

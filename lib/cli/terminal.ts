@@ -6,7 +6,7 @@
  */
 import { writeSync } from "node:fs";
 import { terminalText } from "../io/control-characters.ts";
-import type { ProgressDisplay } from "./progress.ts";
+import { type ProgressDisplay, SHOWN_AFTER_MS } from "../io/progress-display.ts";
 
 export interface Terminal {
   /** stdin and stdout are both terminals: someone can read a question and answer it. */
@@ -19,9 +19,6 @@ export interface Terminal {
 
 /** No one to ask: scripts, pipes, CI, in-process runs. */
 export const NO_TERMINAL: Terminal = { interactive: false, ask: () => Promise.resolve(null) };
-
-/** A step shows its progress once it has run this long: a quicker one prints nothing. */
-const PROGRESS_AFTER_MS = 1000;
 
 /**
  * This process's terminal: someone to ask if stdin and stdout both are one; progress if stderr is one. Asked
@@ -45,7 +42,7 @@ export function processTerminal(): Terminal {
 
 function detectTerminal(): Terminal {
   const { isatty } = process.getBuiltinModule("node:tty");
-  const progress = isatty(2) ? { progress: { afterMs: PROGRESS_AFTER_MS } } : {};
+  const progress = isatty(2) ? { progress: { afterMs: SHOWN_AFTER_MS } } : {};
   if (!isatty(0) || !isatty(1)) return { ...NO_TERMINAL, ...progress };
   return { interactive: true, ask: askOnStdin, ...progress };
 }

@@ -4,8 +4,11 @@
  */
 let listener: (line: string) => void = () => {};
 
-export function onNotice(handler: (line: string) => void): void {
+/** Installs where notices go; returns where they went, for a caller that takes them for a while to put back. */
+export function onNotice(handler: (line: string) => void): (line: string) => void {
+  const previous = listener;
   listener = handler;
+  return previous;
 }
 
 export function notice(line: string): void {

@@ -23,9 +23,14 @@ export type ProgressListener = (update: ProgressUpdate) => void;
 
 let listener: ProgressListener | undefined;
 
-/** Installs the listener (one per process, as the CLI runs one command); `undefined` removes it. */
-export function onProgress(handler: ProgressListener | undefined): void {
+/**
+ * Installs the listener (one per process, as the CLI runs one command); `undefined` removes it. Returns the
+ * one it replaces, for a caller that shows progress for a while (the TUI) to put back.
+ */
+export function onProgress(handler: ProgressListener | undefined): ProgressListener | undefined {
+  const previous = listener;
   listener = handler;
+  return previous;
 }
 
 export interface ProgressStep {

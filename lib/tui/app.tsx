@@ -25,6 +25,9 @@ import { HelpScreen } from "./footer.tsx";
 import { eachKey, type KeyHandler, type KeyHelp, KeyTarget, useKeys } from "./keys.ts";
 import { clip, field } from "./text.ts";
 import { messageOf } from "../errors.ts";
+import { onProgress } from "../io/progress.ts";
+import { progressTracker, SHOWN_AFTER_MS } from "../io/progress-display.ts";
+import { onNotice } from "../io/notices.ts";
 
 type Screen =
   | { kind: "transcript"; row: Row }
@@ -36,6 +39,8 @@ export interface AppProps {
   context: TuiContext;
   /** Fixed size (tests); default: the terminal's, following resizes. */
   size?: { columns: number; rows: number };
+  /** How long a step runs before the status line shows it (tests: 0); default: a second, as on stderr. */
+  progressAfterMs?: number;
   /** The listing already under way (startListing: the stores are read while Ink loads); default: started here. */
   listings?: AsyncIterator<Listing>;
   /** Called once the first sessions are on screen (the bench times this: the picker's first screen). */
@@ -92,6 +97,22 @@ export function App(props: AppProps) {
     });
   }, [context]);
   useEffect(reload, []);
+  // The library's long steps (reading a session to plan, registering it) and its notices (a store locked by
+  // a running harness) show on the status line: the screen is the TUI's, a line drawn on stderr would land
+  // in the middle of it.
+  const [progress, setProgress] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const tracker = progressTracker({ afterMs: props.progressAfterMs ?? SHOWN_AFTER_MS }, setProgress);
+    const previousProgress = onProgress(tracker.listener);
+    const previousNotice = onNotice((line) => {
+      tracker.clear();
+      setMessage(line);
+    });
+    return () => {
+      onProgress(previousProgress);
+      onNotice(previousNotice);
+    };
+  }, []);
   // The bench times these: the first rows on screen (or every store answered with none), then every store.
   const firstRowsSeen = useRef(false);
   const allListedSeen = useRef(false);
@@ -204,7 +225,9 @@ export function App(props: AppProps) {
     <KeyTarget.Provider value={keyTarget}>
       <Box flexDirection="column" width={width} height={height}>
         {help ? <HelpScreen keys={help} width={width} /> : screen}
-        <Text color="red" wrap="truncate-end">{clip(field(message), width) || " "}</Text>
+        {message || !progress
+          ? <Text color="red" wrap="truncate-end">{clip(field(message), width) || " "}</Text>
+          : <Text color="yellow" wrap="truncate-end">{clip(progress, width)}</Text>}
       </Box>
     </KeyTarget.Provider>
   );

@@ -9,6 +9,7 @@ export const tui: Command = {
 and undo. Also what \`session-bridge\` with no command opens on a terminal. Press ? inside for every key.`,
   arguments: [],
   options: {},
+  drawsScreen: true,
   async run(_parsed, context) {
     if (!context.terminal.interactive) {
       throw new InputError(

@@ -1,0 +1,68 @@
+/**
+ * Which long step a person sees, and as what line: what it does, how far it is and how long it has taken. A
+ * step shows only once it has run `afterMs` (a second on a real terminal: short steps stay silent), at most
+ * ten redraws a second per step, and nothing once it ends. The CLI draws the line on stderr
+ * (lib/cli/progress.ts), the TUI in its status line.
+ */
+import type { ProgressListener, ProgressUpdate } from "./progress.ts";
+import { terminalField } from "./control-characters.ts";
+
+const REDRAW_MS = 100;
+
+/** A step shows its progress once it has run this long, for a person: a quicker one shows nothing. */
+export const SHOWN_AFTER_MS = 1000;
+
+export interface ProgressDisplay {
+  /** How long a step runs before it is shown. */
+  afterMs: number;
+}
+
+export interface ProgressTracker {
+  listener: ProgressListener;
+  /** Drops the line shown for a step that has not finished (before an error or notice takes its place). */
+  clear(): void;
+}
+
+/**
+ * Tells `show` the line to show, or undefined when there is none any more; `now` is the clock in
+ * milliseconds. Steps may overlap (a copy reads its source while it writes the target): the line shows the
+ * one that reported last.
+ */
+export function progressTracker(
+  display: ProgressDisplay,
+  show: (line: string | undefined) => void,
+  now: () => number = () => performance.now(),
+): ProgressTracker {
+  const steps = new Map<string, { since: number; drawn: number }>();
+  let shown = false;
+  const clear = () => {
+    if (shown) show(undefined);
+    shown = false;
+  };
+  const listener = (update: ProgressUpdate) => {
+    const at = now();
+    if (update.finished) {
+      steps.delete(update.what);
+      return clear();
+    }
+    let step = steps.get(update.what);
+    if (!step) steps.set(update.what, step = { since: at, drawn: -Infinity });
+    if (at - step.since < display.afterMs || at - step.drawn < REDRAW_MS) return;
+    step.drawn = at;
+    shown = true;
+    show(progressLine(update, at - step.since));
+  };
+  return { listener, clear };
+}
+
+/** `reading /x/s.jsonl: 35.0 of 70.0 MB (50%), 1.4 s`. */
+export function progressLine(update: ProgressUpdate, elapsedMs: number): string {
+  const amount = (n: number) => update.unit === "bytes" ? (n / 1048576).toFixed(1) : String(n);
+  const unit = update.unit === "bytes" ? "MB" : update.unit;
+  const far = update.total === undefined
+    ? `${amount(update.done)} ${unit}`
+    : `${amount(update.done)} of ${amount(update.total)} ${unit} (${
+      Math.floor(update.done * 100 / Math.max(update.total, 1))
+    }%)`;
+  return `${terminalField(update.what)}: ${far}, ${(elapsedMs / 1000).toFixed(1)} s`;
+}
