@@ -109,7 +109,8 @@ test("rows staged with no listener are counted, and move in the order staged acr
     function* rows() {
       for (let n = 0; n < ROWS; n++) {
         const row = { session_id: "long", role: "user", content: `word-${n} zebra`, timestamp: n };
-        yield n < ROWS / 2 ? row : { ...row, tool_name: "shell" };
+        const shaped = n < ROWS / 2 ? row : { ...row, tool_name: "shell" };
+        yield { names: Object.keys(shaped), values: Object.values(shaped) };
       }
     }
     const staged = await stageRows(db, "messages", rows());

@@ -1,13 +1,13 @@
 /**
  * Rows staged for a table (stageRows) wait in the connection's temp database, in large pages and a cache
- * bounded in bytes (STAGING_PRAGMAS in lib/store/sqlite.ts), and move into the table unchanged and in order.
- * Structural: nothing is timed.
+ * bounded in bytes (STAGING_PRAGMAS in lib/store/sqlite.ts), a temp table per run of rows naming the same
+ * columns, and move into the table unchanged and in order. Structural: nothing is timed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { openForWrite, stageRows } from "../lib/store/sqlite.ts";
+import { openForWrite, type StagedRow, stageRows } from "../lib/store/sqlite.ts";
 import { moveStaged } from "../lib/store/row-batches.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -27,6 +27,10 @@ const pragma = (db: DatabaseSync, name: string): unknown =>
 
 const rowsOf = (n: number) => Array.from({ length: n }, (_, i) => ({ a: `${"x".repeat(3000)} ${i}`, b: i }));
 
+/** Each row with a names array of its own, as a caller that shares none would give them. */
+const staging = (rows: Record<string, unknown>[]): StagedRow[] =>
+  rows.map((row) => ({ names: Object.keys(row), values: Object.values(row) }));
+
 /** Moves every staged row in one transaction, as a handoff does; returns how many moved. */
 function moveAll(db: DatabaseSync, staged: Awaited<ReturnType<typeof stageRows>>): number {
   db.exec("BEGIN IMMEDIATE");
@@ -37,6 +41,9 @@ function moveAll(db: DatabaseSync, staged: Awaited<ReturnType<typeof stageRows>>
   return next.value;
 }
 
+const stored = (db: DatabaseSync) =>
+  db.prepare("SELECT a, b FROM t ORDER BY id").all().map((r) => ({ ...r }));
+
 test("rows wait in 64 KiB temp pages with a cache of 2 MB, the store keeping its own pages", async () => {
   const rows = rowsOf(300);
   const db = openForWrite(store("pages.db"));
@@ -44,12 +51,40 @@ test("rows wait in 64 KiB temp pages with a cache of 2 MB, the store keeping its
     // As a handoff does, the connection reads its store first: the temp cache is then left at 0 (SQLite's
     // default, counted in pages) unless set.
     db.prepare("SELECT count(*) FROM t").get();
-    const staged = await stageRows(db, "t", rows);
+    const staged = await stageRows(db, "t", staging(rows));
     assert.equal(pragma(db, "temp.page_size"), 65536);
     assert.equal(pragma(db, "temp.cache_size"), -2000, "the cache is counted in KiB, not in (larger) pages");
     assert.equal(moveAll(db, staged), rows.length);
     assert.equal(pragma(db, "main.page_size"), 4096);
-    assert.deepEqual(db.prepare("SELECT a, b FROM t ORDER BY id").all().map((r) => ({ ...r })), rows);
+    assert.deepEqual(stored(db), rows);
+  } finally {
+    db.close();
+  }
+});
+
+test("rows naming the same columns share a temp table however their names come; another shape gets its own", async () => {
+  const db = openForWrite(store("runs.db"));
+  try {
+    const ab = ["a", "b"];
+    const rows: StagedRow[] = [
+      { names: ab, values: ["one", 1] },
+      { names: ab, values: ["two", 2] },
+      { names: ["a", "b"], values: ["three", 3] },
+      { names: ["a"], values: ["four"] },
+      { names: ["a", "b"], values: ["five", true] },
+    ];
+    const staged = await stageRows(db, "t", rows);
+    assert.deepEqual(staged.runs.map((r) => r.names), [["a", "b"], ["a"], ["a", "b"]]);
+    assert.equal(moveAll(db, staged), 5);
+    // A row without a column leaves it to the table (NULL here, its default where it has one), and values go
+    // in as sqlValue makes them (true as 1).
+    assert.deepEqual(stored(db), [
+      { a: "one", b: 1 },
+      { a: "two", b: 2 },
+      { a: "three", b: 3 },
+      { a: "four", b: null },
+      { a: "five", b: 1 },
+    ]);
   } finally {
     db.close();
   }

@@ -85,7 +85,7 @@ export interface Copy {
   /** The table rows go into, in the main database. */
   into: string;
   /** The columns copied, by name, in both tables. */
-  columns: string[];
+  columns: readonly string[];
   /** The table rows come from, qualified (`temp."t"`, `"saved0"."messages"`); read in rowid order. */
   from: string;
   /** Which of its rows, bound to `values`. */

@@ -256,7 +256,7 @@ export function quoteIdent(name: string): string {
 const inserts = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
 
 /** The insert of `names` into `target`, a table as SQL names it (quoted, and qualified when need be). */
-function insertStatement(db: DatabaseSync, target: string, names: string[]): StatementSync {
+function insertStatement(db: DatabaseSync, target: string, names: readonly string[]): StatementSync {
   let statements = inserts.get(db);
   if (!statements) inserts.set(db, statements = new Map());
   const key = `${target}\u0000${names.join("\u0000")}`;
@@ -284,8 +284,21 @@ export interface StagedRows {
   /** How many rows were staged. */
   count: number;
   /** One temp table per run of rows naming the same columns, in order. */
-  runs: { temp: string; names: string[] }[];
+  runs: { temp: string; names: readonly string[] }[];
 }
+
+/**
+ * One row to stage: its values in the order of its column names. Rows of one shape may share one `names`
+ * array, which makes telling that they do one comparison (a long session stages tens of thousands of rows
+ * of a few shapes); values are stored as sqlValue makes them.
+ */
+export interface StagedRow {
+  names: readonly string[];
+  values: readonly unknown[];
+}
+
+const sameNames = (a: readonly string[], b: readonly string[]): boolean =>
+  a === b || (a.length === b.length && a.every((name, i) => name === b[i]));
 
 /**
  * The connection's temp database, where rows are staged, spills to a temp file beyond its cache. At SQLite's
@@ -309,26 +322,25 @@ const STAGING_PRAGMAS = "PRAGMA temp.page_size = 65536; PRAGMA temp.cache_size =
 export async function stageRows(
   db: DatabaseSync,
   table: string,
-  rows: Iterable<Row> | AsyncIterable<Row>,
+  rows: Iterable<StagedRow> | AsyncIterable<StagedRow>,
   onRow?: (staged: number) => void,
 ): Promise<StagedRows> {
   const staged: StagedRows = { table, count: 0, runs: [] };
-  let names: string[] = [];
+  let names: readonly string[] = [];
   // The run's insert, fetched once per run: a long session stages tens of thousands of rows of one shape.
   let insert: StatementSync["run"] | undefined;
   db.exec(STAGING_PRAGMAS);
   db.exec("BEGIN");
   try {
     for await (const row of rows) {
-      const keys = Object.keys(row);
-      if (!insert || keys.length !== names.length || keys.some((k, i) => k !== names[i])) {
+      if (!insert || !sameNames(row.names, names)) {
         const temp = `temp.${quoteIdent(`session_bridge_staged_${table}_${staged.runs.length}`)}`;
-        names = keys;
+        names = row.names;
         staged.runs.push({ temp, names });
-        db.exec(`CREATE TEMP TABLE ${temp} (${keys.map(quoteIdent).join(", ")})`);
-        insert = insertStatement(db, temp, keys).run;
+        db.exec(`CREATE TEMP TABLE ${temp} (${names.map(quoteIdent).join(", ")})`);
+        insert = insertStatement(db, temp, names).run;
       }
-      insert(...keys.map((n) => sqlValue(row[n])));
+      insert(...row.values.map(sqlValue));
       // Counted apart from the call: `onRow?.(++count)` skips its argument, the count too, with no listener.
       staged.count++;
       onRow?.(staged.count);

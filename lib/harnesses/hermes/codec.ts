@@ -9,5 +9,5 @@ export { providerFamily, toMessage } from "./to-ir.ts";
 export { handshakeRow, OpenCallStubs, type TargetRows, targetRows, type TargetSettings } from "./target.ts";
 export { foreignMessages } from "./from-ir.ts";
 export { copiedMessages } from "./copy.ts";
-export { blankMessage, hermesTitle, storedMessage } from "./rows.ts";
+export { blankMessage, hermesTitle, storedForm } from "./rows.ts";
 export { decodeMessage } from "./message.ts";

@@ -30,7 +30,7 @@ import {
 import { uncarriedByCopy } from "./carried.ts";
 import { configuredModel } from "./config.ts";
 import { type StoreColumns, storeColumns, type StoreShape, storeShape } from "./database.ts";
-import { type ExportedMessage, hermesTitle, storedMessage, TITLE_MAX } from "./rows.ts";
+import { type ExportedMessage, hermesTitle, storedForm, type StoredMessage, TITLE_MAX } from "./rows.ts";
 import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./profiles.ts";
 import { keptSystemPrompt, targetRows, type TargetSettings } from "./target.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
@@ -457,9 +457,10 @@ async function removeSession(db: DatabaseSync, database: string, id: string): Pr
 async function* storedRows(
   messages: AsyncIterable<ExportedMessage>,
   columns: StoreColumns,
-): AsyncGenerator<Row> {
+): AsyncGenerator<StoredMessage> {
+  const stored = storedForm(columns.messages);
   for await (const m of messages) {
-    if (m.active === 1 || columns.messages.has("active")) yield storedMessage(m, columns.messages);
+    if (m.active === 1 || columns.messages.has("active")) yield stored(m);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The rows a handoff writes, typed by the newest captured schema generation so that every column is named
  * (the compiler refuses a row that forgets one). Messages are held as `hermes sessions export` shows them
- * (content decoded, `tool_calls` parsed); `storedMessage` turns one into its column form for an INSERT.
+ * (content decoded, `tool_calls` parsed); `storedForm` turns them into their column form for an INSERT.
  */
 import type { HermesMessagesRow, HermesSessionsRow } from "../../generated/hermes/0.19.0.ts";
 import type { RecordClock } from "../../ir/clock.ts";
@@ -46,24 +46,36 @@ export function blankMessage(
   };
 }
 
+/** A message in column form: the columns it fills, in order, and their values. */
+export interface StoredMessage {
+  names: readonly string[];
+  values: unknown[];
+}
+
 /**
- * Column form, for the columns a database has (an older generation has fewer), made in one pass over the row:
- * content behind its JSON prefix when it is a list, `tool_calls` as Python-style JSON text.
+ * Column form, for the columns a database has (an older generation has fewer): content behind its JSON prefix
+ * when it is a list, `tool_calls` as Python-style JSON text. The columns are worked out once per shape of
+ * message and shared by the messages of that shape (every row of a rendered thread; a copy's rows and the
+ * rows added to them may differ), so a long session's rows are made without an object each in between.
  */
-export function storedMessage(
-  message: ExportedMessage,
-  columns: ReadonlySet<string>,
-): Partial<Omit<HermesMessagesRow, "id">> {
-  const row: Record<string, unknown> = {};
-  for (const name in message) {
-    if (name === "id" || !columns.has(name)) continue;
-    row[name] = name === "content"
-      ? encodeContent(message.content)
-      : name === "tool_calls"
-      ? message.tool_calls ? pyJson(message.tool_calls, { ensureAscii: true }) : null
-      : message[name as keyof ExportedMessage];
-  }
-  return row;
+export function storedForm(columns: ReadonlySet<string>): (message: ExportedMessage) => StoredMessage {
+  let keys: string[] = [];
+  let names: readonly string[] = [];
+  return (message) => {
+    const own = Object.keys(message);
+    if (own.length !== keys.length || own.some((key, i) => key !== keys[i])) {
+      keys = own;
+      names = own.filter((name) => name !== "id" && columns.has(name));
+    }
+    const values = names.map((name) =>
+      name === "content"
+        ? encodeContent(message.content)
+        : name === "tool_calls"
+        ? message.tool_calls ? pyJson(message.tool_calls, { ensureAscii: true }) : null
+        : message[name as keyof ExportedMessage]
+    );
+    return { names, values };
+  };
 }
 
 /** Hermes's title rules (SessionDB.sanitize_title): no control or invisible characters, one line, 100 at most. */
