@@ -66,7 +66,10 @@ export class ListingCache {
     return part.sessions;
   }
 
-  /** What part `key` of `store` lists now, with the stamp taken before it was read (a change meanwhile shows next time). */
+  /**
+   * What part `key` of `store` lists now, with the stamp taken before it was read (a change made meanwhile
+   * shows next time).
+   */
   set(store: string, key: string, stamp: string, sessions: SessionSummary[]): void {
     this.partsOf(store)[key] = { stamp: digest(stamp), sessions };
     this.changed = true;
