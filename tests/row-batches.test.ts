@@ -99,21 +99,22 @@ test("a batched copy takes every row in rowid order, rowids past 2^53 and below 
   }
 });
 
+/** ROWS messages of session `long` in two runs: the second half, with a tool name, names one more column. */
+function* twoShapesOfRows() {
+  for (let n = 0; n < ROWS; n++) {
+    const row = { session_id: "long", role: "user", content: `word-${n} zebra`, timestamp: n };
+    const shaped = n < ROWS / 2 ? row : { ...row, tool_name: "shell" };
+    yield { names: Object.keys(shaped), values: Object.values(shaped) };
+  }
+}
+
 test("rows staged with no listener are counted, and move in the order staged across runs of other columns", async () => {
   const dir = tempDir("row-batches-staged");
   // A store connection, as a handoff opens it (its statements name the database when they fail).
   const db = openForWrite(seedHermesHome(join(dir, "hermes"), "0.19.0", "text-turns"));
   try {
     db.exec(`INSERT INTO sessions (id, source, started_at) VALUES ('long', 'cli', 1)`);
-    // Two runs: rows with a tool name name one more column.
-    function* rows() {
-      for (let n = 0; n < ROWS; n++) {
-        const row = { session_id: "long", role: "user", content: `word-${n} zebra`, timestamp: n };
-        const shaped = n < ROWS / 2 ? row : { ...row, tool_name: "shell" };
-        yield { names: Object.keys(shaped), values: Object.values(shaped) };
-      }
-    }
-    const staged = await stageRows(db, "messages", rows());
+    const staged = await stageRows(db, "messages", twoShapesOfRows());
     // The count sizes the move's batches and the sessions row's message count: it was 0 with no listener.
     assert.equal(staged.count, ROWS);
     assert.equal(staged.runs.length, 2);
