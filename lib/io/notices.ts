@@ -1,6 +1,7 @@
 /**
  * Progress a user should see while a command waits (a store locked by a running harness). Lower layers say
- * what is happening; the CLI decides where it goes (stderr), and library callers may ignore it.
+ * what is happening; the front end decides where it goes (the CLI: stderr; the TUI: its status line), and
+ * library callers may ignore it.
  */
 let listener: (line: string) => void = () => {};
 

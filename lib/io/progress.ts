@@ -1,7 +1,8 @@
 /**
  * How far a long step has got (reading a transcript, writing a file, backing up or registering in a store).
- * Lower layers say what they do and how far they are; the CLI decides whether and how it is shown (on a
- * terminal's stderr only), and library callers may listen or not. With no listener, a step costs nothing.
+ * Lower layers say what they do and how far they are; the front end decides whether and how it is shown (the
+ * CLI on a terminal's stderr only, the TUI on its status line: lib/io/progress-display.ts), and library
+ * callers may listen or not. With no listener, a step costs nothing.
  */
 
 /** What a step counts: bytes of a file, rows of a store, or pages of a database being copied. */
