@@ -87,14 +87,27 @@ export function holdingStore(name: string) {
   const gate = new Promise<void>((r) => (release = r));
   const started = new Map<string, number>();
   const registry: Registry = {
-    harnesses: builtinRegistry.harnesses.map((h) => ({
-      ...h,
-      list: async (home: string) => {
+    harnesses: builtinRegistry.harnesses.map((h) => {
+      const holding = async () => {
         started.set(h.name, (started.get(h.name) ?? 0) + 1);
         if (h.name === name) await gate;
-        return h.list(home);
-      },
-    })),
+      };
+      const parts = h.listingParts;
+      return {
+        ...h,
+        list: async (home: string) => {
+          await holding();
+          return h.list(home);
+        },
+        // A store listed by parts (through the listing cache) never calls `list`: it is held here alike.
+        ...(parts && {
+          listingParts: async (home: string) => {
+            await holding();
+            return parts(home);
+          },
+        }),
+      };
+    }),
   };
   return { registry, release, started };
 }
