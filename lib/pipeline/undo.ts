@@ -21,7 +21,7 @@ export interface UndoRequest {
   last?: boolean;
   /** Plan only: nothing is changed. */
   dryRun?: boolean;
-  /** Also remove files and rows changed since the handoff (a copy is saved first). */
+  /** Also undo files and rows changed since the handoff (a copy is saved first). */
   force?: boolean;
   now?: Date;
   /** session-bridge's own folder: the undo ledger and backups. */

@@ -28,6 +28,7 @@ import {
   type UndoIntent,
 } from "./intent.ts";
 import { applyUndo, matchingRows, undoCommitted } from "./undo.ts";
+import { hashReplaced } from "./replaced.ts";
 import { isPublishTemp } from "../io/publish.ts";
 
 export interface RecoveryPlan {
@@ -209,7 +210,7 @@ async function completedEntry(intent: Intent): Promise<LedgerEntry> {
       const restoreFrom = before !== null ? databaseBackup(rows.database) : undefined;
       return { ...rows, count: matchingRows(rows), ...(restoreFrom ? { restoreFrom } : {}) };
     }),
-    replaced: fileCopies(intent).filter((c) => basename(c.backup) !== MANIFEST),
+    replaced: await hashReplaced(fileCopies(intent).filter((c) => basename(c.backup) !== MANIFEST)),
     backups: Object.keys(copies).map((c) => join(intent.backupFolder, c)),
   };
 }
