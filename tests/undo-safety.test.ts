@@ -7,8 +7,18 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
@@ -18,6 +28,8 @@ import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { backupsRoot } from "../lib/store/backup.ts";
 import { ledgerPath } from "../lib/store/ledger.ts";
+import { operationLockPath } from "../lib/store/operation-lock.ts";
+import { scriptArgv } from "../lib/runtime.ts";
 
 type Target = "claude" | "codex" | "hermes";
 const HOME_FLAG = { claude: "--claude-home", codex: "--codex-home", hermes: "--hermes-home" } as const;
@@ -235,4 +247,18 @@ test(`${RACERS} forced undos of a resumed --force handoff into Claude Code at on
   assert.equal(folders.length, 1, "one undo, one copy of the resumed transcript");
   const copies = readdirSync(join(backupsRoot(s.bridge), folders[0]!)).filter((n) => n !== "manifest.json");
   assert.deepEqual(copies.map((c) => readFileSync(join(backupsRoot(s.bridge), folders[0]!, c))), [resumed]);
+});
+
+test("an undo lock left by a process killed holding it does not block the next undo, which removes it", async () => {
+  const s = setup("claude");
+  const done = await handOff(s);
+  const [bin, ...pre] = scriptArgv(fileURLToPath(new URL("./helpers/die-holding-lock.ts", import.meta.url)));
+  const killed = spawnSync(bin!, [...pre, s.bridge, done.op], { encoding: "utf8" });
+  assert.equal(killed.signal, "SIGKILL", killed.stderr);
+  assert.ok(existsSync(operationLockPath(s.bridge, done.op)), "the killed process left no lock to take over");
+  const r = await runCli(["undo", done.op], s.env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, "");
+  assert.ok(!existsSync(done.target.path));
+  assert.ok(!existsSync(operationLockPath(s.bridge, done.op)), "the lock was left behind");
 });
