@@ -100,9 +100,12 @@ function rowCounts(database: string | undefined): Record<string, number> {
   }
 }
 
-/** Temp files a publish leaves when killed (`.<name>.<pid>.<hex>.tmp`), anywhere under `root`. */
+/**
+ * Temp files a publish leaves when killed (`.<name>.<pid>.<hex>.tmp`), and an undo's operation lock (and its
+ * takeover file), anywhere under `root`.
+ */
 function debris(root: string): string[] {
-  return Object.keys(snapshot(root)).filter((p) => /(?:^|\/)\.[^/]+\.tmp$/.test(p));
+  return Object.keys(snapshot(root)).filter((p) => /(?:^|\/)\.[^/]+\.tmp$|\.lock$|\.takeover$/.test(p));
 }
 
 const POINTS: Record<string, { point: string; committed: boolean }[]> = {

@@ -34,6 +34,7 @@ import { holdingSignals } from "../io/interrupt.ts";
 import { shellQuote } from "../io/shell.ts";
 import { newUuid } from "../ids.ts";
 import { recordOperation, sha256File } from "../store/ledger.ts";
+import { hashReplaced } from "../store/replaced.ts";
 import { applyRetention, type PrunePlan } from "../store/prune.ts";
 import { provenancePath, saveProvenance } from "../tools/provenance.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
@@ -305,7 +306,7 @@ async function recordHandoff(
       result.written.map(async (path) => ({ path, sha256: await sha256File(path) })),
     ),
     rows: result.rows,
-    replaced: result.replaced,
+    replaced: await hashReplaced(result.replaced),
     backups: result.backups,
   });
 }

@@ -7,7 +7,8 @@
 import { restoreAliases, type RestoredAlias } from "../registry/follow.ts";
 import { InputError, RefusedError } from "../errors.ts";
 import { holdingSignals } from "../io/interrupt.ts";
-import { type LedgerEntry, pendingOperations } from "../store/ledger.ts";
+import { type LedgerEntry, operationHistory, pendingOperations } from "../store/ledger.ts";
+import { withOperationLock } from "../store/operation-lock.ts";
 import { applyRetention, type PrunePlan } from "../store/prune.ts";
 import { carryOutUndo, planUndo, type UndoPlan, undoRefusal } from "../store/undo.ts";
 import { recoverIfInterrupted } from "./recover.ts";
@@ -21,7 +22,7 @@ export interface UndoRequest {
   last?: boolean;
   /** Plan only: nothing is changed. */
   dryRun?: boolean;
-  /** Also remove files and rows changed since the handoff (a copy is saved first). */
+  /** Also undo files and rows changed since the handoff (a copy is saved first). */
   force?: boolean;
   now?: Date;
   /** session-bridge's own folder: the undo ledger and backups. */
@@ -61,13 +62,32 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
   const dryRun = request.dryRun ?? false;
   // A handoff a crash interrupted is finished first, so the newest handoff is really the newest.
   if (!dryRun) await recoverIfInterrupted(bridgeHome);
+  const chosen = chosenOperation(bridgeHome, ref);
+  // Undos of one operation run one at a time, from their first read: planned while another carries it out,
+  // an undo would see its half-done work as changes, or remove what that one already removed.
+  return await withOperationLock(bridgeHome, chosen, async () => {
+    // Read again under the lock: the undo this one waited for may have taken it back.
+    const entry = pendingOperations(bridgeHome).find((e) => e.op === chosen);
+    if (!entry) throw alreadyUndone(chosen);
+    return await undoEntry(entry, request, dryRun);
+  });
+}
+
+/** The operation `ref` names (a prefix of its id), or the newest pending one when there is no `ref`. */
+function chosenOperation(bridgeHome: string, ref: string | undefined): string {
   const pending = pendingOperations(bridgeHome);
   const entry = ref === undefined ? pending.at(-1) : pending.find((e) => e.op.startsWith(ref));
-  if (!entry) {
-    throw new RefusedError(
-      ref === undefined ? "nothing to undo" : `no pending operation ${JSON.stringify(ref)}`,
-    );
-  }
+  if (entry) return entry.op;
+  if (ref === undefined) throw new RefusedError("nothing to undo");
+  const undone = operationHistory(bridgeHome).find((e) => e.op.startsWith(ref) && e.undone);
+  throw undone ? alreadyUndone(undone.op) : new RefusedError(`no pending operation ${JSON.stringify(ref)}`);
+}
+
+const alreadyUndone = (op: string) => new RefusedError(`operation ${op} is already undone`);
+
+/** Plans the undo of `entry` and, unless it is a dry run, carries it out (the caller holds its lock). */
+async function undoEntry(entry: LedgerEntry, request: UndoRequest, dryRun: boolean): Promise<UndoOutcome> {
+  const { bridgeHome } = request;
   const plan = await planUndo(entry);
   const force = request.force ?? false;
   const now = request.now ?? new Date();

@@ -266,7 +266,8 @@ export function stillRunning(intent: AnyIntent): boolean {
   return intent.host === hostname() && processAlive(intent.pid);
 }
 
-function processAlive(pid: number): boolean {
+/** Whether process `pid` of this machine is running (this process counts). */
+export function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);

@@ -26,8 +26,16 @@ export interface LedgerEntry {
   target: { harness: string; id: string; path: string };
   written: { path: string; sha256: string }[];
   rows: KeyedRows[];
-  replaced: { path: string; backup: string }[];
+  replaced: ReplacedFile[];
   backups: string[];
+}
+
+/** A file a handoff replaced, where its old content was saved, and what the handoff left there. */
+export interface ReplacedFile {
+  path: string;
+  backup: string;
+  /** The hash of what the handoff left (null: it took the file away); absent in entries from before undo checked. */
+  sha256?: string | null;
 }
 
 interface UndoneMark {

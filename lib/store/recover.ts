@@ -6,8 +6,8 @@
  *     gets the operation as the handoff would have recorded it, so `undo` sees the session;
  *   - not committed: what exists of it is removed (files it created, folders it made), files it replaced are
  *     put back from their backups, and its backup folder goes (it copies a store that never changed).
- * Either way its debris goes too: the hidden temp files of its publishes (named after the intent's process)
- * and a torn backup manifest. Nothing is removed that the intent does not name.
+ * Either way its debris goes too: the hidden temp files of its publishes (named after the intent's process),
+ * a torn backup manifest, and an undo's lock on its operation. Nothing is removed that the intent does not name.
  *
  * An undo cut short is decided the same way (lib/store/undo.ts): if it had changed anything (rows deleted, a
  * file removed or put back, the ledger told), its remaining steps are carried out and the ledger says undone;
@@ -28,6 +28,8 @@ import {
   type UndoIntent,
 } from "./intent.ts";
 import { applyUndo, matchingRows, undoCommitted } from "./undo.ts";
+import { hashReplaced } from "./replaced.ts";
+import { removeStaleLock } from "./operation-lock.ts";
 import { isPublishTemp } from "../io/publish.ts";
 
 export interface RecoveryPlan {
@@ -120,6 +122,8 @@ export async function carryOutRecovery(
     for (const path of plan.remove) {
       if (!intent.remove.some((f) => f.path === path)) rmSync(path, { recursive: true, force: true });
     }
+    // The killed undo's lock on the operation goes too (unless another undo of it has taken it over since).
+    removeStaleLock(bridgeHome, intent.op);
     removeIntent(bridgeHome, intent);
     return undefined;
   }
@@ -209,7 +213,7 @@ async function completedEntry(intent: Intent): Promise<LedgerEntry> {
       const restoreFrom = before !== null ? databaseBackup(rows.database) : undefined;
       return { ...rows, count: matchingRows(rows), ...(restoreFrom ? { restoreFrom } : {}) };
     }),
-    replaced: fileCopies(intent).filter((c) => basename(c.backup) !== MANIFEST),
+    replaced: await hashReplaced(fileCopies(intent).filter((c) => basename(c.backup) !== MANIFEST)),
     backups: Object.keys(copies).map((c) => join(intent.backupFolder, c)),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * Takes one handoff back: deletes the rows it inserted (after an online backup of each database, in one
- * transaction per database), restores files it replaced, and removes files it created. A created file that
- * changed since (the target harness appended to it) is kept unless forced, and then saved first. Like a
+ * transaction per database), restores files it replaced, and removes files it created. A file of either kind
+ * changed since (the target harness appended to it) is left as it is unless forced, and then saved first. Like a
  * handoff, an undo writes its intent first (lib/store/intent.ts), so a kill during it is finished or rolled
  * back by recovery (lib/store/recover.ts) and the ledger never says undone what is not, or pending what is gone.
  */
@@ -17,6 +17,7 @@ import { copyIntoPlace } from "../io/publish.ts";
 import { deleteInBatches, inBatches, insertInBatches } from "./row-batches.ts";
 import type { LedgerEntry } from "./ledger.ts";
 import { markUndone, recordedUndone, sha256File } from "./ledger.ts";
+import { replacedChanged } from "./replaced.ts";
 import {
   fileStamp,
   type IntentRows,
@@ -39,7 +40,10 @@ import {
 export interface UndoPlan {
   entry: LedgerEntry;
   remove: string[];
-  /** Files, or a database's rows, changed since the handoff: removing them would lose what was added after it. */
+  /**
+   * Files (created or replaced by the handoff), or a database's rows, changed since the handoff: removing them or
+   * putting the old ones back would lose what was added after it.
+   */
   changed: string[];
   restore: { path: string; backup: string }[];
   rows: KeyedRows[];
@@ -53,6 +57,7 @@ export async function planUndo(entry: LedgerEntry): Promise<UndoPlan> {
     remove.push(file.path);
     if ((await sha256File(file.path)) !== file.sha256) changed.push(file.path);
   }
+  for (const file of entry.replaced) if (await replacedChanged(file)) changed.push(file.path);
   for (const row of entry.rows) {
     if (row.count !== undefined && existsSync(row.database) && matchingRows(row) !== row.count) {
       changed.push(`${row.database} (${row.table} rows of ${JSON.stringify(row.key)})`);
@@ -81,7 +86,7 @@ export function undoRefusal(plan: UndoPlan, force: boolean): string | undefined 
   if (!plan.changed.length || force) return undefined;
   return `${
     plan.changed[0]
-  } changed since the handoff (was it resumed?); --force removes it after saving a copy`;
+  } changed since the handoff (was it resumed?); --force saves a copy of it first, then undoes the handoff`;
 }
 
 /**

@@ -16,7 +16,8 @@ export const undo: Command = {
                to confirm the newest; anywhere else that is bad usage)
   --list       list the handoffs that can be undone
   --dry-run    show what undo would remove or restore, or why it would refuse, and change nothing
-  --force      also remove files that changed since the handoff (a copy is saved first)`,
+  --force      also undo what changed since the handoff (files removed or put back, rows deleted; a copy
+               of each is saved first)`,
   arguments: ["[operation]"],
   options: {
     list: { type: "boolean" },
@@ -97,14 +98,9 @@ function showOutcome({ dryRun, entry, plan, refusal, backups, pruned, aliases }:
       ? `would refuse to undo ${entry.op} (${target}); with --force it would:`
       : `${dryRun ? "would undo" : "undid"} ${entry.op} (${target})`,
   );
-  for (const p of plan.remove) {
-    out(
-      `  ${dryRun ? "would remove" : "removed"} ${p}${
-        plan.changed.includes(p) ? " (changed since the handoff)" : ""
-      }`,
-    );
-  }
-  for (const r of plan.restore) out(`  ${dryRun ? "would restore" : "restored"} ${r.path}`);
+  const changed = (path: string) => plan.changed.includes(path) ? " (changed since the handoff)" : "";
+  for (const p of plan.remove) out(`  ${dryRun ? "would remove" : "removed"} ${p}${changed(p)}`);
+  for (const r of plan.restore) out(`  ${dryRun ? "would restore" : "restored"} ${r.path}${changed(r.path)}`);
   for (const r of plan.rows) {
     // A key names a row set (a session's messages), not one row.
     out(`  ${dryRun ? "would delete" : "deleted"} ${r.table} rows ${JSON.stringify(r.key)} in ${r.database}`);

@@ -1,0 +1,264 @@
+/**
+ * Undo never destroys work done after the handoff, and one operation is undone once. A `--force` handoff over an
+ * existing Claude Code transcript or Codex rollout, resumed since (the harness appended a turn), is refused by
+ * undo and by its dry run, and `undo --force` saves what is there before putting the old file back. Six undos
+ * of one operation started at once, as separate processes: exactly one wins, the others say it is already
+ * undone, in one line each.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { DatabaseSync } from "node:sqlite";
+import { seedClaudeHome } from "./helpers/fixtures.ts";
+import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
+import { seedHermesHome } from "./helpers/hermes.ts";
+import { type CliResult, runCli, runCliJson, startCli } from "./helpers/cli.ts";
+import { snapshot } from "./helpers/snapshot.ts";
+import { tempDir } from "./helpers/tmp.ts";
+import { backupsRoot } from "../lib/store/backup.ts";
+import { ledgerPath } from "../lib/store/ledger.ts";
+import { operationLockPath } from "../lib/store/operation-lock.ts";
+import { scriptArgv } from "../lib/runtime.ts";
+
+type Target = "claude" | "codex" | "hermes";
+const HOME_FLAG = { claude: "--claude-home", codex: "--codex-home", hermes: "--hermes-home" } as const;
+
+interface Setup {
+  env: Record<string, string>;
+  bridge: string;
+  root: string;
+  handoff: string[];
+}
+
+function setup(to: Target): Setup {
+  const root = tempDir();
+  const source = seedClaudeHome(join(root, "source"), "thinking-tool-use");
+  mkdirSync(join(root, "work"));
+  const cwd = realpathSync(join(root, "work"));
+  const home = join(root, "target");
+  if (to === "codex") {
+    makeCodexHome(home);
+    seedCodexThread(home, "0.169.0", "text-turns");
+  } else if (to === "hermes") seedHermesHome(home, "0.19.0", "text-turns");
+  else mkdirSync(home);
+  const bridge = join(root, "bridge");
+  return {
+    env: { SESSION_BRIDGE_HOME: bridge },
+    bridge,
+    root,
+    handoff: ["handoff", source.path, "--to", to, "--cwd", cwd, HOME_FLAG[to], home],
+  };
+}
+
+interface Handed {
+  op: string;
+  target: { id: string; path: string };
+}
+
+async function handOff(s: Setup, extra: string[] = []): Promise<Handed> {
+  const r = await runCliJson([...s.handoff, ...extra], s.env);
+  assert.equal(r.code, 0, r.stderr);
+  return r.json as unknown as Handed;
+}
+
+/**
+ * A handoff into the file an earlier one wrote, replacing it with `--force`: the file as it was before the
+ * forced handoff (what undo must put back) and the forced handoff.
+ */
+async function forcedOverExisting(s: Setup): Promise<{ original: Buffer; forced: Handed }> {
+  const first = await handOff(s);
+  const original = readFileSync(first.target.path);
+  const forced = await handOff(s, ["--session-id", first.target.id, "--force", "--no-handshake"]);
+  assert.equal(forced.target.path, first.target.path, "the forced handoff wrote another file");
+  assert.notDeepEqual(readFileSync(forced.target.path), original, "the forced handoff changed nothing");
+  return { original, forced };
+}
+
+/** What the harness does when the session is resumed: one more line at the end of its file. */
+function resume(path: string, to: Target): void {
+  const line = to === "codex"
+    ? {
+      timestamp: "2026-12-02T09:00:00.000Z",
+      type: "response_item",
+      payload: { type: "message", role: "user", content: [{ type: "input_text", text: "resumed work" }] },
+    }
+    : { type: "last-prompt", lastPrompt: "resumed work", sessionId: "resumed" };
+  appendFileSync(path, `${JSON.stringify(line)}\n`);
+}
+
+/** The folders of backups an undo of `op` made. */
+function undoBackupFolders(bridge: string, op: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(backupsRoot(bridge));
+  } catch {
+    return [];
+  }
+  return names.filter((n) => n.endsWith(`-undo-${op}`));
+}
+
+for (const to of ["claude", "codex"] as const) {
+  const file = to === "claude" ? "Claude Code transcript" : "Codex rollout";
+
+  test(`undo of a --force handoff over a ${file} resumed since refuses, its dry run too, leaving the file byte for byte`, async () => {
+    const s = setup(to);
+    const { forced } = await forcedOverExisting(s);
+    resume(forced.target.path, to);
+    const resumed = readFileSync(forced.target.path);
+    const before = snapshot(s.root);
+    const real = await runCli(["undo", forced.op], s.env);
+    assert.equal(real.code, 1, real.stderr);
+    assert.match(real.stderr, /changed since the handoff/);
+    assert.equal(real.stderr.trim().split("\n").length, 1, real.stderr);
+    assert.deepEqual(readFileSync(forced.target.path), resumed, "the resumed turn is gone");
+    const dry = await runCli(["undo", forced.op, "--dry-run"], s.env);
+    assert.equal(dry.code, 1, dry.stderr);
+    assert.equal(dry.stderr, real.stderr, "the dry run gives the real undo's reason");
+    assert.match(dry.stdout, new RegExp(`^would refuse to undo ${forced.op} `));
+    assert.deepEqual(snapshot(s.root), before, "a refused undo changed something");
+  });
+
+  test(`undo --force of a --force handoff over a ${file} resumed since saves the resumed file, then puts back the one replaced`, async () => {
+    const s = setup(to);
+    const { original, forced } = await forcedOverExisting(s);
+    resume(forced.target.path, to);
+    const resumed = readFileSync(forced.target.path);
+    const r = await runCliJson(["undo", forced.op, "--force"], s.env);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(readFileSync(forced.target.path), original, "the replaced file is not back");
+    const saved = (r.json.backups as string[]).filter((b) => readFileSync(b).equals(resumed));
+    assert.equal(saved.length, 1, `the resumed file is in no backup: ${JSON.stringify(r.json.backups)}`);
+    assert.deepEqual(undoBackupFolders(s.bridge, forced.op).length, 1);
+  });
+}
+
+test("undo of a --force handoff whose file is as the handoff left it restores the one replaced, saving nothing", async () => {
+  const s = setup("codex");
+  const { original, forced } = await forcedOverExisting(s);
+  const r = await runCliJson(["undo", forced.op], s.env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(readFileSync(forced.target.path), original);
+  assert.deepEqual(r.json.changed, []);
+});
+
+test("undo of a --force handoff recorded without the hash of what it left refuses unless forced, then saves the file", async () => {
+  const s = setup("claude");
+  const { original, forced } = await forcedOverExisting(s);
+  // A ledger written before undo checked replaced files: their entries name the backup only.
+  const ledger = readFileSync(ledgerPath(s.bridge), "utf8");
+  writeFileSync(ledgerPath(s.bridge), ledger.replace(/,"sha256":"[0-9a-f]{64}"\}\]/g, "}]"));
+  assert.notEqual(readFileSync(ledgerPath(s.bridge), "utf8"), ledger, "no hash was recorded to remove");
+  const left = readFileSync(forced.target.path);
+  const refused = await runCli(["undo", forced.op], s.env);
+  assert.equal(refused.code, 1, refused.stderr);
+  assert.match(refused.stderr, /changed since the handoff/);
+  const r = await runCliJson(["undo", forced.op, "--force"], s.env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(readFileSync(forced.target.path), original);
+  assert.ok((r.json.backups as string[]).some((b) => readFileSync(b).equals(left)), "the file was not saved");
+});
+
+test("undo of an operation already undone says so in one line, and changes nothing", async () => {
+  const s = setup("claude");
+  const done = await handOff(s);
+  assert.equal((await runCli(["undo", done.op], s.env)).code, 0);
+  const before = snapshot(s.root);
+  for (const ref of [done.op, done.op.slice(0, 8)]) {
+    const again = await runCli(["undo", ref], s.env);
+    assert.equal(again.code, 1, again.stderr);
+    assert.equal(again.stderr, `session-bridge: operation ${done.op} is already undone\n`);
+  }
+  assert.deepEqual(snapshot(s.root), before);
+});
+
+const RACERS = 6;
+/** What a loser of the race must never print: a raw system or SQLite error, or a wrong reason. */
+const RAW = /ENOENT|EEXIST|unlink|not an error|disk I\/O error|changed since the handoff|Error:|^\s+at /m;
+
+/** The notice an undo prints when another process holds the operation's lock. */
+const WAITING = /^session-bridge: operation \S+ is being undone by process \d+ on .*: waiting for it/;
+
+/**
+ * Exactly one run undid `op`; every other said in one line that it is already undone (after the waiting notice,
+ * when it found the winner still at work).
+ */
+function oneWinner(results: CliResult[], op: string): void {
+  const won = results.filter((r) => r.code === 0);
+  assert.equal(won.length, 1, results.map((r) => `exit ${r.code}: ${r.stderr}`).join("\n"));
+  for (const r of results) {
+    assert.doesNotMatch(r.stderr, RAW);
+    if (r.code === 0) continue;
+    assert.equal(r.code, 1, r.stderr);
+    const lines = r.stderr.trimEnd().split("\n");
+    assert.ok(lines.slice(0, -1).every((l) => WAITING.test(l)), r.stderr);
+    assert.equal(lines.at(-1), `session-bridge: operation ${op} is already undone`);
+  }
+}
+
+/** How many times the ledger says `op` was undone. */
+function undoneMarks(bridge: string, op: string): number {
+  return readFileSync(ledgerPath(bridge), "utf8").split("\n").filter((l) => l.includes(`"undone":"${op}"`))
+    .length;
+}
+
+for (const to of ["codex", "hermes"] as const) {
+  test(`${RACERS} undos of one handoff into ${to} started at once: one undoes it, the others say it is already undone`, async () => {
+    const s = setup(to);
+    const done = await handOff(s);
+    const runs = Array.from({ length: RACERS }, () => startCli(["undo", done.op], s.env));
+    const results = await Promise.all(runs.map((r) => r.result));
+    oneWinner(results, done.op);
+    assert.equal(undoneMarks(s.bridge, done.op), 1);
+    assert.equal(undoBackupFolders(s.bridge, done.op).length, 1, "one undo, one backup of the store");
+    if (to === "hermes") {
+      const [database, id] = done.target.path.split("#") as [string, string];
+      const db = new DatabaseSync(database, { readOnly: true });
+      const left = db.prepare("SELECT count(*) AS n FROM messages WHERE session_id = ?").get(id) as {
+        n: number;
+      };
+      db.close();
+      assert.equal(Number(left.n), 0);
+    }
+  });
+}
+
+test(`${RACERS} forced undos of a resumed --force handoff into Claude Code at once: one saves and restores, the others say it is already undone`, async () => {
+  const s = setup("claude");
+  const { original, forced } = await forcedOverExisting(s);
+  resume(forced.target.path, "claude");
+  const resumed = readFileSync(forced.target.path);
+  const runs = Array.from({ length: RACERS }, () => startCli(["undo", forced.op, "--force"], s.env));
+  const results = await Promise.all(runs.map((r) => r.result));
+  oneWinner(results, forced.op);
+  assert.equal(undoneMarks(s.bridge, forced.op), 1);
+  assert.deepEqual(readFileSync(forced.target.path), original);
+  const folders = undoBackupFolders(s.bridge, forced.op);
+  assert.equal(folders.length, 1, "one undo, one copy of the resumed transcript");
+  const copies = readdirSync(join(backupsRoot(s.bridge), folders[0]!)).filter((n) => n !== "manifest.json");
+  assert.deepEqual(copies.map((c) => readFileSync(join(backupsRoot(s.bridge), folders[0]!, c))), [resumed]);
+});
+
+test("an undo lock left by a process killed holding it does not block the next undo, which removes it", async () => {
+  const s = setup("claude");
+  const done = await handOff(s);
+  const [bin, ...pre] = scriptArgv(fileURLToPath(new URL("./helpers/die-holding-lock.ts", import.meta.url)));
+  const killed = spawnSync(bin!, [...pre, s.bridge, done.op], { encoding: "utf8" });
+  assert.equal(killed.signal, "SIGKILL", killed.stderr);
+  assert.ok(existsSync(operationLockPath(s.bridge, done.op)), "the killed process left no lock to take over");
+  const r = await runCli(["undo", done.op], s.env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, "");
+  assert.ok(!existsSync(done.target.path));
+  assert.ok(!existsSync(operationLockPath(s.bridge, done.op)), "the lock was left behind");
+});
