@@ -11,13 +11,21 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { type TuiHomes, tuiEnv, tuiHomes } from "./helpers/tui-homes.ts";
+import { tuiEnv, type TuiHomes, tuiHomes } from "./helpers/tui-homes.ts";
 import { unprivileged } from "./helpers/unprivileged.ts";
 import type { DoctorCheck, DoctorReport } from "../lib/pipeline/doctor.ts";
 
@@ -156,25 +164,31 @@ test("handing off a transcript given by a path that loops says so in one line, n
 const asNobody = unprivileged();
 const skipUnprivileged = typeof asNobody === "string" ? asNobody : false;
 
-test("a Hermes home that cannot be read fails alone: the other stores listed, it named once, doctor gives the fix", {
-  skip: skipUnprivileged,
-}, () => {
-  if (typeof asNobody === "string") return;
-  const homes = machine();
-  asNobody.own(homes.root);
-  chmodSync(homes.hermes, 0o000);
-  try {
-    assertHermesUnreadable(homes);
-  } finally {
-    // Removable again by a test run that is not root.
-    chmodSync(homes.hermes, 0o755);
-  }
-});
+test(
+  "a Hermes home that cannot be read fails alone: the other stores listed, it named once, doctor gives the fix",
+  {
+    skip: skipUnprivileged,
+  },
+  () => {
+    if (typeof asNobody === "string") return;
+    const homes = machine();
+    asNobody.own(homes.root);
+    chmodSync(homes.hermes, 0o000);
+    try {
+      assertHermesUnreadable(homes);
+    } finally {
+      // Removable again by a test run that is not root.
+      chmodSync(homes.hermes, 0o755);
+    }
+  },
+);
 
 function assertHermesUnreadable(homes: TuiHomes): void {
   if (typeof asNobody === "string") return;
   const env = unprivilegedEnv(homes);
-  const line = `hermes store ${join(homes.hermes, "state.db")} cannot be read: ${homes.hermes}: permission denied`;
+  const line = `hermes store ${
+    join(homes.hermes, "state.db")
+  } cannot be read: ${homes.hermes}: permission denied`;
 
   const r = asNobody.cli(["list"], env);
   assert.equal(r.code, 1, r.stderr);
@@ -191,7 +205,10 @@ function assertHermesUnreadable(homes: TuiHomes): void {
   assert.equal(storeCheck(report, "codex")?.status, "ok");
   const hermes = storeCheck(report, "hermes")!;
   assert.equal(hermes.status, "problem");
-  assert.equal(hermes.detail, `${join(homes.hermes, "state.db")} cannot be read: ${homes.hermes}: permission denied`);
+  assert.equal(
+    hermes.detail,
+    `${join(homes.hermes, "state.db")} cannot be read: ${homes.hermes}: permission denied`,
+  );
   assert.ok(hermes.fix!.startsWith(`make ${homes.hermes} readable by you again`), hermes.fix);
   assert.ok(hermes.fix!.includes("mode 000"), hermes.fix);
 }
@@ -213,23 +230,30 @@ function inWalMode(path: string): void {
   db.close();
 }
 
-test("stores in read-only folders are listed: a WAL database with no -wal or -shm beside it is read as it is", {
-  skip: skipUnprivileged,
-}, () => {
-  if (typeof asNobody === "string") return;
-  const homes = machine();
-  inWalMode(join(homes.codex, "state_5.sqlite"));
-  inWalMode(join(homes.hermes, "state.db"));
-  asNobody.own(homes.root);
-  const before = { codex: readdirSync(homes.codex).sort(), hermes: readdirSync(homes.hermes).sort() };
-  chmodSync(homes.codex, 0o555);
-  chmodSync(homes.hermes, 0o555);
-  const r = writable(homes, () => asNobody.cli(["list", "--json"], unprivilegedEnv(homes)));
-  assert.equal(r.stderr, "");
-  assert.equal(r.code, 0);
-  assert.deepEqual(listedHarnesses(JSON.parse(r.stdout) as Record<string, unknown>), ALL);
-  assert.deepEqual({ codex: readdirSync(homes.codex).sort(), hermes: readdirSync(homes.hermes).sort() }, before);
-});
+test(
+  "stores in read-only folders are listed: a WAL database with no -wal or -shm beside it is read as it is",
+  {
+    skip: skipUnprivileged,
+  },
+  () => {
+    if (typeof asNobody === "string") return;
+    const homes = machine();
+    inWalMode(join(homes.codex, "state_5.sqlite"));
+    inWalMode(join(homes.hermes, "state.db"));
+    asNobody.own(homes.root);
+    const before = { codex: readdirSync(homes.codex).sort(), hermes: readdirSync(homes.hermes).sort() };
+    chmodSync(homes.codex, 0o555);
+    chmodSync(homes.hermes, 0o555);
+    const r = writable(homes, () => asNobody.cli(["list", "--json"], unprivilegedEnv(homes)));
+    assert.equal(r.stderr, "");
+    assert.equal(r.code, 0);
+    assert.deepEqual(listedHarnesses(JSON.parse(r.stdout) as Record<string, unknown>), ALL);
+    assert.deepEqual(
+      { codex: readdirSync(homes.codex).sort(), hermes: readdirSync(homes.hermes).sort() },
+      before,
+    );
+  },
+);
 
 test("a store in a read-only folder whose -wal holds writes not yet checkpointed (and no -shm) lists them", {
   skip: skipUnprivileged,
@@ -250,7 +274,10 @@ test("a store in a read-only folder whose -wal holds writes not yet checkpointed
   writeFileSync(`${path}-wal`, wal);
   asNobody.own(homes.root);
   chmodSync(homes.hermes, 0o555);
-  const r = writable(homes, () => asNobody.cli(["list", "--json", "--from", "hermes"], unprivilegedEnv(homes)));
+  const r = writable(
+    homes,
+    () => asNobody.cli(["list", "--json", "--from", "hermes"], unprivilegedEnv(homes)),
+  );
   assert.equal(r.stderr, "");
   assert.equal(r.code, 0);
   const sessions = (JSON.parse(r.stdout) as { sessions: { title?: string }[] }).sessions;

@@ -160,7 +160,12 @@ async function checkHarness(
   const listing = await readStore(h, { [h.name]: home });
   if ("broken" in listing) {
     const { broken, cause } = listing;
-    add("store", "problem", `${broken.store} cannot be read: ${broken.error}`, storeFix(h, broken, cause, copies));
+    add(
+      "store",
+      "problem",
+      `${broken.store} cannot be read: ${broken.error}`,
+      storeFix(h, broken, cause, copies),
+    );
     return facts;
   }
   facts.sessions = listing.sessions.length;

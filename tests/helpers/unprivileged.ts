@@ -53,7 +53,7 @@ function ownedByNobody(dir: string): void {
   const walk = (path: string): void => {
     // The link itself, not what it leads to: a test's links may loop.
     lchownSync(path, NOBODY, NOBODY);
-    if (lstatSync(path).isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+    if (lstatSync(path).isDirectory()) { for (const name of readdirSync(path)) walk(join(path, name)); }
   };
   walk(dir);
   // The private temp folder holding `dir` (mode 0700): nobody must be able to pass through it.
