@@ -1,5 +1,5 @@
 /**
- * One bad store fails alone (issue 36, item 5): a Hermes home that cannot be read, a store in a read-only
+ * One bad store fails alone (issue 36, item 5): a home that cannot be read, a store in a read-only
  * folder, a symbolic link that loops in a store's folders. `list` still lists every other store's sessions and
  * names the bad one in one line on stderr (exit 1, as for any store that cannot be read); `doctor` finishes,
  * naming the store and the fix (exit 1). What Hermes itself passes over (an `active_profile` it cannot read)
@@ -164,53 +164,58 @@ test("handing off a transcript given by a path that loops says so in one line, n
 const asNobody = unprivileged();
 const skipUnprivileged = typeof asNobody === "string" ? asNobody : false;
 
+/** Each harness's home, and the store its broken line names (what `locate` gives for that home). */
+const STORES: Record<string, { home: (homes: TuiHomes) => string; store: (home: string) => string }> = {
+  "claude-code": { home: (homes) => homes.claude, store: (home) => join(home, "projects") },
+  codex: { home: (homes) => homes.codex, store: (home) => home },
+  hermes: { home: (homes) => homes.hermes, store: (home) => join(home, "state.db") },
+};
+
 test(
-  "a Hermes home that cannot be read fails alone: the other stores listed, it named once, doctor gives the fix",
+  "a home that cannot be read fails its store alone: the others listed, it named once, doctor gives the fix",
   {
     skip: skipUnprivileged,
   },
   () => {
     if (typeof asNobody === "string") return;
-    const homes = machine();
-    asNobody.own(homes.root);
-    chmodSync(homes.hermes, 0o000);
-    try {
-      assertHermesUnreadable(homes);
-    } finally {
-      // Removable again by a test run that is not root.
-      chmodSync(homes.hermes, 0o755);
+    for (const [harness, { home: homeIn, store }] of Object.entries(STORES)) {
+      const homes = machine();
+      const home = homeIn(homes);
+      asNobody.own(homes.root);
+      chmodSync(home, 0o000);
+      try {
+        assertUnreadableHome(homes, harness, home, store(home));
+      } finally {
+        // Removable again by a test run that is not root.
+        chmodSync(home, 0o755);
+      }
     }
   },
 );
 
-function assertHermesUnreadable(homes: TuiHomes): void {
+function assertUnreadableHome(homes: TuiHomes, harness: string, home: string, store: string): void {
   if (typeof asNobody === "string") return;
   const env = unprivilegedEnv(homes);
-  const line = `hermes store ${
-    join(homes.hermes, "state.db")
-  } cannot be read: ${homes.hermes}: permission denied`;
-
+  const others = ALL.filter((h) => h !== harness);
   const r = asNobody.cli(["list"], env);
   assert.equal(r.code, 1, r.stderr);
-  assert.equal(r.stderr, `session-bridge: ${line}\n`);
-  assert.deepEqual(r.stdout.trim().split("\n").slice(1).map((row) => row.split(" ")[0]).sort(), [
-    "claude-code",
-    "codex",
-  ]);
+  assert.equal(
+    r.stderr,
+    `session-bridge: ${harness} store ${store} cannot be read: ${home}: permission denied\n`,
+  );
+  assert.deepEqual(r.stdout.trim().split("\n").slice(1).map((row) => row.split(" ")[0]).sort(), others);
 
   const d = asNobody.cli(["doctor", "--json"], { ...env, PATH: "/usr/bin:/bin" });
   assert.equal(d.code, 1, d.stderr);
   const report = JSON.parse(d.stdout) as DoctorReport;
-  assert.equal(storeCheck(report, "claude-code")?.status, "ok");
-  assert.equal(storeCheck(report, "codex")?.status, "ok");
-  const hermes = storeCheck(report, "hermes")!;
-  assert.equal(hermes.status, "problem");
+  for (const h of others) assert.equal(storeCheck(report, h)?.status, "ok", `${harness}: ${h}`);
+  const check = storeCheck(report, harness)!;
+  assert.equal(check.status, "problem");
+  assert.equal(check.detail, `${store} cannot be read: ${home}: permission denied`);
   assert.equal(
-    hermes.detail,
-    `${join(homes.hermes, "state.db")} cannot be read: ${homes.hermes}: permission denied`,
+    check.fix,
+    `make ${home} readable by you again (mode 000, owned by you): \`chmod u+rwX ${home}\``,
   );
-  assert.ok(hermes.fix!.startsWith(`make ${homes.hermes} readable by you again`), hermes.fix);
-  assert.ok(hermes.fix!.includes("mode 000"), hermes.fix);
 }
 
 /** `run`'s result, the stores' folders made writable again after it (for a test run that is not root to remove). */
