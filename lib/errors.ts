@@ -47,10 +47,28 @@ export function classified(error: unknown): unknown {
   if (isDiskFull(error)) return new DiskFullError(where ?? "the file");
   if (code === "EISDIR" && where) return new InputError(`${where}: is a directory, not a file`);
   if (code === "ENOTDIR" && where) return new InputError(`${where}: a part of this path is not a directory`);
-  if (code === "EACCES" || code === "EPERM") {
-    if (where) return new RefusedError(`${where}: permission denied`);
-  }
+  if (code === "ELOOP" && where) return new LinkLoopError(where);
+  if ((code === "EACCES" || code === "EPERM") && where) return new PermissionError(where);
   return error;
+}
+
+/**
+ * A path that cannot be followed: a symbolic link on the way to it leads back to itself (ELOOP). Bad input,
+ * like a folder where a file should be; `path` is what was followed (the link itself when a walk met it).
+ */
+export class LinkLoopError extends InputError {
+  override name = "LinkLoopError";
+  constructor(readonly path: string) {
+    super(`${path}: too many symbolic links to follow (a link on the way leads back to itself)`);
+  }
+}
+
+/** This user may not read or pass through `path` (EACCES, EPERM): a refusal naming it. */
+export class PermissionError extends RefusedError {
+  override name = "PermissionError";
+  constructor(readonly path: string) {
+    super(`${path}: permission denied`);
+  }
 }
 
 /** What a file system error means, in words (a full disk says so). */

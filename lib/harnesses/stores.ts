@@ -4,7 +4,8 @@
  * sessions of every other store are still served. Callers decide what a broken store means for them.
  */
 import type { Harness, Homes, ListingPart, SessionSummary } from "./types.ts";
-import { messageOf } from "../errors.ts";
+import { classified, messageOf, PermissionError } from "../errors.ts";
+import { deniedAt } from "../io/denied.ts";
 import { homeOf } from "./homes.ts";
 import { ListingCache } from "./listing-cache.ts";
 import { mapBounded, READS_AT_ONCE } from "../io/bounded.ts";
@@ -26,6 +27,11 @@ export type StoreListed =
   | { harness: string; sessions: SessionSummary[] }
   | { harness: string; broken: BrokenStore };
 
+/** A store's listing as read, a broken one with what failed (the error its line is made from, for a diagnosis). */
+export type StoreRead =
+  | { harness: string; sessions: SessionSummary[] }
+  | { harness: string; broken: BrokenStore; cause: unknown };
+
 /**
  * With `bridgeHome`, each part of a store whose files are unchanged since the last listing is served from the
  * listing cache there (lib/harnesses/listing-cache.ts), and what is read is kept in it.
@@ -44,7 +50,7 @@ export async function* listEachStore(
   for (const h of harnesses) {
     const store = await settle(h, homes, cache);
     cache?.save();
-    yield store;
+    yield listed(store);
   }
 }
 
@@ -65,8 +71,20 @@ export async function listStores(
   return listing;
 }
 
-/** A store's listing: from the cache part by part where the harness lists in parts, else read whole. */
-async function settle(h: Harness, homes: Homes, cache?: ListingCache): Promise<StoreListed> {
+/** One store read without the cache, a broken one with what failed (doctor's diagnosis starts from it). */
+export function readStore(h: Harness, homes: Homes): Promise<StoreRead> {
+  return settle(h, homes);
+}
+
+/** What a listing hands on: the sessions, or the broken store's name and line. */
+const listed = (store: StoreRead): StoreListed =>
+  "broken" in store ? { harness: store.harness, broken: store.broken } : store;
+
+/**
+ * A store's listing: from the cache part by part where the harness lists in parts, else read whole. A failure
+ * is one line naming the path it met (a link that loops; for a permission refused, the folder that refuses).
+ */
+async function settle(h: Harness, homes: Homes, cache?: ListingCache): Promise<StoreRead> {
   const home = homeOf(homes, h);
   try {
     // Awaited inside the try: a harness whose listing throws synchronously is settled like one that rejects.
@@ -75,7 +93,10 @@ async function settle(h: Harness, homes: Homes, cache?: ListingCache): Promise<S
       : await h.list(home);
     return { harness: h.name, sessions };
   } catch (e) {
-    return { harness: h.name, broken: { harness: h.name, store: h.locate(home), error: messageOf(e) } };
+    const failure = classified(e);
+    const cause = failure instanceof PermissionError ? deniedAt(failure) : failure;
+    const broken = { harness: h.name, store: h.locate(home), error: messageOf(cause) };
+    return { harness: h.name, broken, cause };
   }
 }
 

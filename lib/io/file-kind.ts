@@ -4,11 +4,13 @@
  * file (a session, a state database, a config file) is checked here first and refused with one line naming
  * it, without ever being opened.
  */
-import { type Stats, statSync } from "node:fs";
-import { InputError } from "../errors.ts";
+import { type Dirent, type Stats, statSync } from "node:fs";
+import { join } from "node:path";
+import { InputError, LinkLoopError } from "../errors.ts";
 
-/** The kind of a non-regular file, as the refusal names it. */
+/** The kind of what is at a path, as a refusal names it. */
 function kindOf(stats: Stats): string {
+  if (stats.isFile()) return "a file";
   if (stats.isDirectory()) return "a directory";
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isSocket()) return "a socket";
@@ -35,4 +37,31 @@ export function assertRegularFile(path: string): void {
 
 function notRegular(path: string, stats: Stats): InputError {
   return new InputError(`${path}: is ${kindOf(stats)}, not a regular file (refused without reading it)`);
+}
+
+/**
+ * True when a folder is there (a symlink counts as what it points to), false when nothing is (a link to
+ * nothing included); anything else fails naming the path: a file, a link that loops, a folder above it this user
+ * may not pass through. `existsSync` says false for all of those, so a store that cannot be read looked empty.
+ */
+export function directoryIfPresent(path: string): boolean {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (!stats) return false;
+  if (!stats.isDirectory()) throw new InputError(`${path}: is ${kindOf(stats)}, not a folder`);
+  return true;
+}
+
+/**
+ * Refuses an entry of folder `dir` that is a symbolic link that loops, naming it. Walks over a store's folders
+ * take only real folders and files, so they passed over such a link without a word, where the harness, which
+ * opens its files by path, fails on it. A link to anything else is left to the walk, as before.
+ */
+export function assertNotLinkLoop(dir: string, entry: Dirent): void {
+  if (!entry.isSymbolicLink()) return;
+  const path = join(dir, entry.name);
+  try {
+    statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") throw new LinkLoopError(path);
+  }
 }

@@ -10,10 +10,10 @@ import { dirname } from "node:path";
 import type { Harness, Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
-import { type BrokenStore, listStores } from "../harnesses/stores.ts";
+import { type BrokenStore, readStore } from "../harnesses/stores.ts";
 import { scanDrift } from "../schemas/scan.ts";
 import { findOnPath, reportedVersion } from "../certify/binaries.ts";
-import { messageOf } from "../errors.ts";
+import { LinkLoopError, messageOf, PermissionError } from "../errors.ts";
 import { shellQuote } from "../io/shell.ts";
 import { ledgerPath, pendingOperations } from "../store/ledger.ts";
 import { type BackupCopy, DEFAULT_KEEP, planPrune } from "../store/prune.ts";
@@ -157,10 +157,15 @@ async function checkHarness(
   }
   add("home", "ok", home);
 
-  const listing = await listStores([h], { [h.name]: home });
-  const broken = listing.broken[0];
-  if (broken) {
-    add("store", "problem", `${broken.store} cannot be read: ${broken.error}`, storeFix(h, broken, copies));
+  const listing = await readStore(h, { [h.name]: home });
+  if ("broken" in listing) {
+    const { broken, cause } = listing;
+    add(
+      "store",
+      "problem",
+      `${broken.store} cannot be read: ${broken.error}`,
+      storeFix(h, broken, cause, copies),
+    );
     return facts;
   }
   facts.sessions = listing.sessions.length;
@@ -240,12 +245,36 @@ function checkSkill(
   }
 }
 
+/** What to do about a store that cannot be read, by what failed on the way to it. */
+function storeFix(h: Harness, broken: BrokenStore, cause: unknown, copies: BackupCopy[]): string {
+  if (cause instanceof LinkLoopError) return linkLoopFix(cause);
+  if (cause instanceof PermissionError) return permissionFix(cause);
+  return damagedStoreFix(h, broken, copies);
+}
+
+/** A symbolic link that loops where the store's files are: it leads nowhere, so it goes or is pointed again. */
+function linkLoopFix(loop: LinkLoopError): string {
+  return `remove the link ${loop.path} (or the one on the way to it that loops) or point it at a real folder ` +
+    `or file (\`ls -l ${shellQuote(loop.path)}\` shows where it leads), then run doctor again`;
+}
+
+/** A folder or file this user may not read: who owns it and its mode, and the command for its owner. */
+function permissionFix(denied: PermissionError): string {
+  const stats = statSync(denied.path, { throwIfNoEntry: false });
+  if (!stats) return `make ${denied.path} readable by you again (its owner and permissions)`;
+  const mode = (stats.mode & 0o777).toString(8).padStart(3, "0");
+  const owner = stats.uid === process.getuid?.() ? "you" : `uid ${stats.uid}`;
+  const command = `chmod u+rwX ${shellQuote(denied.path)}`;
+  return `make ${denied.path} readable by you again (mode ${mode}, owned by ${owner}): ` +
+    (owner === "you" ? `\`${command}\`` : `its owner runs \`${command}\`, or gives it to you with chown`);
+}
+
 /**
- * What to do about a store that cannot be read: restore session-bridge's newest copy of the damaged file when
- * it has one (a copy whose original the error names, or the store itself), else set the file aside so the
- * harness starts a fresh one, which loses the sessions only it indexed.
+ * What to do about a store whose files are there but cannot be read as a store: restore session-bridge's newest
+ * copy of the damaged file when it has one (a copy whose original the error names, or the store itself), else
+ * set the file aside so the harness starts a fresh one, which loses the sessions only it indexed.
  */
-function storeFix(h: Harness, broken: BrokenStore, copies: BackupCopy[]): string {
+function damagedStoreFix(h: Harness, broken: BrokenStore, copies: BackupCopy[]): string {
   const named = copies
     .filter((c) => c.original === broken.store || broken.error.includes(c.original))
     .sort((a, b) => b.at.localeCompare(a.at))[0];

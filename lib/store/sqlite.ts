@@ -5,9 +5,19 @@
  * with a busy timeout and retries, after an online backup.
  */
 import { backup, DatabaseSync, type StatementSync } from "node:sqlite";
-import { closeSync, copyFileSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { DiskFullError, InputError, messageOf, RefusedError } from "../errors.ts";
 import { ensureDir } from "../io/publish.ts";
 import { regularFileIfPresent } from "../io/file-kind.ts";
@@ -80,7 +90,7 @@ export function storeFailure(database: string, error: unknown): unknown {
   if (/^no such (column|table)/i.test(message)) {
     return new InputError(`${database}: not the shape this harness keeps (${message})`);
   }
-  return new RefusedError(`${database}: ${message}`);
+  return new RefusedError(`${database}: ${message}`, { cause: error });
 }
 
 const SQLITE_CORRUPT = 11;
@@ -130,7 +140,7 @@ class StoreDatabase extends DatabaseSync {
   constructor(
     private readonly database: string,
     options: { readOnly?: boolean } = {},
-    file = database,
+    file: string | URL = database,
     private readonly snapshotDir?: string,
   ) {
     super(file, options);
@@ -153,20 +163,83 @@ class StoreDatabase extends DatabaseSync {
   }
 }
 
+/**
+ * A read-only connection to a store database, as it stands. A read-only connection may still have to write
+ * beside the database: past a crashed writer's journal, or to open a WAL database's `-wal` and `-shm`, which a
+ * store in a folder this user may not write cannot have made for it; each is read another way (below).
+ */
 export function openReadOnly(path: string): DatabaseSync {
   assertSqliteFile(path);
-  const db = new StoreDatabase(path, { readOnly: true });
-  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   try {
-    assertReadableSchema(db, path);
+    return openChecked(path, path);
   } catch (error) {
-    if (!blockedByHotJournal(path, error)) throw error;
-    return openRecoveredSnapshot(path);
+    if (blockedByHotJournal(path, error)) return openRecoveredSnapshot(path, HOT_JOURNAL);
+    if (!walOutOfReach(path, error)) throw error;
+    return hasFrames(walOf(path)) ? openRecoveredSnapshot(path, UNCHECKPOINTED_WAL) : openImmutable(path);
   }
+}
+
+/** A read-only connection to `file` whose schema was read once (failures name `path`, the store database). */
+function openChecked(path: string, file: string | URL, snapshotDir?: string): DatabaseSync {
+  const db = new StoreDatabase(path, { readOnly: true }, file, snapshotDir);
+  db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  assertReadableSchema(db, path);
   return db;
 }
 
 const journalOf = (path: string) => `${path}-journal`;
+const walOf = (path: string) => `${path}-wal`;
+const shmOf = (path: string) => `${path}-shm`;
+
+/** SQLite's primary result code behind a failure, through the errors that name the database (their cause). */
+function sqliteCode(error: unknown): number | undefined {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const { errcode } = e as { errcode?: unknown };
+    if (typeof errcode === "number") return errcode & 0xff;
+  }
+  return undefined;
+}
+
+const SQLITE_READONLY = 8;
+const SQLITE_CANTOPEN = 14;
+
+/**
+ * A WAL database (header bytes 18-19 are 2) is read through its `-wal` and `-shm`, which a reader creates when
+ * they are not there (and uses read-only when they are). In a folder this user may not write, a missing one
+ * cannot be made: with no `-wal`, "attempt to write a readonly database"; with a `-wal` but no `-shm`, "unable
+ * to open database file".
+ */
+function walOutOfReach(path: string, error: unknown): boolean {
+  const code = sqliteCode(error);
+  if (code !== SQLITE_READONLY && code !== SQLITE_CANTOPEN) return false;
+  if (existsSync(walOf(path)) && existsSync(shmOf(path))) return false;
+  return walModeHeader(path);
+}
+
+function walModeHeader(path: string): boolean {
+  const fd = openSync(path, "r");
+  try {
+    const versions = Buffer.alloc(2);
+    return readSync(fd, versions, 0, 2, 18) === 2 && versions[0] === 2 && versions[1] === 2;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether a `-wal` is there and holds anything (writes the database file does not have yet). */
+const hasFrames = (wal: string): boolean => (statSync(wal, { throwIfNoEntry: false })?.size ?? 0) > 0;
+
+/**
+ * A WAL database with no `-wal`, in a folder that cannot hold one, is all in its one file: opened as immutable
+ * (a URI parameter), SQLite reads that file as it is, with no `-wal`, `-shm` or lock to make. Exact here, since
+ * a writer would have left its `-wal` beside it; it would read a write made meanwhile only in part, as any
+ * copy taken then would.
+ */
+function openImmutable(path: string): DatabaseSync {
+  const uri = pathToFileURL(path);
+  uri.searchParams.set("immutable", "1");
+  return openChecked(path, uri);
+}
 
 /**
  * A writer that crashed mid-transaction in a rollback-journal (DELETE mode) database leaves a hot `-journal`
@@ -178,33 +251,49 @@ function blockedByHotJournal(path: string, error: unknown): boolean {
     statSync(journalOf(path)).size > 0;
 }
 
+/** A file beside a database that a read-only connection must write to use, and what it holds. */
+interface Companion {
+  of: (path: string) => string;
+  /** Why the private copy was needed, for the line when even the copy cannot be read. */
+  unreadable: (path: string) => string;
+}
+
+const HOT_JOURNAL: Companion = {
+  of: journalOf,
+  unreadable: (path) =>
+    `a writer that stopped mid-transaction left ${journalOf(path)}, and its database cannot be read even ` +
+    `after rolling that back in a private copy`,
+};
+
+const UNCHECKPOINTED_WAL: Companion = {
+  of: walOf,
+  unreadable: (path) =>
+    `${walOf(path)} holds writes not in the database yet, its folder cannot hold the -shm needed to read ` +
+    `them, and they cannot be read in a private copy either`,
+};
+
 /**
- * Reads past a crashed writer's journal without touching the store: the database and then its journal (the
- * journal holds the original of every page the writer changed before it changed it) are copied to a private
- * folder, SQLite rolls the copy back as the harness will roll back its own store on its next start, and the
- * copy is read. The store, and the journal its harness needs, stay exactly as they were.
+ * Reads past what a read-only connection cannot use in place, without touching the store: the database and
+ * then its companion are copied to a private folder, where SQLite finishes with them as the harness will on
+ * its next start (rolls a crashed writer's journal back; takes a `-wal`'s writes in), and the copy is read. The
+ * store, and the companion its harness needs, stay exactly as they were.
  */
-function openRecoveredSnapshot(path: string): DatabaseSync {
+function openRecoveredSnapshot(path: string, companion: Companion): DatabaseSync {
   const dir = mkdtempSync(join(tmpdir(), "session-bridge-snapshot-"));
   const copy = join(dir, "snapshot.db");
   try {
     copyFileSync(path, copy);
-    copyFileSync(journalOf(path), journalOf(copy));
+    copyFileSync(companion.of(path), companion.of(copy));
     const recovering = new DatabaseSync(copy);
     try {
       recovering.prepare("SELECT count(*) FROM sqlite_master").get();
     } finally {
       recovering.close();
     }
-    const db = new StoreDatabase(path, { readOnly: true }, copy, dir);
-    assertReadableSchema(db, path);
-    return db;
+    return openChecked(path, copy, dir);
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
-    throw new InputError(
-      `${path}: a writer that stopped mid-transaction left ${journalOf(path)}, and its database cannot be ` +
-        `read even after rolling that back in a private copy (${messageOf(error)})`,
-    );
+    throw new InputError(`${path}: ${companion.unreadable(path)} (${messageOf(error)})`);
   }
 }
 
@@ -219,7 +308,7 @@ function assertReadableSchema(db: DatabaseSync, path: string): void {
     db.close();
     if (isBusy(error) || error instanceof InputError) throw error;
     const message = messageOf(error);
-    throw new InputError(message.startsWith(`${path}: `) ? message : `${path}: ${message}`);
+    throw new InputError(message.startsWith(`${path}: `) ? message : `${path}: ${message}`, { cause: error });
   }
 }
 

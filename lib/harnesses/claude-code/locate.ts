@@ -1,5 +1,5 @@
 /** Where Claude Code keeps its transcripts, and how we walk them without reading every file whole. */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ListingPart, SessionSummary } from "../types.ts";
 import { isUuid } from "../../ids.ts";
@@ -11,18 +11,24 @@ import { titleLine } from "../../ir/summary.ts";
 import { blocksFromContent } from "./content.ts";
 import { projectsDir } from "./home.ts";
 import { fileStamp } from "../../io/file-stamp.ts";
+import { assertNotLinkLoop, directoryIfPresent } from "../../io/file-kind.ts";
 
-/** Every top-level transcript `projects/<bucket>/<uuid>.jsonl`; subagent files live one level deeper. */
+/**
+ * Every top-level transcript `projects/<bucket>/<uuid>.jsonl`; subagent files live one level deeper. A link
+ * that loops where a bucket or a transcript would be fails the walk naming it (the store cannot be read whole).
+ */
 export function transcriptPaths(home: string): string[] {
   const root = projectsDir(home);
-  if (!existsSync(root)) return [];
+  if (!directoryIfPresent(root)) return [];
   const out: string[] = [];
   for (const bucket of readdirSync(root, { withFileTypes: true })) {
+    assertNotLinkLoop(root, bucket);
     if (!bucket.isDirectory()) continue;
-    for (const file of readdirSync(join(root, bucket.name), { withFileTypes: true })) {
-      if (file.isFile() && file.name.endsWith(".jsonl") && isUuid(file.name.slice(0, -6))) {
-        out.push(join(root, bucket.name, file.name));
-      }
+    const dir = join(root, bucket.name);
+    for (const file of readdirSync(dir, { withFileTypes: true })) {
+      if (!file.name.endsWith(".jsonl") || !isUuid(file.name.slice(0, -6))) continue;
+      assertNotLinkLoop(dir, file);
+      if (file.isFile()) out.push(join(dir, file.name));
     }
   }
   return out;

@@ -2,9 +2,10 @@
  * Where Codex keeps its threads: rollout files under `sessions/YYYY/MM/DD/` (and `archived_sessions/`), and
  * their index, the `threads` table of the newest `state_N.sqlite`.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join, sep } from "node:path";
 import { byCodeUnit } from "../../io/compare.ts";
+import { assertNotLinkLoop, directoryIfPresent } from "../../io/file-kind.ts";
 
 export const SESSIONS_DIR = "sessions";
 export const ARCHIVED_DIR = "archived_sessions";
@@ -20,7 +21,7 @@ export function rolloutId(name: string): string | undefined {
 
 /** Codex's state database is versioned in its name; the newest generation is the live one. */
 export function newestStateDb(home: string): string | undefined {
-  if (!existsSync(home)) return undefined;
+  if (!directoryIfPresent(home)) return undefined;
   const newest = readdirSync(home)
     .map((name) => ({ name, generation: Number(STATE_DB.exec(name)?.[1] ?? Number.NaN) }))
     .filter((f) => Number.isFinite(f.generation))
@@ -46,11 +47,13 @@ export function rolloutFiles(home: string): RolloutFile[] {
   return out;
 }
 
+/** Real folders and files under `dir`; a link that loops there fails the walk naming it. */
 function walk(dir: string, visit: (path: string, name: string) => void): void {
-  if (!existsSync(dir)) return;
+  if (!directoryIfPresent(dir)) return;
   for (
     const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => byCodeUnit(a.name, b.name))
   ) {
+    assertNotLinkLoop(dir, entry);
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(path, visit);
     else if (entry.isFile()) visit(path, entry.name);

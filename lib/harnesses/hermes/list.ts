@@ -4,10 +4,11 @@
  * live tip's id. Subagent runs and compression continuations are not conversations of their own; /branch
  * children are. Legacy files whose session the database does not know are listed after it.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { SessionSummary } from "../types.ts";
 import { openReadOnly } from "../../store/sqlite.ts";
+import { directoryIfPresent, regularFileIfPresent } from "../../io/file-kind.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./columns.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./profiles.ts";
@@ -28,7 +29,7 @@ interface ListedRow {
 export function listHermes(hermesHome: string): SessionSummary[] {
   return hermesHomes(hermesHome).flatMap(({ dir }) => {
     const db = stateDbPath(dir);
-    const rows = existsSync(db) ? listDatabase(db) : [];
+    const rows = regularFileIfPresent(db) ? listDatabase(db) : [];
     const known = new Set(rows.map((r) => r.id));
     return [...rows, ...listLegacyFiles(dir, known)];
   });
@@ -108,7 +109,7 @@ function listingSql(columns: StoreColumns): string {
 /** Legacy transcripts and snapshots of sessions the database does not hold (pruned, or copied in). */
 function listLegacyFiles(home: string, known: Set<string>): SessionSummary[] {
   const dir = legacySessionsDir(home);
-  if (!existsSync(dir)) return [];
+  if (!directoryIfPresent(dir)) return [];
   const byId = new Map<string, string>();
   // Hermes names a session's files by a path-safe form of its id (`gw:dm 1` -> `gw_dm_1_<hash>`).
   const knownNames = new Set([...known].map(hermesFileComponent));

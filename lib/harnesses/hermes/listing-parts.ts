@@ -4,7 +4,8 @@
  * profile's `state.db` and its WAL (where a running Hermes's writes land before a checkpoint), and the legacy
  * session files beside it (their names, and each one's stamp: a file's time is the time it lists).
  */
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { directoryIfPresent } from "../../io/file-kind.ts";
 import { join } from "node:path";
 import { fileStamp } from "../../io/file-stamp.ts";
 import { hermesHomes, legacySessionsDir, stateDbPath } from "./profiles.ts";
@@ -19,7 +20,7 @@ function hermesListingStamp(hermesHome: string): string {
   return hermesHomes(hermesHome).map(({ dir }) => {
     const db = stateDbPath(dir);
     const legacy = legacySessionsDir(dir);
-    const files = existsSync(legacy) ? readdirSync(legacy).sort() : [];
+    const files = directoryIfPresent(legacy) ? readdirSync(legacy).sort() : [];
     return [
       dir,
       fileStamp(db),

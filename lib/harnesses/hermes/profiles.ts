@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { regularFileIfPresent } from "../../io/file-kind.ts";
+import { directoryIfPresent, regularFileIfPresent } from "../../io/file-kind.ts";
 
 /** Profile names as Hermes accepts them (`_PROFILE_ID_RE`). */
 const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -31,12 +31,15 @@ function asProfile(home: string): HermesHome {
   return basename(dirname(dir)) === "profiles" && PROFILE_NAME.test(name) ? { dir, profile: name } : { dir };
 }
 
-/** The home and, when it is a profile root, every named profile under it. */
+/**
+ * The home and, when it is a profile root, every named profile under it. A `profiles` that cannot be read (a
+ * home this user may not enter, a link that loops) fails naming it: passed over, the store would look empty.
+ */
 export function hermesHomes(hermesHome: string): HermesHome[] {
   const root = asProfile(hermesHome);
   if (root.profile) return [root];
   const profilesDir = join(root.dir, "profiles");
-  const profiles = existsSync(profilesDir)
+  const profiles = directoryIfPresent(profilesDir)
     ? readdirSync(profilesDir, { withFileTypes: true })
       .filter((e) => e.isDirectory() && PROFILE_NAME.test(e.name) && e.name !== "default")
       .map((e) => ({ dir: join(profilesDir, e.name), profile: e.name }))
@@ -49,12 +52,25 @@ export function hermesHomes(hermesHome: string): HermesHome[] {
 export function activeHome(hermesHome: string): HermesHome {
   const home = asProfile(hermesHome);
   if (home.profile) return home;
-  const marker = join(home.dir, "active_profile");
-  const name = regularFileIfPresent(marker) ? readFileSync(marker, "utf8").trim() : "";
+  const name = activeProfileName(home.dir);
   const dir = join(home.dir, "profiles", name);
   return name && name !== "default" && PROFILE_NAME.test(name) && existsSync(dir)
     ? { dir, profile: name }
     : home;
+}
+
+/**
+ * The name in `<root>/active_profile`, "" when there is none. A marker that cannot be read (a folder or a FIFO
+ * there, a link that loops, a home this user may not enter) names no profile: Hermes passes over it the same
+ * way (`except OSError` around its read) and runs in the root. A FIFO is never opened: it would block.
+ */
+function activeProfileName(root: string): string {
+  const marker = join(root, "active_profile");
+  try {
+    return regularFileIfPresent(marker) ? readFileSync(marker, "utf8").trim() : "";
+  } catch {
+    return "";
+  }
 }
 
 /**
