@@ -83,6 +83,14 @@ test("a linked intents folder in session-bridge's folder is refused by name and 
   assert.equal(r.code, 1, r.stderr);
   assert.equal(r.stderr, ownLink(join(bridge, "intents")));
   assert.deepEqual(snapshot(outside), before);
+  const doctor = await runCliJson(["doctor", "--claude-home", claude], { SESSION_BRIDGE_HOME: bridge });
+  assert.equal(doctor.code, 1, doctor.stderr);
+  const link = (doctor.json as unknown as DoctorReport).checks.find((c) => c.check === "link");
+  assert.equal(link?.status, "problem");
+  assert.equal(
+    link?.fix,
+    `put what it links to (${outside}) in its place, or remove the link: rm ${join(bridge, "intents")}`,
+  );
 });
 
 test("a linked backups folder in session-bridge's folder is refused by name and nothing lands outside", async () => {
@@ -131,6 +139,15 @@ test("a linked listing cache is never written through: the listing is served, th
   assert.equal(linkedFile.stderr, ownLink(join(other.bridge, "cache", "listing.json")));
   assert.equal(readlinkSync(join(other.bridge, "cache", "listing.json")), other.file, "the link stays");
   assert.equal(readFileSync(other.file, "utf8"), "someone else's file\n");
+  assert.equal(readFileSync(file, "utf8"), "someone else's file\n");
+});
+
+test("a linked events.db in session-bridge's folder is not written through: the handoff is done, the audit names the link", async () => {
+  const { bridge, file } = freshHomes();
+  symlinkSync(file, join(bridge, "events.db"));
+  const r = await runCli(handoffArgs("claude"), { SESSION_BRIDGE_HOME: bridge });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stderr.includes(ownLink(join(bridge, "events.db")).slice("session-bridge: ".length)), r.stderr);
   assert.equal(readFileSync(file, "utf8"), "someone else's file\n");
 });
 
