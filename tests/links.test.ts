@@ -171,6 +171,11 @@ test("a linked Codex state_5.sqlite is refused by name and the database it point
   renameSync(database, elsewhere);
   symlinkSync(elsewhere, database);
   const before = await sha256(elsewhere);
+  const dry = await runCli(handoffArgs("codex", "--codex-home", codex, "--dry-run"), {
+    SESSION_BRIDGE_HOME: bridge,
+  });
+  assert.equal(dry.code, 1, dry.stderr);
+  assert.ok(dry.stderr.endsWith(harnessLink(database)), "a dry run says so too");
   const r = await runCli(handoffArgs("codex", "--codex-home", codex), { SESSION_BRIDGE_HOME: bridge });
   assert.equal(r.code, 1, r.stderr);
   assert.ok(r.stderr.endsWith(harnessLink(database)), r.stderr);
@@ -188,6 +193,11 @@ test("a linked Hermes state.db is refused by name and the database it points at 
   renameSync(database, elsewhere);
   symlinkSync(elsewhere, database);
   const before = await sha256(elsewhere);
+  const dry = await runCli(handoffArgs("hermes", "--hermes-home", hermes, "--dry-run"), {
+    SESSION_BRIDGE_HOME: bridge,
+  });
+  assert.equal(dry.code, 1, dry.stderr);
+  assert.ok(dry.stderr.endsWith(harnessLink(database)), "a dry run says so too");
   const r = await runCli(handoffArgs("hermes", "--hermes-home", hermes), { SESSION_BRIDGE_HOME: bridge });
   assert.equal(r.code, 1, r.stderr);
   assert.ok(r.stderr.endsWith(harnessLink(database)), r.stderr);

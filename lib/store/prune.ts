@@ -10,7 +10,7 @@
  *      left by a process killed outright, goes after a day).
  * Folders written before manifests existed group their copies by file name.
  */
-import { lstatSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { backupsRoot, MANIFEST, readManifest } from "./backup.ts";
 import { pendingOperations } from "./ledger.ts";
@@ -76,9 +76,12 @@ function listCopies(bridgeHome: string): { copies: BackupCopy[]; folders: string
     for (const file of files) {
       if (file === MANIFEST || file.startsWith(".")) continue;
       const path = join(dir, file);
-      const bytes = unlessRemoved(() => lstatSync(path).size);
+      const original = manifest?.copies[file];
+      // A copy the manifest names is looked at as it is: a copy of a link is that link (backupFile), dangling
+      // or not. Anything else is followed, and passed over when nothing is there.
+      const bytes = unlessRemoved(() => (original === undefined ? statSync : lstatSync)(path).size);
       if (bytes === undefined) continue;
-      copies.push({ path, original: manifest?.copies[file] ?? `?/${file}`, at: folderTime(name), bytes });
+      copies.push({ path, original: original ?? `?/${file}`, at: folderTime(name), bytes });
     }
   }
   return { copies, folders };

@@ -18,7 +18,7 @@ import { refuse, targetStoreRefusal } from "../refuse.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
 import { copyIntoPlace, ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
-import { entryPresent } from "../../io/links.ts";
+import { entryPresent, isLink } from "../../io/links.ts";
 import { backupFile, handoffBackupDir } from "../../store/backup.ts";
 import {
   type ColumnInfo,
@@ -96,6 +96,7 @@ export async function planCodex(
     notes: [...targetNotes(target, described), ...copyNotes(described)],
   };
   if (!database) return refusedPlan(plan, refuse.noStore("Codex", home, "codex").message);
+  if (isLink(database)) return refusedPlan(plan, refuse.linked(database).message);
   let found: { columns: ColumnInfo[]; previous?: Row };
   let row: Row;
   try {
