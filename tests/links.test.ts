@@ -77,6 +77,8 @@ test("a linked ledger.jsonl in session-bridge's folder is refused by name and th
 
 test("a linked intents folder in session-bridge's folder is refused by name and nothing lands outside", async () => {
   const { bridge, outside } = freshHomes();
+  // Named like the temp file of an intent whose process died: what recovery removes from its own folder.
+  writeFileSync(join(outside, "00000000-0000-4000-8000-000000000000.json.2147483646.tmp"), "not ours\n");
   symlinkSync(outside, join(bridge, "intents"));
   const before = snapshot(outside);
   const r = await runCli(handoffArgs("claude"), { SESSION_BRIDGE_HOME: bridge });

@@ -25,7 +25,7 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import type { KeyedRows } from "./rows.ts";
 import type { LedgerEntry } from "./ledger.ts";
-import { makeOwnFolder, openOwnFile, refuseLinksBelow } from "../io/links.ts";
+import { isLink, makeOwnFolder, openOwnFile, refuseLinksBelow } from "../io/links.ts";
 import { ledgerPath } from "./ledger.ts";
 import { openReadOnly, quoteIdent } from "./sqlite.ts";
 
@@ -225,21 +225,26 @@ export function removeIntent(bridgeHome: string, intent: Pick<AnyIntent, "kind" 
 
 /** Whether any intent is left, or one cut short while being written (one listing; no file is read). */
 export function hasIntents(bridgeHome: string): boolean {
+  return intentNames(bridgeHome).length > 0;
+}
+
+/**
+ * The names in the intents folder; none when there is no folder, or when it is a link: recovery acting on what
+ * a link points at would remove files outside session-bridge's folder (a handoff refuses it, lib/io/links.ts).
+ */
+function intentNames(bridgeHome: string): string[] {
+  const dir = intentsDir(bridgeHome);
+  if (isLink(dir)) return [];
   try {
-    return readdirSync(intentsDir(bridgeHome)).length > 0;
+    return readdirSync(dir);
   } catch {
-    return false;
+    return [];
   }
 }
 
 /** Intents left, oldest first; one that cannot be read (cut short before its rename) is no intent. */
 export function listIntents(bridgeHome: string): AnyIntent[] {
-  let names: string[];
-  try {
-    names = readdirSync(intentsDir(bridgeHome)).filter((f) => f.endsWith(".json"));
-  } catch {
-    return [];
-  }
+  const names = intentNames(bridgeHome).filter((f) => f.endsWith(".json"));
   const intents: AnyIntent[] = [];
   for (const name of names) {
     try {
@@ -256,12 +261,7 @@ export function listIntents(bridgeHome: string): AnyIntent[] {
 /** Removes temp files of intents that never got renamed into place (their process was killed writing one). */
 export function removeTornIntents(bridgeHome: string): string[] {
   const dir = intentsDir(bridgeHome);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
+  const names = intentNames(bridgeHome);
   const torn = names.filter((name) => {
     const pid = /^(?:undo-)?[0-9a-f-]{36}\.json\.(\d+)\.tmp$/.exec(name)?.[1];
     return pid !== undefined && !processAlive(Number(pid));
