@@ -29,7 +29,15 @@ export class LinkRefusedError extends RefusedError {
   }
 }
 
-const lstatOrUndefined = (path: string): Stats | undefined => lstatSync(path, { throwIfNoEntry: false });
+/** What is at `path` itself; nothing when a part of the way is a file (the write fails there on its own). */
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    throw error;
+  }
+}
 
 /** Whether anything is at `path` itself: a link is there even when what it points at is not (dangling). */
 export function entryPresent(path: string): boolean {
