@@ -11,11 +11,13 @@
  * fails nothing. Listings use it (`list`, the TUI, completion); a conversion resolving its reference reads the
  * stores, and writes nothing of its own there.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import type { SessionSummary } from "./types.ts";
 import { VERSION } from "../version.ts";
+import { LinkRefusedError, makeOwnFolder, openOwnFile, refuseLinksBelow } from "../io/links.ts";
+import { notice } from "../io/notices.ts";
 
 const FORMAT = 2;
 const FILE = "listing.json";
@@ -37,10 +39,16 @@ interface CacheFile {
 
 export class ListingCache {
   private changed = false;
+  /** A link was found in the way: this process does not try (nor say so) again. */
+  private refused = false;
   /** The parts each store listed in this process has now: a part gone from its store is gone from the cache. */
   private readonly listed: Record<string, Parts> = {};
 
-  private constructor(private readonly dir: string, private readonly stores: Record<string, Parts>) {}
+  private constructor(
+    private readonly home: string,
+    private readonly dir: string,
+    private readonly stores: Record<string, Parts>,
+  ) {}
 
   /** The cache in `bridgeHome` (empty when there is none, or it cannot be read). */
   static load(bridgeHome: string): ListingCache {
@@ -49,9 +57,9 @@ export class ListingCache {
       const file = JSON.parse(readFileSync(join(dir, FILE), "utf8")) as Partial<CacheFile>;
       const ours = file.format === FORMAT && file.version === VERSION;
       const stores = ours && typeof file.stores === "object" && file.stores !== null ? file.stores : {};
-      return new ListingCache(dir, stores);
+      return new ListingCache(bridgeHome, dir, stores);
     } catch {
-      return new ListingCache(dir, {});
+      return new ListingCache(bridgeHome, dir, {});
     }
   }
 
@@ -84,17 +92,30 @@ export class ListingCache {
       else if (Object.keys(before).length !== Object.keys(parts).length) this.changed = true;
       this.stores[store] = parts;
     }
-    if (!this.changed) return;
+    if (!this.changed || this.refused) return;
     try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const path = join(this.dir, FILE);
+      // Never through a link (lib/io/links.ts); the cache file itself too, which the rename would replace.
+      refuseLinksBelow(this.home, path);
+      makeOwnFolder(this.home, this.dir);
       removeAbandoned(this.dir);
       const temp = join(this.dir, `${FILE}.${process.pid}.tmp`);
       const file: CacheFile = { format: FORMAT, version: VERSION, stores: this.stores };
-      writeFileSync(temp, JSON.stringify(file), { mode: 0o600 });
-      renameSync(temp, join(this.dir, FILE));
+      const fd = openOwnFile(this.home, temp, "replace");
+      try {
+        writeFileSync(fd, JSON.stringify(file));
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(temp, path);
       this.changed = false;
-    } catch {
-      // A cache that cannot be written (a read-only home, a full disk) only means the next listing reads again.
+    } catch (error) {
+      // A cache that cannot be written (a read-only home, a full disk) only means the next listing reads again;
+      // a link in the way is said once, the listing served all the same (the cache is only a shortcut).
+      if (error instanceof LinkRefusedError) {
+        this.refused = true;
+        notice(error.message);
+      }
     }
   }
 

@@ -4,11 +4,12 @@
  * replaced one put back, so nothing is half-written. Claude Code's store is files alone, and so is any harness
  * whose sessions are one file each.
  */
-import { copyFileSync, existsSync, unlinkSync } from "node:fs";
+import { unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Committed } from "./plan.ts";
 import type { CommitOptions, PlannedFile } from "./types.ts";
-import { ensureDir, publishFile, removeEmptyDirs } from "../io/publish.ts";
+import { copyIntoPlace, ensureDir, publishFile, removeEmptyDirs } from "../io/publish.ts";
+import { entryPresent } from "../io/links.ts";
 import { refuse } from "./refuse.ts";
 import { backupFile, handoffBackupDir } from "../store/backup.ts";
 
@@ -25,7 +26,8 @@ export async function publishPlannedFiles(
   const saved = handoffBackupDir(harness, id, now, bridgeHome);
   try {
     for (const file of files) {
-      const existed = existsSync(file.path);
+      // A link there, even a dangling one, is replaced, and so saved (as the link it is) for undo to put back.
+      const existed = entryPresent(file.path);
       if (existed && !force) {
         throw refuse.exists(id, file.path);
       }
@@ -36,7 +38,7 @@ export async function publishPlannedFiles(
     }
   } catch (error) {
     for (const path of written) unlinkSync(path);
-    for (const [path, backup] of replaced) copyFileSync(backup, path);
+    for (const [path, backup] of replaced) copyIntoPlace(backup, path);
     removeEmptyDirs(created);
     throw error;
   }

@@ -8,6 +8,7 @@
  */
 import { InputError, messageOf, RefusedError } from "../errors.ts";
 import { isBusy, lockedMessage } from "../store/sqlite.ts";
+import { LinkRefusedError } from "../io/links.ts";
 
 export const refuse = {
   /** The planned session id is taken in the target store (a row, or a file of that session), without --force. */
@@ -25,6 +26,9 @@ export const refuse = {
    * (missing or unfillable columns) session-bridge will not guess at. */
   unusable: (database: string, why: string): RefusedError =>
     new RefusedError(`cannot write to ${database}: ${why}`),
+
+  /** The target's database is a symbolic link: never written through (lib/io/links.ts), so a dry run says so. */
+  linked: (database: string): RefusedError => new LinkRefusedError(database, "a harness's home"),
 
   /** Another process kept the target database locked for longer than a handoff waits. */
   locked: (database: string): RefusedError => new RefusedError(lockedMessage(database)),

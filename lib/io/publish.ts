@@ -12,14 +12,17 @@ import {
   linkSync,
   mkdirSync,
   openSync,
+  readlinkSync,
   renameSync,
   rmdirSync,
+  symlinkSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DiskFullError, isDiskFull, RefusedError } from "../errors.ts";
 import { regularFileIfPresent } from "./file-kind.ts";
+import { entryPresent, isLink } from "./links.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
 import { terminalText } from "./control-characters.ts";
 import { crashPoint } from "./crash-points.ts";
@@ -155,23 +158,29 @@ export async function publishFile(
 
 /**
  * Puts a copy of `source` at `path` whole: copied to a hidden temp file beside it (named as a publish's, so
- * recovery knows it as this process's debris), synced, then renamed over whatever is there.
+ * recovery knows it as this process's debris), synced, then renamed over whatever is there. A `source` that is
+ * a link (a backup of a link, see backupFile) puts the same link back, not a file holding what it points at.
  */
 export function copyIntoPlace(source: string, path: string): void {
   const temp = publishTempPath(path, process.pid);
   try {
-    copyFileSync(source, temp);
-    const fd = openSync(temp, "r+");
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    if (isLink(source)) symlinkSync(readlinkSync(source), temp);
+    else copyAndSync(source, temp);
     crashPoint("temp-written");
     renameSync(temp, path);
   } catch (error) {
-    if (existsSync(temp)) unlinkSync(temp);
+    if (entryPresent(temp)) unlinkSync(temp);
     throw isDiskFull(error) ? new DiskFullError(path) : error;
+  }
+}
+
+function copyAndSync(source: string, temp: string): void {
+  copyFileSync(source, temp);
+  const fd = openSync(temp, "r+");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 

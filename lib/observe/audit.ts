@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { refuseLinksBelow } from "../io/links.ts";
 import { messageOf } from "../errors.ts";
 import type { HandoffOutcome } from "../pipeline/handoff.ts";
 import type { UndoOutcome } from "../pipeline/undo.ts";
@@ -42,6 +43,10 @@ export function recordAudit(
 ): void {
   const path = auditPath(bridgeHome);
   try {
+    // SQLite follows links: the log and the files it keeps beside it are checked first (lib/io/links.ts).
+    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+      refuseLinksBelow(bridgeHome, file);
+    }
     mkdirSync(bridgeHome, { recursive: true, mode: 0o700 });
     const bus = new Session({ sessionId: AUDIT_SESSION, db: path, warn });
     try {

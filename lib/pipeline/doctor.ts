@@ -5,8 +5,8 @@
  * own home: the undo ledger, the backups and their size, and handoffs a crash interrupted. Read-only: nothing
  * is repaired here, every fix is a command or step the person runs.
  */
-import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { accessSync, constants, existsSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Harness, Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
@@ -19,6 +19,8 @@ import { ledgerPath, pendingOperations } from "../store/ledger.ts";
 import { type BackupCopy, DEFAULT_KEEP, planPrune } from "../store/prune.ts";
 import { intentSubject, listIntents, stillRunning } from "../store/intent.ts";
 import { type SkillLocation, skillStatus } from "./skill.ts";
+import { isLink } from "../io/links.ts";
+import { isSqliteFile } from "../store/sqlite.ts";
 
 /** ok: nothing to do; note: worth knowing, nothing is wrong; problem: needs attention (exit 1). */
 export type CheckStatus = "ok" | "note" | "problem";
@@ -156,6 +158,7 @@ async function checkHarness(
     return facts;
   }
   add("home", "ok", home);
+  checkLinks(h, home, add);
 
   const listing = await readStore(h, { [h.name]: home });
   if ("broken" in listing) {
@@ -270,6 +273,42 @@ function permissionFix(denied: PermissionError): string {
 }
 
 /**
+ * Links in a harness's home (lib/io/links.ts): a linked folder (`projects` on a bigger disk) is followed as the
+ * harness follows it, said as information; a linked state database is worth a note, since handoffs into the
+ * harness refuse to write it through the link. The home itself, its entries and its store are looked at.
+ */
+function checkLinks(
+  h: Harness,
+  home: string,
+  add: (check: string, status: CheckStatus, detail: string, fix?: string) => void,
+): void {
+  let names: string[];
+  try {
+    names = readdirSync(home);
+  } catch {
+    return;
+  }
+  const paths = new Set([home, ...names.map((n) => join(home, n)), h.locate(home)]);
+  for (const path of paths) {
+    if (!isLink(path)) continue;
+    const target = resolve(dirname(path), readlinkSync(path));
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats?.isDirectory()) {
+      add("linked folder", "ok", `${path} links to ${target}: followed, as ${h.title} follows it`);
+    } else if (stats?.isFile() && isSqliteFile(path)) {
+      add(
+        "linked file",
+        "note",
+        `${path} links to ${target}: handoffs into ${h.title} do not write a database through a link`,
+        `with ${h.title} closed, put the database itself in its place: mv ${shellQuote(target)} ${
+          shellQuote(path)
+        }`,
+      );
+    }
+  }
+}
+
+/**
  * What to do about a store whose files are there but cannot be read as a store: restore session-bridge's newest
  * copy of the damaged file when it has one (a copy whose original the error names, or the store itself), else
  * set the file aside so the harness starts a fresh one, which loses the sessions only it indexed.
@@ -357,7 +396,32 @@ function checkBridgeHome(
   if (running) {
     add("interrupted", "ok", `${running} operation${running === 1 ? "" : "s"} under way in another process`);
   }
+  checkOwnFolderLinks(bridgeHome, add);
   return facts;
+}
+
+/** A link in session-bridge's own folder makes every write there refuse (lib/io/links.ts): a problem. */
+function checkOwnFolderLinks(
+  bridgeHome: string,
+  add: (check: string, status: CheckStatus, detail: string, fix?: string) => void,
+): void {
+  let names: string[];
+  try {
+    names = readdirSync(bridgeHome);
+  } catch {
+    return;
+  }
+  for (const path of names.map((n) => join(bridgeHome, n)).filter(isLink)) {
+    add(
+      "link",
+      "problem",
+      `${path} is a symbolic link: session-bridge does not write through links in its own folder, so handoffs ` +
+        `and undo refuse`,
+      `put what it links to (${
+        resolve(bridgeHome, readlinkSync(path))
+      }) in its place, or remove the link: rm ${shellQuote(path)}`,
+    );
+  }
 }
 
 function nearestExisting(path: string): string {

@@ -16,6 +16,7 @@ import type { BrokenStore } from "../harnesses/stores.ts";
 import { prepareConversion } from "./prepare.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
 import { fileSystemReason, InputError, RefusedError } from "../errors.ts";
+import { LinkRefusedError } from "../io/links.ts";
 import { crashPoint } from "../io/crash-points.ts";
 import { handoffBackupDir } from "../store/backup.ts";
 import {
@@ -283,6 +284,8 @@ function writeIntentOrRefuse(bridgeHome: string, intent: Intent): void {
   try {
     writeIntent(bridgeHome, intent);
   } catch (error) {
+    // A link in the way is named as it is: the one line says what to remove.
+    if (error instanceof LinkRefusedError) throw error;
     throw new RefusedError(
       `cannot write the undo ledger in ${bridgeHome} (${fileSystemReason(error)}); nothing was handed off`,
     );

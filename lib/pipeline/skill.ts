@@ -25,6 +25,7 @@ import { InputError } from "../errors.ts";
 import type { Harness, Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
+import { makeOwnFolder, refuseLinksBelow } from "../io/links.ts";
 
 export const SKILL_NAME = "session-handoff";
 
@@ -160,6 +161,8 @@ export interface InstallRequest extends SkillRequest {
 /** Links (or copies) the skill into every present harness, or the named one. Idempotent. */
 export function installSkill(request: InstallRequest): InstallLine[] {
   const source = skillSource(request.bridgeHome);
+  // The skill's own files are kept in session-bridge's folder: never written through a link there.
+  refuseLinksBelow(resolve(request.bridgeHome), source);
   writeSkill(source, false);
   return skillHarnesses(request).map((h) => {
     const at = locate(h, request);
@@ -204,7 +207,8 @@ function moveAside(at: SkillLocation, request: InstallRequest): string {
     "skills",
     `${at.harness}-${SKILL_NAME}-${stamp}`,
   );
-  mkdirSync(dirname(aside), { recursive: true });
+  makeOwnFolder(resolve(request.bridgeHome), dirname(aside));
+  refuseLinksBelow(resolve(request.bridgeHome), aside);
   try {
     renameSync(at.path, aside);
   } catch (error) {

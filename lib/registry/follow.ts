@@ -5,11 +5,12 @@
  * folder (`aliases.jsonl`, by undo operation) with the entry it replaced, so undo puts the registry back.
  * The registry belongs to the user and to LazyBridge: a bind that fails is a warning, never a failed handoff.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Harness } from "../harnesses/types.ts";
 import type { NamedSessions } from "./named.ts";
 import { isPyObject, pyDump, pyParse } from "./python-json.ts";
+import { openOwnFile } from "../io/links.ts";
 import { type RegistryKind, SessionRegistry } from "./registry.ts";
 
 export interface FollowedAlias {
@@ -84,8 +85,13 @@ export async function followAliases(request: FollowRequest): Promise<FollowOutco
           nativeId: target.id,
           previous: previous === undefined ? null : pyDump(previous),
         };
-        mkdirSync(request.bridgeHome, { recursive: true });
-        appendFileSync(followLogPath(request.bridgeHome), `${JSON.stringify(record)}\n`, { mode: 0o600 });
+        // Opened without following a link (lib/io/links.ts): a linked log would put the record elsewhere.
+        const fd = openOwnFile(request.bridgeHome, followLogPath(request.bridgeHome), "append");
+        try {
+          appendFileSync(fd, `${JSON.stringify(record)}\n`);
+        } finally {
+          closeSync(fd);
+        }
         followed.push({
           name,
           kind,

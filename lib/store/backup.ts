@@ -4,10 +4,18 @@
  * Each backup folder holds a manifest naming what every copy was copied from, so the retention rule
  * (lib/store/prune.ts) can keep the newest copies of each original and drop the rest.
  */
-import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
-import { ensureDir } from "../io/publish.ts";
+import { entryPresent, isLink, makeOwnFolder, openOwnFile, refuseLinksBelow } from "../io/links.ts";
 import { crashPoint } from "../io/crash-points.ts";
 
 /**
@@ -44,13 +52,32 @@ export function handoffBackupDir(harness: string, id: string, now: Date, home: s
   return backupDir(`${harness}-${id}`, now, home);
 }
 
+/**
+ * Copies `path` into the backup folder `dir`. A link is copied as the link it is, so that putting it back
+ * (copyIntoPlace) makes the same link again, not a file holding what it pointed at; a dangling one too.
+ */
 export function backupFile(path: string, dir: string): string | undefined {
-  if (!existsSync(path)) return undefined;
-  ensureDir(dir, []);
-  const target = join(dir, basename(path));
-  copyFileSync(path, target);
+  if (!entryPresent(path)) return undefined;
+  const target = backupTarget(dir, basename(path));
+  if (isLink(path)) symlinkSync(readlinkSync(path), target);
+  else copyFileSync(path, target);
   recordCopy(target, path);
   crashPoint("backup-taken");
+  return target;
+}
+
+/** The session-bridge folder backup folder `dir` is in (see backupDir). */
+const homeOfBackupFolder = (dir: string): string => dirname(dirname(dir));
+
+/**
+ * Where a copy named `name` goes in backup folder `dir` (made if missing), refused when anything on the way in
+ * session-bridge's own folder is a link: backupDir puts every backup folder two levels below it.
+ */
+export function backupTarget(dir: string, name: string): string {
+  const home = homeOfBackupFolder(dir);
+  makeOwnFolder(home, dir);
+  const target = join(dir, name);
+  refuseLinksBelow(home, target);
   return target;
 }
 
@@ -68,6 +95,11 @@ export function recordCopy(copy: string, original: string): void {
   const manifest = readManifest(dir) ?? { copies: {} };
   manifest.copies[basename(copy)] = original;
   const temp = join(dir, `.${MANIFEST}.tmp`);
-  writeFileSync(temp, `${JSON.stringify(manifest, null, 2)}\n`);
+  const fd = openOwnFile(homeOfBackupFolder(dir), temp, "replace");
+  try {
+    writeFileSync(fd, `${JSON.stringify(manifest, null, 2)}\n`);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(temp, join(dir, MANIFEST));
 }

@@ -13,11 +13,11 @@ import {
   closeSync,
   existsSync,
   fsyncSync,
+  lstatSync,
   openSync,
   readdirSync,
   readFileSync,
   renameSync,
-  statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
@@ -25,7 +25,7 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import type { KeyedRows } from "./rows.ts";
 import type { LedgerEntry } from "./ledger.ts";
-import { ensureDir } from "../io/publish.ts";
+import { isLink, makeOwnFolder, openOwnFile, refuseLinksBelow } from "../io/links.ts";
 import { ledgerPath } from "./ledger.ts";
 import { openReadOnly, quoteIdent } from "./sqlite.ts";
 
@@ -132,9 +132,10 @@ function intentPath(bridgeHome: string, intent: Pick<AnyIntent, "kind" | "op">):
   return join(intentsDir(bridgeHome), `${intent.kind === "undo" ? "undo-" : ""}${intent.op}.json`);
 }
 
+/** The stamp of what is at `path` itself: a link's own, so that replacing a link by a file shows. */
 export function fileStamp(path: string): FileStamp | undefined {
   try {
-    const s = statSync(path);
+    const s = lstatSync(path);
     return { ino: s.ino, size: s.size, mtimeMs: s.mtimeMs };
   } catch {
     return undefined;
@@ -182,18 +183,20 @@ export function missingFolders(paths: string[]): string[] {
 
 /**
  * Writes the intent whole (a temp file synced, then renamed, the folder synced), and checks that the ledger
- * itself can be appended to, before anything else is written. Throws when either cannot be written.
+ * itself can be appended to, before anything else is written. Throws when either cannot be written, or when
+ * anything the operation will write in session-bridge's own folder is behind a link there (lib/io/links.ts):
+ * refused now, not once the target is written.
  */
 export function writeIntent(bridgeHome: string, intent: AnyIntent): void {
   const dir = intentsDir(bridgeHome);
-  ensureDir(dir, []);
+  const ledger = ledgerPath(bridgeHome);
+  for (const path of ownPathsOf(intent, ledger)) refuseLinksBelow(bridgeHome, path);
+  makeOwnFolder(bridgeHome, dir);
   // The ledger the entry will be appended to must take it (a new one is made in the folder just written to).
-  if (intent.kind !== "output" && existsSync(ledgerPath(bridgeHome))) {
-    closeSync(openSync(ledgerPath(bridgeHome), "a"));
-  }
+  if (intent.kind !== "output" && existsSync(ledger)) closeSync(openOwnFile(bridgeHome, ledger, "append"));
   const path = intentPath(bridgeHome, intent);
   const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, "w", 0o600);
+  const fd = openOwnFile(bridgeHome, temp, "replace");
   try {
     writeSync(fd, `${JSON.stringify(intent)}\n`);
     fsyncSync(fd);
@@ -207,6 +210,12 @@ export function writeIntent(bridgeHome: string, intent: AnyIntent): void {
   syncFolder(dir);
 }
 
+/** What an operation writes in session-bridge's own folder besides its intent: the ledger, backups, sidecars. */
+function ownPathsOf(intent: AnyIntent, ledger: string): string[] {
+  if (intent.kind === "output") return intent.sidecars ?? [];
+  return [ledger, intent.backupFolder, ...(intent.kind === "handoff" ? intent.sidecars ?? [] : [])];
+}
+
 /** The intent is over: the ledger holds the operation, or nothing of it is left. */
 export function removeIntent(bridgeHome: string, intent: Pick<AnyIntent, "kind" | "op">): void {
   const path = intentPath(bridgeHome, intent);
@@ -216,21 +225,26 @@ export function removeIntent(bridgeHome: string, intent: Pick<AnyIntent, "kind" 
 
 /** Whether any intent is left, or one cut short while being written (one listing; no file is read). */
 export function hasIntents(bridgeHome: string): boolean {
+  return intentNames(bridgeHome).length > 0;
+}
+
+/**
+ * The names in the intents folder; none when there is no folder, or when it is a link: recovery acting on what
+ * a link points at would remove files outside session-bridge's folder (a handoff refuses it, lib/io/links.ts).
+ */
+function intentNames(bridgeHome: string): string[] {
+  const dir = intentsDir(bridgeHome);
+  if (isLink(dir)) return [];
   try {
-    return readdirSync(intentsDir(bridgeHome)).length > 0;
+    return readdirSync(dir);
   } catch {
-    return false;
+    return [];
   }
 }
 
 /** Intents left, oldest first; one that cannot be read (cut short before its rename) is no intent. */
 export function listIntents(bridgeHome: string): AnyIntent[] {
-  let names: string[];
-  try {
-    names = readdirSync(intentsDir(bridgeHome)).filter((f) => f.endsWith(".json"));
-  } catch {
-    return [];
-  }
+  const names = intentNames(bridgeHome).filter((f) => f.endsWith(".json"));
   const intents: AnyIntent[] = [];
   for (const name of names) {
     try {
@@ -247,12 +261,7 @@ export function listIntents(bridgeHome: string): AnyIntent[] {
 /** Removes temp files of intents that never got renamed into place (their process was killed writing one). */
 export function removeTornIntents(bridgeHome: string): string[] {
   const dir = intentsDir(bridgeHome);
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
+  const names = intentNames(bridgeHome);
   const torn = names.filter((name) => {
     const pid = /^(?:undo-)?[0-9a-f-]{36}\.json\.(\d+)\.tmp$/.exec(name)?.[1];
     return pid !== undefined && !processAlive(Number(pid));

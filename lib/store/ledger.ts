@@ -11,13 +11,12 @@ import {
   existsSync,
   fstatSync,
   fsyncSync,
-  openSync,
   readFileSync,
   readSync,
 } from "node:fs";
 import { join } from "node:path";
 import type { KeyedRows } from "./rows.ts";
-import { ensureDir } from "../io/publish.ts";
+import { openOwnFile } from "../io/links.ts";
 
 export interface LedgerEntry {
   op: string;
@@ -55,12 +54,12 @@ export async function sha256File(path: string): Promise<string> {
 }
 
 function append(bridgeHome: string, record: LedgerEntry | UndoneMark): void {
-  ensureDir(bridgeHome, []);
-  const path = ledgerPath(bridgeHome);
-  // A line cut short by a kill is ended first, so it cannot swallow the record appended after it.
-  const torn = endsTorn(path);
-  const fd = openSync(path, "a", 0o600);
+  // Made if missing, opened without following a link (lib/io/links.ts): a linked ledger would put the record
+  // in another file.
+  const fd = openOwnFile(bridgeHome, ledgerPath(bridgeHome), "append");
   try {
+    // A line cut short by a kill is ended first, so it cannot swallow the record appended after it.
+    const torn = endsTorn(fd);
     appendFileSync(fd, `${torn ? "\n" : ""}${JSON.stringify(record)}\n`);
     fsyncSync(fd);
   } finally {
@@ -68,22 +67,12 @@ function append(bridgeHome: string, record: LedgerEntry | UndoneMark): void {
   }
 }
 
-function endsTorn(path: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return false;
-  }
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return false;
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] !== 0x0a;
-  } finally {
-    closeSync(fd);
-  }
+function endsTorn(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
 }
 
 /** Whether the ledger holds operation `op` (a handoff recorded, undone or not). */

@@ -10,11 +10,12 @@
  *      left by a process killed outright, goes after a day).
  * Folders written before manifests existed group their copies by file name.
  */
-import { readdirSync, rmSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { backupsRoot, MANIFEST, readManifest } from "./backup.ts";
 import { pendingOperations } from "./ledger.ts";
 import { listIntents } from "./intent.ts";
+import { refuseLinksBelow } from "../io/links.ts";
 
 export const DEFAULT_KEEP = 2;
 const STALE_EMPTY_FOLDER_MS = 24 * 60 * 60 * 1000;
@@ -67,16 +68,20 @@ function listCopies(bridgeHome: string): { copies: BackupCopy[]; folders: string
   const folders: string[] = [];
   for (const name of names.sort()) {
     const dir = join(root, name);
-    const files = unlessRemoved(() => statSync(dir).isDirectory() ? readdirSync(dir) : undefined);
+    // Looked at with lstat: a link among the backups is a copy of a link (backupFile), never walked into.
+    const files = unlessRemoved(() => lstatSync(dir).isDirectory() ? readdirSync(dir) : undefined);
     if (!files) continue;
     folders.push(dir);
     const manifest = readManifest(dir);
     for (const file of files) {
       if (file === MANIFEST || file.startsWith(".")) continue;
       const path = join(dir, file);
-      const bytes = unlessRemoved(() => statSync(path).size);
+      const original = manifest?.copies[file];
+      // A copy the manifest names is looked at as it is: a copy of a link is that link (backupFile), dangling
+      // or not. Anything else is followed, and passed over when nothing is there.
+      const bytes = unlessRemoved(() => (original === undefined ? statSync : lstatSync)(path).size);
       if (bytes === undefined) continue;
-      copies.push({ path, original: manifest?.copies[file] ?? `?/${file}`, at: folderTime(name), bytes });
+      copies.push({ path, original: original ?? `?/${file}`, at: folderTime(name), bytes });
     }
   }
   return { copies, folders };
@@ -127,7 +132,9 @@ export function planPrune(bridgeHome: string, keep: number, now: Date): PrunePla
   return plan;
 }
 
-export function carryOutPrune(plan: PrunePlan): void {
+/** Removes what `plan` says, refused whole when the backups folder of `bridgeHome` is a link (lib/io/links.ts). */
+export function carryOutPrune(plan: PrunePlan, bridgeHome: string): void {
+  refuseLinksBelow(bridgeHome, backupsRoot(bridgeHome));
   for (const c of plan.remove) rmSync(c.path, { force: true });
   for (const dir of plan.folders) rmSync(dir, { recursive: true, force: true });
 }
@@ -135,6 +142,6 @@ export function carryOutPrune(plan: PrunePlan): void {
 /** The rule applied after a successful handoff or undo; returns what it removed. */
 export function applyRetention(bridgeHome: string, now: Date): PrunePlan {
   const plan = planPrune(bridgeHome, DEFAULT_KEEP, now);
-  carryOutPrune(plan);
+  carryOutPrune(plan, bridgeHome);
   return plan;
 }

@@ -13,7 +13,7 @@
  * file removed or put back, the ledger told), its remaining steps are carried out and the ledger says undone;
  * if not, its own backups go and the handoff stays pending, undoable again.
  */
-import { copyFileSync, existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { MANIFEST, readManifest } from "./backup.ts";
 import { type LedgerEntry, recordedOperation, recordOperation, sha256File } from "./ledger.ts";
@@ -30,7 +30,7 @@ import {
 import { applyUndo, matchingRows, undoCommitted } from "./undo.ts";
 import { hashReplaced } from "./replaced.ts";
 import { removeStaleLock } from "./operation-lock.ts";
-import { isPublishTemp } from "../io/publish.ts";
+import { copyIntoPlace, isPublishTemp } from "../io/publish.ts";
 
 export interface RecoveryPlan {
   intent: AnyIntent;
@@ -132,7 +132,7 @@ export async function carryOutRecovery(
     entry = await completedEntry(intent);
     recordOperation(bridgeHome, entry);
   }
-  for (const { path, backup } of plan.restore) copyFileSync(backup, path);
+  for (const { path, backup } of plan.restore) copyIntoPlace(backup, path);
   for (const path of plan.remove) rmSync(path, { recursive: true, force: true });
   if (plan.action === "roll back") {
     for (const dir of [...intent.folders].reverse()) {

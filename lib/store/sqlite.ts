@@ -19,13 +19,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DiskFullError, InputError, messageOf, RefusedError } from "../errors.ts";
-import { ensureDir } from "../io/publish.ts";
+import { refuseLinkedFile } from "../io/links.ts";
 import { regularFileIfPresent } from "../io/file-kind.ts";
 import { checkpoint, yieldAndCheckpoint } from "../io/interrupt.ts";
 import { notice } from "../io/notices.ts";
 import { crashPoint } from "../io/crash-points.ts";
 import { startProgress } from "../io/progress.ts";
-import { recordCopy } from "./backup.ts";
+import { backupTarget, recordCopy } from "./backup.ts";
 
 const HEADER = "SQLite format 3\u0000";
 const BUSY_TIMEOUT_MS = 5000;
@@ -312,9 +312,23 @@ function assertReadableSchema(db: DatabaseSync, path: string): void {
   }
 }
 
+/**
+ * A connection that writes a harness's database, never through a link (lib/io/links.ts): the database and the
+ * files SQLite keeps beside it are checked just before it opens them. SQLite itself follows links (node:sqlite
+ * cannot ask it not to), so the database is checked again once open: a link swapped in between is refused
+ * before anything is written.
+ */
 export function openForWrite(path: string): DatabaseSync {
+  const files = [path, `${path}-wal`, `${path}-shm`, journalOf(path)];
+  files.forEach(refuseLinkedFile);
   assertSqliteFile(path);
   const db = new StoreDatabase(path);
+  try {
+    refuseLinkedFile(path);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
 }
@@ -459,8 +473,7 @@ function sqlValue(value: unknown): SqlValue {
  * `dir`, returning its path. The backup is recorded with the database it copies, for the retention rule.
  */
 export async function onlineBackup(db: DatabaseSync, dir: string, name: string): Promise<string> {
-  ensureDir(dir, []);
-  const target = join(dir, name);
+  const target = backupTarget(dir, name);
   try {
     const step = startProgress(`backing up ${db.location() ?? name}`, "pages");
     try {

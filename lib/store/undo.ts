@@ -9,6 +9,7 @@ import { existsSync, rmSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { fileSystemReason, RefusedError } from "../errors.ts";
+import { LinkRefusedError } from "../io/links.ts";
 import type { KeyedRows } from "./rows.ts";
 import { backupDir, backupFile } from "./backup.ts";
 import { checkpoint } from "../io/interrupt.ts";
@@ -132,6 +133,7 @@ export async function carryOutUndo(
   try {
     writeIntent(bridgeHome, intent);
   } catch (error) {
+    if (error instanceof LinkRefusedError) throw error;
     throw new RefusedError(
       `cannot write the undo ledger in ${bridgeHome} (${fileSystemReason(error)}); nothing was undone`,
     );

@@ -6,11 +6,12 @@
  * record itself, as Claude Code does with a resumed one). Target formats stay exactly what their harness writes; a session read back
  * later gets these attached again.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { EarlierHandoff, Message, NativeToolCall, ReasoningBlock } from "../ir/schema.ts";
 import { mapMessages, type SessionStream } from "../ir/stream.ts";
-import { ensureDir, publishTempPath } from "../io/publish.ts";
+import { publishTempPath } from "../io/publish.ts";
+import { openOwnFile, refuseLinksBelow } from "../io/links.ts";
 import { idFileComponent } from "../ids.ts";
 import { DetachedProofs, proofReattacher } from "../ir/reasoning.ts";
 import type { NativePosture } from "../posture/posture.ts";
@@ -57,10 +58,16 @@ export function saveProvenance(
   const json = JSON.stringify(provenance);
   const text = proofs ? `${json.slice(0, -1)},"reasoning":${memory.reasoning.json()}}` : json;
   const path = provenancePath(bridgeHome, harness, id);
-  ensureDir(join(path, ".."), []);
+  // Never through a link in session-bridge's folder (lib/io/links.ts), the file itself included.
+  refuseLinksBelow(bridgeHome, path);
   // The temp file is named after this process, so recovery can tell a killed run's from another's.
   const temp = publishTempPath(path, process.pid);
-  writeFileSync(temp, text);
+  const fd = openOwnFile(bridgeHome, temp, "replace");
+  try {
+    writeFileSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
   renameSync(temp, path);
 }
 

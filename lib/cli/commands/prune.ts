@@ -22,7 +22,7 @@ database or file, the newest N are kept; the rest are removed. Backups live in $
     const dryRun = flag(values, "dry-run");
     const plan = planPrune(bridgeHome, keep, now);
     if (!dryRun) {
-      carryOutPrune(plan);
+      carryOutPrune(plan, bridgeHome);
       if (plan.remove.length) {
         audit(bridgeHome, "prune", { keep, removed: plan.remove.map((c) => c.path), bytes: plan.bytes });
       }

@@ -8,6 +8,7 @@ import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { HandoffPlan, PlannedFile, RenderOptions } from "../types.ts";
 import { handoffPlan } from "../plan.ts";
 import { publishPlannedFiles } from "../publish.ts";
+import { entryPresent } from "../../io/links.ts";
 import { refuse } from "../refuse.ts";
 import { assertUuid } from "../../ids.ts";
 import { resumeClaude } from "./resume.ts";
@@ -34,7 +35,8 @@ export async function planClaude(
       lines: () => copyTranscript(source, options),
     });
   }
-  const taken = files.filter((f) => existsSync(f.path)).map((f) => f.path);
+  // A link there (even a dangling one) takes the name too: only --force replaces it.
+  const taken = files.filter((f) => entryPresent(f.path)).map((f) => f.path);
   const refusal = Buffer.byteLength(bucket) > MAX_BUCKET_BYTES
     ? `Claude Code ${target.version} cannot keep sessions for ${options.cwd}: its project folder name would be ` +
       `${Buffer.byteLength(bucket)} bytes, more than a file name may have (${MAX_BUCKET_BYTES})`

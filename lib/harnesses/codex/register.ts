@@ -7,7 +7,7 @@
  * `thread_history_1.sqlite` is not written: it is a projection Codex builds itself from the rollout's
  * `item_completed` events the first time it opens the thread.
  */
-import { copyFileSync, existsSync, unlinkSync } from "node:fs";
+import { existsSync, unlinkSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import type { SessionStream } from "../../ir/stream.ts";
 import type { CommitOptions, HandoffPlan, PlannedFile, PlanPreview, RenderOptions } from "../types.ts";
@@ -17,7 +17,8 @@ import { assertUuid } from "../../ids.ts";
 import { refuse, targetStoreRefusal } from "../refuse.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
-import { ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
+import { copyIntoPlace, ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
+import { entryPresent, isLink } from "../../io/links.ts";
 import { backupFile, handoffBackupDir } from "../../store/backup.ts";
 import {
   type ColumnInfo,
@@ -95,6 +96,7 @@ export async function planCodex(
     notes: [...targetNotes(target, described), ...copyNotes(described)],
   };
   if (!database) return refusedPlan(plan, refuse.noStore("Codex", home, "codex").message);
+  if (isLink(database)) return refusedPlan(plan, refuse.linked(database).message);
   let found: { columns: ColumnInfo[]; previous?: Row };
   let row: Row;
   try {
@@ -230,7 +232,8 @@ async function publishAndRegister(
     // row back from it.
     databaseBackup = backup || previous ? await onlineBackup(db, saved, basename(database)) : undefined;
     if (databaseBackup) backups.push(databaseBackup);
-    const existed = existsSync(file.path);
+    // A link there, even a dangling one, is replaced, and so saved (as the link it is) for undo to put back.
+    const existed = entryPresent(file.path);
     if (existed && !force) throw refuse.exists(id, file.path);
     const moved = clash && clash !== file.path && existsSync(clash) ? clash : undefined;
     try {
@@ -249,7 +252,7 @@ async function publishAndRegister(
       });
     } catch (error) {
       for (const path of written) unlinkSync(path);
-      for (const r of replaced) copyFileSync(r.backup, r.path);
+      for (const r of replaced) copyIntoPlace(r.backup, r.path);
       removeEmptyDirs(created);
       // A running Codex registered the id since planning.
       throw isDuplicate(error) ? refuse.exists(id, database) : error;

@@ -38,6 +38,7 @@ import { setAsideCount } from "./copy.ts";
 import { checkHermesId } from "./ids.ts";
 import { startProgress } from "../../io/progress.ts";
 import { deleteInBatches, inBatches, moveStaged } from "../../store/row-batches.ts";
+import { isLink } from "../../io/links.ts";
 
 /**
  * What commit needs beyond the preview: the database, and what the rows are made from. The rows themselves
@@ -84,6 +85,7 @@ export async function planHermes(
   if (!existsSync(database)) {
     return refusedPlan(plan, refuse.noStore("Hermes", home.dir, "hermes").message);
   }
+  if (isLink(database)) return refusedPlan(plan, refuse.linked(database).message);
   const source = await sameHarnessSource(session);
   const rowOptions = { ...options, ...(title ? { title } : {}) };
   const kept = {
