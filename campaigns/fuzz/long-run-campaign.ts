@@ -243,7 +243,7 @@ async function chooseField(
 }
 
 /** A world whose every harness has a store (as after a first run), so a handoff to any of them is planned. */
-function withTargetStores(world: Staged): Staged {
+export function withTargetStores(world: Staged): Staged {
   if (!existsSync(join(world.homes.codex!, "state_5.sqlite"))) createCodexStore(world.homes.codex!);
   if (!existsSync(join(world.homes.hermes!, "state.db"))) createHermesStore(world.homes.hermes!);
   return world;
