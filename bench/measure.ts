@@ -8,10 +8,13 @@ export interface Measured {
   cpuSeconds: number;
   peakRssBytes: number;
   stdout: string;
+  /** Killed at RunOptions.timeoutMs: the figures are where it was stopped. */
+  stopped?: boolean;
 }
 
 interface BunSpawnResult {
   exitCode: number | null;
+  exitedDueToTimeout?: boolean;
   stdout: Uint8Array;
   stderr: Uint8Array;
   resourceUsage: { maxRSS: number; cpuTime: { total: bigint } };
@@ -20,7 +23,14 @@ declare const Bun:
   | {
     spawnSync(
       argv: string[],
-      options: { cwd?: string; env?: Record<string, string | undefined>; stdout: "pipe"; stderr: "pipe" },
+      options: {
+        cwd?: string;
+        env?: Record<string, string | undefined>;
+        timeout?: number;
+        killSignal?: string;
+        stdout: "pipe";
+        stderr: "pipe";
+      },
     ): BunSpawnResult;
   }
   | undefined;
@@ -28,17 +38,26 @@ declare const Bun:
 export interface RunOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /** Killed after this long (a run that may never end: a pattern backtracking on hostile input). */
+  timeoutMs?: number;
 }
 
 export function measure(argv: string[], options: RunOptions = {}): Measured {
   if (typeof Bun === "undefined") {
     throw new Error("the bench measures peak memory through Bun: run it with bun");
   }
+  const { timeoutMs, ...spawnOptions } = options;
   const started = performance.now();
-  const r = Bun.spawnSync(argv, { ...options, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(argv, {
+    ...spawnOptions,
+    ...(timeoutMs ? { timeout: timeoutMs, killSignal: "SIGKILL" } : {}),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const seconds = (performance.now() - started) / 1000;
   const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  if (r.exitCode !== 0) {
+  const stopped = r.exitedDueToTimeout === true;
+  if (r.exitCode !== 0 && !stopped) {
     throw new Error(`${argv.join(" ")} exited ${r.exitCode}:\n${decode(r.stderr).slice(-2000)}`);
   }
   return {
@@ -46,6 +65,7 @@ export function measure(argv: string[], options: RunOptions = {}): Measured {
     cpuSeconds: Number(r.resourceUsage.cpuTime.total) / 1e6,
     peakRssBytes: r.resourceUsage.maxRSS,
     stdout: decode(r.stdout),
+    ...(stopped ? { stopped } : {}),
   };
 }
 

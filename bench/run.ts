@@ -3,8 +3,10 @@
  * (peak RSS is that process's alone), printed as one table of ratios (or `--json`). The binary measured is
  * built at the start of the run (`npm run build`), so the figures are the code in this checkout.
  * Usage: npm run bench -- [--json] [--megabytes 70] [--large-megabytes 700] [--sessions 2000]
- *        [--world-megabytes 200] [--runs 3] [--only startup,convert,list,tui]
- *        (run it under `nice -n 19` on a shared machine; `--only list` is the listing row alone, in a minute)
+ *        [--world-megabytes 200] [--runs 3] [--only startup,convert,list,tui,hostile]
+ *        [--hostile-megabytes 4] [--hostile-timeout 120]
+ *        (run it under `nice -n 19` on a shared machine; `--only list` is the listing row alone, in a minute;
+ *        `--only hostile` the read commands on issue 36's hostile sessions against ordinary text)
  */
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -22,6 +24,9 @@ import { buildWorld, type World } from "./worlds.ts";
 import { evictFolder } from "./evict.ts";
 import { printTable, type Row } from "./table.ts";
 import { LONG_WORK_OPTIONS } from "../lib/runtime.ts";
+import { HOSTILE_RUNS, type HostileSession, hostileSession } from "./hostile.ts";
+import { ORDINARY } from "../campaigns/fuzz/long-runs.ts";
+import { READ_COMMANDS, type ReadCommand } from "../campaigns/fuzz/read-commands.ts";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./hermes-floor.ts", import.meta.url));
@@ -40,10 +45,12 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     "startup-runs": { type: "string", default: "40" },
     only: { type: "string" },
+    "hostile-megabytes": { type: "string", default: "4" },
+    "hostile-timeout": { type: "string", default: "120" },
   },
 });
 const runs = Number(values.runs);
-const GROUPS = ["startup", "convert", "list", "tui"] as const;
+const GROUPS = ["startup", "convert", "list", "tui", "hostile"] as const;
 const only = values.only?.split(",");
 const unknown = only?.filter((g) => !(GROUPS as readonly string[]).includes(g));
 if (unknown?.length) throw new Error(`--only takes ${GROUPS.join(", ")}, not ${unknown.join(", ")}`);
@@ -63,14 +70,15 @@ function environment(dir: string): Record<string, string | undefined> {
   };
 }
 
-const ours = (args: string[], env: Record<string, string | undefined>) => measure([BINARY, ...args], { env });
+const ours = (args: string[], env: Record<string, string | undefined>, timeoutMs?: number) =>
+  measure([BINARY, ...args], { env, ...(timeoutMs ? { timeoutMs } : {}) });
 
 function build(): void {
   const r = spawnSync(process.execPath, ["run", "build"], { cwd: REPO, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stderr}`);
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "sb-bench-"));
   const rows: Row[] = [];
   const load = loadavg()[0]!;
@@ -81,6 +89,7 @@ function main(): void {
     if (wants("startup")) startupRows(root, rows);
     if (wants("convert")) convertRows(root, rows);
     if (wants("list") || wants("tui")) worldRows(root, rows);
+    if (wants("hostile")) await hostileRows(root, rows);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -507,6 +516,56 @@ function tuiRows(dir: string, env: Record<string, string | undefined>, runs: num
   ];
 }
 
+/**
+ * Issue 36: every read command on a session whose one tool result is N MiB of one letter, and of URL-scheme
+ * characters, against the same command on N MiB of ordinary prose there, in CPU seconds per MiB; peak RSS
+ * against the ordinary session's. A run past --hostile-timeout is stopped and shown as more than that.
+ */
+async function hostileRows(root: string, rows: Row[]): Promise<void> {
+  const megabytes = Number(values["hostile-megabytes"]);
+  const timeoutMs = Number(values["hostile-timeout"]) * 1000;
+  const bytes = megabytes * MB;
+  const sessions = [ORDINARY, ...HOSTILE_RUNS].map(async (run) => ({
+    run,
+    session: await hostileSession(work(root, `hostile-${run.name.replace(/\W/g, "-")}`), run, bytes),
+  }));
+  const [ordinary, ...hostile] = await Promise.all(sessions);
+  const read = (command: ReadCommand, session: HostileSession) => {
+    const target = { ref: session.ref, output: join(session.dir, "out"), to: "codex", cwd: session.dir };
+    return ours(command.argv(target), environment(session.dir), timeoutMs);
+  };
+  const perMib = (m: Measured) => `${(m.cpuSeconds / megabytes).toFixed(3)} s/MiB`;
+  for (const command of READ_COMMANDS) {
+    log(`${command.name} on ${megabytes} MiB of ordinary text`);
+    const base = medianOf(runs, () => read(command, ordinary!.session));
+    for (const { run, session } of hostile) {
+      log(`${command.name} on ${megabytes} MiB of ${run.name}`);
+      const m = read(command, session);
+      const ratio = m.cpuSeconds / base.cpuSeconds;
+      const memory = m.peakRssBytes / base.peakRssBytes;
+      rows.push({
+        work: `${command.name}, a ${megabytes} MiB tool result of ${run.name}`,
+        ours: m.stopped ? `> ${timeoutMs / 1000} s (stopped)` : `${perMib(m)} (${seconds(m)})`,
+        reference: `${perMib(base)} on ordinary text (${seconds(base)})`,
+        ratio: m.stopped ? "-" : `${ratio.toFixed(2)}x, RSS ${memory.toFixed(2)}x`,
+        peakRss: rss(m),
+        goal: "<= 2x ordinary s/MiB and RSS",
+        met: !m.stopped && ratio <= 2 && memory <= 2,
+        figures: {
+          seconds: m.seconds,
+          cpuSeconds: m.cpuSeconds,
+          peakRssBytes: m.peakRssBytes,
+          stopped: m.stopped ? 1 : 0,
+          ordinarySeconds: base.seconds,
+          ordinaryCpuSeconds: base.cpuSeconds,
+          ordinaryPeakRssBytes: base.peakRssBytes,
+          megabytes,
+        },
+      });
+    }
+  }
+}
+
 /** Wall time, then CPU time (user + system), which the ratios use: a neighbour's load does not count. */
 function seconds(m: Measured): string {
   return `${m.seconds.toFixed(2)} s (${m.cpuSeconds.toFixed(2)} cpu)`;
@@ -516,4 +575,4 @@ function rss(m: Measured): string {
   return `${(m.peakRssBytes / MB).toFixed(0)} MB`;
 }
 
-main();
+await main();

@@ -14,6 +14,12 @@ import { mutateFile } from "../campaigns/fuzz/mutate.ts";
 import { problemWith } from "../campaigns/fuzz/exercise.ts";
 import { runCampaign } from "../campaigns/fuzz/campaign.ts";
 import { crashKinds, crashReport, summaryLine } from "../campaigns/fuzz/report.ts";
+import { runLongRuns } from "../campaigns/fuzz/long-run-campaign.ts";
+import { LONG_RUNS, longRunText } from "../campaigns/fuzz/long-runs.ts";
+import { placeText, sessionFiles, textFields } from "../campaigns/fuzz/text-fields.ts";
+import { fixtureCatalog } from "../campaigns/fuzz/catalog.ts";
+import { stage } from "../campaigns/fuzz/stage.ts";
+import { builtinRegistry, load } from "../lib/mod.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
@@ -173,4 +179,60 @@ test("crashes are grouped by kind, most frequent first, with paths, quoted value
     "     2  load: uncaught Error: database disk image is malformed",
     '     1  convert: no file named: invalid session id "…": expected a UUID',
   ]);
+});
+
+test("a long run is placed in the field the reader reads it from: a Codex tool call's arguments, a Hermes title", async () => {
+  for (
+    const [name, kind] of [
+      ["codex/0.169.0/tool-call.jsonl", "tool-input"],
+      ["hermes/0.19.0/titled.state.db", "title"],
+    ] as const
+  ) {
+    const world = stage(fixtureCatalog(FIXTURES, name)[0]!, tempDir("sb-fuzz-place-"));
+    const where = { registry: builtinRegistry, homes: world.homes, bridgeHome: world.bridgeHome };
+    const [listed] = await builtinRegistry.harnesses.find((h) => name.startsWith(h.name))!.list(
+      world.homes[name.split("/")[0]!]!,
+    );
+    const before = (await load({ ...where, ref: listed!.path })).session;
+    const field = textFields(before).find((f) => f.kind === kind)!;
+    const run = longRunText({ name: "letters", unit: "a" }, 64 * 1024);
+    assert.equal(placeText(sessionFiles(world.root), field.value, `${field.value} ${run}`) > 0, true);
+    const after = (await load({ ...where, ref: listed!.path })).session;
+    const texts = textFields(after).filter((f) => f.kind === kind).map((f) => f.value);
+    assert.ok(texts.includes(`${field.value} ${run}`), `${name}: the ${kind} read back holds the run`);
+  }
+});
+
+test("a long run of 64 KiB of digits in a Claude Code tool result goes through every read command, each answering as on ordinary text", async () => {
+  const results = await runLongRuns({
+    seed: 1,
+    // With one harness, case 4 is the fifth kind of field: tool output.
+    indexes: [4],
+    workers: 1,
+    fixturesRoot: FIXTURES,
+    fixture: "claude-code/2.1.328/thinking-tool-use.jsonl",
+    bytes: [64 * 1024, 64 * 1024],
+    timeoutMs: 600_000,
+    runs: LONG_RUNS.filter((r) => r.name === "digits"),
+  });
+  assert.equal(results.length, 1);
+  const [result] = results;
+  assert.equal(result!.fixture, "claude-code/2.1.328/thinking-tool-use.jsonl");
+  assert.match(result!.description, /^0\.06 MiB of digits in tool-output \(claude-code\)/);
+  assert.deepEqual(result!.findings, []);
+  assert.deepEqual(
+    result!.timings.map((t) => [t.command, t.codes]),
+    [
+      "list",
+      "show",
+      "show --redact",
+      "inspect",
+      "events",
+      "graph",
+      "usage",
+      "export --redact",
+      "convert --redact",
+      "handoff --dry-run",
+    ].map((command) => [command, [0, 0]]),
+  );
 });

@@ -26,17 +26,18 @@ export interface Fixture {
 }
 
 export function fixtureCatalog(root: string, only?: string): Fixture[] {
-  return walk(root)
+  return filesUnder(root)
     .map((path) => ({ name: relative(root, path).split(sep).join("/"), path }))
     .filter((f) => only === undefined || f.name.includes(only))
     .map((f) => ({ ...f, role: roleOf(f.name, f.path) }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-function walk(dir: string): string[] {
+/** Every regular file under `dir`, at any depth. */
+export function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    return entry.isDirectory() ? walk(path) : entry.isFile() ? [path] : [];
+    return entry.isDirectory() ? filesUnder(path) : entry.isFile() ? [path] : [];
   });
 }
 

@@ -1,6 +1,7 @@
 /** What the campaign prints: one block per crashing mutant, with the command that replays it, and the summary. */
 import { terminalText } from "../../lib/io/control-characters.ts";
 import type { MutantResult } from "./campaign.ts";
+import { type LongRunResult, MIB } from "./long-run-campaign.ts";
 
 export interface ReportContext {
   seed: number;
@@ -45,4 +46,47 @@ export function crashKinds(results: readonly MutantResult[]): string[] {
   return [...counts].sort((a, b) => b[1] - a[1]).map(([kind, n]) =>
     terminalText(`${String(n).padStart(6)}  ${kind}`)
   );
+}
+
+/** The options a long-run case's replay needs besides its index (its size is drawn within these bytes). */
+export interface LongRunContext extends ReportContext {
+  maxMib: number;
+}
+
+/** A failing long-run case: what it placed where, each command that crashed or was stopped, its replay. */
+export function longRunReport(result: LongRunResult, context: LongRunContext): string {
+  const fixture = context.fixture ? ` --fixture ${JSON.stringify(context.fixture)}` : "";
+  return terminalText([
+    `long run: seed ${context.seed} case ${result.index}: fixtures/${
+      result.fixture ?? "?"
+    }: ${result.description}`,
+    ...result.findings.map((f) => `  ${f.step}: ${f.problem}`),
+    `  replay: npm run fuzz -- --seed ${context.seed} --only-long ${result.index} --long-run-mib ${context.maxMib}${fixture}`,
+  ].join("\n"));
+}
+
+/**
+ * One line per read command over every long-run case: how many were slow or crashed, and its slowest hostile
+ * run against the ordinary text of the same case, in seconds per MiB.
+ */
+export function longRunTable(results: readonly LongRunResult[]): string[] {
+  const commands = [...new Set(results.flatMap((r) => r.timings.map((t) => t.command)))];
+  const width = Math.max(0, ...commands.map((c) => c.length));
+  return commands.map((command) => {
+    const failed = results.filter((r) => r.findings.some((f) => f.step === command)).length;
+    const timed = results.flatMap((r) =>
+      r.timings.filter((t) => t.command === command).map((t) => ({ ...t, mib: r.bytes / MIB }))
+    );
+    const worst = timed.reduce((a, b) => (b.hostileSeconds / b.mib > a.hostileSeconds / a.mib ? b : a));
+    const perMib = (seconds: number) => (seconds / worst.mib).toFixed(2);
+    return `  ${command.padEnd(width)}  ${failed} of ${timed.length} slow or crashed; slowest ${
+      perMib(worst.hostileSeconds)
+    }${worst.stopped ? "+" : ""} s/MiB against ${perMib(worst.ordinarySeconds)} s/MiB on ordinary text`;
+  });
+}
+
+export function longRunSummaryLine(results: readonly LongRunResult[], seed: number): string {
+  const failed = results.filter((r) => r.findings.length).length;
+  const timed = results.filter((r) => r.timings.length).length;
+  return `${results.length} long runs (${timed} timed), ${failed} slow or crashed (seed ${seed})`;
 }
