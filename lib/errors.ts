@@ -65,8 +65,18 @@ export function fileSystemReason(error: unknown): string {
     ENOTDIR: "a file is where a folder should be",
     EEXIST: "a file is where a folder should be",
     EISDIR: "a folder is where a file should be",
+    EFBIG: "the file would be larger than the limit allowed (ulimit -f)",
   };
   return (code && reasons[code]) ?? messageOf(error);
+}
+
+/**
+ * `<file>: <what happened>` for a file system failure: the path the error carries, else `file` (a write on an
+ * open file carries none: "EFBIG: file too large, write").
+ */
+export function fileFailure(error: unknown, file: string): string {
+  const own = (error as { path?: unknown } | null)?.path;
+  return `${typeof own === "string" ? own : file}: ${fileSystemReason(error)}`;
 }
 
 /** A termination signal (Ctrl-C, kill) stopped a write before it was committed; everything was rolled back. */

@@ -17,6 +17,7 @@ import { seedHermesHome } from "./helpers/hermes.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { immediateTransaction, insertRow, openForWrite } from "../lib/store/sqlite.ts";
 import { DiskFullError } from "../lib/errors.ts";
+import { mountTmpfs, TMPFS_SKIP, unmount } from "./helpers/tmpfs.ts";
 
 const root = tempDir();
 const work = join(root, "work");
@@ -272,25 +273,11 @@ test("a database that fills up during a write is reported as a full disk, and th
   }
 });
 
-/** Mounts a 1 MB tmpfs at `dir`; false where this process may not mount (not root). */
-function mountTiny(dir: string): boolean {
-  mkdirSync(dir, { recursive: true });
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// Probed once and unmounted at once, so no mount outlives a test that is filtered out.
-const canMount = mountTiny(join(root, "probe")) && (execFileSync("umount", [join(root, "probe")]), true);
-
 test("a handoff into a home on a full disk says the disk is full and leaves nothing half-written", {
-  skip: canMount ? false : "mounting a tmpfs needs root (the SQLITE_FULL case above runs everywhere)",
+  skip: TMPFS_SKIP && `${TMPFS_SKIP} (the SQLITE_FULL case above runs everywhere)`,
 }, async () => {
   const tiny = join(root, "tiny");
-  assert.ok(mountTiny(tiny));
+  assert.ok(mountTmpfs(tiny));
   try {
     const h = homes("full");
     cpSync(h.codex, join(tiny, "codex"), { recursive: true });
@@ -327,6 +314,6 @@ test("a handoff into a home on a full disk says the disk is full and leaves noth
     assert.deepEqual({ ...db.prepare("SELECT count(*) AS n FROM threads").get() }, { n: 1 });
     db.close();
   } finally {
-    execFileSync("umount", [tiny]);
+    unmount(tiny);
   }
 });

@@ -40,6 +40,8 @@ export interface UndoOutcome {
   backups: string[];
   /** What the retention rule removed afterwards. */
   pruned?: PrunePlan;
+  /** What could not be recorded after the undo was carried out (it stands). */
+  warnings: string[];
 }
 
 /** Handoffs that can still be undone, oldest first. */
@@ -72,7 +74,9 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
   const force = request.force ?? false;
   const now = request.now ?? new Date();
   const refusal = undoRefusal(plan, force);
-  const backups = dryRun ? [] : await holdingSignals(() => carryOutUndo(plan, force, now, bridgeHome));
+  const { backups, warnings } = dryRun
+    ? { backups: [], warnings: [] }
+    : await holdingSignals(() => carryOutUndo(plan, force, now, bridgeHome));
   const pruned = dryRun ? undefined : applyRetention(bridgeHome, now);
   // The names the handoff bound go back to what they named before it.
   const aliases = dryRun ? undefined : await restoreAliases(bridgeHome, entry.op);
@@ -84,5 +88,6 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
     ...(dryRun && refusal ? { refusal } : {}),
     backups,
     ...(pruned ? { pruned } : {}),
+    warnings,
   };
 }
