@@ -35,6 +35,27 @@ export function isDiskFull(error: unknown): boolean {
 }
 
 /**
+ * A write past the size limit the process was given (`ulimit -f`; the write fails with EFBIG once SIGXFSZ is
+ * ignored, as Bun does). Like a full disk, rolled back by the ordinary failure paths. Exit code 1.
+ */
+export class FileTooLargeError extends RefusedError {
+  override name = "FileTooLargeError";
+  constructor(readonly where: string) {
+    super(`${where}: the file would be larger than the limit allowed (ulimit -f)`);
+  }
+}
+
+/**
+ * What a failed write of `where` tells the user: a full disk or a size limit says so, naming the file (a write
+ * on an open file's descriptor names none); anything else passes unchanged.
+ */
+export function writeFailure(error: unknown, where: string): unknown {
+  if (isDiskFull(error)) return new DiskFullError(where);
+  if ((error as { code?: unknown } | null)?.code === "EFBIG") return new FileTooLargeError(where);
+  return error;
+}
+
+/**
  * The one place an error nobody classified becomes what the user reads: a failure of the file system carries
  * the path it was about (EISDIR, ENOSPC, EACCES, ...), so it is named; anything else passes unchanged.
  */
@@ -44,7 +65,7 @@ export function classified(error: unknown): unknown {
   }
   const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
   const where = typeof path === "string" ? path : undefined;
-  if (isDiskFull(error)) return new DiskFullError(where ?? "the file");
+  if (isDiskFull(error) || code === "EFBIG") return writeFailure(error, where ?? "a file");
   if (code === "EISDIR" && where) return new InputError(`${where}: is a directory, not a file`);
   if (code === "ENOTDIR" && where) return new InputError(`${where}: a part of this path is not a directory`);
   if (code === "EACCES" || code === "EPERM") {

@@ -18,7 +18,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { DiskFullError, isDiskFull, RefusedError } from "../errors.ts";
+import { RefusedError, writeFailure } from "../errors.ts";
 import { regularFileIfPresent } from "./file-kind.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
 import { terminalText } from "./control-characters.ts";
@@ -133,7 +133,7 @@ export async function publishFile(
   } catch (error) {
     closeSync(fd);
     unlinkSync(temp);
-    throw isDiskFull(error) ? new DiskFullError(path) : error;
+    throw writeFailure(error, path);
   }
   closeSync(fd);
   crashPoint("temp-written");
@@ -171,7 +171,7 @@ export function copyIntoPlace(source: string, path: string): void {
     renameSync(temp, path);
   } catch (error) {
     if (existsSync(temp)) unlinkSync(temp);
-    throw isDiskFull(error) ? new DiskFullError(path) : error;
+    throw writeFailure(error, path);
   }
 }
 

@@ -29,6 +29,7 @@ import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import type { KeyedRows } from "./rows.ts";
 import type { LedgerEntry } from "./ledger.ts";
+import { writeFailure } from "../errors.ts";
 import { ensureDir } from "../io/publish.ts";
 import { reserveRoom } from "../io/reserve.ts";
 import { ledgerPath } from "./ledger.ts";
@@ -214,7 +215,7 @@ export function writeIntent(bridgeHome: string, intent: AnyIntent, room = 0): vo
   } catch (error) {
     closeSync(fd);
     unlinkSync(temp);
-    throw error;
+    throw writeFailure(error, path);
   }
   closeSync(fd);
   renameSync(temp, path);
@@ -224,7 +225,7 @@ export function writeIntent(bridgeHome: string, intent: AnyIntent, room = 0): vo
     reserveRoom(roomPath(bridgeHome, intent), room);
   } catch (error) {
     removeIntent(bridgeHome, intent);
-    throw error;
+    throw writeFailure(error, roomPath(bridgeHome, intent));
   }
 }
 
