@@ -30,9 +30,26 @@ export class DiskFullError extends RefusedError {
 
 /** ENOSPC and EDQUOT from a file write: the disk is full. */
 export function isDiskFull(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errnoCode(error);
   return code === "ENOSPC" || code === "EDQUOT";
 }
+
+/**
+ * The error's errno name (ENOSPC, EFBIG, ...): Node and Bun set `code`; Deno's node:fs throws a write on a
+ * descriptor as a bare "File too large (os error 27)", the system's own words, known here for these three.
+ */
+export function errnoCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string") return code;
+  const words = /^(.+) \(os error \d+\)$/.exec(messageOf(error))?.[1];
+  return words === undefined ? undefined : OS_WORDS[words];
+}
+
+const OS_WORDS: Record<string, string> = {
+  "File too large": "EFBIG",
+  "No space left on device": "ENOSPC",
+  "Disk quota exceeded": "EDQUOT",
+};
 
 /**
  * A write past the size limit the process was given (`ulimit -f`; the write fails with EFBIG once SIGXFSZ is
@@ -51,7 +68,7 @@ export class FileTooLargeError extends RefusedError {
  */
 export function writeFailure(error: unknown, where: string): unknown {
   if (isDiskFull(error)) return new DiskFullError(where);
-  if ((error as { code?: unknown } | null)?.code === "EFBIG") return new FileTooLargeError(where);
+  if (errnoCode(error) === "EFBIG") return new FileTooLargeError(where);
   return error;
 }
 
@@ -63,7 +80,8 @@ export function classified(error: unknown): unknown {
   if (error instanceof InputError || error instanceof RefusedError || error instanceof InterruptedError) {
     return error;
   }
-  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  const { path } = (error ?? {}) as { path?: unknown };
+  const code = errnoCode(error);
   const where = typeof path === "string" ? path : undefined;
   if (isDiskFull(error) || code === "EFBIG") return writeFailure(error, where ?? "a file");
   if (code === "EISDIR" && where) return new InputError(`${where}: is a directory, not a file`);
@@ -76,7 +94,7 @@ export function classified(error: unknown): unknown {
 
 /** What a file system error means, in words (a full disk says so). */
 export function fileSystemReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException)?.code;
+  const code = errnoCode(error);
   const reasons: Record<string, string> = {
     ENOSPC: "the disk is full",
     EDQUOT: "the disk quota is used up",
