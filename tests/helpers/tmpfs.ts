@@ -18,8 +18,9 @@ export function mountTmpfs(dir: string, size = "1m"): boolean {
   }
 }
 
+/** Detaches it even while a failed run still holds a file open there (lazily), so no mount outlives a test. */
 export function unmount(dir: string): void {
-  execFileSync("umount", [dir]);
+  execFileSync("umount", ["--lazy", dir]);
 }
 
 // Probed once and unmounted at once, so no mount outlives a test that is filtered out.
