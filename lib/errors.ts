@@ -30,8 +30,46 @@ export class DiskFullError extends RefusedError {
 
 /** ENOSPC and EDQUOT from a file write: the disk is full. */
 export function isDiskFull(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errnoCode(error);
   return code === "ENOSPC" || code === "EDQUOT";
+}
+
+/**
+ * The error's errno name (ENOSPC, EFBIG, ...): Node and Bun set `code`; Deno's node:fs throws a write on a
+ * descriptor as a bare "File too large (os error 27)", the system's own words, known here for these three.
+ */
+export function errnoCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string") return code;
+  const words = /^(.+) \(os error \d+\)$/.exec(messageOf(error))?.[1];
+  return words === undefined ? undefined : OS_WORDS[words];
+}
+
+const OS_WORDS: Record<string, string> = {
+  "File too large": "EFBIG",
+  "No space left on device": "ENOSPC",
+  "Disk quota exceeded": "EDQUOT",
+};
+
+/**
+ * A write past the size limit the process was given (`ulimit -f`; the write fails with EFBIG once SIGXFSZ is
+ * ignored, as Bun does). Like a full disk, rolled back by the ordinary failure paths. Exit code 1.
+ */
+export class FileTooLargeError extends RefusedError {
+  override name = "FileTooLargeError";
+  constructor(readonly where: string) {
+    super(`${where}: the file would be larger than the limit allowed (ulimit -f)`);
+  }
+}
+
+/**
+ * What a failed write of `where` tells the user: a full disk or a size limit says so, naming the file (a write
+ * on an open file's descriptor names none); anything else passes unchanged.
+ */
+export function writeFailure(error: unknown, where: string): unknown {
+  if (isDiskFull(error)) return new DiskFullError(where);
+  if (errnoCode(error) === "EFBIG") return new FileTooLargeError(where);
+  return error;
 }
 
 /**
@@ -42,9 +80,10 @@ export function classified(error: unknown): unknown {
   if (error instanceof InputError || error instanceof RefusedError || error instanceof InterruptedError) {
     return error;
   }
-  const { code, path } = (error ?? {}) as { code?: unknown; path?: unknown };
+  const { path } = (error ?? {}) as { path?: unknown };
+  const code = errnoCode(error);
   const where = typeof path === "string" ? path : undefined;
-  if (isDiskFull(error)) return new DiskFullError(where ?? "the file");
+  if (isDiskFull(error) || code === "EFBIG") return writeFailure(error, where ?? "a file");
   if (code === "EISDIR" && where) return new InputError(`${where}: is a directory, not a file`);
   if (code === "ENOTDIR" && where) return new InputError(`${where}: a part of this path is not a directory`);
   if (code === "ELOOP" && where) return new LinkLoopError(where);
@@ -73,7 +112,7 @@ export class PermissionError extends RefusedError {
 
 /** What a file system error means, in words (a full disk says so). */
 export function fileSystemReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException)?.code;
+  const code = errnoCode(error);
   const reasons: Record<string, string> = {
     ENOSPC: "the disk is full",
     EDQUOT: "the disk quota is used up",
@@ -83,8 +122,18 @@ export function fileSystemReason(error: unknown): string {
     ENOTDIR: "a file is where a folder should be",
     EEXIST: "a file is where a folder should be",
     EISDIR: "a folder is where a file should be",
+    EFBIG: "the file would be larger than the limit allowed (ulimit -f)",
   };
   return (code && reasons[code]) ?? messageOf(error);
+}
+
+/**
+ * `<file>: <what happened>` for a file system failure: the path the error carries, else `file` (a write on an
+ * open file carries none: "EFBIG: file too large, write").
+ */
+export function fileFailure(error: unknown, file: string): string {
+  const own = (error as { path?: unknown } | null)?.path;
+  return `${typeof own === "string" ? own : file}: ${fileSystemReason(error)}`;
 }
 
 /** A termination signal (Ctrl-C, kill) stopped a write before it was committed; everything was rolled back. */

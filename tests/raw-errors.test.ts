@@ -6,8 +6,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { runCli } from "./helpers/cli.ts";
@@ -17,6 +18,10 @@ import { seedHermesHome } from "./helpers/hermes.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { immediateTransaction, insertRow, openForWrite } from "../lib/store/sqlite.ts";
 import { DiskFullError } from "../lib/errors.ts";
+import { freeBytes, mountTmpfs, TMPFS_SKIP, unmount } from "./helpers/tmpfs.ts";
+import { scriptArgv } from "../lib/runtime.ts";
+
+const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
 const root = tempDir();
 const work = join(root, "work");
@@ -272,25 +277,11 @@ test("a database that fills up during a write is reported as a full disk, and th
   }
 });
 
-/** Mounts a 1 MB tmpfs at `dir`; false where this process may not mount (not root). */
-function mountTiny(dir: string): boolean {
-  mkdirSync(dir, { recursive: true });
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m", "tmpfs", dir], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// Probed once and unmounted at once, so no mount outlives a test that is filtered out.
-const canMount = mountTiny(join(root, "probe")) && (execFileSync("umount", [join(root, "probe")]), true);
-
 test("a handoff into a home on a full disk says the disk is full and leaves nothing half-written", {
-  skip: canMount ? false : "mounting a tmpfs needs root (the SQLITE_FULL case above runs everywhere)",
+  skip: TMPFS_SKIP && `${TMPFS_SKIP} (the SQLITE_FULL case above runs everywhere)`,
 }, async () => {
   const tiny = join(root, "tiny");
-  assert.ok(mountTiny(tiny));
+  assert.ok(mountTmpfs(tiny));
   try {
     const h = homes("full");
     cpSync(h.codex, join(tiny, "codex"), { recursive: true });
@@ -327,6 +318,98 @@ test("a handoff into a home on a full disk says the disk is full and leaves noth
     assert.deepEqual({ ...db.prepare("SELECT count(*) AS n FROM threads").get() }, { n: 1 });
     db.close();
   } finally {
-    execFileSync("umount", [tiny]);
+    unmount(tiny);
   }
 });
+
+/** The file size limit of the runs below (`ulimit -f`, KiB): above what a handoff reserves, below its session. */
+const LIMIT_KIB = 512;
+
+/** A Claude Code session whose first prompt is 1 MB: its rendering in any target passes LIMIT_KIB. */
+function largeSession(): string {
+  const home = join(root, "claude-large");
+  const session = seedClaudeHome(home, "interrupted-tool-call");
+  const lines = readFileSync(session.path, "utf8").split("\n");
+  const first = lines.findIndex((l) => l.includes('"type":"user"'));
+  const record = JSON.parse(lines[first]!) as { message: { content: unknown } };
+  record.message.content = "a long prompt ".repeat(75_000);
+  lines[first] = JSON.stringify(record);
+  writeFileSync(session.path, lines.join("\n"));
+  return session.path;
+}
+
+/** The CLI in a child whose files may not grow past LIMIT_KIB; SIGXFSZ ignored (Bun ignores it itself). */
+function cliLimited(args: string[], bridge: string): { code: number; stderr: string } {
+  const [bin, ...pre] = scriptArgv(MAIN);
+  const r = spawnSync("bash", [
+    "-c",
+    `trap '' XFSZ; ulimit -f ${LIMIT_KIB}; exec "$@"`,
+    "bash",
+    bin!,
+    ...pre,
+    ...args,
+  ], {
+    encoding: "utf8",
+    env: { ...process.env, SESSION_BRIDGE_DEBUG: "", SESSION_BRIDGE_HOME: bridge },
+  });
+  return { code: r.status ?? -1, stderr: r.stderr };
+}
+
+test("a handoff whose session passes the file size limit (ulimit -f) names the file it was writing and says so, leaving nothing half-written", () => {
+  const large = largeSession();
+  for (const to of ["claude", "codex"] as const) {
+    const h = homes(`limit-${to}`);
+    const home = to === "claude" ? join(root, "limit-claude-home") : h.codex;
+    mkdirSync(home, { recursive: true });
+    const before = JSON.stringify(execFileSync("find", [home]).toString().split("\n").sort());
+    const r = cliLimited(
+      ["handoff", large, "--to", to, "--cwd", work, `--${to}-home`, home],
+      join(root, `bridge-limit-${to}`),
+    );
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(
+      oneLine(r.stderr),
+      new RegExp(
+        `^session-bridge: ${home}/\\S+\\.jsonl: the file would be larger than the limit allowed \\(ulimit -f\\)$`,
+      ),
+    );
+    const after = JSON.stringify(execFileSync("find", [home]).toString().split("\n").sort());
+    assert.equal(after, before, `no file, folder or temp file of the handoff stays in ${home}`);
+  }
+});
+
+test(
+  "a handoff into a Hermes home on a full disk, whose WAL index cannot grow, says the disk is full naming state.db",
+  {
+    skip: TMPFS_SKIP,
+  },
+  async () => {
+    const tiny = join(root, "tiny-wal");
+    assert.ok(mountTmpfs(tiny));
+    try {
+      const h = homes("full-wal");
+      const hermes = join(tiny, "hermes");
+      cpSync(h.hermes, hermes, { recursive: true });
+      const database = join(hermes, "state.db");
+      sql(database, "PRAGMA journal_mode = WAL");
+      for (const suffix of ["-wal", "-shm"]) rmSync(`${database}${suffix}`, { force: true });
+      writeFileSync(join(tiny, "filler"), Buffer.alloc(freeBytes(tiny)));
+      const r = await runCli([
+        "handoff",
+        claudeId,
+        "--to",
+        "hermes",
+        "--cwd",
+        work,
+        "--claude-home",
+        claude,
+        "--hermes-home",
+        hermes,
+      ]);
+      assert.equal(r.code, 1);
+      assert.equal(oneLine(r.stderr), `session-bridge: the disk is full: no space left to write ${database}`);
+    } finally {
+      unmount(tiny);
+    }
+  },
+);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, threadRow } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
-import { runCliJson } from "./helpers/cli.ts";
+import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -123,3 +123,39 @@ test("a dry run's command to carry out the plan names a home given only by a var
       `--session-id ${id} --claude-home ${root}/homes/claude --codex-home ${root}/homes/codex`,
   );
 });
+
+// A newline, ESC (colour), a right-to-left override, a quote and a backslash: each must be neither raw on the
+// screen nor lost when the line is pasted.
+const hostile = join(root, "hostile", "line\none \u001b[31mred\u202eexe it's \\ $HOME");
+mkdirSync(hostile, { recursive: true });
+// deno-lint-ignore no-control-regex
+const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+const homeFlags = ["claude", "codex", "hermes"].flatMap((h) => [`--${h}-home`, join(root, "homes", h)]);
+
+for (const to of ["claude", "codex", "hermes"]) {
+  test(`a ${to} resume command for a directory with control characters is inert on screen and reaches it when pasted`, async () => {
+    const r = await runCli(
+      [
+        "handoff",
+        source.id,
+        "--from",
+        "claude",
+        "--to",
+        to,
+        "--cwd",
+        hostile,
+        "--title",
+        `hostile ${to}`,
+        ...homeFlags,
+      ],
+      { HOME: userHome, CLAUDE_CONFIG_DIR: "", CODEX_HOME: "", HERMES_HOME: "" },
+      root,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const printed = r.stdout.split("\n");
+    const line = printed[printed.indexOf("resume with:") + 1]!.trim();
+    assert.doesNotMatch(line, RAW_CONTROL, `the printed line carries a raw control character: ${line}`);
+    assert.match(runPasted(line), new RegExp(`^pwd=${escape(hostile)}\n`));
+  });
+}

@@ -16,13 +16,18 @@ const visible = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padSta
 
 /**
  * Escapes every display-steering character; newlines and tabs are kept unless `singleLine` (a table cell or
- * a one-line field, where a newline could forge a row of its own). Returns how many were escaped.
+ * a one-line field, where a newline could forge a row of its own). Returns how many were escaped. Each is
+ * written as `\uXXXX` unless `written` says how (a shell command writes its own escapes).
  */
-export function escapeControls(text: string, singleLine = false): { text: string; changed: number } {
+export function escapeControls(
+  text: string,
+  singleLine = false,
+  written: (c: string) => string = visible,
+): { text: string; changed: number } {
   let changed = 0;
   const escaped = text.replace(singleLine ? WITH_LAYOUT : WITHOUT_LAYOUT, (c) => {
     changed++;
-    return visible(c);
+    return written(c);
   });
   return { text: escaped, changed };
 }

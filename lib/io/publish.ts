@@ -20,7 +20,7 @@ import {
   writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { DiskFullError, isDiskFull, RefusedError } from "../errors.ts";
+import { RefusedError, writeFailure } from "../errors.ts";
 import { regularFileIfPresent } from "./file-kind.ts";
 import { entryPresent, isLink } from "./links.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
@@ -136,7 +136,7 @@ export async function publishFile(
   } catch (error) {
     closeSync(fd);
     unlinkSync(temp);
-    throw isDiskFull(error) ? new DiskFullError(path) : error;
+    throw writeFailure(error, path);
   }
   closeSync(fd);
   crashPoint("temp-written");
@@ -170,7 +170,7 @@ export function copyIntoPlace(source: string, path: string): void {
     renameSync(temp, path);
   } catch (error) {
     if (entryPresent(temp)) unlinkSync(temp);
-    throw isDiskFull(error) ? new DiskFullError(path) : error;
+    throw writeFailure(error, path);
   }
 }
 

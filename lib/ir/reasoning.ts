@@ -24,15 +24,22 @@ export class DetachedProofs {
   private pending: string[] = [];
   private pendingLength = 0;
   private added = 0;
+  private bytes = 0;
 
   get count(): number {
     return this.added;
+  }
+
+  /** How many bytes json() is in UTF-8: known before it is built (the room its file takes is reserved). */
+  get jsonBytes(): number {
+    return this.bytes + Math.max(this.added - 1, 0) + 2;
   }
 
   add(text: string, block: ReasoningBlock): void {
     const json = JSON.stringify({ text, block });
     this.pending.push(json);
     this.pendingLength += json.length;
+    this.bytes += Buffer.byteLength(json);
     this.added++;
     if (this.pendingLength >= CHUNK_LENGTH) this.flush();
   }

@@ -15,7 +15,7 @@ import { defaultHome, homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { prepareConversion } from "./prepare.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
-import { fileSystemReason, InputError, RefusedError } from "../errors.ts";
+import { fileFailure, fileSystemReason, InputError, RefusedError } from "../errors.ts";
 import { LinkRefusedError } from "../io/links.ts";
 import { crashPoint } from "../io/crash-points.ts";
 import { handoffBackupDir } from "../store/backup.ts";
@@ -23,6 +23,7 @@ import {
   fileStamp,
   type Intent,
   missingFolders,
+  releaseRoom,
   removeIntent,
   rowsFingerprint,
   thisProcess,
@@ -34,10 +35,11 @@ import { looksLikePath } from "../harnesses/resolve.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { shellQuote } from "../io/shell.ts";
 import { newUuid } from "../ids.ts";
-import { recordOperation, sha256File } from "../store/ledger.ts";
+import { ledgerPath, recordOperation, sha256File } from "../store/ledger.ts";
 import { hashReplaced } from "../store/replaced.ts";
 import { applyRetention, type PrunePlan } from "../store/prune.ts";
-import { provenancePath, saveProvenance } from "../tools/provenance.ts";
+import { provenanceBytes, provenancePath, saveProvenance } from "../tools/provenance.ts";
+import { handoffRecordRoom } from "../store/room.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import type { StoresRequest } from "./request.ts";
@@ -119,6 +121,8 @@ export interface HandoffOutcome {
   skipped: BrokenStore[];
   /** Names bound to the new id (`named` given, not a dry run), and why a bind could not be made. */
   aliases?: FollowOutcome;
+  /** What could not be recorded after the handoff was made (it stands, and resumes; see `op`). */
+  warnings: string[];
 }
 
 export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> {
@@ -185,7 +189,7 @@ async function handOff(
     const op = newUuid();
     const { bridgeHome } = request;
     const intent = intentFor(op, source, plan, now, bridgeHome);
-    writeIntentOrRefuse(bridgeHome, intent);
+    writeIntentOrRefuse(bridgeHome, intent, handoffRecordRoom(intent, provenanceBytes(memory)));
     crashPoint("intent-written");
     let result: HandoffResult;
     try {
@@ -197,18 +201,34 @@ async function handOff(
       throw error;
     }
     crashPoint("committed");
+    // The handoff is made: what follows cannot take it back, so a failure from here on is a warning (the room
+    // reserved with the intent makes one unlikely: only another writer filling the disk meanwhile).
+    releaseRoom(bridgeHome, intent);
+    const warnings: string[] = [];
     try {
       saveProvenance(bridgeHome, target.name, plan.id, memory);
+    } catch (error) {
+      const path = provenancePath(bridgeHome, plan.harness, plan.id);
+      warnings.push(
+        `what converting ${plan.harness}:${plan.id} back needs (native tool calls, reasoning proofs) could not ` +
+          `be saved (${fileFailure(error, path)})`,
+      );
+    }
+    try {
       await recordHandoff(bridgeHome, op, source, result, now);
     } catch (error) {
-      throw new RefusedError(
-        `${plan.harness}:${plan.id} was handed off, but the undo ledger in ${bridgeHome} could not record it ` +
-          `(${fileSystemReason(error)}); the next session-bridge command records it once it can`,
+      // The intent stays: the next command records the handoff from it, as after a crash.
+      warnings.push(
+        `the handoff could not be recorded in the undo ledger yet (${
+          fileFailure(error, ledgerPath(bridgeHome))
+        }); ` +
+          `the next session-bridge command records it, then undo ${op} takes it back`,
       );
+      return { result, op, warnings };
     }
     crashPoint("ledger-written");
     removeIntent(bridgeHome, intent);
-    return { result, op };
+    return { result, op, warnings };
   });
   const pruned = done ? applyRetention(request.bridgeHome, now) : undefined;
   const aliases = done && request.named
@@ -249,6 +269,7 @@ async function handOff(
     report,
     skipped,
     ...(aliases ? { aliases } : {}),
+    warnings: done?.warnings ?? [],
   };
 }
 
@@ -279,10 +300,13 @@ function intentFor(
   };
 }
 
-/** A handoff the ledger could not learn of could never be undone: it is refused before anything is written. */
-function writeIntentOrRefuse(bridgeHome: string, intent: Intent): void {
+/**
+ * A handoff the ledger could not learn of could never be undone: it is refused before anything is written, and
+ * so is one whose records after the commit (`room` bytes) would not fit.
+ */
+function writeIntentOrRefuse(bridgeHome: string, intent: Intent, room: number): void {
   try {
-    writeIntent(bridgeHome, intent);
+    writeIntent(bridgeHome, intent, room);
   } catch (error) {
     // A link in the way is named as it is: the one line says what to remove.
     if (error instanceof LinkRefusedError) throw error;

@@ -41,6 +41,8 @@ export interface UndoOutcome {
   backups: string[];
   /** What the retention rule removed afterwards. */
   pruned?: PrunePlan;
+  /** What could not be recorded after the undo was carried out (it stands). */
+  warnings: string[];
 }
 
 /** Handoffs that can still be undone, oldest first. */
@@ -92,7 +94,9 @@ async function undoEntry(entry: LedgerEntry, request: UndoRequest, dryRun: boole
   const force = request.force ?? false;
   const now = request.now ?? new Date();
   const refusal = undoRefusal(plan, force);
-  const backups = dryRun ? [] : await holdingSignals(() => carryOutUndo(plan, force, now, bridgeHome));
+  const { backups, warnings } = dryRun
+    ? { backups: [], warnings: [] }
+    : await holdingSignals(() => carryOutUndo(plan, force, now, bridgeHome));
   const pruned = dryRun ? undefined : applyRetention(bridgeHome, now);
   // The names the handoff bound go back to what they named before it.
   const aliases = dryRun ? undefined : await restoreAliases(bridgeHome, entry.op);
@@ -104,5 +108,6 @@ async function undoEntry(entry: LedgerEntry, request: UndoRequest, dryRun: boole
     ...(dryRun && refusal ? { refusal } : {}),
     backups,
     ...(pruned ? { pruned } : {}),
+    warnings,
   };
 }

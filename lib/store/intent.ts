@@ -6,7 +6,10 @@
  * interrupted handoff: recovery (lib/store/recover.ts) completes it when its commit happened, else rolls it back.
  * An undo writes one too (`UndoIntent`, carried out and recovered by lib/store/undo.ts), so a kill during an undo
  * is finished or rolled back the same way. One file per intent (`intents/<op>.json`, `intents/undo-<op>.json`),
- * so that finding interrupted operations costs one directory listing.
+ * so that finding interrupted operations costs one directory listing. Beside it, the room its records will take
+ * in session-bridge's own folder once its commit is made (`<op>.room`, see lib/store/room.ts), reserved with the
+ * intent and given back just before they are written: a full disk refuses the operation before anything is
+ * written, not after its commit.
  */
 import { createHash } from "node:crypto";
 import {
@@ -18,6 +21,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
@@ -26,6 +30,8 @@ import { dirname, join } from "node:path";
 import type { KeyedRows } from "./rows.ts";
 import type { LedgerEntry } from "./ledger.ts";
 import { isLink, makeOwnFolder, openOwnFile, refuseLinksBelow } from "../io/links.ts";
+import { writeFailure } from "../errors.ts";
+import { reserveRoom } from "../io/reserve.ts";
 import { ledgerPath } from "./ledger.ts";
 import { openReadOnly, quoteIdent } from "./sqlite.ts";
 
@@ -129,8 +135,16 @@ function intentsDir(bridgeHome: string): string {
 
 /** The intent's file: named after the operation, an undo's with an `undo-` prefix (it shares the op). */
 function intentPath(bridgeHome: string, intent: Pick<AnyIntent, "kind" | "op">): string {
-  return join(intentsDir(bridgeHome), `${intent.kind === "undo" ? "undo-" : ""}${intent.op}.json`);
+  return join(intentsDir(bridgeHome), `${intentName(intent)}.json`);
 }
+
+/** The room reserved for the intent's records (not `.json`: no intent is read from it). */
+function roomPath(bridgeHome: string, intent: Pick<AnyIntent, "kind" | "op">): string {
+  return join(intentsDir(bridgeHome), `${intentName(intent)}.room`);
+}
+
+const intentName = (intent: Pick<AnyIntent, "kind" | "op">): string =>
+  `${intent.kind === "undo" ? "undo-" : ""}${intent.op}`;
 
 /** The stamp of what is at `path` itself: a link's own, so that replacing a link by a file shows. */
 export function fileStamp(path: string): FileStamp | undefined {
@@ -182,12 +196,13 @@ export function missingFolders(paths: string[]): string[] {
 }
 
 /**
- * Writes the intent whole (a temp file synced, then renamed, the folder synced), and checks that the ledger
- * itself can be appended to, before anything else is written. Throws when either cannot be written, or when
- * anything the operation will write in session-bridge's own folder is behind a link there (lib/io/links.ts):
- * refused now, not once the target is written.
+ * Writes the intent whole (a temp file synced, then renamed, the folder synced), checks that the ledger itself
+ * can be appended to, and reserves `room` bytes for the records written after the commit, before anything else
+ * is written. Throws when any of it cannot be written, leaving none of it, or when anything the operation will
+ * write in session-bridge's own folder is behind a link there (lib/io/links.ts): refused now, not once the
+ * target is written.
  */
-export function writeIntent(bridgeHome: string, intent: AnyIntent): void {
+export function writeIntent(bridgeHome: string, intent: AnyIntent, room = 0): void {
   const dir = intentsDir(bridgeHome);
   const ledger = ledgerPath(bridgeHome);
   for (const path of ownPathsOf(intent, ledger)) refuseLinksBelow(bridgeHome, path);
@@ -203,11 +218,24 @@ export function writeIntent(bridgeHome: string, intent: AnyIntent): void {
   } catch (error) {
     closeSync(fd);
     unlinkSync(temp);
-    throw error;
+    throw writeFailure(error, path);
   }
   closeSync(fd);
   renameSync(temp, path);
   syncFolder(dir);
+  if (room <= 0) return;
+  try {
+    const reserved = roomPath(bridgeHome, intent);
+    reserveRoom(openOwnFile(bridgeHome, reserved, "replace"), reserved, room);
+  } catch (error) {
+    removeIntent(bridgeHome, intent);
+    throw writeFailure(error, roomPath(bridgeHome, intent));
+  }
+}
+
+/** Gives back the room reserved with the intent, for the records it was reserved for (none left: nothing). */
+export function releaseRoom(bridgeHome: string, intent: Pick<AnyIntent, "kind" | "op">): void {
+  rmSync(roomPath(bridgeHome, intent), { force: true });
 }
 
 /** What an operation writes in session-bridge's own folder besides its intent: the ledger, backups, sidecars. */
@@ -218,6 +246,7 @@ function ownPathsOf(intent: AnyIntent, ledger: string): string[] {
 
 /** The intent is over: the ledger holds the operation, or nothing of it is left. */
 export function removeIntent(bridgeHome: string, intent: Pick<AnyIntent, "kind" | "op">): void {
+  releaseRoom(bridgeHome, intent);
   const path = intentPath(bridgeHome, intent);
   if (existsSync(path)) unlinkSync(path);
   syncFolder(intentsDir(bridgeHome));

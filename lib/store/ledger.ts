@@ -37,7 +37,7 @@ export interface ReplacedFile {
   sha256?: string | null;
 }
 
-interface UndoneMark {
+export interface UndoneMark {
   undone: string;
   at: string;
 }
@@ -90,8 +90,15 @@ export function recordOperation(bridgeHome: string, entry: LedgerEntry): void {
 }
 
 export function markUndone(bridgeHome: string, op: string, now: Date): void {
-  append(bridgeHome, { undone: op, at: now.toISOString() });
+  append(bridgeHome, undoneMark(op, now));
 }
+
+/** The record saying `op` was undone. */
+export const undoneMark = (op: string, now: Date): UndoneMark => ({ undone: op, at: now.toISOString() });
+
+/** The most bytes appending `record` takes: its line, and the newline ending a torn line before it. */
+export const appendedBytes = (record: LedgerEntry | UndoneMark): number =>
+  Buffer.byteLength(JSON.stringify(record)) + 2;
 
 /** Operations not yet undone, newest last. */
 export function pendingOperations(bridgeHome: string): LedgerEntry[] {

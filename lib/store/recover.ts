@@ -27,7 +27,7 @@ import {
   sameStamp,
   type UndoIntent,
 } from "./intent.ts";
-import { applyUndo, matchingRows, undoCommitted } from "./undo.ts";
+import { applyUndo, matchingRows, noteUndone, undoCommitted } from "./undo.ts";
 import { hashReplaced } from "./replaced.ts";
 import { removeStaleLock } from "./operation-lock.ts";
 import { copyIntoPlace, isPublishTemp } from "../io/publish.ts";
@@ -117,7 +117,8 @@ export async function carryOutRecovery(
   if (intent.kind === "undo") {
     // Finishing runs the undo's own remaining steps; either way its debris goes (a rollback: its backups too).
     if (plan.action === "complete") {
-      await applyUndo(intent, bridgeHome, new Date(intent.at), { finishing: true });
+      await applyUndo(intent, { finishing: true });
+      noteUndone(intent, bridgeHome, new Date(intent.at));
     }
     for (const path of plan.remove) {
       if (!intent.remove.some((f) => f.path === path)) rmSync(path, { recursive: true, force: true });

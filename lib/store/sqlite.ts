@@ -13,10 +13,11 @@ import {
   openSync,
   readSync,
   rmSync,
+  statfsSync,
   statSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DiskFullError, InputError, messageOf, RefusedError } from "../errors.ts";
 import { refuseLinkedFile } from "../io/links.ts";
@@ -81,6 +82,9 @@ export function storeFailure(database: string, error: unknown): unknown {
   if (primary === SQLITE_FULL || /database or disk is full/i.test(message)) {
     return new DiskFullError(database);
   }
+  // A full disk fails some writes as I/O errors, not SQLITE_FULL: growing the `-shm` index of a WAL database
+  // (SQLITE_IOERR_SHMSIZE), truncating or syncing. With next to no room left, that is what it is.
+  if (primary === SQLITE_IOERR && nearlyFull(database)) return new DiskFullError(database);
   if (primary === SQLITE_CORRUPT || /malformed/i.test(message)) {
     return new InputError(`${database}: the database is damaged (${message})`);
   }
@@ -93,9 +97,22 @@ export function storeFailure(database: string, error: unknown): unknown {
   return new RefusedError(`${database}: ${message}`, { cause: error });
 }
 
+const SQLITE_IOERR = 10;
 const SQLITE_CORRUPT = 11;
 const SQLITE_FULL = 13;
 const SQLITE_NOTADB = 26;
+
+/** Less room left beside `path` than a WAL database's next step may take (its `-shm` grows by 32 KiB). */
+function nearlyFull(path: string): boolean {
+  try {
+    const { bavail, bsize } = statfsSync(dirname(path));
+    return bavail * bsize < NEARLY_FULL;
+  } catch {
+    return false;
+  }
+}
+
+const NEARLY_FULL = 1024 * 1024;
 
 function naming<T>(database: string, work: () => T): T {
   try {
@@ -306,7 +323,8 @@ function assertReadableSchema(db: DatabaseSync, path: string): void {
     db.prepare("SELECT count(*) FROM sqlite_master").get();
   } catch (error) {
     db.close();
-    if (isBusy(error) || error instanceof InputError) throw error;
+    // A lock, or a full disk (a WAL database's index could not be made): not the database's fault.
+    if (isBusy(error) || error instanceof InputError || error instanceof RefusedError) throw error;
     const message = messageOf(error);
     throw new InputError(message.startsWith(`${path}: `) ? message : `${path}: ${message}`, { cause: error });
   }

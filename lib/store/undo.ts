@@ -8,7 +8,7 @@
 import { existsSync, rmSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import { fileSystemReason, RefusedError } from "../errors.ts";
+import { fileFailure, fileSystemReason, RefusedError } from "../errors.ts";
 import { LinkRefusedError } from "../io/links.ts";
 import type { KeyedRows } from "./rows.ts";
 import { backupDir, backupFile } from "./backup.ts";
@@ -17,11 +17,13 @@ import { crashPoint } from "../io/crash-points.ts";
 import { copyIntoPlace } from "../io/publish.ts";
 import { deleteInBatches, inBatches, insertInBatches } from "./row-batches.ts";
 import type { LedgerEntry } from "./ledger.ts";
-import { markUndone, recordedUndone, sha256File } from "./ledger.ts";
+import { ledgerPath, markUndone, recordedUndone, sha256File } from "./ledger.ts";
 import { replacedChanged } from "./replaced.ts";
+import { undoRecordRoom } from "./room.ts";
 import {
   fileStamp,
   type IntentRows,
+  releaseRoom,
   removeIntent,
   rowsFingerprint,
   sameStamp,
@@ -118,20 +120,22 @@ export function undoIntentFor(plan: UndoPlan, force: boolean, now: Date, bridgeH
 }
 
 /**
- * Carries out an undo: its intent is written (and synced) first, so a kill anywhere in it leaves an intent that
- * recovery finishes (its commit happened) or rolls back (it did not). Returns the backups taken.
+ * Carries out an undo: its intent is written (and synced) first, with room for its undone mark, so a kill
+ * anywhere in it leaves an intent that recovery finishes (its commit happened) or rolls back (it did not), and
+ * a full disk refuses it before anything is changed. Returns the backups taken, and a warning when the ledger
+ * could not be told at the end (the undo stands; the next command records it).
  */
 export async function carryOutUndo(
   plan: UndoPlan,
   force: boolean,
   now: Date,
   bridgeHome: string,
-): Promise<string[]> {
+): Promise<{ backups: string[]; warnings: string[] }> {
   const refusal = undoRefusal(plan, force);
   if (refusal) throw new RefusedError(refusal);
   const intent = undoIntentFor(plan, force, now, bridgeHome);
   try {
-    writeIntent(bridgeHome, intent);
+    writeIntent(bridgeHome, intent, undoRecordRoom(intent));
   } catch (error) {
     if (error instanceof LinkRefusedError) throw error;
     throw new RefusedError(
@@ -140,10 +144,9 @@ export async function carryOutUndo(
   }
   crashPoint("intent-written");
   let committed = false;
+  let backups: string[];
   try {
-    const backups = await applyUndo(intent, bridgeHome, now, { commit: () => (committed = true) });
-    removeIntent(bridgeHome, intent);
-    return backups;
+    backups = await applyUndo(intent, { commit: () => (committed = true) });
   } catch (error) {
     // Nothing was changed yet: the backups taken for this undo copy an unchanged store. Once something was,
     // the intent stays, and the next command finishes the undo.
@@ -153,6 +156,16 @@ export async function carryOutUndo(
     }
     throw error;
   }
+  try {
+    noteUndone(intent, bridgeHome, now);
+  } catch (error) {
+    // Everything is undone but the ledger's mark: the intent stays, and the next command writes it.
+    const warning = `the undo could not be recorded in the undo ledger yet (` +
+      `${fileFailure(error, ledgerPath(bridgeHome))}); the next session-bridge command records it`;
+    return { backups, warnings: [warning] };
+  }
+  removeIntent(bridgeHome, intent);
+  return { backups, warnings: [] };
 }
 
 /** Whether an undo cut short had changed anything yet: then recovery finishes it, else it rolls it back. */
@@ -167,15 +180,13 @@ const rowsChanged = (rows: IntentRows): boolean =>
 
 /**
  * The undo's steps: the rows of each database deleted (and rows the handoff replaced put back) in one
- * transaction after an online backup, changed files saved, the handoff's files removed, replaced files put back
- * whole, and the ledger told. A normal undo and recovery `finishing` an interrupted one go through here alike;
- * finishing skips a database whose rows that run already changed (its backup there holds them as they were).
+ * transaction after an online backup, changed files saved, the handoff's files removed, and replaced files put
+ * back whole; then noteUndone tells the ledger. A normal undo and recovery `finishing` an interrupted one go
+ * through here alike; finishing skips a database whose rows that run already changed (its backup there holds them as they were).
  * `commit` is called once the first change is made.
  */
 export async function applyUndo(
   intent: UndoIntent,
-  bridgeHome: string,
-  now: Date,
   { finishing = false, commit = () => {} }: { finishing?: boolean; commit?: () => void } = {},
 ): Promise<string[]> {
   const saved = intent.backupFolder;
@@ -212,9 +223,14 @@ export async function applyUndo(
     copyIntoPlace(backup, path);
     crashPoint("file-restored");
   }
+  return backups;
+}
+
+/** The ledger's undone mark, in the room reserved for it with the intent (given back first). */
+export function noteUndone(intent: UndoIntent, bridgeHome: string, now: Date): void {
+  releaseRoom(bridgeHome, intent);
   if (!recordedUndone(bridgeHome, intent.op)) markUndone(bridgeHome, intent.op, now);
   crashPoint("ledger-written");
-  return backups;
 }
 
 /**

@@ -39,6 +39,26 @@ export function provenancePath(bridgeHome: string, harness: string, id: string):
   return join(bridgeHome, "provenance", harness, `${idFileComponent(id)}.json`);
 }
 
+/** Everything saved but the proofs, serialized; undefined when there is nothing to save. */
+function provenanceHead(memory: ConversionMemory): string | undefined {
+  const { calls } = memory;
+  if (!Object.keys(calls).length && !memory.reasoning.count && !memory.posture && !memory.pending) return;
+  const provenance: Omit<Provenance, "reasoning"> = {
+    calls,
+    ...(memory.pending ? { pending: memory.pending } : {}),
+    ...(memory.posture ? { posture: memory.posture } : {}),
+  };
+  return JSON.stringify(provenance);
+}
+
+/** The bytes saveProvenance writes for `memory` (0: no file), known before the handoff commits. */
+export function provenanceBytes(memory: ConversionMemory): number {
+  const head = provenanceHead(memory);
+  if (head === undefined) return 0;
+  return Buffer.byteLength(head) +
+    (memory.reasoning.count ? `,"reasoning":`.length + memory.reasoning.jsonBytes : 0);
+}
+
 /** Saved in session-bridge's own folder (`bridgeHome`, see resolveBridgeHome). */
 export function saveProvenance(
   bridgeHome: string,
@@ -46,17 +66,10 @@ export function saveProvenance(
   id: string,
   memory: ConversionMemory = { calls: {}, reasoning: new DetachedProofs() },
 ): void {
-  const { calls } = memory;
-  const proofs = memory.reasoning.count;
-  if (!Object.keys(calls).length && !proofs && !memory.posture && !memory.pending) return;
-  const provenance: Omit<Provenance, "reasoning"> = {
-    calls,
-    ...(memory.pending ? { pending: memory.pending } : {}),
-    ...(memory.posture ? { posture: memory.posture } : {}),
-  };
+  const json = provenanceHead(memory);
+  if (json === undefined) return;
   // The proofs come serialized already: put in as the object's last key.
-  const json = JSON.stringify(provenance);
-  const text = proofs ? `${json.slice(0, -1)},"reasoning":${memory.reasoning.json()}}` : json;
+  const text = memory.reasoning.count ? `${json.slice(0, -1)},"reasoning":${memory.reasoning.json()}}` : json;
   const path = provenancePath(bridgeHome, harness, id);
   // Never through a link in session-bridge's folder (lib/io/links.ts), the file itself included.
   refuseLinksBelow(bridgeHome, path);

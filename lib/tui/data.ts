@@ -241,6 +241,7 @@ export async function carryOutHandoff(
   const done = await handoff(
     request(context, row, { ...choices, sessionId: planned.target.id, cwd: planned.target.cwd }),
   );
+  warnAll(context, done.warnings);
   auditHandoff(context.bridgeHome, done, "tui", warnOf(context));
   return done;
 }
@@ -256,8 +257,13 @@ export function planUndo(context: TuiContext, op: string, force: boolean): Promi
 
 export async function carryOutUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
   const done = await undo({ bridgeHome: context.bridgeHome, op, force });
+  warnAll(context, done.warnings);
   auditUndo(context.bridgeHome, done, "tui", warnOf(context));
   return done;
 }
 
 const warnOf = (context: TuiContext) => context.warn ?? ((line: string) => console.error(line));
+
+/** What a handoff or undo could not record after it was made, shown as the CLI shows it. */
+const warnAll = (context: TuiContext, warnings: string[]): void =>
+  warnings.forEach((w) => warnOf(context)(`session-bridge: warning: ${w}`));

@@ -65,7 +65,9 @@ export const handoff: Command = {
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
       ...storesOf(context),
     });
-    for (const w of done.aliases?.warnings ?? []) err(`session-bridge: warning: ${w}`);
+    for (const w of [...done.warnings, ...(done.aliases?.warnings ?? [])]) {
+      err(`session-bridge: warning: ${w}`);
+    }
     auditHandoff(context.bridgeHome, done, "cli", err);
     if (json) {
       // A refused plan is a failure like a refused handoff: ok is false and the error says why, with exit 1.
@@ -79,6 +81,7 @@ export const handoff: Command = {
         ...(done.reproduce ? { reproduce: done.reproduce } : {}),
         backup: done.backup,
         aliases: done.aliases?.followed ?? [],
+        warnings: done.warnings,
         report: done.report,
         ...(done.refusal ? { error: { message: done.refusal, exitCode: EXIT_REFUSED } } : {}),
       }, !done.refusal);

@@ -71,8 +71,10 @@ export const undo: Command = {
 const describe = (e: LedgerEntry) =>
   `${e.source.harness}:${e.source.id} -> ${e.target.harness}:${e.target.id}`;
 
-function printOutcome({ dryRun, entry, plan, refusal, backups, pruned, aliases }: UndoOutcome): number {
-  for (const w of aliases?.warnings ?? []) err(`session-bridge: warning: ${w}`);
+function printOutcome(
+  { dryRun, entry, plan, refusal, backups, pruned, aliases, warnings }: UndoOutcome,
+): number {
+  for (const w of [...warnings, ...(aliases?.warnings ?? [])]) err(`session-bridge: warning: ${w}`);
   if (refusal) err(`session-bridge: ${refusal}`);
   printJson({
     dryRun,
@@ -85,12 +87,15 @@ function printOutcome({ dryRun, entry, plan, refusal, backups, pruned, aliases }
     backups,
     pruned: pruned?.remove.map((c) => c.path) ?? [],
     aliases: aliases?.restored ?? [],
+    warnings,
     ...(refusal ? { error: { message: refusal, exitCode: EXIT_REFUSED } } : {}),
   }, !refusal);
   return refusal ? EXIT_REFUSED : exitAfterSignals(0, "undo");
 }
 
-function showOutcome({ dryRun, entry, plan, refusal, backups, pruned, aliases }: UndoOutcome): number {
+function showOutcome(
+  { dryRun, entry, plan, refusal, backups, pruned, aliases, warnings }: UndoOutcome,
+): number {
   const target = `${entry.target.harness}:${entry.target.id}`;
   // A refused dry run still shows what undo --force would do, then says why plain undo will not.
   out(
@@ -110,7 +115,7 @@ function showOutcome({ dryRun, entry, plan, refusal, backups, pruned, aliases }:
   for (const a of aliases?.restored ?? []) {
     out(`  @${a.name} (${a.kind}) ${a.nativeId ? `names ${a.nativeId} again` : "is free again"}`);
   }
-  for (const w of aliases?.warnings ?? []) err(`session-bridge: warning: ${w}`);
+  for (const w of [...warnings, ...(aliases?.warnings ?? [])]) err(`session-bridge: warning: ${w}`);
   if (refusal) {
     err(`session-bridge: ${refusal}`);
     return EXIT_REFUSED;
