@@ -35,7 +35,7 @@ import {
   lastUserMessage,
   startFakeAnthropic,
   userPromptText,
-} from "../lib/certify/fake-servers/anthropic.ts";
+} from "../lib/certify-kit/fake-servers/anthropic.ts";
 import { installHarness, pinnedVersion } from "./install-harness.ts";
 import {
   claudeConfigDir,

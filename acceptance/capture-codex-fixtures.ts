@@ -38,7 +38,7 @@ import {
   messageItem,
   type Script,
   startFakeResponses,
-} from "../lib/certify/fake-servers/responses.ts";
+} from "../lib/certify-kit/fake-servers/responses.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MODEL = "gpt-5.5";

@@ -47,7 +47,7 @@ import {
   type Json,
   type Script,
   startFakeChatCompletions,
-} from "../lib/certify/fake-servers/chat-completions.ts";
+} from "../lib/certify-kit/fake-servers/chat-completions.ts";
 
 const MODEL = HERMES_MODEL;
 const NEUTRAL_PORT_URL = "http://127.0.0.1:8000";

@@ -12,7 +12,7 @@ import type { Registry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
 import { type BrokenStore, listStores } from "../harnesses/stores.ts";
 import { scanDrift } from "../schemas/scan.ts";
-import { findOnPath, reportedVersion } from "../certify/binaries.ts";
+import { findOnPath, reportedVersion } from "../certify-kit/binaries.ts";
 import { messageOf } from "../errors.ts";
 import { shellQuote } from "../io/shell.ts";
 import { ledgerPath, pendingOperations } from "../store/ledger.ts";
