@@ -2,7 +2,7 @@ import type { Message } from "../lib/ir/schema.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { buildReport, ThreadTally } from "../lib/report/report.ts";
+import { buildReport, ThreadTally } from "../lib/pipeline/report.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import type { Capabilities } from "../lib/report/capabilities.ts";
