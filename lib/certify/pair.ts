@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveHomes } from "../harnesses/homes.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
-import { scanDrift } from "../schemas/scan.ts";
+import { scanDrift } from "../pipeline/drift.ts";
 import { handoff } from "./bridge.ts";
 import { MODE_RUNNERS, type ModeRunner, type Seeding } from "./modes.ts";
 import type { HarnessDriver, HarnessId, HarnessUnderTest, Mode } from "../certify-kit/driver.ts";

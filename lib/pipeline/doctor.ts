@@ -11,7 +11,7 @@ import type { Harness, Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
 import { type BrokenStore, listStores } from "../harnesses/stores.ts";
-import { scanDrift } from "../schemas/scan.ts";
+import { scanDrift } from "./drift.ts";
 import { findOnPath, reportedVersion } from "../certify-kit/binaries.ts";
 import { messageOf } from "../errors.ts";
 import { shellQuote } from "../io/shell.ts";

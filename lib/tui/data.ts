@@ -24,8 +24,8 @@ import {
   type UndoOutcome,
 } from "../mod.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
-import { auditHandoff, auditUndo } from "../observe/audit.ts";
-import { newerFirst } from "../pipeline/reference.ts";
+import { auditHandoff, auditUndo } from "../pipeline/audit.ts";
+import { newerFirst } from "../pipeline/newest.ts";
 import { heldOpen, type Holder } from "../io/held-open.ts";
 import { type Ends, keptEnds } from "./search.ts";
 

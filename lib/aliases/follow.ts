@@ -9,8 +9,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Harness } from "../harnesses/types.ts";
 import type { NamedSessions } from "./named.ts";
-import { isPyObject, pyDump, pyParse } from "./python-json.ts";
-import { type RegistryKind, SessionRegistry } from "./registry.ts";
+import { isPyObject, pyDump, pyParse } from "../registry/python-json.ts";
+import { type RegistryKind, SessionRegistry } from "../registry/registry.ts";
 
 export interface FollowedAlias {
   name: string;
