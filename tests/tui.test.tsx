@@ -7,8 +7,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { render } from "ink-testing-library";
-import type { ReactElement } from "react";
 import { App } from "../lib/tui/app.tsx";
 import { readEnds, startListing, type TuiContext } from "../lib/tui/data.ts";
 import type { Row } from "../lib/tui/row.ts";
@@ -25,6 +23,7 @@ import {
   tuiHomes,
 } from "./helpers/tui-homes.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { draw, until } from "./helpers/frames.ts";
 import { startProgress } from "../lib/io/progress.ts";
 import { notice } from "../lib/io/notices.ts";
 
@@ -41,34 +40,6 @@ function contextFor(homes: TuiHomes): TuiContext {
 function where(homes: TuiHomes) {
   const { registry, homes: h, bridgeHome } = contextFor(homes);
   return { registry, homes: h, bridgeHome };
-}
-
-/** The App drawn by ink-testing-library, its stdout announcing every frame ink writes ("frame"). */
-function draw(tree: ReactElement) {
-  const ui = render(tree);
-  const write = ui.stdout.write;
-  ui.stdout.write = (frame: string) => {
-    write(frame);
-    ui.stdout.emit("frame", frame);
-  };
-  return ui;
-}
-
-/**
- * The frame on screen once it satisfies `ok`: the one there now, else the first drawn after that does. It
- * waits on ink's drawing itself, never on a clock: a screen that never shows it fails as a timed-out test.
- */
-function until(ui: ReturnType<typeof draw>, ok: (text: string) => boolean): Promise<string> {
-  const now = ui.lastFrame() ?? "";
-  if (ok(now)) return Promise.resolve(now);
-  return new Promise<string>((resolve) => {
-    const drawn = (frame: string) => {
-      if (!ok(frame)) return;
-      ui.stdout.off("frame", drawn);
-      resolve(frame);
-    };
-    ui.stdout.on("frame", drawn);
-  });
 }
 
 async function open(homes: TuiHomes, progressAfterMs?: number) {
