@@ -35,7 +35,7 @@ import {
   lastUserMessage,
   startFakeAnthropic,
   userPromptText,
-} from "../lib/certify/fake-servers/anthropic.ts";
+} from "../lib/certify-kit/fake-servers/anthropic.ts";
 import { installHarness, pinnedVersion } from "./install-harness.ts";
 import {
   claudeConfigDir,
@@ -775,7 +775,7 @@ function readme(version: string, bin: string, outDir: string, lastRun: string): 
     "Each scenario ran the real `claude` program (npm `@anthropic-ai/claude-code@" + version + "`, " +
     program[0],
     program[1] + " in a fresh private HOME / CLAUDE_CONFIG_DIR / TMPDIR",
-    "against `lib/certify/fake-servers/anthropic.ts` (default deterministic script unless noted).",
+    "against `lib/certify-kit/fake-servers/anthropic.ts` (default deterministic script unless noted).",
     "Paths were neutralized: cwd -> `/home/user/project` (and its bucket form -> `-home-user-project`),",
     "home -> `/home/user`, private TMPDIR -> `/tmp`. Everything else is byte for byte what the binary wrote" +
     (isV1(version) ? "." : ","),

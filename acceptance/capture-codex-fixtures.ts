@@ -38,7 +38,7 @@ import {
   messageItem,
   type Script,
   startFakeResponses,
-} from "../lib/certify/fake-servers/responses.ts";
+} from "../lib/certify-kit/fake-servers/responses.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MODEL = "gpt-5.5";
@@ -700,7 +700,7 @@ function readme(
       new Date().toISOString().slice(0, 10)
     } ` +
       `from the real \`@openai/codex@${version}\` native binary, driven offline against ` +
-      '`lib/certify/fake-servers/responses.ts` (custom provider `fake`, `wire_api = "responses"`, model ' +
+      '`lib/certify-kit/fake-servers/responses.ts` (custom provider `fake`, `wire_api = "responses"`, model ' +
       `\`${MODEL}\`). Each scenario ran in a fresh private HOME/CODEX_HOME/TMPDIR and cwd; capture took ` +
       `${(totalMs / 1000).toFixed(1)} s in all.`,
   );

@@ -47,7 +47,7 @@ import {
   type Json,
   type Script,
   startFakeChatCompletions,
-} from "../lib/certify/fake-servers/chat-completions.ts";
+} from "../lib/certify-kit/fake-servers/chat-completions.ts";
 
 const MODEL = HERMES_MODEL;
 const NEUTRAL_PORT_URL = "http://127.0.0.1:8000";
@@ -1162,7 +1162,7 @@ function renderReadme(outDir: string, version: string): string {
       (gw
         ? `; \`gateway-legacy\` uses \`hermes-${version}-messaging\` (\`hermes-agent[messaging]\`, for aiohttp).`
         : "."),
-    "- Model: `lib/certify/fake-servers/chat-completions.ts` on 127.0.0.1 (random port, written here as " +
+    "- Model: `lib/certify-kit/fake-servers/chat-completions.ts` on 127.0.0.1 (random port, written here as " +
       "`http://127.0.0.1:8000`). Streaming SSE for the agent loop; plain JSON for Hermes' non-streaming auxiliary " +
       "calls (compression summary, titles). Script on the last message: `TOOL: <cmd>` → `delta.reasoning_content` " +
       '(`REASONING: ...`) + one `terminal` call `{"command": "<cmd>"}`; after a tool result → `Tool said: <output>`; ' +

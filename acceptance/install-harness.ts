@@ -31,7 +31,7 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { installPip, latestPipVersion, type PipHarness } from "./python-venv.ts";
 import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
-import { findOnPath } from "../lib/certify/binaries.ts";
+import { findOnPath } from "../lib/certify-kit/binaries.ts";
 
 /** An npm package whose executable lives in a per-platform optional dependency. */
 interface NpmNativeHarness {

@@ -10,7 +10,7 @@
 import { realpathSync } from "node:fs";
 import { flag, parse, str } from "../lib/cli/args.ts";
 import { err, out, printJson } from "../lib/cli/output.ts";
-import { certifiable, CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../lib/certify/options.ts";
+import { certifiable, CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../lib/cli/certify-options.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certify } from "../lib/certify/run.ts";
 import type { HarnessBinary } from "../lib/certify/types.ts";

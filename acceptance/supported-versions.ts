@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CertifyReport } from "../lib/certify/types.ts";
-import type { HarnessId, Mode } from "../lib/certify/types.ts";
+import type { HarnessId, Mode } from "../lib/certify-kit/driver.ts";
 import { compareVersions } from "../lib/schemas/compare.ts";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");

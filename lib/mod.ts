@@ -88,6 +88,14 @@ export type {
   SkillRequest,
   SkillState,
 } from "./pipeline/skill.ts";
+/**
+ * For a front-end of its own (the TUI is one): one line saying why a store could not be read, the order `list`
+ * shows sessions in (to merge stores listed one by one), and the audit trail the CLI records handoffs and undos
+ * in (`$SESSION_BRIDGE_HOME/events.db`).
+ */
+export { brokenStoreLine } from "./harnesses/stores.ts";
+export { newerFirst } from "./pipeline/newest.ts";
+export { auditHandoff, auditUndo, type AuditVia } from "./pipeline/audit.ts";
 /** What `doctor` checks and what to do about each problem, as plain data (read-only). */
 export { doctor } from "./pipeline/doctor.ts";
 export type { CheckStatus, DoctorCheck, DoctorReport, DoctorRequest } from "./pipeline/doctor.ts";

@@ -92,7 +92,7 @@ function validatorsFor(harness: string, files: SchemaFile[]): string {
   const lines = [
     BANNER.trimEnd(),
     "// @ts-nocheck: Ajv's standalone code; the table at the end gives it its type.",
-    'import type { ValidatorTable } from "../../schemas/drift.ts";',
+    'import type { ValidatorTable } from "../validator-table.ts";',
     "",
   ];
   for (const version of versions) {
@@ -132,6 +132,27 @@ function validatorsFor(harness: string, files: SchemaFile[]): string {
 
 const versionFunction = (version: string) => `v${version.replace(/[^0-9A-Za-z]/g, "_")}`;
 
+/**
+ * The type every validators module gives its table, generated beside them so that generated code imports
+ * nothing outside lib/generated (lib/schemas/drift.ts, which reads the tables, imports it from here).
+ */
+function validatorTableModule(): string {
+  return [
+    BANNER,
+    'import type { ErrorObject } from "ajv";',
+    "",
+    "/** A record type's validator, compiled from its schema by `npm run generate` (lib/generated/validators/). */",
+    "export type RecordValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };",
+    "",
+    "/**",
+    " * A harness's validators by schema version: each version's made when first asked for (a read meets only one",
+    " * or two versions), by record type.",
+    " */",
+    "export type ValidatorTable = Readonly<Record<string, () => Readonly<Record<string, RecordValidator>>>>;",
+    "",
+  ].join("\n");
+}
+
 /** The versions each harness has schemas for, oldest first, without the schemas: what start-up may load. */
 function versionsFor(files: SchemaFile[]): string {
   const versions = new Map<string, Set<string>>();
@@ -164,6 +185,7 @@ export async function staleGeneratedFiles(): Promise<[path: string, text: string
     const own = files.filter((f) => f.harness === harness);
     outputs.set(join(generatedDir, "validators", `${harness}.ts`), validatorsFor(harness, own));
   }
+  outputs.set(join(generatedDir, "validator-table.ts"), validatorTableModule());
   outputs.set(join(generatedDir, "schema-versions.ts"), versionsFor(files));
   outputs.set(join(generatedDir, "hermes-generations.json"), hermesGenerationsJson());
   outputs.set(join(generatedDir, "skills.ts"), skillsModule());

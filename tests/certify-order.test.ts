@@ -8,10 +8,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkOrder, seededParts, sentinelPlan } from "../lib/certify/sentinels.ts";
+import { checkOrder, seededParts, sentinelPlan } from "../lib/certify-kit/sentinels.ts";
 import { tuiUnavailable } from "../lib/certify/modes.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import type { SentMessage } from "../lib/certify/types.ts";
+import type { SentMessage } from "../lib/certify-kit/driver.ts";
 
 const plan = sentinelPlan("full", "abc123");
 const interrupt = plan.interrupt!;

@@ -7,12 +7,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { assistantSentinel, checkRecall, checkSent, sentinelPlan } from "../lib/certify/sentinels.ts";
+import { assistantSentinel, checkRecall, checkSent, sentinelPlan } from "../lib/certify-kit/sentinels.ts";
 import { sampleSentinels, sessionParts, writeSample } from "../lib/certify/structure.ts";
-import { findOnPath, parseVersion } from "../lib/certify/binaries.ts";
+import { findOnPath, parseVersion } from "../lib/certify-kit/binaries.ts";
 import { reportTable } from "../lib/certify/report.ts";
-import { certifyRoutes, certifyStyles, coveragePlan } from "../lib/certify/options.ts";
-import type { Expected, SentMessage } from "../lib/certify/types.ts";
+import { certifyRoutes, certifyStyles, coveragePlan } from "../lib/cli/certify-options.ts";
+import type { Expected, SentMessage } from "../lib/certify-kit/driver.ts";
 import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { cliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -301,7 +301,7 @@ test("a harness binary is found on PATH and its version read in a throwaway home
   writeFileSync(fake, '#!/bin/sh\necho "codex-cli 0.170.1"\n');
   chmodSync(fake, 0o755);
   assert.equal(findOnPath("codex", join(dir, "bin")), fake);
-  const { reportedVersion } = await import("../lib/certify/binaries.ts");
+  const { reportedVersion } = await import("../lib/certify-kit/binaries.ts");
   assert.equal(
     await reportedVersion(fake, { PATH: "/usr/bin:/bin", HOME: "/nonexistent-user-home" }),
     "0.170.1",

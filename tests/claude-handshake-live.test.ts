@@ -11,9 +11,9 @@ import {
   type AnthropicRequest,
   contentText,
   startFakeAnthropic,
-} from "../lib/certify/fake-servers/anthropic.ts";
+} from "../lib/certify-kit/fake-servers/anthropic.ts";
 import { claudeConfigDir, claudeEnv, runClaude } from "../lib/harnesses/claude-code/certify/run.ts";
-import { readRequestLog } from "../lib/certify/request-log.ts";
+import { readRequestLog } from "../lib/certify-kit/request-log.ts";
 import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
 import { harnessDir } from "../acceptance/install-harness.ts";
 import { runCliJson } from "./helpers/cli.ts";

@@ -12,18 +12,18 @@ import { mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import process from "node:process";
 import { installHarness } from "../acceptance/install-harness.ts";
-import { startFakeAnthropic } from "../lib/certify/fake-servers/anthropic.ts";
-import { startFakeResponses } from "../lib/certify/fake-servers/responses.ts";
+import { startFakeAnthropic } from "../lib/certify-kit/fake-servers/anthropic.ts";
+import { startFakeResponses } from "../lib/certify-kit/fake-servers/responses.ts";
 import { claudeEnv, prepareClaudeHome } from "../lib/harnesses/claude-code/certify/run.ts";
 import { codexEnv, prepareCodexHome } from "../lib/harnesses/codex/certify/run.ts";
-import { readRequestLog } from "../lib/certify/request-log.ts";
+import { readRequestLog } from "../lib/certify-kit/request-log.ts";
 import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { startFakeChatCompletions } from "../lib/certify/fake-servers/chat-completions.ts";
+import { startFakeChatCompletions } from "../lib/certify-kit/fake-servers/chat-completions.ts";
 import { hermesEnv, offlineConfig, writeHermesHome } from "../lib/harnesses/hermes/certify/run.ts";
 import { lazybridgePython } from "./helpers/lazybridge.ts";
 import { spawnSync } from "node:child_process";
-import { spawnCollect } from "../lib/certify/spawn.ts";
+import { spawnCollect } from "../lib/certify-kit/spawn.ts";
 
 type Logged = { body?: { input?: { role?: string; content?: unknown }[] } };
 

@@ -10,12 +10,12 @@ import { once } from "node:events";
 import { utimesSync } from "node:fs";
 import { join } from "node:path";
 import { createElement } from "react";
-import { render } from "ink-testing-library";
 import { App } from "../lib/tui/app.tsx";
 import { heldOpen } from "../lib/io/held-open.ts";
 import { stores } from "../lib/mod.ts";
 import { listedRows, tuiEnv, tuiHomes } from "./helpers/tui-homes.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { draw, until } from "./helpers/frames.ts";
 
 const skip = process.platform === "linux" ? false : "open files are read from /proc, on Linux only";
 
@@ -27,12 +27,6 @@ async function holder(file: string): Promise<ChildProcess> {
   const [data] = await once(child.stdout!, "data");
   assert.equal(String(data).trim(), "held");
   return child;
-}
-
-/** Waits, frame by frame (each render of the screen), until `frame` matches. */
-async function waitFor(frame: () => string, pattern: RegExp) {
-  for (let i = 0; i < 20_000 && !pattern.test(frame()); i++) await new Promise((r) => setImmediate(r));
-  assert.match(frame(), pattern);
 }
 
 async function stop(child: ChildProcess) {
@@ -98,9 +92,9 @@ test(
       assert.match(held.heldBy!.command, /^(sh|sleep)$/);
       assert.ok(rows.filter((r) => r.key !== claude.key).every((r) => r.heldBy === undefined));
       assert.equal(rows.find((r) => r.summary.harness === "hermes")!.live, false);
-      const ui = render(createElement(App, { context, size: { columns: 80, rows: 24 } }));
+      const ui = draw(createElement(App, { context, size: { columns: 80, rows: 24 } }));
       try {
-        await waitFor(() => ui.lastFrame() ?? "", /live \(open in (sh|sleep), pid \d/);
+        await until(ui, (f) => /live \(open in (sh|sleep), pid \d/.test(f));
       } finally {
         ui.unmount();
       }

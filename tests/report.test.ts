@@ -2,10 +2,9 @@ import type { Message } from "../lib/ir/schema.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { buildReport, ThreadTally } from "../lib/report/report.ts";
+import { buildReport, ThreadTally } from "../lib/pipeline/report.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
-import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
-import type { Capabilities } from "../lib/report/capabilities.ts";
+import { BUILTIN_HARNESSES, builtinRegistry, type Registry } from "../lib/harnesses/registry.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 
 const actions = {
@@ -89,26 +88,36 @@ function tallyOf(messages: Message[]): ThreadTally {
 
 test("what one target discloses depends only on its own capability set", async () => {
   const session = await readClaudeSession(claudeFixture("subagent"));
-  const codex = BUILTIN_HARNESSES["codex"].capabilities;
-  assert.deepEqual(buildReport(session, codex, actions, tallyOf(session.messages)), SUBAGENT_TO_CODEX);
-  const claude = BUILTIN_HARNESSES["claude-code"].capabilities as Capabilities;
-  const saved = { ...claude };
-  try {
-    // Give another writer every capability: Codex's disclosure must not move.
-    Object.assign(claude, {
-      threadTopology: true,
-      toolSchemas: true,
-      systemInstructions: true,
-      subagents: true,
-      images: true,
-    });
-    assert.deepEqual(
-      buildReport(session, codex, actions, tallyOf(session.messages)),
-      SUBAGENT_TO_CODEX,
-    );
-  } finally {
-    Object.assign(claude, saved);
-  }
+  const codex = BUILTIN_HARNESSES["codex"];
+  assert.deepEqual(
+    buildReport(session, codex.capabilities, actions, tallyOf(session.messages)),
+    SUBAGENT_TO_CODEX,
+  );
+  const now = new Date();
+  const reportWith = async (registry: Registry) =>
+    (await prepareConversion(session, codex, { registry, handshake: true, now })).report;
+  // Every other harness, the source among them, given every capability (in a registry of its own: the
+  // built-in descriptors stay as they are): what Codex discloses must not move.
+  const richer: Registry = {
+    harnesses: builtinRegistry.harnesses.map((h) =>
+      h === codex ? h : {
+        ...h,
+        capabilities: {
+          ...h.capabilities,
+          threadTopology: true,
+          toolSchemas: true,
+          systemInstructions: true,
+          subagents: true,
+          images: true,
+          permissionPosture: true,
+          perTurnModel: true,
+        },
+      }
+    ),
+  };
+  const disclosed = await reportWith(builtinRegistry);
+  assert.ok(disclosed.entries.some((e) => e.code === "subagents" && e.severity === "loss"));
+  assert.deepEqual(await reportWith(richer), disclosed);
 });
 
 test("a capability a target lacks is disclosed as a loss, and lossless is claimed only without losses", async () => {

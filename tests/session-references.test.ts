@@ -9,7 +9,8 @@ import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { cli, emptyHomes, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { newestFirst, REFERENCE_FORMS } from "../lib/pipeline/reference.ts";
+import { newestFirst } from "../lib/pipeline/newest.ts";
+import { REFERENCE_FORMS } from "../lib/pipeline/reference.ts";
 
 const root = tempDir();
 const claudeHome = join(root, "claude");

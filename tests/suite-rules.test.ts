@@ -28,7 +28,7 @@ function testSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return testSources(path);
-    return entry.name.endsWith(".ts") && path !== SELF ? [path] : [];
+    return /\.tsx?$/.test(entry.name) && path !== SELF ? [path] : [];
   });
 }
 

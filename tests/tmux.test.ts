@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
-import { startTmux } from "../lib/certify/tmux.ts";
+import { startTmux } from "../lib/certify-kit/tmux.ts";
 
 test("a program in a private tmux pane gets typed words, keys and exactly the given environment", async () => {
   const dir = mkdtempSync(join(tmpdir(), "tmux-test-"));

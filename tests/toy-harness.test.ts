@@ -18,23 +18,6 @@ import { makeCodexHome } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const registry = withHarness(builtinRegistry, toy);
-const root = tempDir();
-/** Every home in the temp folder: the user's real stores are never listed. */
-const env = { HOME: join(root, "user") };
-const toyHome = join(root, "toy");
-const codexHome = join(root, "codex");
-makeCodexHome(codexHome);
-const cwd = join(root, "project");
-mkdirSync(cwd, { recursive: true });
-const homes = ["--toy-home", toyHome, "--codex-home", codexHome];
-
-/** The CLI with the toy registered, its --json document parsed. */
-async function toyCli(
-  args: string[],
-): Promise<{ code: number; stderr: string; json: Record<string, unknown> }> {
-  const r = await runCli([...args, "--json"], env, undefined, registry);
-  return { code: r.code, stderr: r.stderr, json: JSON.parse(r.stdout) as Record<string, unknown> };
-}
 
 interface HandoffJson {
   op: string;
@@ -46,9 +29,38 @@ const CLAUDE_SOURCE = claudeFixture("thinking-tool-use");
 const TYPED = "Run this for me. TOOL: echo fixture-tool-output";
 const COMMAND = "echo fixture-tool-output";
 
-let handedToToy: HandoffJson | undefined;
+/**
+ * A place of its own for each test, so none depends on what another did or in which order they run: every
+ * home in a fresh temp folder (the user's real stores are never listed), and the CLI with the toy registered.
+ */
+function world() {
+  const root = tempDir();
+  const env = { HOME: join(root, "user") };
+  const toyHome = join(root, "toy");
+  const codexHome = join(root, "codex");
+  makeCodexHome(codexHome);
+  const cwd = join(root, "project");
+  mkdirSync(cwd, { recursive: true });
+  const homes = ["--toy-home", toyHome, "--codex-home", codexHome];
+  /** The CLI with the toy registered, its --json document parsed. */
+  const toyCli = async (
+    args: string[],
+  ): Promise<{ code: number; stderr: string; json: Record<string, unknown> }> => {
+    const r = await runCli([...args, "--json"], env, undefined, registry);
+    return { code: r.code, stderr: r.stderr, json: JSON.parse(r.stdout) as Record<string, unknown> };
+  };
+  return { root, env, toyHome, cwd, homes, toyCli };
+}
+
+/** The real Claude Code session handed off to the toy in `place`. */
+async function handOffToToy({ toyCli, cwd, homes }: ReturnType<typeof world>): Promise<HandoffJson> {
+  const r = await toyCli(["handoff", CLAUDE_SOURCE, "--to", "toy", "--cwd", cwd, ...homes]);
+  assert.equal(r.code, 0, r.stderr);
+  return r.json as unknown as HandoffJson;
+}
 
 test("--help names the toy's home flag, its variable and default, and the toy among the harnesses", async () => {
+  const { env } = world();
   const main = await runCli(["--help"], env, undefined, registry);
   assert.equal(main.code, 0);
   assert.match(main.stdout, /between Claude Code, Codex CLI, Hermes Agent and Toy\./);
@@ -84,10 +96,9 @@ test("--help names the toy's home flag, its variable and default, and the toy am
 });
 
 test("a real Claude Code session hands off to the toy: one file in the toy's home, its Bash call in the toy's words", async () => {
-  const r = await toyCli(["handoff", CLAUDE_SOURCE, "--to", "toy", "--cwd", cwd, ...homes]);
-  assert.equal(r.code, 0, r.stderr);
-  handedToToy = r.json as unknown as HandoffJson;
-  const { target } = handedToToy;
+  const place = world();
+  const { toyHome, cwd } = place;
+  const { target } = await handOffToToy(place);
   assert.equal(target.harness, "toy");
   assert.equal(target.path, join(toyHome, "sessions", `${target.id}.jsonl`));
   assert.equal(target.resumeCommand, `cd ${cwd} && TOY_HOME=${toyHome} toy resume ${target.id}`);
@@ -99,7 +110,10 @@ test("a real Claude Code session hands off to the toy: one file in the toy's hom
 });
 
 test("list and inspect find the toy session by its home flag, id and file", async () => {
-  const id = handedToToy!.target.id;
+  const place = world();
+  const { env, cwd, homes, toyCli } = place;
+  const handedToToy = await handOffToToy(place);
+  const id = handedToToy.target.id;
   const listed = await toyCli(["list", "--from", "toy", ...homes]);
   assert.equal(listed.code, 0, listed.stderr);
   const rows = listed.json.sessions as { harness: string; id: string; cwd: string }[];
@@ -113,12 +127,13 @@ test("list and inspect find the toy session by its home flag, id and file", asyn
   assert.equal(byId.code, 0, byId.stderr);
   assert.match(byId.stdout, new RegExp(`^toy session ${id}`));
   // A path is recognized as the toy's by the toy's descriptor.
-  const byPath = await runCli(["inspect", handedToToy!.target.path, ...homes], env, undefined, registry);
+  const byPath = await runCli(["inspect", handedToToy.target.path, ...homes], env, undefined, registry);
   assert.equal(byPath.code, 0, byPath.stderr);
   assert.match(byPath.stdout, new RegExp(`^toy session ${id}`));
 });
 
 test("convert renders a real Claude Code session as a toy file, touching no store", async () => {
+  const { root, homes, toyCli } = world();
   const out = join(root, "converted.jsonl");
   const r = await toyCli(["convert", CLAUDE_SOURCE, "--to", "toy", "-o", out, ...homes]);
   assert.equal(r.code, 0, r.stderr);
@@ -129,7 +144,9 @@ test("convert renders a real Claude Code session as a toy file, touching no stor
 });
 
 test("the toy session hands on to Codex: its typed prompt and the command reach a rollout Codex reads", async () => {
-  const id = handedToToy!.target.id;
+  const place = world();
+  const { cwd, homes, toyCli } = place;
+  const { id } = (await handOffToToy(place)).target;
   const r = await toyCli(["handoff", id, "--from", "toy", "--to", "codex", "--cwd", cwd, ...homes]);
   assert.equal(r.code, 0, r.stderr);
   const { target } = r.json as unknown as HandoffJson;
@@ -142,7 +159,9 @@ test("the toy session hands on to Codex: its typed prompt and the command reach 
 });
 
 test("undo takes back the handoff to the toy: its file is gone", async () => {
-  const { op, target } = handedToToy!;
+  const place = world();
+  const { homes, toyCli } = place;
+  const { op, target } = await handOffToToy(place);
   assert.ok(existsSync(target.path));
   const r = await toyCli(["undo", op, ...homes]);
   assert.equal(r.code, 0, r.stderr);
@@ -152,6 +171,7 @@ test("undo takes back the handoff to the toy: its file is gone", async () => {
 });
 
 test("the demo gives the toy a sandbox home too: it never lists the user's own toy sessions", async () => {
+  const { env, cwd } = world();
   const userToy = join(env.HOME, ".toy", "sessions");
   mkdirSync(userToy, { recursive: true });
   const mine = "00000000-0000-4000-8000-00000000707a";

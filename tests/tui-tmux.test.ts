@@ -12,7 +12,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startTmux, type TmuxPane } from "../lib/certify/tmux.ts";
+import { startTmux, type TmuxPane } from "../lib/certify-kit/tmux.ts";
 import { stores } from "../lib/mod.ts";
 import { listedRows, tuiEnv, type TuiHomes, tuiHomes } from "./helpers/tui-homes.ts";
 import { tempDir } from "./helpers/tmp.ts";

@@ -7,9 +7,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { render } from "ink-testing-library";
 import { App } from "../lib/tui/app.tsx";
-import { readEnds, type Row, startListing, type TuiContext } from "../lib/tui/data.ts";
+import { readEnds, startListing, type TuiContext } from "../lib/tui/data.ts";
+import type { Row } from "../lib/tui/row.ts";
 import { endsMatch, SCAN_CONCURRENCY, scanEnds } from "../lib/tui/search.ts";
 import { centeredWindow } from "../lib/tui/window.ts";
 import { type Registry, stores } from "../lib/mod.ts";
@@ -23,6 +23,7 @@ import {
   tuiHomes,
 } from "./helpers/tui-homes.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { draw, until } from "./helpers/frames.ts";
 import { startProgress } from "../lib/io/progress.ts";
 import { notice } from "../lib/io/notices.ts";
 
@@ -41,21 +42,11 @@ function where(homes: TuiHomes) {
   return { registry, homes: h, bridgeHome };
 }
 
-/** Waits (without timing anything) until the frame on screen satisfies `ok`; fails naming the last frame. */
-async function until(frame: () => string | undefined, ok: (text: string) => boolean, what: string) {
-  for (let i = 0; i < 1500; i++) {
-    const text = frame() ?? "";
-    if (ok(text)) return text;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`the screen never showed ${what}:\n${frame()}`);
-}
-
 async function open(homes: TuiHomes, progressAfterMs?: number) {
-  const ui = render(<App context={contextFor(homes)} size={SIZE} progressAfterMs={progressAfterMs} />);
+  const ui = draw(<App context={contextFor(homes)} size={SIZE} progressAfterMs={progressAfterMs} />);
   const screen = () => ui.lastFrame();
   const see = (text: string | RegExp) =>
-    until(screen, (f) => (typeof text === "string" ? f.includes(text) : text.test(f)), String(text));
+    until(ui, (f) => (typeof text === "string" ? f.includes(text) : text.test(f)));
   const press = async (...keys: string[]) => {
     for (const k of keys) {
       ui.stdin.write(k);
@@ -63,7 +54,7 @@ async function open(homes: TuiHomes, progressAfterMs?: number) {
       await new Promise((r) => setImmediate(r));
     }
   };
-  await until(screen, (f) => f.includes("sessions ·") && !f.includes("listing…"), "every store listed");
+  await until(ui, (f) => f.includes("sessions ·") && !f.includes("listing…"));
   return { ui, screen, see, press };
 }
 
@@ -103,7 +94,7 @@ test("a long step's progress and a store's notice show on the status line (the s
   await see(/reading \/s\/\\u001b\[2Jlong\.jsonl: 0\.0 of 70\.0 MB \(0%\), \d+\.\d s/);
   assertContained(screen()!);
   step.finish();
-  await until(screen, (f) => !f.includes("long.jsonl"), "the step's line gone once it ended");
+  await until(ui, (f) => !f.includes("long.jsonl"));
   notice("/s/state.db is locked by another process: waiting up to 30 s");
   await see("is locked by another process");
   ui.unmount();
@@ -140,9 +131,9 @@ test("typing after / filters fuzzily over title, messages, directory and id; Tab
 
 /** Renders the App over `registry` without waiting for every store (open() waits for them all). */
 function openHeld(homes: TuiHomes, registry: Registry) {
-  const ui = render(<App context={{ ...contextFor(homes), registry }} size={SIZE} />);
+  const ui = draw(<App context={{ ...contextFor(homes), registry }} size={SIZE} />);
   const screen = () => ui.lastFrame() ?? "";
-  const see = (ok: (f: string) => boolean, what: string) => until(screen, ok, what);
+  const see = (ok: (f: string) => boolean) => until(ui, ok);
   return { ui, screen, see };
 }
 
@@ -153,7 +144,7 @@ test("the picker is drawn at once and fills store by store: a store still listin
   const homes = tuiHomes(tempDir("sb-tui-"));
   const held = holdingStore("hermes");
   const { ui, screen, see } = openHeld(homes, held.registry);
-  const early = await see((f) => /codex +Please remember/.test(f), "the first stores' rows");
+  const early = await see((f) => /codex +Please remember/.test(f));
   assert.match(early, /listing… hermes/);
   assert.match(early, /2 of 2 sessions/);
   // The detail of a row nobody chose waits for the listing: the first row may still change.
@@ -161,7 +152,7 @@ test("the picker is drawn at once and fills store by store: a store still listin
   assert.doesNotMatch(early, /hermes +Please describe/);
   assert.ok(early.indexOf("claude-code ") < early.indexOf("codex "), "newest first");
   held.release();
-  const all = await see((f) => /hermes +Please describe the we/.test(f), "the last store's rows");
+  const all = await see((f) => /hermes +Please describe the we/.test(f));
   assert.doesNotMatch(all, /listing…/);
   assert.match(all, /3 of 3 sessions/);
   assert.ok(all.indexOf("codex ") < all.indexOf("hermes "), "merged newest first");
@@ -178,15 +169,15 @@ test("a session chosen while stores are still listing stays selected when newer 
   db.close();
   const held = holdingStore("codex");
   const { ui, see } = openHeld(homes, held.registry);
-  await see((f) => /listing… codex, hermes/.test(f) && /2 of 2 sessions/.test(f), "Claude Code's two rows");
+  await see((f) => /listing… codex, hermes/.test(f) && /2 of 2 sessions/.test(f));
   ui.stdin.write("j");
   // The hostile session is the newest of Claude Code's; j chooses the one below it.
-  const chosen = await see((f) => /Interactive fixture/.test(cursorLine(f)), "the second row chosen");
+  const chosen = await see((f) => /Interactive fixture/.test(cursorLine(f)));
   // Harness and title: the age at the end of the line ticks on between frames.
   const picked = cursorLine(chosen).slice(0, 40);
   const head = chosen.split("\n").find((l) => l.startsWith("claude-code "))!;
   held.release();
-  const after = await see((f) => /4 of 4 sessions/.test(f) && !/listing…/.test(f), "every store listed");
+  const after = await see((f) => /4 of 4 sessions/.test(f) && !/listing…/.test(f));
   assert.match(after, /codex +Please remember/);
   assert.ok(after.indexOf("codex ") < after.indexOf(picked.slice(2)), "the newer session arrived above");
   assert.equal(cursorLine(after).slice(0, 40), picked, "the same row is selected");
@@ -254,8 +245,8 @@ test("the message scan reads the unmatched sessions a few at a time and stops on
 test("a session last active months ago says so in its column and still shows its whole size", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
   const later = new Date(Date.now() + 90 * 86_400_000);
-  const ui = render(<App context={{ ...contextFor(homes), now: () => later }} size={SIZE} />);
-  const frame = await until(() => ui.lastFrame(), (f) => /3 of 3 sessions/.test(f), "every row");
+  const ui = draw(<App context={{ ...contextFor(homes), now: () => later }} size={SIZE} />);
+  const frame = await until(ui, (f) => /3 of 3 sessions/.test(f));
   const rows = frame.split("\n").filter((l) => / 3mo ago /.test(l));
   assert.equal(rows.length, 3, frame);
   for (const line of rows) assert.match(line, /\d+(\.\d)? KB\*?$/, `the size is cut off: ${line}`);
@@ -330,7 +321,7 @@ test("handoff: only valid targets, options for the target, a plan in plain words
   const { ui, see, press, screen } = await open(homes);
   await press("h");
   await see("Hermes Agent (hermes)");
-  await until(screen, (f) => !f.includes("checking the targets"), "every target checked");
+  await until(ui, (f) => !f.includes("checking the targets"));
   assert.match(screen()!, /› Claude Code \(claude-code\), a copy in the same harness/);
   await press(KEYS.down, KEYS.enter);
   await see("Target: Codex CLI");
@@ -346,7 +337,7 @@ test("handoff: only valid targets, options for the target, a plan in plain words
   for (let i = 0; i < 10 && !/go to the confirm step/.test(screen()!); i++) {
     const before = screen();
     await press(KEYS.enter);
-    await until(screen, (f) => f !== before, "the next page");
+    await until(ui, (f) => f !== before);
   }
   const codexDb = join(homes.codex, "state_5.sqlite");
   const plan = await see("The same handoff on the command line:");

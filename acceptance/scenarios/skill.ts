@@ -46,15 +46,15 @@ import {
   type FakeReply,
   shortHash,
   startFakeAnthropic,
-} from "../../lib/certify/fake-servers/anthropic.ts";
-import { messageItem, shellTool, startFakeResponses } from "../../lib/certify/fake-servers/responses.ts";
+} from "../../lib/certify-kit/fake-servers/anthropic.ts";
+import { messageItem, shellTool, startFakeResponses } from "../../lib/certify-kit/fake-servers/responses.ts";
 import {
   defaultScript as chatDefault,
   findTerminalTool,
   startFakeChatCompletions,
-} from "../../lib/certify/fake-servers/chat-completions.ts";
-import { readRequestLog } from "../../lib/certify/request-log.ts";
-import { tail } from "../../lib/certify/spawn.ts";
+} from "../../lib/certify-kit/fake-servers/chat-completions.ts";
+import { readRequestLog } from "../../lib/certify-kit/request-log.ts";
+import { tail } from "../../lib/certify-kit/spawn.ts";
 
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
 const SKILL = "session-handoff";

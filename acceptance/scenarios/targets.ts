@@ -25,11 +25,11 @@ import {
   runHermes,
   writeHermesHome,
 } from "../../lib/harnesses/hermes/certify/run.ts";
-import { startFakeAnthropic } from "../../lib/certify/fake-servers/anthropic.ts";
-import { startFakeResponses } from "../../lib/certify/fake-servers/responses.ts";
-import { startFakeChatCompletions } from "../../lib/certify/fake-servers/chat-completions.ts";
-import { readRequestLog } from "../../lib/certify/request-log.ts";
-import { tail } from "../../lib/certify/spawn.ts";
+import { startFakeAnthropic } from "../../lib/certify-kit/fake-servers/anthropic.ts";
+import { startFakeResponses } from "../../lib/certify-kit/fake-servers/responses.ts";
+import { startFakeChatCompletions } from "../../lib/certify-kit/fake-servers/chat-completions.ts";
+import { readRequestLog } from "../../lib/certify-kit/request-log.ts";
+import { tail } from "../../lib/certify-kit/spawn.ts";
 
 export type Body = Record<string, unknown>;
 

@@ -11,9 +11,9 @@ import type { Registry } from "../harnesses/registry.ts";
 import { exitCodeFor, messageOf } from "../errors.ts";
 import { targetVersionsFrom } from "../pipeline/environment.ts";
 import { handoff as runHandoff } from "../pipeline/handoff.ts";
-import { definedEnv, spawnCollect, tail } from "./spawn.ts";
-import { userEnvironment } from "./user-config.ts";
-import type { HarnessId } from "./types.ts";
+import { definedEnv, spawnCollect, tail } from "../certify-kit/spawn.ts";
+import { userEnvironment } from "../certify-kit/user-config.ts";
+import type { HarnessId } from "../certify-kit/driver.ts";
 
 export interface HandoffRequest {
   /** A session id or a file path. */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
-import { findOnPath } from "./binaries.ts";
+import { findOnPath } from "../certify-kit/binaries.ts";
 import type { HandedOff } from "./bridge.ts";
 import {
   assistantSentinel,
@@ -16,9 +16,10 @@ import {
   seededParts,
   type SentinelPlan,
   sentinelPlan,
-} from "./sentinels.ts";
+} from "../certify-kit/sentinels.ts";
 import { sampleSentinels, sessionParts, writeSample } from "./structure.ts";
-import type { Expected, HarnessUnderTest, Mode, Seeded, SeedStyle } from "./types.ts";
+import type { Expected, HarnessUnderTest, Mode, Seeded } from "../certify-kit/driver.ts";
+import type { SeedStyle } from "./types.ts";
 
 export interface Seeding {
   /** What the first handoff names: the source's session id, or a sample file. */

@@ -10,18 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveHomes } from "../harnesses/homes.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
-import { scanDrift } from "../schemas/scan.ts";
+import { scanDrift } from "../pipeline/drift.ts";
 import { handoff } from "./bridge.ts";
 import { MODE_RUNNERS, type ModeRunner, type Seeding } from "./modes.ts";
-import type {
-  HarnessBinary,
-  HarnessDriver,
-  HarnessId,
-  HarnessUnderTest,
-  Mode,
-  PairResult,
-  Route,
-} from "./types.ts";
+import type { HarnessDriver, HarnessId, HarnessUnderTest, Mode } from "../certify-kit/driver.ts";
+import type { HarnessBinary, PairResult, Route } from "./types.ts";
 
 export interface RouteOptions {
   /** The harnesses certify knows: each one's descriptor names its driver. */

@@ -1,7 +1,8 @@
 /** The matrix: every requested route in turn, its rows reported as they finish. */
 import { type RouteOptions, routeRows, runRoute } from "./pair.ts";
 import { formatRow } from "./report.ts";
-import type { CertifyReport, HarnessBinary, HarnessId, Mode, PairResult, Route } from "./types.ts";
+import type { HarnessId, Mode } from "../certify-kit/driver.ts";
+import type { CertifyReport, HarnessBinary, PairResult, Route } from "./types.ts";
 
 export interface CertifyOptions extends Omit<RouteOptions, "binaries"> {
   binaries: HarnessBinary[];

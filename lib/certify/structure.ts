@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Session } from "../ir/schema.ts";
 import { sampleFor } from "../samples.ts";
-import type { Expected, HarnessId, SentMessage } from "./types.ts";
+import type { Expected, HarnessId, SentMessage } from "../certify-kit/driver.ts";
 
 /** Writes the embedded sample of `harness` (for `version`) into `dir`; returns its path. */
 export function writeSample(harness: HarnessId, version: string, dir: string): string {

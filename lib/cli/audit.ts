@@ -1,5 +1,5 @@
 /** The CLI's side of the audit trail: record what a command changed, warning on stderr if it cannot. */
-import { type AuditAction, recordAudit } from "../observe/audit.ts";
+import { type AuditAction, recordAudit } from "../pipeline/audit.ts";
 import { err } from "./output.ts";
 
 export function audit(

@@ -36,6 +36,18 @@ export function titles(harnesses: readonly Harness[]): string {
   return all.length > 1 ? `${all.slice(0, -1).join(", ")} and ${all.at(-1)}` : all.join("");
 }
 
+/** A command in the registry (commands/index.ts): its module is loaded only when it runs. */
+export interface CommandEntry {
+  name: string;
+  /** The one line `--help` shows (made from the registry when it names harnesses). */
+  summary: PerRegistry<string>;
+  /** Reads or writes harness stores: a handoff a crash interrupted is recovered before it runs. */
+  touchesStores?: boolean;
+  /** Reads and renders a whole session: long work on a large one (see Host.beforeLongWork). */
+  converts?: boolean;
+  load(): Promise<Command>;
+}
+
 /** A command's flags and behaviour; its name and summary are in the registry (commands/index.ts). */
 export interface Command {
   /** Full `--help` text after the usage line. */

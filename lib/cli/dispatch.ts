@@ -2,7 +2,7 @@
  * Runs one command: its module loaded, its flags parsed, homes resolved from the flags and the environment the
  * entry point read. Kept apart from main.ts so `--version` and `--help` load none of this.
  */
-import type { CommandEntry } from "./commands/index.ts";
+import type { CommandEntry } from "./command.ts";
 import { type Command, type Context, type Env, forRegistry, globalHelp } from "./command.ts";
 import { flag, homeFlags, parse, type Parsed } from "./args.ts";
 import { resolveHomes } from "../harnesses/homes.ts";

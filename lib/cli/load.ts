@@ -4,7 +4,7 @@ import type { Context } from "./command.ts";
 import { type BrokenStore, brokenStoreLine } from "../harnesses/stores.ts";
 import { err } from "./output.ts";
 import { type Loaded, loadSession as load } from "../pipeline/load.ts";
-import type { NamedSessions } from "../registry/named.ts";
+import type { NamedSessions } from "../aliases/named.ts";
 import { aliasRegistry } from "./aliases.ts";
 import process from "node:process";
 

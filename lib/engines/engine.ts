@@ -14,7 +14,7 @@ import type { Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
 import { InputError } from "../errors.ts";
 import { handoff } from "../pipeline/handoff.ts";
-import { aliasBindings } from "../registry/named.ts";
+import { aliasBindings } from "../aliases/named.ts";
 import { defaultSessionRegistry, isAlias, type SessionRegistry } from "../registry/registry.ts";
 
 export interface EngineOptions {

@@ -11,7 +11,7 @@ import type { Posture, PostureMapping } from "../posture/posture.ts";
 import type { ConfiguredModel, ModelRules } from "./models.ts";
 import type { KeyedRows } from "../store/rows.ts";
 import type { ToolVocabulary } from "../tools/canonical.ts";
-import type { HarnessDriver } from "../certify/types.ts";
+import type { HarnessDriver } from "../certify-kit/driver.ts";
 import type { Rendered } from "../io/rendered.ts";
 import type { RegistryKind } from "../registry/registry.ts";
 

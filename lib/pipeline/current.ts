@@ -18,7 +18,7 @@ import type { Harness, Homes, SessionSummary } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
 import { listStores } from "../harnesses/stores.ts";
-import { newestFirst } from "./reference.ts";
+import { newestFirst } from "./newest.ts";
 
 export type CurrentRule = "variable" | "newest-in-directory";
 

@@ -43,7 +43,7 @@ import { handoffRecordRoom } from "../store/room.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import type { StoresRequest } from "./request.ts";
-import { followAliases, type FollowOutcome } from "../registry/follow.ts";
+import { followAliases, type FollowOutcome } from "../aliases/follow.ts";
 import { isAlias } from "../registry/registry.ts";
 
 export interface HandoffRequest extends EnvironmentOptions, StoresRequest {

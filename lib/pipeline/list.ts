@@ -3,7 +3,8 @@ import type { Harness, Homes, SessionSummary } from "../harnesses/types.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import { type BrokenStore, listEachStore, listStores, type StoreListed } from "../harnesses/stores.ts";
 import { canonicalCwd } from "../io/paths.ts";
-import { newestFirst, shortestUniquePrefixes } from "./reference.ts";
+import { newestFirst } from "./newest.ts";
+import { shortestUniquePrefixes } from "./reference.ts";
 
 export interface ListRequest {
   registry: Registry;

@@ -6,7 +6,8 @@
 import type { Message, NativeToolCall, Pending } from "../ir/schema.ts";
 import { type Messages, pipeMessages, type SessionStream } from "../ir/stream.ts";
 import type { Harness, RenderOptions } from "../harnesses/types.ts";
-import { buildReport, type ConversionReport, ThreadTally } from "../report/report.ts";
+import type { ConversionReport } from "../report/report.ts";
+import { buildReport, ThreadTally } from "./report.ts";
 import { handshakeText } from "../handshake/handshake.ts";
 import {
   carryPending,

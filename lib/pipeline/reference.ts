@@ -6,12 +6,12 @@
  * Ambiguity is an error that lists the candidates, never a guess.
  */
 import { InputError, RefusedError } from "../errors.ts";
-import { byCodeUnit } from "../io/compare.ts";
 import type { Harness, Homes, SessionSummary } from "../harnesses/types.ts";
+import { newestFirst } from "./newest.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import { type BrokenStore, brokenStoreLine, listStores, storeLocations } from "../harnesses/stores.ts";
 import { looksLikePath, matchStored, MIN_PREFIX, type Resolved, resolveFile } from "../harnesses/resolve.ts";
-import { aliasOfReference, type NamedSessions, uniqueBinding } from "../registry/named.ts";
+import { aliasOfReference, type NamedSessions, uniqueBinding } from "../aliases/named.ts";
 
 export type { Resolved } from "../harnesses/resolve.ts";
 
@@ -219,15 +219,3 @@ export function shortestUniquePrefixes(ids: readonly string[]): Map<string, stri
   });
   return shortest;
 }
-
-/**
- * The order `list` shows and `latest` / `codex~2` count in: last updated first; sessions updated at the same
- * moment by id, so the N-th newest is the same session on every run (by code unit: lib/io/compare.ts).
- */
-export function newestFirst(sessions: readonly SessionSummary[]): SessionSummary[] {
-  return [...sessions].sort(newerFirst);
-}
-
-/** The comparator of that order, for lists merged store by store. */
-export const newerFirst = (a: SessionSummary, b: SessionSummary): number =>
-  byCodeUnit(b.updatedAt ?? "", a.updatedAt ?? "") || byCodeUnit(a.id, b.id);

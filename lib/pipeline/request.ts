@@ -2,7 +2,7 @@
 import type { Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
-import type { NamedSessions } from "../registry/named.ts";
+import type { NamedSessions } from "../aliases/named.ts";
 
 export interface StoresRequest {
   /** The harnesses known (default: the built-in ones). */

@@ -5,7 +5,7 @@ import type { BrokenStore } from "../harnesses/stores.ts";
 import type { Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { openSession } from "./load.ts";
-import type { NamedSessions } from "../registry/named.ts";
+import type { NamedSessions } from "../aliases/named.ts";
 
 export type SessionSource =
   /** A reference in any of the forms of reference.ts (a path, an id or prefix, a title, `latest`, `codex~2`); `from` limits the search. */

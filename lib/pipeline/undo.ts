@@ -4,7 +4,7 @@
  * and unless it is a dry run carry that out and apply the backup retention rule. A dry run says what the real
  * undo would do, a refusal included. Nothing here prints.
  */
-import { restoreAliases, type RestoredAlias } from "../registry/follow.ts";
+import { restoreAliases, type RestoredAlias } from "../aliases/follow.ts";
 import { InputError, RefusedError } from "../errors.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { type LedgerEntry, operationHistory, pendingOperations } from "../store/ledger.ts";

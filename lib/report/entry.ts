@@ -1,7 +1,4 @@
-/**
- * One report entry, for the notes targets and rules add about one finding. Kept apart from report.ts so that
- * modules the report itself imports (posture) can build entries without an import circle.
- */
+/** One report entry, for the notes targets and rules (posture, the model choice) add about one finding. */
 import type { ReportEntry, Severity } from "./report.ts";
 
 export function reportEntry(

@@ -5,19 +5,11 @@
  */
 import type { ErrorObject } from "ajv";
 import type { DriftEntry } from "../ir/schema.ts";
+import type { RecordValidator, ValidatorTable } from "../generated/validator-table.ts";
 import { compareVersions } from "./compare.ts";
 import { embeddedVersions } from "./versions.ts";
 
 const EXAMPLES = 3;
-
-/** A record type's validator, compiled from its schema by `npm run generate` (lib/generated/validators/). */
-export type RecordValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
-
-/**
- * A harness's validators by schema version: each version's made when first asked for (a read meets only one
- * or two versions), by record type.
- */
-export type ValidatorTable = Readonly<Record<string, () => Readonly<Record<string, RecordValidator>>>>;
 
 let made = 0;
 

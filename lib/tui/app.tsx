@@ -12,9 +12,9 @@ import {
   type Listing,
   listingsOf,
   pendingListing,
-  type Row,
   type TuiContext,
 } from "./data.ts";
+import type { Row } from "./row.ts";
 import { Picker } from "./picker.tsx";
 import type { Ends } from "./search.ts";
 import { Transcript } from "./transcript.tsx";

@@ -5,6 +5,9 @@
  */
 import { statSync } from "node:fs";
 import {
+  auditHandoff,
+  auditUndo,
+  type BrokenStore,
   type HandedOff,
   handoff,
   type HandoffOutcome,
@@ -15,6 +18,7 @@ import {
   type LedgerEntry,
   listByStore,
   load,
+  newerFirst,
   plan,
   type Registry,
   type Session,
@@ -23,10 +27,8 @@ import {
   undoable,
   type UndoOutcome,
 } from "../mod.ts";
-import type { BrokenStore } from "../harnesses/stores.ts";
-import { auditHandoff, auditUndo } from "../observe/audit.ts";
-import { newerFirst } from "../pipeline/reference.ts";
-import { heldOpen, type Holder } from "../io/held-open.ts";
+import { heldOpen } from "../io/held-open.ts";
+import type { Row } from "./row.ts";
 import { type Ends, keptEnds } from "./search.ts";
 
 /** Where the stores are and what the environment says, read once by the CLI and passed down. */
@@ -51,18 +53,6 @@ export interface TuiContext {
  * writing it now. A session file another process holds open is live too (on Linux: see listingsOf).
  */
 export const LIVE_WINDOW_MS = 60_000;
-
-export interface Row {
-  /** Unique across stores: sessions sharing one database file differ by id, files by path. */
-  key: string;
-  summary: SessionSummary;
-  /** Bytes of the session's file; for a database row, of the whole database (shown with a `db` mark). */
-  size?: number;
-  sharedFile: boolean;
-  live: boolean;
-  /** The process holding the session's file open, when that is what makes it live. */
-  heldBy?: Holder;
-}
 
 export interface Listing {
   /** Newest first, across the stores listed so far. */

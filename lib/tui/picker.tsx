@@ -5,7 +5,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Box, Text } from "ink";
-import type { Detail, Listing, Row, TuiContext } from "./data.ts";
+import type { Detail, Listing, TuiContext } from "./data.ts";
+import type { Row } from "./row.ts";
 import { loadDetail } from "./data.ts";
 import { type Ends, endsMatch, keptEnds } from "./search.ts";
 import { useMessageScan } from "./scan.ts";
@@ -14,7 +15,7 @@ import { Footer } from "./footer.tsx";
 import { anchoredWindow } from "./window.ts";
 import { type KeyHelp, useKeys } from "./keys.ts";
 import { messageOf } from "../errors.ts";
-import { brokenStoreLine } from "../harnesses/stores.ts";
+import { brokenStoreLine } from "../mod.ts";
 import { canonicalCwd } from "../io/paths.ts";
 
 export const PICKER_KEYS: KeyHelp[] = [

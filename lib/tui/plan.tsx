@@ -6,7 +6,8 @@
 import { useEffect, useState } from "react";
 import { Box, Text } from "ink";
 import type { HandedOff, HandoffOutcome } from "../mod.ts";
-import { carryOutHandoff, type HandoffChoices, planHandoff, type Row, type TuiContext } from "./data.ts";
+import { carryOutHandoff, type HandoffChoices, planHandoff, type TuiContext } from "./data.ts";
+import type { Row } from "./row.ts";
 import { clip, field, wrap } from "./text.ts";
 import { Footer } from "./footer.tsx";
 import { type KeyHelp, useKeys } from "./keys.ts";

@@ -5,7 +5,8 @@
  * Returns how far the reading is, while it runs.
  */
 import { useEffect, useRef, useState } from "react";
-import { readEnds, type Row, type TuiContext } from "./data.ts";
+import { readEnds, type TuiContext } from "./data.ts";
+import type { Row } from "./row.ts";
 import { type Ends, endsMatch, scanEnds } from "./search.ts";
 
 /** How often rows read by the scan are shown: each redraw filters every row again. */

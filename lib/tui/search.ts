@@ -4,7 +4,7 @@
  * first) for their first and last message, until enough match or every one has been read. A newer filter
  * stops the reading of the older one. Nothing here renders.
  */
-import type { Row } from "./data.ts";
+import type { Row } from "./row.ts";
 
 /** A session's first prompt and last message, as much as the filter looks at. */
 export interface Ends {

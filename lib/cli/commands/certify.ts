@@ -8,7 +8,7 @@ import {
   CERTIFY_OPTIONS,
   certifyMode,
   certifyRoutes,
-} from "../../certify/options.ts";
+} from "../certify-options.ts";
 import type { Registry } from "../../harnesses/registry.ts";
 import { reportTable } from "../../certify/report.ts";
 import { certify as runCertify } from "../../certify/run.ts";

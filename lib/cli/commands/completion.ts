@@ -1,4 +1,4 @@
-import type { Command } from "../command.ts";
+import type { Command, CommandEntry } from "../command.ts";
 import { flag } from "../args.ts";
 import { InputError } from "../../errors.ts";
 import { out } from "../output.ts";
@@ -14,7 +14,8 @@ import { pendingOperations } from "../../store/ledger.ts";
 const SHELLS = { bash: bashCompletion, zsh: zshCompletion, fish: fishCompletion } as const;
 type Shell = keyof typeof SHELLS;
 
-export const completion: Command = {
+/** The completion command over `commands`: the command registry (commands/index.ts), which lists it too. */
+export const completionOver = (commands: readonly CommandEntry[]): Command => ({
   usage: "session-bridge completion bash|zsh|fish",
   help: `Prints the shell's completion script: commands, flags, harness names, folders and files where a flag
 takes one, and the ids and titles of your sessions wherever a <session> goes (read from the stores when you
@@ -58,7 +59,7 @@ press Tab, through --sessions), and the handoffs undo can take back (--operation
     if (!(shell in SHELLS)) {
       throw new InputError(`unknown shell ${JSON.stringify(shell)} (expected bash, zsh or fish)`);
     }
-    out(SHELLS[shell as Shell](await completionModel(registry), VERSION).trimEnd());
+    out(SHELLS[shell as Shell](await completionModel(registry, commands), VERSION).trimEnd());
     return 0;
   },
-};
+});

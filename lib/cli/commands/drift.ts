@@ -1,6 +1,6 @@
 import type { Command } from "../command.ts";
 import { harnessFlag } from "../args.ts";
-import { driftLines, scanDrift } from "../../schemas/scan.ts";
+import { driftLines, scanDrift } from "../../pipeline/drift.ts";
 import { out, printJson } from "../output.ts";
 import { storeLocations } from "../../harnesses/stores.ts";
 

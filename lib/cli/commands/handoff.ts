@@ -8,7 +8,7 @@ import { EXIT_REFUSED, InputError } from "../../errors.ts";
 import { err, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
-import { auditHandoff } from "../../observe/audit.ts";
+import { auditHandoff } from "../../pipeline/audit.ts";
 
 export const handoff: Command = {
   usage:

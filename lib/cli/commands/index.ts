@@ -2,18 +2,7 @@
  * Every command by name, with the one line `--help` shows, each module loaded only when its command runs: so
  * `--help` and `--version` load none of what the commands need (zod, the stores).
  */
-import type { Command, PerRegistry } from "../command.ts";
-
-export interface CommandEntry {
-  name: string;
-  /** The one line `--help` shows (made from the registry when it names harnesses). */
-  summary: PerRegistry<string>;
-  /** Reads or writes harness stores: a handoff a crash interrupted is recovered before it runs. */
-  touchesStores?: boolean;
-  /** Reads and renders a whole session: long work on a large one (see Host.beforeLongWork). */
-  converts?: boolean;
-  load(): Promise<Command>;
-}
+import type { CommandEntry } from "../command.ts";
 
 export const COMMANDS: CommandEntry[] = [
   {
@@ -136,7 +125,8 @@ export const COMMANDS: CommandEntry[] = [
   {
     name: "completion",
     summary: "print the bash, zsh or fish completion script (commands, flags, harnesses, your sessions)",
-    load: async () => (await import("./completion.ts")).completion,
+    // The completion command lists every command, this one too: the list hands itself in.
+    load: async () => (await import("./completion.ts")).completionOver(COMMANDS),
   },
   {
     name: "certify",

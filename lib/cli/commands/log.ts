@@ -1,6 +1,6 @@
 import type { Command } from "../command.ts";
 import { localMinute, out, printJson } from "../output.ts";
-import { auditPath, auditTrail } from "../../observe/audit.ts";
+import { auditPath, auditTrail } from "../../pipeline/audit.ts";
 
 export const log: Command = {
   usage: "session-bridge log [--json]",

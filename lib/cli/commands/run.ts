@@ -9,7 +9,7 @@ import { str } from "../args.ts";
 import { aliasRegistry } from "../aliases.ts";
 import { storesOf } from "../load.ts";
 import { findHarness } from "../../harnesses/registry.ts";
-import { findOnPath } from "../../certify/binaries.ts";
+import { findOnPath } from "../../certify-kit/binaries.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { err, out, printJson } from "../output.ts";
 import { HarnessEngine } from "../../engines/engine.ts";

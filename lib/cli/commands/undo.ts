@@ -7,7 +7,7 @@ import { err, localMinute, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
 import { isYes } from "../terminal.ts";
-import { auditUndo } from "../../observe/audit.ts";
+import { auditUndo } from "../../pipeline/audit.ts";
 
 export const undo: Command = {
   usage: "session-bridge undo (OPERATION | --last) [--list] [--dry-run] [--force] [--json]",

@@ -6,8 +6,7 @@
  * `-o FILE`: a file), the harness names and aliases from the registry; a `session` argument is completed at completion time from the stores by `session-bridge completion
  * --sessions`, an `operation` (undo's) by `--operations`, and words a usage lists as `bash|zsh|fish` offered as they are.
  */
-import { COMMANDS } from "../commands/index.ts";
-import { forRegistry, globalHelp } from "../command.ts";
+import { type CommandEntry, forRegistry, globalHelp } from "../command.ts";
 import { GLOBAL_OPTIONS, homeOptions, type OptionSpec } from "../args.ts";
 import type { Registry } from "../../harnesses/registry.ts";
 
@@ -70,10 +69,14 @@ function positionalOf(first: string | undefined, usage: string, name: string): P
   return choices ? { kind: "choices", words: choices.split("|") } : undefined;
 }
 
-export async function completionModel(registry: Registry): Promise<CompletionModel> {
+/** @param entries the command registry (commands/index.ts), handed in by the completion command it lists */
+export async function completionModel(
+  registry: Registry,
+  entries: readonly CommandEntry[],
+): Promise<CompletionModel> {
   const globalText = globalHelp(registry, { sessions: true, version: true });
   const commands: CompletionCommand[] = [];
-  for (const entry of COMMANDS) {
+  for (const entry of entries) {
     const command = await entry.load();
     const usage = forRegistry(command.usage, registry);
     const text = `${usage}\n${forRegistry(command.help, registry)}\n${globalText}`;

@@ -9,11 +9,11 @@ import {
   type AnthropicRequest,
   contentText,
   startFakeAnthropic,
-} from "../../../certify/fake-servers/anthropic.ts";
+} from "../../../certify-kit/fake-servers/anthropic.ts";
 import { bucketName } from "../bucket.ts";
-import { readRequestLog, UNREACHABLE_URL } from "../../../certify/request-log.ts";
-import { tail } from "../../../certify/spawn.ts";
-import type { HarnessDriver, SentMessage, Turn } from "../../../certify/types.ts";
+import { readRequestLog, UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
+import { tail } from "../../../certify-kit/spawn.ts";
+import type { HarnessDriver, SentMessage, Turn } from "../../../certify-kit/driver.ts";
 import { writeSampleTranscript } from "./sample.ts";
 import { claudeConfigDir, claudeEnv, prepareClaudeHome, runClaude, type RunClaudeResult } from "./run.ts";
 import { userClaudeHome } from "./user.ts";

@@ -4,9 +4,9 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { spawnCollect, type SpawnOptions, type SpawnResult } from "../../../certify/spawn.ts";
+import { spawnCollect, type SpawnOptions, type SpawnResult } from "../../../certify-kit/spawn.ts";
 
-export { killPid } from "../../../certify/spawn.ts";
+export { killPid } from "../../../certify-kit/spawn.ts";
 
 export interface RunClaudeOptions {
   bin: string;

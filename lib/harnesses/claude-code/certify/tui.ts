@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFi
 import { join } from "node:path";
 import { bucketName } from "../bucket.ts";
 import { isObject, type Json } from "../../../io/json.ts";
-import { startTmux, type TmuxPane, waitUntil } from "../../../certify/tmux.ts";
+import { startTmux, type TmuxPane, waitUntil } from "../../../certify-kit/tmux.ts";
 import { claudeConfigDir, FAKE_API_KEY } from "./run.ts";
 
 export interface ClaudeTuiOptions {

@@ -13,7 +13,7 @@ import {
   userEnvironment,
   userHarnessHome,
   userHome,
-} from "../../../certify/user-config.ts";
+} from "../../../certify-kit/user-config.ts";
 import { CLAUDE_SETTINGS, claudeConfigDir, claudePrivateEnv, prepareClaudeHome } from "./run.ts";
 
 const PROVIDER_SETTINGS = ["env", "apiKeyHelper", "model", "awsAuthRefresh", "awsCredentialExport"];

@@ -10,12 +10,12 @@ import {
   type Json,
   type JsonObject,
   startFakeResponses,
-} from "../../../certify/fake-servers/responses.ts";
+} from "../../../certify-kit/fake-servers/responses.ts";
 import { newestStateDb } from "../locate.ts";
 import { openReadOnly, type Row } from "../../../store/sqlite.ts";
-import { readRequestLog, UNREACHABLE_URL } from "../../../certify/request-log.ts";
-import { tail } from "../../../certify/spawn.ts";
-import type { HarnessDriver, SentMessage, Turn } from "../../../certify/types.ts";
+import { readRequestLog, UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
+import { tail } from "../../../certify-kit/spawn.ts";
+import type { HarnessDriver, SentMessage, Turn } from "../../../certify-kit/driver.ts";
 import { codexEnv, codexHomeDir, initCodexStore, prepareCodexHome, runCodex, threadIdOf } from "./run.ts";
 import { userCodexHome } from "./user.ts";
 import { type CodexTui, startCodexTui } from "./tui.ts";

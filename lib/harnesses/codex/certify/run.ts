@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { newestStateDb } from "../locate.ts";
-import { spawnCollect, type SpawnResult } from "../../../certify/spawn.ts";
+import { spawnCollect, type SpawnResult } from "../../../certify-kit/spawn.ts";
 
 export const CODEX_MODEL = "gpt-5.5";
 export const CODEX_PROVIDER = "fake";

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isObject, type Json } from "../../../io/json.ts";
 import { rolloutFiles } from "../locate.ts";
-import { startTmux, type TmuxPane, waitUntil } from "../../../certify/tmux.ts";
+import { startTmux, type TmuxPane, waitUntil } from "../../../certify-kit/tmux.ts";
 
 export interface CodexTuiOptions {
   bin: string;

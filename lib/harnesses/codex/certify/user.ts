@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { copyPresent, userEnvironment, userHarnessHome } from "../../../certify/user-config.ts";
+import { copyPresent, userEnvironment, userHarnessHome } from "../../../certify-kit/user-config.ts";
 import { codexHomeDir, codexPrivateEnv } from "./run.ts";
 
 /** Prepares `home` from the user's Codex and returns the environment to run it with. */

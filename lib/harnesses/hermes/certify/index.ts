@@ -10,10 +10,10 @@ import {
   type ChatMessage,
   contentText,
   startFakeChatCompletions,
-} from "../../../certify/fake-servers/chat-completions.ts";
-import { readRequestLog, UNREACHABLE_URL } from "../../../certify/request-log.ts";
-import { tail } from "../../../certify/spawn.ts";
-import type { HarnessDriver, Seeded, SentMessage, Turn } from "../../../certify/types.ts";
+} from "../../../certify-kit/fake-servers/chat-completions.ts";
+import { readRequestLog, UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
+import { tail } from "../../../certify-kit/spawn.ts";
+import type { HarnessDriver, Seeded, SentMessage, Turn } from "../../../certify-kit/driver.ts";
 import { type HermesTui, openHermesTui } from "./tui.ts";
 import { hermesEnv, hermesReply, offlineConfig, runHermes, writeHermesHome } from "./run.ts";
 import { userHermesHome } from "./user.ts";

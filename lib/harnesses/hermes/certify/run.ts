@@ -3,9 +3,9 @@
 // installs, the PyPI update check, auxiliary title generation), or (real mode) with the user's own config.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { spawnCollect, type SpawnResult } from "../../../certify/spawn.ts";
+import { spawnCollect, type SpawnResult } from "../../../certify-kit/spawn.ts";
 
-export { killGroup } from "../../../certify/spawn.ts";
+export { killGroup } from "../../../certify-kit/spawn.ts";
 
 export type Yaml = string | number | boolean | null | { [key: string]: Yaml };
 export type YamlObject = { [key: string]: Yaml };

@@ -4,7 +4,7 @@
  * waits for the person, `⚕ ❯` while the agent works (and then Enter interrupts, `msg=interrupt`). Ctrl+C
  * cancels the running turn and keeps whatever was typed in the input line. The session id is in the banner.
  */
-import { startTmux, type TmuxPane } from "../../../certify/tmux.ts";
+import { startTmux, type TmuxPane } from "../../../certify-kit/tmux.ts";
 
 /** `Session: 20261201_023017_1cc147` in the welcome banner. */
 const SESSION_LINE = /Session:\s+(\d{8}_\d{6}_[0-9a-f]{6})/;

@@ -3,7 +3,7 @@
  * and from their Hermes home `config.yaml` (provider, model, base URL), `.env` (the keys Hermes loads itself)
  * and `auth.json` (OAuth logins). A profile other than the default is not followed.
  */
-import { copyPresent, userEnvironment, userHarnessHome } from "../../../certify/user-config.ts";
+import { copyPresent, userEnvironment, userHarnessHome } from "../../../certify-kit/user-config.ts";
 import { hermesPrivateEnv, writeUpdateStamp } from "./run.ts";
 
 /** Prepares `hermesHome` from the user's Hermes and returns the environment to run it with. */

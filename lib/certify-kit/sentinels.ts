@@ -2,7 +2,7 @@
  * The sentinels a pair carries and the checks that decide it. Every failure reason names the sentinel that is
  * missing and the role it was expected in, so a broken writer points at what it dropped.
  */
-import type { Expected, ExpectedPart, InterruptPrompts, Mode, SeedPrompts, SentMessage } from "./types.ts";
+import type { Expected, ExpectedPart, InterruptPrompts, Mode, SeedPrompts, SentMessage } from "./driver.ts";
 
 export interface SentinelPlan {
   prompts: SeedPrompts;

@@ -9,9 +9,9 @@ import { appendFileSync, closeSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Harness } from "../harnesses/types.ts";
 import type { NamedSessions } from "./named.ts";
-import { isPyObject, pyDump, pyParse } from "./python-json.ts";
+import { isPyObject, pyDump, pyParse } from "../registry/python-json.ts";
 import { openOwnFile } from "../io/links.ts";
-import { type RegistryKind, SessionRegistry } from "./registry.ts";
+import { type RegistryKind, SessionRegistry } from "../registry/registry.ts";
 
 export interface FollowedAlias {
   name: string;

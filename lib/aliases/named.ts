@@ -4,7 +4,7 @@
  */
 import type { Harness } from "../harnesses/types.ts";
 import { InputError } from "../errors.ts";
-import { isAlias, type RegistryEntry, type SessionRegistry } from "./registry.ts";
+import { isAlias, type RegistryEntry, type SessionRegistry } from "../registry/registry.ts";
 
 /** The alias registry and the folder whose scope `@NAME` is looked up in (the CLI's working folder). */
 export interface NamedSessions {

@@ -9,11 +9,11 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { refuseLinksBelow } from "../io/links.ts";
 import { messageOf } from "../errors.ts";
-import type { HandoffOutcome } from "../pipeline/handoff.ts";
-import type { UndoOutcome } from "../pipeline/undo.ts";
-import { EventLog, type Payload, type StoredEvent } from "./event-log.ts";
-import type { JsonValue } from "./redact.ts";
-import { Session } from "./session.ts";
+import type { HandoffOutcome } from "./handoff.ts";
+import type { UndoOutcome } from "./undo.ts";
+import { EventLog, type Payload, type StoredEvent } from "../observe/event-log.ts";
+import type { JsonValue } from "../observe/redact.ts";
+import { Session } from "../observe/session.ts";
 
 export const AUDIT_FILE = "events.db";
 /** The event log's session id for session-bridge's own actions. */

@@ -2,13 +2,14 @@
  * The options `session-bridge certify` and the repository's `acceptance/matrix.ts` share: mode, seed styles,
  * routes, hops, drift policy. Each adds how it finds the harness binaries.
  */
-import type { OptionSpec, Values } from "../cli/args.ts";
-import { flag, str } from "../cli/args.ts";
+import type { OptionSpec, Values } from "./args.ts";
+import { flag, str } from "./args.ts";
 import { InputError } from "../errors.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { Harness } from "../harnesses/types.ts";
-import { MODE_RUNNERS } from "./modes.ts";
-import { type HarnessId, type Mode, type Route, SEED_STYLES, type SeedStyle } from "./types.ts";
+import { MODE_RUNNERS } from "../certify/modes.ts";
+import type { HarnessId, Mode } from "../certify-kit/driver.ts";
+import { type Route, SEED_STYLES, type SeedStyle } from "../certify/types.ts";
 
 export const CERTIFY_OPTIONS = {
   "structure-only": { type: "boolean" },
