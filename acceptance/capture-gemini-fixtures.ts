@@ -168,36 +168,6 @@ const SCENARIOS: Scenario[] = [
       { kind: "exec", args: ["--resume", "latest", "-p", "Resumed: one more word on ferries"] },
     ],
   },
-  {
-    name: "rewound",
-    about: "Typed in the TUI: three text turns, /rewind to the third prompt (a `$rewindTo` record and a " +
-      "`$set.messages` checkpoint), a replacement prompt, /quit; then `--resume latest -p`.",
-    runs: [
-      {
-        kind: "tui",
-        args: [],
-        drive: async (tui) => {
-          await tui.turn("First typed line about river boats", 1);
-          await tui.turn("Second typed line about harbour cranes", 2);
-          await tui.turn("Third typed line, to be rewound", 3);
-          await tui.send("/rewind");
-          await tui.pane.waitForScreen(/Stay at current position/, "the rewind picker");
-          tui.pane.press("Up", "Enter");
-          await tui.pane.waitForScreen(/Rewind conversation/, "the rewind confirmation");
-          tui.pane.press("Enter");
-          await tui.pane.waitForScreen(
-            (s) => !s.includes("Rewind conversation") && IDLE(s),
-            "the rewind done",
-          );
-          // The rewound prompt is put back in the input box: clear it first.
-          tui.pane.press("C-u");
-          await tui.turn("A replacement third line about canal locks", 3);
-          await tui.quit();
-        },
-      },
-      { kind: "exec", args: ["--resume", "latest", "-p", "Resumed after the rewind"] },
-    ],
-  },
 ];
 
 // ---------- running ----------
