@@ -34,7 +34,7 @@ import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DatabaseSync } from "node:sqlite";
-import { type Harness, list, load, recover, undo, undoable } from "../lib/mod.ts";
+import { type Harness, list, load, recover, type Registry, undo, undoable } from "../lib/mod.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 import { coverage, type Covered, loadHarnessModule } from "../tests/helpers/harness-material.ts";
 
@@ -99,6 +99,8 @@ function bigSession(dir: string, mb: number): string {
 interface Bed {
   target: Target;
   harness: Harness;
+  /** Every harness of the campaign, for listing and loading what the target holds. */
+  registry: Registry;
   /** What the CLI children are given before the CLI's arguments: the harness modules, to know every target. */
   child: string[];
   home: string;
@@ -109,7 +111,12 @@ interface Bed {
   flag: string;
 }
 
-function bed(root: string, { harness, material }: Covered, all: readonly Covered[], child: string[]): Bed {
+function bed(
+  root: string,
+  { harness, material }: Covered,
+  { registry, covered: all }: { registry: Registry; covered: readonly Covered[] },
+  child: string[],
+): Bed {
   const target = harness.name;
   const home = join(root, target);
   const { database } = material.prepareHome(home);
@@ -120,6 +127,7 @@ function bed(root: string, { harness, material }: Covered, all: readonly Covered
   return {
     target,
     harness,
+    registry,
     child,
     home,
     ...(database ? { database } : {}),
@@ -173,12 +181,18 @@ const hotJournal = (database: string | undefined): boolean =>
   !!database && existsSync(`${database}-journal`) && statSync(`${database}-journal`).size > 0;
 
 async function listedIds(b: Bed): Promise<Map<string, string>> {
-  const listed = await list({ homes: b.homes, bridgeHome: b.bridge, from: b.target });
+  const listed = await list({ registry: b.registry, homes: b.homes, bridgeHome: b.bridge, from: b.target });
   return new Map(listed.sessions.map((s) => [s.id, s.path]));
 }
 
 async function messageCount(b: Bed, ref: string): Promise<number> {
-  const { session } = await load({ ref, from: b.target, homes: b.homes, bridgeHome: b.bridge });
+  const { session } = await load({
+    registry: b.registry,
+    ref,
+    from: b.target,
+    homes: b.homes,
+    bridgeHome: b.bridge,
+  });
   return session.messages.length;
 }
 
@@ -322,7 +336,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const modules = values["harness-module"] ?? [];
-  const { covered } = await coverage(undefined, await Promise.all(modules.map(loadHarnessModule)));
+  const campaign = await coverage(undefined, await Promise.all(modules.map(loadHarnessModule)));
+  const { covered } = campaign;
   const child = modules.flatMap((m) => ["--harness-module", m]);
   const targets = covered.map((c) => c.harness.name);
   const random = generator(seed);
@@ -337,7 +352,7 @@ async function main(): Promise<number> {
     const beds = new Map<Target, Bed & { ref: Reference }>();
     for (const c of covered) {
       const h = c.harness.name;
-      const b = bed(root, c, covered, child);
+      const b = bed(root, c, campaign, child);
       const ref = await reference(b, source, cwd);
       console.log(
         `  ${h}: an uninterrupted handoff passes ${ref.points} crash points in ${Math.round(ref.ms)} ms, ` +
