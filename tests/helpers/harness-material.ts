@@ -6,9 +6,10 @@
  *
  * The convention (docs/ADDING-A-HARNESS.md):
  *   - `fixtures/<name>/<version>/`: sessions captured from the real binary, one folder per version. A captured
- *     session is `<scenario><extension>` (one of the harness's `files.extensions`, no other dot in the name:
- *     `plain-text.jsonl`, not its companions `plain-text.requests.jsonl`), or a file that holds many
- *     (`files.sessionsInFile`: `text-turns.state.db`), listed once placed as the harness's store.
+ *     session is, for a harness that keeps them in files holding many (`files.sessionsInFile`), such a file
+ *     (`text-turns.state.db`), listed once placed as the harness's store; else `<scenario><extension>` (one of
+ *     its `files.extensions`, no other dot in the name: `plain-text.jsonl`, not its companion
+ *     `plain-text.requests.jsonl`).
  *   - `tests/helpers/harnesses/<name>.ts`: exports `material` (`HarnessMaterial`): how to make a home that takes a
  *     handoff, and where a captured file goes in a home (the fuzz campaign mutates it there).
  * A harness outside the built-in list (the toy, tests/helpers/toy-harness/) comes as a harness module
@@ -148,7 +149,8 @@ export async function capturedSessions(covered: Covered, scratch: string): Promi
       const path = join(folder, file);
       if (!statSync(path).isFile()) continue;
       const label = `${harness.name} ${version} ${file}`;
-      if (endsAs(file, harness.files.sessionsInFile)) {
+      if (harness.files.sessionsInFile?.length) {
+        if (!endsAs(file, harness.files.sessionsInFile)) continue;
         const home = join(scratch, harness.name, version, file);
         mkdirSync(home, { recursive: true });
         copyFileSync(path, harness.locate(home));
@@ -181,3 +183,28 @@ const endsAs = (file: string, endings: readonly string[] | undefined) =>
 /** `<scenario><extension>` with no other dot: `plain-text.jsonl`, not `plain-text.requests.jsonl`. */
 const isScenario = (file: string, extensions: readonly string[]) =>
   extensions.some((e) => file.endsWith(e) && !basename(file, e).includes("."));
+
+/**
+ * What a cross-harness test expects of harness `name`, from its table of expectations: a harness the table
+ * lacks fails the test saying what to add, never `undefined` compared.
+ */
+export function expectedFor<T>(table: Readonly<Record<string, T>>, name: string, what: string): T {
+  if (!Object.hasOwn(table, name)) {
+    throw new MissingMaterial(`no ${what} is expected of harness ${name}: add it`);
+  }
+  return table[name]!;
+}
+
+/** Each harness's home under `root`, made ready to take a handoff, as the CLI's home flags name them. */
+export function preparedHomes(
+  covered: readonly Covered[],
+  root: string,
+): { homes: Record<string, string>; flags: string[] } {
+  const homes = Object.fromEntries(covered.map(({ harness, material }) => {
+    const home = join(root, harness.name);
+    material.prepareHome(home);
+    return [harness.name, home];
+  }));
+  const flags = covered.flatMap(({ harness }) => [`--${harness.home.flag}`, homes[harness.name]!]);
+  return { homes, flags };
+}
