@@ -128,7 +128,7 @@ const structure: ModeRunner = {
   seedsStore: false,
   styles: ["exec"],
   async seed(from, _cwd, _style, version, work, registry) {
-    const path = writeSample(from.id, version, work);
+    const path = writeSample(from.id, version, work, from.sample?.(version));
     const expected = sampleSentinels(sessionParts(await findHarness(registry, from.id).read(path)));
     return { session: path, expected, parts: new ConversationParts(), resume: () => "" };
   },

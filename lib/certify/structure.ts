@@ -10,9 +10,13 @@ import type { Session } from "../ir/schema.ts";
 import { sampleFor } from "../samples.ts";
 import type { Expected, HarnessId, SentMessage } from "../certify-kit/driver.ts";
 
-/** Writes the embedded sample of `harness` (for `version`) into `dir`; returns its path. */
-export function writeSample(harness: HarnessId, version: string, dir: string): string {
-  const sample = sampleFor(harness, version);
+/** Writes `sample` (by default the embedded one of `harness` for `version`) into `dir`; returns its path. */
+export function writeSample(
+  harness: HarnessId,
+  version: string,
+  dir: string,
+  sample: { source: string; lines: string[] } = sampleFor(harness, version),
+): string {
   const path = join(dir, basename(sample.source));
   writeFileSync(path, `${sample.lines.join("\n")}\n`);
   return path;
