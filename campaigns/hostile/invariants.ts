@@ -217,7 +217,7 @@ function ledgerFindings(world: World): Finding[] {
   const pendingTargets = new Set(entries.filter((e) => !undone.includes(e.op!)).map((e) => e.target!.id));
   // A path some --force handoff replaced is put back by its undo: there or not, it says nothing of the others.
   const putBack = new Set(entries.flatMap((e) => e.replaced?.map((r) => r.path) ?? []));
-  for (const e of entries) {
+  for (const e of new Map(entries.map((e) => [e.op!, e])).values()) {
     const there = targetPresent(world, e.target!);
     if (there === undefined) continue;
     if (!undone.includes(e.op!) && !there) wrong(`${e.op} is pending and ${e.target!.path} is gone`);
