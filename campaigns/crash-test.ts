@@ -11,8 +11,10 @@
  *   - no temp file, intent or torn backup is left (else: debris);
  *   - after a killed undo, the ledger tells the truth: the handoff is still pending exactly when its session is
  *     still in the target, whole (else: a ledger that lies).
- * Seeded: the same seed picks the same harnesses, points and delays. The last line is the tally; exit 1 when
- * any figure but the kills is not 0.
+ * Seeded: the same seed picks the same harnesses, points and delays. Then the hostile cases (hostile/campaign.ts:
+ * races, full disks, links, permissions, hostile ids, reads while a harness writes), each checked for the same
+ * and more (hostile/invariants.ts), a failing one printed with the `--case` that replays it. The last lines are
+ * the tallies; exit 1 when any figure but the kills and cases is not 0.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomInt } from "node:crypto";
@@ -47,11 +49,12 @@ const HOSTILE_DEFAULTS: Record<KindName, number> = {
   links: LINK_PLACEMENTS,
   permissions: PERMISSION_PLACEMENTS,
   ids: HOSTILE_IDS.length,
+  reads: 6,
 };
 
 const USAGE =
   `usage: npm run crash-test -- [--kills N] [--seed S] [--mb M] [--races N] [--disk-full N] [--links N]
-                              [--permissions N] [--ids N] [--case KIND:I]
+                              [--permissions N] [--ids N] [--reads N] [--case KIND:I]
   --kills N        kills in all, spread evenly over the harnesses (default 90; 0: none)
   --seed S         the generator's seed (default: a random one, printed)
   --mb M           size of the session handed off, in MB (default 20)
@@ -62,6 +65,7 @@ const USAGE =
   --links N        symbolic links where session-bridge writes (default ${HOSTILE_DEFAULTS.links})
   --permissions N  modes that refuse, as a user they bind (default ${HOSTILE_DEFAULTS.permissions})
   --ids N          hostile --session-id values (default ${HOSTILE_DEFAULTS.ids})
+  --reads N        reads and a handoff of a session a harness is writing (default ${HOSTILE_DEFAULTS.reads})
   --case KIND:I    replay one hostile case (as a failure prints it), and nothing else`;
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));

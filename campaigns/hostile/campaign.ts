@@ -1,6 +1,6 @@
 /**
  * The hostile campaigns of `npm run crash-test` (issue 36): races, a full disk in each home, links, permissions
- * as a user they bind, and hostile session ids. Each case runs in a fresh world and is checked against the
+ * as a user they bind, hostile session ids, and reads of a session a harness is writing. Each case runs in a fresh world and is checked against the
  * invariants (invariants.ts); a case's choices come from the seed and its index alone, so `--case KIND:I`
  * replays exactly it. A campaign this machine cannot run (no tmpfs without root, no way to drop root) is
  * skipped, saying why: not a failure.
@@ -17,6 +17,7 @@ import type { CampaignKind, CaseResult } from "./kind.ts";
 import { links } from "./links.ts";
 import { permissions } from "./permissions.ts";
 import { races } from "./races.ts";
+import { reads } from "./reads.ts";
 
 export const KINDS = {
   races,
@@ -24,6 +25,7 @@ export const KINDS = {
   links,
   permissions,
   ids: hostileIds,
+  reads,
 } as const satisfies Record<
   string,
   CampaignKind

@@ -34,8 +34,10 @@ export interface Finding {
 /** What a message must never carry: a raw system error code, SQLite's words, a stack frame, an error's class. */
 const RAW =
   /\b(?:E[A-Z]{3,}[A-Z]*)\b(?::| \()|SQLITE_|disk I\/O error|not an error|^\s+at |\b[A-Z]\w*Error\b/m;
-const OWN_LINE = /^session-bridge: \S/;
+/** A line of session-bridge's own: a message, or the count `--redact` notes (README, "redacted N secrets"). */
+const OWN_LINE = /^session-bridge: \S|^redacted \d+ secrets?$/;
 /** What must never reach a terminal as is: C0 controls but tab and the line's end, DEL, bidi overrides. */
+// deno-lint-ignore no-control-regex -- finding control characters is what it is for
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/;
 
 /** A run's exit status and stderr: 0, 1 or 2, and every line one of session-bridge's own, nothing raw. */

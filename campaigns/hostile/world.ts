@@ -44,8 +44,10 @@ export interface World {
   placedIn: string[];
   homes: Record<HomeName, string>;
   databases: { codex: string; hermes: string };
-  /** The Claude Code transcript handed off, in a home of its own (read, never written). */
+  /** The Claude Code transcript handed off, in a home of its own (read, never written but by a reads case). */
   source: string;
+  /** A session each harness holds before the case: the source's (in its own home), Codex's and Hermes's. */
+  sessions: Record<Target, { id: string; home: string; file: string }>;
   work: string;
   outside: string;
   /** Hermes sessions without a message before the case began (the fixture's own). */
@@ -59,14 +61,19 @@ export interface World {
 export function createWorld(root: string, placed: Partial<Record<HomeName, string>> = {}): World {
   const at = (name: HomeName) => join(placed[name] ?? join(root, "homes"), name);
   const homes = { claude: at("claude"), codex: at("codex"), hermes: at("hermes"), bridge: at("bridge") };
-  const source = seedClaudeHome(join(root, "homes", "source"), "thinking-tool-use").path;
+  const seeded = seedClaudeHome(join(root, "homes", "source"), "thinking-tool-use");
   mkdirSync(homes.claude, { recursive: true });
   mkdirSync(homes.bridge, { recursive: true });
   const databases = {
     codex: makeCodexHome(homes.codex),
     hermes: seedHermesHome(homes.hermes, "0.19.0", "text-turns"),
   };
-  seedCodexThread(homes.codex, "0.169.0", "text-turns");
+  const thread = seedCodexThread(homes.codex, "0.169.0", "text-turns");
+  const sessions = {
+    claude: { id: seeded.id, home: join(root, "homes", "source"), file: seeded.path },
+    codex: { id: thread.id, home: homes.codex, file: thread.path },
+    hermes: { id: firstHermesSession(databases.hermes), home: homes.hermes, file: databases.hermes },
+  };
   const work = join(root, "homes", "work");
   mkdirSync(work, { recursive: true });
   const outside = join(root, "outside");
@@ -78,13 +85,23 @@ export function createWorld(root: string, placed: Partial<Record<HomeName, strin
     placedIn: [...new Set(placedIn)],
     homes,
     databases,
-    source,
+    source: seeded.path,
+    sessions,
     work,
     outside,
     emptyHermesSessions: new Set<string>(),
   };
   world.emptyHermesSessions = emptyHermesSessions(world);
   return world;
+}
+
+function firstHermesSession(database: string): string {
+  const db = new DatabaseSync(database, { readOnly: true });
+  try {
+    return (db.prepare("SELECT id FROM sessions ORDER BY started_at LIMIT 1").get() as { id: string }).id;
+  } finally {
+    db.close();
+  }
 }
 
 /** Hermes sessions with no message (a handoff's session row left without its messages is half a session). */
