@@ -7,14 +7,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { caseReport, hostileSummary, KIND_NAMES, KINDS, runHostile } from "../campaigns/hostile/campaign.ts";
 import { runFindings, worldFindings } from "../campaigns/hostile/invariants.ts";
 import { createWorld, handoffArgs, listing, operationOf, runCli } from "../campaigns/hostile/world.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
-test("one case of each hostile campaign runs clean, or is skipped saying why", async () => {
+test("one case of each hostile campaign runs clean, or is skipped saying why, and the temp root keeps its owner", async () => {
+  const owner = statSync(tmpdir()).uid;
   const reported: string[] = [];
   for (const kind of KIND_NAMES) {
     const run = await runHostile(7, {}, (line) => reported.push(line), { kind, index: 0 });
@@ -33,6 +35,8 @@ test("one case of each hostile campaign runs clean, or is skipped saying why", a
     );
   }
   assert.deepEqual(reported.filter((l) => !/: skipped, /.test(l)), []);
+  // Permissions cases hand their world to another user, and the folder holding it: never the temp root itself.
+  assert.equal(statSync(tmpdir()).uid, owner);
 });
 
 test("a case's report names each finding and the command that replays exactly it", () => {

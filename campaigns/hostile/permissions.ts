@@ -81,8 +81,9 @@ export const permissions: CampaignKind = {
     if (typeof as === "string") throw new Error(as);
     const name = NAMES[index % NAMES.length]!;
     const { to, undo, modes } = PLACEMENTS[name]!;
-    const world = createWorld(root);
-    as.own(root);
+    // A folder of the case's own: `own` makes the one holding it passable too, and that must not be the temp root.
+    const world = createWorld(join(root, "world"));
+    as.own(world.root);
     const outsideBefore = listing(world.outside);
     const cli = (args: string[]): Run => ({ args, ...as.cli(args, worldEnv(world)) });
     const runs: Run[] = [];
