@@ -13,13 +13,14 @@
  *     still in the target, whole (else: a ledger that lies).
  * Every harness of the registry is a target, each home made ready by its test material
  * (tests/helpers/harness-material.ts); `--harness-module PATH` adds one more harness (the toy harness's test).
- * Seeded: the same seed picks the same harnesses, points and delays. The last line is the tally; exit 1 when
- * any figure but the kills is not 0.
+ * Seeded: the same seed picks the same harnesses, points and delays. Then the hostile cases (hostile/campaign.ts:
+ * races, full disks, links, permissions, hostile ids, reads while a harness writes), each checked for the same
+ * and more (hostile/invariants.ts), a failing one printed with the `--case` that replays it. The last lines are
+ * the tallies; exit 1 when any figure but the kills and cases is not 0.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { randomInt } from "node:crypto";
 import {
-  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -30,19 +31,46 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { DatabaseSync } from "node:sqlite";
 import { type Harness, list, load, recover, type Registry, undo, undoable } from "../lib/mod.ts";
+import { integrityProblem } from "./integrity.ts";
+import { hostileSummary, KIND_NAMES, type KindName, outcomeLines, runHostile } from "./hostile/campaign.ts";
+import { RACERS } from "./hostile/races.ts";
+import { LINK_PLACEMENTS } from "./hostile/links.ts";
+import { PERMISSION_PLACEMENTS } from "./hostile/permissions.ts";
+import { HOSTILE_IDS } from "./hostile/ids.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 import { coverage, type Covered, loadHarnessModule } from "../tests/helpers/harness-material.ts";
 
-const USAGE = `usage: npm run crash-test -- [--kills N] [--seed S] [--mb M] [--harness-module PATH]...
-  --kills N   kills in all, spread evenly over the harnesses (default 90)
-  --seed S    the generator's seed (default: a random one, printed)
-  --mb M      size of the session handed off, in MB (default 20)
-  --harness-module PATH  one more harness to hand off into (a module exporting \`harness\` and \`material\`)`;
+/** Each hostile campaign's default: every race, link and permission placement, and each full home, once. */
+const HOSTILE_DEFAULTS: Record<KindName, number> = {
+  races: 9,
+  "disk-full": 9,
+  links: LINK_PLACEMENTS,
+  permissions: PERMISSION_PLACEMENTS,
+  ids: HOSTILE_IDS.length,
+  reads: 6,
+};
+
+const USAGE =
+  `usage: npm run crash-test -- [--kills N] [--seed S] [--mb M] [--races N] [--disk-full N] [--links N]
+                              [--permissions N] [--ids N] [--reads N] [--case KIND:I] [--harness-module PATH]...
+  --kills N        kills in all, spread evenly over the harnesses (default 90; 0: none)
+  --seed S         the generator's seed (default: a random one, printed)
+  --mb M           size of the session handed off, in MB (default 20)
+  --races N        ${RACERS} handoffs or undos at once on one thing (default ${HOSTILE_DEFAULTS.races})
+  --disk-full N    a home on a full tmpfs (default ${
+    HOSTILE_DEFAULTS["disk-full"]
+  }; skipped, saying why, without root)
+  --links N        symbolic links where session-bridge writes (default ${HOSTILE_DEFAULTS.links})
+  --permissions N  modes that refuse, as a user they bind (default ${HOSTILE_DEFAULTS.permissions})
+  --ids N          hostile --session-id values (default ${HOSTILE_DEFAULTS.ids})
+  --reads N        reads and a handoff of a session a harness is writing (default ${HOSTILE_DEFAULTS.reads})
+  --case KIND:I    replay one hostile case (as a failure prints it), and nothing else
+  --harness-module PATH  one more harness to hand off into in the kill campaign (a module exporting
+                   \`harness\` and \`material\`)`;
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CRASH_CHILD = join(ROOT, "tests/helpers/crash-handoff.ts");
@@ -143,38 +171,6 @@ function handoffArgs(b: Bed, source: string, cwd: string, id: string): string[] 
 }
 
 const childEnv = (b: Bed) => ({ ...process.env, SESSION_BRIDGE_DEBUG: "", ...b.env });
-
-/**
- * What PRAGMA integrity_check finds in the store as its next writer sees it (undefined: nothing). A writer killed
- * mid-transaction in a rollback-journal database leaves a hot `-journal` that the next read-write open rolls
- * back, and that a read-only open refuses ("attempt to write a readonly database"): so the check runs on a
- * private copy of the database with its journal and WAL, which SQLite recovers as it would the store. Only real
- * damage counts.
- */
-function integrityProblem(database: string | undefined): string | undefined {
-  if (!database) return undefined;
-  const dir = mkdtempSync(join(tmpdir(), "sb-integrity-"));
-  try {
-    const copy = join(dir, basename(database));
-    copyFileSync(database, copy);
-    for (const suffix of ["-journal", "-wal"]) {
-      if (existsSync(database + suffix)) copyFileSync(database + suffix, copy + suffix);
-    }
-    const db = new DatabaseSync(copy);
-    try {
-      const { integrity_check: found } = db.prepare("PRAGMA integrity_check").get() as {
-        integrity_check: string;
-      };
-      return found === "ok" ? undefined : found;
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    return (error as Error).message;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** Whether a killed writer left a hot journal (rolled back by the next writer; counted, not a failure). */
 const hotJournal = (database: string | undefined): boolean =>
@@ -315,6 +311,8 @@ async function main(): Promise<number> {
         seed: { type: "string" },
         mb: { type: "string" },
         "harness-module": { type: "string", multiple: true },
+        ...Object.fromEntries(KIND_NAMES.map((k) => [k, { type: "string" as const }])),
+        case: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -328,14 +326,40 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const kills = Number(values.kills ?? 90);
+  const replay = values.case === undefined ? undefined : /^([a-z-]+):(\d+)$/.exec(values.case);
+  const only = replay && (KIND_NAMES as string[]).includes(replay[1]!)
+    ? { kind: replay[1] as KindName, index: Number(replay[2]) }
+    : undefined;
+  if (values.case !== undefined && !only) {
+    console.error(`crash-test: --case wants KIND:I, KIND one of ${KIND_NAMES.join(", ")}\n${USAGE}`);
+    return 2;
+  }
+  const kills = only ? 0 : Number(values.kills ?? 90);
   const seed = Number(values.seed ?? randomInt(1, 2 ** 31));
   const mb = Number(values.mb ?? 20);
-  if (![kills, seed, mb].every((n) => Number.isSafeInteger(n) && n > 0)) {
-    console.error(`crash-test: --kills, --seed and --mb want positive integers\n${USAGE}`);
+  const counts = Object.fromEntries(
+    KIND_NAMES.map((k) => [k, Number((values as Record<string, unknown>)[k] ?? HOSTILE_DEFAULTS[k])]),
+  ) as Record<KindName, number>;
+  if (
+    ![seed, mb].every((n) => Number.isSafeInteger(n) && n > 0) ||
+    ![kills, ...Object.values(counts)].every((n) => Number.isSafeInteger(n) && n >= 0)
+  ) {
+    console.error(
+      `crash-test: --seed and --mb want positive integers, the counts integers of 0 or more\n${USAGE}`,
+    );
     return 2;
   }
   const modules = values["harness-module"] ?? [];
+  const killsFailed = kills ? await killCampaign(kills, seed, mb, modules) : false;
+  console.log(`crash-test: hostile cases, seed ${seed}`);
+  const hostile = await runHostile(seed, counts, (line) => console.log(line), only);
+  for (const line of outcomeLines(hostile)) console.log(line);
+  console.log(hostileSummary(hostile, seed));
+  return killsFailed || hostile.cases.some((c) => c.findings.length) ? 1 : 0;
+}
+
+/** The kill campaign (above), over the registry's harnesses and those of `modules`: whether it found anything. */
+async function killCampaign(kills: number, seed: number, mb: number, modules: string[]): Promise<boolean> {
   const campaign = await coverage(undefined, await Promise.all(modules.map(loadHarnessModule)));
   const { covered } = campaign;
   const child = modules.flatMap((m) => ["--harness-module", m]);
@@ -464,9 +488,7 @@ async function main(): Promise<number> {
     }
     console.log(`${line(total)} (seed ${seed})`);
     return total.corrupt + total.halfVisible + total.unseen + total.debris + total.notRestored +
-        total.untruthful
-      ? 1
-      : 0;
+        total.untruthful > 0;
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -129,7 +129,7 @@ for (const source of SOURCES) {
     const plan = await claudeCode.plan(counted.session, options(), home, false);
     assert.equal(plan.refusal, undefined);
     assert.equal(counted.readings, 0);
-    await plan.commit({ force: false, backup: true, now, bridgeHome: join(home, "bridge") });
+    await plan.commit({ force: false, backup: true, backupFolder: join(home, "bridge", "backups", "b") });
     assert.equal(counted.readings, 1);
     assert.ok(plan.path.startsWith(home), plan.path);
     const written = readFileSync(plan.path, "utf8").split("\n").filter((l) => l);

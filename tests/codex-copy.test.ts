@@ -158,7 +158,7 @@ test("a relative Codex home is stored as an absolute rollout_path in the threads
     false,
   );
   assert.equal(plan.refusal, undefined);
-  await plan.commit({ force: false, backup: false, now: options.now, bridgeHome: tempDir() });
+  await plan.commit({ force: false, backup: false, backupFolder: join(tempDir(), "backups", "b") });
   const row = threadRow(codexHome, id)!;
   assert.equal(
     row.rollout_path,

@@ -249,7 +249,7 @@ test("a copied Codex thread's threads row is the row Codex itself wrote for it, 
       false,
     );
     assert.equal(plan.refusal, undefined);
-    await plan.commit({ force: false, backup: false, now: NOW, bridgeHome: join(root, "bridge") });
+    await plan.commit({ force: false, backup: false, backupFolder: join(root, "bridge", "backups", "b") });
     const ours = threadRow(home, id)!;
     const real = (JSON.parse(
       readFileSync(join(codexFixture(VERSION, scenario), "..", `${scenario}.threads.json`), "utf8"),

@@ -47,7 +47,7 @@ async function writtenBeside(scenario: string, session: Session) {
     false,
   );
   assert.equal(plan.refusal, undefined);
-  await plan.commit({ backup: false, force: false, now, bridgeHome: tempDir() });
+  await plan.commit({ backup: false, force: false, backupFolder: join(tempDir(), "backups", "b") });
   const [real] = capturedIds("0.19.0", scenario);
   const rows = (sessionId: string) => ({
     session: query(db, "SELECT * FROM sessions WHERE id = ?", sessionId)[0]!,
@@ -259,7 +259,7 @@ test("golden: a Hermes to Hermes copy of the interrupted TUI session keeps every
     home,
     false,
   );
-  await plan.commit({ backup: false, force: false, now, bridgeHome: tempDir() });
+  await plan.commit({ backup: false, force: false, backupFolder: join(tempDir(), "backups", "b") });
   const rows = (sessionId: string) =>
     query(db, "SELECT * FROM messages WHERE session_id = ? ORDER BY id", sessionId).map((m) =>
       without(m, ["id", "session_id"])

@@ -50,7 +50,7 @@ async function handedOff(session: SessionStream, options: RenderOptions, reads: 
   const plan = await hermes.plan(session, { ...options, home }, home, false);
   assert.equal(plan.refusal, undefined);
   const readByPlan = reads();
-  await plan.commit({ backup: false, force: false, now, bridgeHome: join(home, "bridge") });
+  await plan.commit({ backup: false, force: false, backupFolder: join(home, "bridge", "backups", "b") });
   return {
     db,
     readByPlan,

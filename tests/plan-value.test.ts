@@ -41,10 +41,14 @@ for (const { harness: target } of covered) {
     assert.equal(preview.id, options.id);
     for (const file of preview.files) assert.equal(existsSync(file), false, file);
 
-    const result = await { ...plan }.commit({ force: false, backup: true, now, bridgeHome });
+    const result = await { ...plan }.commit({
+      force: false,
+      backup: true,
+      backupFolder: join(bridgeHome, "backups", "b"),
+    });
     assert.deepEqual(result.plan, preview);
     for (const file of preview.files) assert.equal(existsSync(file), true, file);
-    // Backups go to the bridge home the commit was given: one online backup per database written.
+    // Backups go to the folder the commit was given: one online backup per database written.
     assert.equal(result.backups.length, preview.databases.length);
     for (const backup of result.backups) assert.ok(backup.startsWith(join(bridgeHome, "backups")), backup);
   });
@@ -56,13 +60,12 @@ for (const { harness: target } of covered) {
     await (await target.plan(session, options, homes[name]!, false)).commit({
       force: false,
       backup: false,
-      now,
-      bridgeHome,
+      backupFolder: join(bridgeHome, "backups", "b"),
     });
     const again = await target.plan(session, options, homes[name]!, false);
     assert.match(again.refusal ?? "", /already exists|already registered/);
     await assert.rejects(
-      again.commit({ force: false, backup: true, now, bridgeHome }),
+      again.commit({ force: false, backup: true, backupFolder: join(bridgeHome, "backups", "b") }),
       (error: unknown) => error instanceof RefusedError && error.message === again.refusal,
     );
     // Refused before anything was touched: not even a backup was taken.
@@ -82,7 +85,7 @@ test("a database lock that outlasts SQLite's own wait during a commit is refused
   };
   const plan = handoffPlan(preview, () => Promise.reject(new Error("database is locked")));
   await assert.rejects(
-    plan.commit({ force: false, backup: true, now, bridgeHome: "/nonexistent" }),
+    plan.commit({ force: false, backup: true, backupFolder: "/nonexistent/backups/b" }),
     (error: unknown) =>
       error instanceof RefusedError &&
       error.message === "/stores/state.db stayed locked by another process; try again (nothing was changed)",

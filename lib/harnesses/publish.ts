@@ -11,19 +11,17 @@ import type { CommitOptions, PlannedFile } from "./types.ts";
 import { copyIntoPlace, ensureDir, publishFile, removeEmptyDirs } from "../io/publish.ts";
 import { entryPresent } from "../io/links.ts";
 import { refuse } from "./refuse.ts";
-import { backupFile, handoffBackupDir } from "../store/backup.ts";
+import { backupFile } from "../store/backup.ts";
 
-/** `harness` and `id` name the backup folder of replaced files (see handoffBackupDir). */
+/** Replaced files are saved in the operation's backup folder (`backupFolder`); `id` names the session refused. */
 export async function publishPlannedFiles(
-  harness: string,
   id: string,
   files: PlannedFile[],
-  { force, now, bridgeHome }: CommitOptions,
+  { force, backupFolder: saved }: CommitOptions,
 ): Promise<Committed> {
   const created: string[] = [];
   const written: string[] = [];
   const replaced: [path: string, backup: string][] = [];
-  const saved = handoffBackupDir(harness, id, now, bridgeHome);
   try {
     for (const file of files) {
       // A link there, even a dangling one, is replaced, and so saved (as the link it is) for undo to put back.

@@ -219,9 +219,8 @@ export interface CommitOptions {
   force: boolean;
   /** Take an online backup of every database before writing (on unless --no-backup). */
   backup: boolean;
-  now: Date;
-  /** session-bridge's own folder, where the backups go. */
-  bridgeHome: string;
+  /** This operation's own backup folder in session-bridge's folder, as its intent names it (handoffBackupDir). */
+  backupFolder: string;
 }
 
 export interface HandoffResult {

@@ -216,7 +216,7 @@ async function handOff(
     crashPoint("intent-written");
     let result: HandoffResult;
     try {
-      result = await plan.commit({ force, backup: backupWanted, now, bridgeHome });
+      result = await plan.commit({ force, backup: backupWanted, backupFolder: intent.backupFolder });
     } catch (error) {
       // The commit took back its own partial work; its backups copy a store that never changed.
       rmSync(intent.backupFolder, { recursive: true, force: true });
@@ -318,7 +318,7 @@ function intentFor(
     folders: missingFolders(plan.files),
     databases: plan.databases,
     rows: (plan.rows ?? []).map((rows) => ({ ...rows, before: rowsFingerprint(rows) })),
-    backupFolder: handoffBackupDir(plan.harness, plan.id, now, bridgeHome),
+    backupFolder: handoffBackupDir(plan.harness, plan.id, op, now, bridgeHome),
     sidecars: [provenancePath(bridgeHome, plan.harness, plan.id)],
   };
 }

@@ -45,11 +45,13 @@ export function backupDir(label: string, now: Date, home: string): string {
 }
 
 /**
- * The folder a handoff into `harness` of session `id` keeps its backups in: named before any is taken, so the
- * write-ahead intent (lib/store/intent.ts) can say where they will be.
+ * The folder handoff `op` into `harness` of session `id` keeps its backups in: named before any is taken, so the
+ * write-ahead intent (lib/store/intent.ts) can say where they will be, and the commit writes where it says.
+ * The operation makes it its own: two handoffs of one id in one millisecond (processes racing) copied the
+ * database into one file at once, and the loser's rollback removed the winner's copy.
  */
-export function handoffBackupDir(harness: string, id: string, now: Date, home: string): string {
-  return backupDir(`${harness}-${id}`, now, home);
+export function handoffBackupDir(harness: string, id: string, op: string, now: Date, home: string): string {
+  return backupDir(`${harness}-${id}-${op}`, now, home);
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
- * Size-limited file systems for full-disk tests: a tmpfs mounted for the test and unmounted by it. Mounting
- * needs root; a test that needs one is skipped elsewhere with `TMPFS_SKIP` saying why.
+ * Size-limited file systems for full-disk tests and the disk-full campaign (campaigns/hostile): a tmpfs mounted
+ * for the run and unmounted by it. Mounting needs root; where it cannot be done, `TMPFS_SKIP` says why (a test
+ * skips with it, the campaign prints it). Nothing here needs node:test, so a campaign can import it.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, statfsSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statfsSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { tempDir } from "./tmp.ts";
 
 /** Mounts a tmpfs of `size` (mount's notation: 1m, 512k) at `dir`; false where this process may not mount. */
 export function mountTmpfs(dir: string, size = "1m"): boolean {
@@ -24,8 +25,9 @@ export function unmount(dir: string): void {
 }
 
 // Probed once and unmounted at once, so no mount outlives a test that is filtered out.
-const probe = join(tempDir("sb-tmpfs-probe-"), "probe");
+const probe = mkdtempSync(join(tmpdir(), "sb-tmpfs-probe-"));
 const canMount = mountTmpfs(probe) && (unmount(probe), true);
+rmSync(probe, { recursive: true, force: true });
 
 /** The `skip` option of a test that mounts one: false where it can run, else the reason it cannot. */
 export const TMPFS_SKIP: false | string = canMount ? false : "mounting a tmpfs needs root (and mount(8))";

@@ -55,7 +55,7 @@ export async function planClaude(
   };
   return handoffPlan(
     preview,
-    (commit) => publishPlannedFiles("claude-code", options.id, files, commit),
+    (commit) => publishPlannedFiles(options.id, files, commit),
   );
 }
 

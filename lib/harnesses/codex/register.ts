@@ -19,7 +19,7 @@ import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
 import { copyIntoPlace, ensureDir, publishFile, removeEmptyDirs } from "../../io/publish.ts";
 import { entryPresent, isLink } from "../../io/links.ts";
-import { backupFile, handoffBackupDir } from "../../store/backup.ts";
+import { backupFile } from "../../store/backup.ts";
 import {
   type ColumnInfo,
   immediateTransaction,
@@ -218,9 +218,8 @@ function copyNotes(described: RolloutDescription | undefined): ReportEntry[] {
 
 async function publishAndRegister(
   { id, file, database, row, previous, clash }: Planned,
-  { force, backup, now, bridgeHome }: CommitOptions,
+  { force, backup, backupFolder: saved }: CommitOptions,
 ): Promise<Committed> {
-  const saved = handoffBackupDir("codex", id, now, bridgeHome);
   const created: string[] = [];
   const written: string[] = [];
   const replaced: { path: string; backup: string }[] = [];

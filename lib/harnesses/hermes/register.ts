@@ -16,7 +16,6 @@ import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
 import { refuse, targetStoreRefusal } from "../refuse.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { resumeHermes } from "./resume.ts";
-import { handoffBackupDir } from "../../store/backup.ts";
 import {
   immediateTransaction,
   insertRow,
@@ -393,16 +392,14 @@ const PROGRESS_ROWS = 256;
  */
 async function insertSession(
   planned: Planned,
-  { backup, force, now, bridgeHome }: CommitOptions,
+  { backup, force, backupFolder }: CommitOptions,
 ): Promise<Committed> {
   const { id, database, title } = planned;
   const db = openForWrite(database);
   try {
     // Replacing needs the backup even under --no-backup: undo restores the replaced rows from it.
     const replacing = force && hasClash(findClash(db, id, title));
-    const backups = backup || replacing
-      ? [await onlineBackup(db, handoffBackupDir("hermes", id, now, bridgeHome), "state.db")]
-      : [];
+    const backups = backup || replacing ? [await onlineBackup(db, backupFolder, "state.db")] : [];
     const columns = storeColumns(db, database);
     const rows = targetRows(planned.session, planned.options, planned.settings, planned.source);
     const step = startProgress(`preparing rows for ${database}`, "rows");

@@ -77,6 +77,6 @@ export function planToy(
   const files = [{ path, lines: () => renderToy(session, options) }];
   return handoffPlan(
     preview,
-    (commit) => publishPlannedFiles("toy", options.id, files, commit),
+    (commit) => publishPlannedFiles(options.id, files, commit),
   );
 }
