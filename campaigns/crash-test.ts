@@ -279,7 +279,7 @@ interface Reference {
 
 /** One uninterrupted handoff and its undo: crash points passed, time taken, and the session's turns. */
 async function reference(b: Bed, source: string, cwd: string): Promise<Reference> {
-  const id = findHarness(builtinRegistry, b.target).newId(new Date());
+  const id = findHarness(builtinRegistry, b.target).store.newId(new Date());
   const { points, ms } = uninterrupted(b, handoffArgs(b, source, cwd, id), "handoff");
   const ids = await listedIds(b);
   const turns = await messageCount(b, ids.get(id)!);
@@ -339,7 +339,9 @@ async function main(): Promise<number> {
       const b = beds.get(HARNESSES[i % HARNESSES.length]!)!;
       const t = tallies.get(b.target)!;
       const baseline = await listedIds(b);
-      const id = findHarness(builtinRegistry, b.target).newId(new Date(Date.UTC(2026, 0, 1) + i * 1000));
+      const id = findHarness(builtinRegistry, b.target).store.newId(
+        new Date(Date.UTC(2026, 0, 1) + i * 1000),
+      );
       const args = handoffArgs(b, source, cwd, id);
       const duringUndo = random() < 1 / 3;
       const atPoint = random() < 0.5;

@@ -55,7 +55,10 @@ async function convert(target: HarnessName, leaveOpen: boolean): Promise<Convert
     assert.equal(r.code, 0, r.stderr);
     converted.set(
       key,
-      BUILTIN_HARNESSES[target].read(out).then((session) => ({ text: readFileSync(out, "utf8"), session })),
+      BUILTIN_HARNESSES[target].store.read(out).then((session) => ({
+        text: readFileSync(out, "utf8"),
+        session,
+      })),
     );
   }
   return converted.get(key)!;

@@ -42,8 +42,8 @@ for (const name of TARGETS) {
     const target = BUILTIN_HARNESSES[name];
     const { homes, cwd, bridgeHome } = freshHomes();
     const session = await readClaudeSession(claudeFixture("interactive"));
-    const options = { id: target.newId(now, session), cwd, now, stubOpenCalls: false };
-    const plan = await target.plan(session, options, homes[name], false);
+    const options = { id: target.store.newId(now, session), cwd, now, stubOpenCalls: false };
+    const plan = await target.store.plan(session, options, homes[name], false);
     const { commit: _commit, ...preview } = plan;
     assert.equal(preview.refusal, undefined);
     assert.deepEqual(JSON.parse(JSON.stringify(preview)), preview);
@@ -62,14 +62,14 @@ for (const name of TARGETS) {
     const target = BUILTIN_HARNESSES[name];
     const { homes, cwd, bridgeHome } = freshHomes();
     const session = await readClaudeSession(claudeFixture("interactive"));
-    const options = { id: target.newId(now, session), cwd, now, stubOpenCalls: false };
-    await (await target.plan(session, options, homes[name], false)).commit({
+    const options = { id: target.store.newId(now, session), cwd, now, stubOpenCalls: false };
+    await (await target.store.plan(session, options, homes[name], false)).commit({
       force: false,
       backup: false,
       now,
       bridgeHome,
     });
-    const again = await target.plan(session, options, homes[name], false);
+    const again = await target.store.plan(session, options, homes[name], false);
     assert.match(again.refusal ?? "", /already exists|already registered/);
     await assert.rejects(
       again.commit({ force: false, backup: true, now, bridgeHome }),

@@ -45,7 +45,7 @@ async function sources(): Promise<{ harness: HarnessName; ref: string; label: st
       const home = join(dir, "hermes-sources", version, file);
       mkdirSync(home, { recursive: true });
       copyFileSync(join(FIXTURES, "hermes", version, file), join(home, "state.db"));
-      for (const row of await BUILTIN_HARNESSES["hermes"].list(home)) {
+      for (const row of await BUILTIN_HARNESSES["hermes"].store.list(home)) {
         out.push({ harness: "hermes", ref: row.path, label: `hermes ${version} ${file} ${row.id}` });
       }
     }
@@ -68,7 +68,7 @@ async function hop(session: Session, to: HarnessName): Promise<Session> {
     path,
     replace: false,
   }, bridgeHome);
-  return restoreProvenance(bridgeHome, await target.read(path));
+  return restoreProvenance(bridgeHome, await target.store.read(path));
 }
 
 /** Text made inert on the way (‹tag›) is the same words. */
@@ -86,7 +86,10 @@ const paths = (a: HarnessName) => {
 
 for (const source of await sources()) {
   test(`round trips keep the conversation core: ${source.label}`, async () => {
-    const original = restoreProvenance(bridgeHome, await BUILTIN_HARNESSES[source.harness].read(source.ref));
+    const original = restoreProvenance(
+      bridgeHome,
+      await BUILTIN_HARNESSES[source.harness].store.read(source.ref),
+    );
     const expected = core(original);
     for (const route of paths(source.harness)) {
       let session = original;

@@ -129,11 +129,11 @@ const structure: ModeRunner = {
   styles: ["exec"],
   async seed(from, _cwd, _style, version, work, registry) {
     const path = writeSample(from.id, version, work);
-    const expected = sampleSentinels(sessionParts(await findHarness(registry, from.id).read(path)));
+    const expected = sampleSentinels(sessionParts(await findHarness(registry, from.id).store.read(path)));
     return { session: path, expected, parts: new ConversationParts(), resume: () => "" };
   },
   async verify(to, handed, _cwd, seeding, _stop, registry) {
-    const read = await findHarness(registry, to.id).read(handed.path);
+    const read = await findHarness(registry, to.id).store.read(handed.path);
     return checkSent(sessionParts(read), seeding.expected);
   },
 };

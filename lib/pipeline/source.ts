@@ -25,7 +25,7 @@ export interface SourceContext {
 
 /**
  * The session a request names, read from the stores when it is a reference: to be converted, so a large one's
- * live thread is streamed (see Harness.open).
+ * live thread is streamed (see HarnessStore.open).
  */
 export async function sourceSession(
   source: SessionSource,

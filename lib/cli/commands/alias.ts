@@ -114,10 +114,10 @@ function kindOf(word: string | undefined, { registry }: Context): RegistryKind |
   if (word === undefined) return undefined;
   if ((REGISTRY_KINDS as readonly string[]).includes(word)) return word as RegistryKind;
   const harness = findHarness(registry, word);
-  if (harness.registryKind === undefined) {
+  if (harness.integrations.registryKind === undefined) {
     throw new InputError(`${harness.name} has no kind in the alias registry`);
   }
-  return harness.registryKind;
+  return harness.integrations.registryKind;
 }
 
 /** The kinds `name` is bound under in `scope` (just `kind` when given); none is bad input. */
@@ -145,14 +145,14 @@ async function sessionOf(
   context: Context,
 ): Promise<[string, RegistryKind]> {
   const { session, source } = await loadSession(ref, values, context);
-  if (source.registryKind === undefined) {
+  if (source.integrations.registryKind === undefined) {
     throw new InputError(`${source.name} has no kind in the alias registry`);
   }
-  return [session.meta.id, source.registryKind];
+  return [session.meta.id, source.integrations.registryKind];
 }
 
 function withHarness(e: RegistryEntry, { registry }: Context): RegistryEntry & { harness: string | null } {
-  const harness: Harness | undefined = registry.harnesses.find((h) => h.registryKind === e.kind);
+  const harness: Harness | undefined = registry.harnesses.find((h) => h.integrations.registryKind === e.kind);
   return { ...e, harness: harness?.name ?? null };
 }
 

@@ -41,7 +41,7 @@ their cost left out). A store or session that cannot be read is named on stderr 
     let unreadable = 0;
     for (const s of listed.sessions) {
       try {
-        sessions.push(await findHarness(registry, s.harness).read(s.path));
+        sessions.push(await findHarness(registry, s.harness).store.read(s.path));
       } catch (error) {
         unreadable++;
         err(`session-bridge: skipped ${s.harness} session ${s.id} (${s.path}): ${messageOf(error)}`);
