@@ -34,7 +34,7 @@ import { parseArgs } from "node:util";
 import { DatabaseSync } from "node:sqlite";
 import { builtinRegistry, findHarness, list, load, recover, undo, undoable } from "../lib/mod.ts";
 import { scriptArgv } from "../lib/runtime.ts";
-import { createCodexStore } from "../lib/demo/codex-store.ts";
+import { createCodexStore } from "../lib/harnesses/codex/first-run.ts";
 
 const USAGE = `usage: npm run crash-test -- [--kills N] [--seed S] [--mb M]
   --kills N   kills in all, spread evenly over the harnesses (default 90)

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { createHermesStore } from "../lib/demo/hermes-store.ts";
+import { createHermesStore } from "../lib/harnesses/hermes/first-run.ts";
 import { RefusedError } from "../lib/errors.ts";
 import { handoffPlan } from "../lib/harnesses/plan.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";

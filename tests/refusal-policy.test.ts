@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { createHermesStore } from "../lib/demo/hermes-store.ts";
+import { createHermesStore } from "../lib/harnesses/hermes/first-run.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";

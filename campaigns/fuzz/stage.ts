@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { bucketName } from "../../lib/harnesses/claude-code/bucket.ts";
-import { type CodexStoreSchema, createCodexStore } from "../../lib/demo/codex-store.ts";
+import { type CodexStoreSchema, createCodexStore } from "../../lib/harnesses/codex/first-run.ts";
 import { codexScenario, type Fixture } from "./catalog.ts";
 import type { FileKind } from "./mutate.ts";
 

@@ -251,6 +251,8 @@ export interface HandoffResult {
  *   resumeCommand         how a user continues a session handed to it
  *   integrations          what other programs know of it: LazyBridge's alias kind, what it tells the commands it
  *                         runs, the engine, certify's driver
+ *   demo                  its part in `session-bridge demo`'s sandbox: the sample it seeds, or the empty home a
+ *                         handoff lands in
  */
 export interface Harness {
   /** The name sessions, flags and reports use (lower case). */
@@ -269,6 +271,27 @@ export interface Harness {
    */
   resumeCommand(request: ResumeRequest): string;
   integrations: Integrations;
+  /** How `session-bridge demo` gives it a home in the sandbox; absent, an empty folder (the demo passes it by). */
+  demo?: DemoHooks;
+}
+
+/** A harness's part in the demo, in the demo's words; its code is loaded when the demo runs. */
+export interface DemoHooks {
+  /** The step handing the sample to it: what the handoff writes in the sandbox ("rows in ... state.db"). */
+  handoff: string;
+  /** The step listing its store after the handoff ("Hermes's store now holds it"); absent, none. */
+  listed?: string;
+  seat(): Promise<DemoSeat>;
+}
+
+export interface DemoSeat {
+  /**
+   * Seeds `home` with the embedded sample session, recorded in `cwd`: the demo's source (the first harness of
+   * the registry that has one). Returns the session's id and the model it ran on.
+   */
+  sample?(home: string, cwd: string): { id: string; model?: string };
+  /** Makes `home` as the harness's first run leaves it, its configuration naming `model` where it keeps one. */
+  firstRun?(home: string, model?: string): void;
 }
 
 /** What a harness's sessions mean, as the conversion reads and writes them. */

@@ -71,4 +71,8 @@ export const claudeCode: Harness = {
       driver: async () => (await import("./certify/index.ts")).claudeCodeDriver,
     },
   },
+  demo: {
+    handoff: "Hand it off for real",
+    seat: async () => (await import("./demo.ts")).seat,
+  },
 };

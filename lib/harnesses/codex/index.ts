@@ -77,4 +77,9 @@ export const codex: Harness = {
       driver: async () => (await import("./certify/index.ts")).codexDriver,
     },
   },
+  demo: {
+    handoff: "Hand it to Codex: a rollout and its row in the sandbox's Codex thread index (no Codex needed)",
+    listed: "Codex's index now lists it, titled as its resume picker shows it",
+    seat: async () => (await import("./demo.ts")).seat,
+  },
 };

@@ -82,4 +82,9 @@ export const hermes: Harness = {
       driver: async () => (await import("./certify/index.ts")).hermesDriver,
     },
   },
+  demo: {
+    handoff: "Hand it to Hermes too: rows in the sandbox's Hermes state.db (no Hermes needed)",
+    listed: "Hermes's store now holds it",
+    seat: async () => (await import("./demo.ts")).seat,
+  },
 };
