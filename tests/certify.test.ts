@@ -147,7 +147,9 @@ test("every embedded sample yields user, assistant and tool sentinels that its o
       ["hermes", "0.19.0", SAMPLE_SENTINELS.hermes],
     ] as const
   ) {
-    const parts = sessionParts(await BUILTIN_HARNESSES[id].store.read(writeSample(id, version, dir)));
+    const harness = BUILTIN_HARNESSES[id];
+    const path = writeSample(await harness.integrations.certify!.samples(), version, dir);
+    const parts = sessionParts(await harness.store.read(path));
     assert.deepEqual(sampleSentinels(parts), sentinels, `${id} ${version}`);
     assert.deepEqual(checkSent(parts, sentinels), [], `${id} ${version}`);
   }

@@ -128,8 +128,9 @@ const structure: ModeRunner = {
   seedsStore: false,
   styles: ["exec"],
   async seed(from, _cwd, _style, version, work, registry) {
-    const path = writeSample(from.id, version, work);
-    const expected = sampleSentinels(sessionParts(await findHarness(registry, from.id).store.read(path)));
+    const source = findHarness(registry, from.id);
+    const path = writeSample(await source.integrations.certify!.samples(), version, work);
+    const expected = sampleSentinels(sessionParts(await source.store.read(path)));
     return { session: path, expected, parts: new ConversationParts(), resume: () => "" };
   },
   async verify(to, handed, _cwd, seeding, _stop, registry) {

@@ -8,11 +8,12 @@ import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Session } from "../ir/schema.ts";
 import { sampleFor } from "../samples.ts";
-import type { Expected, HarnessId, SentMessage } from "../certify-kit/driver.ts";
+import type { Sample } from "../samples.ts";
+import type { Expected, SentMessage } from "../certify-kit/driver.ts";
 
-/** Writes the embedded sample of `harness` (for `version`) into `dir`; returns its path. */
-export function writeSample(harness: HarnessId, version: string, dir: string): string {
-  const sample = sampleFor(harness, version);
+/** Writes the embedded sample of a harness's `samples` for `version` into `dir`; returns its path. */
+export function writeSample(samples: readonly Sample[], version: string, dir: string): string {
+  const sample = sampleFor(samples, version);
   const path = join(dir, basename(sample.source));
   writeFileSync(path, `${sample.lines.join("\n")}\n`);
   return path;

@@ -14,6 +14,7 @@ import type { ToolVocabulary } from "../tools/canonical.ts";
 import type { HarnessDriver } from "../certify-kit/driver.ts";
 import type { Rendered } from "../io/rendered.ts";
 import type { RegistryKind } from "../registry/registry.ts";
+import type { Sample } from "../samples.ts";
 
 /** Every registered harness's store root by harness name, resolved once at the edge from flags and environment. */
 export type Homes = Readonly<Record<string, string>>;
@@ -63,6 +64,8 @@ export interface CertifyHooks {
   /** certify's flag naming the executable, without its dashes (`claude-bin`). */
   binFlag: string;
   driver(): Promise<HarnessDriver>;
+  /** Sessions the real harness wrote, one per captured version, that structure-only certification seeds. */
+  samples(): Promise<readonly Sample[]>;
 }
 
 /**

@@ -3,11 +3,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DemoSeat } from "../types.ts";
 import { sampleFor } from "../../samples.ts";
+import { samples } from "./samples.ts";
 import { bucketName } from "./bucket.ts";
 
 export const seat: DemoSeat = {
   sample(home, cwd) {
-    const sample = sampleFor("claude-code");
+    const sample = sampleFor(samples);
     const id = (JSON.parse(sample.lines[0]!) as { sessionId: string }).sessionId;
     const bucket = join(home, "projects", bucketName(cwd));
     mkdirSync(bucket, { recursive: true });

@@ -69,6 +69,7 @@ export const claudeCode: Harness = {
       command: "claude",
       binFlag: "claude-bin",
       driver: async () => (await import("./certify/index.ts")).claudeCodeDriver,
+      samples: async () => (await import("./samples.ts")).samples,
     },
   },
   demo: {

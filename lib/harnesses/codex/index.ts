@@ -75,6 +75,7 @@ export const codex: Harness = {
       command: "codex",
       binFlag: "codex-bin",
       driver: async () => (await import("./certify/index.ts")).codexDriver,
+      samples: async () => (await import("./samples.ts")).samples,
     },
   },
   demo: {

@@ -80,6 +80,7 @@ export const hermes: Harness = {
       command: "hermes",
       binFlag: "hermes-bin",
       driver: async () => (await import("./certify/index.ts")).hermesDriver,
+      samples: async () => (await import("./samples.ts")).samples,
     },
   },
   demo: {
