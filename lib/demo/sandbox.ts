@@ -33,7 +33,10 @@ export async function buildSandbox(registry: Registry): Promise<Sandbox> {
   if (!found) throw new Error("no registered harness has a sample session for the demo");
   const [source, sourceSeat] = found;
   const root = mkdtempSync(join(tmpdir(), "session-bridge-demo-"));
-  const homes = Object.fromEntries(registry.harnesses.map((h) => [h.name, join(root, h.name)]));
+  // Each home is named as its default folder is, without the dot (`claude`, `codex`): what a user finds there.
+  const homes = Object.fromEntries(
+    registry.harnesses.map((h) => [h.name, join(root, h.home.folder.replace(/^\./, ""))]),
+  );
   const sample = sourceSeat.sample!(homes[source.name]!, SAMPLE_CWD);
   for (const [h, seat] of seats) {
     if (h === source) continue;
