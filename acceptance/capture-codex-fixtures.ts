@@ -56,10 +56,29 @@ interface Step {
   resume?: boolean;
   /** Extra `codex exec` flags (before the prompt / `resume`). */
   args?: string[];
-  /** Send `signal` to the codex PID once a stdout line matches `when`; SIGKILL `graceMs` later if still alive. */
-  interrupt?: { when: RegExp; signal: "SIGINT" | "SIGTERM" | "SIGKILL"; graceMs: number };
+  /** Send `signal` to the codex PID once a stdout line passes `when`; SIGKILL `graceMs` later if still alive. */
+  interrupt?: { when: (line: string) => boolean; signal: "SIGINT" | "SIGTERM" | "SIGKILL"; graceMs: number };
   /** Non-zero exit expected (interrupt, failing stream). */
   mayFail?: boolean;
+}
+
+/**
+ * `codex exec --json` lines, looked at by substring: a line is the harness's output, and a pattern with `.*`
+ * between two words would try again from every later start on a long line.
+ */
+function commandStarted(line: string): boolean {
+  const started = line.indexOf('"item.started"');
+  return started >= 0 && line.includes('"command_execution"', started);
+}
+
+/** The thread id a `thread.started` line names. */
+function startedThread(line: string): string | undefined {
+  const started = line.indexOf('"thread.started"');
+  const key = '"thread_id":"';
+  const at = started < 0 ? -1 : line.indexOf(key, started);
+  if (at < 0) return undefined;
+  const id = line.slice(at + key.length, at + key.length + 37);
+  return /^[0-9a-f-]{36}"$/.test(id) ? id.slice(0, 36) : undefined;
 }
 
 interface Scenario {
@@ -105,7 +124,7 @@ const SCENARIOS: Scenario[] = [
       "One turn: function_call `sleep 30`; SIGINT is sent to the codex PID as soon as `--json` reports the command started (Ctrl-C in exec).",
     steps: [{
       prompt: "TOOL: sleep 30",
-      interrupt: { when: /"item\.started".*"command_execution"/, signal: "SIGINT", graceMs: 15_000 },
+      interrupt: { when: commandStarted, signal: "SIGINT", graceMs: 15_000 },
       mayFail: true,
     }],
   },
@@ -115,7 +134,7 @@ const SCENARIOS: Scenario[] = [
       "One turn: function_call `sleep 30`; SIGKILL to the codex PID once the command started (crash / closed terminal: no output recorded).",
     steps: [{
       prompt: "TOOL: sleep 30",
-      interrupt: { when: /"item\.started".*"command_execution"/, signal: "SIGKILL", graceMs: 1_000 },
+      interrupt: { when: commandStarted, signal: "SIGKILL", graceMs: 1_000 },
       mayFail: true,
     }],
   },
@@ -355,9 +374,8 @@ function runStep(bin: string, d: Dirs, step: Step, threadId: string | undefined,
       while ((nl = stdout.indexOf("\n")) >= 0) {
         const line = stdout.slice(0, nl);
         stdout = stdout.slice(nl + 1);
-        const m = /"thread\.started".*"thread_id":"([0-9a-f-]{36})"/.exec(line);
-        if (m?.[1]) gotThread = m[1];
-        if (step.interrupt && !interrupted && step.interrupt.when.test(line)) {
+        gotThread = startedThread(line) ?? gotThread;
+        if (step.interrupt && !interrupted && step.interrupt.when(line)) {
           interrupted = true;
           const { signal, graceMs } = step.interrupt;
           // Give the command a moment to really be running before the signal.

@@ -12,7 +12,14 @@
 // program, run by node. For those the install gets a small `bin/<name>` shell wrapper that execs the node
 // found on PATH at install time on that file (exec, so signals sent to the returned pid reach node itself).
 //
+// Node harnesses with no native binary at all (Gemini CLI) get the same wrapper around their bundled entry.
+//
 // PyPI harnesses (Hermes Agent) go into a private Python venv instead (acceptance/python-venv.ts).
+//
+// A harness being brought up (no descriptor in lib/harnesses yet, so certify cannot drive it) is pinned in
+// harness-versions-staged.json instead: it installs by name, but the lists every harness is taken from
+// (`--latest` and `--print-latest` with no names, the pins CI compares with the newest) leave it out until its
+// pin moves to harness-versions.json.
 //
 // `--latest` takes the newest published version instead of the pin (npm's `latest` tag, PyPI's newest release),
 // asked of each registry through its own client (`npm view`, `pip index versions`).
@@ -33,15 +40,15 @@ import { installPip, latestPipVersion, type PipHarness } from "./python-venv.ts"
 import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
 import { findOnPath } from "../lib/certify-kit/binaries.ts";
 
-/** An npm package whose executable lives in a per-platform optional dependency. */
+/** An npm package whose executable lives in a per-platform optional dependency, or is a JS entry run by node. */
 interface NpmNativeHarness {
   kind: "npm-native";
   /** The wrapper package users install. */
   npmPackage: string;
-  /** Optional-dependency package for a platform key such as "linux-x64" or "linux-x64-musl". */
-  nativePackage: (platformKey: string) => string;
+  /** Optional-dependency package for a platform key such as "linux-x64" or "linux-x64-musl" (none: JS only). */
+  nativePackage?: (platformKey: string) => string;
   /** Path of the executable inside the native package. */
-  nativeBin: (platformKey: string) => string;
+  nativeBin?: (platformKey: string) => string;
   /** Releases without a native package: the JS entry point inside the wrapper package, run by node. */
   jsEntry?: string;
   /** Name of the generated wrapper for a `jsEntry` install (`<install>/bin/<name>`). */
@@ -73,6 +80,15 @@ const HARNESSES: Record<string, HarnessSpec> = {
         key.startsWith("win32") ? ".exe" : ""
       }`,
     wrapperName: "codex",
+    versionArgs: ["--version"],
+  },
+  // Node only: `gemini` is `bundle/gemini.js`; its optional dependencies (node-pty prebuilds, keytar) need no
+  // install script.
+  "gemini-cli": {
+    kind: "npm-native",
+    npmPackage: "@google/gemini-cli",
+    jsEntry: "bundle/gemini.js",
+    wrapperName: "gemini",
     versionArgs: ["--version"],
   },
   // Hermes Agent from PyPI into a private venv; `extras` (e.g. "messaging" for the gateway) get their own venv.
@@ -110,14 +126,20 @@ export function harnessDir(name: string, version: string): string {
 }
 
 const MANIFEST_PATH = join(dirname(fileURLToPath(import.meta.url)), "harness-versions.json");
+const STAGED_MANIFEST_PATH = join(dirname(fileURLToPath(import.meta.url)), "harness-versions-staged.json");
 
-/** Pinned versions from acceptance/harness-versions.json. */
-export function pinnedVersions(): Record<string, string> {
-  return JSON.parse(readFileSync(MANIFEST_PATH, "utf8")) as Record<string, string>;
+function readPins(path: string): Record<string, string> {
+  return JSON.parse(readFileSync(path, "utf8")) as Record<string, string>;
 }
 
+/** Pinned versions from acceptance/harness-versions.json: the harnesses of the live matrix. */
+export function pinnedVersions(): Record<string, string> {
+  return readPins(MANIFEST_PATH);
+}
+
+/** The pin of a matrix harness, or of a staged one (harness-versions-staged.json). */
 export function pinnedVersion(name: string): string {
-  const v = pinnedVersions()[name];
+  const v = pinnedVersions()[name] ?? readPins(STAGED_MANIFEST_PATH)[name];
   if (v === undefined) throw new Error(`no pinned version for ${name} in ${MANIFEST_PATH}`);
   return v;
 }
@@ -229,9 +251,10 @@ export function latestVersion(name: string): string {
   return version;
 }
 
-/** Every installable harness, in a stable order. */
+/** Every harness of the live matrix (staged ones left out), in a stable order. */
 export function harnessNames(): string[] {
-  return Object.keys(HARNESSES);
+  const staged = readPins(STAGED_MANIFEST_PATH);
+  return Object.keys(HARNESSES).filter((name) => !(name in staged));
 }
 
 function npmInstall(prefix: string, pkgSpec: string): void {
@@ -258,6 +281,7 @@ function isMusl(): boolean {
 }
 
 function findNativeBin(prefix: string, spec: NpmNativeHarness): string | undefined {
+  if (spec.nativePackage === undefined || spec.nativeBin === undefined) return undefined;
   for (const key of platformKeys()) {
     const bin = join(prefix, "node_modules", spec.nativePackage(key), spec.nativeBin(key));
     if (existsSync(bin)) return bin;

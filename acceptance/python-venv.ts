@@ -54,7 +54,10 @@ function requirePython(spec: PipPackage): string {
 /** PyPI's newest release of the package, as `pip index versions` reports it ("<name> (<version>)"). */
 export function latestPipVersion(spec: PipPackage): string {
   const r = run(requirePython(spec), ["-m", "pip", "index", "versions", spec.pipPackage], 120_000);
-  const version = /\(([^)]+)\)/.exec(r.out)?.[1];
+  // The first parenthesized word, found by position: a pattern with `[^)]+` would try again from every "(".
+  const open = r.out.indexOf("(");
+  const close = open < 0 ? -1 : r.out.indexOf(")", open + 1);
+  const version = close > open + 1 ? r.out.slice(open + 1, close) : undefined;
   if (r.status !== 0 || version === undefined) {
     throw new Error(`pip index versions ${spec.pipPackage} failed:\n${r.out.slice(-2000)}`);
   }

@@ -4,15 +4,14 @@
  * the same session with N MiB of ordinary prose there. Built with the fuzz campaign's long-run pieces, so the
  * bench times exactly what the campaign judges.
  */
-import { fileURLToPath } from "node:url";
 import * as api from "../lib/mod.ts";
+import { builtinCoverage } from "../tests/helpers/harness-material.ts";
 import { fixtureCatalog } from "../campaigns/fuzz/catalog.ts";
 import { stage } from "../campaigns/fuzz/stage.ts";
 import { withTargetStores } from "../campaigns/fuzz/long-run-campaign.ts";
 import { LONG_RUNS, type LongRun, longRunText } from "../campaigns/fuzz/long-runs.ts";
 import { placeText, sessionFiles, textFields } from "../campaigns/fuzz/text-fields.ts";
 
-const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 const FIXTURE = "claude-code/2.1.328/thinking-tool-use.jsonl";
 
 /** The runs the bench times against ordinary text: the issue's one letter, and what a URL scheme is made of. */
@@ -29,7 +28,8 @@ export interface HostileSession {
 
 /** The fixture staged in `dir`, its tool result lengthened by `bytes` of `run` (ORDINARY: the reference). */
 export async function hostileSession(dir: string, run: LongRun, bytes: number): Promise<HostileSession> {
-  const world = withTargetStores(stage(fixtureCatalog(FIXTURES, FIXTURE)[0]!, dir));
+  const covered = await builtinCoverage();
+  const world = withTargetStores(stage(fixtureCatalog(covered, FIXTURE)[0]!, dir, covered), covered);
   const [ref] = world.refs;
   const where = { registry: api.builtinRegistry, homes: world.homes, bridgeHome: world.bridgeHome };
   const { session } = await api.load({ ...where, ref: ref! });

@@ -24,6 +24,7 @@ import { buildWorld, type World } from "./worlds.ts";
 import { evictFolder } from "./evict.ts";
 import { printTable, type Row } from "./table.ts";
 import { LONG_WORK_OPTIONS } from "../lib/runtime.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { HOSTILE_RUNS, type HostileSession, hostileSession } from "./hostile.ts";
 import { ORDINARY } from "../campaigns/fuzz/long-runs.ts";
 import { READ_COMMANDS, type ReadCommand } from "../campaigns/fuzz/read-commands.ts";
@@ -63,9 +64,8 @@ function environment(dir: string): Record<string, string | undefined> {
   return {
     ...process.env,
     HOME: join(dir, "home"),
-    CLAUDE_CONFIG_DIR: join(dir, "claude"),
-    CODEX_HOME: join(dir, "codex"),
-    HERMES_HOME: join(dir, "hermes"),
+    // Each harness's home in a folder named after it (where the fuzz campaign's staging puts it too).
+    ...Object.fromEntries(builtinRegistry.harnesses.map((h) => [h.home.env, join(dir, h.name)])),
     SESSION_BRIDGE_HOME: join(dir, "bridge"),
   };
 }

@@ -11,6 +11,8 @@
  *   - no temp file, intent or torn backup is left (else: debris);
  *   - after a killed undo, the ledger tells the truth: the handoff is still pending exactly when its session is
  *     still in the target, whole (else: a ledger that lies).
+ * Every harness of the registry is a target, each home made ready by its test material
+ * (tests/helpers/harness-material.ts); `--harness-module PATH` adds one more harness (the toy harness's test).
  * Seeded: the same seed picks the same harnesses, points and delays. The last line is the tally; exit 1 when
  * any figure but the kills is not 0.
  */
@@ -32,21 +34,21 @@ import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { DatabaseSync } from "node:sqlite";
-import { builtinRegistry, findHarness, list, load, recover, undo, undoable } from "../lib/mod.ts";
+import { type Harness, list, load, recover, type Registry, undo, undoable } from "../lib/mod.ts";
 import { scriptArgv } from "../lib/runtime.ts";
-import { createCodexStore } from "../lib/harnesses/codex/first-run.ts";
+import { coverage, type Covered, loadHarnessModule } from "../tests/helpers/harness-material.ts";
 
-const USAGE = `usage: npm run crash-test -- [--kills N] [--seed S] [--mb M]
+const USAGE = `usage: npm run crash-test -- [--kills N] [--seed S] [--mb M] [--harness-module PATH]...
   --kills N   kills in all, spread evenly over the harnesses (default 90)
   --seed S    the generator's seed (default: a random one, printed)
-  --mb M      size of the session handed off, in MB (default 20)`;
+  --mb M      size of the session handed off, in MB (default 20)
+  --harness-module PATH  one more harness to hand off into (a module exporting \`harness\` and \`material\`)`;
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CRASH_CHILD = join(ROOT, "tests/helpers/crash-handoff.ts");
-const MAIN = join(ROOT, "main.ts");
 const FIXTURE = join(ROOT, "fixtures/claude-code/2.1.328/thinking-tool-use.jsonl");
-const HARNESSES = ["claude-code", "codex", "hermes"] as const;
-type Target = (typeof HARNESSES)[number];
+/** A harness's name. */
+type Target = string;
 
 /** A small seeded generator (mulberry32): the same seed, the same campaign. */
 function generator(seed: number): () => number {
@@ -96,6 +98,11 @@ function bigSession(dir: string, mb: number): string {
 
 interface Bed {
   target: Target;
+  harness: Harness;
+  /** Every harness of the campaign, for listing and loading what the target holds. */
+  registry: Registry;
+  /** What the CLI children are given before the CLI's arguments: the harness modules, to know every target. */
+  child: string[];
   home: string;
   database?: string;
   bridge: string;
@@ -104,29 +111,24 @@ interface Bed {
   flag: string;
 }
 
-function bed(root: string, target: Target): Bed {
+function bed(
+  root: string,
+  { harness, material }: Covered,
+  { registry, covered: all }: { registry: Registry; covered: readonly Covered[] },
+  child: string[],
+): Bed {
+  const target = harness.name;
   const home = join(root, target);
-  mkdirSync(home, { recursive: true });
-  let database: string | undefined;
-  if (target === "codex") {
-    const schema = JSON.parse(readFileSync(join(ROOT, "fixtures/codex/0.169.0/threads.schema.json"), "utf8"));
-    writeFileSync(
-      join(home, "config.toml"),
-      'model = "gpt-5.5"\nmodel_provider = "fake"\n\n[model_providers.fake]\nbase_url = "http://127.0.0.1:9/v1"\nwire_api = "responses"\n',
-    );
-    database = createCodexStore(home, schema);
-  }
-  if (target === "hermes") {
-    database = join(home, "state.db");
-    writeFileSync(database, readFileSync(join(ROOT, "fixtures/hermes/0.19.0/text-turns.state.db")));
-    writeFileSync(join(home, "config.yaml"), 'model:\n  default: "fake-model-1"\n  provider: custom\n');
-  }
+  const { database } = material.prepareHome(home);
   const bridge = join(root, `bridge-${target}`);
-  const homes = Object.fromEntries(HARNESSES.map((h) => [h, join(root, `${h}-unused`)]));
+  const homes = Object.fromEntries(all.map(({ harness: h }) => [h.name, join(root, `${h.name}-unused`)]));
   homes[target] = home;
-  const flag = findHarness(builtinRegistry, target).home.flag;
+  const flag = harness.home.flag;
   return {
     target,
+    harness,
+    registry,
+    child,
     home,
     ...(database ? { database } : {}),
     bridge,
@@ -179,12 +181,18 @@ const hotJournal = (database: string | undefined): boolean =>
   !!database && existsSync(`${database}-journal`) && statSync(`${database}-journal`).size > 0;
 
 async function listedIds(b: Bed): Promise<Map<string, string>> {
-  const listed = await list({ homes: b.homes, bridgeHome: b.bridge, from: b.target });
+  const listed = await list({ registry: b.registry, homes: b.homes, bridgeHome: b.bridge, from: b.target });
   return new Map(listed.sessions.map((s) => [s.id, s.path]));
 }
 
 async function messageCount(b: Bed, ref: string): Promise<number> {
-  const { session } = await load({ ref, from: b.target, homes: b.homes, bridgeHome: b.bridge });
+  const { session } = await load({
+    registry: b.registry,
+    ref,
+    from: b.target,
+    homes: b.homes,
+    bridgeHome: b.bridge,
+  });
   return session.messages.length;
 }
 
@@ -243,14 +251,21 @@ const emptyTally = (): Tally => ({
 
 function killedAtPoint(b: Bed, args: string[], nth: number): boolean {
   const [bin, ...pre] = scriptArgv(CRASH_CHILD);
-  const r = spawnSync(bin!, [...pre, "any", String(nth), ...args], { encoding: "utf8", env: childEnv(b) });
+  const r = spawnSync(bin!, [...pre, "any", String(nth), ...b.child, ...args], {
+    encoding: "utf8",
+    env: childEnv(b),
+  });
   return r.signal === "SIGKILL";
 }
 
 function killedAfter(b: Bed, args: string[], ms: number): Promise<boolean> {
-  const [bin, ...pre] = scriptArgv(MAIN);
+  // The crash child with a point that never comes: the CLI as a user runs it, knowing the bed's harnesses.
+  const [bin, ...pre] = scriptArgv(CRASH_CHILD);
   return new Promise((resolve) => {
-    const child = spawn(bin!, [...pre, ...args], { env: childEnv(b), stdio: "ignore" });
+    const child = spawn(bin!, [...pre, "none", "1", ...b.child, ...args], {
+      env: childEnv(b),
+      stdio: "ignore",
+    });
     const timer = setTimeout(() => child.kill("SIGKILL"), ms);
     child.on("exit", (_code, signal) => {
       clearTimeout(timer);
@@ -263,7 +278,10 @@ function killedAfter(b: Bed, args: string[], ms: number): Promise<boolean> {
 function uninterrupted(b: Bed, args: string[], what: string): { points: number; ms: number } {
   const [bin, ...pre] = scriptArgv(CRASH_CHILD);
   const started = performance.now();
-  const r = spawnSync(bin!, [...pre, "none", "1", ...args], { encoding: "utf8", env: childEnv(b) });
+  const r = spawnSync(bin!, [...pre, "none", "1", ...b.child, ...args], {
+    encoding: "utf8",
+    env: childEnv(b),
+  });
   const ms = performance.now() - started;
   const points = Number(/(\d+) points passed/.exec(r.stderr)?.[1]);
   if (r.status !== 0 || !points) throw new Error(`the reference ${what} of ${b.target} failed: ${r.stderr}`);
@@ -279,7 +297,7 @@ interface Reference {
 
 /** One uninterrupted handoff and its undo: crash points passed, time taken, and the session's turns. */
 async function reference(b: Bed, source: string, cwd: string): Promise<Reference> {
-  const id = findHarness(builtinRegistry, b.target).store.newId(new Date());
+  const id = b.harness.store.newId(new Date());
   const { points, ms } = uninterrupted(b, handoffArgs(b, source, cwd, id), "handoff");
   const ids = await listedIds(b);
   const turns = await messageCount(b, ids.get(id)!);
@@ -296,6 +314,7 @@ async function main(): Promise<number> {
         kills: { type: "string" },
         seed: { type: "string" },
         mb: { type: "string" },
+        "harness-module": { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -316,6 +335,11 @@ async function main(): Promise<number> {
     console.error(`crash-test: --kills, --seed and --mb want positive integers\n${USAGE}`);
     return 2;
   }
+  const modules = values["harness-module"] ?? [];
+  const campaign = await coverage(undefined, await Promise.all(modules.map(loadHarnessModule)));
+  const { covered } = campaign;
+  const child = modules.flatMap((m) => ["--harness-module", m]);
+  const targets = covered.map((c) => c.harness.name);
   const random = generator(seed);
   const root = mkdtempSync(join(tmpdir(), "sb-crash-"));
   try {
@@ -324,10 +348,11 @@ async function main(): Promise<number> {
     mkdirSync(join(root, "source"));
     const source = bigSession(join(root, "source"), mb);
     console.log(`crash-test: seed ${seed}, ${kills} kills, a ${mb} MB session (${source})`);
-    const tallies = new Map<Target, Tally>(HARNESSES.map((h) => [h, emptyTally()]));
+    const tallies = new Map<Target, Tally>(targets.map((h) => [h, emptyTally()]));
     const beds = new Map<Target, Bed & { ref: Reference }>();
-    for (const h of HARNESSES) {
-      const b = bed(root, h);
+    for (const c of covered) {
+      const h = c.harness.name;
+      const b = bed(root, c, campaign, child);
       const ref = await reference(b, source, cwd);
       console.log(
         `  ${h}: an uninterrupted handoff passes ${ref.points} crash points in ${Math.round(ref.ms)} ms, ` +
@@ -336,12 +361,10 @@ async function main(): Promise<number> {
       beds.set(h, { ...b, ref });
     }
     for (let i = 0; i < kills; i++) {
-      const b = beds.get(HARNESSES[i % HARNESSES.length]!)!;
+      const b = beds.get(targets[i % targets.length]!)!;
       const t = tallies.get(b.target)!;
       const baseline = await listedIds(b);
-      const id = findHarness(builtinRegistry, b.target).store.newId(
-        new Date(Date.UTC(2026, 0, 1) + i * 1000),
-      );
+      const id = b.harness.store.newId(new Date(Date.UTC(2026, 0, 1) + i * 1000));
       const args = handoffArgs(b, source, cwd, id);
       const duringUndo = random() < 1 / 3;
       const atPoint = random() < 0.5;

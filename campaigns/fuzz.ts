@@ -10,8 +10,8 @@
  */
 import { randomInt } from "node:crypto";
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { builtinCoverage } from "../tests/helpers/harness-material.ts";
 import { runCampaign } from "./fuzz/campaign.ts";
 import { MIB, runLongRuns } from "./fuzz/long-run-campaign.ts";
 import {
@@ -28,20 +28,21 @@ const LONG_RUNS = 21;
 const LONG_RUN_MIB = 2;
 const USAGE = `usage: npm run fuzz -- [--mutants N] [--seed S] [--only I,J,...] [--save DIR] [--fixture TEXT]
                          [--budget-ms MS] [--workers N] [--long-runs N] [--long-run-mib N]
-                         [--only-long I,J,...] [--long-run-timeout-ms MS]
+                         [--only-long I,J,...] [--long-run-timeout-ms MS] [--harness-module PATH]...
   --mutants N     how many mutants (default 2000)
   --seed S        the generator's seed (default: a random one, printed)
   --only I,J      run only these mutants (indexes as a crash report prints them), and no long run
   --save DIR      save a copy of each mutant run to DIR
-  --fixture TEXT  mutate only fixtures whose path under fixtures/ contains TEXT
+  --fixture TEXT  mutate only fixtures whose name (<harness>/<path in its fixtures>) contains TEXT
   --budget-ms MS  how long one mutant may run before it counts as a hang (default 20000)
   --workers N     worker threads, and long-run commands at once (default: up to 2)
   --long-runs N   how many long-run cases (default ${LONG_RUNS}: every text field of every harness once)
   --long-run-mib N  each case's run is 1 to N MiB (default ${LONG_RUN_MIB}; 16 for the full campaign)
   --only-long I,J run only these long-run cases (indexes as a report prints them), and no mutant
-  --long-run-timeout-ms MS  no read command runs longer than this (default 60000)`;
-
-const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+  --long-run-timeout-ms MS  no read command runs longer than this (default 60000)
+  --harness-module PATH  one more harness, with its fixtures, for the mutants (a module exporting
+                  \`harness\` and \`material\`, tests/helpers/harness-material.ts); the long runs run
+                  the CLI as users do, with the built-in harnesses`;
 
 function main(): Promise<number> | number {
   let values;
@@ -59,6 +60,7 @@ function main(): Promise<number> | number {
         "long-run-mib": { type: "string" },
         "only-long": { type: "string" },
         "long-run-timeout-ms": { type: "string" },
+        "harness-module": { type: "string", multiple: true },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -98,6 +100,7 @@ function main(): Promise<number> | number {
       budgetMs: number("budget-ms", values["budget-ms"], 20_000, 1),
       ...(values.save ? { saveDir: values.save } : {}),
       ...(values.fixture ? { fixture: values.fixture } : {}),
+      ...(values["harness-module"] ? { harnessModules: values["harness-module"] } : {}),
     });
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -119,6 +122,7 @@ interface Run {
   budgetMs: number;
   saveDir?: string;
   fixture?: string;
+  harnessModules?: string[];
 }
 
 async function run(options: Run): Promise<number> {
@@ -130,7 +134,6 @@ async function run(options: Run): Promise<number> {
     let judged = 0;
     results = await runCampaign({
       ...mutantOptions,
-      fixturesRoot: FIXTURES,
       onResult(result) {
         if (result.findings.length) console.log(crashReport(result, options));
         if (++judged % 500 === 0) console.log(`fuzz: ${judged} of ${options.indexes.length} mutants`);
@@ -153,7 +156,7 @@ async function run(options: Run): Promise<number> {
       seed: options.seed,
       indexes: longRuns,
       workers: options.workers,
-      fixturesRoot: FIXTURES,
+      covered: await builtinCoverage(),
       ...(options.fixture ? { fixture: options.fixture } : {}),
       bytes: [MIB, longRunMib * MIB],
       timeoutMs: longRunTimeoutMs,

@@ -10,7 +10,12 @@ import type { Homes } from "./harnesses/types.ts";
 import { type Listed, listSessions, listSessionsByStore } from "./pipeline/list.ts";
 import { type Loaded, type LoadRequest, loadSession } from "./pipeline/load.ts";
 import { convert as convertSession, type Converted, type ConvertRequest } from "./pipeline/convert.ts";
-import { handoff as runHandoff, type HandoffOutcome, type HandoffRequest } from "./pipeline/handoff.ts";
+import {
+  handoff as runHandoff,
+  type HandoffOutcome,
+  type HandoffReplay,
+  type HandoffRequest,
+} from "./pipeline/handoff.ts";
 import {
   undo as runUndo,
   undoable as pendingHandoffs,
@@ -37,6 +42,7 @@ export type {
   Converted,
   ConvertRequest,
   HandoffOutcome,
+  HandoffReplay,
   HandoffRequest,
   Listed,
   Loaded,

@@ -75,7 +75,11 @@ test("plan previews a handoff and writes nothing; handoff carries it out; undo t
   assert.equal(planned.files.length, 1);
   assert.equal(existsSync(planned.files[0]!), false);
   assert.equal(threadRow(codexHome, planned.target.id), undefined);
-  assert.match(planned.reproduce!, new RegExp(`--session-id ${planned.target.id}`));
+  // The plan says, as data, the request that carries it out: the id it minted and the directory it chose.
+  assert.deepEqual(
+    [planned.reproduce!.sessionId, planned.reproduce!.to, planned.reproduce!.cwd],
+    [planned.target.id, "codex", planned.target.cwd],
+  );
   assert.deepEqual(api.undoable(where.bridgeHome), []);
 
   const done = await api.handoff({ ...request, sessionId: planned.target.id });

@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assistantSentinel, checkRecall, checkSent, sentinelPlan } from "../lib/certify-kit/sentinels.ts";
 import { sampleSentinels, sessionParts, writeSample } from "../lib/certify/structure.ts";
+import { sampleFor } from "../lib/samples.ts";
 import { findOnPath, parseVersion } from "../lib/certify-kit/binaries.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certifyRoutes, certifyStyles, coveragePlan } from "../lib/cli/certify-options.ts";
@@ -148,7 +149,7 @@ test("every embedded sample yields user, assistant and tool sentinels that its o
     ] as const
   ) {
     const harness = BUILTIN_HARNESSES[id];
-    const path = writeSample(await harness.integrations.certify!.samples(), version, dir);
+    const path = writeSample(sampleFor(await harness.integrations.certify!.samples!(), version), dir);
     const parts = sessionParts(await harness.store.read(path));
     assert.deepEqual(sampleSentinels(parts), sentinels, `${id} ${version}`);
     assert.deepEqual(checkSent(parts, sentinels), [], `${id} ${version}`);

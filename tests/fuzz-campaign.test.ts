@@ -7,7 +7,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { InputError, RefusedError } from "../lib/errors.ts";
 import { mutantRandom } from "../campaigns/fuzz/random.ts";
 import { mutateFile } from "../campaigns/fuzz/mutate.ts";
@@ -20,9 +19,10 @@ import { placeText, sessionFiles, textFields } from "../campaigns/fuzz/text-fiel
 import { fixtureCatalog } from "../campaigns/fuzz/catalog.ts";
 import { stage } from "../campaigns/fuzz/stage.ts";
 import { builtinRegistry, load } from "../lib/mod.ts";
+import { builtinCoverage, FIXTURES } from "./helpers/harness-material.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
-const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+const covered = await builtinCoverage();
 const SMALL = [
   '{"type":"user","message":{"role":"user","content":"hello"},"timestamp":"2026-11-29T20:58:22Z"}',
   '{"type":"assistant","message":{"role":"assistant","content":"hi"}}',
@@ -96,7 +96,7 @@ test("only the project's own one-line errors naming a file are answers; anything
 });
 
 const PLAIN_TEXT = "claude-code/2.1.328/plain-text.jsonl";
-const PLACED = "claude/projects/-home-user-project/cfcdd08f-8724-4f00-81dd-67b485c7dc83.jsonl";
+const PLACED = "claude-code/projects/-home-user-project/cfcdd08f-8724-4f00-81dd-67b485c7dc83.jsonl";
 
 test("a planted reader that throws a TypeError is reported as a crash of every mutant, with a replay command", async () => {
   const results = await runCampaign({
@@ -104,7 +104,6 @@ test("a planted reader that throws a TypeError is reported as a crash of every m
     indexes: [0, 1],
     workers: 1,
     budgetMs: 600_000,
-    fixturesRoot: FIXTURES,
     fixture: PLAIN_TEXT,
     registryModule: new URL("./helpers/fuzz/crashing-reader.ts", import.meta.url).href,
   });
@@ -130,7 +129,6 @@ test("a planted reader that never returns is stopped by the watchdog and reporte
     indexes: [0],
     workers: 1,
     budgetMs: 3_000,
-    fixturesRoot: FIXTURES,
     fixture: PLAIN_TEXT,
     registryModule: new URL("./helpers/fuzz/hanging-reader.ts", import.meta.url).href,
   });
@@ -146,7 +144,6 @@ test("the real readers answer every mutant of a transcript without a crash", asy
     indexes: [0, 1, 2, 3, 4, 5],
     workers: 1,
     budgetMs: 600_000,
-    fixturesRoot: FIXTURES,
     fixture: PLAIN_TEXT,
   });
   assert.equal(summaryLine(results, 11), "6 mutants, 0 crashes (seed 11)");
@@ -188,7 +185,7 @@ test("a long run is placed in the field the reader reads it from: a Codex tool c
       ["hermes/0.19.0/titled.state.db", "title"],
     ] as const
   ) {
-    const world = stage(fixtureCatalog(FIXTURES, name)[0]!, tempDir("sb-fuzz-place-"));
+    const world = stage(fixtureCatalog(covered, name)[0]!, tempDir("sb-fuzz-place-"), covered);
     const where = { registry: builtinRegistry, homes: world.homes, bridgeHome: world.bridgeHome };
     const [listed] = await builtinRegistry.harnesses.find((h) => name.startsWith(h.name))!.store.list(
       world.homes[name.split("/")[0]!]!,
@@ -209,7 +206,7 @@ test("a long run of 64 KiB of digits in a Claude Code tool result goes through e
     // With one harness, case 4 is the fifth kind of field: tool output.
     indexes: [4],
     workers: 1,
-    fixturesRoot: FIXTURES,
+    covered,
     fixture: "claude-code/2.1.328/thinking-tool-use.jsonl",
     bytes: [64 * 1024, 64 * 1024],
     timeoutMs: 600_000,

@@ -15,11 +15,14 @@ import { tempDir } from "./helpers/tmp.ts";
 const FUZZ_FIXTURES = fileURLToPath(new URL("./fixtures/fuzz/", import.meta.url));
 const now = new Date("2026-12-01T06:00:00Z");
 
+/** Every registered harness: each finding's session must convert to all of them. */
+const NAMES = api.builtinRegistry.harnesses.map((h) => h.name);
+
 function world() {
   const root = tempDir("sb-fuzz-found-");
   return {
     root,
-    homes: { "claude-code": join(root, "claude"), codex: join(root, "codex"), hermes: join(root, "hermes") },
+    homes: Object.fromEntries(NAMES.map((name) => [name, join(root, name)])),
     bridgeHome: join(root, "bridge"),
   };
 }
@@ -29,7 +32,7 @@ async function convertsToEveryHarness(
   session: api.Session,
 ): Promise<string[]> {
   const converted: string[] = [];
-  for (const to of ["claude-code", "codex", "hermes"]) {
+  for (const to of NAMES) {
     const done = await api.convert({
       ...where,
       source: { session },
@@ -55,13 +58,13 @@ test("a Hermes export whose model is not a string reads without a model, reports
     undefined,
   ]]);
   assert.deepEqual(session.drift.map((d) => d.problem), ["unexpected shape at /model: must be string,null"]);
-  assert.deepEqual(await convertsToEveryHarness(where, session), ["claude-code", "codex", "hermes"]);
+  assert.deepEqual(await convertsToEveryHarness(where, session), NAMES);
 });
 
 test("a Hermes state.db row with blobs for its model and title and text for its token counts reads without them", async () => {
   const where = world();
-  mkdirSync(where.homes.hermes, { recursive: true });
-  const db = join(where.homes.hermes, "state.db");
+  mkdirSync(where.homes.hermes!, { recursive: true });
+  const db = join(where.homes.hermes!, "state.db");
   copyFileSync(fileURLToPath(new URL("../fixtures/hermes/0.19.0/text-turns.state.db", import.meta.url)), db);
   const conn = new DatabaseSync(db);
   conn.exec("UPDATE sessions SET model = x'ff00', input_tokens = 'many', title = x'01'");
@@ -71,7 +74,7 @@ test("a Hermes state.db row with blobs for its model and title and text for its 
   assert.deepEqual(session.meta.models, []);
   assert.equal(session.meta.usage, undefined);
   assert.equal(typeof session.meta.title, "string");
-  assert.deepEqual(await convertsToEveryHarness(where, session), ["claude-code", "codex", "hermes"]);
+  assert.deepEqual(await convertsToEveryHarness(where, session), NAMES);
 });
 
 test("a Hermes row whose tool_calls list holds something that is no call copies to Hermes with the entry skipped for naming", async () => {
@@ -154,22 +157,22 @@ test("tool arguments nested too deep to walk are kept as the text the model wrot
     call?.type === "tool_call" ? call.input : undefined,
     `${"[".repeat(5_000)}${"]".repeat(5_000)}`,
   );
-  assert.deepEqual(await convertsToEveryHarness(where, session), ["claude-code", "codex", "hermes"]);
+  assert.deepEqual(await convertsToEveryHarness(where, session), NAMES);
 });
 
 test("a damaged Hermes state.db whose schema text spans lines is named in one line", async () => {
   // Found as seed 2026 mutant 9708: SQLite quotes the damaged trigger's SQL, line breaks and all.
   const where = world();
-  mkdirSync(where.homes.hermes, { recursive: true });
+  mkdirSync(where.homes.hermes!, { recursive: true });
   copyFileSync(
     join(FUZZ_FIXTURES, "hermes-state-db-schema-quoting-lines.db"),
-    join(where.homes.hermes, "state.db"),
+    join(where.homes.hermes!, "state.db"),
   );
   const { broken } = await api.list(where);
   assert.equal(broken.length, 1);
   assert.equal(
     broken[0]!.error,
-    `${join(where.homes.hermes, "state.db")}: the database is damaged (malformed database schema ` +
+    `${join(where.homes.hermes!, "state.db")}: the database is damaged (malformed database schema ` +
       `(messages_fts_update) - unrecognized token: "') ); END")`,
   );
 });

@@ -6,26 +6,23 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { HANDSHAKE_OPEN, INTERRUPTED_RESULT, isHandshake } from "../lib/handshake/handshake.ts";
 import type { Session } from "../lib/ir/schema.ts";
-import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
-import { makeCodexHome } from "./helpers/codex.ts";
+import { builtinCoverage, expectedFor, preparedHomes } from "./helpers/harness-material.ts";
 import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const FIXTURE = claudeFixture("interrupted-queued");
-const TARGETS: HarnessName[] = ["claude-code", "codex", "hermes"];
+/** Every registered harness (a new one must say below how it names the shell and treats an open call). */
+const TARGETS = builtinRegistry.harnesses.map((h) => h.name);
 
 const root = tempDir();
-const codexHome = join(root, "codex");
-makeCodexHome(codexHome);
-const hermesHome = join(root, "hermes");
-mkdirSync(hermesHome);
+const { flags: homeFlags } = preparedHomes(await builtinCoverage(), root);
 
 interface Converted {
   text: string;
@@ -35,7 +32,7 @@ interface Converted {
 const converted = new Map<string, Promise<Converted>>();
 
 /** The fixture rendered for `target` (once per flag set), and that output read back by the target's reader. */
-async function convert(target: HarnessName, leaveOpen: boolean): Promise<Converted> {
+async function convert(target: string, leaveOpen: boolean): Promise<Converted> {
   const key = `${target}:${leaveOpen}`;
   if (!converted.has(key)) {
     const out = join(root, `${target}${leaveOpen ? "-open" : ""}.out`);
@@ -46,16 +43,13 @@ async function convert(target: HarnessName, leaveOpen: boolean): Promise<Convert
       target,
       "-o",
       out,
-      "--codex-home",
-      codexHome,
-      "--hermes-home",
-      hermesHome,
+      ...homeFlags,
       ...(leaveOpen ? ["--no-stub-open-calls"] : []),
     ]);
     assert.equal(r.code, 0, r.stderr);
     converted.set(
       key,
-      BUILTIN_HARNESSES[target].store.read(out).then((session) => ({
+      findHarness(builtinRegistry, target).store.read(out).then((session) => ({
         text: readFileSync(out, "utf8"),
         session,
       })),
@@ -82,7 +76,7 @@ test("the captured fixture has one open Bash call and one queued message", async
 });
 
 /** The shell tool as each target names it: a stub or handshake naming `Bash` in Hermes would name no tool. */
-const SHELL: Record<HarnessName, string> = {
+const SHELL: Record<string, string> = {
   "claude-code": "Bash",
   codex: "exec_command",
   hermes: "terminal",
@@ -111,7 +105,7 @@ for (const target of TARGETS) {
       b.type === "tool_call" && b.id === CALL_ID
     );
     assert.ok(call?.type === "tool_call");
-    assert.equal(call.name, SHELL[target]);
+    assert.equal(call.name, expectedFor(SHELL, target, "shell tool name"));
     const results = session.messages.flatMap((m) => m.blocks).filter((b) =>
       b.type === "tool_result" && b.callId === CALL_ID
     );
@@ -129,7 +123,7 @@ for (const target of TARGETS) {
     assert.ok(
       handshake.includes(
         "Interrupted tool calls (still running when the session stopped; no result was recorded):\n" +
-          `- ${SHELL[target]} (${CALL_ID})\n`,
+          `- ${expectedFor(SHELL, target, "shell tool name")} (${CALL_ID})\n`,
       ),
       handshake,
     );
@@ -150,10 +144,7 @@ for (const target of TARGETS) {
       target,
       "-o",
       join(root, `${target}-report.out`),
-      "--codex-home",
-      codexHome,
-      "--hermes-home",
-      hermesHome,
+      ...homeFlags,
       "--no-stub-open-calls",
       "--json",
     ]);
@@ -163,11 +154,15 @@ for (const target of TARGETS) {
     }).report;
     const entry = report.entries.find((e) => e.code === "open-tool-calls");
     assert.equal(entry?.severity, "loss");
-    const behaviour = {
-      "claude-code": "drops such a call from what it sends, so the model never sees it",
-      codex: 'sends an "aborted" output of its own',
-      hermes: "sends a placeholder pointing at a summary that does not exist",
-    }[target];
+    const behaviour = expectedFor(
+      {
+        "claude-code": "drops such a call from what it sends, so the model never sees it",
+        codex: 'sends an "aborted" output of its own',
+        hermes: "sends a placeholder pointing at a summary that does not exist",
+      },
+      target,
+      "behaviour on resume with an open call",
+    );
     assert.equal(
       entry?.detail,
       `interrupted tool calls left without a result (--no-stub-open-calls): on resume ${target} ${behaviour}`,

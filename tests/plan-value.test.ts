@@ -6,44 +6,35 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
-import type { HarnessName } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
-import { createHermesStore } from "../lib/harnesses/hermes/first-run.ts";
 import { RefusedError } from "../lib/errors.ts";
 import { handoffPlan } from "../lib/harnesses/plan.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
-import { makeCodexHome } from "./helpers/codex.ts";
+import { builtinCoverage, preparedHomes } from "./helpers/harness-material.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
 const now = new Date("2026-12-01T03:00:00Z");
 let n = 0;
 
-function freshHomes(): { homes: Record<HarnessName, string>; cwd: string; bridgeHome: string } {
+/** Every registered harness, with its test material (how a home is made ready to take a handoff). */
+const covered = await builtinCoverage();
+
+function freshHomes(): { homes: Record<string, string>; cwd: string; bridgeHome: string } {
   const dir = join(root, `w${n++}`);
-  const homes = {
-    "claude-code": join(dir, "claude"),
-    codex: join(dir, "codex"),
-    hermes: join(dir, "hermes"),
-  };
-  mkdirSync(homes["claude-code"], { recursive: true });
-  makeCodexHome(homes.codex);
-  createHermesStore(homes.hermes, "fake-model-1");
+  const { homes } = preparedHomes(covered, dir);
   const cwd = join(dir, "project");
   mkdirSync(cwd);
   return { homes, cwd, bridgeHome: join(dir, "bridge") };
 }
 
-const TARGETS: HarnessName[] = ["claude-code", "codex", "hermes"];
-
-for (const name of TARGETS) {
+for (const { harness: target } of covered) {
+  const name = target.name;
   test(`a ${name} plan previews as plain data, writes nothing, and a copy of it commits`, async () => {
-    const target = BUILTIN_HARNESSES[name];
     const { homes, cwd, bridgeHome } = freshHomes();
     const session = await readClaudeSession(claudeFixture("interactive"));
     const options = { id: target.store.newId(now, session), cwd, now, stubOpenCalls: false };
-    const plan = await target.store.plan(session, options, homes[name], false);
+    const plan = await target.store.plan(session, options, homes[name]!, false);
     const { commit: _commit, ...preview } = plan;
     assert.equal(preview.refusal, undefined);
     assert.deepEqual(JSON.parse(JSON.stringify(preview)), preview);
@@ -59,17 +50,16 @@ for (const name of TARGETS) {
   });
 
   test(`a refused ${name} plan's commit refuses with the preview's reason`, async () => {
-    const target = BUILTIN_HARNESSES[name];
     const { homes, cwd, bridgeHome } = freshHomes();
     const session = await readClaudeSession(claudeFixture("interactive"));
     const options = { id: target.store.newId(now, session), cwd, now, stubOpenCalls: false };
-    await (await target.store.plan(session, options, homes[name], false)).commit({
+    await (await target.store.plan(session, options, homes[name]!, false)).commit({
       force: false,
       backup: false,
       now,
       bridgeHome,
     });
-    const again = await target.store.plan(session, options, homes[name], false);
+    const again = await target.store.plan(session, options, homes[name]!, false);
     assert.match(again.refusal ?? "", /already exists|already registered/);
     await assert.rejects(
       again.commit({ force: false, backup: true, now, bridgeHome }),

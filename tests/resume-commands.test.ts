@@ -119,7 +119,10 @@ test("a dry run's command to carry out the plan names a home given only by a var
   const id = (r.json.target as { id: string }).id;
   assert.equal(
     r.json.reproduce,
-    `session-bridge handoff ${source.id} --to codex --from claude --cwd '${target.replace("'", `'\\''`)}' ` +
+    // `--from claude` was resolved once, where the command began: the plan names the harness by its name.
+    `session-bridge handoff ${source.id} --to codex --from claude-code --cwd '${
+      target.replace("'", `'\\''`)
+    }' ` +
       `--session-id ${id} --claude-home ${root}/homes/claude --codex-home ${root}/homes/codex`,
   );
 });

@@ -5,6 +5,7 @@
  * and documents its home flag, with no line outside the test tree naming it.
  */
 import { test } from "node:test";
+import { spawnSync } from "node:child_process";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -16,6 +17,15 @@ import { runCli } from "./helpers/cli.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import {
+  capturedSessions,
+  coverage,
+  loadHarnessModule,
+  MissingMaterial,
+} from "./helpers/harness-material.ts";
+import { runCampaign } from "../campaigns/fuzz/campaign.ts";
+import { summaryLine } from "../campaigns/fuzz/report.ts";
+import { scriptArgv } from "../lib/runtime.ts";
 
 const registry = withHarness(builtinRegistry, toy);
 
@@ -202,4 +212,82 @@ test("nothing outside the test tree names the toy: the descriptor and one regist
     .filter((f) => f.endsWith(".ts"))
     .filter((f) => /\btoy\b/i.test(readFileSync(join(lib, f), "utf8")));
   assert.deepEqual(naming, []);
+});
+
+// The steps past the core (docs/ADDING-A-HARNESS.md): the toy's test material (tests/helpers/toy-harness/
+// material.ts and fixtures/), its certify driver, and the campaigns, each taking the toy as a harness module.
+const TOY_MODULE = fileURLToPath(new URL("./helpers/toy-harness/module.ts", import.meta.url));
+
+test("step 4: the toy's test material is found beside it, and a harness without material is named with what it lacks", async () => {
+  const { registry: extended, covered } = await coverage(builtinRegistry, [
+    await loadHarnessModule(TOY_MODULE),
+  ]);
+  assert.deepEqual(extended.harnesses.map((h) => h.name), [
+    ...builtinRegistry.harnesses.map((h) => h.name),
+    "toy",
+  ]);
+  const toyCovered = covered.find((c) => c.harness.name === "toy")!;
+  const sessions = await capturedSessions(toyCovered, tempDir());
+  assert.deepEqual(sessions.map((s) => s.label), ["toy 1.0.0 thinking-tool-use.jsonl"]);
+  const stranger = { ...toy, name: "stranger", aliases: [], home: { ...toy.home, flag: "stranger-home" } };
+  await assert.rejects(
+    coverage(withHarness(builtinRegistry, stranger)),
+    (error: unknown) =>
+      error instanceof MissingMaterial &&
+      error.message ===
+        "harness stranger has no test material: add tests/helpers/harnesses/stranger.ts exporting `material`",
+  );
+});
+
+test("step 5: the fuzz campaign mutates the toy's captured sessions and every reader and writer answers them", async () => {
+  const results = await runCampaign({
+    seed: 3,
+    indexes: [0, 1, 2, 3, 4, 5],
+    workers: 1,
+    budgetMs: 600_000,
+    fixture: "toy/",
+    harnessModules: [TOY_MODULE],
+  });
+  assert.deepEqual(new Set(results.map((r) => r.fixture)), new Set(["toy/1.0.0/thinking-tool-use.jsonl"]));
+  assert.equal(summaryLine(results, 3), "6 mutants, 0 crashes (seed 3)");
+  // Placed in the toy's home, found by its listing, and converted to every harness (the toy included).
+  assert.ok(results.some((r) => r.loaded > 0 && r.converted >= 4), JSON.stringify(results));
+});
+
+test("step 6: the crash campaign kills handoffs into the toy and its undo, and finds nothing half-done", () => {
+  const [bin, ...pre] = scriptArgv(fileURLToPath(new URL("../campaigns/crash-test.ts", import.meta.url)));
+  const r = spawnSync(
+    bin!,
+    [...pre, "--kills", "8", "--mb", "1", "--seed", "11", "--harness-module", TOY_MODULE],
+    { encoding: "utf8", env: { ...process.env, SESSION_BRIDGE_DEBUG: "" } },
+  );
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^ {2}toy: an uninterrupted handoff passes \d+ crash points/m);
+  assert.match(
+    r.stdout,
+    /^ {2}toy: 2 kills .*, 0 corrupt stores, 0 half sessions visible, 0 sessions undo or recovery cannot see, 0 debris after recovery, 0 targets not restored by undo, 0 ledgers untrue after a killed undo$/m,
+  );
+});
+
+test("step 7: structure-only certify hands the toy's captured sample off to the toy through its driver", async () => {
+  const { root, env } = world();
+  const toyBin = join(root, "bin", "toy");
+  mkdirSync(join(root, "bin"));
+  // The toy has no binary: certify only asks the one it is given for its version.
+  writeFileSync(toyBin, "#!/bin/sh\necho 'toy 1.0.0'\n", { mode: 0o755 });
+  const r = await runCli(
+    ["certify", "--structure-only", "--pairs", "toy:toy", "--toy-bin", toyBin, "--json"],
+    { ...env, PATH: join(root, "bin") },
+    undefined,
+    registry,
+  );
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const report = JSON.parse(r.stdout) as {
+    results: { hops: string[]; outcome: string; reasons: string[] }[];
+  };
+  assert.deepEqual(report.results.map((row) => [row.hops, row.outcome, row.reasons]), [[
+    ["toy", "toy"],
+    "pass",
+    [],
+  ]]);
 });

@@ -12,7 +12,8 @@ import { readEnds, startListing, type TuiContext } from "../lib/tui/data.ts";
 import type { Row } from "../lib/tui/row.ts";
 import { endsMatch, SCAN_CONCURRENCY, scanEnds } from "../lib/tui/search.ts";
 import { centeredWindow } from "../lib/tui/window.ts";
-import { type Registry, stores } from "../lib/mod.ts";
+import { type HandoffReplay, type Registry, stores } from "../lib/mod.ts";
+import { handoffCommandLine } from "../lib/cli/replay.ts";
 import { DatabaseSync } from "node:sqlite";
 import {
   holdingStore,
@@ -33,7 +34,9 @@ const KEYS = { enter: "\r", escape: ESC, down: `${ESC}[B`, tab: "\t" };
 
 function contextFor(homes: TuiHomes): TuiContext {
   const env = tuiEnv(homes);
-  return { ...stores({ env }), env, targetVersions: {}, cwd: homes.project, now: () => new Date() };
+  const where = stores({ env });
+  const commandLine = (replay: HandoffReplay) => handoffCommandLine(replay, where.registry);
+  return { ...where, env, targetVersions: {}, cwd: homes.project, now: () => new Date(), commandLine };
 }
 
 /** The stores alone, for calling the library directly. */

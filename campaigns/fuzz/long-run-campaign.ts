@@ -8,14 +8,13 @@
  * takes on the ordinary text (it is then stopped), or runs past the hard time-out.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as api from "../../lib/mod.ts";
 import { scriptArgv } from "../../lib/runtime.ts";
-import { createCodexStore } from "../../lib/harnesses/codex/first-run.ts";
-import { createHermesStore } from "../../lib/harnesses/hermes/first-run.ts";
+import type { Covered } from "../../tests/helpers/harness-material.ts";
 import { type Fixture, fixtureCatalog } from "./catalog.ts";
 import type { Finding } from "./exercise.ts";
 import { LONG_RUNS, type LongRun, longRunText, ORDINARY } from "./long-runs.ts";
@@ -37,8 +36,6 @@ export const SLOWDOWN = 10;
 const FLOOR_SECONDS = 0.2;
 export const MIB = 1024 * 1024;
 const MAIN = fileURLToPath(new URL("../../main.ts", import.meta.url));
-/** The roles whose fixtures are a harness's session (not a file `load` must refuse). */
-const SESSION_ROLES: readonly Fixture["role"][] = ["claude-transcript", "codex-rollout", "hermes-db"];
 /** The errors the CLI answers with; any other error a command ends on is a crash. */
 const ANSWERS = ["InputError", "RefusedError", "DiskFullError"];
 
@@ -47,7 +44,8 @@ export interface LongRunOptions {
   /** The cases' indexes. */
   indexes: number[];
   workers: number;
-  fixturesRoot: string;
+  /** The harnesses under test, with their material (their fixtures; how a home takes a handoff). */
+  covered: readonly Covered[];
   /** Only fixtures whose name contains this. */
   fixture?: string;
   /** A case's run is between these many bytes (both included), picked by its generator. */
@@ -82,8 +80,9 @@ export interface LongRunResult {
 }
 
 export async function runLongRuns(options: LongRunOptions): Promise<LongRunResult[]> {
-  const catalog = fixtureCatalog(options.fixturesRoot, options.fixture)
-    .filter((f) => SESSION_ROLES.includes(f.role));
+  // Only a harness's sessions, not the files `load` must refuse.
+  const catalog = fixtureCatalog(options.covered, options.fixture)
+    .filter((f) => f.placement?.role === "session");
   const scratch = mkdtempSync(join(tmpdir(), "sb-fuzz-long-"));
   const queue = [...options.indexes];
   const results: LongRunResult[] = [];
@@ -124,7 +123,7 @@ interface Plan {
 export function planCase(
   index: number,
   catalog: readonly Fixture[],
-  options: Pick<LongRunOptions, "seed" | "bytes" | "runs">,
+  options: Pick<LongRunOptions, "seed" | "bytes" | "runs" | "covered">,
 ): Plan {
   const random = longRunRandom(options.seed, index);
   const harnesses = [...new Set(catalog.map(harnessOf))];
@@ -139,11 +138,11 @@ export function planCase(
     kind: FIELD_KINDS[Math.floor(pair / harnesses.length)]!,
     run: random.pick(options.runs ?? LONG_RUNS),
     bytes: random.int(options.bytes[0], options.bytes[1]),
-    to: random.pick(api.builtinRegistry.harnesses).name,
+    to: random.pick(options.covered).harness.name,
   };
 }
 
-const harnessOf = (f: Fixture) => f.name.split("/")[0]!;
+const harnessOf = (f: Fixture) => f.harness;
 
 async function runCase(
   index: number,
@@ -162,7 +161,7 @@ async function runCase(
     timings: [],
   };
   try {
-    const chosen = await chooseField(plan, root, longRunRandom(options.seed, index));
+    const chosen = await chooseField(plan, root, longRunRandom(options.seed, index), options.covered);
     if (!chosen) {
       // No fixture of the harness has such a field (a harness that keeps no reasoning): nothing to time.
       result.description = `no ${plan.kind} in any fixture of ${plan.harness}`;
@@ -170,8 +169,11 @@ async function runCase(
     }
     result.fixture = chosen.fixture.name;
     result.description += `, converted and handed off to ${plan.to}`;
-    const ordinary = withTargetStores(chosen.world);
-    const hostile = withTargetStores(stage(chosen.fixture, join(root, "hostile")));
+    const ordinary = withTargetStores(chosen.world, options.covered);
+    const hostile = withTargetStores(
+      stage(chosen.fixture, join(root, "hostile"), options.covered),
+      options.covered,
+    );
     const lengthened = (text: string) =>
       plan.kind === "path" ? `${chosen.field.value}/${text}` : `${chosen.field.value} ${text}`;
     for (const [world, run] of [[ordinary, ORDINARY], [hostile, plan.run]] as const) {
@@ -189,9 +191,9 @@ async function runCase(
       cwd: world.output,
     });
     for (const command of READ_COMMANDS) {
-      const calm = await runCli(command.argv(target(ordinary)), ordinary, options.timeoutMs);
+      const calm = await runCli(command.argv(target(ordinary)), ordinary, options.timeoutMs, options.covered);
       const bound = Math.min(options.timeoutMs, SLOWDOWN * Math.max(calm.seconds, FLOOR_SECONDS) * 1000);
-      const timed = await runCli(command.argv(target(hostile)), hostile, bound);
+      const timed = await runCli(command.argv(target(hostile)), hostile, bound, options.covered);
       result.timings.push({
         command: command.name,
         ordinarySeconds: calm.seconds,
@@ -225,10 +227,11 @@ async function chooseField(
   plan: Plan,
   root: string,
   random: Random,
+  covered: readonly Covered[],
 ): Promise<{ fixture: Fixture; world: Staged; ref: string; field: TextField } | undefined> {
-  const harness = api.builtinRegistry.harnesses.find((h) => h.name === plan.harness)!;
+  const harness = covered.find((c) => c.harness.name === plan.harness)!.harness;
   for (const fixture of plan.fixtures) {
-    const world = stage(fixture, join(root, "ordinary"));
+    const world = stage(fixture, join(root, "ordinary"), covered);
     const where = { registry: api.builtinRegistry, homes: world.homes, bridgeHome: world.bridgeHome };
     for (const listed of await harness.store.list(world.homes[harness.name]!)) {
       const { session } = await api.load({ ...where, ref: listed.path });
@@ -242,10 +245,15 @@ async function chooseField(
   return undefined;
 }
 
-/** A world whose every harness has a store (as after a first run), so a handoff to any of them is planned. */
-export function withTargetStores(world: Staged): Staged {
-  if (!existsSync(join(world.homes.codex!, "state_5.sqlite"))) createCodexStore(world.homes.codex!);
-  if (!existsSync(join(world.homes.hermes!, "state.db"))) createHermesStore(world.homes.hermes!);
+/**
+ * A world whose every harness has a store (as after a first run), so a handoff to any of them is planned: each
+ * home the staging left empty is made one a handoff can write into.
+ */
+export function withTargetStores(world: Staged, covered: readonly Covered[]): Staged {
+  for (const { harness, material } of covered) {
+    const home = world.homes[harness.name]!;
+    if (!readdirSync(home).length) material.prepareHome(home);
+  }
   return world;
 }
 
@@ -261,15 +269,19 @@ interface CliRun {
 const STDERR_KEPT = 16 * 1024;
 
 /** The CLI in a process of its own over `world`'s homes, killed after `limitMs`. */
-function runCli(argv: string[], world: Staged, limitMs: number): Promise<CliRun> {
+function runCli(
+  argv: string[],
+  world: Staged,
+  limitMs: number,
+  covered: readonly Covered[],
+): Promise<CliRun> {
   const [bin, ...pre] = scriptArgv(MAIN);
   mkdirSync(join(world.root, "home"), { recursive: true });
   const env = {
     ...process.env,
     HOME: join(world.root, "home"),
-    CLAUDE_CONFIG_DIR: world.homes["claude-code"],
-    CODEX_HOME: world.homes.codex,
-    HERMES_HOME: world.homes.hermes,
+    // Each harness's home through its own variable, as a user's shell names it.
+    ...Object.fromEntries(covered.map(({ harness }) => [harness.home.env, world.homes[harness.name]])),
     SESSION_BRIDGE_HOME: world.bridgeHome,
     // The error's stack says whether it is one of the CLI's answers or something it did not expect.
     SESSION_BRIDGE_DEBUG: "1",

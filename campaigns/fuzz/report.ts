@@ -7,11 +7,16 @@ export interface ReportContext {
   seed: number;
   /** The fixture filter the campaign ran with (a replay needs it to pick the same fixture). */
   fixture?: string;
+  /** The harness modules the campaign ran with (a replay needs them for the same catalog). */
+  harnessModules?: readonly string[];
 }
 
 /** A crash, escaped for a terminal: its messages quote mutated session bytes. */
 export function crashReport(result: MutantResult, context: ReportContext): string {
-  const fixture = context.fixture ? ` --fixture ${JSON.stringify(context.fixture)}` : "";
+  const fixture = [
+    ...(context.fixture ? [` --fixture ${JSON.stringify(context.fixture)}`] : []),
+    ...(context.harnessModules ?? []).map((m) => ` --harness-module ${JSON.stringify(m)}`),
+  ].join("");
   return terminalText([
     `crash: seed ${context.seed} mutant ${result.index}: fixtures/${result.fixture ?? "?"}: ${
       result.mutation ?? "?"
@@ -55,7 +60,10 @@ export interface LongRunContext extends ReportContext {
 
 /** A failing long-run case: what it placed where, each command that crashed or was stopped, its replay. */
 export function longRunReport(result: LongRunResult, context: LongRunContext): string {
-  const fixture = context.fixture ? ` --fixture ${JSON.stringify(context.fixture)}` : "";
+  const fixture = [
+    ...(context.fixture ? [` --fixture ${JSON.stringify(context.fixture)}`] : []),
+    ...(context.harnessModules ?? []).map((m) => ` --harness-module ${JSON.stringify(m)}`),
+  ].join("");
   return terminalText([
     `long run: seed ${context.seed} case ${result.index}: fixtures/${
       result.fixture ?? "?"

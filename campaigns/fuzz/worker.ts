@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import { builtinRegistry, type Registry } from "../../lib/mod.ts";
+import { coverage, loadHarnessModule } from "../../tests/helpers/harness-material.ts";
 import { fixtureCatalog } from "./catalog.ts";
 import { exercise, type Exercised } from "./exercise.ts";
 import { mutateFile } from "./mutate.ts";
@@ -15,11 +16,12 @@ import { stage } from "./stage.ts";
 
 export interface WorkerSetup {
   seed: number;
-  fixturesRoot: string;
   /** Only fixtures whose name contains this. */
   fixture?: string;
   /** A module exporting `registry` to use instead of the built-in harnesses (tests plant readers this way). */
   registryModule?: string;
+  /** Harness modules (`harness` and `material`) whose harnesses join the registry, their fixtures the catalog. */
+  harnessModules?: readonly string[];
   /** Where a copy of each mutant is saved, if anywhere. */
   saveDir?: string;
   /** This worker's scratch folder. */
@@ -33,10 +35,13 @@ export type WorkerMessage =
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
-const catalog = fixtureCatalog(setup.fixturesRoot, setup.fixture);
-const registry: Registry = setup.registryModule
-  ? ((await import(setup.registryModule)) as { registry: Registry }).registry
-  : builtinRegistry;
+const { registry, covered } = await coverage(
+  setup.registryModule
+    ? ((await import(setup.registryModule)) as { registry: Registry }).registry
+    : builtinRegistry,
+  await Promise.all((setup.harnessModules ?? []).map(loadHarnessModule)),
+);
+const catalog = fixtureCatalog(covered, setup.fixture);
 
 port.on("message", async (index: number) => {
   const root = join(setup.scratch, `mutant-${index}`);
@@ -44,7 +49,7 @@ port.on("message", async (index: number) => {
   try {
     const random = mutantRandom(setup.seed, index);
     const fixture = random.pick(catalog);
-    const staged = stage(fixture, root);
+    const staged = stage(fixture, root, covered);
     const mutation = mutateFile(staged.target, staged.kind, random);
     let saved: string | undefined;
     if (setup.saveDir) {

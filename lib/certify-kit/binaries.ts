@@ -29,7 +29,8 @@ export function findOnPath(command: string, path = ""): string | undefined {
 
 /** The first dotted version in what `<bin> --version` prints ("2.1.328 (Claude Code)", "codex-cli 0.169.0"). */
 export function parseVersion(output: string): string | undefined {
-  return /\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(output)?.[0];
+  // From the first digit of a run only (the look-behind): a later start in the same run meets the same dot.
+  return /(?<!\d)\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?/.exec(output)?.[0];
 }
 
 /**

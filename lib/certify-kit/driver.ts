@@ -125,6 +125,11 @@ export interface HarnessUnderTest {
   lastRequest(): SentMessage[];
   /** Whether the harness's own listing shows the session (picker data, `sessions list`, project bucket). */
   listed(sessionId: string, cwd: string): Promise<boolean>;
+  /**
+   * The captured session structure-only certify seeds from, for a harness whose sample the binary does not
+   * embed (a built-in harness's descriptor has its own, `certify.samples()`): its file's name and its lines.
+   */
+  sample?(version: string): { source: string; lines: string[] };
   close(): Promise<void>;
 }
 

@@ -98,7 +98,9 @@ export function killGroup(pid: number | undefined): void {
 
 /** The last `n` characters of a process's stderr, for a one-line failure reason. */
 export function tail(text: string, n = 300): string {
-  return text.trim().slice(-n).replace(/\s*\n\s*/g, " | ");
+  // Each run of whitespace holding a line break becomes one separator; the look-behind starts the pattern only
+  // where a run starts, so a long run without a line break is read once, not once per character.
+  return text.trim().slice(-n).replace(/(?<!\s)[^\S\n]*\n\s*/g, " | ");
 }
 
 /** An environment as a child env: defined values only, without the variables named in `drop`. */

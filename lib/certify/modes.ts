@@ -18,6 +18,7 @@ import {
   sentinelPlan,
 } from "../certify-kit/sentinels.ts";
 import { sampleSentinels, sessionParts, writeSample } from "./structure.ts";
+import { sampleFor } from "../samples.ts";
 import type { Expected, HarnessUnderTest, Mode, Seeded } from "../certify-kit/driver.ts";
 import type { SeedStyle } from "./types.ts";
 
@@ -129,7 +130,10 @@ const structure: ModeRunner = {
   styles: ["exec"],
   async seed(from, _cwd, _style, version, work, registry) {
     const source = findHarness(registry, from.id);
-    const path = writeSample(await source.integrations.certify!.samples(), version, work);
+    const embedded = source.integrations.certify?.samples;
+    const sample = from.sample?.(version) ?? (embedded && sampleFor(await embedded(), version));
+    if (!sample) throw new Error(`${from.id} has no captured sample for structure-only certify`);
+    const path = writeSample(sample, work);
     const expected = sampleSentinels(sessionParts(await source.store.read(path)));
     return { session: path, expected, parts: new ConversationParts(), resume: () => "" };
   },

@@ -7,13 +7,10 @@
 import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Session } from "../ir/schema.ts";
-import { sampleFor } from "../samples.ts";
-import type { Sample } from "../samples.ts";
 import type { Expected, SentMessage } from "../certify-kit/driver.ts";
 
-/** Writes the embedded sample of a harness's `samples` for `version` into `dir`; returns its path. */
-export function writeSample(samples: readonly Sample[], version: string, dir: string): string {
-  const sample = sampleFor(samples, version);
+/** Writes `sample` (a captured session: its file's name and its lines) into `dir`; returns its path. */
+export function writeSample(sample: { source: string; lines: string[] }, dir: string): string {
   const path = join(dir, basename(sample.source));
   writeFileSync(path, `${sample.lines.join("\n")}\n`);
   return path;

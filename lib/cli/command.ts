@@ -16,6 +16,8 @@ export interface Context {
   /** The version to write for, by harness name, from each harness's version variable (SESSION_BRIDGE_CODEX_VERSION). */
   targetVersions: Readonly<Record<string, string>>;
   json: boolean;
+  /** The handoffs a crash interrupted were recovered before the command ran (see CommandEntry.touchesStores). */
+  recovered: boolean;
   now: Date;
   env: Env;
   /** The person to ask before acting on a guess, if stdin and stdout are a terminal. */

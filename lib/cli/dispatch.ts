@@ -45,12 +45,17 @@ export async function runCommand(
     progress?.clear();
     err(`session-bridge: ${line}`);
   });
+  // A handoff a crash cut short is finished or rolled back before a store is read or written, here and only
+  // here for the whole command (the library's handoff and undo are told, so they do not look again). A dry run
+  // changes nothing, so it leaves that to the next real run or to `recover`.
+  const recovers = entry.touchesStores === true && !flag(parsed.values, "dry-run");
   const context: Context = {
     registry,
     homes: resolveHomes(registry.harnesses, homeFlags(parsed.values, registry), env),
     bridgeHome: resolveBridgeHome(env),
     targetVersions: targetVersionsFrom(registry, env),
     json: flag(parsed.values, "json"),
+    recovered: recovers,
     now: new Date(),
     env,
     terminal,
@@ -62,11 +67,7 @@ export async function runCommand(
   const previousLimit = setMaxRecordBytes(limit);
   const previousStreaming = setStreamFromBytes(streaming);
   try {
-    // A handoff a crash cut short is finished or rolled back before a store is read or written (a dry run
-    // changes nothing, so it leaves that to the next real run or to `recover`).
-    if (entry.touchesStores && !flag(parsed.values, "dry-run")) {
-      await (await import("../pipeline/recover.ts")).recoverIfInterrupted(context.bridgeHome);
-    }
+    if (recovers) await (await import("../pipeline/recover.ts")).recoverIfInterrupted(context.bridgeHome);
     return await command.run(parsed, context);
   } finally {
     setMaxRecordBytes(previousLimit);

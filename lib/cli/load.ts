@@ -28,8 +28,8 @@ export function loadSession(ref: string, values: Values, context: Context): Prom
  * a warning on stderr for each store that could not be searched.
  */
 export function storesOf(
-  { now, registry, homes, bridgeHome, env, targetVersions }: Context,
-): Pick<Context, "now" | "registry" | "homes" | "bridgeHome" | "env" | "targetVersions"> & {
+  { now, registry, homes, bridgeHome, env, targetVersions, recovered }: Context,
+): Pick<Context, "now" | "registry" | "homes" | "bridgeHome" | "env" | "targetVersions" | "recovered"> & {
   onSkipped: typeof warnSkipped;
   named: NamedSessions;
 } {
@@ -40,6 +40,7 @@ export function storesOf(
     bridgeHome,
     env,
     targetVersions,
+    recovered,
     onSkipped: warnSkipped,
     named: { registry: aliasRegistry(env), cwd: process.cwd() },
   };

@@ -145,4 +145,5 @@ async function builtinRegistry(): Promise<Registry> {
   return (await import("../harnesses/registry.ts")).builtinRegistry;
 }
 
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
+/** Each run of whitespace holding a line break becomes a space (tried once per run: linear in the text). */
+const oneLine = (text: string) => text.replace(/(?<!\s)[^\S\n]*\n\s*/g, " ");

@@ -32,7 +32,7 @@ export interface EngineOptions {
   /** Default: the process-wide default registry. */
   registry?: SessionRegistry;
   /** Where the stores are, for handing a conversation named for another harness over first. */
-  stores?: { registry?: Registry; homes: Homes; bridgeHome: string };
+  stores?: { registry?: Registry; homes: Homes; bridgeHome: string; recovered?: boolean };
   /** Default: 30 minutes. */
   timeoutMs?: number;
 }
@@ -180,14 +180,15 @@ export class HarnessEngine {
       others.sort((a, b) => String(b.entry.updated_at).localeCompare(String(a.entry.updated_at)))[0];
     if (!newest) return undefined;
     const done = await handoff({
-      source: { ref: newest.entry.native_id, from: newest.harness.name },
-      to: this.harness.name,
+      source: { ref: newest.entry.native_id, from: newest.harness },
+      to: this.harness,
       cwd: this.#options.cwd,
       alias,
       named,
       registry,
       homes: stores.homes,
       bridgeHome: stores.bridgeHome,
+      ...(stores.recovered ? { recovered: true } : {}),
     });
     warnings.push(...(done.aliases?.warnings ?? []));
     return {

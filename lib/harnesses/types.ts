@@ -64,8 +64,11 @@ export interface CertifyHooks {
   /** certify's flag naming the executable, without its dashes (`claude-bin`). */
   binFlag: string;
   driver(): Promise<HarnessDriver>;
-  /** Sessions the real harness wrote, one per captured version, that structure-only certification seeds. */
-  samples(): Promise<readonly Sample[]>;
+  /**
+   * Sessions the real harness wrote, one per captured version, embedded in the binary (`samples.json` in its
+   * folder), that structure-only certification seeds from; absent, its driver's `sample(version)` gives one.
+   */
+  samples?(): Promise<readonly Sample[]>;
 }
 
 /**

@@ -75,7 +75,8 @@ export function streamFromBytes(env: NodeJS.ProcessEnv): number {
 function sizeFrom(env: NodeJS.ProcessEnv, variable: string, fallback: number, least: number): number {
   const given = env[variable];
   if (given === undefined || given === "") return fallback;
-  const m = /^\s*(\d+)\s*([KMG]?)i?B?\s*$/i.exec(given);
+  // Trimmed first: `\s*` on both sides of an empty unit would share a run of spaces in quadratically many ways.
+  const m = /^(\d+)\s*([KMG]?)i?B?$/i.exec(given.trim());
   const bytes = m ? Number(m[1]) * 1024 ** " KMG".indexOf((m[2] || " ").toUpperCase()) : NaN;
   if (!Number.isSafeInteger(bytes) || bytes < least) {
     throw new InputError(

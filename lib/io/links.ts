@@ -29,12 +29,15 @@ export class LinkRefusedError extends RefusedError {
   }
 }
 
-/** What is at `path` itself; nothing when a part of the way is a file (the write fails there on its own). */
+/** What is at `path` itself; nothing when nothing can be there (see below). */
 function lstatOrUndefined(path: string): Stats | undefined {
   try {
     return lstatSync(path, { throwIfNoEntry: false });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined;
+    // A file on the way, or a name longer than the file system allows: nothing can be there (as existsSync
+    // says), and the caller's own checks name why (a Claude Code bucket past 255 bytes is refused by name).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOTDIR" || code === "ENAMETOOLONG") return undefined;
     throw error;
   }
 }

@@ -79,8 +79,10 @@ export interface OtelExporter extends Exporter {
 /** A collector base URL gets the standard traces path, as OTEL_EXPORTER_OTLP_ENDPOINT does. */
 export function tracesUrl(url: string): string {
   const parsed = new URL(url);
-  if (parsed.pathname.replace(/\/+$/, "").endsWith(`/${TRACES_PATH}`)) return parsed.href;
-  parsed.pathname = `${parsed.pathname.replace(/\/+$/, "")}/${TRACES_PATH}`;
+  // Trailing slashes go; the look-behind tries each run of slashes once, not from each of its slashes.
+  const base = parsed.pathname.replace(/(?<!\/)\/+$/, "");
+  if (base.endsWith(`/${TRACES_PATH}`)) return parsed.href;
+  parsed.pathname = `${base}/${TRACES_PATH}`;
   return parsed.href;
 }
 

@@ -86,6 +86,9 @@ const PRICES: Readonly<Record<string, ModelPrice>> = {
   "gpt-5": openai(1.25, 0.125, 10),
 };
 
+/** The longest model name priceOf reads (the regex-safety test's allow-list names this bound). */
+export const LONGEST_MODEL_NAME = 256;
+
 /**
  * The model's price, or undefined. Ids are matched whole, after dropping what names the same model elsewhere:
  * a router's `provider/` prefix, Bedrock's `[region.]anthropic.` and `-v1:0`, a release date (`-20250929`,
@@ -93,6 +96,9 @@ const PRICES: Readonly<Record<string, ModelPrice>> = {
  * `gpt-5.2` or `claude-opus-4-9` is unknown, not priced as a neighbour.
  */
 export function priceOf(model: string): ModelPrice | undefined {
+  // No priced id is near this long, and the suffix patterns below retry from each `[` or `@` of what they read:
+  // a longer name (a hostile session's) is unknown without being read.
+  if (model.length > LONGEST_MODEL_NAME) return undefined;
   const id = model.toLowerCase().trim()
     .replace(/^.*\//, "")
     .replace(/^(?:[a-z]{2,4}\.)?anthropic\./, "")

@@ -14,8 +14,11 @@ export interface RedactionTally {
   count: number;
 }
 
-/** A JSON string literal, escapes included. */
-const STRING_LITERAL = /"(?:[^"\\]|\\.)*"/g;
+/**
+ * A JSON string literal, escapes included. The closing quote is optional so that an unterminated literal is
+ * read once to its end (and left as it is: it does not parse) rather than again from each escaped quote in it.
+ */
+const STRING_LITERAL = /"(?:[^"\\]|\\.)*"?/g;
 
 /**
  * Redacts the string literals of one JSON line in place: each is decoded (so a PEM block's escaped newlines are

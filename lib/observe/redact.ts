@@ -4,6 +4,11 @@
  * its output. Python's `\b` is Unicode-aware and JavaScript's is ASCII-only, so word boundaries are spelled
  * with Unicode look-arounds: `ésk-…` or `本sk-…` is one word to Python and must stay one word here.
  * The patterns after them cover what LazyBridge misses.
+ *
+ * Session text is hostile, so every pattern runs in time linear in its input (tests/regex-safety.test.ts runs a
+ * ReDoS checker over each). Where the plain pattern would be retried from every position of a long run (`eyJ`
+ * inside a run of base64url, a URL scheme inside a run of letters), a look-behind lets it start only at the
+ * run's first candidate: it matches the same text, and reads each run a bounded number of times.
  */
 
 /** A Python `str` word character: Unicode letters and numbers (str.isalnum) plus underscore. */
@@ -20,13 +25,26 @@ export interface SecretPattern {
   keep?: (match: string, ...groups: string[]) => string;
 }
 
+/**
+ * A match that set the group named `pass` is no secret: the pattern read that text only so that it is not read
+ * again from each later position, and it stays as it is, uncounted.
+ */
+const PASS = "pass";
+
 function re(source: string, flags = ""): RegExp {
   return new RegExp(source, `gu${flags}`);
 }
 
 /** LazyBridge 1.8.3's seven patterns. */
 export const LAZYBRIDGE_PATTERNS: readonly SecretPattern[] = [
-  { label: "jwt", pattern: re(String.raw`eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}`) },
+  {
+    // Tried only at the first `eyJ` of a run of base64url (the look-behind finds an earlier one in O(distance)):
+    // a later `eyJ` in the same run has fewer characters before the same dot, so where the first fails it fails.
+    label: "jwt",
+    pattern: re(
+      String.raw`eyJ(?<!eyJ[A-Za-z0-9_-]*?eyJ)[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}`,
+    ),
+  },
   { label: "openai-style-key", pattern: re(String.raw`${START}sk-(?:ant-)?[A-Za-z0-9_-]{20,}`) },
   { label: "stripe-key", pattern: re(String.raw`${START}(?:pk|sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}`) },
   { label: "github-token", pattern: re(String.raw`${START}gh[pousr]_[A-Za-z0-9]{36,}`) },
@@ -42,10 +60,13 @@ export const LAZYBRIDGE_PATTERNS: readonly SecretPattern[] = [
 /** What LazyBridge misses; applied after its seven, so its output on its own patterns is unchanged. */
 export const EXTRA_PATTERNS: readonly SecretPattern[] = [
   {
+    // From a BEGIN line to the first END line after it. With no END line after the first BEGIN there is none
+    // after any later BEGIN either: the rest of the text is then passed over at once instead of being searched
+    // again from every later BEGIN.
     label: "private-key",
     pattern: re(
       String
-        .raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`,
+        .raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|(?<${PASS}>[\s\S]*))`,
     ),
   },
   { label: "github-fine-grained-pat", pattern: re(String.raw`${START}github_pat_[A-Za-z0-9_]{22,}`) },
@@ -73,9 +94,12 @@ export const EXTRA_PATTERNS: readonly SecretPattern[] = [
   { label: "stripe-webhook-secret", pattern: re(String.raw`${START}whsec_[A-Za-z0-9]{24,}`) },
   { label: "sendgrid-key", pattern: re(String.raw`${START}SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`) },
   {
-    // scheme://user:password@host: the user name and host stay readable, the password goes.
+    // scheme://user:password@host: the user name and host stay readable, the password goes. The scheme is tried
+    // only from the first letter of a run of scheme characters: every start in one run reaches the same `://`.
     label: "url-password",
-    pattern: re(String.raw`([A-Za-z][A-Za-z0-9+.-]*://[^\s:/@?#]+:)[^\s@/?#]+@`),
+    pattern: re(
+      String.raw`([A-Za-z](?<![A-Za-z][A-Za-z0-9+.-]*?[A-Za-z])[A-Za-z0-9+.-]*://[^\s:/@?#]+:)[^\s@/?#]+@`,
+    ),
     keep: (_match, prefix) => prefix,
   },
 ];
@@ -97,6 +121,12 @@ export function redactCounting(
   for (const { label, pattern, keep } of patterns) {
     const marker = `<redacted:${label}>`;
     out = out.replace(pattern, (match: string, ...rest: unknown[]) => {
+      const named = rest.at(-1);
+      if (
+        typeof named === "object" && named !== null && (named as Record<string, unknown>)[PASS] !== undefined
+      ) {
+        return match;
+      }
       count++;
       const groups = rest.filter((g): g is string => typeof g === "string");
       const kept = keep ? keep(match, ...groups) : "";

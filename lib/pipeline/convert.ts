@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { InputError } from "../errors.ts";
 import type { SessionHead, SessionStream } from "../ir/stream.ts";
 import type { Harness } from "../harnesses/types.ts";
-import { builtinRegistry, findHarness } from "../harnesses/registry.ts";
+import { builtinRegistry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { publishFile, writeLines } from "../io/publish.ts";
@@ -18,7 +18,7 @@ import { type ConversionReport, withNotes } from "../report/report.ts";
 import { type ConversionRequest, prepareConversion, type PreparedConversion } from "./prepare.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
-import type { StoresRequest } from "./request.ts";
+import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
 import { redactingLines, type RedactionTally } from "../observe/redact-transcript.ts";
 
 /** Where the rendering goes: a new file (replaced only when asked), or an open descriptor such as stdout. */
@@ -58,8 +58,8 @@ export async function convertSession(
 
 export interface ConvertRequest extends EnvironmentOptions, StoresRequest {
   source: SessionSource;
-  /** The target harness whose format the session is rendered in (a name or an alias). */
-  to: string;
+  /** The target harness whose format the session is rendered in (its descriptor, or a name or an alias). */
+  to: HarnessRef;
   /** A file (made only if it does not exist, unless `force`), or an open descriptor such as 1 for stdout. */
   output: string | { fd: number };
   /** Replace `output` if it exists. */
@@ -105,12 +105,15 @@ function keptId(source: SessionHead, target: Harness): { id?: string } {
 /** Reads the source and writes it in the target's format; Ctrl-C mid-write leaves no file and no temp file. */
 export async function convert(request: ConvertRequest): Promise<Converted> {
   const registry = request.registry ?? builtinRegistry;
-  const target = findHarness(registry, request.to);
+  const target = harnessOf(registry, request.to);
   const output = typeof request.output === "string" ? resolve(request.output) : undefined;
   if (output) assertOutputFile(output, "-o");
   // Ctrl-C while reading stops at the reader's next checkpoint; while writing, it leaves no file.
   return await holdingSignals(async () => {
-    const { session: source, skipped } = await sourceSession(request.source, { ...request, registry });
+    const { session: source, harness: from, skipped } = await sourceSession(request.source, {
+      ...request,
+      registry,
+    });
     const destination: Destination = output
       ? { path: output, replace: request.force ?? false }
       : (request.output as { fd: number });
@@ -120,6 +123,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
       target,
       {
         registry,
+        from,
         ...keptId(source, target),
         ...(request.cwd ? { cwd: request.cwd } : {}),
         ...(request.model ? { model: request.model } : {}),

@@ -338,7 +338,8 @@ function damagedStoreFix(h: Harness, broken: BrokenStore, copies: BackupCopy[]):
     return `restore session-bridge's copy from ${named.at} (what was written after it is lost), with ` +
       `${h.title} closed: cp ${shellQuote(named.path)} ${shellQuote(named.original)}`;
   }
-  const file = /(\/[^\s:]+\.(?:db|sqlite|sqlite3))\b/.exec(broken.error)?.[1] ??
+  // A path in the message, from the first slash of a word only (a later slash in it reaches the same ends).
+  const file = /(?<![^\s:])[^\s:/]*(\/[^\s:]+\.(?:db|sqlite|sqlite3))\b/.exec(broken.error)?.[1] ??
     (statSync(broken.store, { throwIfNoEntry: false })?.isFile() ? broken.store : undefined);
   return file
     ? `with ${h.title} closed, check it (sqlite3 ${

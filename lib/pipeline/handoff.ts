@@ -10,7 +10,7 @@ import type { SessionHead } from "../ir/stream.ts";
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
 import type { HandoffPlan, HandoffResult, Harness } from "../harnesses/types.ts";
-import { builtinRegistry, findHarness, type Registry } from "../harnesses/registry.ts";
+import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
 import { defaultHome, homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { prepareConversion } from "./prepare.ts";
@@ -33,7 +33,6 @@ import { recoverIfInterrupted } from "./recover.ts";
 import { assertDirectory, isDirectory } from "../io/paths.ts";
 import { looksLikePath } from "../harnesses/resolve.ts";
 import { holdingSignals } from "../io/interrupt.ts";
-import { shellQuote } from "../io/shell.ts";
 import { newUuid } from "../ids.ts";
 import { ledgerPath, recordOperation, sha256File } from "../store/ledger.ts";
 import { hashReplaced } from "../store/replaced.ts";
@@ -42,14 +41,14 @@ import { provenanceBytes, provenancePath, saveProvenance } from "../tools/proven
 import { handoffRecordRoom } from "../store/room.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
-import type { StoresRequest } from "./request.ts";
+import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
 import { followAliases, type FollowOutcome } from "../aliases/follow.ts";
 import { isAlias } from "../registry/registry.ts";
 
 export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   source: SessionSource;
-  /** The target harness (a name or an alias). */
-  to: string;
+  /** The target harness (its descriptor, or a name or an alias). */
+  to: HarnessRef;
   /** Directory to resume from (default: the source session's). */
   cwd?: string;
   /** Title in the target (default: the source's, else its first user message). */
@@ -87,6 +86,26 @@ export interface HandoffTarget {
   resumeCommand: string;
 }
 
+/** A dry run's plan as a request to carry it out: every choice the plan made, pinned. */
+export interface HandoffReplay {
+  /** The session: as given, a path made absolute, or its full id when the reference may name another later. */
+  session: string;
+  /** The harness to look for it in (as given, or the pinned session's). */
+  from?: string;
+  to: string;
+  cwd: string;
+  /** The id the plan minted (or was given). */
+  sessionId: string;
+  title?: string;
+  model?: string;
+  force: boolean;
+  backup: boolean;
+  handshake: boolean;
+  stubOpenCalls: boolean;
+  /** The homes that are not their harness's default, in the registry's order. */
+  homes: { harness: string; home: string }[];
+}
+
 export interface HandoffBackup {
   /** A database backup will be (or was) taken. */
   planned: boolean;
@@ -111,8 +130,8 @@ export interface HandoffOutcome {
   databases: string[];
   /** Why the plan cannot be carried out; only a dry run returns one (otherwise it is thrown). */
   refusal?: string;
-  /** For a dry run: the command that carries out exactly this plan (same id, absolute paths). */
-  reproduce?: string;
+  /** For a dry run: the request that carries out exactly this plan (same id, absolute paths). */
+  reproduce?: HandoffReplay;
   backup: HandoffBackup;
   /** What the retention rule removed after the handoff. */
   pruned?: PrunePlan;
@@ -127,7 +146,7 @@ export interface HandoffOutcome {
 
 export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> {
   const registry = request.registry ?? builtinRegistry;
-  const target = findHarness(registry, request.to);
+  const target = harnessOf(registry, request.to);
   if (request.sessionId !== undefined) target.store.checkId(request.sessionId);
   if (request.alias !== undefined && !isAlias(request.alias)) {
     throw new InputError(
@@ -141,7 +160,7 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
   const dryRun = request.dryRun ?? false;
   const backupWanted = request.backup ?? true;
   // A handoff an earlier crash interrupted is finished or rolled back first: planning must see the store as is.
-  if (!dryRun) await recoverIfInterrupted(request.bridgeHome);
+  if (!dryRun && !request.recovered) await recoverIfInterrupted(request.bridgeHome);
   // A Ctrl-C while the source is read or the plan made stops the handoff at the reader's next checkpoint with
   // nothing written; during the write it is rolled back (below).
   return await holdingSignals(() => handOff(request, registry, target, { now, force, dryRun, backupWanted }));
@@ -153,7 +172,10 @@ async function handOff(
   target: Harness,
   { now, force, dryRun, backupWanted }: { now: Date; force: boolean; dryRun: boolean; backupWanted: boolean },
 ): Promise<HandoffOutcome> {
-  const { session: source, skipped } = await sourceSession(request.source, { ...request, registry });
+  const { session: source, harness: from, skipped } = await sourceSession(request.source, {
+    ...request,
+    registry,
+  });
   const title = request.title ?? source.meta.title;
   const cwd = request.cwd;
   // A session placed for a directory that does not exist could never be resumed from it.
@@ -168,6 +190,7 @@ async function handOff(
   }
   const { session, options, report: prepared, memory } = await prepareConversion(source, target, {
     registry,
+    from,
     ...(request.sessionId ? { id: request.sessionId } : {}),
     ...(cwd ? { cwd } : {}),
     ...(title ? { title } : {}),
@@ -234,7 +257,7 @@ async function handOff(
   const aliases = done && request.named
     ? await followAliases({
       named: request.named,
-      source: { harness: findHarness(registry, source.meta.harness), id: source.meta.id },
+      source: { harness: from, id: source.meta.id },
       target: { harness: target, id: plan.id, cwd: plan.cwd },
       ...(request.alias !== undefined ? { alias: request.alias } : {}),
       op: done.op,
@@ -258,7 +281,7 @@ async function handOff(
     databases: plan.databases,
     ...(plan.refusal ? { refusal: plan.refusal } : {}),
     // A fresh id is minted per run, so the plan names the exact command that carries it out with this id.
-    ...(dryRun ? { reproduce: reproduceCommand(request, registry, source, target, plan.id, plan.cwd) } : {}),
+    ...(dryRun ? { reproduce: replayOf(request, registry, source, target, plan.id, plan.cwd) } : {}),
     backup: {
       planned: plan.databases.length > 0 && backupWanted,
       databases: plan.databases,
@@ -338,36 +361,46 @@ async function recordHandoff(
   });
 }
 
-/** The handoff command that carries out a dry run's plan: the same options, absolute paths and the planned id. */
-function reproduceCommand(
+/**
+ * The request that carries out a dry run's plan exactly: the same options, absolute paths and the planned id.
+ * Plan data, not a command line: the front end says it in its own words (the CLI as `handoff` flags).
+ */
+function replayOf(
   request: HandoffRequest,
   registry: Registry,
   source: SessionHead,
   target: Harness,
   id: string,
   cwd: string,
-): string {
+): HandoffReplay {
   const given = request.source;
   const ref = "ref" in given ? given.ref : source.meta.path ?? source.meta.id;
   // A reference that may name another session later (`latest`, `codex~2`, a prefix, a title) is pinned to the
   // session planned: its full id, in its harness.
   const pinned = "ref" in given && !looksLikePath(ref, registry) && ref !== source.meta.id;
-  const named = pinned ? source.meta.id : existsSync(ref) ? resolve(ref) : ref;
-  const words = ["session-bridge", "handoff", named, "--to", target.name];
-  if ("ref" in given && given.from) words.push("--from", given.from);
-  else if (pinned) words.push("--from", source.meta.harness);
-  words.push("--cwd", cwd, "--session-id", id);
-  if (request.title !== undefined) words.push("--title", request.title);
-  if (request.model !== undefined) words.push("--model", request.model);
-  if (request.force) words.push("--force");
-  if (request.backup === false) words.push("--no-backup");
-  if (request.handshake === false) words.push("--no-handshake");
-  if (request.stubOpenCalls === false) words.push("--no-stub-open-calls");
-  // Every home that is not the default, however it was given (flag or variable): the command must find the
-  // same stores when pasted into a terminal that has none of those variables.
-  for (const h of registry.harnesses) {
-    const home = homeOf(request.homes, h);
-    if (home !== defaultHome(h.home, request.env ?? {})) words.push(`--${h.home.flag}`, home);
-  }
-  return words.map(shellQuote).join(" ");
+  const from = "ref" in given && given.from !== undefined
+    ? harnessOf(registry, given.from).name
+    : pinned
+    ? source.meta.harness
+    : undefined;
+  // Every home that is not the default, however it was given (flag or variable): the replay must find the
+  // same stores where none of those variables is set.
+  const homes = registry.harnesses.filter((h) =>
+    homeOf(request.homes, h) !== defaultHome(h.home, request.env ?? {})
+  )
+    .map((h) => ({ harness: h.name, home: homeOf(request.homes, h) }));
+  return {
+    session: pinned ? source.meta.id : existsSync(ref) ? resolve(ref) : ref,
+    ...(from !== undefined ? { from } : {}),
+    to: target.name,
+    cwd,
+    sessionId: id,
+    ...(request.title !== undefined ? { title: request.title } : {}),
+    ...(request.model !== undefined ? { model: request.model } : {}),
+    force: request.force ?? false,
+    backup: request.backup ?? true,
+    handshake: request.handshake ?? true,
+    stubOpenCalls: request.stubOpenCalls ?? true,
+    homes,
+  };
 }

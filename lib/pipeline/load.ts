@@ -5,17 +5,17 @@
 import type { Session } from "../ir/schema.ts";
 import type { SessionStream } from "../ir/stream.ts";
 import type { Harness } from "../harnesses/types.ts";
-import { findHarness, type Registry } from "../harnesses/registry.ts";
+import type { Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { restoreProvenance } from "../tools/provenance.ts";
 import { resolveReference } from "./reference.ts";
-import type { StoresRequest } from "./request.ts";
+import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
 
 export interface LoadRequest extends StoresRequest {
   /** A reference in any of the forms of reference.ts: a path, an id or prefix, a title, `latest`, `codex~2`. */
   ref: string;
-  /** Look in this harness only (a name or an alias). */
-  from?: string;
+  /** Look in this harness only (its descriptor, or a name or an alias). */
+  from?: HarnessRef;
   registry: Registry;
   /** The caller's environment, for `current` (the harness running us names its session there). */
   env?: NodeJS.ProcessEnv;
@@ -48,7 +48,7 @@ async function resolveAndRead<S extends SessionStream>(
   read: (harness: Harness, path: string) => Promise<S>,
 ): Promise<{ session: S; source: Harness; skipped: BrokenStore[] }> {
   const { registry } = request;
-  const from = request.from === undefined ? undefined : findHarness(registry, request.from);
+  const from = request.from === undefined ? undefined : harnessOf(registry, request.from);
   const resolved = await resolveReference({
     ref: request.ref,
     registry,

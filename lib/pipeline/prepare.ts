@@ -37,6 +37,8 @@ import { findHarness, type Registry } from "../harnesses/registry.ts";
 export interface ConversionRequest {
   /** The harnesses this run knows: the source's descriptor and every harness's control tags come from it. */
   registry: Registry;
+  /** The harness the source was read from, when the caller has it (else found by the session's harness name). */
+  from?: Harness;
   /** Keep the source id when the target can (same harness, plain conversion); otherwise mint one. */
   id?: string;
   cwd?: string;
@@ -54,7 +56,7 @@ export interface ConversionRequest {
   home?: string;
   /** The environment read at the edge, for the target's writer (see RenderOptions.env). */
   env?: NodeJS.ProcessEnv;
-  /** The version to write for when the target's home shows none (see StoreFacts.versionVariable). */
+  /** The version to write for when the target's home shows none (see Harness.versionVariable). */
   targetVersion?: string;
 }
 
@@ -83,7 +85,7 @@ export async function prepareConversion(
   const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
   const id = target.store.checkId(request.id ?? target.store.newId(request.now, source));
-  const from = findHarness(request.registry, source.meta.harness);
+  const from = request.from ?? findHarness(request.registry, source.meta.harness);
   const same = from.name === target.name;
   const stub = request.stubOpenCalls ?? true;
   const fit = messageFitter(source, from, target, request.registry);

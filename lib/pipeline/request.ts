@@ -1,6 +1,6 @@
 /** Where the stores are: what every pipeline request (load, convert, export, handoff) is given by its caller. */
-import type { Homes } from "../harnesses/types.ts";
-import type { Registry } from "../harnesses/registry.ts";
+import type { Harness, Homes } from "../harnesses/types.ts";
+import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import type { NamedSessions } from "../aliases/named.ts";
 
@@ -18,4 +18,18 @@ export interface StoresRequest {
   onSkipped?: (store: BrokenStore) => void;
   /** The alias registry and the folder whose names `@NAME` means (default: `@NAME` is refused). */
   named?: NamedSessions;
+  /**
+   * This call's entry has recovered what a crash interrupted in `bridgeHome` already (the CLI does, once per
+   * command, before any store is read), so a handoff or an undo does not look again. Absent, it recovers first.
+   */
+  recovered?: boolean;
 }
+
+/**
+ * A harness as a library caller names it: the descriptor itself (what the CLI resolved from its flag, so it is
+ * not looked up again), or a name or alias looked up in the registry once, where the request enters.
+ */
+export type HarnessRef = Harness | string;
+
+export const harnessOf = (registry: Registry, ref: HarnessRef): Harness =>
+  typeof ref === "string" ? findHarness(registry, ref) : ref;

@@ -27,6 +27,11 @@ export interface UndoRequest {
   now?: Date;
   /** session-bridge's own folder: the undo ledger and backups. */
   bridgeHome: string;
+  /**
+   * This call's entry has recovered what a crash interrupted in `bridgeHome` already (the CLI does, once per
+   * command, before any store is read), so the undo does not look again. Absent, it recovers first.
+   */
+  recovered?: boolean;
 }
 
 export interface UndoOutcome {
@@ -63,7 +68,7 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
   }
   const dryRun = request.dryRun ?? false;
   // A handoff a crash interrupted is finished first, so the newest handoff is really the newest.
-  if (!dryRun) await recoverIfInterrupted(bridgeHome);
+  if (!dryRun && !request.recovered) await recoverIfInterrupted(bridgeHome);
   const chosen = chosenOperation(bridgeHome, ref);
   // Undos of one operation run one at a time, from their first read: planned while another carries it out,
   // an undo would see its half-done work as changes, or remove what that one already removed.

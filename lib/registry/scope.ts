@@ -18,7 +18,8 @@ export function normalizeScope(scope: string, cwd: string = process.cwd()): stri
   const [path, resolved] = joinRealpath("", posix.isAbsolute(scope) ? scope : `${cwd}/${scope}`, seen);
   if (!resolved) throw new InputError(`symlink loop in scope ${JSON.stringify(scope)}`);
   const absolute = posix.normalize(path);
-  const trimmed = absolute.length > 1 ? absolute.replace(/\/+$/, "") : absolute;
+  // Trailing slashes, each run of slashes tried once (the look-behind), not from each of its slashes.
+  const trimmed = absolute.length > 1 ? absolute.replace(/(?<!\/)\/+$/, "") : absolute;
   return process.platform === "win32" ? trimmed.toLowerCase() : trimmed;
 }
 
@@ -71,7 +72,7 @@ function joinRealpath(
 /** posixpath.split's head: the part before the last slash, its trailing slashes dropped unless it is all slashes. */
 function splitHead(path: string): string {
   const head = path.slice(0, path.lastIndexOf("/") + 1);
-  return head && !/^\/+$/.test(head) ? head.replace(/\/+$/, "") : head;
+  return head && !/^\/+$/.test(head) ? head.replace(/(?<!\/)\/+$/, "") : head;
 }
 
 function isSymlink(path: string): boolean {

@@ -69,10 +69,12 @@ export function storeFailure(database: string, error: unknown): unknown {
   }
   if (isBusy(error)) return error;
   const { code, errcode } = error as { code?: unknown; errcode?: unknown };
-  // SQLite's own text can span lines (a damaged schema quotes its SQL): every failure is one line.
-  const message = messageOf(error).replace(/\s*\n\s*/g, " ");
+  // SQLite's own text can span lines (a damaged schema quotes its SQL): every failure is one line. Each run of
+  // whitespace holding a line break becomes a space, tried once per run (the look-behind): linear in the text.
+  const message = messageOf(error).replace(/(?<!\s)[^\S\n]*\n\s*/g, " ");
   if (code === "ERR_OUT_OF_RANGE" && /too large/i.test(message)) {
-    const value = /(-?\d+)\s*$/.exec(message)?.[1];
+    // The number the message ends with, tried once per run of digits (the look-behind), not from each digit.
+    const value = /(-?(?<!\d)\d+)\s*$/.exec(message)?.[1];
     return new InputError(
       `${database}: holds an integer beyond 2^53${value ? ` (${value})` : ""}, which cannot be read exactly`,
     );

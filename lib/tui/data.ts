@@ -11,6 +11,7 @@ import {
   type HandedOff,
   handoff,
   type HandoffOutcome,
+  type HandoffReplay,
   type HandoffRequest,
   type Homes,
   type Inspection,
@@ -46,6 +47,11 @@ export interface TuiContext {
    * keeps them and prints them once the TUI has closed; absent, stderr.
    */
   warn?: (line: string) => void;
+  /**
+   * A plan as the command line that carries it out (the CLI's flags: lib/cli/replay.ts); the plan screen shows
+   * it. Absent (a front end without the CLI), the screen leaves that line out.
+   */
+  commandLine?: (replay: HandoffReplay) => string;
 }
 
 /**

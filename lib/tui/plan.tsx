@@ -19,7 +19,11 @@ export const PLAN_KEYS: KeyHelp[] = [
 ];
 
 /** The plan in plain words: losses, what is written where, the backup, the resume and the CLI command. */
-export function planLines(outcome: HandoffOutcome, done?: HandedOff): string[] {
+export function planLines(
+  outcome: HandoffOutcome,
+  commandLine: TuiContext["commandLine"],
+  done?: HandedOff,
+): string[] {
   const report = outcome.report;
   const lossy = report.entries.filter((e) => e.severity === "loss");
   const out: string[] = [];
@@ -64,9 +68,9 @@ export function planLines(outcome: HandoffOutcome, done?: HandedOff): string[] {
     out.push("Resume with:");
     out.push(`  ${outcome.target.resumeCommand}`);
   }
-  if (outcome.reproduce) {
+  if (outcome.reproduce && commandLine) {
     out.push("The same handoff on the command line:");
-    out.push(`  ${outcome.reproduce}`);
+    out.push(`  ${commandLine(outcome.reproduce)}`);
   }
   if (outcome.refusal) {
     out.push("");
@@ -118,7 +122,9 @@ export function PlanScreen(props: PlanScreenProps) {
     };
   }, []);
 
-  const text = outcome ? planLines(outcome, done).flatMap((l) => wrap(field(l), width)) : [];
+  const text = outcome
+    ? planLines(outcome, context.commandLine, done).flatMap((l) => wrap(field(l), width))
+    : [];
   const bodyHeight = Math.max(3, height - 4);
   const lastTop = Math.max(0, text.length - bodyHeight);
   const allSeen = Math.max(seenTo, top + bodyHeight) >= text.length;

@@ -125,8 +125,25 @@ export function userPromptText(msg: AnthropicMessage | undefined): string {
   return (own.length > 0 ? own : raw).join("\n");
 }
 
+const REMINDER_OPEN = "<system-reminder>";
+const REMINDER_CLOSE = "</system-reminder>";
+
+/**
+ * The text without its `<system-reminder>…</system-reminder>` blocks (each to the first close after its open).
+ * Found by indexOf: a lazy pattern would search to the end again from every unclosed open tag.
+ */
 function stripReminders(text: string): string {
-  return text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, "").trim();
+  let kept = "";
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf(REMINDER_OPEN, from);
+    const close = open === -1 ? -1 : text.indexOf(REMINDER_CLOSE, open + REMINDER_OPEN.length);
+    // No close after the first open left means none after any later open either.
+    if (close === -1) break;
+    kept += text.slice(from, open);
+    from = close + REMINDER_CLOSE.length;
+  }
+  return (kept + text.slice(from)).trim();
 }
 
 export function shortHash(text: string, len = 12): string {
@@ -171,7 +188,11 @@ export function defaultScript(req: AnthropicRequest): FakeReply {
   const seed = `${req.messages.length}:${prompt}`;
   const toolMatch = /TOOL:\s*(.+)/.exec(prompt);
   if (toolMatch?.[1] !== undefined) return bashReply(toolMatch[1].trim(), seed);
-  const editMatch = /EDIT:\s*(\S+)\s+(\S+)\s+(\S+)/.exec(prompt);
+  // Only the first `EDIT:` is read: a later one has no more words after it, so where the first fails it fails.
+  const edit = prompt.indexOf("EDIT:");
+  const editMatch = edit === -1
+    ? null
+    : /^\s*(\S+)\s+(\S+)\s+(\S+)/.exec(prompt.slice(edit + "EDIT:".length));
   if (editMatch !== null) return editReply(editMatch[1]!, editMatch[2]!, editMatch[3]!, seed);
   const agentTool = subagentToolName(req);
   if (prompt.includes("AGENT:") && agentTool !== undefined) return agentReply(agentTool, seed);

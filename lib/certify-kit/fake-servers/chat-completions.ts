@@ -81,7 +81,8 @@ export function contentText(content: Json | undefined): string {
   return "";
 }
 
-function fnv1a(s: string): string {
+/** A short stable digest of a text, for replies that must differ per prompt without repeating it. */
+export function fnv1a(s: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

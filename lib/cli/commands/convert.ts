@@ -39,10 +39,11 @@ export const convert: Command = {
     if (json && output === STDOUT) {
       throw new InputError("--json needs -o FILE: stdout carries the JSON document, not the session");
     }
-    const [from, cwd, model] = [str(values, "from"), str(values, "cwd"), str(values, "model")];
+    const from = harnessFlag(values, "from", registry);
+    const [cwd, model] = [str(values, "cwd"), str(values, "model")];
     const converted = await runConvert({
       source: { ref: ref!, ...(from !== undefined ? { from } : {}) },
-      to: target.name,
+      to: target,
       output,
       force: flag(values, "force"),
       ...(cwd ? { cwd } : {}),

@@ -9,6 +9,7 @@ import { err, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
 import { auditHandoff } from "../../pipeline/audit.ts";
+import { handoffCommandLine } from "../replay.ts";
 
 export const handoff: Command = {
   usage:
@@ -45,15 +46,14 @@ export const handoff: Command = {
     const [ref] = positionals(parsed, ["session"]);
     const target = harnessFlag(values, "to", registry);
     if (!target) throw new InputError(`missing --to H (${harnessList(registry)})`);
-    const [from, cwd, title, model, sessionId] = ["from", "cwd", "title", "model", "session-id"].map((n) =>
-      str(values, n)
-    );
+    const from = harnessFlag(values, "from", registry);
+    const [cwd, title, model, sessionId] = ["cwd", "title", "model", "session-id"].map((n) => str(values, n));
     const dryRun = flag(values, "dry-run");
     const alias = str(values, "alias");
     const done = await runHandoff({
       ...(alias !== undefined ? { alias } : {}),
       source: { ref: ref!, ...(from !== undefined ? { from } : {}) },
-      to: target.name,
+      to: target,
       ...(cwd !== undefined ? { cwd } : {}),
       ...(title !== undefined ? { title } : {}),
       ...(model !== undefined ? { model } : {}),
@@ -69,6 +69,7 @@ export const handoff: Command = {
       err(`session-bridge: warning: ${w}`);
     }
     auditHandoff(context.bridgeHome, done, "cli", err);
+    const reproduce = done.reproduce && handoffCommandLine(done.reproduce, registry);
     if (json) {
       // A refused plan is a failure like a refused handoff: ok is false and the error says why, with exit 1.
       if (done.refusal) err(`session-bridge: ${done.refusal}`);
@@ -78,7 +79,7 @@ export const handoff: Command = {
         target: done.target,
         files: done.files,
         refusal: done.refusal ?? null,
-        ...(done.reproduce ? { reproduce: done.reproduce } : {}),
+        ...(reproduce ? { reproduce } : {}),
         backup: done.backup,
         aliases: done.aliases?.followed ?? [],
         warnings: done.warnings,
@@ -97,7 +98,7 @@ export const handoff: Command = {
       err(`session-bridge: ${done.refusal}`);
       return 1;
     }
-    if (done.reproduce) out(`carry out exactly this plan with:\n  ${done.reproduce}`);
+    if (reproduce) out(`carry out exactly this plan with:\n  ${reproduce}`);
     out(`${dryRun ? "then resume" : "resume"} with:\n  ${done.target.resumeCommand}`);
     for (const a of done.aliases?.followed ?? []) {
       out(

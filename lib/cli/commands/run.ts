@@ -42,7 +42,7 @@ The turn runs non-interactively in the current folder; the answer is printed on 
       throw new RefusedError(`${spec.command} is not on PATH: install ${harness.title} or pass --bin PATH`);
     }
     const [alias, sessionId, model] = ["alias", "session-id", "model"].map((n) => str(parsed.values, n));
-    const { registry, homes, bridgeHome } = storesOf(context);
+    const { registry, homes, bridgeHome, recovered } = storesOf(context);
     const engine = new HarnessEngine(harness, {
       bin,
       cwd: process.cwd(),
@@ -53,7 +53,7 @@ The turn runs non-interactively in the current folder; the answer is printed on 
       ...(sessionId !== undefined ? { sessionId } : {}),
       ...(model !== undefined ? { model } : {}),
       registry: aliasRegistry(context.env),
-      stores: { registry, homes, bridgeHome },
+      stores: { registry, homes, bridgeHome, recovered },
     });
     const turn = await engine.run(prompt);
     for (const w of turn.warnings) err(`session-bridge: warning: ${w}`);

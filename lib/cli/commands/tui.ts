@@ -1,6 +1,8 @@
 import type { Command } from "../command.ts";
 import { InputError } from "../../errors.ts";
 import { err, out } from "../output.ts";
+import { handoffCommandLine } from "../replay.ts";
+import type { HandoffReplay } from "../../pipeline/handoff.ts";
 
 export const tui: Command = {
   usage: "session-bridge tui",
@@ -29,6 +31,7 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
       cwd: process.cwd(),
       now: () => new Date(),
       warn: (line: string) => void warnings.push(line),
+      commandLine: (replay: HandoffReplay) => handoffCommandLine(replay, context.registry),
     };
     // The stores are read from now on, while Ink and React load (here only: start-up and every other command
     // pay nothing for them) and draw the first screen.

@@ -25,7 +25,7 @@ export const undo: Command = {
     "dry-run": { type: "boolean" },
     force: { type: "boolean" },
   },
-  async run(parsed, { json, now, bridgeHome, terminal }) {
+  async run(parsed, { json, now, bridgeHome, terminal, recovered }) {
     if (flag(parsed.values, "list")) {
       const pending = undoable(bridgeHome);
       if (json) printJson({ operations: pending });
@@ -61,6 +61,7 @@ export const undo: Command = {
       force: flag(parsed.values, "force"),
       now,
       bridgeHome,
+      recovered,
     });
     auditUndo(bridgeHome, done, "cli", err);
     return json ? printOutcome(done) : showOutcome(done);

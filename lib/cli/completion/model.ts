@@ -42,10 +42,16 @@ export interface CompletionModel {
 /** The placeholder a help text names a flag's value by, to what it is. */
 const PLACEHOLDERS: Record<string, ValueKind> = { H: "harness", DIR: "dir", FILE: "file", P: "file" };
 
+/** The placeholder after the first `--NAME ` or `--NAME=` that has one (found by indexOf: no pattern built). */
 function valueKind(name: string, text: string): ValueKind {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const word = new RegExp(`--${escaped}[ =]([A-Z][A-Z_]*)\\b`).exec(text)?.[1];
-  return (word === undefined ? undefined : PLACEHOLDERS[word]) ?? "text";
+  const flag = `--${name}`;
+  const placeholder = /[ =]([A-Z][A-Z_]*)\b/y;
+  for (let at = text.indexOf(flag); at !== -1; at = text.indexOf(flag, at + 1)) {
+    placeholder.lastIndex = at + flag.length;
+    const word = placeholder.exec(text)?.[1];
+    if (word !== undefined) return PLACEHOLDERS[word] ?? "text";
+  }
+  return "text";
 }
 
 function flagsOf(options: OptionSpec, text: string): FlagSpec[] {
@@ -60,10 +66,16 @@ function positionalOf(first: string | undefined, usage: string, name: string): P
   const argument = first?.replace(/^\[(.*)\]$/, "$1");
   if (argument === "session" || argument === "operation") return { kind: argument };
   // `(list | bind NAME <session> | ...)`: a choice of actions, each named by its first word.
-  const group = new RegExp(`${name} \\(([^)]*)\\)`).exec(usage)?.[1];
+  const opening = `${name} (`;
+  const open = usage.indexOf(opening);
+  const close = open === -1 ? -1 : usage.indexOf(")", open + opening.length);
+  const group = close === -1 ? undefined : usage.slice(open + opening.length, close);
   const actions = group?.split("|").map((part) => part.trim().split(/\s+/)[0]!);
   if (actions && actions.every((a) => /^[a-z]+$/.test(a))) return { kind: "choices", words: actions };
-  const words = usage.replace(/\[[^\]]*\]/g, " ").split(/\s+/);
+  // Each `[...]` goes; an unclosed `[` is read to the end once and stays (as no later one can close either).
+  const words = usage.replace(/\[[^\]]*(\])?/g, (bracket, close?: string) => close ? " " : bracket).split(
+    /\s+/,
+  );
   const after = words.slice(words.indexOf(name) + 1);
   const choices = after.find((w) => /^[a-z]+(?:\|[a-z]+)+$/.test(w));
   return choices ? { kind: "choices", words: choices.split("|") } : undefined;

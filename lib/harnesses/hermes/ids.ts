@@ -27,10 +27,11 @@ export function checkHermesId(id: string): string {
  * run_agent.py's _safe_session_filename_component does: every character but a word character or `-` becomes
  * `_`, `.` and `_` are stripped from the ends, 96 characters at most, and when that changed the id, the first
  * 12 hex digits of its SHA-256. So an odd id finds its snapshot, and no id reaches outside the folder.
+ * (The trailing run is tried from its first character only, the look-behind: ids are hostile input.)
  */
 export function hermesFileComponent(id: string): string {
   const raw = id.trim();
-  const sanitized = Array.from(raw.replace(/[^\p{L}\p{N}_-]/gu, "_").replace(/^[._]+|[._]+$/g, ""))
+  const sanitized = Array.from(raw.replace(/[^\p{L}\p{N}_-]/gu, "_").replace(/^[._]+|(?<![._])[._]+$/g, ""))
     .slice(0, 96).join("") || "session";
   if (raw && sanitized === raw) return sanitized;
   return `${sanitized}_${sha256Hex(raw).slice(0, 12)}`;

@@ -55,5 +55,12 @@ export const toy: Harness = {
   }),
   // cd <cwd> && [TOY_HOME=<home>] toy resume <id>
   resumeCommand: resumeToy,
-  integrations: {},
+  integrations: {
+    // No binary: its driver takes part in structure-only certify, seeded from its captured sample.
+    certify: {
+      command: TOY,
+      binFlag: "toy-bin",
+      driver: async () => (await import("./certify.ts")).toyDriver,
+    },
+  },
 };

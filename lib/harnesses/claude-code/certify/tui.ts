@@ -174,7 +174,9 @@ export async function startClaudeTui(opts: ClaudeTuiOptions): Promise<ClaudeTui>
  * command (`a; b`, `a && b`, `a | b`) against the rules on its own.
  */
 export function bashRules(command: string): string[] {
-  const parts = command.split(/\s*(?:;|&&|\|\||\|)\s*/).map((p) => p.trim()).filter((p) => p !== "");
+  // Split on the operators alone (whitespace around them goes with the trim): `\s*` in front of the operator
+  // would be retried from every space of a long run.
+  const parts = command.split(/;|&&|\|\||\|/).map((p) => p.trim()).filter((p) => p !== "");
   return [...new Set([command, ...parts])].map((p) => `Bash(${p})`);
 }
 

@@ -65,9 +65,19 @@ export function runCodex(
   return spawnCollect(bin, args, { cwd, env, timeoutMs });
 }
 
-/** The thread id `codex exec --json` announces on its first event. */
+/**
+ * The thread id `codex exec --json` announces on its first event: the first `"thread_id":"…"` after the first
+ * `"thread.started"` of a line. Read line by line with indexOf: a lazy pattern would search to the line's end
+ * again from every `"thread.started"` in it (a later one in a line can only find less).
+ */
 export function threadIdOf(stdout: string): string | undefined {
-  return /"thread\.started".*?"thread_id":"([0-9a-f-]{36})"/.exec(stdout)?.[1];
+  for (const line of stdout.split(/[\n\r\u2028\u2029]/)) {
+    const started = line.indexOf('"thread.started"');
+    if (started === -1) continue;
+    const id = /"thread_id":"([0-9a-f-]{36})"/.exec(line.slice(started))?.[1];
+    if (id !== undefined) return id;
+  }
+  return undefined;
 }
 
 /**

@@ -115,8 +115,9 @@ export async function startCodexTui(opts: CodexTuiOptions): Promise<CodexTui> {
     },
     sessionId() {
       records();
-      const id = path && /([0-9a-f-]{36})\.jsonl$/.exec(path)?.[1];
-      if (!id) throw new Error("Codex recorded no thread");
+      // The 36 characters before `.jsonl`, cut by position (a pattern would be tried from every character).
+      const id = path?.endsWith(".jsonl") ? path.slice(-42, -6) : undefined;
+      if (!id || !/^[0-9a-f-]{36}$/.test(id)) throw new Error("Codex recorded no thread");
       return id;
     },
     rolloutPath() {
@@ -152,7 +153,8 @@ async function chooseExistingModel(pane: TmuxPane): Promise<void> {
     },
     "the existing model chosen",
     20_000,
-    () => pane.screen().replace(/\s*\n\s*/g, " | "),
+    // Each run of whitespace holding a line break (tried once per run: linear in the screen).
+    () => pane.screen().replace(/(?<!\s)[^\S\n]*\n\s*/g, " | "),
   );
 }
 

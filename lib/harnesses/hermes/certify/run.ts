@@ -115,8 +115,33 @@ export async function runHermes(
  * turn (wrapped over several lines at the terminal width).
  */
 export function hermesReply(stdout: string): string {
-  return stdout
-    .replace(/^session_id:.*$/m, "")
-    .replace(/^\s*↻ Resumed session [\s\S]*?\d+\s+total(?:\s+messages)?\)\r?$/m, "")
-    .trim();
+  return withoutResumeBanner(stdout.replace(/^session_id:.*$/m, "")).trim();
+}
+
+const RESUMED = "↻ Resumed session ";
+/** The banner's end, "N total messages)" ending a line: from just after a digit, so each run of spaces is tried once. */
+const RESUMED_END = /(?<=\d)\s+total(?:\s+messages)?\)\r?$/m;
+const LINE_BREAKS = "\n\r\u2028\u2029";
+
+/**
+ * The text without its first resume banner, as `/^\s*↻ Resumed session [\s\S]*?\d+\s+total(?:\s+messages)?\)\r?$/m`
+ * would remove it, in linear time (that pattern searches to the end again from every line start and every digit):
+ * the first banner only whitespace separates from a line start (from the first line start in that whitespace)
+ * to the first "N total messages)" ending a line after it. Without such an end after the first banner there is
+ * none after a later one either.
+ */
+function withoutResumeBanner(text: string): string {
+  for (let at = text.indexOf(RESUMED); at !== -1; at = text.indexOf(RESUMED, at + 1)) {
+    let blank = at;
+    while (blank > 0 && /\s/.test(text[blank - 1]!)) blank--;
+    let lineStart = blank === 0 ? 0 : -1;
+    for (let i = blank; lineStart === -1 && i < at; i++) {
+      if (LINE_BREAKS.includes(text[i]!)) lineStart = i + 1;
+    }
+    if (lineStart === -1) continue;
+    const rest = at + RESUMED.length;
+    const end = RESUMED_END.exec(text.slice(rest));
+    return end ? text.slice(0, lineStart) + text.slice(rest + end.index + end[0].length) : text;
+  }
+  return text;
 }
