@@ -312,7 +312,7 @@ async function main(argv: string[]): Promise<void> {
       const version = latestVersion(name);
       const bin = await installHarness(name, version);
       console.log(`${name} ${version} ${bin}`);
-      const binFlag = findHarness(builtinRegistry, name).certify?.binFlag;
+      const binFlag = findHarness(builtinRegistry, name).integrations.certify?.binFlag;
       if (binFlag) flags.push(`--${binFlag}`, bin);
     }
     if (flagsTo) writeFileSync(flagsTo, flags.map((f) => `${f}\n`).join(""));

@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import { DatabaseSync } from "node:sqlite";
 import { generateClaudeSession } from "./session.ts";
 import { emptyHermesHome } from "./hermes-floor.ts";
-import { createCodexStore } from "../lib/demo/codex-store.ts";
+import { createCodexStore } from "../lib/harnesses/codex/first-run.ts";
 
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
 const MB = 1024 * 1024;

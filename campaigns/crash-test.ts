@@ -293,7 +293,7 @@ interface Reference {
 
 /** One uninterrupted handoff and its undo: crash points passed, time taken, and the session's turns. */
 async function reference(b: Bed, source: string, cwd: string): Promise<Reference> {
-  const id = b.harness.newId(new Date());
+  const id = b.harness.store.newId(new Date());
   const { points, ms } = uninterrupted(b, handoffArgs(b, source, cwd, id), "handoff");
   const ids = await listedIds(b);
   const turns = await messageCount(b, ids.get(id)!);
@@ -388,7 +388,7 @@ async function killCampaign(kills: number, seed: number, mb: number, modules: st
       const b = beds.get(targets[i % targets.length]!)!;
       const t = tallies.get(b.target)!;
       const baseline = await listedIds(b);
-      const id = b.harness.newId(new Date(Date.UTC(2026, 0, 1) + i * 1000));
+      const id = b.harness.store.newId(new Date(Date.UTC(2026, 0, 1) + i * 1000));
       const args = handoffArgs(b, source, cwd, id);
       const duringUndo = random() < 1 / 3;
       const atPoint = random() < 0.5;

@@ -5,7 +5,7 @@
  * (refused or failed, `exitCode` 1); a signal during a write rolls it back and throws InterruptedError.
  */
 import { resolveHomes } from "./harnesses/homes.ts";
-import { builtinRegistry, type Registry } from "./harnesses/registry.ts";
+import { builtinRegistry, type Registry, registryKinds } from "./harnesses/registry.ts";
 import type { Homes } from "./harnesses/types.ts";
 import { type Listed, listSessions, listSessionsByStore } from "./pipeline/list.ts";
 import { type Loaded, type LoadRequest, loadSession } from "./pipeline/load.ts";
@@ -64,7 +64,6 @@ export {
   AliasNotFoundError,
   type BindOptions,
   defaultSessionRegistry,
-  REGISTRY_KINDS,
   type RegistryEntry,
   type RegistryKind,
   type RegistryValue,
@@ -73,16 +72,11 @@ export {
   setDefaultSessionRegistry,
 } from "./registry/registry.ts";
 export { normalizeScope } from "./registry/scope.ts";
+export { registryKinds } from "./harnesses/registry.ts";
+/** The kinds the built-in harnesses' conversations are filed under, from their descriptors. */
+export const REGISTRY_KINDS: readonly string[] = registryKinds(builtinRegistry);
 /** Engines: one turn through a harness's own binary, with LazyBridge's alias rules. */
-export {
-  ClaudeCodeEngine,
-  CodexEngine,
-  type EngineOptions,
-  type HandedOver,
-  HarnessEngine,
-  HermesEngine,
-  type TurnOutcome,
-} from "./engines/mod.ts";
+export * from "./engines/mod.ts";
 /** What `inspect` shows of a loaded session (counts, pending state, drift), as plain data. */
 export { type Inspection, inspection } from "./pipeline/inspect.ts";
 export { type CurrentRequest, type CurrentSession, currentSession } from "./pipeline/current.ts";

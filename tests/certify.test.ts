@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { assistantSentinel, checkRecall, checkSent, sentinelPlan } from "../lib/certify-kit/sentinels.ts";
 import { sampleSentinels, sessionParts, writeSample } from "../lib/certify/structure.ts";
+import { sampleFor } from "../lib/samples.ts";
 import { findOnPath, parseVersion } from "../lib/certify-kit/binaries.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certifyRoutes, certifyStyles, coveragePlan } from "../lib/cli/certify-options.ts";
@@ -147,7 +148,9 @@ test("every embedded sample yields user, assistant and tool sentinels that its o
       ["hermes", "0.19.0", SAMPLE_SENTINELS.hermes],
     ] as const
   ) {
-    const parts = sessionParts(await BUILTIN_HARNESSES[id].read(writeSample(id, version, dir)));
+    const harness = BUILTIN_HARNESSES[id];
+    const path = writeSample(sampleFor(await harness.integrations.certify!.samples!(), version), dir);
+    const parts = sessionParts(await harness.store.read(path));
     assert.deepEqual(sampleSentinels(parts), sentinels, `${id} ${version}`);
     assert.deepEqual(checkSent(parts, sentinels), [], `${id} ${version}`);
   }

@@ -104,10 +104,10 @@ test("the fixture of the copy path has a message its reader relinks (what the co
 for (const source of SOURCES) {
   test(`${source.name}: rendered from a streamed thread, read once, as from the held one`, async () => {
     const held = await source.read(source.path);
-    const expected = await collect(wholeLines(claudeCode.render(held, options())));
+    const expected = await collect(wholeLines(claudeCode.store.render(held, options())));
     const counted = streamed(held);
     let readAtFirstLine = 0;
-    const got = await collect(wholeLines(claudeCode.render(counted.session, options())), () => {
+    const got = await collect(wholeLines(claudeCode.store.render(counted.session, options())), () => {
       readAtFirstLine = counted.read;
     });
     assert.deepEqual(normalized(got), normalized(expected));
@@ -123,10 +123,10 @@ for (const source of SOURCES) {
 
   test(`${source.name}: a handoff planned from a streamed thread reads it only at commit, once`, async () => {
     const held = await source.read(source.path);
-    const expected = await collect(wholeLines(claudeCode.render(held, options())));
+    const expected = await collect(wholeLines(claudeCode.store.render(held, options())));
     const counted = streamed(held);
     const home = join(root, source.name.replaceAll(" ", "-"));
-    const plan = await claudeCode.plan(counted.session, options(), home, false);
+    const plan = await claudeCode.store.plan(counted.session, options(), home, false);
     assert.equal(plan.refusal, undefined);
     assert.equal(counted.readings, 0);
     await plan.commit({ force: false, backup: true, backupFolder: join(home, "bridge", "backups", "b") });

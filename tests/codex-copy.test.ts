@@ -149,9 +149,9 @@ test("a relative Codex home is stored as an absolute rollout_path in the threads
   const relativeHome = relative(process.cwd(), codexHome);
   assert.ok(!relativeHome.startsWith("/"));
   const session = await readCodexSession(codexFixture("0.169.0", "text-turns"));
-  const id = codex.newId(new Date("2026-11-30T10:00:00Z"));
+  const id = codex.store.newId(new Date("2026-11-30T10:00:00Z"));
   const options = { id, cwd, now: new Date("2026-11-30T10:00:00Z"), stubOpenCalls: false };
-  const plan = await codex.plan(
+  const plan = await codex.store.plan(
     session,
     options,
     relativeHome,

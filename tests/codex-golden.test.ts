@@ -240,9 +240,9 @@ test("a copied Codex thread's threads row is the row Codex itself wrote for it, 
   for (const scenario of ["interactive", "interactive-interrupted", "interactive-compacted"]) {
     const home = join(root, scenario);
     makeCodexHome(home, { version: VERSION });
-    const session = await codex.read(codexFixture(VERSION, scenario));
-    const id = codex.newId(NOW);
-    const plan = await codex.plan(
+    const session = await codex.store.read(codexFixture(VERSION, scenario));
+    const id = codex.store.newId(NOW);
+    const plan = await codex.store.plan(
       session,
       { id, cwd: "/home/user/project", now: NOW, stubOpenCalls: false },
       home,

@@ -334,9 +334,9 @@ test("a thread's Codex name survives as the title of the next hop", async () => 
 });
 
 test("newId mints a UUIDv7 from the given time", () => {
-  const id = codex.newId(new Date("2026-11-29T20:58:22.515Z"));
+  const id = codex.store.newId(new Date("2026-11-29T20:58:22.515Z"));
   assert.match(id, /^01a2291a-0bb3-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-  assert.equal(codex.checkId(id.toUpperCase()), id);
+  assert.equal(codex.store.checkId(id.toUpperCase()), id);
 });
 
 test("transplanted control tags in tool output stay inert in Codex", async () => {

@@ -141,7 +141,7 @@ test("Codex reasoning with its encrypted content goes back to Codex as a reasoni
   const source = await readCodexSession(codexFixture("0.169.0", "tool-call"));
   const rendered = [];
   for await (
-    const l of wholeLines(codex.render(
+    const l of wholeLines(codex.store.render(
       { ...source, meta: { ...source.meta, harness: "claude-code", path: undefined } },
       {
         id: "01a2291a-0000-7000-8000-00000000000a",
@@ -211,7 +211,7 @@ test("a failed tool result keeps its failure through Codex, which records no suc
   const out = join(root, "failed.jsonl");
   await publishFile(
     out,
-    codex.render(session, {
+    codex.store.render(session, {
       id: "01a2291a-0000-7000-8000-00000000000b",
       cwd: "/w",
       now: new Date(),

@@ -37,7 +37,9 @@ function stores() {
   );
   const flags = ["--claude-home", claudeHome, "--codex-home", codexHome, "--hermes-home", hermesHome];
   const unset = Object.fromEntries(
-    registry.harnesses.flatMap((h) => [...h.agent!.sessionVariables, ...h.agent!.markers]).map((
+    registry.harnesses.flatMap((
+      h,
+    ) => [...h.integrations.agent!.sessionVariables, ...h.integrations.agent!.markers]).map((
       v,
     ) => [v, ""]),
   );

@@ -15,11 +15,11 @@ import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 const dir = tempDir();
 
 async function exportLine(db: string, id: string): Promise<{ line: string; live: string }> {
-  const session = await hermes.read(sessionLocator(db, id));
+  const session = await hermes.store.read(sessionLocator(db, id));
   let line = "";
   for await (
     const l of wholeLines(
-      hermes.render(session, { id: session.meta.id, cwd: "", now: new Date(), stubOpenCalls: false }),
+      hermes.store.render(session, { id: session.meta.id, cwd: "", now: new Date(), stubOpenCalls: false }),
     )
   ) {
     line += l;
@@ -72,8 +72,8 @@ test("export: an exported compression chain reads back as the same conversation,
   const db = hermesFixture("0.19.0", "compressed.state.db");
   const out = join(dir, "chain.jsonl");
   assert.equal((await runCli(["export", sessionLocator(db, root!), "-o", out])).code, 0);
-  const original = await hermes.read(sessionLocator(db, tip!));
-  const back = await hermes.read(out);
+  const original = await hermes.store.read(sessionLocator(db, tip!));
+  const back = await hermes.store.read(out);
   assert.equal(back.meta.id, tip);
   assert.deepEqual(conversationCore(back.messages), conversationCore(original.messages));
   assert.deepEqual(

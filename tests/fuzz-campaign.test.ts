@@ -187,7 +187,7 @@ test("a long run is placed in the field the reader reads it from: a Codex tool c
   ) {
     const world = stage(fixtureCatalog(covered, name)[0]!, tempDir("sb-fuzz-place-"), covered);
     const where = { registry: builtinRegistry, homes: world.homes, bridgeHome: world.bridgeHome };
-    const [listed] = await builtinRegistry.harnesses.find((h) => name.startsWith(h.name))!.list(
+    const [listed] = await builtinRegistry.harnesses.find((h) => name.startsWith(h.name))!.store.list(
       world.homes[name.split("/")[0]!]!,
     );
     const before = (await load({ ...where, ref: listed!.path })).session;

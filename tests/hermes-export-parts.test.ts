@@ -65,8 +65,8 @@ async function foreign(): Promise<{ session: Session; options: RenderOptions }> 
 
 test("a Hermes export line from a streamed thread is written in parts, byte for byte the held one's", async () => {
   const { session, options } = await foreign();
-  const held = await items(hermes.render(session, options));
-  const fromStream = await items(hermes.render(streamed(session, session.messages), options));
+  const held = await items(hermes.store.render(session, options));
+  const fromStream = await items(hermes.store.render(streamed(session, session.messages), options));
   // The row's head, then each message, the line ended by the row's tail.
   assert.ok(held.length > 2 && typeof held[0] === "object" && typeof held.at(-1) === "string");
   assert.deepEqual(fromStream, held);
@@ -79,14 +79,14 @@ test("a Hermes export line from a streamed thread is written in parts, byte for 
 
 test("--redact on a line in parts redacts as on the whole line, the count included", async () => {
   const { session, options } = await foreign();
-  const whole = (await items(wholeLines(hermes.render(session, options))))[0]!;
+  const whole = (await items(wholeLines(hermes.store.render(session, options))))[0]!;
   assert.ok(whole.includes(SECRET));
   const expected: RedactionTally = { count: 0 };
   const redacted = redactJsonLine(whole, expected);
   assert.ok(expected.count > 0 && !redacted.includes(SECRET));
   for (const s of [session, streamed(session, session.messages)]) {
     const tally: RedactionTally = { count: 0 };
-    assert.equal(await published(redactingLines(hermes.render(s, options), tally)), `${redacted}\n`);
+    assert.equal(await published(redactingLines(hermes.store.render(s, options), tally)), `${redacted}\n`);
     assert.equal(tally.count, expected.count);
   }
 });
@@ -99,7 +99,7 @@ test("a thread that changes between the two reads is refused, not written with a
     if (reads++) yield structuredClone(session.messages.find((m) => m.role === "user")!);
   });
   await assert.rejects(
-    () => published(hermes.render({ ...session, messages: growing }, options)),
+    () => published(hermes.store.render({ ...session, messages: growing }, options)),
     (e: unknown) => e instanceof RefusedError && /changed while it was written/.test(e.message),
   );
 });
@@ -115,8 +115,8 @@ async function copied(source: string): Promise<{ lines: string[]; parts: number 
     stubOpenCalls: true,
     handshake: "<session-bridge-handoff>\ncontinue\n</session-bridge-handoff>",
   };
-  const list = await items(hermes.render(session, options));
-  assert.deepEqual(await items(hermes.render(streamed(session, session.messages), options)), list);
+  const list = await items(hermes.store.render(session, options));
+  assert.deepEqual(await items(hermes.store.render(streamed(session, session.messages), options)), list);
   return { lines: await items(wholeLines(replayed(list))), parts: list.length };
 }
 

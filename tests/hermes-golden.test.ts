@@ -40,7 +40,7 @@ async function writtenBeside(scenario: string, session: Session) {
   const now = new Date("2026-12-01T03:00:00Z");
   const id = "20261201_030000_abcdef";
   const options = { id, cwd: "/home/user/project", now, stubOpenCalls: false };
-  const plan = await hermes.plan(
+  const plan = await hermes.store.plan(
     session,
     options,
     home,
@@ -250,10 +250,10 @@ test("golden: a Hermes to Hermes copy of the interrupted TUI session keeps every
   const db = seedHermesHome(home, "0.19.0", "interrupted");
   writeFileSync(join(home, "config.yaml"), 'model:\n  default: "fake-model-1"\n  provider: custom\n');
   const [real] = capturedIds("0.19.0", "interrupted");
-  const session = await hermes.read(`${db}#${real}`);
+  const session = await hermes.store.read(`${db}#${real}`);
   const now = new Date("2026-12-01T03:00:00Z");
   const id = "20261201_030000_c0ffee";
-  const plan = await hermes.plan(
+  const plan = await hermes.store.plan(
     session,
     { id, cwd: "/home/user/project", now, stubOpenCalls: false },
     home,

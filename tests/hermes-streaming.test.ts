@@ -39,7 +39,7 @@ const prepared = (source: Session) => preparedForHermes(source, id, now);
 
 async function rendered(session: SessionStream, options: RenderOptions): Promise<string[]> {
   const lines: string[] = [];
-  for await (const line of wholeLines(hermes.render(session, options))) lines.push(line);
+  for await (const line of wholeLines(hermes.store.render(session, options))) lines.push(line);
   return lines;
 }
 
@@ -47,7 +47,7 @@ async function rendered(session: SessionStream, options: RenderOptions): Promise
 async function handedOff(session: SessionStream, options: RenderOptions, reads: () => number) {
   const home = join(root, `h${n++}`);
   const db = seedHermesHome(home, "0.19.0", "text-turns");
-  const plan = await hermes.plan(session, { ...options, home }, home, false);
+  const plan = await hermes.store.plan(session, { ...options, home }, home, false);
   assert.equal(plan.refusal, undefined);
   const readByPlan = reads();
   await plan.commit({ backup: false, force: false, backupFolder: join(home, "bridge", "backups", "b") });

@@ -49,7 +49,7 @@ async function convert(target: string, leaveOpen: boolean): Promise<Converted> {
     assert.equal(r.code, 0, r.stderr);
     converted.set(
       key,
-      findHarness(builtinRegistry, target).read(out).then((session) => ({
+      findHarness(builtinRegistry, target).store.read(out).then((session) => ({
         text: readFileSync(out, "utf8"),
         session,
       })),

@@ -133,7 +133,7 @@ test("every captured fixture is a session a reader accepts or a known capture ar
 for (const fixture of readable) {
   const { harness: name, label } = fixture;
   test(`${label} reads into a valid IR session`, async () => {
-    const session = await BUILTIN_HARNESSES[name].read(readerInput(fixture));
+    const session = await BUILTIN_HARNESSES[name].store.read(readerInput(fixture));
     const parsed = Session.safeParse(session);
     if (!parsed.success) assert.fail(`${label}: ${z.prettifyError(parsed.error)}`);
     // Parsing drops keys the IR does not describe: what is left must be everything the reader produced.

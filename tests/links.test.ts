@@ -17,7 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { createHermesStore } from "../lib/demo/hermes-store.ts";
+import { createHermesStore } from "../lib/harnesses/hermes/first-run.ts";
 import type { DoctorReport } from "../lib/pipeline/doctor.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";

@@ -49,7 +49,7 @@ async function converted(target: HarnessName, h: Homes, model?: string) {
     ...(model ? { model } : {}),
   });
   const lines: string[] = [];
-  const rendered = BUILTIN_HARNESSES[target].render(prepared.session, prepared.options);
+  const rendered = BUILTIN_HARNESSES[target].store.render(prepared.session, prepared.options);
   for await (const l of wholeLines(rendered)) lines.push(l);
   const detail = prepared.report.entries.find((e) => e.code === "model")?.detail;
   return { lines: lines.map((l) => JSON.parse(l) as Record<string, unknown>), detail };
@@ -134,7 +134,8 @@ test("a Claude model has no Codex form: without a configured model Codex picks i
 });
 
 test("model ids are mapped into each target's namespace, or not at all", () => {
-  const mapModel = (target: HarnessName, model: string) => BUILTIN_HARNESSES[target].models.map(model);
+  const mapModel = (target: HarnessName, model: string) =>
+    BUILTIN_HARNESSES[target].conversation.models.map(model);
   assert.equal(mapModel("claude-code", "anthropic/claude-sonnet-4.6"), "claude-sonnet-4-6");
   assert.equal(mapModel("claude-code", "anthropic.claude-opus-4-1-v1:0"), "claude-opus-4-1");
   assert.equal(mapModel("claude-code", "claude-opus-4-7"), "claude-opus-4-7");
@@ -149,7 +150,7 @@ test("model ids are mapped into each target's namespace, or not at all", () => {
 test("--model changes the model a Claude Code to Claude Code copy resumes with", async () => {
   const h = homes("claude-copy");
   const { path } = seedClaudeHome(h["claude-code"], "plain-text");
-  const source = await BUILTIN_HARNESSES["claude-code"].read(path);
+  const source = await BUILTIN_HARNESSES["claude-code"].store.read(path);
   const prepared = await prepareConversion(source, BUILTIN_HARNESSES["claude-code"], {
     registry: builtinRegistry,
     cwd: root,
@@ -159,7 +160,7 @@ test("--model changes the model a Claude Code to Claude Code copy resumes with",
     model: "claude-haiku-4-5",
   });
   const lines: Record<string, unknown>[] = [];
-  const rendered = BUILTIN_HARNESSES["claude-code"].render(prepared.session, prepared.options);
+  const rendered = BUILTIN_HARNESSES["claude-code"].store.render(prepared.session, prepared.options);
   for await (const l of wholeLines(rendered)) {
     lines.push(JSON.parse(l));
   }

@@ -83,7 +83,7 @@ test("a second hop states the first handshake's interrupted call and queued mess
     join(root, "hop1.jsonl"),
   );
   const hermesOut = await convert(codexOut, "codex", "hermes", join(root, "hop2.jsonl"));
-  const session = await BUILTIN_HARNESSES["hermes"].read(hermesOut);
+  const session = await BUILTIN_HARNESSES["hermes"].store.read(hermesOut);
   const text = handshakeOf(session);
   assert.ok(
     text.includes(
@@ -109,7 +109,7 @@ test("after the target was resumed, the next handshake states the earlier hop's 
   );
   resumeInCodex(codexOut);
   const claudeOut = await convert(codexOut, "codex", "claude-code", join(root, "r2.jsonl"));
-  const session = await BUILTIN_HARNESSES["claude-code"].read(claudeOut);
+  const session = await BUILTIN_HARNESSES["claude-code"].store.read(claudeOut);
   const text = handshakeOf(session);
   assert.ok(
     text.includes(
@@ -132,7 +132,7 @@ test("a third hop still carries what the first handshake said", async () => {
   );
   const two = await convert(one, "codex", "hermes", join(root, "t2.jsonl"));
   const three = await convert(two, "hermes", "claude-code", join(root, "t3.jsonl"));
-  const session = await BUILTIN_HARNESSES["claude-code"].read(three);
+  const session = await BUILTIN_HARNESSES["claude-code"].store.read(three);
   const text = handshakeOf(session);
   assert.ok(text.includes(`- Bash (${CALL_ID})\n`), text);
   assert.ok(text.includes(`- "${QUEUED}"\n`), text);
@@ -149,7 +149,7 @@ test("an unanswered call followed by Codex's turn_aborted stays pending after th
   );
   assert.match(readFileSync(codexOut, "utf8"), /"type":"turn_aborted"/);
   resumeInCodex(codexOut);
-  const session = await BUILTIN_HARNESSES["codex"].read(codexOut);
+  const session = await BUILTIN_HARNESSES["codex"].store.read(codexOut);
   assert.deepEqual(session.pending.openToolCalls.map((c) => [c.name, c.callId]), [["exec_command", CALL_ID]]);
 });
 
@@ -196,7 +196,7 @@ test("a handshake the target moved off the live thread is still carried, from wh
   );
   writeFileSync(path, kept.join("\n"));
   const hermesOut = await convert(path, "claude-code", "hermes", join(root, "moved-hermes.jsonl"));
-  const text = handshakeOf(await BUILTIN_HARNESSES["hermes"].read(hermesOut));
+  const text = handshakeOf(await BUILTIN_HARNESSES["hermes"].store.read(hermesOut));
   assert.ok(
     text.includes(
       "Interrupted tool calls (still running when the session stopped; no result was recorded):\n" +

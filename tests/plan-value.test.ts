@@ -33,8 +33,8 @@ for (const { harness: target } of covered) {
   test(`a ${name} plan previews as plain data, writes nothing, and a copy of it commits`, async () => {
     const { homes, cwd, bridgeHome } = freshHomes();
     const session = await readClaudeSession(claudeFixture("interactive"));
-    const options = { id: target.newId(now, session), cwd, now, stubOpenCalls: false };
-    const plan = await target.plan(session, options, homes[name]!, false);
+    const options = { id: target.store.newId(now, session), cwd, now, stubOpenCalls: false };
+    const plan = await target.store.plan(session, options, homes[name]!, false);
     const { commit: _commit, ...preview } = plan;
     assert.equal(preview.refusal, undefined);
     assert.deepEqual(JSON.parse(JSON.stringify(preview)), preview);
@@ -56,13 +56,13 @@ for (const { harness: target } of covered) {
   test(`a refused ${name} plan's commit refuses with the preview's reason`, async () => {
     const { homes, cwd, bridgeHome } = freshHomes();
     const session = await readClaudeSession(claudeFixture("interactive"));
-    const options = { id: target.newId(now, session), cwd, now, stubOpenCalls: false };
-    await (await target.plan(session, options, homes[name]!, false)).commit({
+    const options = { id: target.store.newId(now, session), cwd, now, stubOpenCalls: false };
+    await (await target.store.plan(session, options, homes[name]!, false)).commit({
       force: false,
       backup: false,
       backupFolder: join(bridgeHome, "backups", "b"),
     });
-    const again = await target.plan(session, options, homes[name]!, false);
+    const again = await target.store.plan(session, options, homes[name]!, false);
     assert.match(again.refusal ?? "", /already exists|already registered/);
     await assert.rejects(
       again.commit({ force: false, backup: true, backupFolder: join(bridgeHome, "backups", "b") }),

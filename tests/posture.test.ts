@@ -8,7 +8,7 @@ import { BUILTIN_HARNESSES, type HarnessName } from "../lib/harnesses/registry.t
 
 /** The posture a harness's own words mean, by its descriptor. */
 const postureFrom = (harness: HarnessName, words: string) =>
-  BUILTIN_HARNESSES[harness].posture?.toPosture(words);
+  BUILTIN_HARNESSES[harness].conversation.posture?.toPosture(words);
 import { jsonLines } from "./helpers/fixtures.ts";
 import { codexFixture } from "./helpers/codex.ts";
 import { runCliJson } from "./helpers/cli.ts";

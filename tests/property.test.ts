@@ -89,10 +89,10 @@ for (const writer of builtinRegistry.harnesses) {
       fc.asyncProperty(fc.array(exchange, { minLength: 1, maxLength: 4 }), async (exchanges) => {
         const session = sessionFrom(foreignTo(writer.name), exchanges);
         const path = join(dir, `${writer.name}-${runs++}.jsonl`);
-        const id = writer.newId(new Date());
+        const id = writer.store.newId(new Date());
         await publishFile(
           path,
-          writer.render(session, {
+          writer.store.render(session, {
             id,
             cwd: "/home/user/project",
             now: new Date(),
@@ -100,7 +100,7 @@ for (const writer of builtinRegistry.harnesses) {
           }),
           false,
         );
-        const back = await writer.read(path);
+        const back = await writer.store.read(path);
         assert.deepEqual(conversationCore(back.messages), conversationCore(session.messages));
       }),
       { numRuns: 40 },

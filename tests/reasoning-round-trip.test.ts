@@ -113,7 +113,7 @@ test("a Hermes reasoning signature recorded through OpenRouter is never replayed
     now: new Date(),
   });
   const lines: string[] = [];
-  const rendered = BUILTIN_HARNESSES["claude-code"].render(prepared.session, prepared.options);
+  const rendered = BUILTIN_HARNESSES["claude-code"].store.render(prepared.session, prepared.options);
   for await (const l of wholeLines(rendered)) {
     lines.push(l);
   }
@@ -153,7 +153,7 @@ test("Hermes reasoning shown to Codex as text comes back to Hermes as reasoning,
   assert.equal(shown?.severity, "warning");
   assert.ok(readFileSync(there.path, "utf8").includes("[reasoning] Weighing the options."));
   const back = await convert(there.path, "codex", "hermes", "hermes-reasoning.back.jsonl");
-  const session = await BUILTIN_HARNESSES["hermes"].read(back.path);
+  const session = await BUILTIN_HARNESSES["hermes"].store.read(back.path);
   const reasoning = session.messages.flatMap((m) => m.blocks).filter((b) => b.type === "reasoning");
   assert.equal(reasoning.length, shown?.count);
   for (const b of reasoning) assert.ok(b.type === "reasoning" && b.text === "Weighing the options.");

@@ -19,7 +19,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { createHermesStore } from "../lib/demo/hermes-store.ts";
+import { createHermesStore } from "../lib/harnesses/hermes/first-run.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -172,7 +172,7 @@ for (const to of ALL) {
     const now = new Date("2026-12-01T03:00:00Z");
     await assert.rejects(
       async () =>
-        await target.plan(session, { id: "../escape", cwd, now, stubOpenCalls: false }, w.home, false),
+        await target.store.plan(session, { id: "../escape", cwd, now, stubOpenCalls: false }, w.home, false),
       (error: unknown) =>
         error instanceof InputError && /^invalid session id "\.\.\/escape": /.test(error.message),
     );
@@ -227,7 +227,7 @@ for (const [to, label, command] of WITH_DATABASE) {
   });
 }
 
-for (const name of ALL.filter((h) => BUILTIN_HARNESSES[h].versionVariable)) {
+for (const name of ALL.filter((h) => BUILTIN_HARNESSES[h].store.versionVariable)) {
   const harness = BUILTIN_HARNESSES[name];
   test(`${name}: a target version override that is no version is bad input (exit 2), naming the variable`, async () => {
     const w = world(name);
@@ -237,9 +237,9 @@ for (const name of ALL.filter((h) => BUILTIN_HARNESSES[h].versionVariable)) {
       [],
       2,
       new RegExp(
-        `^session-bridge: ${harness.versionVariable}="banana" is not a version \\(expected numbers like 1\\.2\\.3\\)$`,
+        `^session-bridge: ${harness.store.versionVariable}="banana" is not a version \\(expected numbers like 1\\.2\\.3\\)$`,
       ),
-      { [harness.versionVariable!]: "banana" },
+      { [harness.store.versionVariable!]: "banana" },
     );
   });
 }

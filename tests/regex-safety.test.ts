@@ -21,7 +21,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BUILT: Record<string, () => RegExp[]> = {
   "lib/observe/redact.ts": () => DEFAULT_PATTERNS.map(({ pattern }) => pattern),
   "lib/pipeline/neutralize.ts": () => [
-    controlTags(builtinRegistry.harnesses.flatMap((harness) => harness.controlTags)).pattern,
+    controlTags(builtinRegistry.harnesses.flatMap((harness) => harness.conversation.controlTags)).pattern,
   ],
 };
 

@@ -10,11 +10,11 @@ import {
   AliasExistsError,
   AliasNotFoundError,
   defaultSessionRegistry,
-  type RegistryKind,
   SessionRegistry,
   setDefaultSessionRegistry,
 } from "../lib/registry/registry.ts";
 import { normalizeScope } from "../lib/registry/scope.ts";
+import { builtinRegistry, registryKinds } from "../lib/harnesses/registry.ts";
 import { InputError } from "../lib/errors.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -53,11 +53,28 @@ test("an alias starts with a letter and has at most 64 letters, digits, _ . or -
     await assert.rejects(registry.bind("codex", "/p", bad, "id"), InputError, JSON.stringify(bad));
   }
   await assert.rejects(registry.bind("codex", "/p", "ok", " \u3000"), /native_id must be a non-empty string/);
-  // A kind no caller can type is still refused at run time.
+});
+
+test("a registry given the registered kinds binds those only; without them, any kind spelled as a lower-case word", async () => {
+  const path = join(tempDir("sb-registry-"), "s.json");
+  const registered = new SessionRegistry({ path, kinds: registryKinds(builtinRegistry) });
+  await registered.bind("hermes", "/p", "ok", "id");
   await assert.rejects(
-    registry.bind("gemini" as RegistryKind, "/p", "ok", "id"),
+    registered.bind("gemini", "/p", "ok", "id"),
     /kind must be one of claude, codex, hermes/,
   );
+  // A harness added later files its own kind: no list here changes for it.
+  const open = new SessionRegistry({ path });
+  await open.bind("gemini", "/p", "ok", "id");
+  assert.equal(await registered.resolve("hermes", "/p", "ok"), "id");
+  assert.deepEqual((await open.entries()).map((e) => e.kind), ["gemini", "hermes"]);
+  for (const bad of ["", "Gemini", "1x", "a b"]) {
+    await assert.rejects(
+      open.bind(bad, "/p", "ok", "id"),
+      /kind must be a lower-case word/,
+      JSON.stringify(bad),
+    );
+  }
 });
 
 test("bind keeps created_at and overwrites model and effort; rename's missing source and taken target are distinct errors", async () => {

@@ -90,7 +90,7 @@ test("what one target discloses depends only on its own capability set", async (
   const session = await readClaudeSession(claudeFixture("subagent"));
   const codex = BUILTIN_HARNESSES["codex"];
   assert.deepEqual(
-    buildReport(session, codex.capabilities, actions, tallyOf(session.messages)),
+    buildReport(session, codex.conversation.capabilities, actions, tallyOf(session.messages)),
     SUBAGENT_TO_CODEX,
   );
   const now = new Date();
@@ -102,15 +102,18 @@ test("what one target discloses depends only on its own capability set", async (
     harnesses: builtinRegistry.harnesses.map((h) =>
       h === codex ? h : {
         ...h,
-        capabilities: {
-          ...h.capabilities,
-          threadTopology: true,
-          toolSchemas: true,
-          systemInstructions: true,
-          subagents: true,
-          images: true,
-          permissionPosture: true,
-          perTurnModel: true,
+        conversation: {
+          ...h.conversation,
+          capabilities: {
+            ...h.conversation.capabilities,
+            threadTopology: true,
+            toolSchemas: true,
+            systemInstructions: true,
+            subagents: true,
+            images: true,
+            permissionPosture: true,
+            perTurnModel: true,
+          },
         },
       }
     ),
@@ -122,7 +125,7 @@ test("what one target discloses depends only on its own capability set", async (
 
 test("a capability a target lacks is disclosed as a loss, and lossless is claimed only without losses", async () => {
   const session = await readClaudeSession(claudeFixture("subagent"));
-  const codex = BUILTIN_HARNESSES["codex"].capabilities;
+  const codex = BUILTIN_HARNESSES["codex"].conversation.capabilities;
   assert.deepEqual(buildReport(session, codex, actions, tallyOf(session.messages)), SUBAGENT_TO_CODEX);
   const richer = buildReport(
     session,
@@ -147,7 +150,7 @@ test("a same-harness copy is lossless, and says what it synthesized", async () =
   assert.deepEqual(
     buildReport(
       session,
-      BUILTIN_HARNESSES["claude-code"].capabilities,
+      BUILTIN_HARNESSES["claude-code"].conversation.capabilities,
       actions,
       tallyOf(session.messages),
     ),
@@ -174,7 +177,7 @@ test("a foreign target discloses the source's bookkeeping records it does not ca
   const session = await readClaudeSession(claudeFixture("thinking-tool-use"));
   const entry = buildReport(
     session,
-    BUILTIN_HARNESSES["codex"].capabilities,
+    BUILTIN_HARNESSES["codex"].conversation.capabilities,
     actions,
     tallyOf(session.messages),
   ).entries.find((e) => e.code === "harness-records");

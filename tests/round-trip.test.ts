@@ -40,7 +40,7 @@ async function hop(session: Session, target: Harness): Promise<Session> {
     path,
     replace: false,
   }, bridgeHome);
-  return restoreProvenance(bridgeHome, await target.read(path));
+  return restoreProvenance(bridgeHome, await target.store.read(path));
 }
 
 /** Text made inert on the way (‹tag›) is the same words. */
@@ -58,7 +58,7 @@ const paths = (a: Harness): Harness[][] => {
 
 for (const source of sources) {
   test(`round trips keep the conversation core: ${source.label}`, async () => {
-    const original = restoreProvenance(bridgeHome, await source.harness.read(source.ref));
+    const original = restoreProvenance(bridgeHome, await source.harness.store.read(source.ref));
     const expected = core(original);
     for (const route of paths(source.harness)) {
       let session = original;

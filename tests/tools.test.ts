@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import type { Block, Session } from "../lib/ir/schema.ts";
 import { BUILTIN_HARNESSES, builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
+import type { Harness } from "../lib/harnesses/types.ts";
 import { emptySession } from "../lib/ir/session.ts";
 import { noTranslation, type ToolSide, toolTranslator } from "../lib/tools/translate.ts";
 import { editPatch, parsePatch } from "../lib/tools/apply-patch.ts";
@@ -24,9 +25,10 @@ function sessionWith(harness: HarnessName, calls: { name: string; input: unknown
 }
 
 /** A session's thread translated from one harness's vocabulary to another's, with what was done. */
-function translateTools(s: Session, from: ToolSide, to: ToolSide) {
+function translateTools(s: Session, from: Harness, to: Harness) {
   const stats = noTranslation();
-  const translate = toolTranslator(from, to);
+  const side = (h: Harness): ToolSide => ({ name: h.name, tools: h.conversation.tools });
+  const translate = toolTranslator(side(from), side(to));
   return { session: { ...s, messages: s.messages.map((m) => translate(m, stats)) }, stats };
 }
 

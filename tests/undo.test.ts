@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
-import { createHermesStore } from "../lib/demo/hermes-store.ts";
+import { createHermesStore } from "../lib/harnesses/hermes/first-run.ts";
 import type { Terminal } from "../lib/cli/terminal.ts";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";

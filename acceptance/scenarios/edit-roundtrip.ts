@@ -28,8 +28,8 @@ async function editCall(path: string): Promise<ToolCallBlock | undefined> {
 
 /** The patch session-bridge writes for the Edit: Claude's call in canonical terms, rendered for Codex. */
 function expectedPatch(edit: ToolCallBlock): unknown {
-  const canonical = BUILTIN_HARNESSES["claude-code"].tools.toCanonical(edit);
-  return canonical && BUILTIN_HARNESSES.codex.tools.fromCanonical(canonical)?.input;
+  const canonical = BUILTIN_HARNESSES["claude-code"].conversation.tools.toCanonical(edit);
+  return canonical && BUILTIN_HARNESSES.codex.conversation.tools.fromCanonical(canonical)?.input;
 }
 
 function project(work: string, name: string): string {

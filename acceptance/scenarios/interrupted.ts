@@ -24,7 +24,7 @@ const COMMAND_MARK = "fixture-slow-start";
 
 /** The target's shell tool, as session-bridge translates Claude's Bash into it. */
 const shellToolName = (target: HarnessName) =>
-  BUILTIN_HARNESSES[target].tools.fromCanonical({ kind: "shell", command: "true" })?.name;
+  BUILTIN_HARNESSES[target].conversation.tools.fromCanonical({ kind: "shell", command: "true" })?.name;
 
 async function check(target: HarnessName, work: string, binary: string | undefined): Promise<string[]> {
   const { pending } = await readClaudeSession(FIXTURE);

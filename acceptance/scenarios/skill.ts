@@ -307,7 +307,7 @@ async function check(
       reasons.push(`session-bridge current did not name ${id} by the variable rule: ${output}`);
     }
 
-    const written = await BUILTIN_HARNESSES[target].list(to.homeFlags[1]!);
+    const written = await BUILTIN_HARNESSES[target].store.list(to.homeFlags[1]!);
     if (written.length !== 1) {
       const output = seen.slice(Math.max(0, seen.indexOf(done(2)) - 1500), seen.indexOf(done(2)));
       return [...reasons, `${target} holds ${written.length} sessions, expected 1: ${output}`];

@@ -48,7 +48,7 @@ export async function exercise(staged: Staged, registry: api.Registry): Promise<
   const refs = [...staged.refs];
   for (const harness of registry.harnesses) {
     const home = staged.homes[harness.name] ?? join(staged.root, harness.name);
-    const listed = await step(`list ${harness.name}`, () => harness.list(home));
+    const listed = await step(`list ${harness.name}`, () => harness.store.list(home));
     for (const s of (listed ?? []).slice(0, LISTED_LOADS)) if (!refs.includes(s.path)) refs.push(s.path);
   }
   for (const ref of refs) {

@@ -233,7 +233,7 @@ async function chooseField(
   for (const fixture of plan.fixtures) {
     const world = stage(fixture, join(root, "ordinary"), covered);
     const where = { registry: api.builtinRegistry, homes: world.homes, bridgeHome: world.bridgeHome };
-    for (const listed of await harness.list(world.homes[harness.name]!)) {
+    for (const listed of await harness.store.list(world.homes[harness.name]!)) {
       const { session } = await api.load({ ...where, ref: listed.path });
       const fields = textFields(session).filter((f) => f.kind === plan.kind);
       if (fields.length) {

@@ -64,7 +64,7 @@ export async function followAliases(request: FollowRequest): Promise<FollowOutco
     const scope = registry.scopeOf(target.cwd);
     const names = request.alias !== undefined ? [request.alias] : await boundNames(registry, scope, source);
     if (names.length === 0) return { followed, warnings };
-    const kind = target.harness.registryKind;
+    const kind = target.harness.integrations.registryKind;
     if (kind === undefined) {
       return {
         followed,
@@ -115,7 +115,7 @@ async function boundNames(
   scope: string,
   source: FollowRequest["source"],
 ): Promise<string[]> {
-  const kind = source.harness.registryKind;
+  const kind = source.harness.integrations.registryKind;
   if (kind === undefined) return [];
   const entries = await registry.entries({ kind, scope });
   return entries.filter((e) => e.native_id === source.id).map((e) => e.name);

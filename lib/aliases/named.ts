@@ -40,7 +40,7 @@ export async function aliasBindings(
   const entries = await named.registry.entries({ scope });
   return entries.flatMap((entry) => {
     if (entry.name !== name) return [];
-    const harness = harnesses.find((h) => h.registryKind === entry.kind);
+    const harness = harnesses.find((h) => h.integrations.registryKind === entry.kind);
     return harness ? [{ harness, entry }] : [];
   });
 }

@@ -127,7 +127,7 @@ export interface HarnessUnderTest {
   listed(sessionId: string, cwd: string): Promise<boolean>;
   /**
    * The captured session structure-only certify seeds from, for a harness whose sample the binary does not
-   * embed (lib/samples.ts embeds the built-in harnesses'): its file's name and its lines.
+   * embed (a built-in harness's descriptor has its own, `certify.samples()`): its file's name and its lines.
    */
   sample?(version: string): { source: string; lines: string[] };
   close(): Promise<void>;

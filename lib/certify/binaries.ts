@@ -19,7 +19,7 @@ export async function locateBinaries(
   const found: HarnessBinary[] = [];
   const missing: Partial<Record<HarnessId, string>> = {};
   const homes = harnesses.map((h) => h.home);
-  for (const { name, certify } of harnesses) {
+  for (const { name, integrations: { certify } } of harnesses) {
     if (!certify) continue;
     const bin = explicit[name] ?? findOnPath(certify.command, env.PATH);
     if (!bin) {

@@ -18,6 +18,7 @@ import {
   sentinelPlan,
 } from "../certify-kit/sentinels.ts";
 import { sampleSentinels, sessionParts, writeSample } from "./structure.ts";
+import { sampleFor } from "../samples.ts";
 import type { Expected, HarnessUnderTest, Mode, Seeded } from "../certify-kit/driver.ts";
 import type { SeedStyle } from "./types.ts";
 
@@ -128,12 +129,16 @@ const structure: ModeRunner = {
   seedsStore: false,
   styles: ["exec"],
   async seed(from, _cwd, _style, version, work, registry) {
-    const path = writeSample(from.id, version, work, from.sample?.(version));
-    const expected = sampleSentinels(sessionParts(await findHarness(registry, from.id).read(path)));
+    const source = findHarness(registry, from.id);
+    const embedded = source.integrations.certify?.samples;
+    const sample = from.sample?.(version) ?? (embedded && sampleFor(await embedded(), version));
+    if (!sample) throw new Error(`${from.id} has no captured sample for structure-only certify`);
+    const path = writeSample(sample, work);
+    const expected = sampleSentinels(sessionParts(await source.store.read(path)));
     return { session: path, expected, parts: new ConversationParts(), resume: () => "" };
   },
   async verify(to, handed, _cwd, seeding, _stop, registry) {
-    const read = await findHarness(registry, to.id).read(handed.path);
+    const read = await findHarness(registry, to.id).store.read(handed.path);
     return checkSent(sessionParts(read), seeding.expected);
   },
 };

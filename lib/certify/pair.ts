@@ -188,7 +188,7 @@ async function driftFindings(from: HarnessUnderTest, version: string, registry: 
 
 /** The driver a harness's descriptor names, loaded now (certify alone pays for it). */
 async function driverFor(registry: Registry, id: HarnessId): Promise<HarnessDriver> {
-  const hooks = findHarness(registry, id).certify;
+  const hooks = findHarness(registry, id).integrations.certify;
   if (!hooks) throw new Error(`certify cannot drive ${id}`);
   return await hooks.driver();
 }

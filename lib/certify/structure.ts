@@ -7,16 +7,10 @@
 import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Session } from "../ir/schema.ts";
-import { sampleFor } from "../samples.ts";
-import type { Expected, HarnessId, SentMessage } from "../certify-kit/driver.ts";
+import type { Expected, SentMessage } from "../certify-kit/driver.ts";
 
-/** Writes `sample` (by default the embedded one of `harness` for `version`) into `dir`; returns its path. */
-export function writeSample(
-  harness: HarnessId,
-  version: string,
-  dir: string,
-  sample: { source: string; lines: string[] } = sampleFor(harness, version),
-): string {
+/** Writes `sample` (a captured session: its file's name and its lines) into `dir`; returns its path. */
+export function writeSample(sample: { source: string; lines: string[] }, dir: string): string {
   const path = join(dir, basename(sample.source));
   writeFileSync(path, `${sample.lines.join("\n")}\n`);
   return path;

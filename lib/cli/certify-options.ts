@@ -62,7 +62,7 @@ export function certifyStyles(values: Values, mode: Mode): SeedStyle[] {
 
 /** The harnesses whose descriptors say how certify drives them, in registry order. */
 export function certifiable(registry: Registry): Harness[] {
-  return registry.harnesses.filter((h) => h.certify);
+  return registry.harnesses.filter((h) => h.integrations.certify);
 }
 
 /**

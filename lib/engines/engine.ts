@@ -67,7 +67,7 @@ export class HarnessEngine {
   #lastBound: string | undefined;
 
   constructor(readonly harness: Harness, options: EngineOptions) {
-    if (!harness.engine) throw new InputError(`${harness.name} has no engine`);
+    if (!harness.integrations.engine) throw new InputError(`${harness.name} has no engine`);
     if (options.alias !== undefined && !isAlias(options.alias)) {
       throw new InputError(
         `invalid session alias ${
@@ -82,7 +82,7 @@ export class HarnessEngine {
 
   /** Runs one turn; the outcome says how it ended (a failed turn is an outcome, not an exception). */
   async run(prompt: string): Promise<TurnOutcome> {
-    const spec = await this.harness.engine!();
+    const spec = await this.harness.integrations.engine!();
     const warnings: string[] = [];
     this.#lastBound = undefined;
     let handedOver: HandedOver | undefined;
@@ -133,7 +133,7 @@ export class HarnessEngine {
   }
 
   async #knownId(warnings: string[]): Promise<string | undefined> {
-    const kind = this.harness.registryKind;
+    const kind = this.harness.integrations.registryKind;
     if (kind === undefined) return undefined;
     try {
       return await this.#registry.resolve(kind, this.#options.cwd, this.#options.alias!);
@@ -145,7 +145,7 @@ export class HarnessEngine {
 
   /** Binds the alias to `id` unless this turn already did; failures are warnings. */
   async #bind(id: string, warnings: string[]): Promise<void> {
-    const kind = this.harness.registryKind;
+    const kind = this.harness.integrations.registryKind;
     if (kind === undefined || id === this.#lastBound) return;
     this.#lastBound = id;
     try {

@@ -4,6 +4,7 @@
  * run the real CLI with one more harness (`withHarness`).
  */
 import { InputError } from "../errors.ts";
+import { PROVIDER_ID } from "../ir/provider.ts";
 import type { Harness } from "./types.ts";
 import { claudeCode } from "./claude-code/index.ts";
 import { codex } from "./codex/index.ts";
@@ -22,8 +23,17 @@ export interface Registry {
 
 export const builtinRegistry: Registry = { harnesses: Object.values(BUILTIN_HARNESSES) };
 
-/** `registry` with one more harness, refused when its name, an alias or its home flag is already taken. */
+/**
+ * `registry` with one more harness, refused when its name, an alias or its home flag is already taken, or when
+ * its reasoning provider is no provider id.
+ */
 export function withHarness(registry: Registry, added: Harness): Registry {
+  const provider = added.conversation.capabilities.reasoningProvider;
+  if (!PROVIDER_ID.test(provider)) {
+    throw new Error(
+      `harness ${added.name}: reasoning provider ${JSON.stringify(provider)} is no provider id`,
+    );
+  }
   const words = [added.name, ...added.aliases];
   for (const h of registry.harnesses) {
     const clash = words.find((w) => w === h.name || h.aliases.includes(w));
@@ -45,8 +55,17 @@ export function findHarness(registry: Registry, word: string): Harness {
   return found;
 }
 
+/** The kinds LazyBridge's alias registry files the registered harnesses' conversations under. */
+export function registryKinds(registry: Registry): string[] {
+  return registry.harnesses.flatMap((h) => h.integrations.registryKind ?? []);
+}
+
 /** "claude-code, codex or hermes". */
 export function harnessList(registry: Registry): string {
-  const names = registry.harnesses.map((h) => h.name);
-  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
+  return orList(registry.harnesses.map((h) => h.name));
+}
+
+/** "a, b or c". */
+export function orList(words: readonly string[]): string {
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words.at(-1)}` : words.join("");
 }

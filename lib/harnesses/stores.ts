@@ -88,14 +88,15 @@ async function settle(h: Harness, homes: Homes, cache?: ListingCache): Promise<S
   const home = homeOf(homes, h);
   try {
     // Awaited inside the try: a harness whose listing throws synchronously is settled like one that rejects.
-    const sessions = cache && h.listingParts
-      ? await listParts(`${h.name}:${home}`, await h.listingParts(home), cache)
-      : await h.list(home);
+    const parts = cache && await h.store.listingParts(home);
+    const sessions = cache && parts
+      ? await listParts(`${h.name}:${home}`, parts, cache)
+      : await h.store.list(home);
     return { harness: h.name, sessions };
   } catch (e) {
     const failure = classified(e);
     const cause = failure instanceof PermissionError ? deniedAt(failure) : failure;
-    const broken = { harness: h.name, store: h.locate(home), error: messageOf(cause) };
+    const broken = { harness: h.name, store: h.store.locate(home), error: messageOf(cause) };
     return { harness: h.name, broken, cause };
   }
 }
@@ -126,5 +127,5 @@ export function brokenStoreLine(b: BrokenStore): string {
 
 /** Where the stores of `harnesses` were looked for, for a "nothing found" line: `codex: /home/u/.codex; ...`. */
 export function storeLocations(harnesses: readonly Harness[], homes: Homes): string {
-  return harnesses.map((h) => `${h.name}: ${h.locate(homeOf(homes, h))}`).join("; ");
+  return harnesses.map((h) => `${h.name}: ${h.store.locate(homeOf(homes, h))}`).join("; ");
 }

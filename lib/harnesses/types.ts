@@ -14,6 +14,7 @@ import type { ToolVocabulary } from "../tools/canonical.ts";
 import type { HarnessDriver } from "../certify-kit/driver.ts";
 import type { Rendered } from "../io/rendered.ts";
 import type { RegistryKind } from "../registry/registry.ts";
+import type { Sample } from "../samples.ts";
 
 /** Every registered harness's store root by harness name, resolved once at the edge from flags and environment. */
 export type Homes = Readonly<Record<string, string>>;
@@ -63,6 +64,11 @@ export interface CertifyHooks {
   /** certify's flag naming the executable, without its dashes (`claude-bin`). */
   binFlag: string;
   driver(): Promise<HarnessDriver>;
+  /**
+   * Sessions the real harness wrote, one per captured version, embedded in the binary (`samples.json` in its
+   * folder), that structure-only certification seeds from; absent, its driver's `sample(version)` gives one.
+   */
+  samples?(): Promise<readonly Sample[]>;
 }
 
 /**
@@ -162,7 +168,7 @@ export interface RenderOptions {
    * CLAUDE_CODE_PROJECT_DIR_NAME). Writers read it here, never from process.env; absent, none is set.
    */
   env?: NodeJS.ProcessEnv;
-  /** The version to write for when the target's home shows none (see Harness.versionVariable). */
+  /** The version to write for when the target's home shows none (see StoreFacts.versionVariable). */
   targetVersion?: string;
   /**
    * Same-harness records exactly as the source wrote them (export): nothing is adapted to a target store
@@ -235,6 +241,24 @@ export interface HandoffResult {
   replaced: { path: string; backup: string }[];
 }
 
+/**
+ * What a harness is, in a few parts. Everything session-bridge knows about a harness is reached from here, so a
+ * new harness is a folder of its own and one line in the built-in list (lib/harnesses/registry.ts); nothing
+ * outside them names it (tests/harness-names.test.ts). The parts, each read by its own kind of consumer:
+ *
+ *   name, aliases, title  who it is: the words flags, listings, reports and help use (kept flat: every
+ *                         consumer names the harness, and the registry keys on them)
+ *   home                  where its store lives when the user names none, and the flag naming another
+ *   files                 how a session given as a path is known to be its own
+ *   conversation          what its sessions mean: control tags, tools, models, posture, reasoning, what it holds
+ *   store                 its sessions on disk: facts now, the listing and the readers/writers loaded on first
+ *                         use (lazyStore, lib/harnesses/lazy-store.ts)
+ *   resumeCommand         how a user continues a session handed to it
+ *   integrations          what other programs know of it: LazyBridge's alias kind, what it tells the commands it
+ *                         runs, the engine, certify's driver
+ *   demo                  its part in `session-bridge demo`'s sandbox: the sample it seeds, or the empty home a
+ *                         handoff lands in
+ */
 export interface Harness {
   /** The name sessions, flags and reports use (lower case). */
   name: string;
@@ -243,12 +267,40 @@ export interface Harness {
   /** How people call it ("Claude Code"). */
   title: string;
   home: HomeSpec;
-  /**
-   * The variable that names the version to write for when the target's home shows none
-   * (SESSION_BRIDGE_CLAUDE_VERSION): read at the edge, passed down as RenderOptions.targetVersion.
-   */
-  versionVariable?: string;
   files: FileRecognition;
+  conversation: ConversationRules;
+  store: HarnessStore;
+  /**
+   * The command a user pastes into any terminal to continue a session handed to this harness
+   * (`cd <cwd> && [HOME_VARIABLE=<home>] <argv>`, see lib/harnesses/resume.ts); `plan()` prints it.
+   */
+  resumeCommand(request: ResumeRequest): string;
+  integrations: Integrations;
+  /** How `session-bridge demo` gives it a home in the sandbox; absent, an empty folder (the demo passes it by). */
+  demo?: DemoHooks;
+}
+
+/** A harness's part in the demo, in the demo's words; its code is loaded when the demo runs. */
+export interface DemoHooks {
+  /** The step handing the sample to it: what the handoff writes in the sandbox ("rows in ... state.db"). */
+  handoff: string;
+  /** The step listing its store after the handoff ("Hermes's store now holds it"); absent, none. */
+  listed?: string;
+  seat(): Promise<DemoSeat>;
+}
+
+export interface DemoSeat {
+  /**
+   * Seeds `home` with the embedded sample session, recorded in `cwd`: the demo's source (the first harness of
+   * the registry that has one). Returns the session's id and the model it ran on.
+   */
+  sample?(home: string, cwd: string): { id: string; model?: string };
+  /** Makes `home` as the harness's first run leaves it, its configuration naming `model` where it keeps one. */
+  firstRun?(home: string, model?: string): void;
+}
+
+/** What a harness's sessions mean, as the conversion reads and writes them. */
+export interface ConversationRules {
   /**
    * Tags this harness treats as its own control messages (`<system-reminder>`): inside transcript text moving
    * to another harness, every registered harness's tags are made inert.
@@ -258,46 +310,55 @@ export interface Harness {
   posture?: PostureMapping;
   /** Its tool names and arguments, by canonical kind. */
   tools: ToolVocabulary;
-  /**
-   * The harness's own command whose output `export` writes for a session it keeps in a database rather than in
-   * a file of its own (`hermes sessions export`); absent, a session is a file and is copied record by record.
-   */
-  exportedAs?: string;
   /** Which model ids it can continue on, and its default. */
   models: ModelRules;
   /** Whether a reasoning proof in a session it wrote provably comes from the provider the block names. */
   provesReasoning(session: SessionHead, block: ReasoningBlock): boolean;
-  /**
-   * The kind LazyBridge's alias registry files this harness's conversations under (`claude`, `codex`,
-   * `hermes`); absent: no alias (`@NAME`) can name them.
-   */
-  registryKind?: RegistryKind;
-  /** What it tells the commands it runs about itself, and where it looks for skills; absent: neither known. */
-  agent?: AgentFacts;
-  /** How an engine runs one turn through its binary (loaded on first use); absent: no engine. */
-  engine?(): Promise<EngineSpec>;
-  /** How certify runs it; absent: certify cannot drive it. */
-  certify?: CertifyHooks;
-  /** What this harness's writer can hold; the loss report is computed against it. */
+  /** What this harness's writer can hold (its reasoning provider among it); the loss report is computed against it. */
   capabilities: Capabilities;
-  /** A fresh session id in this harness's own format (some derive it from the source session's start). */
-  newId(now: Date, session?: SessionHead): string;
-  /**
-   * The model this harness's own configuration in its home names, if any (see lib/pipeline/model.ts). Async:
-   * the configuration parsers load on first use, not at start-up.
-   */
-  configuredModel(home: string): Promise<ConfiguredModel | undefined>;
-  /** Refuses an id this harness could not use (wrong format, unsafe as a path component). */
-  checkId(id: string): string;
+}
+
+/** What is known of a harness's store without loading its code: the descriptor holds these. */
+export interface StoreFacts {
   /** The store root in its home (the folder or database a broken listing names). */
   locate(home: string): string;
-  list(home: string): Promise<SessionSummary[]>;
+  /** A fresh session id in this harness's own format (some derive it from the source session's start). */
+  newId(now: Date, session?: SessionHead): string;
+  /** Refuses an id this harness could not use (wrong format, unsafe as a path component). */
+  checkId(id: string): string;
+  /**
+   * What a file of this harness (convert) drops of a session that the capability report cannot see: parts of a
+   * same-harness source the format has no place for. Handoffs report theirs in the plan's notes.
+   */
+  fileLosses?(session: SessionStream): ReportEntry[];
+  /**
+   * The variable that names the version to write for when the target's home shows none
+   * (SESSION_BRIDGE_<NAME>_VERSION): read at the edge, passed down as RenderOptions.targetVersion.
+   */
+  versionVariable?: string;
+  /**
+   * The harness's own command whose output `export` writes for a session it keeps in a database rather than in
+   * a file of its own; absent, a session is a file and is copied record by record.
+   */
+  exportedAs?: string;
+}
+
+/**
+ * A store's listing, exported as `listing` by a module of its own (not the store's): `list` loads no reader,
+ * writer or configuration parser (tests/startup.test.ts).
+ */
+export interface StoreListing {
+  list(home: string): Promise<SessionSummary[]> | SessionSummary[];
   /**
    * The store's listing in parts, each with a stamp of the files it reads (lib/io/file-stamp.ts), cheap to
    * take: a part whose stamp is unchanged is served from session-bridge's listing cache, the rest are read.
    * Absent, the store is always read whole.
    */
-  listingParts?(home: string): Promise<ListingPart[]>;
+  listingParts?(home: string): Promise<ListingPart[]> | ListingPart[];
+}
+
+/** A store's readers, writers and configuration parsers, exported as `access` by its store module. */
+export interface StoreAccess {
   /** Reads a session file (or row set) into the IR. */
   read(path: string): Promise<Session>;
   /**
@@ -310,16 +371,6 @@ export interface Harness {
    * for a line that holds the whole thread and must say first what it holds: see lib/io/rendered.ts).
    */
   render(session: SessionStream, options: RenderOptions): AsyncIterable<Rendered>;
-  /**
-   * What a file of this harness (convert) drops of a session that the capability report cannot see: parts of a
-   * same-harness source the format has no place for. Handoffs report theirs in the plan's notes.
-   */
-  fileLosses?(session: SessionStream): ReportEntry[];
-  /**
-   * The command a user pastes into any terminal to continue a session handed to this harness
-   * (`cd <cwd> && [HOME_VARIABLE=<home>] <argv>`, see lib/harnesses/resume.ts); `plan()` prints it.
-   */
-  resumeCommand(request: ResumeRequest): string;
   /** Decides where a handoff goes and what it writes, read-only; the plan's `commit()` carries it out. */
   plan(
     session: SessionStream,
@@ -327,4 +378,40 @@ export interface Harness {
     home: string,
     force: boolean,
   ): HandoffPlan | Promise<HandoffPlan>;
+  /**
+   * The model this harness's own configuration in its home names, if any (see lib/pipeline/model.ts): the
+   * configuration parsers load with the store, not at start-up.
+   */
+  configuredModel(home: string): ConfiguredModel | undefined | Promise<ConfiguredModel | undefined>;
+}
+
+/**
+ * A harness's store as every consumer sees it: its facts at once, its listing and its access loaded on first
+ * call (see lazyStore). Every method is there, whatever the store's modules leave out.
+ */
+export interface HarnessStore extends StoreFacts {
+  list(home: string): Promise<SessionSummary[]>;
+  /** The listing's parts for the cache, or undefined when the store is read whole (StoreListing.listingParts). */
+  listingParts(home: string): Promise<ListingPart[] | undefined>;
+  read(path: string): Promise<Session>;
+  /** The session to convert: streamed where the store can (StoreAccess.open), else read whole. */
+  open(path: string): Promise<SessionStream>;
+  render(session: SessionStream, options: RenderOptions): AsyncIterable<Rendered>;
+  plan(session: SessionStream, options: RenderOptions, home: string, force: boolean): Promise<HandoffPlan>;
+  configuredModel(home: string): Promise<ConfiguredModel | undefined>;
+}
+
+/** What other programs know of the harness, and how they drive it. Each absent: that integration is not there. */
+export interface Integrations {
+  /**
+   * The kind LazyBridge's alias registry files this harness's conversations under; absent: no alias (`@NAME`)
+   * can name them.
+   */
+  registryKind?: RegistryKind;
+  /** What it tells the commands it runs about itself, and where it looks for skills. */
+  agent?: AgentFacts;
+  /** How an engine runs one turn through its binary (loaded on first use). */
+  engine?(): Promise<EngineSpec>;
+  /** How certify runs it (which API family its fake model server speaks is the driver's). */
+  certify?: CertifyHooks;
 }

@@ -12,7 +12,11 @@ export function reasoningAsText(block: ReasoningBlock): TextBlock | undefined {
   return block.text.trim() ? { type: "text", text: `${REASONING_PREFIX}${block.text}` } : undefined;
 }
 
-export type ProofProvider = "anthropic" | "openai" | "none";
+/**
+ * The provider whose reasoning proofs a target's provider accepts back: a provider id as reasoning blocks name
+ * it (PROVIDER_ID), or `none` for a target whose provider is not known (it holds reasoning as text).
+ */
+export type ProofProvider = string;
 
 /**
  * The original blocks whose proof was detached, with the text they travel as, kept serialized (the JSON array
@@ -95,9 +99,10 @@ export function proofDetacher(
   travel: (text: string) => string,
   provable: (block: ReasoningBlock) => boolean,
 ): (m: Message, out: Detached) => Message {
-  // Claude Code and Codex targets hold reasoning natively only with their provider's proof; there any other
-  // reasoning becomes `[reasoning]` text, remembered so a hop back makes it reasoning again. Hermes holds
-  // reasoning text natively (only a proof has to stay behind).
+  // A target bound to one provider (Claude Code: anthropic) holds reasoning natively only with that
+  // provider's proof; there any other reasoning becomes `[reasoning]` text, remembered so a hop back makes it
+  // reasoning again. A target of no one provider (`none`: Hermes) holds reasoning text natively (only a proof
+  // has to stay behind).
   const textTarget = accepts !== "none";
   const block = (b: Block, out: Detached): Block => {
     if (b.type !== "reasoning") return b;

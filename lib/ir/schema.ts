@@ -10,6 +10,7 @@
  * suite has not. A caller handing the library an IR it built itself can run `Session.parse` on it.
  */
 import { z } from "zod";
+import { PROVIDER_ID } from "./provider.ts";
 
 /**
  * A harness's name. The IR names no harness of its own: which names exist is the registry's business
@@ -40,8 +41,11 @@ export const ReasoningBlock = z.object({
   signature: z.string().optional(),
   /** Opaque encrypted reasoning (OpenAI `encrypted_content`, Anthropic `redacted_thinking` data). */
   encrypted: z.string().optional(),
-  /** Which provider family minted `signature` / `encrypted`. */
-  provider: z.enum(["anthropic", "openai", "other"]),
+  /**
+   * Which provider family minted `signature` / `encrypted`: a provider id (`anthropic`, `openai`, `google`;
+   * `other` when the reader cannot tell), named by the harness that read it, never listed here.
+   */
+  provider: z.string().regex(PROVIDER_ID),
   /**
    * Put back from session-bridge's provenance: this proof was read from its provider's own harness on an
    * earlier hop, which proves where it came from even when the harness in between could not.

@@ -34,7 +34,7 @@ export async function convertSession(
   redaction?: RedactionTally,
 ): Promise<PreparedConversion> {
   const prepared = await prepareConversion(source, target, request);
-  const rendered = target.render(prepared.session, prepared.options);
+  const rendered = target.store.render(prepared.session, prepared.options);
   const lines = redaction ? redactingLines(rendered, redaction) : rendered;
   const provenance = () => saveProvenance(bridgeHome, target.name, prepared.options.id, prepared.memory);
   if ("path" in destination) {
@@ -53,7 +53,7 @@ export async function convertSession(
     await writeLines(destination.fd, lines);
     provenance();
   }
-  return { ...prepared, report: withNotes(prepared.report, target.fileLosses?.(prepared.session)) };
+  return { ...prepared, report: withNotes(prepared.report, target.store.fileLosses?.(prepared.session)) };
 }
 
 export interface ConvertRequest extends EnvironmentOptions, StoresRequest {
@@ -95,7 +95,7 @@ export interface Converted {
 function keptId(source: SessionHead, target: Harness): { id?: string } {
   if (target.name !== source.meta.harness) return {};
   try {
-    return { id: target.checkId(source.meta.id) };
+    return { id: target.store.checkId(source.meta.id) };
   } catch (error) {
     if (error instanceof InputError) return {};
     throw error;

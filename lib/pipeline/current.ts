@@ -51,8 +51,8 @@ export async function currentSession(request: CurrentRequest): Promise<CurrentSe
   const ancestors = request.ancestors ?? processAncestors();
   const nearest = (h: Harness) => ancestors.findIndex((argv) => runs(argv, h));
   const signs = (h: Harness) => ({
-    variable: h.agent?.sessionVariables.find((v) => env[v]),
-    marker: h.agent?.markers.find((v) => env[v]),
+    variable: h.integrations.agent?.sessionVariables.find((v) => env[v]),
+    marker: h.integrations.agent?.markers.find((v) => env[v]),
     depth: nearest(h),
   });
   const all = (request.from ? [request.from] : registry.harnesses).map((h) => ({ harness: h, ...signs(h) }));
@@ -63,7 +63,7 @@ export async function currentSession(request: CurrentRequest): Promise<CurrentSe
   const told = all.filter((c) => c.variable || c.marker).sort(byDepth);
   const ranked = told.length ? told : all.filter((c) => c.depth >= 0).sort(byDepth);
   if (!ranked.length) {
-    const watched = all.flatMap((c) => c.harness.agent?.sessionVariables ?? []);
+    const watched = all.flatMap((c) => c.harness.integrations.agent?.sessionVariables ?? []);
     throw new RefusedError(
       `no harness is running this command${request.from ? ` (looked for ${request.from.name})` : ""}: ` +
         `none of ${watched.join(", ")} is set and no harness process is among its parents ` +
@@ -114,7 +114,7 @@ export async function currentSession(request: CurrentRequest): Promise<CurrentSe
 
 /** Whether a command line runs this harness's executable (directly, or as a script: `python .../hermes`). */
 function runs(argv: readonly string[], harness: Harness): boolean {
-  const command = harness.certify?.command;
+  const command = harness.integrations.certify?.command;
   return !!command && argv.slice(0, 2).some((word) => basename(word) === command);
 }
 

@@ -114,18 +114,18 @@ async function checkHarness(
     title: h.title,
     home,
     homeExists: existsSync(home),
-    store: h.locate(home),
+    store: h.store.locate(home),
   };
 
-  if (h.certify) {
-    const binary = findOnPath(h.certify.command, request.env.PATH);
+  if (h.integrations.certify) {
+    const binary = findOnPath(h.integrations.certify.command, request.env.PATH);
     if (!binary) {
       add(
         "binary",
         facts.homeExists ? "note" : "ok",
-        `${h.certify.command} is not on PATH`,
+        `${h.integrations.certify.command} is not on PATH`,
         facts.homeExists
-          ? `install ${h.title}, or put \`${h.certify.command}\` on PATH: the resume commands handoffs print run it`
+          ? `install ${h.title}, or put \`${h.integrations.certify.command}\` on PATH: the resume commands handoffs print run it`
           : undefined,
       );
     } else {
@@ -142,7 +142,7 @@ async function checkHarness(
           "binary",
           "problem",
           `${binary} does not run: ${messageOf(error)}`,
-          `reinstall ${h.title}, or remove the broken \`${h.certify.command}\` from PATH`,
+          `reinstall ${h.title}, or remove the broken \`${h.integrations.certify.command}\` from PATH`,
         );
       }
     }
@@ -288,7 +288,11 @@ function checkLinks(
   } catch {
     return;
   }
-  const paths = new Set([home, ...names.map((n) => join(home, n)), ...followable(() => [h.locate(home)])]);
+  const paths = new Set([
+    home,
+    ...names.map((n) => join(home, n)),
+    ...followable(() => [h.store.locate(home)]),
+  ]);
   for (const path of paths) {
     const link = followable(() => isLink(path) ? [statSync(path, { throwIfNoEntry: false })] : []);
     if (!link.length) continue;

@@ -32,7 +32,7 @@ export async function scanDrift(harnesses: readonly Harness[], homes: Homes): Pr
     const h = harnesses.find((c) => c.name === row.harness)!;
     sessions++;
     try {
-      for (const d of (await h.read(row.path)).drift) {
+      for (const d of (await h.store.read(row.path)).drift) {
         const key = [d.harness, d.version, d.where, d.problem].join("\u0000");
         const found = findings.get(key) ??
           {

@@ -26,7 +26,7 @@ export interface EnvironmentOptions {
 export function targetVersionsFrom(registry: Registry, env: NodeJS.ProcessEnv): Record<string, string> {
   return Object.fromEntries(
     registry.harnesses.flatMap((h) => {
-      const version = h.versionVariable ? env[h.versionVariable] : undefined;
+      const version = h.store.versionVariable ? env[h.store.versionVariable] : undefined;
       return version ? [[h.name, version]] : [];
     }),
   );
@@ -41,7 +41,7 @@ export function writerEnvironment(
   // A word that is no version would be written into the target's records and compared as 0.0.0: bad input.
   if (version && !VERSION.test(version)) {
     throw new InputError(
-      `${target.versionVariable ?? `the ${target.name} version`}=${
+      `${target.store.versionVariable ?? `the ${target.name} version`}=${
         JSON.stringify(version)
       } is not a version ` +
         `(expected numbers like 1.2.3)`,

@@ -46,7 +46,7 @@ export async function exportSession(request: ExportRequest): Promise<Exported> {
       registry: request.registry ?? builtinRegistry,
     });
     const now = request.now ?? new Date();
-    const rendered = source.render(session, {
+    const rendered = source.store.render(session, {
       id: session.meta.id,
       cwd: session.meta.cwd ?? "",
       now,

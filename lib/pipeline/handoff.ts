@@ -147,7 +147,7 @@ export interface HandoffOutcome {
 export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> {
   const registry = request.registry ?? builtinRegistry;
   const target = harnessOf(registry, request.to);
-  if (request.sessionId !== undefined) target.checkId(request.sessionId);
+  if (request.sessionId !== undefined) target.store.checkId(request.sessionId);
   if (request.alias !== undefined && !isAlias(request.alias)) {
     throw new InputError(
       `--alias ${
@@ -201,7 +201,7 @@ async function handOff(
     home: homeOf(request.homes, target),
     ...writerEnvironment(target, request),
   });
-  const plan = await target.plan(session, options, homeOf(request.homes, target), force);
+  const plan = await target.store.plan(session, options, homeOf(request.homes, target), force);
   const report = withNotes(prepared, plan.notes);
   if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
   // Signals are held from the first write until the ledger knows the handoff: interrupted before the commit,

@@ -21,7 +21,7 @@ export interface LoadRequest extends StoresRequest {
   env?: NodeJS.ProcessEnv;
 }
 
-/** A session read to be converted: its live thread may be streamed (see Harness.open). */
+/** A session read to be converted: its live thread may be streamed (see HarnessStore.open). */
 export interface Opened extends Omit<Loaded, "session"> {
   session: SessionStream;
 }
@@ -35,12 +35,12 @@ export interface Loaded {
 }
 
 export async function loadSession(request: LoadRequest): Promise<Loaded> {
-  return await resolveAndRead(request, (harness, path) => harness.read(path));
+  return await resolveAndRead(request, (harness, path) => harness.store.read(path));
 }
 
 /** Like loadSession, for a conversion: a large session's live thread is streamed, not held. */
 export async function openSession(request: LoadRequest): Promise<Opened> {
-  return await resolveAndRead(request, (harness, path) => harness.open?.(path) ?? harness.read(path));
+  return await resolveAndRead(request, (harness, path) => harness.store.open(path));
 }
 
 async function resolveAndRead<S extends SessionStream>(

@@ -31,7 +31,7 @@ import { escapeControls, titleText } from "../io/control-characters.ts";
 import { continuesResponse, StubInserter } from "./close-calls.ts";
 import { chooseModel, type ModelChoice } from "./model.ts";
 import { type Detached, DetachedProofs, nothingDetached, proofDetacher } from "../ir/reasoning.ts";
-import type { Posture, PostureCarry } from "../posture/posture.ts";
+import type { Posture, PostureSide } from "../posture/posture.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 
 export interface ConversionRequest {
@@ -84,7 +84,7 @@ export async function prepareConversion(
 ): Promise<PreparedConversion> {
   const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
-  const id = target.checkId(request.id ?? target.newId(request.now, source));
+  const id = target.store.checkId(request.id ?? target.store.newId(request.now, source));
   const from = request.from ?? findHarness(request.registry, source.meta.harness);
   const same = from.name === target.name;
   const stub = request.stubOpenCalls ?? true;
@@ -131,7 +131,7 @@ export async function prepareConversion(
   const { proofs } = survey;
   const report = buildReport(
     session,
-    target.capabilities,
+    target.conversation.capabilities,
     {
       handshake: request.handshake,
       stubbedCalls: stub,
@@ -141,7 +141,7 @@ export async function prepareConversion(
       proofsDetached: proofs.proofs,
       reasoningAsText: proofs.asText,
       proofsUnproven: proofs.unproven,
-      ...(posture ? { posture: { posture, source: from, target } satisfies PostureCarry } : {}),
+      ...(posture ? { posture: { posture, source: postureSide(from), target: postureSide(target) } } : {}),
       ...(model ? { model } : {}),
       carried,
     },
@@ -196,7 +196,10 @@ function messageFitter(
   target: Harness,
   registry: Registry,
 ): MessageFitter {
-  const translate = toolTranslator(from, target);
+  const translate = toolTranslator(
+    { name: from.name, tools: from.conversation.tools },
+    { name: target.name, tools: target.conversation.tools },
+  );
   const tally = (survey: boolean): FitTally => ({
     tools: noTranslation(),
     neutral: { tags: 0, controls: 0 },
@@ -205,13 +208,13 @@ function messageFitter(
   if (from.name === target.name) {
     return { tally, translate, message: (m, t) => translate(m, t.tools), neutralize: (text) => text };
   }
-  const tagged = controlTags(registry.harnesses.flatMap((h) => h.controlTags));
+  const tagged = controlTags(registry.harnesses.flatMap((h) => h.conversation.controlTags));
   const neutralize = (text: string, counts: NeutralizedCounts) => neutralizeCounted(text, tagged, counts);
   // Reasoning proofs go only where their provider is; the text they travel as is what a hop back matches.
   const detach = proofDetacher(
-    target.capabilities.reasoningProvider,
+    target.conversation.capabilities.reasoningProvider,
     (text) => escapeControls(neutralizeText(text, tagged).text).text,
-    (block) => from.provesReasoning(source, block),
+    (block) => from.conversation.provesReasoning(source, block),
   );
   return {
     tally,
@@ -294,10 +297,17 @@ function withCallNames(pending: Pending, calls: ReadonlyMap<string, { name: stri
   return { ...pending, openToolCalls };
 }
 
+/** A harness as the posture report names it. */
+const postureSide = (h: Harness): PostureSide => ({
+  name: h.name,
+  title: h.title,
+  posture: h.conversation.posture,
+});
+
 /** The source's posture by meaning; on a hop back to the harness it was first stated in, its exact words. */
 function targetPosture(source: SessionStream, from: Harness, target: Harness): Posture | undefined {
   const { permissionMode, permissionNative } = source.meta;
-  const posture = permissionMode ? from.posture?.toPosture(permissionMode) : undefined;
+  const posture = permissionMode ? from.conversation.posture?.toPosture(permissionMode) : undefined;
   if (!posture) return undefined;
   return permissionNative?.harness === target.name ? { ...posture, native: permissionNative } : posture;
 }
@@ -308,7 +318,7 @@ function postureMemory(
   posture: Posture | undefined,
 ): Partial<ConversionMemory> {
   const words = source.meta.permissionMode;
-  const written = posture && target.posture?.words(posture);
+  const written = posture && target.conversation.posture?.words(posture);
   if (!words || !written || source.meta.harness === target.name) return {};
   return { posture: { native: { harness: source.meta.harness, words }, written } };
 }
@@ -318,6 +328,11 @@ async function chooseTargetModel(
   target: Harness,
   request: ConversionRequest,
 ): Promise<ModelChoice> {
-  const configured = request.home ? await target.configuredModel(request.home) : undefined;
-  return chooseModel(target, request.model, configured, source.meta.models.at(-1));
+  const configured = request.home ? await target.store.configuredModel(request.home) : undefined;
+  return chooseModel(
+    { name: target.name, models: target.conversation.models },
+    request.model,
+    configured,
+    source.meta.models.at(-1),
+  );
 }

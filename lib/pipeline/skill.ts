@@ -74,8 +74,8 @@ const embedded = (): Readonly<Record<string, string>> => SKILLS[SKILL_NAME]!;
 
 /** Harnesses that look for skills, limited to `harness` when one is named. */
 function skillHarnesses({ registry, harness }: SkillRequest): Harness[] {
-  const all = registry.harnesses.filter((h) => h.agent);
-  if (harness && !harness.agent) {
+  const all = registry.harnesses.filter((h) => h.integrations.agent);
+  if (harness && !harness.integrations.agent) {
     throw new InputError(`${harness.name} has no skills folder session-bridge knows`);
   }
   return harness ? [harness] : all;
@@ -88,8 +88,8 @@ export function skillStatus(request: SkillRequest): SkillLocation[] {
 
 function locate(h: Harness, request: SkillRequest): SkillLocation {
   const home = homeOf(request.homes, h);
-  const path = join(home, h.agent!.skillsFolder, SKILL_NAME);
-  const present = existsSync(home) || onPath(h.certify?.command, request.env);
+  const path = join(home, h.integrations.agent!.skillsFolder, SKILL_NAME);
+  const present = existsSync(home) || onPath(h.integrations.certify?.command, request.env);
   return { harness: h.name, path, present, state: stateAt(path, skillSource(request.bridgeHome)) };
 }
 

@@ -26,7 +26,7 @@ export interface SourceContext {
 
 /**
  * The session a request names, read from the stores when it is a reference: to be converted, so a large one's
- * live thread is streamed (see Harness.open); with the harness it is in, found here once and passed on.
+ * live thread is streamed (see HarnessStore.open); with the harness it is in, found here once and passed on.
  */
 export async function sourceSession(
   source: SessionSource,

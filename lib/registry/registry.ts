@@ -5,9 +5,9 @@
  *   {"sessions": {<kind>: {<scope>: {<alias>: {"native_id", "model", "effort", "created_at",
  *    "updated_at"}}}}, "version": 1}
  *
- * An entry is keyed by (kind, scope, alias): kind names the harness family (LazyBridge's `claude` and `codex`,
- * and `hermes`, which LazyBridge preserves without using), scope the resolved project folder, alias a human
- * name. Every write is read-modify-write under the in-process and lock-file locks, to a same-folder temp file
+ * An entry is keyed by (kind, scope, alias): kind names the harness family (each harness's descriptor says
+ * its own: LazyBridge reads the kinds it knows and preserves the others), scope the resolved project folder,
+ * alias a human name. Every write is read-modify-write under the in-process and lock-file locks, to a same-folder temp file
  * that is synced and renamed over the registry; reads take no lock. Kinds, scopes and keys this code does not
  * know are kept as they are. A file that is not a registry is never overwritten: it is moved aside to
  * `sessions.json.corrupt` (or `.corrupt-<timestamp>`) with a warning, and the registry starts empty.
@@ -44,9 +44,14 @@ import { normalizeScope } from "./scope.ts";
 /** The variable naming the registry file when no path is given (honoured when non-empty). */
 export const SESSIONS_FILE_VARIABLE = "LAZYBRIDGE_SESSIONS_FILE";
 
-/** The harness families the registry names; `hermes` is ours, LazyBridge keeps it without reading it. */
-export const REGISTRY_KINDS = ["claude", "codex", "hermes"] as const;
-export type RegistryKind = typeof REGISTRY_KINDS[number];
+/**
+ * A harness family the registry names: the harness descriptors say which (lib/harnesses/registry.ts
+ * `registryKinds`), and a registry given `kinds` binds only those.
+ */
+export type RegistryKind = string;
+
+/** How LazyBridge spells a kind: a lower-case word. */
+const KIND = /^[a-z][a-z0-9-]{0,63}$/;
 
 const ALIAS = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 const FORMAT_VERSION = 1;
@@ -92,6 +97,8 @@ export interface SessionRegistryOptions {
   clock?: () => Date;
   /** How a moved-aside file is reported. Default: a process warning (`process.emitWarning`). */
   warn?: (message: string) => void;
+  /** The kinds it binds and looks up (the registered harnesses' kinds). Default: any kind spelled as one. */
+  kinds?: readonly string[];
 }
 
 export interface BindOptions {
@@ -248,7 +255,7 @@ export class SessionRegistry {
 
   /** Every entry, optionally of one kind or scope, sorted by (kind, scope, name). Unknown kinds included. */
   async entries({ kind, scope }: { kind?: RegistryKind; scope?: string } = {}): Promise<RegistryEntry[]> {
-    if (kind !== undefined) checkKind(kind);
+    if (kind !== undefined) this.#checkKind(kind);
     const scopeKey = scope === undefined ? undefined : this.scopeOf(scope);
     const { sessions } = await this.#load();
     const rows: RegistryEntry[] = [];
@@ -284,7 +291,17 @@ export class SessionRegistry {
     scope: string,
     alias: string,
   ): { kind: RegistryKind; scope: string; alias: string } {
-    return { kind: checkKind(kind), scope: this.scopeOf(scope), alias: checkAlias(alias) };
+    return { kind: this.#checkKind(kind), scope: this.scopeOf(scope), alias: checkAlias(alias) };
+  }
+
+  /** A kind this registry binds: one of its `kinds`, else any spelled as a kind. */
+  #checkKind(kind: string): RegistryKind {
+    const { kinds } = this.#options;
+    if (kinds ? !kinds.includes(kind) : !KIND.test(kind)) {
+      const expected = kinds ? `one of ${kinds.join(", ")}` : "a lower-case word";
+      throw new InputError(`kind must be ${expected}, got ${pyRepr(kind)}`);
+    }
+    return kind;
   }
 
   /** A consistent snapshot, without a lock unless the file must be moved aside. */
@@ -414,13 +431,6 @@ function compactStamp(): string {
   return `${now.toISOString().slice(0, 19).replace(/[-:]/g, "")}${
     String(now.getUTCMilliseconds()).padStart(3, "0")
   }${micros}Z`;
-}
-
-function checkKind(kind: string): RegistryKind {
-  if (!(REGISTRY_KINDS as readonly string[]).includes(kind)) {
-    throw new InputError(`kind must be one of ${REGISTRY_KINDS.join(", ")}, got ${pyRepr(kind)}`);
-  }
-  return kind as RegistryKind;
 }
 
 /** Whether `name` is a valid alias: a letter, then letters, digits, `_`, `.` or `-`, at most 64 characters. */

@@ -7,8 +7,12 @@ export interface Capabilities {
   harness: string;
   /** Parent links, so rewound branches and sidechains can live beside the live thread. */
   threadTopology: boolean;
-  /** Whose reasoning proofs (signatures, encrypted payloads) the target's provider accepts back. */
-  reasoningProvider: "anthropic" | "openai" | "none";
+  /**
+   * Whose reasoning proofs (signatures, encrypted payloads) the target's provider accepts back: a provider id
+   * (`anthropic`, `google`: lib/ir/provider.ts), or `none` for a target of no one provider (it holds reasoning
+   * as text); a registry refuses any other word (withHarness).
+   */
+  reasoningProvider: string;
   toolSchemas: boolean;
   systemInstructions: boolean;
   queuedInput: boolean;

@@ -118,7 +118,7 @@ export function HandoffForm(props: HandoffFormProps) {
     if (!choices) return;
     if (name === "sessionId" && value) {
       try {
-        context.registry.harnesses.find((h) => h.name === choices.to)?.checkId(value);
+        context.registry.harnesses.find((h) => h.name === choices.to)?.store.checkId(value);
       } catch (e) {
         setProblem(messageOf(e));
         return;

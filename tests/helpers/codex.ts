@@ -6,7 +6,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
-import { type CodexStoreSchema, createCodexStore } from "../../lib/demo/codex-store.ts";
+import { type CodexStoreSchema, createCodexStore } from "../../lib/harnesses/codex/first-run.ts";
 
 export const CODEX_VERSIONS = ["0.147.0", "0.169.0", "0.171.0"] as const;
 export type CodexVersion = (typeof CODEX_VERSIONS)[number];

@@ -153,8 +153,8 @@ export async function capturedSessions(covered: Covered, scratch: string): Promi
         if (!endsAs(file, harness.files.sessionsInFile)) continue;
         const home = join(scratch, harness.name, version, file);
         mkdirSync(home, { recursive: true });
-        copyFileSync(path, harness.locate(home));
-        for (const row of await harness.list(home)) {
+        copyFileSync(path, harness.store.locate(home));
+        for (const row of await harness.store.list(home)) {
           out.push({ harness, version, ref: row.path, label: `${label} ${row.id}` });
         }
       } else if (isScenario(file, harness.files.extensions)) {

@@ -92,20 +92,24 @@ export function holdingStore(name: string) {
         started.set(h.name, (started.get(h.name) ?? 0) + 1);
         if (h.name === name) await gate;
       };
-      const parts = h.listingParts;
+      // A listing through the listing cache asks for the parts first, and for `list` only when there are none:
+      // it is one listing, held (and counted) when the parts are asked for.
+      const askedForParts = new Set<string>();
       return {
         ...h,
-        list: async (home: string) => {
-          await holding();
-          return h.list(home);
-        },
-        // A store listed by parts (through the listing cache) never calls `list`: it is held here alike.
-        ...(parts && {
+        store: {
+          ...h.store,
+          list: async (home: string) => {
+            if (!askedForParts.delete(home)) await holding();
+            return h.store.list(home);
+          },
           listingParts: async (home: string) => {
             await holding();
-            return parts(home);
+            const parts = await h.store.listingParts(home);
+            if (!parts) askedForParts.add(home);
+            return parts;
           },
-        }),
+        },
       };
     }),
   };

@@ -1,7 +1,7 @@
 /**
  * `session-bridge alias`: the names in LazyBridge's registry (`~/.lazybridge/sessions.json`, or
  * $LAZYBRIDGE_SESSIONS_FILE), for this folder's scope unless --scope says another. A name is kept per kind
- * (claude, codex, hermes); without --kind, rename, forget and resolve act on every kind the name is bound under.
+ * (each harness's descriptor names its own); without --kind, rename, forget and resolve act on every kind the name is bound under.
  */
 import process from "node:process";
 import type { Command, Context } from "../command.ts";
@@ -11,26 +11,22 @@ import { loadSession } from "../load.ts";
 import { InputError } from "../../errors.ts";
 import { out, printJson, table } from "../output.ts";
 import { audit } from "../audit.ts";
-import { findHarness } from "../../harnesses/registry.ts";
+import { findHarness, orList, registryKinds } from "../../harnesses/registry.ts";
 import type { Harness } from "../../harnesses/types.ts";
-import {
-  REGISTRY_KINDS,
-  type RegistryEntry,
-  type RegistryKind,
-  type SessionRegistry,
-} from "../../registry/registry.ts";
+import { type RegistryEntry, type RegistryKind, type SessionRegistry } from "../../registry/registry.ts";
 
 const ACTIONS = ["list", "bind", "rename", "forget", "resolve"] as const;
 
 export const alias: Command = {
   usage: "session-bridge alias (list | bind NAME <session> | rename OLD NEW | forget NAME | resolve NAME) " +
     "[--kind K] [--scope DIR] [--all] [--json]",
-  help: `  list               the names in this folder's scope (--all: every scope)
+  help: (registry) =>
+    `  list               the names in this folder's scope (--all: every scope)
   bind NAME <session>  name a conversation (<session> in any form; with --kind, a native id taken as is)
   rename OLD NEW     rename (a taken NEW is refused; forget it first)
   forget NAME        drop the name; the conversation itself is untouched
   resolve NAME       print the native id the name is bound to
-  --kind K           claude, codex or hermes, or a harness name (default: every kind the name has)
+  --kind K           ${orList(registryKinds(registry))}, or a harness name (default: every kind the name has)
   --scope DIR        the folder whose names these are (default: the current folder)
   --all              list: every scope
   --from H           bind: look for <session> in this harness only
@@ -78,7 +74,7 @@ byte; @NAME names the conversation as a <session> in every command.`,
       }
       case "rename": {
         need(2);
-        const kinds = await kindsOf(registry, scope, name!, kind);
+        const kinds = await kindsOf(registry, scope, name!, kind, registryKinds(context.registry));
         for (const k of kinds) await registry.rename(k, scope, name!, second!);
         audit(context.bridgeHome, "alias_rename", { kinds, from: name, to: second, scope });
         return report(context, `@${name} is now @${second} (${kinds.join(", ")}) in ${scope}`, {
@@ -87,7 +83,7 @@ byte; @NAME names the conversation as a <session> in every command.`,
       }
       case "forget": {
         need(1);
-        const kinds = await kindsOf(registry, scope, name!, kind);
+        const kinds = await kindsOf(registry, scope, name!, kind, registryKinds(context.registry));
         for (const k of kinds) await registry.forget(k, scope, name!);
         audit(context.bridgeHome, "alias_forget", { kinds, name, scope });
         return report(context, `forgot @${name} (${kinds.join(", ")}) in ${scope}`, {
@@ -96,7 +92,7 @@ byte; @NAME names the conversation as a <session> in every command.`,
       }
       default: {
         need(1);
-        const kinds = await kindsOf(registry, scope, name!, kind);
+        const kinds = await kindsOf(registry, scope, name!, kind, registryKinds(context.registry));
         const entries = (await registry.entries({ scope })).filter((e) =>
           e.name === name && (kinds as string[]).includes(e.kind)
         );
@@ -112,24 +108,25 @@ byte; @NAME names the conversation as a <session> in every command.`,
 /** `--kind`: a registry kind, or a harness name standing for its kind. */
 function kindOf(word: string | undefined, { registry }: Context): RegistryKind | undefined {
   if (word === undefined) return undefined;
-  if ((REGISTRY_KINDS as readonly string[]).includes(word)) return word as RegistryKind;
+  if (registryKinds(registry).includes(word)) return word;
   const harness = findHarness(registry, word);
-  if (harness.registryKind === undefined) {
+  if (harness.integrations.registryKind === undefined) {
     throw new InputError(`${harness.name} has no kind in the alias registry`);
   }
-  return harness.registryKind;
+  return harness.integrations.registryKind;
 }
 
-/** The kinds `name` is bound under in `scope` (just `kind` when given); none is bad input. */
+/** The registered kinds `name` is bound under in `scope` (just `kind` when given); none is bad input. */
 async function kindsOf(
   registry: SessionRegistry,
   scope: string,
   name: string,
   kind: RegistryKind | undefined,
+  registered: readonly RegistryKind[],
 ): Promise<RegistryKind[]> {
   if (kind) return [kind];
   const kinds = (await registry.entries({ scope })).filter((e) => e.name === name).map((e) => e.kind);
-  const known = kinds.filter((k): k is RegistryKind => (REGISTRY_KINDS as readonly string[]).includes(k));
+  const known = kinds.filter((k) => registered.includes(k));
   if (!known.length) {
     throw new InputError(
       `no conversation is named @${name} in ${scope} (session-bridge alias list shows the names here)`,
@@ -145,14 +142,14 @@ async function sessionOf(
   context: Context,
 ): Promise<[string, RegistryKind]> {
   const { session, source } = await loadSession(ref, values, context);
-  if (source.registryKind === undefined) {
+  if (source.integrations.registryKind === undefined) {
     throw new InputError(`${source.name} has no kind in the alias registry`);
   }
-  return [session.meta.id, source.registryKind];
+  return [session.meta.id, source.integrations.registryKind];
 }
 
 function withHarness(e: RegistryEntry, { registry }: Context): RegistryEntry & { harness: string | null } {
-  const harness: Harness | undefined = registry.harnesses.find((h) => h.registryKind === e.kind);
+  const harness: Harness | undefined = registry.harnesses.find((h) => h.integrations.registryKind === e.kind);
   return { ...e, harness: harness?.name ?? null };
 }
 

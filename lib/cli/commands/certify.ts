@@ -16,7 +16,7 @@ import { certify as runCertify } from "../../certify/run.ts";
 export const certify: Command = {
   usage: (registry) =>
     `session-bridge certify [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] ${
-      certifiable(registry).map((h) => `[--${h.certify!.binFlag} P]`).join(" ")
+      certifiable(registry).map((h) => `[--${h.integrations.certify!.binFlag} P]`).join(" ")
     } [--json]`,
   help: (registry) =>
     `Seeds sessions in each harness through its own binary the ways people make them (one-shot runs, typed
@@ -34,14 +34,16 @@ A harness that is not found is reported as skipped.`,
     ...CERTIFY_OPTIONS,
   },
   harnessOptions: (registry) =>
-    Object.fromEntries(certifiable(registry).map((h) => [h.certify!.binFlag, { type: "string" as const }])),
+    Object.fromEntries(
+      certifiable(registry).map((h) => [h.integrations.certify!.binFlag, { type: "string" as const }]),
+    ),
   async run({ values }, { json, env, registry }) {
     const mode = certifyMode(values);
     const routes = certifyRoutes(values, mode, registry);
     const harnesses = certifiable(registry);
     const { found, missing } = await locateBinaries(
       harnesses,
-      Object.fromEntries(harnesses.map((h) => [h.name, str(values, h.certify!.binFlag)])),
+      Object.fromEntries(harnesses.map((h) => [h.name, str(values, h.integrations.certify!.binFlag)])),
       env,
     );
     for (const b of found) err(`${b.id} ${b.version}: ${b.bin}`);
@@ -70,8 +72,10 @@ A harness that is not found is reported as skipped.`,
 function binHelp(registry: Registry): string {
   const [first, ...rest] = certifiable(registry);
   if (!first) return "";
-  const others = rest.length ? `; likewise ${rest.map((h) => `--${h.certify!.binFlag}`).join(", ")}` : "";
-  return `  ${`--${first.certify!.binFlag} P`.padEnd(19)}the ${first.title} executable (default: ${
-    first.certify!.command
-  } on PATH)${others}`;
+  const others = rest.length
+    ? `; likewise ${rest.map((h) => `--${h.integrations.certify!.binFlag}`).join(", ")}`
+    : "";
+  return `  ${
+    `--${first.integrations.certify!.binFlag} P`.padEnd(19)
+  }the ${first.title} executable (default: ${first.integrations.certify!.command} on PATH)${others}`;
 }

@@ -6,11 +6,17 @@ import { out, printJson } from "../output.ts";
 
 export const current: Command = {
   usage: "session-bridge current [--from H] [--json]",
-  help: `  --from H     the harness running this command, when several could be (nested harnesses)
+  help: ({ harnesses }) =>
+    `  --from H     the harness running this command, when several could be (nested harnesses)
 The session of the coding agent that runs this command, in this directory: named by the harness's own
-variable (Claude Code: CLAUDE_CODE_SESSION_ID, Codex: CODEX_THREAD_ID, Hermes: HERMES_SESSION_ID), else, when
-the harness is known but names none, its newest session recorded here. The output says which rule was used.
-Every command takes "current" as <session>. Exit 1 when no harness is running it.`,
+variable, else, when the harness is known but names none, its newest session recorded here. The output says
+which rule was used. Every command takes "current" as <session>. Exit 1 when no harness is running it.
+The variables: ${
+      harnesses.flatMap((h) =>
+        h.integrations.agent ? [`${h.title} ${h.integrations.agent.sessionVariables[0]}`] : []
+      )
+        .join(", ")
+    }.`,
   arguments: [],
   options: { from: { type: "string" } },
   async run({ values }, { registry, homes, env, json }) {

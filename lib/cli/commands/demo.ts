@@ -3,7 +3,7 @@ import { flag } from "../args.ts";
 import { buildSandbox } from "../../demo/sandbox.ts";
 import { capturingOutput, out, printJson } from "../output.ts";
 import { rmSync } from "node:fs";
-import { join } from "node:path";
+import type { Harness } from "../../harnesses/types.ts";
 
 export const demo: Command = {
   usage: "session-bridge demo [--keep] [--json]",
@@ -13,59 +13,31 @@ export const demo: Command = {
   arguments: [],
   options: { keep: { type: "boolean" } },
   async run(parsed, context) {
-    const sandbox = buildSandbox();
+    const sandbox = await buildSandbox(context.registry);
     // The demo's backups and undo ledger belong to the sandbox, not to the user's real session-bridge home,
     // and every registered harness gets a home in the sandbox (an empty one when the demo seeds none), so no
     // step ever lists or touches a store of the user's: the steps run with an environment naming them (a copy:
     // the process's own environment is left as it was), and the commands shown stay as short as a user's.
     const homes = Object.fromEntries(context.registry.harnesses.map((h) => [
       h.home.env,
-      sandbox.homes[h.name] ?? join(sandbox.root, h.name),
+      sandbox.homes[h.name]!,
     ]));
     const env = { ...context.env, ...homes, SESSION_BRIDGE_HOME: sandbox.bridgeHome };
     const session = sandbox.sessionId.slice(0, 8);
-    const steps: [string, string[]][] = [
+    const handoff = (
+      to: Harness,
+    ): string[] => ["handoff", session, "--to", to.name, "--cwd", sandbox.targetCwd];
+    const steps: Step[] = [
       ["Sessions found in the sandbox stores", ["list"]],
-      ["What the Claude Code sample contains", ["inspect", session]],
+      [`What the ${sandbox.source.title} sample contains`, ["inspect", session]],
       ["Plan a handoff to another project directory (nothing is written)", [
-        "handoff",
-        session,
-        "--to",
-        "claude-code",
-        "--cwd",
-        sandbox.targetCwd,
+        ...handoff(sandbox.source),
         "--dry-run",
       ]],
-      ["Hand it off for real", [
-        "handoff",
-        session,
-        "--to",
-        "claude-code",
-        "--cwd",
-        sandbox.targetCwd,
-      ]],
-      ["Hand it to Codex: a rollout and its row in the sandbox's Codex thread index (no Codex needed)", [
-        "handoff",
-        session,
-        "--to",
-        "codex",
-        "--cwd",
-        sandbox.targetCwd,
-      ]],
-      ["Codex's index now lists it, titled as its resume picker shows it", [
-        "list",
-        "--from",
-        "codex",
-      ]],
-      ["Hand it to Hermes too: rows in the sandbox's Hermes state.db (no Hermes needed)", [
-        "handoff",
-        session,
-        "--to",
-        "hermes",
-        "--cwd",
-        sandbox.targetCwd,
-      ]],
-      ["Hermes's store now holds it", ["list", "--from", "hermes"]],
+      ...sandbox.seated.flatMap((h): Step[] => [
+        [h.demo!.handoff, handoff(h)],
+        ...(h.demo!.listed ? [[h.demo!.listed, ["list", "--from", h.name]] satisfies Step] : []),
+      ]),
     ];
     const keep = flag(parsed.values, "keep");
     try {

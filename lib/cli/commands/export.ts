@@ -9,15 +9,15 @@ import { redactedLine } from "../redacted.ts";
 export const exportCommand: Command = {
   usage: "session-bridge export <session> -o FILE [--force] [--from H] [--redact] [--json]",
   help: ({ harnesses }) => {
-    const databases = harnesses.filter((h) => h.exportedAs);
-    const files = harnesses.filter((h) => !h.exportedAs);
+    const databases = harnesses.filter((h) => h.store.exportedAs);
+    const files = harnesses.filter((h) => !h.store.exportedAs);
     return [
       "  -o, --output FILE  write here (required; - for stdout)",
       "  --force            replace FILE if it exists",
       "  --from H           look for <session> in this harness only",
       "  --redact           replace every secret with a <redacted:KIND> marker (the count goes to stderr)",
       ...databases.map((h) =>
-        `Database-only sessions (${h.title}) become a file, as \`${h.exportedAs}\` writes it.`
+        `Database-only sessions (${h.title}) become a file, as \`${h.store.exportedAs}\` writes it.`
       ),
       ...(files.length ? [`File-based sessions (${titles(files)}) are copied record by record.`] : []),
       "Nothing is added: no handshake, no stubs, the session keeps its id.",

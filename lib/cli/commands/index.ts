@@ -54,8 +54,8 @@ export const COMMANDS: CommandEntry[] = [
     touchesStores: true,
     converts: true,
     summary: ({ harnesses }) => {
-      const databases = harnesses.filter((h) => h.exportedAs).map((h) =>
-        `${h.title}: as \`${h.exportedAs}\``
+      const databases = harnesses.filter((h) => h.store.exportedAs).map((h) =>
+        `${h.title}: as \`${h.store.exportedAs}\``
       );
       return `write a session to a JSONL file in its own harness's format${
         databases.length ? ` (${databases.join("; ")})` : ""

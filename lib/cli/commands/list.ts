@@ -105,7 +105,7 @@ async function namesOf(
   }
   if (!byKey.size) return () => [];
   return (row) => {
-    const kind = findHarness(registry, row.harness).registryKind;
+    const kind = findHarness(registry, row.harness).integrations.registryKind;
     return kind ? [...(byKey.get(`${kind}\0${row.id}`) ?? [])] : [];
   };
 }

@@ -35,8 +35,8 @@ The turn runs non-interactively in the current folder; the answer is printed on 
     const [name, prompt] = parsed.positionals;
     if (!name || prompt === undefined) throw new InputError('run needs a harness and a "prompt"');
     const harness = findHarness(context.registry, name);
-    if (!harness.engine) throw new InputError(`${harness.name} has no engine`);
-    const spec = await harness.engine();
+    if (!harness.integrations.engine) throw new InputError(`${harness.name} has no engine`);
+    const spec = await harness.integrations.engine();
     const bin = str(parsed.values, "bin") ?? findOnPath(spec.command, context.env.PATH);
     if (!bin) {
       throw new RefusedError(`${spec.command} is not on PATH: install ${harness.title} or pass --bin PATH`);

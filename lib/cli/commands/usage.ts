@@ -16,8 +16,8 @@ export const usage: Command = {
   --cwd DIR      only sessions recorded in this directory
   --since DATE   only model responses at or after DATE (e.g. 2026-11-01 or an ISO time)
   --by G         group by harness (default), model, session or day
-Tokens as each harness recorded them (input counts cached prompt tokens too). Cost as the harness recorded it
-(Hermes), else estimated from a dated price table (marked *; the models it has no price for are named and
+Tokens as each harness recorded them (input counts cached prompt tokens too). Cost as the harness recorded it,
+where it records one, else estimated from a dated price table (marked *; the models it has no price for are named and
 their cost left out). A store or session that cannot be read is named on stderr and the exit code is 1.`,
   arguments: [],
   options: {
@@ -41,7 +41,7 @@ their cost left out). A store or session that cannot be read is named on stderr 
     let unreadable = 0;
     for (const s of listed.sessions) {
       try {
-        sessions.push(await findHarness(registry, s.harness).read(s.path));
+        sessions.push(await findHarness(registry, s.harness).store.read(s.path));
       } catch (error) {
         unreadable++;
         err(`session-bridge: skipped ${s.harness} session ${s.id} (${s.path}): ${messageOf(error)}`);

@@ -1,7 +1,7 @@
 /** Where Claude Code keeps its transcripts, and how we walk them without reading every file whole. */
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { ListingPart, SessionSummary } from "../types.ts";
+import type { ListingPart, SessionSummary, StoreListing } from "../types.ts";
 import { isUuid } from "../../ids.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { type Ends, type Windows, withEnds } from "../../io/head-tail.ts";
@@ -182,3 +182,6 @@ export function claudeListingParts(home: string): ListingPart[] {
 export async function listClaude(home: string): Promise<SessionSummary[]> {
   return (await mapBounded(transcriptPaths(home), READS_AT_ONCE, listed)).flat();
 }
+
+/** What the descriptor's store loads to list (lib/harnesses/lazy-store.ts). */
+export const listing: StoreListing = { list: listClaude, listingParts: claudeListingParts };

@@ -13,4 +13,18 @@ export { openClaudeSession, readClaudeSession } from "./read.ts";
 export { copyTranscript, renderClaude } from "./render.ts";
 export { planClaude } from "./register.ts";
 export { detectClaudeTarget } from "./target.ts";
-export { configuredClaudeModel } from "./settings.ts";
+import type { StoreAccess } from "../types.ts";
+import { openClaudeSession, readClaudeSession } from "./read.ts";
+import { renderClaude } from "./render.ts";
+import { planClaude } from "./register.ts";
+import { configuredClaudeModel } from "./settings.ts";
+export { configuredClaudeModel };
+
+/** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
+export const access: StoreAccess = {
+  read: readClaudeSession,
+  open: openClaudeSession,
+  render: renderClaude,
+  plan: planClaude,
+  configuredModel: configuredClaudeModel,
+};

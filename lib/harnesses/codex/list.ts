@@ -4,7 +4,7 @@
  * yet (written by an older Codex, or copied in by hand), summarized from their first records.
  */
 import { existsSync, statSync } from "node:fs";
-import type { SessionSummary } from "../types.ts";
+import type { SessionSummary, StoreListing } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { openReadOnly, quoteIdent, type Row, tableColumns } from "../../store/sqlite.ts";
@@ -136,3 +136,6 @@ export function indexedName(path: string, id: string): string | undefined {
     db.close();
   }
 }
+
+/** What the descriptor's store loads to list (lib/harnesses/lazy-store.ts). */
+export const listing: StoreListing = { list: listCodex };

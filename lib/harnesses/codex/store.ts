@@ -14,4 +14,18 @@ export { openCodexSession, readCodexSession } from "./read.ts";
 export { renderCodex, rolloutLines } from "./render.ts";
 export { planCodex } from "./register.ts";
 export { defaultTarget, detectTarget } from "./target.ts";
-export { configuredCodexModel } from "./config.ts";
+import type { StoreAccess } from "../types.ts";
+import { openCodexSession, readCodexSession } from "./read.ts";
+import { renderCodex } from "./render.ts";
+import { planCodex } from "./register.ts";
+import { configuredCodexModel } from "./config.ts";
+export { configuredCodexModel };
+
+/** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
+export const access: StoreAccess = {
+  read: readCodexSession,
+  open: openCodexSession,
+  render: renderCodex,
+  plan: planCodex,
+  configuredModel: configuredCodexModel,
+};

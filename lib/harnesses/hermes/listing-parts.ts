@@ -9,10 +9,11 @@ import { directoryIfPresent } from "../../io/file-kind.ts";
 import { join } from "node:path";
 import { fileStamp } from "../../io/file-stamp.ts";
 import { hermesHomes, legacySessionsDir, stateDbPath } from "./profiles.ts";
-import type { ListingPart } from "../types.ts";
+import type { ListingPart, StoreListing } from "../types.ts";
+import { listHermes } from "./list.ts";
 
 export function hermesListingParts(hermesHome: string): Promise<ListingPart[]> {
-  const list = async () => (await import("./list.ts")).listHermes(hermesHome);
+  const list = () => Promise.resolve().then(() => listHermes(hermesHome));
   return Promise.resolve([{ key: "databases", stamp: hermesListingStamp(hermesHome), list }]);
 }
 
@@ -30,3 +31,6 @@ function hermesListingStamp(hermesHome: string): string {
       .join("|");
   }).join("\n");
 }
+
+/** What the descriptor's store loads to list (lib/harnesses/lazy-store.ts): the whole store is one part. */
+export const listing: StoreListing = { list: listHermes, listingParts: hermesListingParts };

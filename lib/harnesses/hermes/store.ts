@@ -15,4 +15,18 @@ export { openHermesSession, readHermesSession } from "./read.ts";
 export { loadSource, sameHarnessSource } from "./source.ts";
 export { renderHermes } from "./render.ts";
 export { planHermes } from "./register.ts";
-export { configuredHermesModel } from "./config.ts";
+import type { StoreAccess } from "../types.ts";
+import { openHermesSession, readHermesSession } from "./read.ts";
+import { renderHermes } from "./render.ts";
+import { planHermes } from "./register.ts";
+import { configuredHermesModel } from "./config.ts";
+export { configuredHermesModel };
+
+/** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
+export const access: StoreAccess = {
+  read: readHermesSession,
+  open: openHermesSession,
+  render: renderHermes,
+  plan: planHermes,
+  configuredModel: configuredHermesModel,
+};

@@ -6,8 +6,11 @@ export const registry: Registry = {
     h.name === "claude-code"
       ? {
         ...h,
-        read: () => {
-          throw new TypeError("planted reader failure");
+        store: {
+          ...h.store,
+          read: () => {
+            throw new TypeError("planted reader failure");
+          },
         },
       }
       : h

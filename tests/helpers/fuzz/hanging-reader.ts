@@ -6,9 +6,12 @@ export const registry: Registry = {
     h.name === "claude-code"
       ? {
         ...h,
-        read: () => {
-          for (let spins = 0; spins >= 0; spins = (spins + 1) % 1000);
-          throw new Error("unreachable");
+        store: {
+          ...h.store,
+          read: () => {
+            for (let spins = 0; spins >= 0; spins = (spins + 1) % 1000);
+            throw new Error("unreachable");
+          },
         },
       }
       : h

@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
-import { type CodexStoreSchema, createCodexStore } from "../../../lib/demo/codex-store.ts";
+import { type CodexStoreSchema, createCodexStore } from "../../../lib/harnesses/codex/first-run.ts";
 import type { HarnessMaterial } from "../harness-material.ts";
 import { makeCodexHome } from "../codex.ts";
 

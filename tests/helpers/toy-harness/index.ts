@@ -4,6 +4,7 @@
  * names it, which is what tests/toy-harness.test.ts proves.
  */
 import type { Harness } from "../../../lib/harnesses/types.ts";
+import { lazyStore } from "../../../lib/harnesses/lazy-store.ts";
 import type { ToolVocabulary } from "../../../lib/tools/canonical.ts";
 import { isObject } from "../../../lib/io/json.ts";
 import { assertUuid, newUuid } from "../../../lib/ids.ts";
@@ -25,33 +26,41 @@ export const toy: Harness = {
   title: "Toy",
   home: TOY_HOME,
   files: { extensions: [".jsonl"], recognizes: ({ first }) => isToyHeader(first) },
-  controlTags: ["toy-control"],
-  tools: toyTools,
-  models: { map: (model) => model },
-  provesReasoning: () => false,
-  capabilities: {
-    harness: TOY,
-    threadTopology: false,
-    reasoningProvider: "none",
-    toolSchemas: false,
-    systemInstructions: false,
-    queuedInput: false,
-    permissionPosture: false,
-    perTurnModel: false,
-    images: false,
-    subagents: false,
-    unansweredCalls: "dropped",
+  conversation: {
+    controlTags: ["toy-control"],
+    tools: toyTools,
+    models: { map: (model) => model },
+    provesReasoning: () => false,
+    capabilities: {
+      harness: TOY,
+      threadTopology: false,
+      reasoningProvider: "none",
+      toolSchemas: false,
+      systemInstructions: false,
+      queuedInput: false,
+      permissionPosture: false,
+      perTurnModel: false,
+      images: false,
+      subagents: false,
+      unansweredCalls: "dropped",
+    },
   },
-  newId: () => newUuid(),
-  configuredModel: () => Promise.resolve(undefined),
-  checkId: (id) => assertUuid(id),
-  locate: sessionsDir,
-  list: listToy,
-  read: readToy,
-  render: renderToy,
+  // Its modules are loaded at once: the toy has no start-up to keep small.
+  store: lazyStore({ locate: sessionsDir, newId: () => newUuid(), checkId: (id) => assertUuid(id) }, {
+    listing: () => Promise.resolve({ listing: { list: listToy } }),
+    access: () =>
+      Promise.resolve({
+        access: { read: readToy, render: renderToy, plan: planToy, configuredModel: () => undefined },
+      }),
+  }),
   // cd <cwd> && [TOY_HOME=<home>] toy resume <id>
   resumeCommand: resumeToy,
-  plan: planToy,
-  // No binary: its driver takes part in structure-only certify, seeded from its captured sample.
-  certify: { command: TOY, binFlag: "toy-bin", driver: async () => (await import("./certify.ts")).toyDriver },
+  integrations: {
+    // No binary: its driver takes part in structure-only certify, seeded from its captured sample.
+    certify: {
+      command: TOY,
+      binFlag: "toy-bin",
+      driver: async () => (await import("./certify.ts")).toyDriver,
+    },
+  },
 };

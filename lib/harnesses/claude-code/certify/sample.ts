@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bucketName } from "../bucket.ts";
 import { sampleFor } from "../../../samples.ts";
+import { samples } from "../samples.ts";
 
 interface Located {
   sessionId?: unknown;
@@ -10,7 +11,7 @@ interface Located {
 }
 
 export function writeSampleTranscript(configDir: string, version: string): Promise<void> {
-  const sample = sampleFor("claude-code", version);
+  const sample = sampleFor(samples, version);
   // Queue and summary records carry no cwd; the first conversation record has both.
   const first = sample.lines.map((l) => JSON.parse(l) as Located)
     .find((r) => typeof r.sessionId === "string" && typeof r.cwd === "string");

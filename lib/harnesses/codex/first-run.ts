@@ -1,13 +1,14 @@
 /**
  * An empty Codex state database as the real binary creates it: `threads` with its indexes (and the tables it
  * refers to), plus the migration list that tells a writer which Codex generation made the store. The statements
- * come from a store the real Codex 0.169.0 created, copied once into lib/demo/samples/codex-store.json (from
- * fixtures/codex/0.169.0/threads.schema.json, which the binary does not carry).
+ * come from a store the real Codex 0.169.0 created, copied once into first-run.json (from
+ * fixtures/codex/0.169.0/threads.schema.json, which the binary does not carry). The demo's sandbox starts
+ * from it (see demo.ts), and tests and campaigns make their Codex homes with it.
  */
 import { DatabaseSync } from "node:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import captured from "./samples/codex-store.json" with { type: "json" };
+import captured from "./first-run.json" with { type: "json" };
 
 export interface CodexStoreSchema {
   createTable: string;

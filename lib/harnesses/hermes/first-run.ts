@@ -5,8 +5,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { NEWEST_GENERATION } from "../harnesses/hermes/generations.ts";
-import { configPath, stateDbPath } from "../harnesses/hermes/profiles.ts";
+import { NEWEST_GENERATION } from "./generations.ts";
+import { configPath, stateDbPath } from "./profiles.ts";
 
 export function createHermesStore(home: string, model?: string): string {
   mkdirSync(home, { recursive: true });

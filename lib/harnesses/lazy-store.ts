@@ -1,0 +1,39 @@
+/**
+ * A harness's store as its descriptor holds it: the facts at once, the listing and the readers/writers each
+ * imported on first call. One helper instead of a hand-written lazy wrapper per method and harness: a
+ * descriptor names its two modules, and start-up, `--help` and `list` load no reader or writer
+ * (tests/startup.test.ts).
+ */
+import type { HarnessStore, StoreAccess, StoreFacts, StoreListing } from "./types.ts";
+
+/** The modules a store is loaded from, each an `import()` of a file in the harness's folder. */
+export interface StoreModules {
+  /** The module exporting the listing (`export const listing: StoreListing`), apart from the readers. */
+  listing(): Promise<{ listing: StoreListing }>;
+  /** The module exporting the readers, writers and configuration parsers (`export const access: StoreAccess`). */
+  access(): Promise<{ access: StoreAccess }>;
+}
+
+export function lazyStore(facts: StoreFacts, modules: StoreModules): HarnessStore {
+  const listing = async () => (await modules.listing()).listing;
+  const access = async () => (await modules.access()).access;
+  return {
+    ...facts,
+    list: async (home) => await (await listing()).list(home),
+    listingParts: async (home) => {
+      const loaded = await listing();
+      return loaded.listingParts ? await loaded.listingParts(home) : undefined;
+    },
+    read: async (path) => await (await access()).read(path),
+    open: async (path) => {
+      const loaded = await access();
+      // A held session is a stream too.
+      return loaded.open ? await loaded.open(path) : await loaded.read(path);
+    },
+    async *render(session, options) {
+      yield* (await access()).render(session, options);
+    },
+    plan: async (session, options, home, force) => await (await access()).plan(session, options, home, force),
+    configuredModel: async (home) => await (await access()).configuredModel(home),
+  };
+}
