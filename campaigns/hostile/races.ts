@@ -41,7 +41,7 @@ async function sameId(
   to: (typeof TARGETS)[number],
   random: Random,
 ): Promise<[Run[], Finding[]]> {
-  const id = findHarness(builtinRegistry, HARNESS[to]).newId(
+  const id = findHarness(builtinRegistry, HARNESS[to]).store.newId(
     new Date(Date.UTC(2026, 0, 1, 0, 0, random.int(0, 59))),
   );
   const runs = await atOnce(
