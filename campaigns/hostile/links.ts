@@ -49,7 +49,8 @@ async function transcriptPath(world: World, id: string): Promise<{ path: string;
   return { path, runs: [first, await runCli(world, ["undo", op])] };
 }
 
-const claudeId = () => findHarness(builtinRegistry, HARNESS.claude).store.newId(new Date(Date.UTC(2026, 0, 2)));
+const claudeId = () =>
+  findHarness(builtinRegistry, HARNESS.claude).store.newId(new Date(Date.UTC(2026, 0, 2)));
 
 const OWN_FOLDER: Record<string, (world: World) => [string, string]> = {
   "ledger.jsonl": (w) => [outsideFile(w), join(w.homes.bridge, "ledger.jsonl")],
