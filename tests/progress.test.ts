@@ -48,6 +48,22 @@ test("a step shows what it does, how far and how long only once it has run a sec
   assert.ok(screen().endsWith(CLEAR), "the line is cleared when the step ends");
 });
 
+test("a quick step that overlaps the one shown ends without taking its line away", () => {
+  let clock = 0;
+  const shown: string[] = [];
+  const { listener } = progressRenderer({ afterMs: 1000 }, (t) => shown.push(t), () => clock);
+  const long = "reading /s/long.jsonl";
+  listener({ what: long, unit: "bytes", done: 0, total: 70 * 1048576 });
+  clock = 1200;
+  listener({ what: long, unit: "bytes", done: 35 * 1048576, total: 70 * 1048576 });
+  // The TUI's detail pane reads a session meanwhile: too quick to be shown, and over at once.
+  listener({ what: "reading /s/other.jsonl", unit: "bytes", done: 0, total: 1024 });
+  listener({ what: "reading /s/other.jsonl", unit: "bytes", done: 1024, total: 1024, finished: true });
+  assert.ok(shown.join("").endsWith("reading /s/long.jsonl: 35.0 of 70.0 MB (50%), 1.2 s"), shown.join(""));
+  listener({ what: long, unit: "bytes", done: 70 * 1048576, total: 70 * 1048576, finished: true });
+  assert.ok(shown.join("").endsWith(CLEAR), "the shown step's end clears its line");
+});
+
 /** A Claude Code session of about `megabytes`, chained turns of a captured one (a tool call in each). */
 function bigSession(dir: string, megabytes: number): string {
   const turn = readFileSync(claudeFixture("thinking-tool-use"), "utf8").split("\n").filter(Boolean)

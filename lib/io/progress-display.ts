@@ -34,22 +34,24 @@ export function progressTracker(
   now: () => number = () => performance.now(),
 ): ProgressTracker {
   const steps = new Map<string, { since: number; drawn: number }>();
-  let shown = false;
+  /** The step whose line is shown, if any. */
+  let shown: string | undefined;
   const clear = () => {
-    if (shown) show(undefined);
-    shown = false;
+    if (shown !== undefined) show(undefined);
+    shown = undefined;
   };
   const listener = (update: ProgressUpdate) => {
     const at = now();
     if (update.finished) {
       steps.delete(update.what);
-      return clear();
+      // Only the shown step's end takes its line away: a quick step that overlapped it was never shown.
+      return update.what === shown ? clear() : undefined;
     }
     let step = steps.get(update.what);
     if (!step) steps.set(update.what, step = { since: at, drawn: -Infinity });
     if (at - step.since < display.afterMs || at - step.drawn < REDRAW_MS) return;
     step.drawn = at;
-    shown = true;
+    shown = update.what;
     show(progressLine(update, at - step.since));
   };
   return { listener, clear };
