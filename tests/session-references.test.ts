@@ -138,7 +138,7 @@ test("latest in empty stores says where it looked", async () => {
   assert.equal(r.code, 2);
   assert.match(
     r.stderr,
-    /there are none \(looked in claude-code: .*empty\/c\/projects; codex: .*empty\/x; hermes: /,
+    /there are none \(looked in claude-code: .*empty\/empty-claude-code\/projects; codex: .*empty\/empty-codex; hermes: /,
   );
 });
 
