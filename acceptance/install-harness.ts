@@ -127,6 +127,7 @@ export function harnessDir(name: string, version: string): string {
 
 const MANIFEST_PATH = join(dirname(fileURLToPath(import.meta.url)), "harness-versions.json");
 const STAGED_MANIFEST_PATH = join(dirname(fileURLToPath(import.meta.url)), "harness-versions-staged.json");
+const OLDER_MANIFEST_PATH = join(dirname(fileURLToPath(import.meta.url)), "harness-versions-older.json");
 
 function readPins(path: string): Record<string, string> {
   return JSON.parse(readFileSync(path, "utf8")) as Record<string, string>;
@@ -135,6 +136,14 @@ function readPins(path: string): Record<string, string> {
 /** Pinned versions from acceptance/harness-versions.json: the harnesses of the live matrix. */
 export function pinnedVersions(): Record<string, string> {
   return readPins(MANIFEST_PATH);
+}
+
+/**
+ * The older versions the live matrix also certifies (on exec sessions: the TUI drivers follow the pins), from
+ * acceptance/harness-versions-older.json: one per harness of the matrix.
+ */
+export function olderVersions(): Record<string, string> {
+  return readPins(OLDER_MANIFEST_PATH);
 }
 
 /** The pin of a matrix harness, or of a staged one (harness-versions-staged.json). */

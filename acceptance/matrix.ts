@@ -1,11 +1,15 @@
 /**
  * The live acceptance matrix from the repository: installs the harness versions under test (the pins in
- * harness-versions.json, `--latest`, or `--versions claude-code=1.0.128,...`) into the cache and runs
+ * harness-versions.json, `--latest`, `--older` (harness-versions-older.json), or `--versions H=V,...`, which
+ * names a harness's version over the others) into the cache and runs
  * `certify` (lib/certify) with exactly those binaries. A passing run of every pair is recorded in
  * acceptance/last-run.json and the README's supported-versions table (unless --no-record).
  *
- * Usage: npx bun acceptance/matrix.ts [--versions H=V,...] [--latest] [--binary dist/session-bridge]
+ * Usage: npx bun acceptance/matrix.ts [--versions H=V,...] [--latest | --older] [--binary dist/session-bridge]
  *          [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] [--no-hops] [--allow-drift] [--json] [--no-record]
+ *          [--print-versions]
+ * `--print-versions` prints `<harness> <version>` for each harness the run would install (asking the registries
+ * with --latest) and stops: nothing installed, nothing run.
  */
 import { realpathSync } from "node:fs";
 import { flag, parse, str } from "../lib/cli/args.ts";
@@ -15,13 +19,15 @@ import { reportTable } from "../lib/certify/report.ts";
 import { certify } from "../lib/certify/run.ts";
 import type { HarnessBinary } from "../lib/certify/types.ts";
 import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
-import { installHarness, latestVersion, pinnedVersion } from "./install-harness.ts";
+import { installHarness, latestVersion, olderVersions, pinnedVersion } from "./install-harness.ts";
 import { recordRun, updateReadme } from "./supported-versions.ts";
 
 const OPTIONS = {
   ...CERTIFY_OPTIONS,
   versions: { type: "string" },
   latest: { type: "boolean" },
+  older: { type: "boolean" },
+  "print-versions": { type: "boolean" },
   binary: { type: "string" },
   "no-record": { type: "boolean" },
 } as const;
@@ -43,10 +49,22 @@ function versionOverrides(text: string | undefined): Record<string, string> {
 async function main(argv: string[]): Promise<number> {
   const { values } = await parse(argv, OPTIONS, builtinRegistry);
   const mode = certifyMode(values);
-  const overrides = versionOverrides(str(values, "versions"));
+  if (flag(values, "latest") && flag(values, "older")) {
+    throw new Error("--latest and --older exclude each other");
+  }
+  const overrides = {
+    ...(flag(values, "older") ? olderVersions() : {}),
+    ...versionOverrides(str(values, "versions")),
+  };
+  const versionOf = (id: string) =>
+    overrides[id] ?? (flag(values, "latest") ? latestVersion(id) : pinnedVersion(id));
+  if (flag(values, "print-versions")) {
+    for (const { name: id } of certifiable(builtinRegistry)) out(`${id} ${versionOf(id)}`);
+    return 0;
+  }
   const binaries: HarnessBinary[] = [];
   for (const { name: id } of certifiable(builtinRegistry)) {
-    const version = overrides[id] ?? (flag(values, "latest") ? latestVersion(id) : pinnedVersion(id));
+    const version = versionOf(id);
     err(`installing ${id} ${version} ...`);
     binaries.push({ id, version, bin: await installHarness(id, version) });
   }

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
-import { runCli, runCliJson } from "./helpers/cli.ts";
+import { homeFlags, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir("sb-alias-");
@@ -19,7 +19,7 @@ const hermesHome = join(root, "hermes");
 const claude = seedClaudeHome(claudeHome, "plain-text");
 makeCodexHome(codexHome);
 const codex = seedCodexThread(codexHome, "0.169.0", "text-turns");
-const homes = ["--claude-home", claudeHome, "--codex-home", codexHome, "--hermes-home", hermesHome];
+const homes = homeFlags({ "claude-code": claudeHome, codex: codexHome, hermes: hermesHome }, root);
 
 /** A project folder and a registry file of its own for each test. */
 function project(): { dir: string; env: Record<string, string>; file: string } {

@@ -12,7 +12,7 @@ import { DatabaseSync } from "node:sqlite";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
-import { runCliJson } from "./helpers/cli.ts";
+import { homeFlags, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { filesUnder } from "./helpers/files.ts";
 import { scriptArgv } from "../lib/runtime.ts";
@@ -29,7 +29,7 @@ function world() {
   makeCodexHome(codexHome);
   const bridge = join(root, "bridge");
   mkdirSync(bridge);
-  const homes = ["--claude-home", claudeHome, "--hermes-home", hermesHome, "--codex-home", codexHome];
+  const homes = homeFlags({ "claude-code": claudeHome, hermes: hermesHome, codex: codexHome }, root);
   const run = async (args: string[]) => {
     const r = await runCliJson([...args, ...homes], { SESSION_BRIDGE_HOME: bridge });
     assert.equal(r.code, 0, r.stderr);

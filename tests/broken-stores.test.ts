@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { runCli, runCliJson } from "./helpers/cli.ts";
+import { homeFlags, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -32,7 +32,7 @@ makeCodexHome(healthyCodex);
 const healthyHermes = join(root, "hermes-ok");
 mkdirSync(healthyHermes);
 
-const homes = ["--claude-home", claudeHome, "--codex-home", codexHome, "--hermes-home", hermesHome];
+const homes = homeFlags({ "claude-code": claudeHome, codex: codexHome, hermes: hermesHome }, root);
 const CODEX_BROKEN = `codex store ${codexHome} cannot be read: ${codexDb}: file is not a database`;
 const HERMES_BROKEN = `hermes store ${hermesDb} cannot be read: ${hermesDb}: not a SQLite database`;
 

@@ -15,7 +15,7 @@ import { scriptArgv } from "../lib/runtime.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { CODEX_SCENARIOS, makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { DatabaseSync } from "node:sqlite";
-import { runCli } from "./helpers/cli.ts";
+import { homeFlags, runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
@@ -211,7 +211,7 @@ test("bash completes undo's operation with the handoffs undo can take back, and 
   assert.deepEqual(complete(["undo", ""]), []);
   const claudeHome = join(root, "claude-undo");
   const claude = seedClaudeHome(claudeHome, "plain-text");
-  const homes = ["--claude-home", claudeHome, "--codex-home", join(root, "codex-undo")];
+  const homes = homeFlags({ "claude-code": claudeHome, codex: join(root, "codex-undo") }, root);
   makeCodexHome(join(root, "codex-undo"));
   const done = await runCli(
     ["handoff", claude.id, "--to", "codex", "--cwd", root, "--json", ...homes],

@@ -11,8 +11,7 @@ import { basename, dirname, join } from "node:path";
 import { hostname } from "node:os";
 import { DatabaseSync } from "node:sqlite";
 import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
-import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
-import { seedHermesHome } from "./helpers/hermes.ts";
+import { builtinCoverage, type Covered, expectedFor } from "./helpers/harness-material.ts";
 import { type CliResult, runCli, startCli } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -26,8 +25,9 @@ const PARALLEL = 8;
 /** The notice a handoff prints when its first attempt at the write lock finds the database locked. */
 const WAITING = /is locked by another process: waiting/;
 
-type Target = "claude" | "codex" | "hermes";
-const HOME_FLAG = { claude: "--claude-home", codex: "--codex-home", hermes: "--hermes-home" } as const;
+/** Every registered harness, with its test material. */
+const COVERED = await builtinCoverage();
+const homeFlag = (to: string) => `--${COVERED.find((c) => c.harness.name === to)!.harness.home.flag}`;
 
 interface Setup {
   env: Record<string, string>;
@@ -36,25 +36,23 @@ interface Setup {
   args: string[];
 }
 
-function setup(to: Target): Setup & { database: string } {
+/** A handoff of a Claude Code session into a home of harness `to`, as its test material prepares one. */
+function setup(to: string): Setup & { database: string } {
+  const covered = COVERED.find((c) => c.harness.name === to);
+  assert.ok(covered, `no registered harness ${to}`);
   const root = tempDir();
   const source = seedClaudeHome(join(root, "source"), "thinking-tool-use");
   mkdirSync(join(root, "work"));
   const cwd = realpathSync(join(root, "work"));
   const home = join(root, "target");
-  let database = "";
-  if (to === "codex") {
-    database = makeCodexHome(home);
-    seedCodexThread(home, "0.169.0", "text-turns");
-  } else if (to === "hermes") database = seedHermesHome(home, "0.19.0", "text-turns");
-  else mkdirSync(home);
+  const database = covered.material.prepareHome(home).database ?? "";
   const bridge = join(root, "bridge");
   return {
     env: { SESSION_BRIDGE_HOME: bridge },
     bridge,
     home,
     database,
-    args: ["handoff", source.path, "--to", to, "--cwd", cwd, HOME_FLAG[to], home, "--json"],
+    args: ["handoff", source.path, "--to", to, "--cwd", cwd, homeFlag(to), home, "--json"],
   };
 }
 
@@ -102,7 +100,14 @@ function landedOrLocked(results: CliResult[], database: string): Landed[] {
   return landed;
 }
 
-for (const [to, table] of [["codex", "threads"], ["hermes", "sessions"]] as const) {
+/** The table of each harness's database that holds one row per session. */
+const SESSION_TABLE: Record<string, string> = { codex: "threads", hermes: "sessions" };
+/** The harnesses whose homes keep a database, which a running harness may hold locked. */
+const withDatabase = (covered: Covered[]) =>
+  covered.filter(({ harness, material }) => material.prepareHome(join(tempDir(), harness.name)).database);
+
+for (const { harness: { name: to } } of withDatabase(COVERED)) {
+  const table = expectedFor(SESSION_TABLE, to, "table of one row per session");
   test(`${PARALLEL} handoffs into one ${to} store while another process holds its write lock lose no row and double none`, async () => {
     const s = setup(to);
     const before = rowCount(s.database, table);
@@ -141,7 +146,7 @@ for (const [to, table] of [["codex", "threads"], ["hermes", "sessions"]] as cons
     const ops = new Set(pendingOperations(s.bridge).map((e) => e.op));
     for (const { op, target } of landed) {
       assert.ok(ops.has(op), `undo cannot see ${op}`);
-      const shown = await runCli(["inspect", target.id, "--from", to, HOME_FLAG[to], s.home], s.env);
+      const shown = await runCli(["inspect", target.id, "--from", to, homeFlag(to), s.home], s.env);
       assert.equal(shown.code, 0, shown.stderr);
     }
     for (const { op } of landed) {
@@ -158,7 +163,7 @@ for (const [to, table] of [["codex", "threads"], ["hermes", "sessions"]] as cons
 }
 
 test(`${PARALLEL} handoffs at once into one Claude Code home write ${PARALLEL} distinct transcripts, none overwriting another`, async () => {
-  const s = setup("claude");
+  const s = setup("claude-code");
   const runs = Array.from({ length: PARALLEL }, () => startCli(s.args, s.env));
   const results = await Promise.all(runs.map((r) => r.result));
   for (const r of results) assert.equal(r.code, 0, r.stderr);

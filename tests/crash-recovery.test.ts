@@ -7,13 +7,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { scriptArgv } from "../lib/runtime.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
-import { makeCodexHome } from "./helpers/codex.ts";
 import { query, seedHermesHome } from "./helpers/hermes.ts";
+import { builtinCoverage, expectedFor } from "./helpers/harness-material.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -31,10 +31,25 @@ interface Setup {
   /** Where the target keeps its sessions (compared before and after). */
   store: string;
   database?: string;
+  /** The tables of `database` that hold the target's sessions (their rows are counted before and after). */
+  tables: readonly string[];
   args: string[];
 }
 
-function setup(to: "claude" | "codex" | "hermes"): Setup {
+/** Every registered harness, with its test material. */
+const COVERED = await builtinCoverage();
+
+/** The tables of each harness's database that a handoff adds rows to; none for a harness that keeps none. */
+const SESSION_TABLES: Record<string, readonly string[]> = {
+  "claude-code": [],
+  codex: ["threads"],
+  hermes: ["sessions", "messages"],
+};
+
+/** A handoff of a Claude Code session into a fresh home of harness `to`, as its material prepares one. */
+function setup(to: string): Setup {
+  const covered = COVERED.find((c) => c.harness.name === to);
+  assert.ok(covered, `no registered harness ${to}`);
   const root = tempDir();
   const source = join(root, "source");
   const seeded = seedClaudeHome(source, "thinking-tool-use");
@@ -42,18 +57,17 @@ function setup(to: "claude" | "codex" | "hermes"): Setup {
   mkdirSync(cwd);
   const bridge = join(root, "bridge");
   const target = join(root, "target");
-  let database: string | undefined;
-  if (to === "codex") database = makeCodexHome(target);
-  if (to === "hermes") database = seedHermesHome(target, "0.19.0", "text-turns");
-  if (to === "claude") mkdirSync(target);
-  const flag = { claude: "--claude-home", codex: "--codex-home", hermes: "--hermes-home" }[to];
-  const args = ["handoff", seeded.path, "--to", to, "--cwd", cwd, flag, target];
+  const { database } = covered.material.prepareHome(target);
+  const tables = expectedFor(SESSION_TABLES, to, "list of tables holding sessions");
+  assert.equal(!!database, tables.length > 0, `${to}: session tables are named exactly for a database`);
+  const args = ["handoff", seeded.path, "--to", to, "--cwd", cwd, `--${covered.harness.home.flag}`, target];
   return {
     root,
     env: { SESSION_BRIDGE_HOME: bridge },
     bridge,
     store: target,
     ...(database ? { database } : {}),
+    tables,
     args,
   };
 }
@@ -69,16 +83,18 @@ function killedAt(s: Setup, point: string): { reached: boolean } {
   return { reached: false };
 }
 
-/** Files under the store except SQLite's own (the database is compared by its rows). */
-function files(root: string): Record<string, string> {
+/** Files under the store except the database and SQLite's own beside it (the database is compared by its rows). */
+function files({ store, database }: Setup): Record<string, string> {
+  const own = database && relative(store, database);
   return Object.fromEntries(
-    Object.entries(snapshot(root)).filter(([p]) =>
-      !/(?:state_5\.sqlite|state\.db)(?:-wal|-shm|-journal)?$/.test(p)
+    Object.entries(snapshot(store)).filter(([p]) =>
+      !own || ![own, `${own}-wal`, `${own}-shm`, `${own}-journal`].includes(p)
     ),
   );
 }
 
-function rowCounts(database: string | undefined): Record<string, number> {
+/** The rows of each session table (every one must be there), once the database passes its integrity check. */
+function rowCounts({ database, tables }: Setup): Record<string, number> {
   if (!database) return {};
   const db = new DatabaseSync(database, { readOnly: true });
   try {
@@ -86,13 +102,9 @@ function rowCounts(database: string | undefined): Record<string, number> {
       (db.prepare("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check,
       "ok",
     );
-    const tables = db.prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('threads','sessions','messages')",
-    )
-      .all() as { name: string }[];
     return Object.fromEntries(
       tables.map((
-        { name },
+        name,
       ) => [name, Number((db.prepare(`SELECT count(*) AS n FROM ${name}`).get() as { n: number }).n)]),
     );
   } finally {
@@ -109,7 +121,7 @@ function debris(root: string): string[] {
 }
 
 const POINTS: Record<string, { point: string; committed: boolean }[]> = {
-  claude: [
+  "claude-code": [
     { point: "intent-written", committed: false },
     { point: "temp-written", committed: false },
     { point: "file-published", committed: true },
@@ -134,11 +146,11 @@ const POINTS: Record<string, { point: string; committed: boolean }[]> = {
   ],
 };
 
-for (const to of ["claude", "codex", "hermes"] as const) {
-  for (const { point, committed } of POINTS[to]!) {
+for (const { harness: { name: to } } of COVERED) {
+  for (const { point, committed } of expectedFor(POINTS, to, "list of a handoff's crash points")) {
     test(`a handoff into ${to} killed at ${point} is ${committed ? "completed so undo sees it" : "rolled back"} by the next command, leaving no debris`, async () => {
       const s = setup(to);
-      const before = { files: files(s.store), rows: rowCounts(s.database) };
+      const before = { files: files(s), rows: rowCounts(s) };
       assert.ok(killedAt(s, point).reached, `${point} was never reached`);
       // The next command that touches a store recovers first: here, list.
       const listed = await runCli(["list", "--json", "--from", to, ...s.args.slice(-2)], s.env);
@@ -152,8 +164,8 @@ for (const to of ["claude", "codex", "hermes"] as const) {
       assert.deepEqual(debris(s.bridge), []);
       const pending = pendingOperations(s.bridge);
       if (!committed) {
-        assert.deepEqual(files(s.store), before.files, "the target is not as it was");
-        assert.deepEqual(rowCounts(s.database), before.rows);
+        assert.deepEqual(files(s), before.files, "the target is not as it was");
+        assert.deepEqual(rowCounts(s), before.rows);
         assert.equal(pending.length, 0);
         assert.ok(
           !existsSync(join(s.bridge, "backups")) || readdirSync(join(s.bridge, "backups")).length === 0,
@@ -163,13 +175,13 @@ for (const to of ["claude", "codex", "hermes"] as const) {
       assert.equal(pending.length, 1, "undo cannot see the handoff");
       // The session is in the target: its file, and for a store with an index, its rows.
       assert.notDeepEqual(
-        s.database ? rowCounts(s.database) : files(s.store),
+        s.database ? rowCounts(s) : files(s),
         s.database ? before.rows : before.files,
       );
       const undone = await runCli(["undo", pending[0]!.op], s.env);
       assert.equal(undone.code, 0, undone.stderr);
-      assert.deepEqual(rowCounts(s.database), before.rows);
-      const left = Object.keys(files(s.store)).filter((p) => !(p in before.files) && !p.endsWith("/"));
+      assert.deepEqual(rowCounts(s), before.rows);
+      const left = Object.keys(files(s)).filter((p) => !(p in before.files) && !p.endsWith("/"));
       assert.deepEqual(left, []);
     });
   }
@@ -177,15 +189,15 @@ for (const to of ["claude", "codex", "hermes"] as const) {
 
 test("a handoff refuses before writing anything when the undo ledger cannot be written", async () => {
   const s = setup("codex");
-  const before = { files: files(s.store), rows: rowCounts(s.database) };
+  const before = { files: files(s), rows: rowCounts(s) };
   // A file where session-bridge's folder should be: nothing can be written under it.
   writeFileSync(join(s.root, "not-a-folder"), "");
   const r = await runCli(s.args, { SESSION_BRIDGE_HOME: join(s.root, "not-a-folder", "bridge") });
   assert.equal(r.code, 1);
   assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
   assert.match(r.stderr, /cannot write the undo ledger in .*not-a-folder.*nothing was handed off/);
-  assert.deepEqual(files(s.store), before.files);
-  assert.deepEqual(rowCounts(s.database), before.rows);
+  assert.deepEqual(files(s), before.files);
+  assert.deepEqual(rowCounts(s), before.rows);
 });
 
 test("recover --dry-run says what it would do and changes nothing; recover then does it", async () => {
@@ -205,7 +217,7 @@ test("recover --dry-run says what it would do and changes nothing; recover then 
 });
 
 test("a handoff still running in another process is left alone by recovery", async () => {
-  const s = setup("claude");
+  const s = setup("claude-code");
   const op = "00000000-0000-4000-8000-0000000000aa";
   const file = join(s.store, "projects", "x", `${op}.jsonl`);
   // This test's own process stands for the running one.
@@ -231,7 +243,7 @@ test("a handoff still running in another process is left alone by recovery", asy
 });
 
 test("a ledger line cut short by a kill does not swallow the next handoff's record", async () => {
-  const s = setup("claude");
+  const s = setup("claude-code");
   mkdirSync(s.bridge, { recursive: true });
   writeFileSync(join(s.bridge, "ledger.jsonl"), '{"op":"cut-short","at":"2026');
   const r = await runCliJson(s.args, s.env);
@@ -259,7 +271,7 @@ test("recovery removes the temp file a killed publish left, and nothing that is 
 });
 
 test("an intent cut short while being written is removed by the next command", async () => {
-  const s = setup("claude");
+  const s = setup("claude-code");
   const torn = join(s.bridge, "intents", "00000000-0000-4000-8000-0000000000bb.json.999999999.tmp");
   mkdirSync(join(s.bridge, "intents"), { recursive: true });
   writeFileSync(torn, '{"op":"00000000-0000-4000-8000-0000000000bb","at":');
@@ -291,8 +303,8 @@ test("a Hermes handoff that took another session's title with --force, killed af
 });
 
 /** Files only: an undo leaves the folders a handoff made (as a completed undo always has). */
-const filesOnly = (root: string) =>
-  Object.fromEntries(Object.entries(files(root)).filter(([p]) => !p.endsWith("/")));
+const filesOnly = (s: Setup) =>
+  Object.fromEntries(Object.entries(files(s)).filter(([p]) => !p.endsWith("/")));
 
 /** An undo of `op` killed outright at the first `point`. */
 function undoKilledAt(s: Setup, op: string, point: string): boolean {
@@ -300,7 +312,7 @@ function undoKilledAt(s: Setup, op: string, point: string): boolean {
 }
 
 const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
-  claude: [
+  "claude-code": [
     { point: "intent-written", finished: false },
     { point: "file-removed", finished: true },
     { point: "ledger-written", finished: true },
@@ -320,15 +332,15 @@ const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
   ],
 };
 
-for (const to of ["claude", "codex", "hermes"] as const) {
-  for (const { point, finished } of UNDO_POINTS[to]!) {
+for (const { harness: { name: to } } of COVERED) {
+  for (const { point, finished } of expectedFor(UNDO_POINTS, to, "list of an undo's crash points")) {
     test(`an undo of a handoff into ${to} killed at ${point} is ${finished ? "finished" : "rolled back, the handoff still undoable,"} by the next command, and the ledger says which`, async () => {
       const s = setup(to);
-      const before = { files: filesOnly(s.store), rows: rowCounts(s.database) };
+      const before = { files: filesOnly(s), rows: rowCounts(s) };
       const handed = await runCliJson(s.args, s.env);
       assert.equal(handed.code, 0, handed.stderr);
       const op = String(handed.json.op);
-      const after = { files: filesOnly(s.store), rows: rowCounts(s.database) };
+      const after = { files: filesOnly(s), rows: rowCounts(s) };
       assert.ok(undoKilledAt(s, op, point), `${point} was never reached`);
       const listed = await runCli(["list", "--json", "--from", to, ...s.args.slice(-2)], s.env);
       assert.equal(listed.code, 0, listed.stderr);
@@ -342,17 +354,17 @@ for (const to of ["claude", "codex", "hermes"] as const) {
       const pending = pendingOperations(s.bridge).map((e) => e.op);
       if (finished) {
         assert.deepEqual(pending, [], "the ledger still offers an undone handoff");
-        assert.deepEqual(filesOnly(s.store), before.files);
-        assert.deepEqual(rowCounts(s.database), before.rows);
+        assert.deepEqual(filesOnly(s), before.files);
+        assert.deepEqual(rowCounts(s), before.rows);
         return;
       }
       assert.deepEqual(pending, [op], "the ledger lost a handoff that is still in the target");
-      assert.deepEqual(filesOnly(s.store), after.files);
-      assert.deepEqual(rowCounts(s.database), after.rows);
+      assert.deepEqual(filesOnly(s), after.files);
+      assert.deepEqual(rowCounts(s), after.rows);
       const undone = await runCli(["undo", op], s.env);
       assert.equal(undone.code, 0, undone.stderr);
-      assert.deepEqual(filesOnly(s.store), before.files);
-      assert.deepEqual(rowCounts(s.database), before.rows);
+      assert.deepEqual(filesOnly(s), before.files);
+      assert.deepEqual(rowCounts(s), before.rows);
     });
   }
 }
@@ -364,7 +376,7 @@ for (
   ]
 ) {
   test(`an undo of a --force handoff killed while putting the replaced Claude session back (${point}) is ${finished ? "finished: the session is whole again" : "rolled back: the replacement stays, undoable"}, and its temp file goes`, async () => {
-    const s = setup("claude");
+    const s = setup("claude-code");
     const first = await runCliJson(s.args, s.env);
     assert.equal(first.code, 0, first.stderr);
     const target = first.json.target as { path: string; id: string };
@@ -403,15 +415,15 @@ test("an undo refuses before changing anything when its intent cannot be written
   const s = setup("hermes");
   const handed = await runCliJson(s.args, s.env);
   assert.equal(handed.code, 0, handed.stderr);
-  const after = { files: filesOnly(s.store), rows: rowCounts(s.database) };
+  const after = { files: filesOnly(s), rows: rowCounts(s) };
   // A file where the intents folder should be: no intent can be written.
   rmSync(join(s.bridge, "intents"), { recursive: true, force: true });
   writeFileSync(join(s.bridge, "intents"), "");
   const r = await runCli(["undo", String(handed.json.op)], s.env);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /cannot write the undo ledger in .*nothing was undone\n$/);
-  assert.deepEqual(filesOnly(s.store), after.files);
-  assert.deepEqual(rowCounts(s.database), after.rows);
+  assert.deepEqual(filesOnly(s), after.files);
+  assert.deepEqual(rowCounts(s), after.rows);
   assert.equal(pendingOperations(s.bridge).length, 1);
 });
 
@@ -423,7 +435,7 @@ for (const command of ["convert", "export"] as const) {
     ]
   ) {
     test(`${command === "convert" ? "a convert" : "an export"} -o killed at ${point} is cleaned up by the next command: ${written ? "the whole file stays" : "its temp file goes"}, and no look-alike file`, async () => {
-      const s = setup("claude");
+      const s = setup("claude-code");
       const source = s.args[1]!;
       const outDir = join(s.root, "out");
       mkdirSync(outDir);
@@ -466,7 +478,7 @@ for (const command of ["convert", "export"] as const) {
 
 test("an undo deletes the handoff's rows even when the harness touched them after the undo's intent was written", async () => {
   const s = setup("codex");
-  const before = rowCounts(s.database);
+  const before = rowCounts(s);
   const handed = await runCliJson(s.args, s.env);
   assert.equal(handed.code, 0, handed.stderr);
   const id = String((handed.json.target as { id: string }).id);
@@ -483,6 +495,6 @@ test("an undo deletes the handoff's rows even when the harness touched them afte
   } finally {
     onCrashPoint(undefined);
   }
-  assert.deepEqual(rowCounts(s.database), before);
+  assert.deepEqual(rowCounts(s), before);
   assert.deepEqual(pendingOperations(s.bridge), []);
 });

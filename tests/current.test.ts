@@ -13,7 +13,7 @@ import { InputError, RefusedError } from "../lib/errors.ts";
 import { FIXTURE_CWD, seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { capturedIds, seedHermesHome } from "./helpers/hermes.ts";
-import { runCli, runCliJson } from "./helpers/cli.ts";
+import { homeFlags, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const registry = builtinRegistry;
@@ -35,7 +35,7 @@ function stores() {
     { "claude-code": claudeHome, codex: codexHome, hermes: hermesHome },
     { HOME: root },
   );
-  const flags = ["--claude-home", claudeHome, "--codex-home", codexHome, "--hermes-home", hermesHome];
+  const flags = homeFlags({ "claude-code": claudeHome, codex: codexHome, hermes: hermesHome }, root);
   const unset = Object.fromEntries(
     registry.harnesses.flatMap((
       h,

@@ -9,7 +9,7 @@ import { mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { runCliJson } from "./helpers/cli.ts";
+import { homeFlags, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -19,7 +19,7 @@ const codexHome = join(root, "codex");
 makeCodexHome(codexHome);
 mkdirSync(join(root, "project"));
 const cwd = realpathSync(join(root, "project"));
-const homes = ["--claude-home", claudeHome, "--codex-home", codexHome];
+const homes = homeFlags({ "claude-code": claudeHome, codex: codexHome }, root);
 
 interface ToolUse {
   type: string;

@@ -161,13 +161,13 @@ test("no sessions found says where it looked", async () => {
   assert.equal(r.code, 0);
   assert.equal(
     r.stdout,
-    `no sessions found (looked in claude-code: ${join(empty, "c", "projects")}; codex: ${
-      join(empty, "x")
+    `no sessions found (looked in claude-code: ${join(empty, "empty-claude-code", "projects")}; codex: ${
+      join(empty, "empty-codex")
     }; ` +
-      `hermes: ${join(empty, "h", "state.db")})\n`,
+      `hermes: ${join(empty, "empty-hermes", "state.db")})\n`,
   );
-  const codexOnly = await runCli(["list", "--from", "codex", "--codex-home", join(empty, "x")]);
-  assert.equal(codexOnly.stdout, `no sessions found (looked in codex: ${join(empty, "x")})\n`);
+  const codexOnly = await runCli(["list", "--from", "codex", "--codex-home", join(empty, "codex")]);
+  assert.equal(codexOnly.stdout, `no sessions found (looked in codex: ${join(empty, "codex")})\n`);
 });
 
 test("demo --json prints exactly one JSON document: every step's command, exit code and own document", () => {
@@ -286,8 +286,10 @@ test("drift that finds no session says where it looked", async () => {
   assert.equal(
     r.stdout,
     "0 sessions checked: no drift\n" +
-      `  looked in claude-code: ${join(empty, "c", "projects")}; codex: ${join(empty, "x")}; ` +
-      `hermes: ${join(empty, "h", "state.db")}\n`,
+      `  looked in claude-code: ${join(empty, "empty-claude-code", "projects")}; codex: ${
+        join(empty, "empty-codex")
+      }; ` +
+      `hermes: ${join(empty, "empty-hermes", "state.db")}\n`,
   );
 });
 

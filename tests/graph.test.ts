@@ -10,7 +10,7 @@ import { parse as parseYaml } from "yaml";
 import { GraphSchema } from "../lib/observe/graph.ts";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
-import { runCli, runCliJson } from "./helpers/cli.ts";
+import { homeFlags, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const dir = tempDir();
@@ -114,7 +114,7 @@ test("graph after a handoff: the source shows where it went, the target where it
   makeCodexHome(codexHome);
   const source = seedClaudeHome(claudeHome, "subagent");
   const env = { SESSION_BRIDGE_HOME: bridgeHome };
-  const homes = ["--claude-home", claudeHome, "--codex-home", codexHome];
+  const homes = homeFlags({ "claude-code": claudeHome, codex: codexHome }, dir);
   const handoff = await runCliJson(["handoff", source.id, "--to", "codex", "--cwd", dir, ...homes], env);
   assert.equal(handoff.code, 0, handoff.stderr);
   const target = handoff.json.target as { id: string };

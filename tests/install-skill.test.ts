@@ -24,26 +24,28 @@ import { resolveHomes } from "../lib/harnesses/homes.ts";
 import { COPY_MARKER, SKILL_NAME, skillSource, skillStatus } from "../lib/pipeline/skill.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { expectedFor } from "./helpers/harness-material.ts";
 
 const SKILL_DIR = fileURLToPath(new URL("../skills/session-handoff/", import.meta.url));
+
+/** Where each harness keeps its home under the user's when no variable names another. */
+const FOLDERS: Record<string, string> = { "claude-code": ".claude", codex: ".codex", hermes: ".hermes" };
 
 /** A private user home; `present` harness homes are created (as a harness's first run would). */
 function machine(present: string[]) {
   const home = tempDir("sb-skill-");
   const bridge = join(home, "bridge");
-  const folders: Record<string, string> = { "claude-code": ".claude", codex: ".codex", hermes: ".hermes" };
-  for (const h of present) mkdirSync(join(home, folders[h]!), { recursive: true });
+  const folder = (h: string) => expectedFor(FOLDERS, h, "default home folder");
+  for (const h of present) mkdirSync(join(home, folder(h)), { recursive: true });
   // HOME decides the default homes; the harness variables are emptied so the suite's own never leak in, and
   // PATH holds no harness binary.
   const env = {
     HOME: home,
     SESSION_BRIDGE_HOME: bridge,
-    CLAUDE_CONFIG_DIR: "",
-    CODEX_HOME: "",
-    HERMES_HOME: "",
+    ...Object.fromEntries(builtinRegistry.harnesses.map((h) => [h.home.env, ""])),
     PATH: "/nonexistent",
   };
-  const skillPath = (h: string) => join(home, folders[h]!, "skills", SKILL_NAME);
+  const skillPath = (h: string) => join(home, folder(h), "skills", SKILL_NAME);
   return { home, bridge, env, skillPath };
 }
 

@@ -12,8 +12,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
-import { makeCodexHome } from "./helpers/codex.ts";
-import { seedHermesHome } from "./helpers/hermes.ts";
+import { builtinCoverage } from "./helpers/harness-material.ts";
 import { cli, type CliResult, runCli } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -23,21 +22,24 @@ import { scriptArgv } from "../lib/runtime.ts";
 
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
-type Target = "claude" | "codex" | "hermes";
-
 const root = tempDir();
 const source = seedClaudeHome(join(root, "source"), "thinking-tool-use");
 const cwd = join(root, "work");
 mkdirSync(cwd);
 
-/** Target homes as each harness starts them, copied fresh for every run. */
+/** Every registered harness, with its test material. */
+const COVERED = await builtinCoverage();
+
+/** Target homes as each harness starts them (its material prepares one), copied fresh for every run. */
 const pristine = join(root, "pristine");
-const DATABASE: Record<Target, string | undefined> = {
-  claude: undefined,
-  codex: makeCodexHome(join(pristine, "codex")),
-  hermes: seedHermesHome(join(pristine, "hermes"), "0.19.0", "text-turns"),
-};
-mkdirSync(join(pristine, "claude"));
+const DATABASE: Record<string, string | undefined> = Object.fromEntries(
+  COVERED.map((
+    { harness, material },
+  ) => [harness.name, material.prepareHome(join(pristine, harness.name)).database]),
+);
+const HOME_FLAG: Record<string, string> = Object.fromEntries(
+  COVERED.map(({ harness }) => [harness.name, `--${harness.home.flag}`]),
+);
 
 interface Run {
   home: string;
@@ -47,12 +49,11 @@ interface Run {
 
 let runs = 0;
 /** A fresh target home of `to`, and the handoff of the Claude Code fixture into it. */
-function freshRun(to: Target): Run {
+function freshRun(to: string): Run {
   const home = join(root, `run-${++runs}`, to);
   cpSync(join(pristine, to), home, { recursive: true });
   const database = DATABASE[to]?.replace(join(pristine, to), home);
-  const flag = { claude: "--claude-home", codex: "--codex-home", hermes: "--hermes-home" }[to];
-  return { home, database, args: ["handoff", source.path, "--to", to, "--cwd", cwd, flag, home] };
+  return { home, database, args: ["handoff", source.path, "--to", to, "--cwd", cwd, HOME_FLAG[to]!, home] };
 }
 
 /**
@@ -113,7 +114,7 @@ function ledgerAtLimit(bridge: string): void {
   writeFileSync(path, Buffer.concat([has, Buffer.alloc(blank - 1, " "), Buffer.from("\n")]));
 }
 
-for (const to of ["claude", "codex", "hermes"] as const) {
+for (const { harness: { name: to } } of COVERED) {
   test(`a ${to} handoff whose ledger record fails after its commit exits 0 with the resume command and a warning, and the next command records it once`, () => {
     const run = freshRun(to);
     const bridge = join(root, `bridge-committed-${to}`);
@@ -220,7 +221,7 @@ function bridgeFrom(mount: string, saved: string): void {
   if (existsSync(saved)) cpSync(saved, join(mount, "bridge"), { recursive: true });
 }
 
-for (const to of ["claude", "codex", "hermes"] as const) {
+for (const { harness: { name: to } } of COVERED) {
   test(
     `a ${to} handoff with room in session-bridge's folder for the backup but not its records is refused with nothing written, at every amount of free space`,
     {

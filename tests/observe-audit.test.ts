@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
-import { runCli, runCliJson } from "./helpers/cli.ts";
+import { homeFlags, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { carryOutHandoff, carryOutUndo, planHandoff, type TuiContext } from "../lib/tui/data.ts";
 import { listedRows } from "./helpers/tui-homes.ts";
@@ -20,7 +20,7 @@ const root = tempDir("sb-audit-");
 const [claudeHome, codexHome, hermesHome] = [join(root, "claude"), join(root, "codex"), join(root, "hermes")];
 makeCodexHome(codexHome);
 const codex = seedCodexThread(codexHome, "0.169.0", "text-turns");
-const homes = ["--claude-home", claudeHome, "--codex-home", codexHome, "--hermes-home", hermesHome];
+const homes = homeFlags({ "claude-code": claudeHome, codex: codexHome, hermes: hermesHome }, root);
 /** An API key in a folder name: it reaches the handoff's cwd and file paths, and must not reach the trail. */
 const TOKEN = `sk-ant-api03-${"A1b2C3d4E5".repeat(4)}`;
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
-import { runCli, runCliJson } from "./helpers/cli.ts";
+import { homeFlags, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir("sb-usage-");
@@ -21,7 +21,7 @@ const claude = ["edit-tool", "plain-text"].map((name) => seedClaudeHome(claudeHo
 makeCodexHome(codexHome);
 const codex = ["tool-call", "text-turns"].map((name) => seedCodexThread(codexHome, "0.169.0", name));
 const hermesDb = seedHermesHome(hermesHome, "0.19.0", "tool-call");
-const homes = ["--claude-home", claudeHome, "--codex-home", codexHome, "--hermes-home", hermesHome];
+const homes = homeFlags({ "claude-code": claudeHome, codex: codexHome, hermes: hermesHome }, root);
 
 interface Totals {
   input_tokens: number;

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { runCli } from "./helpers/cli.ts";
+import { homeFlags, runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
@@ -39,7 +39,7 @@ function homes(name: string) {
   const hermesDb = seedHermesHome(hermes, "0.19.0", "compressed");
   const codexDb = join(codex, "state_5.sqlite");
   const cli = (args: string[]) =>
-    runCli([...args, "--claude-home", claude, "--codex-home", codex, "--hermes-home", hermes]);
+    runCli([...args, ...homeFlags({ "claude-code": claude, codex, hermes }, join(root, name))]);
   return { codex, hermes, thread, codexDb, hermesDb, cli };
 }
 

@@ -18,15 +18,12 @@ import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { claudeFixture } from "./helpers/fixtures.ts";
-import { makeCodexHome } from "./helpers/codex.ts";
-import { createHermesStore } from "../lib/harnesses/hermes/first-run.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import { builtinCoverage, type Covered, expectedFor } from "./helpers/harness-material.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { InputError } from "../lib/errors.ts";
-import type { HarnessName } from "../lib/harnesses/registry.ts";
 
 const root = tempDir();
 const env = { SESSION_BRIDGE_HOME: join(root, "bridge") };
@@ -44,27 +41,25 @@ interface World {
   flags: string[];
 }
 
-/** A fresh home of each harness, as the harness itself would leave it after a first run. */
-function world(to: HarnessName, make = true): World {
+/** Every registered harness, with its test material. */
+const COVERED = await builtinCoverage();
+
+/** A fresh home of the harness, as the harness itself would leave it after a first run (`make`). */
+function world({ harness, material }: Covered, make = true): World {
+  const to = harness.name;
   const home = join(root, `${to}-${n++}`);
   mkdirSync(home, { recursive: true });
   // Every home is named, so no test reaches the real ones.
-  const flags = Object.values(BUILTIN_HARNESSES).flatMap((h) => [
+  const flags = COVERED.flatMap(({ harness: h }) => [
     `--${h.home.flag}`,
     h.name === to ? home : join(root, `unused-${n}`),
   ]);
   if (!make) return { home, flags };
-  if (to === "codex") makeCodexHome(home);
-  if (to === "hermes") createHermesStore(home, "fake-model-1");
-  const database = to === "codex"
-    ? join(home, "state_5.sqlite")
-    : to === "hermes"
-    ? join(home, "state.db")
-    : undefined;
+  const { database } = material.prepareHome(home);
   return { home, flags, ...(database ? { database } : {}) };
 }
 
-async function handoff(to: HarnessName, w: World, extra: string[] = [], vars: Record<string, string> = {}) {
+async function handoff(to: string, w: World, extra: string[] = [], vars: Record<string, string> = {}) {
   return await runCli(["handoff", source, "--to", to, "--cwd", cwd, ...w.flags, ...extra], {
     ...env,
     ...vars,
@@ -73,7 +68,7 @@ async function handoff(to: HarnessName, w: World, extra: string[] = [], vars: Re
 
 /** Refused: the exit code, exactly one stderr line matching `message`, and the home unchanged. */
 async function refuses(
-  to: HarnessName,
+  to: string,
   w: World,
   extra: string[],
   code: number,
@@ -95,23 +90,32 @@ const EXISTS = new RegExp(
   `^session-bridge: session ${ID} already exists in (.+) \\(pass another --session-id, or --force to replace it: ` +
     `backed up first, undone by session-bridge undo\\)$`,
 );
-const ALL: HarnessName[] = ["claude-code", "codex", "hermes"];
-const WITH_DATABASE: [HarnessName, string, string][] = [["codex", "Codex", "codex"], [
-  "hermes",
-  "Hermes",
-  "hermes",
-]];
+/** How a harness's refusals name its state database; null: it keeps none (a fresh home is simply written). */
+interface DatabaseRefusal {
+  /** The harness as the messages name it ("Codex"). */
+  label: string;
+  /** The command the user runs once so it creates its database. */
+  command: string;
+  /** A table without which the database is not the harness's. */
+  table: string;
+}
+const DATABASE_REFUSALS: Record<string, DatabaseRefusal | null> = {
+  "claude-code": null,
+  codex: { label: "Codex", command: "codex", table: "threads" },
+  hermes: { label: "Hermes", command: "hermes", table: "messages" },
+};
 
-for (const to of ALL) {
+for (const covered of COVERED) {
+  const to = covered.harness.name;
   test(`${to}: a session id already taken is refused (exit 1) naming it and where it is, without --force`, async () => {
-    const w = world(to);
+    const w = world(covered);
     assert.equal((await handoff(to, w, ["--session-id", ID])).code, 0);
     const line = await refuses(to, w, ["--session-id", ID], 1, EXISTS);
     assert.ok(EXISTS.exec(line)![1]!.startsWith(w.home), line);
   });
 
   test(`${to}: a dry run of a handoff onto a taken id shows the same refusal (exit 1)`, async () => {
-    const w = world(to);
+    const w = world(covered);
     assert.equal((await handoff(to, w, ["--session-id", ID])).code, 0);
     const r = await runCliJson([
       "handoff",
@@ -130,7 +134,7 @@ for (const to of ALL) {
   });
 
   test(`${to}: a refused dry run's --json says ok false, with the refusal as its error and exit 1`, async () => {
-    const w = world(to);
+    const w = world(covered);
     assert.equal((await handoff(to, w, ["--session-id", ID])).code, 0);
     const args = ["handoff", source, "--to", to, "--cwd", cwd, ...w.flags, "--session-id", ID, "--dry-run"];
     const r = await runCliJson(args, env);
@@ -138,7 +142,7 @@ for (const to of ALL) {
     assert.equal(r.json.ok, false);
     assert.deepEqual(r.json.error, { message: r.json.refusal, exitCode: 1 });
     assert.match(r.stderr.trim().split("\n").at(-1)!, EXISTS);
-    const fresh = world(to);
+    const fresh = world(covered);
     const planned = await runCliJson([
       "handoff",
       source,
@@ -155,7 +159,7 @@ for (const to of ALL) {
   });
 
   test(`${to}: an unsafe --session-id is bad input (exit 2), refused before any store is read`, async () => {
-    const w = world(to);
+    const w = world(covered);
     await refuses(
       to,
       w,
@@ -166,8 +170,8 @@ for (const to of ALL) {
   });
 
   test(`${to}: planning in the library refuses an unsafe id as bad input too`, async () => {
-    const target = BUILTIN_HARNESSES[to];
-    const w = world(to);
+    const target = covered.harness;
+    const w = world(covered);
     const session = await readClaudeSession(source);
     const now = new Date("2026-12-01T03:00:00Z");
     await assert.rejects(
@@ -179,9 +183,13 @@ for (const to of ALL) {
   });
 }
 
-for (const [to, label, command] of WITH_DATABASE) {
+for (const covered of COVERED) {
+  const to = covered.harness.name;
+  const refusal = expectedFor(DATABASE_REFUSALS, to, "way of refusing a home's state database");
+  if (!refusal) continue;
+  const { label, command, table } = refusal;
   test(`${to}: a home without a state database is refused (exit 1), and none is created`, async () => {
-    const w = world(to, false);
+    const w = world(covered, false);
     await refuses(
       to,
       w,
@@ -196,7 +204,7 @@ for (const [to, label, command] of WITH_DATABASE) {
   });
 
   test(`${to}: a state database that is not SQLite is refused (exit 1) as a store that cannot be written`, async () => {
-    const w = world(to);
+    const w = world(covered);
     writeFileSync(w.database!, "this is not a database\n");
     await refuses(
       to,
@@ -208,8 +216,7 @@ for (const [to, label, command] of WITH_DATABASE) {
   });
 
   test(`${to}: a state database without the harness's table is refused (exit 1) naming the table`, async () => {
-    const w = world(to);
-    const table = to === "codex" ? "threads" : "messages";
+    const w = world(covered);
     const db = new DatabaseSync(w.database!);
     db.exec(`DROP TABLE ${table}`);
     db.close();
@@ -227,10 +234,11 @@ for (const [to, label, command] of WITH_DATABASE) {
   });
 }
 
-for (const name of ALL.filter((h) => BUILTIN_HARNESSES[h].store.versionVariable)) {
-  const harness = BUILTIN_HARNESSES[name];
+for (const covered of COVERED.filter(({ harness }) => harness.store.versionVariable)) {
+  const { harness } = covered;
+  const name = harness.name;
   test(`${name}: a target version override that is no version is bad input (exit 2), naming the variable`, async () => {
-    const w = world(name);
+    const w = world(covered);
     await refuses(
       name,
       w,

@@ -13,6 +13,10 @@ import { makeCodexHome, threadRow } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { builtinCoverage, preparedHomes } from "./helpers/harness-material.ts";
+
+/** Every registered harness, with its test material. */
+const COVERED = await builtinCoverage();
 
 const root = tempDir();
 const userHome = join(root, "user");
@@ -26,17 +30,20 @@ mkdirSync(target, { recursive: true });
 
 const stubs = join(root, "bin");
 mkdirSync(stubs);
-for (const name of ["claude", "codex", "hermes"]) {
-  const stub = join(stubs, name);
+// Each harness's executable, printing every harness's home variable (in the registry's order).
+for (const { harness } of COVERED) {
+  const command = harness.integrations.certify?.command;
+  assert.ok(command, `harness ${harness.name} names no executable (integrations.certify.command) to stub`);
+  const stub = join(stubs, command);
   writeFileSync(
     stub,
-    `#!/bin/sh
-echo "pwd=$(pwd)"
-echo "CLAUDE_CONFIG_DIR=$CLAUDE_CONFIG_DIR"
-echo "CODEX_HOME=$CODEX_HOME"
-echo "HERMES_HOME=$HERMES_HOME"
-for a in "$@"; do echo "arg=$a"; done
-`,
+    [
+      "#!/bin/sh",
+      'echo "pwd=$(pwd)"',
+      ...COVERED.map(({ harness: { home } }) => `echo "${home.env}=$${home.env}"`),
+      'for a in "$@"; do echo "arg=$a"; done',
+      "",
+    ].join("\n"),
   );
   chmodSync(stub, 0o755);
 }
@@ -134,16 +141,16 @@ mkdirSync(hostile, { recursive: true });
 // deno-lint-ignore no-control-regex
 const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-const homeFlags = ["claude", "codex", "hermes"].flatMap((h) => [`--${h}-home`, join(root, "homes", h)]);
+/** Every harness's home, ready to take a handoff, and no harness variable set: the flags name them all. */
+const { flags: homeFlags } = preparedHomes(COVERED, join(root, "hostile-homes"));
+const noHomeVariables = Object.fromEntries(COVERED.map(({ harness }) => [harness.home.env, ""]));
 
-for (const to of ["claude", "codex", "hermes"]) {
+for (const { harness: { name: to } } of COVERED) {
   test(`a ${to} resume command for a directory with control characters is inert on screen and reaches it when pasted`, async () => {
     const r = await runCli(
       [
         "handoff",
-        source.id,
-        "--from",
-        "claude",
+        source.path,
         "--to",
         to,
         "--cwd",
@@ -152,7 +159,7 @@ for (const to of ["claude", "codex", "hermes"]) {
         `hostile ${to}`,
         ...homeFlags,
       ],
-      { HOME: userHome, CLAUDE_CONFIG_DIR: "", CODEX_HOME: "", HERMES_HOME: "" },
+      { HOME: userHome, ...noHomeVariables },
       root,
     );
     assert.equal(r.code, 0, r.stderr);

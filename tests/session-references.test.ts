@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
-import { cli, emptyHomes, runCli, runCliJson } from "./helpers/cli.ts";
+import { cli, emptyHomes, homeFlags, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { newestFirst } from "../lib/pipeline/newest.ts";
 import { REFERENCE_FORMS } from "../lib/pipeline/reference.ts";
@@ -20,7 +20,7 @@ seedClaudeHome(claudeHome, "plain-text");
 seedClaudeHome(claudeHome, "thinking-tool-use");
 makeCodexHome(codexHome);
 const codex = ["text-turns", "tool-call", "interrupted"].map((s) => seedCodexThread(codexHome, "0.169.0", s));
-const homes = ["--claude-home", claudeHome, "--codex-home", codexHome, "--hermes-home", hermesHome];
+const homes = homeFlags({ "claude-code": claudeHome, codex: codexHome, hermes: hermesHome }, root);
 
 interface Row {
   harness: string;
@@ -138,7 +138,7 @@ test("latest in empty stores says where it looked", async () => {
   assert.equal(r.code, 2);
   assert.match(
     r.stderr,
-    /there are none \(looked in claude-code: .*empty\/c\/projects; codex: .*empty\/x; hermes: /,
+    /there are none \(looked in claude-code: .*empty\/empty-claude-code\/projects; codex: .*empty\/empty-codex; hermes: /,
   );
 });
 

@@ -11,9 +11,34 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scriptArgv } from "../lib/runtime.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** The descriptor (`index.ts`) of each built-in harness, as the built-in list imports it: one per harness. */
+function builtinDescriptors(): string[] {
+  const source = readFileSync(join(ROOT, "lib/harnesses/registry.ts"), "utf8");
+  const folders = [...source.matchAll(/^import \{ \w+ \} from "\.\/([\w-]+)\/index\.ts";$/gm)].map((m) =>
+    m[1]!
+  );
+  assert.equal(
+    folders.length,
+    builtinRegistry.harnesses.length,
+    `lib/harnesses/registry.ts imports ${
+      folders.join(", ")
+    } for ${builtinRegistry.harnesses.length} harnesses`,
+  );
+  return folders.map((folder) => `lib/harnesses/${folder}/index.ts`);
+}
+
+/** The module a built-in harness's descriptor loads its listing from (its store's `listing: () => import(...)`). */
+function listingModule(descriptor: string): string {
+  const source = readFileSync(join(ROOT, descriptor), "utf8");
+  const found = /\blisting: \(\) => import\("\.\/([\w-]+\.ts)"\)/.exec(source);
+  assert.ok(found, `${descriptor} loads no listing module of its own (\`listing: () => import("./x.ts")\`)`);
+  return join(descriptor, "..", found[1]!);
+}
 const PROBE = join(ROOT, "tests/helpers/startup-probe.ts");
 const BUN = join(ROOT, "node_modules/.bin/bun");
 
@@ -116,9 +141,9 @@ test("--help loads the harness descriptors' facts only: no library, schema, gene
   const chunks = new Map([...startupChunks(dir, "main.js"), ...startupChunks(dir, registry)]);
   const code = [...chunks.values()].join("\n");
   const modules = modulesIn(code);
-  for (const descriptor of ["claude-code", "codex", "hermes"]) {
+  for (const descriptor of builtinDescriptors()) {
     assert.ok(
-      modules.includes(`lib/harnesses/${descriptor}/index.ts`),
+      modules.includes(descriptor),
       `--help modules: ${modules.join(", ")}`,
     );
   }
@@ -146,9 +171,7 @@ test("list loads the listing alone: no reader, writer, schema, validator or conf
   const entries = [
     "lib/cli/dispatch.ts",
     "lib/cli/commands/list.ts",
-    "lib/harnesses/claude-code/locate.ts",
-    "lib/harnesses/codex/list.ts",
-    "lib/harnesses/hermes/list.ts",
+    ...builtinDescriptors().map(listingModule),
   ];
   const chunks = new Map(entries.flatMap((m) => [...startupChunks(dir, holding(m))]));
   const modules = modulesIn([...chunks.values()].join("\n"));

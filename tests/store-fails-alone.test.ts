@@ -28,8 +28,11 @@ import { tempDir } from "./helpers/tmp.ts";
 import { tuiEnv, type TuiHomes, tuiHomes } from "./helpers/tui-homes.ts";
 import { unprivileged } from "./helpers/unprivileged.ts";
 import type { DoctorCheck, DoctorReport } from "../lib/pipeline/doctor.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
+import { expectedFor } from "./helpers/harness-material.ts";
 
-const ALL = ["claude-code", "codex", "hermes"];
+/** Every registered harness, in the order `list` sorts them here. */
+const ALL = builtinRegistry.harnesses.map((h) => h.name).sort();
 const LOOP = "too many symbolic links to follow (a link on the way leads back to itself)";
 
 /** Every harness's home seeded with one session, under a folder of its own in a private temp folder. */
@@ -178,7 +181,8 @@ test(
   },
   () => {
     if (typeof asNobody === "string") return;
-    for (const [harness, { home: homeIn, store }] of Object.entries(STORES)) {
+    for (const harness of ALL) {
+      const { home: homeIn, store } = expectedFor(STORES, harness, "seeded home and store path");
       const homes = machine();
       const home = homeIn(homes);
       asNobody.own(homes.root);

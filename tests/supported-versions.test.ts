@@ -10,6 +10,7 @@ import {
   updateReadme,
 } from "../acceptance/supported-versions.ts";
 import type { CertifyReport } from "../lib/certify/types.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 function report(mode: CertifyReport["mode"], claude: string): CertifyReport {
@@ -83,4 +84,37 @@ test("only the marked README section is rewritten", () => {
     /\| Hermes Agent \| 0\.19\.0 \| full \| 2026-11-29 \|\n<!-- supported-versions:end -->\n\nafter\n$/,
   );
   assert.equal(updateReadme(runs, readme), false);
+});
+
+/** A markdown table's rows as their cells, trimmed (deno fmt pads the README's columns). */
+const cells = (rows: string[]) => rows.map((row) => row.split("|").slice(1, -1).map((c) => c.trim()));
+
+test("the README's supported-versions table is the one the passing runs give, every registered harness in it by its title", () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const section = /<!-- supported-versions:start[^\n]*-->\n([^]*?)<!-- supported-versions:end -->/.exec(
+    readme,
+  );
+  assert.ok(section, "README.md has no supported-versions section");
+  const table = section[1]!.split("\n").filter((line) => line.startsWith("|"));
+  const generated = supportedVersionsTable(readRuns());
+  // The separator row differs only in its padding.
+  assert.deepEqual(cells(table).toSpliced(1, 1), cells(generated).toSpliced(1, 1));
+  const titles = new Set(cells(table).slice(2).map(([title]) => title));
+  for (const harness of builtinRegistry.harnesses) {
+    assert.ok(titles.has(harness.title), `README.md certifies no version of ${harness.title}`);
+  }
+});
+
+test("a passing run of a harness the registry does not know is refused, naming it", () => {
+  const runs = [{
+    date: "2026-11-29",
+    mode: "full" as const,
+    versions: { nobody: "1.0.0" },
+    rows: 1,
+    seconds: 1,
+  }];
+  assert.throws(
+    () => supportedVersionsTable(runs),
+    /^Error: a passing run names harness nobody, which is not registered$/,
+  );
 });

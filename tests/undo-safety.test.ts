@@ -21,8 +21,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
-import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
-import { seedHermesHome } from "./helpers/hermes.ts";
+import { builtinCoverage, expectedFor } from "./helpers/harness-material.ts";
 import { type CliResult, runCli, runCliJson, startCli } from "./helpers/cli.ts";
 import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -31,8 +30,8 @@ import { ledgerPath } from "../lib/store/ledger.ts";
 import { operationLockPath } from "../lib/store/operation-lock.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 
-type Target = "claude" | "codex" | "hermes";
-const HOME_FLAG = { claude: "--claude-home", codex: "--codex-home", hermes: "--hermes-home" } as const;
+/** Every registered harness, with its test material. */
+const COVERED = await builtinCoverage();
 
 interface Setup {
   env: Record<string, string>;
@@ -41,23 +40,22 @@ interface Setup {
   handoff: string[];
 }
 
-function setup(to: Target): Setup {
+/** A handoff of a Claude Code session into a home of harness `to`, as its test material prepares one. */
+function setup(to: string): Setup {
+  const covered = COVERED.find((c) => c.harness.name === to);
+  assert.ok(covered, `no registered harness ${to}`);
   const root = tempDir();
   const source = seedClaudeHome(join(root, "source"), "thinking-tool-use");
   mkdirSync(join(root, "work"));
   const cwd = realpathSync(join(root, "work"));
   const home = join(root, "target");
-  if (to === "codex") {
-    makeCodexHome(home);
-    seedCodexThread(home, "0.169.0", "text-turns");
-  } else if (to === "hermes") seedHermesHome(home, "0.19.0", "text-turns");
-  else mkdirSync(home);
+  covered.material.prepareHome(home);
   const bridge = join(root, "bridge");
   return {
     env: { SESSION_BRIDGE_HOME: bridge },
     bridge,
     root,
-    handoff: ["handoff", source.path, "--to", to, "--cwd", cwd, HOME_FLAG[to], home],
+    handoff: ["handoff", source.path, "--to", to, "--cwd", cwd, `--${covered.harness.home.flag}`, home],
   };
 }
 
@@ -85,16 +83,29 @@ async function forcedOverExisting(s: Setup): Promise<{ original: Buffer; forced:
   return { original, forced };
 }
 
-/** What the harness does when the session is resumed: one more line at the end of its file. */
-function resume(path: string, to: Target): void {
-  const line = to === "codex"
-    ? {
+/**
+ * Each harness that keeps a session in a file of its own: what that file is called, and the line the harness
+ * appends to it when the session is resumed.
+ */
+const RESUMED: Record<string, { file: string; line: Record<string, unknown> }> = {
+  "claude-code": {
+    file: "Claude Code transcript",
+    line: { type: "last-prompt", lastPrompt: "resumed work", sessionId: "resumed" },
+  },
+  codex: {
+    file: "Codex rollout",
+    line: {
       timestamp: "2026-12-02T09:00:00.000Z",
       type: "response_item",
       payload: { type: "message", role: "user", content: [{ type: "input_text", text: "resumed work" }] },
-    }
-    : { type: "last-prompt", lastPrompt: "resumed work", sessionId: "resumed" };
-  appendFileSync(path, `${JSON.stringify(line)}\n`);
+    },
+  },
+};
+const resumedBy = (to: string) => expectedFor(RESUMED, to, "session file and resumed turn");
+
+/** What the harness does when the session is resumed: one more line at the end of its file. */
+function resume(path: string, to: string): void {
+  appendFileSync(path, `${JSON.stringify(resumedBy(to).line)}\n`);
 }
 
 /** The folders of backups an undo of `op` made. */
@@ -108,8 +119,11 @@ function undoBackupFolders(bridge: string, op: string): string[] {
   return names.filter((n) => n.endsWith(`-undo-${op}`));
 }
 
-for (const to of ["claude", "codex"] as const) {
-  const file = to === "claude" ? "Claude Code transcript" : "Codex rollout";
+// A harness keeping many sessions in one file (a database) is never handed off over a file of its own.
+for (
+  const { harness: { name: to } } of COVERED.filter(({ harness }) => !harness.files.sessionsInFile?.length)
+) {
+  const { file } = resumedBy(to);
 
   test(`undo of a --force handoff over a ${file} resumed since refuses, its dry run too, leaving the file byte for byte`, async () => {
     const s = setup(to);
@@ -153,7 +167,7 @@ test("undo of a --force handoff whose file is as the handoff left it restores th
 });
 
 test("undo of a --force handoff recorded without the hash of what it left refuses unless forced, then saves the file", async () => {
-  const s = setup("claude");
+  const s = setup("claude-code");
   const { original, forced } = await forcedOverExisting(s);
   // A ledger written before undo checked replaced files: their entries name the backup only.
   const ledger = readFileSync(ledgerPath(s.bridge), "utf8");
@@ -170,7 +184,7 @@ test("undo of a --force handoff recorded without the hash of what it left refuse
 });
 
 test("undo of an operation already undone says so in one line, and changes nothing", async () => {
-  const s = setup("claude");
+  const s = setup("claude-code");
   const done = await handOff(s);
   assert.equal((await runCli(["undo", done.op], s.env)).code, 0);
   const before = snapshot(s.root);
@@ -212,7 +226,12 @@ function undoneMarks(bridge: string, op: string): number {
     .length;
 }
 
-for (const to of ["codex", "hermes"] as const) {
+/** The harnesses whose homes keep a database, which an undo backs up whole before it changes it. */
+const WITH_DATABASE = COVERED.filter(({ harness, material }) =>
+  material.prepareHome(join(tempDir(), harness.name)).database
+).map(({ harness }) => harness.name);
+
+for (const to of WITH_DATABASE) {
   test(`${RACERS} undos of one handoff into ${to} started at once: one undoes it, the others say it is already undone`, async () => {
     const s = setup(to);
     const done = await handOff(s);
@@ -234,9 +253,9 @@ for (const to of ["codex", "hermes"] as const) {
 }
 
 test(`${RACERS} forced undos of a resumed --force handoff into Claude Code at once: one saves and restores, the others say it is already undone`, async () => {
-  const s = setup("claude");
+  const s = setup("claude-code");
   const { original, forced } = await forcedOverExisting(s);
-  resume(forced.target.path, "claude");
+  resume(forced.target.path, "claude-code");
   const resumed = readFileSync(forced.target.path);
   const runs = Array.from({ length: RACERS }, () => startCli(["undo", forced.op, "--force"], s.env));
   const results = await Promise.all(runs.map((r) => r.result));
@@ -250,7 +269,7 @@ test(`${RACERS} forced undos of a resumed --force handoff into Claude Code at on
 });
 
 test("an undo lock left by a process killed holding it does not block the next undo, which removes it", async () => {
-  const s = setup("claude");
+  const s = setup("claude-code");
   const done = await handOff(s);
   const [bin, ...pre] = scriptArgv(fileURLToPath(new URL("./helpers/die-holding-lock.ts", import.meta.url)));
   const killed = spawnSync(bin!, [...pre, s.bridge, done.op], { encoding: "utf8" });

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { controlTags, neutralizeText } from "../lib/pipeline/neutralize.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { claudeCode } from "../lib/harnesses/claude-code/index.ts";
-import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { claudeFixture, jsonLines, sessionIdOf } from "./helpers/fixtures.ts";
 import { runCliJson } from "./helpers/cli.ts";
@@ -73,14 +73,16 @@ test("a user message that starts with the handoff marker is kept on the next hop
   assert.ok(out.some((rec) => rec.uuid === forged.uuid), "the user's message is still there");
 });
 
-test("terminal escapes and bidi overrides in tool output reach Codex and Hermes as visible escapes; a same-harness copy keeps the bytes", async () => {
+test("terminal escapes and bidi overrides in tool output reach every other harness as visible escapes; a same-harness copy keeps the bytes", async () => {
   const session = await readClaudeSession(claudeFixture("thinking-tool-use"));
   const raw = "\u001b[31mred\u001b[0m \u001b]0;pwned\u0007 \u202etxt.exe";
   for (const m of session.messages) {
     for (const b of m.blocks) if (b.type === "tool_result") b.content = [{ type: "text", text: raw }];
   }
-  for (const target of ["codex", "hermes"] as const) {
-    const prepared = await prepareConversion(session, BUILTIN_HARNESSES[target], {
+  const others = builtinRegistry.harnesses.filter((h) => h.name !== claudeCode.name);
+  assert.ok(others.length > 0, "no harness to hand a Claude Code session to");
+  for (const target of others) {
+    const prepared = await prepareConversion(session, target, {
       registry: builtinRegistry,
       handshake: true,
       now: new Date(),
@@ -93,7 +95,7 @@ test("terminal escapes and bidi overrides in tool output reach Codex and Hermes 
       assert.equal(text, "\\u001b[31mred\\u001b[0m \\u001b]0;pwned\\u0007 \\u202etxt.exe");
     }
     const entry = prepared.report.entries.find((e) => e.code === "control-characters-escaped");
-    assert.equal(entry?.count, outputs.length * 5, target);
+    assert.equal(entry?.count, outputs.length * 5, target.name);
   }
   const same = await prepareConversion(session, claudeCode, {
     registry: builtinRegistry,

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { scriptArgv } from "../../lib/runtime.ts";
 import { run } from "../../lib/cli/main.ts";
 import { capturingOutput } from "../../lib/cli/output.ts";
-import type { Registry } from "../../lib/harnesses/registry.ts";
+import { builtinRegistry, type Registry } from "../../lib/harnesses/registry.ts";
 import type { Terminal } from "../../lib/cli/terminal.ts";
 import { tempDir } from "./tmp.ts";
 
@@ -140,10 +140,24 @@ export async function runCliJson(
 }
 
 /**
- * The home flags pointing every harness at a folder under `dir` that does not exist (c: Claude Code, x: Codex,
- * h: Hermes): stores with no session, for the messages that say where they looked. `claude`, when given, is the
- * Claude Code home instead (a seeded one), the other two staying empty.
+ * The home flags of every registered harness: the home `given` for it, else a folder under `dir` that does not
+ * exist (`empty-<name>`), so that no run reaches a real store, whatever harnesses are registered. A name
+ * `given` that is not registered is refused (a typo would otherwise leave that harness on an empty home).
  */
-export function emptyHomes(dir: string, claude = join(dir, "c")): string[] {
-  return ["--claude-home", claude, "--codex-home", join(dir, "x"), "--hermes-home", join(dir, "h")];
+export function homeFlags(given: Readonly<Record<string, string>>, dir: string): string[] {
+  const names = builtinRegistry.harnesses.map((h) => h.name);
+  const unknown = Object.keys(given).filter((name) => !names.includes(name));
+  if (unknown.length) throw new Error(`homeFlags: no registered harness ${unknown.join(", ")}`);
+  return builtinRegistry.harnesses.flatMap((h) => [
+    `--${h.home.flag}`,
+    given[h.name] ?? join(dir, `empty-${h.name}`),
+  ]);
 }
+
+/**
+ * The home flags pointing every registered harness at a folder under `dir` that does not exist (`empty-<name>`):
+ * stores with no session, for the messages that say where they looked. `claude`, when given, is the Claude Code
+ * home instead (a seeded one), the others staying empty.
+ */
+export const emptyHomes = (dir: string, claude?: string): string[] =>
+  homeFlags(claude ? { "claude-code": claude } : {}, dir);
