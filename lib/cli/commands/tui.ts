@@ -28,6 +28,7 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
       bridgeHome: context.bridgeHome,
       env: context.env,
       targetVersions: context.targetVersions,
+      limits: context.limits,
       cwd: process.cwd(),
       now: () => new Date(),
       warn: (line: string) => void warnings.push(line),
