@@ -5,6 +5,9 @@ import type { BrokenStore } from "../harnesses/stores.ts";
 import type { NamedSessions } from "../aliases/named.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
 
+/** The limits a request carries, as library callers name them (lib/mod.ts). */
+export { DEFAULT_READ_LIMITS, type ReadLimits, readLimitsFrom } from "../io/jsonl.ts";
+
 export interface StoresRequest {
   /** The harnesses known (default: the built-in ones). */
   registry?: Registry;
