@@ -97,6 +97,8 @@ export { brokenStoreLine } from "./harnesses/stores.ts";
 export { newerFirst } from "./pipeline/newest.ts";
 export { auditHandoff, auditUndo, type AuditVia } from "./pipeline/audit.ts";
 /** What `doctor` checks and what to do about each problem, as plain data (read-only). */
+/** The read limits a request may carry (StoresRequest.limits), and the CLI's way of reading them from an environment. */
+export { DEFAULT_READ_LIMITS, type ReadLimits, readLimitsFrom } from "./pipeline/request.ts";
 export { doctor } from "./pipeline/doctor.ts";
 export type { CheckStatus, DoctorCheck, DoctorReport, DoctorRequest } from "./pipeline/doctor.ts";
 

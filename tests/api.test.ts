@@ -54,6 +54,22 @@ test("load reads a session by id prefix into the IR", async () => {
   assert.deepEqual(skipped, []);
 });
 
+test("a call's read limits are its own: two loads at once, one refusing the longest record, the other not", async () => {
+  const lines = readFileSync(claude.path, "utf8").split("\n");
+  const longest = Math.max(...lines.map((l) => Buffer.byteLength(l)));
+  const at = lines.findIndex((l) => Buffer.byteLength(l) === longest) + 1;
+  const tight = { ...api.DEFAULT_READ_LIMITS, maxRecordBytes: longest - 1 };
+  const [refused, read] = await Promise.allSettled([
+    api.load({ ...where, ref: claude.path, limits: tight }),
+    api.load({ ...where, ref: claude.path }),
+  ]);
+  assert.equal(refused.status, "rejected");
+  assert.ok(refused.reason instanceof api.InputError);
+  assert.match(refused.reason.message, new RegExp(`^${claude.path}:${at}: a record longer than`));
+  assert.equal(read.status, "fulfilled");
+  assert.equal(read.value.session.meta.id, claude.id);
+});
+
 test("convert writes the session in the target's format to a file and touches no store", async () => {
   const output = join(root, "converted.jsonl");
   const converted = await api.convert({ ...where, source: { ref: claude.id }, to: "codex", output, now });

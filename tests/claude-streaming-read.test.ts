@@ -4,7 +4,7 @@
  * the held reader gives, on every transcript the real harness wrote, and a file that changes under a pass is
  * bad input naming the file, never a wrong session.
  */
-import { assertStreamedAsHeld, streamingAll } from "./helpers/streaming.ts";
+import { assertStreamedAsHeld, STREAM_ALL } from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -35,7 +35,7 @@ test("a streamed Claude Code session is the held session, on every transcript th
   assert.ok(paths.length >= 20, `only ${paths.length} transcripts found`);
   for (const path of paths) {
     const held = await readClaudeSession(path);
-    const opened = await streamingAll(() => openClaudeSession(path));
+    const opened = await openClaudeSession(path, STREAM_ALL);
     await assertStreamedAsHeld(path, opened, held);
   }
 });
@@ -52,7 +52,7 @@ test("a session under the streaming size is held; SESSION_BRIDGE_STREAM_FROM set
 test("a streamed session whose file is rewritten between passes is bad input naming the file", async () => {
   const path = join(tempDir(), "session.jsonl");
   copyFileSync(join(FIXTURES, "2.1.328", "thinking-tool-use.jsonl"), path);
-  const opened = await streamingAll(() => openClaudeSession(path));
+  const opened = await openClaudeSession(path, STREAM_ALL);
   writeFileSync(path, "x".repeat(statSync(path).size));
   await assert.rejects(holdSession(opened), (error: Error) => {
     assert.ok(error instanceof InputError, String(error));
@@ -64,7 +64,7 @@ test("a streamed session whose file is rewritten between passes is bad input nam
 test("a pass over a streamed thread shows its progress and stops at a Ctrl-C within a few megabytes", async () => {
   const path = join(tempDir(), "long.jsonl");
   generateClaudeSession(path, 12);
-  const opened = await streamingAll(() => openClaudeSession(path));
+  const opened = await openClaudeSession(path, STREAM_ALL);
   const updates: ProgressUpdate[] = [];
   onProgress((u) => updates.push(u));
   let read = 0;
@@ -137,5 +137,5 @@ test("a tree of uppercase, short and dangling uuids, a child written before its 
       "ffffffff-0000-4000-8000-000000000000",
     ]]]],
   );
-  await assertStreamedAsHeld(path, await streamingAll(() => openClaudeSession(path)), held);
+  await assertStreamedAsHeld(path, await openClaudeSession(path, STREAM_ALL), held);
 });

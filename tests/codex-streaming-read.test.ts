@@ -4,7 +4,7 @@
  * be the very session the held reader gives, on every rollout the real Codex wrote, and a file that changes
  * under a pass is bad input naming the file, never a wrong session.
  */
-import { assertStreamedAsHeld, streamingAll } from "./helpers/streaming.ts";
+import { assertStreamedAsHeld, STREAM_ALL } from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -35,7 +35,7 @@ test("a streamed Codex session is the held session, on every rollout the real ha
   for (const path of paths) {
     const held = await readCodexSession(path);
     if (held.threads.some((t) => t.kind === "compacted")) compacted++;
-    const opened = await streamingAll(() => openCodexSession(path));
+    const opened = await openCodexSession(path, STREAM_ALL);
     await assertStreamedAsHeld(path, opened, held);
   }
   // The live thread of a compacted rollout starts at its last compaction, not at the first line.
@@ -50,7 +50,7 @@ for (const name of ["tool-call", "compacted"]) {
   test(`a streamed ${name} rollout rewritten between passes is bad input naming the file`, async () => {
     const path = join(tempDir(), "rollout.jsonl");
     copyFileSync(codexFixture("0.171.0", name), path);
-    const opened = await streamingAll(() => openCodexSession(path));
+    const opened = await openCodexSession(path, STREAM_ALL);
     writeFileSync(path, "x".repeat(statSync(path).size));
     await assert.rejects(holdSession(opened), (error: Error) => {
       assert.ok(error instanceof InputError, String(error));
@@ -64,7 +64,7 @@ test("lines a live writer appends after a streamed rollout was indexed are not p
   const path = join(tempDir(), "rollout.jsonl");
   copyFileSync(codexFixture("0.171.0", "resumed"), path);
   const held = await readCodexSession(path);
-  const opened = await streamingAll(() => openCodexSession(path));
+  const opened = await openCodexSession(path, STREAM_ALL);
   const payload = { type: "message", role: "user", content: [{ type: "input_text", text: "typed later" }] };
   const line = { timestamp: held.meta.updatedAt, type: "response_item", payload };
   writeFileSync(path, `${JSON.stringify(line)}\n`, { flag: "a" });
@@ -98,7 +98,7 @@ test("a compaction ends the response it cut off: the replacement's call leads th
   const held = await readCodexSession(path);
   assert.equal(callsIn(held.threads[0]!.messages.at(-1)), 0);
   assert.equal(callsIn(held.messages[0]), 1);
-  assert.deepEqual(await holdSession(await streamingAll(() => openCodexSession(path))), held);
+  assert.deepEqual(await holdSession(await openCodexSession(path, STREAM_ALL)), held);
 });
 
 test("an abort before a compaction counts messages of the compacted thread, not of the live one", async () => {
@@ -108,5 +108,5 @@ test("an abort before a compaction counts messages of the compacted thread, not 
   const held = await readCodexSession(path);
   assert.equal(callsIn(held.messages[0]), 1);
   assert.deepEqual(held.pending.openToolCalls, []);
-  assert.deepEqual(await holdSession(await streamingAll(() => openCodexSession(path))), held);
+  assert.deepEqual(await holdSession(await openCodexSession(path, STREAM_ALL)), held);
 });

@@ -5,7 +5,7 @@
  * Hermes wrote; rows removed between passes are bad input naming the database, never a wrong session, and
  * rows appended since the first pass are left out, as a held read taken then would not have them.
  */
-import { assertStreamedAsHeld, streamingAll } from "./helpers/streaming.ts";
+import { assertStreamedAsHeld, STREAM_ALL } from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync } from "node:fs";
@@ -36,7 +36,7 @@ test("a streamed Hermes session is the held session, for every session of every 
   assert.ok(locators.length >= 30, `only ${locators.length} sessions found`);
   for (const locator of locators) {
     const held = await readHermesSession(locator);
-    const opened = await streamingAll(() => openHermesSession(locator));
+    const opened = await openHermesSession(locator, STREAM_ALL);
     await assertStreamedAsHeld(locator, opened, held);
   }
 });
@@ -46,7 +46,7 @@ test("a session whose rows are under the streaming size is held, and so is a JSO
   assert.ok(Array.isArray((await openHermesSession(locator!)).messages));
   const snapshot = hermesFixture("0.19.0", "snapshot/sessions");
   const file = join(snapshot, readdirSync(snapshot).find((name) => name.endsWith(".json"))!);
-  assert.ok(Array.isArray((await streamingAll(() => openHermesSession(file))).messages));
+  assert.ok(Array.isArray((await openHermesSession(file, STREAM_ALL)).messages));
 });
 
 /** A private copy of a captured database and the locator of its session. */
@@ -68,7 +68,7 @@ function change(db: string, sql: string, ...params: (string | number)[]): void {
 
 test("a streamed session whose rows are removed between passes is bad input naming the database", async () => {
   const { db, locator } = privateCopy("tool-call");
-  const opened = await streamingAll(() => openHermesSession(locator));
+  const opened = await openHermesSession(locator, STREAM_ALL);
   change(db, "DELETE FROM messages WHERE role = 'tool'");
   await assert.rejects(holdSession(opened), (error: Error) => {
     assert.ok(error instanceof InputError, String(error));
@@ -80,7 +80,7 @@ test("a streamed session whose rows are removed between passes is bad input nami
 test("rows Hermes appends after a streamed session was opened are not part of it", async () => {
   const { db, locator, id } = privateCopy("tool-call");
   const held = await readHermesSession(locator);
-  const opened = await streamingAll(() => openHermesSession(locator));
+  const opened = await openHermesSession(locator, STREAM_ALL);
   change(
     db,
     "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'one more', ?)",

@@ -9,6 +9,8 @@ import { runCli } from "./helpers/cli.ts";
 import { InputError } from "../lib/errors.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { scriptArgv } from "../lib/runtime.ts";
+import { run } from "../lib/cli/main.ts";
+import { capturingOutput } from "../lib/cli/output.ts";
 
 const dir = tempDir();
 
@@ -112,6 +114,21 @@ test("the record limit comes from SESSION_BRIDGE_MAX_RECORD: a longer line is re
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /^session-bridge: SESSION_BRIDGE_MAX_RECORD="lots" is not a size/);
   assert.equal((await collect(path)).length, 2, "a run's limit does not outlast the run");
+});
+
+test("two in-process CLI runs at once each read with their own record limit", async () => {
+  const path = join(dir, "both.jsonl");
+  const first = readFileSync(claudeFixture("interactive"), "utf8").split("\n")[0]!;
+  writeFileSync(path, `${first}\n${JSON.stringify({ type: "user", text: "y".repeat(5000) })}\n`);
+  const env = { HOME: dir, SESSION_BRIDGE_HOME: join(dir, "bridge") };
+  // Their output is not looked at (one capture holds both): each run's exit code says which limit it read with.
+  const [tight, roomy] = await capturingOutput(() => {}, () =>
+    Promise.all([
+      run(["inspect", path], { ...env, SESSION_BRIDGE_MAX_RECORD: "4K" }),
+      run(["inspect", path], env),
+    ]));
+  assert.equal(tight, 2);
+  assert.equal(roomy, 0);
 });
 
 test("the record limit defaults to 256 MB and reads sizes in bytes, K, M or G", () => {

@@ -8,7 +8,7 @@
 import { join, relative } from "node:path";
 import * as api from "../../lib/mod.ts";
 import { exitCodeFor } from "../../lib/errors.ts";
-import { setStreamFromBytes } from "../../lib/io/jsonl.ts";
+import { DEFAULT_READ_LIMITS } from "../../lib/io/jsonl.ts";
 import type { Staged } from "./stage.ts";
 
 export interface Finding {
@@ -71,11 +71,11 @@ export async function exercise(staged: Staged, registry: api.Registry): Promise<
       if (written) converted++;
     }
     // The same session read streamed (its thread read again from the file on each pass), as a large one is.
-    const previous = setStreamFromBytes(0);
-    try {
+    {
       const written = await step("convert streamed to codex", () =>
         api.convert({
           ...where,
+          limits: { ...DEFAULT_READ_LIMITS, streamFromBytes: 0 },
           source: { ref },
           to: "codex",
           output: join(staged.output, `streamed-${refs.indexOf(ref)}`),
@@ -84,8 +84,6 @@ export async function exercise(staged: Staged, registry: api.Registry): Promise<
           ...(read.session.meta.cwd ? {} : { cwd: "/home/user/project" }),
         }));
       if (written) converted++;
-    } finally {
-      setStreamFromBytes(previous);
     }
   }
   return { findings, loaded, converted };

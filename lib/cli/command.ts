@@ -2,6 +2,7 @@ import type { Harness, Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import type { OptionSpec, Parsed } from "./args.ts";
 import type { Terminal } from "./terminal.ts";
+import type { ReadLimits } from "../io/jsonl.ts";
 
 /** The process environment, read once at the entry point and passed down. */
 export type Env = NodeJS.ProcessEnv;
@@ -15,6 +16,8 @@ export interface Context {
   bridgeHome: string;
   /** The version to write for, by harness name, from each harness's version variable (SESSION_BRIDGE_CODEX_VERSION). */
   targetVersions: Readonly<Record<string, string>>;
+  /** The longest record and the size from which a session streams, from SESSION_BRIDGE_MAX_RECORD and _STREAM_FROM. */
+  limits: ReadLimits;
   json: boolean;
   /** The handoffs a crash interrupted were recovered before the command ran (see CommandEntry.touchesStores). */
   recovered: boolean;

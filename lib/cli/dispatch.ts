@@ -13,7 +13,7 @@ import { drawProgress, err, out } from "./output.ts";
 import { InputError } from "../errors.ts";
 import { onNotice } from "../io/notices.ts";
 import type { Terminal } from "./terminal.ts";
-import { recordLimitFrom, setMaxRecordBytes, setStreamFromBytes, streamFromBytes } from "../io/jsonl.ts";
+import { readLimitsFrom } from "../io/jsonl.ts";
 import { onProgress } from "../io/progress.ts";
 import { progressRenderer } from "./progress.ts";
 import type { ProgressTracker } from "../io/progress-display.ts";
@@ -54,6 +54,9 @@ export async function runCommand(
     homes: resolveHomes(registry.harnesses, homeFlags(parsed.values, registry), env),
     bridgeHome: resolveBridgeHome(env),
     targetVersions: targetVersionsFrom(registry, env),
+    // The run's record limit and streaming size, passed down with every read: a program driving the CLI
+    // in-process keeps its own, and a bad one is said before anything is read.
+    limits: readLimitsFrom(env),
     json: flag(parsed.values, "json"),
     recovered: recovers,
     now: new Date(),
@@ -61,17 +64,10 @@ export async function runCommand(
     terminal,
     run: cli,
   };
-  // The run's record limit and streaming size hold for the run only: a program driving the CLI in-process
-  // keeps its own (both are read before either is set, so a bad one leaves neither set).
-  const [limit, streaming] = [recordLimitFrom(env), streamFromBytes(env)];
-  const previousLimit = setMaxRecordBytes(limit);
-  const previousStreaming = setStreamFromBytes(streaming);
   try {
     if (recovers) await (await import("../pipeline/recover.ts")).recoverIfInterrupted(context.bridgeHome);
     return await command.run(parsed, context);
   } finally {
-    setMaxRecordBytes(previousLimit);
-    setStreamFromBytes(previousStreaming);
     // A step cut short by an error leaves no half-drawn line before the error's own.
     progress?.clear();
     onProgress(undefined);

@@ -10,7 +10,7 @@ import process from "node:process";
 
 export function loadSession(ref: string, values: Values, context: Context): Promise<Loaded> {
   const from = str(values, "from");
-  const { registry, homes, bridgeHome, onSkipped, named, env } = storesOf(context);
+  const { registry, homes, bridgeHome, onSkipped, named, env, limits } = storesOf(context);
   return load({
     ref,
     ...(from !== undefined ? { from } : {}),
@@ -20,6 +20,7 @@ export function loadSession(ref: string, values: Values, context: Context): Prom
     onSkipped,
     named,
     env,
+    limits,
   });
 }
 
@@ -28,11 +29,16 @@ export function loadSession(ref: string, values: Values, context: Context): Prom
  * a warning on stderr for each store that could not be searched.
  */
 export function storesOf(
-  { now, registry, homes, bridgeHome, env, targetVersions, recovered }: Context,
-): Pick<Context, "now" | "registry" | "homes" | "bridgeHome" | "env" | "targetVersions" | "recovered"> & {
-  onSkipped: typeof warnSkipped;
-  named: NamedSessions;
-} {
+  { now, registry, homes, bridgeHome, env, targetVersions, recovered, limits }: Context,
+):
+  & Pick<
+    Context,
+    "now" | "registry" | "homes" | "bridgeHome" | "env" | "targetVersions" | "recovered" | "limits"
+  >
+  & {
+    onSkipped: typeof warnSkipped;
+    named: NamedSessions;
+  } {
   return {
     now,
     registry,
@@ -41,6 +47,7 @@ export function storesOf(
     env,
     targetVersions,
     recovered,
+    limits,
     onSkipped: warnSkipped,
     named: { registry: aliasRegistry(env), cwd: process.cwd() },
   };

@@ -24,11 +24,11 @@ export function lazyStore(facts: StoreFacts, modules: StoreModules): HarnessStor
       const loaded = await listing();
       return loaded.listingParts ? await loaded.listingParts(home) : undefined;
     },
-    read: async (path) => await (await access()).read(path),
-    open: async (path) => {
+    read: async (path, options) => await (await access()).read(path, options),
+    open: async (path, options) => {
       const loaded = await access();
       // A held session is a stream too.
-      return loaded.open ? await loaded.open(path) : await loaded.read(path);
+      return loaded.open ? await loaded.open(path, options) : await loaded.read(path, options);
     },
     async *render(session, options) {
       yield* (await access()).render(session, options);

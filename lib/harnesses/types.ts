@@ -13,6 +13,7 @@ import type { KeyedRows } from "../store/rows.ts";
 import type { ToolVocabulary } from "../tools/canonical.ts";
 import type { HarnessDriver } from "../certify-kit/driver.ts";
 import type { Rendered } from "../io/rendered.ts";
+import type { ReadLimits } from "../io/jsonl.ts";
 import type { RegistryKind } from "../registry/registry.ts";
 import type { Sample } from "../samples.ts";
 
@@ -170,6 +171,8 @@ export interface RenderOptions {
   env?: NodeJS.ProcessEnv;
   /** The version to write for when the target's home shows none (see StoreFacts.versionVariable). */
   targetVersion?: string;
+  /** The limits a writer copying the source's own records reads them again with (default: DEFAULT_READ_LIMITS). */
+  limits?: ReadLimits;
   /**
    * Same-harness records exactly as the source wrote them (export): nothing is adapted to a target store
    * (no provider, source or missing field changed).
@@ -357,15 +360,21 @@ export interface StoreListing {
   listingParts?(home: string): Promise<ListingPart[]> | ListingPart[];
 }
 
+/** What a read is given by its caller instead of finding it set for the process. */
+export interface ReadOptions {
+  /** The longest record and the size from which a session streams (default: DEFAULT_READ_LIMITS). */
+  limits?: ReadLimits;
+}
+
 /** A store's readers, writers and configuration parsers, exported as `access` by its store module. */
 export interface StoreAccess {
   /** Reads a session file (or row set) into the IR. */
-  read(path: string): Promise<Session>;
+  read(path: string, options?: ReadOptions): Promise<Session>;
   /**
    * Reads a session to convert it, its live thread streamed from the file (or rows) as it is iterated, so a
    * session larger than memory converts; absent, `read` holds it.
    */
-  open?(path: string): Promise<SessionStream>;
+  open?(path: string, options?: ReadOptions): Promise<SessionStream>;
   /**
    * Renders a session into this harness's native lines, touching no store (its thread iterated once, or twice
    * for a line that holds the whole thread and must say first what it holds: see lib/io/rendered.ts).
@@ -393,9 +402,9 @@ export interface HarnessStore extends StoreFacts {
   list(home: string): Promise<SessionSummary[]>;
   /** The listing's parts for the cache, or undefined when the store is read whole (StoreListing.listingParts). */
   listingParts(home: string): Promise<ListingPart[] | undefined>;
-  read(path: string): Promise<Session>;
+  read(path: string, options?: ReadOptions): Promise<Session>;
   /** The session to convert: streamed where the store can (StoreAccess.open), else read whole. */
-  open(path: string): Promise<SessionStream>;
+  open(path: string, options?: ReadOptions): Promise<SessionStream>;
   render(session: SessionStream, options: RenderOptions): AsyncIterable<Rendered>;
   plan(session: SessionStream, options: RenderOptions, home: string, force: boolean): Promise<HandoffPlan>;
   configuredModel(home: string): Promise<ConfiguredModel | undefined>;

@@ -17,8 +17,6 @@ export const DEFAULT_MAX_RECORD_BYTES = 256 * 1024 * 1024;
 /** The variable the CLI reads the limit from (`512M`, `1G`, `65536`): see recordLimitFrom. */
 export const MAX_RECORD_VARIABLE = "SESSION_BRIDGE_MAX_RECORD";
 
-let maxRecordBytes = DEFAULT_MAX_RECORD_BYTES;
-
 const CHUNK_BYTES = 64 * 1024;
 
 /**
@@ -29,16 +27,6 @@ const YIELD_BYTES = 4 * 1024 * 1024;
 
 /** How much is read between two collections of the garbage a long read leaves (see reclaimMemory). */
 const RECLAIM_BYTES = 64 * 1024 * 1024;
-
-/**
- * Sets the limit every later read in this process applies (the CLI, from its environment, at the edge) and
- * returns the previous one, so a caller can put it back.
- */
-export function setMaxRecordBytes(bytes: number): number {
-  const previous = maxRecordBytes;
-  maxRecordBytes = bytes;
-  return previous;
-}
 
 /** The limit `env` sets through SESSION_BRIDGE_MAX_RECORD (bytes, or with a K, M or G suffix), else the default. */
 export function recordLimitFrom(env: NodeJS.ProcessEnv): number {
@@ -55,17 +43,31 @@ export const DEFAULT_STREAM_FROM_BYTES = 128 * 1024 * 1024;
 /** The variable the CLI reads the streaming size from (`0` streams every session). */
 export const STREAM_FROM_VARIABLE = "SESSION_BRIDGE_STREAM_FROM";
 
-let streamFrom = DEFAULT_STREAM_FROM_BYTES;
-
-/** Sets the size from which sessions convert streamed for every later read; returns the previous one. */
-export function setStreamFromBytes(bytes: number): number {
-  const previous = streamFrom;
-  streamFrom = bytes;
-  return previous;
+/**
+ * The limits a call reads sessions with: given by its caller (the CLI reads them from its environment once, at
+ * its entry: readLimitsFrom), never set for the process, so two calls in one process each keep their own.
+ */
+export interface ReadLimits {
+  /** The longest record allowed, in bytes. */
+  maxRecordBytes: number;
+  /** From this size on a session file is converted streamed. */
+  streamFromBytes: number;
 }
 
-/** Whether a session file of `bytes` is converted streamed. */
-export const streams = (bytes: number): boolean => bytes >= streamFrom;
+/** What a caller that gives no limits reads with. */
+export const DEFAULT_READ_LIMITS: ReadLimits = Object.freeze({
+  maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
+  streamFromBytes: DEFAULT_STREAM_FROM_BYTES,
+});
+
+/** Both limits from `env` (each read before the other is used, so a bad one is said before any read). */
+export function readLimitsFrom(env: NodeJS.ProcessEnv): ReadLimits {
+  return { maxRecordBytes: recordLimitFrom(env), streamFromBytes: streamFromBytes(env) };
+}
+
+/** Whether a session file of `bytes` is converted streamed under `limits`. */
+export const streams = (bytes: number, limits: ReadLimits = DEFAULT_READ_LIMITS): boolean =>
+  bytes >= limits.streamFromBytes;
 
 /** The size `env` sets through SESSION_BRIDGE_STREAM_FROM, else the default. */
 export function streamFromBytes(env: NodeJS.ProcessEnv): number {
@@ -117,7 +119,7 @@ export interface JsonlTail {
 }
 
 export interface JsonlOptions {
-  /** The longest record allowed, in bytes (default: the process's, DEFAULT_MAX_RECORD_BYTES unless set). */
+  /** The longest record allowed, in bytes (default: DEFAULT_MAX_RECORD_BYTES; a call's own: ReadLimits). */
   maxRecordBytes?: number;
   /** The line to start reading at (default: the first), as an earlier read gave it. */
   start?: JsonlStart;
@@ -148,7 +150,7 @@ export async function* readJsonl(
   options: JsonlOptions = {},
 ): AsyncGenerator<JsonlLine> {
   assertRegularFile(path);
-  const limit = options.maxRecordBytes ?? maxRecordBytes;
+  const limit = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   // One buffer, read into again and again: lines leave no trail of chunks behind for the collector.
   const fd = openSync(path, "r");
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);

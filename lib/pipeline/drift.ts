@@ -4,7 +4,7 @@
  * that cannot be listed is reported by name; the others are still scanned.
  */
 import type { DriftEntry } from "../ir/schema.ts";
-import type { Harness, Homes } from "../harnesses/types.ts";
+import type { Harness, Homes, ReadOptions } from "../harnesses/types.ts";
 import { messageOf } from "../errors.ts";
 import { type BrokenStore, brokenStoreLine, listStores } from "../harnesses/stores.ts";
 
@@ -23,7 +23,11 @@ export interface DriftScan {
 
 const SHOWN_SESSIONS = 3;
 
-export async function scanDrift(harnesses: readonly Harness[], homes: Homes): Promise<DriftScan> {
+export async function scanDrift(
+  harnesses: readonly Harness[],
+  homes: Homes,
+  options: ReadOptions = {},
+): Promise<DriftScan> {
   const findings = new Map<string, DriftFinding>();
   const unreadable: DriftScan["unreadable"] = [];
   let sessions = 0;
@@ -32,7 +36,7 @@ export async function scanDrift(harnesses: readonly Harness[], homes: Homes): Pr
     const h = harnesses.find((c) => c.name === row.harness)!;
     sessions++;
     try {
-      for (const d of (await h.store.read(row.path)).drift) {
+      for (const d of (await h.store.read(row.path, options)).drift) {
         const key = [d.harness, d.version, d.where, d.problem].join("\u0000");
         const found = findings.get(key) ??
           {

@@ -5,6 +5,7 @@
 import type { Harness } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { InputError } from "../errors.ts";
+import type { ReadLimits } from "../io/jsonl.ts";
 
 /** A harness version as harnesses print theirs: `0.169.0`, `2.1.328`, optionally with a pre-release suffix. */
 const VERSION = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/;
@@ -35,8 +36,8 @@ export function targetVersionsFrom(registry: Registry, env: NodeJS.ProcessEnv): 
 /** The render options a writer for `target` takes from the caller's environment. */
 export function writerEnvironment(
   target: Harness,
-  options: EnvironmentOptions,
-): { env?: NodeJS.ProcessEnv; targetVersion?: string } {
+  options: EnvironmentOptions & { limits?: ReadLimits },
+): { env?: NodeJS.ProcessEnv; targetVersion?: string; limits?: ReadLimits } {
   const version = options.targetVersions?.[target.name];
   // A word that is no version would be written into the target's records and compared as 0.0.0: bad input.
   if (version && !VERSION.test(version)) {
@@ -47,5 +48,10 @@ export function writerEnvironment(
         `(expected numbers like 1.2.3)`,
     );
   }
-  return { ...(options.env ? { env: options.env } : {}), ...(version ? { targetVersion: version } : {}) };
+  return {
+    ...(options.env ? { env: options.env } : {}),
+    ...(version ? { targetVersion: version } : {}),
+    // A writer copying a same-harness source reads its records again, with the limits the call was given.
+    ...(options.limits ? { limits: options.limits } : {}),
+  };
 }

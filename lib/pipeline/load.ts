@@ -9,7 +9,7 @@ import type { Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { restoreProvenance } from "../tools/provenance.ts";
 import { resolveReference } from "./reference.ts";
-import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
+import { harnessOf, type HarnessRef, readOptionsOf, type StoresRequest } from "./request.ts";
 
 export interface LoadRequest extends StoresRequest {
   /** A reference in any of the forms of reference.ts: a path, an id or prefix, a title, `latest`, `codex~2`. */
@@ -35,12 +35,12 @@ export interface Loaded {
 }
 
 export async function loadSession(request: LoadRequest): Promise<Loaded> {
-  return await resolveAndRead(request, (harness, path) => harness.store.read(path));
+  return await resolveAndRead(request, (harness, path) => harness.store.read(path, readOptionsOf(request)));
 }
 
 /** Like loadSession, for a conversion: a large session's live thread is streamed, not held. */
 export async function openSession(request: LoadRequest): Promise<Opened> {
-  return await resolveAndRead(request, (harness, path) => harness.store.open(path));
+  return await resolveAndRead(request, (harness, path) => harness.store.open(path, readOptionsOf(request)));
 }
 
 async function resolveAndRead<S extends SessionStream>(

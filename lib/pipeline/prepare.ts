@@ -33,6 +33,7 @@ import { chooseModel, type ModelChoice } from "./model.ts";
 import { type Detached, DetachedProofs, nothingDetached, proofDetacher } from "../ir/reasoning.ts";
 import type { Posture, PostureSide } from "../posture/posture.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
+import type { ReadLimits } from "../io/jsonl.ts";
 
 export interface ConversionRequest {
   /** The harnesses this run knows: the source's descriptor and every harness's control tags come from it. */
@@ -58,6 +59,8 @@ export interface ConversionRequest {
   env?: NodeJS.ProcessEnv;
   /** The version to write for when the target's home shows none (see Harness.versionVariable). */
   targetVersion?: string;
+  /** The limits the source's records are read again with, by a writer copying them (see RenderOptions.limits). */
+  limits?: ReadLimits;
 }
 
 export interface PreparedConversion {
@@ -161,6 +164,7 @@ export async function prepareConversion(
     ...(request.home ? { home: request.home } : {}),
     ...(request.env ? { env: request.env } : {}),
     ...(request.targetVersion ? { targetVersion: request.targetVersion } : {}),
+    ...(request.limits ? { limits: request.limits } : {}),
   };
   if (request.handshake) {
     options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });

@@ -1,8 +1,12 @@
 /** Where the stores are: what every pipeline request (load, convert, export, handoff) is given by its caller. */
-import type { Harness, Homes } from "../harnesses/types.ts";
+import type { Harness, Homes, ReadOptions } from "../harnesses/types.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import type { NamedSessions } from "../aliases/named.ts";
+import type { ReadLimits } from "../io/jsonl.ts";
+
+/** The limits a request carries, as library callers name them (lib/mod.ts). */
+export { DEFAULT_READ_LIMITS, type ReadLimits, readLimitsFrom } from "../io/jsonl.ts";
 
 export interface StoresRequest {
   /** The harnesses known (default: the built-in ones). */
@@ -23,7 +27,16 @@ export interface StoresRequest {
    * command, before any store is read), so a handoff or an undo does not look again. Absent, it recovers first.
    */
   recovered?: boolean;
+  /**
+   * The longest record and the size from which a session streams, for every session this call reads (the CLI
+   * reads them from its environment once, at its entry). Default: DEFAULT_READ_LIMITS.
+   */
+  limits?: ReadLimits;
 }
+
+/** The read options a request's limits make (none given: the store's defaults). */
+export const readOptionsOf = ({ limits }: Pick<StoresRequest, "limits">): ReadOptions =>
+  limits ? { limits } : {};
 
 /**
  * A harness as a library caller names it: the descriptor itself (what the CLI resolved from its flag, so it is

@@ -6,6 +6,7 @@ import type { Harness, Homes } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { openSession } from "./load.ts";
 import type { NamedSessions } from "../aliases/named.ts";
+import type { ReadLimits } from "../io/jsonl.ts";
 import { harnessOf, type HarnessRef } from "./request.ts";
 
 export type SessionSource =
@@ -22,6 +23,7 @@ export interface SourceContext {
   named?: NamedSessions;
   /** The caller's environment, for the `current` reference. */
   env?: NodeJS.ProcessEnv;
+  limits?: ReadLimits;
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   type UndoOutcome,
 } from "../mod.ts";
 import { heldOpen } from "../io/held-open.ts";
+import type { ReadLimits } from "../mod.ts";
 import type { Row } from "./row.ts";
 import { type Ends, keptEnds } from "./search.ts";
 
@@ -39,6 +40,8 @@ export interface TuiContext {
   bridgeHome: string;
   env: NodeJS.ProcessEnv;
   targetVersions: Readonly<Record<string, string>>;
+  /** The limits every session is read with (the CLI's, from its environment); absent, the defaults. */
+  limits?: ReadLimits;
   /** The directory the TUI was started in (the "this directory" narrowing). */
   cwd: string;
   now: () => Date;
@@ -166,8 +169,8 @@ const textOf = (message: Session["messages"][number]): string =>
 
 /** The row's session, by its path in its harness (never by a reference another session could answer to). */
 function loadSession(context: TuiContext, row: Row) {
-  const { registry, homes, bridgeHome } = context;
-  return load({ registry, homes, bridgeHome, ref: row.summary.path, from: row.summary.harness });
+  const { registry, homes, bridgeHome, limits } = context;
+  return load({ registry, homes, bridgeHome, limits, ref: row.summary.path, from: row.summary.harness });
 }
 
 export async function loadDetail(context: TuiContext, row: Row): Promise<Detail> {
@@ -212,6 +215,7 @@ function request(context: TuiContext, row: Row, choices: HandoffChoices): Omit<H
     bridgeHome: context.bridgeHome,
     env: context.env,
     targetVersions: context.targetVersions,
+    limits: context.limits,
     source: { ref: row.summary.path, from: row.summary.harness },
     to: choices.to,
     ...(choices.cwd ? { cwd: choices.cwd } : {}),

@@ -4,7 +4,7 @@
  * bytes. Nothing is timed.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { recordLimitFrom, setMaxRecordBytes } from "../../lib/io/jsonl.ts";
+import { readLimitsFrom } from "../../lib/io/jsonl.ts";
 import { readClaudeSession } from "../../lib/harnesses/claude-code/read.ts";
 
 /**
@@ -17,6 +17,5 @@ function peakBytes(): number {
   return (hwm ? Number(hwm[1]) : process.resourceUsage().maxRSS) * 1024;
 }
 
-setMaxRecordBytes(recordLimitFrom(process.env));
-const session = await readClaudeSession(process.argv[2]!);
+const session = await readClaudeSession(process.argv[2]!, { limits: readLimitsFrom(process.env) });
 console.log(JSON.stringify({ messages: session.messages.length, peak: peakBytes() }));

@@ -2,17 +2,11 @@
 import assert from "node:assert/strict";
 import type { Session } from "../../lib/ir/schema.ts";
 import { holdSession, type SessionStream } from "../../lib/ir/stream.ts";
-import { setStreamFromBytes } from "../../lib/io/jsonl.ts";
+import { DEFAULT_READ_LIMITS } from "../../lib/io/jsonl.ts";
+import type { ReadOptions } from "../../lib/harnesses/types.ts";
 
-/** Runs `body` with every session streamed, whatever its size. */
-export async function streamingAll<T>(body: () => Promise<T>): Promise<T> {
-  const previous = setStreamFromBytes(0);
-  try {
-    return await body();
-  } finally {
-    setStreamFromBytes(previous);
-  }
-}
+/** What a read is given to stream every session, whatever its size. */
+export const STREAM_ALL: ReadOptions = { limits: { ...DEFAULT_READ_LIMITS, streamFromBytes: 0 } };
 
 /** `opened` is streamed, and each pass reads its thread again and gives the held session whole again. */
 export async function assertStreamedAsHeld(

@@ -12,10 +12,10 @@ describe, per harness and version, without printing any conversation content. A 
 at all is named, the others are still checked, and the exit code is 1.`,
   arguments: [],
   options: { from: { type: "string" } },
-  async run({ values }, { registry, homes, json }) {
+  async run({ values }, { registry, homes, json, limits }) {
     const from = harnessFlag(values, "from", registry);
     const harnesses = from ? [from] : registry.harnesses;
-    const scan = await scanDrift(harnesses, homes);
+    const scan = await scanDrift(harnesses, homes, { limits });
     const clean = !scan.drift.length && !scan.unreadable.length && !scan.brokenStores.length;
     if (json) {
       printJson({

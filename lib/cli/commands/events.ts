@@ -1,4 +1,4 @@
-import type { Command } from "../command.ts";
+import type { Command, Env } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { InputError, messageOf, RefusedError } from "../../errors.ts";
@@ -43,7 +43,7 @@ calls, results and errors. Secrets are redacted.`,
     const exporters: Exporter[] = [];
     if (jsonl) exporters.push(jsonlExporter(jsonl));
     let replayedAt: number | undefined;
-    const otel = await otelFrom(str(values, "otel"), () => replayedAt);
+    const otel = await otelFrom(str(values, "otel"), context.env, () => replayedAt);
     // Spans that never reach the collector fail this command (exit 1, said once), so the bus is handed a close
     // that keeps the failure for the command instead of warning about it.
     let otelFailure: unknown;
@@ -79,8 +79,8 @@ calls, results and errors. Secrets are redacted.`,
  * The SDK loads only when spans are asked for: by --otel, or by the standard endpoint variables (the usual opt-in
  * of OpenTelemetry tooling; console output stays the default then, as no output was named on the command line).
  */
-async function otelFrom(url: string | undefined, timeOf: () => number | undefined) {
-  const fromEnv = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
+async function otelFrom(url: string | undefined, env: Env, timeOf: () => number | undefined) {
+  const fromEnv = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
   if (!url && !fromEnv) return undefined;
   if (url && !URL.canParse(url)) throw new InputError(`--otel: not a URL: ${url}`);
   const { otelExporter } = await import("../../observe/otel.ts");

@@ -19,7 +19,9 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
       );
     }
     // NO_COLOR (https://no-color.org): Ink's colour library decides its level once, when it loads, from
-    // FORCE_COLOR; set before the import below, colours degrade to none (bold and inverse stay).
+    // FORCE_COLOR; set before the import below, colours degrade to none (bold and inverse stay). The one write
+    // to process.env under lib/, kept on purpose: Ink takes no colour option to pass instead (its Text reads the
+    // module-level chalk), and it is made only here, on a terminal, where the TUI is all this process does.
     if (context.env.NO_COLOR) process.env.FORCE_COLOR = "0";
     const warnings: string[] = [];
     const tuiContext = {
@@ -28,6 +30,7 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
       bridgeHome: context.bridgeHome,
       env: context.env,
       targetVersions: context.targetVersions,
+      limits: context.limits,
       cwd: process.cwd(),
       now: () => new Date(),
       warn: (line: string) => void warnings.push(line),

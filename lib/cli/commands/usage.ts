@@ -26,7 +26,7 @@ their cost left out). A store or session that cannot be read is named on stderr 
     since: { type: "string" },
     by: { type: "string" },
   },
-  async run({ values }, { registry, homes, json }) {
+  async run({ values }, { registry, homes, json, limits }) {
     const by = groupOf(str(values, "by"));
     const since = sinceOf(str(values, "since"));
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
@@ -41,7 +41,7 @@ their cost left out). A store or session that cannot be read is named on stderr 
     let unreadable = 0;
     for (const s of listed.sessions) {
       try {
-        sessions.push(await findHarness(registry, s.harness).store.read(s.path));
+        sessions.push(await findHarness(registry, s.harness).store.read(s.path, { limits }));
       } catch (error) {
         unreadable++;
         err(`session-bridge: skipped ${s.harness} session ${s.id} (${s.path}): ${messageOf(error)}`);

@@ -6,32 +6,39 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Session } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
-import { openRecords, readJsonl, streams } from "../../io/jsonl.ts";
+import { DEFAULT_READ_LIMITS, openRecords, readJsonl, type ReadLimits, streams } from "../../io/jsonl.ts";
+import type { ReadOptions } from "../types.ts";
 import { InputError } from "../../errors.ts";
 import { decodeClaude, decodeClaudeStreamed, type TranscriptLines } from "./decode.ts";
 
-export async function readClaudeSession(path: string): Promise<Session> {
-  return await decodeClaude(transcriptLines(path), subagentLines(path));
+export async function readClaudeSession(path: string, options: ReadOptions = {}): Promise<Session> {
+  const limits = options.limits ?? DEFAULT_READ_LIMITS;
+  return await decodeClaude(transcriptLines(path, limits), subagentLines(path, limits));
 }
 
 /** The session to convert: held while it is small, its live thread streamed from the file once it is large. */
-export async function openClaudeSession(path: string): Promise<SessionStream> {
-  if (existsSync(path) && !streams(statSync(path).size)) return await readClaudeSession(path);
-  return await decodeClaudeStreamed(transcriptLines(path), subagentLines(path), {
+export async function openClaudeSession(path: string, options: ReadOptions = {}): Promise<SessionStream> {
+  const limits = options.limits ?? DEFAULT_READ_LIMITS;
+  if (existsSync(path) && !streams(statSync(path).size, limits)) {
+    return await readClaudeSession(path, options);
+  }
+  return await decodeClaudeStreamed(transcriptLines(path, limits), subagentLines(path, limits), {
     open: () => openRecords(path),
   });
 }
 
-function subagentLines(path: string): TranscriptLines[] {
+function subagentLines(path: string, limits: ReadLimits): TranscriptLines[] {
   if (!existsSync(path)) throw new InputError(`${path}: no such session file`);
   const dir = join(dirname(path), basename(path, ".jsonl"), "subagents");
   return existsSync(dir)
-    ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) => transcriptLines(join(dir, f)))
+    ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) =>
+      transcriptLines(join(dir, f), limits)
+    )
     : [];
 }
 
 /** A transcript's records, read lazily as the codec asks for them. */
-function transcriptLines(path: string): TranscriptLines {
+function transcriptLines(path: string, { maxRecordBytes }: ReadLimits): TranscriptLines {
   const tail = {};
-  return { path, lines: readJsonl(path, tail), tail };
+  return { path, lines: readJsonl(path, tail, { maxRecordBytes }), tail };
 }

@@ -4,7 +4,7 @@
  */
 import type { SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
-import { readJsonl } from "../../io/jsonl.ts";
+import { DEFAULT_READ_LIMITS, readJsonl } from "../../io/jsonl.ts";
 import { copyRecords, encodeClaude } from "./write.ts";
 
 export function renderClaude(
@@ -12,8 +12,9 @@ export function renderClaude(
   options: RenderOptions,
   targetVersion?: string,
 ): AsyncGenerator<string> {
+  const { maxRecordBytes } = options.limits ?? DEFAULT_READ_LIMITS;
   const source = session.meta.harness === "claude-code" && session.meta.path
-    ? readJsonl(session.meta.path)
+    ? readJsonl(session.meta.path, {}, { maxRecordBytes })
     : undefined;
   return encodeClaude(session, options, targetVersion, source);
 }
@@ -21,7 +22,8 @@ export function renderClaude(
 /** A subagent transcript of the source, retargeted to the new session. */
 export function copyTranscript(
   path: string,
-  options: Pick<RenderOptions, "id" | "cwd" | "model">,
+  options: Pick<RenderOptions, "id" | "cwd" | "model" | "limits">,
 ): AsyncGenerator<string> {
-  return copyRecords(readJsonl(path), options);
+  const { maxRecordBytes } = options.limits ?? DEFAULT_READ_LIMITS;
+  return copyRecords(readJsonl(path, {}, { maxRecordBytes }), options);
 }

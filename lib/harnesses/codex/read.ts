@@ -5,28 +5,32 @@
 import { existsSync, statSync } from "node:fs";
 import type { Session } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
-import { readJsonl, streams } from "../../io/jsonl.ts";
+import { DEFAULT_READ_LIMITS, readJsonl, streams } from "../../io/jsonl.ts";
+import type { ReadOptions } from "../types.ts";
 import { InputError } from "../../errors.ts";
 import { titleFromFirstUserText } from "../../ir/summary.ts";
 import { decodeCodex, decodeCodexStreamed } from "./decode.ts";
 import { indexedName } from "./list.ts";
 
-export async function readCodexSession(path: string): Promise<Session> {
+export async function readCodexSession(path: string, options: ReadOptions = {}): Promise<Session> {
   assertExists(path);
   const tail = {};
-  const session = await decodeCodex({ path, lines: readJsonl(path, tail), tail });
+  const { maxRecordBytes } = options.limits ?? DEFAULT_READ_LIMITS;
+  const session = await decodeCodex({ path, lines: readJsonl(path, tail, { maxRecordBytes }), tail });
   return titled(session, path, () => titleFromFirstUserText(session));
 }
 
 /** The session to convert: held while it is small, its live thread streamed from the rollout once it is large. */
-export async function openCodexSession(path: string): Promise<SessionStream> {
+export async function openCodexSession(path: string, options: ReadOptions = {}): Promise<SessionStream> {
   assertExists(path);
-  if (!streams(statSync(path).size)) return await readCodexSession(path);
+  const limits = options.limits ?? DEFAULT_READ_LIMITS;
+  if (!streams(statSync(path).size, limits)) return await readCodexSession(path, options);
+  const { maxRecordBytes } = limits;
   const { session, firstUserTitle } = await decodeCodexStreamed({
     path,
     open: (start) => {
       const tail = {};
-      return { lines: readJsonl(path, tail, start ? { start } : {}), tail };
+      return { lines: readJsonl(path, tail, start ? { start, maxRecordBytes } : { maxRecordBytes }), tail };
     },
   });
   return titled(session, path, () => firstUserTitle);

@@ -34,8 +34,7 @@ import { resumeCodex } from "./resume.ts";
 import { mintedAt, newestStateDb, rolloutFiles, rolloutPath } from "./locate.ts";
 import { type CodexTarget, detectTarget } from "./target.ts";
 import { isCopy } from "./write.ts";
-import { rolloutLines } from "./render.ts";
-import { readJsonl } from "../../io/jsonl.ts";
+import { rolloutLines, sourceRecords } from "./render.ts";
 import { describeCopy, type RolloutDescription } from "./describe.ts";
 import { fitRow, rowValues, threadOpening } from "./row.ts";
 
@@ -89,7 +88,7 @@ export async function planCodex(
     return refusedPlan(preview, targetStoreRefusal(database, error).message);
   }
   const described = isCopy(session)
-    ? await describeCopy(readJsonl(session.meta.path!), options, target)
+    ? await describeCopy(sourceRecords(session, options)!, options, target)
     : undefined;
   const plan: PlanPreview = {
     ...preview,

@@ -4,7 +4,7 @@
  */
 import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
-import { type JsonlLine, readJsonl } from "../../io/jsonl.ts";
+import { DEFAULT_READ_LIMITS, type JsonlLine, readJsonl } from "../../io/jsonl.ts";
 import { type CodexTarget, defaultTarget, detectTarget } from "./target.ts";
 import { isCopy, renderRollout } from "./write.ts";
 
@@ -21,10 +21,15 @@ export function rolloutLines(
   options: RenderOptions,
   target: CodexTarget,
 ): AsyncGenerator<string> {
-  return renderRollout(session, options, target, sourceRecords(session));
+  return renderRollout(session, options, target, sourceRecords(session, options));
 }
 
 /** A Codex source's rollout records, for a copy; none for any other source. */
-export function sourceRecords(session: SessionHead): AsyncGenerator<JsonlLine> | undefined {
-  return isCopy(session) ? readJsonl(session.meta.path!) : undefined;
+export function sourceRecords(
+  session: SessionHead,
+  { limits = DEFAULT_READ_LIMITS }: Pick<RenderOptions, "limits">,
+): AsyncGenerator<JsonlLine> | undefined {
+  return isCopy(session)
+    ? readJsonl(session.meta.path!, {}, { maxRecordBytes: limits.maxRecordBytes })
+    : undefined;
 }

@@ -9,7 +9,7 @@ import { basename } from "node:path";
 import { InputError } from "../../errors.ts";
 import type { Session } from "../../ir/schema.ts";
 import { assertRecordTime, assertStoredTime } from "../../ir/clock.ts";
-import { readJsonl } from "../../io/jsonl.ts";
+import { readJsonl, type ReadLimits } from "../../io/jsonl.ts";
 import { assertRegularFile } from "../../io/file-kind.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
 import { VALIDATORS } from "../../generated/validators/hermes.ts";
@@ -119,9 +119,9 @@ function withSecondsTimestamp(message: HermesMessage): HermesMessage {
  * line one session with `messages`). An export holding several sessions is refused: name one with
  * `hermes sessions export --session-id`.
  */
-export async function readHermesJsonl(path: string): Promise<FileSession> {
+export async function readHermesJsonl(path: string, { maxRecordBytes }: ReadLimits): Promise<FileSession> {
   const tail: { truncatedLine?: number } = {};
-  const lines = readJsonl(path, tail);
+  const lines = readJsonl(path, tail, { maxRecordBytes });
   const first = await lines.next();
   if (first.done || !isObject(first.value.value)) {
     throw new InputError(`${path}: no Hermes session in this file`);

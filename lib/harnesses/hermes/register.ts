@@ -85,7 +85,7 @@ export async function planHermes(
     return refusedPlan(plan, refuse.noStore("Hermes", home.dir, "hermes").message);
   }
   if (isLink(database)) return refusedPlan(plan, refuse.linked(database).message);
-  const source = await sameHarnessSource(session);
+  const source = await sameHarnessSource(session, options.limits);
   const rowOptions = { ...options, ...(title ? { title } : {}) };
   const kept = {
     system_prompt: source ? keptSystemPrompt(source, session, rowOptions) : null,

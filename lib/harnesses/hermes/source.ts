@@ -9,6 +9,7 @@ import { InputError } from "../../errors.ts";
 import type { DriftEntry, Session } from "../../ir/schema.ts";
 import type { SessionHead } from "../../ir/stream.ts";
 import { isSqliteFile, openReadOnly } from "../../store/sqlite.ts";
+import { DEFAULT_READ_LIMITS, type ReadLimits } from "../../io/jsonl.ts";
 import { chainMessages, conversationChain, storedBytes, storeShape } from "./database.ts";
 import { type FileSession, readHermesJsonl, readSnapshot } from "./files.ts";
 import type { HermesMessage, SessionRecord } from "./message.ts";
@@ -43,11 +44,14 @@ export interface HermesSource {
   notices: string[];
 }
 
-export async function loadSource(path: string): Promise<HermesSource> {
+export async function loadSource(
+  path: string,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+): Promise<HermesSource> {
   const { file, id } = parseLocator(path);
   if (!existsSync(file)) throw new InputError(`${path}: no such session file or database`);
   if (id !== undefined || file.endsWith(".db") || isSqliteFile(file)) return databaseSource(file, id);
-  const read: FileSession = file.endsWith(".json") ? readSnapshot(file) : await readHermesJsonl(file);
+  const read: FileSession = file.endsWith(".json") ? readSnapshot(file) : await readHermesJsonl(file, limits);
   return {
     kind: read.exported ? "rows" : "file",
     path: file,
@@ -125,8 +129,11 @@ function onlyConversation(db: ReturnType<typeof openReadOnly>, file: string): st
 }
 
 /** A Hermes source's rows, for a same-harness copy; none for any other source. */
-export async function sameHarnessSource(session: SessionHead): Promise<HermesSource | undefined> {
+export async function sameHarnessSource(
+  session: SessionHead,
+  limits?: ReadLimits,
+): Promise<HermesSource | undefined> {
   return session.meta.harness === "hermes" && session.meta.path
-    ? await loadSource(session.meta.path)
+    ? await loadSource(session.meta.path, limits)
     : undefined;
 }
