@@ -8,8 +8,6 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { builtinCoverage } from "./helpers/harness-material.ts";
@@ -18,9 +16,7 @@ import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { freeBytes, mountTmpfs, TMPFS_SKIP, unmount } from "./helpers/tmpfs.ts";
 import { ledgerPath, pendingOperations } from "../lib/store/ledger.ts";
-import { scriptArgv } from "../lib/runtime.ts";
-
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+import { sizeLimitedCli } from "./helpers/size-limited-cli.ts";
 
 const root = tempDir();
 const source = seedClaudeHome(join(root, "source"), "thinking-tool-use");
@@ -85,25 +81,9 @@ const intentsLeft = (bridge: string) =>
 /** The file size limit the runs below are given (`ulimit -f`, in KiB): far above any file a handoff writes. */
 const LIMIT_KIB = 1024;
 
-/**
- * Runs the CLI in a child process whose files may not grow past LIMIT_KIB (SIGXFSZ ignored, as Bun does
- * itself, so a write past it fails with EFBIG instead of killing the process).
- */
-function cliLimited(args: string[], env: Record<string, string>): CliResult {
-  const [bin, ...pre] = scriptArgv(MAIN);
-  const r = spawnSync("bash", [
-    "-c",
-    `trap '' XFSZ; ulimit -f ${LIMIT_KIB}; exec "$@"`,
-    "bash",
-    bin!,
-    ...pre,
-    ...args,
-  ], {
-    encoding: "utf8",
-    env: { ...process.env, SESSION_BRIDGE_DEBUG: "", ...env },
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+/** The CLI with its files limited to LIMIT_KIB (tests/helpers/size-limited-cli.ts). */
+const cliLimited = (args: string[], env: Record<string, string>): CliResult =>
+  sizeLimitedCli(LIMIT_KIB, args, env);
 
 /** Grows the ledger with blank lines (which it skips) to a few bytes short of the limit: no record fits. */
 function ledgerAtLimit(bridge: string): void {

@@ -6,8 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
@@ -19,9 +18,7 @@ import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { immediateTransaction, insertRow, openForWrite } from "../lib/store/sqlite.ts";
 import { DiskFullError } from "../lib/errors.ts";
 import { freeBytes, mountTmpfs, TMPFS_SKIP, unmount } from "./helpers/tmpfs.ts";
-import { scriptArgv } from "../lib/runtime.ts";
-
-const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
+import { sizeLimitedCli } from "./helpers/size-limited-cli.ts";
 
 const root = tempDir();
 const work = join(root, "work");
@@ -338,22 +335,9 @@ function largeSession(): string {
   return session.path;
 }
 
-/** The CLI in a child whose files may not grow past LIMIT_KIB; SIGXFSZ ignored (Bun ignores it itself). */
-function cliLimited(args: string[], bridge: string): { code: number; stderr: string } {
-  const [bin, ...pre] = scriptArgv(MAIN);
-  const r = spawnSync("bash", [
-    "-c",
-    `trap '' XFSZ; ulimit -f ${LIMIT_KIB}; exec "$@"`,
-    "bash",
-    bin!,
-    ...pre,
-    ...args,
-  ], {
-    encoding: "utf8",
-    env: { ...process.env, SESSION_BRIDGE_DEBUG: "", SESSION_BRIDGE_HOME: bridge },
-  });
-  return { code: r.status ?? -1, stderr: r.stderr };
-}
+/** The CLI with its files limited to LIMIT_KIB (tests/helpers/size-limited-cli.ts), its own folder `bridge`. */
+const cliLimited = (args: string[], bridge: string) =>
+  sizeLimitedCli(LIMIT_KIB, args, { SESSION_BRIDGE_HOME: bridge });
 
 test("a handoff whose session passes the file size limit (ulimit -f) names the file it was writing and says so, leaving nothing half-written", () => {
   const large = largeSession();
