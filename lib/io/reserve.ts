@@ -6,8 +6,7 @@
 import { closeSync, rmSync, writeSync } from "node:fs";
 import { randomFillSync } from "node:crypto";
 
-/** Filled with random bytes: a compressing file system (btrfs, ZFS) would keep a run of zeros in no room. */
-const CHUNK = randomFillSync(Buffer.alloc(64 * 1024));
+const CHUNK_BYTES = 64 * 1024;
 
 /**
  * Writes `bytes` bytes to the file open at `fd` (opened for writing by the caller, who decides how it may be
@@ -16,8 +15,11 @@ const CHUNK = randomFillSync(Buffer.alloc(64 * 1024));
  */
 export function reserveRoom(fd: number, path: string, bytes: number): void {
   try {
-    for (let left = bytes; left > 0; left -= CHUNK.length) {
-      writeSync(fd, CHUNK, 0, Math.min(left, CHUNK.length));
+    // Random bytes, made per reservation (not at start-up): a compressing file system (btrfs, ZFS) would keep
+    // a run of zeros in no room.
+    const chunk = randomFillSync(Buffer.alloc(Math.min(bytes, CHUNK_BYTES)));
+    for (let left = bytes; left > 0; left -= chunk.length) {
+      writeSync(fd, chunk, 0, Math.min(left, chunk.length));
     }
   } catch (error) {
     closeSync(fd);
