@@ -7,7 +7,7 @@
 import { resolveHomes } from "./harnesses/homes.ts";
 import { builtinRegistry, type Registry, registryKinds } from "./harnesses/registry.ts";
 import type { Homes } from "./harnesses/types.ts";
-import { type Listed, listSessions, listSessionsByStore } from "./pipeline/list.ts";
+import { type Listed, type ListRequest, listSessionsByStore, listSessions } from "./pipeline/list.ts";
 import { type Loaded, type LoadRequest, loadSession } from "./pipeline/load.ts";
 import { convert as convertSession, type Converted, type ConvertRequest } from "./pipeline/convert.ts";
 import {
@@ -99,6 +99,8 @@ export { auditHandoff, auditUndo, type AuditVia } from "./pipeline/audit.ts";
 /** What `doctor` checks and what to do about each problem, as plain data (read-only). */
 /** The read limits a request may carry (StoresRequest.limits), and the CLI's way of reading them from an environment. */
 export { DEFAULT_READ_LIMITS, type ReadLimits, readLimitsFrom } from "./pipeline/request.ts";
+/** What a request may be told while it works (StoresRequest.feedback): how far long steps are, and notices. */
+export type { Feedback, ProgressListener, ProgressUpdate } from "./io/progress.ts";
 export { doctor } from "./pipeline/doctor.ts";
 export type { CheckStatus, DoctorCheck, DoctorReport, DoctorRequest } from "./pipeline/doctor.ts";
 
@@ -127,8 +129,11 @@ export function stores(
   };
 }
 
+/** What a listing narrows to (a harness, a directory), and who hears that its cache could not be kept. */
+export type ListScope = Pick<ListRequest, "from" | "cwd" | "feedback">;
+
 /** Sessions across the stores, newest first, and the stores that could not be read. */
-export function list(where: Stores & { from?: string; cwd?: string }): Promise<Listed> {
+export function list(where: Stores & ListScope): Promise<Listed> {
   return listSessions({ ...where, registry: where.registry ?? builtinRegistry });
 }
 
@@ -136,7 +141,7 @@ export function list(where: Stores & { from?: string; cwd?: string }): Promise<L
  * The same sessions store by store, in the registry's order, each store read when the next is asked for: its
  * sessions newest first, or why it could not be read. For a screen that draws each store's sessions as they come.
  */
-export function listByStore(where: Stores & { from?: string; cwd?: string }): AsyncGenerator<StoreListed> {
+export function listByStore(where: Stores & ListScope): AsyncGenerator<StoreListed> {
   return listSessionsByStore({ ...where, registry: where.registry ?? builtinRegistry });
 }
 

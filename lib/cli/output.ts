@@ -12,41 +12,38 @@ export const JSON_SCHEMA = "session-bridge/1";
 /** Takes what the CLI prints, already neutralized: `fd` 1 is stdout, 2 is stderr. */
 export type OutputWriter = (fd: 1 | 2, text: string) => void;
 
-let writer: OutputWriter = writeAll;
-
 /**
- * Runs `work` (the CLI run in-process: a test, a program driving it) with everything out() and err() print
- * handed to `capture` instead of this process's stdout and stderr. One at a time: the capture is process-wide.
+ * Where one run prints: made once at its entry (this process's stdout and stderr, or a caller's capture: a
+ * test, the demo, a program driving the CLI in-process) and passed down with its context, so two runs in one
+ * process each print where their caller said.
  */
-export async function capturingOutput<T>(capture: OutputWriter, work: () => Promise<T>): Promise<T> {
-  const previous = writer;
-  writer = capture;
-  try {
-    return await work();
-  } finally {
-    writer = previous;
-  }
+export interface Output {
+  /** One line on stdout. */
+  out(text: string): void;
+  /** One line on stderr. */
+  err(text: string): void;
+  /** The one `--json` document on stdout. */
+  printJson(body: Record<string, unknown>, ok?: boolean): void;
+  /**
+   * A progress line's drawing on stderr (lib/cli/progress.ts): passed through as is, because it moves the
+   * cursor itself; whatever session text it shows was escaped where the line was made.
+   */
+  drawProgress(text: string): void;
 }
 
-export function printJson(body: Record<string, unknown>, ok = true): void {
-  out(JSON.stringify({ schema: JSON_SCHEMA, ok, ...body }, null, 2));
+/** Everything printed handed to `writer`, neutralized first. */
+export function outputTo(writer: OutputWriter): Output {
+  const out = (text: string) => writer(1, `${terminalText(text)}\n`);
+  return {
+    out,
+    err: (text) => writer(2, `${terminalText(text)}\n`),
+    printJson: (body, ok = true) => out(JSON.stringify({ schema: JSON_SCHEMA, ok, ...body }, null, 2)),
+    drawProgress: (text) => writer(2, text),
+  };
 }
 
-export function out(text: string): void {
-  writer(1, `${terminalText(text)}\n`);
-}
-
-export function err(text: string): void {
-  writer(2, `${terminalText(text)}\n`);
-}
-
-/**
- * A progress line's drawing on stderr (lib/cli/progress.ts): passed through as is, because it moves the
- * cursor itself; whatever session text it shows was escaped where the line was made.
- */
-export function drawProgress(text: string): void {
-  writer(2, text);
-}
+/** This process's stdout and stderr: what the entry point prints to. */
+export const PROCESS_OUTPUT: Output = outputTo(writeAll);
 
 /** writeSync may write less than asked on pipes; loop so large outputs arrive whole before exit. */
 function writeAll(fd: number, text: string): void {

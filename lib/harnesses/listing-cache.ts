@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import type { SessionSummary } from "./types.ts";
 import { VERSION } from "../version.ts";
 import { LinkRefusedError, makeOwnFolder, openOwnFile, refuseLinksBelow } from "../io/links.ts";
-import { notice } from "../io/notices.ts";
+import type { Feedback } from "../io/progress.ts";
 
 const FORMAT = 2;
 const FILE = "listing.json";
@@ -48,18 +48,19 @@ export class ListingCache {
     private readonly home: string,
     private readonly dir: string,
     private readonly stores: Record<string, Parts>,
+    private readonly feedback: Feedback,
   ) {}
 
-  /** The cache in `bridgeHome` (empty when there is none, or it cannot be read). */
-  static load(bridgeHome: string): ListingCache {
+  /** The cache in `bridgeHome` (empty when there is none, or it cannot be read); `feedback` hears a refusal. */
+  static load(bridgeHome: string, feedback: Feedback = {}): ListingCache {
     const dir = join(bridgeHome, "cache");
     try {
       const file = JSON.parse(readFileSync(join(dir, FILE), "utf8")) as Partial<CacheFile>;
       const ours = file.format === FORMAT && file.version === VERSION;
       const stores = ours && typeof file.stores === "object" && file.stores !== null ? file.stores : {};
-      return new ListingCache(bridgeHome, dir, stores);
+      return new ListingCache(bridgeHome, dir, stores, feedback);
     } catch {
-      return new ListingCache(bridgeHome, dir, {});
+      return new ListingCache(bridgeHome, dir, {}, feedback);
     }
   }
 
@@ -114,7 +115,7 @@ export class ListingCache {
       // a link in the way is said once, the listing served all the same (the cache is only a shortcut).
       if (error instanceof LinkRefusedError) {
         this.refused = true;
-        notice(error.message);
+        this.feedback.notice?.(error.message);
       }
     }
   }

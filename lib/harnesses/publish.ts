@@ -17,7 +17,7 @@ import { backupFile } from "../store/backup.ts";
 export async function publishPlannedFiles(
   id: string,
   files: PlannedFile[],
-  { force, backupFolder: saved }: CommitOptions,
+  { force, backupFolder: saved, feedback }: CommitOptions,
 ): Promise<Committed> {
   const created: string[] = [];
   const written: string[] = [];
@@ -31,7 +31,7 @@ export async function publishPlannedFiles(
       }
       if (existed) replaced.push([file.path, backupFile(file.path, saved)!]);
       ensureDir(join(file.path, ".."), created);
-      await publishFile(file.path, file.lines(), force);
+      await publishFile(file.path, file.lines(), force, feedback);
       if (!existed) written.push(file.path);
     }
   } catch (error) {

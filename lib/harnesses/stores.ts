@@ -8,6 +8,7 @@ import { classified, messageOf, PermissionError } from "../errors.ts";
 import { deniedAt } from "../io/denied.ts";
 import { homeOf } from "./homes.ts";
 import { ListingCache } from "./listing-cache.ts";
+import type { Feedback } from "../io/progress.ts";
 import { mapBounded, READS_AT_ONCE } from "../io/bounded.ts";
 
 export interface BrokenStore {
@@ -44,9 +45,9 @@ export type StoreRead =
 export async function* listEachStore(
   harnesses: readonly Harness[],
   homes: Homes,
-  bridgeHome?: string,
+  cached: CachedListing = {},
 ): AsyncGenerator<StoreListed> {
-  const cache = bridgeHome === undefined ? undefined : ListingCache.load(bridgeHome);
+  const cache = cacheOf(cached);
   for (const h of harnesses) {
     const store = await settle(h, homes, cache);
     cache?.save();
@@ -58,9 +59,9 @@ export async function* listEachStore(
 export async function listStores(
   harnesses: readonly Harness[],
   homes: Homes,
-  bridgeHome?: string,
+  cached: CachedListing = {},
 ): Promise<Listing> {
-  const cache = bridgeHome === undefined ? undefined : ListingCache.load(bridgeHome);
+  const cache = cacheOf(cached);
   const listing: Listing = { sessions: [], broken: [] };
   const stores = await Promise.all(harnesses.map((h) => settle(h, homes, cache)));
   cache?.save();
@@ -70,6 +71,15 @@ export async function listStores(
   }
   return listing;
 }
+
+/** Where a listing keeps its cache: session-bridge's folder (none: no cache), and who hears it refused. */
+export interface CachedListing {
+  bridgeHome?: string;
+  feedback?: Feedback;
+}
+
+const cacheOf = ({ bridgeHome, feedback }: CachedListing) =>
+  bridgeHome === undefined ? undefined : ListingCache.load(bridgeHome, feedback);
 
 /** One store read without the cache, a broken one with what failed (doctor's diagnosis starts from it). */
 export function readStore(h: Harness, homes: Homes): Promise<StoreRead> {

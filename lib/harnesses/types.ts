@@ -14,6 +14,7 @@ import type { ToolVocabulary } from "../tools/canonical.ts";
 import type { HarnessDriver } from "../certify-kit/driver.ts";
 import type { Rendered } from "../io/rendered.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
+import type { Feedback } from "../io/progress.ts";
 import type { RegistryKind } from "../registry/registry.ts";
 import type { Sample } from "../samples.ts";
 
@@ -173,6 +174,8 @@ export interface RenderOptions {
   targetVersion?: string;
   /** The limits a writer copying the source's own records reads them again with (default: DEFAULT_READ_LIMITS). */
   limits?: ReadLimits;
+  /** Where reading the source's own records again reports how far it has got (default: nowhere). */
+  feedback?: Feedback;
   /**
    * Same-harness records exactly as the source wrote them (export): nothing is adapted to a target store
    * (no provider, source or missing field changed).
@@ -230,6 +233,8 @@ export interface CommitOptions {
   backup: boolean;
   /** This operation's own backup folder in session-bridge's folder, as its intent names it (handoffBackupDir). */
   backupFolder: string;
+  /** Where the writes report how far they have got and a wait for a locked store is said (default: nowhere). */
+  feedback?: Feedback;
 }
 
 export interface HandoffResult {
@@ -364,6 +369,8 @@ export interface StoreListing {
 export interface ReadOptions {
   /** The longest record and the size from which a session streams (default: DEFAULT_READ_LIMITS). */
   limits?: ReadLimits;
+  /** Where the read reports how far it has got (default: nowhere). */
+  feedback?: Feedback;
 }
 
 /** A store's readers, writers and configuration parsers, exported as `access` by its store module. */

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { InputError } from "../errors.ts";
 import { assertRegularFile } from "./file-kind.ts";
 import { nestsDeeperThan, tooDeep } from "./json.ts";
-import { startProgress } from "./progress.ts";
+import { type Feedback, startProgress } from "./progress.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
 import { reclaimMemory } from "../runtime.ts";
 
@@ -123,6 +123,8 @@ export interface JsonlOptions {
   maxRecordBytes?: number;
   /** The line to start reading at (default: the first), as an earlier read gave it. */
   start?: JsonlStart;
+  /** Where the read reports how far it has got (default: nowhere). */
+  feedback?: Feedback;
 }
 
 /** A line of a JSONL file to read from: its first byte's offset and its 1-based number. */
@@ -183,7 +185,7 @@ export async function* readJsonl(
     return new Line(lineNo, at, bytes, value, bytes < KEEP_TEXT_BYTES ? text : undefined, file);
   };
 
-  const step = startProgress(`reading ${path}`, "bytes", fstatSync(fd).size);
+  const step = startProgress(options.feedback, `reading ${path}`, "bytes", fstatSync(fd).size);
   let visited = offset;
   let reclaimed = offset;
   try {
@@ -336,9 +338,9 @@ const WINDOW_BYTES = 1024 * 1024;
  * file order costs one read per megabyte, not one per record; a record longer than the window is read alone.
  * Close it when the pass ends.
  */
-export function openRecords(path: string): RecordReader {
+export function openRecords(path: string, feedback?: Feedback): RecordReader {
   const fd = openSync(path, "r");
-  const step = startProgress(`reading ${path}`, "bytes", fstatSync(fd).size);
+  const step = startProgress(feedback, `reading ${path}`, "bytes", fstatSync(fd).size);
   let sinceVisit = 0;
   let reached = 0;
   const window = Buffer.allocUnsafe(WINDOW_BYTES);

@@ -1,8 +1,9 @@
 /**
- * How far a long step has got (reading a transcript, writing a file, backing up or registering in a store).
- * Lower layers say what they do and how far they are; the front end decides whether and how it is shown (the
- * CLI on a terminal's stderr only, the TUI on its status line: lib/io/progress-display.ts), and library
- * callers may listen or not. With no listener, a step costs nothing.
+ * How far a long step has got (reading a transcript, writing a file, backing up or registering in a store),
+ * and what a person should know while a command waits. Lower layers say what they do and how far they are;
+ * the caller of the call decides whether and how it is shown (the CLI on a terminal's stderr only, the TUI on
+ * its status line: lib/io/progress-display.ts) by the Feedback it passes down, and library callers may pass
+ * none. With no listener, a step costs nothing.
  */
 
 /** What a step counts: bytes of a file, rows of a store, or pages of a database being copied. */
@@ -22,16 +23,15 @@ export interface ProgressUpdate {
 
 export type ProgressListener = (update: ProgressUpdate) => void;
 
-let listener: ProgressListener | undefined;
-
 /**
- * Installs the listener (one per process, as the CLI runs one command); `undefined` removes it. Returns the
- * one it replaces, for a caller that shows progress for a while (the TUI) to put back.
+ * What a call tells whoever started it while it works: given with the call (the CLI makes one per command,
+ * the TUI its own), never set for the process, so two calls in one process each report to their own caller.
  */
-export function onProgress(handler: ProgressListener | undefined): ProgressListener | undefined {
-  const previous = listener;
-  listener = handler;
-  return previous;
+export interface Feedback {
+  /** Where long steps report; absent, they cost nothing. */
+  progress?: ProgressListener;
+  /** Where a wait a person should know about is said (a store locked by a running harness); absent, nowhere. */
+  notice?: (line: string) => void;
 }
 
 export interface ProgressStep {
@@ -42,9 +42,14 @@ export interface ProgressStep {
 
 const SILENT: ProgressStep = { advance() {}, finish() {} };
 
-/** Starts a step; its updates go to the listener installed now. */
-export function startProgress(what: string, unit: ProgressUnit, total?: number): ProgressStep {
-  const to = listener;
+/** Starts a step; its updates go to `feedback`'s progress listener, if it has one. */
+export function startProgress(
+  feedback: Feedback | undefined,
+  what: string,
+  unit: ProgressUnit,
+  total?: number,
+): ProgressStep {
+  const to = feedback?.progress;
   if (!to) return SILENT;
   let last = { what, unit, done: 0, ...(total === undefined ? {} : { total }) };
   to(last);

@@ -27,7 +27,7 @@ import { yieldAndCheckpoint } from "./interrupt.ts";
 import { terminalText } from "./control-characters.ts";
 import { crashPoint } from "./crash-points.ts";
 import { randomHex } from "../ids.ts";
-import { startProgress } from "./progress.ts";
+import { type Feedback, startProgress } from "./progress.ts";
 import { type Rendered, renderedText } from "./rendered.ts";
 
 const FLUSH_BYTES = 1 << 20;
@@ -39,12 +39,16 @@ const FLUSH_BYTES = 1 << 20;
  * are JSON, so they still read back as the same values, and a session cannot repaint the screen it is printed
  * on (a piece is neutralized alone: pieces are cut between JSON values).
  */
-export async function writeLines(fd: number, lines: AsyncIterable<Rendered>, what?: string): Promise<void> {
+export async function writeLines(
+  fd: number,
+  lines: AsyncIterable<Rendered>,
+  progress?: { what: string; feedback?: Feedback },
+): Promise<void> {
   // node:tty loads here, not with this module: every command loads it, few write lines (lib/cli/terminal.ts).
   const shown = process.getBuiltinModule("node:tty").isatty(fd) ? terminalText : (l: string) => l;
   const out = Buffer.allocUnsafe(FLUSH_BYTES);
   let used = 0;
-  const step = what ? startProgress(what, "bytes") : undefined;
+  const step = progress ? startProgress(progress.feedback, progress.what, "bytes") : undefined;
   let written = 0;
   /** What every megabyte out is followed by: progress, a crash point for the campaign, a visit to the loop. */
   const sent = async () => {
@@ -122,6 +126,8 @@ export async function publishFile(
   path: string,
   lines: AsyncIterable<Rendered>,
   replace: boolean,
+  /** Where writing it reports how far it has got (default: nowhere). */
+  feedback?: Feedback,
 ): Promise<void> {
   // A directory or FIFO of that name is refused as it is, not renamed over or reported by the temp file's name.
   const present = regularFileIfPresent(path);
@@ -131,7 +137,7 @@ export async function publishFile(
   const temp = publishTempPath(path, process.pid);
   const fd = openSync(temp, "wx", 0o600);
   try {
-    await writeLines(fd, lines, `writing ${path}`);
+    await writeLines(fd, lines, { what: `writing ${path}`, feedback });
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);

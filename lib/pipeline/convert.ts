@@ -46,7 +46,7 @@ export async function convertSession(
       sidecars: [provenancePath(bridgeHome, target.name, prepared.options.id)],
     };
     await withOutputIntent(bridgeHome, output, request.now, async () => {
-      await publishFile(destination.path, lines, destination.replace);
+      await publishFile(destination.path, lines, destination.replace, request.feedback);
       provenance();
     });
   } else {

@@ -2,6 +2,7 @@
  * What a library call takes from the environment, given by its caller (the CLI reads it once, at the edge):
  * nothing under lib/pipeline reads process.env.
  */
+import type { Feedback } from "../io/progress.ts";
 import type { Harness } from "../harnesses/types.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { InputError } from "../errors.ts";
@@ -36,8 +37,8 @@ export function targetVersionsFrom(registry: Registry, env: NodeJS.ProcessEnv): 
 /** The render options a writer for `target` takes from the caller's environment. */
 export function writerEnvironment(
   target: Harness,
-  options: EnvironmentOptions & { limits?: ReadLimits },
-): { env?: NodeJS.ProcessEnv; targetVersion?: string; limits?: ReadLimits } {
+  options: EnvironmentOptions & { limits?: ReadLimits; feedback?: Feedback },
+): { env?: NodeJS.ProcessEnv; targetVersion?: string; limits?: ReadLimits; feedback?: Feedback } {
   const version = options.targetVersions?.[target.name];
   // A word that is no version would be written into the target's records and compared as 0.0.0: bad input.
   if (version && !VERSION.test(version)) {
@@ -53,5 +54,6 @@ export function writerEnvironment(
     ...(version ? { targetVersion: version } : {}),
     // A writer copying a same-harness source reads its records again, with the limits the call was given.
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.feedback ? { feedback: options.feedback } : {}),
   };
 }

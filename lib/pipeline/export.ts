@@ -66,7 +66,7 @@ export async function exportSession(request: ExportRequest): Promise<Exported> {
         request.bridgeHome,
         output,
         now,
-        () => publishFile(path, lines, request.force ?? false),
+        () => publishFile(path, lines, request.force ?? false, request.feedback),
       );
     } else await writeLines((request.output as { fd: number }).fd, lines);
     return {

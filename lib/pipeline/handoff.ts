@@ -160,7 +160,7 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
   const dryRun = request.dryRun ?? false;
   const backupWanted = request.backup ?? true;
   // A handoff an earlier crash interrupted is finished or rolled back first: planning must see the store as is.
-  if (!dryRun && !request.recovered) await recoverIfInterrupted(request.bridgeHome);
+  if (!dryRun && !request.recovered) await recoverIfInterrupted(request.bridgeHome, request.feedback);
   // A Ctrl-C while the source is read or the plan made stops the handoff at the reader's next checkpoint with
   // nothing written; during the write it is rolled back (below).
   return await holdingSignals(() => handOff(request, registry, target, { now, force, dryRun, backupWanted }));
@@ -216,7 +216,12 @@ async function handOff(
     crashPoint("intent-written");
     let result: HandoffResult;
     try {
-      result = await plan.commit({ force, backup: backupWanted, backupFolder: intent.backupFolder });
+      result = await plan.commit({
+        force,
+        backup: backupWanted,
+        backupFolder: intent.backupFolder,
+        ...(request.feedback ? { feedback: request.feedback } : {}),
+      });
     } catch (error) {
       // The commit took back its own partial work; its backups copy a store that never changed.
       rmSync(intent.backupFolder, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import type { Harness, Homes, SessionSummary } from "../harnesses/types.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import { type BrokenStore, listEachStore, listStores, type StoreListed } from "../harnesses/stores.ts";
 import { canonicalCwd } from "../io/paths.ts";
+import type { Feedback } from "../io/progress.ts";
 import { newestFirst } from "./newest.ts";
 import { shortestUniquePrefixes } from "./reference.ts";
 
@@ -16,6 +17,8 @@ export interface ListRequest {
   cwd?: string;
   /** session-bridge's own folder: its listing cache serves the stores unchanged since the last listing. */
   bridgeHome?: string;
+  /** Who hears that the listing cache could not be kept (a link in its way). */
+  feedback?: Feedback;
 }
 
 export interface ListedSession extends SessionSummary {
@@ -42,7 +45,7 @@ const within = (sessions: readonly SessionSummary[], cwd: string | undefined) =>
 
 export async function listSessions(request: ListRequest): Promise<Listed> {
   const { sources, cwd } = scope(request);
-  const { sessions, broken } = await listStores(sources, request.homes, request.bridgeHome);
+  const { sessions, broken } = await listStores(sources, request.homes, request);
   // Unique among every session of the stores read, not only those in --cwd: the prefix is typed without it.
   const prefixes = shortestUniquePrefixes(sessions.map((s) => s.id));
   return {
@@ -57,7 +60,7 @@ export async function listSessions(request: ListRequest): Promise<Listed> {
  */
 export async function* listSessionsByStore(request: ListRequest): AsyncGenerator<StoreListed> {
   const { sources, cwd } = scope(request);
-  for await (const store of listEachStore(sources, request.homes, request.bridgeHome)) {
+  for await (const store of listEachStore(sources, request.homes, request)) {
     yield "broken" in store
       ? store
       : { harness: store.harness, sessions: newestFirst(within(store.sessions, cwd)) };

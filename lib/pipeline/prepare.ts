@@ -3,6 +3,7 @@
  * make text and proofs fit for the target, compute the loss report against the target's capabilities, and
  * build the handshake from it. Harness writers only render what this decides.
  */
+import type { Feedback } from "../io/progress.ts";
 import type { Message, NativeToolCall, Pending } from "../ir/schema.ts";
 import { type Messages, pipeMessages, type SessionStream } from "../ir/stream.ts";
 import type { Harness, RenderOptions } from "../harnesses/types.ts";
@@ -61,6 +62,8 @@ export interface ConversionRequest {
   targetVersion?: string;
   /** The limits the source's records are read again with, by a writer copying them (see RenderOptions.limits). */
   limits?: ReadLimits;
+  /** Where the writer reading the source's records again reports how far it is (see RenderOptions.feedback). */
+  feedback?: Feedback;
 }
 
 export interface PreparedConversion {
@@ -165,6 +168,7 @@ export async function prepareConversion(
     ...(request.env ? { env: request.env } : {}),
     ...(request.targetVersion ? { targetVersion: request.targetVersion } : {}),
     ...(request.limits ? { limits: request.limits } : {}),
+    ...(request.feedback ? { feedback: request.feedback } : {}),
   };
   if (request.handshake) {
     options.handshake = handshakeText(session, report, { target: target.name, cwd, now: request.now });

@@ -5,7 +5,7 @@
  * costs one directory listing otherwise. Nothing here prints.
  */
 import { holdingSignals } from "../io/interrupt.ts";
-import { notice } from "../io/notices.ts";
+import type { Feedback } from "../io/progress.ts";
 import type { LedgerEntry } from "../store/ledger.ts";
 import { hasIntents, intentSubject, listIntents, removeTornIntents, stillRunning } from "../store/intent.ts";
 import { carryOutRecovery, planRecovery, type RecoveryPlan } from "../store/recover.ts";
@@ -15,6 +15,8 @@ export interface RecoverRequest {
   bridgeHome: string;
   /** Plan only: nothing is changed. */
   dryRun?: boolean;
+  /** Where the recovery's long steps report, and a wait for a locked store is said (default: nowhere). */
+  feedback?: Feedback;
 }
 
 export interface RecoveredOperation {
@@ -49,7 +51,7 @@ export async function recover(request: RecoverRequest): Promise<RecoverOutcome> 
         continue;
       }
       const plan = planRecovery(intent, request.bridgeHome);
-      const entry = dryRun ? undefined : await carryOutRecovery(plan, request.bridgeHome);
+      const entry = dryRun ? undefined : await carryOutRecovery(plan, request.bridgeHome, request.feedback);
       const { command, source, target } = intentSubject(intent);
       operations.push({
         kind: command,
@@ -70,10 +72,13 @@ export async function recover(request: RecoverRequest): Promise<RecoverOutcome> 
  * Recovers first when an interrupted handoff may be left (cheap otherwise: one directory listing); each one
  * recovered is told as a notice.
  */
-export async function recoverIfInterrupted(bridgeHome: string): Promise<RecoveredOperation[]> {
+export async function recoverIfInterrupted(
+  bridgeHome: string,
+  feedback?: Feedback,
+): Promise<RecoveredOperation[]> {
   if (!hasIntents(bridgeHome)) return [];
-  const { operations } = await recover({ bridgeHome });
-  for (const o of operations) notice(recoveredLine(o, false));
+  const { operations } = await recover({ bridgeHome, feedback });
+  for (const o of operations) feedback?.notice?.(recoveredLine(o, false));
   return operations;
 }
 

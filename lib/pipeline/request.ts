@@ -4,6 +4,7 @@ import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import type { NamedSessions } from "../aliases/named.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
+import type { Feedback } from "../io/progress.ts";
 
 /** The limits a request carries, as library callers name them (lib/mod.ts). */
 export { DEFAULT_READ_LIMITS, type ReadLimits, readLimitsFrom } from "../io/jsonl.ts";
@@ -32,11 +33,18 @@ export interface StoresRequest {
    * reads them from its environment once, at its entry). Default: DEFAULT_READ_LIMITS.
    */
   limits?: ReadLimits;
+  /**
+   * Where this call's long steps report how far they are, and a wait a person should know about is said (the
+   * CLI: its stderr on a terminal; the TUI: its status line). Default: nowhere.
+   */
+  feedback?: Feedback;
 }
 
-/** The read options a request's limits make (none given: the store's defaults). */
-export const readOptionsOf = ({ limits }: Pick<StoresRequest, "limits">): ReadOptions =>
-  limits ? { limits } : {};
+/** The read options a request makes (none given: the store's defaults, nothing reported). */
+export const readOptionsOf = ({ limits, feedback }: Pick<StoresRequest, "limits" | "feedback">): ReadOptions => ({
+  ...(limits ? { limits } : {}),
+  ...(feedback ? { feedback } : {}),
+});
 
 /**
  * A harness as a library caller names it: the descriptor itself (what the CLI resolved from its flag, so it is

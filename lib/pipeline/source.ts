@@ -1,4 +1,5 @@
 /** What a library call hands off or converts: a reference to resolve in the stores, or a session. */
+import type { Feedback } from "../io/progress.ts";
 import type { Session } from "../ir/schema.ts";
 import type { SessionStream } from "../ir/stream.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
@@ -24,6 +25,7 @@ export interface SourceContext {
   /** The caller's environment, for the `current` reference. */
   env?: NodeJS.ProcessEnv;
   limits?: ReadLimits;
+  feedback?: Feedback;
 }
 
 /**

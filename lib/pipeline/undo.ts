@@ -4,6 +4,7 @@
  * and unless it is a dry run carry that out and apply the backup retention rule. A dry run says what the real
  * undo would do, a refusal included. Nothing here prints.
  */
+import type { Feedback } from "../io/progress.ts";
 import { restoreAliases, type RestoredAlias } from "../aliases/follow.ts";
 import { InputError, RefusedError } from "../errors.ts";
 import { holdingSignals } from "../io/interrupt.ts";
@@ -32,6 +33,8 @@ export interface UndoRequest {
    * command, before any store is read), so the undo does not look again. Absent, it recovers first.
    */
   recovered?: boolean;
+  /** Where the undo's long steps report, and a wait for a lock is said (default: nowhere). */
+  feedback?: Feedback;
 }
 
 export interface UndoOutcome {
@@ -68,7 +71,7 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
   }
   const dryRun = request.dryRun ?? false;
   // A handoff a crash interrupted is finished first, so the newest handoff is really the newest.
-  if (!dryRun && !request.recovered) await recoverIfInterrupted(bridgeHome);
+  if (!dryRun && !request.recovered) await recoverIfInterrupted(bridgeHome, request.feedback);
   const chosen = chosenOperation(bridgeHome, ref);
   // Undos of one operation run one at a time, from their first read: planned while another carries it out,
   // an undo would see its half-done work as changes, or remove what that one already removed.
@@ -77,7 +80,7 @@ export async function undo(request: UndoRequest): Promise<UndoOutcome> {
     const entry = pendingOperations(bridgeHome).find((e) => e.op === chosen);
     if (!entry) throw alreadyUndone(chosen);
     return await undoEntry(entry, request, dryRun);
-  });
+  }, request.feedback);
 }
 
 /** The operation `ref` names (a prefix of its id), or the newest pending one when there is no `ref`. */
@@ -101,7 +104,7 @@ async function undoEntry(entry: LedgerEntry, request: UndoRequest, dryRun: boole
   const refusal = undoRefusal(plan, force);
   const { backups, warnings } = dryRun
     ? { backups: [], warnings: [] }
-    : await holdingSignals(() => carryOutUndo(plan, force, now, bridgeHome));
+    : await holdingSignals(() => carryOutUndo(plan, force, now, bridgeHome, request.feedback));
   const pruned = dryRun ? undefined : applyRetention(bridgeHome, now);
   // The names the handoff bound go back to what they named before it.
   const aliases = dryRun ? undefined : await restoreAliases(bridgeHome, entry.op);

@@ -12,7 +12,7 @@ import { closeSync, fstatSync, openSync, readFileSync, statSync, unlinkSync, wri
 import { hostname, uptime } from "node:os";
 import { join } from "node:path";
 import { fileSystemReason, RefusedError } from "../errors.ts";
-import { notice } from "../io/notices.ts";
+import type { Feedback } from "../io/progress.ts";
 import { processAlive } from "./intent.ts";
 
 /** A lock file left empty (its holder killed between creating and filling it) is stale after this long. */
@@ -38,10 +38,12 @@ export async function withOperationLock<T>(
   bridgeHome: string,
   op: string,
   body: () => Promise<T>,
+  /** Who hears that another process holds it, while this one waits. */
+  feedback?: Feedback,
 ): Promise<T> {
   const path = operationLockPath(bridgeHome, op);
   const mine = `${process.pid} ${hostname()} ${randomUUID()}`;
-  await acquire(path, mine, op);
+  await acquire(path, mine, op, feedback);
   try {
     return await body();
   } finally {
@@ -49,7 +51,7 @@ export async function withOperationLock<T>(
   }
 }
 
-async function acquire(path: string, mine: string, op: string): Promise<void> {
+async function acquire(path: string, mine: string, op: string, feedback?: Feedback): Promise<void> {
   let told = false;
   for (;;) {
     if (created(path, mine)) return;
@@ -63,7 +65,7 @@ async function acquire(path: string, mine: string, op: string): Promise<void> {
     // Told once its holder has filled it in (an empty lock is being created this instant).
     if (!told && seen.content) {
       const [pid, host] = seen.content.split(" ");
-      notice(`operation ${op} is being undone by process ${pid} on ${host}: waiting for it (lock ${path})`);
+      feedback?.notice?.(`operation ${op} is being undone by process ${pid} on ${host}: waiting for it (lock ${path})`);
       told = true;
     }
     await pause();

@@ -13,6 +13,7 @@
  * file removed or put back, the ledger told), its remaining steps are carried out and the ledger says undone;
  * if not, its own backups go and the handoff stays pending, undoable again.
  */
+import type { Feedback } from "../io/progress.ts";
 import { existsSync, readdirSync, rmdirSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { MANIFEST, readManifest } from "./backup.ts";
@@ -107,6 +108,7 @@ function planHandoffRecovery(intent: Intent): RecoveryPlan {
 export async function carryOutRecovery(
   plan: RecoveryPlan,
   bridgeHome: string,
+  feedback?: Feedback,
 ): Promise<LedgerEntry | undefined> {
   const { intent } = plan;
   if (intent.kind === "output") {
@@ -117,7 +119,7 @@ export async function carryOutRecovery(
   if (intent.kind === "undo") {
     // Finishing runs the undo's own remaining steps; either way its debris goes (a rollback: its backups too).
     if (plan.action === "complete") {
-      await applyUndo(intent, { finishing: true });
+      await applyUndo(intent, { finishing: true, feedback });
       noteUndone(intent, bridgeHome, new Date(intent.at));
     }
     for (const path of plan.remove) {

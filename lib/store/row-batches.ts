@@ -10,7 +10,7 @@
  */
 import type { DatabaseSync } from "node:sqlite";
 import { quoteIdent, type StagedRows } from "./sqlite.ts";
-import { startProgress } from "../io/progress.ts";
+import { type Feedback, startProgress } from "../io/progress.ts";
 import { yieldAndCheckpoint } from "../io/interrupt.ts";
 
 /** A statement in batches: yields the rows done so far after each batch, returns the rows done in all. */
@@ -20,8 +20,13 @@ export type Batches = Generator<number, number, void>;
  * Runs `batches` as one progress step over `total` rows (or more, if they find more), and lets a signal in
  * after each batch: under holdingSignals a Ctrl-C then throws, and the transaction they run in rolls back.
  */
-export async function inBatches(what: string, total: number, batches: Batches): Promise<number> {
-  const step = startProgress(what, "rows", total);
+export async function inBatches(
+  what: string,
+  total: number,
+  batches: Batches,
+  feedback?: Feedback,
+): Promise<number> {
+  const step = startProgress(feedback, what, "rows", total);
   try {
     for (;;) {
       const next = batches.next();

@@ -23,9 +23,8 @@ import { DiskFullError, InputError, messageOf, RefusedError } from "../errors.ts
 import { refuseLinkedFile } from "../io/links.ts";
 import { regularFileIfPresent } from "../io/file-kind.ts";
 import { checkpoint, yieldAndCheckpoint } from "../io/interrupt.ts";
-import { notice } from "../io/notices.ts";
 import { crashPoint } from "../io/crash-points.ts";
-import { startProgress } from "../io/progress.ts";
+import { type Feedback, startProgress } from "../io/progress.ts";
 import { backupTarget, recordCopy } from "./backup.ts";
 
 const HEADER = "SQLite format 3\u0000";
@@ -492,10 +491,15 @@ function sqlValue(value: unknown): SqlValue {
  * An online backup (SQLite's backup API: a consistent snapshot even while another process writes) into
  * `dir`, returning its path. The backup is recorded with the database it copies, for the retention rule.
  */
-export async function onlineBackup(db: DatabaseSync, dir: string, name: string): Promise<string> {
+export async function onlineBackup(
+  db: DatabaseSync,
+  dir: string,
+  name: string,
+  feedback?: Feedback,
+): Promise<string> {
   const target = backupTarget(dir, name);
   try {
-    const step = startProgress(`backing up ${db.location() ?? name}`, "pages");
+    const step = startProgress(feedback, `backing up ${db.location() ?? name}`, "pages");
     try {
       await backup(db, target, {
         progress: ({ totalPages, remainingPages }) => step.advance(totalPages - remainingPages, totalPages),
@@ -531,7 +535,11 @@ const LOCK_WAIT_MS = 30_000;
  * holds the database open makes us wait, never fail half-way. The wait is many short attempts with the event
  * loop free in between, so a Ctrl-C while waiting stops the write at once. Any error rolls back.
  */
-export async function immediateTransaction<T>(db: DatabaseSync, work: () => T | Promise<T>): Promise<T> {
+export async function immediateTransaction<T>(
+  db: DatabaseSync,
+  work: () => T | Promise<T>,
+  feedback?: Feedback,
+): Promise<T> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   db.exec(`PRAGMA busy_timeout = ${LOCK_ATTEMPT_MS}`);
   try {
@@ -543,7 +551,7 @@ export async function immediateTransaction<T>(db: DatabaseSync, work: () => T | 
       } catch (error) {
         if (!isBusy(error)) throw error;
         if (attempt === 0) {
-          notice(
+          feedback?.notice?.(
             `${db.location() ?? "the database"} is locked by another process: waiting up to ${
               LOCK_WAIT_MS / 1000
             } s (Ctrl-C stops and changes nothing)`,

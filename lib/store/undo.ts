@@ -5,6 +5,7 @@
  * handoff, an undo writes its intent first (lib/store/intent.ts), so a kill during it is finished or rolled
  * back by recovery (lib/store/recover.ts) and the ledger never says undone what is not, or pending what is gone.
  */
+import type { Feedback } from "../io/progress.ts";
 import { existsSync, rmSync, unlinkSync } from "node:fs";
 import { basename } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
@@ -130,6 +131,7 @@ export async function carryOutUndo(
   force: boolean,
   now: Date,
   bridgeHome: string,
+  feedback?: Feedback,
 ): Promise<{ backups: string[]; warnings: string[] }> {
   const refusal = undoRefusal(plan, force);
   if (refusal) throw new RefusedError(refusal);
@@ -146,7 +148,7 @@ export async function carryOutUndo(
   let committed = false;
   let backups: string[];
   try {
-    backups = await applyUndo(intent, { commit: () => (committed = true) });
+    backups = await applyUndo(intent, { commit: () => (committed = true), feedback });
   } catch (error) {
     // Nothing was changed yet: the backups taken for this undo copy an unchanged store. Once something was,
     // the intent stays, and the next command finishes the undo.
@@ -187,7 +189,11 @@ const rowsChanged = (rows: IntentRows): boolean =>
  */
 export async function applyUndo(
   intent: UndoIntent,
-  { finishing = false, commit = () => {} }: { finishing?: boolean; commit?: () => void } = {},
+  { finishing = false, commit = () => {}, feedback }: {
+    finishing?: boolean;
+    commit?: () => void;
+    feedback?: Feedback;
+  } = {},
 ): Promise<string[]> {
   const saved = intent.backupFolder;
   const backups: string[] = [];
@@ -204,8 +210,8 @@ export async function applyUndo(
     }
     const db = openForWrite(database);
     try {
-      backups.push(await onlineBackup(db, saved, basename(database)));
-      await deleteRows(db, rows);
+      backups.push(await onlineBackup(db, saved, basename(database), feedback));
+      await deleteRows(db, rows, feedback);
       committing();
     } finally {
       db.close();
@@ -237,7 +243,7 @@ export function noteUndone(intent: UndoIntent, bridgeHome: string, now: Date): v
  * Deletes the rows in one transaction, putting back those the handoff replaced from its backup; a long
  * session's rows go a batch at a time, each step saying how far it is (lib/store/row-batches.ts).
  */
-async function deleteRows(db: DatabaseSync, rows: KeyedRows[]): Promise<void> {
+async function deleteRows(db: DatabaseSync, rows: KeyedRows[], feedback?: Feedback): Promise<void> {
   // SQLite cannot attach inside a transaction: the backups rows are restored from are attached first.
   const sources = [...new Set(rows.flatMap((r) => (r.restoreFrom ? [r.restoreFrom] : [])))];
   sources.forEach((file, i) => db.prepare(`ATTACH DATABASE ? AS ${quoteIdent(`saved${i}`)}`).run(file));
@@ -251,7 +257,7 @@ async function deleteRows(db: DatabaseSync, rows: KeyedRows[]): Promise<void> {
       const values = names.map((n) => row.key[n]!);
       const count = row.count ?? 1;
       const removing = deleteInBatches(db, row.table, where, values, count);
-      await inBatches(`removing ${row.table} rows from ${database}`, count, removing);
+      await inBatches(`removing ${row.table} rows from ${database}`, count, removing, feedback);
       if (!row.restoreFrom) continue;
       const from = `${quoteIdent(`saved${sources.indexOf(row.restoreFrom)}`)}.${quoteIdent(row.table)}`;
       const columns = tableColumns(db, row.table).map((c) => c.name);
@@ -259,9 +265,9 @@ async function deleteRows(db: DatabaseSync, rows: KeyedRows[]): Promise<void> {
         n: number;
       };
       const restoring = insertInBatches(db, { into: row.table, columns, from, where, values }, saved.n);
-      await inBatches(`restoring ${row.table} rows into ${database}`, saved.n, restoring);
+      await inBatches(`restoring ${row.table} rows into ${database}`, saved.n, restoring, feedback);
     }
-  });
+  }, feedback);
   sources.forEach((_, i) => db.exec(`DETACH DATABASE ${quoteIdent(`saved${i}`)}`));
 }
 

@@ -3,7 +3,16 @@
  * sized to the terminal and redrawn when it is resized. Failures show as a message line, never a crash.
  */
 import { PassThrough } from "node:stream";
-import { Component, type ErrorInfo, type ReactNode, useCallback, useEffect, useRef, useState } from "react";
+import {
+  Component,
+  type ErrorInfo,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { Box, render, Text, useApp, useInput, useWindowSize } from "ink";
 import type { HandedOff } from "../mod.ts";
 import {
@@ -25,9 +34,7 @@ import { HelpScreen } from "./footer.tsx";
 import { eachKey, type KeyHandler, type KeyHelp, KeyTarget, useKeys } from "./keys.ts";
 import { clip, field } from "./text.ts";
 import { messageOf } from "../errors.ts";
-import { onProgress } from "../io/progress.ts";
 import { progressTracker, SHOWN_AFTER_MS } from "../io/progress-display.ts";
-import { onNotice } from "../io/notices.ts";
 
 type Screen =
   | { kind: "transcript"; row: Row }
@@ -59,13 +66,24 @@ export function App(props: AppProps) {
   const width = Math.max(40, size.columns);
   const height = Math.max(12, size.rows - 1);
   const { exit } = useApp();
-  const { context } = props;
+  const [message, setMessage] = useState("");
+  // The library's long steps (reading a session to plan, registering it) and its notices (a store locked by
+  // a running harness) show on the status line: the screen is the TUI's, a line drawn on stderr would land
+  // in the middle of it. They reach it through the context every call of the library is given.
+  const [progress, setProgress] = useState<string | undefined>(undefined);
+  const context = useMemo(() => {
+    const tracker = progressTracker({ afterMs: props.progressAfterMs ?? SHOWN_AFTER_MS }, setProgress);
+    const notice = (line: string) => {
+      tracker.clear();
+      setMessage(line);
+    };
+    return { ...props.context, feedback: { progress: tracker.listener, notice } };
+  }, [props.context]);
   const [listing, setListing] = useState<Listing>(() => pendingListing(context));
   const [details, setDetails] = useState<Map<string, Detail | Error>>(new Map());
   const [ends, setEnds] = useState<ReadonlyMap<string, Ends>>(new Map());
   const [stack, setStack] = useState<Screen[]>([]);
   const [help, setHelp] = useState<KeyHelp[] | undefined>(undefined);
-  const [message, setMessage] = useState("");
 
   // Each reload starts a new listing; one still arriving from an earlier reload is dropped, not merged.
   const generation = useRef(0);
@@ -97,22 +115,6 @@ export function App(props: AppProps) {
     });
   }, [context]);
   useEffect(reload, []);
-  // The library's long steps (reading a session to plan, registering it) and its notices (a store locked by
-  // a running harness) show on the status line: the screen is the TUI's, a line drawn on stderr would land
-  // in the middle of it.
-  const [progress, setProgress] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    const tracker = progressTracker({ afterMs: props.progressAfterMs ?? SHOWN_AFTER_MS }, setProgress);
-    const previousProgress = onProgress(tracker.listener);
-    const previousNotice = onNotice((line) => {
-      tracker.clear();
-      setMessage(line);
-    });
-    return () => {
-      onProgress(previousProgress);
-      onNotice(previousNotice);
-    };
-  }, []);
   // The bench times these: the first rows on screen (or every store answered with none), then every store.
   const firstRowsSeen = useRef(false);
   const allListedSeen = useRef(false);

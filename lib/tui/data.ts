@@ -29,7 +29,7 @@ import {
   type UndoOutcome,
 } from "../mod.ts";
 import { heldOpen } from "../io/held-open.ts";
-import type { ReadLimits } from "../mod.ts";
+import type { Feedback, ReadLimits } from "../mod.ts";
 import type { Row } from "./row.ts";
 import { type Ends, keptEnds } from "./search.ts";
 
@@ -42,6 +42,10 @@ export interface TuiContext {
   targetVersions: Readonly<Record<string, string>>;
   /** The limits every session is read with (the CLI's, from its environment); absent, the defaults. */
   limits?: ReadLimits;
+  /**
+   * Where the library's long steps and notices go (the App's status line, which sets it); absent, nowhere.
+   */
+  feedback?: Feedback;
   /** The directory the TUI was started in (the "this directory" narrowing). */
   cwd: string;
   now: () => Date;
@@ -131,8 +135,8 @@ export async function* listingsOf(context: TuiContext): AsyncGenerator<Listing> 
       live: Number.isFinite(changed) && now - changed >= -5_000 && now - changed < LIVE_WINDOW_MS,
     };
   };
-  const { registry, homes, bridgeHome } = context;
-  for await (const store of listByStore({ registry, homes, bridgeHome })) {
+  const { registry, homes, bridgeHome, feedback } = context;
+  for await (const store of listByStore({ registry, homes, bridgeHome, ...(feedback ? { feedback } : {}) })) {
     const pending = listing.pending.filter((h) => h !== store.harness);
     listing = "broken" in store ? { ...listing, broken: [...listing.broken, store.broken], pending } : {
       rows: [...listing.rows, ...store.sessions.map(rowOf)].sort((a, b) => newerFirst(a.summary, b.summary)),
@@ -169,8 +173,16 @@ const textOf = (message: Session["messages"][number]): string =>
 
 /** The row's session, by its path in its harness (never by a reference another session could answer to). */
 function loadSession(context: TuiContext, row: Row) {
-  const { registry, homes, bridgeHome, limits } = context;
-  return load({ registry, homes, bridgeHome, limits, ref: row.summary.path, from: row.summary.harness });
+  const { registry, homes, bridgeHome, limits, feedback } = context;
+  return load({
+    registry,
+    homes,
+    bridgeHome,
+    limits,
+    ...(feedback ? { feedback } : {}),
+    ref: row.summary.path,
+    from: row.summary.harness,
+  });
 }
 
 export async function loadDetail(context: TuiContext, row: Row): Promise<Detail> {
@@ -216,6 +228,7 @@ function request(context: TuiContext, row: Row, choices: HandoffChoices): Omit<H
     env: context.env,
     targetVersions: context.targetVersions,
     limits: context.limits,
+    ...(context.feedback ? { feedback: context.feedback } : {}),
     source: { ref: row.summary.path, from: row.summary.harness },
     to: choices.to,
     ...(choices.cwd ? { cwd: choices.cwd } : {}),
@@ -256,7 +269,8 @@ export function planUndo(context: TuiContext, op: string, force: boolean): Promi
 }
 
 export async function carryOutUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
-  const done = await undo({ bridgeHome: context.bridgeHome, op, force });
+  const { bridgeHome, feedback } = context;
+  const done = await undo({ bridgeHome, op, force, ...(feedback ? { feedback } : {}) });
   warnAll(context, done.warnings);
   auditUndo(context.bridgeHome, done, "tui", warnOf(context));
   return done;

@@ -6,14 +6,13 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Session } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
-import { DEFAULT_READ_LIMITS, openRecords, readJsonl, type ReadLimits, streams } from "../../io/jsonl.ts";
+import { DEFAULT_READ_LIMITS, openRecords, readJsonl, streams } from "../../io/jsonl.ts";
 import type { ReadOptions } from "../types.ts";
 import { InputError } from "../../errors.ts";
 import { decodeClaude, decodeClaudeStreamed, type TranscriptLines } from "./decode.ts";
 
 export async function readClaudeSession(path: string, options: ReadOptions = {}): Promise<Session> {
-  const limits = options.limits ?? DEFAULT_READ_LIMITS;
-  return await decodeClaude(transcriptLines(path, limits), subagentLines(path, limits));
+  return await decodeClaude(transcriptLines(path, options), subagentLines(path, options));
 }
 
 /** The session to convert: held while it is small, its live thread streamed from the file once it is large. */
@@ -22,23 +21,23 @@ export async function openClaudeSession(path: string, options: ReadOptions = {})
   if (existsSync(path) && !streams(statSync(path).size, limits)) {
     return await readClaudeSession(path, options);
   }
-  return await decodeClaudeStreamed(transcriptLines(path, limits), subagentLines(path, limits), {
-    open: () => openRecords(path),
+  return await decodeClaudeStreamed(transcriptLines(path, options), subagentLines(path, options), {
+    open: () => openRecords(path, options.feedback),
   });
 }
 
-function subagentLines(path: string, limits: ReadLimits): TranscriptLines[] {
+function subagentLines(path: string, options: ReadOptions): TranscriptLines[] {
   if (!existsSync(path)) throw new InputError(`${path}: no such session file`);
   const dir = join(dirname(path), basename(path, ".jsonl"), "subagents");
   return existsSync(dir)
     ? readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort().map((f) =>
-      transcriptLines(join(dir, f), limits)
+      transcriptLines(join(dir, f), options)
     )
     : [];
 }
 
 /** A transcript's records, read lazily as the codec asks for them. */
-function transcriptLines(path: string, { maxRecordBytes }: ReadLimits): TranscriptLines {
+function transcriptLines(path: string, { limits = DEFAULT_READ_LIMITS, feedback }: ReadOptions): TranscriptLines {
   const tail = {};
-  return { path, lines: readJsonl(path, tail, { maxRecordBytes }), tail };
+  return { path, lines: readJsonl(path, tail, { maxRecordBytes: limits.maxRecordBytes, feedback }), tail };
 }

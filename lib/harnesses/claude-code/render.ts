@@ -14,7 +14,7 @@ export function renderClaude(
 ): AsyncGenerator<string> {
   const { maxRecordBytes } = options.limits ?? DEFAULT_READ_LIMITS;
   const source = session.meta.harness === "claude-code" && session.meta.path
-    ? readJsonl(session.meta.path, {}, { maxRecordBytes })
+    ? readJsonl(session.meta.path, {}, { maxRecordBytes, feedback: options.feedback })
     : undefined;
   return encodeClaude(session, options, targetVersion, source);
 }
@@ -22,8 +22,8 @@ export function renderClaude(
 /** A subagent transcript of the source, retargeted to the new session. */
 export function copyTranscript(
   path: string,
-  options: Pick<RenderOptions, "id" | "cwd" | "model" | "limits">,
+  options: Pick<RenderOptions, "id" | "cwd" | "model" | "limits" | "feedback">,
 ): AsyncGenerator<string> {
   const { maxRecordBytes } = options.limits ?? DEFAULT_READ_LIMITS;
-  return copyRecords(readJsonl(path, {}, { maxRecordBytes }), options);
+  return copyRecords(readJsonl(path, {}, { maxRecordBytes, feedback: options.feedback }), options);
 }

@@ -16,7 +16,8 @@ export async function readCodexSession(path: string, options: ReadOptions = {}):
   assertExists(path);
   const tail = {};
   const { maxRecordBytes } = options.limits ?? DEFAULT_READ_LIMITS;
-  const session = await decodeCodex({ path, lines: readJsonl(path, tail, { maxRecordBytes }), tail });
+  const { feedback } = options;
+  const session = await decodeCodex({ path, lines: readJsonl(path, tail, { maxRecordBytes, feedback }), tail });
   return titled(session, path, () => titleFromFirstUserText(session));
 }
 
@@ -26,11 +27,12 @@ export async function openCodexSession(path: string, options: ReadOptions = {}):
   const limits = options.limits ?? DEFAULT_READ_LIMITS;
   if (!streams(statSync(path).size, limits)) return await readCodexSession(path, options);
   const { maxRecordBytes } = limits;
+  const { feedback } = options;
   const { session, firstUserTitle } = await decodeCodexStreamed({
     path,
     open: (start) => {
       const tail = {};
-      return { lines: readJsonl(path, tail, start ? { start, maxRecordBytes } : { maxRecordBytes }), tail };
+      return { lines: readJsonl(path, tail, { ...(start ? { start } : {}), maxRecordBytes, feedback }), tail };
     },
   });
   return titled(session, path, () => firstUserTitle);

@@ -217,7 +217,7 @@ function copyNotes(described: RolloutDescription | undefined): ReportEntry[] {
 
 async function publishAndRegister(
   { id, file, database, row, previous, clash }: Planned,
-  { force, backup, backupFolder: saved }: CommitOptions,
+  { force, backup, backupFolder: saved, feedback }: CommitOptions,
 ): Promise<Committed> {
   const created: string[] = [];
   const written: string[] = [];
@@ -228,7 +228,7 @@ async function publishAndRegister(
   try {
     // A replaced row lives only in the database: its backup is taken even under --no-backup, and undo puts the
     // row back from it.
-    databaseBackup = backup || previous ? await onlineBackup(db, saved, basename(database)) : undefined;
+    databaseBackup = backup || previous ? await onlineBackup(db, saved, basename(database), feedback) : undefined;
     if (databaseBackup) backups.push(databaseBackup);
     // A link there, even a dangling one, is replaced, and so saved (as the link it is) for undo to put back.
     const existed = entryPresent(file.path);
@@ -242,12 +242,12 @@ async function publishAndRegister(
         unlinkSync(moved);
       }
       ensureDir(dirname(file.path), created);
-      await publishFile(file.path, file.lines(), force);
+      await publishFile(file.path, file.lines(), force, feedback);
       if (!existed) written.push(file.path);
       await immediateTransaction(db, () => {
         if (previous) db.prepare(`DELETE FROM ${TABLE} WHERE id = ?`).run(id);
         insertRow(db, TABLE, row);
-      });
+      }, feedback);
     } catch (error) {
       for (const path of written) unlinkSync(path);
       for (const r of replaced) copyIntoPlace(r.backup, r.path);

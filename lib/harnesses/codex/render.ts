@@ -27,9 +27,9 @@ export function rolloutLines(
 /** A Codex source's rollout records, for a copy; none for any other source. */
 export function sourceRecords(
   session: SessionHead,
-  { limits = DEFAULT_READ_LIMITS }: Pick<RenderOptions, "limits">,
+  { limits = DEFAULT_READ_LIMITS, feedback }: Pick<RenderOptions, "limits" | "feedback">,
 ): AsyncGenerator<JsonlLine> | undefined {
   return isCopy(session)
-    ? readJsonl(session.meta.path!, {}, { maxRecordBytes: limits.maxRecordBytes })
+    ? readJsonl(session.meta.path!, {}, { maxRecordBytes: limits.maxRecordBytes, feedback })
     : undefined;
 }

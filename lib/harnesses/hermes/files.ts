@@ -9,7 +9,8 @@ import { basename } from "node:path";
 import { InputError } from "../../errors.ts";
 import type { Session } from "../../ir/schema.ts";
 import { assertRecordTime, assertStoredTime } from "../../ir/clock.ts";
-import { readJsonl, type ReadLimits } from "../../io/jsonl.ts";
+import { DEFAULT_READ_LIMITS, readJsonl } from "../../io/jsonl.ts";
+import type { ReadOptions } from "../types.ts";
 import { assertRegularFile } from "../../io/file-kind.ts";
 import { DriftCollector } from "../../schemas/drift.ts";
 import { VALIDATORS } from "../../generated/validators/hermes.ts";
@@ -119,9 +120,12 @@ function withSecondsTimestamp(message: HermesMessage): HermesMessage {
  * line one session with `messages`). An export holding several sessions is refused: name one with
  * `hermes sessions export --session-id`.
  */
-export async function readHermesJsonl(path: string, { maxRecordBytes }: ReadLimits): Promise<FileSession> {
+export async function readHermesJsonl(
+  path: string,
+  { limits = DEFAULT_READ_LIMITS, feedback }: ReadOptions,
+): Promise<FileSession> {
   const tail: { truncatedLine?: number } = {};
-  const lines = readJsonl(path, tail, { maxRecordBytes });
+  const lines = readJsonl(path, tail, { maxRecordBytes: limits.maxRecordBytes, feedback });
   const first = await lines.next();
   if (first.done || !isObject(first.value.value)) {
     throw new InputError(`${path}: no Hermes session in this file`);

@@ -7,7 +7,7 @@ import { decodeHermes, decodeHermesStreamed } from "./decode.ts";
 import { loadSource } from "./source.ts";
 
 export async function readHermesSession(path: string, options: ReadOptions = {}): Promise<Session> {
-  return decodeHermes(await loadSource(path, options.limits));
+  return decodeHermes(await loadSource(path, options));
 }
 
 /**
@@ -16,7 +16,7 @@ export async function readHermesSession(path: string, options: ReadOptions = {})
  */
 export async function openHermesSession(path: string, options: ReadOptions = {}): Promise<SessionStream> {
   const limits = options.limits ?? DEFAULT_READ_LIMITS;
-  const source = await loadSource(path, limits);
+  const source = await loadSource(path, options);
   return source.storedBytes && streams(source.storedBytes(), limits)
     ? decodeHermesStreamed(source)
     : decodeHermes(source);

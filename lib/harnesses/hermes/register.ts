@@ -35,7 +35,7 @@ import { keptSystemPrompt, targetRows, type TargetSettings } from "./target.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
 import { setAsideCount } from "./copy.ts";
 import { checkHermesId } from "./ids.ts";
-import { startProgress } from "../../io/progress.ts";
+import { type Feedback, startProgress } from "../../io/progress.ts";
 import { deleteInBatches, inBatches, moveStaged } from "../../store/row-batches.ts";
 import { isLink } from "../../io/links.ts";
 
@@ -85,7 +85,7 @@ export async function planHermes(
     return refusedPlan(plan, refuse.noStore("Hermes", home.dir, "hermes").message);
   }
   if (isLink(database)) return refusedPlan(plan, refuse.linked(database).message);
-  const source = await sameHarnessSource(session, options.limits);
+  const source = await sameHarnessSource(session, options);
   const rowOptions = { ...options, ...(title ? { title } : {}) };
   const kept = {
     system_prompt: source ? keptSystemPrompt(source, session, rowOptions) : null,
@@ -392,17 +392,17 @@ const PROGRESS_ROWS = 256;
  */
 async function insertSession(
   planned: Planned,
-  { backup, force, backupFolder }: CommitOptions,
+  { backup, force, backupFolder, feedback }: CommitOptions,
 ): Promise<Committed> {
   const { id, database, title } = planned;
   const db = openForWrite(database);
   try {
     // Replacing needs the backup even under --no-backup: undo restores the replaced rows from it.
     const replacing = force && hasClash(findClash(db, id, title));
-    const backups = backup || replacing ? [await onlineBackup(db, backupFolder, "state.db")] : [];
+    const backups = backup || replacing ? [await onlineBackup(db, backupFolder, "state.db", feedback)] : [];
     const columns = storeColumns(db, database);
     const rows = targetRows(planned.session, planned.options, planned.settings, planned.source);
-    const step = startProgress(`preparing rows for ${database}`, "rows");
+    const step = startProgress(feedback, `preparing rows for ${database}`, "rows");
     const staged = await stageRows(db, "messages", storedRows(rows.messages, columns), (n) => {
       if (n % PROGRESS_ROWS === 0) step.advance(n);
     }).finally(() => step.finish());
@@ -411,13 +411,13 @@ async function insertSession(
       const clash = findClash(db, id, title);
       const refusal = refusalOf(db, database, id, title, clash, force);
       if (refusal) throw new RefusedError(refusal);
-      if (clash.takenId) await removeSession(db, database, clash.takenId);
+      if (clash.takenId) await removeSession(db, database, clash.takenId, feedback);
       if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
       insertRow(db, "sessions", only(rows.session(), columns.sessions));
       // Hermes's full-text triggers make this the long part of a handoff: seconds for a long session.
-      await inBatches(`registering in ${database}`, staged.count, moveStaged(db, staged));
+      await inBatches(`registering in ${database}`, staged.count, moveStaged(db, staged), feedback);
       return clash;
-    });
+    }, feedback);
     // What undo restores from the backup: the replaced session's rows, the title's previous holder.
     const saved = clash.takenId || clash.titleOwner ? { restoreFrom: backups[0]! } : {};
     return {
@@ -445,10 +445,15 @@ async function insertSession(
 }
 
 /** Deletes the session `id` replaces (under --force), its messages a batch at a time, saying how far it is. */
-async function removeSession(db: DatabaseSync, database: string, id: string): Promise<void> {
+async function removeSession(
+  db: DatabaseSync,
+  database: string,
+  id: string,
+  feedback?: Feedback,
+): Promise<void> {
   const rows = db.prepare("SELECT count(*) AS n FROM messages WHERE session_id = ?").get(id) as { n: number };
   const what = `removing the replaced session's rows from ${database}`;
-  await inBatches(what, rows.n, deleteInBatches(db, "messages", `"session_id" = ?`, [id], rows.n));
+  await inBatches(what, rows.n, deleteInBatches(db, "messages", `"session_id" = ?`, [id], rows.n), feedback);
   db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
 }
 

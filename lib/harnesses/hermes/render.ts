@@ -32,7 +32,7 @@ export async function* renderHermes(
   session: SessionStream,
   options: RenderOptions,
 ): AsyncGenerator<Rendered> {
-  const source = await sameHarnessSource(session, options.limits);
+  const source = await sameHarnessSource(session, options);
   // Stored rows are exported as they are; a snapshot or transcript becomes the rows Hermes would store.
   if (source?.kind === "rows") {
     yield* exportedAsStored(source, session, options);

@@ -9,7 +9,7 @@ import { InputError } from "../../errors.ts";
 import type { DriftEntry, Session } from "../../ir/schema.ts";
 import type { SessionHead } from "../../ir/stream.ts";
 import { isSqliteFile, openReadOnly } from "../../store/sqlite.ts";
-import { DEFAULT_READ_LIMITS, type ReadLimits } from "../../io/jsonl.ts";
+import type { ReadOptions } from "../types.ts";
 import { chainMessages, conversationChain, storedBytes, storeShape } from "./database.ts";
 import { type FileSession, readHermesJsonl, readSnapshot } from "./files.ts";
 import type { HermesMessage, SessionRecord } from "./message.ts";
@@ -44,14 +44,11 @@ export interface HermesSource {
   notices: string[];
 }
 
-export async function loadSource(
-  path: string,
-  limits: ReadLimits = DEFAULT_READ_LIMITS,
-): Promise<HermesSource> {
+export async function loadSource(path: string, options: ReadOptions = {}): Promise<HermesSource> {
   const { file, id } = parseLocator(path);
   if (!existsSync(file)) throw new InputError(`${path}: no such session file or database`);
   if (id !== undefined || file.endsWith(".db") || isSqliteFile(file)) return databaseSource(file, id);
-  const read: FileSession = file.endsWith(".json") ? readSnapshot(file) : await readHermesJsonl(file, limits);
+  const read: FileSession = file.endsWith(".json") ? readSnapshot(file) : await readHermesJsonl(file, options);
   return {
     kind: read.exported ? "rows" : "file",
     path: file,
@@ -131,9 +128,9 @@ function onlyConversation(db: ReturnType<typeof openReadOnly>, file: string): st
 /** A Hermes source's rows, for a same-harness copy; none for any other source. */
 export async function sameHarnessSource(
   session: SessionHead,
-  limits?: ReadLimits,
+  options: ReadOptions,
 ): Promise<HermesSource | undefined> {
   return session.meta.harness === "hermes" && session.meta.path
-    ? await loadSource(session.meta.path, limits)
+    ? await loadSource(session.meta.path, options)
     : undefined;
 }
