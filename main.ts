@@ -4,6 +4,7 @@ import { run } from "./lib/cli/main.ts";
 import { processTerminal } from "./lib/cli/terminal.ts";
 import { restartForLongWork } from "./lib/runtime.ts";
 
-process.exitCode = await run(process.argv.slice(2), process.env, undefined, processTerminal(), {
+process.exitCode = await run(process.argv.slice(2), process.env, {
+  terminal: processTerminal(),
   beforeLongWork: () => restartForLongWork(process.env),
 });

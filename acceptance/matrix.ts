@@ -13,7 +13,7 @@
  */
 import { realpathSync } from "node:fs";
 import { flag, parse, str } from "../lib/cli/args.ts";
-import { err, out, printJson } from "../lib/cli/output.ts";
+import { PROCESS_OUTPUT } from "../lib/cli/output.ts";
 import { certifiable, CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../lib/cli/certify-options.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certify } from "../lib/certify/run.ts";
@@ -21,6 +21,9 @@ import type { HarnessBinary } from "../lib/certify/types.ts";
 import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
 import { installHarness, latestVersion, olderVersions, pinnedVersion } from "./install-harness.ts";
 import { recordRun, updateReadme } from "./supported-versions.ts";
+
+/** This script is an entry point: it prints to this process's stdout and stderr. */
+const { err, out, printJson } = PROCESS_OUTPUT;
 
 const OPTIONS = {
   ...CERTIFY_OPTIONS,

@@ -100,7 +100,7 @@ export { auditHandoff, auditUndo, type AuditVia } from "./pipeline/audit.ts";
 /** The read limits a request may carry (StoresRequest.limits), and the CLI's way of reading them from an environment. */
 export { DEFAULT_READ_LIMITS, type ReadLimits, readLimitsFrom } from "./pipeline/request.ts";
 /** What a request may be told while it works (StoresRequest.feedback): how far long steps are, and notices. */
-export type { Feedback, ProgressListener, ProgressUpdate } from "./io/progress.ts";
+export type { Feedback, ProgressListener, ProgressUpdate } from "./pipeline/request.ts";
 export { doctor } from "./pipeline/doctor.ts";
 export type { CheckStatus, DoctorCheck, DoctorReport, DoctorRequest } from "./pipeline/doctor.ts";
 

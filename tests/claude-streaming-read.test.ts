@@ -16,7 +16,7 @@ import { DEFAULT_STREAM_FROM_BYTES, streamFromBytes } from "../lib/io/jsonl.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { holdingSignals } from "../lib/io/interrupt.ts";
 import { InputError, InterruptedError } from "../lib/errors.ts";
-import { onProgress, type ProgressUpdate } from "../lib/io/progress.ts";
+import type { ProgressUpdate } from "../lib/io/progress.ts";
 import { generateClaudeSession } from "../bench/session.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/claude-code", import.meta.url));
@@ -64,22 +64,20 @@ test("a streamed session whose file is rewritten between passes is bad input nam
 test("a pass over a streamed thread shows its progress and stops at a Ctrl-C within a few megabytes", async () => {
   const path = join(tempDir(), "long.jsonl");
   generateClaudeSession(path, 12);
-  const opened = await openClaudeSession(path, STREAM_ALL);
   const updates: ProgressUpdate[] = [];
-  onProgress((u) => updates.push(u));
+  const opened = await openClaudeSession(path, {
+    ...STREAM_ALL,
+    feedback: { progress: (u) => updates.push(u) },
+  });
   let read = 0;
-  try {
-    await assert.rejects(
-      holdingSignals(async () => {
-        for await (const _ of opened.messages) {
-          if (++read === 10) process.emit("SIGINT", "SIGINT");
-        }
-      }),
-      InterruptedError,
-    );
-  } finally {
-    onProgress(undefined);
-  }
+  await assert.rejects(
+    holdingSignals(async () => {
+      for await (const _ of opened.messages) {
+        if (++read === 10) process.emit("SIGINT", "SIGINT");
+      }
+    }),
+    InterruptedError,
+  );
   const pass = updates.filter((u) => u.what === `reading ${path}`);
   assert.ok(pass.length >= 2 && pass.at(-1)!.finished, `${pass.length} updates`);
   // Stopped at the pass's next visit to the event loop, long before the thread's end.

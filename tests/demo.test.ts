@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { run } from "../lib/cli/main.ts";
-import { capturingOutput } from "../lib/cli/output.ts";
+import { outputTo } from "../lib/cli/output.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 test("the demo leaves process.env unchanged: its sandbox's session-bridge home travels in the environment it passes down", async () => {
@@ -11,7 +11,7 @@ test("the demo leaves process.env unchanged: its sandbox's session-bridge home t
   const env = { ...process.env, SESSION_BRIDGE_HOME: bridgeHome, SESSION_BRIDGE_DEBUG: "" };
   const before = { ...process.env };
   const output = { 1: "", 2: "" };
-  const code = await capturingOutput((fd, text) => (output[fd] += text), () => run(["demo"], env));
+  const code = await run(["demo"], env, { output: outputTo((fd, text) => (output[fd] += text)) });
   assert.equal(code, 0, output[2]);
   assert.deepEqual({ ...process.env }, before);
   // Every step ran, and the handoffs' undo ledger went to the sandbox's home, not to the one in `env`.

@@ -26,13 +26,6 @@ const ALLOWED: Record<string, string> = {
   "registry/registry.ts tempCounter": "makes a temp file's name unique within the process, nothing more",
   "registry/registry.ts defaultRegistry":
     "LazyBridge's API keeps a default registry per process (setDefaultSessionRegistry); only engines given no registry use it",
-  // Still process-wide, one run at a time (capturingOutput, onProgress, onNotice say so): passing them down as
-  // parameters reaches every command's printing and every store write; left for the next step of issue 25.
-  "cli/output.ts writer":
-    "where out() and err() print: this process's stdout and stderr, or one capture at a time",
-  "io/progress.ts listener":
-    "where long steps report: installed by the CLI for its one command, or by the TUI",
-  "io/notices.ts listener": "where notices go: installed by the CLI for its one command, or by the TUI",
 };
 
 function libFiles(dir: string): string[] {

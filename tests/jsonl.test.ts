@@ -10,7 +10,7 @@ import { InputError } from "../lib/errors.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { scriptArgv } from "../lib/runtime.ts";
 import { run } from "../lib/cli/main.ts";
-import { capturingOutput } from "../lib/cli/output.ts";
+import { outputTo } from "../lib/cli/output.ts";
 
 const dir = tempDir();
 
@@ -121,12 +121,12 @@ test("two in-process CLI runs at once each read with their own record limit", as
   const first = readFileSync(claudeFixture("interactive"), "utf8").split("\n")[0]!;
   writeFileSync(path, `${first}\n${JSON.stringify({ type: "user", text: "y".repeat(5000) })}\n`);
   const env = { HOME: dir, SESSION_BRIDGE_HOME: join(dir, "bridge") };
-  // Their output is not looked at (one capture holds both): each run's exit code says which limit it read with.
-  const [tight, roomy] = await capturingOutput(() => {}, () =>
-    Promise.all([
-      run(["inspect", path], { ...env, SESSION_BRIDGE_MAX_RECORD: "4K" }),
-      run(["inspect", path], env),
-    ]));
+  // Their output is not looked at: each run's exit code says which limit it read with.
+  const output = outputTo(() => {});
+  const [tight, roomy] = await Promise.all([
+    run(["inspect", path], { ...env, SESSION_BRIDGE_MAX_RECORD: "4K" }, { output }),
+    run(["inspect", path], env, { output }),
+  ]);
   assert.equal(tight, 2);
   assert.equal(roomy, 0);
 });

@@ -20,6 +20,7 @@ import { scriptArgv } from "../lib/runtime.ts";
 import { NO_TERMINAL, type Terminal } from "../lib/cli/terminal.ts";
 import { progressRenderer } from "../lib/cli/progress.ts";
 import { stderrProgress } from "../lib/cli/dispatch.ts";
+import { outputTo } from "../lib/cli/output.ts";
 import { tui } from "../lib/cli/commands/tui.ts";
 import { handoff } from "../lib/cli/commands/handoff.ts";
 
@@ -240,9 +241,10 @@ test("Ctrl-C while a handoff writes the Codex rollout leaves no rollout, temp fi
 });
 
 test("a command that draws the screen (the TUI) gets no progress drawn on stderr; another on a terminal does", () => {
-  assert.equal(stderrProgress(tui, false, WATCHED), undefined);
-  assert.notEqual(stderrProgress(handoff, false, WATCHED), undefined);
-  assert.equal(stderrProgress(handoff, true, WATCHED), undefined);
+  const output = outputTo(() => {});
+  assert.equal(stderrProgress(tui, false, WATCHED, output), undefined);
+  assert.notEqual(stderrProgress(handoff, false, WATCHED, output), undefined);
+  assert.equal(stderrProgress(handoff, true, WATCHED, output), undefined);
 });
 
 test("a --json run never asks whether stderr is a terminal; a run for a person does", async () => {

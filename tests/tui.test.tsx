@@ -25,8 +25,9 @@ import {
 } from "./helpers/tui-homes.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { draw, until } from "./helpers/frames.ts";
-import { startProgress } from "../lib/io/progress.ts";
-import { notice } from "../lib/io/notices.ts";
+import { type Feedback, startProgress } from "../lib/io/progress.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
+import type { ReadOptions } from "../lib/harnesses/types.ts";
 
 const SIZE = { columns: 80, rows: 24 };
 const ESC = "\u001b";
@@ -91,18 +92,37 @@ test("the picker lists every session of every store, newest first, with harness,
 
 test("a long step's progress and a store's notice show on the status line (the screen is the TUI's, not stderr's)", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
-  const { ui, screen, see } = await open(homes, 0);
-  // As the library reports a long read while planning a handoff (its first update: shown at once here).
-  const step = startProgress("reading /s/\u001b[2Jlong.jsonl", "bytes", 70 * 1048576);
-  await see(/reading \/s\/\\u001b\[2Jlong\.jsonl: 0\.0 of 70\.0 MB \(0%\), \d+\.\d s/);
-  assertContained(screen()!);
+  // The detail pane's read of the selected session is held, and hands over what the App gave it to report on.
+  let given!: (feedback: Feedback | undefined) => void;
+  const reading = new Promise<Feedback | undefined>((resolve) => (given = resolve));
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const registry: Registry = {
+    harnesses: builtinRegistry.harnesses.map((h) => ({
+      ...h,
+      store: {
+        ...h.store,
+        read: async (path: string, options?: ReadOptions) => {
+          given(options?.feedback);
+          await gate;
+          return await h.store.read(path, options);
+        },
+      },
+    })),
+  };
+  const ui = draw(<App context={{ ...contextFor(homes), registry }} size={SIZE} progressAfterMs={0} />);
+  const feedback = await reading;
+  // As the library reports a long read (its first update: shown at once here).
+  const step = startProgress(feedback, "reading /s/\u001b[2Jlong.jsonl", "bytes", 70 * 1048576);
+  await until(ui, (f) => /reading \/s\/\\u001b\[2Jlong\.jsonl: 0\.0 of 70\.0 MB \(0%\), \d+\.\d s/.test(f));
+  assertContained(ui.lastFrame()!);
   step.finish();
   await until(ui, (f) => !f.includes("long.jsonl"));
-  notice("/s/state.db is locked by another process: waiting up to 30 s");
-  await see("is locked by another process");
+  feedback?.notice?.("/s/state.db is locked by another process: waiting up to 30 s");
+  await until(ui, (f) => f.includes("is locked by another process"));
+  release();
   ui.unmount();
 });
-
 test("the detail pane is read lazily for the selected session: first and last message, counts, pending, drift", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
   const { ui, see, screen } = await open(homes);

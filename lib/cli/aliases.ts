@@ -3,14 +3,13 @@
  * the sessions, loads no session reader with it.
  */
 import type { Context } from "./command.ts";
-import { err } from "./output.ts";
 import { SessionRegistry } from "../registry/registry.ts";
 
-/** LAZYBRIDGE_SESSIONS_FILE honoured, a moved-aside file warned of. */
-export function aliasRegistry(env: Context["env"]): SessionRegistry {
+/** LAZYBRIDGE_SESSIONS_FILE honoured, a moved-aside file warned of (on the run's stderr). */
+export function aliasRegistry({ env, output }: Pick<Context, "env" | "output">): SessionRegistry {
   return new SessionRegistry({
     env,
     ...(env.HOME ? { home: env.HOME } : {}),
-    warn: (message) => err(`session-bridge: warning: ${message}`),
+    warn: (message) => output.err(`session-bridge: warning: ${message}`),
   });
 }

@@ -3,6 +3,8 @@ import type { Registry } from "../harnesses/registry.ts";
 import type { OptionSpec, Parsed } from "./args.ts";
 import type { Terminal } from "./terminal.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
+import type { Feedback } from "../io/progress.ts";
+import type { Output } from "./output.ts";
 
 /** The process environment, read once at the entry point and passed down. */
 export type Env = NodeJS.ProcessEnv;
@@ -25,8 +27,19 @@ export interface Context {
   env: Env;
   /** The person to ask before acting on a guess, if stdin and stdout are a terminal. */
   terminal: Terminal;
-  /** The CLI itself, for a command that drives other commands (the demo) without importing the entry. */
-  run(argv: string[], env: Env): Promise<number>;
+  /** Where this run prints: this process's stdout and stderr, or its caller's capture. */
+  output: Output;
+  /**
+   * What the library's calls tell this run while they work: progress drawn on a terminal's stderr (none under
+   * --json, off a terminal, or for a command that draws the screen itself), notices on stderr. Every library
+   * call that can take long is given it.
+   */
+  feedback: Feedback;
+  /**
+   * The CLI itself, for a command that drives other commands (the demo) without importing the entry; they
+   * print to `output` (default: this run's).
+   */
+  run(argv: string[], env: Env, output?: Output): Promise<number>;
 }
 
 /** Text that may name something of every registered harness (a flag each), so it is made from the registry. */

@@ -9,29 +9,34 @@ import { resolveHomes } from "../harnesses/homes.ts";
 import { resolveBridgeHome } from "../store/backup.ts";
 import { targetVersionsFrom } from "../pipeline/environment.ts";
 import type { Registry } from "../harnesses/registry.ts";
-import { drawProgress, err, out } from "./output.ts";
+import type { Output } from "./output.ts";
 import { InputError } from "../errors.ts";
-import { onNotice } from "../io/notices.ts";
 import type { Terminal } from "./terminal.ts";
 import { readLimitsFrom } from "../io/jsonl.ts";
-import { onProgress } from "../io/progress.ts";
+import type { Feedback } from "../io/progress.ts";
 import { progressRenderer } from "./progress.ts";
 import type { ProgressTracker } from "../io/progress-display.ts";
+
+/** What the entry gives the command's run: read once there, passed down in its context. */
+export interface RunContext {
+  env: Env;
+  registry: Registry;
+  terminal: Terminal;
+  output: Output;
+  cli: Context["run"];
+}
 
 export async function runCommand(
   entry: CommandEntry,
   argv: string[],
-  env: Env,
-  registry: Registry,
-  terminal: Terminal,
-  cli: Context["run"],
+  { env, registry, terminal, output, cli }: RunContext,
 ): Promise<number> {
   const command = await entry.load();
   const parsed = await parse(argv, { ...command.harnessOptions?.(registry), ...command.options }, registry);
   if (flag(parsed.values, "help")) {
     const usage = forRegistry(command.usage, registry);
     const help = forRegistry(command.help, registry);
-    out(
+    output.out(
       `Usage: ${usage}\n\n${forRegistry(entry.summary, registry)}.\n\n${help}\n\n${
         globalHelp(registry, { sessions: command.arguments.includes("session") })
       }`,
@@ -39,12 +44,14 @@ export async function runCommand(
     return 0;
   }
   refuseExtraArguments(entry.name, command, parsed, registry);
-  const progress = stderrProgress(command, flag(parsed.values, "json"), terminal);
-  onProgress(progress?.listener);
-  onNotice((line) => {
-    progress?.clear();
-    err(`session-bridge: ${line}`);
-  });
+  const progress = stderrProgress(command, flag(parsed.values, "json"), terminal, output);
+  const feedback: Feedback = {
+    ...(progress ? { progress: progress.listener } : {}),
+    notice: (line) => {
+      progress?.clear();
+      output.err(`session-bridge: ${line}`);
+    },
+  };
   // A handoff a crash cut short is finished or rolled back before a store is read or written, here and only
   // here for the whole command (the library's handoff and undo are told, so they do not look again). A dry run
   // changes nothing, so it leaves that to the next real run or to `recover`.
@@ -62,15 +69,18 @@ export async function runCommand(
     now: new Date(),
     env,
     terminal,
+    output,
+    feedback,
     run: cli,
   };
   try {
-    if (recovers) await (await import("../pipeline/recover.ts")).recoverIfInterrupted(context.bridgeHome);
+    if (recovers) {
+      await (await import("../pipeline/recover.ts")).recoverIfInterrupted(context.bridgeHome, feedback);
+    }
     return await command.run(parsed, context);
   } finally {
     // A step cut short by an error leaves no half-drawn line before the error's own.
     progress?.clear();
-    onProgress(undefined);
   }
 }
 
@@ -83,9 +93,10 @@ export function stderrProgress(
   command: Command,
   json: boolean,
   terminal: Terminal,
+  output: Output,
 ): ProgressTracker | undefined {
   return !json && !command.drawsScreen && terminal.progress
-    ? progressRenderer(terminal.progress, drawProgress)
+    ? progressRenderer(terminal.progress, output.drawProgress)
     : undefined;
 }
 

@@ -2,7 +2,6 @@
 import { str, type Values } from "./args.ts";
 import type { Context } from "./command.ts";
 import { type BrokenStore, brokenStoreLine } from "../harnesses/stores.ts";
-import { err } from "./output.ts";
 import { type Loaded, loadSession as load } from "../pipeline/load.ts";
 import type { NamedSessions } from "../aliases/named.ts";
 import { aliasRegistry } from "./aliases.ts";
@@ -10,7 +9,7 @@ import process from "node:process";
 
 export function loadSession(ref: string, values: Values, context: Context): Promise<Loaded> {
   const from = str(values, "from");
-  const { registry, homes, bridgeHome, onSkipped, named, env, limits } = storesOf(context);
+  const { registry, homes, bridgeHome, onSkipped, named, env, limits, feedback } = storesOf(context);
   return load({
     ref,
     ...(from !== undefined ? { from } : {}),
@@ -21,6 +20,7 @@ export function loadSession(ref: string, values: Values, context: Context): Prom
     named,
     env,
     limits,
+    feedback,
   });
 }
 
@@ -29,16 +29,17 @@ export function loadSession(ref: string, values: Values, context: Context): Prom
  * a warning on stderr for each store that could not be searched.
  */
 export function storesOf(
-  { now, registry, homes, bridgeHome, env, targetVersions, recovered, limits }: Context,
+  context: Context,
 ):
   & Pick<
     Context,
-    "now" | "registry" | "homes" | "bridgeHome" | "env" | "targetVersions" | "recovered" | "limits"
+    "now" | "registry" | "homes" | "bridgeHome" | "env" | "targetVersions" | "recovered" | "limits" | "feedback"
   >
   & {
-    onSkipped: typeof warnSkipped;
+    onSkipped: (store: BrokenStore) => void;
     named: NamedSessions;
   } {
+  const { now, registry, homes, bridgeHome, env, targetVersions, recovered, limits, feedback } = context;
   return {
     now,
     registry,
@@ -48,11 +49,8 @@ export function storesOf(
     targetVersions,
     recovered,
     limits,
-    onSkipped: warnSkipped,
-    named: { registry: aliasRegistry(env), cwd: process.cwd() },
+    feedback,
+    onSkipped: (b) => context.output.err(`session-bridge: warning: ${brokenStoreLine(b)}`),
+    named: { registry: aliasRegistry(context), cwd: process.cwd() },
   };
-}
-
-export function warnSkipped(b: BrokenStore): void {
-  err(`session-bridge: warning: ${brokenStoreLine(b)}`);
 }

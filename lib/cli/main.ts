@@ -6,7 +6,7 @@ import { type Env, forRegistry, globalHelp, titles } from "./command.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { classified, EXIT_INPUT, exitCodeFor, InputError, messageOf } from "../errors.ts";
-import { err, out, printJson } from "./output.ts";
+import { type Output, PROCESS_OUTPUT } from "./output.ts";
 import { VERSION } from "../version.ts";
 import { NO_TERMINAL, type Terminal } from "./terminal.ts";
 
@@ -27,24 +27,28 @@ function mainHelp(registry: Registry): string {
   ].join("\n");
 }
 
-/** What only the process's own entry point does; a test or a program running the CLI in-process does not. */
-export interface Host {
-  /** Called as a command that reads and renders a whole session starts (main.ts: the tuned restart). */
+/** What a run is given besides its arguments and environment, each read once by whoever starts it. */
+export interface RunOptions {
+  /** The harnesses it knows: the built-in ones unless a caller (a test, an extension) brings its own. */
+  registry?: Registry;
+  /** The person to ask (none unless the entry point or a test passes one). */
+  terminal?: Terminal;
+  /** Where it prints (default: this process's stdout and stderr; a test or a program passes its own). */
+  output?: Output;
+  /**
+   * Called as a command that reads and renders a whole session starts: only the process's own entry point
+   * does anything here (main.ts: the tuned restart), a test or a program running the CLI in-process does not.
+   */
   beforeLongWork?(): void;
 }
 
 /**
  * Runs the CLI on `argv` with `env`, the environment the entry point read (nothing below reads process.env),
- * over `registry`'s harnesses: the built-in ones unless a caller (a test, an extension) brings its own, and
- * with `terminal` as the person to ask (none unless the entry point or a test passes one).
+ * with what `options` bring.
  */
-export async function run(
-  argv: string[],
-  env: Env,
-  registry?: Registry,
-  terminal: Terminal = NO_TERMINAL,
-  host: Host = {},
-): Promise<number> {
+export async function run(argv: string[], env: Env, options: RunOptions = {}): Promise<number> {
+  const { registry, terminal = NO_TERMINAL, output = PROCESS_OUTPUT } = options;
+  const { out, err, printJson } = output;
   const wantsJson = argv.includes("--json");
   try {
     const line = await commandLine(argv, () => registry ?? builtinRegistry());
@@ -61,7 +65,7 @@ export async function run(
       return 0;
     }
     if (name === "help" && rest.length) {
-      return await run([rest[0]!, "--help", ...rest.slice(1)], env, registry);
+      return await run([rest[0]!, "--help", ...rest.slice(1)], env, { registry, output });
     }
     if (name === undefined || name === "help" || globals.includes("--help") || globals.includes("-h")) {
       out(mainHelp(registry ?? await builtinRegistry()));
@@ -75,18 +79,17 @@ export async function run(
         `unknown command ${JSON.stringify(name)}${didYouMean(name, known, " (see session-bridge --help)")}`,
       );
     }
-    if (entry.converts && !rest.includes("--help") && !rest.includes("-h")) host.beforeLongWork?.();
+    if (entry.converts && !rest.includes("--help") && !rest.includes("-h")) options.beforeLongWork?.();
     // Loaded here, not at start-up: a command's dependencies (zod, the stores) cost `--version` nothing.
     const { runCommand } = await import("./dispatch.ts");
     const harnesses = registry ?? await builtinRegistry();
-    return await runCommand(
-      entry,
-      [...globals, ...rest],
+    return await runCommand(entry, [...globals, ...rest], {
       env,
-      harnesses,
+      registry: harnesses,
       terminal,
-      (argv, env) => run(argv, env, harnesses),
-    );
+      output,
+      cli: (argv, env, into = output) => run(argv, env, { registry: harnesses, output: into }),
+    });
   } catch (caught) {
     const error = classified(caught);
     const code = exitCodeFor(error);

@@ -8,6 +8,8 @@ import type { Feedback } from "../io/progress.ts";
 
 /** The limits a request carries, as library callers name them (lib/mod.ts). */
 export { DEFAULT_READ_LIMITS, type ReadLimits, readLimitsFrom } from "../io/jsonl.ts";
+/** What a request may be told while it works, as library callers name it (lib/mod.ts). */
+export type { Feedback, ProgressListener, ProgressUpdate } from "../io/progress.ts";
 
 export interface StoresRequest {
   /** The harnesses known (default: the built-in ones). */

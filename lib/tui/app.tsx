@@ -13,7 +13,8 @@ import {
   useRef,
   useState,
 } from "react";
-import { Box, render, Text, useApp, useInput, useWindowSize } from "ink";
+import { Box, render, useApp, useInput, useWindowSize } from "ink";
+import { ColorsOn, Text } from "./colors.tsx";
 import type { HandedOff } from "../mod.ts";
 import {
   type Detail,
@@ -299,24 +300,28 @@ function GuardMessage({ text }: { text: string }) {
 export interface TuiIo {
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** Draw in colour (default); off under NO_COLOR, as the CLI's entry read it. */
+  colors?: boolean;
 }
 
 /** Runs the TUI full screen until the user quits; resolves with the handoffs made and not undone, to print. */
 export async function runTui(
   context: TuiContext,
   listings: AsyncIterator<Listing>,
-  io: TuiIo = {},
+  { colors = true, ...io }: TuiIo = {},
 ): Promise<HandedOff[]> {
   let made: HandedOff[] = [];
   const app = render(
-    <Guard>
-      <App
-        context={context}
-        listings={listings}
-        onHandedOff={(d) => made.push(d)}
-        onUndone={(op) => (made = made.filter((d) => d.op !== op))}
-      />
-    </Guard>,
+    <ColorsOn.Provider value={colors}>
+      <Guard>
+        <App
+          context={context}
+          listings={listings}
+          onHandedOff={(d) => made.push(d)}
+          onUndone={(op) => (made = made.filter((d) => d.op !== op))}
+        />
+      </Guard>
+    </ColorsOn.Provider>,
     { alternateScreen: true, exitOnCtrlC: true, ...io },
   );
   await app.waitUntilExit();

@@ -1,5 +1,5 @@
 /** The bottom line: the screen's own keys first, then the common ones, cut to the width. */
-import { Text } from "ink";
+import { Text } from "./colors.tsx";
 import { COMMON_KEYS, type KeyHelp } from "./keys.ts";
 import { clip } from "./text.ts";
 

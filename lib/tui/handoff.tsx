@@ -4,7 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { useEffect, useRef, useState } from "react";
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "./colors.tsx";
 import type { HandoffOutcome } from "../mod.ts";
 import { type Detail, type HandoffChoices, planHandoff, type TuiContext } from "./data.ts";
 import type { Row } from "./row.ts";

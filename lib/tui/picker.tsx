@@ -4,7 +4,8 @@
  * detail pane read lazily for the selected row only.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "./colors.tsx";
 import type { Detail, Listing, TuiContext } from "./data.ts";
 import type { Row } from "./row.ts";
 import { loadDetail } from "./data.ts";

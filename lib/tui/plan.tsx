@@ -4,7 +4,8 @@
  * cancel by accident nor confirm something unseen. On the confirm step focus lands on the handoff itself.
  */
 import { useEffect, useState } from "react";
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "./colors.tsx";
 import type { HandedOff, HandoffOutcome } from "../mod.ts";
 import { carryOutHandoff, type HandoffChoices, planHandoff, type TuiContext } from "./data.ts";
 import type { Row } from "./row.ts";

@@ -4,7 +4,8 @@
  * collapsed to a few lines until opened (Enter on it, Tab for all); `/` searches, n/N go to the next match.
  */
 import { useMemo, useRef, useState } from "react";
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "./colors.tsx";
 import type { Block, Message, Session } from "../ir/schema.ts";
 import { clip, field, lines, wrap } from "./text.ts";
 import { Footer } from "./footer.tsx";

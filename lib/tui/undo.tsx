@@ -3,7 +3,8 @@
  * confirm; a session resumed since the handoff is flagged, and its undo needs an explicit force (`f`).
  */
 import { useEffect, useState } from "react";
-import { Box, Text } from "ink";
+import { Box } from "ink";
+import { Text } from "./colors.tsx";
 import type { LedgerEntry, UndoOutcome } from "../mod.ts";
 import { carryOutUndo, ledger, planUndo, type TuiContext } from "./data.ts";
 import { clip, field } from "./text.ts";

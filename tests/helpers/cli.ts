@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { scriptArgv } from "../../lib/runtime.ts";
 import { run } from "../../lib/cli/main.ts";
-import { capturingOutput } from "../../lib/cli/output.ts";
+import { outputTo } from "../../lib/cli/output.ts";
 import { builtinRegistry, type Registry } from "../../lib/harnesses/registry.ts";
 import type { Terminal } from "../../lib/cli/terminal.ts";
 import { tempDir } from "./tmp.ts";
@@ -120,10 +120,11 @@ export async function runCli(
   const savedCwd = process.cwd();
   if (cwd) process.chdir(cwd);
   try {
-    const code = await capturingOutput(
-      (fd, text) => (output[fd] += text),
-      () => run(args, environment, registry, terminal),
-    );
+    const code = await run(args, environment, {
+      ...(registry ? { registry } : {}),
+      ...(terminal ? { terminal } : {}),
+      output: outputTo((fd, text) => (output[fd] += text)),
+    });
     return { code, stdout: output[1], stderr: output[2] };
   } finally {
     process.chdir(savedCwd);

@@ -22,6 +22,6 @@ onCrashPoint((reached) => {
   passed++;
   if ((point === "any" || reached === point) && ++seen === Number(nth)) process.kill(process.pid, "SIGKILL");
 });
-const code = await run(args, process.env, registry);
+const code = await run(args, process.env, { registry });
 process.stderr.write(`crash point not reached (exit ${code}; ${passed} points passed)\n`);
 process.exit(code === 0 ? 0 : 3);

@@ -6,18 +6,18 @@
  */
 import { writeSync } from "node:fs";
 import { run } from "../../lib/cli/main.ts";
-import { capturingOutput } from "../../lib/cli/output.ts";
+import { outputTo } from "../../lib/cli/output.ts";
 import { NO_TERMINAL } from "../../lib/cli/terminal.ts";
 
 const [marker, ...args] = process.argv.slice(2);
 let sent = false;
-process.exitCode = await capturingOutput(
-  (fd, text) => {
+process.exitCode = await run(args, process.env, {
+  terminal: { ...NO_TERMINAL, progress: { afterMs: 0 } },
+  output: outputTo((fd, text) => {
     writeSync(fd, text);
     if (fd === 2 && !sent && text.includes(`\u001b[K${marker}`)) {
       sent = true;
       process.kill(process.pid, "SIGINT");
     }
-  },
-  () => run(args, process.env, undefined, { ...NO_TERMINAL, progress: { afterMs: 0 } }),
-);
+  }),
+});

@@ -9,7 +9,7 @@ import { flag, str } from "../args.ts";
 import { aliasRegistry } from "../aliases.ts";
 import { loadSession } from "../load.ts";
 import { InputError } from "../../errors.ts";
-import { out, printJson, table } from "../output.ts";
+import { table } from "../output.ts";
 import { audit } from "../audit.ts";
 import { findHarness, orList, registryKinds } from "../../harnesses/registry.ts";
 import type { Harness } from "../../harnesses/types.ts";
@@ -40,11 +40,12 @@ byte; @NAME names the conversation as a <session> in every command.`,
     from: { type: "string" },
   },
   async run(parsed, context) {
+    const { out, printJson } = context.output;
     const [action, name, second] = parsed.positionals;
     if (!(ACTIONS as readonly string[]).includes(action ?? "")) {
       throw new InputError(`alias takes one of ${ACTIONS.join(", ")}, not ${JSON.stringify(action ?? "")}`);
     }
-    const registry = aliasRegistry(context.env);
+    const registry = aliasRegistry(context);
     const scope = registry.scopeOf(str(parsed.values, "scope") ?? process.cwd());
     const kind = kindOf(str(parsed.values, "kind"), context);
     const need = (count: number) => {
@@ -67,7 +68,7 @@ byte; @NAME names the conversation as a <session> in every command.`,
           ? [second!, kind]
           : await sessionOf(second!, parsed.values, context);
         await registry.bind(bindKind, scope, name!, nativeId);
-        audit(context.bridgeHome, "alias_bind", { kind: bindKind, name, scope, native_id: nativeId });
+        audit(context, "alias_bind", { kind: bindKind, name, scope, native_id: nativeId });
         return report(context, `@${name} names ${bindKind} ${nativeId} in ${scope}`, {
           bound: [{ kind: bindKind, name, scope, native_id: nativeId }],
         });
@@ -76,7 +77,7 @@ byte; @NAME names the conversation as a <session> in every command.`,
         need(2);
         const kinds = await kindsOf(registry, scope, name!, kind, registryKinds(context.registry));
         for (const k of kinds) await registry.rename(k, scope, name!, second!);
-        audit(context.bridgeHome, "alias_rename", { kinds, from: name, to: second, scope });
+        audit(context, "alias_rename", { kinds, from: name, to: second, scope });
         return report(context, `@${name} is now @${second} (${kinds.join(", ")}) in ${scope}`, {
           renamed: kinds.map((k) => ({ kind: k, from: name, to: second, scope })),
         });
@@ -85,7 +86,7 @@ byte; @NAME names the conversation as a <session> in every command.`,
         need(1);
         const kinds = await kindsOf(registry, scope, name!, kind, registryKinds(context.registry));
         for (const k of kinds) await registry.forget(k, scope, name!);
-        audit(context.bridgeHome, "alias_forget", { kinds, name, scope });
+        audit(context, "alias_forget", { kinds, name, scope });
         return report(context, `forgot @${name} (${kinds.join(", ")}) in ${scope}`, {
           forgotten: kinds.map((k) => ({ kind: k, name, scope })),
         });
@@ -154,6 +155,7 @@ function withHarness(e: RegistryEntry, { registry }: Context): RegistryEntry & {
 }
 
 function show(entries: RegistryEntry[], context: Context, scope: string | undefined): number {
+  const { out, printJson } = context.output;
   if (context.json) {
     printJson({ scope: scope ?? null, aliases: entries.map((e) => withHarness(e, context)) });
     return 0;
@@ -176,7 +178,7 @@ function show(entries: RegistryEntry[], context: Context, scope: string | undefi
 }
 
 function report(context: Context, line: string, body: Record<string, unknown>): number {
-  if (context.json) printJson(body);
-  else out(line);
+  if (context.json) context.output.printJson(body);
+  else context.output.out(line);
   return 0;
 }

@@ -1,6 +1,5 @@
 import type { Command } from "../command.ts";
 import { flag, str } from "../args.ts";
-import { err, out, printJson } from "../output.ts";
 import { locateBinaries } from "../../certify/binaries.ts";
 import {
   certifiable,
@@ -37,7 +36,8 @@ A harness that is not found is reported as skipped.`,
     Object.fromEntries(
       certifiable(registry).map((h) => [h.integrations.certify!.binFlag, { type: "string" as const }]),
     ),
-  async run({ values }, { json, env, registry }) {
+  async run({ values }, { json, env, registry, output }) {
+    const { err, out, printJson } = output;
     const mode = certifyMode(values);
     const routes = certifyRoutes(values, mode, registry);
     const harnesses = certifiable(registry);

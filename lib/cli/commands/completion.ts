@@ -1,7 +1,6 @@
 import type { Command, CommandEntry } from "../command.ts";
 import { flag } from "../args.ts";
 import { InputError } from "../../errors.ts";
-import { out } from "../output.ts";
 import { VERSION } from "../../version.ts";
 import { completionModel } from "../completion/model.ts";
 import { bashCompletion } from "../completion/bash.ts";
@@ -28,7 +27,8 @@ press Tab, through --sessions), and the handoffs undo can take back (--operation
   // The shell is required unless --sessions or --operations is given, which run() checks.
   arguments: ["[shell]"],
   options: { sessions: { type: "boolean" }, operations: { type: "boolean" } },
-  async run(parsed, { registry, homes, bridgeHome }) {
+  async run(parsed, { registry, homes, bridgeHome, feedback, output }) {
+    const { out } = output;
     if (flag(parsed.values, "operations")) {
       if (parsed.positionals.length) throw new InputError("--operations takes no shell");
       for (const e of pendingOperations(bridgeHome).reverse()) {
@@ -43,7 +43,7 @@ press Tab, through --sessions), and the handoffs undo can take back (--operation
     }
     if (flag(parsed.values, "sessions")) {
       if (parsed.positionals.length) throw new InputError("--sessions takes no shell");
-      const { sessions } = await listSessions({ registry, homes, bridgeHome });
+      const { sessions } = await listSessions({ registry, homes, bridgeHome, feedback });
       out("latest");
       // A word with a control character or a tab could not be typed, and could break the line apart.
       const typeable = (word: string) => terminalField(word) === word;

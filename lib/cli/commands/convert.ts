@@ -5,7 +5,6 @@ import { convert as runConvert } from "../../pipeline/convert.ts";
 import { formatReport } from "../../report/report.ts";
 import { harnessList } from "../../harnesses/registry.ts";
 import { InputError } from "../../errors.ts";
-import { err, printJson } from "../output.ts";
 import { redactedLine } from "../redacted.ts";
 
 export const convert: Command = {
@@ -30,6 +29,7 @@ export const convert: Command = {
     redact: { type: "boolean" },
   },
   async run(parsed, context) {
+    const { err, printJson } = context.output;
     const { registry, json } = context;
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);

@@ -2,7 +2,6 @@ import type { Command } from "../command.ts";
 import { str } from "../args.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { currentSession } from "../../pipeline/current.ts";
-import { out, printJson } from "../output.ts";
 
 export const current: Command = {
   usage: "session-bridge current [--from H] [--json]",
@@ -19,7 +18,8 @@ The variables: ${
     }.`,
   arguments: [],
   options: { from: { type: "string" } },
-  async run({ values }, { registry, homes, env, json }) {
+  async run({ values }, { registry, homes, env, json, output }) {
+    const { out, printJson } = output;
     const from = str(values, "from");
     const found = await currentSession({
       registry,

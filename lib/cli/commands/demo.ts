@@ -1,7 +1,7 @@
 import type { Command, Context } from "../command.ts";
 import { flag } from "../args.ts";
+import { outputTo } from "../output.ts";
 import { buildSandbox } from "../../demo/sandbox.ts";
-import { capturingOutput, out, printJson } from "../output.ts";
 import { rmSync } from "node:fs";
 import type { Harness } from "../../harnesses/types.ts";
 
@@ -13,6 +13,7 @@ export const demo: Command = {
   arguments: [],
   options: { keep: { type: "boolean" } },
   async run(parsed, context) {
+    const { out, printJson } = context.output;
     const sandbox = await buildSandbox(context.registry);
     // The demo's backups and undo ledger belong to the sandbox, not to the user's real session-bridge home,
     // and every registered harness gets a home in the sandbox (an empty one when the demo seeds none), so no
@@ -74,6 +75,7 @@ type Step = [title: string, argv: string[]];
 
 /** The steps as a person watches them: each command as typed, then what it prints; the first failure stops. */
 async function runShown(steps: Step[], env: Context["env"], context: Context, homes: Record<string, string>) {
+  const { out } = context.output;
   out(
     `The sandbox's stores, as the steps find them:\n${
       Object.entries(homes).map(([k, v]) => `  ${k}=${v}`).join("\n")
@@ -102,9 +104,10 @@ async function runJson(steps: Step[], env: Context["env"], context: Context) {
   const done: StepDone[] = [];
   for (const [title, argv] of steps) {
     const captured = { 1: "", 2: "" };
-    const exitCode = await capturingOutput(
-      (fd, text) => (captured[fd] += text),
-      () => context.run([...argv, "--json"], env),
+    const exitCode = await context.run(
+      [...argv, "--json"],
+      env,
+      outputTo((fd, text) => (captured[fd] += text)),
     );
     const output: unknown = JSON.parse(captured[1]);
     done.push({ title, command: ["session-bridge", ...argv], exitCode, output, stderr: captured[2] });

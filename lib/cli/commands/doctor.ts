@@ -1,6 +1,5 @@
 import type { Command } from "../command.ts";
 import { doctor as examine } from "../../pipeline/doctor.ts";
-import { out, printJson } from "../output.ts";
 import { positionals } from "../args.ts";
 
 export const doctor: Command = {
@@ -11,7 +10,8 @@ their size, and handoffs a crash interrupted. Every problem comes with what to d
 nothing is changed. Exit 1 when something needs attention.`,
   arguments: [],
   options: {},
-  async run(parsed, { registry, homes, bridgeHome, env, now, json }) {
+  async run(parsed, { registry, homes, bridgeHome, env, now, json, output }) {
+    const { out, printJson } = output;
     positionals(parsed, []);
     const report = await examine({ registry, homes, bridgeHome, env, now });
     if (json) {

@@ -1,7 +1,6 @@
 import type { Command } from "../command.ts";
 import { harnessFlag } from "../args.ts";
 import { driftLines, scanDrift } from "../../pipeline/drift.ts";
-import { out, printJson } from "../output.ts";
 import { storeLocations } from "../../harnesses/stores.ts";
 
 export const drift: Command = {
@@ -12,10 +11,11 @@ describe, per harness and version, without printing any conversation content. A 
 at all is named, the others are still checked, and the exit code is 1.`,
   arguments: [],
   options: { from: { type: "string" } },
-  async run({ values }, { registry, homes, json, limits }) {
+  async run({ values }, { registry, homes, json, limits, feedback, output }) {
+    const { out, printJson } = output;
     const from = harnessFlag(values, "from", registry);
     const harnesses = from ? [from] : registry.harnesses;
-    const scan = await scanDrift(harnesses, homes, { limits });
+    const scan = await scanDrift(harnesses, homes, { limits, feedback });
     const clean = !scan.drift.length && !scan.unreadable.length && !scan.brokenStores.length;
     if (json) {
       printJson({

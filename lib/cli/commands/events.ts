@@ -2,7 +2,6 @@ import type { Command, Env } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { InputError, messageOf, RefusedError } from "../../errors.ts";
-import { err, out, printJson } from "../output.ts";
 import { replaySession } from "../../observe/replay.ts";
 import {
   consoleExporter,
@@ -35,6 +34,7 @@ calls, results and errors. Secrets are redacted.`,
     console: { type: "boolean" },
   },
   async run(parsed, context) {
+    const { err, out, printJson } = context.output;
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
     const { session } = await loadSession(ref!, values, context);

@@ -3,7 +3,6 @@ import { flag, outputFlag, positionals, str } from "../args.ts";
 import { storesOf } from "../load.ts";
 import { exportSession } from "../../pipeline/export.ts";
 import { InputError } from "../../errors.ts";
-import { err, out, printJson } from "../output.ts";
 import { redactedLine } from "../redacted.ts";
 
 export const exportCommand: Command = {
@@ -31,6 +30,7 @@ export const exportCommand: Command = {
     redact: { type: "boolean" },
   },
   async run(parsed, context) {
+    const { err, out, printJson } = context.output;
     const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
     const output = outputFlag(parsed.values, json);

@@ -1,7 +1,6 @@
 import type { Command } from "../command.ts";
 import { positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
-import { out, printJson } from "../output.ts";
 import { InputError } from "../../errors.ts";
 import { sessionGraph } from "../../observe/session-graph.ts";
 
@@ -16,6 +15,7 @@ handoff lineage: where it came from and where it went, from session-bridge's led
   arguments: ["session"],
   options: { format: { type: "string" }, from: { type: "string" } },
   async run(parsed, context) {
+    const { out, printJson } = context.output;
     const [ref] = positionals(parsed, ["session"]);
     const format = str(parsed.values, "format") ?? "json";
     if (!(FORMATS as readonly string[]).includes(format)) {

@@ -5,7 +5,6 @@ import { handoff as runHandoff, type HandoffBackup } from "../../pipeline/handof
 import { formatReport } from "../../report/report.ts";
 import { harnessList } from "../../harnesses/registry.ts";
 import { EXIT_REFUSED, InputError } from "../../errors.ts";
-import { err, out, printJson } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
 import { auditHandoff } from "../../pipeline/audit.ts";
@@ -41,6 +40,7 @@ export const handoff: Command = {
     alias: { type: "string" },
   },
   async run(parsed, context) {
+    const { err, out, printJson } = context.output;
     const { registry, json } = context;
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
@@ -86,7 +86,7 @@ export const handoff: Command = {
         report: done.report,
         ...(done.refusal ? { error: { message: done.refusal, exitCode: EXIT_REFUSED } } : {}),
       }, !done.refusal);
-      return exitAfterSignals(done.refusal ? EXIT_REFUSED : 0, "handoff");
+      return exitAfterSignals(done.refusal ? EXIT_REFUSED : 0, "handoff", context.output);
     }
     for (const l of formatReport(done.report)) err(l);
     out(dryRun ? "plan (nothing written):" : "handed off:");
@@ -108,7 +108,7 @@ export const handoff: Command = {
       );
     }
     if (done.op) out(`undo with:\n  session-bridge undo ${done.op}`);
-    return exitAfterSignals(0, "handoff");
+    return exitAfterSignals(0, "handoff", context.output);
   },
 };
 

@@ -2,7 +2,6 @@ import type { Command } from "../command.ts";
 import { positionals } from "../args.ts";
 import { loadSession } from "../load.ts";
 import { type Inspection, inspection } from "../../pipeline/inspect.ts";
-import { out, printJson } from "../output.ts";
 import { terminalField as field } from "../../io/control-characters.ts";
 
 export const inspect: Command = {
@@ -11,6 +10,7 @@ export const inspect: Command = {
   arguments: ["session"],
   options: { from: { type: "string" } },
   async run(parsed, context) {
+    const { out, printJson } = context.output;
     const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
     const { session } = await loadSession(ref!, parsed.values, context);

@@ -2,7 +2,6 @@ import type { Command } from "../command.ts";
 import { flag, str } from "../args.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { installSkill, SKILL_NAME, skillSource, uninstallSkill } from "../../pipeline/skill.ts";
-import { out, printJson } from "../output.ts";
 import { audit } from "../audit.ts";
 
 export const installSkillCommand: Command = {
@@ -23,7 +22,8 @@ Running it again changes nothing. Exit 1 when a harness was refused.`,
     uninstall: { type: "boolean" },
     force: { type: "boolean" },
   },
-  run({ values }, { registry, homes, bridgeHome, env, json, now }) {
+  run({ values }, context) {
+    const { registry, homes, bridgeHome, env, json, now, output: { out, printJson } } = context;
     const named = str(values, "harness");
     const request = {
       registry,
@@ -37,7 +37,7 @@ Running it again changes nothing. Exit 1 when a harness was refused.`,
     };
     const uninstall = flag(values, "uninstall");
     const lines = uninstall ? uninstallSkill(request) : installSkill(request);
-    audit(bridgeHome, uninstall ? "uninstall_skill" : "install_skill", {
+    audit(context, uninstall ? "uninstall_skill" : "install_skill", {
       skill: SKILL_NAME,
       harnesses: lines,
     });

@@ -4,7 +4,7 @@ import { flag, str } from "../args.ts";
 import { brokenStoreLine, storeLocations } from "../../harnesses/stores.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { listSessions } from "../../pipeline/list.ts";
-import { err, localMinute, out, printJson, table } from "../output.ts";
+import { localMinute, type Output, table } from "../output.ts";
 import { aliasRegistry } from "../aliases.ts";
 import type { Registry } from "../../harnesses/registry.ts";
 import type { SessionSummary } from "../../harnesses/types.ts";
@@ -26,19 +26,22 @@ the exit code is 1.`,
     limit: { type: "string", short: "n" },
     "full-ids": { type: "boolean" },
   },
-  async run({ values }, { registry, homes, bridgeHome, json, env }) {
+  async run({ values }, context) {
+    const { registry, homes, bridgeHome, json, feedback, output } = context;
+    const { err, out, printJson } = output;
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
     const limit = limitOf(str(values, "limit"));
     const { sessions: all, broken } = await listSessions({
       registry,
       homes,
       bridgeHome,
+      feedback,
       ...(from !== undefined ? { from } : {}),
       ...(cwd ? { cwd } : {}),
     });
     const code = broken.length ? 1 : 0;
     const rows = all.slice(0, limit);
-    const names = await namesOf(registry, aliasRegistry(env));
+    const names = await namesOf(registry, aliasRegistry(context), output);
     if (json) {
       printJson({
         sessions: rows.map((r) => {
@@ -93,6 +96,7 @@ function limitOf(value: string | undefined): number | undefined {
 async function namesOf(
   registry: Registry,
   names: SessionRegistry,
+  { err }: Output,
 ): Promise<(row: SessionSummary) => string[]> {
   const byKey = new Map<string, Set<string>>();
   try {

@@ -1,5 +1,5 @@
 import type { Command } from "../command.ts";
-import { localMinute, out, printJson } from "../output.ts";
+import { localMinute } from "../output.ts";
 import { auditPath, auditTrail } from "../../pipeline/audit.ts";
 
 export const log: Command = {
@@ -9,7 +9,8 @@ skill installs, as recorded (secrets redacted) in $SESSION_BRIDGE_HOME/events.db
 ~/.session-bridge/events.db), LazyBridge's events table.`,
   arguments: [],
   options: {},
-  run(_parsed, { json, bridgeHome }) {
+  run(_parsed, { json, bridgeHome, output }) {
+    const { out, printJson } = output;
     const events = auditTrail(bridgeHome);
     if (json) {
       printJson({ file: auditPath(bridgeHome), events });

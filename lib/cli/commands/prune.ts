@@ -3,7 +3,6 @@ import { flag, str } from "../args.ts";
 import { carryOutPrune, DEFAULT_KEEP, planPrune, type PrunePlan } from "../../store/prune.ts";
 import { backupsRoot } from "../../store/backup.ts";
 import { InputError } from "../../errors.ts";
-import { out, printJson } from "../output.ts";
 import { audit } from "../audit.ts";
 
 export const prune: Command = {
@@ -17,14 +16,15 @@ database or file, the newest N are kept; the rest are removed. Backups live in $
 (default ~/.session-bridge/backups).`,
   arguments: [],
   options: { keep: { type: "string" }, "dry-run": { type: "boolean" } },
-  run({ values }, { json, now, bridgeHome }) {
+  run({ values }, context) {
+    const { json, now, bridgeHome, output: { out, printJson } } = context;
     const keep = keepCount(str(values, "keep"));
     const dryRun = flag(values, "dry-run");
     const plan = planPrune(bridgeHome, keep, now);
     if (!dryRun) {
       carryOutPrune(plan, bridgeHome);
       if (plan.remove.length) {
-        audit(bridgeHome, "prune", { keep, removed: plan.remove.map((c) => c.path), bytes: plan.bytes });
+        audit(context, "prune", { keep, removed: plan.remove.map((c) => c.path), bytes: plan.bytes });
       }
     }
     if (json) {

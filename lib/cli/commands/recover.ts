@@ -1,6 +1,5 @@
 import type { Command } from "../command.ts";
 import { flag } from "../args.ts";
-import { out, printJson } from "../output.ts";
 import { recover as runRecover, recoveredLine } from "../../pipeline/recover.ts";
 
 export const recover: Command = {
@@ -14,9 +13,10 @@ temp file, which goes (the output appears whole or not at all). Every command th
 by itself; an operation still running in another process is left alone.`,
   arguments: [],
   options: { "dry-run": { type: "boolean" } },
-  async run(parsed, { json, bridgeHome }) {
+  async run(parsed, { json, bridgeHome, feedback, output }) {
+    const { out, printJson } = output;
     const dryRun = flag(parsed.values, "dry-run");
-    const outcome = await runRecover({ bridgeHome, dryRun });
+    const outcome = await runRecover({ bridgeHome, dryRun, feedback });
     if (json) {
       printJson({ ...outcome });
       return 0;

@@ -11,7 +11,6 @@ import { storesOf } from "../load.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { findOnPath } from "../../certify-kit/binaries.ts";
 import { InputError, RefusedError } from "../../errors.ts";
-import { err, out, printJson } from "../output.ts";
 import { HarnessEngine } from "../../engines/engine.ts";
 
 export const run: Command = {
@@ -32,6 +31,7 @@ The turn runs non-interactively in the current folder; the answer is printed on 
     bin: { type: "string" },
   },
   async run(parsed, context) {
+    const { err, out, printJson } = context.output;
     const [name, prompt] = parsed.positionals;
     if (!name || prompt === undefined) throw new InputError('run needs a harness and a "prompt"');
     const harness = findHarness(context.registry, name);
@@ -52,7 +52,7 @@ The turn runs non-interactively in the current folder; the answer is printed on 
       ...(alias !== undefined ? { alias } : {}),
       ...(sessionId !== undefined ? { sessionId } : {}),
       ...(model !== undefined ? { model } : {}),
-      registry: aliasRegistry(context.env),
+      registry: aliasRegistry(context),
       stores: { registry, homes, bridgeHome, recovered },
     });
     const turn = await engine.run(prompt);

@@ -2,7 +2,6 @@ import type { Command } from "../command.ts";
 import { flag, positionals } from "../args.ts";
 import { loadSession } from "../load.ts";
 import type { Block, Message } from "../../ir/schema.ts";
-import { err, out, printJson } from "../output.ts";
 import { redactSession } from "../../observe/redact-transcript.ts";
 import { redactedLine } from "../redacted.ts";
 
@@ -13,6 +12,7 @@ export const show: Command = {
   arguments: ["session"],
   options: { from: { type: "string" }, redact: { type: "boolean" } },
   async run(parsed, context) {
+    const { err, out, printJson } = context.output;
     const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
     const loaded = (await loadSession(ref!, parsed.values, context)).session;

@@ -1,6 +1,5 @@
 import type { Command } from "../command.ts";
 import { InputError } from "../../errors.ts";
-import { err, out } from "../output.ts";
 import { handoffCommandLine } from "../replay.ts";
 import type { HandoffReplay } from "../../pipeline/handoff.ts";
 
@@ -13,16 +12,12 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
   options: {},
   drawsScreen: true,
   async run(_parsed, context) {
+    const { err, out } = context.output;
     if (!context.terminal.interactive) {
       throw new InputError(
         "the TUI needs a terminal on stdin and stdout (use list, show and handoff in scripts)",
       );
     }
-    // NO_COLOR (https://no-color.org): Ink's colour library decides its level once, when it loads, from
-    // FORCE_COLOR; set before the import below, colours degrade to none (bold and inverse stay). The one write
-    // to process.env under lib/, kept on purpose: Ink takes no colour option to pass instead (its Text reads the
-    // module-level chalk), and it is made only here, on a terminal, where the TUI is all this process does.
-    if (context.env.NO_COLOR) process.env.FORCE_COLOR = "0";
     const warnings: string[] = [];
     const tuiContext = {
       registry: context.registry,
@@ -31,6 +26,9 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
       env: context.env,
       targetVersions: context.targetVersions,
       limits: context.limits,
+      // What the first listing says before the screen is up (a listing cache it could not keep) is printed with
+      // the warnings once the TUI has closed; the screen, once drawn, shows the rest on its status line.
+      feedback: { notice: (line: string) => void warnings.push(`session-bridge: ${line}`) },
       cwd: process.cwd(),
       now: () => new Date(),
       warn: (line: string) => void warnings.push(line),
@@ -40,7 +38,8 @@ and undo. Also what \`session-bridge\` with no command opens on a terminal. Pres
     // pay nothing for them) and draw the first screen.
     const listings = (await import("../../tui/data.ts")).startListing(tuiContext);
     const { runTui } = await import("../../tui/app.tsx");
-    const made = await runTui(tuiContext, listings);
+    // NO_COLOR (https://no-color.org), read from the environment the entry point read: no colour on screen.
+    const made = await runTui(tuiContext, listings, { colors: !context.env.NO_COLOR });
     for (const line of warnings) err(line);
     // Left on the normal screen after the TUI closes, so each resume command stays in the scrollback to copy.
     for (const done of made) {

@@ -3,7 +3,7 @@ import { flag } from "../args.ts";
 import { undo as runUndo, undoable, type UndoOutcome } from "../../pipeline/undo.ts";
 import type { LedgerEntry } from "../../store/ledger.ts";
 import { EXIT_REFUSED, InputError, RefusedError } from "../../errors.ts";
-import { err, localMinute, out, printJson } from "../output.ts";
+import { localMinute, type Output } from "../output.ts";
 import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
 import { isYes } from "../terminal.ts";
@@ -25,7 +25,8 @@ export const undo: Command = {
     "dry-run": { type: "boolean" },
     force: { type: "boolean" },
   },
-  async run(parsed, { json, now, bridgeHome, terminal, recovered }) {
+  async run(parsed, { json, now, bridgeHome, terminal, recovered, feedback, output }) {
+    const { err, out, printJson } = output;
     if (flag(parsed.values, "list")) {
       const pending = undoable(bridgeHome);
       if (json) printJson({ operations: pending });
@@ -62,9 +63,10 @@ export const undo: Command = {
       now,
       bridgeHome,
       recovered,
+      feedback,
     });
     auditUndo(bridgeHome, done, "cli", err);
-    return json ? printOutcome(done) : showOutcome(done);
+    return json ? printOutcome(done, output) : showOutcome(done, output);
   },
 };
 
@@ -74,7 +76,9 @@ const describe = (e: LedgerEntry) =>
 
 function printOutcome(
   { dryRun, entry, plan, refusal, backups, pruned, aliases, warnings }: UndoOutcome,
+  output: Output,
 ): number {
+  const { err, printJson } = output;
   for (const w of [...warnings, ...(aliases?.warnings ?? [])]) err(`session-bridge: warning: ${w}`);
   if (refusal) err(`session-bridge: ${refusal}`);
   printJson({
@@ -91,12 +95,14 @@ function printOutcome(
     warnings,
     ...(refusal ? { error: { message: refusal, exitCode: EXIT_REFUSED } } : {}),
   }, !refusal);
-  return refusal ? EXIT_REFUSED : exitAfterSignals(0, "undo");
+  return refusal ? EXIT_REFUSED : exitAfterSignals(0, "undo", output);
 }
 
 function showOutcome(
   { dryRun, entry, plan, refusal, backups, pruned, aliases, warnings }: UndoOutcome,
+  output: Output,
 ): number {
+  const { err, out } = output;
   const target = `${entry.target.harness}:${entry.target.id}`;
   // A refused dry run still shows what undo --force would do, then says why plain undo will not.
   out(
@@ -121,5 +127,5 @@ function showOutcome(
     err(`session-bridge: ${refusal}`);
     return EXIT_REFUSED;
   }
-  return exitAfterSignals(0, "undo");
+  return exitAfterSignals(0, "undo", output);
 }

@@ -5,7 +5,7 @@ import { findHarness } from "../../harnesses/registry.ts";
 import { brokenStoreLine } from "../../harnesses/stores.ts";
 import { listSessions } from "../../pipeline/list.ts";
 import type { Session } from "../../ir/schema.ts";
-import { err, out, printJson, table } from "../output.ts";
+import { table } from "../output.ts";
 import { USAGE_GROUPS, usageAcross, type UsageGroup } from "../../observe/usage.ts";
 import type { UsageTotals } from "../../observe/event-log.ts";
 
@@ -26,13 +26,15 @@ their cost left out). A store or session that cannot be read is named on stderr 
     since: { type: "string" },
     by: { type: "string" },
   },
-  async run({ values }, { registry, homes, json, limits }) {
+  async run({ values }, { registry, homes, json, limits, feedback, output }) {
+    const { err, out, printJson } = output;
     const by = groupOf(str(values, "by"));
     const since = sinceOf(str(values, "since"));
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
     const listed = await listSessions({
       registry,
       homes,
+      feedback,
       ...(from !== undefined ? { from } : {}),
       ...(cwd ? { cwd } : {}),
     });
@@ -41,7 +43,7 @@ their cost left out). A store or session that cannot be read is named on stderr 
     let unreadable = 0;
     for (const s of listed.sessions) {
       try {
-        sessions.push(await findHarness(registry, s.harness).store.read(s.path, { limits }));
+        sessions.push(await findHarness(registry, s.harness).store.read(s.path, { limits, feedback }));
       } catch (error) {
         unreadable++;
         err(`session-bridge: skipped ${s.harness} session ${s.id} (${s.path}): ${messageOf(error)}`);
