@@ -7,7 +7,7 @@
 import { resolveHomes } from "./harnesses/homes.ts";
 import { builtinRegistry, type Registry, registryKinds } from "./harnesses/registry.ts";
 import type { Homes } from "./harnesses/types.ts";
-import { type Listed, type ListRequest, listSessionsByStore, listSessions } from "./pipeline/list.ts";
+import { type Listed, type ListRequest, listSessions, listSessionsByStore } from "./pipeline/list.ts";
 import { type Loaded, type LoadRequest, loadSession } from "./pipeline/load.ts";
 import { convert as convertSession, type Converted, type ConvertRequest } from "./pipeline/convert.ts";
 import {

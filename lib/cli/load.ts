@@ -33,7 +33,15 @@ export function storesOf(
 ):
   & Pick<
     Context,
-    "now" | "registry" | "homes" | "bridgeHome" | "env" | "targetVersions" | "recovered" | "limits" | "feedback"
+    | "now"
+    | "registry"
+    | "homes"
+    | "bridgeHome"
+    | "env"
+    | "targetVersions"
+    | "recovered"
+    | "limits"
+    | "feedback"
   >
   & {
     onSkipped: (store: BrokenStore) => void;

@@ -43,7 +43,9 @@ export interface StoresRequest {
 }
 
 /** The read options a request makes (none given: the store's defaults, nothing reported). */
-export const readOptionsOf = ({ limits, feedback }: Pick<StoresRequest, "limits" | "feedback">): ReadOptions => ({
+export const readOptionsOf = (
+  { limits, feedback }: Pick<StoresRequest, "limits" | "feedback">,
+): ReadOptions => ({
   ...(limits ? { limits } : {}),
   ...(feedback ? { feedback } : {}),
 });

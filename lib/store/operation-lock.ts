@@ -65,7 +65,9 @@ async function acquire(path: string, mine: string, op: string, feedback?: Feedba
     // Told once its holder has filled it in (an empty lock is being created this instant).
     if (!told && seen.content) {
       const [pid, host] = seen.content.split(" ");
-      feedback?.notice?.(`operation ${op} is being undone by process ${pid} on ${host}: waiting for it (lock ${path})`);
+      feedback?.notice?.(
+        `operation ${op} is being undone by process ${pid} on ${host}: waiting for it (lock ${path})`,
+      );
       told = true;
     }
     await pause();

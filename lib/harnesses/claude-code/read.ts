@@ -37,7 +37,10 @@ function subagentLines(path: string, options: ReadOptions): TranscriptLines[] {
 }
 
 /** A transcript's records, read lazily as the codec asks for them. */
-function transcriptLines(path: string, { limits = DEFAULT_READ_LIMITS, feedback }: ReadOptions): TranscriptLines {
+function transcriptLines(
+  path: string,
+  { limits = DEFAULT_READ_LIMITS, feedback }: ReadOptions,
+): TranscriptLines {
   const tail = {};
   return { path, lines: readJsonl(path, tail, { maxRecordBytes: limits.maxRecordBytes, feedback }), tail };
 }

@@ -17,7 +17,11 @@ export async function readCodexSession(path: string, options: ReadOptions = {}):
   const tail = {};
   const { maxRecordBytes } = options.limits ?? DEFAULT_READ_LIMITS;
   const { feedback } = options;
-  const session = await decodeCodex({ path, lines: readJsonl(path, tail, { maxRecordBytes, feedback }), tail });
+  const session = await decodeCodex({
+    path,
+    lines: readJsonl(path, tail, { maxRecordBytes, feedback }),
+    tail,
+  });
   return titled(session, path, () => titleFromFirstUserText(session));
 }
 
@@ -32,7 +36,10 @@ export async function openCodexSession(path: string, options: ReadOptions = {}):
     path,
     open: (start) => {
       const tail = {};
-      return { lines: readJsonl(path, tail, { ...(start ? { start } : {}), maxRecordBytes, feedback }), tail };
+      return {
+        lines: readJsonl(path, tail, { ...(start ? { start } : {}), maxRecordBytes, feedback }),
+        tail,
+      };
     },
   });
   return titled(session, path, () => firstUserTitle);

@@ -228,7 +228,9 @@ async function publishAndRegister(
   try {
     // A replaced row lives only in the database: its backup is taken even under --no-backup, and undo puts the
     // row back from it.
-    databaseBackup = backup || previous ? await onlineBackup(db, saved, basename(database), feedback) : undefined;
+    databaseBackup = backup || previous
+      ? await onlineBackup(db, saved, basename(database), feedback)
+      : undefined;
     if (databaseBackup) backups.push(databaseBackup);
     // A link there, even a dangling one, is replaced, and so saved (as the link it is) for undo to put back.
     const existed = entryPresent(file.path);

@@ -48,7 +48,9 @@ export async function loadSource(path: string, options: ReadOptions = {}): Promi
   const { file, id } = parseLocator(path);
   if (!existsSync(file)) throw new InputError(`${path}: no such session file or database`);
   if (id !== undefined || file.endsWith(".db") || isSqliteFile(file)) return databaseSource(file, id);
-  const read: FileSession = file.endsWith(".json") ? readSnapshot(file) : await readHermesJsonl(file, options);
+  const read: FileSession = file.endsWith(".json")
+    ? readSnapshot(file)
+    : await readHermesJsonl(file, options);
   return {
     kind: read.exported ? "rows" : "file",
     path: file,
