@@ -23,7 +23,9 @@ export const geminiCli: Harness = {
   title: "Gemini CLI",
   home: GEMINI_HOME,
   files: {
-    extensions: [".jsonl", ".json"],
+    // A legacy `.json` is known by its head (LEGACY_HEAD) once named as a path; `.json` alone would make every
+    // JSON file named on the command line a session reference.
+    extensions: [".jsonl"],
     recognizes: ({ text, first }) =>
       (!!first && typeof first.sessionId === "string" && typeof first.projectHash === "string") ||
       LEGACY_HEAD.test(text),

@@ -7,6 +7,8 @@
  */
 import type { StoreAccess } from "../types.ts";
 import { readGeminiSession } from "./read.ts";
+export { listGemini } from "./list.ts";
+export { readGeminiSession };
 
 /** STUB (h-gread): the writer side (render, plan) is h-gwrite's; they refuse until it lands. */
 const writerNotYet = (what: string) => (): never => {
