@@ -48,6 +48,8 @@ const CAPTURE_ARTIFACTS = [
   /\.runs\.json$/,
   /\.results\.json$/,
   /\.list\.txt$/,
+  /\.list-sessions\.txt$/,
+  /\/projects\.json$/,
   /\.meta\.json$/,
   /\/sessions\/sessions\.json$/,
 ];
