@@ -11,6 +11,9 @@
  *   npx bun scripts/infer-schemas.ts --harness hermes --version 0.14.0 --kind-field role --kind-prefix transcript- <jsonl>
  *   npx bun scripts/infer-schemas.ts --harness hermes --version 0.19.0 --whole-file --kind snapshot <session_*.json>
  *
+ * Gemini CLI's schemas (schemas/gemini-cli/) are hand-written: its line kinds (metadata, message, `$set`,
+ * `$rewindTo`) share no tag field to group by, and its required sets are the reader's.
+ *
  * Options: `--out <dir>` (default `schemas/<harness>/<version>`), `--kind <name>` (the kind written from
  * `--table-info` or `--whole-file`, default `threads-row`), `--table <name>` (pick one table from a file holding
  * `table_info` of several), `--kind-prefix <p>` (prefix the kind read from `--kind-field`), `--whole-file` (each

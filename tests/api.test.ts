@@ -30,6 +30,8 @@ test("stores resolves every registered harness's home and session-bridge's own f
     "claude-code": join(root, "claude"),
     codex: codexHome,
     hermes: join(root, "hermes"),
+    // Gemini CLI's home is the user's home itself (its store is <home>/.gemini).
+    "gemini-cli": root,
   });
   assert.equal(where.bridgeHome, join(root, "bridge"));
 });

@@ -56,7 +56,7 @@ test("a missing file is exit 2", async () => {
 });
 
 test("an unknown harness name is exit 2", async () => {
-  await refuses(["handoff", seeded.id, "--to", "gemini"], 2, /unknown harness "gemini"/);
+  await refuses(["handoff", seeded.id, "--to", "no-such-harness"], 2, /unknown harness "no-such-harness"/);
 });
 
 test("an unknown flag is exit 2", async () => {

@@ -100,6 +100,8 @@ test(
       "claude",
       "claude-code",
       "codex",
+      "gemini",
+      "gemini-cli",
       "hermes",
     ]);
     assert.deepEqual(complete(["--cod"]), ["--codex-home"]);

@@ -164,7 +164,9 @@ test("no sessions found says where it looked", async () => {
     `no sessions found (looked in claude-code: ${join(empty, "empty-claude-code", "projects")}; codex: ${
       join(empty, "empty-codex")
     }; ` +
-      `hermes: ${join(empty, "empty-hermes", "state.db")})\n`,
+      `hermes: ${join(empty, "empty-hermes", "state.db")}; gemini-cli: ${
+        join(empty, "empty-gemini-cli", ".gemini")
+      })\n`,
   );
   const codexOnly = await runCli(["list", "--from", "codex", "--codex-home", join(empty, "codex")]);
   assert.equal(codexOnly.stdout, `no sessions found (looked in codex: ${join(empty, "codex")})\n`);
@@ -266,7 +268,7 @@ test("a missing --to names the harnesses it can be", async () => {
   for (const command of [["handoff"], ["convert", "-o", join(root, "never.jsonl")]]) {
     const r = await runCli([...command, seeded.id, ...homes]);
     assert.equal(r.code, 2);
-    assert.equal(r.stderr, "session-bridge: missing --to H (claude-code, codex or hermes)\n");
+    assert.equal(r.stderr, "session-bridge: missing --to H (claude-code, codex, hermes or gemini-cli)\n");
   }
 });
 
@@ -289,7 +291,9 @@ test("drift that finds no session says where it looked", async () => {
       `  looked in claude-code: ${join(empty, "empty-claude-code", "projects")}; codex: ${
         join(empty, "empty-codex")
       }; ` +
-      `hermes: ${join(empty, "empty-hermes", "state.db")}\n`,
+      `hermes: ${join(empty, "empty-hermes", "state.db")}; gemini-cli: ${
+        join(empty, "empty-gemini-cli", ".gemini")
+      }\n`,
   );
 });
 

@@ -52,7 +52,12 @@ for (const entry of COMMANDS) {
 }
 
 test("the flags derived from the registry that the help checks above cover are the built-in harnesses", async () => {
-  assert.deepEqual(Object.keys(homeOptions(builtinRegistry)), ["claude-home", "codex-home", "hermes-home"]);
+  assert.deepEqual(Object.keys(homeOptions(builtinRegistry)), [
+    "claude-home",
+    "codex-home",
+    "hermes-home",
+    "gemini-home",
+  ]);
   const certify = await COMMANDS.find((c) => c.name === "certify")!.load();
   assert.deepEqual(Object.keys(certify.harnessOptions!(builtinRegistry)), [
     "claude-bin",

@@ -48,6 +48,8 @@ const CAPTURE_ARTIFACTS = [
   /\.runs\.json$/,
   /\.results\.json$/,
   /\.list\.txt$/,
+  /\.list-sessions\.txt$/,
+  /\/projects\.json$/,
   /\.meta\.json$/,
   /\/sessions\/sessions\.json$/,
 ];
@@ -60,6 +62,8 @@ const SESSION_FILES: Record<HarnessName, RegExp> = {
   codex: /\.jsonl$/,
   // `sessions export` lines, snapshots (`sessions/session_<id>.json`) and legacy gateway transcripts.
   hermes: /\.export\.jsonl$|\/sessions\/session_[^/]+\.json$|\/sessions\/[^/]+\.jsonl$/,
+  // Session logs and the subagent logs captured beside them (`<scenario>.subagents/<id>.jsonl`).
+  "gemini-cli": /\.jsonl$/,
 };
 
 /** The harnesses with captured fixtures: every folder of fixtures/ (checked below). */

@@ -31,6 +31,7 @@ test("listByStore reads one store at a time in the registry's order, each only w
   held.release();
   assert.equal((await second).value?.harness, "codex");
   assert.equal((await stores.next()).value?.harness, "hermes");
+  assert.equal((await stores.next()).value?.harness, "gemini-cli");
   assert.equal((await stores.next()).done, true);
 });
 

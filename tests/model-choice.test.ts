@@ -34,7 +34,12 @@ type Homes = Record<HarnessName, string>;
 
 function homes(name: string): Homes {
   const dir = join(root, name);
-  const h = { "claude-code": join(dir, "claude"), codex: join(dir, "codex"), hermes: join(dir, "hermes") };
+  const h = {
+    "claude-code": join(dir, "claude"),
+    codex: join(dir, "codex"),
+    hermes: join(dir, "hermes"),
+    "gemini-cli": join(dir, "gemini"),
+  };
   for (const d of Object.values(h)) mkdirSync(d, { recursive: true });
   return h;
 }

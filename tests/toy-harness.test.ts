@@ -73,7 +73,7 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   const { env } = world();
   const main = await runCli(["--help"], env, undefined, registry);
   assert.equal(main.code, 0);
-  assert.match(main.stdout, /between Claude Code, Codex CLI, Hermes Agent and Toy\./);
+  assert.match(main.stdout, /between Claude Code, Codex CLI, Hermes Agent, Gemini CLI and Toy\./);
   assert.match(main.stdout, /^ {2}--toy-home DIR {6}Toy home \(default: \$TOY_HOME, else ~\/\.toy\)$/m);
   assert.match(
     main.stdout,

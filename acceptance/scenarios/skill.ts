@@ -237,6 +237,8 @@ const SOURCES: Record<HarnessName, (setup: SourceSetup) => Promise<Source>> = {
   "claude-code": claudeSource,
   codex: codexSource,
   hermes: hermesSource,
+  // STUB (h-gread): the Gemini CLI live source is certify's work (h-gcert).
+  "gemini-cli": () => Promise.reject(new Error("gemini-cli: live skill source not yet built")),
 };
 
 /**

@@ -135,6 +135,8 @@ const STARTERS: Record<HarnessName, (work: string) => Promise<LiveTarget>> = {
   "claude-code": claudeTarget,
   codex: codexTarget,
   hermes: hermesTarget,
+  // STUB (h-gread): the Gemini CLI live target is certify's work (h-gcert).
+  "gemini-cli": () => Promise.reject(new Error("gemini-cli: live target not yet built")),
 };
 
 export const TARGET_IDS = Object.keys(STARTERS) as HarnessName[];

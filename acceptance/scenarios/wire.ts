@@ -104,6 +104,10 @@ const READERS: Record<HarnessName, (body: Body) => Exchange> = {
   "claude-code": anthropic,
   codex: responses,
   hermes: chat,
+  // STUB (h-gread): reading Gemini API request bodies is certify's work (h-gcert).
+  "gemini-cli": () => {
+    throw new Error("gemini-cli: Gemini API exchanges not yet read");
+  },
 };
 
 export function exchangeOf(target: HarnessName, body: Body | undefined): Exchange {

@@ -9,12 +9,18 @@ import type { Harness } from "./types.ts";
 import { claudeCode } from "./claude-code/index.ts";
 import { codex } from "./codex/index.ts";
 import { hermes } from "./hermes/index.ts";
+import { geminiCli } from "./gemini-cli/index.ts";
 
 /** The harnesses built in. */
-export type HarnessName = "claude-code" | "codex" | "hermes";
+export type HarnessName = "claude-code" | "codex" | "hermes" | "gemini-cli";
 
 /** Every built-in harness by name: a built-in name without its harness here is a type error. */
-export const BUILTIN_HARNESSES: Record<HarnessName, Harness> = { "claude-code": claudeCode, codex, hermes };
+export const BUILTIN_HARNESSES: Record<HarnessName, Harness> = {
+  "claude-code": claudeCode,
+  codex,
+  hermes,
+  "gemini-cli": geminiCli,
+};
 
 export interface Registry {
   /** Every harness, in the order help, flags and listings show them. */

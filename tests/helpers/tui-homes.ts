@@ -16,6 +16,8 @@ export interface TuiHomes {
   claude: string;
   codex: string;
   hermes: string;
+  /** Gemini CLI's home (its store is `<home>/.gemini`): empty, never the user's own. */
+  gemini: string;
   bridge: string;
   /** An existing directory to resume in (the fixtures' recorded one does not exist on this machine). */
   project: string;
@@ -40,6 +42,7 @@ export function tuiHomes(
     claude: join(root, "claude"),
     codex: join(root, "codex"),
     hermes: join(root, "hermes"),
+    gemini: join(root, "gemini"),
     bridge: join(root, "bridge"),
     project: join(root, "project"),
   };
@@ -66,6 +69,7 @@ export function tuiEnv(homes: TuiHomes): Record<string, string> {
     CLAUDE_CONFIG_DIR: homes.claude,
     CODEX_HOME: homes.codex,
     HERMES_HOME: homes.hermes,
+    GEMINI_CLI_HOME: homes.gemini,
     SESSION_BRIDGE_HOME: homes.bridge,
   };
 }

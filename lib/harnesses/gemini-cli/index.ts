@@ -1,0 +1,69 @@
+/**
+ * Gemini CLI: append-only JSONL session logs under `<GEMINI_CLI_HOME>/.gemini/tmp/<project slug>/chats/`, the
+ * slug of each working directory kept in `.gemini/projects.json`. The descriptor.
+ */
+import type { Harness } from "../types.ts";
+import { lazyStore } from "../lazy-store.ts";
+import { assertUuid, newUuid } from "../../ids.ts";
+import { GEMINI_HOME, geminiStore } from "./home.ts";
+import { geminiPosture } from "./posture.ts";
+import { geminiTools } from "./tools.ts";
+import { geminiModels } from "./models.ts";
+import { resumeGeminiNotYet } from "./resume.ts";
+
+/**
+ * A session log's first line (`{"sessionId":...,"projectHash":...}`), or a legacy whole-session `.json`
+ * (pretty-printed, so its first line is `{`, its next two these fields).
+ */
+const LEGACY_HEAD = /^\s*\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"projectHash"\s*:/;
+
+export const geminiCli: Harness = {
+  name: "gemini-cli",
+  aliases: ["gemini"],
+  title: "Gemini CLI",
+  home: GEMINI_HOME,
+  files: {
+    // A legacy `.json` is known by its head (LEGACY_HEAD) once named as a path; `.json` alone would make every
+    // JSON file named on the command line a session reference.
+    extensions: [".jsonl"],
+    recognizes: ({ text, first }) =>
+      (!!first && typeof first.sessionId === "string" && typeof first.projectHash === "string") ||
+      LEGACY_HEAD.test(text),
+  },
+  conversation: {
+    // Its own context blocks: the first user message of every run, hook output, and the wrapper of tool output.
+    controlTags: ["session_context", "hook_context", "untrusted_context"],
+    posture: geminiPosture,
+    tools: geminiTools,
+    models: geminiModels,
+    // Thought summaries are text the CLI made from the model's thought parts; it keeps no signature and sends
+    // none back (a resumed run replays model turns as text, function calls with a "skip" thought signature),
+    // so no block it wrote proves where its reasoning came from.
+    provesReasoning: () => false,
+    capabilities: {
+      harness: "gemini-cli",
+      // One message list per session: a rewind drops the later messages, a branch has nowhere to go.
+      threadTopology: false,
+      // It holds reasoning as thought summaries (text), never a proof a provider accepts back.
+      reasoningProvider: "none",
+      toolSchemas: false,
+      systemInstructions: false,
+      queuedInput: false,
+      permissionPosture: false,
+      perTurnModel: true,
+      images: true,
+      subagents: false,
+      // To settle on the binary with the writer (h-gwrite): a call without a result is replayed as a bare
+      // functionCall.
+      unansweredCalls: "dropped",
+    },
+  },
+  // The listing is a chunk of its own, not the store's: `list` loads no reader or writer.
+  store: lazyStore({
+    locate: geminiStore,
+    newId: () => newUuid(),
+    checkId: (id) => assertUuid(id),
+  }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
+  resumeCommand: resumeGeminiNotYet,
+  integrations: {},
+};

@@ -1,0 +1,88 @@
+/**
+ * Gemini CLI's test material: a home is the folder holding `.gemini/`; a captured session goes where its
+ * version's manifest says (`.gemini/tmp/<slug>/chats/session-<time>-<id8>.jsonl`), with its subagents' logs
+ * beside it, `projects.json` naming its project's slug and the project folder's `.project_root`, as the real
+ * binary leaves them. The captured cwd is the neutral `/home/user/project`.
+ */
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HarnessMaterial } from "../harness-material.ts";
+
+const FIXTURES = fileURLToPath(new URL("../../../fixtures/gemini-cli/", import.meta.url));
+
+/** The project path every capture ran in (neutralized). */
+export const GEMINI_CAPTURED_CWD = "/home/user/project";
+
+interface Scenario {
+  file: string;
+  subagents: string[];
+}
+
+/** The scenario a captured file belongs to (its version's manifest.json), if it is a main session log. */
+function scenarioOf(fixture: string): Scenario | undefined {
+  const name = basename(fixture, ".jsonl");
+  const manifest = JSON.parse(readFileSync(join(dirname(fixture), "manifest.json"), "utf8")) as Record<
+    string,
+    Scenario | undefined
+  >;
+  const found = Object.hasOwn(manifest, name) ? manifest[name] : undefined;
+  return found && `${name}.jsonl` === basename(fixture) ? found : undefined;
+}
+
+/** `home` as the binary leaves it once it has run in the captured project: its store and project registry. */
+export function makeGeminiHome(home: string, cwd = GEMINI_CAPTURED_CWD, slug = "project"): string {
+  const store = join(home, ".gemini");
+  mkdirSync(join(store, "tmp", slug, "chats"), { recursive: true });
+  mkdirSync(join(store, "history", slug), { recursive: true });
+  writeFileSync(join(store, "projects.json"), `${JSON.stringify({ projects: { [cwd]: slug } }, null, 2)}\n`);
+  writeFileSync(join(store, "tmp", slug, ".project_root"), cwd);
+  writeFileSync(join(store, "history", slug, ".project_root"), cwd);
+  return store;
+}
+
+/** Places a captured session (and its subagents) in `home`; returns the session file's path there. */
+export function seedGeminiHome(fixture: string, home: string): string {
+  const scenario = scenarioOf(fixture);
+  if (!scenario) throw new Error(`${fixture}: no scenario of its manifest`);
+  makeGeminiHome(home);
+  const target = join(home, scenario.file);
+  mkdirSync(dirname(target), { recursive: true });
+  copyFileSync(fixture, target);
+  const captured = join(dirname(fixture), `${basename(fixture, ".jsonl")}.subagents`);
+  for (const sub of scenario.subagents) {
+    const placed = join(home, sub);
+    mkdirSync(dirname(placed), { recursive: true });
+    copyFileSync(join(captured, basename(sub)), placed);
+  }
+  return target;
+}
+
+/** The captured subagent files of a scenario (for tests that read them by hand). */
+export function capturedSubagents(fixture: string): string[] {
+  const dir = join(dirname(fixture), `${basename(fixture, ".jsonl")}.subagents`);
+  try {
+    return readdirSync(dir).map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
+}
+
+export const material: HarnessMaterial = {
+  fixtures: FIXTURES,
+  prepareHome(home) {
+    makeGeminiHome(home);
+    return {};
+  },
+  placement(fixture) {
+    if (!scenarioOf(fixture)) return undefined;
+    return {
+      role: "session",
+      kind: "text",
+      place(home) {
+        const target = seedGeminiHome(fixture, home);
+        return { target, refs: [target] };
+      },
+    };
+  },
+};
