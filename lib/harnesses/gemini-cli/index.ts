@@ -9,7 +9,7 @@ import { GEMINI_HOME, geminiStore } from "./home.ts";
 import { geminiPosture } from "./posture.ts";
 import { geminiTools } from "./tools.ts";
 import { geminiModels } from "./models.ts";
-import { resumeGeminiNotYet } from "./resume.ts";
+import { resumeGemini } from "./resume.ts";
 
 /**
  * A session log's first line (`{"sessionId":...,"projectHash":...}`), or a legacy whole-session `.json`
@@ -62,6 +62,7 @@ export const geminiCli: Harness = {
     newId: () => newUuid(),
     checkId: (id) => assertUuid(id),
   }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
-  resumeCommand: resumeGeminiNotYet,
+  // cd <cwd> && [GEMINI_CLI_HOME=<home>] gemini --resume <id>
+  resumeCommand: resumeGemini,
   integrations: {},
 };

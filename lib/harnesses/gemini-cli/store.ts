@@ -1,5 +1,7 @@
 /** Gemini CLI's store access: being written (h-gread). */
 import type { StoreAccess } from "../types.ts";
+import { renderGemini } from "./render.ts";
+import { planGemini } from "./register.ts";
 
 const notYet = (what: string) => (): never => {
   throw new Error(`gemini-cli: ${what} not yet built`);
@@ -7,7 +9,7 @@ const notYet = (what: string) => (): never => {
 
 export const access: StoreAccess = {
   read: notYet("read"),
-  render: notYet("render"),
-  plan: notYet("plan"),
+  render: renderGemini,
+  plan: planGemini,
   configuredModel: () => undefined,
 };
