@@ -71,6 +71,12 @@ interface GeminiRecord extends GeminiMessageRecord {
   toolCalls?: ToolCallRecord[];
 }
 
+interface InfoRecord extends GeminiMessageRecord {
+  timestamp: string;
+  type: "info";
+  content: string;
+}
+
 interface UserRecord extends GeminiMessageRecord {
   timestamp: string;
   type: "user";
@@ -112,7 +118,7 @@ export async function* encodeGemini(
   if (title) yield line({ $set: { summary: title } });
   const at = (source?: string) => (last = clock.next(source));
   /** A record, then the `lastUpdated` the binary appends after each. */
-  const emit = (record: GeminiRecord | UserRecord): string[] => [
+  const emit = (record: GeminiRecord | UserRecord | InfoRecord): string[] => [
     line(record),
     line({ $set: { lastUpdated: last } }),
   ];
@@ -144,6 +150,12 @@ export async function* encodeGemini(
     if (m.role === "assistant") {
       held = new ModelTurn(m, at(m.timestamp), modelFor(m));
       held.add(rest, last);
+      continue;
+    }
+    if (m.role === "system") {
+      // A note of the harness's own (Gemini's "Request cancelled."): shown in the TUI, never sent to the model.
+      const text = rest.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+      if (text) yield* emit({ id: newUuid(), timestamp: at(m.timestamp), type: "info", content: text });
       continue;
     }
     const content = userParts(rest);
@@ -241,7 +253,7 @@ class ModelTurn {
   answer(result: ToolResultBlock, at: () => string): boolean {
     const call = this.calls.get(result.callId);
     if (!call) return false;
-    Object.assign(call, resultFields(call, result, result.isError ? "error" : "success", at()));
+    Object.assign(call, resultFields(call, result, statusOf(result), at()));
     return true;
   }
 
@@ -297,6 +309,21 @@ function callRecord(call: ToolCallBlock, timestamp: string): ToolCallRecord {
     timestamp,
     ...toolDisplay(call.name, args),
   };
+}
+
+/** What Gemini answers a call the user cancelled with (its `[Operation Cancelled] Reason: ...`). */
+const GEMINI_CANCELLED = "[Operation Cancelled]";
+
+/**
+ * A call cut off (by the user in Gemini, or closed by the conversion: lib/pipeline/close-calls.ts) is recorded
+ * as the binary records a cancelled call.
+ */
+function statusOf(result: ToolResultBlock): ToolCallRecord["status"] {
+  if (!result.isError) return "success";
+  const [only] = result.content;
+  const cut = result.content.length === 1 && only?.type === "text" &&
+    (only.text === INTERRUPTED_RESULT || only.text.startsWith(GEMINI_CANCELLED));
+  return cut ? "cancelled" : "error";
 }
 
 const errorResult = (text: string): ToolResultBlock => ({

@@ -51,9 +51,9 @@ export const geminiCli: Harness = {
       perTurnModel: true,
       images: true,
       subagents: false,
-      // To settle on the binary with the writer (h-gwrite): a call without a result is replayed as a bare
-      // functionCall.
-      unansweredCalls: "dropped",
+      // A call recorded without a result is replayed as a bare functionCall followed by the next user turn
+      // (seen against the fake server: a handoff with --no-stub-open-calls, then --resume -p).
+      unansweredCalls: "unanswered",
     },
   },
   // The listing is a chunk of its own, not the store's: `list` loads no reader or writer.
