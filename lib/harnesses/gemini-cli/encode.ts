@@ -104,7 +104,8 @@ export async function* encodeGemini(
   modelFor: GeminiModelFor,
 ): AsyncGenerator<string> {
   const clock = new RecordClock(options.now, session.meta.createdAt);
-  const startTime = clock.next(session.meta.createdAt);
+  // The session starts when its first message is made, which may share the start's time.
+  const startTime = sessionStart(session, options.now);
   let last = startTime;
   const metadata: GeminiMetadataRecord = {
     sessionId: options.id,
