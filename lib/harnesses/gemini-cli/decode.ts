@@ -1,0 +1,294 @@
+/**
+ * A Gemini CLI session into the IR, pure: the log's lines (and its subagents' logs) in, a session out. The log
+ * is replayed first as the CLI replays it on resume (replay.ts), so the live thread is the message list the CLI
+ * itself would load; what a rewind dropped is kept apart as an abandoned branch, and each subagent's own log
+ * (`chats/<parent id>/<subagent id>.jsonl`) is a subagent thread, linked to the parent's `invoke_agent` call by
+ * the call's `agentId`.
+ *
+ * A finished tool call is recorded twice: its `toolCalls` entry holds the result, and a user message right
+ * after holds the same functionResponse (a checkpoint adds a third copy, `<id>_response`). The result is read
+ * once, from the first copy met; the later ones answer nothing new.
+ */
+import type { Block, Message, Session, Thread, ToolResultBlock } from "../../ir/schema.ts";
+import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
+import { InputError } from "../../errors.ts";
+import { assertRecordTime } from "../../ir/clock.ts";
+import { DriftCollector } from "../../schemas/drift.ts";
+import { VALIDATORS } from "../../generated/validators/gemini-cli.ts";
+import { PendingTracker } from "../../ir/pending.ts";
+import { emptySession, notePassthrough } from "../../ir/session.ts";
+import { modelsOf } from "../../ir/summary.ts";
+import { isObject, type Json, optStr } from "../../io/json.ts";
+import { type LoggedMessage, LogReplay, type ReplayedLog } from "./replay.ts";
+import {
+  callBlock,
+  contentText,
+  functionResponse,
+  partBlock,
+  partsOf,
+  resultBlock,
+  thoughtBlocks,
+  toolCallResults,
+  usageOf,
+} from "./parts.ts";
+
+const HARNESS = "gemini-cli";
+
+/** The CLI's own first user message of every run, and hook output: harness context, not the user's words. */
+const CONTEXT_START = /^\s*<(?:session_context|hook_context)>/;
+
+/** The info message the CLI records when the user cancels a turn (Esc). */
+const CANCELLED = "Request cancelled.";
+
+/** A session log's lines as the store reads them, with the file they come from. */
+export interface SessionLines {
+  path: string;
+  lines: AsyncIterable<JsonlLine>;
+  /** Filled in once `lines` is exhausted: a last line a live writer had not finished. */
+  tail: JsonlTail;
+}
+
+/** What reading one log gives besides its replay. */
+interface LogFacts {
+  replayed: ReplayedLog;
+  drift: DriftCollector;
+  passthrough: Session["passthrough"];
+  notices: string[];
+}
+
+/** The logs of a session's subagents, given its id (the folder they are kept in is named by it). */
+export type SubagentLogs = (sessionId: string) => readonly SessionLines[];
+
+const noSubagents: SubagentLogs = () => [];
+
+/** A session from its log and its subagents' logs. */
+export async function decodeGemini(
+  log: SessionLines,
+  subagents: SubagentLogs = noSubagents,
+): Promise<Session> {
+  const facts = await replayLines(log);
+  return await assemble(log.path, facts, subagents);
+}
+
+/** A legacy whole-session `.json` file (its parsed document), and its subagents' logs. */
+export async function decodeGeminiDocument(
+  path: string,
+  document: unknown,
+  bytes: number,
+  subagents: SubagentLogs = noSubagents,
+): Promise<Session> {
+  if (!isObject(document)) throw new InputError(`${path}: not a Gemini CLI session (not a JSON object)`);
+  const drift = new DriftCollector(HARNESS, VALIDATORS);
+  drift.check(undefined, "session", document, 1);
+  const replay = new LogReplay(path, HARNESS);
+  replay.addWhole(document, { harness: HARNESS, path, offset: 0, length: bytes, type: "session" });
+  return await assemble(path, { replayed: replay.result(), drift, passthrough: [], notices: [] }, subagents);
+}
+
+async function replayLines(log: SessionLines): Promise<LogFacts> {
+  const replay = new LogReplay(log.path, HARNESS);
+  const drift = new DriftCollector(HARNESS, VALIDATORS);
+  const passthrough: Session["passthrough"] = [];
+  for await (const line of log.lines) {
+    const kind = replay.add(line);
+    // A line none of the CLI's tests claims is skipped by it too; drift names it.
+    drift.check(undefined, kind ?? "(unrecognized)", line.value, line.line);
+    if (kind === "message" && isObject(line.value)) {
+      assertRecordTime(line.value.timestamp, `${log.path}:${line.line}`, "timestamp");
+    } else {
+      notePassthrough(
+        passthrough,
+        kind ? (kind === "set" ? "$set" : kind === "rewind" ? "$rewindTo" : kind) : "unrecognized",
+        () => ({
+          harness: HARNESS,
+          path: log.path,
+          offset: line.offset,
+          length: line.length,
+          type: kind ?? "unrecognized",
+        }),
+      );
+    }
+  }
+  const notices = log.tail.truncatedLine
+    ? [
+      `${log.path}:${log.tail.truncatedLine}: incomplete last line (a live writer was mid-append); it was skipped`,
+    ]
+    : [];
+  return { replayed: replay.result(), drift, passthrough, notices };
+}
+
+async function assemble(path: string, facts: LogFacts, subagents: SubagentLogs): Promise<Session> {
+  const { metadata } = facts.replayed;
+  const id = optStr(metadata.sessionId);
+  if (!id || typeof metadata.projectHash !== "string") {
+    throw new InputError(
+      `${path}: no metadata line with sessionId and projectHash: not a Gemini CLI session`,
+    );
+  }
+  const session = emptySession({ harness: HARNESS, id, path, models: [] });
+  const built = buildThread(path, facts.replayed.messages, session.notices);
+  session.messages = built.messages;
+  session.pending = built.pending.pending([]);
+  session.threads = facts.replayed.rewound.map((branch, i): Thread => ({
+    id: `rewound-${i + 1}`,
+    kind: "abandoned-branch",
+    messages: buildThread(path, branch, []).messages,
+  }));
+  for (const sub of subagents(id)) session.threads.push(await subagentThread(sub, session));
+  session.passthrough = facts.passthrough;
+  session.drift.push(...facts.drift.entries());
+  session.notices.push(...facts.notices);
+  const meta = session.meta;
+  meta.models = modelsOf(session.messages);
+  meta.cwd = firstDirectory(metadata);
+  meta.title = optStr(metadata.summary);
+  meta.provider = "google";
+  meta.createdAt = facts.replayed.started ?? optStr(metadata.startTime);
+  meta.updatedAt = lastActivity(session.messages) ?? optStr(metadata.lastUpdated);
+  meta.usage = totalUsage(session.messages);
+  for (const key of ["cwd", "title", "createdAt", "updatedAt", "usage"] as const) {
+    if (meta[key] === undefined) delete meta[key];
+  }
+  return session;
+}
+
+/** A subagent's own log as a thread; its messages carry the subagent's id (the parent call's `agentId`). */
+async function subagentThread(sub: SessionLines, parent: Session): Promise<Thread> {
+  const facts = await replayLines(sub);
+  const agentId = optStr(facts.replayed.metadata.sessionId);
+  const messages = buildThread(sub.path, facts.replayed.messages, parent.notices).messages;
+  parent.drift.push(...facts.drift.entries());
+  parent.notices.push(...facts.notices);
+  return {
+    id: agentId ?? sub.path,
+    kind: "subagent",
+    messages: agentId ? messages.map((m) => ({ ...m, agentId })) : messages,
+  };
+}
+
+/** A subagent's metadata names its workspace directories; a main session names none (its folder's slug does). */
+function firstDirectory(metadata: Json): string | undefined {
+  return Array.isArray(metadata.directories) ? optStr(metadata.directories[0]) : undefined;
+}
+
+/** The newest message time: the conversation's last activity, not a later `$set` (a summary) bumping lastUpdated. */
+function lastActivity(messages: Message[]): string | undefined {
+  let last: string | undefined;
+  for (const m of messages) if (m.timestamp && (!last || m.timestamp > last)) last = m.timestamp;
+  return last;
+}
+
+function totalUsage(messages: Message[]): Session["meta"]["usage"] {
+  const used = messages.flatMap((m) => (m.usage ? [m.usage] : []));
+  if (!used.length) return undefined;
+  return used.reduce((a, u) => ({
+    inputTokens: a.inputTokens + u.inputTokens,
+    outputTokens: a.outputTokens + u.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + u.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + u.cacheWriteTokens,
+  }));
+}
+
+/** The replayed records as IR messages, in order, each the parent of the next. */
+function buildThread(path: string, logged: LoggedMessage[], notices: string[]) {
+  const messages: Message[] = [];
+  const pending = new PendingTracker();
+  const answered = new Set<string>();
+  const push = (m: Message) => {
+    m.parentUid = messages.at(-1)?.uid ?? null;
+    messages.push(m);
+    pending.add(m);
+  };
+  for (const { record, origin, line } of logged) {
+    const uid = record.id as string;
+    const timestamp = optStr(record.timestamp);
+    const base = { uid, parentUid: null, origin, ...(timestamp ? { timestamp } : {}) };
+    switch (record.type) {
+      case "user":
+        userMessages(record, base, answered).forEach(push);
+        break;
+      case "gemini":
+        geminiMessages(record, base, answered).forEach(push);
+        break;
+      case "info":
+        // The user cancelled the turn under way: a call it left unanswered was interrupted.
+        if (contentText(record.content).trim() === CANCELLED) pending.abortAt(messages.length);
+        break;
+      case "error":
+      case "warning":
+        notices.push(
+          `${path}:${line}: Gemini CLI recorded ${record.type === "error" ? "an error" : "a warning"}`,
+        );
+        break;
+      default:
+        push({
+          ...base,
+          role: "assistant",
+          kind: "turn",
+          blocks: [{ type: "raw", harness: HARNESS, kind: String(record.type ?? "message"), value: record }],
+        });
+    }
+  }
+  return { messages, pending };
+}
+
+type Base = Pick<Message, "uid" | "parentUid" | "origin" | "timestamp">;
+
+/** A user record: the person's words (or the harness's context), and the function responses it carries. */
+function userMessages(record: Json, base: Base, answered: Set<string>): Message[] {
+  const results: ToolResultBlock[] = [];
+  const blocks: Block[] = [];
+  for (const part of partsOf(record.content)) {
+    const response = functionResponse(part);
+    if (!response) {
+      const block = partBlock(part);
+      if (block) blocks.push(block);
+      continue;
+    }
+    const result = resultBlock(response);
+    if (answered.has(result.callId)) continue;
+    answered.add(result.callId);
+    results.push(result);
+  }
+  const out: Message[] = [];
+  if (results.length) out.push({ ...base, role: "tool", kind: "turn", blocks: results });
+  if (blocks.length) {
+    const kind = CONTEXT_START.test(contentText(record.content)) ? "context" : "turn";
+    out.push({ ...base, uid: results.length ? `${base.uid}_text` : base.uid, role: "user", kind, blocks });
+  }
+  return out;
+}
+
+/** A gemini record: its thoughts, text and calls, then the results its finished calls hold. */
+function geminiMessages(record: Json, base: Base, answered: Set<string>): Message[] {
+  const content = partsOf(record.content);
+  // A checkpoint's copy holds its thoughts and calls as parts; the recorded one beside the content.
+  const thoughtsInContent = content.some((p) => isObject(p) && p.thought === true);
+  const blocks: Block[] = thoughtsInContent ? [] : thoughtBlocks(record);
+  const calls = Array.isArray(record.toolCalls) ? record.toolCalls.filter(isObject) : [];
+  const callIds = new Set(calls.map((c) => optStr(c.id)));
+  for (const part of content) {
+    const block = partBlock(part);
+    if (block && !(block.type === "tool_call" && callIds.has(block.id))) blocks.push(block);
+  }
+  blocks.push(...calls.map(callBlock));
+  const model = optStr(record.model);
+  const usage = usageOf(record.tokens);
+  const out: Message[] = [];
+  if (blocks.length) {
+    out.push({
+      ...base,
+      role: "assistant",
+      kind: "turn",
+      blocks,
+      ...(model ? { model } : {}),
+      ...(usage ? { usage } : {}),
+    });
+  }
+  const results = calls.flatMap(toolCallResults).filter((r) => !answered.has(r.callId));
+  for (const r of results) answered.add(r.callId);
+  if (results.length) {
+    out.push({ ...base, uid: `${base.uid}_response`, role: "tool", kind: "turn", blocks: results });
+  }
+  return out;
+}

@@ -1,0 +1,133 @@
+/**
+ * Gemini CLI's message records as IR blocks. Content is a @google/genai PartListUnion (a string, a part, or a
+ * list of them): text, thought summaries (`thought: true`, in a checkpoint), function calls and responses,
+ * inline data; a gemini record also keeps its thoughts (`{subject, description}`) and finished tool calls
+ * (`toolCalls`, each with its result) beside its content. Pure.
+ */
+import type {
+  Block,
+  ReasoningBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+  ToolResultPart,
+  Usage,
+} from "../../ir/schema.ts";
+import { isObject, type Json, optStr } from "../../io/json.ts";
+
+const HARNESS = "gemini-cli";
+
+/** The parts of a content value, whatever form it takes. */
+export function partsOf(content: unknown): unknown[] {
+  if (content === undefined || content === null) return [];
+  return Array.isArray(content) ? content : [content];
+}
+
+/** A part's text (a bare string is a text part). */
+export const partText = (part: unknown): string | undefined =>
+  typeof part === "string" ? part : isObject(part) && typeof part.text === "string" ? part.text : undefined;
+
+/** The text of a content value's text parts, joined as the CLI joins them for titles. */
+export function contentText(content: unknown): string {
+  return partsOf(content).map((p) => (isObject(p) && p.thought === true ? "" : partText(p) ?? "")).join("");
+}
+
+/** A thought summary as the CLI replays it (`**subject** description`, convertSessionToClientHistory). */
+function thoughtText(thought: Json): string {
+  const description = optStr(thought.description) ?? "";
+  const subject = optStr(thought.subject);
+  return subject ? `**${subject}** ${description}` : description;
+}
+
+const reasoning = (text: string): ReasoningBlock => ({ type: "reasoning", text, provider: "google" });
+
+/** A gemini record's thoughts, as reasoning blocks (summaries: no proof comes with them). */
+export function thoughtBlocks(record: Json): ReasoningBlock[] {
+  const thoughts = Array.isArray(record.thoughts) ? record.thoughts.filter(isObject) : [];
+  return thoughts.map(thoughtText).filter((t) => t.trim()).map(reasoning);
+}
+
+/** One content part as a block: undefined for an empty text, or a function response (the caller's). */
+export function partBlock(part: unknown): Block | undefined {
+  const text = partText(part);
+  if (text !== undefined) {
+    if (!text) return undefined;
+    return isObject(part) && part.thought === true ? reasoning(text) : { type: "text", text };
+  }
+  if (!isObject(part)) return { type: "raw", harness: HARNESS, kind: "part", value: part };
+  if (isObject(part.functionCall)) return callBlock(part.functionCall);
+  if (isObject(part.inlineData)) {
+    const mediaType = optStr(part.inlineData.mimeType);
+    const data = optStr(part.inlineData.data);
+    return { type: "image", ...(mediaType ? { mediaType } : {}), ...(data ? { data } : {}) };
+  }
+  return { type: "raw", harness: HARNESS, kind: Object.keys(part)[0] ?? "part", value: part };
+}
+
+/** A function call (in content, or a `toolCalls` entry: both carry id, name, args). */
+export function callBlock(call: Json): ToolCallBlock {
+  return {
+    type: "tool_call",
+    id: optStr(call.id) ?? "",
+    name: optStr(call.name) ?? "",
+    input: isObject(call.args) ? call.args : {},
+  };
+}
+
+/** The function response a part holds, if it is one. */
+export const functionResponse = (part: unknown): Json | undefined =>
+  isObject(part) && isObject(part.functionResponse) ? part.functionResponse : undefined;
+
+/**
+ * A function response as a result: its `output` (or `error`, which marks it failed) as text, anything else
+ * kept whole. `failed` is the call's own status (cancelled, error) when the record says one.
+ */
+export function resultBlock(response: Json, failed = false): ToolResultBlock {
+  const body = isObject(response.response) ? response.response : {};
+  const output = body.output;
+  const error = body.error;
+  const content: ToolResultPart[] = typeof output === "string"
+    ? [{ type: "text", text: output }]
+    : typeof error === "string"
+    ? [{ type: "text", text: error }]
+    : [{ type: "raw", harness: HARNESS, kind: "functionResponse", value: body }];
+  return {
+    type: "tool_result",
+    callId: optStr(response.id) ?? "",
+    isError: failed || error !== undefined,
+    content,
+  };
+}
+
+/** A `toolCalls` entry's result: its functionResponse parts (a bare string is an output). */
+export function toolCallResults(call: Json): ToolResultBlock[] {
+  const failed = call.status !== undefined && call.status !== "success";
+  const id = optStr(call.id) ?? "";
+  if (typeof call.result === "string") {
+    return [{
+      type: "tool_result",
+      callId: id,
+      isError: failed,
+      content: [{ type: "text", text: call.result }],
+    }];
+  }
+  return partsOf(call.result).flatMap((p) => {
+    const response = functionResponse(p);
+    return response ? [resultBlock({ ...response, id: optStr(response.id) ?? id }, failed)] : [];
+  });
+}
+
+/**
+ * A gemini record's token counts. `input` is the whole prompt, cached tokens among them; thoughts are billed as
+ * output.
+ */
+export function usageOf(tokens: unknown): Usage | undefined {
+  if (!isObject(tokens)) return undefined;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+  const cached = n(tokens.cached);
+  return {
+    inputTokens: Math.max(0, n(tokens.input) - cached),
+    outputTokens: n(tokens.output) + n(tokens.thoughts),
+    cacheReadTokens: cached,
+    cacheWriteTokens: 0,
+  };
+}

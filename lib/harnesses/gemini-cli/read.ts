@@ -1,0 +1,48 @@
+/**
+ * Reading a Gemini CLI session from its store: the log (or a legacy whole-session `.json`) and its subagents'
+ * logs beside it (`chats/<session id>/*.jsonl`), read into the codec (decode.ts), and the project path the
+ * store's layout gives it. The log is held whole: a later line can replace any earlier message, and a
+ * checkpoint the whole list, so no message is final before the last line.
+ */
+import { readFileSync, statSync } from "node:fs";
+import type { Session } from "../../ir/schema.ts";
+import { DEFAULT_READ_LIMITS, readJsonl, type ReadLimits } from "../../io/jsonl.ts";
+import type { ReadOptions } from "../types.ts";
+import { InputError } from "../../errors.ts";
+import { assertRegularFile } from "../../io/file-kind.ts";
+import { titleFromFirstUserText } from "../../ir/summary.ts";
+import { decodeGemini, decodeGeminiDocument, type SessionLines } from "./decode.ts";
+import { projectPathOf, projectsBySlug, storeOfSession, subagentFiles } from "./locate.ts";
+
+export async function readGeminiSession(path: string, options: ReadOptions = {}): Promise<Session> {
+  const limits = options.limits ?? DEFAULT_READ_LIMITS;
+  const subagents = (id: string) => subagentFiles(path, id).map((p) => logLines(p, limits));
+  const session = path.endsWith(".json")
+    ? await decodeGeminiDocument(path, parsedDocument(path, limits), statSync(path).size, subagents)
+    : await decodeGemini(logLines(path, limits), subagents);
+  const store = storeOfSession(path);
+  const cwd = store ? projectPathOf(path, projectsBySlug(store)) : undefined;
+  if (cwd) session.meta.cwd ??= cwd;
+  session.meta.title ??= titleFromFirstUserText(session);
+  return session;
+}
+
+function logLines(path: string, { maxRecordBytes }: ReadLimits): SessionLines {
+  const tail = {};
+  return { path, lines: readJsonl(path, tail, { maxRecordBytes }), tail };
+}
+
+/** A legacy session file's one JSON document; one that does not parse is bad input naming the file. */
+function parsedDocument(path: string, { maxRecordBytes }: ReadLimits): unknown {
+  assertRegularFile(path);
+  if (statSync(path).size > maxRecordBytes) {
+    throw new InputError(
+      `${path}: a session document longer than the record limit (${maxRecordBytes} bytes)`,
+    );
+  }
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new InputError(`${path}: not a JSON document (${(error as Error).message})`);
+  }
+}

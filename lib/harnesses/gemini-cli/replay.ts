@@ -1,0 +1,130 @@
+/**
+ * Replays a Gemini CLI session log as its own `loadConversationRecord` does (0.61.0, chatRecordingService.ts),
+ * testing each line in its order: a `$rewindTo` drops that message and every later one (all of them when the
+ * id is unknown); a line with a string `id` is a message, and a later line with the same id replaces it where
+ * it stands; a `$set` is merged into the metadata, and its `messages` (a checkpoint) replace the whole list; a
+ * line with `sessionId` and `projectHash` strings is (more) metadata, as is every resume's new first line.
+ * Pure: the lines come in, the replayed log goes out.
+ */
+import type { JsonlLine } from "../../io/jsonl.ts";
+import type { Origin } from "../../ir/schema.ts";
+import { isObject, type Json } from "../../io/json.ts";
+
+/** What a line is, by the test that claims it first (what drift checks it against). */
+export type LineKind = "rewind" | "message" | "set" | "metadata";
+
+export function lineKind(record: unknown): LineKind | undefined {
+  if (!isObject(record)) return undefined;
+  if (typeof record.$rewindTo === "string") return "rewind";
+  if (typeof record.id === "string") return "message";
+  if (isObject(record.$set)) return "set";
+  if (typeof record.sessionId === "string" && typeof record.projectHash === "string") return "metadata";
+  return undefined;
+}
+
+/** A message as the log holds it once replayed, with the line that last wrote it. */
+export interface LoggedMessage {
+  record: Json;
+  origin: Origin;
+  /** The line that wrote it (a checkpoint's line for a message it holds). */
+  line: number;
+}
+
+/** The log replayed: its metadata merged, its message list, and what rewinds dropped (oldest first). */
+export interface ReplayedLog {
+  metadata: Json;
+  /** The first run's start (every resume's metadata line names its own). */
+  started?: string;
+  messages: LoggedMessage[];
+  rewound: LoggedMessage[][];
+}
+
+export class LogReplay {
+  private metadata: Json = {};
+  private started?: string;
+  private readonly messages = new Map<string, LoggedMessage>();
+  /**
+   * What each message's own line recorded that a checkpoint's copy of it leaves out: a checkpoint rebuilds the
+   * list from the live history, stamped with the time of the checkpoint and without model or token counts.
+   */
+  private readonly recorded = new Map<string, Json>();
+  private readonly rewound: LoggedMessage[][] = [];
+
+  constructor(private readonly path: string, private readonly harness: string) {}
+
+  /** One line; returns its kind, or undefined for a line none of the four tests claims (the CLI skips it). */
+  add(line: JsonlLine): LineKind | undefined {
+    const record = line.value;
+    const kind = lineKind(record);
+    if (!kind || !isObject(record)) return undefined;
+    const origin = (type: string): Origin => ({
+      harness: this.harness,
+      path: this.path,
+      offset: line.offset,
+      length: line.length,
+      type,
+    });
+    if (kind === "rewind") this.rewind(record.$rewindTo as string);
+    else if (kind === "message") {
+      this.remember(record);
+      this.messages.set(record.id as string, {
+        record,
+        origin: origin(String(record.type ?? "message")),
+        line: line.line,
+      });
+    } else if (kind === "set") {
+      const set = record.$set as Json;
+      if (Array.isArray(set.messages)) this.checkpoint(set.messages, origin("$set"), line.line);
+      this.metadata = { ...this.metadata, ...set };
+    } else {
+      if (typeof record.startTime === "string") this.started ??= record.startTime;
+      this.metadata = { ...this.metadata, ...record };
+    }
+    return kind;
+  }
+
+  /** A legacy whole-session file: its fields are the metadata, its `messages` the list. */
+  addWhole(document: Json, origin: Origin) {
+    this.metadata = { ...document };
+    if (typeof document.startTime === "string") this.started = document.startTime;
+    if (Array.isArray(document.messages)) this.checkpoint(document.messages, origin, 1);
+  }
+
+  result(): ReplayedLog {
+    const { messages: _list, ...metadata } = this.metadata;
+    const started = this.started === undefined ? {} : { started: this.started };
+    return { metadata, ...started, messages: [...this.messages.values()], rewound: this.rewound };
+  }
+
+  private checkpoint(list: unknown[], origin: Origin, line: number) {
+    this.messages.clear();
+    for (const m of list) {
+      if (isObject(m) && typeof m.id === "string") {
+        // The origin names the checkpoint's line: the message has no line of its own to copy.
+        const type = `checkpoint:${String(m.type ?? "message")}`;
+        this.messages.set(m.id, {
+          record: { ...m, ...this.recorded.get(m.id) },
+          origin: { ...origin, type },
+          line,
+        });
+      }
+    }
+  }
+
+  private remember(record: Json) {
+    const kept: Json = {};
+    for (const key of ["timestamp", "model", "tokens"]) {
+      if (record[key] !== undefined) kept[key] = record[key];
+    }
+    this.recorded.set(record.id as string, kept);
+  }
+
+  private rewind(id: string) {
+    const ids = [...this.messages.keys()];
+    const at = ids.indexOf(id);
+    const dropped = at === -1 ? ids : ids.slice(at);
+    const branch = dropped.map((d) => this.messages.get(d)!);
+    for (const d of dropped) this.messages.delete(d);
+    if (branch.length) this.rewound.push(branch);
+  }
+}
