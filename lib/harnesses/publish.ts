@@ -1,6 +1,6 @@
 /**
- * Committing a file-only handoff (no index to register in): each planned file published atomically, a file in
- * the way replaced only under --force and saved first, and on any failure every file written removed and every
+ * Committing a file-only handoff (no database to register in): each planned file published atomically, a file in
+ * the way replaced only under --force (or when the plan edits it, see PlannedFile.edits) and saved first, and on any failure every file written removed and every
  * replaced one put back, so nothing is half-written. Claude Code's store is files alone, and so is any harness
  * whose sessions are one file each.
  */
@@ -26,12 +26,12 @@ export async function publishPlannedFiles(
     for (const file of files) {
       // A link there, even a dangling one, is replaced, and so saved (as the link it is) for undo to put back.
       const existed = entryPresent(file.path);
-      if (existed && !force) {
+      if (existed && !force && !file.edits) {
         throw refuse.exists(id, file.path);
       }
       if (existed) replaced.push([file.path, backupFile(file.path, saved)!]);
       ensureDir(join(file.path, ".."), created);
-      await publishFile(file.path, file.lines(), force, feedback);
+      await publishFile(file.path, file.lines(), force || !!file.edits, feedback);
       if (!existed) written.push(file.path);
     }
   } catch (error) {

@@ -187,6 +187,12 @@ export interface RenderOptions {
 export interface PlannedFile {
   path: string;
   lines: () => AsyncIterable<string>;
+  /**
+   * A file of the harness's own that the handoff edits (an index it keeps, such as Gemini CLI's projects.json):
+   * replaced whatever --force says, saved first so undo puts it back. Absent: a file of the session, which
+   * only --force replaces.
+   */
+  edits?: boolean;
 }
 
 /** What a handoff will do, as plain data: what `--dry-run` prints and what the caller decides on. */

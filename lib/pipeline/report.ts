@@ -40,6 +40,7 @@ const UNANSWERED: Record<Capabilities["unansweredCalls"], string> = {
   dropped: "drops such a call from what it sends, so the model never sees it",
   invented: 'sends an "aborted" output of its own',
   placeholder: "sends a placeholder pointing at a summary that does not exist",
+  unanswered: "sends the call with no result at all, a request its provider's API refuses",
 };
 
 const EXAMPLES = 3;

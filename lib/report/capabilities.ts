@@ -23,7 +23,8 @@ export interface Capabilities {
   /**
    * What the target does on resume with a tool call that has no result, seen in its live binary: Claude Code
    * drops the call from what it sends, Codex sends an "aborted" output of its own, Hermes a placeholder that
-   * points at a summary that does not exist. None shows the model what happened, so calls are closed by default.
+   * points at a summary that does not exist, Gemini CLI the call with no result at all (which Gemini's API
+   * refuses). None shows the model what happened, so calls are closed by default.
    */
-  unansweredCalls: "dropped" | "invented" | "placeholder";
+  unansweredCalls: "dropped" | "invented" | "placeholder" | "unanswered";
 }

@@ -9,7 +9,7 @@ import { GEMINI_HOME, geminiStore } from "./home.ts";
 import { geminiPosture } from "./posture.ts";
 import { geminiTools } from "./tools.ts";
 import { geminiModels } from "./models.ts";
-import { resumeGeminiNotYet } from "./resume.ts";
+import { resumeGemini } from "./resume.ts";
 
 /**
  * A session log's first line (`{"sessionId":...,"projectHash":...}`), or a legacy whole-session `.json`
@@ -53,9 +53,9 @@ export const geminiCli: Harness = {
       perTurnModel: true,
       images: true,
       subagents: false,
-      // To settle on the binary with the writer (h-gwrite): a call without a result is replayed as a bare
-      // functionCall.
-      unansweredCalls: "dropped",
+      // A call recorded without a result is replayed as a bare functionCall followed by the next user turn
+      // (seen against the fake server: a handoff with --no-stub-open-calls, then --resume -p).
+      unansweredCalls: "unanswered",
     },
   },
   // The listing is a chunk of its own, not the store's: `list` loads no reader or writer.
@@ -64,6 +64,7 @@ export const geminiCli: Harness = {
     newId: () => newUuid(),
     checkId: (id) => assertUuid(id),
   }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
-  resumeCommand: resumeGeminiNotYet,
+  // cd <cwd> && [GEMINI_CLI_HOME=<home>] gemini --resume <id>
+  resumeCommand: resumeGemini,
   integrations: {},
 };

@@ -1,9 +1,10 @@
 /**
- * STUB (h-gread): how a user continues a session handed to Gemini CLI is the writer's part (h-gwrite builds
- * it: `gemini --resume <id>`, GEMINI_CLI_HOME for a home not the default). The descriptor's type requires one.
+ * Gemini CLI continues a session with `gemini --resume <id>`, run in the session's directory (it looks in that
+ * directory's project only); GEMINI_CLI_HOME names a home other than the user's own.
  */
 import type { ResumeRequest } from "../types.ts";
+import { resumeLine } from "../resume.ts";
+import { GEMINI_HOME } from "./home.ts";
 
-export const resumeGeminiNotYet = (_request: ResumeRequest): string => {
-  throw new Error("gemini-cli: resume command not yet built (writer side)");
-};
+export const resumeGemini = (request: ResumeRequest): string =>
+  resumeLine(GEMINI_HOME, request, ["gemini", "--resume", request.id]);

@@ -1,0 +1,165 @@
+/**
+ * Handoffs into Gemini CLI through the real CLI entry: a Claude Code session captured from the real binary goes
+ * into a Gemini home, and the files Gemini CLI 0.61.0 needs to list and resume it are checked as written
+ * (the session file under the directory's project slug, projects.json, the .project_root markers), with undo,
+ * --force and the refusals. Expectations are written by hand from what the binary does (docs/harnesses/
+ * gemini-cli.md, fixtures/gemini-cli/0.61.0/).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
+import { geminiCli } from "../lib/harnesses/gemini-cli/index.ts";
+import { emptyHomes, runCli } from "./helpers/cli.ts";
+import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+// Until the built-in list names Gemini CLI, it joins the registry as any harness can (withHarness).
+const registry = builtinRegistry.harnesses.some((h) => h.name === "gemini-cli")
+  ? builtinRegistry
+  : withHarness(builtinRegistry, geminiCli);
+
+const CLAUDE_SOURCE = claudeFixture("thinking-tool-use");
+const ID = "7b0f3c52-1d2e-4f6a-9b8c-0d1e2f3a4b5c";
+
+interface HandoffJson {
+  op: string;
+  target: { harness: string; id: string; path: string; resumeCommand: string };
+}
+
+/** A fresh place: a Gemini home (the folder holding .gemini/), a project directory named "My Project". */
+function world() {
+  const root = tempDir();
+  const env = { HOME: join(root, "user") };
+  const home = join(root, "gemini");
+  const store = join(home, ".gemini");
+  const cwd = join(root, "My Project");
+  mkdirSync(cwd, { recursive: true });
+  const homes = [...emptyHomes(root), "--gemini-home", home];
+  const cli = async (args: string[]) => {
+    const r = await runCli([...args, "--json"], env, undefined, registry);
+    return { ...r, json: (r.stdout ? JSON.parse(r.stdout) : {}) as Record<string, unknown> };
+  };
+  const handoff = (...extra: string[]) =>
+    cli([
+      "handoff",
+      CLAUDE_SOURCE,
+      "--to",
+      "gemini-cli",
+      "--cwd",
+      cwd,
+      "--session-id",
+      ID,
+      ...homes,
+      ...extra,
+    ]);
+  return { root, home, store, cwd, homes, cli, handoff };
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+test("a Claude Code session hands off to Gemini CLI: its file under the directory's slug, the project registered, the resume command", async () => {
+  const { home, store, cwd, handoff } = world();
+  const r = await handoff();
+  assert.equal(r.code, 0, r.stderr);
+  const { target } = r.json as unknown as HandoffJson;
+  const chats = join(store, "tmp", "my-project", "chats");
+  assert.deepEqual(readdirSync(chats), [`session-2026-11-29T21-02-7b0f3c52.jsonl`]);
+  assert.equal(target.path, join(chats, "session-2026-11-29T21-02-7b0f3c52.jsonl"));
+  assert.equal(target.resumeCommand, `cd '${cwd}' && GEMINI_CLI_HOME=${home} gemini --resume ${ID}`);
+  assert.deepEqual(JSON.parse(readFileSync(join(store, "projects.json"), "utf8")), {
+    projects: { [cwd]: "my-project" },
+  });
+  for (const base of ["tmp", "history"]) {
+    assert.equal(readFileSync(join(store, base, "my-project", ".project_root"), "utf8").trim(), cwd);
+  }
+  const lines = jsonLines(target.path);
+  assert.deepEqual(lines[0], {
+    sessionId: ID,
+    projectHash: sha256(cwd),
+    startTime: "2026-11-29T21:02:10.371Z",
+    lastUpdated: "2026-11-29T21:02:10.371Z",
+    kind: "main",
+  });
+  const calls = lines.flatMap((l) => (l.toolCalls ?? []) as Record<string, unknown>[]);
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0]!.name, "run_shell_command");
+  assert.deepEqual((calls[0]!.args as Record<string, unknown>).command, "echo fixture-tool-output");
+  assert.equal(calls[0]!.status, "success");
+  // The result once, in the call: no user message repeats it (0.61.0 would replay it twice).
+  assert.equal(lines.filter((l) => JSON.stringify(l.content ?? "").includes("functionResponse")).length, 0);
+});
+
+test("a registry naming other projects keeps them, and a slug another directory owns gets the next suffix", async () => {
+  const { store, cwd, handoff } = world();
+  mkdirSync(store, { recursive: true });
+  const before = `${JSON.stringify({ projects: { "/elsewhere/my-project": "my-project" } }, null, 2)}`;
+  writeFileSync(join(store, "projects.json"), before);
+  const r = await handoff();
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(readFileSync(join(store, "projects.json"), "utf8")), {
+    projects: { "/elsewhere/my-project": "my-project", [cwd]: "my-project-1" },
+  });
+  assert.ok(existsSync(join(store, "tmp", "my-project-1", "chats")));
+});
+
+test("undo removes the session file and the markers it wrote and puts projects.json back as it was", async () => {
+  const { store, homes, cli, handoff } = world();
+  mkdirSync(store, { recursive: true });
+  const before = `${JSON.stringify({ projects: { "/elsewhere/other": "other" } }, null, 2)}`;
+  writeFileSync(join(store, "projects.json"), before);
+  const r = await handoff();
+  assert.equal(r.code, 0, r.stderr);
+  const { op, target } = r.json as unknown as HandoffJson;
+  const undone = await cli(["undo", op, ...homes]);
+  assert.equal(undone.code, 0, undone.stderr);
+  assert.equal(existsSync(target.path), false);
+  assert.equal(existsSync(join(store, "tmp", "my-project", ".project_root")), false);
+  assert.equal(existsSync(join(store, "history", "my-project", ".project_root")), false);
+  assert.equal(readFileSync(join(store, "projects.json"), "utf8"), before);
+});
+
+test("undo of a handoff into an empty home removes projects.json it made", async () => {
+  const { store, homes, cli, handoff } = world();
+  const r = await handoff();
+  assert.equal(r.code, 0, r.stderr);
+  const undone = await cli(["undo", (r.json as unknown as HandoffJson).op, ...homes]);
+  assert.equal(undone.code, 0, undone.stderr);
+  assert.equal(existsSync(join(store, "projects.json")), false);
+});
+
+test("a taken session id is refused with exit 1 and nothing changed; --force replaces its file in place", async () => {
+  const { store, handoff } = world();
+  const first = await handoff();
+  assert.equal(first.code, 0, first.stderr);
+  const path = (first.json as unknown as HandoffJson).target.path;
+  writeFileSync(path, `${readFileSync(path, "utf8")}{"$set":{"summary":"resumed since"}}\n`);
+  const registry = readFileSync(join(store, "projects.json"), "utf8");
+  const again = await handoff();
+  assert.equal(again.code, 1);
+  assert.match(
+    again.stderr,
+    new RegExp(`session ${ID} already exists in .*session-2026-11-29T21-02-7b0f3c52\\.jsonl`),
+  );
+  assert.match(readFileSync(path, "utf8"), /resumed since/);
+  const forced = await handoff("--force");
+  assert.equal(forced.code, 0, forced.stderr);
+  assert.equal((forced.json as unknown as HandoffJson).target.path, path);
+  assert.doesNotMatch(readFileSync(path, "utf8"), /resumed since/);
+  assert.deepEqual(readdirSync(join(store, "tmp", "my-project", "chats")), [
+    "session-2026-11-29T21-02-7b0f3c52.jsonl",
+  ]);
+  assert.equal(readFileSync(join(store, "projects.json"), "utf8"), registry);
+});
+
+test("a Gemini CLI holding its projects.json lock refuses the handoff with exit 1, nothing written", async () => {
+  const { store, handoff } = world();
+  mkdirSync(join(store, "projects.json.lock"), { recursive: true });
+  const r = await handoff();
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /projects\.json stayed locked by another process/);
+  assert.equal(existsSync(join(store, "tmp")), false);
+  assert.equal(existsSync(join(store, "projects.json")), false);
+});
