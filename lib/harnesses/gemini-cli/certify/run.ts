@@ -25,7 +25,12 @@ function geminiTmpDir(home: string): string {
  * one-shot run in an untrusted folder refuses to start).
  */
 export function geminiPrivateEnv(home: string): Record<string, string> {
-  return { HOME: home, GEMINI_CLI_HOME: home, TMPDIR: geminiTmpDir(home), GEMINI_CLI_TRUST_WORKSPACE: "true" };
+  return {
+    HOME: home,
+    GEMINI_CLI_HOME: home,
+    TMPDIR: geminiTmpDir(home),
+    GEMINI_CLI_TRUST_WORKSPACE: "true",
+  };
 }
 
 /** Env for an offline run: nothing inherited but PATH (the shell tool's commands need it). */

@@ -5,7 +5,13 @@
  * again), a long shell call cancelled with Esc while words are queued, and the TUI left with `/quit`.
  */
 import { startTmux, type TmuxPane, waitUntil } from "../../../certify-kit/tmux.ts";
-import { messageText, type RecordedMessage, recordedMessages, sessionFiles, sessionIdOf } from "./recorded.ts";
+import {
+  messageText,
+  type RecordedMessage,
+  recordedMessages,
+  sessionFiles,
+  sessionIdOf,
+} from "./recorded.ts";
 
 export interface GeminiTuiOptions {
   bin: string;
@@ -100,9 +106,7 @@ export async function startGeminiTui(opts: GeminiTuiOptions): Promise<GeminiTui>
     },
     async waitForInterruption(queued) {
       await settled((all) => {
-        const cancelled = all.findIndex((m) =>
-          m.toolCalls.some((c) => c.status === "cancelled")
-        );
+        const cancelled = all.findIndex((m) => m.toolCalls.some((c) => c.status === "cancelled"));
         return cancelled >= 0 ? answerAfter(all.slice(cancelled), queued) : undefined;
       }, "the cancelled call recorded and the queued words answered");
     },
