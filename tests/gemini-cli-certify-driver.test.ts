@@ -167,6 +167,27 @@ function parts(...list: [string, ConversationParts["parts"][number]["roles"], st
   return built;
 }
 
+test("with no model a session counts as listed only in the project gemini --list-sessions would list it for", async () => {
+  const work = realpathSync(tempDir());
+  const gemini = await geminiCliDriver.open({
+    work,
+    bin: "gemini-is-not-run",
+    version: VERSION,
+    mode: "structure",
+    env: process.env,
+    homeVariables: [],
+  });
+  const cwd = join(work, "project");
+  const elsewhere = join(work, "elsewhere");
+  mkdirSync(cwd);
+  mkdirSync(elsewhere);
+  const id = placeFixture(gemini, cwd, "exec-tool");
+  assert.equal(await gemini.listed(id, cwd), true);
+  assert.equal(await gemini.listed(id, elsewhere), false);
+  assert.equal(await gemini.listed("3a9b9114-f20b-43b8-a329-ca5226d59867", cwd), false);
+  await gemini.close();
+});
+
 test(
   "a captured one-shot session with a tool call resumes with every earlier part sent once, in order (real Gemini CLI 0.61.0)",
   {

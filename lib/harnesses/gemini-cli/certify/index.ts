@@ -1,7 +1,8 @@
 /**
  * Gemini CLI under test: a private GEMINI_CLI_HOME, and the fake Gemini API (full mode), nothing (structure) or
  * the user's providers (real). Listed means the CLI's own `gemini --list-sessions`, run in the cwd, names the
- * session (it lists the sessions of that folder's project only, as its resume does).
+ * session (it lists the sessions of that folder's project only, as its resume does); with no model (structure),
+ * that the session file is where that listing looks.
  */
 import { join } from "node:path";
 import { startFakeGemini } from "../../../certify-kit/fake-servers/gemini.ts";
@@ -19,7 +20,7 @@ import {
 import { sentMessages, turnRequests } from "./sent.ts";
 import { type GeminiTui, startGeminiTui } from "./tui.ts";
 import { userGeminiHome } from "./user.ts";
-import { sessionFiles, sessionIdOf } from "./recorded.ts";
+import { listedInStore, sessionFiles, sessionIdOf } from "./recorded.ts";
 
 export const geminiCliDriver: HarnessDriver = {
   id: "gemini-cli",
@@ -106,6 +107,9 @@ export const geminiCliDriver: HarnessDriver = {
       requestCount: () => turnRequests(logPath).length,
       lastRequest: () => sentMessages(turnRequests(logPath).at(-1)),
       async listed(sessionId, cwd) {
+        // Without a model the listing first retries a title for the newest session for about a minute: there
+        // the store is read where the listing looks.
+        if (mode === "structure") return listedInStore(store, sessionId, cwd);
         const r = await runGemini(bin, cwd, ["--list-sessions"], runEnv, 60_000);
         return r.code === 0 && r.stdout.includes(`[${sessionId}]`);
       },

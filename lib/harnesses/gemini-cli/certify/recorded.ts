@@ -5,7 +5,7 @@
  * replaces the whole list); the session reader proper is the harness's store.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isObject, type Json } from "../../../io/json.ts";
 
 /** Every main session file in a store: `tmp/<project slug>/chats/session-<time>-<id8>.jsonl`. */
@@ -19,6 +19,23 @@ export function sessionFiles(store: string): string[] {
       .filter((f) => f.startsWith("session-") && f.endsWith(".jsonl"))
       .map((f) => join(chats, f));
   });
+}
+
+/**
+ * Whether the store holds `id` where `gemini --list-sessions` run in `cwd` looks: a main session file in the
+ * chats folder of the project slug `projects.json` gives `cwd`.
+ */
+export function listedInStore(store: string, id: string, cwd: string): boolean {
+  let slug: unknown;
+  try {
+    const registry = JSON.parse(readFileSync(join(store, "projects.json"), "utf8")) as { projects?: unknown };
+    slug = isObject(registry.projects) ? registry.projects[cwd] : undefined;
+  } catch {
+    return false;
+  }
+  if (typeof slug !== "string") return false;
+  const chats = join(store, "tmp", slug, "chats");
+  return sessionFiles(store).some((f) => dirname(f) === chats && sessionIdOf(f) === id);
 }
 
 /** The session id a file's first line (the metadata) names. */
