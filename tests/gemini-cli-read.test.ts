@@ -298,3 +298,34 @@ test("a Gemini CLI session log is recognized by its head, given by path from any
   ].map((p) => fileURLToPath(new URL(p, import.meta.url)));
   for (const other of others) assert.equal(geminiCli.files.recognizes(head(other)), false, other);
 });
+
+test("the stub a resume in a later minute leaves (metadata and its context only) is not listed: the session id names one session, which show finds", async () => {
+  const { home: dir, files: [file] } = home("exec-tool");
+  // What 0.61.0's `--resume` writes first when the minute differs from the file's name (seen live).
+  const stub = join(dirname(file!), `session-2026-12-04T09-00-${EXEC_TOOL.slice(0, 8)}.jsonl`);
+  writeFileSync(
+    stub,
+    [
+      {
+        sessionId: EXEC_TOOL,
+        projectHash: "0".repeat(64),
+        startTime: "2026-12-04T09:00:01.000Z",
+        kind: "main",
+      },
+      {
+        $set: {
+          messages: [{
+            id: "d04923d38bb0f6017037e74183378ef4",
+            timestamp: "2026-12-04T09:00:01.000Z",
+            type: "user",
+            content: [{ text: "<session_context>\nThis is the Gemini CLI.\n</session_context>" }],
+          }],
+          lastUpdated: "2026-12-04T09:00:01.000Z",
+        },
+      },
+    ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+  );
+  assert.deepEqual((await listed(dir)).map((r) => r.id), [EXEC_TOOL]);
+  const session = await shown(dir, EXEC_TOOL);
+  assert.ok(typed(session).length > 0);
+});

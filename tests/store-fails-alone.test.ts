@@ -172,6 +172,7 @@ const STORES: Record<string, { home: (homes: TuiHomes) => string; store: (home: 
   "claude-code": { home: (homes) => homes.claude, store: (home) => join(home, "projects") },
   codex: { home: (homes) => homes.codex, store: (home) => home },
   hermes: { home: (homes) => homes.hermes, store: (home) => join(home, "state.db") },
+  "gemini-cli": { home: (homes) => homes.gemini, store: (home) => join(home, ".gemini") },
 };
 
 test(

@@ -1,13 +1,15 @@
 /**
- * Homes for the TUI's tests, seeded from the real fixtures: one Claude Code, one Codex and one Hermes session
- * typed into each harness's interactive TUI, and optionally a hostile Claude session (a real fixture whose
+ * Homes for the TUI's tests, seeded from the real fixtures: one Claude Code, one Codex, one Hermes and one
+ * Gemini CLI session typed into each harness's interactive TUI, and optionally a hostile Claude session (a real fixture whose
  * first prompt is replaced by escapes, bidi overrides, markup and a 1 MB line).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { FIXTURES } from "./harness-material.ts";
 import { seedClaudeHome } from "./fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./codex.ts";
 import { seedHermesHome } from "./hermes.ts";
+import { seedGeminiHome } from "./harnesses/gemini-cli.ts";
 import { type Listing, listingsOf, type TuiContext } from "../../lib/tui/data.ts";
 import { builtinRegistry, type Registry } from "../../lib/mod.ts";
 
@@ -16,7 +18,7 @@ export interface TuiHomes {
   claude: string;
   codex: string;
   hermes: string;
-  /** Gemini CLI's home (its store is `<home>/.gemini`): empty, never the user's own. */
+  /** Gemini CLI's home (its store is `<home>/.gemini`), never the user's own. */
   gemini: string;
   bridge: string;
   /** An existing directory to resume in (the fixtures' recorded one does not exist on this machine). */
@@ -51,6 +53,7 @@ export function tuiHomes(
   makeCodexHome(homes.codex);
   seedCodexThread(homes.codex, "0.169.0", "interactive");
   seedHermesHome(homes.hermes, "0.19.0", options.hermesScenario ?? "interactive");
+  seedGeminiHome(join(FIXTURES, "gemini-cli", "0.61.0", "interactive.jsonl"), homes.gemini);
   if (options.hostile) {
     const { id, path } = seedClaudeHome(homes.claude, "plain-text");
     const records = readFileSync(path, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));

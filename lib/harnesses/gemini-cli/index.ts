@@ -66,5 +66,18 @@ export const geminiCli: Harness = {
   }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
   // cd <cwd> && [GEMINI_CLI_HOME=<home>] gemini --resume <id>
   resumeCommand: resumeGemini,
-  integrations: {},
+  integrations: {
+    // LazyBridge accepts kinds `codex` and `claude` only and keeps unknown kinds it finds; ours is spelled as theirs.
+    registryKind: "gemini",
+    // Its shell tool's environment carries GEMINI_CLI=1 and no session id (0.61.0: GEMINI_SESSION_ID is given to
+    // hooks only), so `current` takes its newest session in the directory. Skills: <home>/.gemini/skills/<name>/.
+    agent: { sessionVariables: [], markers: ["GEMINI_CLI"], skillsFolder: ".gemini/skills" },
+    engine: async () => (await import("./engine.ts")).geminiEngine,
+    certify: {
+      command: "gemini",
+      binFlag: "gemini-bin",
+      driver: async () => (await import("./certify/index.ts")).geminiCliDriver,
+      samples: async () => (await import("./samples.ts")).samples,
+    },
+  },
 };

@@ -51,6 +51,22 @@ export function firstTypedWords(log: ReplayedLog): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether the log ever held a turn: words the user typed, or a model message with text, a tool call or a
+ * thought (the CLI's isResumableMessageRecord), live or since rewound. A file that never did is left out of
+ * the list: the stub `--resume` makes when it starts in a later minute than the session file's name (metadata
+ * and its context only, under the same session id) would otherwise make that id name two sessions. (The CLI
+ * also hides a session a rewind emptied; we keep listing it, as its rewound turns are read as a branch.)
+ */
+export function everHeldATurn(log: ReplayedLog): boolean {
+  return [log.messages, ...log.rewound].flat().some(({ record }) => {
+    if (record.type === "user") return !isIgnoredUserText(contentText(record.content));
+    if (record.type !== "gemini") return false;
+    const many = (value: unknown) => Array.isArray(value) && value.length > 0;
+    return contentText(record.content).trim().length > 0 || many(record.toolCalls) || many(record.thoughts);
+  });
+}
+
 /** The time of the newest message: the conversation's last activity. */
 export function lastActivity(log: ReplayedLog): string | undefined {
   let last: string | undefined;
@@ -61,7 +77,7 @@ export function lastActivity(log: ReplayedLog): string | undefined {
   return last;
 }
 
-async function summarize(path: string, projects: ReadonlyMap<string, string>): Promise<SessionSummary> {
+async function summarize(path: string, projects: ReadonlyMap<string, string>): Promise<SessionSummary[]> {
   const cwd = projectPathOf(path, projects);
   const base: SessionSummary = { harness: HARNESS, id: basename(path).replace(/\.jsonl?$/, ""), path };
   if (cwd) base.cwd = cwd;
@@ -69,23 +85,24 @@ async function summarize(path: string, projects: ReadonlyMap<string, string>): P
   try {
     log = await replayFile(path);
   } catch {
-    return { ...base, title: "(unreadable)", updatedAt: statSync(path).mtime.toISOString() };
+    return [{ ...base, title: "(unreadable)", updatedAt: statSync(path).mtime.toISOString() }];
   }
+  if (!everHeldATurn(log)) return [];
   const id = optStr(log.metadata.sessionId);
   const title = optStr(log.metadata.summary) ?? firstTypedWords(log);
   const updatedAt = lastActivity(log) ?? optStr(log.metadata.lastUpdated);
-  return {
+  return [{
     ...base,
     ...(id ? { id } : {}),
     ...(title ? { title: titleLine(title) ?? title } : {}),
     ...(updatedAt ? { updatedAt } : {}),
-  };
+  }];
 }
 
 /** A session's row, or none when its file went away between the walk and the read. */
 async function listed(path: string, projects: ReadonlyMap<string, string>): Promise<SessionSummary[]> {
   try {
-    return [await summarize(path, projects)];
+    return await summarize(path, projects);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
     throw error;
