@@ -12,15 +12,25 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { caseReport, hostileSummary, KIND_NAMES, KINDS, runHostile } from "../campaigns/hostile/campaign.ts";
 import { runFindings, worldFindings } from "../campaigns/hostile/invariants.ts";
-import { createWorld, handoffArgs, listing, operationOf, runCli } from "../campaigns/hostile/world.ts";
+import {
+  createWorld,
+  handoffArgs,
+  hostileCast,
+  landedAt,
+  listing,
+  operationOf,
+  runCli,
+} from "../campaigns/hostile/world.ts";
 import { tempDir } from "./helpers/tmp.ts";
+
+const cast = await hostileCast();
 
 test("one case of each hostile campaign runs clean, or is skipped saying why, and the temp root keeps its owner", async () => {
   const owner = statSync(tmpdir()).uid;
   const reported: string[] = [];
   for (const kind of KIND_NAMES) {
-    const run = await runHostile(7, {}, (line) => reported.push(line), { kind, index: 0 });
-    const reason = KINDS[kind].unavailable();
+    const run = await runHostile(7, cast, {}, (line) => reported.push(line), { kind, index: 0 });
+    const reason = KINDS[kind].unavailable(cast);
     if (reason) {
       assert.deepEqual(run.skipped, [{ kind, reason }]);
       assert.deepEqual(run.cases, []);
@@ -28,7 +38,7 @@ test("one case of each hostile campaign runs clean, or is skipped saying why, an
     }
     assert.equal(run.cases.length, 1, kind);
     const [done] = run.cases;
-    assert.deepEqual(done!.findings, [], caseReport(done!, 7));
+    assert.deepEqual(done!.findings, [], caseReport(done!, 7, cast));
     assert.match(
       hostileSummary(run, 7),
       new RegExp(`^1 hostile cases \\(.*1 ${kind}.*\\), 0 failing: .* \\(seed 7\\)$`),
@@ -40,13 +50,17 @@ test("one case of each hostile campaign runs clean, or is skipped saying why, an
 });
 
 test("a case's report names each finding and the command that replays exactly it", () => {
-  const report = caseReport({
-    kind: "links",
-    index: 4,
-    label: "session-bridge's intents linked outside",
-    outcome: "refused",
-    findings: [{ kind: "written outside", detail: "/tmp/x/outside/pwned: absent -> 1f2e" }],
-  }, 9);
+  const report = caseReport(
+    {
+      kind: "links",
+      index: 4,
+      label: "session-bridge's intents linked outside",
+      outcome: "refused",
+      findings: [{ kind: "written outside", detail: "/tmp/x/outside/pwned: absent -> 1f2e" }],
+    },
+    9,
+    cast,
+  );
   assert.equal(
     report,
     [
@@ -58,22 +72,23 @@ test("a case's report names each finding and the command that replays exactly it
 });
 
 test("the invariants find a write outside the homes, debris, half a Codex session and an operation recorded twice", async () => {
-  const world = createWorld(tempDir("sb-hostile-invariants-"));
+  const world = createWorld(tempDir("sb-hostile-invariants-"), cast);
   const before = listing(world.outside);
   const handed = await runCli(world, handoffArgs(world, "codex"));
   assert.equal(handed.code, 0, handed.stderr);
   assert.deepEqual(worldFindings(world, before), [], "a clean handoff is found at fault");
-  const rollout = (JSON.parse(handed.stdout) as { target: { path: string } }).target.path;
+  const rollout = landedAt(handed)!;
+  const claudeHome = world.homes["claude-code"]!;
 
   writeFileSync(join(world.outside, "pwned"), "");
-  writeFileSync(join(world.homes.claude, ".transcript.jsonl.123.tmp"), "");
-  const ledger = join(world.homes.bridge, "ledger.jsonl");
+  writeFileSync(join(claudeHome, ".transcript.jsonl.123.tmp"), "");
+  const ledger = join(world.bridge, "ledger.jsonl");
   const [entry] = readFileSync(ledger, "utf8").split("\n");
   appendFileSync(ledger, `${entry}\n`);
   rmSync(rollout);
   const found = worldFindings(world, before).map((f) => `${f.kind}: ${f.detail}`);
   assert.deepEqual(found.sort(), [
-    `debris: ${join(world.homes.claude, ".transcript.jsonl.123.tmp")}`,
+    `debris: ${join(claudeHome, ".transcript.jsonl.123.tmp")}`,
     `half session: the threads row of ${rollout} has no file`,
     `ledger: ${operationOf(handed)} is pending and ${rollout} is gone`,
     `ledger: ${operationOf(handed)} is recorded 2 times`,
