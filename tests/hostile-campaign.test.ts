@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { caseReport, hostileSummary, KIND_NAMES, KINDS, runHostile } from "../campaigns/hostile/campaign.ts";
 import { runFindings, worldFindings } from "../campaigns/hostile/invariants.ts";
 import {
@@ -21,6 +22,7 @@ import {
   operationOf,
   runCli,
 } from "../campaigns/hostile/world.ts";
+import { MissingMaterial } from "./helpers/harness-material.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const cast = await hostileCast();
@@ -110,4 +112,21 @@ test("a message that is a raw system error, several unprefixed lines or an escap
   ]);
   assert.deepEqual(kinds("session-bridge: id \u001b[31mred is not valid\n"), ["unclear message"]);
   assert.deepEqual(kinds("", 134), ["exit status"]);
+});
+
+test("a harness whose test material has no hostile part stops the campaign, saying what to add", async () => {
+  const toy = fileURLToPath(new URL("./helpers/toy-harness/module.ts", import.meta.url));
+  const module = join(tempDir("sb-hostile-lacking-"), "lacking.ts");
+  writeFileSync(
+    module,
+    `import { harness, material as toy } from ${JSON.stringify(toy)};\n` +
+      "export { harness };\nexport const material = { ...toy, hostile: undefined };\n",
+  );
+  await assert.rejects(
+    hostileCast([module]),
+    (error) =>
+      error instanceof MissingMaterial &&
+      error.message === "harness toy has no material for the hostile campaigns: add `hostile` " +
+          "(HostileMaterial, tests/helpers/harness-material.ts) to its test material",
+  );
 });
