@@ -623,9 +623,9 @@ async function captureScenario(
   const server = await startFakeAnthropic({ logPath, script: sc.script ?? defaultScript });
   try {
     const claude = (args: string[], extra: Partial<RunClaudeOptions> = {}) =>
-      runClaude({ bin, home, cwd, baseUrl: server.url, args, ...extra });
+      runClaude({ bin, home, cwd, baseEnv: claudeEnv(home, server.url, process.env.PATH), args, ...extra });
     const tui = async <T>(allowedCommands: string[], steps: (tui: ClaudeTui) => Promise<T>) => {
-      const env = claudeEnv(home, server.url);
+      const env = claudeEnv(home, server.url, process.env.PATH);
       const session = await startClaudeTui({ bin, home, cwd, version, env, allowedCommands });
       try {
         return await steps(session);
@@ -739,7 +739,13 @@ async function observeBucket(
 ): Promise<BucketObservation> {
   mkdirSync(cwd, { recursive: true });
   const home = join(root, `home-${randomUUID()}`);
-  const r = await runClaude({ bin, home, cwd, baseUrl, args: oneShot("bucket probe") });
+  const r = await runClaude({
+    bin,
+    home,
+    cwd,
+    baseEnv: claudeEnv(home, baseUrl, process.env.PATH),
+    args: oneShot("bucket probe"),
+  });
   const projects = join(claudeConfigDir(home), "projects");
   const [bucket] = existsSync(projects) ? readdirSync(projects) : [];
   const predicted = bucketName(realpathSync(cwd));

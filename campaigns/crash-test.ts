@@ -14,8 +14,8 @@
  * Every harness of the registry is a target, each home made ready by its test material
  * (tests/helpers/harness-material.ts); `--harness-module PATH` adds one more harness (the toy harness's test).
  * Seeded: the same seed picks the same harnesses, points and delays. Then the hostile cases (hostile/campaign.ts:
- * races, full disks, links, permissions, hostile ids, reads while a harness writes), each checked for the same
- * and more (hostile/invariants.ts), a failing one printed with the `--case` that replays it. The last lines are
+ * races, full disks, links, permissions, hostile ids, reads while a harness writes) over the same harnesses, each
+ * checked for the same and more (hostile/invariants.ts), a failing one printed with the `--case` that replays it. The last lines are
  * the tallies; exit 1 when any figure but the kills and cases is not 0.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -36,41 +36,41 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Harness, list, load, recover, type Registry, undo, undoable } from "../lib/mod.ts";
 import { integrityProblem } from "./integrity.ts";
-import { hostileSummary, KIND_NAMES, type KindName, outcomeLines, runHostile } from "./hostile/campaign.ts";
+import {
+  hostileDefaults,
+  hostileSummary,
+  KIND_NAMES,
+  type KindName,
+  outcomeLines,
+  runHostile,
+} from "./hostile/campaign.ts";
 import { RACERS } from "./hostile/races.ts";
-import { LINK_PLACEMENTS } from "./hostile/links.ts";
-import { PERMISSION_PLACEMENTS } from "./hostile/permissions.ts";
-import { HOSTILE_IDS } from "./hostile/ids.ts";
+import { hostileCast } from "./hostile/world.ts";
 import { scriptArgv } from "../lib/runtime.ts";
-import { coverage, type Covered, loadHarnessModule } from "../tests/helpers/harness-material.ts";
+import {
+  coverage,
+  type Covered,
+  loadHarnessModule,
+  MissingMaterial,
+} from "../tests/helpers/harness-material.ts";
 
-/** Each hostile campaign's default: every race, link and permission placement, and each full home, once. */
-const HOSTILE_DEFAULTS: Record<KindName, number> = {
-  races: 9,
-  "disk-full": 9,
-  links: LINK_PLACEMENTS,
-  permissions: PERMISSION_PLACEMENTS,
-  ids: HOSTILE_IDS.length,
-  reads: 6,
-};
-
-const USAGE =
+/** The usage, with each hostile campaign's default over the built-in harnesses (`builtin`). */
+const usage = (builtin: Record<KindName, number>) =>
   `usage: npm run crash-test -- [--kills N] [--seed S] [--mb M] [--races N] [--disk-full N] [--links N]
                               [--permissions N] [--ids N] [--reads N] [--case KIND:I] [--harness-module PATH]...
   --kills N        kills in all, spread evenly over the harnesses (default 90; 0: none)
   --seed S         the generator's seed (default: a random one, printed)
   --mb M           size of the session handed off, in MB (default 20)
-  --races N        ${RACERS} handoffs or undos at once on one thing (default ${HOSTILE_DEFAULTS.races})
-  --disk-full N    a home on a full tmpfs (default ${
-    HOSTILE_DEFAULTS["disk-full"]
-  }; skipped, saying why, without root)
-  --links N        symbolic links where session-bridge writes (default ${HOSTILE_DEFAULTS.links})
-  --permissions N  modes that refuse, as a user they bind (default ${HOSTILE_DEFAULTS.permissions})
-  --ids N          hostile --session-id values (default ${HOSTILE_DEFAULTS.ids})
-  --reads N        reads and a handoff of a session a harness is writing (default ${HOSTILE_DEFAULTS.reads})
+  The hostile counts default to each case once over the harnesses (the built-in ones': the figure shown):
+  --races N        ${RACERS} handoffs or undos at once on one thing (default ${builtin.races})
+  --disk-full N    a home on a full tmpfs (default ${builtin["disk-full"]}; skipped, saying why, without root)
+  --links N        symbolic links where session-bridge writes (default ${builtin.links})
+  --permissions N  modes that refuse, as a user they bind (default ${builtin.permissions})
+  --ids N          hostile --session-id values (default ${builtin.ids})
+  --reads N        reads and a handoff of a session a harness is writing (default ${builtin.reads})
   --case KIND:I    replay one hostile case (as a failure prints it), and nothing else
-  --harness-module PATH  one more harness to hand off into in the kill campaign (a module exporting
-                   \`harness\` and \`material\`)`;
+  --harness-module PATH  one more harness to hand off into, in the kills and the hostile cases (a module
+                   exporting \`harness\` and \`material\`, tests/helpers/harness-material.ts)`;
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const CRASH_CHILD = join(ROOT, "tests/helpers/crash-handoff.ts");
@@ -303,6 +303,7 @@ async function reference(b: Bed, source: string, cwd: string): Promise<Reference
 }
 
 async function main(): Promise<number> {
+  const USAGE = usage(hostileDefaults(await hostileCast()));
   let values;
   try {
     ({ values } = parseArgs({
@@ -337,8 +338,11 @@ async function main(): Promise<number> {
   const kills = only ? 0 : Number(values.kills ?? 90);
   const seed = Number(values.seed ?? randomInt(1, 2 ** 31));
   const mb = Number(values.mb ?? 20);
+  const modules = values["harness-module"] ?? [];
+  const cast = await hostileCast(modules);
+  const defaults = hostileDefaults(cast);
   const counts = Object.fromEntries(
-    KIND_NAMES.map((k) => [k, Number((values as Record<string, unknown>)[k] ?? HOSTILE_DEFAULTS[k])]),
+    KIND_NAMES.map((k) => [k, Number((values as Record<string, unknown>)[k] ?? defaults[k])]),
   ) as Record<KindName, number>;
   if (
     ![seed, mb].every((n) => Number.isSafeInteger(n) && n > 0) ||
@@ -349,10 +353,9 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const modules = values["harness-module"] ?? [];
   const killsFailed = kills ? await killCampaign(kills, seed, mb, modules) : false;
   console.log(`crash-test: hostile cases, seed ${seed}`);
-  const hostile = await runHostile(seed, counts, (line) => console.log(line), only);
+  const hostile = await runHostile(seed, cast, counts, (line) => console.log(line), only);
   for (const line of outcomeLines(hostile)) console.log(line);
   console.log(hostileSummary(hostile, seed));
   return killsFailed || hostile.cases.some((c) => c.findings.length) ? 1 : 0;
@@ -503,4 +506,11 @@ function line(t: Tally): string {
     `${t.notRestored} targets not restored by undo, ${t.untruthful} ledgers untrue after a killed undo`;
 }
 
-process.exit(await main());
+try {
+  process.exit(await main());
+} catch (error) {
+  // A harness without the material a campaign needs: the message says what to add, where.
+  if (!(error instanceof MissingMaterial)) throw error;
+  console.error(`crash-test: ${error.message}`);
+  process.exit(1);
+}

@@ -38,7 +38,7 @@ async function resumedParts(version: string, home: string, cwd: string, id: stri
       home,
       cwd,
       args: ["-p", "--resume", id, NEXT, "--output-format", "json"],
-      baseEnv: claudeEnv(home, server.url),
+      baseEnv: claudeEnv(home, server.url, process.env.PATH),
     });
     assert.equal(r.code, 0, r.stderr || r.stdout);
   } finally {

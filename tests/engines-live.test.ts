@@ -59,8 +59,8 @@ async function world() {
   const bins = { codex: await installHarness("codex"), claude: await installHarness("claude-code") };
   const registryFile = join(work, "lazybridge", "sessions.json");
   const env: Record<string, string> = {
-    ...codexEnv(home),
-    ...claudeEnv(home, anthropic.url),
+    ...codexEnv(home, process.env.PATH),
+    ...claudeEnv(home, anthropic.url, process.env.PATH),
     // Both binaries on PATH, as a user has them (LazyBridge finds codex there).
     PATH: `${dirname(bins.codex)}:${dirname(bins.claude)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     LAZYBRIDGE_SESSIONS_FILE: registryFile,

@@ -2,13 +2,15 @@
  * What a call runs with is given at its entry, not set for the process (issue 25, "explicit context"): no
  * module under lib/ keeps state a call could leave behind for the next, except the few listed below, each with
  * the reason it is there. A new module-level `let` or `var` fails here until it is passed as a parameter
- * instead, or listed with its reason.
+ * instead, or listed with its reason. Nor does any read the process's environment: the entries (main.ts, the
+ * campaigns, acceptance, the tests) read it once and pass it down (`run(argv, env)`, a driver's `open({ env })`).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 
 const LIB = fileURLToPath(new URL("../lib/", import.meta.url));
 
@@ -52,4 +54,47 @@ test("no module under lib/ declares a module-level let or var outside the allow-
   );
   // An entry whose variable is gone is dropped from the list, so the list says what is there.
   assert.deepEqual(Object.keys(ALLOWED).filter((a) => !found.includes(a)), []);
+});
+
+/** `line: code` for each read of the process's environment in `text`: `process.env`, `Deno.env`, `Bun.env`. */
+function environmentReads(path: string, text: string): string[] {
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
+  const found: string[] = [];
+  const holdsEnvironment = (node: ts.Node) =>
+    ts.isIdentifier(node) && ["process", "Deno", "Bun"].includes(node.text);
+  const visit = (node: ts.Node): void => {
+    const read =
+      // process.env, process?.env, process["env"]
+      ((ts.isPropertyAccessExpression(node) && node.name.text === "env") ||
+          (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression) &&
+            node.argumentExpression.text === "env")) && holdsEnvironment(node.expression) ||
+      // const { env } = process
+      (ts.isVariableDeclaration(node) && ts.isObjectBindingPattern(node.name) && !!node.initializer &&
+        holdsEnvironment(node.initializer) &&
+        node.name.elements.some((e) => (e.propertyName ?? e.name).getText(source) === "env"));
+    if (read) {
+      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      found.push(`${line}: ${node.getText(source)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+test("no module under lib/ reads the process's environment: the entry reads it and passes it in", () => {
+  const found = libFiles(LIB).flatMap((file) =>
+    environmentReads(file, readFileSync(file, "utf8")).map((read) => `${relative(LIB, file)}:${read}`)
+  );
+  assert.deepEqual(found, [], "take the environment as a parameter, given by the entry point");
+});
+
+test("the environment scan finds each way of reading it, and not a comment or a field of another name", () => {
+  const reads = (text: string) => environmentReads("probe.ts", text).length;
+  assert.equal(reads("const p = process.env.PATH;"), 1);
+  assert.equal(reads('const p = process["env"];'), 1);
+  assert.equal(reads("const { env } = process;"), 1);
+  assert.equal(reads("const { env: e, argv } = process;"), 1);
+  assert.equal(reads("const h = Deno.env.get('HOME'); const b = Bun.env.HOME;"), 2);
+  assert.equal(reads("// process.env.PATH, as a comment says\nconst e = options.env.PATH;"), 0);
 });

@@ -5,7 +5,8 @@
  * generated from each harness's schemas (lib/generated/). Code only (identifiers, strings, templates, JSX
  * text: tests/helpers/named-words.ts): a comment may name a harness to explain an example. A word inside a
  * hyphenated one is not the harness's name (`claude-opus-4-5`, `gpt-5-codex` are model ids, as in the price
- * table of lib/observe/prices.ts), nor is one inside a snake_case field name a foreign format spells.
+ * table of lib/observe/prices.ts), nor is one inside a snake_case field name a foreign format spells. The hostile
+ * campaigns (campaigns/hostile) keep the same rule: what they do to a store, its harness's test material says.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -77,6 +78,12 @@ function namings(files: readonly string[]): string[] {
 test("no file of lib/ outside the harness folders and the built-in list names a harness in its code", () => {
   const files = sourceFiles("lib").filter((file) => !exempt(file));
   assert.ok(files.length > 100, `only ${files.length} files scanned`);
+  assert.deepEqual(namings(files), []);
+});
+
+test("no file of the hostile campaigns names a harness in its code: each harness's material says what its store is", () => {
+  const files = sourceFiles("campaigns/hostile");
+  assert.ok(files.length > 5, `only ${files.length} files scanned`);
   assert.deepEqual(namings(files), []);
 });
 

@@ -26,6 +26,8 @@ import {
 import { runCampaign } from "../campaigns/fuzz/campaign.ts";
 import { summaryLine } from "../campaigns/fuzz/report.ts";
 import { scriptArgv } from "../lib/runtime.ts";
+import { KIND_NAMES, KINDS, runHostile } from "../campaigns/hostile/campaign.ts";
+import { hostileCast } from "../campaigns/hostile/world.ts";
 
 const registry = withHarness(builtinRegistry, toy);
 
@@ -262,7 +264,7 @@ test("step 6: the crash campaign kills handoffs into the toy and its undo, and f
   const [bin, ...pre] = scriptArgv(fileURLToPath(new URL("../campaigns/crash-test.ts", import.meta.url)));
   const r = spawnSync(
     bin!,
-    // The kills alone: the hostile cases (tests/hostile-campaign.test.ts) are over the built-in harnesses.
+    // The kills alone: the toy's hostile cases are step 6b's.
     [
       ...pre,
       "--kills",
@@ -283,6 +285,40 @@ test("step 6: the crash campaign kills handoffs into the toy and its undo, and f
     r.stdout,
     /^ {2}toy: 2 kills .*, 0 corrupt stores, 0 half sessions visible, 0 sessions undo or recovery cannot see, 0 debris after recovery, 0 targets not restored by undo, 0 ledgers untrue after a killed undo$/m,
   );
+});
+
+test("step 6b: the hostile campaigns take the toy from its material alone: its cases join each kind and run clean", async () => {
+  const cast = await hostileCast([TOY_MODULE]);
+  const toyAt = cast.members.findIndex((m) => m.harness.name === "toy");
+  // The built-in harnesses' 70 cases, and the toy's: each race, full home and read into or from it; its home
+  // unreadable; and, its sessions being files named by their ids, two forced handoffs over a link and its
+  // sessions folder read-only under an undo.
+  assert.deepEqual(Object.fromEntries(KIND_NAMES.map((k) => [k, KINDS[k].cases(cast)])), {
+    races: 12,
+    "disk-full": 12,
+    links: 19,
+    permissions: 12,
+    ids: 19,
+    reads: 8,
+  });
+  // Cases go round the harnesses in turn (the toy's first is its index), and a store's own cases come last.
+  const toyCases = {
+    races: [toyAt],
+    "disk-full": [toyAt],
+    ids: [toyAt],
+    reads: [toyAt],
+    links: [17, 18],
+    permissions: [10, 11],
+  };
+  for (const kind of KIND_NAMES) {
+    for (const index of toyCases[kind]) {
+      const run = await runHostile(5, cast, {}, () => {}, { kind, index });
+      if (run.skipped.length) continue;
+      const [done] = run.cases;
+      assert.match(done!.label, /\btoy\b|\bToy\b/, `${kind} ${index}`);
+      assert.deepEqual(done!.findings, [], `${kind} ${index}: ${done!.label}`);
+    }
+  }
 });
 
 test("step 7: structure-only certify hands the toy's captured sample off to the toy through its driver", async () => {

@@ -24,6 +24,7 @@ import { binaryArg, step, withWork } from "./live.ts";
 import { startTarget, TARGET_IDS } from "./targets.ts";
 import {
   claudeConfigDir,
+  claudeEnv,
   prepareClaudeHome,
   runClaude,
 } from "../../lib/harnesses/claude-code/certify/run.ts";
@@ -124,7 +125,7 @@ async function claudeSource({ work, cwd, env, move, version }: SourceSetup): Pro
         bin,
         home,
         cwd,
-        baseUrl: server.url,
+        baseEnv: claudeEnv(home, server.url, process.env.PATH),
         args: [...args, "--dangerously-skip-permissions"],
         env: { ...env, PATH: `${env.PATH}:${process.env.PATH ?? ""}` },
       });
@@ -161,14 +162,13 @@ async function codexSource({ work, cwd, env, move }: SourceSetup): Promise<Sourc
   });
   prepareCodexHome(home, server.url);
   loginPath(home, env);
-  const base = codexEnv(home);
+  const base = codexEnv(home, process.env.PATH);
   return {
     home: codexHomeDir(home),
     async turn(prompt, resume) {
       const args = ["exec", "--skip-git-repo-check", "--json", "--dangerously-bypass-approvals-and-sandbox"];
       const r = await runCodex(
         bin,
-        home,
         cwd,
         [...args, ...(resume ? ["resume", resume] : []), prompt],
         180_000,

@@ -10,10 +10,12 @@ import type { HarnessName } from "../../lib/harnesses/registry.ts";
 import { installHarness, pinnedVersion } from "../install-harness.ts";
 import {
   claudeConfigDir,
+  claudeEnv,
   prepareClaudeHome,
   runClaude,
 } from "../../lib/harnesses/claude-code/certify/run.ts";
 import {
+  codexEnv,
   codexHomeDir,
   initCodexStore,
   prepareCodexHome,
@@ -60,7 +62,7 @@ async function claudeTarget(work: string): Promise<LiveTarget> {
         bin,
         home,
         cwd,
-        baseUrl: server.url,
+        baseEnv: claudeEnv(home, server.url, process.env.PATH),
         args: ["-p", "--resume", sessionId, prompt],
       });
       return { ok: r.code === 0, detail: `exit ${r.code ?? r.signal}: ${tail(r.stderr + r.stdout)}` };
@@ -77,20 +79,20 @@ async function codexTarget(work: string): Promise<LiveTarget> {
   const logPath = join(work, "responses-requests.jsonl");
   const server = await startFakeResponses({ logPath });
   prepareCodexHome(home, server.url);
+  const env = codexEnv(home, process.env.PATH);
   // A handoff needs the state database a first Codex run creates.
-  await initCodexStore(bin, home, work);
+  await initCodexStore(bin, home, work, env);
   return {
     id: "codex",
     homeFlags: ["--codex-home", codexHomeDir(home)],
     async resume(cwd, sessionId, prompt) {
-      const r = await runCodex(bin, home, cwd, [
-        "exec",
-        "--skip-git-repo-check",
-        "--json",
-        "resume",
-        sessionId,
-        prompt,
-      ]);
+      const r = await runCodex(
+        bin,
+        cwd,
+        ["exec", "--skip-git-repo-check", "--json", "resume", sessionId, prompt],
+        120_000,
+        env,
+      );
       return { ok: r.code === 0, detail: `exit ${r.code}: ${tail(r.stderr)}` };
     },
     requests: () =>

@@ -1,9 +1,10 @@
 /**
  * The hostile campaigns of `npm run crash-test` (issue 36): races, a full disk in each home, links, permissions
- * as a user they bind, hostile session ids, and reads of a session a harness is writing. Each case runs in a fresh world and is checked against the
- * invariants (invariants.ts); a case's choices come from the seed and its index alone, so `--case KIND:I`
- * replays exactly it. A campaign this machine cannot run (no tmpfs without root, no way to drop root) is
- * skipped, saying why: not a failure.
+ * as a user they bind, hostile session ids, and reads of a session a harness is writing, over the harnesses of
+ * a cast (world.ts: the registry's, and those of `--harness-module`). Each case runs in a fresh world and is
+ * checked against the invariants (invariants.ts); a case's choices come from the seed, the cast and its index
+ * alone, so `--case KIND:I` (with the same modules) replays exactly it. A campaign this machine cannot run (no
+ * tmpfs without root, no way to drop root) is skipped, saying why: not a failure.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import { links } from "./links.ts";
 import { permissions } from "./permissions.ts";
 import { races } from "./races.ts";
 import { reads } from "./reads.ts";
+import type { Cast } from "./world.ts";
 
 export const KINDS = {
   races,
@@ -48,9 +50,17 @@ export interface HostileRun {
 const caseRandom = (seed: number, kind: KindName, index: number) =>
   mutantRandom(seed, (KIND_NAMES.indexOf(kind) + 1) * 1_000_000 + index);
 
-/** Runs `counts[kind]` cases of each kind (or only `only`), reporting each failing case as it is found. */
+/** Each kind's default count over `cast`: every placement, race, full home, id and read once. */
+export const hostileDefaults = (cast: Cast): Record<KindName, number> =>
+  Object.fromEntries(KIND_NAMES.map((k) => [k, KINDS[k].cases(cast)])) as Record<KindName, number>;
+
+/**
+ * Runs `counts[kind]` cases of each kind over `cast` (or only `only`), reporting each failing case as it is
+ * found.
+ */
 export async function runHostile(
   seed: number,
+  cast: Cast,
   counts: Partial<Record<KindName, number>>,
   report: (line: string) => void,
   only?: { kind: KindName; index: number },
@@ -61,7 +71,7 @@ export async function runHostile(
       ? only.kind === kind ? [only.index] : []
       : Array.from({ length: counts[kind] ?? 0 }, (_, i) => i);
     if (!indexes.length) continue;
-    const reason = KINDS[kind].unavailable();
+    const reason = KINDS[kind].unavailable(cast);
     if (reason) {
       run.skipped.push({ kind, reason });
       report(`  ${kind}: skipped, ${reason}`);
@@ -70,10 +80,10 @@ export async function runHostile(
     for (const index of indexes) {
       const root = mkdtempSync(join(tmpdir(), `sb-${kind}-`));
       try {
-        const result = await KINDS[kind].run(root, index, caseRandom(seed, kind, index));
+        const result = await KINDS[kind].run(root, cast, index, caseRandom(seed, kind, index));
         const done = { kind, index, ...result };
         run.cases.push(done);
-        if (done.findings.length) report(caseReport(done, seed));
+        if (done.findings.length) report(caseReport(done, seed, cast));
       } finally {
         rmSync(root, { recursive: true, force: true });
       }
@@ -82,12 +92,13 @@ export async function runHostile(
   return run;
 }
 
-/** A failing case: what it did, each finding, and the command that replays it alone. */
-export function caseReport(c: HostileCase, seed: number): string {
+/** A failing case: what it did, each finding, and the command that replays it alone (over the same cast). */
+export function caseReport(c: HostileCase, seed: number, cast: Cast): string {
+  const modules = cast.modules.map((m) => ` ${m}`).join("");
   return terminalText([
     `  ${c.kind} ${c.index} (${c.label}):`,
     ...c.findings.map((f) => `    ${f.kind}: ${f.detail}`),
-    `    replay: npm run crash-test -- --seed ${seed} --case ${c.kind}:${c.index}`,
+    `    replay: npm run crash-test -- --seed ${seed}${modules} --case ${c.kind}:${c.index}`,
   ].join("\n"));
 }
 

@@ -6,22 +6,20 @@
  * otherwise, saying why.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { freeBytes, mountTmpfs, TMPFS_SKIP, unmount } from "../../tests/helpers/tmpfs.ts";
 import { onPrivateCopy } from "../integrity.ts";
 import { caseFindings, type Finding } from "./invariants.ts";
 import type { CampaignKind } from "./kind.ts";
 import {
   createWorld,
+  databasesOf,
   handoffArgs,
-  type HomeName,
   listing,
   operationOf,
   outcomeOf,
   type Run,
   runCli,
-  type Target,
-  TARGETS,
   type World,
 } from "./world.ts";
 
@@ -37,19 +35,28 @@ function leaveFree(mount: string, free: number): void {
   writeFileSync(filler, Buffer.alloc(Math.max(freeBytes(mount) - free, 0)));
 }
 
-/** What a refusal must leave as it was: the target's files (not its database's own) and its tables' rows. */
-function targetState(world: World, to: Target): string {
-  const files = Object.entries(listing(world.homes[to])).filter(([p]) =>
-    !/\.(?:sqlite|db)(?:-wal|-shm|-journal)?$/.test(p)
+/**
+ * What a refusal must leave as it was: the target's files (not its databases' own, which SQLite may rewrite
+ * as it likes) and the rows of the tables its sessions are in.
+ */
+function targetState(world: World, to: string): string {
+  const home = world.homes[to]!;
+  const databases = databasesOf(world, to);
+  const ownFiles = new Set(
+    databases.flatMap((d) =>
+      ["", "-wal", "-shm", "-journal"].map((suffix) => relative(home, d.path + suffix))
+    ),
   );
-  const database = to === "claude" ? undefined : world.databases[to];
-  const rows = database
-    ? onPrivateCopy(database, (db) =>
-      ["threads", "sessions", "messages"].map((table) => {
-        const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
-        return exists ? (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n : null;
-      }))
-    : [];
+  const files = Object.entries(listing(home)).filter(([p]) => !ownFiles.has(p));
+  const rows = databases.map((d) =>
+    onPrivateCopy(
+      d.path,
+      (db) =>
+        d.tables.map((table) =>
+          (db.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n
+        ),
+    )
+  );
   return JSON.stringify({ files, rows });
 }
 
@@ -57,17 +64,21 @@ const DISK_FULL = /the disk is full|larger than the limit/;
 
 export const diskFull: CampaignKind = {
   unavailable: () => TMPFS_SKIP || undefined,
-  async run(root, index, random) {
-    const to = TARGETS[index % TARGETS.length]!;
-    const full = FULL[Math.floor(index / TARGETS.length) % FULL.length]!;
+  cases: (cast) => FULL.length * cast.members.length,
+  async run(root, cast, index, random) {
+    const { members } = cast;
+    const to = members[index % members.length]!.harness.name;
+    const full = FULL[Math.floor(index / members.length) % FULL.length]!;
     const command = random.int(0, 2) === 0 ? "undo" : "handoff";
     const room = random.int(0, MOST_ROOM / PAGE) * PAGE;
     const mount = join(root, "disk");
     mkdirSync(mount);
     if (!mountTmpfs(mount, "24m")) throw new Error(`cannot mount a tmpfs at ${mount}`);
     try {
-      const onDisk: HomeName[] = full === "both" ? [to, "bridge"] : [full === "target" ? to : "bridge"];
-      const world = createWorld(root, Object.fromEntries(onDisk.map((h) => [h, mount])));
+      const harnesses = full === "bridge" ? [] : [to];
+      const bridge = full !== "target";
+      const world = createWorld(root, cast, { folder: mount, harnesses, bridge });
+      const onDisk = [...harnesses, ...(bridge ? ["bridge"] : [])];
       const outsideBefore = listing(world.outside);
       const runs: Run[] = [];
       let op: string | undefined;

@@ -6,16 +6,7 @@
  */
 import { caseFindings } from "./invariants.ts";
 import type { CampaignKind } from "./kind.ts";
-import {
-  createWorld,
-  handoffArgs,
-  homeFlags,
-  listing,
-  operationOf,
-  outcomeOf,
-  runCli,
-  TARGETS,
-} from "./world.ts";
+import { createWorld, handoffArgs, homeFlags, listing, operationOf, outcomeOf, runCli } from "./world.ts";
 
 export const HOSTILE_IDS = [
   "../../../outside/pwned",
@@ -41,11 +32,12 @@ export const HOSTILE_IDS = [
 
 export const hostileIds: CampaignKind = {
   unavailable: () => undefined,
-  async run(root, index) {
-    const to = TARGETS[index % TARGETS.length]!;
-    // Coprime counts: the first HOSTILE_IDS.length cases try each id once, into a harness in turn.
+  cases: () => HOSTILE_IDS.length,
+  async run(root, cast, index) {
+    const to = cast.members[index % cast.members.length]!.harness.name;
+    // The first HOSTILE_IDS.length cases try each id once, into a harness in turn.
     const id = HOSTILE_IDS[index % HOSTILE_IDS.length]!;
-    const world = createWorld(root);
+    const world = createWorld(root, cast);
     const outsideBefore = listing(world.outside);
     const handoff = await runCli(world, handoffArgs(world, to, "--session-id", id));
     const runs = [handoff, await runCli(world, ["list", ...homeFlags(world)])];

@@ -1,17 +1,18 @@
 /**
  * What must hold after every case of the hostile campaigns, whatever the case did: each store passes
- * `PRAGMA integrity_check`; no half session (a Codex rollout without its `threads` row or the reverse, a Hermes
- * message without its session or a new session without messages, a transcript or rollout with a torn line); no
+ * `PRAGMA integrity_check`; no half session (what one is, its harness's material says: a Codex rollout without
+ * its `threads` row or the reverse, a Hermes message without its session or a new session without messages, a
+ * transcript or rollout with a torn line); no
  * debris (temp files, hot journals, intents, room reservations, undo locks); a ledger that tells the truth (each
  * operation recorded once and undone at most once, a pending one's session there, an undone one's gone); every
  * line on stderr one clear line of session-bridge's own (no raw system or SQLite error, no stack); and nothing
  * written outside the homes.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
-import type { DatabaseSync } from "node:sqlite";
-import { integrityProblem, onPrivateCopy } from "../integrity.ts";
-import { listing, type Run, type World } from "./world.ts";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { filesUnder } from "../../tests/helpers/hostile-store.ts";
+import { integrityProblem } from "../integrity.ts";
+import { allDatabases, halfSessions, listing, memberOf, type Run, type World } from "./world.ts";
 
 export const FINDING_KINDS = [
   "corrupt store",
@@ -71,111 +72,28 @@ export function worldFindings(world: World, outsideBefore: Record<string, string
   }
   const stray = readdirSync(world.root).filter((n) => !["homes", "outside", ...world.placedIn].includes(n));
   for (const name of stray) findings.push({ kind: "written outside", detail: join(world.root, name) });
-  for (const database of Object.values(world.databases)) {
+  for (const database of allDatabases(world)) {
     const damage = integrityProblem(database);
     if (damage) findings.push({ kind: "corrupt store", detail: `${database}: ${damage}` });
   }
-  findings.push(...halfSessions(world), ...debris(world), ...ledgerFindings(world));
+  findings.push(...halfSessionFindings(world), ...debris(world), ...ledgerFindings(world));
   return findings;
 }
 
-/** Entries under `dir`, links not followed (a link that loops is a case's doing, not a file to look in). */
-function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
-  const found: string[] = [];
-  const walk = (folder: string) => {
-    let names: string[];
-    try {
-      names = readdirSync(folder);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const path = join(folder, name);
-      const stat = lstatSync(path);
-      if (stat.isDirectory()) walk(path);
-      else if (keep(name)) found.push(path);
-    }
-  };
-  walk(dir);
-  return found;
-}
-
-/** A JSON Lines file whose every line is whole (a torn last line is half a session). */
-function tornLine(path: string): string | undefined {
-  if (!lstatSync(path).isFile()) return undefined;
-  const text = readFileSync(path, "utf8");
-  if (text && !text.endsWith("\n")) return "its last line is cut short";
-  const lines = text.split("\n").filter(Boolean);
-  const bad = lines.findIndex((line) => {
-    try {
-      JSON.parse(line);
-      return false;
-    } catch {
-      return true;
-    }
-  });
-  return bad < 0 ? undefined : `line ${bad + 1} is not JSON`;
-}
-
-function halfSessions(world: World): Finding[] {
-  const half = (detail: string): Finding => ({ kind: "half session", detail });
-  const findings: Finding[] = [];
-  // Claude Code's projects folder may be linked to another disk: it is followed there, as Claude Code does.
-  const projects = join(world.homes.claude, "projects");
-  const transcripts = existsSync(projects) && statSync(projects).isDirectory()
-    ? filesUnder(projects, (n) => n.endsWith(".jsonl"))
-    : [];
-  const codexRollouts = ["sessions", "archived_sessions"].flatMap((d) =>
-    filesUnder(join(world.homes.codex, d), (n) => n.endsWith(".jsonl"))
-  );
-  for (const path of [...transcripts, ...codexRollouts]) {
-    const torn = tornLine(path);
-    if (torn) findings.push(half(`${path}: ${torn}`));
-  }
-  const rows = store(
-    world.databases.codex,
-    (db) =>
-      (db.prepare("SELECT rollout_path AS path FROM threads").all() as { path: string }[]).map((r) => r.path),
-  );
-  if (rows) {
-    for (const path of codexRollouts) {
-      if (!rows.includes(path)) findings.push(half(`${path} has no threads row`));
-    }
-    for (const path of rows) {
-      if (!existsSync(path)) findings.push(half(`the threads row of ${path} has no file`));
-    }
-  }
-  const hermes = store(world.databases.hermes, (db) => ({
-    orphans: (db.prepare(
-      "SELECT DISTINCT session_id AS id FROM messages WHERE session_id NOT IN (SELECT id FROM sessions)",
-    ).all() as { id: string }[]).map((r) => r.id),
-    empty: (db.prepare(
-      "SELECT id FROM sessions WHERE id NOT IN (SELECT DISTINCT session_id FROM messages)",
-    ).all() as { id: string }[]).map((r) => r.id),
+function halfSessionFindings(world: World): Finding[] {
+  return halfSessions(world).filter((detail) => !world.halfBefore.has(detail)).map((detail) => ({
+    kind: "half session",
+    detail,
   }));
-  for (const id of hermes?.orphans ?? []) findings.push(half(`Hermes messages of ${id} have no session`));
-  for (const id of hermes?.empty ?? []) {
-    if (!world.emptyHermesSessions.has(id)) findings.push(half(`Hermes session ${id} has no message`));
-  }
-  return findings;
-}
-
-/** `read` on a private copy of a store; undefined when it cannot be read (the integrity check says why). */
-function store<T>(database: string, read: (db: DatabaseSync) => T): T | undefined {
-  try {
-    return onPrivateCopy(database, read);
-  } catch {
-    return undefined;
-  }
 }
 
 const DEBRIS = /\.tmp$|\.takeover$|\.room$|^undo-.+\.lock$/;
 
 function debris(world: World): Finding[] {
-  const left = Object.values(world.homes).flatMap((home) =>
+  const left = [...Object.values(world.homes), world.bridge].flatMap((home) =>
     filesUnder(home, (name) => DEBRIS.test(name) || name.endsWith("-journal"))
   ).filter((path) => !path.endsWith("-journal") || lstatSync(path).size > 0);
-  const intents = join(world.homes.bridge, "intents");
+  const intents = join(world.bridge, "intents");
   if (existsSync(intents) && lstatSync(intents).isDirectory()) {
     left.push(...readdirSync(intents).map((n) => join(intents, n)).filter((p) => !left.includes(p)));
   }
@@ -192,7 +110,7 @@ interface Recorded {
 
 /** The ledger as recorded (a link in its place was refused, so there is nothing of ours to read through it). */
 function ledgerRecords(world: World): Recorded[] {
-  const path = join(world.homes.bridge, "ledger.jsonl");
+  const path = join(world.bridge, "ledger.jsonl");
   if (!existsSync(path) || !lstatSync(path).isFile()) return [];
   return readFileSync(path, "utf8").split("\n").filter((l) => l.trim()).flatMap((line) => {
     try {
@@ -232,25 +150,13 @@ function ledgerFindings(world: World): Finding[] {
   return findings;
 }
 
-/** Whether a ledger entry's session is in its target (undefined: the store cannot be read to tell). */
+/** Whether a ledger entry's session is in its target (undefined: it cannot be told, from its store or at all). */
 function targetPresent(
   world: World,
   target: { harness: string; id: string; path: string },
 ): boolean | undefined {
-  if (target.harness !== "hermes") {
-    try {
-      lstatSync(target.path);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-  const [database, id] = target.path.split("#") as [string, string];
-  if (basename(database) !== basename(world.databases.hermes)) return undefined;
-  return store(
-    world.databases.hermes,
-    (db) => db.prepare("SELECT 1 FROM sessions WHERE id = ?").get(id) !== undefined,
-  );
+  const home = world.homes[target.harness];
+  return home === undefined ? undefined : memberOf(world.cast, target.harness).hostile.holds(home, target);
 }
 
 /** Everything found after a case: its runs' statuses and messages, and the world's state. */

@@ -1,88 +1,124 @@
 /**
  * Permissions as a user they bind (the CLI runs as `nobody` when this process is root, tests/helpers/
- * unprivileged.ts): a harness's home unreadable, a home and its database read-only, session-bridge's folder,
- * ledger or backups read-only, the session to hand off unreadable, a Claude Code project folder read-only.
+ * unprivileged.ts): each harness's home unreadable, a home and its databases read-only, the folder a session
+ * file named by its id lands in read-only (each as its test material says its store is), session-bridge's
+ * folder, ledger or backups read-only, the session to hand off unreadable.
  * Each case lists, hands off into the harness (or undoes an earlier handoff) with the mode set, then gives the
  * modes back and undoes what landed: every refusal one clear line, nothing half-written.
  */
 import { chmodSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { unprivileged } from "../../tests/helpers/unprivileged.ts";
+import { type Unprivileged, unprivileged } from "../../tests/helpers/unprivileged.ts";
 import { caseFindings } from "./invariants.ts";
 import type { CampaignKind } from "./kind.ts";
 import {
+  type Cast,
   createWorld,
+  databasesOf,
   handoffArgs,
   homeFlags,
+  landedAt,
   listing,
+  type Member,
+  ofShape,
   operationOf,
   outcomeOf,
   type Run,
-  type Target,
   type World,
   worldEnv,
 } from "./world.ts";
 
 interface Placement {
-  to: Target;
+  name: string;
+  to: string;
   /** Whether the command tried under the mode is the undo of a handoff made before it is set. */
   undo: boolean;
   /** The paths whose mode is set for the command, and the mode. */
   modes(world: World, handedOff: string | undefined): [string, number][];
 }
 
-const PLACEMENTS: Record<string, Placement> = {
-  "Claude Code's home unreadable": { to: "claude", undo: false, modes: (w) => [[w.homes.claude, 0o000]] },
-  "Codex's home unreadable": { to: "codex", undo: false, modes: (w) => [[w.homes.codex, 0o000]] },
-  "Hermes's home unreadable": { to: "hermes", undo: false, modes: (w) => [[w.homes.hermes, 0o000]] },
-  "Codex's home and state_5.sqlite read-only": {
-    to: "codex",
-    undo: false,
-    modes: (w) => [[w.databases.codex, 0o444], [w.homes.codex, 0o555]],
-  },
-  "Hermes's home and state.db read-only": {
-    to: "hermes",
-    undo: false,
-    modes: (w) => [[w.databases.hermes, 0o444], [w.homes.hermes, 0o555]],
-  },
-  "session-bridge's folder read-only": { to: "hermes", undo: false, modes: (w) => [[w.homes.bridge, 0o555]] },
-  "the session handed off unreadable": { to: "codex", undo: false, modes: (w) => [[w.source, 0o000]] },
-  "the ledger read-only, then undo": {
-    to: "codex",
-    undo: true,
-    modes: (w) => [[join(w.homes.bridge, "ledger.jsonl"), 0o444]],
-  },
-  "the backups folder read-only, then undo": {
-    to: "hermes",
-    undo: true,
-    modes: (w) => [[join(w.homes.bridge, "backups"), 0o555]],
-  },
-  "the Claude Code project folder read-only, then undo": {
-    to: "claude",
-    undo: true,
-    modes: (_w, path) => (path ? [[dirname(path), 0o555]] : []),
-  },
+/** What each harness's store offers a mode: its home, its databases, the folder a session file lands in. */
+function storeModes({ harness, hostile }: Member): Placement[] {
+  const to = harness.name;
+  const databases = hostile.databases.map((d) => d.file);
+  return [
+    { name: `${harness.title}'s home unreadable`, to, undo: false, modes: (w) => [[w.homes[to]!, 0o000]] },
+    ...(databases.length
+      ? [{
+        name: `${harness.title}'s home and ${databases.join(", ")} read-only`,
+        to,
+        undo: false,
+        modes: (w: World): [string, number][] => [
+          ...databasesOf(w, to).map((d): [string, number] => [d.path, 0o444]),
+          [w.homes[to]!, 0o555],
+        ],
+      }]
+      : []),
+    ...(hostile.sessionFileById
+      ? [{
+        name: `the folder of a session handed off into ${harness.title} read-only, then undo`,
+        to,
+        undo: true,
+        modes: (
+          _w: World,
+          path: string | undefined,
+        ): [string, number][] => (path ? [[dirname(path), 0o555]] : []),
+      }]
+      : []),
+  ];
+}
+
+/** session-bridge's folder and the session handed off, each in a handoff into one way of keeping sessions. */
+function ownModes(cast: Cast): Placement[] {
+  const indexed = ofShape(cast, "indexed files").harness.name;
+  const rows = ofShape(cast, "database rows").harness.name;
+  return [
+    { name: "session-bridge's folder read-only", to: rows, undo: false, modes: (w) => [[w.bridge, 0o555]] },
+    {
+      name: "the session handed off unreadable",
+      to: indexed,
+      undo: false,
+      modes: (w) => [[w.source, 0o000]],
+    },
+    {
+      name: "the ledger read-only, then undo",
+      to: indexed,
+      undo: true,
+      modes: (w) => [[join(w.bridge, "ledger.jsonl"), 0o444]],
+    },
+    {
+      name: "the backups folder read-only, then undo",
+      to: rows,
+      undo: true,
+      modes: (w) => [[join(w.bridge, "backups"), 0o555]],
+    },
+  ];
+}
+
+/** Every case over `cast`: session-bridge's folder and the session handed off, then each harness's store. */
+const placements = (cast: Cast): Placement[] => [...ownModes(cast), ...cast.members.flatMap(storeModes)];
+
+/** The way to run a cast's CLI as a user permissions bind, looked for once (it runs the CLI to see). */
+const found = new Map<string, Unprivileged | string>();
+const asUser = (cast: Cast) => {
+  const key = cast.cli.join("\0");
+  if (!found.has(key)) found.set(key, unprivileged(cast.cli));
+  return found.get(key)!;
 };
-const NAMES = Object.keys(PLACEMENTS);
-
-export const PERMISSION_PLACEMENTS = NAMES.length;
-
-/** The way to run the CLI as a user permissions bind, looked for once (it runs the CLI to see). */
-let found: ReturnType<typeof unprivileged> | undefined;
-const asUser = () => (found ??= unprivileged());
 
 export const permissions: CampaignKind = {
-  unavailable() {
-    const as = asUser();
+  unavailable(cast) {
+    const as = asUser(cast);
     return typeof as === "string" ? as : undefined;
   },
-  run(root, index) {
-    const as = asUser();
+  cases: (cast) => placements(cast).length,
+  run(root, cast, index) {
+    const as = asUser(cast);
     if (typeof as === "string") throw new Error(as);
-    const name = NAMES[index % NAMES.length]!;
-    const { to, undo, modes } = PLACEMENTS[name]!;
+    const all = placements(cast);
+    const { name, to, undo, modes } = all[index % all.length]!;
     // A folder of the case's own: `own` makes the one holding it passable too, and that must not be the temp root.
-    const world = createWorld(join(root, "world"));
+    const world = createWorld(join(root, "world"), cast);
     as.own(world.root);
     const outsideBefore = listing(world.outside);
     const cli = (args: string[]): Run => ({ args, ...as.cli(args, worldEnv(world)) });
@@ -94,7 +130,7 @@ export const permissions: CampaignKind = {
       const handed = cli(handoffArgs(world, to));
       runs.push(handed);
       op = operationOf(handed);
-      path = (JSON.parse(handed.stdout || "{}") as { target?: { path?: string } }).target?.path;
+      path = landedAt(handed);
     }
     const set = modes(world, path).map(([p, mode]) => ({ p, mode, was: statSync(p).mode & 0o7777 }));
     for (const { p, mode } of set) chmodSync(p, mode);

@@ -5,19 +5,17 @@
  * at once (each wins its own). Case `index` takes the target harness and the race from its index, so the
  * default count covers each pair.
  */
-import { builtinRegistry, findHarness } from "../../lib/mod.ts";
 import type { Random } from "../fuzz/random.ts";
 import { caseFindings, type Finding } from "./invariants.ts";
 import type { CampaignKind } from "./kind.ts";
 import {
   createWorld,
   handoffArgs,
-  HARNESS,
   listing,
+  type Member,
   operationOf,
   type Run,
   runCli,
-  TARGETS,
   type World,
 } from "./world.ts";
 
@@ -36,14 +34,9 @@ const winners = (detail: string): Finding => ({ kind: "winners", detail });
 const exits = (runs: readonly Run[]) => runs.map((r) => r.code).join(",");
 
 /** Eight handoffs under one id: one exit 0, seven refusals; then the winner undone. */
-async function sameId(
-  world: World,
-  to: (typeof TARGETS)[number],
-  random: Random,
-): Promise<[Run[], Finding[]]> {
-  const id = findHarness(builtinRegistry, HARNESS[to]).store.newId(
-    new Date(Date.UTC(2026, 0, 1, 0, 0, random.int(0, 59))),
-  );
+async function sameId(world: World, { harness }: Member, random: Random): Promise<[Run[], Finding[]]> {
+  const to = harness.name;
+  const id = harness.store.newId(new Date(Date.UTC(2026, 0, 1, 0, 0, random.int(0, 59))));
   const runs = await atOnce(
     world,
     Array.from({ length: RACERS }, () => handoffArgs(world, to, "--session-id", id)),
@@ -64,11 +57,7 @@ async function sameId(
 }
 
 /** One handoff, then eight undos of it: one exit 0, seven saying it is already undone. */
-async function oneUndo(
-  world: World,
-  to: (typeof TARGETS)[number],
-  random: Random,
-): Promise<[Run[], Finding[]]> {
+async function oneUndo(world: World, to: string, random: Random): Promise<[Run[], Finding[]]> {
   const handoff = await runCli(world, handoffArgs(world, to));
   const op = operationOf(handoff);
   if (!op) return [[handoff], [winners(`the handoff before the race failed: ${handoff.stderr.trim()}`)]];
@@ -92,7 +81,7 @@ async function oneUndo(
  * Eight handoffs with ids (and titles: Hermes's are unique) of their own at once, then their undos at once:
  * every one wins its own.
  */
-async function ownIds(world: World, to: (typeof TARGETS)[number]): Promise<[Run[], Finding[]]> {
+async function ownIds(world: World, to: string): Promise<[Run[], Finding[]]> {
   const handoffs = await atOnce(
     world,
     Array.from({ length: RACERS }, (_, i) => handoffArgs(world, to, "--title", `racer ${i}`)),
@@ -114,13 +103,16 @@ async function ownIds(world: World, to: (typeof TARGETS)[number]): Promise<[Run[
 
 export const races: CampaignKind = {
   unavailable: () => undefined,
-  async run(root, index, random) {
-    const to = TARGETS[index % TARGETS.length]!;
-    const shape: Shape = SHAPES[Math.floor(index / TARGETS.length) % SHAPES.length]!;
-    const world = createWorld(root);
+  cases: (cast) => SHAPES.length * cast.members.length,
+  async run(root, cast, index, random) {
+    const { members } = cast;
+    const member = members[index % members.length]!;
+    const to = member.harness.name;
+    const shape: Shape = SHAPES[Math.floor(index / members.length) % SHAPES.length]!;
+    const world = createWorld(root, cast);
     const outsideBefore = listing(world.outside);
     const [runs, findings] = shape === "same id"
-      ? await sameId(world, to, random)
+      ? await sameId(world, member, random)
       : shape === "one undo"
       ? await oneUndo(world, to, random)
       : await ownIds(world, to);

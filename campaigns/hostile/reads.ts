@@ -1,6 +1,6 @@
 /**
- * Reads while a harness writes: a process appends turns to a session (a Claude Code transcript or a Codex
- * rollout, each line in two writes; Hermes messages in transactions) while `list`, `show`, `show --redact`, a
+ * Reads while a harness writes: a process writes turns to a session as its harness does (harness-writer.ts: a
+ * transcript's lines each in two writes, a database's rows in transactions) while `list`, `show`, `show --redact`, a
  * dry run and a real handoff of that session run. A read may see the session at any point of a turn: it must
  * read it (exit 0) or say in one clear line why not, never call a live session bad input; the handoff undoes
  * cleanly, and the session the harness wrote is whole.
@@ -15,21 +15,22 @@ import {
   handoffArgs,
   homeFlags,
   listing,
+  memberOf,
   operationOf,
   type Run,
   runCli,
-  type Target,
-  TARGETS,
   type World,
 } from "./world.ts";
 
 const WRITER = fileURLToPath(new URL("./harness-writer.ts", import.meta.url));
 
 /** The harness writer, started; `stop()` closes its stdin and resolves once it has finished its turn. */
-function startWriter(world: World, harness: Target): { stop(): Promise<string> } {
-  const { id, file } = world.sessions[harness];
+function startWriter(world: World, harness: string): { stop(): Promise<string> } {
+  const { id, file } = world.sessions[harness]!;
   const [bin, ...pre] = scriptArgv(WRITER);
-  const child = spawn(bin!, [...pre, harness, file, id], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(bin!, [...pre, ...world.cast.modules, harness, file, id], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -46,15 +47,20 @@ function startWriter(world: World, harness: Target): { stop(): Promise<string> }
 
 export const reads: CampaignKind = {
   unavailable: () => undefined,
-  async run(root, index) {
-    const harness = TARGETS[index % TARGETS.length]!;
-    const to = TARGETS[(index + 1) % TARGETS.length]!;
-    const world = createWorld(root);
+  cases: (cast) => 2 * cast.members.length,
+  async run(root, cast, index) {
+    const { members } = cast;
+    const harness = members[index % members.length]!.harness.name;
+    const to = members[(index + 1) % members.length]!.harness.name;
+    const world = createWorld(root, cast);
     const outsideBefore = listing(world.outside);
-    const { id, home } = world.sessions[harness];
-    // The source's own home stands in for the Claude Code home here: its session is the one being written.
-    const flags = harness === "claude" ? [...homeFlags(world), "--claude-home", home] : homeFlags(world);
-    const ref = harness === "claude" ? world.sessions.claude.file : id;
+    const { id, home, file } = world.sessions[harness]!;
+    // The source's session lives in a home of its own, which stands in for the harness's here (it is the one
+    // being written), and is named by its file as every handoff names it.
+    const own = home === world.homes[harness];
+    const moved = own ? [] : [`--${memberOf(cast, harness).harness.home.flag}`, home];
+    const flags = [...homeFlags(world), ...moved];
+    const ref = own ? id : file;
     const writer = startWriter(world, harness);
     const tried: Run[] = [];
     for (const args of [["list"], ["show", ref], ["show", ref, "--redact"]]) {
@@ -63,7 +69,7 @@ export const reads: CampaignKind = {
     const handoff = (...extra: string[]) => {
       const args = handoffArgs(world, to, ...extra);
       args[1] = ref;
-      return runCli(world, [...args, ...flags.slice(-2)]);
+      return runCli(world, [...args, ...moved]);
     };
     tried.push(await handoff("--dry-run"), await handoff());
     const wrote = await writer.stop();

@@ -33,19 +33,23 @@ export interface Seeding {
   resume(stop: number, at: string): string;
 }
 
+/** What a seeding runs with, besides the harness, the folder and the style. */
+export interface SeedSetup {
+  /** The source binary's version (structure mode seeds its captured sample). */
+  version: string;
+  /** The route's own folder. */
+  work: string;
+  registry: Registry;
+  /** The PATH of the user's environment, where tmux is looked for (TUI styles). */
+  path: string | undefined;
+}
+
 export interface ModeRunner {
   /** Whether the seeded store was written by the harness under test, so its drift is worth reporting. */
   seedsStore: boolean;
   /** The seed styles this mode can run. */
   styles: readonly SeedStyle[];
-  seed(
-    from: HarnessUnderTest,
-    cwd: string,
-    style: SeedStyle,
-    version: string,
-    work: string,
-    registry: Registry,
-  ): Promise<Seeding>;
+  seed(from: HarnessUnderTest, cwd: string, style: SeedStyle, setup: SeedSetup): Promise<Seeding>;
   /**
    * Why the handed-off session did not survive in `to` at stop `stop` (1 for the first target); empty when it
    * did. A resumed turn and its reply join `seeding.parts`, since every later stop must carry them too.
@@ -61,16 +65,22 @@ export interface ModeRunner {
 }
 
 /** Why sessions cannot be typed into a TUI here (tmux is not on `path`), or undefined when they can. */
-export function tuiUnavailable(path = process.env.PATH ?? ""): string | undefined {
-  return findOnPath("tmux", path)
+export function tuiUnavailable(path: string | undefined): string | undefined {
+  return findOnPath("tmux", path ?? "")
     ? undefined
     : "typing into a harness's TUI needs tmux on PATH (e.g. apt-get install tmux)";
 }
 
 /** A TUI style that cannot be seeded here (no tmux) fails its row, saying so: never a skip. */
-function seedIn(from: HarnessUnderTest, cwd: string, style: SeedStyle, plan: SentinelPlan): Promise<Seeded> {
+function seedIn(
+  from: HarnessUnderTest,
+  cwd: string,
+  style: SeedStyle,
+  plan: SentinelPlan,
+  path: string | undefined,
+): Promise<Seeded> {
   if (style === "exec") return from.seed(cwd, plan.prompts);
-  const missing = tuiUnavailable();
+  const missing = tuiUnavailable(path);
   if (missing) throw new Error(missing);
   if (style === "interactive") return from.seedInteractive(cwd, plan.prompts);
   if (!plan.interrupt) throw new Error("interrupted sessions are seeded against the fake servers only");
@@ -82,10 +92,11 @@ async function seedThroughBinary(
   from: HarnessUnderTest,
   cwd: string,
   style: SeedStyle,
+  path: string | undefined,
 ): Promise<Seeding> {
   const tag = randomBytes(3).toString("hex");
   const plan = sentinelPlan(mode, tag);
-  const seeded = await seedIn(from, cwd, style, plan);
+  const seeded = await seedIn(from, cwd, style, plan, path);
   const prompts = style === "interrupted" && plan.interrupt ? plan.interrupt : plan.prompts;
   const assistant = assistantSentinel(mode, seeded.firstReply, prompts);
   return {
@@ -99,7 +110,7 @@ async function seedThroughBinary(
 const full: ModeRunner = {
   seedsStore: true,
   styles: ["exec", "interactive", "interrupted"],
-  seed: (from, cwd, style) => seedThroughBinary("full", from, cwd, style),
+  seed: (from, cwd, style, { path }) => seedThroughBinary("full", from, cwd, style, path),
   async verify(to, handed, cwd, seeding, stop) {
     const before = to.requestCount();
     const prompt = seeding.resume(stop, to.id);
@@ -117,7 +128,7 @@ const full: ModeRunner = {
 const real: ModeRunner = {
   seedsStore: true,
   styles: ["exec"],
-  seed: (from, cwd, style) => seedThroughBinary("real", from, cwd, style),
+  seed: (from, cwd, style, { path }) => seedThroughBinary("real", from, cwd, style, path),
   async verify(to, handed, cwd, seeding, stop) {
     const turn = await to.resume(cwd, handed.id, seeding.resume(stop, to.id));
     if (!turn.ok) return [`${to.id} resume failed: ${turn.detail}`];
@@ -128,7 +139,7 @@ const real: ModeRunner = {
 const structure: ModeRunner = {
   seedsStore: false,
   styles: ["exec"],
-  async seed(from, _cwd, _style, version, work, registry) {
+  async seed(from, _cwd, _style, { version, work, registry }) {
     const source = findHarness(registry, from.id);
     const embedded = source.integrations.certify?.samples;
     const sample = from.sample?.(version) ?? (embedded && sampleFor(await embedded(), version));

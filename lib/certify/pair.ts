@@ -88,7 +88,12 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
     const sourceCwd = project(work, "source-project");
     say(`seeding in ${source}`);
     const version = options.binaries[source]!.version;
-    const seeding = await runner.seed(from, sourceCwd, route.style, version, work, options.registry);
+    const seeding = await runner.seed(from, sourceCwd, route.style, {
+      version,
+      work,
+      registry: options.registry,
+      path: options.env.PATH,
+    });
     if (runner.seedsStore) {
       const drift = await driftFindings(from, version, options.registry);
       (options.allowDrift ? rows[0]!.notes : rows[0]!.reasons).push(...drift);

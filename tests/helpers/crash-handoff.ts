@@ -7,15 +7,10 @@
  */
 import { onCrashPoint } from "../../lib/io/crash-points.ts";
 import { run } from "../../lib/cli/main.ts";
-import { builtinRegistry, withHarness } from "../../lib/harnesses/registry.ts";
-import { loadHarnessModule } from "./harness-material.ts";
+import { registryOfArgs } from "./harness-material.ts";
 
 const [point, nth, ...rest] = process.argv.slice(2);
-const modules: string[] = [];
-while (rest[0] === "--harness-module" && rest[1]) modules.push(rest.splice(0, 2)[1]!);
-const args = rest;
-const registry = (await Promise.all(modules.map(loadHarnessModule)))
-  .reduce((r, m) => withHarness(r, m.harness), builtinRegistry);
+const { registry, rest: args } = await registryOfArgs(rest);
 let seen = 0;
 let passed = 0;
 onCrashPoint((reached) => {

@@ -54,6 +54,63 @@ export interface HarnessMaterial {
   prepareHome(home: string): PreparedHome;
   /** Where a captured file goes in a home; undefined: none of its store's (it is loaded as a path). */
   placement(fixture: string): Placement | undefined;
+  /**
+   * What the hostile campaigns (campaigns/hostile) do to the harness's store and check of it. Optional here
+   * because only they need it: they refuse to start, saying what to add, for a harness without it.
+   */
+  hostile?: HostileMaterial;
+}
+
+/** A database of a harness's store, relative to its home, with the tables its sessions are rows of. */
+export interface StoreDatabase {
+  file: string;
+  /** Counted before and after a refused handoff: a refusal leaves each as it was. */
+  tables: readonly string[];
+}
+
+/** A session a home holds: its id, and the file it lives in (the database, for a session that is a row). */
+export interface HeldSession {
+  id: string;
+  file: string;
+}
+
+/** A harness at work on a session: `turn` adds one turn as the harness writes it, `close` lets go of it. */
+export interface TurnWriter {
+  turn(n: number, at: Date): Promise<void>;
+  close(): void;
+}
+
+/**
+ * A harness's store as the hostile campaigns see it. Where something does not apply (a store without a
+ * database, without a folder to link elsewhere), it is an empty list: an absent member is material missing.
+ */
+export interface HostileMaterial {
+  /**
+   * A session in `home` (made by `prepareHome`) as the real binary leaves it: one it adds, or one the prepared
+   * home already holds. The campaigns' worlds hold one in each home, and the reads campaign writes turns to it.
+   */
+  heldSession(home: string): HeldSession;
+  /** The store's databases (each passes PRAGMA integrity_check after a case, is linked and made read-only). */
+  databases: readonly StoreDatabase[];
+  /** Folders of a home a user may keep on another disk through a link, which the harness follows. */
+  linkedFolders: readonly string[];
+  /** Places in a home where a link to itself may sit (a loop no walk of the store may follow). */
+  loops: readonly string[];
+  /**
+   * Whether a session lands as a file named by its id alone in a folder of its own: a `--force` handoff under
+   * the same id then rewrites that very path (a link there is what it replaces), and an undo removes it from
+   * that folder (which may be read-only).
+   */
+  sessionFileById: boolean;
+  /** Each half session in `home` in one line (a torn line, a file without its index row or the reverse). */
+  halfSessions(home: string): string[];
+  /** Whether a handed-off session (its ledger entry's id and path) is in `home`; undefined: cannot tell. */
+  holds(home: string, session: { id: string; path: string }): boolean | undefined;
+  /**
+   * Starts writing turns to the session `id` of `file` as the harness does, taking `pause` where a reader may
+   * come upon the turn half-written (a child process of the campaign runs it; `pause` is its timer).
+   */
+  startWriting(file: string, id: string, pause: () => Promise<void>): TurnWriter;
 }
 
 /** A harness that is not built in, with its material: what `--harness-module PATH` names. */
@@ -207,4 +264,24 @@ export function preparedHomes(
   }));
   const flags = covered.flatMap(({ harness }) => [`--${harness.home.flag}`, homes[harness.name]!]);
   return { homes, flags };
+}
+
+/**
+ * `[--harness-module PATH]... ARGS` as a child process of a campaign is given it: the built-in registry with
+ * each module's harness, and the arguments after the modules.
+ */
+export async function registryOfArgs(
+  argv: readonly string[],
+): Promise<{ registry: Registry; rest: string[] }> {
+  const { modules, rest } = moduleArgs(argv);
+  const { registry } = await coverage(builtinRegistry, await Promise.all(modules.map(loadHarnessModule)));
+  return { registry, rest };
+}
+
+/** The paths of the leading `--harness-module PATH` flags of `argv`, and the arguments after them. */
+export function moduleArgs(argv: readonly string[]): { modules: string[]; rest: string[] } {
+  const rest = [...argv];
+  const modules: string[] = [];
+  while (rest[0] === "--harness-module" && rest[1]) modules.push(rest.splice(0, 2)[1]!);
+  return { modules, rest };
 }

@@ -25,21 +25,24 @@ export interface Unprivileged {
   own(dir: string): void;
 }
 
-/** The way to run the CLI unprivileged here, or why there is none (the reason a test skips with). */
-export function unprivileged(): Unprivileged | string {
-  if (!isRoot()) return { cli: (args, env) => spawnCli([], args, env), own: () => {} };
-  const probe = spawnSync(SETPRIV[0]!, [...SETPRIV.slice(1), ...scriptArgv(MAIN), "--version"], {
+/**
+ * The way to run the CLI unprivileged here, or why there is none (the reason a test skips with). `cli` runs the
+ * CLI: main.ts, unless given (a campaign's entry knowing harnesses not built in).
+ */
+export function unprivileged(cli: readonly string[] = scriptArgv(MAIN)): Unprivileged | string {
+  if (!isRoot()) return { cli: (args, env) => spawnCli([...cli], args, env), own: () => {} };
+  const probe = spawnSync(SETPRIV[0]!, [...SETPRIV.slice(1), ...cli, "--version"], {
     encoding: "utf8",
   });
   if (probe.error || probe.status !== 0) {
     return `running as root, and the CLI cannot be run as nobody (uid ${NOBODY}) through setpriv here: ` +
       (probe.error?.message ?? probe.stderr.trim());
   }
-  return { cli: (args, env) => spawnCli(SETPRIV, args, env), own: ownedByNobody };
+  return { cli: (args, env) => spawnCli([...SETPRIV, ...cli], args, env), own: ownedByNobody };
 }
 
-function spawnCli(prefix: readonly string[], args: string[], env: Record<string, string>): CliResult {
-  const [bin, ...pre] = [...prefix, ...scriptArgv(MAIN)];
+function spawnCli(command: readonly string[], args: string[], env: Record<string, string>): CliResult {
+  const [bin, ...pre] = command;
   const r = spawnSync(bin!, [...pre, ...args], {
     encoding: "utf8",
     env: { ...process.env, SESSION_BRIDGE_DEBUG: "", ...env },

@@ -1,15 +1,19 @@
 /**
  * Codex CLI's test material: a home with config.toml and state_5.sqlite as the real binary creates them; a
  * captured rollout goes where its version's manifest says, with its captured `threads` row pointing at it, and
- * a captured `threads` row file becomes that database (which the fuzz campaign then mutates).
+ * a captured `threads` row file becomes that database (which the fuzz campaign then mutates). A session is a
+ * rollout, named by its time and id, that a `threads` row of state_5.sqlite lists.
  */
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync, type SQLInputValue } from "node:sqlite";
 import { type CodexStoreSchema, createCodexStore } from "../../../lib/harnesses/codex/first-run.ts";
 import type { HarnessMaterial } from "../harness-material.ts";
-import { makeCodexHome } from "../codex.ts";
+import { makeCodexHome, seedCodexThread } from "../codex.ts";
+import { appendInTwo, filesUnder, fileThere, readStore, tornLines } from "../hostile-store.ts";
+
+const STATE = "state_5.sqlite";
 
 export const material: HarnessMaterial = {
   fixtures: fileURLToPath(new URL("../../../fixtures/codex/", import.meta.url)),
@@ -38,6 +42,57 @@ export const material: HarnessMaterial = {
       };
     }
     return undefined;
+  },
+  hostile: {
+    heldSession(home) {
+      const { id, path } = seedCodexThread(home, "0.169.0", "text-turns");
+      return { id, file: path };
+    },
+    databases: [{ file: STATE, tables: ["threads"] }],
+    linkedFolders: [],
+    loops: [],
+    sessionFileById: false,
+    halfSessions(home) {
+      const rollouts = ["sessions", "archived_sessions"].flatMap((d) =>
+        filesUnder(join(home, d), (n) => n.endsWith(".jsonl"))
+      );
+      const rows = readStore(
+        join(home, STATE),
+        (db) =>
+          (db.prepare("SELECT rollout_path AS path FROM threads").all() as { path: string }[]).map((r) =>
+            r.path
+          ),
+      );
+      return [
+        ...tornLines(rollouts),
+        ...(rows
+          ? [
+            ...rollouts.filter((path) => !rows.includes(path)).map((path) => `${path} has no threads row`),
+            ...rows.filter((path) => !existsSync(path)).map((path) =>
+              `the threads row of ${path} has no file`
+            ),
+          ]
+          : []),
+      ];
+    },
+    holds: (_home, { path }) => fileThere(path),
+    startWriting: (file, _id, pause) => ({
+      turn: (n, at) =>
+        appendInTwo(
+          file,
+          JSON.stringify({
+            timestamp: at.toISOString(),
+            type: "response_item",
+            payload: {
+              type: "message",
+              role: "user",
+              content: [{ type: "input_text", text: `typed while being read, turn ${n}` }],
+            },
+          }),
+          pause,
+        ),
+      close() {},
+    }),
   },
 };
 

@@ -2,14 +2,18 @@
  * The toy's test material (tests/helpers/harness-material.ts): its captured sessions are in fixtures/ beside
  * this file (fixtures/1.0.0/thinking-tool-use.jsonl is Claude Code's captured session of that name converted
  * to the toy), a home that takes a handoff is one with its sessions folder, and a captured session goes in it.
+ * Its store is files alone, `sessions/<id>.jsonl`, with no database.
  */
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HarnessMaterial } from "../harness-material.ts";
+import { appendInTwo, filesUnder, fileThere, tornLines } from "../hostile-store.ts";
+import type { ToyHeader } from "./codec.ts";
 import { sessionsDir } from "./store.ts";
 
 export const CAPTURED = fileURLToPath(new URL("./fixtures/", import.meta.url));
+const HELD = join(CAPTURED, "1.0.0", "thinking-tool-use.jsonl");
 
 export const material: HarnessMaterial = {
   fixtures: CAPTURED,
@@ -29,5 +33,33 @@ export const material: HarnessMaterial = {
         return { target, refs: [target] };
       },
     };
+  },
+  hostile: {
+    heldSession(home) {
+      const { id } = JSON.parse(readFileSync(HELD, "utf8").split("\n")[0]!) as ToyHeader;
+      const file = join(sessionsDir(home), `${id}.jsonl`);
+      mkdirSync(sessionsDir(home), { recursive: true });
+      copyFileSync(HELD, file);
+      return { id, file };
+    },
+    databases: [],
+    linkedFolders: [],
+    loops: [],
+    sessionFileById: true,
+    halfSessions: (home) => tornLines(filesUnder(sessionsDir(home), (n) => n.endsWith(".jsonl"))),
+    holds: (_home, { path }) => fileThere(path),
+    startWriting: (file, _id, pause) => ({
+      turn: (n, _at) =>
+        appendInTwo(
+          file,
+          JSON.stringify({
+            role: "user",
+            kind: "turn",
+            blocks: [{ type: "text", text: `typed while being read, turn ${n}` }],
+          }),
+          pause,
+        ),
+      close() {},
+    }),
   },
 };

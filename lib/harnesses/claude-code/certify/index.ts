@@ -30,7 +30,7 @@ export const claudeCodeDriver: HarnessDriver = {
     if (mode === "real") baseEnv = userClaudeHome(home, env, homeVariables);
     else {
       prepareClaudeHome(home);
-      baseEnv = claudeEnv(home, server?.url ?? UNREACHABLE_URL);
+      baseEnv = claudeEnv(home, server?.url ?? UNREACHABLE_URL, env.PATH);
     }
     const run = (cwd: string, args: string[]) => runClaude({ bin, home, cwd, args, baseEnv });
     /** Runs `steps` in a TUI started in `cwd`, always closing its tmux server. */

@@ -3,7 +3,6 @@
 // environment the caller builds from the user's own providers.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import process from "node:process";
 import { spawnCollect, type SpawnOptions, type SpawnResult } from "../../../certify-kit/spawn.ts";
 
 export { killPid } from "../../../certify-kit/spawn.ts";
@@ -13,14 +12,12 @@ export interface RunClaudeOptions {
   /** Private home; the config dir is `<home>/.claude`, the temp dir `<home>/tmp`. */
   home: string;
   cwd: string;
-  /** The fake server's URL; ignored when `baseEnv` replaces the offline environment. */
-  baseUrl?: string;
   args: string[];
   /** Written to stdin, then stdin is closed. A function gets the live stdin to write over time. */
   input?: SpawnOptions["input"];
   timeoutMs?: number;
-  /** The environment to start from instead of the offline one (real mode). */
-  baseEnv?: Record<string, string>;
+  /** The environment to start from: the offline one (`claudeEnv`), or the user's (real mode). */
+  baseEnv: Record<string, string>;
   /** Extra env entries (win over the defaults). */
   env?: Record<string, string>;
   /** Called with the child's pid once spawned (e.g. to kill it mid-turn). */
@@ -55,10 +52,13 @@ export function claudePrivateEnv(home: string): Record<string, string> {
   };
 }
 
-/** Env for an offline run. PATH is kept so Bash tool commands find `echo`/`sleep`. */
-export function claudeEnv(home: string, baseUrl: string): Record<string, string> {
+/**
+ * Env for an offline run against the fake server at `baseUrl`. The user's PATH (`path`) is kept so Bash tool
+ * commands find `echo`/`sleep`.
+ */
+export function claudeEnv(home: string, baseUrl: string, path: string | undefined): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    PATH: path ?? "/usr/local/bin:/usr/bin:/bin",
     LANG: "C.UTF-8",
     TERM: "xterm-256color",
     ...claudePrivateEnv(home),
@@ -86,10 +86,9 @@ export function prepareClaudeHome(home: string, settings: object = CLAUDE_SETTIN
 
 export function runClaude(opts: RunClaudeOptions): Promise<RunClaudeResult> {
   prepareClaudeHome(opts.home);
-  const base = opts.baseEnv ?? claudeEnv(opts.home, opts.baseUrl ?? "");
   return spawnCollect(opts.bin, opts.args, {
     cwd: opts.cwd,
-    env: { ...base, ...opts.env },
+    env: { ...opts.baseEnv, ...opts.env },
     // An ended pipe rather than /dev/null: what the binary was observed with when capturing fixtures.
     input: opts.input ?? "",
     timeoutMs: opts.timeoutMs ?? 120_000,

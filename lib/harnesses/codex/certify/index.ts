@@ -32,14 +32,13 @@ export const codexDriver: HarnessDriver = {
     if (mode === "real") runEnv = userCodexHome(home, env, homeVariables);
     else {
       prepareCodexHome(home, server?.url ?? `${UNREACHABLE_URL}/v1`);
-      runEnv = codexEnv(home);
+      runEnv = codexEnv(home, env.PATH);
     }
     /** One `codex exec` turn; its last agent message is written to a file (`-o`), which every version has. */
     const exec = async (cwd: string, args: string[]): Promise<Turn & { id?: string }> => {
       rmSync(lastMessage, { force: true });
       const r = await runCodex(
         bin,
-        home,
         cwd,
         ["exec", "--skip-git-repo-check", "--json", "-o", lastMessage, ...args],
         180_000,

@@ -3,7 +3,6 @@
 // (real mode) with the environment and config the caller carries over from the user.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import process from "node:process";
 import { newestStateDb } from "../locate.ts";
 import { spawnCollect, type SpawnResult } from "../../../certify-kit/spawn.ts";
 
@@ -22,10 +21,10 @@ export function codexPrivateEnv(home: string): Record<string, string> {
   return { HOME: home, CODEX_HOME: codexHomeDir(home), TMPDIR: join(home, "tmp") };
 }
 
-/** Env for an offline run: nothing inherited but PATH; the fake provider's key. */
-export function codexEnv(home: string): Record<string, string> {
+/** Env for an offline run: nothing inherited but the user's PATH (`path`); the fake provider's key. */
+export function codexEnv(home: string, path: string | undefined): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    PATH: path ?? "/usr/local/bin:/usr/bin:/bin",
     LANG: "C.UTF-8",
     TERM: "dumb",
     NO_COLOR: "1",
@@ -56,11 +55,10 @@ export function prepareCodexHome(home: string, baseUrl: string): void {
 
 export function runCodex(
   bin: string,
-  home: string,
   cwd: string,
   args: string[],
-  timeoutMs = 120_000,
-  env: Record<string, string> = codexEnv(home),
+  timeoutMs: number,
+  env: Record<string, string>,
 ): Promise<RunCodexResult> {
   return spawnCollect(bin, args, { cwd, env, timeoutMs });
 }
@@ -89,8 +87,8 @@ export async function initCodexStore(
   bin: string,
   home: string,
   cwd: string,
-  env: Record<string, string> = codexEnv(home),
+  env: Record<string, string>,
 ): Promise<void> {
   if (newestStateDb(codexHomeDir(home))) return;
-  await runCodex(bin, home, cwd, ["archive", "00000000-0000-7000-8000-000000000000"], 60_000, env);
+  await runCodex(bin, cwd, ["archive", "00000000-0000-7000-8000-000000000000"], 60_000, env);
 }
