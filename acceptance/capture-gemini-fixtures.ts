@@ -25,6 +25,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,16 +55,32 @@ type Where = "project" | "second";
 
 /**
  * One run of the binary: a one-shot `-p` run (SIGKILLed, with the processes it started, as soon as one of them
- * has `killWhenRunning` in its command line, if given), or a TUI session typed through tmux.
+ * has the command line `killWhenRunning`, if given; started only once the wall clock's minute has turned, if
+ * `nextMinute`), or a TUI session typed through tmux.
  */
 type Run =
-  | { kind: "exec"; args: string[]; cwd?: Where; killWhenRunning?: string }
+  | {
+    kind: "exec";
+    args: string[];
+    cwd?: Where;
+    killWhenRunning?: string;
+    nextMinute?: true;
+    /** Another Gemini CLI version than the one captured (to write what the captured version then resumes). */
+    version?: string;
+  }
   | { kind: "tui"; args: string[]; drive: (tui: GeminiTui) => Promise<void> };
 
 interface Scenario {
   name: string;
   about: string;
   runs: Run[];
+  /**
+   * A resumed run writes the start of a new session to `session-<its start minute>-<id8>.jsonl`: the resumed
+   * file itself in the minute the session began, a stub beside it in any later one (and the next start-up's
+   * session cleanup deletes both the stub and the session sharing its id8). So a scenario that resumes starts at
+   * the top of a minute, to keep one file (unless a run asks for the next minute on purpose).
+   */
+  sameMinute?: true;
 }
 
 interface RunResult {
@@ -72,6 +89,8 @@ interface RunResult {
   exit: number | null;
   killed?: "SIGKILL";
   cwd?: string;
+  /** The Gemini CLI version of this run, when not the captured one. */
+  version?: string;
   seconds: number;
   modelCalls: number;
 }
@@ -151,8 +170,10 @@ function geminiTui(pane: TmuxPane): GeminiTui {
     turn: async (prompt, answered = /✦/) => {
       await typeIntoEmptyBox(prompt);
       await pane.waitForScreen((s) => {
+        // Once submitted, the prompt's line is the newest in the history: if it has scrolled off, what pushed
+        // it off came after it (a long answer, a tool's output), so the whole screen is after it.
         const at = s.lastIndexOf(`> ${prompt}`);
-        return at >= 0 && answered.test(s.slice(at)) && IDLE(s) && inputBox(s).includes(BOX_EMPTY);
+        return answered.test(s.slice(Math.max(at, 0))) && IDLE(s) && inputBox(s).includes(BOX_EMPTY);
       }, `the answer to ${JSON.stringify(prompt)}`);
     },
     rewind: async (prompt) => {
@@ -200,6 +221,9 @@ function geminiTui(pane: TmuxPane): GeminiTui {
 
 const YOLO = ["--approval-mode", "yolo"];
 
+/** The newest release checked to write legacy whole-session `.json` files (0.51.0 already writes `.jsonl`). */
+const LEGACY_VERSION = "0.36.0";
+
 const SCENARIOS: Scenario[] = [
   {
     name: "exec-tool",
@@ -210,6 +234,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: "exec-resumed",
+    sameMinute: true,
     about:
       "One-shot run, then `--resume latest -p` and `--resume <session id> -p`: three turns in one file; the " +
       "requests are those of the last resumed run (what the CLI replays).",
@@ -241,6 +266,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: "interrupted",
+    sameMinute: true,
     about: "Typed in the TUI: a text turn, then `sleep 30` through the shell tool; while it runs a second " +
       "message is typed (the TUI queues it), then Esc cancels the call; the queued message is sent by itself. " +
       "/quit, then `--resume latest -p` (the requests show how the cancelled call is replayed).",
@@ -267,6 +293,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: "rewound",
+    sameMinute: true,
     about: "Typed in the TUI (default approval mode): three text turns, `/rewind` to the second prompt " +
       '("Rewind conversation"), the input box emptied, a new prompt; /quit, then `--resume latest -p` (the ' +
       "requests show what a resumed rewound session replays).",
@@ -288,9 +315,12 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: "killed-mid-tool",
+    sameMinute: true,
     about:
-      "One-shot run killed with SIGKILL (with the shell it started) while its shell call `sleep 47` runs, " +
-      "then `--resume latest -p` (the requests show what the CLI replays of a call that never finished).",
+      "One-shot run killed with SIGKILL (with the shell it started) while its shell call `sleep 47` runs " +
+      "(the kill waits for a process whose whole command line is `sleep 47`: the CLI's own processes carry the " +
+      "prompt in theirs), then `--resume latest -p` (the requests show what the CLI replays of a call that " +
+      "never finished).",
     runs: [
       { kind: "exec", args: [...YOLO, "-p", "TOOL: sleep 47"], killWhenRunning: "sleep 47" },
       { kind: "exec", args: ["--resume", "latest", "-p", "After the kill: say what happened"] },
@@ -298,6 +328,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: "compressed",
+    sameMinute: true,
     about: "Typed in the TUI: a text turn, a shell call with a long output (`seq 1 2000`), two text turns, " +
       "`/compress` (the fake answers the summarizer's two calls with a short <state_snapshot>), one more turn; " +
       "/quit, then `--resume latest -p` (the requests show what a resumed compressed session replays).",
@@ -307,7 +338,8 @@ const SCENARIOS: Scenario[] = [
         args: YOLO,
         drive: async (tui) => {
           await tui.turn("First typed line about river boats");
-          await tui.turn("TOOL: seq 1 2000", /Tool said:/);
+          // The answer quotes the (shortened) output: its first line scrolls off, its last stays.
+          await tui.turn("TOOL: seq 1 2000", /Process Group PGID: \d+\s*\n\s*<\/untrusted_context>/);
           await tui.turn("Third typed line about signal flags");
           await tui.turn("Fourth typed line about canal locks");
           await tui.send("/compress");
@@ -327,6 +359,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: "reasoning",
+    sameMinute: true,
     about:
       "One-shot run: the fake sends two thought parts (one `**Subject**\\n\\ndescription`, one plain), a " +
       "preamble and a shell call carrying a thought signature, then the tool's answer; then `--resume latest -p` " +
@@ -334,6 +367,35 @@ const SCENARIOS: Scenario[] = [
     runs: [
       { kind: "exec", args: [...YOLO, "-p", "THINK: echo thought-out"] },
       { kind: "exec", args: ["--resume", "latest", "-p", "And what did the thinking decide?"] },
+    ],
+  },
+  {
+    name: "resumed-next-minute",
+    about: "One-shot run, then `--resume latest -p` once the minute has turned: the resumed run's start-up " +
+      "writes a stub (`resumed-next-minute.stub-1.jsonl`: metadata and the session context, no user message) " +
+      "named after the new minute and the same id8, and appends the resumed turn to the first file. The files " +
+      "are as they were before `--list-sessions`; `afterListing` in manifest.json shows what that start-up's " +
+      "session cleanup (retention on by default) left.",
+    runs: [
+      { kind: "exec", args: ["-p", "A first prompt about lighthouse keepers"] },
+      {
+        kind: "exec",
+        nextMinute: true,
+        args: ["--resume", "latest", "-p", "A resumed prompt, a minute later"],
+      },
+    ],
+  },
+  {
+    name: "legacy-resumed",
+    sameMinute: true,
+    about:
+      `A one-shot run of Gemini CLI ${LEGACY_VERSION} (it writes a whole-session \`.json\` file), then ` +
+      "`--resume latest -p` by the captured version, which reads the `.json`, writes `<same name>.jsonl` and " +
+      "goes on there (the `.json` stays). `legacy-resumed.json` is the legacy file as the old version left it " +
+      "(before the resume), `legacy-resumed.jsonl` the migrated one.",
+    runs: [
+      { kind: "exec", version: LEGACY_VERSION, args: ["-p", "A legacy prompt about canal boats"] },
+      { kind: "exec", args: ["--resume", "latest", "-p", "Resumed by the new version: one word on locks"] },
     ],
   },
   {
@@ -519,7 +581,7 @@ function runBin(
     waitUntil(() => {
       if (ended()) return [];
       const below = descendants(pid);
-      return below.some((p) => p.cmdline.includes(killWhenRunning)) ? below : undefined;
+      return below.some((p) => p.cmdline.trim() === killWhenRunning) ? below : undefined;
     }, `a process running ${JSON.stringify(killWhenRunning)}`).then((below) => {
       if (ended()) return;
       // The CLI first, so it cannot see its tool end; then what it started (they outlive it otherwise).
@@ -546,6 +608,15 @@ async function runTui(bin: string, d: Dirs, env: Record<string, string>, run: Ru
   }
 }
 
+/** Resolves when the wall clock's minute next changes (the CLI names session files to the minute). */
+function minuteTurned(): Promise<void> {
+  const minute = Math.floor(Date.now() / 60_000);
+  return waitUntil(() => Math.floor(Date.now() / 60_000) > minute || undefined, "the next minute", 61_000)
+    .then(
+      () => undefined,
+    );
+}
+
 async function capture(bin: string, sc: Scenario, outDir: string, keep: boolean) {
   const d = makeDirs();
   const logPath = join(d.root, "requests.jsonl");
@@ -553,7 +624,9 @@ async function capture(bin: string, sc: Scenario, outDir: string, keep: boolean)
   const env = captureEnv(d, srv.url);
   const results: RunResult[] = [];
   try {
+    if (sc.sameMinute) await minuteTurned();
     for (const run of sc.runs) {
+      if (run.kind === "exec" && run.nextMinute) await minuteTurned();
       const before = readRequestLog<unknown>(logPath).length;
       const started = Date.now();
       const files = sessionFiles(d);
@@ -561,7 +634,8 @@ async function capture(bin: string, sc: Scenario, outDir: string, keep: boolean)
       const args = run.args.map((a) => (a === "{session}" ? session : a));
       let outcome: { exit: number | null; killed?: "SIGKILL" } = { exit: 0 };
       if (run.kind === "exec") {
-        const r = await runBin(bin, cwdOf(d, run.cwd), env, args, run.killWhenRunning);
+        const runBinary = run.version ? await installHarness("gemini-cli", run.version) : bin;
+        const r = await runBin(runBinary, cwdOf(d, run.cwd), env, args, run.killWhenRunning);
         if (r.exit !== 0 && !r.killed) process.stderr.write(`  exit ${r.exit}: ${r.output.slice(-600)}\n`);
         outcome = { exit: r.exit, ...(r.killed ? { killed: r.killed } : {}) };
       } else await runTui(bin, d, env, run);
@@ -570,22 +644,25 @@ async function capture(bin: string, sc: Scenario, outDir: string, keep: boolean)
           (run.kind === "tui" ? " (typed in tmux)" : ""),
         ...outcome,
         ...(run.kind === "exec" && run.cwd === "second" ? { cwd: NEUTRAL_CWD2 } : {}),
+        ...(run.kind === "exec" && run.version ? { version: run.version } : {}),
         seconds: (Date.now() - started) / 1000,
         modelCalls: readRequestLog<unknown>(logPath).length - before,
       });
     }
+    // The files as the runs left them: the listing's start-up may delete some (session cleanup).
+    const written = writeScenario(d, sc, outDir, logPath, results);
+    const neutral = written.neutral;
     const listed = await runBin(bin, d.cwd, env, ["--list-sessions"]);
     const usesSecond = sc.runs.some((r) => r.kind === "exec" && r.cwd === "second");
     const listedSecond = usesSecond
       ? (await runBin(bin, d.cwd2, env, ["--list-sessions"])).output
       : undefined;
-    const written = writeScenario(d, sc, outDir, logPath, results);
-    const neutral = written.neutral;
+    const afterListing = sessionFiles(d).map((f) => neutral(relative(d.geminiHome, f)));
     writeFileSync(join(outDir, `${sc.name}.list-sessions.txt`), neutral(listed.output));
     if (listedSecond !== undefined) {
       writeFileSync(join(outDir, `${sc.name}.second.list-sessions.txt`), neutral(listedSecond));
     }
-    return { ...written, results };
+    return { ...written, results, afterListing };
   } finally {
     await srv.close();
     if (!keep) rmSync(d.root, { recursive: true, force: true });
@@ -598,15 +675,30 @@ interface LoggedRequest {
   body: { contents?: unknown } | null;
 }
 
-/** The one main session file of a project, as `<name>.jsonl` (or `.json`), and its subagents. */
+/**
+ * The main session file of a project, as `<name>.jsonl` (or `.json`), and its subagents. A scenario makes one
+ * session: the biggest `.jsonl` file (else `.json`) is it. Beside it may be a legacy `.json` it was migrated
+ * from (written as `<name>.json`) and the stubs a resume in a later minute leaves (see Scenario.sameMinute),
+ * written as `<name>.stub-<n>.jsonl`.
+ */
 function writeSession(d: Dirs, slug: string, name: string, outDir: string, neutral: (s: string) => string) {
-  const files = sessionFiles(d, slug);
-  if (files.length !== 1) {
-    throw new Error(`${name}: expected one session file in ${slug}, found ${files.length}`);
-  }
-  const main = files[0] as string;
-  const ext = main.endsWith(".json") ? "json" : "jsonl";
+  const extOf = (f: string) => (f.endsWith(".json") ? "json" : "jsonl");
+  const bySize = sessionFiles(d, slug).map((f) => ({ f, size: statSync(f).size }))
+    .sort((a, b) => Number(extOf(b.f) === "jsonl") - Number(extOf(a.f) === "jsonl") || b.size - a.size);
+  if (bySize.length === 0) throw new Error(`${name}: no session file in ${slug}`);
+  const [main, ...others] = bySize.map((x) => x.f) as [string, ...string[]];
+  const ext = extOf(main);
   writeFileSync(join(outDir, `${name}.${ext}`), neutral(readFileSync(main, "utf8")));
+  const legacyFile = ext === "jsonl" ? others.find((f) => extOf(f) === "json") : undefined;
+  if (legacyFile) writeFileSync(join(outDir, `${name}.json`), neutral(readFileSync(legacyFile, "utf8")));
+  const legacy = legacyFile
+    ? { file: neutral(relative(d.geminiHome, legacyFile)), written: `${name}.json` }
+    : undefined;
+  const stubs = others.filter((f) => f !== legacyFile).map((f, i) => {
+    const written = `${name}.stub-${i + 1}.${extOf(f)}`;
+    writeFileSync(join(outDir, written), neutral(readFileSync(f, "utf8")));
+    return { file: neutral(relative(d.geminiHome, f)), written };
+  });
   const subDir = join(dirname(main), sessionIdOf(main));
   const subagents = existsSync(subDir) ? readdirSync(subDir).filter((f) => /\.jsonl?$/.test(f)) : [];
   if (subagents.length) mkdirSync(join(outDir, `${name}.subagents`), { recursive: true });
@@ -617,6 +709,8 @@ function writeSession(d: Dirs, slug: string, name: string, outDir: string, neutr
     file: neutral(relative(d.geminiHome, main)),
     written: `${name}.${ext}`,
     subagents: subagents.map((f) => neutral(relative(d.geminiHome, join(subDir, f)))),
+    stubs,
+    legacy,
   };
 }
 
@@ -695,6 +789,12 @@ interface ManifestEntry {
   subagents: string[];
   kinds: Record<string, number>;
   extras?: string[];
+  /** Stub session files beside the session (same id8), as written: `file` in the store, `written` here. */
+  stubs?: { file: string; written: string }[];
+  /** The legacy `.json` file the session was migrated from, with its record kinds. */
+  legacy?: { file: string; written: string; kinds: Record<string, number> };
+  /** The project's main session files left after `--list-sessions` (its start-up cleans sessions up). */
+  afterListing?: string[];
   second?: { slug: string; file: string; kinds: Record<string, number>; extras: string[] };
 }
 
@@ -730,7 +830,10 @@ function readmeOf(version: string, manifest: Record<string, ManifestEntry>): str
       m.about,
       "",
       ...m.runs.map((r, i) =>
-        `- run ${i + 1}${r.cwd ? ` (in \`${r.cwd}\`)` : ""}: \`${r.command}\` -> ` +
+        `- run ${i + 1}${r.cwd ? ` (in \`${r.cwd}\`)` : ""}${
+          r.version ? ` (Gemini CLI ${r.version})` : ""
+        }: ` +
+        `\`${r.command}\` -> ` +
         `${
           r.killed ? `killed (${r.killed})` : `exit ${r.exit}`
         }, ${r.modelCalls} model call(s), ${r.seconds} s`
@@ -740,6 +843,23 @@ function readmeOf(version: string, manifest: Record<string, ManifestEntry>): str
       }`,
       `- records: ${Object.entries(m.kinds).map(([k, n]) => `\`${k}\` (${n})`).join(", ")}`,
       ...(m.extras?.length ? [`- also: ${m.extras.map((f) => `\`${f}\``).join(", ")}`] : []),
+      ...(m.legacy
+        ? [
+          `- legacy file: \`${m.legacy.file}\` (as \`${m.legacy.written}\`); records: ${
+            Object.entries(m.legacy.kinds).map(([k, n]) => `\`${k}\` (${n})`).join(", ")
+          }`,
+        ]
+        : []),
+      ...(m.stubs?.length
+        ? [`- stubs: ${m.stubs.map((st) => `\`${st.file}\` (as \`${st.written}\`)`).join(", ")}`]
+        : []),
+      ...(m.afterListing
+        ? [
+          `- after \`--list-sessions\`: ${
+            m.afterListing.map((f) => `\`${f}\``).join(", ") || "no session file left"
+          }`,
+        ]
+        : []),
       ...(m.second
         ? [
           `- second project (slug \`${m.second.slug}\`): \`${m.second.file}\`; records: ${
@@ -781,6 +901,9 @@ async function main(argv: string[]) {
       subagents: out.main.subagents,
       kinds: kindsOf(out.main.written),
       ...(out.extras.length ? { extras: out.extras } : {}),
+      ...(out.main.stubs.length ? { stubs: out.main.stubs } : {}),
+      ...(out.main.legacy ? { legacy: { ...out.main.legacy, kinds: kindsOf(out.main.legacy.written) } } : {}),
+      afterListing: out.afterListing,
       ...(out.second
         ? {
           second: {
