@@ -18,6 +18,7 @@ import { spawn } from "node:child_process";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -104,6 +105,8 @@ interface GeminiTui {
    * default any model line `✦`, after the prompt's own line) and the agent is idle with the box empty again.
    */
   turn(prompt: string, answered?: RegExp): Promise<void>;
+  /** Waits for the answer to a prompt already sent (as `turn` does after typing it). */
+  answer(prompt: string, answered?: RegExp): Promise<void>;
   /** Types text into the empty input box and presses Enter once it shows there; waits for nothing after. */
   send(text: string): Promise<void>;
   /** `/rewind`, picks the user message `prompt`, confirms "Rewind conversation", then empties the input box. */
@@ -167,8 +170,11 @@ function geminiTui(pane: TmuxPane): GeminiTui {
   const tui: GeminiTui = {
     pane,
     send: typeIntoEmptyBox,
-    turn: async (prompt, answered = /✦/) => {
+    turn: async (prompt, answered) => {
       await typeIntoEmptyBox(prompt);
+      await tui.answer(prompt, answered);
+    },
+    answer: async (prompt, answered = /✦/) => {
       await pane.waitForScreen((s) => {
         // Once submitted, the prompt's line is the newest in the history: if it has scrolled off, what pushed
         // it off came after it (a long answer, a tool's output), so the whole screen is after it.
@@ -281,10 +287,7 @@ const SCENARIOS: Scenario[] = [
           await tui.send("A queued remark about lighthouses");
           await tui.pane.waitForScreen(/Queued/, "the queued message");
           tui.pane.press("Escape");
-          await tui.pane.waitForScreen(
-            (s) => s.includes("turn 3,") && IDLE(s),
-            "the queued message's answer",
-          );
+          await tui.answer("A queued remark about lighthouses");
           await tui.quit();
         },
       },
@@ -373,9 +376,9 @@ const SCENARIOS: Scenario[] = [
     name: "resumed-next-minute",
     about: "One-shot run, then `--resume latest -p` once the minute has turned: the resumed run's start-up " +
       "writes a stub (`resumed-next-minute.stub-1.jsonl`: metadata and the session context, no user message) " +
-      "named after the new minute and the same id8, and appends the resumed turn to the first file. The files " +
-      "are as they were before `--list-sessions`; `afterListing` in manifest.json shows what that start-up's " +
-      "session cleanup (retention on by default) left.",
+      "named after the new minute and the same id8, and appends the resumed turn to the first file. The next " +
+      "start-up's session cleanup (`--list-sessions` here; retention is on by default) deletes the session and " +
+      "keeps the stub: `afterListing` in manifest.json; the fixture's session file is put back as the runs left it.",
     runs: [
       { kind: "exec", args: ["-p", "A first prompt about lighthouse keepers"] },
       {
@@ -649,15 +652,20 @@ async function capture(bin: string, sc: Scenario, outDir: string, keep: boolean)
         modelCalls: readRequestLog<unknown>(logPath).length - before,
       });
     }
-    // The files as the runs left them: the listing's start-up may delete some (session cleanup).
-    const written = writeScenario(d, sc, outDir, logPath, results);
-    const neutral = written.neutral;
+    // The listing's start-up writes the newest session's title into it, and its session cleanup may delete
+    // files: the fixtures are the files after it, with any it deleted put back as the runs left them.
+    const storeTmp = join(d.geminiHome, ".gemini", "tmp");
+    const beforeListing = join(d.root, "before-listing");
+    cpSync(storeTmp, beforeListing, { recursive: true });
     const listed = await runBin(bin, d.cwd, env, ["--list-sessions"]);
     const usesSecond = sc.runs.some((r) => r.kind === "exec" && r.cwd === "second");
     const listedSecond = usesSecond
       ? (await runBin(bin, d.cwd2, env, ["--list-sessions"])).output
       : undefined;
+    const neutral = neutralizer(d);
     const afterListing = sessionFiles(d).map((f) => neutral(relative(d.geminiHome, f)));
+    cpSync(beforeListing, storeTmp, { recursive: true, force: false });
+    const written = writeScenario(d, sc, outDir, logPath, results);
     writeFileSync(join(outDir, `${sc.name}.list-sessions.txt`), neutral(listed.output));
     if (listedSecond !== undefined) {
       writeFileSync(join(outDir, `${sc.name}.second.list-sessions.txt`), neutral(listedSecond));
@@ -817,7 +825,9 @@ function readmeOf(version: string, manifest: Record<string, ManifestEntry>): str
     "Files: `<scenario>.jsonl` (the session file under `~/.gemini/tmp/project/chats/`), `<scenario>.subagents/` " +
     "(subagent sessions), `<scenario>.requests.jsonl` (path and `contents` of every model call of the " +
     "scenario's last run), `<scenario>.list-sessions.txt` (`gemini --list-sessions` afterwards), " +
-    "`<scenario>.logs.json` (the project's prompt history, when listed), `projects.json`.",
+    "`<scenario>.logs.json` (the project's prompt history, when listed), `projects.json`. Session files are " +
+    "taken after `--list-sessions` (its start-up may write the newest session's `summary`), any file its " +
+    "session cleanup deleted put back as the runs left it (`afterListing` names what the listing left).",
   ];
   const order = SCENARIOS.map((sc) => sc.name);
   const names = Object.keys(manifest).sort((a, b) => order.indexOf(a) - order.indexOf(b));
@@ -877,7 +887,8 @@ async function main(argv: string[]) {
   const outAt = argv.indexOf("--out");
   const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? "").split(",") : undefined;
   const keep = argv.includes("--keep");
-  const flagValues = new Set([onlyAt + 1, outAt + 1]);
+  // The words that are flag values (an absent flag's index is -1: no word is its value).
+  const flagValues = new Set([onlyAt, outAt].filter((at) => at >= 0).map((at) => at + 1));
   const version = argv.find((a, i) => !a.startsWith("--") && !flagValues.has(i)) ??
     pinnedVersion("gemini-cli");
   const bin = await installHarness("gemini-cli", version);
