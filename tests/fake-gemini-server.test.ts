@@ -144,6 +144,43 @@ test("a subagent (offered complete_task) finishes by calling complete_task with 
   });
 });
 
+test("THINK: <cmd> sends two thought parts, a preamble and the shell call carrying a thought signature", async () => {
+  await withServer(async (srv) => {
+    const chunks = await sseChunks(
+      await post(srv, STREAM, { contents: [userText("THINK: echo thought-out")], tools: SHELL_TOOLS }),
+    );
+    const parts = allParts(chunks);
+    const thoughts = parts.filter((p) => p.thought === true).map((p) => p.text);
+    assert.equal(thoughts.length, 2);
+    assert.match(String(thoughts[0]), /^\*\*[^*]+\*\*\n\n/, "the first has a bold subject");
+    assert.doesNotMatch(String(thoughts[1]), /^\*\*/, "the second has none");
+    const calls = parts.filter((p) => p.functionCall);
+    assert.deepEqual(calls.map((p) => p.functionCall), [{
+      name: "run_shell_command",
+      args: { command: "echo thought-out", description: "fixture command" },
+    }]);
+    assert.match(String(calls[0]?.thoughtSignature), /^fake-signature-[0-9a-f]{8}$/);
+    assert.ok(parts.some((p) => p.thought !== true && /\S/.test(String(p.text ?? ""))), "a preamble text");
+    assert.ok((chunks[chunks.length - 1]?.usageMetadata?.thoughtsTokenCount ?? 0) > 0);
+  });
+});
+
+test("a compression call (it asks for a <state_snapshot>) is answered with a short state snapshot", async () => {
+  await withServer(async (srv) => {
+    const contents = [
+      userText("First line about river boats"),
+      { role: "model", parts: [{ text: "ASSISTANT-REPLY: acknowledged" }] },
+      userText(
+        "Generate a new <state_snapshot> based on the provided history.\n\nFirst, reason in your scratchpad.",
+      ),
+    ];
+    const body = await (await post(srv, "/v1beta/models/m:generateContent", { contents })).json() as Chunk;
+    const text = String(body.candidates[0]?.content.parts[0]?.text);
+    assert.match(text, /^<state_snapshot>\n[\s\S]*\n<\/state_snapshot>$/);
+    assert.ok(text.length < 400, "short: the compressed history must come out smaller than the original");
+  });
+});
+
 test("a JSON-mode side call gets one JSON response whose text fills the requested schema", async () => {
   await withServer(async (srv) => {
     const res = await post(srv, "/v1beta/models/gemini-3.5-flash-lite:generateContent", {

@@ -8,7 +8,8 @@
 // Routes (the model id is the path segment before the colon; the CLI names several models in one session):
 // - `POST /v1beta/models/{model}:streamGenerateContent?alt=sse`: the main loop. SSE `data:` lines, each a whole
 //   GenerateContentResponse: one chunk per thought part (`thought: true`), the text in two chunks, the function
-//   calls in one, then a last chunk with `finishReason` and `usageMetadata`.
+//   calls in one, then a last chunk with `finishReason` and `usageMetadata` (a reply's thought signature rides
+//   on that last chunk).
 // - `POST /v1beta/models/{model}:generateContent`: side calls (the model router's complexity classifier, the
 //   next-speaker check, session summaries). One JSON GenerateContentResponse. A request that asks for JSON
 //   (`generationConfig.responseMimeType: "application/json"`) gets an object that fills its schema.
@@ -19,10 +20,14 @@
 // Default script, driven by the newest content:
 // - its parts hold a functionResponse → "Tool said: <output>" (the CLI wraps a shell result as {output})
 // - the newest user text starts with `TOOL: <cmd>` → a thought and one call of the shell tool the request offers
+// - `THINK: <cmd>` → two thoughts (one with a `**subject**`, one without), a preamble, and the shell call with
+//   a thought signature on its part (as Gemini 3 models sign their first function call)
 // - `AGENT: <prompt>` → a call of the subagent tool (invoke_agent) with that prompt
 // - a subagent's request (it offers `complete_task`, which a subagent must call to finish) → a call of
 //   complete_task with arguments that fill its schema, once the subagent has said nothing yet
-// - a side call (generateContent; at start-up the CLI asks for a one-line summary of the previous session,
+// - a compression call (generateContent; `/compress` asks for a `<state_snapshot>`, then asks to check it) → a
+//   short snapshot, so the compressed history comes out smaller than the original
+// - another side call (generateContent; at start-up the CLI asks for a one-line summary of the previous session,
 //   which becomes its title in `--list-sessions`) → "Fake title <digest>"
 // - otherwise → ASSISTANT-REPLY: <deterministic text>, after a thought
 import { appendFileSync } from "node:fs";
@@ -83,6 +88,8 @@ export interface GeminiReply {
   functionCalls?: FunctionCallSpec[];
   usage?: GeminiUsage;
   finishReason?: string;
+  /** Sent on the first function call part, or on the last text part when there is no call. */
+  thoughtSignature?: string;
 }
 
 export type GeminiMethod = "generateContent" | "streamGenerateContent";
@@ -191,7 +198,15 @@ function completeTaskArgs(decl: GeminiFunctionDeclaration): JsonObject {
 // ---------- the default deterministic script ----------
 
 export const defaultGeminiScript: GeminiScript = (req, ctx) => {
-  if (ctx.method === "generateContent") return { text: `Fake title ${fnv1a(JSON.stringify(req.contents))}` };
+  if (ctx.method === "generateContent") {
+    if (lastUserText(req).includes("<state_snapshot>")) {
+      return {
+        text:
+          "<state_snapshot>\n<overall_goal>FAKE snapshot of the conversation</overall_goal>\n</state_snapshot>",
+      };
+    }
+    return { text: `Fake title ${fnv1a(JSON.stringify(req.contents))}` };
+  }
   const last = req.contents[req.contents.length - 1];
   const responses = functionResponses(last);
   const complete = declarations(req).find((d) => d.name === "complete_task");
@@ -211,6 +226,19 @@ export const defaultGeminiScript: GeminiScript = (req, ctx) => {
     return {
       thoughts: [`**Running a command**\n\nThe user wants a shell command run; calling ${shell}.`],
       functionCalls: [{ name: shell, args: { command: tool[1].trim(), description: "fixture command" } }],
+    };
+  }
+  const think = /^THINK:\s*([\s\S]+)$/.exec(typed);
+  if (think?.[1] && shell) {
+    const command = think[1].trim();
+    return {
+      thoughts: [
+        `**Weighing the request**\n\nThe user asks for \`${command}\`; its output settles the question.`,
+        "Running it through the shell is the quickest check.",
+      ],
+      text: "Let me check with a command.",
+      functionCalls: [{ name: shell, args: { command, description: "fixture command" } }],
+      thoughtSignature: `fake-signature-${fnv1a(command)}`,
     };
   }
   const agent = /^AGENT:\s*([\s\S]+)$/.exec(typed);
@@ -259,6 +287,14 @@ function replyParts(reply: GeminiReply): JsonObject[] {
       functionCall: { ...(fc.id ? { id: fc.id } : {}), name: fc.name, args: fc.args },
     })),
   ];
+}
+
+/** The parts with the signature on the first function call part, else on the last text part (none: as is). */
+function signed(parts: JsonObject[], signature: string | undefined): JsonObject[] {
+  if (signature === undefined) return parts;
+  const call = parts.findIndex((p) => "functionCall" in p);
+  const at = call >= 0 ? call : parts.findLastIndex((p) => typeof p.text === "string" && p.thought !== true);
+  return parts.map((p, i) => (i === at ? { ...p, thoughtSignature: signature } : p));
 }
 
 function usageMetadata(req: GeminiRequest, reply: GeminiReply): JsonObject {
@@ -334,7 +370,7 @@ export function startFakeGemini(opts: FakeGeminiOptions): Promise<FakeGemini> {
 
       if (genMethod === "generateContent") {
         return sendJson(res, 200, {
-          candidates: [candidate(replyParts(reply), finishReason)],
+          candidates: [candidate(signed(replyParts(reply), reply.thoughtSignature), finishReason)],
           usageMetadata: usage,
           modelVersion: model,
           responseId,
@@ -356,7 +392,10 @@ export function startFakeGemini(opts: FakeGeminiOptions): Promise<FakeGemini> {
       const cut = Math.ceil(text.length / 2);
       if (cut > 0) chunk([{ text: text.slice(0, cut) }], false);
       const rest = replyParts({ functionCalls: reply.functionCalls });
-      chunk([...(text.length > cut ? [{ text: text.slice(cut) }] : []), ...rest], true);
+      chunk(
+        signed([...(text.length > cut ? [{ text: text.slice(cut) }] : []), ...rest], reply.thoughtSignature),
+        true,
+      );
       res.end();
     })().catch((err: unknown) => {
       try {
