@@ -27,7 +27,16 @@ import {
   runHermes,
   writeHermesHome,
 } from "../../lib/harnesses/hermes/certify/run.ts";
+import {
+  geminiEnv,
+  ONE_SHOT_FLAGS,
+  parseJsonOutput,
+  prepareGeminiHome,
+  runGemini,
+} from "../../lib/harnesses/gemini-cli/certify/run.ts";
+import { turnRequests } from "../../lib/harnesses/gemini-cli/certify/sent.ts";
 import { startFakeAnthropic } from "../../lib/certify-kit/fake-servers/anthropic.ts";
+import { startFakeGemini } from "../../lib/certify-kit/fake-servers/gemini.ts";
 import { startFakeResponses } from "../../lib/certify-kit/fake-servers/responses.ts";
 import { startFakeChatCompletions } from "../../lib/certify-kit/fake-servers/chat-completions.ts";
 import { readRequestLog } from "../../lib/certify-kit/request-log.ts";
@@ -133,12 +142,40 @@ async function hermesTarget(work: string): Promise<LiveTarget> {
   };
 }
 
+async function geminiTarget(work: string): Promise<LiveTarget> {
+  const bin = await installHarness("gemini-cli");
+  const home = join(work, "gemini-home");
+  const logPath = join(work, "gemini-requests.jsonl");
+  const server = await startFakeGemini({ logPath });
+  prepareGeminiHome(home);
+  const env = geminiEnv(home, server.url);
+  // A user's Gemini CLI has its store (projects.json, a project's folders): listing sessions in some other
+  // folder makes it without a model call, as a first run would, so the handoff adds to it.
+  const elsewhere = join(work, "elsewhere");
+  mkdirSync(elsewhere, { recursive: true });
+  const init = await runGemini(bin, elsewhere, ["--list-sessions"], env, 60_000);
+  if (init.code !== 0) throw new Error(`gemini --list-sessions failed: ${tail(init.stderr || init.stdout)}`);
+  return {
+    id: "gemini-cli",
+    homeFlags: ["--gemini-home", home],
+    async resume(cwd, sessionId, prompt) {
+      const r = await runGemini(bin, cwd, [...ONE_SHOT_FLAGS, "--resume", sessionId, "-p", prompt], env);
+      const out = parseJsonOutput(r.stdout);
+      // Resumed means the same session answered: the one-shot JSON names the session it ran in.
+      const ok = r.code === 0 && !r.timedOut && out.error === undefined && out.sessionId === sessionId;
+      return { ok, detail: `exit ${r.code}, session_id ${out.sessionId}: ${tail(out.error ?? r.stderr)}` };
+    },
+    // Only streamGenerateContent calls are conversation turns; side calls (router, titles) are not.
+    requests: () => turnRequests(logPath),
+    close: () => server.close(),
+  };
+}
+
 const STARTERS: Record<HarnessName, (work: string) => Promise<LiveTarget>> = {
   "claude-code": claudeTarget,
   codex: codexTarget,
   hermes: hermesTarget,
-  // STUB (h-gread): the Gemini CLI live target is certify's work (h-gcert).
-  "gemini-cli": () => Promise.reject(new Error("gemini-cli: live target not yet built")),
+  "gemini-cli": geminiTarget,
 };
 
 export const TARGET_IDS = Object.keys(STARTERS) as HarnessName[];

@@ -3,6 +3,7 @@
  * id they answer, and the text of every message. An orphan is a call whose id no output answers.
  */
 import type { HarnessName } from "../../lib/harnesses/registry.ts";
+import { functionResponseText, type GeminiRequest } from "../../lib/certify-kit/fake-servers/gemini.ts";
 import type { Body } from "./targets.ts";
 
 export interface WireCall {
@@ -100,14 +101,34 @@ function chat(body: Body): Exchange {
   return out;
 }
 
+/**
+ * Gemini API `contents`: each part a text, a `functionCall` or a `functionResponse` (ids as the CLI sent them).
+ * Thought summaries are not words of the conversation. Gemini CLI sends a recorded call's response twice in one
+ * content on every resume (see lib/harnesses/gemini-cli/certify/sent.ts); both are kept here, as sent.
+ */
+function gemini(body: Body): Exchange {
+  const out: Exchange = { calls: [], outputs: [], texts: [] };
+  // The body the fake server logged: JSON of the API's request shape.
+  const request = body as GeminiRequest;
+  for (const part of (request.contents ?? []).flatMap((c) => c.parts ?? [])) {
+    if (part.thought === true) continue;
+    if (typeof part.text === "string") out.texts.push(part.text);
+    const { functionCall: call, functionResponse: response } = part;
+    if (call) {
+      out.calls.push({ id: str(call.id), name: call.name, args: JSON.stringify(call.args ?? {}), raw: part });
+    }
+    if (response) {
+      out.outputs.push({ id: str(response.id), text: functionResponseText(response.response), raw: part });
+    }
+  }
+  return out;
+}
+
 const READERS: Record<HarnessName, (body: Body) => Exchange> = {
   "claude-code": anthropic,
   codex: responses,
   hermes: chat,
-  // STUB (h-gread): reading Gemini API request bodies is certify's work (h-gcert).
-  "gemini-cli": () => {
-    throw new Error("gemini-cli: Gemini API exchanges not yet read");
-  },
+  "gemini-cli": gemini,
 };
 
 export function exchangeOf(target: HarnessName, body: Body | undefined): Exchange {
