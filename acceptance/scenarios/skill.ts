@@ -3,8 +3,11 @@
  * against its fake model server, in private homes: `session-bridge install-skill` links the skill into the
  * harness's home; the real binary runs a first turn (the user's word and the model's answer), then, resumed,
  * is asked to hand the session off. Its request must list the installed skill; the scripted model follows the
- * skill: it makes the agent run `session-bridge current --json` (which must name this very session by the
- * harness's own variable) and then `session-bridge handoff current --to <next harness> --stub-open-calls`. The
+ * skill (Gemini CLI's first activates it with its `activate_skill` tool, as its system prompt asks, and goes on
+ * only once the skill's instructions came back): it makes the agent run `session-bridge current --json` (which
+ * must name this very session by the harness's own variable, or for a harness that sets none, such as Gemini
+ * CLI, as its newest session in this directory) and then
+ * `session-bridge handoff current --to <next harness> --stub-open-calls`. The
  * target's real binary then resumes the handed-off session, and passes when its request carries the earlier
  * words of both roles.
  *
@@ -54,6 +57,22 @@ import {
   findTerminalTool,
   startFakeChatCompletions,
 } from "../../lib/certify-kit/fake-servers/chat-completions.ts";
+import {
+  defaultGeminiScript,
+  functionResponses,
+  functionResponseText,
+  type GeminiRequest,
+  shellToolName,
+  startFakeGemini,
+} from "../../lib/certify-kit/fake-servers/gemini.ts";
+import {
+  geminiEnv,
+  ONE_SHOT_FLAGS,
+  parseJsonOutput,
+  prepareGeminiHome,
+  runGemini,
+} from "../../lib/harnesses/gemini-cli/certify/run.ts";
+import { turnRequests } from "../../lib/harnesses/gemini-cli/certify/sent.ts";
 import { readRequestLog } from "../../lib/certify-kit/request-log.ts";
 import { tail } from "../../lib/certify-kit/spawn.ts";
 
@@ -65,9 +84,12 @@ const SKILL_WORDS = "hand this very session";
 const ASK = "HANDOFF-TO";
 const userWord = (h: HarnessName) => `PELICAN-${h}`;
 const modelWord = (h: HarnessName) => `OSPREY-${h}`;
-/** Each step's command ends by printing a marker the shell computes, so the call's own text never matches it. */
+/**
+ * Each step's command ends by printing a marker the shell assembles, so the call's own text never matches it.
+ * Not with `$((...))`: Gemini CLI's shell tool refuses any `$(` (its detectCommandSubstitution).
+ */
 const done = (n: number) => `STEP-${n}-DONE`;
-const marked = (command: string, n: number) => `${command}; echo STEP-$((${n - 1}+1))-DONE`;
+const marked = (command: string, n: number) => `${command}; printf 'STEP-%s-DONE\\n' ${n}`;
 
 /** Where the agent is in the skill's procedure, from the whole request (the same in every wire format). */
 type Move = { run: string } | { say: string };
@@ -233,12 +255,69 @@ async function hermesSource({ work, cwd, env, move }: SourceSetup): Promise<Sour
   };
 }
 
+/** Gemini CLI's tool that loads a listed skill's instructions. */
+const ACTIVATE_SKILL = "activate_skill";
+
+function calledTool(req: GeminiRequest, name: string): boolean {
+  return req.contents.some((c) => (c.parts ?? []).some((p) => p.functionCall?.name === name));
+}
+
+/** Whether the skill's instructions reached the model: `activate_skill` answers with them in these tags. */
+function skillActivated(req: GeminiRequest): boolean {
+  return req.contents.some((c) =>
+    functionResponses(c).some((r) =>
+      r.name === ACTIVATE_SKILL &&
+      functionResponseText(r.response).includes(`<activated_skill name="${SKILL}">`)
+    )
+  );
+}
+
+async function geminiSource({ work, cwd, env, move, version }: SourceSetup): Promise<Source> {
+  const bin = await installHarness("gemini-cli", version);
+  const home = join(work, "gemini-user");
+  prepareGeminiHome(home);
+  const logPath = join(work, "gemini.jsonl");
+  const server = await startFakeGemini({
+    logPath,
+    script: (req, ctx) => {
+      // Side calls (the model router, the next-speaker check, titles) are not the agent's moves.
+      if (ctx.method === "generateContent") return defaultGeminiScript(req, ctx);
+      const m = move(req);
+      if ("say" in m) return { text: m.say };
+      // As its system prompt tells a Gemini model: a listed skill is activated (its instructions come back in
+      // the tool's answer) before it is followed.
+      if (!skillActivated(req)) {
+        return calledTool(req, ACTIVATE_SKILL)
+          ? { text: "The skill could not be activated." }
+          : { functionCalls: [{ name: ACTIVATE_SKILL, args: { name: SKILL } }] };
+      }
+      const shell = shellToolName(req);
+      if (!shell) return { text: "No shell tool was offered." };
+      return { functionCalls: [{ name: shell, args: { command: m.run, description: "session" } }] };
+    },
+  });
+  const base = geminiEnv(home, server.url);
+  return {
+    home,
+    async turn(prompt, resume) {
+      const args = [...ONE_SHOT_FLAGS, ...(resume ? ["--resume", resume] : []), "-p", prompt];
+      const r = await runGemini(bin, cwd, args, { ...base, ...env, PATH: `${env.PATH}:${base.PATH}` });
+      const out = parseJsonOutput(r.stdout);
+      if (r.code !== 0 || out.error !== undefined || !out.sessionId) {
+        throw new Error(`gemini exit ${r.code}: ${tail(out.error ?? (r.stderr || r.stdout))}`);
+      }
+      return out.sessionId;
+    },
+    requests: () => turnRequests(logPath),
+    close: () => server.close(),
+  };
+}
+
 const SOURCES: Record<HarnessName, (setup: SourceSetup) => Promise<Source>> = {
   "claude-code": claudeSource,
   codex: codexSource,
   hermes: hermesSource,
-  // STUB (h-gread): the Gemini CLI live source is certify's work (h-gcert).
-  "gemini-cli": () => Promise.reject(new Error("gemini-cli: live skill source not yet built")),
+  "gemini-cli": geminiSource,
 };
 
 /**
@@ -302,11 +381,15 @@ async function check(
     }
     const seen = JSON.stringify(asked.at(-1) ?? {});
     if (!seen.includes(done(2))) return [...reasons, "the agent did not run both steps", tail(seen)];
-    // `current` named this very session, by the harness's own variable.
+    // `current` named this very session: by the harness's own variable, or, for a harness that sets none
+    // (Gemini CLI sets only its marker GEMINI_CLI), as its newest session in this directory.
     // (The output is JSON inside the request's JSON, once more inside a tool's JSON result for Hermes.)
-    if (!namedBy(seen, id, "variable")) {
+    const rule = BUILTIN_HARNESSES[source].integrations.agent?.sessionVariables.length
+      ? "variable"
+      : "newest-in-directory";
+    if (!namedBy(seen, id, rule)) {
       const output = seen.slice(Math.max(0, seen.indexOf(done(1)) - 1500), seen.indexOf(done(1)));
-      reasons.push(`session-bridge current did not name ${id} by the variable rule: ${output}`);
+      reasons.push(`session-bridge current did not name ${id} by the ${rule} rule: ${output}`);
     }
 
     const written = await BUILTIN_HARNESSES[target].store.list(to.homeFlags[1]!);
