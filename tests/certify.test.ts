@@ -248,6 +248,32 @@ test("the coverage plan resumes every style of every harness in every other harn
   );
 });
 
+test("with four harnesses each TUI style hands a session over every ordered pair, its routes resuming in every other harness", () => {
+  const harnesses = ["claude-code", "codex", "hermes", "gemini-cli"];
+  const plan = coveragePlan(["interactive", "interrupted"], harnesses, true);
+  assert.deepEqual(plan.map((r) => `${r.style}: ${r.hops.join(" > ")}`), [
+    "interactive: claude-code > codex > gemini-cli > hermes",
+    "interactive: codex > hermes > claude-code > gemini-cli",
+    "interactive: hermes > gemini-cli > codex > claude-code",
+    "interactive: gemini-cli > claude-code > hermes > codex",
+    "interrupted: claude-code > gemini-cli > codex > hermes",
+    "interrupted: claude-code > claude-code",
+    "interrupted: codex > claude-code > hermes > gemini-cli",
+    "interrupted: codex > codex",
+    "interrupted: hermes > codex > gemini-cli > claude-code",
+    "interrupted: hermes > hermes",
+    "interrupted: gemini-cli > hermes > claude-code > codex",
+    "interrupted: gemini-cli > gemini-cli",
+  ]);
+  const everyPair = harnesses.flatMap((a) => harnesses.filter((b) => b !== a).map((b) => `${a} > ${b}`))
+    .sort();
+  for (const style of ["interactive", "interrupted"]) {
+    const handoffs = plan.filter((r) => r.style === style && r.hops.length > 2)
+      .flatMap((r) => r.hops.slice(1).map((to, i) => `${r.hops[i]} > ${to}`)).sort();
+    assert.deepEqual(handoffs, everyPair, style);
+  }
+});
+
 test("the report table has pair, mode, versions, result, time and reason columns", () => {
   const lines = reportTable({
     ok: false,

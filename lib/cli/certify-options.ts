@@ -30,7 +30,7 @@ export const CERTIFY_HELP =
                      three against the fake servers, exec in the other modes
   --pairs A:B,...    only these routes, each in every style; A:B:C hands the session on from B to C
                      (default: exec every pair with its hop back, each TUI style from every harness
-                     through both others: A → B → C, and interrupted ones A → A)
+                     through all the others: A → B → C ..., and interrupted ones A → A)
   --no-hops          A → B only: no hop back, no second handoff
   --allow-drift      report unknown shapes in the seeded stores without failing the row`;
 
@@ -90,10 +90,10 @@ export function certifyRoutes(values: Values, mode: Mode, registry: Registry): R
 
 /**
  * exec: every ordered pair (same-harness copies included), each with its hop back. Each TUI style: from every
- * harness, handed to one other, resumed, and handed to the last (A → B → C), so its session resumes in every
- * other harness; interactive and interrupted rotate opposite ways, so between them the second handoff runs
- * in both directions of every pair; an interrupted session is also copied within its own harness (A → A).
- * Without hops the TUI styles run A → B for each B ≠ A.
+ * harness, handed to one other, resumed, and handed on through all the others (A → B → C ...), so its session
+ * resumes in every other harness; the order (visitOrder) makes each style's routes between them hand a session
+ * over every ordered pair, or with an odd number of harnesses both styles together; an interrupted session is
+ * also copied within its own harness (A → A). Without hops the TUI styles run A → B for each B ≠ A.
  */
 export function coveragePlan(styles: SeedStyle[], harnesses: HarnessId[], hops: boolean): Route[] {
   return styles.flatMap((style): Route[] => {
@@ -103,11 +103,26 @@ export function coveragePlan(styles: SeedStyle[], harnesses: HarnessId[], hops: 
       );
     }
     return harnesses.flatMap((a, i) => {
-      const others = [...harnesses.slice(i + 1), ...harnesses.slice(0, i)];
-      if (style === "interrupted") others.reverse();
+      const others = visitOrder(harnesses, i, style === "interrupted" ? -1 : 1);
       const routes = hops ? [{ style, hops: [a, ...others] }] : others.map((b) => ({ style, hops: [a, b] }));
       // A copy within one harness must not lose the interrupted call its own resume would have kept.
       return style === "interrupted" ? [...routes, { style, hops: [a, a] }] : routes;
     });
+  });
+}
+
+/**
+ * The other harnesses in the order a route from the one at `i` visits them: at offsets 1, -1, 2, -2, ... from it
+ * in the registry's circle (`sign` -1: the opposite offsets). Each handoff then spans 1, -2, 3, -4, ... places:
+ * with an even number of harnesses all different, so the routes of all sources together hand a session over
+ * every ordered pair (a sequencing of the cyclic group); with an odd number, the two signs together do. With
+ * three harnesses this is simply the circle one way and the other.
+ */
+function visitOrder(harnesses: HarnessId[], i: number, sign: 1 | -1): HarnessId[] {
+  const n = harnesses.length;
+  return Array.from({ length: n - 1 }, (_, k) => {
+    const step = Math.floor(k / 2) + 1;
+    const offset = sign * (k % 2 === 0 ? step : -step);
+    return harnesses[(((i + offset) % n) + n) % n]!;
   });
 }

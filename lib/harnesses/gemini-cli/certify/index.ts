@@ -1,0 +1,119 @@
+/**
+ * Gemini CLI under test: a private GEMINI_CLI_HOME, and the fake Gemini API (full mode), nothing (structure) or
+ * the user's providers (real). Listed means the CLI's own `gemini --list-sessions`, run in the cwd, names the
+ * session (it lists the sessions of that folder's project only, as its resume does); with no model (structure),
+ * that the session file is where that listing looks.
+ */
+import { join } from "node:path";
+import { startFakeGemini } from "../../../certify-kit/fake-servers/gemini.ts";
+import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
+import { tail } from "../../../certify-kit/spawn.ts";
+import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
+import {
+  geminiEnv,
+  geminiStoreDir,
+  ONE_SHOT_FLAGS,
+  parseJsonOutput,
+  prepareGeminiHome,
+  runGemini,
+} from "./run.ts";
+import { sentMessages, turnRequests } from "./sent.ts";
+import { type GeminiTui, startGeminiTui } from "./tui.ts";
+import { userGeminiHome } from "./user.ts";
+import { listedInStore, sessionFiles, sessionIdOf } from "./recorded.ts";
+
+export const geminiCliDriver: HarnessDriver = {
+  id: "gemini-cli",
+  command: "gemini",
+  async open({ work, bin, mode, env, homeVariables }) {
+    const home = join(work, "gemini-home");
+    const store = geminiStoreDir(home);
+    const logPath = join(work, "gemini-requests.jsonl");
+    const server = mode === "full" ? await startFakeGemini({ logPath }) : undefined;
+    let runEnv: Record<string, string>;
+    if (mode === "real") runEnv = userGeminiHome(home, env, homeVariables);
+    else {
+      prepareGeminiHome(home);
+      runEnv = geminiEnv(home, server?.url ?? UNREACHABLE_URL);
+    }
+
+    /** One one-shot turn; the session id comes from the JSON it prints, else the session file it made. */
+    const oneShot = async (cwd: string, args: string[]): Promise<Turn & { id?: string }> => {
+      const before = new Set(sessionFiles(store));
+      const r = await runGemini(bin, cwd, [...ONE_SHOT_FLAGS, ...args], runEnv);
+      const out = parseJsonOutput(r.stdout);
+      const ok = r.code === 0 && !r.timedOut && out.error === undefined;
+      const made = sessionFiles(store).find((f) => !before.has(f));
+      const id = out.sessionId ?? (made ? sessionIdOf(made) : undefined);
+      return {
+        ok,
+        detail: ok ? "" : `exit ${r.code}${r.timedOut ? " (timed out)" : ""}: ${tail(out.error ?? r.stderr)}`,
+        reply: out.response?.trim() ?? "",
+        ...(id ? { id } : {}),
+      };
+    };
+
+    /** Runs `drive` against the real TUI in `cwd`, then leaves it; the pane is closed whatever happens. */
+    const typed = async (cwd: string, drive: (tui: GeminiTui) => Promise<string>): Promise<Seeded> => {
+      const tui = await startGeminiTui({ bin, store, cwd, env: runEnv });
+      try {
+        const firstReply = await drive(tui);
+        await tui.exit();
+        return { id: tui.sessionId(), firstReply };
+      } finally {
+        tui.close();
+      }
+    };
+
+    return {
+      id: "gemini-cli",
+      homes: () => ({ "gemini-cli": home }),
+      async warmUp(cwd) {
+        // A user's Gemini CLI has its store (projects.json, the project's folders); listing sessions makes it
+        // without a model call, as any first run would.
+        const r = await runGemini(bin, cwd, ["--list-sessions"], runEnv, 60_000);
+        if (r.code !== 0) throw new Error(`gemini --list-sessions failed: ${tail(r.stderr || r.stdout)}`);
+      },
+      async seed(cwd, prompts) {
+        const first = await oneShot(cwd, ["-p", prompts.first]);
+        if (!first.ok || !first.id) {
+          throw new Error(`gemini seed failed: ${first.detail || "no session id printed or recorded"}`);
+        }
+        const second = await oneShot(cwd, ["--resume", first.id, "-p", prompts.tool]);
+        if (!second.ok) throw new Error(`gemini seed failed: ${second.detail}`);
+        return { id: first.id, firstReply: first.reply };
+      },
+      seedInteractive: (cwd, prompts) =>
+        typed(cwd, async (tui) => {
+          const firstReply = await tui.ask(prompts.first);
+          await tui.ask(prompts.tool);
+          return firstReply;
+        }),
+      seedInterrupted: (cwd, prompts) =>
+        typed(cwd, async (tui) => {
+          const firstReply = await tui.ask(prompts.first);
+          await tui.ask(prompts.tool);
+          await tui.submit(prompts.slow);
+          await tui.waitForRunningCommand(prompts.slowCommand);
+          // Typed while the call runs: the TUI shows it under "Queued" and sends it by itself once the turn ends.
+          await tui.submit(prompts.queued);
+          await tui.waitForQueued(prompts.queued);
+          // Esc cancels the running call (recorded with status "cancelled"); the queued words then go out.
+          tui.pane.press("Escape");
+          await tui.waitForInterruption(prompts.queued);
+          return firstReply;
+        }),
+      resume: (cwd, sessionId, prompt) => oneShot(cwd, ["--resume", sessionId, "-p", prompt]),
+      requestCount: () => turnRequests(logPath).length,
+      lastRequest: () => sentMessages(turnRequests(logPath).at(-1)),
+      async listed(sessionId, cwd) {
+        // Without a model the listing first retries a title for the newest session for about a minute: there
+        // the store is read where the listing looks.
+        if (mode === "structure") return listedInStore(store, sessionId, cwd);
+        const r = await runGemini(bin, cwd, ["--list-sessions"], runEnv, 60_000);
+        return r.code === 0 && r.stdout.includes(`[${sessionId}]`);
+      },
+      close: async () => await server?.close(),
+    };
+  },
+};
