@@ -128,7 +128,12 @@ export function toolCallResults(call: Json): ToolResultBlock[] {
   return partsOf(call.result).flatMap((p) => {
     const response = functionResponse(p);
     return response
-      ? [resultBlock({ ...response, id: optStr(response.id) ?? id, name: optStr(response.name) ?? name }, failed)]
+      ? [
+        resultBlock(
+          { ...response, id: optStr(response.id) ?? id, name: optStr(response.name) ?? name },
+          failed,
+        ),
+      ]
       : [];
   });
 }
