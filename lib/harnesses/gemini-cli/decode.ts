@@ -37,6 +37,13 @@ const HARNESS = "gemini-cli";
 /** The CLI's own first user message of every run, and hook output: harness context, not the user's words. */
 const CONTEXT_START = /^\s*<(?:session_context|hook_context)>/;
 
+/**
+ * The version whose schema describes a legacy whole-session `.json`: the newest checked to write one (later
+ * versions write a JSONL log and only read a `.json`, copying it to `.jsonl` on resume). Neither form names
+ * the version that wrote it, so a log is checked against the newest version's schemas.
+ */
+const LEGACY_WRITER = "0.36.0";
+
 /** The info message the CLI records when the user cancels a turn (Esc). */
 const CANCELLED = "Request cancelled.";
 
@@ -79,7 +86,7 @@ export async function decodeGeminiDocument(
 ): Promise<Session> {
   if (!isObject(document)) throw new InputError(`${path}: not a Gemini CLI session (not a JSON object)`);
   const drift = new DriftCollector(HARNESS, VALIDATORS);
-  drift.check(undefined, "session", document, 1);
+  drift.check(LEGACY_WRITER, "session", document, 1);
   const replay = new LogReplay(path, HARNESS);
   replay.addWhole(document, { harness: HARNESS, path, offset: 0, length: bytes, type: "session" });
   return await assemble(path, { replayed: replay.result(), drift, passthrough: [], notices: [] }, subagents);
