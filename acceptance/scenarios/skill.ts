@@ -296,7 +296,7 @@ async function geminiSource({ work, cwd, env, move, version }: SourceSetup): Pro
       return { functionCalls: [{ name: shell, args: { command: m.run, description: "session" } }] };
     },
   });
-  const base = geminiEnv(home, server.url);
+  const base = geminiEnv(home, server.url, process.env.PATH);
   return {
     home,
     async turn(prompt, resume) {

@@ -148,7 +148,7 @@ async function geminiTarget(work: string): Promise<LiveTarget> {
   const logPath = join(work, "gemini-requests.jsonl");
   const server = await startFakeGemini({ logPath });
   prepareGeminiHome(home);
-  const env = geminiEnv(home, server.url);
+  const env = geminiEnv(home, server.url, process.env.PATH);
   // A user's Gemini CLI has its store (projects.json, a project's folders): listing sessions in some other
   // folder makes it without a model call, as a first run would, so the handoff adds to it.
   const elsewhere = join(work, "elsewhere");

@@ -34,7 +34,7 @@ export const geminiCliDriver: HarnessDriver = {
     if (mode === "real") runEnv = userGeminiHome(home, env, homeVariables);
     else {
       prepareGeminiHome(home);
-      runEnv = geminiEnv(home, server?.url ?? UNREACHABLE_URL);
+      runEnv = geminiEnv(home, server?.url ?? UNREACHABLE_URL, env.PATH);
     }
 
     /** One one-shot turn; the session id comes from the JSON it prints, else the session file it made. */

@@ -3,7 +3,6 @@
 // with the environment the caller carries over from the user.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import process from "node:process";
 import { spawnCollect, type SpawnResult } from "../../../certify-kit/spawn.ts";
 
 export type RunGeminiResult = SpawnResult;
@@ -33,10 +32,13 @@ export function geminiPrivateEnv(home: string): Record<string, string> {
   };
 }
 
-/** Env for an offline run: nothing inherited but PATH (the shell tool's commands need it). */
-export function geminiEnv(home: string, baseUrl: string): Record<string, string> {
+/**
+ * Env for an offline run: nothing inherited but the user's PATH, given by the caller (the shell tool's commands
+ * need it).
+ */
+export function geminiEnv(home: string, baseUrl: string, path: string | undefined): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin",
+    PATH: path ?? "/usr/local/bin:/usr/bin:/bin",
     LANG: "C.UTF-8",
     TERM: "dumb",
     NO_COLOR: "1",
