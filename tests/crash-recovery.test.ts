@@ -44,6 +44,7 @@ const SESSION_TABLES: Record<string, readonly string[]> = {
   "claude-code": [],
   codex: ["threads"],
   hermes: ["sessions", "messages"],
+  "gemini-cli": [],
 };
 
 /** A handoff of a Claude Code session into a fresh home of harness `to`, as its material prepares one. */
@@ -141,6 +142,15 @@ const POINTS: Record<string, { point: string; committed: boolean }[]> = {
     { point: "intent-written", committed: false },
     { point: "backup-taken", committed: false },
     { point: "rows-committed", committed: true },
+    { point: "committed", committed: true },
+    { point: "ledger-written", committed: true },
+  ],
+  // Files only, in order: the two .project_root markers, the session file, then projects.json saved and edited.
+  "gemini-cli": [
+    { point: "intent-written", committed: false },
+    { point: "temp-written", committed: false },
+    { point: "file-published", committed: false },
+    { point: "backup-taken", committed: false },
     { point: "committed", committed: true },
     { point: "ledger-written", committed: true },
   ],
@@ -328,6 +338,13 @@ const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
     { point: "intent-written", finished: false },
     { point: "backup-taken", finished: false },
     { point: "rows-committed", finished: true },
+    { point: "ledger-written", finished: true },
+  ],
+  // The markers and the session file removed, then projects.json put back as it was.
+  "gemini-cli": [
+    { point: "intent-written", finished: false },
+    { point: "file-removed", finished: true },
+    { point: "file-restored", finished: true },
     { point: "ledger-written", finished: true },
   ],
 };

@@ -31,6 +31,15 @@ const read = (name: string): Json[] =>
 
 type Part = { text?: string; functionResponse?: { id: string; name: string; response: Json } };
 
+/**
+ * The id the model gave a call: the binary records `<tool>__<API id>` and sends the model the API id back
+ * (fixtures' requests.jsonl), so the IR holds that.
+ */
+const apiId = (recorded: string, tool: string): string => {
+  assert.ok(recorded.startsWith(`${tool}__`), recorded);
+  return recorded.slice(tool.length + 2);
+};
+
 /** The conversation of the fixture as the IR holds it (the input of the writer, not its expectation). */
 function irOf(messages: Json[]): Session {
   const ir: Message[] = messages.map((m, i): Message => {
@@ -48,7 +57,7 @@ function irOf(messages: Json[]): Session {
           kind: "turn",
           blocks: results.map(({ functionResponse: r }): Block => ({
             type: "tool_result",
-            callId: r!.id,
+            callId: apiId(r!.id, r!.name),
             isError: "error" in r!.response,
             content: [{ type: "text", text: String(r!.response.output ?? r!.response.error) }],
           })),
@@ -72,7 +81,7 @@ function irOf(messages: Json[]): Session {
       ...(m.content ? [{ type: "text" as const, text: String(m.content) }] : []),
       ...((m.toolCalls ?? []) as Json[]).map((c): Block => ({
         type: "tool_call",
-        id: String(c.id),
+        id: apiId(String(c.id), String(c.name)),
         name: String(c.name),
         input: c.args,
       })),

@@ -23,8 +23,9 @@ const RESUMED = "06d2e3d2-a269-4e4b-b454-d185870b2de2";
 const SUBAGENT_PARENT = "53941122-b843-456a-8c61-4e918af4bf22";
 const SUBAGENT = "d6ba7b6b-93f4-4ca4-8524-fef57dfdbd34";
 const INTERRUPTED = "3a9b9114-f20b-43b8-a329-ca5226d59867";
-const SHELL_CALL = "run_shell_command__run_shell_command_1796285511026_0";
-const CANCELLED_CALL = "run_shell_command__run_shell_command_1796285683833_0";
+/** Calls by the ids the model gave them (the log records `run_shell_command__<id>`; the model is sent `<id>`). */
+const SHELL_CALL = "run_shell_command_1796285511026_0";
+const CANCELLED_CALL = "run_shell_command_1796285683833_0";
 
 let homes = 0;
 /** A fresh home holding the named captured sessions; returns it and where each was placed. */

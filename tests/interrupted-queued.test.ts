@@ -80,6 +80,7 @@ const SHELL: Record<string, string> = {
   "claude-code": "Bash",
   codex: "exec_command",
   hermes: "terminal",
+  "gemini-cli": "run_shell_command",
 };
 const CALL_ID = "toolu_fake_b203b0d1e13e6a06134f";
 const QUEUED = "Queued while the tool ran: afterwards, also list the files.";
@@ -159,6 +160,7 @@ for (const target of TARGETS) {
         "claude-code": "drops such a call from what it sends, so the model never sees it",
         codex: 'sends an "aborted" output of its own',
         hermes: "sends a placeholder pointing at a summary that does not exist",
+        "gemini-cli": "sends the call with no result at all, a request its provider's API refuses",
       },
       target,
       "behaviour on resume with an open call",

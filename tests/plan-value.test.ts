@@ -5,12 +5,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { RefusedError } from "../lib/errors.ts";
 import { handoffPlan } from "../lib/harnesses/plan.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { builtinCoverage, preparedHomes } from "./helpers/harness-material.ts";
+import { snapshot } from "./helpers/snapshot.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const root = tempDir();
@@ -34,12 +35,17 @@ for (const { harness: target } of covered) {
     const { homes, cwd, bridgeHome } = freshHomes();
     const session = await readClaudeSession(claudeFixture("interactive"));
     const options = { id: target.store.newId(now, session), cwd, now, stubOpenCalls: false };
+    const home = snapshot(homes[name]!);
     const plan = await target.store.plan(session, options, homes[name]!, false);
     const { commit: _commit, ...preview } = plan;
     assert.equal(preview.refusal, undefined);
     assert.deepEqual(JSON.parse(JSON.stringify(preview)), preview);
     assert.equal(preview.id, options.id);
-    for (const file of preview.files) assert.equal(existsSync(file), false, file);
+    assert.deepEqual(snapshot(homes[name]!), home, "planning wrote to the home");
+    // The session's own files are new; a file of the harness's own it edits (Gemini's projects.json) is there.
+    const edited = preview.files.filter((file) => existsSync(file));
+    for (const file of edited) assert.ok(home[relative(homes[name]!, file)], file);
+    assert.ok(!edited.includes(preview.path), "the session's file is new");
 
     const result = await { ...plan }.commit({
       force: false,
@@ -48,8 +54,9 @@ for (const { harness: target } of covered) {
     });
     assert.deepEqual(result.plan, preview);
     for (const file of preview.files) assert.equal(existsSync(file), true, file);
-    // Backups go to the folder the commit was given: one online backup per database written.
-    assert.equal(result.backups.length, preview.databases.length);
+    // Backups go to the folder the commit was given: one online backup per database written, one saved copy per
+    // file edited.
+    assert.equal(result.backups.length, preview.databases.length + edited.length);
     for (const backup of result.backups) assert.ok(backup.startsWith(join(bridgeHome, "backups")), backup);
   });
 
@@ -64,12 +71,14 @@ for (const { harness: target } of covered) {
     });
     const again = await target.store.plan(session, options, homes[name]!, false);
     assert.match(again.refusal ?? "", /already exists|already registered/);
+    // The first commit saved the files it edited (Gemini's projects.json, for undo), whatever `backup` said.
+    const saved = snapshot(join(bridgeHome, "backups"));
     await assert.rejects(
       again.commit({ force: false, backup: true, backupFolder: join(bridgeHome, "backups", "b") }),
       (error: unknown) => error instanceof RefusedError && error.message === again.refusal,
     );
     // Refused before anything was touched: not even a backup was taken.
-    assert.equal(existsSync(join(bridgeHome, "backups")), false);
+    assert.deepEqual(snapshot(join(bridgeHome, "backups")), saved);
   });
 }
 

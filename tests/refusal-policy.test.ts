@@ -103,6 +103,8 @@ const DATABASE_REFUSALS: Record<string, DatabaseRefusal | null> = {
   "claude-code": null,
   codex: { label: "Codex", command: "codex", table: "threads" },
   hermes: { label: "Hermes", command: "hermes", table: "messages" },
+  // Files only: a home Gemini never ran in gets projects.json and the session file.
+  "gemini-cli": null,
 };
 
 for (const covered of COVERED) {

@@ -79,7 +79,7 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   assert.match(main.stdout, /^ {2}--toy-home DIR {6}Toy home \(default: \$TOY_HOME, else ~\/\.toy\)$/m);
   assert.match(
     main.stdout,
-    /^Harness names: claude-code \(alias claude\), codex, hermes, toy \(alias toybox\)\.$/m,
+    /^Harness names: claude-code \(alias claude\), codex, hermes, gemini-cli \(alias gemini\), toy \(alias toybox\)\.$/m,
   );
   assert.match(
     main.stdout,
@@ -93,7 +93,7 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   assert.equal(exported.code, 0);
   assert.match(
     exported.stdout,
-    /^File-based sessions \(Claude Code, Codex CLI and Toy\) are copied record by record\.$/m,
+    /^File-based sessions \(Claude Code, Codex CLI, Gemini CLI and Toy\) are copied record by record\.$/m,
   );
   assert.match(
     exported.stdout,
@@ -104,7 +104,7 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   assert.doesNotMatch(builtin.stdout, /toy/i);
   const refused = await runCli(["list", "--from", "toy"], env);
   assert.equal(refused.code, 2);
-  assert.match(refused.stderr, /unknown harness "toy" \(expected claude-code, codex or hermes\)/);
+  assert.match(refused.stderr, /unknown harness "toy" \(expected claude-code, codex, hermes or gemini-cli\)/);
 });
 
 test("a real Claude Code session hands off to the toy: one file in the toy's home, its Bash call in the toy's words", async () => {
@@ -267,8 +267,9 @@ test("step 6: the crash campaign kills handoffs into the toy and its undo, and f
     // The kills alone: the toy's hostile cases are step 6b's.
     [
       ...pre,
+      // Two kills for each harness, the built-in ones and the toy: the kills are spread evenly over them.
       "--kills",
-      "8",
+      String(2 * (builtinRegistry.harnesses.length + 1)),
       "--mb",
       "1",
       "--seed",

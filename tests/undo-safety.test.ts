@@ -100,6 +100,15 @@ const RESUMED: Record<string, { file: string; line: Record<string, unknown> }> =
       payload: { type: "message", role: "user", content: [{ type: "input_text", text: "resumed work" }] },
     },
   },
+  "gemini-cli": {
+    file: "Gemini CLI session log",
+    line: {
+      id: "5c1f0f0e-7a34-4e43-9a8e-0c3f2d1b6a77",
+      timestamp: "2026-12-02T09:00:00.000Z",
+      type: "user",
+      content: [{ text: "resumed work" }],
+    },
+  },
 };
 const resumedBy = (to: string) => expectedFor(RESUMED, to, "session file and resumed turn");
 

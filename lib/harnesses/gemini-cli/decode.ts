@@ -18,6 +18,7 @@ import { VALIDATORS } from "../../generated/validators/gemini-cli.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { emptySession, notePassthrough } from "../../ir/session.ts";
 import { modelsOf } from "../../ir/summary.ts";
+import { startsWithHandshake } from "../../handshake/handshake.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { type LoggedMessage, LogReplay, type ReplayedLog } from "./replay.ts";
 import {
@@ -253,7 +254,9 @@ function userMessages(record: Json, base: Base, answered: Set<string>): Message[
   const out: Message[] = [];
   if (results.length) out.push({ ...base, role: "tool", kind: "turn", blocks: results });
   if (blocks.length) {
-    const kind = CONTEXT_START.test(contentText(record.content)) ? "context" : "turn";
+    const text = contentText(record.content);
+    // The CLI's own context, or an earlier hop's handshake (the user's words had the marker neutralized).
+    const kind = CONTEXT_START.test(text) || startsWithHandshake(text) ? "context" : "turn";
     out.push({ ...base, uid: results.length ? `${base.uid}_text` : base.uid, role: "user", kind, blocks });
   }
   return out;

@@ -34,6 +34,7 @@ import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { reasoningAsText } from "../../ir/reasoning.ts";
 import { isObject } from "../../io/json.ts";
 import { toolDisplay } from "./tool-display.ts";
+import { idPrefix } from "./parts.ts";
 import type {
   GeminiMessageRecord,
   GeminiMetadataRecord,
@@ -125,6 +126,8 @@ export async function* encodeGemini(
   ];
   // The model turn being gathered: more records of its response may follow, then the results of its calls.
   let held: ModelTurn | undefined;
+  // Every call's tool name by call id, for a result that comes after its call's turn was written.
+  const names = new Map<string, string>();
   const release = (): string[] => {
     if (!held) return [];
     const turn = held;
@@ -140,12 +143,18 @@ export async function* encodeGemini(
       held.add(rest, last);
       continue;
     }
+    for (const b of rest) if (b.type === "tool_call") names.set(b.id, b.name);
     const orphans = m.blocks.filter((b): b is ToolResultBlock =>
       b.type === "tool_result" && !held?.answer(b, () => at(m.timestamp))
     );
     if (rest.length || orphans.length || held?.answered) yield* release();
     if (orphans.length) {
-      yield* emit(userRecord(orphans.map((b) => responsePart(b.callId, callName(b), b)), at(m.timestamp)));
+      const parts = orphans.map((b) => {
+        // A result whose call is not at hand (or never was) is answered under the name its call had, if known.
+        const name = names.get(b.callId) ?? UNKNOWN_TOOL;
+        return responsePart(recordedCallId(name, b.callId), name, b);
+      });
+      yield* emit(userRecord(parts, at(m.timestamp)));
     }
     if (!rest.length) continue;
     if (m.role === "assistant") {
@@ -239,7 +248,8 @@ class ModelTurn {
   add(blocks: Block[], timestamp: string): void {
     for (const b of blocks) {
       if (b.type === "text" && b.text) {
-        this.record.content = this.record.content ? `${this.record.content}\n${b.text}` : b.text;
+        // Separate texts of one response stay separate paragraphs in the one string the binary records.
+        this.record.content = this.record.content ? `${this.record.content}\n\n${b.text}` : b.text;
       } else if (b.type === "reasoning" && b.text.trim()) {
         this.record.thoughts.push({ ...thoughtOf(b.text), timestamp });
       } else if (b.type === "tool_call") {
@@ -294,10 +304,12 @@ function tokensOf(usage: Usage): Tokens {
   };
 }
 
-/** The id the binary records for a call: the tool's name, two underscores, the API's call id. */
-export function recordedCallId(name: string, callId: string): string {
-  return callId.startsWith(`${name}__`) ? callId : `${name}__${callId}`;
-}
+/**
+ * The id the binary records for a call: the tool's name, two underscores, the API's call id. Always prefixed,
+ * even an id that starts with the prefix already (the binary leaves its own such ids alone): on resume it
+ * strips the prefix once (`stripToolCallIdPrefixes`), and so does our reader, so the model gets the id back.
+ */
+export const recordedCallId = (name: string, callId: string): string => `${idPrefix(name)}${callId}`;
 
 function callRecord(call: ToolCallBlock, timestamp: string): ToolCallRecord {
   // Gemini's tools take an object; a freeform call's text travels as its one argument.
@@ -359,8 +371,5 @@ function resultText(result: ToolResultBlock): string {
   return result.content.map((p) => (p.type === "text" ? p.text : `[${p.type}]`)).join("\n");
 }
 
-/** A result whose call is not at hand is answered under the name its id carries, if any. */
-function callName(result: ToolResultBlock): string {
-  const cut = result.callId.indexOf("__");
-  return cut > 0 ? result.callId.slice(0, cut) : "unknown";
-}
+/** The name a result is answered under when no call of the session names its tool. */
+const UNKNOWN_TOOL = "unknown";

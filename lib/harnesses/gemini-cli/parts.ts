@@ -63,12 +63,25 @@ export function partBlock(part: unknown): Block | undefined {
   return { type: "raw", harness: HARNESS, kind: Object.keys(part)[0] ?? "part", value: part };
 }
 
-/** A function call (in content, or a `toolCalls` entry: both carry id, name, args). */
+/** The name a recorded call id is prefixed with: the tool's, trimmed (`generic_tool` when it has none). */
+export const idPrefix = (name: string | undefined): string => `${name?.trim() || "generic_tool"}__`;
+
+/**
+ * The API's call id from the id the CLI records (`<name>__<API id>`), as the CLI itself strips it before it
+ * sends the history to the model (`stripToolCallIdPrefixes`): the prefix once, when it is there.
+ */
+export function apiCallId(recorded: string, name: string | undefined): string {
+  const prefix = idPrefix(name);
+  return recorded.startsWith(prefix) ? recorded.slice(prefix.length) : recorded;
+}
+
+/** A function call (in content, or a `toolCalls` entry: both carry id, name, args), with its API id. */
 export function callBlock(call: Json): ToolCallBlock {
+  const name = optStr(call.name) ?? "";
   return {
     type: "tool_call",
-    id: optStr(call.id) ?? "",
-    name: optStr(call.name) ?? "",
+    id: apiCallId(optStr(call.id) ?? "", name),
+    name,
     input: isObject(call.args) ? call.args : {},
   };
 }
@@ -82,6 +95,7 @@ export const functionResponse = (part: unknown): Json | undefined =>
  * kept whole. `failed` is the call's own status (cancelled, error) when the record says one.
  */
 export function resultBlock(response: Json, failed = false): ToolResultBlock {
+  const name = optStr(response.name);
   const body = isObject(response.response) ? response.response : {};
   const output = body.output;
   const error = body.error;
@@ -92,7 +106,7 @@ export function resultBlock(response: Json, failed = false): ToolResultBlock {
     : [{ type: "raw", harness: HARNESS, kind: "functionResponse", value: body }];
   return {
     type: "tool_result",
-    callId: optStr(response.id) ?? "",
+    callId: apiCallId(optStr(response.id) ?? "", name),
     isError: failed || error !== undefined,
     content,
   };
@@ -102,17 +116,25 @@ export function resultBlock(response: Json, failed = false): ToolResultBlock {
 export function toolCallResults(call: Json): ToolResultBlock[] {
   const failed = call.status !== undefined && call.status !== "success";
   const id = optStr(call.id) ?? "";
+  const name = optStr(call.name);
   if (typeof call.result === "string") {
     return [{
       type: "tool_result",
-      callId: id,
+      callId: apiCallId(id, name),
       isError: failed,
       content: [{ type: "text", text: call.result }],
     }];
   }
   return partsOf(call.result).flatMap((p) => {
     const response = functionResponse(p);
-    return response ? [resultBlock({ ...response, id: optStr(response.id) ?? id }, failed)] : [];
+    return response
+      ? [
+        resultBlock(
+          { ...response, id: optStr(response.id) ?? id, name: optStr(response.name) ?? name },
+          failed,
+        ),
+      ]
+      : [];
   });
 }
 

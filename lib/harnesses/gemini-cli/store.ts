@@ -8,11 +8,17 @@
  *   plan    register.ts  the session file under the directory's project slug, the project registered
  *                        (projects.ts), as a plan value whose commit() publishes them
  */
+export { listGemini } from "./list.ts";
+export { sessionFiles, subagentFiles } from "./locate.ts";
+export { readGeminiSession } from "./read.ts";
+export { renderGemini } from "./render.ts";
+export { planGemini } from "./register.ts";
 import type { StoreAccess } from "../types.ts";
 import { readGeminiSession } from "./read.ts";
 import { renderGemini } from "./render.ts";
 import { planGemini } from "./register.ts";
 import { configuredGeminiModel } from "./settings.ts";
+export { configuredGeminiModel };
 
 /** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
 export const access: StoreAccess = {

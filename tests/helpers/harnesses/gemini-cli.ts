@@ -4,7 +4,7 @@
  * beside it, `projects.json` naming its project's slug and the project folder's `.project_root`, as the real
  * binary leaves them. The captured cwd is the neutral `/home/user/project`.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HarnessMaterial } from "../harness-material.ts";
@@ -22,7 +22,10 @@ interface Scenario {
 /** The scenario a captured file belongs to (its version's manifest.json), if it is a main session log. */
 function scenarioOf(fixture: string): Scenario | undefined {
   const name = basename(fixture, ".jsonl");
-  const manifest = JSON.parse(readFileSync(join(dirname(fixture), "manifest.json"), "utf8")) as Record<
+  // A subagent's log (in `<scenario>.subagents/`) has no manifest beside it: it is placed with its parent.
+  const listed = join(dirname(fixture), "manifest.json");
+  if (!existsSync(listed)) return undefined;
+  const manifest = JSON.parse(readFileSync(listed, "utf8")) as Record<
     string,
     Scenario | undefined
   >;
