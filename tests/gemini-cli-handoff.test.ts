@@ -214,3 +214,51 @@ test("a project Gemini CLI registers while the handoff waits for its lock is tak
     assert.equal(readFileSync(join(w.store, base, "my-project", ".project_root"), "utf8"), w.cwd);
   }
 });
+
+interface ReportJson {
+  report: { entries: { code: string; severity: string; detail: string }[] };
+}
+
+const cleanupWarnings = (json: Record<string, unknown>) =>
+  (json as unknown as ReportJson).report.entries.filter((e) => e.code === "gemini-session-cleanup");
+
+test("a handoff into Gemini CLI warns that its session cleanup deletes a session resumed later, naming the setting that keeps it", async () => {
+  const { store, handoff } = world();
+  const r = await handoff();
+  assert.equal(r.code, 0, r.stderr);
+  const [warning, ...more] = cleanupWarnings(r.json);
+  assert.equal(more.length, 0);
+  assert.equal(warning?.severity, "warning");
+  assert.match(warning!.detail, /deletes a session resumed in a later minute/);
+  assert.ok(
+    warning!.detail.endsWith(
+      `set "general": {"sessionRetention": {"enabled": false}} in ${join(store, "settings.json")}`,
+    ),
+    warning!.detail,
+  );
+  assert.equal(existsSync(join(store, "settings.json")), false);
+});
+
+test("a Gemini CLI home whose settings turn the session cleanup off gets no such warning, its settings untouched", async () => {
+  const { store, handoff } = world();
+  mkdirSync(store, { recursive: true });
+  const settings = `${
+    JSON.stringify({ general: { sessionRetention: { enabled: false } }, model: { name: "gemini-3.8-flash" } })
+  }\n`;
+  writeFileSync(join(store, "settings.json"), settings);
+  const r = await handoff();
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(cleanupWarnings(r.json), []);
+  assert.equal(readFileSync(join(store, "settings.json"), "utf8"), settings);
+});
+
+test("settings that leave the session cleanup on (enabled: true, or only its age) still get the warning", async () => {
+  for (const retention of [{ enabled: true }, { maxAge: "90d" }]) {
+    const { store, handoff } = world();
+    mkdirSync(store, { recursive: true });
+    writeFileSync(join(store, "settings.json"), JSON.stringify({ general: { sessionRetention: retention } }));
+    const r = await handoff();
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(cleanupWarnings(r.json).length, 1, JSON.stringify(retention));
+  }
+});

@@ -23,6 +23,7 @@ import { assertUuid } from "../../ids.ts";
 import { entryPresent } from "../../io/links.ts";
 import { geminiStore } from "./home.ts";
 import { resumeGemini } from "./resume.ts";
+import { retentionNotes } from "./retention.ts";
 import { renderGemini } from "./render.ts";
 import { sessionStart } from "./encode.ts";
 import {
@@ -57,6 +58,7 @@ export function planGemini(
     files,
     databases: [],
     resumeCommand: resumeGemini({ id: options.id, cwd: options.cwd, home, env: options.env ?? {} }),
+    notes: retentionNotes(home),
   });
   let place: ProjectPlace;
   try {
