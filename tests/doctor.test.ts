@@ -11,6 +11,8 @@ import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
+import { seedGeminiHome } from "./helpers/harnesses/gemini-cli.ts";
+import { FIXTURES } from "./helpers/harness-material.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import type { DoctorCheck, DoctorReport } from "../lib/pipeline/doctor.ts";
@@ -29,6 +31,7 @@ const REAL_VERSIONS = {
   claude: `echo "2.1.328 (Claude Code)"`,
   codex: `echo "codex-cli 0.169.0"`,
   hermes: `echo "Hermes Agent v0.19.0"`,
+  gemini: `echo "0.61.0"`,
 };
 
 interface Machine {
@@ -44,6 +47,7 @@ function machine(versions: Record<string, string> = REAL_VERSIONS): Machine {
   const claude = seedClaudeHome(join(root, "claude"), "plain-text");
   makeCodexHome(join(root, "codex"));
   const hermesDb = seedHermesHome(join(root, "hermes"), "0.19.0", "text-turns");
+  seedGeminiHome(join(FIXTURES, "gemini-cli", "0.61.0", "exec-tool.jsonl"), join(root, "gemini"));
   return {
     root,
     claudeId: claude.id,
@@ -55,6 +59,8 @@ function machine(versions: Record<string, string> = REAL_VERSIONS): Machine {
       join(root, "codex"),
       "--hermes-home",
       join(root, "hermes"),
+      "--gemini-home",
+      join(root, "gemini"),
     ],
     env: {
       HOME: root,
@@ -78,10 +84,12 @@ test("doctor on healthy homes reports each harness's binary, version and store, 
       ["claude-code", join(m.root, "bin/claude"), "2.1.328", true],
       ["codex", join(m.root, "bin/codex"), "0.169.0", true],
       ["hermes", join(m.root, "bin/hermes"), "0.19.0", true],
+      ["gemini-cli", join(m.root, "bin/gemini"), "0.61.0", true],
     ],
   );
   assert.equal(report.harnesses[0]!.sessions, 1);
   assert.ok(report.harnesses[2]!.sessions! > 0);
+  assert.equal(report.harnesses[3]!.sessions, 1);
   assert.deepEqual(report.bridgeHome.interrupted, []);
   const human = await runCli(["doctor", ...m.args], m.env);
   assert.equal(human.code, 0);
@@ -193,7 +201,7 @@ test("doctor shows the skill's install state per harness: absent is a note, a li
   const linked = await runCliJson(["doctor", ...m.args], m.env);
   assert.equal(linked.code, 0);
   const report = linked.json as unknown as DoctorReport;
-  assert.deepEqual(report.harnesses.map((h) => h.skill?.state), ["linked", "linked", "linked"]);
+  assert.deepEqual(report.harnesses.map((h) => h.skill?.state), ["linked", "linked", "linked", "linked"]);
   assert.equal(skillOf(report, "hermes").status, "ok");
 
   rmSync(join(m.root, "bridge/skills"), { recursive: true });

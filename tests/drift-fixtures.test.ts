@@ -13,6 +13,7 @@ import { bucketName } from "../lib/harnesses/claude-code/bucket.ts";
 import { runCliJson } from "./helpers/cli.ts";
 import { type CodexVersion, makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { material as geminiMaterial } from "./helpers/harnesses/gemini-cli.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 const versions = (harness: string) => readdirSync(join(FIXTURES, harness)).sort();
@@ -111,5 +112,24 @@ for (const version of versions("hermes")) {
       }
       await assertNoDrift("hermes", "--hermes-home", home, undefined, `Hermes ${version} ${scenario}`);
     }
+  });
+}
+
+for (const version of versions("gemini-cli")) {
+  test(`drift reports nothing on any session Gemini CLI ${version} wrote (every fixture, placed with what its scenario left beside it)`, async () => {
+    const dir = join(FIXTURES, "gemini-cli", version);
+    const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Record<
+      string,
+      { second?: object }
+    >;
+    const home = tempDir();
+    for (const file of readdirSync(dir)) {
+      geminiMaterial.placement(join(dir, file))?.place(home);
+    }
+    // One session a scenario, and one more for a second project's: a stub, and a legacy .json its .jsonl
+    // migrated, are the same session.
+    const sessions = Object.values(manifest).reduce((n, s) => n + (s.second ? 2 : 1), 0);
+    assert.ok(sessions > 0, `no Gemini CLI ${version} fixtures`);
+    await assertNoDrift("gemini-cli", "--gemini-home", home, sessions, `Gemini CLI ${version}`);
   });
 }

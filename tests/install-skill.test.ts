@@ -29,7 +29,13 @@ import { expectedFor } from "./helpers/harness-material.ts";
 const SKILL_DIR = fileURLToPath(new URL("../skills/session-handoff/", import.meta.url));
 
 /** Where each harness keeps its home under the user's when no variable names another. */
-const FOLDERS: Record<string, string> = { "claude-code": ".claude", codex: ".codex", hermes: ".hermes" };
+/** Where each harness's skills folder sits under the user's home (Gemini CLI's home is the user's own). */
+const FOLDERS: Record<string, string> = {
+  "claude-code": ".claude",
+  codex: ".codex",
+  hermes: ".hermes",
+  "gemini-cli": ".gemini",
+};
 
 /** A private user home; `present` harness homes are created (as a harness's first run would). */
 function machine(present: string[]) {
@@ -136,6 +142,7 @@ test("--copy writes a marked copy, kept current on the next run; --uninstall rem
     ["claude-code", true, "copied"],
     ["codex", true, "stale copy"],
     ["hermes", false, "absent"],
+    ["gemini-cli", false, "absent"],
   ]);
   const updated = await runCli(["install-skill", "--copy"], m.env);
   assert.match(updated.stdout, /^codex +updated /m);
@@ -145,4 +152,16 @@ test("--copy writes a marked copy, kept current on the next run; --uninstall rem
   assert.match(removed.stdout, /^claude-code +removed /m);
   assert.match(removed.stdout, /^hermes +not there /m);
   assert.ok(!existsSync(copy));
+});
+
+test("a harness whose home is the user's own (Gemini CLI) is present once its dot-folder exists, not because the home does", async () => {
+  const absent = machine([]);
+  const none = await runCli(["install-skill"], absent.env);
+  assert.equal(none.code, 0, none.stderr);
+  assert.ok(!existsSync(join(absent.home, ".gemini")), "no .gemini made for a harness that never ran");
+  const present = machine(["gemini-cli"]);
+  const linked = await runCli(["install-skill"], present.env);
+  assert.equal(linked.code, 0, linked.stderr);
+  assert.match(linked.stdout, /^gemini-cli +linked /m);
+  assert.equal(realpathSync(present.skillPath("gemini-cli")), realpathSync(skillSource(present.bridge)));
 });

@@ -33,7 +33,9 @@ interface Readable {
 /**
  * Files a capture leaves beside the sessions that are not sessions: notes, manifests, the requests the fake
  * model server received, Codex `threads` rows and table schema, Hermes rows, runs, `sessions list` output and
- * the gateway's session index, Claude Code bucket observations and subagent metadata.
+ * the gateway's session index, Claude Code bucket observations and subagent metadata, Gemini CLI's project
+ * registry (`projects.json`, a second one as `<scenario>.projects.json`), prompt history (`<scenario>.logs.json`)
+ * and `/chat save` checkpoints (`<scenario>.checkpoint-<tag>.json`: the raw API history, not session records).
  */
 const CAPTURE_ARTIFACTS = [
   /\.md$/,
@@ -49,7 +51,9 @@ const CAPTURE_ARTIFACTS = [
   /\.results\.json$/,
   /\.list\.txt$/,
   /\.list-sessions\.txt$/,
-  /\/projects\.json$/,
+  /[/.]projects\.json$/,
+  /\.logs\.json$/,
+  /\.checkpoint-[^/]+\.json$/,
   /\.meta\.json$/,
   /\/sessions\/sessions\.json$/,
 ];
@@ -62,8 +66,9 @@ const SESSION_FILES: Record<HarnessName, RegExp> = {
   codex: /\.jsonl$/,
   // `sessions export` lines, snapshots (`sessions/session_<id>.json`) and legacy gateway transcripts.
   hermes: /\.export\.jsonl$|\/sessions\/session_[^/]+\.json$|\/sessions\/[^/]+\.jsonl$/,
-  // Session logs and the subagent logs captured beside them (`<scenario>.subagents/<id>.jsonl`).
-  "gemini-cli": /\.jsonl$/,
+  // Session logs, the subagent logs captured beside them (`<scenario>.subagents/<id>.jsonl`), and legacy
+  // whole-session files (`<scenario>.json`, no other dot in the name).
+  "gemini-cli": /\.jsonl$|\/[^/.]+\.json$/,
 };
 
 /** The harnesses with captured fixtures: every folder of fixtures/ (checked below). */

@@ -60,14 +60,14 @@ test("a registry given the registered kinds binds those only; without them, any 
   const registered = new SessionRegistry({ path, kinds: registryKinds(builtinRegistry) });
   await registered.bind("hermes", "/p", "ok", "id");
   await assert.rejects(
-    registered.bind("gemini", "/p", "ok", "id"),
-    /kind must be one of claude, codex, hermes/,
+    registered.bind("aider", "/p", "ok", "id"),
+    /kind must be one of claude, codex, hermes, gemini/,
   );
   // A harness added later files its own kind: no list here changes for it.
   const open = new SessionRegistry({ path });
-  await open.bind("gemini", "/p", "ok", "id");
+  await open.bind("aider", "/p", "ok", "id");
   assert.equal(await registered.resolve("hermes", "/p", "ok"), "id");
-  assert.deepEqual((await open.entries()).map((e) => e.kind), ["gemini", "hermes"]);
+  assert.deepEqual((await open.entries()).map((e) => e.kind), ["aider", "hermes"]);
   for (const bad of ["", "Gemini", "1x", "a b"]) {
     await assert.rejects(
       open.bind(bad, "/p", "ok", "id"),

@@ -36,7 +36,8 @@ const ALL = builtinRegistry.harnesses.map((h) => h.name).sort();
 const LOOP = "too many symbolic links to follow (a link on the way leads back to itself)";
 
 /** Every harness's home seeded with one session, under a folder of its own in a private temp folder. */
-const machine = (): TuiHomes => tuiHomes(join(tempDir("sb-alone-"), "m"));
+// Every registered harness's store holds a session.
+const machine = (): TuiHomes => tuiHomes(join(tempDir("sb-alone-"), "m"), { gemini: true });
 
 /** The stores' environment for a CLI run as another user: its own home (the alias registry is looked for there). */
 const unprivilegedEnv = (homes: TuiHomes): Record<string, string> => ({ ...tuiEnv(homes), HOME: homes.root });

@@ -63,21 +63,25 @@ import s59 from "../../schemas/codex/0.171.0/threads-row.schema.json" with { typ
 import s60 from "../../schemas/codex/0.171.0/token_usage_record.schema.json" with { type: "json" };
 import s61 from "../../schemas/codex/0.171.0/turn_context.schema.json" with { type: "json" };
 import s62 from "../../schemas/codex/0.171.0/world_state.schema.json" with { type: "json" };
-import s63 from "../../schemas/gemini-cli/0.61.0/message.schema.json" with { type: "json" };
-import s64 from "../../schemas/gemini-cli/0.61.0/metadata.schema.json" with { type: "json" };
-import s65 from "../../schemas/gemini-cli/0.61.0/rewind.schema.json" with { type: "json" };
-import s66 from "../../schemas/gemini-cli/0.61.0/session.schema.json" with { type: "json" };
-import s67 from "../../schemas/gemini-cli/0.61.0/set.schema.json" with { type: "json" };
-import s68 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
-import s69 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
-import s70 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
-import s71 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
-import s72 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
-import s73 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
-import s74 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
-import s75 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
-import s76 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
-import s77 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
+import s63 from "../../schemas/gemini-cli/0.36.0/session.schema.json" with { type: "json" };
+import s64 from "../../schemas/gemini-cli/0.51.0/message.schema.json" with { type: "json" };
+import s65 from "../../schemas/gemini-cli/0.51.0/metadata.schema.json" with { type: "json" };
+import s66 from "../../schemas/gemini-cli/0.51.0/rewind.schema.json" with { type: "json" };
+import s67 from "../../schemas/gemini-cli/0.51.0/set.schema.json" with { type: "json" };
+import s68 from "../../schemas/gemini-cli/0.61.0/message.schema.json" with { type: "json" };
+import s69 from "../../schemas/gemini-cli/0.61.0/metadata.schema.json" with { type: "json" };
+import s70 from "../../schemas/gemini-cli/0.61.0/rewind.schema.json" with { type: "json" };
+import s71 from "../../schemas/gemini-cli/0.61.0/set.schema.json" with { type: "json" };
+import s72 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
+import s73 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
+import s74 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
+import s75 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
+import s76 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
+import s77 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
+import s78 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
+import s79 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
+import s80 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
+import s81 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
 
 /** Every embedded schema, grouped by harness and the harness version it describes. */
 export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Record<string, object> }[] = [
@@ -156,25 +160,33 @@ export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Reco
     "turn_context": s61,
     "world_state": s62,
   } },
-  { harness: "gemini-cli", version: "0.61.0", records: {
-    "message": s63,
-    "metadata": s64,
-    "rewind": s65,
-    "session": s66,
+  { harness: "gemini-cli", version: "0.36.0", records: {
+    "session": s63,
+  } },
+  { harness: "gemini-cli", version: "0.51.0", records: {
+    "message": s64,
+    "metadata": s65,
+    "rewind": s66,
     "set": s67,
   } },
+  { harness: "gemini-cli", version: "0.61.0", records: {
+    "message": s68,
+    "metadata": s69,
+    "rewind": s70,
+    "set": s71,
+  } },
   { harness: "hermes", version: "0.14.0", records: {
-    "messages-row": s68,
-    "sessions-row": s69,
-    "snapshot": s70,
-    "transcript-assistant": s71,
-    "transcript-session_meta": s72,
-    "transcript-tool": s73,
-    "transcript-user": s74,
+    "messages-row": s72,
+    "sessions-row": s73,
+    "snapshot": s74,
+    "transcript-assistant": s75,
+    "transcript-session_meta": s76,
+    "transcript-tool": s77,
+    "transcript-user": s78,
   } },
   { harness: "hermes", version: "0.19.0", records: {
-    "messages-row": s75,
-    "sessions-row": s76,
-    "snapshot": s77,
+    "messages-row": s79,
+    "sessions-row": s80,
+    "snapshot": s81,
   } },
 ];

@@ -88,8 +88,11 @@ export function skillStatus(request: SkillRequest): SkillLocation[] {
 
 function locate(h: Harness, request: SkillRequest): SkillLocation {
   const home = homeOf(request.homes, h);
-  const path = join(home, h.integrations.agent!.skillsFolder, SKILL_NAME);
-  const present = existsSync(home) || onPath(h.integrations.certify?.command, request.env);
+  const skills = join(home, h.integrations.agent!.skillsFolder);
+  const path = join(skills, SKILL_NAME);
+  // The folder its skills folder sits in: a harness whose home is the user's own (its store a dot-folder in it)
+  // has run here only when that dot-folder exists.
+  const present = existsSync(dirname(skills)) || onPath(h.integrations.certify?.command, request.env);
   return { harness: h.name, path, present, state: stateAt(path, skillSource(request.bridgeHome)) };
 }
 

@@ -9,7 +9,7 @@
  *     session is, for a harness that keeps them in files holding many (`files.sessionsInFile`), such a file
  *     (`text-turns.state.db`), listed once placed as the harness's store; else `<scenario><extension>` (one of
  *     its `files.extensions`, no other dot in the name: `plain-text.jsonl`, not its companion
- *     `plain-text.requests.jsonl`).
+ *     `plain-text.requests.jsonl`), or a file its material's `alsoSession` claims (a legacy form).
  *   - `tests/helpers/harnesses/<name>.ts`: exports `material` (`HarnessMaterial`): how to make a home that takes a
  *     handoff, and where a captured file goes in a home (the fuzz campaign mutates it there).
  * A harness outside the built-in list (the toy, tests/helpers/toy-harness/) comes as a harness module
@@ -54,6 +54,11 @@ export interface HarnessMaterial {
   prepareHome(home: string): PreparedHome;
   /** Where a captured file goes in a home; undefined: none of its store's (it is loaded as a path). */
   placement(fixture: string): Placement | undefined;
+  /**
+   * Whether a captured file the convention's `<scenario><extension>` leaves out is a session all the same (a
+   * legacy form its reader knows by its head, a scenario's second session); absent: the convention's only.
+   */
+  alsoSession?(fixture: string): boolean;
   /**
    * What the hostile campaigns (campaigns/hostile) do to the harness's store and check of it. Optional here
    * because only they need it: they refuse to start, saying what to add, for a harness without it.
@@ -214,7 +219,7 @@ export async function capturedSessions(covered: Covered, scratch: string): Promi
         for (const row of await harness.store.list(home)) {
           out.push({ harness, version, ref: row.path, label: `${label} ${row.id}` });
         }
-      } else if (isScenario(file, harness.files.extensions)) {
+      } else if (isScenario(file, harness.files.extensions) || covered.material.alsoSession?.(path)) {
         out.push({ harness, version, ref: path, label });
       }
     }

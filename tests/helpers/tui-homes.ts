@@ -1,6 +1,7 @@
 /**
- * Homes for the TUI's tests, seeded from the real fixtures: one Claude Code, one Codex, one Hermes and one
- * Gemini CLI session typed into each harness's interactive TUI, and optionally a hostile Claude session (a real fixture whose
+ * Homes for the TUI's tests, seeded from the real fixtures: one Claude Code, one Codex and one Hermes session
+ * typed into each harness's interactive TUI (and, asked for, one Gemini CLI session: the picker tests' screens
+ * are written for three), and optionally a hostile Claude session (a real fixture whose
  * first prompt is replaced by escapes, bidi overrides, markup and a 1 MB line).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,7 +19,7 @@ export interface TuiHomes {
   claude: string;
   codex: string;
   hermes: string;
-  /** Gemini CLI's home (its store is `<home>/.gemini`), never the user's own. */
+  /** Gemini CLI's home (its store is `<home>/.gemini`): empty unless asked for, never the user's own. */
   gemini: string;
   bridge: string;
   /** An existing directory to resume in (the fixtures' recorded one does not exist on this machine). */
@@ -37,7 +38,7 @@ export const HOSTILE_TEXT = [
 
 export function tuiHomes(
   root: string,
-  options: { hostile?: boolean; hermesScenario?: string } = {},
+  options: { hostile?: boolean; hermesScenario?: string; gemini?: boolean } = {},
 ): TuiHomes {
   const homes: TuiHomes = {
     root,
@@ -53,7 +54,9 @@ export function tuiHomes(
   makeCodexHome(homes.codex);
   seedCodexThread(homes.codex, "0.169.0", "interactive");
   seedHermesHome(homes.hermes, "0.19.0", options.hermesScenario ?? "interactive");
-  seedGeminiHome(join(FIXTURES, "gemini-cli", "0.61.0", "interactive.jsonl"), homes.gemini);
+  if (options.gemini) {
+    seedGeminiHome(join(FIXTURES, "gemini-cli", "0.61.0", "interactive.jsonl"), homes.gemini);
+  } else mkdirSync(homes.gemini, { recursive: true });
   if (options.hostile) {
     const { id, path } = seedClaudeHome(homes.claude, "plain-text");
     const records = readFileSync(path, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));

@@ -115,26 +115,6 @@ export interface GeminiRewindRecord {
 }
 
 /**
- * A whole-session `.json` file of Gemini CLI before JSONL (read, and copied to .jsonl on resume). Unknown top-level fields are drift.
- */
-export interface GeminiLegacySession {
-  sessionId: string;
-  /**
-   * sha256 of the project's absolute path
-   */
-  projectHash: string;
-  startTime?: string;
-  lastUpdated?: string;
-  kind?: "main" | "subagent";
-  directories?: string[];
-  summary?: string;
-  messages?: GeminiMessageRecord[];
-  memoryScratchpad?: {
-    [k: string]: unknown;
-  } | null;
-}
-
-/**
  * Gemini CLI 0.61.0 `$set` line: merged into the metadata; `messages` is a checkpoint. Unknown keys of $set are drift.
  */
 export interface GeminiSetRecord {

@@ -27,6 +27,7 @@ import {
   functionResponse,
   partBlock,
   partsOf,
+  partText,
   resultBlock,
   thoughtBlocks,
   toolCallResults,
@@ -37,6 +38,19 @@ const HARNESS = "gemini-cli";
 
 /** The CLI's own first user message of every run, and hook output: harness context, not the user's words. */
 const CONTEXT_START = /^\s*<(?:session_context|hook_context)>/;
+
+/**
+ * The version whose schema describes a legacy whole-session `.json`: the newest checked to write one (later
+ * versions write a JSONL log and only read a `.json`, copying it to `.jsonl` on resume). Neither form names
+ * the version that wrote it, so a log is checked against the newest version's schemas.
+ */
+const LEGACY_WRITER = "0.36.0";
+
+/**
+ * The user message a compression (`/compress`, or the automatic one) writes first in its checkpoint: the
+ * summary the model made of the history it replaces (the CLI's compression prompt asks for a <state_snapshot>).
+ */
+const SNAPSHOT_START = /^\s*<state_snapshot>/;
 
 /** The info message the CLI records when the user cancels a turn (Esc). */
 const CANCELLED = "Request cancelled.";
@@ -80,7 +94,7 @@ export async function decodeGeminiDocument(
 ): Promise<Session> {
   if (!isObject(document)) throw new InputError(`${path}: not a Gemini CLI session (not a JSON object)`);
   const drift = new DriftCollector(HARNESS, VALIDATORS);
-  drift.check(undefined, "session", document, 1);
+  drift.check(LEGACY_WRITER, "session", document, 1);
   const replay = new LogReplay(path, HARNESS);
   replay.addWhole(document, { harness: HARNESS, path, offset: 0, length: bytes, type: "session" });
   return await assemble(path, { replayed: replay.result(), drift, passthrough: [], notices: [] }, subagents);
@@ -235,15 +249,23 @@ function buildThread(path: string, logged: LoggedMessage[], notices: string[]) {
 
 type Base = Pick<Message, "uid" | "parentUid" | "origin" | "timestamp">;
 
-/** A user record: the person's words (or the harness's context), and the function responses it carries. */
+/**
+ * A user record: the person's words, the harness's context, a compression's snapshot, and the function
+ * responses it carries. Told apart part by part: `/chat resume` records the loaded first prompt in one message
+ * with the session context before it.
+ */
 function userMessages(record: Json, base: Base, answered: Set<string>): Message[] {
   const results: ToolResultBlock[] = [];
-  const blocks: Block[] = [];
+  const groups: { kind: Message["kind"]; blocks: Block[] }[] = [];
   for (const part of partsOf(record.content)) {
     const response = functionResponse(part);
     if (!response) {
       const block = partBlock(part);
-      if (block) blocks.push(block);
+      const kind = userPartKind(part);
+      const last = groups.at(-1);
+      if (!block) continue;
+      if (last?.kind === kind) last.blocks.push(block);
+      else groups.push({ kind, blocks: [block] });
       continue;
     }
     const result = resultBlock(response);
@@ -253,13 +275,20 @@ function userMessages(record: Json, base: Base, answered: Set<string>): Message[
   }
   const out: Message[] = [];
   if (results.length) out.push({ ...base, role: "tool", kind: "turn", blocks: results });
-  if (blocks.length) {
-    const text = contentText(record.content);
-    // The CLI's own context, or an earlier hop's handshake (the user's words had the marker neutralized).
-    const kind = CONTEXT_START.test(text) || startsWithHandshake(text) ? "context" : "turn";
-    out.push({ ...base, uid: results.length ? `${base.uid}_text` : base.uid, role: "user", kind, blocks });
+  for (const { kind, blocks } of groups) {
+    const n = out.length;
+    const uid = n === 0 ? base.uid : n === 1 ? `${base.uid}_text` : `${base.uid}_text${n}`;
+    out.push({ ...base, uid, role: "user", kind, blocks });
   }
   return out;
+}
+
+/** What a user part is: the CLI's context, the snapshot a compression put in place of the history, or words. */
+function userPartKind(part: unknown): Message["kind"] {
+  const text = partText(part) ?? "";
+  // The CLI's own context, or an earlier hop's handshake (the user's words had the marker neutralized).
+  if (CONTEXT_START.test(text) || startsWithHandshake(text)) return "context";
+  return SNAPSHOT_START.test(text) ? "summary" : "turn";
 }
 
 /** A gemini record: its thoughts, text and calls, then the results its finished calls hold. */
