@@ -139,13 +139,11 @@ const STALE_LOCK_MS = 10_000;
 
 export const registryLock = (store: string): string => `${projectsFile(store)}.lock`;
 
-/** Whether a running Gemini holds the registry's lock (a lock left by a dead one goes stale). */
-export function registryLocked(store: string, now: number): boolean {
-  try {
-    return now - statSync(registryLock(store)).mtimeMs < STALE_LOCK_MS;
-  } catch {
-    return false;
-  }
+/** The registry's lock: none, held by a live process, or left stale by a dead one (taken over). */
+function lockState(store: string, now: number): "free" | "held" | "stale" {
+  const stats = statSync(registryLock(store), { throwIfNoEntry: false });
+  if (!stats) return "free";
+  return now - stats.mtimeMs < STALE_LOCK_MS ? "held" : "stale";
 }
 
 /**
@@ -165,11 +163,14 @@ export async function lockRegistry(store: string, feedback?: Feedback): Promise<
   if (!existsSync(store)) return () => {};
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (let told = false;; told = true) {
-    if (!registryLocked(store, Date.now())) {
-      removeStale(lock);
+    // Only a stale lock is removed: a free one may be another taker's the instant after it was seen free.
+    const state = lockState(store, Date.now());
+    if (state === "stale") removeLock(lock);
+    if (state !== "held") {
       try {
         mkdirSync(lock);
-        return () => rmdirSync(lock);
+        // A lock held past staleness may have been taken over: letting go of it then is nothing to undo.
+        return () => removeLock(lock);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }
@@ -186,8 +187,8 @@ export async function lockRegistry(store: string, feedback?: Feedback): Promise<
   }
 }
 
-/** Removes a stale lock, if another taker has not just removed it. */
-function removeStale(lock: string): void {
+/** Removes the lock, unless another taker has just removed it. */
+function removeLock(lock: string): void {
   try {
     rmdirSync(lock);
   } catch (error) {

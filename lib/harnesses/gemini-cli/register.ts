@@ -95,7 +95,10 @@ export function planGemini(
     );
   }
   if (same && !force) return refusedPlan(plan, refuse.exists(options.id, same.path).message);
-  const taken = files.find((f) => !f.edits && f.path !== path && entryPresent(f.path));
+  // A marker naming the directory, written since it was looked for (a Gemini or a handoff at once), is no clash.
+  const taken = files.find((f) =>
+    !f.edits && f.path !== path && entryPresent(f.path) && stillNeeded(f, store, place)
+  );
   if (taken) return refusedPlan(plan, refuse.exists(options.id, taken.path).message);
   return handoffPlan(plan, async (commit) => {
     const unlock = place.register ? await lockRegistry(store, commit.feedback) : undefined;
