@@ -8,11 +8,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
 import { geminiCli } from "../lib/harnesses/gemini-cli/index.ts";
-import { emptyHomes, runCli } from "./helpers/cli.ts";
+import { emptyHomes, runCli, startCli } from "./helpers/cli.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -154,12 +154,111 @@ test("a taken session id is refused with exit 1 and nothing changed; --force rep
   assert.equal(readFileSync(join(store, "projects.json"), "utf8"), registry);
 });
 
-test("a Gemini CLI holding its projects.json lock refuses the handoff with exit 1, nothing written", async () => {
+/** The world's handoff started in a child process (left running), for runs that must overlap a lock. */
+function startedHandoff({ root, cwd, homes }: ReturnType<typeof world>) {
+  return startCli(
+    ["handoff", CLAUDE_SOURCE, "--to", "gemini-cli", "--cwd", cwd, "--session-id", ID, ...homes, "--json"],
+    { HOME: join(root, "user") },
+  );
+}
+
+/** Resolves once the handoff says it waits for the lock; fails with what it said if it ended instead. */
+async function waiting(run: ReturnType<typeof startCli>): Promise<void> {
+  if (!(await run.stderrMatches(/projects\.json is locked by another process: waiting/))) {
+    assert.fail(`the handoff did not wait for the lock: ${(await run.result).stderr}`);
+  }
+}
+
+test("a handoff waits while a Gemini CLI holds its projects.json lock, then registers the project", async () => {
+  const w = world();
+  const lock = join(w.store, "projects.json.lock");
+  mkdirSync(lock, { recursive: true });
+  const run = startedHandoff(w);
+  await waiting(run);
+  assert.equal(existsSync(join(w.store, "tmp")), false);
+  rmdirSync(lock);
+  const r = await run.result;
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(readFileSync(join(w.store, "projects.json"), "utf8")), {
+    projects: { [w.cwd]: "my-project" },
+  });
+  assert.equal(existsSync(lock), false);
+});
+
+test("a project Gemini CLI registers while the handoff waits for its lock is taken as Gemini left it, and undo leaves it", async () => {
+  const w = world();
+  const lock = join(w.store, "projects.json.lock");
+  mkdirSync(lock, { recursive: true });
+  const run = startedHandoff(w);
+  await waiting(run);
+  // What Gemini CLI writes, holding the lock, on its first run in the directory.
+  const registry = `${JSON.stringify({ projects: { [w.cwd]: "my-project" } }, null, 2)}`;
+  writeFileSync(join(w.store, "projects.json"), registry);
+  for (const base of ["tmp", "history"]) {
+    mkdirSync(join(w.store, base, "my-project"), { recursive: true });
+    writeFileSync(join(w.store, base, "my-project", ".project_root"), w.cwd);
+  }
+  rmdirSync(lock);
+  const r = await run.result;
+  assert.equal(r.code, 0, r.stderr);
+  const { op, target } = JSON.parse(r.stdout) as HandoffJson;
+  assert.equal(
+    target.path,
+    join(w.store, "tmp", "my-project", "chats", "session-2026-11-29T21-02-7b0f3c52.jsonl"),
+  );
+  const undone = await w.cli(["undo", op, ...w.homes]);
+  assert.equal(undone.code, 0, undone.stderr);
+  assert.equal(existsSync(target.path), false);
+  assert.equal(readFileSync(join(w.store, "projects.json"), "utf8"), registry);
+  for (const base of ["tmp", "history"]) {
+    assert.equal(readFileSync(join(w.store, base, "my-project", ".project_root"), "utf8"), w.cwd);
+  }
+});
+
+interface ReportJson {
+  report: { entries: { code: string; severity: string; detail: string }[] };
+}
+
+const cleanupWarnings = (json: Record<string, unknown>) =>
+  (json as unknown as ReportJson).report.entries.filter((e) => e.code === "gemini-session-cleanup");
+
+test("a handoff into Gemini CLI warns that its session cleanup deletes a session resumed later, naming the setting that keeps it", async () => {
   const { store, handoff } = world();
-  mkdirSync(join(store, "projects.json.lock"), { recursive: true });
   const r = await handoff();
-  assert.equal(r.code, 1);
-  assert.match(r.stderr, /projects\.json stayed locked by another process/);
-  assert.equal(existsSync(join(store, "tmp")), false);
-  assert.equal(existsSync(join(store, "projects.json")), false);
+  assert.equal(r.code, 0, r.stderr);
+  const [warning, ...more] = cleanupWarnings(r.json);
+  assert.equal(more.length, 0);
+  assert.equal(warning?.severity, "warning");
+  assert.match(warning!.detail, /deletes a session resumed in a later minute/);
+  assert.ok(
+    warning!.detail.endsWith(
+      `set "general": {"sessionRetention": {"enabled": false}} in ${join(store, "settings.json")}`,
+    ),
+    warning!.detail,
+  );
+  assert.equal(existsSync(join(store, "settings.json")), false);
+});
+
+test("a Gemini CLI home whose settings turn the session cleanup off gets no such warning, its settings untouched", async () => {
+  const { store, handoff } = world();
+  mkdirSync(store, { recursive: true });
+  const settings = `${
+    JSON.stringify({ general: { sessionRetention: { enabled: false } }, model: { name: "gemini-3.8-flash" } })
+  }\n`;
+  writeFileSync(join(store, "settings.json"), settings);
+  const r = await handoff();
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(cleanupWarnings(r.json), []);
+  assert.equal(readFileSync(join(store, "settings.json"), "utf8"), settings);
+});
+
+test("settings that leave the session cleanup on (enabled: true, or only its age) still get the warning", async () => {
+  for (const retention of [{ enabled: true }, { maxAge: "90d" }]) {
+    const { store, handoff } = world();
+    mkdirSync(store, { recursive: true });
+    writeFileSync(join(store, "settings.json"), JSON.stringify({ general: { sessionRetention: retention } }));
+    const r = await handoff();
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(cleanupWarnings(r.json).length, 1, JSON.stringify(retention));
+  }
 });

@@ -7,7 +7,7 @@
  * lists, runs doctor, and undoes whatever landed: nothing may be written outside, and a link a forced handoff
  * replaced is back after its undo.
  */
-import { mkdirSync, readlinkSync, renameSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readlinkSync, renameSync, symlinkSync } from "node:fs";
 import { basename, join } from "node:path";
 import { caseFindings, type Finding } from "./invariants.ts";
 import type { CampaignKind } from "./kind.ts";
@@ -96,8 +96,11 @@ function storeLinks({ harness, hostile }: Member): Placement[] {
     ...hostile.linkedFolders.map((folder) =>
       placing(`${harness.title}'s ${folder} linked to another disk`, to, (world) => {
         const disk = join(world.root, "homes", "bigger-disk");
-        mkdirSync(disk);
-        symlinkSync(disk, join(world.homes[to]!, folder));
+        const path = join(world.homes[to]!, folder);
+        // What the folder holds goes with it, as when a user moves it to another disk.
+        if (existsSync(path)) renameSync(path, disk);
+        else mkdirSync(disk);
+        symlinkSync(disk, path);
       })
     ),
     ...hostile.loops.map((loop) =>

@@ -12,10 +12,13 @@
  * The writer then adds what Gemini would have added: the entry in `projects.json` and the missing markers.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
 import { basename, join, resolve } from "node:path";
 import { isObject } from "../../io/json.ts";
 import { RefusedError } from "../../errors.ts";
 import { refuse } from "../refuse.ts";
+import { checkpoint } from "../../io/interrupt.ts";
+import type { Feedback } from "../../io/progress.ts";
 
 export const PROJECT_ROOT_FILE = ".project_root";
 
@@ -136,31 +139,70 @@ const STALE_LOCK_MS = 10_000;
 
 export const registryLock = (store: string): string => `${projectsFile(store)}.lock`;
 
-/** Whether a running Gemini holds the registry's lock (a lock left by a dead one goes stale). */
-export function registryLocked(store: string, now: number): boolean {
-  try {
-    return now - statSync(registryLock(store)).mtimeMs < STALE_LOCK_MS;
-  } catch {
-    return false;
-  }
+/** The registry's lock: none, held by a live process, or left stale by a dead one (taken over). */
+function lockState(store: string, now: number): "free" | "held" | "stale" {
+  const stats = statSync(registryLock(store), { throwIfNoEntry: false });
+  if (!stats) return "free";
+  return now - stats.mtimeMs < STALE_LOCK_MS ? "held" : "stale";
 }
 
 /**
- * Takes the registry's lock as Gemini does (a stale one is taken over); refused while a live one holds it. A
- * store not made yet has no Gemini using it, and no folder is made for the lock alone.
+ * How long a handoff waits for another holder of the lock (a Gemini CLI registering a project, another handoff
+ * publishing into the same store): as long as a write waits for a harness's database, polling as Gemini does.
  */
-export function lockRegistry(store: string, now: number): () => void {
+const LOCK_WAIT_MS = 30_000;
+const LOCK_POLL_MS = 100;
+
+/**
+ * Takes the registry's lock as Gemini does: waits while a live holder has it (Gemini itself retries for 10 s),
+ * takes over a stale one, and is refused when it stays held. A store not made yet has no Gemini using it, and no
+ * folder is made for the lock alone.
+ */
+export async function lockRegistry(store: string, feedback?: Feedback): Promise<() => void> {
   const lock = registryLock(store);
   if (!existsSync(store)) return () => {};
-  if (registryLocked(store, now)) throw refuse.locked(projectsFile(store));
-  if (existsSync(lock)) rmdirSync(lock);
-  try {
-    mkdirSync(lock);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") throw refuse.locked(projectsFile(store));
-    throw error;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let told = false;; told = true) {
+    // Only a stale lock is removed: a free one may be another taker's the instant after it was seen free.
+    const state = lockState(store, Date.now());
+    if (state === "stale") removeLock(lock);
+    if (state !== "held") {
+      try {
+        mkdirSync(lock);
+        // A lock held past staleness may have been taken over: letting go of it then is nothing to undo.
+        return () => removeLock(lock);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+    }
+    if (Date.now() > deadline) throw refuse.locked(projectsFile(store));
+    if (!told) {
+      feedback?.notice?.(
+        `${projectsFile(store)} is locked by another process: waiting up to ${LOCK_WAIT_MS / 1000} s ` +
+          "(Ctrl-C stops and changes nothing)",
+      );
+    }
+    await delay(LOCK_POLL_MS);
+    checkpoint();
   }
-  return () => rmdirSync(lock);
+}
+
+/** Removes the lock, unless another taker has just removed it. */
+function removeLock(lock: string): void {
+  try {
+    rmdirSync(lock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}
+
+/** Whether `marker` is there and names `root`: Gemini (or another handoff) owns the slug for the directory. */
+export function markerNames(marker: string, root: string): boolean {
+  try {
+    return resolve(readFileSync(marker, "utf8").trim()) === root;
+  } catch {
+    return false;
+  }
 }
 
 /** The registry changed since planning in a way that moves the session elsewhere: refused, nothing written. */

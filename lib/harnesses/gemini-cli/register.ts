@@ -23,16 +23,17 @@ import { assertUuid } from "../../ids.ts";
 import { entryPresent } from "../../io/links.ts";
 import { geminiStore } from "./home.ts";
 import { resumeGemini } from "./resume.ts";
+import { retentionNotes } from "./retention.ts";
 import { renderGemini } from "./render.ts";
 import { sessionStart } from "./encode.ts";
 import {
   lockRegistry,
+  markerNames,
   type ProjectPlace,
   projectPlace,
   projectsFile,
   readProjects,
   registeredText,
-  registryLocked,
   registryMoved,
 } from "./projects.ts";
 
@@ -57,6 +58,7 @@ export function planGemini(
     files,
     databases: [],
     resumeCommand: resumeGemini({ id: options.id, cwd: options.cwd, home, env: options.env ?? {} }),
+    notes: retentionNotes(home),
   });
   let place: ProjectPlace;
   try {
@@ -93,19 +95,29 @@ export function planGemini(
     );
   }
   if (same && !force) return refusedPlan(plan, refuse.exists(options.id, same.path).message);
-  const taken = files.find((f) => !f.edits && f.path !== path && entryPresent(f.path));
+  // A marker naming the directory, written since it was looked for (a Gemini or a handoff at once), is no clash.
+  const taken = files.find((f) =>
+    !f.edits && f.path !== path && entryPresent(f.path) && stillNeeded(f, store, place)
+  );
   if (taken) return refusedPlan(plan, refuse.exists(options.id, taken.path).message);
-  if (place.register && registryLocked(store, options.now.getTime())) {
-    return refusedPlan(plan, refuse.locked(projectsFile(store)).message);
-  }
   return handoffPlan(plan, async (commit) => {
-    const unlock = place.register ? lockRegistry(store, Date.now()) : undefined;
+    const unlock = place.register ? await lockRegistry(store, commit.feedback) : undefined;
     try {
-      return await publishPlannedFiles(options.id, files, commit);
+      return await publishPlannedFiles(options.id, files.filter((f) => stillNeeded(f, store, place)), commit);
     } finally {
       unlock?.();
     }
   });
+}
+
+/**
+ * Whether a planned file is still to be written at commit time (under the registry's lock): a Gemini CLI, or
+ * another handoff into the same directory, may have registered the project since planning. What it wrote is
+ * then its own, left as it is (and by undo); a marker naming another directory is still refused as taken.
+ */
+function stillNeeded(file: PlannedFile, store: string, place: ProjectPlace): boolean {
+  if (file.edits) return readProjects(store)[place.root] !== place.slug;
+  return !(place.markers.includes(file.path) && markerNames(file.path, place.root));
 }
 
 async function* once(text: string): AsyncGenerator<string> {
