@@ -11,11 +11,12 @@
  *
  * The writer then adds what Gemini would have added: the entry in `projects.json` and the missing markers.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmdirSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { isObject } from "../../io/json.ts";
 import { RefusedError } from "../../errors.ts";
 import { refuse } from "../refuse.ts";
+import { holdLockFolder } from "../../io/lock-folder.ts";
 
 export const PROJECT_ROOT_FILE = ".project_root";
 
@@ -147,20 +148,21 @@ export function registryLocked(store: string, now: number): boolean {
 
 /**
  * Takes the registry's lock as Gemini does (a stale one is taken over); refused while a live one holds it. A
- * store not made yet has no Gemini using it, and no folder is made for the lock alone.
+ * store not made yet has no Gemini using it, and no folder is made for the lock alone. The lock is stamped at
+ * `stamp` and kept fresh while held (lib/io/lock-folder.ts), so that a handoff killed holding it leaves one
+ * recovery knows as its own (the plan names it in `locks`).
  */
-export function lockRegistry(store: string, now: number): () => void {
+export function lockRegistry(store: string, now: number, stamp: number): () => void {
   const lock = registryLock(store);
   if (!existsSync(store)) return () => {};
   if (registryLocked(store, now)) throw refuse.locked(projectsFile(store));
   if (existsSync(lock)) rmdirSync(lock);
   try {
-    mkdirSync(lock);
+    return holdLockFolder(lock, stamp);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") throw refuse.locked(projectsFile(store));
     throw error;
   }
-  return () => rmdirSync(lock);
 }
 
 /** The registry changed since planning in a way that moves the session elsewhere: refused, nothing written. */

@@ -21,6 +21,7 @@ import { refuse } from "../refuse.ts";
 import { RefusedError } from "../../errors.ts";
 import { assertUuid } from "../../ids.ts";
 import { entryPresent } from "../../io/links.ts";
+import { lockStampNow } from "../../io/lock-folder.ts";
 import { geminiStore } from "./home.ts";
 import { resumeGemini } from "./resume.ts";
 import { renderGemini } from "./render.ts";
@@ -32,6 +33,7 @@ import {
   projectsFile,
   readProjects,
   registeredText,
+  registryLock,
   registryLocked,
   registryMoved,
 } from "./projects.ts";
@@ -83,7 +85,11 @@ export function planGemini(
       lines: () => once(registeredAgain(store, place)),
     });
   }
-  const plan = preview(path, files.map((f) => f.path));
+  // The commit holds Gemini's lock on projects.json: a kill leaves it, and recovery must know to remove it.
+  const plan = {
+    ...preview(path, files.map((f) => f.path)),
+    ...(place.register ? { locks: [registryLock(store)] } : {}),
+  };
   if (same && same.sessionId !== options.id) {
     // Gemini finds and deletes sessions by the first 8 characters of their id: two would be one.
     return refusedPlan(
@@ -99,7 +105,9 @@ export function planGemini(
     return refusedPlan(plan, refuse.locked(projectsFile(store)).message);
   }
   return handoffPlan(plan, async (commit) => {
-    const unlock = place.register ? lockRegistry(store, Date.now()) : undefined;
+    const unlock = place.register
+      ? lockRegistry(store, Date.now(), commit.lockStamp ?? lockStampNow())
+      : undefined;
     try {
       return await publishPlannedFiles(options.id, files, commit);
     } finally {
