@@ -63,7 +63,8 @@ export function onSchedule(path: string, stamp: number): boolean {
   try {
     const info = lstatSync(path);
     const since = info.mtimeMs - stamp;
-    return info.isDirectory() && since >= 0 && since % LOCK_REFRESH_MS === 0 && readdirSync(path).length === 0;
+    return info.isDirectory() && since >= 0 && since % LOCK_REFRESH_MS === 0 &&
+      readdirSync(path).length === 0;
   } catch {
     return false;
   }
