@@ -6,7 +6,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
@@ -196,6 +206,33 @@ for (const { harness: { name: to } } of COVERED) {
     });
   }
 }
+
+test("a lock a killed handoff left on Gemini's projects.json is removed by recovery; one a live Gemini took over since is left", async () => {
+  const s = setup("gemini-cli");
+  const lock = join(s.store, ".gemini", "projects.json.lock");
+  const before = files(s);
+  assert.ok(killedAt(s, "file-published").reached);
+  assert.ok(existsSync(lock), "the killed handoff held no lock on projects.json");
+  const recovered = await runCli(["recover"], s.env);
+  assert.equal(recovered.code, 0, recovered.stderr);
+  assert.ok(!existsSync(lock), "the killed handoff's lock is still there");
+  assert.deepEqual(files(s), before);
+
+  assert.ok(killedAt(s, "file-published").reached);
+  // A Gemini starting since found the lock stale, took it over (proper-lockfile: removed, made again) and
+  // refreshed it, at its own clock's half-second.
+  rmdirSync(lock);
+  mkdirSync(lock);
+  const refreshed = new Date(Math.floor(Date.now() / 1000) * 1000 + 500);
+  utimesSync(lock, refreshed, refreshed);
+  const again = await runCli(["recover"], s.env);
+  assert.equal(again.code, 0, again.stderr);
+  assert.ok(existsSync(lock), "recovery removed the lock a live Gemini holds");
+  assert.equal(statSync(lock).mtimeMs, refreshed.getTime());
+  // The handoff is rolled back all the same.
+  rmdirSync(lock);
+  assert.deepEqual(files(s), before);
+});
 
 test("a handoff refuses before writing anything when the undo ledger cannot be written", async () => {
   const s = setup("codex");

@@ -213,6 +213,12 @@ export interface PlanPreview {
    * a crash can tell whether the commit happened. Absent for file-only targets.
    */
   rows?: KeyedRows[];
+  /**
+   * Lock folders of the harness's own (`<file>.lock`, the proper-lockfile convention) the commit holds while it
+   * writes, made and stamped as lib/io/lock-folder.ts says: the intent names them, so that recovery from a kill
+   * removes one the commit left (and not one the harness took over since). Absent: it holds none.
+   */
+  locks?: string[];
   /** What the handoff refused to do, if anything; set when the plan cannot be carried out. */
   refusal?: string;
   /** What the target store adds to the conversion report (e.g. which model it will continue with). */
@@ -241,6 +247,8 @@ export interface CommitOptions {
   backupFolder: string;
   /** Where the writes report how far they have got and a wait for a locked store is said (default: nowhere). */
   feedback?: Feedback;
+  /** The time stamped on the lock folders the commit makes (`locks`), as its intent records it (default: now). */
+  lockStamp?: number;
 }
 
 export interface HandoffResult {

@@ -18,6 +18,7 @@ import { type ConversionReport, withNotes } from "../report/report.ts";
 import { fileFailure, fileSystemReason, InputError, RefusedError } from "../errors.ts";
 import { LinkRefusedError } from "../io/links.ts";
 import { crashPoint } from "../io/crash-points.ts";
+import { lockStampNow } from "../io/lock-folder.ts";
 import { handoffBackupDir } from "../store/backup.ts";
 import {
   fileStamp,
@@ -220,6 +221,7 @@ async function handOff(
         force,
         backup: backupWanted,
         backupFolder: intent.backupFolder,
+        ...(intent.locks?.length ? { lockStamp: intent.locks[0]!.stamp } : {}),
         ...(request.feedback ? { feedback: request.feedback } : {}),
       });
     } catch (error) {
@@ -309,6 +311,7 @@ function intentFor(
   now: Date,
   bridgeHome: string,
 ): Intent {
+  const stamp = lockStampNow();
   return {
     kind: "handoff",
     op,
@@ -325,6 +328,8 @@ function intentFor(
     rows: (plan.rows ?? []).map((rows) => ({ ...rows, before: rowsFingerprint(rows) })),
     backupFolder: handoffBackupDir(plan.harness, plan.id, op, now, bridgeHome),
     sidecars: [provenancePath(bridgeHome, plan.harness, plan.id)],
+    // Real time, not `now` (a handoff may be dated otherwise): a lock stamped in the past is stale at once.
+    ...(plan.locks?.length ? { locks: plan.locks.map((path) => ({ path, stamp })) } : {}),
   };
 }
 

@@ -80,6 +80,17 @@ export interface Intent extends IntentRun, IntentSession {
   backupFolder: string;
   /** Files in session-bridge's own folder it also writes whole (provenance): a kill may leave their temp file. */
   sidecars?: string[];
+  /**
+   * The harness's lock folders the commit holds (HandoffPlan.locks), with the time it stamps on them: a kill
+   * leaves them, and recovery removes one still so stamped (lib/io/lock-folder.ts).
+   */
+  locks?: IntentLock[];
+}
+
+export interface IntentLock {
+  path: string;
+  /** Epoch milliseconds, a whole second: real time when the intent was written, not the handoff's `at`. */
+  stamp: number;
 }
 
 /**

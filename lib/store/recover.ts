@@ -7,7 +7,8 @@
  *   - not committed: what exists of it is removed (files it created, folders it made), files it replaced are
  *     put back from their backups, and its backup folder goes (it copies a store that never changed).
  * Either way its debris goes too: the hidden temp files of its publishes (named after the intent's process),
- * a torn backup manifest, and an undo's lock on its operation. Nothing is removed that the intent does not name.
+ * a torn backup manifest, an undo's lock on its operation, and a handoff's lock folders in the target store
+ * still as its commit stamped them. Nothing is removed that the intent does not name.
  *
  * An undo cut short is decided the same way (lib/store/undo.ts): if it had changed anything (rows deleted, a
  * file removed or put back, the ledger told), its remaining steps are carried out and the ledger says undone;
@@ -32,6 +33,7 @@ import { applyUndo, matchingRows, noteUndone, undoCommitted } from "./undo.ts";
 import { hashReplaced } from "./replaced.ts";
 import { removeStaleLock } from "./operation-lock.ts";
 import { copyIntoPlace, isPublishTemp } from "../io/publish.ts";
+import { onSchedule } from "../io/lock-folder.ts";
 
 export interface RecoveryPlan {
   intent: AnyIntent;
@@ -101,6 +103,8 @@ function planHandoffRecovery(intent: Intent): RecoveryPlan {
     }
     if (existsSync(intent.backupFolder)) remove.push(intent.backupFolder);
   }
+  // Either way the harness's locks its commit held go, unless the harness has refreshed or taken one over since.
+  for (const lock of intent.locks ?? []) if (onSchedule(lock.path, lock.stamp)) remove.push(lock.path);
   return { intent, action, remove, restore };
 }
 
@@ -136,7 +140,14 @@ export async function carryOutRecovery(
     recordOperation(bridgeHome, entry);
   }
   for (const { path, backup } of plan.restore) copyIntoPlace(backup, path);
-  for (const path of plan.remove) rmSync(path, { recursive: true, force: true });
+  const locks = intent.locks ?? [];
+  for (const path of plan.remove) {
+    if (!locks.some((lock) => lock.path === path)) rmSync(path, { recursive: true, force: true });
+  }
+  // Last, as the commit would have released them; each looked at again: the harness may have taken it over since.
+  for (const { path, stamp } of locks) {
+    if (plan.remove.includes(path) && onSchedule(path, stamp)) rmdirSync(path);
+  }
   if (plan.action === "roll back") {
     for (const dir of [...intent.folders].reverse()) {
       try {

@@ -11,7 +11,7 @@
  *
  * The writer then adds what Gemini would have added: the entry in `projects.json` and the missing markers.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmdirSync, statSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { basename, join, resolve } from "node:path";
 import { isObject } from "../../io/json.ts";
@@ -19,6 +19,7 @@ import { RefusedError } from "../../errors.ts";
 import { refuse } from "../refuse.ts";
 import { checkpoint } from "../../io/interrupt.ts";
 import type { Feedback } from "../../io/progress.ts";
+import { holdLockFolder } from "../../io/lock-folder.ts";
 
 export const PROJECT_ROOT_FILE = ".project_root";
 
@@ -154,11 +155,11 @@ const LOCK_WAIT_MS = 30_000;
 const LOCK_POLL_MS = 100;
 
 /**
- * Takes the registry's lock as Gemini does: waits while a live holder has it (Gemini itself retries for 10 s),
+ * Takes the registry's lock as Gemini does, stamped at `stamp`: waits while a live holder has it (Gemini itself retries for 10 s),
  * takes over a stale one, and is refused when it stays held. A store not made yet has no Gemini using it, and no
  * folder is made for the lock alone.
  */
-export async function lockRegistry(store: string, feedback?: Feedback): Promise<() => void> {
+export async function lockRegistry(store: string, stamp: number, feedback?: Feedback): Promise<() => void> {
   const lock = registryLock(store);
   if (!existsSync(store)) return () => {};
   const deadline = Date.now() + LOCK_WAIT_MS;
@@ -168,9 +169,9 @@ export async function lockRegistry(store: string, feedback?: Feedback): Promise<
     if (state === "stale") removeLock(lock);
     if (state !== "held") {
       try {
-        mkdirSync(lock);
-        // A lock held past staleness may have been taken over: letting go of it then is nothing to undo.
-        return () => removeLock(lock);
+        // Stamped and kept fresh (lib/io/lock-folder.ts), so that a handoff killed holding it leaves one recovery
+        // knows as its own (the plan names it in `locks`); one taken over meanwhile is left to its new holder.
+        return holdLockFolder(lock, stamp);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       }

@@ -21,6 +21,7 @@ import { refuse } from "../refuse.ts";
 import { RefusedError } from "../../errors.ts";
 import { assertUuid } from "../../ids.ts";
 import { entryPresent } from "../../io/links.ts";
+import { lockStampNow } from "../../io/lock-folder.ts";
 import { geminiStore } from "./home.ts";
 import { resumeGemini } from "./resume.ts";
 import { retentionNotes } from "./retention.ts";
@@ -34,6 +35,7 @@ import {
   projectsFile,
   readProjects,
   registeredText,
+  registryLock,
   registryMoved,
 } from "./projects.ts";
 
@@ -85,7 +87,11 @@ export function planGemini(
       lines: () => once(registeredAgain(store, place)),
     });
   }
-  const plan = preview(path, files.map((f) => f.path));
+  // The commit holds Gemini's lock on projects.json: a kill leaves it, and recovery must know to remove it.
+  const plan = {
+    ...preview(path, files.map((f) => f.path)),
+    ...(place.register ? { locks: [registryLock(store)] } : {}),
+  };
   if (same && same.sessionId !== options.id) {
     // Gemini finds and deletes sessions by the first 8 characters of their id: two would be one.
     return refusedPlan(
@@ -101,7 +107,9 @@ export function planGemini(
   );
   if (taken) return refusedPlan(plan, refuse.exists(options.id, taken.path).message);
   return handoffPlan(plan, async (commit) => {
-    const unlock = place.register ? await lockRegistry(store, commit.feedback) : undefined;
+    const unlock = place.register
+      ? await lockRegistry(store, commit.lockStamp ?? lockStampNow(), commit.feedback)
+      : undefined;
     try {
       return await publishPlannedFiles(options.id, files.filter((f) => stillNeeded(f, store, place)), commit);
     } finally {
