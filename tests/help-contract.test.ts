@@ -63,6 +63,7 @@ test("the flags derived from the registry that the help checks above cover are t
     "claude-bin",
     "codex-bin",
     "hermes-bin",
+    "gemini-bin",
   ]);
 });
 

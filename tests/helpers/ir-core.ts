@@ -55,7 +55,8 @@ export function conversationCore(messages: Message[]): CoreTurn[] {
   // Within a user turn, results come first (the API requires it), so order is compared per kind.
   for (const t of turns) {
     if (t.role === "user") t.blocks.sort((a, b) => Number(b.t === "result") - Number(a.t === "result"));
-    // Adjacent texts of one turn are the same words whether a harness keeps them as parts or joins them.
+    // Adjacent texts (or reasoning texts) of one turn are the same words whether a harness keeps them as parts or
+    // joins them (Hermes keeps one reasoning text per response, Gemini CLI one thought per summary).
     t.blocks = joinAdjacentTexts(t.blocks);
   }
   return turns;
@@ -65,7 +66,7 @@ function joinAdjacentTexts(blocks: CoreBlock[]): CoreBlock[] {
   const out: CoreBlock[] = [];
   for (const b of blocks) {
     const last = out.at(-1);
-    if (b.t === "text" && last?.t === "text") last.text = `${last.text}\n\n${b.text}`;
+    if ((b.t === "text" || b.t === "reasoning") && last?.t === b.t) last.text = `${last.text}\n\n${b.text}`;
     else out.push({ ...b });
   }
   return out;
