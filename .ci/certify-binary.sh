@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# `session-bridge certify` as a user runs it: the compiled binary, with the pinned harnesses (installed by the
-# matrix step, reused from the cache) named explicitly instead of found on PATH.
+# `session-bridge certify` as a user runs it: the compiled binary, with every registered harness's pinned
+# binary (installed by the matrix step, reused from the cache) named explicitly by its --<x>-bin flag instead of
+# found on PATH. The harnesses and their flags come from the registry (a new harness needs no edit here).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin() { npx bun acceptance/install-harness.ts "$1"; }
-dist/session-bridge certify --structure-only \
-  --claude-bin "$(bin claude-code)" --codex-bin "$(bin codex)" --hermes-bin "$(bin hermes)"
+mapfile -t flags < <(npx bun -e '
+  const { builtinRegistry } = await import("./lib/harnesses/registry.ts");
+  for (const h of builtinRegistry.harnesses) {
+    if (h.integrations.certify) console.log(`${h.integrations.certify.binFlag} ${h.name}`);
+  }')
+args=()
+for entry in "${flags[@]}"; do
+  read -r flag harness <<<"$entry"
+  args+=("--$flag" "$(npx bun acceptance/install-harness.ts "$harness")")
+done
+dist/session-bridge certify --structure-only "${args[@]}"

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { emptySession } from "../lib/ir/session.ts";
 import type { Block, Message, Session } from "../lib/ir/schema.ts";
 import { encodeGemini } from "../lib/harnesses/gemini-cli/encode.ts";
 import { readGeminiSession } from "../lib/harnesses/gemini-cli/read.ts";
@@ -31,16 +32,8 @@ function message(uid: string, role: Message["role"], blocks: Block[], extra: Par
 }
 
 function sessionOf(messages: Message[]): Session {
-  return {
-    meta: { harness: "claude-code", id: "source", models: [], createdAt: "2026-12-01T10:00:00.000Z" },
-    messages,
-    threads: [],
-    tools: [],
-    pending: { openToolCalls: [], queuedInput: [], interruptedTurn: false },
-    passthrough: [],
-    drift: [],
-    notices: [],
-  };
+  const meta = { harness: "claude-code", id: "source", models: [], createdAt: "2026-12-01T10:00:00.000Z" };
+  return { ...emptySession(meta), messages };
 }
 
 /** The lines our writer makes of `session` (with `handshake`, if given). */

@@ -9,6 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { emptySession } from "../lib/ir/session.ts";
 import type { Block, Message, Session } from "../lib/ir/schema.ts";
 import { encodeGemini, projectHash } from "../lib/harnesses/gemini-cli/encode.ts";
 
@@ -105,21 +106,13 @@ function irOf(messages: Json[]): Session {
       blocks,
     };
   });
-  return {
-    meta: {
-      harness: "gemini-cli-fixture",
-      id: "source",
-      models: [],
-      createdAt: String(messages[0]!.timestamp),
-    },
-    messages: ir,
-    threads: [],
-    tools: [],
-    pending: { openToolCalls: [], queuedInput: [], interruptedTurn: false },
-    passthrough: [],
-    drift: [],
-    notices: [],
+  const meta = {
+    harness: "gemini-cli-fixture",
+    id: "source",
+    models: [],
+    createdAt: String(messages[0]!.timestamp),
   };
+  return { ...emptySession(meta), messages: ir };
 }
 
 async function render(session: Session): Promise<Json[]> {

@@ -155,3 +155,26 @@ function tmuxEnv(env: Record<string, string>): Record<string, string> {
 function lastLines(screen: string, n = 6): string {
   return screen.split("\n").map((l) => l.trimEnd()).filter((l) => l !== "").slice(-n).join(" | ");
 }
+
+/**
+ * A harness's interactive TUI driven in a tmux pane to seed a session as a person types it: what certify's
+ * interactive and interrupted seedings ask of every driver whose TUI records as it goes.
+ */
+export interface SeedingTui {
+  pane: TmuxPane;
+  /** Types a prompt, submits it, and waits for its turn's answer in the session's store; returns the answer. */
+  ask(prompt: string): Promise<string>;
+  /** Types a prompt and submits it without waiting (e.g. while the agent is busy: the TUI queues it). */
+  submit(prompt: string): Promise<void>;
+  /** Waits until a shell call running `command` shows (on screen or in the store) with no result yet. */
+  waitForRunningCommand(command: string): Promise<void>;
+  /** Waits until `text` shows as queued (typed while the agent was busy). */
+  waitForQueued(text: string): Promise<void>;
+  /** Waits until the running turn is recorded as interrupted (and the `queued` words, sent after it, answered). */
+  waitForInterruption(queued: string): Promise<void>;
+  /** The session the TUI records into (known once its first prompt is recorded). */
+  sessionId(): string;
+  /** Leaves the TUI as a person does and waits for the program to end. */
+  exit(): Promise<void>;
+  close(): void;
+}

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFi
 import { join } from "node:path";
 import { bucketName } from "../bucket.ts";
 import { isObject, type Json } from "../../../io/json.ts";
-import { startTmux, type TmuxPane, waitUntil } from "../../../certify-kit/tmux.ts";
+import { type SeedingTui, startTmux, waitUntil } from "../../../certify-kit/tmux.ts";
 import { claudeConfigDir, FAKE_API_KEY } from "./run.ts";
 
 export interface ClaudeTuiOptions {
@@ -51,23 +51,9 @@ export function markInteractiveReady(home: string, cwd: string, apiKey = FAKE_AP
   );
 }
 
-export interface ClaudeTui {
-  pane: TmuxPane;
-  /** Types a prompt, submits it, and waits for the turn's final answer in the transcript; returns its text. */
-  ask(prompt: string): Promise<string>;
-  /** Types a prompt and submits it without waiting for an answer (e.g. while the agent is busy). */
-  submit(prompt: string): Promise<void>;
-  /** Waits until the transcript holds a Bash call running `command` that has no result yet. */
-  waitForRunningCommand(command: string): Promise<void>;
-  /** Waits until the transcript records `text` as queued input (typed while the agent was busy). */
-  waitForQueued(text: string): Promise<void>;
-  /** Waits until the transcript records that the running turn was interrupted. */
+/** Claude Code's TUI: its interruption is seen in the transcript, whatever was queued. */
+export interface ClaudeTui extends SeedingTui {
   waitForInterruption(): Promise<void>;
-  /** The session the TUI records into (known once the first prompt is recorded). */
-  sessionId(): string;
-  /** Leaves the TUI as a person does (`/exit`) and waits for the program to end. */
-  exit(): Promise<void>;
-  close(): void;
 }
 
 export async function startClaudeTui(opts: ClaudeTuiOptions): Promise<ClaudeTui> {

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isObject, type Json } from "../../../io/json.ts";
 import { rolloutFiles } from "../locate.ts";
-import { startTmux, type TmuxPane, waitUntil } from "../../../certify-kit/tmux.ts";
+import { type SeedingTui, startTmux, type TmuxPane, waitUntil } from "../../../certify-kit/tmux.ts";
 
 export interface CodexTuiOptions {
   bin: string;
@@ -23,25 +23,9 @@ const TURN_TIMEOUT_MS = 90_000;
 /** The composer is ready: its placeholder or the shortcut hint under it. */
 const COMPOSER = /\? for shortcuts|Ask Codex to do anything/;
 
-export interface CodexTui {
-  pane: TmuxPane;
-  /** Types a prompt, submits it, and waits for its turn to complete in the rollout; returns the answer. */
-  ask(prompt: string): Promise<string>;
-  /** Types a prompt and submits it without waiting (e.g. while the agent is busy: Codex queues it). */
-  submit(prompt: string): Promise<void>;
-  /** Waits until the rollout holds a shell call running `command` with no output yet. */
-  waitForRunningCommand(command: string): Promise<void>;
-  /** Waits until the screen lists `text` among the messages queued for after the running call. */
-  waitForQueued(text: string): Promise<void>;
-  /** Waits until the rollout records the running turn as aborted and the queued `text` answered after it. */
-  waitForInterruption(queued: string): Promise<void>;
-  /** The thread the TUI records into (known once the first prompt is recorded). */
-  sessionId(): string;
+export interface CodexTui extends SeedingTui {
   /** The rollout file the TUI records into. */
   rolloutPath(): string;
-  /** Leaves the TUI as a person does (`/quit`) and waits for the program to end. */
-  exit(): Promise<void>;
-  close(): void;
 }
 
 /**

@@ -4,7 +4,7 @@
  * the session file the CLI writes (what it recorded is what a handoff reads) and on the screen (the agent idle
  * again), a long shell call cancelled with Esc while words are queued, and the TUI left with `/quit`.
  */
-import { startTmux, type TmuxPane, waitUntil } from "../../../certify-kit/tmux.ts";
+import { type SeedingTui, startTmux, waitUntil } from "../../../certify-kit/tmux.ts";
 import {
   messageText,
   type RecordedMessage,
@@ -27,24 +27,8 @@ const READY = (s: string) => s.includes("Type your message") && !s.includes("Ini
 /** While the agent works, the status line offers Esc to cancel. */
 const BUSY = (s: string) => s.includes("esc to cancel");
 
-export interface GeminiTui {
-  pane: TmuxPane;
-  /** Types a prompt, submits it, and waits for its turn's answer in the session file; returns the answer. */
-  ask(prompt: string): Promise<string>;
-  /** Types a prompt and submits it without waiting (e.g. while the agent is busy: the TUI queues it). */
-  submit(prompt: string): Promise<void>;
-  /** Waits until the screen shows a shell call running `command` (the CLI records a call once it ends). */
-  waitForRunningCommand(command: string): Promise<void>;
-  /** Waits until the screen lists typed words as queued. */
-  waitForQueued(text: string): Promise<void>;
-  /** Waits until the cancelled call is recorded and the queued `text`, sent by itself, answered. */
-  waitForInterruption(queued: string): Promise<void>;
-  /** The session the TUI records into (known once its first prompt is recorded). */
-  sessionId(): string;
-  /** Leaves the TUI as a person does (`/quit`) and waits for the program to end. */
-  exit(): Promise<void>;
-  close(): void;
-}
+/** Gemini CLI's TUI: ask waits for the answer in the session file; exit is `/quit`. */
+export type GeminiTui = SeedingTui;
 
 export async function startGeminiTui(opts: GeminiTuiOptions): Promise<GeminiTui> {
   const before = new Set(sessionFiles(opts.store));
