@@ -156,3 +156,40 @@ test("the texts of one model response come back from a Gemini CLI log as the sam
     "First.\n\nSecond.",
   ]);
 });
+
+test("a call a resume checkpoint holds both as a functionCall part and in toolCalls is read once", async () => {
+  // As 0.61.0's `--resume` checkpoints a message whose call we wrote (seen live: the message rebuilt with the
+  // call as a part, its recorded toolCalls kept), both under the recorded `<tool>__` id.
+  const recorded = "run_shell_command__toolu_1";
+  const response = {
+    functionResponse: { id: recorded, name: "run_shell_command", response: { output: "a.txt" } },
+  };
+  const call = {
+    id: recorded,
+    name: "run_shell_command",
+    args: { command: "ls" },
+    result: [response],
+    status: "success",
+  };
+  const written = {
+    id: "m1",
+    timestamp: "2026-12-01T10:00:01.000Z",
+    type: "gemini",
+    content: "",
+    toolCalls: [call],
+  };
+  const session = await readBack([
+    JSON.stringify({ sessionId: ID, projectHash: "0".repeat(64), startTime: "2026-12-01T10:00:00.000Z" }),
+    JSON.stringify(written),
+    JSON.stringify({
+      $set: {
+        messages: [{
+          ...written,
+          content: [{ functionCall: { id: recorded, name: "run_shell_command", args: { command: "ls" } } }],
+        }],
+      },
+    }),
+  ]);
+  assert.deepEqual(blocksOf(session, "tool_call"), [shellCall("toolu_1")]);
+  assert.deepEqual(blocksOf(session, "tool_result"), [result("toolu_1", "a.txt")]);
+});

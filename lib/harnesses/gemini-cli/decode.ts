@@ -298,12 +298,14 @@ function geminiMessages(record: Json, base: Base, answered: Set<string>): Messag
   const thoughtsInContent = content.some((p) => isObject(p) && p.thought === true);
   const blocks: Block[] = thoughtsInContent ? [] : thoughtBlocks(record);
   const calls = Array.isArray(record.toolCalls) ? record.toolCalls.filter(isObject) : [];
-  const callIds = new Set(calls.map((c) => optStr(c.id)));
+  const callBlocks = calls.map(callBlock);
+  // Compared as read (the API's ids): the part and the recorded call both carry the `<tool>__` prefix.
+  const callIds = new Set(callBlocks.map((b) => b.id));
   for (const part of content) {
     const block = partBlock(part);
     if (block && !(block.type === "tool_call" && callIds.has(block.id))) blocks.push(block);
   }
-  blocks.push(...calls.map(callBlock));
+  blocks.push(...callBlocks);
   const model = optStr(record.model);
   const usage = usageOf(record.tokens);
   const out: Message[] = [];
