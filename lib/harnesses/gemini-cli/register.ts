@@ -59,7 +59,13 @@ export function planGemini(
     cwd: options.cwd,
     files,
     databases: [],
-    resumeCommand: resumeGemini({ id: options.id, cwd: options.cwd, home, env: options.env ?? {} }),
+    resumeCommand: resumeGemini({
+      id: options.id,
+      cwd: options.cwd,
+      home,
+      env: options.env ?? {},
+      ...(options.posture ? { posture: options.posture } : {}),
+    }),
     notes: retentionNotes(home),
   });
   let place: ProjectPlace;
