@@ -26,7 +26,11 @@ export interface NativePosture {
 }
 
 const APPROVAL_WIDTH: Record<Posture["approval"], number> = { always: 0, "on-request": 1, never: 2 };
-const SANDBOX_WIDTH: Record<Posture["sandbox"], number> = { "read-only": 0, "workspace-write": 1, "full-access": 2 };
+const SANDBOX_WIDTH: Record<Posture["sandbox"], number> = {
+  "read-only": 0,
+  "workspace-write": 1,
+  "full-access": 2,
+};
 
 /**
  * Whether `candidate` lets the agent do nothing unasked that `limit` would have asked about: it asks at least
@@ -121,7 +125,9 @@ export function postureEntries(
     return entry(
       "permission-posture-changed",
       "loss",
-      `${stated}, which means ${back ? describe(back) : "something else"}${way}: ${target} has no exact equivalent`,
+      `${stated}, which means ${
+        back ? describe(back) : "something else"
+      }${way}: ${target} has no exact equivalent`,
     );
   }
   if (posture.approval === "never" && posture.sandbox === "full-access") {
