@@ -33,11 +33,15 @@ function restated(source: string, from: string, to: string): string {
 }
 
 /** Hands `source` to a fresh Gemini home; the printed resume command and the report's posture entries. */
-async function intoGemini(source: string, from: string) {
+async function intoGemini(source: string, from: string, settings?: object) {
   const root = tempDir();
   const home = join(root, "gemini");
   const cwd = join(root, "project");
   mkdirSync(cwd, { recursive: true });
+  if (settings) {
+    mkdirSync(join(home, ".gemini"), { recursive: true });
+    writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings));
+  }
   const r = await runCli(
     [
       "handoff",
@@ -66,7 +70,9 @@ async function intoGemini(source: string, from: string) {
   assert.ok(json.target.resumeCommand.startsWith(prefix), json.target.resumeCommand);
   return {
     flags: json.target.resumeCommand.slice(prefix.length),
-    posture: json.report.entries.filter((e) => e.code.startsWith("permission-posture")).map((e) => ({
+    posture: json.report.entries.filter((e) => /^(?:permission-posture|gemini-plan)/.test(e.code)).map((
+      e,
+    ) => ({
       code: e.code,
       severity: e.severity,
       detail: e.detail,
@@ -172,6 +178,26 @@ test("Claude Code's bypassPermissions and plan modes are Gemini CLI's yolo and p
     severity: "info",
     detail: 'Claude Code permission mode "plan" (approval on-request, sandbox read-only) ' + `${GEMINI}plan"`,
   }]);
+});
+
+test("a plan-mode handoff into a Gemini CLI home whose settings turn plan mode off warns that Gemini would run it in default mode", async () => {
+  const source = restated(
+    claudeFixture("thinking-tool-use"),
+    '"permissionMode":"default"',
+    '"permissionMode":"plan"',
+  );
+  const { flags, posture } = await intoGemini(source, "claude-code", {
+    general: { plan: { enabled: false } },
+  });
+  assert.equal(flags, " --approval-mode plan");
+  assert.deepEqual(posture.map((e) => [e.code, e.severity]), [
+    ["permission-posture-translated", "info"],
+    ["gemini-plan-disabled", "warning"],
+  ]);
+  assert.match(
+    posture[1]!.detail,
+    /^the target home's settings turn Gemini CLI's plan mode off \(general\.plan\.enabled: false in \/.*settings\.json\): it would resume in default mode, which asks before each change but may make it; turn plan mode on there before resuming$/,
+  );
 });
 
 test("a posture without an equivalent (Claude Code's auto mode) adds no --approval-mode and is reported lost", async () => {

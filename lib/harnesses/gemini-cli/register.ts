@@ -25,6 +25,8 @@ import { lockStampNow } from "../../io/lock-folder.ts";
 import { geminiStore } from "./home.ts";
 import { resumeGemini } from "./resume.ts";
 import { retentionNotes } from "./retention.ts";
+import { planModeNotes } from "./plan-mode.ts";
+import { geminiApprovalMode } from "./posture.ts";
 import { renderGemini } from "./render.ts";
 import { sessionStart } from "./encode.ts";
 import {
@@ -66,7 +68,10 @@ export function planGemini(
       env: options.env ?? {},
       ...(options.posture ? { posture: options.posture } : {}),
     }),
-    notes: retentionNotes(home),
+    notes: [
+      ...retentionNotes(home),
+      ...planModeNotes(home, options.posture && geminiApprovalMode(options.posture)),
+    ],
   });
   let place: ProjectPlace;
   try {
