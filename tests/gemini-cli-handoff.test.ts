@@ -68,7 +68,11 @@ test("a Claude Code session hands off to Gemini CLI: its file under the director
   const chats = join(store, "tmp", "my-project", "chats");
   assert.deepEqual(readdirSync(chats), [`session-2026-11-29T21-02-7b0f3c52.jsonl`]);
   assert.equal(target.path, join(chats, "session-2026-11-29T21-02-7b0f3c52.jsonl"));
-  assert.equal(target.resumeCommand, `cd '${cwd}' && GEMINI_CLI_HOME=${home} gemini --resume ${ID}`);
+  // Claude Code's default mode, stated so that the user's own default setting cannot widen it.
+  assert.equal(
+    target.resumeCommand,
+    `cd '${cwd}' && GEMINI_CLI_HOME=${home} gemini --resume ${ID} --approval-mode default`,
+  );
   assert.deepEqual(JSON.parse(readFileSync(join(store, "projects.json"), "utf8")), {
     projects: { [cwd]: "my-project" },
   });

@@ -72,8 +72,8 @@ test("Codex never/workspace-write to Claude Code is reported as changed, and the
     count: 1,
     detail:
       'Codex approval and sandbox policies "never workspace-write" (approval never, sandbox workspace-write) ' +
-      'written as Claude Code permission mode "default", which means approval on-request, sandbox workspace-write: ' +
-      "claude-code has no exact equivalent",
+      'written as Claude Code permission mode "default", which means approval on-request, sandbox workspace-write, ' +
+      "allowing no more than codex did: claude-code has no exact equivalent",
     examples: [],
   });
   assert.equal(there.report.lossless, false);

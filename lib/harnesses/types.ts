@@ -122,6 +122,11 @@ export interface ResumeRequest {
   env: NodeJS.ProcessEnv;
   /** A model the command must name, when the target would not otherwise continue on it. */
   model?: string;
+  /**
+   * The source's permission posture by meaning, for a target whose sessions keep none (Gemini CLI's approval
+   * mode is a flag of each run): its command states it.
+   */
+  posture?: Posture;
 }
 
 /** One row of `list`: enough to pick a session without reading it whole. */

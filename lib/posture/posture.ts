@@ -25,6 +25,23 @@ export interface NativePosture {
   words: string;
 }
 
+const APPROVAL_WIDTH: Record<Posture["approval"], number> = { always: 0, "on-request": 1, never: 2 };
+const SANDBOX_WIDTH: Record<Posture["sandbox"], number> = {
+  "read-only": 0,
+  "workspace-write": 1,
+  "full-access": 2,
+};
+
+/**
+ * Whether `candidate` lets the agent do nothing unasked that `limit` would have asked about: it asks at least
+ * as often and may change no more. Accepted edits stay within a limit that accepts them, or never asks at all.
+ */
+export function withinPosture(candidate: Posture, limit: Posture): boolean {
+  return APPROVAL_WIDTH[candidate.approval] <= APPROVAL_WIDTH[limit.approval] &&
+    SANDBOX_WIDTH[candidate.sandbox] <= SANDBOX_WIDTH[limit.sandbox] &&
+    (!candidate.autoEdits || !!limit.autoEdits || limit.approval === "never");
+}
+
 /** How a harness states permissions in its own words (its descriptor's posture mapping). */
 export interface PostureMapping {
   /** What its words are called in a report ("Claude Code permission mode"). */
@@ -99,10 +116,18 @@ export function postureEntries(
     describe(posture)
   }) written as ${mapping.describe} "${written}"`;
   if (!back || !same(back, posture)) {
+    // Which way it changed is the user's to know: asked more often, or let act where it asked before.
+    const way = !back
+      ? ""
+      : withinPosture(back, posture)
+      ? `, allowing no more than ${source.name} did`
+      : `, allowing more than ${source.name} did`;
     return entry(
       "permission-posture-changed",
       "loss",
-      `${stated}, which means ${back ? describe(back) : "something else"}: ${target} has no exact equivalent`,
+      `${stated}, which means ${
+        back ? describe(back) : "something else"
+      }${way}: ${target} has no exact equivalent`,
     );
   }
   if (posture.approval === "never" && posture.sandbox === "full-access") {

@@ -49,7 +49,9 @@ export const geminiCli: Harness = {
       toolSchemas: false,
       systemInstructions: false,
       queuedInput: false,
-      permissionPosture: false,
+      // Its sessions keep no approval mode; the source's posture is carried by meaning, never wider, in the
+      // printed resume command's --approval-mode (posture.ts, resume.ts).
+      permissionPosture: true,
       perTurnModel: true,
       images: true,
       subagents: false,
@@ -64,7 +66,7 @@ export const geminiCli: Harness = {
     newId: () => newUuid(),
     checkId: (id) => assertUuid(id),
   }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
-  // cd <cwd> && [GEMINI_CLI_HOME=<home>] gemini --resume <id>
+  // cd <cwd> && [GEMINI_CLI_HOME=<home>] gemini --resume <id> [--approval-mode <mode>]
   resumeCommand: resumeGemini,
   integrations: {
     // LazyBridge accepts kinds `codex` and `claude` only and keeps unknown kinds it finds; ours is spelled as theirs.

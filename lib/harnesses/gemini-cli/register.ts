@@ -25,6 +25,8 @@ import { lockStampNow } from "../../io/lock-folder.ts";
 import { geminiStore } from "./home.ts";
 import { resumeGemini } from "./resume.ts";
 import { retentionNotes } from "./retention.ts";
+import { planModeNotes } from "./plan-mode.ts";
+import { geminiApprovalMode } from "./posture.ts";
 import { renderGemini } from "./render.ts";
 import { sessionStart } from "./encode.ts";
 import {
@@ -59,8 +61,17 @@ export function planGemini(
     cwd: options.cwd,
     files,
     databases: [],
-    resumeCommand: resumeGemini({ id: options.id, cwd: options.cwd, home, env: options.env ?? {} }),
-    notes: retentionNotes(home),
+    resumeCommand: resumeGemini({
+      id: options.id,
+      cwd: options.cwd,
+      home,
+      env: options.env ?? {},
+      ...(options.posture ? { posture: options.posture } : {}),
+    }),
+    notes: [
+      ...retentionNotes(home),
+      ...planModeNotes(home, options.posture && geminiApprovalMode(options.posture)),
+    ],
   });
   let place: ProjectPlace;
   try {
