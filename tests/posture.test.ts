@@ -4,7 +4,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudePermissionMode } from "../lib/harnesses/claude-code/posture.ts";
 import { codexPolicies } from "../lib/harnesses/codex/posture.ts";
-import { BUILTIN_HARNESSES, type HarnessName } from "../lib/harnesses/registry.ts";
+import { BUILTIN_HARNESSES, builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
 
 /** The posture a harness's own words mean, by its descriptor. */
 const postureFrom = (harness: HarnessName, words: string) =>
@@ -115,4 +115,12 @@ test("Codex never/danger-full-access becomes bypassPermissions in Claude Code, a
   });
   const modes = new Set(jsonLines(there.path).flatMap((r) => (r.permissionMode ? [r.permissionMode] : [])));
   assert.deepEqual([...modes], ["bypassPermissions"]);
+});
+
+test("a recorded permission mode named like an object's own property (constructor, __proto__, toString) is no mode of any harness", () => {
+  for (const h of builtinRegistry.harnesses) {
+    for (const words of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      assert.equal(h.conversation.posture?.toPosture(words), undefined, `${h.name}: ${words}`);
+    }
+  }
 });
