@@ -40,22 +40,30 @@ const GENERATED: HarnessName = "claude-code";
 const HEADLINE: HarnessName = "codex";
 const MB = 1024 * 1024;
 
-const { values } = parseArgs({
-  options: {
-    json: { type: "boolean", default: false },
-    megabytes: { type: "string", default: "70" },
-    "large-megabytes": { type: "string", default: "700" },
-    sessions: { type: "string", default: "2000" },
-    "world-megabytes": { type: "string", default: "200" },
-    runs: { type: "string", default: "3" },
-    "startup-runs": { type: "string", default: "40" },
-    only: { type: "string" },
-    "hostile-megabytes": { type: "string", default: "4" },
-    "hostile-timeout": { type: "string", default: "120" },
-  },
-});
+const OPTIONS = {
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", default: false },
+  megabytes: { type: "string", default: "70" },
+  "large-megabytes": { type: "string", default: "700" },
+  sessions: { type: "string", default: "2000" },
+  "world-megabytes": { type: "string", default: "200" },
+  runs: { type: "string", default: "3" },
+  "startup-runs": { type: "string", default: "40" },
+  only: { type: "string" },
+  "hostile-megabytes": { type: "string", default: "4" },
+  "hostile-timeout": { type: "string", default: "120" },
+} as const;
+const { values } = parseArgs({ options: OPTIONS });
 const runs = Number(values.runs);
 const GROUPS = ["startup", "convert", "list", "tui", "hostile"] as const;
+if (values.help) {
+  // Each flag with its default, or its value's name.
+  const flags = Object.entries(OPTIONS).filter(([name]) => name !== "help").map(([name, o]) =>
+    o.type === "boolean" ? `[--${name}]` : `[--${name} ${"default" in o ? o.default : name.toUpperCase()}]`
+  );
+  console.log(`Usage: npm run bench -- ${flags.join(" ")}\n--only takes ${GROUPS.join(",")}`);
+  process.exit(0);
+}
 const only = values.only?.split(",");
 const unknown = only?.filter((g) => !(GROUPS as readonly string[]).includes(g));
 if (unknown?.length) throw new Error(`--only takes ${GROUPS.join(", ")}, not ${unknown.join(", ")}`);
@@ -599,7 +607,7 @@ async function hostileRows(root: string, rows: Row[]): Promise<void> {
   }));
   const [ordinary, ...hostile] = await Promise.all(sessions);
   const read = (command: ReadCommand, session: HostileSession) => {
-    const target = { ref: session.ref, output: join(session.dir, "out"), to: "codex", cwd: session.dir };
+    const target = { ref: session.ref, output: join(session.dir, "out"), to: HEADLINE, cwd: session.dir };
     return ours(command.argv(target), environment(session.dir), timeoutMs);
   };
   const perMib = (m: Measured) => `${(m.cpuSeconds / megabytes).toFixed(3)} s/MiB`;

@@ -75,7 +75,11 @@ for (const harness of ["codex", "hermes"] as const) {
 test("the bench's world deals its sessions to every registered harness, each listed under its own project and title", async () => {
   const result = await listSessions({ registry: builtinRegistry, homes: small.homes });
   assert.deepEqual(result.broken, []);
-  const byHarness = Map.groupBy(result.sessions, (s) => s.harness);
+  const byHarness = new Map<string, typeof result.sessions>();
+  for (const s of result.sessions) {
+    if (!byHarness.has(s.harness)) byHarness.set(s.harness, []);
+    byHarness.get(s.harness)!.push(s);
+  }
   assert.deepEqual(
     [...byHarness.keys()].sort(),
     builtinRegistry.harnesses.map((h) => h.name).sort(),
