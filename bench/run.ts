@@ -24,7 +24,7 @@ import { buildWorld, type World } from "./worlds.ts";
 import { evictFolder } from "./evict.ts";
 import { printTable, type Row } from "./table.ts";
 import { LONG_WORK_OPTIONS } from "../lib/runtime.ts";
-import { builtinRegistry } from "../lib/harnesses/registry.ts";
+import { builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
 import { HOSTILE_RUNS, type HostileSession, hostileSession } from "./hostile.ts";
 import { ORDINARY } from "../campaigns/fuzz/long-runs.ts";
 import { READ_COMMANDS, type ReadCommand } from "../campaigns/fuzz/read-commands.ts";
@@ -32,26 +32,38 @@ import { READ_COMMANDS, type ReadCommand } from "../campaigns/fuzz/read-commands
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./hermes-floor.ts", import.meta.url));
 const CONVERT_FLOOR = fileURLToPath(new URL("./convert-floor.ts", import.meta.url));
-const HARNESSES = ["claude-code", "codex", "hermes"] as const;
-type Harness = (typeof HARNESSES)[number];
+/** Every harness, as the registry lists them: each pair is converted, each is handed off to. */
+const HARNESSES = builtinRegistry.harnesses.map((h) => h.name as HarnessName);
+/** The harness the bench's session is generated in (bench/session.ts writes Claude Code's records). */
+const GENERATED: HarnessName = "claude-code";
+/** The target the reference converts to (agent-session-bridge 0.5.0 converts Claude Code to Codex): the headline. */
+const HEADLINE: HarnessName = "codex";
 const MB = 1024 * 1024;
 
-const { values } = parseArgs({
-  options: {
-    json: { type: "boolean", default: false },
-    megabytes: { type: "string", default: "70" },
-    "large-megabytes": { type: "string", default: "700" },
-    sessions: { type: "string", default: "2000" },
-    "world-megabytes": { type: "string", default: "200" },
-    runs: { type: "string", default: "3" },
-    "startup-runs": { type: "string", default: "40" },
-    only: { type: "string" },
-    "hostile-megabytes": { type: "string", default: "4" },
-    "hostile-timeout": { type: "string", default: "120" },
-  },
-});
+const OPTIONS = {
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", default: false },
+  megabytes: { type: "string", default: "70" },
+  "large-megabytes": { type: "string", default: "700" },
+  sessions: { type: "string", default: "2000" },
+  "world-megabytes": { type: "string", default: "200" },
+  runs: { type: "string", default: "3" },
+  "startup-runs": { type: "string", default: "40" },
+  only: { type: "string" },
+  "hostile-megabytes": { type: "string", default: "4" },
+  "hostile-timeout": { type: "string", default: "120" },
+} as const;
+const { values } = parseArgs({ options: OPTIONS });
 const runs = Number(values.runs);
 const GROUPS = ["startup", "convert", "list", "tui", "hostile"] as const;
+if (values.help) {
+  // Each flag with its default, or its value's name.
+  const flags = Object.entries(OPTIONS).filter(([name]) => name !== "help").map(([name, o]) =>
+    o.type === "boolean" ? `[--${name}]` : `[--${name} ${"default" in o ? o.default : name.toUpperCase()}]`
+  );
+  console.log(`Usage: npm run bench -- ${flags.join(" ")}\n--only takes ${GROUPS.join(",")}`);
+  process.exit(0);
+}
 const only = values.only?.split(",");
 const unknown = only?.filter((g) => !(GROUPS as readonly string[]).includes(g));
 if (unknown?.length) throw new Error(`--only takes ${GROUPS.join(", ")}, not ${unknown.join(", ")}`);
@@ -102,6 +114,73 @@ const work = (root: string, name: string) => {
   return dir;
 };
 
+/** What a handoff into a harness is measured against: the least work that writes what it wrote. */
+interface HandoffFloor {
+  /** What the floor does, for the log. */
+  describe: string;
+  /**
+   * Readies the harness's home in the handoff's folder `dir` as the floor starts from it; absent, the home is
+   * as the harness's first run leaves it (`readyHome`).
+   */
+  prepare?(dir: string): void;
+  /** The floor measured in a folder of its own, given the handoff's folder and the session it wrote. */
+  measure(scratch: string, dir: string, target: string): { run: Measured; label: string };
+  /** The most the handoff may take, in floors (none: a figure with no goal of its own). */
+  goal?: number;
+}
+
+/**
+ * A harness that keeps its sessions in JSONL files: Bun reading, parsing, stringifying and writing the lines the
+ * handoff wrote (the headline's floor, on the target's own file), with the binary's JavaScriptCore options.
+ * Informational, as the headline's floor is: a handoff converts as well, which the floor does not.
+ */
+const FILE_FLOOR: HandoffFloor = {
+  describe: "Bun reading, parsing, stringifying and writing the lines it wrote",
+  measure(scratch, _dir, target) {
+    const run = medianOf(
+      runs,
+      () =>
+        measure([process.execPath, CONVERT_FLOOR, target, join(scratch, "floor.jsonl")], {
+          env: { ...process.env, ...LONG_WORK_OPTIONS },
+        }),
+    );
+    return { run, label: `file floor, ${(JSON.parse(run.stdout) as { lines: number }).lines} lines` };
+  },
+};
+
+/** The harnesses whose store is no JSONL file, each with the floor of its own store. */
+const HANDOFF_FLOORS: Partial<Record<HarnessName, HandoffFloor>> = {
+  // Plain SQLite inserting the same rows into Hermes 0.19.0's own empty store, its FTS triggers firing.
+  hermes: {
+    describe: "plain SQLite inserting the same rows",
+    prepare: (dir) => void emptyHermesHome(join(dir, "hermes")),
+    measure(scratch, dir) {
+      const run = measure([
+        process.execPath,
+        FLOOR,
+        emptyHermesHome(join(scratch, "hermes")),
+        join(dir, "hermes", "state.db"),
+      ]);
+      return { run, label: `SQLite floor, ${(JSON.parse(run.stdout) as { rows: number }).rows} rows` };
+    },
+    goal: 1.2,
+  },
+};
+
+/** Each harness's first run as the demo makes it (a Codex home needs its state database), where it has one. */
+const firstRuns = new Map(
+  await Promise.all(
+    builtinRegistry.harnesses.map(async (h) => [h.name, (await h.demo?.seat())?.firstRun] as const),
+  ),
+);
+
+/** The home `environment(dir)` gives a harness, ready for a handoff into it: as its floor starts, or first run. */
+function readyHome(harness: HarnessName, dir: string): void {
+  const prepare = HANDOFF_FLOORS[harness]?.prepare;
+  if (prepare) prepare(dir);
+  else firstRuns.get(harness)?.(join(dir, harness));
+}
+
 function startupRows(root: string, rows: Row[]): void {
   log("start-up");
   const startup = measureStartup(root, [["--version"], ["--help"]], Number(values["startup-runs"]));
@@ -125,25 +204,22 @@ function convertRows(root: string, rows: Row[]): void {
   const size = `${(session.bytes / MB).toFixed(0)} MB / ${(session.records / 1000).toFixed(0)}k records`;
   log(`generated a Claude Code session of ${size}`);
 
-  // Claude Code -> Codex, ours and the reference's, on the same file.
-  const base = work(root, "claude-codex");
-  const codexFile = join(base, "codex.jsonl");
-  const convert = (from: string, to: Harness, out: string, dir: string) =>
+  // The headline, Claude Code -> Codex, ours and the reference's, on the same file.
+  const base = work(root, "headline");
+  const convert = (from: string, to: HarnessName, out: string, dir: string) =>
     medianOf(runs, () => ours(["convert", from, "--to", to, "-o", out, "--force"], environment(dir)));
-  log("convert Claude Code -> Codex (ours)");
-  const headline = convert(source, "codex", codexFile, base);
+  log(`convert ${GENERATED} -> ${HEADLINE} (ours)`);
+  const headline = convert(source, HEADLINE, join(base, "out"), base);
   const ref = reference();
   let refRun: Measured | undefined;
   if ("executable" in ref) {
-    log(`convert Claude Code -> Codex (${ref.label})`);
-    refRun = measure(
-      referenceConvert(ref.executable, "claude-code", "codex", source, join(base, "ref.jsonl")),
-    );
+    log(`convert ${GENERATED} -> ${HEADLINE} (${ref.label})`);
+    refRun = measure(referenceConvert(ref.executable, GENERATED, HEADLINE, source, join(base, "ref")));
   } else log(`reference skipped: ${ref.skipped}`);
   const speedup = refRun ? refRun.cpuSeconds / headline.cpuSeconds : undefined;
   const memory = refRun ? headline.peakRssBytes / refRun.peakRssBytes : undefined;
   rows.push({
-    work: `convert ${size} claude-code -> codex`,
+    work: `convert ${size} ${GENERATED} -> ${HEADLINE}`,
     ours: seconds(headline),
     reference: refRun
       ? `${seconds(refRun)}, ${rss(refRun)} RSS`
@@ -195,16 +271,16 @@ function convertRows(root: string, rows: Row[]): void {
 
   // The same conversion streamed, as every session from SESSION_BRIDGE_STREAM_FROM (128 MB) on is converted:
   // what holding the thread saves in memory, what reading it again costs; the base of the linear row below.
-  log("convert Claude Code -> Codex, streamed (ours)");
-  const streamedDir = work(root, "claude-codex-streamed");
+  log(`convert ${GENERATED} -> ${HEADLINE}, streamed (ours)`);
+  const streamedDir = work(root, "headline-streamed");
   const streamed = medianOf(runs, () =>
     ours(
-      ["convert", source, "--to", "codex", "-o", join(streamedDir, "codex.jsonl"), "--force"],
+      ["convert", source, "--to", HEADLINE, "-o", join(streamedDir, "out"), "--force"],
       { ...environment(streamedDir), SESSION_BRIDGE_STREAM_FROM: "0" },
     ));
   const streamedMemory = refRun ? streamed.peakRssBytes / refRun.peakRssBytes : undefined;
   rows.push({
-    work: `convert ${size} claude-code -> codex, streamed`,
+    work: `convert ${size} ${GENERATED} -> ${HEADLINE}, streamed`,
     ours: seconds(streamed),
     reference: refRun ? `${seconds(refRun)}, ${rss(refRun)} RSS` : `${seconds(headline)} (held)`,
     ratio: refRun
@@ -220,48 +296,44 @@ function convertRows(root: string, rows: Row[]): void {
     },
   });
 
-  // Handoff into Hermes against the floor: the same rows inserted by plain SQLite, Hermes's triggers firing.
-  const handoffDir = work(root, "handoff-hermes");
-  emptyHermesHome(join(handoffDir, "hermes"));
-  log("handoff -> Hermes (ours)");
-  const handoff = ours(
-    ["handoff", source, "--to", "hermes", "--cwd", handoffDir, "--json"],
-    environment(handoffDir),
-  );
-  const hermesSource = (JSON.parse(handoff.stdout) as { target: { path: string } }).target.path;
-  const floorStore = emptyHermesHome(join(work(root, "floor"), "hermes"));
-  log("floor: plain SQLite inserting the same rows");
-  const floor = measure([process.execPath, FLOOR, floorStore, join(handoffDir, "hermes", "state.db")]);
-  const overFloor = handoff.cpuSeconds / floor.cpuSeconds;
-  rows.push({
-    work: `handoff ${size} -> hermes`,
-    ours: seconds(handoff),
-    reference: `${seconds(floor)} (SQLite floor, ${
-      (JSON.parse(floor.stdout) as { rows: number }).rows
-    } rows)`,
-    ratio: `${overFloor.toFixed(2)}x floor`,
-    peakRss: rss(handoff),
-    goal: "<= 1.2x floor",
-    met: overFloor <= 1.2,
-    figures: {
-      seconds: handoff.seconds,
-      cpuSeconds: handoff.cpuSeconds,
-      peakRssBytes: handoff.peakRssBytes,
-      floorSeconds: floor.seconds,
-      floorCpuSeconds: floor.cpuSeconds,
-    },
-  });
+  // A handoff into every harness against the floor under writing what it wrote; each target's session is then
+  // the source of the pairs from that harness (the generated file is Claude Code's own).
+  const sources = { [GENERATED]: source } as Record<HarnessName, string>;
+  for (const to of HARNESSES) {
+    const dir = work(root, `handoff-${to}`);
+    const floor = HANDOFF_FLOORS[to] ?? FILE_FLOOR;
+    readyHome(to, dir);
+    log(`handoff -> ${to} (ours)`);
+    const handoff = ours(["handoff", source, "--to", to, "--cwd", dir, "--json"], environment(dir));
+    const target = (JSON.parse(handoff.stdout) as { target: { path: string } }).target.path;
+    if (to !== GENERATED) sources[to] = target;
+    log(`floor under the handoff -> ${to}: ${floor.describe}`);
+    const under = floor.measure(work(root, `floor-${to}`), dir, target);
+    const overFloor = handoff.cpuSeconds / under.run.cpuSeconds;
+    rows.push({
+      work: `handoff ${size} -> ${to}`,
+      ours: seconds(handoff),
+      reference: `${seconds(under.run)} (${under.label})`,
+      ratio: `${overFloor.toFixed(2)}x floor`,
+      peakRss: rss(handoff),
+      goal: floor.goal === undefined ? "-" : `<= ${floor.goal}x floor`,
+      met: floor.goal === undefined ? null : overFloor <= floor.goal,
+      figures: {
+        seconds: handoff.seconds,
+        cpuSeconds: handoff.cpuSeconds,
+        peakRssBytes: handoff.peakRssBytes,
+        floorSeconds: under.run.seconds,
+        floorCpuSeconds: under.run.cpuSeconds,
+        floorPeakRssBytes: under.run.peakRssBytes,
+      },
+    });
+  }
 
-  // Every other pair and the same-harness copies, against the Claude Code -> Codex time. The session in
-  // each source harness is ours: the Codex file converted above, the Hermes rows of the handoff.
-  const sources: Record<Harness, string> = {
-    "claude-code": source,
-    codex: codexFile,
-    hermes: hermesSource,
-  };
+  // Every other pair and the same-harness copies, against the headline's time, each from the session its
+  // handoff wrote in the source harness.
   for (const from of HARNESSES) {
     for (const to of HARNESSES) {
-      if (from === "claude-code" && to === "codex") continue;
+      if (from === GENERATED && to === HEADLINE) continue;
       const dir = work(root, `${from}-${to}`);
       log(`convert ${from} -> ${to}`);
       const m = convert(sources[from], to, join(dir, "out"), dir);
@@ -269,10 +341,10 @@ function convertRows(root: string, rows: Row[]): void {
       rows.push({
         work: `convert ${from} -> ${to}${from === to ? " (copy)" : ""}`,
         ours: seconds(m),
-        reference: `${seconds(headline)} (claude-code -> codex)`,
+        reference: `${seconds(headline)} (${GENERATED} -> ${HEADLINE})`,
         ratio: `${ratio.toFixed(2)}x`,
         peakRss: rss(m),
-        goal: "<= 1.5x claude-code -> codex",
+        goal: `<= 1.5x ${GENERATED} -> ${HEADLINE}`,
         met: ratio <= 1.5,
         figures: { seconds: m.seconds, cpuSeconds: m.cpuSeconds, peakRssBytes: m.peakRssBytes },
       });
@@ -297,16 +369,16 @@ interface SmallSession {
   bytes: number;
   /** Its size as the table names it ("70 MB"). */
   label: string;
-  sources: Record<Harness, string>;
-  /** Claude Code -> Codex streamed, already measured. */
+  sources: Record<HarnessName, string>;
+  /** The headline streamed, already measured. */
   headlineStreamed: Measured;
 }
 
 /**
  * A session `megabytes` large (generated to disk as it is written) converted between every pair and handed off
- * to Hermes: each against ten times (the size ratio) the same work on the small session streamed, as a session
- * this large is, and every peak within 256 MB. Its sources are made as the small one's: the Codex file of its
- * Claude Code -> Codex conversion, the Hermes rows of its handoff.
+ * to every harness: each against ten times (the size ratio) the same work on the small session streamed, as a
+ * session this large is, and every peak within 256 MB. Its sources are made as the small one's: the session
+ * each handoff wrote.
  */
 function largeRows(root: string, rows: Row[], megabytes: number, small: SmallSession): void {
   const bigDir = work(root, "large");
@@ -339,40 +411,44 @@ function largeRows(root: string, rows: Row[], megabytes: number, small: SmallSes
       },
     });
   };
-  const convertArgs = (
-    from: string,
-    to: Harness,
-    out: string,
-  ) => ["convert", from, "--to", to, "-o", out, "--force"];
+  const convertArgs = (from: string, to: HarnessName, out: string) => [
+    "convert",
+    from,
+    "--to",
+    to,
+    "-o",
+    out,
+    "--force",
+  ];
 
-  log(`convert ${label} claude-code -> codex`);
-  const bigCodex = join(bigDir, "codex.jsonl");
+  log(`convert ${label} ${GENERATED} -> ${HEADLINE}`);
   push(
-    "convert claude-code -> codex",
-    ours(convertArgs(bigFile, "codex", bigCodex), environment(bigDir)),
+    `convert ${GENERATED} -> ${HEADLINE}`,
+    ours(convertArgs(bigFile, HEADLINE, join(bigDir, "out")), environment(bigDir)),
     small.headlineStreamed,
   );
 
-  log(`handoff ${label} -> hermes`);
-  const handoffArgs = (from: string, dir: string) => {
-    emptyHermesHome(join(dir, "hermes"));
-    return ["handoff", from, "--to", "hermes", "--cwd", dir, "--json"];
+  const bigSources = { [GENERATED]: bigFile } as Record<HarnessName, string>;
+  const handoffArgs = (from: string, to: HarnessName, dir: string) => {
+    readyHome(to, dir);
+    return ["handoff", from, "--to", to, "--cwd", dir, "--json"];
   };
-  const handoffDir = work(root, "large-handoff");
-  const handoff = ours(handoffArgs(bigFile, handoffDir), environment(handoffDir));
-  push(
-    "handoff -> hermes",
-    handoff,
-    streamedSmall((dir) => handoffArgs(small.sources["claude-code"], dir), "handoff"),
-  );
-  const bigSources: Record<Harness, string> = {
-    "claude-code": bigFile,
-    codex: bigCodex,
-    hermes: (JSON.parse(handoff.stdout) as { target: { path: string } }).target.path,
-  };
+  for (const to of HARNESSES) {
+    log(`handoff ${label} -> ${to}`);
+    const dir = work(root, `large-handoff-${to}`);
+    const handoff = ours(handoffArgs(bigFile, to, dir), environment(dir));
+    if (to !== GENERATED) {
+      bigSources[to] = (JSON.parse(handoff.stdout) as { target: { path: string } }).target.path;
+    }
+    push(
+      `handoff -> ${to}`,
+      handoff,
+      streamedSmall((scratch) => handoffArgs(small.sources[GENERATED], to, scratch), `handoff-${to}`),
+    );
+  }
   for (const from of HARNESSES) {
     for (const to of HARNESSES) {
-      if (from === "claude-code" && to === "codex") continue;
+      if (from === GENERATED && to === HEADLINE) continue;
       log(`convert ${label} ${from} -> ${to}`);
       const base = streamedSmall(
         (dir) => convertArgs(small.sources[from], to, join(dir, "out")),
@@ -384,7 +460,7 @@ function largeRows(root: string, rows: Row[], megabytes: number, small: SmallSes
       push(`convert ${from} -> ${to}${from === to ? " (copy)" : ""}`, m, base);
     }
   }
-  rmSync(handoffDir, { recursive: true, force: true });
+  for (const to of HARNESSES) rmSync(join(root, `large-handoff-${to}`), { recursive: true, force: true });
   rmSync(bigDir, { recursive: true, force: true });
 }
 
@@ -431,7 +507,7 @@ function listRow(worldDir: string, world: World, env: Record<string, string | un
   const warm = medianOf(Math.max(3, runs), () => ours(["list", "--json"], env));
   const count = (JSON.parse(coldRun.stdout) as { sessions: unknown[] }).sessions.length;
   return {
-    work: `list ${count} sessions, 3 stores, ${size}`,
+    work: `list ${count} sessions, ${HARNESSES.length} stores, ${size}`,
     ours: `${cold ? "cold" : "warm"} ${seconds(coldRun)}`,
     reference: [
       `no cache ${seconds(uncached)}`,
@@ -458,9 +534,9 @@ function listRow(worldDir: string, world: World, env: Record<string, string | un
   };
 }
 
-/** The first Claude Code transcript of the world. */
+/** The first transcript of the world's generated harness (Claude Code: bench/session.ts's records). */
 function aTranscript(world: World): string {
-  const projects = join(world.env.CLAUDE_CONFIG_DIR, "projects");
+  const projects = join(world.homes[GENERATED], "projects");
   const bucket = join(projects, readdirSync(projects).sort()[0]!);
   return join(bucket, readdirSync(bucket).filter((name) => name.endsWith(".jsonl")).sort()[0]!);
 }
@@ -531,7 +607,7 @@ async function hostileRows(root: string, rows: Row[]): Promise<void> {
   }));
   const [ordinary, ...hostile] = await Promise.all(sessions);
   const read = (command: ReadCommand, session: HostileSession) => {
-    const target = { ref: session.ref, output: join(session.dir, "out"), to: "codex", cwd: session.dir };
+    const target = { ref: session.ref, output: join(session.dir, "out"), to: HEADLINE, cwd: session.dir };
     return ours(command.argv(target), environment(session.dir), timeoutMs);
   };
   const perMib = (m: Measured) => `${(m.cpuSeconds / megabytes).toFixed(3)} s/MiB`;

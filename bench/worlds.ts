@@ -1,8 +1,9 @@
 /**
  * A machine with many sessions, for measuring listing and the TUI's first screen at scale: N sessions spread
- * over the three stores (a Claude Code home, a Codex home with its `threads` index, a Hermes `state.db`), of
- * varied sizes adding up to the requested megabytes, every one built from records the real harnesses wrote
- * (fixtures/). Deterministic: the same arguments build the same world (ids aside).
+ * over every harness's store (a Claude Code home, a Codex home with its `threads` index, a Hermes `state.db`, a
+ * Gemini CLI home with its `projects.json`), of varied sizes adding up to the requested megabytes, every one
+ * built from records the real harnesses wrote (fixtures/). Deterministic: the same arguments build the same
+ * world (ids aside).
  *
  *   const world = buildWorld(dir, { sessions: 2000, megabytes: 200 });
  *   spawn(binary, ["list"], { env: { ...process.env, HOME: dir, ...world.env } });
@@ -15,6 +16,7 @@ import { DatabaseSync } from "node:sqlite";
 import { generateClaudeSession } from "./session.ts";
 import { emptyHermesHome } from "./hermes-floor.ts";
 import { createCodexStore } from "../lib/harnesses/codex/first-run.ts";
+import { builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
 
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
 const MB = 1024 * 1024;
@@ -29,9 +31,23 @@ export interface World {
   sessions: number;
   /** Bytes written in transcripts and rows' content. */
   bytes: number;
-  /** The harness homes, as the environment variables that point session-bridge (and the harnesses) at them. */
-  env: { CLAUDE_CONFIG_DIR: string; CODEX_HOME: string; HERMES_HOME: string };
+  /** Each harness's home, in a folder named after it. */
+  homes: Record<HarnessName, string>;
+  /** The same homes, as the environment variables that point session-bridge (and the harnesses) at them. */
+  env: Record<string, string>;
 }
+
+/** A store's sessions written into a harness's home; returns the bytes written. */
+type Sessions = (home: string, sessions: { size: number; i: number }[]) => number;
+
+/** How each harness's sessions are made (a harness without its maker here is a type error). */
+const MAKERS: Record<HarnessName, Sessions> = {
+  "claude-code": (home, sessions) =>
+    sessions.reduce((bytes, { size, i }) => bytes + claudeSession(home, size, i), 0),
+  codex: codexSessions,
+  hermes: hermesSessions,
+  "gemini-cli": geminiSessions,
+};
 
 /**
  * Sizes from a few KB to a few MB, most of them small as on a real machine: weights rising with the square of a
@@ -46,19 +62,21 @@ function sizes(count: number, total: number): number[] {
 const project = (i: number) => `/home/user/projects/app-${i % 40}`;
 const when = (i: number) => new Date(Date.parse("2026-06-01T00:00:00Z") + i * (DAY_MS / 13));
 
+/** The sessions dealt in turn to the harnesses in the registry's order. */
 export function buildWorld(dir: string, options: WorldOptions): World {
-  const env = {
-    CLAUDE_CONFIG_DIR: join(dir, "claude"),
-    CODEX_HOME: join(dir, "codex"),
-    HERMES_HOME: join(dir, "hermes"),
-  };
+  const harnesses = builtinRegistry.harnesses;
+  const homes = Object.fromEntries(harnesses.map((h) => [h.name, join(dir, h.name)])) as Record<
+    HarnessName,
+    string
+  >;
   const all = sizes(options.sessions, options.megabytes * MB);
-  const byHarness = [0, 1, 2].map((h) => all.flatMap((size, i) => (i % 3 === h ? [{ size, i }] : [])));
   let bytes = 0;
-  for (const { size, i } of byHarness[0]!) bytes += claudeSession(env.CLAUDE_CONFIG_DIR, size, i);
-  bytes += codexSessions(env.CODEX_HOME, byHarness[1]!);
-  bytes += hermesSessions(env.HERMES_HOME, byHarness[2]!);
-  return { sessions: options.sessions, bytes, env };
+  harnesses.forEach((h, n) => {
+    const dealt = all.flatMap((size, i) => (i % harnesses.length === n ? [{ size, i }] : []));
+    bytes += MAKERS[h.name as HarnessName](homes[h.name as HarnessName], dealt);
+  });
+  const env = Object.fromEntries(harnesses.map((h) => [h.home.env, homes[h.name as HarnessName]]));
+  return { sessions: options.sessions, bytes, homes, env };
 }
 
 function claudeSession(home: string, size: number, i: number): number {
@@ -200,5 +218,56 @@ function hermesSessions(home: string, sessions: { size: number; i: number }[]): 
   } finally {
     db.close();
   }
+  return bytes;
+}
+
+/**
+ * Gemini CLI 0.61.0's one-shot tool run (its metadata, context, prompt, thought, shell call and answer) under each
+ * session's own id, date, project and title, its messages repeated under fresh ids to the session's size; each
+ * project a folder named by its slug in `projects.json`, with its `.project_root`, as the CLI writes them.
+ */
+function geminiSessions(home: string, sessions: { size: number; i: number }[]): number {
+  const text = readFileSync(fixture("gemini-cli/0.61.0/exec-tool.jsonl"), "utf8");
+  const lines = text.split("\n").filter(Boolean);
+  const [metadata] = lines.map((l) => JSON.parse(l) as { sessionId?: string });
+  const fixtureId = metadata!.sessionId!;
+  const messages = lines.filter((l) => l.startsWith('{"id":'));
+  const messageIds = [...new Set(messages.map((l) => (JSON.parse(l) as { id: string }).id))];
+  const store = join(home, ".gemini");
+  const projects: Record<string, string> = {};
+  let bytes = 0;
+  for (const { size, i } of sessions) {
+    const cwd = project(i);
+    const slug = cwd.slice(cwd.lastIndexOf("/") + 1);
+    projects[cwd] = slug;
+    const folder = join(store, "tmp", slug);
+    mkdirSync(join(folder, "chats"), { recursive: true });
+    writeFileSync(join(folder, ".project_root"), cwd);
+    const at = when(i);
+    const minute = at.toISOString().slice(0, 17);
+    const id = randomUUID();
+    const own = (line: string) => line.replaceAll("2026-12-03T08:11:", minute);
+    let body = `${
+      own(text).replaceAll(fixtureId, id).replaceAll("/home/user/project", cwd)
+        .replace(/Fake title \w+/, `Refactor step ${i} of the parser module`)
+    }`;
+    while (body.length < size) {
+      const fresh = new Map(messageIds.map((m) => [m, randomUUID()]));
+      body += messages.map((l) =>
+        own(l).replace(/^\{"id":"([^"]+)"/, (_, m: string) => `{"id":"${fresh.get(m)}"`)
+      )
+        .join("\n") + "\n";
+    }
+    const path = join(
+      folder,
+      "chats",
+      `session-${minute.slice(0, 16).replace(":", "-")}-${id.slice(0, 8)}.jsonl`,
+    );
+    writeFileSync(path, body);
+    utimesSync(path, at, at);
+    bytes += statSync(path).size;
+  }
+  mkdirSync(store, { recursive: true });
+  writeFileSync(join(store, "projects.json"), JSON.stringify({ projects }, null, 2));
   return bytes;
 }

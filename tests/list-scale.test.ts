@@ -15,12 +15,6 @@ import { listSessions } from "../lib/pipeline/list.ts";
 import { generateClaudeSession } from "../bench/session.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
-const homesOf = (world: World) => ({
-  "claude-code": world.env.CLAUDE_CONFIG_DIR,
-  codex: world.env.CODEX_HOME,
-  hermes: world.env.HERMES_HOME,
-});
-
 /** Every statement SQLite runs on any connection while `work` runs: prepared statements' runs and exec()s. */
 async function countStatements(work: () => Promise<unknown>): Promise<number> {
   const proto = DatabaseSync.prototype;
@@ -57,13 +51,13 @@ const small = buildWorld(tempDir(), { sessions: 12, megabytes: 0.2 });
 const large = buildWorld(tempDir(), { sessions: 240, megabytes: 4 });
 
 for (const harness of ["codex", "hermes"] as const) {
-  test(`listing a ${harness} store runs the same few SQLite statements for 4 sessions or 80`, async () => {
+  test(`listing a ${harness} store runs the same few SQLite statements for 3 sessions or 60`, async () => {
     const count = async (world: World) => {
       let listed = 0;
       const statements = await countStatements(async () => {
         const result = await listSessions({
           registry: builtinRegistry,
-          homes: homesOf(world),
+          homes: world.homes,
           from: harness,
         });
         assert.deepEqual(result.broken, []);
@@ -72,11 +66,32 @@ for (const harness of ["codex", "hermes"] as const) {
       return { listed, statements };
     };
     const [few, many] = [await count(small), await count(large)];
-    assert.deepEqual([few.listed, many.listed], [4, 80]);
+    assert.deepEqual([few.listed, many.listed], [3, 60]);
     assert.equal(many.statements, few.statements);
     assert.ok(few.statements > 0 && few.statements <= 8, `${few.statements} statements for one store`);
   });
 }
+
+test("the bench's world deals its sessions to every registered harness, each listed under its own project and title", async () => {
+  const result = await listSessions({ registry: builtinRegistry, homes: small.homes });
+  assert.deepEqual(result.broken, []);
+  const byHarness = new Map<string, typeof result.sessions>();
+  for (const s of result.sessions) {
+    if (!byHarness.has(s.harness)) byHarness.set(s.harness, []);
+    byHarness.get(s.harness)!.push(s);
+  }
+  assert.deepEqual(
+    [...byHarness.keys()].sort(),
+    builtinRegistry.harnesses.map((h) => h.name).sort(),
+  );
+  for (const [harness, sessions] of byHarness) assert.equal(sessions.length, 3, harness);
+  // Gemini CLI's sessions (every fourth, from the fourth on: the registry's fourth harness): the project and title each was written with.
+  const gemini = byHarness.get("gemini-cli")!.map((s) => [s.cwd, s.title]).sort();
+  assert.deepEqual(
+    gemini,
+    [3, 7, 11].map((i) => [`/home/user/projects/app-${i}`, `Refactor step ${i} of the parser module`]).sort(),
+  );
+});
 
 test("listing a Hermes store visits message rows only for each session's preview: counts and times come from one pass over one index", async () => {
   const proto = DatabaseSync.prototype;
@@ -87,12 +102,12 @@ test("listing a Hermes store visits message rows only for each session's preview
     return prepare.call(this, sql);
   };
   try {
-    await listSessions({ registry: builtinRegistry, homes: homesOf(small), from: "hermes" });
+    await listSessions({ registry: builtinRegistry, homes: small.homes, from: "hermes" });
   } finally {
     proto.prepare = prepare;
   }
   // Hermes's own schema and indexes (bench/worlds.ts starts from a state.db Hermes 0.19.0 created).
-  const db = new DatabaseSync(join(small.env.HERMES_HOME, "state.db"), { readOnly: true });
+  const db = new DatabaseSync(join(small.homes.hermes, "state.db"), { readOnly: true });
   try {
     const plans = statements.filter((sql) => /\bFROM messages\b/.test(sql)).flatMap((sql) =>
       (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail)
