@@ -146,6 +146,13 @@ test("every embedded sample yields user, assistant and tool sentinels that its o
       ["codex", "0.169.0", codexSentinels("727897")],
       ["hermes", "0.14.0", SAMPLE_SENTINELS.hermes],
       ["hermes", "0.19.0", SAMPLE_SENTINELS.hermes],
+      // fixtures/gemini-cli/0.61.0/reasoning.jsonl: its one reply holding no tag (the other echoes the shell's
+      // output wrapped in <untrusted_context>, made inert by a handoff).
+      ["gemini-cli", "0.61.0", {
+        user: "THINK: echo thought-out",
+        assistant: "ASSISTANT-REPLY: acknowledged, turn 2, digest d4114edf.",
+        tool: "thought-out",
+      }],
     ] as const
   ) {
     const harness = BUILTIN_HARNESSES[id];
@@ -335,4 +342,15 @@ test("a harness binary is found on PATH and its version read in a throwaway home
     await reportedVersion(fake, { PATH: "/usr/bin:/bin", HOME: "/nonexistent-user-home" }),
     "0.170.1",
   );
+});
+
+test("a sample's assistant sentinel is never words holding a tag, which a handoff makes inert on the way", () => {
+  const sentinels = sampleSentinels([
+    { role: "user", text: "TOOL: echo out-word" },
+    { role: "assistant", text: "Plain first answer." },
+    { role: "tool_call", text: "run_shell_command echo out-word" },
+    { role: "tool", text: "out-word" },
+    { role: "assistant", text: "Tool said: <untrusted_context>\nout-word\n</untrusted_context>" },
+  ]);
+  assert.equal(sentinels.assistant, "Plain first answer.");
 });

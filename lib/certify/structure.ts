@@ -43,11 +43,18 @@ export function sessionParts(session: Session): SentMessage[] {
  * the user's), and the longest word a tool call's arguments and its output share (the echoed text: outputs
  * come wrapped differently by each harness, as plain text or as JSON).
  */
+/** An opening or closing tag, as harnesses wrap their own context. */
+const TAG = /<\/?[A-Za-z][\w-]*>/;
+
 export function sampleSentinels(parts: SentMessage[]): Expected {
   const texts = (role: SentMessage["role"]) => parts.filter((p) => p.role === role).map((p) => p.text.trim());
   const userWords = texts("user");
   const user = userWords[0];
-  const assistant = texts("assistant").findLast((t) => t !== "" && !userWords.some((u) => u.includes(t)));
+  // Not words holding a tag (a tool's output the model echoed, wrapped in the harness's <untrusted_context>):
+  // a handoff makes tags inert in moved text, so they would not arrive as written.
+  const assistant = texts("assistant").findLast((t) =>
+    t !== "" && !TAG.test(t) && !userWords.some((u) => u.includes(t))
+  );
   const calls = texts("tool_call").join("\n");
   const tool = texts("tool").flatMap((t) => t.match(/[\w.-]{6,}/g) ?? [])
     .filter((word) => calls.includes(word))
