@@ -15,6 +15,7 @@ import { geminiCli } from "../lib/harnesses/gemini-cli/index.ts";
 import { emptyHomes, runCli, startCli } from "./helpers/cli.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { FIXTURES } from "./helpers/harness-material.ts";
 
 // Until the built-in list names Gemini CLI, it joins the registry as any harness can (withHarness).
 const registry = builtinRegistry.harnesses.some((h) => h.name === "gemini-cli")
@@ -265,4 +266,22 @@ test("settings that leave the session cleanup on (enabled: true, or only its age
     assert.equal(r.code, 0, r.stderr);
     assert.equal(cleanupWarnings(r.json).length, 1, JSON.stringify(retention));
   }
+});
+
+test("a Gemini CLI session copied into Gemini CLI keeps each call's result in the call alone, not also as the user message Gemini replays a second time", async () => {
+  const { cwd, homes, cli } = world();
+  // fixtures/gemini-cli/0.61.0/exec-tool.jsonl: the call's result is in its toolCalls entry and again as user
+  // message bb5831a7-… (0.61.0 and 0.51.0 send both on resume).
+  const source = join(FIXTURES, "gemini-cli", "0.61.0", "exec-tool.jsonl");
+  const r = await cli(["handoff", source, "--to", "gemini-cli", "--cwd", cwd, "--session-id", ID, ...homes]);
+  assert.equal(r.code, 0, r.stderr);
+  const { target } = r.json as unknown as HandoffJson;
+  const records = readFileSync(target.path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  assert.deepEqual(records.filter((x) => x.id === "bb5831a7-e41e-455a-9126-ddbdb30f2c44"), []);
+  const calls = records.filter((x) => x.type === "gemini" && x.toolCalls?.length);
+  assert.ok(calls.length > 0);
+  for (const call of calls) {
+    assert.equal(call.toolCalls[0].result[0].functionResponse.name, "run_shell_command");
+  }
+  assert.ok(records.some((x) => x.sessionId === ID), "the copy is its own session");
 });

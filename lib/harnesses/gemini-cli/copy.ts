@@ -1,8 +1,10 @@
 /**
  * A Gemini CLI session copied into another session (or project): every record as it was written, but the
  * session's own id and project hash, on its metadata lines (one per run) and in `$set.sessionId` updates (one
- * per resume), and the handshake of an earlier hop, which the new one replaces. Then the handshake is appended
- * as encode.ts writes it.
+ * per resume), the handshake of an earlier hop, which the new one replaces, and the user messages that only
+ * repeat results the calls before them already hold: Gemini records a finished call's result in the call and
+ * again as a user message, and replays both on resume (google-gemini/gemini-cli#29365), so the copy keeps the
+ * one in the call, as encode.ts writes a call. Then the handshake is appended as encode.ts writes it.
  */
 import type { JsonlLine } from "../../io/jsonl.ts";
 import type { RenderOptions } from "../types.ts";
@@ -15,6 +17,7 @@ export async function* copyGemini(
   options: Pick<RenderOptions, "id" | "cwd" | "handshake" | "now">,
 ): AsyncGenerator<string> {
   const hash = projectHash(options.cwd);
+  const answered = new Set<string>();
   let last: string | undefined;
   for await (const read of records) {
     const record = read.value;
@@ -23,13 +26,21 @@ export async function* copyGemini(
       continue;
     }
     if (typeof record.timestamp === "string") last = record.timestamp;
-    if (isEarlierHandshake(record)) continue;
+    if (isEarlierHandshake(record) || repeatsResults(record, answered)) continue;
     if (typeof record.sessionId === "string" && typeof record.projectHash === "string") {
       const same = record.sessionId === options.id && record.projectHash === hash;
       yield same ? read.text() : JSON.stringify({ ...record, sessionId: options.id, projectHash: hash });
       continue;
     }
     const set = isObject(record.$set) ? record.$set : undefined;
+    if (set && Array.isArray(set.messages)) {
+      // A checkpoint is a whole message list of its own: the repeats in it go the same way.
+      const seen = new Set<string>();
+      const messages = set.messages.filter((m) => !(isObject(m) && repeatsResults(m, seen)));
+      const sessionId = typeof set.sessionId === "string" ? { sessionId: options.id } : {};
+      yield JSON.stringify({ ...record, $set: { ...set, messages, ...sessionId } });
+      continue;
+    }
     if (set && typeof set.sessionId === "string" && set.sessionId !== options.id) {
       yield JSON.stringify({ ...record, $set: { ...set, sessionId: options.id } });
       continue;
@@ -44,4 +55,24 @@ function isEarlierHandshake(record: Record<string, unknown>): boolean {
   if (record.type !== "user" || typeof record.id !== "string" || !Array.isArray(record.content)) return false;
   const first = record.content[0];
   return isObject(first) && typeof first.text === "string" && startsWithHandshake(first.text);
+}
+
+/**
+ * Whether `record` is a user message holding only function responses to calls an earlier gemini record of the
+ * same list answered in its `toolCalls` (and notes the calls a gemini record answers, in `answered`).
+ */
+function repeatsResults(record: Record<string, unknown>, answered: Set<string>): boolean {
+  if (record.type === "gemini" && Array.isArray(record.toolCalls)) {
+    for (const call of record.toolCalls) {
+      if (isObject(call) && typeof call.id === "string" && Array.isArray(call.result) && call.result.length) {
+        answered.add(call.id);
+      }
+    }
+    return false;
+  }
+  if (record.type !== "user" || !Array.isArray(record.content) || !record.content.length) return false;
+  return record.content.every((part) => {
+    const response = isObject(part) && isObject(part.functionResponse) ? part.functionResponse : undefined;
+    return typeof response?.id === "string" && answered.has(response.id);
+  });
 }
