@@ -6,13 +6,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { homeFlags, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { seedGeminiHome } from "./helpers/harnesses/gemini-cli.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
+import { readGeminiSession } from "../lib/harnesses/gemini-cli/read.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/gemini-cli/", import.meta.url));
 const root = tempDir("sb-gemini-scenarios-");
@@ -237,4 +238,27 @@ test("drift on a 0.51.0 log is quiet, and loud on a $set key no version writes",
   assert.equal(loud.code, 1, loud.stdout);
   assert.match(loud.stdout, /record:set: unknown field \/\$set\/brandNewKey/);
   assert.doesNotMatch(loud.stdout, /secret words/);
+});
+
+test("a session id that is no plain name (a path, a megabyte of letters) names no subagents' folder: the log is read, nothing outside its folder", async () => {
+  const dir = tempDir("sb-gemini-ids-");
+  const chats = join(dir, "chats");
+  mkdirSync(join(dir, "outside"), { recursive: true });
+  mkdirSync(chats, { recursive: true });
+  // A log elsewhere that a path-like id would reach (`chats/../outside/`).
+  writeFileSync(join(dir, "outside", "x.jsonl"), "not a log\n");
+  for (const id of ["../outside", "A".repeat(1024 * 1024)]) {
+    const path = join(chats, "session-2026-12-01T10-00-aaaaaaaa.jsonl");
+    writeFileSync(
+      path,
+      [
+        { sessionId: "aaaaaaaa-0000-4000-8000-000000000000", projectHash: "0".repeat(64) },
+        { $set: { sessionId: id } },
+        { id: "m1", timestamp: "2026-12-01T10:00:01.000Z", type: "user", content: [{ text: "hello" }] },
+      ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+    );
+    const session = await readGeminiSession(path);
+    assert.equal(session.threads.length, 0);
+    assert.deepEqual(session.messages.map((m) => m.kind), ["turn"]);
+  }
 });

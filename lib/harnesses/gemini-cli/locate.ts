@@ -29,8 +29,14 @@ export function sessionFiles(store: string): string[] {
   return out;
 }
 
+/** What a session id must look like to name its subagents' folder (Gemini's are UUIDs). */
+const SUBAGENT_FOLDER = /^[A-Za-z0-9._-]{1,128}$/;
+
 /** A session file's subagent logs: `chats/<session id>/*.jsonl`, in name order. */
 export function subagentFiles(sessionPath: string, sessionId: string): string[] {
+  // The id comes from the file (untrusted): only one plain path component names a folder beside it, never a
+  // path elsewhere or a name too long for the file system.
+  if (!SUBAGENT_FOLDER.test(sessionId) || sessionId === "." || sessionId === "..") return [];
   const dir = join(dirname(sessionPath), sessionId);
   return entries(dir).filter((e) => e.isFile() && e.name.endsWith(".jsonl")).map((e) => join(dir, e.name));
 }
