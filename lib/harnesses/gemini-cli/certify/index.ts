@@ -20,7 +20,8 @@ import {
 import { sentMessages, turnRequests } from "./sent.ts";
 import { type GeminiTui, startGeminiTui } from "./tui.ts";
 import { userGeminiHome } from "./user.ts";
-import { listedInStore, sessionFiles, sessionIdOf } from "./recorded.ts";
+import { listedInStore, sessionIdOf } from "./recorded.ts";
+import { sessionFiles } from "../locate.ts";
 
 export const geminiCliDriver: HarnessDriver = {
   id: "gemini-cli",

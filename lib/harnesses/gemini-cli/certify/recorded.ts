@@ -4,22 +4,10 @@
  * applied (a message replaces an earlier one with its id, keeping that place; a `$set.messages` checkpoint
  * replaces the whole list); the session reader proper is the harness's store.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isObject, type Json } from "../../../io/json.ts";
-
-/** Every main session file in a store: `tmp/<project slug>/chats/session-<time>-<id8>.jsonl`. */
-export function sessionFiles(store: string): string[] {
-  const projects = join(store, "tmp");
-  if (!existsSync(projects)) return [];
-  return readdirSync(projects).flatMap((slug) => {
-    const chats = join(projects, slug, "chats");
-    if (!existsSync(chats)) return [];
-    return readdirSync(chats)
-      .filter((f) => f.startsWith("session-") && f.endsWith(".jsonl"))
-      .map((f) => join(chats, f));
-  });
-}
+import { sessionFiles } from "../locate.ts";
 
 /**
  * Whether the store holds `id` where `gemini --list-sessions` run in `cwd` looks: a main session file in the
@@ -72,13 +60,6 @@ function remember(byId: Map<string, RecordedMessage>, m: Json): void {
     content: m.content ?? null,
     toolCalls: Array.isArray(m.toolCalls) ? m.toolCalls.filter(isObject) : [],
   });
-}
-
-/** A message's words: its content as a string, or its text parts joined. */
-export function messageText(m: RecordedMessage): string {
-  if (typeof m.content === "string") return m.content;
-  if (!Array.isArray(m.content)) return "";
-  return m.content.filter(isObject).map((p) => (typeof p.text === "string" ? p.text : "")).join("");
 }
 
 function readRecords(path: string): Json[] {

@@ -5,13 +5,9 @@
  * again), a long shell call cancelled with Esc while words are queued, and the TUI left with `/quit`.
  */
 import { type SeedingTui, startTmux, waitUntil } from "../../../certify-kit/tmux.ts";
-import {
-  messageText,
-  type RecordedMessage,
-  recordedMessages,
-  sessionFiles,
-  sessionIdOf,
-} from "./recorded.ts";
+import { type RecordedMessage, recordedMessages, sessionIdOf } from "./recorded.ts";
+import { sessionFiles } from "../locate.ts";
+import { contentText } from "../parts.ts";
 
 export interface GeminiTuiOptions {
   bin: string;
@@ -114,8 +110,10 @@ export async function startGeminiTui(opts: GeminiTuiOptions): Promise<GeminiTui>
  * after it, once one with text is recorded (a tool turn's first message holds only the call).
  */
 function answerAfter(messages: RecordedMessage[], prompt: string): string | undefined {
-  const asked = messages.findIndex((m) => m.type === "user" && messageText(m).includes(prompt));
+  const asked = messages.findIndex((m) => m.type === "user" && contentText(m.content).includes(prompt));
   if (asked < 0) return undefined;
-  const answers = messages.slice(asked + 1).filter((m) => m.type === "gemini" && messageText(m).trim());
-  return answers.at(-1) === undefined ? undefined : messageText(answers.at(-1)!).trim();
+  const answers = messages.slice(asked + 1).filter((m) =>
+    m.type === "gemini" && contentText(m.content).trim()
+  );
+  return answers.at(-1) === undefined ? undefined : contentText(answers.at(-1)!.content).trim();
 }
