@@ -24,6 +24,7 @@ import { type LoggedMessage, LogReplay, type ReplayedLog } from "./replay.ts";
 import {
   callBlock,
   contentText,
+  CONTEXT_START,
   functionResponse,
   partBlock,
   partsOf,
@@ -35,9 +36,6 @@ import {
 } from "./parts.ts";
 
 const HARNESS = "gemini-cli";
-
-/** The CLI's own first user message of every run, and hook output: harness context, not the user's words. */
-const CONTEXT_START = /^\s*<(?:session_context|hook_context)>/;
 
 /**
  * The version whose schema describes a legacy whole-session `.json`: the newest checked to write one (later

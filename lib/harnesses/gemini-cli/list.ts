@@ -16,15 +16,14 @@ import { isObject, optStr } from "../../io/json.ts";
 import { geminiStore } from "./home.ts";
 import { projectPathOf, projectsBySlug, sessionFiles } from "./locate.ts";
 import { LogReplay, type ReplayedLog } from "./replay.ts";
-import { contentText } from "./parts.ts";
+import { contentText, CONTEXT_START } from "./parts.ts";
 
 const HARNESS = "gemini-cli";
 
 /** What the CLI never takes for the user's words (isIgnoredUserContent): commands, its own context blocks. */
 export function isIgnoredUserText(text: string): boolean {
   const t = text.trim();
-  return !t || t.startsWith("/") || t.startsWith("?") || t.startsWith("<session_context>") ||
-    t.startsWith("<hook_context>");
+  return !t || t.startsWith("/") || t.startsWith("?") || CONTEXT_START.test(t);
 }
 
 /** The log of a session file replayed (a legacy `.json` read whole). */

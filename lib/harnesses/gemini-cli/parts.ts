@@ -22,6 +22,9 @@ export function partsOf(content: unknown): unknown[] {
   return Array.isArray(content) ? content : [content];
 }
 
+/** The CLI's own first user message of every run, and hook output: harness context, not the user's words. */
+export const CONTEXT_START = /^\s*<(?:session_context|hook_context)>/;
+
 /** A part's text (a bare string is a text part). */
 export const partText = (part: unknown): string | undefined =>
   typeof part === "string" ? part : isObject(part) && typeof part.text === "string" ? part.text : undefined;
