@@ -91,6 +91,15 @@ const HARNESSES: Record<string, HarnessSpec> = {
     wrapperName: "gemini",
     versionArgs: ["--version"],
   },
+  // One native (Bun-compiled) binary per platform in `opencode-<platform>`, bin `bin/opencode`.
+  opencode: {
+    kind: "npm-native",
+    npmPackage: "opencode-ai",
+    nativePackage: (key) => `opencode-${key}`,
+    nativeBin: (key) => (key.startsWith("win32") ? "bin/opencode.exe" : "bin/opencode"),
+    wrapperName: "opencode",
+    versionArgs: ["--version"],
+  },
   // Hermes Agent from PyPI into a private venv; `extras` (e.g. "messaging" for the gateway) get their own venv.
   hermes: {
     kind: "pip",
