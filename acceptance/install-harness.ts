@@ -12,7 +12,7 @@
 // program, run by node. For those the install gets a small `bin/<name>` shell wrapper that execs the node
 // found on PATH at install time on that file (exec, so signals sent to the returned pid reach node itself).
 //
-// Node harnesses with no native binary at all (Gemini CLI) get the same wrapper around their bundled entry.
+// Node harnesses with no native binary at all (Gemini CLI, Pi) get the same wrapper around their bundled entry.
 //
 // PyPI harnesses (Hermes Agent) go into a private Python venv instead (acceptance/python-venv.ts).
 //
@@ -98,6 +98,15 @@ const HARNESSES: Record<string, HarnessSpec> = {
     nativePackage: (key) => `opencode-${key}`,
     nativeBin: (key) => (key.startsWith("win32") ? "bin/opencode.exe" : "bin/opencode"),
     wrapperName: "opencode",
+    versionArgs: ["--version"],
+  },
+  // Node only: `pi` is `dist/cli.js` (ESM; engines node >= 20.6); its optional dependencies (clipboard
+  // prebuilds) need no install script.
+  pi: {
+    kind: "npm-native",
+    npmPackage: "@mariozechner/pi-coding-agent",
+    jsEntry: "dist/cli.js",
+    wrapperName: "pi",
     versionArgs: ["--version"],
   },
   // Hermes Agent from PyPI into a private venv; `extras` (e.g. "messaging" for the gateway) get their own venv.
@@ -187,7 +196,9 @@ function specOf(name: string): HarnessSpec {
 function installNpmNative(name: string, spec: NpmNativeHarness, version: string): string {
   const dir = harnessDir(name, version);
   const reused = findRunnable(dir, spec);
-  if (reused !== undefined && existsSync(join(dir, MARKER)) && reportsVersion(reused, spec, version)) {
+  if (
+    reused !== undefined && existsSync(join(dir, MARKER)) && reportsVersion(reused, spec.versionArgs, version)
+  ) {
     return reused;
   }
   // Install into a scratch dir and rename, so an interrupted install never looks finished.
@@ -201,7 +212,9 @@ function installNpmNative(name: string, spec: NpmNativeHarness, version: string)
   if (bin === undefined) {
     throw new Error(`${spec.npmPackage}@${version}: no native binary for ${platformKeys()} and no JS entry`);
   }
-  if (!reportsVersion(bin, spec, version)) throw new Error(`${bin} does not report version ${version}`);
+  if (!reportsVersion(bin, spec.versionArgs, version)) {
+    throw new Error(`${bin} does not report version ${version}`);
+  }
   writeFileSync(join(scratch, MARKER), `${spec.npmPackage}@${version}\n`);
   rmSync(dir, { recursive: true, force: true });
   renameSync(scratch, dir);
@@ -307,9 +320,11 @@ function findNativeBin(prefix: string, spec: NpmNativeHarness): string | undefin
   return undefined;
 }
 
-function reportsVersion(bin: string, spec: NpmNativeHarness, version: string): boolean {
-  const r = spawnSync(bin, spec.versionArgs, { encoding: "utf8", timeout: 60_000 });
-  return r.status === 0 && (r.stdout ?? "").split(/\s+/).includes(version);
+// Either stream: Pi prints its version on stderr when stdin is no terminal (it hands stdout to the answer of
+// a print-mode run, and treats any run without a terminal as one).
+export function reportsVersion(bin: string, versionArgs: string[], version: string): boolean {
+  const r = spawnSync(bin, versionArgs, { encoding: "utf8", timeout: 60_000 });
+  return r.status === 0 && `${r.stdout ?? ""} ${r.stderr ?? ""}`.split(/\s+/).includes(version);
 }
 
 async function main(argv: string[]): Promise<void> {
