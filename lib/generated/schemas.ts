@@ -82,6 +82,16 @@ import s78 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with {
 import s79 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
 import s80 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
 import s81 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
+import s82 from "../../schemas/pi/0.73.1/branch_summary.schema.json" with { type: "json" };
+import s83 from "../../schemas/pi/0.73.1/compaction.schema.json" with { type: "json" };
+import s84 from "../../schemas/pi/0.73.1/custom.schema.json" with { type: "json" };
+import s85 from "../../schemas/pi/0.73.1/custom_message.schema.json" with { type: "json" };
+import s86 from "../../schemas/pi/0.73.1/label.schema.json" with { type: "json" };
+import s87 from "../../schemas/pi/0.73.1/message.schema.json" with { type: "json" };
+import s88 from "../../schemas/pi/0.73.1/model_change.schema.json" with { type: "json" };
+import s89 from "../../schemas/pi/0.73.1/session.schema.json" with { type: "json" };
+import s90 from "../../schemas/pi/0.73.1/session_info.schema.json" with { type: "json" };
+import s91 from "../../schemas/pi/0.73.1/thinking_level_change.schema.json" with { type: "json" };
 
 /** Every embedded schema, grouped by harness and the harness version it describes. */
 export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Record<string, object> }[] = [
@@ -188,5 +198,17 @@ export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Reco
     "messages-row": s79,
     "sessions-row": s80,
     "snapshot": s81,
+  } },
+  { harness: "pi", version: "0.73.1", records: {
+    "branch_summary": s82,
+    "compaction": s83,
+    "custom": s84,
+    "custom_message": s85,
+    "label": s86,
+    "message": s87,
+    "model_change": s88,
+    "session": s89,
+    "session_info": s90,
+    "thinking_level_change": s91,
   } },
 ];
