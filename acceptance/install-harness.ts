@@ -100,6 +100,16 @@ const HARNESSES: Record<string, HarnessSpec> = {
     wrapperName: "opencode",
     versionArgs: ["--version"],
   },
+  // One native binary per platform in `@github/copilot-<os>-<cpu>` (musl Linux: `linuxmusl-<cpu>`), bin
+  // `copilot`; the wrapper package holds only the loader that picks it (its `schemas/` left it after 1.0.12).
+  "copilot-cli": {
+    kind: "npm-native",
+    npmPackage: "@github/copilot",
+    nativePackage: (key) => `@github/copilot-${key.replace(/^linux-(\w+)-musl$/, "linuxmusl-$1")}`,
+    nativeBin: (key) => (key.startsWith("win32") ? "copilot.exe" : "copilot"),
+    wrapperName: "copilot",
+    versionArgs: ["--version"],
+  },
   // Hermes Agent from PyPI into a private venv; `extras` (e.g. "messaging" for the gateway) get their own venv.
   hermes: {
     kind: "pip",
@@ -307,9 +317,11 @@ function findNativeBin(prefix: string, spec: NpmNativeHarness): string | undefin
   return undefined;
 }
 
+/** The output names `version` as a word of its own; a sentence's full stop after it counts too (Copilot CLI). */
 function reportsVersion(bin: string, spec: NpmNativeHarness, version: string): boolean {
   const r = spawnSync(bin, spec.versionArgs, { encoding: "utf8", timeout: 60_000 });
-  return r.status === 0 && (r.stdout ?? "").split(/\s+/).includes(version);
+  return r.status === 0 &&
+    (r.stdout ?? "").split(/\s+/).some((word) => word === version || word === `${version}.`);
 }
 
 async function main(argv: string[]): Promise<void> {
