@@ -101,7 +101,7 @@ const HARNESSES: Record<string, HarnessSpec> = {
     versionArgs: ["--version"],
   },
   // One native binary per platform in `@github/copilot-<os>-<cpu>` (musl Linux: `linuxmusl-<cpu>`), bin
-  // `copilot`; the wrapper package holds only the loader that picks it (its `schemas/` left it after 1.0.12).
+  // `copilot`; the wrapper package holds only the loader that picks it (1.0.12 still shipped `schemas/`; 1.0.92 no longer).
   "copilot-cli": {
     kind: "npm-native",
     npmPackage: "@github/copilot",
