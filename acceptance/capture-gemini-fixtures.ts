@@ -533,7 +533,7 @@ function sessionIdOf(file: string): string {
 }
 
 /** Every process below `pid` (one pass over /proc: parent links, then a walk down). */
-function descendants(pid: number): { pid: number; cmdline: string }[] {
+export function descendants(pid: number): { pid: number; cmdline: string }[] {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -563,7 +563,7 @@ function descendants(pid: number): { pid: number; cmdline: string }[] {
 }
 
 /** Runs the binary to its end without blocking: the fake server answers from this same event loop. */
-function runBin(
+export function runBin(
   bin: string,
   cwd: string,
   env: Record<string, string>,

@@ -109,6 +109,16 @@ const HARNESSES: Record<string, HarnessSpec> = {
     wrapperName: "pi",
     versionArgs: ["--version"],
   },
+  // One native binary per platform in `@github/copilot-<os>-<cpu>` (musl Linux: `linuxmusl-<cpu>`), bin
+  // `copilot`; the wrapper package holds only the loader that picks it (1.0.12 still shipped `schemas/`; 1.0.92 no longer).
+  "copilot-cli": {
+    kind: "npm-native",
+    npmPackage: "@github/copilot",
+    nativePackage: (key) => `@github/copilot-${key.replace(/^linux-(\w+)-musl$/, "linuxmusl-$1")}`,
+    nativeBin: (key) => (key.startsWith("win32") ? "copilot.exe" : "copilot"),
+    wrapperName: "copilot",
+    versionArgs: ["--version"],
+  },
   // Hermes Agent from PyPI into a private venv; `extras` (e.g. "messaging" for the gateway) get their own venv.
   hermes: {
     kind: "pip",
@@ -321,10 +331,14 @@ function findNativeBin(prefix: string, spec: NpmNativeHarness): string | undefin
 }
 
 // Either stream: Pi prints its version on stderr when stdin is no terminal (it hands stdout to the answer of
-// a print-mode run, and treats any run without a terminal as one).
+// a print-mode run, and treats any run without a terminal as one). The version is a word of its own; a
+// sentence's full stop after it counts too (Copilot CLI).
 export function reportsVersion(bin: string, versionArgs: string[], version: string): boolean {
   const r = spawnSync(bin, versionArgs, { encoding: "utf8", timeout: 60_000 });
-  return r.status === 0 && `${r.stdout ?? ""} ${r.stderr ?? ""}`.split(/\s+/).includes(version);
+  return r.status === 0 &&
+    `${r.stdout ?? ""} ${r.stderr ?? ""}`.split(/\s+/).some((word) =>
+      word === version || word === `${version}.`
+    );
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -47,17 +47,39 @@ function schemaFiles(): SchemaFile[] {
 
 async function typesFor(files: SchemaFile[]): Promise<string> {
   const parts = [BANNER];
+  const declared = new Set<string>();
   for (const f of files) {
     const schema = JSON.parse(readFileSync(f.path, "utf8")) as JSONSchema;
-    parts.push(
-      await compile(schema, String(schema.title ?? f.kind), {
-        bannerComment: "",
-        format: true,
-        cwd: dirname(f.path),
-      }),
-    );
+    const compiled = await compile(schema, String(schema.title ?? f.kind), {
+      bannerComment: "",
+      format: true,
+      cwd: dirname(f.path),
+    });
+    parts.push(withoutRedeclarations(compiled, declared));
   }
   return parts.join("\n");
+}
+
+/**
+ * A version's schemas that share definitions (Copilot CLI's, one file per event type cut from one schema whose
+ * definition names are unique) each declare them: a name an earlier file of the version declared is left out.
+ * Which it is cannot be checked word for word: the compiler numbers the inline types nested in it per file.
+ */
+function withoutRedeclarations(compiled: string, declared: Set<string>): string {
+  // Top-level declarations start at column 0 (`export ...`), each with the doc comment above it.
+  const blocks = compiled.split(/\n(?=\/\*\*|export )/).reduce<string[]>((out, block) => {
+    const previous = out.at(-1);
+    if (previous !== undefined && !/^export /m.test(previous)) out[out.length - 1] = `${previous}\n${block}`;
+    else out.push(block);
+    return out;
+  }, []);
+  return blocks.filter((block) => {
+    const name = /^export (?:type|interface|const|enum) (\w+)/m.exec(block)?.[1];
+    if (name === undefined) return true;
+    if (declared.has(name)) return false;
+    declared.add(name);
+    return true;
+  }).join("\n");
 }
 
 function indexFor(files: SchemaFile[]): string {
@@ -101,6 +123,20 @@ function validatorsFor(harness: string, files: SchemaFile[]): string {
       strict: false,
       discriminator: true,
       validateSchema: false,
+      // String lengths in UTF-16 units: counting code points needs Ajv's runtime (ucs2length) in the standalone
+      // code, and the only length bounds (Copilot CLI's, `minLength: 1` and the like) do not hinge on the count.
+      unicode: false,
+      // Ajv calls the option deprecated on every run; chosen on purpose above, so that one warning is dropped.
+      logger: {
+        log: console.log,
+        warn: (...args: unknown[]) => {
+          if (!String(args[0]).startsWith("DEPRECATED: option unicode")) console.warn(...args);
+        },
+        error: console.error,
+      },
+      // Formats a schema names (Copilot CLI's) are not checked: a record is drift by its shape, not by whether an
+      // id is a well-formed UUID. Named here, Ajv ignores them without a warning per use.
+      formats: { uuid: true, "date-time": true, duration: true },
       code: { source: true, esm: false, optimize: true },
     });
     const kinds: Record<string, string> = {};

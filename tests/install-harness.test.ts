@@ -28,3 +28,10 @@ test("an executable naming another version, or failing, does not report the pin"
   assert.equal(reportsVersion(fakeBinary("echo 0.73.10 >&2"), ["--version"], "0.73.1"), false);
   assert.equal(reportsVersion(fakeBinary("echo 0.73.1; exit 1"), ["--version"], "0.73.1"), false);
 });
+
+test("a version printed at the end of a sentence, its full stop after it, is reported", () => {
+  assert.equal(
+    reportsVersion(fakeBinary("echo 'GitHub Copilot CLI 1.0.102.'"), ["--version"], "1.0.102"),
+    true,
+  );
+});

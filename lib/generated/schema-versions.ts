@@ -5,6 +5,7 @@
 export const SCHEMA_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   "claude-code": ["1.0.128", "2.1.328", "2.1.332"],
   "codex": ["0.147.0", "0.169.0", "0.171.0"],
+  "copilot-cli": ["1.0.102"],
   "gemini-cli": ["0.36.0", "0.51.0", "0.61.0"],
   "hermes": ["0.14.0", "0.19.0"],
   "pi": ["0.73.1"],

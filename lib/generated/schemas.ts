@@ -63,35 +63,198 @@ import s59 from "../../schemas/codex/0.171.0/threads-row.schema.json" with { typ
 import s60 from "../../schemas/codex/0.171.0/token_usage_record.schema.json" with { type: "json" };
 import s61 from "../../schemas/codex/0.171.0/turn_context.schema.json" with { type: "json" };
 import s62 from "../../schemas/codex/0.171.0/world_state.schema.json" with { type: "json" };
-import s63 from "../../schemas/gemini-cli/0.36.0/session.schema.json" with { type: "json" };
-import s64 from "../../schemas/gemini-cli/0.51.0/message.schema.json" with { type: "json" };
-import s65 from "../../schemas/gemini-cli/0.51.0/metadata.schema.json" with { type: "json" };
-import s66 from "../../schemas/gemini-cli/0.51.0/rewind.schema.json" with { type: "json" };
-import s67 from "../../schemas/gemini-cli/0.51.0/set.schema.json" with { type: "json" };
-import s68 from "../../schemas/gemini-cli/0.61.0/message.schema.json" with { type: "json" };
-import s69 from "../../schemas/gemini-cli/0.61.0/metadata.schema.json" with { type: "json" };
-import s70 from "../../schemas/gemini-cli/0.61.0/rewind.schema.json" with { type: "json" };
-import s71 from "../../schemas/gemini-cli/0.61.0/set.schema.json" with { type: "json" };
-import s72 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
-import s73 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
-import s74 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
-import s75 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
-import s76 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
-import s77 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
-import s78 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
-import s79 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
-import s80 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
-import s81 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
-import s82 from "../../schemas/pi/0.73.1/branch_summary.schema.json" with { type: "json" };
-import s83 from "../../schemas/pi/0.73.1/compaction.schema.json" with { type: "json" };
-import s84 from "../../schemas/pi/0.73.1/custom.schema.json" with { type: "json" };
-import s85 from "../../schemas/pi/0.73.1/custom_message.schema.json" with { type: "json" };
-import s86 from "../../schemas/pi/0.73.1/label.schema.json" with { type: "json" };
-import s87 from "../../schemas/pi/0.73.1/message.schema.json" with { type: "json" };
-import s88 from "../../schemas/pi/0.73.1/model_change.schema.json" with { type: "json" };
-import s89 from "../../schemas/pi/0.73.1/session.schema.json" with { type: "json" };
-import s90 from "../../schemas/pi/0.73.1/session_info.schema.json" with { type: "json" };
-import s91 from "../../schemas/pi/0.73.1/thinking_level_change.schema.json" with { type: "json" };
+import s63 from "../../schemas/copilot-cli/1.0.102/abort.schema.json" with { type: "json" };
+import s64 from "../../schemas/copilot-cli/1.0.102/agent.interrupted.schema.json" with { type: "json" };
+import s65 from "../../schemas/copilot-cli/1.0.102/assistant.fusion_phase_activity.schema.json" with { type: "json" };
+import s66 from "../../schemas/copilot-cli/1.0.102/assistant.fusion_phase_completed.schema.json" with { type: "json" };
+import s67 from "../../schemas/copilot-cli/1.0.102/assistant.fusion_phase_failed.schema.json" with { type: "json" };
+import s68 from "../../schemas/copilot-cli/1.0.102/assistant.fusion_phase_started.schema.json" with { type: "json" };
+import s69 from "../../schemas/copilot-cli/1.0.102/assistant.idle.schema.json" with { type: "json" };
+import s70 from "../../schemas/copilot-cli/1.0.102/assistant.intent.schema.json" with { type: "json" };
+import s71 from "../../schemas/copilot-cli/1.0.102/assistant.message.schema.json" with { type: "json" };
+import s72 from "../../schemas/copilot-cli/1.0.102/assistant.message_delta.schema.json" with { type: "json" };
+import s73 from "../../schemas/copilot-cli/1.0.102/assistant.message_start.schema.json" with { type: "json" };
+import s74 from "../../schemas/copilot-cli/1.0.102/assistant.reasoning.schema.json" with { type: "json" };
+import s75 from "../../schemas/copilot-cli/1.0.102/assistant.reasoning_delta.schema.json" with { type: "json" };
+import s76 from "../../schemas/copilot-cli/1.0.102/assistant.server_tool_progress.schema.json" with { type: "json" };
+import s77 from "../../schemas/copilot-cli/1.0.102/assistant.streaming_delta.schema.json" with { type: "json" };
+import s78 from "../../schemas/copilot-cli/1.0.102/assistant.tool_call_delta.schema.json" with { type: "json" };
+import s79 from "../../schemas/copilot-cli/1.0.102/assistant.turn_end.schema.json" with { type: "json" };
+import s80 from "../../schemas/copilot-cli/1.0.102/assistant.turn_retry.schema.json" with { type: "json" };
+import s81 from "../../schemas/copilot-cli/1.0.102/assistant.turn_start.schema.json" with { type: "json" };
+import s82 from "../../schemas/copilot-cli/1.0.102/assistant.usage.schema.json" with { type: "json" };
+import s83 from "../../schemas/copilot-cli/1.0.102/auto_mode_switch.completed.schema.json" with { type: "json" };
+import s84 from "../../schemas/copilot-cli/1.0.102/auto_mode_switch.requested.schema.json" with { type: "json" };
+import s85 from "../../schemas/copilot-cli/1.0.102/capabilities.changed.schema.json" with { type: "json" };
+import s86 from "../../schemas/copilot-cli/1.0.102/command.completed.schema.json" with { type: "json" };
+import s87 from "../../schemas/copilot-cli/1.0.102/command.execute.schema.json" with { type: "json" };
+import s88 from "../../schemas/copilot-cli/1.0.102/command.queued.schema.json" with { type: "json" };
+import s89 from "../../schemas/copilot-cli/1.0.102/commands.changed.schema.json" with { type: "json" };
+import s90 from "../../schemas/copilot-cli/1.0.102/elicitation.completed.schema.json" with { type: "json" };
+import s91 from "../../schemas/copilot-cli/1.0.102/elicitation.requested.schema.json" with { type: "json" };
+import s92 from "../../schemas/copilot-cli/1.0.102/exit_plan_mode.completed.schema.json" with { type: "json" };
+import s93 from "../../schemas/copilot-cli/1.0.102/exit_plan_mode.requested.schema.json" with { type: "json" };
+import s94 from "../../schemas/copilot-cli/1.0.102/external_tool.completed.schema.json" with { type: "json" };
+import s95 from "../../schemas/copilot-cli/1.0.102/external_tool.requested.schema.json" with { type: "json" };
+import s96 from "../../schemas/copilot-cli/1.0.102/hook.end.schema.json" with { type: "json" };
+import s97 from "../../schemas/copilot-cli/1.0.102/hook.progress.schema.json" with { type: "json" };
+import s98 from "../../schemas/copilot-cli/1.0.102/hook.start.schema.json" with { type: "json" };
+import s99 from "../../schemas/copilot-cli/1.0.102/human_response.recorded.schema.json" with { type: "json" };
+import s100 from "../../schemas/copilot-cli/1.0.102/mcp.headers_refresh_completed.schema.json" with { type: "json" };
+import s101 from "../../schemas/copilot-cli/1.0.102/mcp.headers_refresh_required.schema.json" with { type: "json" };
+import s102 from "../../schemas/copilot-cli/1.0.102/mcp.oauth_completed.schema.json" with { type: "json" };
+import s103 from "../../schemas/copilot-cli/1.0.102/mcp.oauth_recovery_completed.schema.json" with { type: "json" };
+import s104 from "../../schemas/copilot-cli/1.0.102/mcp.oauth_required.schema.json" with { type: "json" };
+import s105 from "../../schemas/copilot-cli/1.0.102/mcp.prompts.list_changed.schema.json" with { type: "json" };
+import s106 from "../../schemas/copilot-cli/1.0.102/mcp.resources.list_changed.schema.json" with { type: "json" };
+import s107 from "../../schemas/copilot-cli/1.0.102/mcp.tools.list_changed.schema.json" with { type: "json" };
+import s108 from "../../schemas/copilot-cli/1.0.102/mcp_app.tool_call_complete.schema.json" with { type: "json" };
+import s109 from "../../schemas/copilot-cli/1.0.102/model.call_failure.schema.json" with { type: "json" };
+import s110 from "../../schemas/copilot-cli/1.0.102/model.call_final_result.schema.json" with { type: "json" };
+import s111 from "../../schemas/copilot-cli/1.0.102/model.call_finished.schema.json" with { type: "json" };
+import s112 from "../../schemas/copilot-cli/1.0.102/model.call_start.schema.json" with { type: "json" };
+import s113 from "../../schemas/copilot-cli/1.0.102/pending_messages.modified.schema.json" with { type: "json" };
+import s114 from "../../schemas/copilot-cli/1.0.102/permission.assentDetected.schema.json" with { type: "json" };
+import s115 from "../../schemas/copilot-cli/1.0.102/permission.carriedForward.schema.json" with { type: "json" };
+import s116 from "../../schemas/copilot-cli/1.0.102/permission.completed.schema.json" with { type: "json" };
+import s117 from "../../schemas/copilot-cli/1.0.102/permission.contextualAuthorization.schema.json" with { type: "json" };
+import s118 from "../../schemas/copilot-cli/1.0.102/permission.messageAuthorization.schema.json" with { type: "json" };
+import s119 from "../../schemas/copilot-cli/1.0.102/permission.messageAuthorizationDegraded.schema.json" with { type: "json" };
+import s120 from "../../schemas/copilot-cli/1.0.102/permission.messageAuthorizationRead.schema.json" with { type: "json" };
+import s121 from "../../schemas/copilot-cli/1.0.102/permission.requested.schema.json" with { type: "json" };
+import s122 from "../../schemas/copilot-cli/1.0.102/prompt_cache_break.schema.json" with { type: "json" };
+import s123 from "../../schemas/copilot-cli/1.0.102/sampling.completed.schema.json" with { type: "json" };
+import s124 from "../../schemas/copilot-cli/1.0.102/sampling.requested.schema.json" with { type: "json" };
+import s125 from "../../schemas/copilot-cli/1.0.102/sandbox.decision.schema.json" with { type: "json" };
+import s126 from "../../schemas/copilot-cli/1.0.102/session.auto_mode_resolved.schema.json" with { type: "json" };
+import s127 from "../../schemas/copilot-cli/1.0.102/session.auto_tier_recommendation.schema.json" with { type: "json" };
+import s128 from "../../schemas/copilot-cli/1.0.102/session.auto_tier_switch_failed.schema.json" with { type: "json" };
+import s129 from "../../schemas/copilot-cli/1.0.102/session.autopilot_objective_changed.schema.json" with { type: "json" };
+import s130 from "../../schemas/copilot-cli/1.0.102/session.autopilot_stopped.schema.json" with { type: "json" };
+import s131 from "../../schemas/copilot-cli/1.0.102/session.background_tasks_changed.schema.json" with { type: "json" };
+import s132 from "../../schemas/copilot-cli/1.0.102/session.binary_asset.schema.json" with { type: "json" };
+import s133 from "../../schemas/copilot-cli/1.0.102/session.canvas.closed.schema.json" with { type: "json" };
+import s134 from "../../schemas/copilot-cli/1.0.102/session.canvas.opened.schema.json" with { type: "json" };
+import s135 from "../../schemas/copilot-cli/1.0.102/session.canvas.recorded.schema.json" with { type: "json" };
+import s136 from "../../schemas/copilot-cli/1.0.102/session.canvas.registry_changed.schema.json" with { type: "json" };
+import s137 from "../../schemas/copilot-cli/1.0.102/session.canvas.removed.schema.json" with { type: "json" };
+import s138 from "../../schemas/copilot-cli/1.0.102/session.canvas.unavailable.schema.json" with { type: "json" };
+import s139 from "../../schemas/copilot-cli/1.0.102/session.compaction_complete.schema.json" with { type: "json" };
+import s140 from "../../schemas/copilot-cli/1.0.102/session.compaction_start.schema.json" with { type: "json" };
+import s141 from "../../schemas/copilot-cli/1.0.102/session.completion_receipt.schema.json" with { type: "json" };
+import s142 from "../../schemas/copilot-cli/1.0.102/session.context_changed.schema.json" with { type: "json" };
+import s143 from "../../schemas/copilot-cli/1.0.102/session.context_cleared.schema.json" with { type: "json" };
+import s144 from "../../schemas/copilot-cli/1.0.102/session.custom_agents_updated.schema.json" with { type: "json" };
+import s145 from "../../schemas/copilot-cli/1.0.102/session.custom_notification.schema.json" with { type: "json" };
+import s146 from "../../schemas/copilot-cli/1.0.102/session.error.schema.json" with { type: "json" };
+import s147 from "../../schemas/copilot-cli/1.0.102/session.extensions.attachments_pushed.schema.json" with { type: "json" };
+import s148 from "../../schemas/copilot-cli/1.0.102/session.extensions_loaded.schema.json" with { type: "json" };
+import s149 from "../../schemas/copilot-cli/1.0.102/session.fusion_change_checkpoint.schema.json" with { type: "json" };
+import s150 from "../../schemas/copilot-cli/1.0.102/session.fusion_commit_started.schema.json" with { type: "json" };
+import s151 from "../../schemas/copilot-cli/1.0.102/session.fusion_completed.schema.json" with { type: "json" };
+import s152 from "../../schemas/copilot-cli/1.0.102/session.fusion_handoff.schema.json" with { type: "json" };
+import s153 from "../../schemas/copilot-cli/1.0.102/session.fusion_resolved.schema.json" with { type: "json" };
+import s154 from "../../schemas/copilot-cli/1.0.102/session.fusion_route_failed.schema.json" with { type: "json" };
+import s155 from "../../schemas/copilot-cli/1.0.102/session.fusion_route_started.schema.json" with { type: "json" };
+import s156 from "../../schemas/copilot-cli/1.0.102/session.handoff.schema.json" with { type: "json" };
+import s157 from "../../schemas/copilot-cli/1.0.102/session.idle.schema.json" with { type: "json" };
+import s158 from "../../schemas/copilot-cli/1.0.102/session.indexed_search.schema.json" with { type: "json" };
+import s159 from "../../schemas/copilot-cli/1.0.102/session.info.schema.json" with { type: "json" };
+import s160 from "../../schemas/copilot-cli/1.0.102/session.managed_plugin_progress.schema.json" with { type: "json" };
+import s161 from "../../schemas/copilot-cli/1.0.102/session.managed_settings_enforced.schema.json" with { type: "json" };
+import s162 from "../../schemas/copilot-cli/1.0.102/session.managed_settings_resolved.schema.json" with { type: "json" };
+import s163 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_needs_reconnect.schema.json" with { type: "json" };
+import s164 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_removed.schema.json" with { type: "json" };
+import s165 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_status_changed.schema.json" with { type: "json" };
+import s166 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_tools_loaded.schema.json" with { type: "json" };
+import s167 from "../../schemas/copilot-cli/1.0.102/session.mcp_servers_loaded.schema.json" with { type: "json" };
+import s168 from "../../schemas/copilot-cli/1.0.102/session.memory_changed.schema.json" with { type: "json" };
+import s169 from "../../schemas/copilot-cli/1.0.102/session.mode_changed.schema.json" with { type: "json" };
+import s170 from "../../schemas/copilot-cli/1.0.102/session.mode_notice_delivered.schema.json" with { type: "json" };
+import s171 from "../../schemas/copilot-cli/1.0.102/session.model_change.schema.json" with { type: "json" };
+import s172 from "../../schemas/copilot-cli/1.0.102/session.model_deselected.schema.json" with { type: "json" };
+import s173 from "../../schemas/copilot-cli/1.0.102/session.permission_recovery.schema.json" with { type: "json" };
+import s174 from "../../schemas/copilot-cli/1.0.102/session.permissions_changed.schema.json" with { type: "json" };
+import s175 from "../../schemas/copilot-cli/1.0.102/session.plan_changed.schema.json" with { type: "json" };
+import s176 from "../../schemas/copilot-cli/1.0.102/session.quota_observation.schema.json" with { type: "json" };
+import s177 from "../../schemas/copilot-cli/1.0.102/session.remote_steerable_changed.schema.json" with { type: "json" };
+import s178 from "../../schemas/copilot-cli/1.0.102/session.request_body_compression_disabled.schema.json" with { type: "json" };
+import s179 from "../../schemas/copilot-cli/1.0.102/session.resume.schema.json" with { type: "json" };
+import s180 from "../../schemas/copilot-cli/1.0.102/session.schedule_cancelled.schema.json" with { type: "json" };
+import s181 from "../../schemas/copilot-cli/1.0.102/session.schedule_created.schema.json" with { type: "json" };
+import s182 from "../../schemas/copilot-cli/1.0.102/session.schedule_rearmed.schema.json" with { type: "json" };
+import s183 from "../../schemas/copilot-cli/1.0.102/session.session_limits_changed.schema.json" with { type: "json" };
+import s184 from "../../schemas/copilot-cli/1.0.102/session.shutdown.schema.json" with { type: "json" };
+import s185 from "../../schemas/copilot-cli/1.0.102/session.skills_loaded.schema.json" with { type: "json" };
+import s186 from "../../schemas/copilot-cli/1.0.102/session.snapshot_rewind.schema.json" with { type: "json" };
+import s187 from "../../schemas/copilot-cli/1.0.102/session.start.schema.json" with { type: "json" };
+import s188 from "../../schemas/copilot-cli/1.0.102/session.task_complete.schema.json" with { type: "json" };
+import s189 from "../../schemas/copilot-cli/1.0.102/session.title_changed.schema.json" with { type: "json" };
+import s190 from "../../schemas/copilot-cli/1.0.102/session.todos_changed.schema.json" with { type: "json" };
+import s191 from "../../schemas/copilot-cli/1.0.102/session.tools_updated.schema.json" with { type: "json" };
+import s192 from "../../schemas/copilot-cli/1.0.102/session.truncation.schema.json" with { type: "json" };
+import s193 from "../../schemas/copilot-cli/1.0.102/session.usage_checkpoint.schema.json" with { type: "json" };
+import s194 from "../../schemas/copilot-cli/1.0.102/session.usage_info.schema.json" with { type: "json" };
+import s195 from "../../schemas/copilot-cli/1.0.102/session.usage_record.schema.json" with { type: "json" };
+import s196 from "../../schemas/copilot-cli/1.0.102/session.warning.schema.json" with { type: "json" };
+import s197 from "../../schemas/copilot-cli/1.0.102/session.workspace_file_changed.schema.json" with { type: "json" };
+import s198 from "../../schemas/copilot-cli/1.0.102/session_limits_exhausted.completed.schema.json" with { type: "json" };
+import s199 from "../../schemas/copilot-cli/1.0.102/session_limits_exhausted.requested.schema.json" with { type: "json" };
+import s200 from "../../schemas/copilot-cli/1.0.102/skill.context_delivered.schema.json" with { type: "json" };
+import s201 from "../../schemas/copilot-cli/1.0.102/skill.context_delivered_ref.schema.json" with { type: "json" };
+import s202 from "../../schemas/copilot-cli/1.0.102/skill.invoked.schema.json" with { type: "json" };
+import s203 from "../../schemas/copilot-cli/1.0.102/skill.invoked_ref.schema.json" with { type: "json" };
+import s204 from "../../schemas/copilot-cli/1.0.102/subagent.completed.schema.json" with { type: "json" };
+import s205 from "../../schemas/copilot-cli/1.0.102/subagent.configured.schema.json" with { type: "json" };
+import s206 from "../../schemas/copilot-cli/1.0.102/subagent.deselected.schema.json" with { type: "json" };
+import s207 from "../../schemas/copilot-cli/1.0.102/subagent.failed.schema.json" with { type: "json" };
+import s208 from "../../schemas/copilot-cli/1.0.102/subagent.selected.schema.json" with { type: "json" };
+import s209 from "../../schemas/copilot-cli/1.0.102/subagent.started.schema.json" with { type: "json" };
+import s210 from "../../schemas/copilot-cli/1.0.102/system.message.schema.json" with { type: "json" };
+import s211 from "../../schemas/copilot-cli/1.0.102/system.notification.schema.json" with { type: "json" };
+import s212 from "../../schemas/copilot-cli/1.0.102/tool.execution_complete.schema.json" with { type: "json" };
+import s213 from "../../schemas/copilot-cli/1.0.102/tool.execution_partial_result.schema.json" with { type: "json" };
+import s214 from "../../schemas/copilot-cli/1.0.102/tool.execution_progress.schema.json" with { type: "json" };
+import s215 from "../../schemas/copilot-cli/1.0.102/tool.execution_start.schema.json" with { type: "json" };
+import s216 from "../../schemas/copilot-cli/1.0.102/tool.shell_output.schema.json" with { type: "json" };
+import s217 from "../../schemas/copilot-cli/1.0.102/tool.user_requested.schema.json" with { type: "json" };
+import s218 from "../../schemas/copilot-cli/1.0.102/tool_search.activated.schema.json" with { type: "json" };
+import s219 from "../../schemas/copilot-cli/1.0.102/ui.ephemeral_query.schema.json" with { type: "json" };
+import s220 from "../../schemas/copilot-cli/1.0.102/user.message.schema.json" with { type: "json" };
+import s221 from "../../schemas/copilot-cli/1.0.102/user_input.completed.schema.json" with { type: "json" };
+import s222 from "../../schemas/copilot-cli/1.0.102/user_input.requested.schema.json" with { type: "json" };
+import s223 from "../../schemas/copilot-cli/1.0.102/workflow.run_settled.schema.json" with { type: "json" };
+import s224 from "../../schemas/copilot-cli/1.0.102/workflow.run_started.schema.json" with { type: "json" };
+import s225 from "../../schemas/copilot-cli/1.0.102/workflow.run_updated.schema.json" with { type: "json" };
+import s226 from "../../schemas/gemini-cli/0.36.0/session.schema.json" with { type: "json" };
+import s227 from "../../schemas/gemini-cli/0.51.0/message.schema.json" with { type: "json" };
+import s228 from "../../schemas/gemini-cli/0.51.0/metadata.schema.json" with { type: "json" };
+import s229 from "../../schemas/gemini-cli/0.51.0/rewind.schema.json" with { type: "json" };
+import s230 from "../../schemas/gemini-cli/0.51.0/set.schema.json" with { type: "json" };
+import s231 from "../../schemas/gemini-cli/0.61.0/message.schema.json" with { type: "json" };
+import s232 from "../../schemas/gemini-cli/0.61.0/metadata.schema.json" with { type: "json" };
+import s233 from "../../schemas/gemini-cli/0.61.0/rewind.schema.json" with { type: "json" };
+import s234 from "../../schemas/gemini-cli/0.61.0/set.schema.json" with { type: "json" };
+import s235 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
+import s236 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
+import s237 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
+import s238 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
+import s239 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
+import s240 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
+import s241 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
+import s242 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
+import s243 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
+import s244 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
+import s245 from "../../schemas/pi/0.73.1/branch_summary.schema.json" with { type: "json" };
+import s246 from "../../schemas/pi/0.73.1/compaction.schema.json" with { type: "json" };
+import s247 from "../../schemas/pi/0.73.1/custom.schema.json" with { type: "json" };
+import s248 from "../../schemas/pi/0.73.1/custom_message.schema.json" with { type: "json" };
+import s249 from "../../schemas/pi/0.73.1/label.schema.json" with { type: "json" };
+import s250 from "../../schemas/pi/0.73.1/message.schema.json" with { type: "json" };
+import s251 from "../../schemas/pi/0.73.1/model_change.schema.json" with { type: "json" };
+import s252 from "../../schemas/pi/0.73.1/session.schema.json" with { type: "json" };
+import s253 from "../../schemas/pi/0.73.1/session_info.schema.json" with { type: "json" };
+import s254 from "../../schemas/pi/0.73.1/thinking_level_change.schema.json" with { type: "json" };
 
 /** Every embedded schema, grouped by harness and the harness version it describes. */
 export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Record<string, object> }[] = [
@@ -170,45 +333,210 @@ export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Reco
     "turn_context": s61,
     "world_state": s62,
   } },
+  { harness: "copilot-cli", version: "1.0.102", records: {
+    "abort": s63,
+    "agent.interrupted": s64,
+    "assistant.fusion_phase_activity": s65,
+    "assistant.fusion_phase_completed": s66,
+    "assistant.fusion_phase_failed": s67,
+    "assistant.fusion_phase_started": s68,
+    "assistant.idle": s69,
+    "assistant.intent": s70,
+    "assistant.message": s71,
+    "assistant.message_delta": s72,
+    "assistant.message_start": s73,
+    "assistant.reasoning": s74,
+    "assistant.reasoning_delta": s75,
+    "assistant.server_tool_progress": s76,
+    "assistant.streaming_delta": s77,
+    "assistant.tool_call_delta": s78,
+    "assistant.turn_end": s79,
+    "assistant.turn_retry": s80,
+    "assistant.turn_start": s81,
+    "assistant.usage": s82,
+    "auto_mode_switch.completed": s83,
+    "auto_mode_switch.requested": s84,
+    "capabilities.changed": s85,
+    "command.completed": s86,
+    "command.execute": s87,
+    "command.queued": s88,
+    "commands.changed": s89,
+    "elicitation.completed": s90,
+    "elicitation.requested": s91,
+    "exit_plan_mode.completed": s92,
+    "exit_plan_mode.requested": s93,
+    "external_tool.completed": s94,
+    "external_tool.requested": s95,
+    "hook.end": s96,
+    "hook.progress": s97,
+    "hook.start": s98,
+    "human_response.recorded": s99,
+    "mcp.headers_refresh_completed": s100,
+    "mcp.headers_refresh_required": s101,
+    "mcp.oauth_completed": s102,
+    "mcp.oauth_recovery_completed": s103,
+    "mcp.oauth_required": s104,
+    "mcp.prompts.list_changed": s105,
+    "mcp.resources.list_changed": s106,
+    "mcp.tools.list_changed": s107,
+    "mcp_app.tool_call_complete": s108,
+    "model.call_failure": s109,
+    "model.call_final_result": s110,
+    "model.call_finished": s111,
+    "model.call_start": s112,
+    "pending_messages.modified": s113,
+    "permission.assentDetected": s114,
+    "permission.carriedForward": s115,
+    "permission.completed": s116,
+    "permission.contextualAuthorization": s117,
+    "permission.messageAuthorization": s118,
+    "permission.messageAuthorizationDegraded": s119,
+    "permission.messageAuthorizationRead": s120,
+    "permission.requested": s121,
+    "prompt_cache_break": s122,
+    "sampling.completed": s123,
+    "sampling.requested": s124,
+    "sandbox.decision": s125,
+    "session.auto_mode_resolved": s126,
+    "session.auto_tier_recommendation": s127,
+    "session.auto_tier_switch_failed": s128,
+    "session.autopilot_objective_changed": s129,
+    "session.autopilot_stopped": s130,
+    "session.background_tasks_changed": s131,
+    "session.binary_asset": s132,
+    "session.canvas.closed": s133,
+    "session.canvas.opened": s134,
+    "session.canvas.recorded": s135,
+    "session.canvas.registry_changed": s136,
+    "session.canvas.removed": s137,
+    "session.canvas.unavailable": s138,
+    "session.compaction_complete": s139,
+    "session.compaction_start": s140,
+    "session.completion_receipt": s141,
+    "session.context_changed": s142,
+    "session.context_cleared": s143,
+    "session.custom_agents_updated": s144,
+    "session.custom_notification": s145,
+    "session.error": s146,
+    "session.extensions.attachments_pushed": s147,
+    "session.extensions_loaded": s148,
+    "session.fusion_change_checkpoint": s149,
+    "session.fusion_commit_started": s150,
+    "session.fusion_completed": s151,
+    "session.fusion_handoff": s152,
+    "session.fusion_resolved": s153,
+    "session.fusion_route_failed": s154,
+    "session.fusion_route_started": s155,
+    "session.handoff": s156,
+    "session.idle": s157,
+    "session.indexed_search": s158,
+    "session.info": s159,
+    "session.managed_plugin_progress": s160,
+    "session.managed_settings_enforced": s161,
+    "session.managed_settings_resolved": s162,
+    "session.mcp_server_needs_reconnect": s163,
+    "session.mcp_server_removed": s164,
+    "session.mcp_server_status_changed": s165,
+    "session.mcp_server_tools_loaded": s166,
+    "session.mcp_servers_loaded": s167,
+    "session.memory_changed": s168,
+    "session.mode_changed": s169,
+    "session.mode_notice_delivered": s170,
+    "session.model_change": s171,
+    "session.model_deselected": s172,
+    "session.permission_recovery": s173,
+    "session.permissions_changed": s174,
+    "session.plan_changed": s175,
+    "session.quota_observation": s176,
+    "session.remote_steerable_changed": s177,
+    "session.request_body_compression_disabled": s178,
+    "session.resume": s179,
+    "session.schedule_cancelled": s180,
+    "session.schedule_created": s181,
+    "session.schedule_rearmed": s182,
+    "session.session_limits_changed": s183,
+    "session.shutdown": s184,
+    "session.skills_loaded": s185,
+    "session.snapshot_rewind": s186,
+    "session.start": s187,
+    "session.task_complete": s188,
+    "session.title_changed": s189,
+    "session.todos_changed": s190,
+    "session.tools_updated": s191,
+    "session.truncation": s192,
+    "session.usage_checkpoint": s193,
+    "session.usage_info": s194,
+    "session.usage_record": s195,
+    "session.warning": s196,
+    "session.workspace_file_changed": s197,
+    "session_limits_exhausted.completed": s198,
+    "session_limits_exhausted.requested": s199,
+    "skill.context_delivered": s200,
+    "skill.context_delivered_ref": s201,
+    "skill.invoked": s202,
+    "skill.invoked_ref": s203,
+    "subagent.completed": s204,
+    "subagent.configured": s205,
+    "subagent.deselected": s206,
+    "subagent.failed": s207,
+    "subagent.selected": s208,
+    "subagent.started": s209,
+    "system.message": s210,
+    "system.notification": s211,
+    "tool.execution_complete": s212,
+    "tool.execution_partial_result": s213,
+    "tool.execution_progress": s214,
+    "tool.execution_start": s215,
+    "tool.shell_output": s216,
+    "tool.user_requested": s217,
+    "tool_search.activated": s218,
+    "ui.ephemeral_query": s219,
+    "user.message": s220,
+    "user_input.completed": s221,
+    "user_input.requested": s222,
+    "workflow.run_settled": s223,
+    "workflow.run_started": s224,
+    "workflow.run_updated": s225,
+  } },
   { harness: "gemini-cli", version: "0.36.0", records: {
-    "session": s63,
+    "session": s226,
   } },
   { harness: "gemini-cli", version: "0.51.0", records: {
-    "message": s64,
-    "metadata": s65,
-    "rewind": s66,
-    "set": s67,
+    "message": s227,
+    "metadata": s228,
+    "rewind": s229,
+    "set": s230,
   } },
   { harness: "gemini-cli", version: "0.61.0", records: {
-    "message": s68,
-    "metadata": s69,
-    "rewind": s70,
-    "set": s71,
+    "message": s231,
+    "metadata": s232,
+    "rewind": s233,
+    "set": s234,
   } },
   { harness: "hermes", version: "0.14.0", records: {
-    "messages-row": s72,
-    "sessions-row": s73,
-    "snapshot": s74,
-    "transcript-assistant": s75,
-    "transcript-session_meta": s76,
-    "transcript-tool": s77,
-    "transcript-user": s78,
+    "messages-row": s235,
+    "sessions-row": s236,
+    "snapshot": s237,
+    "transcript-assistant": s238,
+    "transcript-session_meta": s239,
+    "transcript-tool": s240,
+    "transcript-user": s241,
   } },
   { harness: "hermes", version: "0.19.0", records: {
-    "messages-row": s79,
-    "sessions-row": s80,
-    "snapshot": s81,
+    "messages-row": s242,
+    "sessions-row": s243,
+    "snapshot": s244,
   } },
   { harness: "pi", version: "0.73.1", records: {
-    "branch_summary": s82,
-    "compaction": s83,
-    "custom": s84,
-    "custom_message": s85,
-    "label": s86,
-    "message": s87,
-    "model_change": s88,
-    "session": s89,
-    "session_info": s90,
-    "thinking_level_change": s91,
+    "branch_summary": s245,
+    "compaction": s246,
+    "custom": s247,
+    "custom_message": s248,
+    "label": s249,
+    "message": s250,
+    "model_change": s251,
+    "session": s252,
+    "session_info": s253,
+    "thinking_level_change": s254,
   } },
 ];

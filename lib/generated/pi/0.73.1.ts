@@ -165,19 +165,6 @@ export interface PiUserMessage {
    */
   timestamp: number;
 }
-export interface PiTextContent {
-  type: "text";
-  text: string;
-  textSignature?: string;
-}
-export interface PiImageContent {
-  type: "image";
-  /**
-   * base64
-   */
-  data: string;
-  mimeType: string;
-}
 export interface PiAssistantMessage {
   role: "assistant";
   content: (PiTextContent | PiThinkingContent | PiToolCall)[];
