@@ -34,6 +34,7 @@ import {
 } from "../../store/sqlite.ts";
 import { inBatches, moveStaged } from "../../store/row-batches.ts";
 import { isLink } from "../../io/links.ts";
+import { startProgress } from "../../io/progress.ts";
 import type { KeyedRows } from "../../store/rows.ts";
 import { checkOpenCodeId } from "./ids.ts";
 import { knownSchema } from "./schema-version.ts";
@@ -290,9 +291,10 @@ async function insertSession(
       : [];
     const encoded = encodeOpenCode(planned.session, planned.options, planned.settings);
     const messages: StagedRow[] = [];
+    const step = startProgress(feedback, `preparing rows for ${database}`, "rows");
     const parts = await stageRows(db, "part", partRows(encoded.messages, messages), (n) => {
-      if (n % PROGRESS_ROWS === 0) feedback?.notice?.(`prepared ${n} parts for ${database}`);
-    });
+      if (n % PROGRESS_ROWS === 0) step.advance(n);
+    }).finally(() => step.finish());
     const stagedMessages = await stageRows(db, "message", messages);
     const replaced = await immediateTransaction(db, async () => {
       // Checked again under the write lock: a running OpenCode may have taken the id since planning.
