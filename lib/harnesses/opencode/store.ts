@@ -1,5 +1,6 @@
 import type { StoreAccess } from "../types.ts";
 import { RefusedError } from "../../errors.ts";
+import { planOpenCode } from "./register.ts";
 
 const notYet = (): never => {
   throw new RefusedError("OpenCode sessions cannot be read or written yet");
@@ -9,6 +10,6 @@ const notYet = (): never => {
 export const access: StoreAccess = {
   read: notYet,
   render: notYet,
-  plan: notYet,
+  plan: planOpenCode,
   configuredModel: () => undefined,
 };
