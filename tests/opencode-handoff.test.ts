@@ -95,10 +95,10 @@ test("a Claude Code session handed to OpenCode is listed by opencode session lis
   assert.equal(target.path, `${w.database}#${ID}`);
   assert.equal(
     target.resumeCommand,
-    `cd '${w.cwd}' && XDG_DATA_HOME=${join(w.root, "data")} opencode --session ${ID}`,
+    `cd '${w.cwd}' && OPENCODE_DB=${w.database} opencode --session ${ID}`,
   );
-  // The binary, in the directory, on that data folder (what the command's XDG_DATA_HOME says).
-  const env = { XDG_DATA_HOME: join(w.root, "data") };
+  // The binary, in the directory, on that database (what the command's OPENCODE_DB says).
+  const env = { OPENCODE_DB: w.database };
   const listed = await made.run(["session", "list"], w.cwd, env);
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout, new RegExp(ID));

@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import type { HomeSpec } from "../types.ts";
 
 /**
@@ -13,11 +12,3 @@ export const OPENCODE_HOME: HomeSpec = {
   folder: ".local/share/opencode",
   describe: "OpenCode data folder (the one holding opencode.db)",
 };
-
-/**
- * The database a release build keeps (`opencode.db`: the latest, beta and prod channels; a local or preview
- * build would keep `opencode-<channel>.db`, which no published package is).
- */
-export function openCodeDatabase(home: string): string {
-  return join(home, "opencode.db");
-}

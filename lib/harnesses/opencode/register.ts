@@ -36,10 +36,9 @@ import { inBatches, moveStaged } from "../../store/row-batches.ts";
 import { isLink } from "../../io/links.ts";
 import { startProgress } from "../../io/progress.ts";
 import type { KeyedRows } from "../../store/rows.ts";
-import { checkOpenCodeId } from "./ids.ts";
+import { checkOpenCodeSessionId } from "./ids.ts";
 import { knownSchema } from "./schema-version.ts";
-import { openCodeDatabase } from "./home.ts";
-import { resumeOpenCode } from "./resume.ts";
+import { openCodeDatabase, resumeOpenCode } from "./resume.ts";
 import { type EncodedMessage, encodeOpenCode, type EncodeSettings, type ModelRef } from "./encode.ts";
 
 /** The tables a session is rows of, with the columns the rows fill (1.18.33's). */
@@ -98,7 +97,7 @@ export function planOpenCode(
   home: string,
   force: boolean,
 ): HandoffPlan {
-  checkOpenCodeId(options.id);
+  checkOpenCodeSessionId(options.id);
   const database = openCodeDatabase(home);
   const model = chooseModel(session, options);
   const plan: PlanPreview = {
