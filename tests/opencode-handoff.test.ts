@@ -78,7 +78,7 @@ type Row = Record<string, unknown>;
 function rows(database: string, sql: string, ...params: string[]): Row[] {
   const db = new DatabaseSync(database, { readOnly: true });
   try {
-    return db.prepare(sql).all(...params) as Row[];
+    return (db.prepare(sql).all(...params) as Row[]).map((r) => ({ ...r }));
   } finally {
     db.close();
   }
@@ -256,4 +256,32 @@ test("a call left open is written running, as OpenCode leaves a call it was kill
   assert.deepEqual(closed.map((s) => [s.status, s.error, s.metadata]), [["error", INTERRUPTED_RESULT, {
     interrupted: true,
   }]]);
+});
+
+test("a directory inside a repository OpenCode knows goes to that repository's project, its path relative to the worktree", async () => {
+  const w = world();
+  const repo = join(w.root, "repo");
+  const cwd = join(repo, "packages", "app");
+  mkdirSync(cwd, { recursive: true });
+  const db = new DatabaseSync(w.database);
+  db.prepare(
+    "INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES (?, ?, 'git', 1, 1, '[]')",
+  )
+    .run("f4545c17afdbe3f960f8b275ce2277beb847177a", repo);
+  db.close();
+  const session = await readClaudeSession(SOURCE);
+  const plan = await planOpenCode(
+    session,
+    { id: ID, cwd, now: new Date(), stubOpenCalls: true, model: FAKE_MODEL },
+    w.home,
+    false,
+  );
+  await plan.commit({ force: false, backup: false, backupFolder: join(w.root, "backups") });
+  assert.deepEqual(rows(w.database, "SELECT project_id, directory, path FROM session WHERE id = ?", ID), [
+    { project_id: "f4545c17afdbe3f960f8b275ce2277beb847177a", directory: cwd, path: "packages/app" },
+  ]);
+  const roots = rows(w.database, "SELECT data FROM message WHERE session_id = ?", ID)
+    .map((m) => (JSON.parse(String(m.data)) as { path?: { root: string } }).path?.root)
+    .filter((root) => root !== undefined);
+  assert.ok(roots.length > 0 && roots.every((root) => root === repo), JSON.stringify(roots));
 });
