@@ -1,14 +1,23 @@
+/**
+ * OpenCode's store: everything that finds, reads or writes `opencode.db`, around the pure codec (codec.ts).
+ *
+ *   list    list.ts      every conversation of the database, titled and dated as OpenCode lists them
+ *   read    read.ts      a session's rows (rows.ts), decoded (decode.ts)
+ *   plan    register.ts  the rows (encode.ts) for the database's schema, as a plan value whose commit() inserts
+ *                        them in one transaction
+ */
 import type { StoreAccess } from "../types.ts";
 import { RefusedError } from "../../errors.ts";
+import { readOpenCodeSession } from "./read.ts";
 import { planOpenCode } from "./register.ts";
 
 const notYet = (): never => {
-  throw new RefusedError("OpenCode sessions cannot be read or written yet");
+  throw new RefusedError("OpenCode sessions cannot be rendered to a file yet");
 };
 
-/** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts): read and write land here. */
+/** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
 export const access: StoreAccess = {
-  read: notYet,
+  read: readOpenCodeSession,
   render: notYet,
   plan: planOpenCode,
   configuredModel: () => undefined,
