@@ -59,6 +59,11 @@ export interface FileRecognition {
   fallback?: boolean;
   /** Endings of its files that hold many sessions, one named as `<file>#<session id>` (a database). */
   sessionsInFile?: readonly string[];
+  /**
+   * The tables a SQLite database of its holds, for a harness whose store is one: a database is this harness's
+   * when it has them all (two harnesses' databases share a header, and a schema's pages may sit anywhere).
+   */
+  tables?: readonly string[];
 }
 
 /**

@@ -10,18 +10,16 @@ import { openCodeTools } from "./tools.ts";
 import { openCodeModels } from "./models.ts";
 import { openCodeDatabase, resumeOpenCode } from "./resume.ts";
 
-const OPENCODE_SCHEMA = /CREATE TABLE `(?:session|message|part|project|event_sequence)`/;
-
 export const openCode: Harness = {
   name: "opencode",
   aliases: ["oc"],
   title: "OpenCode",
   home: OPENCODE_HOME,
   files: {
-    // opencode.db's first pages hold its schema, which Drizzle writes with names in backquotes: the tables
-    // every version since the move to SQLite keeps.
+    // opencode.db is known by its tables (resolve.ts opens it), not its head: a schema's pages may sit anywhere.
     extensions: [".db"],
-    recognizes: ({ text }) => text.startsWith("SQLite format 3\u0000") && OPENCODE_SCHEMA.test(text),
+    recognizes: () => false,
+    tables: ["session", "message", "part"],
     sessionsInFile: [".db"],
   },
   conversation: {
