@@ -73,4 +73,5 @@ function activeProfileName(root: string): string {
   }
 }
 
-export { parseLocator, sessionLocator } from "../../store/locator.ts";
+export { sessionLocator } from "../../store/locator.ts";
+export { parseLocator } from "../../store/parse-locator.ts";

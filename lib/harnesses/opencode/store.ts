@@ -6,19 +6,22 @@
  *   plan    register.ts  the rows (encode.ts) for the database's schema, as a plan value whose commit() inserts
  *                        them in one transaction
  */
+export { listOpenCode } from "./list.ts";
+export { readOpenCodeSession } from "./read.ts";
+export { planOpenCode } from "./register.ts";
 import type { StoreAccess } from "../types.ts";
 import { RefusedError } from "../../errors.ts";
 import { readOpenCodeSession } from "./read.ts";
 import { planOpenCode } from "./register.ts";
 
-const notYet = (): never => {
+export const renderOpenCode = (): never => {
   throw new RefusedError("OpenCode sessions cannot be rendered to a file yet");
 };
 
 /** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
 export const access: StoreAccess = {
   read: readOpenCodeSession,
-  render: notYet,
+  render: renderOpenCode,
   plan: planOpenCode,
   configuredModel: () => undefined,
 };
