@@ -10,6 +10,7 @@ import { harnessList, type Registry } from "./registry.ts";
 import { isObject } from "../io/json.ts";
 import { regularFileIfPresent } from "../io/file-kind.ts";
 import type { BrokenStore } from "./stores.ts";
+import { openReadOnly } from "../store/sqlite.ts";
 
 /** The fewest characters an id prefix needs: shorter ones would match by accident. */
 export const MIN_PREFIX = 6;
@@ -58,11 +59,44 @@ export function resolveFile(ref: string, registry: Registry, from?: Harness): Om
   const candidates = inFile && regularFileIfPresent(inFile[1]!) ? holders(registry, inFile[1]!) : [];
   if (candidates.length) {
     const head = readHead(inFile![1]!);
-    return { harness: from ?? candidates.find((h) => h.files.recognizes(head)) ?? candidates[0]!, path };
+    return {
+      harness: from ?? databaseOwner(candidates, inFile![1]!, head) ??
+        candidates.find((h) => h.files.recognizes(head)) ?? candidates[0]!,
+      path,
+    };
   }
   if (!regularFileIfPresent(path)) throw new InputError(`${ref}: no such file`);
-  return { harness: from ?? recognize(registry, readHead(path)), path };
+  const head = readHead(path);
+  return {
+    harness: from ?? databaseOwner(registry.harnesses, path, head) ?? recognize(registry, head),
+    path,
+  };
 }
+
+/**
+ * The harness whose tables a SQLite database holds, if one's do. A database that cannot be opened belongs to
+ * none here: the harness its head names then reads it, and says what is wrong with it.
+ */
+function databaseOwner(harnesses: readonly Harness[], path: string, head: FileHead): Harness | undefined {
+  const keeping = harnesses.filter((h) => h.files.tables?.length);
+  if (!keeping.length || !head.text.startsWith(SQLITE_HEADER)) return undefined;
+  let names: Set<string>;
+  try {
+    const db = openReadOnly(path);
+    try {
+      names = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+        name: string;
+      }[]).map((r) => r.name));
+    } finally {
+      db.close();
+    }
+  } catch {
+    return undefined;
+  }
+  return keeping.find((h) => h.files.tables!.every((t) => names.has(t)));
+}
+
+const SQLITE_HEADER = "SQLite format 3\u0000";
 
 /**
  * Which harness wrote a file, by its head: the first harness whose descriptor recognizes it, else the one

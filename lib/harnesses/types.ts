@@ -27,6 +27,11 @@ export interface HomeSpec {
   flag: string;
   /** The harness's own environment variable for its home (printed resume commands set it when needed). */
   env: string;
+  /**
+   * The home is this folder of the one the variable names, as for a harness that keeps its data where the XDG
+   * base directory variables say (`$XDG_DATA_HOME/opencode`); absent, the variable names the home itself.
+   */
+  subfolder?: string;
   /** The default folder under the user's home directory. */
   folder: string;
   /** What the home is, as the flag's help line says it ("Codex home"). */
@@ -54,6 +59,11 @@ export interface FileRecognition {
   fallback?: boolean;
   /** Endings of its files that hold many sessions, one named as `<file>#<session id>` (a database). */
   sessionsInFile?: readonly string[];
+  /**
+   * The tables a SQLite database of its holds, for a harness whose store is one: a database is this harness's
+   * when it has them all (two harnesses' databases share a header, and a schema's pages may sit anywhere).
+   */
+  tables?: readonly string[];
 }
 
 /**

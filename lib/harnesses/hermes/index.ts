@@ -22,6 +22,7 @@ export const hermes: Harness = {
       /^\{\s*"session_id"\s*:|^\{"id": "[^"]*", "source": /.test(text) ||
       (!!first && (typeof first.role === "string" || "session_id" in first || Array.isArray(first.messages))),
     sessionsInFile: [".db"],
+    tables: ["sessions", "messages"],
   },
   conversation: {
     controlTags: [],

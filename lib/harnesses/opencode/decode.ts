@@ -1,0 +1,425 @@
+/**
+ * An OpenCode session into the IR, pure: its rows (rows.ts) in, a session out. The live thread is what
+ * `opencode --session <id>` shows and sends the model (1.18.33's MessageV2 toModelMessages, filterCompacted
+ * and SessionRevert.cleanup, read in its binary):
+ *
+ *   revert      while a revert (/undo) is pending, the message it names and every later one are hidden (from
+ *               its part on, when it names one), and deleted on the next prompt: an abandoned branch here
+ *   compaction  the history before the last finished compaction (a user message holding a `compaction` part
+ *               answered by a `summary` assistant message) is not sent again: a compacted thread here
+ *   messages    a user message's text and file parts (`ignored` text left out; `synthetic` text is the harness's
+ *               own, context here); an assistant message's reasoning, text and tool parts, one tool part holding
+ *               a call's whole life: its input, then its output (completed) or error. A call left `pending` or
+ *               `running` (OpenCode killed mid-call) has no result: OpenCode sends "[Tool execution was
+ *               interrupted]" for it on resume, and so it is an open call here. An assistant message that failed
+ *               is not sent, unless it was aborted after making something
+ *   subagents   each session a task call started (`parent_id`) is a subagent thread of its own
+ *
+ * Prompts the user queued that no assistant message answers (none names it as its parentID) at the end of the
+ * thread are queued input, not turns.
+ */
+import type { Block, DriftEntry, Message, Session, Thread, ToolResultBlock, Usage } from "../../ir/schema.ts";
+import { emptySession, notePassthrough } from "../../ir/session.ts";
+import { PendingTracker } from "../../ir/pending.ts";
+import { isoTime } from "../../ir/clock.ts";
+import { modelsOf, titleLine } from "../../ir/summary.ts";
+import { startsWithHandshake } from "../../handshake/handshake.ts";
+import { isObject, type Json, optStr } from "../../io/json.ts";
+import { parseEmbeddedJson } from "../../io/json.ts";
+import { qualifiedModel } from "./models.ts";
+import type { StoredMessage, StoredPart, StoredSession } from "./rows.ts";
+import { sessionLocator } from "../../store/locator.ts";
+
+const HARNESS = "opencode";
+
+/** What OpenCode sends the model for a user message holding a compaction part (its request for a summary). */
+const COMPACTION_PROMPT = "What did we do so far?";
+
+/** What OpenCode sends for a tool result its pruning cleared (`state.time.compacted`). */
+const CLEARED_OUTPUT = "[Old tool result content cleared]";
+
+/** The error an assistant message records when the user stopped it (Esc): it is still sent when it made something. */
+const ABORTED = "MessageAbortedError";
+
+/** Titles OpenCode gives a session until its title request answers: no title a person gave. */
+const PLACEHOLDER_TITLE = /^(?:New session|Child session) - \d{4}-\d{2}-\d{2}T/;
+
+/** Part types that carry nothing for the conversation: tallied, not carried. */
+const BOOKKEEPING = new Set(["step-start", "step-finish", "snapshot", "patch", "retry"]);
+
+/** Part types the reader knows (others are drift). */
+const KNOWN_PARTS = new Set([
+  ...BOOKKEEPING,
+  "text",
+  "reasoning",
+  "tool",
+  "file",
+  "compaction",
+  "subtask",
+  "agent",
+]);
+
+export function decodeOpenCode(stored: StoredSession): Session {
+  const { row } = stored;
+  const path = sessionLocator(stored.database, row.id);
+  const model = parseEmbeddedJson(row.model ?? "");
+  const session = emptySession({
+    harness: HARNESS,
+    harnessVersion: row.version,
+    id: row.id,
+    path,
+    cwd: row.directory,
+    models: [],
+    ...(isObject(model) && optStr(model.providerID) ? { provider: model.providerID as string } : {}),
+    ...(isoTime(row.time_created) ? { createdAt: isoTime(row.time_created) } : {}),
+    costUsd: count(row.cost),
+    usage: {
+      inputTokens: count(row.tokens_input),
+      outputTokens: count(row.tokens_output),
+      cacheReadTokens: count(row.tokens_cache_read),
+      cacheWriteTokens: count(row.tokens_cache_write),
+    },
+  });
+  const reading = new Reading(stored.database, session);
+  const { live, reverted } = splitRevert(stored.messages, parseEmbeddedJson(row.revert ?? ""));
+  const { kept, compacted } = splitCompacted(live);
+  const { turns, queued } = splitQueued(kept);
+
+  const tracker = new PendingTracker();
+  const messages: Message[] = [];
+  for (const m of turns) {
+    const made = reading.messages(m);
+    if (m.data.role === "assistant" && errorName(m.data) === ABORTED) {
+      tracker.abortAt(messages.length + made.length);
+    }
+    for (const one of made) tracker.add(one);
+    messages.push(...made);
+  }
+  session.messages = messages;
+  const earlier = (kind: Thread["kind"], from: StoredMessage[]): Thread[] =>
+    from.length
+      ? [{ id: `${row.id}:${kind}`, kind, messages: from.flatMap((m) => reading.messages(m)) }]
+      : [];
+  session.threads = [
+    ...earlier("compacted", compacted),
+    ...earlier("abandoned-branch", reverted),
+    ...stored.subagents.flatMap((child) => subagentThreads(child, reading)),
+  ];
+  session.pending = tracker.pending(queued.flatMap((m) => {
+    const text = typedText(m);
+    const at = isoTime(m.time_created);
+    return text ? [{ text, ...(at ? { timestamp: at } : {}) }] : [];
+  }));
+  session.meta.models = modelsOf([...session.threads.flatMap((t) => t.messages), ...messages]);
+  const title = row.title && !PLACEHOLDER_TITLE.test(row.title) ? titleLine(row.title) : undefined;
+  if (title) session.meta.title = title;
+  const last = lastActivity(stored.messages);
+  session.meta.updatedAt = isoTime(last ?? row.time_updated);
+  session.drift = reading.drift();
+  return session;
+}
+
+/** A subagent's session as a thread (its messages named by its id), then its own subagents'. */
+function subagentThreads(stored: StoredSession, reading: Reading): Thread[] {
+  const messages = stored.messages.flatMap((m) => reading.messages(m, stored.row.id));
+  return [
+    { id: stored.row.id, kind: "subagent", messages },
+    ...stored.subagents.flatMap((child) => subagentThreads(child, reading)),
+  ];
+}
+
+/** The newest message's creation: the conversation's last activity (a title or a share touches the session row). */
+export function lastActivity(messages: readonly StoredMessage[]): number | undefined {
+  return messages.reduce<number | undefined>(
+    (last, m) => Math.max(last ?? m.time_created, m.time_created),
+    undefined,
+  );
+}
+
+/**
+ * The messages a pending revert leaves shown, and the ones it hides (SessionRevert.cleanup): from the message it
+ * names on, or from the part it names within that message.
+ */
+function splitRevert(
+  messages: StoredMessage[],
+  revert: unknown,
+): { live: StoredMessage[]; reverted: StoredMessage[] } {
+  const messageID = isObject(revert) ? optStr(revert.messageID) : undefined;
+  const at = messageID === undefined ? -1 : messages.findIndex((m) => m.id === messageID);
+  if (at < 0) return { live: messages, reverted: [] };
+  const partID = isObject(revert) ? optStr(revert.partID) : undefined;
+  const named = messages[at]!;
+  const cut = partID === undefined ? -1 : named.parts.findIndex((p) => p.id === partID);
+  if (cut < 0) {
+    // A part it no longer finds: the message from that part on is gone, and what is left of it stays.
+    const keep = partID === undefined ? at : at + 1;
+    return { live: messages.slice(0, keep), reverted: messages.slice(keep) };
+  }
+  return {
+    live: [...messages.slice(0, at), { ...named, parts: named.parts.slice(0, cut) }],
+    reverted: [{ ...named, parts: named.parts.slice(cut) }, ...messages.slice(at + 1)],
+  };
+}
+
+/**
+ * The messages OpenCode still sends after its last finished compaction (filterCompacted), and the ones it does
+ * not: walking back from the newest, it stops at a compaction request a finished summary answers; a request
+ * keeping a tail (`tail_start_id`) keeps the messages from that one on, sent after the summary.
+ */
+function splitCompacted(messages: StoredMessage[]): { kept: StoredMessage[]; compacted: StoredMessage[] } {
+  const summarized = new Set<string>();
+  let start = 0;
+  let tailFrom: string | undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (tailFrom !== undefined) {
+      if (m.id === tailFrom) {
+        start = i;
+        break;
+      }
+      continue;
+    }
+    if (m.data.role === "user" && summarized.has(m.id)) {
+      const request = m.parts.find((p) => p.data.type === "compaction");
+      if (!request) continue;
+      tailFrom = optStr(request.data.tail_start_id);
+      if (tailFrom === undefined || tailFrom === m.id) {
+        start = i;
+        break;
+      }
+      continue;
+    }
+    if (m.data.role === "assistant" && m.data.summary === true && m.data.finish && !m.data.error) {
+      const parent = optStr(m.data.parentID);
+      if (parent) summarized.add(parent);
+    }
+  }
+  const kept = messages.slice(start);
+  return { kept: withTailAfterSummary(kept), compacted: messages.slice(0, start) };
+}
+
+/** A kept tail sent after the summary that replaced what came before it, as OpenCode orders them. */
+function withTailAfterSummary(kept: StoredMessage[]): StoredMessage[] {
+  const requestAt = kept.findLastIndex((m) =>
+    m.data.role === "user" &&
+    m.parts.some((p) => p.data.type === "compaction" && optStr(p.data.tail_start_id))
+  );
+  if (requestAt < 0) return kept;
+  const request = kept[requestAt]!;
+  const tail = optStr(request.parts.find((p) => p.data.type === "compaction")!.data.tail_start_id);
+  const summaryAt = kept.findIndex((m, i) =>
+    i > requestAt && m.data.role === "assistant" && m.data.summary === true && m.data.parentID === request.id
+  );
+  const tailAt = kept.findIndex((m) => m.id === tail);
+  if (tailAt < 0 || tailAt >= requestAt || summaryAt <= requestAt) return kept;
+  return [
+    ...kept.slice(requestAt, summaryAt + 1),
+    ...kept.slice(tailAt, requestAt),
+    ...kept.slice(summaryAt + 1),
+  ];
+}
+
+/** The trailing prompts no assistant message answers: typed while OpenCode was busy, or never sent. */
+function splitQueued(messages: StoredMessage[]): { turns: StoredMessage[]; queued: StoredMessage[] } {
+  const answered = new Set(
+    messages.flatMap((m) => m.data.role === "assistant" && optStr(m.data.parentID) ? [m.data.parentID] : []),
+  );
+  let end = messages.length;
+  while (end > 0) {
+    const m = messages[end - 1]!;
+    if (m.data.role !== "user" || answered.has(m.id) || !typedText(m)) break;
+    end--;
+  }
+  return { turns: messages.slice(0, end), queued: messages.slice(end) };
+}
+
+/** The words a user message's own text parts hold (not OpenCode's synthetic or ignored ones). */
+function typedText(m: StoredMessage): string {
+  return m.parts.filter((p) => p.data.type === "text" && !p.data.synthetic && !p.data.ignored)
+    .map((p) => optStr(p.data.text) ?? "").filter(Boolean).join("\n");
+}
+
+const errorName = (data: Json): string | undefined =>
+  isObject(data.error) ? optStr(data.error.name) : undefined;
+
+/** One session's reading: its rows into messages, what was tallied and what was not understood. */
+class Reading {
+  /** Part types the reader does not know, with how many parts had each. */
+  private readonly unknown = new Map<string, number>();
+
+  constructor(private readonly database: string, private readonly session: Session) {}
+
+  /** One stored message as the IR messages it makes (none for an assistant message OpenCode does not send). */
+  messages(m: StoredMessage, agentId?: string): Message[] {
+    for (const p of m.parts) this.tally(p);
+    const base = {
+      timestamp: isoTime(m.time_created),
+      ...(agentId ? { agentId } : {}),
+    };
+    return m.data.role === "assistant" ? this.assistant(m, base) : this.user(m, base);
+  }
+
+  private user(m: StoredMessage, base: Partial<Message>): Message[] {
+    const model = isObject(m.data.model)
+      ? qualifiedModel(optStr(m.data.model.providerID), optStr(m.data.model.modelID))
+      : undefined;
+    const typed: Block[] = [];
+    const context: Block[] = [];
+    for (const p of m.parts) {
+      const d = p.data;
+      if (d.type === "text" && typeof d.text === "string" && d.text && !d.ignored) {
+        (d.synthetic || startsWithHandshake(d.text) ? context : typed).push({ type: "text", text: d.text });
+      } else if (d.type === "file") {
+        const block = fileBlock(d);
+        if (block) typed.push(block);
+      } else if (d.type === "compaction") {
+        context.push({ type: "text", text: COMPACTION_PROMPT });
+      } else if (d.type === "subtask" || d.type === "agent") {
+        typed.push({ type: "raw", harness: HARNESS, kind: d.type, value: d });
+      }
+    }
+    const made = (uid: string, kind: Message["kind"], blocks: Block[]): Message[] =>
+      blocks.length
+        ? [{ ...clean(base), uid, parentUid: null, role: "user", kind, blocks, ...(model ? { model } : {}) }]
+        : [];
+    return [...made(`${m.id}:context`, "context", context), ...made(m.id, "turn", typed)];
+  }
+
+  private assistant(m: StoredMessage, base: Partial<Message>): Message[] {
+    const error = errorName(m.data);
+    const made = m.parts.some((p) => p.data.type !== "step-start" && p.data.type !== "reasoning");
+    if (error && !(error === ABORTED && made)) {
+      notePassthrough(
+        this.session.passthrough,
+        "assistant-error",
+        () => this.origin(m.id, "assistant-error"),
+      );
+      return [];
+    }
+    const model = qualifiedModel(optStr(m.data.providerID), optStr(m.data.modelID));
+    const blocks: Block[] = [];
+    const results: ToolResultBlock[] = [];
+    for (const p of m.parts) {
+      const d = p.data;
+      if (d.type === "text" && typeof d.text === "string") {
+        if (d.text) blocks.push({ type: "text", text: d.text });
+      } else if (d.type === "reasoning" && typeof d.text === "string") {
+        if (d.text.trim()) blocks.push({ type: "reasoning", text: d.text, provider: "other" });
+      } else if (d.type === "tool") {
+        const call = toolCall(d);
+        if (!call) continue;
+        blocks.push(call.block);
+        if (call.result) results.push(call.result);
+      }
+    }
+    const usage = usageOf(m.data.tokens);
+    const assistant: Message = {
+      ...clean(base),
+      uid: m.id,
+      parentUid: optStr(m.data.parentID) ?? null,
+      role: "assistant",
+      kind: m.data.summary === true ? "summary" : "turn",
+      ...(model ? { model } : {}),
+      providerMessageId: m.id,
+      blocks,
+      ...(usage ? { usage } : {}),
+    };
+    const out = blocks.length ? [assistant] : [];
+    if (results.length) {
+      out.push({
+        ...clean(base),
+        uid: `${m.id}:results`,
+        parentUid: m.id,
+        role: "tool",
+        kind: "turn",
+        blocks: results,
+      });
+    }
+    return out;
+  }
+
+  private tally(p: StoredPart): void {
+    const type = optStr(p.data.type) ?? "(none)";
+    if (BOOKKEEPING.has(type)) notePassthrough(this.session.passthrough, type, () => this.origin(p.id, type));
+    if (KNOWN_PARTS.has(type)) return;
+    this.unknown.set(type, (this.unknown.get(type) ?? 0) + 1);
+  }
+
+  private origin(id: string, type: string) {
+    return { harness: HARNESS, path: sessionLocator(this.database, id), offset: 0, length: 0, type };
+  }
+
+  drift(): DriftEntry[] {
+    // Rows are named by ids, not numbers: no examples to give.
+    return [...this.unknown].map(([type, count]) => ({
+      harness: HARNESS,
+      version: this.session.meta.harnessVersion ?? "?",
+      where: `part:${type}`,
+      problem: "a part type the reader does not know",
+      count,
+      examples: [],
+    }));
+  }
+}
+
+/** A stored count or cost: a number a hostile row made negative or no number at all counts nothing. */
+const count = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
+
+/** A message's base fields without the ones a record did not have. */
+function clean(base: Partial<Message>): Partial<Message> {
+  return Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined));
+}
+
+/** A tool part's call, and its result once it has one (a call still pending or running has none). */
+function toolCall(d: Json): { block: Block; result?: ToolResultBlock } | undefined {
+  const id = optStr(d.callID);
+  const name = optStr(d.tool);
+  const state = isObject(d.state) ? d.state : undefined;
+  if (!id || !name || !state) return undefined;
+  const block: Block = { type: "tool_call", id, name, input: state.input ?? {} };
+  const text = (value: string): ToolResultBlock["content"] => [{ type: "text", text: value }];
+  switch (state.status) {
+    case "completed": {
+      const time = isObject(state.time) ? state.time : {};
+      const output = time.compacted ? CLEARED_OUTPUT : typeof state.output === "string" ? state.output : "";
+      return { block, result: { type: "tool_result", callId: id, isError: false, content: text(output) } };
+    }
+    case "error": {
+      // A call OpenCode aborted itself keeps what it printed so far, which is what the model is sent.
+      const metadata = isObject(state.metadata) ? state.metadata : {};
+      const shown = metadata.interrupted === true && typeof metadata.output === "string"
+        ? metadata.output
+        : optStr(state.error) ?? "";
+      return { block, result: { type: "tool_result", callId: id, isError: true, content: text(shown) } };
+    }
+    default:
+      return { block };
+  }
+}
+
+/** A file part as an image (inline `data:` URL or a link), or kept raw when it is another kind of file. */
+function fileBlock(d: Json): Block | undefined {
+  const mime = optStr(d.mime);
+  const url = optStr(d.url);
+  // OpenCode sends neither a text file's part (its content is a synthetic text part beside it) nor a folder's.
+  if (mime === "text/plain" || mime === "application/x-directory") return undefined;
+  if (mime?.startsWith("image/") && url) {
+    const inline = /^data:([^;,]+);base64,/.exec(url);
+    return inline
+      ? { type: "image", mediaType: inline[1]!, data: url.slice(inline[0].length) }
+      : { type: "image", mediaType: mime, url };
+  }
+  return { type: "raw", harness: HARNESS, kind: "file", value: d };
+}
+
+/** An assistant message's tokens (`{input, output, reasoning, cache: {read, write}}`) as IR usage. */
+function usageOf(tokens: unknown): Usage | undefined {
+  if (!isObject(tokens)) return undefined;
+  const cache = isObject(tokens.cache) ? tokens.cache : {};
+  return {
+    inputTokens: count(tokens.input),
+    outputTokens: count(tokens.output),
+    cacheReadTokens: count(cache.read),
+    cacheWriteTokens: count(cache.write),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Reading an OpenCode session from its database: `<opencode.db>#<session id>` (as `list` names it), or the
+ * database alone when it holds a single conversation. Its rows are read on a read-only connection (rows.ts) and
+ * decoded (decode.ts); a database whose migration set is not one the reader was checked against is read all the
+ * same, and says so as drift.
+ */
+import type { DatabaseSync } from "node:sqlite";
+import type { Session } from "../../ir/schema.ts";
+import { InputError } from "../../errors.ts";
+import { openReadOnly } from "../../store/sqlite.ts";
+import { parseLocator } from "../../store/parse-locator.ts";
+import { regularFileIfPresent } from "../../io/file-kind.ts";
+import { decodeOpenCode } from "./decode.ts";
+import { storedSession } from "./rows.ts";
+import { assertOpenCodeTables } from "./tables.ts";
+import { knownSchema } from "./schema-version.ts";
+
+export function readOpenCodeSession(path: string): Promise<Session> {
+  const { file, id } = parseLocator(path);
+  if (!regularFileIfPresent(file)) throw new InputError(`${path}: no such session database`);
+  const db = openReadOnly(file);
+  try {
+    const session = decodeOpenCode(storedSession(db, file, id ?? onlySession(db, file)));
+    const drift = schemaDrift(db, file, session.meta.harnessVersion);
+    if (drift) session.drift.unshift(drift);
+    return Promise.resolve(session);
+  } finally {
+    db.close();
+  }
+}
+
+/** A bare database path names a session only when the database holds exactly one conversation. */
+function onlySession(db: DatabaseSync, file: string): string {
+  assertOpenCodeTables(db, file);
+  const roots = db.prepare("SELECT id FROM session WHERE parent_id IS NULL LIMIT 2").all() as {
+    id: string;
+  }[];
+  if (roots.length === 1) return roots[0]!.id;
+  throw new InputError(
+    roots.length
+      ? `${file} holds several sessions: name one as ${file}#<id> (see session-bridge list --from opencode)`
+      : `${file} holds no sessions`,
+  );
+}
+
+/** A migration set no OpenCode the reader was checked against left: read anyway, reported as drift. */
+function schemaDrift(db: DatabaseSync, file: string, version: string | undefined) {
+  try {
+    knownSchema(db, file);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return {
+      harness: "opencode",
+      version: version ?? "?",
+      where: "table:migration",
+      problem: error.message.slice(file.length + 2),
+      count: 1,
+      examples: [],
+    };
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * OpenCode's store: everything that finds, reads or writes `opencode.db`, around the pure codec (codec.ts).
+ *
+ *   list    list.ts      every conversation of the database, titled and dated as OpenCode lists them
+ *   read    read.ts      a session's rows (rows.ts), decoded (decode.ts)
+ *   plan    register.ts  the rows (encode.ts) for the database's schema, as a plan value whose commit() inserts
+ *                        them in one transaction
+ */
+export { listOpenCode } from "./list.ts";
+export { readOpenCodeSession } from "./read.ts";
+export { planOpenCode } from "./register.ts";
+import type { StoreAccess } from "../types.ts";
+import { RefusedError } from "../../errors.ts";
+import { readOpenCodeSession } from "./read.ts";
+import { planOpenCode } from "./register.ts";
+
+export const renderOpenCode = (): never => {
+  throw new RefusedError("OpenCode sessions cannot be rendered to a file yet");
+};
+
+/** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
+export const access: StoreAccess = {
+  read: readOpenCodeSession,
+  render: renderOpenCode,
+  plan: planOpenCode,
+  configuredModel: () => undefined,
+};
