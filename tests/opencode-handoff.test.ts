@@ -285,3 +285,39 @@ test("a directory inside a repository OpenCode knows goes to that repository's p
     .filter((root) => root !== undefined);
   assert.ok(roots.length > 0 && roots.every((root) => root === repo), JSON.stringify(roots));
 });
+
+test("an OpenCode session handed on to another OpenCode keeps its prompts, texts and each call with its result in one part", async () => {
+  const first = world();
+  assert.equal((await first.handoff()).code, 0);
+  const next = world();
+  const hop = await next.cli([
+    "handoff",
+    `${first.database}#${ID}`,
+    "--to",
+    "opencode",
+    "--cwd",
+    next.cwd,
+    "--model",
+    FAKE_MODEL,
+    ...next.homes,
+  ]);
+  assert.equal(hop.code, 0, hop.stderr);
+  const id = (hop.json.target as { id: string }).id;
+  const parts = (database: string, session: string) =>
+    rows(
+      database,
+      "SELECT p.data FROM part p JOIN message m ON m.id = p.message_id WHERE p.session_id = ? ORDER BY m.time_created, m.id, p.id",
+      session,
+    )
+      .map((p) => JSON.parse(String(p.data)) as Row)
+      .filter((p) => !p.synthetic && (p.type === "text" || p.type === "tool"))
+      .map((p) =>
+        p.type === "tool" ? [p.tool, (p.state as Row).status, (p.state as Row).output] : [p.type, p.text]
+      );
+  assert.deepEqual(parts(first.database, ID).find((p) => p[0] === "bash"), [
+    "bash",
+    "completed",
+    "fixture-tool-output",
+  ]);
+  assert.deepEqual(parts(next.database, id), parts(first.database, ID));
+});
