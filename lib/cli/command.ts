@@ -115,7 +115,12 @@ export function globalHelp(registry: Registry, shown: { sessions: boolean; versi
   return [
     "Global options:",
     ...registry.harnesses.map(({ home }) =>
-      option(`--${home.flag} DIR`, `${home.describe} (default: $${home.env}, else ~/${home.folder})`)
+      option(
+        `--${home.flag} DIR`,
+        `${home.describe} (default: $${home.env}${
+          home.subfolder ? `/${home.subfolder}` : ""
+        }, else ~/${home.folder})`,
+      )
     ),
     option("--json", "print exactly one JSON document on stdout"),
     option("-h, --help", "show help"),

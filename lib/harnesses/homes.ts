@@ -5,7 +5,7 @@
  * printed resume commands).
  */
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Harness, Homes, HomeSpec } from "./types.ts";
 
 /** The homes given as flags, by harness name (absent when the flag was not given). */
@@ -31,7 +31,8 @@ export function resolveHomes(
   cwd: string = process.cwd(),
 ): Homes {
   return Object.fromEntries(harnesses.map((h) => {
-    const given = flags[h.name] || env[h.home.env];
+    const variable = env[h.home.env];
+    const given = flags[h.name] || (variable && join(variable, h.home.subfolder ?? ""));
     return [h.name, given ? resolve(cwd, expandTilde(given, env)) : defaultHome(h.home, env)];
   }));
 }
@@ -45,7 +46,20 @@ export function homeEnvironment(
   home: string,
   env: NodeJS.ProcessEnv,
 ): Record<string, string> {
-  return resolve(home) === defaultHome(spec, env) ? {} : { [spec.env]: resolve(home) };
+  if (resolve(home) === defaultHome(spec, env)) return {};
+  const value = homeVariableValue(spec, home);
+  return value === undefined ? {} : { [spec.env]: value };
+}
+
+/**
+ * What the harness's variable must say for it to find `home`: the home itself, or the folder holding it when
+ * the home is a subfolder of the variable's (`$XDG_DATA_HOME/opencode`). Undefined when no value can say it (a
+ * home not named as that subfolder): its harness then names the home another way, or the command fails.
+ */
+export function homeVariableValue(spec: HomeSpec, home: string): string | undefined {
+  const absolute = resolve(home);
+  if (spec.subfolder === undefined) return absolute;
+  return basename(absolute) === spec.subfolder ? dirname(absolute) : undefined;
 }
 
 /** A harness's own home among the resolved ones (the edge resolves one for every registered harness). */

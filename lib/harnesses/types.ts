@@ -27,6 +27,11 @@ export interface HomeSpec {
   flag: string;
   /** The harness's own environment variable for its home (printed resume commands set it when needed). */
   env: string;
+  /**
+   * The home is this folder of the one the variable names, as for a harness that keeps its data where the XDG
+   * base directory variables say (`$XDG_DATA_HOME/opencode`); absent, the variable names the home itself.
+   */
+  subfolder?: string;
   /** The default folder under the user's home directory. */
   folder: string;
   /** What the home is, as the flag's help line says it ("Codex home"). */

@@ -4,6 +4,7 @@ import { outputTo } from "../output.ts";
 import { buildSandbox } from "../../demo/sandbox.ts";
 import { rmSync } from "node:fs";
 import type { Harness } from "../../harnesses/types.ts";
+import { homeVariableValue } from "../../harnesses/homes.ts";
 
 export const demo: Command = {
   usage: "session-bridge demo [--keep] [--json]",
@@ -21,7 +22,8 @@ export const demo: Command = {
     // the process's own environment is left as it was), and the commands shown stay as short as a user's.
     const homes = Object.fromEntries(context.registry.harnesses.map((h) => [
       h.home.env,
-      sandbox.homes[h.name]!,
+      // The sandbox names each home as its default folder is, so a subfolder home is always sayable.
+      homeVariableValue(h.home, sandbox.homes[h.name]!)!,
     ]));
     const env = { ...context.env, ...homes, SESSION_BRIDGE_HOME: sandbox.bridgeHome };
     const session = sandbox.sessionId.slice(0, 8);

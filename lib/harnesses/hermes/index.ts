@@ -8,6 +8,13 @@ import { HERMES_HOME } from "./home.ts";
 import { hermesTools } from "./tools.ts";
 import { resumeHermes } from "./resume.ts";
 
+/**
+ * A table as Drizzle's migrations create it (its name in backquotes): another harness's database, never a
+ * state.db, whose schema Hermes's Python creates with bare names. A damaged or foreign database without it is
+ * still taken here, so its reader names the problem.
+ */
+const DRIZZLE_SCHEMA = /CREATE TABLE `\w+`/;
+
 export const hermes: Harness = {
   name: "hermes",
   aliases: [],
@@ -18,7 +25,7 @@ export const hermes: Harness = {
     // A SQLite state.db; a pretty-printed `session_<id>.json` snapshot, or an export line longer than the head,
     // known by its start; legacy transcripts of role-keyed messages and export lines holding `messages`.
     recognizes: ({ text, first }) =>
-      text.startsWith("SQLite format 3\u0000") ||
+      (text.startsWith("SQLite format 3\u0000") && !DRIZZLE_SCHEMA.test(text)) ||
       /^\{\s*"session_id"\s*:|^\{"id": "[^"]*", "source": /.test(text) ||
       (!!first && (typeof first.role === "string" || "session_id" in first || Array.isArray(first.messages))),
     sessionsInFile: [".db"],

@@ -73,18 +73,4 @@ function activeProfileName(root: string): string {
   }
 }
 
-/**
- * A database session is named `<state.db path>#<session id>`: one string that `read` accepts and `list`
- * returns, like a transcript path for the file-based harnesses.
- */
-export function sessionLocator(database: string, id: string): string {
-  return `${database}#${id}`;
-}
-
-/** Splits a locator; a plain file path (database or transcript) has no id. */
-export function parseLocator(path: string): { file: string; id?: string } {
-  if (existsSync(path)) return { file: path };
-  const cut = path.lastIndexOf("#");
-  if (cut > 0 && existsSync(path.slice(0, cut))) return { file: path.slice(0, cut), id: path.slice(cut + 1) };
-  return { file: path };
-}
+export { parseLocator, sessionLocator } from "../../store/locator.ts";

@@ -1,0 +1,14 @@
+import type { HomeSpec } from "../types.ts";
+
+/**
+ * OpenCode's home is its data folder, `${XDG_DATA_HOME:-~/.local/share}/opencode` (xdg-basedir's data path
+ * joined with "opencode", 1.18.33): the folder holding `opencode.db`, `storage/`, `snapshot/` and `log/`. It has
+ * no variable of its own for the folder (OPENCODE_DB moves the database alone), so the XDG variable names it.
+ */
+export const OPENCODE_HOME: HomeSpec = {
+  flag: "opencode-home",
+  env: "XDG_DATA_HOME",
+  subfolder: "opencode",
+  folder: ".local/share/opencode",
+  describe: "OpenCode data folder (the one holding opencode.db)",
+};
