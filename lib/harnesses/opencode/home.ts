@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { HomeSpec } from "../types.ts";
 
 /**
@@ -12,3 +13,11 @@ export const OPENCODE_HOME: HomeSpec = {
   folder: ".local/share/opencode",
   describe: "OpenCode data folder (the one holding opencode.db)",
 };
+
+/**
+ * The database a release build keeps (`opencode.db`: the latest, beta and prod channels; a local or preview
+ * build would keep `opencode-<channel>.db`, which no published package is).
+ */
+export function openCodeDatabase(home: string): string {
+  return join(home, "opencode.db");
+}

@@ -1,63 +1,48 @@
 /**
- * OpenCode's ids, as its Identifier module makes them (1.18.33): `<prefix>_` + 12 hex digits of the 48 low bits
- * of `milliseconds * 0x1000 + counter` + 14 base62 random letters. Sessions take the bitwise complement of the
- * time (so a newer session sorts first); messages and parts take it as it is, and OpenCode orders a session's
- * messages by (time_created, id) and a message's parts by id: ids made from the times the rows are written with,
- * in writing order, keep the conversation's order.
+ * OpenCode's ids (its Identifier module, 1.18.33): a prefix (`ses`, `msg`, `prt`), `_`, 12 hex digits of the
+ * creation time in milliseconds times 4096 plus a counter (the low 48 bits; session ids bitwise inverted, so the
+ * newest session sorts first), then 14 random base62 characters.
  */
+import { randomInt } from "node:crypto";
 import { InputError } from "../../errors.ts";
 
-export type IdPrefix = "ses" | "msg" | "prt";
+export type IdKind = "ses" | "msg" | "prt";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const RANDOM_LETTERS = 14;
-const TIME_MASK = (1n << 48n) - 1n;
+const LOW_48 = (1n << 48n) - 1n;
 
-/** A session id OpenCode would accept and list: its own shape, nothing that could reach a path or a query raw. */
+/** A session id as OpenCode's own parser takes it: only these characters, so it is safe in a path and a shell. */
 const SESSION_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
 
-function randomLetters(): string {
-  // 248 is the largest multiple of 62 within a byte: bytes above it are dropped, so every letter is as likely.
-  let out = "";
-  while (out.length < RANDOM_LETTERS) {
-    for (const byte of crypto.getRandomValues(new Uint8Array(RANDOM_LETTERS * 2))) {
-      if (byte < 248 && out.length < RANDOM_LETTERS) out += BASE62[byte % 62];
-    }
-  }
-  return out;
+/** An id of `kind` made at `now`; `counter` orders ids made in one millisecond, as OpenCode's does. */
+export function newOpenCodeId(kind: IdKind, now: Date, counter = 0): string {
+  const stamp = BigInt(now.getTime()) * 4096n + BigInt(counter);
+  const time = kind === "ses" ? ~stamp & LOW_48 : stamp & LOW_48;
+  const random = Array.from({ length: 14 }, () => BASE62[randomInt(BASE62.length)]).join("");
+  return `${kind}_${time.toString(16).padStart(12, "0")}${random}`;
 }
 
-/** The id of prefix `prefix` whose time part is `ms * 0x1000 + counter` (OpenCode's counter starts at 1). */
-export function openCodeId(prefix: IdPrefix, ms: number, counter = 1): string {
-  return idOf(prefix, BigInt(Math.floor(ms)) * 0x1000n + BigInt(counter));
-}
-
-function idOf(prefix: IdPrefix, stamp: bigint): string {
-  const time = prefix === "ses" ? ~stamp & TIME_MASK : stamp & TIME_MASK;
-  return `${prefix}_${time.toString(16).padStart(12, "0")}${randomLetters()}`;
-}
-
-/** Ids for the rows of one session, each sorting after the one before, in the order they are asked for. */
-export class RowIds {
-  private last = -1n;
-
-  next(prefix: "msg" | "prt", ms: number): string {
-    const own = BigInt(Math.floor(ms)) * 0x1000n + 1n;
-    this.last = own > this.last ? own : this.last + 1n;
-    return idOf(prefix, this.last);
-  }
-}
-
-export const newOpenCodeSessionId = (now: Date): string => openCodeId("ses", now.getTime(), 1);
-
-/** Refuses a session id OpenCode could not have made (exit 2, before any store is read). */
-export function checkOpenCodeSessionId(id: string): string {
+export function checkOpenCodeId(id: string): string {
   if (!SESSION_ID.test(id)) {
     throw new InputError(
-      `invalid OpenCode session id ${
-        JSON.stringify(id)
-      }: expected ses_ then 12 hex digits and 14 letters or digits`,
+      `${JSON.stringify(id)} is not an OpenCode session id (ses_ and 26 letters or digits)`,
     );
   }
   return id;
+}
+
+/**
+ * Ids for the rows of one session, each sorting after the one before, in the order they are asked for: OpenCode
+ * orders a session's messages by (time_created, id) and a message's parts by id, so ids made from the times the
+ * rows are written with, in writing order, keep the conversation's order.
+ */
+export class RowIds {
+  /** The last id's time part: milliseconds times 4096 plus the counter. */
+  private last = -1n;
+
+  next(kind: "msg" | "prt", ms: number): string {
+    const own = BigInt(Math.floor(ms)) * 4096n + 1n;
+    this.last = own > this.last ? own : this.last + 1n;
+    return newOpenCodeId(kind, new Date(Number(this.last / 4096n)), Number(this.last % 4096n));
+  }
 }

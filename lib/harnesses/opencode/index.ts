@@ -4,11 +4,11 @@
  */
 import type { Harness } from "../types.ts";
 import { lazyStore } from "../lazy-store.ts";
-import { OPENCODE_HOME } from "./home.ts";
-import { checkOpenCodeSessionId, newOpenCodeSessionId } from "./ids.ts";
+import { OPENCODE_HOME, openCodeDatabase } from "./home.ts";
+import { checkOpenCodeId, newOpenCodeId } from "./ids.ts";
 import { openCodeTools } from "./tools.ts";
 import { openCodeModels } from "./models.ts";
-import { openCodeDatabase, resumeOpenCode } from "./resume.ts";
+import { resumeOpenCode } from "./resume.ts";
 
 const OPENCODE_SCHEMA = /CREATE TABLE `(?:session|message|part|project|event_sequence)`/;
 
@@ -51,11 +51,11 @@ export const openCode: Harness = {
   // The listing is a chunk of its own, not the store's: `list` loads no reader or writer.
   store: lazyStore({
     locate: openCodeDatabase,
-    newId: newOpenCodeSessionId,
-    checkId: checkOpenCodeSessionId,
+    newId: (now) => newOpenCodeId("ses", now),
+    checkId: checkOpenCodeId,
     exportedAs: "opencode export",
   }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
-  // cd <cwd> && [OPENCODE_DB=<home>/opencode.db] opencode --session <id> [--model <provider/model>]
+  // cd <cwd> && [XDG_DATA_HOME=<dir> | OPENCODE_DB=<db>] opencode --session <id> [--model <provider/model>]
   resumeCommand: resumeOpenCode,
   integrations: {},
 };

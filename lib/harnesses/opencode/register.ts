@@ -35,9 +35,10 @@ import {
 import { inBatches, moveStaged } from "../../store/row-batches.ts";
 import { isLink } from "../../io/links.ts";
 import type { KeyedRows } from "../../store/rows.ts";
-import { checkOpenCodeSessionId } from "./ids.ts";
+import { checkOpenCodeId } from "./ids.ts";
 import { knownSchema } from "./schema-version.ts";
-import { openCodeDatabase, resumeOpenCode } from "./resume.ts";
+import { openCodeDatabase } from "./home.ts";
+import { resumeOpenCode } from "./resume.ts";
 import { type EncodedMessage, encodeOpenCode, type EncodeSettings, type ModelRef } from "./encode.ts";
 
 /** The tables a session is rows of, with the columns the rows fill (1.18.33's). */
@@ -96,7 +97,7 @@ export function planOpenCode(
   home: string,
   force: boolean,
 ): HandoffPlan {
-  checkOpenCodeSessionId(options.id);
+  checkOpenCodeId(options.id);
   const database = openCodeDatabase(home);
   const model = chooseModel(session, options);
   const plan: PlanPreview = {
@@ -133,16 +134,17 @@ export function planOpenCode(
 }
 
 /**
- * The rows a handoff changes, as the write-ahead intent and the undo ledger name them, parts first: undo
- * deletes in this order, and each table's rows reference the next one's. The session's events are OpenCode's
- * log of its own work on it: none at commit, so events found there at undo show it was continued since.
+ * The rows a handoff changes, as the write-ahead intent and the undo ledger name them. Undo deletes (and, after
+ * --force, restores) in this order: the session first, since deleting it deletes its messages and their parts
+ * (OpenCode's foreign keys cascade), which a restore of them must come after. The session's events are
+ * OpenCode's log of its own work on it: none at commit, so events found at undo show it was continued since.
  */
 const sessionRows = (database: string, id: string): KeyedRows[] => [
-  { database, table: "part", key: { session_id: id } },
-  { database, table: "message", key: { session_id: id } },
-  { database, table: "event", key: { aggregate_id: id } },
-  { database, table: "event_sequence", key: { aggregate_id: id } },
   { database, table: "session", key: { id } },
+  { database, table: "message", key: { session_id: id } },
+  { database, table: "part", key: { session_id: id } },
+  { database, table: "event_sequence", key: { aggregate_id: id } },
+  { database, table: "event", key: { aggregate_id: id } },
 ];
 
 interface Fitted {

@@ -1,32 +1,29 @@
 /**
- * OpenCode continues a session with `opencode --session <id>` (`--model <provider/model>` when the command must
- * name the model), run in the session's directory. Its database is `$XDG_DATA_HOME/opencode/opencode.db`
- * unless `OPENCODE_DB` names another (an absolute path, or one relative to that folder: its database module,
- * 1.18.33); so a home other than the default is named by `OPENCODE_DB=<home>/opencode.db`, which moves the
- * database alone, whatever the folder is called (XDG_DATA_HOME would move every XDG program's data, and only a
- * folder named `opencode`).
+ * OpenCode continues a session with `opencode --session <id>` (its TUI; `-m provider/model` picks the model),
+ * run in the session's directory. A home other than the default is named by XDG_DATA_HOME, whose `opencode`
+ * folder the home is; a home named otherwise cannot be said that way, so its database is named by OPENCODE_DB
+ * (an absolute path is taken as it is, 1.18.33), the rest of OpenCode's data staying in its default folder.
  */
-import { join, resolve } from "node:path";
-import { homedir } from "node:os";
 import type { ResumeRequest } from "../types.ts";
 import { commandLine } from "../../io/shell.ts";
-
-/** The database file in a data folder. */
-export const DATABASE_FILE = "opencode.db";
-
-export const openCodeDatabase = (home: string): string => join(home, DATABASE_FILE);
-
-/** The data folder OpenCode uses when nothing names another: `${XDG_DATA_HOME:-~/.local/share}/opencode`. */
-export function defaultOpenCodeHome(env: NodeJS.ProcessEnv): string {
-  const data = env.XDG_DATA_HOME || join(env.HOME || homedir(), ".local", "share");
-  return resolve(data, "opencode");
-}
+import { defaultHome, homeVariableValue } from "../homes.ts";
+import { resolve } from "node:path";
+import { OPENCODE_HOME, openCodeDatabase } from "./home.ts";
 
 export function resumeOpenCode(request: ResumeRequest): string {
-  const moved = resolve(request.home) !== defaultOpenCodeHome(request.env);
-  return commandLine(
-    request.cwd,
-    moved ? { OPENCODE_DB: openCodeDatabase(resolve(request.home)) } : {},
-    ["opencode", "--session", request.id, ...(request.model ? ["--model", request.model] : [])],
-  );
+  return commandLine(request.cwd, openCodeEnvironment(request.home, request.env), [
+    "opencode",
+    "--session",
+    request.id,
+    ...(request.model ? ["--model", request.model] : []),
+  ]);
+}
+
+/** The variables a command needs for OpenCode to find `home`. */
+export function openCodeEnvironment(home: string, env: NodeJS.ProcessEnv): Record<string, string> {
+  if (resolve(home) === defaultHome(OPENCODE_HOME, env)) return {};
+  const data = homeVariableValue(OPENCODE_HOME, home);
+  return data === undefined
+    ? { OPENCODE_DB: openCodeDatabase(resolve(home)) }
+    : { [OPENCODE_HOME.env]: data };
 }
