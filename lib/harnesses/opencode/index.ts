@@ -57,5 +57,11 @@ export const openCode: Harness = {
   }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
   // cd <cwd> && [XDG_DATA_HOME=<dir> | OPENCODE_DB=<db>] opencode --session <id> [--model <provider/model>]
   resumeCommand: resumeOpenCode,
-  integrations: {},
+  integrations: {
+    certify: {
+      command: "opencode",
+      binFlag: "opencode-bin",
+      driver: async () => (await import("./certify/index.ts")).opencodeDriver,
+    },
+  },
 };

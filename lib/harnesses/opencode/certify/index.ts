@@ -22,6 +22,7 @@ import {
 import { opencodeScript, turnRequests } from "./sent.ts";
 import { type OpencodeTui, startOpencodeTui } from "./tui.ts";
 import { userOpencodeHome } from "./user.ts";
+import { openCodeDatabase } from "../home.ts";
 
 export const opencodeDriver: HarnessDriver = {
   id: "opencode",
@@ -29,7 +30,7 @@ export const opencodeDriver: HarnessDriver = {
   async open({ work, bin, mode, env, homeVariables }) {
     const folders = opencodeFolders(join(work, "opencode"));
     const dataHome = opencodeDataHome(folders);
-    const database = join(dataHome, "opencode.db");
+    const database = openCodeDatabase(dataHome);
     const logPath = join(work, "chat-requests.jsonl");
     const server = mode === "full"
       ? await startFakeChatCompletions({ logPath, script: opencodeScript })
