@@ -55,5 +55,11 @@ export const openCode: Harness = {
   }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
   // cd <cwd> && [OPENCODE_DB=<home>/opencode.db] opencode --session <id> [--model <provider/model>]
   resumeCommand: resumeOpenCode,
-  integrations: {},
+  integrations: {
+    certify: {
+      command: "opencode",
+      binFlag: "opencode-bin",
+      driver: async () => (await import("./certify/index.ts")).opencodeDriver,
+    },
+  },
 };

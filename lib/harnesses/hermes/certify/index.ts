@@ -7,13 +7,13 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import {
-  type ChatMessage,
-  contentText,
+  type ChatRequest,
   startFakeChatCompletions,
 } from "../../../certify-kit/fake-servers/chat-completions.ts";
-import { readRequestLog, UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
+import { loggedChatRequests, sentChatMessages } from "../../../certify-kit/chat-requests.ts";
+import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
-import type { HarnessDriver, Seeded, SentMessage, Turn } from "../../../certify-kit/driver.ts";
+import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
 import { type HermesTui, openHermesTui } from "./tui.ts";
 import { hermesEnv, hermesReply, offlineConfig, runHermes, writeHermesHome } from "./run.ts";
 import { userHermesHome } from "./user.ts";
@@ -101,7 +101,7 @@ export const hermesDriver: HarnessDriver = {
         return turn;
       },
       requestCount: () => chatRequests(logPath).length,
-      lastRequest: () => flatten(chatRequests(logPath).at(-1) ?? []),
+      lastRequest: () => sentChatMessages(chatRequests(logPath).at(-1)?.messages ?? []),
       async listed(sessionId, cwd) {
         const r = await run(cwd, ["sessions", "list"]);
         return r.code === 0 && r.stdout.includes(sessionId);
@@ -125,27 +125,6 @@ function firstAnswer(database: string, sessionId: string): string {
 }
 
 /** Conversation turns stream; auxiliary calls (titles, compression summaries) do not. */
-function chatRequests(logPath: string): ChatMessage[][] {
-  return readRequestLog<{ path: string; body: { messages?: ChatMessage[]; stream?: boolean } | null }>(
-    logPath,
-  )
-    .filter((r) =>
-      r.path.endsWith("/chat/completions") && r.body?.stream === true && Array.isArray(r.body.messages)
-    )
-    .map((r) => r.body!.messages!);
-}
-
-/** OpenAI-style messages as parts: text by role, each of an assistant's `tool_calls` as a tool call. */
-function flatten(messages: ChatMessage[]): SentMessage[] {
-  return messages.flatMap((m): SentMessage[] => {
-    const role: SentMessage["role"] = m.role === "assistant" || m.role === "tool" || m.role === "system"
-      ? m.role
-      : "user";
-    const text = contentText(m.content ?? null);
-    const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];
-    return [
-      ...(text.trim() ? [{ role, text }] : []),
-      ...calls.map((call): SentMessage => ({ role: "tool_call", text: JSON.stringify(call) })),
-    ];
-  });
+function chatRequests(logPath: string): ChatRequest[] {
+  return loggedChatRequests(logPath).filter((r) => r.stream === true);
 }
