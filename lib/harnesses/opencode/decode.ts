@@ -28,7 +28,7 @@ import { isObject, type Json, optStr } from "../../io/json.ts";
 import { parseEmbeddedJson } from "../../io/json.ts";
 import { qualifiedModel } from "./models.ts";
 import type { StoredMessage, StoredPart, StoredSession } from "./rows.ts";
-import { sessionLocator } from "../../store/locator.ts";
+import { sessionLocator } from "../locator.ts";
 
 const HARNESS = "opencode";
 
