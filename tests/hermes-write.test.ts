@@ -273,6 +273,24 @@ test("a taken title is refused (exit 1) with the next free one suggested; nothin
   );
 });
 
+test("handing the same session into Hermes again numbers its title as Hermes numbers a lineage (#2, #3)", async () => {
+  const w = world();
+  const titles = [];
+  for (let i = 0; i < 3; i++) {
+    const done = await handoff(w);
+    titles.push(query(w.db, "SELECT title FROM sessions WHERE id = ?", done.target.id)[0]!.title);
+  }
+  const base = String(titles[0]);
+  assert.ok(base.length > 0, "the first handoff keeps the source's title");
+  assert.deepEqual(titles, [base, `${base} #2`, `${base} #3`]);
+  const again = await runCliJson(["handoff", w.source.id, "--to", "hermes", "--cwd", w.target, ...w.flags], env);
+  assert.match(
+    JSON.stringify(again.json),
+    new RegExp(`"title-numbered".*${JSON.stringify(base).slice(1, -1)} #4`),
+    "the report says why",
+  );
+});
+
 test("a session id already in the store is refused (exit 1) without --force; nothing changes", async () => {
   const w = world("titled");
   const [id] = capturedIds("0.19.0", "titled");

@@ -47,6 +47,8 @@ interface Planned {
   id: string;
   database: string;
   title: string | undefined;
+  /** The title is the source's own, not one asked for: when taken, it is numbered (see lineageTitle). */
+  lineage: boolean;
   session: SessionStream;
   options: RenderOptions;
   settings: TargetSettings;
@@ -62,7 +64,8 @@ export async function planHermes(
   checkHermesId(options.id);
   const home = activeHome(hermesHome);
   const database = stateDbPath(home.dir);
-  const title = hermesTitle(options.title);
+  const asked = hermesTitle(options.title);
+  const lineage = !!asked && asked === hermesTitle(session.meta.title);
   const model = chooseModel(session, options, home);
   const plan: PlanPreview = {
     harness: "hermes",
@@ -79,13 +82,23 @@ export async function planHermes(
       env: options.env ?? {},
       ...(model.flag ? { model: model.flag } : {}),
     }),
-    notes: [...model.notes, ...titleNotes(options.title, title)],
+    notes: [...model.notes, ...titleNotes(options.title, asked)],
   };
   if (!existsSync(database)) {
     return refusedPlan(plan, refuse.noStore("Hermes", home.dir, "hermes").message);
   }
   if (isLink(database)) return refusedPlan(plan, refuse.linked(database).message);
   const source = await sameHarnessSource(session, options);
+  let fitted: Fitted;
+  try {
+    fitted = fitToStore(database, source, options, { title: asked, lineage }, force);
+    plan.notes!.push(...fitted.notes);
+    if (fitted.refusal) plan.refusal = fitted.refusal;
+  } catch (error) {
+    // Damaged, not Hermes's, or of a shape these rows cannot fill: the store refuses (exit 1).
+    return refusedPlan(plan, targetStoreRefusal(database, error).message);
+  }
+  const { title } = fitted;
   const rowOptions = { ...options, ...(title ? { title } : {}) };
   const kept = {
     system_prompt: source ? keptSystemPrompt(source, session, rowOptions) : null,
@@ -97,19 +110,11 @@ export async function planHermes(
       ...(model.model ? { model: model.model } : {}),
     }),
   );
-  let fitted: Fitted;
-  try {
-    fitted = fitToStore(database, source, options, title, force);
-    plan.notes!.push(...fitted.notes);
-    if (fitted.refusal) plan.refusal = fitted.refusal;
-  } catch (error) {
-    // Damaged, not Hermes's, or of a shape these rows cannot fill: the store refuses (exit 1).
-    return refusedPlan(plan, targetStoreRefusal(database, error).message);
-  }
   const planned: Planned = {
     id: options.id,
     database,
     title,
+    lineage,
     session,
     options: rowOptions,
     settings: {
@@ -131,6 +136,8 @@ export async function planHermes(
 
 interface Fitted {
   notes: ReportEntry[];
+  /** The title the session is stored with: the one planned, or its lineage's next when that is taken. */
+  title: string | undefined;
   refusal?: string;
   titleOwner?: string;
   /** The handshake row is stored as one text part (see OLD_MERGING_GENERATION). */
@@ -147,7 +154,7 @@ function fitToStore(
   database: string,
   source: HermesSource | undefined,
   options: RenderOptions,
-  title: string | undefined,
+  planned: { title: string | undefined; lineage: boolean },
   force: boolean,
 ): Fitted {
   const notes: ReportEntry[] = [];
@@ -172,9 +179,11 @@ function fitToStore(
         { count: setAside },
       ));
     }
+    const { title, note } = lineageTitle(db, planned);
+    notes.push(...note);
     const found = findClash(db, options.id, title);
     const refusal = refusalOf(db, database, options.id, title, found, force);
-    const fitted = { notes, ...(handshakeAsPart ? { handshakeAsPart } : {}) };
+    const fitted = { notes, title, ...(handshakeAsPart ? { handshakeAsPart } : {}) };
     if (refusal) return { ...fitted, refusal };
     if (!force) return fitted;
     return {
@@ -318,6 +327,33 @@ function replacementNotes(clash: Clash, title: string | undefined): ReportEntry[
   return notes;
 }
 
+/**
+ * The title a session is stored with. One the user asked for is kept (a taken one is refused, as Hermes's own
+ * `/title` refuses it); the source's own title, taken (the same session handed off again, a copy beside its
+ * original), becomes its lineage's next, as Hermes titles a continued session (`get_next_title_in_lineage`).
+ */
+function lineageTitle(
+  db: DatabaseSync,
+  { title, lineage }: { title: string | undefined; lineage: boolean },
+): { title: string | undefined; note: ReportEntry[] } {
+  const holder = lineage && title
+    ? db.prepare("SELECT id FROM sessions WHERE title = ?").get(title) as Row | undefined
+    : undefined;
+  if (!holder) return { title, note: [] };
+  const numbered = nextTitle(db, title!);
+  return {
+    title: numbered,
+    note: [reportEntry(
+      "title-numbered",
+      "info",
+      `title stored as ${JSON.stringify(numbered)}: session ${holder.id} holds ${
+        JSON.stringify(title)
+      } (Hermes numbers the titles of a lineage so)`,
+      { examples: [String(holder.id)] },
+    )],
+  };
+}
+
 /** The next free title of a lineage, as Hermes numbers them (`title`, `title #2`, ...). */
 function nextTitle(db: DatabaseSync, title: string): string {
   const base = /^(.*?) #(\d+)$/.exec(title)?.[1] ?? title;
@@ -407,13 +443,15 @@ async function insertSession(
       if (n % PROGRESS_ROWS === 0) step.advance(n);
     }).finally(() => step.finish());
     const clash = await immediateTransaction(db, async () => {
-      // Checked again under the write lock: a running Hermes may have taken the id or title since planning.
+      // Checked again under the write lock: a running Hermes may have taken the id or title since planning
+      // (the source's own title is then numbered again).
+      const { title } = lineageTitle(db, planned);
       const clash = findClash(db, id, title);
       const refusal = refusalOf(db, database, id, title, clash, force);
       if (refusal) throw new RefusedError(refusal);
       if (clash.takenId) await removeSession(db, database, clash.takenId, feedback);
       if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
-      insertRow(db, "sessions", only(rows.session(), columns.sessions));
+      insertRow(db, "sessions", only({ ...rows.session(), ...(title ? { title } : {}) }, columns.sessions));
       // Hermes's full-text triggers make this the long part of a handoff: seconds for a long session.
       await inBatches(`registering in ${database}`, staged.count, moveStaged(db, staged), feedback);
       return clash;
