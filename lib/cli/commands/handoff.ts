@@ -118,5 +118,7 @@ function backupSummary(backup: HandoffBackup, dryRun: boolean): string {
     return "none needed (new files only; existing ones are never replaced without --force)";
   }
   if (!backup.planned) return "skipped (--no-backup)";
-  return dryRun ? `online backup of ${backup.databases.join(", ")} before writing` : "none";
+  return dryRun
+    ? `what the handoff replaces in ${backup.databases.join(", ")}, copied before writing`
+    : "none";
 }

@@ -2,8 +2,9 @@
  * Handoff into Hermes: a `sessions` row and its `messages` rows in the `state.db` of the home a plain `hermes`
  * runs in, so `hermes sessions list` shows the session and `hermes chat --resume <id>` loads its history.
  * Planning only reads the database (and refuses here, so a refused handoff leaves it byte-identical);
- * registering takes an online backup, then inserts everything in one short `BEGIN IMMEDIATE` transaction
- * with retries, since a running Hermes holds the database open. Inserting through Hermes's own triggers keeps
+ * registering inserts everything in one short `BEGIN IMMEDIATE` transaction with retries, since a running
+ * Hermes holds the database open, after copying the rows it replaces (none unless `--force`) into a backup of
+ * their own (lib/store/row-backup.ts), never the whole database. Inserting through Hermes's own triggers keeps
  * its full-text indexes (`messages_fts`, `messages_fts_trigram`) in step.
  */
 import { existsSync } from "node:fs";
@@ -19,7 +20,6 @@ import { resumeHermes } from "./resume.ts";
 import {
   immediateTransaction,
   insertRow,
-  onlineBackup,
   openForWrite,
   openReadOnly,
   type Row,
@@ -38,6 +38,7 @@ import { checkHermesId } from "./ids.ts";
 import { type Feedback, startProgress } from "../../io/progress.ts";
 import { deleteInBatches, inBatches, moveStaged } from "../../store/row-batches.ts";
 import { isLink } from "../../io/links.ts";
+import { type BackedUpRows, backupRows } from "../../store/row-backup.ts";
 
 /**
  * What commit needs beyond the preview: the database, and what the rows are made from. The rows themselves
@@ -430,12 +431,10 @@ async function insertSession(
   planned: Planned,
   { backup, force, backupFolder, feedback }: CommitOptions,
 ): Promise<Committed> {
-  const { id, database, title } = planned;
+  const { id, database } = planned;
   const db = openForWrite(database);
   try {
-    // Replacing needs the backup even under --no-backup: undo restores the replaced rows from it.
-    const replacing = force && hasClash(findClash(db, id, title));
-    const backups = backup || replacing ? [await onlineBackup(db, backupFolder, "state.db", feedback)] : [];
+    const backups: string[] = [];
     const columns = storeColumns(db, database);
     const rows = targetRows(planned.session, planned.options, planned.settings, planned.source);
     const step = startProgress(feedback, `preparing rows for ${database}`, "rows");
@@ -449,6 +448,11 @@ async function insertSession(
       const clash = findClash(db, id, title);
       const refusal = refusalOf(db, database, id, title, clash, force);
       if (refusal) throw new RefusedError(refusal);
+      // The rows about to be replaced, copied under the write lock (lib/store/row-backup.ts); replacing needs
+      // them even under --no-backup: undo restores them from the copy.
+      if (backup || hasClash(clash)) {
+        backups.push(await backupRows(database, backupFolder, replacedRows(id, clash), feedback));
+      }
       if (clash.takenId) await removeSession(db, database, clash.takenId, feedback);
       if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
       insertRow(db, "sessions", only({ ...rows.session(), ...(title ? { title } : {}) }, columns.sessions));
@@ -507,6 +511,15 @@ async function* storedRows(
 }
 
 const hasClash = (clash: Clash): boolean => !!(clash.takenId || clash.titleOwner);
+
+/** The rows a handoff of `id` replaces: a session of that id with its messages, the title's holder. */
+function replacedRows(id: string, clash: Clash): BackedUpRows[] {
+  return [
+    { table: "messages", key: { session_id: id } },
+    { table: "sessions", key: { id } },
+    ...(clash.titleOwner ? [{ table: "sessions", key: { id: clash.titleOwner } }] : []),
+  ];
+}
 
 /** The row's values for the columns this database has (an older generation has fewer). */
 function only(row: object, columns: Set<string>): Row {
