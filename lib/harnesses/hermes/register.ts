@@ -8,6 +8,7 @@
  * its full-text indexes (`messages_fts`, `messages_fts_trigram`) in step.
  */
 import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { ReportEntry } from "../../report/report.ts";
@@ -18,6 +19,7 @@ import { refuse, targetStoreRefusal } from "../refuse.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { resumeHermes } from "./resume.ts";
 import {
+  hasTable,
   immediateTransaction,
   insertRow,
   openForWrite,
@@ -39,6 +41,7 @@ import { type Feedback, startProgress } from "../../io/progress.ts";
 import { deleteInBatches, inBatches, moveStaged } from "../../store/row-batches.ts";
 import { isLink } from "../../io/links.ts";
 import { type BackedUpRows, backupRows } from "../../store/row-backup.ts";
+import { gatewayRefusal } from "./gateway.ts";
 
 /**
  * What commit needs beyond the preview: the database, and what the rows are made from. The rows themselves
@@ -89,6 +92,8 @@ export async function planHermes(
     return refusedPlan(plan, refuse.noStore("Hermes", home.dir, "hermes").message);
   }
   if (isLink(database)) return refusedPlan(plan, refuse.linked(database).message);
+  const gateway = gatewayRefusal(home.dir, options.env ?? {});
+  if (gateway) return refusedPlan(plan, gateway);
   const source = await sameHarnessSource(session, options);
   let fitted: Fitted;
   try {
@@ -271,12 +276,32 @@ function findClash(db: DatabaseSync, id: string, title: string | undefined): Cla
       clash.refusal = `session ${id} continues in session ${child.id} (compression or branch), so --force ` +
         `cannot replace it; pass another --session-id`;
     }
+    const compacting = compressionLease(db, id);
+    if (compacting) {
+      clash.refusal =
+        `Hermes is compacting session ${id} (its compression lock holds until ${compacting}), ` +
+        `so --force cannot replace it now; try again once it is done, or pass another --session-id`;
+    }
   }
   const owner = title
     ? db.prepare("SELECT id FROM sessions WHERE title = ? AND id <> ?").get(title, id) as Row | undefined
     : undefined;
   if (owner) clash.titleOwner = String(owner.id);
   return clash;
+}
+
+/**
+ * When the lease Hermes's compaction holds on session `id` ends (ISO 8601), if one holds now: while it does,
+ * Hermes rewrites the session's rows and may start its continuation (`try_acquire_compression_lock`, 0.19.0;
+ * a lease not renewed by its expiry is taken over, as Hermes takes it over). Stores before the table have none.
+ */
+function compressionLease(db: DatabaseSync, id: string): string | undefined {
+  if (!hasTable(db, "compression_locks")) return undefined;
+  const lease = db.prepare("SELECT max(expires_at) AS until FROM compression_locks WHERE session_id = ?")
+    .get(id) as { until: number | null };
+  if (typeof lease.until !== "number" || lease.until * 1000 < Date.now()) return undefined;
+  const until = new Date(lease.until * 1000);
+  return Number.isNaN(until.getTime()) ? "a time no date can hold" : until.toISOString();
 }
 
 /** Why the session cannot be added as planned, if it cannot: its id or its title is already in use. */
@@ -432,6 +457,9 @@ async function insertSession(
   { backup, force, backupFolder, feedback }: CommitOptions,
 ): Promise<Committed> {
   const { id, database } = planned;
+  // Looked at again: a gateway started since planning is the one writer now.
+  const gateway = gatewayRefusal(dirname(database), planned.options.env ?? {});
+  if (gateway) throw new RefusedError(gateway);
   const db = openForWrite(database);
   try {
     const backups: string[] = [];
