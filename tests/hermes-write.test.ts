@@ -294,6 +294,15 @@ test("handing the same session into Hermes again numbers its title as Hermes num
   );
 });
 
+test("handing the same session again over its own id with --force keeps its title unnumbered", async () => {
+  const w = world();
+  const first = await handoff(w);
+  const id = first.target.id;
+  const title = query(w.db, "SELECT title FROM sessions WHERE id = ?", id)[0]!.title;
+  await handoff(w, ["--session-id", id, "--force"]);
+  assert.deepEqual(query(w.db, "SELECT title FROM sessions WHERE id = ?", id), [{ title }]);
+});
+
 test("a session id already in the store is refused (exit 1) without --force; nothing changes", async () => {
   const w = world("titled");
   const [id] = capturedIds("0.19.0", "titled");

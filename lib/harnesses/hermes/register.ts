@@ -185,7 +185,7 @@ function fitToStore(
         { count: setAside },
       ));
     }
-    const { title, note } = lineageTitle(db, planned);
+    const { title, note } = lineageTitle(db, options.id, planned);
     notes.push(...note);
     const found = findClash(db, options.id, title);
     const refusal = refusalOf(db, database, options.id, title, found, force);
@@ -360,10 +360,12 @@ function replacementNotes(clash: Clash, title: string | undefined): ReportEntry[
  */
 function lineageTitle(
   db: DatabaseSync,
+  id: string,
   { title, lineage }: { title: string | undefined; lineage: boolean },
 ): { title: string | undefined; note: ReportEntry[] } {
+  // The session `id` replaces (under --force) gives its title up with its row.
   const holder = lineage && title
-    ? db.prepare("SELECT id FROM sessions WHERE title = ?").get(title) as Row | undefined
+    ? db.prepare("SELECT id FROM sessions WHERE title = ? AND id <> ?").get(title, id) as Row | undefined
     : undefined;
   if (!holder) return { title, note: [] };
   const numbered = nextTitle(db, title!);
@@ -472,7 +474,7 @@ async function insertSession(
     const clash = await immediateTransaction(db, async () => {
       // Checked again under the write lock: a running Hermes may have taken the id or title since planning
       // (the source's own title is then numbered again).
-      const { title } = lineageTitle(db, planned);
+      const { title } = lineageTitle(db, id, planned);
       const clash = findClash(db, id, title);
       const refusal = refusalOf(db, database, id, title, clash, force);
       if (refusal) throw new RefusedError(refusal);
