@@ -35,6 +35,7 @@ import type { StoreListed } from "./harnesses/stores.ts";
 export { builtinRegistry, findHarness, type Registry, withHarness } from "./harnesses/registry.ts";
 export type { Harness, Homes, SessionSummary } from "./harnesses/types.ts";
 export type { Session } from "./ir/schema.ts";
+export type { PermissionsChoice } from "./posture/posture.ts";
 export type { ConversionReport } from "./report/report.ts";
 export type { BrokenStore, StoreListed } from "./harnesses/stores.ts";
 export type { SessionSource } from "./pipeline/source.ts";

@@ -102,12 +102,30 @@ test("a handoff on a watched terminal shows reading, backing up and registering 
   const source = seedClaudeHome(join(root, "claude"), "plain-text");
   const hermes = join(root, "hermes");
   seedHermesHome(hermes, "0.19.0", "text-turns");
-  const args = ["handoff", source.path, "--to", "hermes", "--hermes-home", hermes, "--cwd", root];
+  // One title named for each handoff: under --force each takes it from the one before (a title of the
+  // source's own would be numbered instead, as Hermes numbers a lineage).
+  const args = [
+    "handoff",
+    source.path,
+    "--to",
+    "hermes",
+    "--hermes-home",
+    hermes,
+    "--cwd",
+    root,
+    "--title",
+    "notes",
+  ];
   const env = { SESSION_BRIDGE_HOME: join(root, "bridge") };
   const shown = await runCli(args, env, undefined, undefined, WATCHED);
   assert.equal(shown.code, 0, shown.stderr);
   for (
-    const step of [`reading ${source.path}`, `backing up ${join(hermes, "state.db")}`, "registering in "]
+    // The backup holds the rows the handoff replaces (lib/store/row-backup.ts), table by table.
+    const step of [
+      `reading ${source.path}`,
+      `backing up messages rows of ${join(hermes, "state.db")}`,
+      "registering in ",
+    ]
   ) {
     assert.ok(shown.stderr.includes(`${CLEAR}${step}`), `${step} in ${JSON.stringify(shown.stderr)}`);
   }

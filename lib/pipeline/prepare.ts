@@ -32,7 +32,7 @@ import { escapeControls, titleText } from "../io/control-characters.ts";
 import { continuesResponse, StubInserter } from "./close-calls.ts";
 import { chooseModel, type ModelChoice } from "./model.ts";
 import { type Detached, DetachedProofs, nothingDetached, proofDetacher } from "../ir/reasoning.ts";
-import type { Posture, PostureSide } from "../posture/posture.ts";
+import { carryPosture, type PermissionsChoice, type Posture, type PostureSide } from "../posture/posture.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
 
@@ -53,6 +53,11 @@ export interface ConversionRequest {
    * call, see close-calls.ts); false leaves them open (--no-stub-open-calls).
    */
   stubOpenCalls?: boolean;
+  /**
+   * How far the source's permission posture travels into another harness (default `narrow`: no further than
+   * the target's own default; `keep`: as it was, --permissions keep).
+   */
+  permissions?: PermissionsChoice;
   now: Date;
   /** The target's home, so its writer can match what is installed there. */
   home?: string;
@@ -132,7 +137,8 @@ export async function prepareConversion(
         return { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() };
       }),
   };
-  const posture = targetPosture(source, from, target);
+  const carry = targetPosture(source, from, target, request.permissions ?? "narrow");
+  const posture = carry?.posture;
   const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request);
   const { proofs } = survey;
   const report = buildReport(
@@ -147,7 +153,7 @@ export async function prepareConversion(
       proofsDetached: proofs.proofs,
       reasoningAsText: proofs.asText,
       proofsUnproven: proofs.unproven,
-      ...(posture ? { posture: { posture, source: postureSide(from), target: postureSide(target) } } : {}),
+      ...(carry ? { posture: { ...carry, source: postureSide(from), target: postureSide(target) } } : {}),
       ...(model ? { model } : {}),
       carried,
     },
@@ -312,12 +318,25 @@ const postureSide = (h: Harness): PostureSide => ({
   posture: h.conversation.posture,
 });
 
-/** The source's posture by meaning; on a hop back to the harness it was first stated in, its exact words. */
-function targetPosture(source: SessionStream, from: Harness, target: Harness): Posture | undefined {
+/**
+ * The source's posture by meaning (on a hop back to the harness it was first stated in, its exact words), as
+ * far as `choice` lets it travel into another harness (carryPosture). A copy within one harness keeps it.
+ */
+function targetPosture(
+  source: SessionStream,
+  from: Harness,
+  target: Harness,
+  choice: PermissionsChoice,
+): ReturnType<typeof carryPosture> | undefined {
   const { permissionMode, permissionNative } = source.meta;
   const posture = permissionMode ? from.conversation.posture?.toPosture(permissionMode) : undefined;
   if (!posture) return undefined;
-  return permissionNative?.harness === target.name ? { ...posture, native: permissionNative } : posture;
+  const stated = permissionNative?.harness === target.name
+    ? { ...posture, native: permissionNative }
+    : posture;
+  return from.name === target.name
+    ? { posture: stated }
+    : carryPosture(stated, target.conversation.posture, choice);
 }
 
 function postureMemory(

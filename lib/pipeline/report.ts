@@ -95,6 +95,17 @@ export function buildReport(
   };
   const same = session.meta.harness === target.harness;
 
+  // What the agent may do unasked comes first: a change there matters more than any other in the report.
+  if (!same) {
+    entries.push(
+      ...postureEntries(
+        session.meta.permissionMode,
+        actions.posture,
+        target.harness,
+        target.permissionPosture,
+      ),
+    );
+  }
   if (same) {
     add(
       "records-copied-verbatim",
@@ -103,7 +114,7 @@ export function buildReport(
       "same harness: every source record is copied, ids and paths adjusted",
     );
   } else {
-    reportForeign(session, target, actions, add, entries, thread, position);
+    reportForeign(session, target, actions, add, thread, position);
   }
 
   const { openToolCalls, queuedInput } = session.pending;
@@ -192,7 +203,6 @@ function reportForeign(
   target: Capabilities,
   actions: ConversionActions,
   add: Add,
-  entries: ReportEntry[],
   thread: ThreadTally,
   position: (index: number) => number,
 ) {
@@ -292,9 +302,6 @@ function reportForeign(
     "system instructions are not carried",
   );
   add("tool-schemas", "loss", target.toolSchemas ? 0 : session.tools.length, "tool schemas are not carried");
-  entries.push(
-    ...postureEntries(session.meta.permissionMode, actions.posture, target.harness, target.permissionPosture),
-  );
   add(
     "per-turn-models",
     "loss",

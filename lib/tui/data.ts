@@ -29,7 +29,7 @@ import {
   type UndoOutcome,
 } from "../mod.ts";
 import { heldOpen } from "../io/held-open.ts";
-import type { Feedback, ReadLimits } from "../mod.ts";
+import type { Feedback, PermissionsChoice, ReadLimits } from "../mod.ts";
 import type { Row } from "./row.ts";
 import { type Ends, keptEnds } from "./search.ts";
 
@@ -217,6 +217,8 @@ export interface HandoffChoices {
   sessionId?: string;
   stubOpenCalls: boolean;
   handshake: boolean;
+  /** How far the source's permission posture travels (the CLI's --permissions; default narrow). */
+  permissions?: PermissionsChoice;
 }
 
 /** The session by its reference (read again for each plan and for the handoff, as the CLI would). */
@@ -237,6 +239,7 @@ function request(context: TuiContext, row: Row, choices: HandoffChoices): Omit<H
     ...(choices.sessionId ? { sessionId: choices.sessionId } : {}),
     stubOpenCalls: choices.stubOpenCalls,
     handshake: choices.handshake,
+    ...(choices.permissions ? { permissions: choices.permissions } : {}),
   };
 }
 
