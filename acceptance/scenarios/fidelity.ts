@@ -44,6 +44,54 @@ async function copyElsewhere(work: string, bridge: Bridge): Promise<string[]> {
   }
 }
 
+/**
+ * The interrupted-queued fixture to Codex, resumed there with a new turn, then to Hermes and resumed: the
+ * request Hermes sends carries the queued words once, as the user's, before the turn typed in Codex.
+ */
+async function queuedHandedTwice(work: string, bridge: Bridge): Promise<string[]> {
+  const fixture = claudeFixture("interrupted-queued");
+  const [queued] = (await readClaudeSession(fixture)).pending.queuedInput;
+  if (!queued) return ["the fixture has no queued message"];
+  const codex = await startTarget("codex", join(work, "codex"));
+  const hermes = await startTarget("hermes", join(work, "hermes"));
+  try {
+    const cwd = project(work, "queued");
+    const typed = "Typed in Codex after the first hop.";
+    const first = bridge.handoff([fixture, "--to", "codex", "--cwd", cwd, ...codex.homeFlags]);
+    const inCodex = await codex.resume(cwd, first.id, typed);
+    const reasons = inCodex.ok ? [] : [`codex exec resume failed: ${inCodex.detail}`];
+    const second = bridge.handoff([
+      first.id,
+      "--from",
+      "codex",
+      "--to",
+      "hermes",
+      "--cwd",
+      cwd,
+      ...codex.homeFlags,
+      ...hermes.homeFlags,
+    ]);
+    const inHermes = await hermes.resume(cwd, second.id, "Please continue.");
+    if (!inHermes.ok) reasons.push(`hermes chat --resume failed: ${inHermes.detail}`);
+    const messages = (hermes.requests().at(-1)?.messages ?? []) as { role?: string; content?: unknown }[];
+    // Hermes joins adjacent user messages into one: places are compared in the request's text.
+    const sent = JSON.stringify(messages);
+    const [words, turn] = [JSON.stringify(queued.text).slice(1, -1), JSON.stringify(typed).slice(1, -1)];
+    const times = occurrences(sent, words);
+    if (times !== 1) reasons.push(`the queued words were sent ${times} times, expected once`);
+    const holder = messages.find((m) => JSON.stringify(m.content ?? "").includes(words));
+    if (holder && holder.role !== "user") reasons.push(`the queued words were sent as ${holder.role}`);
+    if (occurrences(sent, turn) !== 1) reasons.push("the turn typed in Codex was not sent once");
+    else if (sent.indexOf(words) > sent.indexOf(turn)) {
+      reasons.push("the queued words were sent after the turn typed in Codex");
+    }
+    return reasons;
+  } finally {
+    await codex.close();
+    await hermes.close();
+  }
+}
+
 async function main(): Promise<number> {
   const binary = binaryArg();
   return await withWork("sb-fidelity-", async (work) => {
@@ -52,6 +100,10 @@ async function main(): Promise<number> {
       await step(
         "claude-code -> claude-code --cwd elsewhere: the resumed request names only the new directory",
         () => copyElsewhere(work, bridge),
+      ),
+      await step(
+        "claude-code -> codex -> hermes: a queued prompt never sent keeps its place, once",
+        () => queuedHandedTwice(work, bridge),
       ),
     ];
     return results.every(Boolean) ? 0 : 1;
