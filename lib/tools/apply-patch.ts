@@ -25,8 +25,8 @@ const addLines = (path: string, content: string) => [
   ...lines(content).map((l) => `+${l}`),
 ];
 
-/** A patch in Codex's grammar. */
-export function codexPatch(files: FileChange[]): string {
+/** A patch in the apply_patch grammar. */
+export function patchText(files: FileChange[]): string {
   const body = files.flatMap((f) => {
     switch (f.op) {
       case "add":
@@ -63,10 +63,10 @@ export function v4aPatch(files: FileChange[]): string {
   return [BEGIN, ...body, END].join("\n");
 }
 
-export const editPatch = (path: string, edits: Edit[]): string => codexPatch([{ op: "update", path, edits }]);
+export const editPatch = (path: string, edits: Edit[]): string => patchText([{ op: "update", path, edits }]);
 
 export const addFilePatch = (path: string, content: string): string =>
-  codexPatch([{ op: "add", path, content }]);
+  patchText([{ op: "add", path, content }]);
 
 /** One file added or updated in place: the canonical write or edit; any other patch: the canonical patch. */
 export function parsePatch(patch: string): CanonicalCall | undefined {
@@ -82,8 +82,25 @@ export function parsePatch(patch: string): CanonicalCall | undefined {
   return { kind: "patch", files };
 }
 
-const HEADER = /^\*\*\* (Add File|Delete File|Update File|Move to|Move File): (.+)$/;
-const MOVE_FILE = /^(.+?) -> (.+)$/;
+const HEADERS = ["Add File", "Delete File", "Update File", "Move to", "Move File"] as const;
+
+/** A file header line's kind and path (`*** Update File: src/a.ts`); undefined for any other line. */
+function header(line: string): { kind: typeof HEADERS[number]; path: string } | undefined {
+  for (const kind of HEADERS) {
+    const prefix = `*** ${kind}: `;
+    if (line.startsWith(prefix) && line.length > prefix.length) {
+      return { kind, path: line.slice(prefix.length) };
+    }
+  }
+  return undefined;
+}
+
+/** Hermes's `old -> new` of a Move File line, split at its first arrow. */
+function moveOf(text: string): { from: string; to: string } | undefined {
+  const at = text.indexOf(" -> ");
+  const [from, to] = [text.slice(0, at), text.slice(at + 4)];
+  return at > 0 && to ? { from, to } : undefined;
+}
 
 /** A file's section of a patch: its header and the lines under it. */
 interface Section {
@@ -98,24 +115,28 @@ function parsePatchFiles(patch: string): FileChange[] | undefined {
   const sections: Section[] = [];
   for (const line of body.slice(1, -1)) {
     if (line === END_OF_FILE) continue;
-    const header = HEADER.exec(line);
-    if (!header) {
+    const head = header(line);
+    if (!head) {
       const section = sections.at(-1);
       if (!section) return undefined;
       section.body.push(line);
       continue;
     }
-    const [, kind, path] = header as unknown as [string, string, string];
+    const { kind, path } = head;
     const last = sections.at(-1)?.change;
     if (kind === "Move to") {
       if (last?.op !== "update" || last.moveTo !== undefined) return undefined;
       last.moveTo = path;
     } else if (kind === "Move File") {
-      const move = MOVE_FILE.exec(path);
+      const move = moveOf(path);
       if (!move) return undefined;
       // Hermes moves a file after its hunks: one change with the update before it.
-      if (last?.op === "update" && last.path === move[1] && last.moveTo === undefined) last.moveTo = move[2];
-      else sections.push({ change: { op: "update", path: move[1]!, moveTo: move[2]!, edits: [] }, body: [] });
+      if (last?.op === "update" && last.path === move.from && last.moveTo === undefined) {
+        last.moveTo = move.to;
+      } else {sections.push({
+          change: { op: "update", path: move.from, moveTo: move.to, edits: [] },
+          body: [],
+        });}
     } else {
       const change: FileChange = kind === "Add File"
         ? { op: "add", path, content: "" }

@@ -2,7 +2,7 @@
  * Codex's tools (0.147 to 0.169) in canonical terms. Codex edits files with the freeform `apply_patch` tool and
  * does everything else through the shell, so reads, searches and listings become shell commands.
  */
-import { addFilePatch, codexPatch, editPatch, parsePatch } from "../../tools/apply-patch.ts";
+import { addFilePatch, patchText, editPatch, parsePatch } from "../../tools/apply-patch.ts";
 import {
   type CanonicalCall,
   defined,
@@ -88,7 +88,7 @@ export const codexTools: ToolVocabulary = {
       case "edit":
         return { name: "apply_patch", input: editPatch(call.path, call.edits) };
       case "patch":
-        return { name: "apply_patch", input: codexPatch(call.files) };
+        return { name: "apply_patch", input: patchText(call.files) };
       case "search":
         return {
           name: "exec_command",
