@@ -64,6 +64,24 @@ function sessionFiles(harness: Probed, version: string): string[] {
     .map((f) => join(dir, f));
 }
 
+/** The lines with each record behind a recording proxy, noting into its kind's paths in `usage`. */
+async function* probed(
+  harness: Probed,
+  lines: AsyncIterable<JsonlLine>,
+  usage: Usage,
+  paused: () => boolean,
+): AsyncGenerator<JsonlLine> {
+  for await (const line of lines) {
+    if (!isObject(line.value)) {
+      yield line;
+      continue;
+    }
+    const kind = kindOf(harness, line.value);
+    if (!usage.has(kind)) usage.set(kind, new Set());
+    yield { ...line, value: recording(line.value, "", usage.get(kind)!, paused) };
+  }
+}
+
 /** What the readers of `harness` use of each kind, over every fixture of `version`. */
 export async function readerUsage(harness: Probed, version: string): Promise<Usage> {
   const usage: Usage = new Map();
@@ -81,18 +99,11 @@ export async function readerUsage(harness: Probed, version: string): Promise<Usa
   try {
     for (const path of sessionFiles(harness, version)) {
       const tail = {};
-      async function* probed(): AsyncGenerator<JsonlLine> {
-        for await (const line of readJsonl(path, tail)) {
-          if (!isObject(line.value)) {
-            yield line;
-            continue;
-          }
-          const kind = kindOf(harness, line.value);
-          if (!usage.has(kind)) usage.set(kind, new Set());
-          yield { ...line, value: recording(line.value, "", usage.get(kind)!, paused) };
-        }
-      }
-      const lines: TranscriptLines = { path, lines: probed(), tail };
+      const lines: TranscriptLines = {
+        path,
+        lines: probed(harness, readJsonl(path, tail), usage, paused),
+        tail,
+      };
       if (harness === "codex") await decodeCodex(lines);
       else await decodeClaude(lines, []);
     }

@@ -2,7 +2,7 @@
  * Codex's tools (0.147 to 0.169) in canonical terms. Codex edits files with the freeform `apply_patch` tool and
  * does everything else through the shell, so reads, searches and listings become shell commands.
  */
-import { addFilePatch, patchText, editPatch, parsePatch } from "../../tools/apply-patch.ts";
+import { addFilePatch, editPatch, parsePatch, patchText } from "../../tools/apply-patch.ts";
 import {
   type CanonicalCall,
   defined,
