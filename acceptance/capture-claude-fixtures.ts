@@ -292,6 +292,41 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: "config-permission-modes",
+    how: "Two text turns under other permission modes: `claude -p --permission-mode plan`, then " +
+      "`--resume <id> --permission-mode acceptEdits`.",
+    async run(ctx) {
+      const id = sessionIdOf(
+        await ctx.claude(oneShot("Plan mode fixture: outline a tidy desk.", "--permission-mode", "plan")),
+      );
+      sessionIdOf(
+        await ctx.claude(
+          resume(id, "Now in acceptEdits mode: one more line.", "--permission-mode", "acceptEdits"),
+        ),
+      );
+    },
+  },
+  {
+    name: "config-settings",
+    how:
+      "One turn running Bash under settings given on the command line (`--settings` JSON: thinking always " +
+      "on, no co-author line) and an appended system prompt (`--append-system-prompt`).",
+    async run(ctx) {
+      const settings = JSON.stringify({ alwaysThinkingEnabled: true, includeCoAuthoredBy: false });
+      sessionIdOf(
+        await ctx.claude(oneShot(
+          "Run this for me. TOOL: echo fixture-settings",
+          "--allowedTools",
+          "Bash(echo fixture-settings)",
+          "--settings",
+          settings,
+          "--append-system-prompt",
+          "Answer tersely.",
+        )),
+      );
+    },
+  },
+  {
     name: "rewound-branch",
     how: (v) =>
       isV1(v)

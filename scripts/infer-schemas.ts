@@ -22,7 +22,7 @@
  *
  * Rules: the record itself (and, for codex, its `payload`) is closed (`additionalProperties: false`), so a new
  * field is drift; nested objects are described one level deep and left open; `required` lists the fields present
- * in every sample; a field only ever null is left untyped. Sample values never reach a schema: the only literals are the record kind and the closed
+ * in every sample (then cut by scripts/required-from-readers.ts to the ones a reader uses); a field only ever null is left untyped. Sample values never reach a schema: the only literals are the record kind and the closed
  * type-tag sets of the harness preset below. Objects whose keys are not identifiers (paths, model names) are
  * written as maps. Codex `response_item` / `event_msg` payloads become one `$defs` entry per payload type
  * behind a `oneOf`, so an unknown payload type fails validation.

@@ -4,7 +4,7 @@
  * build the handshake from it. Harness writers only render what this decides.
  */
 import type { Feedback } from "../io/progress.ts";
-import type { Message, NativeToolCall, Pending } from "../ir/schema.ts";
+import type { Message, NativeToolCall, Pending, QueuedInput } from "../ir/schema.ts";
 import { type Messages, pipeMessages, type SessionStream } from "../ir/stream.ts";
 import type { Harness, RenderOptions } from "../harnesses/types.ts";
 import type { ConversionReport } from "../report/report.ts";
@@ -30,6 +30,7 @@ import {
 } from "./neutralize.ts";
 import { escapeControls, titleText } from "../io/control-characters.ts";
 import { continuesResponse, StubInserter } from "./close-calls.ts";
+import { endingWithQueued } from "./queued.ts";
 import { chooseModel, type ModelChoice } from "./model.ts";
 import { type Detached, DetachedProofs, nothingDetached, proofDetacher } from "../ir/reasoning.ts";
 import { carryPosture, type PermissionsChoice, type Posture, type PostureSide } from "../posture/posture.ts";
@@ -106,13 +107,17 @@ export async function prepareConversion(
   const carriedPending = carryPending(source.pending, source.earlierHandoff, survey.carry);
   const { carried } = carriedPending;
   let pending = withCallNames(carriedPending.pending, survey.carry.calls);
-  // A same-harness copy keeps its records as they were; text moving to another harness is neutralized.
+  // A same-harness copy keeps its records as they were, its queue included; text moving to another harness is
+  // neutralized, and a prompt queued and never sent becomes the user's last message (queued.ts). One an
+  // earlier handshake stated before the conversation went on stays stated, for the model to check.
+  let queued: QueuedInput[] = [];
   if (!same) {
     const queuedInput = pending.queuedInput.map((q) => ({
       ...q,
       text: fit.neutralize(q.text, survey.neutral),
     }));
-    pending = { ...pending, queuedInput };
+    queued = queuedInput.filter((q) => !q.earlier);
+    pending = { ...pending, queuedInput: queuedInput.filter((q) => q.earlier) };
   }
   // Foreign renderings get the interrupted results in the thread itself, right after their calls; a
   // same-harness copy, which renders the source's own records, has its writer append them.
@@ -130,11 +135,14 @@ export async function prepareConversion(
     pending,
     threads: source.threads.map((t) => ({ ...t, messages: t.messages.map(translateThread) })),
     messages: fitted
-      ? pipeMessages(fitted, () => new StubInserter(open))
+      ? pipeMessages(fitted, () => endingWithQueued(new StubInserter(open), queued))
       : pipeMessages(source.messages, () => {
         const tally = fit.tally(false);
         const stubs = new StubInserter(open);
-        return { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() };
+        return endingWithQueued(
+          { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() },
+          queued,
+        );
       }),
   };
   const carry = targetPosture(source, from, target, request.permissions ?? "narrow");
@@ -156,6 +164,7 @@ export async function prepareConversion(
       ...(carry ? { posture: { ...carry, source: postureSide(from), target: postureSide(target) } } : {}),
       ...(model ? { model } : {}),
       carried,
+      queuedInThread: queued.length,
     },
     survey.tally,
     stubPositions(survey, open),

@@ -34,6 +34,8 @@ export interface ConversionActions {
   model?: ModelChoice;
   /** Pending facts (interrupted calls, queued input) carried from an earlier hop's handshake. */
   carried?: number;
+  /** Prompts queued and never sent, written as the user's last messages. */
+  queuedInThread?: number;
 }
 
 const UNANSWERED: Record<Capabilities["unansweredCalls"], string> = {
@@ -145,6 +147,12 @@ export function buildReport(
     actions.handshake
       ? "queued user input is described in the resume handshake, not replayed"
       : "queued user input dropped",
+  );
+  add(
+    "queued-input-placed",
+    "info",
+    actions.queuedInThread ?? 0,
+    "queued user input that was never sent is the user's last message, where the harness would have sent it",
   );
   add(
     "tools-translated",
