@@ -7,4 +7,5 @@ export const SCHEMA_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   "codex": ["0.147.0", "0.169.0", "0.171.0"],
   "gemini-cli": ["0.36.0", "0.51.0", "0.61.0"],
   "hermes": ["0.14.0", "0.19.0"],
+  "opencode": ["1.18.33"],
 };

@@ -82,6 +82,16 @@ import s78 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with {
 import s79 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
 import s80 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
 import s81 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
+import s82 from "../../schemas/opencode/1.18.33/export.schema.json" with { type: "json" };
+import s83 from "../../schemas/opencode/1.18.33/message-assistant.schema.json" with { type: "json" };
+import s84 from "../../schemas/opencode/1.18.33/message-user.schema.json" with { type: "json" };
+import s85 from "../../schemas/opencode/1.18.33/part-compaction.schema.json" with { type: "json" };
+import s86 from "../../schemas/opencode/1.18.33/part-reasoning.schema.json" with { type: "json" };
+import s87 from "../../schemas/opencode/1.18.33/part-step-finish.schema.json" with { type: "json" };
+import s88 from "../../schemas/opencode/1.18.33/part-step-start.schema.json" with { type: "json" };
+import s89 from "../../schemas/opencode/1.18.33/part-text.schema.json" with { type: "json" };
+import s90 from "../../schemas/opencode/1.18.33/part-tool.schema.json" with { type: "json" };
+import s91 from "../../schemas/opencode/1.18.33/session-row.schema.json" with { type: "json" };
 
 /** Every embedded schema, grouped by harness and the harness version it describes. */
 export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Record<string, object> }[] = [
@@ -188,5 +198,17 @@ export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Reco
     "messages-row": s79,
     "sessions-row": s80,
     "snapshot": s81,
+  } },
+  { harness: "opencode", version: "1.18.33", records: {
+    "export": s82,
+    "message-assistant": s83,
+    "message-user": s84,
+    "part-compaction": s85,
+    "part-reasoning": s86,
+    "part-step-finish": s87,
+    "part-step-start": s88,
+    "part-text": s89,
+    "part-tool": s90,
+    "session-row": s91,
   } },
 ];
