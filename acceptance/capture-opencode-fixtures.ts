@@ -49,7 +49,7 @@ import {
   type ToolCallSpec,
 } from "../lib/certify-kit/fake-servers/chat-completions.ts";
 import { readRequestLog } from "../lib/certify-kit/request-log.ts";
-import { waitUntil } from "../lib/certify-kit/tmux.ts";
+import { startTmux, type TmuxPane, waitUntil } from "../lib/certify-kit/tmux.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const NEUTRAL_CWD = "/home/user/project";
@@ -99,7 +99,16 @@ function steps(...calls: ToolCallSpec[][]): string {
 // ---------- scenarios ----------
 
 /** `{id}` in an argument stands for the scenario's first top-level session. */
-interface Run {
+type Run = ExecRun | TuiRun;
+
+/** The TUI (`opencode` with no subcommand) in a tmux pane on a private socket, driven by `drive`. */
+interface TuiRun {
+  tui: true;
+  about: string;
+  drive: (pane: TmuxPane, d: Dirs) => Promise<void>;
+}
+
+interface ExecRun {
   args: string[];
   /** Text on stdin (the prompt when `args` holds no words); /dev/null when absent. */
   stdin?: string;
@@ -223,7 +232,82 @@ const SCENARIOS: Scenario[] = [
       { args: ["run", "--session", "{id}", "prompt", "after", "compaction"] },
     ],
   },
+  {
+    name: "tui",
+    about:
+      "Typed in the TUI through tmux: a prompt; a bash call interrupted with Escape while it runs; `/compact`; " +
+      "then the TUI is closed (tmux server killed).",
+    runs: [{ tui: true, about: "prompt, Escape mid-tool, /compact", drive: driveTui }],
+  },
 ];
+
+const TUI_SLEEPER = "sleep 59";
+
+/** The assistant messages of the store so far, read-only (OpenCode keeps writing: WAL lets us read). */
+function assistantMessages(d: Dirs): { summary?: boolean; error?: unknown; time: { completed?: number } }[] {
+  if (!existsSync(dbPath(d))) return [];
+  const db = new DatabaseSync(dbPath(d), { readOnly: true });
+  try {
+    return (db.prepare("SELECT data FROM message ORDER BY id").all() as { data: string }[])
+      .map((r) =>
+        JSON.parse(r.data) as {
+          role: string;
+          summary?: boolean;
+          error?: unknown;
+          time: { completed?: number };
+        }
+      )
+      .filter((m) => m.role === "assistant");
+  } finally {
+    db.close();
+  }
+}
+
+async function driveTui(pane: TmuxPane, d: Dirs): Promise<void> {
+  // The first screen takes 35-45 s on a busy 2-core machine.
+  await pane.waitForScreen(/Ask anything/, "the TUI's empty prompt box", 180_000);
+  await pane.submit("first typed prompt in the tui");
+  await waitUntil(
+    () => assistantMessages(d).some((m) => m.time.completed) ? true : undefined,
+    "the first answer",
+    120_000,
+  );
+  await pane.submit(steps([{ name: "bash", arguments: { command: TUI_SLEEPER, description: "Wait" } }]));
+  await waitUntil(
+    () =>
+      readdirSync("/proc").some((p) => /^\d+$/.test(p) && cmdlineOf(p).includes(TUI_SLEEPER))
+        ? true
+        : undefined,
+    `a process running ${TUI_SLEEPER}`,
+    120_000,
+  );
+  // One Escape arms the interrupt, a second one sent in the same burst is lost: press again every 2 s until
+  // the turn is marked aborted (an Escape at the idle prompt does nothing).
+  let polls = 0;
+  await waitUntil(
+    () => {
+      if (assistantMessages(d).some((m) => m.error !== undefined)) return true;
+      if (polls++ % 10 === 0) pane.press("Escape");
+      return undefined;
+    },
+    "the aborted turn",
+    60_000,
+  );
+  await pane.submit("/compact");
+  await waitUntil(
+    () => assistantMessages(d).some((m) => m.summary === true && m.time.completed) ? true : undefined,
+    "the compaction's summary",
+    120_000,
+  );
+}
+
+function cmdlineOf(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+  } catch {
+    return "";
+  }
+}
 
 // ---------- running the binary ----------
 
@@ -331,7 +415,7 @@ interface RunResult {
 }
 
 /** Runs the binary to its end without blocking: the fake server answers from this same event loop. */
-function runBin(bin: string, d: Dirs, args: string[], run: Run) {
+function runBin(bin: string, d: Dirs, args: string[], run: ExecRun) {
   return new Promise<{ exit: number | null; killed?: "SIGKILL"; output: string }>((resolve, reject) => {
     const child = spawn(bin, args, {
       cwd: d.cwd,
@@ -517,6 +601,30 @@ async function capture(bin: string, sc: Scenario, outDir: string, keep: boolean)
   try {
     writeConfig(d, server.url, sc.limit);
     for (const run of sc.runs) {
+      if ("tui" in run) {
+        lastRunFrom = modelCallCount(logPath);
+        const started = Date.now();
+        const pane = startTmux({
+          command: bin,
+          args: [],
+          cwd: d.cwd,
+          env: captureEnv(d),
+          columns: 150,
+          rows: 40,
+        });
+        try {
+          await run.drive(pane, d);
+        } finally {
+          pane.close();
+        }
+        results.push({
+          command: `opencode (TUI: ${run.about})`,
+          exit: 0,
+          seconds: Math.round((Date.now() - started) / 1000),
+          modelCalls: modelCallCount(logPath) - lastRunFrom,
+        });
+        continue;
+      }
       const first = existsSync(dbPath(d)) ? sessionIds(d).top[0] : undefined;
       const args = run.args.map((a) => a === "{id}" ? first ?? "{id}" : a);
       lastRunFrom = modelCallCount(logPath);
