@@ -10,7 +10,7 @@ import { setImmediate } from "node:timers";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EventType } from "../lib/observe/event-log.ts";
+import { EventType, type Payload } from "../lib/observe/event-log.ts";
 import {
   callbackExporter,
   consoleExporter,
@@ -313,4 +313,46 @@ print(json.dumps(results))
   const commands = theirs.map((logs) => String(withoutSession(logs[0]!.message).command));
   assert.ok(commands[0]?.includes("<redacted:github-token>") && !commands[0].includes(TOKEN));
   assert.deepEqual(commands.slice(1), [payload.command, payload.command, "[custom]"]);
+});
+
+test("a redactor returning anything but an object is a redaction failure: dropped under strict, unredacted under fallback", () => {
+  for (const returned of [null, "a string", 42, ["list"]]) {
+    const strict = collect();
+    const warnings: string[] = [];
+    const s = new Session({
+      sessionId: "s",
+      exporters: [strict.exporter],
+      redact: () => returned as unknown as Payload,
+      warn: (l) => void warnings.push(l),
+    });
+    s.emit("tool_call", { arguments: TOKEN });
+    assert.deepEqual(
+      strict.seen,
+      [],
+      `strict drops the event the redactor returned ${JSON.stringify(returned)} for`,
+    );
+    assert.equal(s.droppedByRedactor, 1);
+    assert.match(warnings[0]!, /redactor failed \(TypeError\); dropping the event everywhere \(strict\)/);
+    const lenient = collect();
+    const f = new Session({
+      sessionId: "s",
+      exporters: [lenient.exporter],
+      redact: () => returned as unknown as Payload,
+      redactOnError: "fallback",
+      warn: () => {},
+    });
+    f.emit("tool_call", { arguments: TOKEN });
+    assert.equal(
+      lenient.seen[0]?.arguments,
+      TOKEN,
+      "fallback keeps the original payload, not what was returned",
+    );
+  }
+});
+
+test("an unknown redactOnError is an error at construction, as in LazyBridge", () => {
+  assert.throws(
+    () => new Session({ sessionId: "s", redactOnError: "lenient" as "strict" }),
+    /redactOnError must be "strict", "fallback"; got "lenient"/,
+  );
 });

@@ -6,7 +6,9 @@
  * `batched` delivers events (log and exporters) from a bounded queue in batches; when the queue is full,
  * `onFull` decides: `block` waits for room, `drop` never waits, `hybrid` (default) waits only for the
  * audit-critical event types and drops the high-volume ones, counted, with a warning at 1, 2, 4, 8... drops.
- * `close()` resolves once every exporter has shut down (the OpenTelemetry one sends its last spans then).
+ * `close()` first delivers what is still queued (as LazyBridge's close drains its writer), bounded by a timeout
+ * (5 s, as LazyBridge's), then releases the log and shuts every exporter down (the OpenTelemetry one sends its
+ * last spans then), each bounded by what is left of that timeout; it never rejects.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
@@ -64,6 +66,9 @@ export interface SessionOptions {
   criticalEvents?: readonly string[];
 }
 
+/** How long `flush()` waits by default and `close()` waits for queued events and shutdowns (LazyBridge's 5 s). */
+export const DEFAULT_FLUSH_TIMEOUT_MS = 5000;
+
 /** LazyBridge 1.8.3's DEFAULT_CRITICAL_EVENT_TYPES: an audit trace must never silently lose these. */
 export const DEFAULT_CRITICAL_EVENTS: readonly string[] = [
   "agent_start",
@@ -94,11 +99,11 @@ function batchingOf(options: SessionOptions): Batching | undefined {
     size: options.batchSize ?? 100,
     interval: options.interval ?? 1000,
     maxQueueSize: options.maxQueueSize ?? 10_000,
-    onFull: options.onFull ?? "hybrid",
+    onFull: oneOf("onFull", options.onFull ?? "hybrid", ["block", "drop", "hybrid"] as const),
     critical: new Set(options.criticalEvents ?? DEFAULT_CRITICAL_EVENTS),
   };
   if (!(batching.size >= 1)) throw new RangeError(`batchSize must be >= 1, got ${batching.size}`);
-  if (!(batching.interval >= 0)) throw new RangeError(`interval must be >= 0, got ${batching.interval}`);
+  if (!(batching.interval > 0)) throw new RangeError(`interval must be > 0, got ${batching.interval}`);
   if (!(batching.maxQueueSize >= 1)) {
     throw new RangeError(`maxQueueSize must be >= 1, got ${batching.maxQueueSize}`);
   }
@@ -113,6 +118,8 @@ export class Session {
   /** Events a full queue dropped, and how many of them were critical (only under `drop`). */
   droppedByBackPressure = 0;
   droppedCritical = 0;
+  /** Batches the event log failed to write (warned once). */
+  logFailures = 0;
   readonly #batching: Batching | undefined;
   readonly #queue: Queued[] = [];
   /** Producers waiting for room (block, or hybrid's critical events). */
@@ -120,12 +127,16 @@ export class Session {
   /** Wakes the drainer early when a batch is full. */
   #wake: (() => void) | undefined;
   #draining: Promise<void> | undefined;
-  #flushing = false;
+  /** Flushes under way: while any is, the drainer does not wait for a batch to fill. */
+  #flushing = 0;
   readonly #exporters: Exporter[];
   readonly #redact: Redactor | null;
   readonly #onError: "strict" | "fallback";
   readonly #warn: (line: string) => void;
   #redactorWarned = false;
+  /** False from `close()` on: no event is taken any more. */
+  #accepting = true;
+  /** True once close has released the log: the drainer stops. */
   #closed = false;
   #closing: Promise<void> | undefined;
 
@@ -138,7 +149,12 @@ export class Session {
       : options.unsafeLogPayloads
       ? null
       : (p) => redactSecrets(p);
-    this.#onError = options.redactOnError ?? "strict";
+    // Checked at run time as LazyBridge does: the options often come from configuration, not typed code.
+    this.#onError = oneOf(
+      "redactOnError",
+      options.redactOnError ?? "strict",
+      ["strict", "fallback"] as const,
+    );
     this.#warn = options.warn ?? ((line) => console.error(line));
     this.#batching = batchingOf(options);
   }
@@ -154,7 +170,7 @@ export class Session {
     runId: string | null = null,
     ts?: number,
   ): void | Promise<void> {
-    if (this.#closed) throw new Error(`session ${this.sessionId} is closed`);
+    if (!this.#accepting) throw new Error(`session ${this.sessionId} is closed`);
     const clean = this.#redacted(payload);
     if (!clean) return;
     const record: EventRecord = { eventType, payload: clean, runId, ...(ts !== undefined ? { ts } : {}) };
@@ -201,7 +217,7 @@ export class Session {
 
   async #drain(batching: Batching): Promise<void> {
     while (this.#queue.length && !this.#closed) {
-      if (this.#queue.length < batching.size && batching.interval > 0 && !this.#flushing) {
+      if (this.#queue.length < batching.size && !this.#flushing) {
         // The timer is cancelled when a full batch or a flush wakes the drainer: it must not hold the process.
         const timer = new AbortController();
         await Promise.race([
@@ -214,32 +230,63 @@ export class Session {
       const batch = this.#queue.splice(0, batching.size);
       // Room was made: let the waiting producers in, in order.
       for (const resolve of this.#waitingForRoom.splice(0, batch.length)) resolve();
-      this.events?.recordMany(batch.map((q) => q.record));
+      this.#record(batch.map((q) => q.record));
       for (const { exported } of batch) {
-        for (const exporter of this.#exporters) await this.#export(exporter, exported);
+        for (const exporter of this.#exporters) {
+          // Closed while an export was awaited (a flush that timed out): the rest is not delivered.
+          if (this.#closed) return;
+          await this.#export(exporter, exported);
+        }
       }
     }
   }
 
-  /** Delivers every queued event (batched mode); resolves at once otherwise. */
-  async flush(): Promise<void> {
-    if (!this.#batching) return;
-    this.#flushing = true;
+  /** A log that cannot be written (disk full, closed) warns and is counted; it never rejects the drainer. */
+  #record(records: EventRecord[]): void {
     try {
-      while ((this.#queue.length || this.#draining || this.#waitingForRoom.length) && !this.#closed) {
-        this.#startDrain(this.#batching);
-        this.#wake?.();
-        await this.#draining;
+      this.events?.recordMany(records);
+    } catch (error) {
+      this.logFailures++;
+      if (this.logFailures === 1) {
+        this.#warn(`session-bridge: event log ${this.events?.path} failed (${messageOf(error)}); continuing`);
       }
+    }
+  }
+
+  /**
+   * Delivers every queued event (batched mode), waiting at most `timeoutMs`: a stuck exporter never blocks
+   * forever. Whether everything queued was delivered in time (always, unbatched).
+   */
+  async flush(timeoutMs = DEFAULT_FLUSH_TIMEOUT_MS): Promise<boolean> {
+    const batching = this.#batching;
+    if (!batching || this.#closed) return this.#queue.length === 0;
+    this.#flushing++;
+    try {
+      return await settlesWithin(this.#drainAll(batching), timeoutMs);
     } finally {
-      this.#flushing = false;
+      this.#flushing--;
+    }
+  }
+
+  async #drainAll(batching: Batching): Promise<void> {
+    while ((this.#queue.length || this.#draining || this.#waitingForRoom.length) && !this.#closed) {
+      this.#startDrain(batching);
+      this.#wake?.();
+      await this.#draining;
     }
   }
 
   #redacted(payload: Payload): Payload | undefined {
     if (!this.#redact) return payload;
     try {
-      return this.#redact(payload);
+      const clean: unknown = this.#redact(payload);
+      // Anything but a plain object (null, a string...) is a redactor failure, as LazyBridge counts it.
+      if (clean === null || typeof clean !== "object" || Array.isArray(clean)) {
+        throw new TypeError(
+          `redactor returned ${clean === null ? "null" : typeof clean}, expected an object`,
+        );
+      }
+      return clean as Payload;
     } catch (error) {
       if (this.#onError === "fallback") {
         this.#warnRedactor(`redactor failed (${kindOf(error)}); recording the event unredacted (fallback)`);
@@ -281,26 +328,41 @@ export class Session {
   }
 
   /**
-   * Idempotent: every call returns the same promise, which resolves once each exporter's `close()` has settled
-   * (an exporter that fails to shut down is warned about and counted, as a failed export; close never rejects).
-   * The event log is closed at once; events still queued are not delivered (`await flush()` first, or use
-   * `await using`, which does both).
+   * Idempotent: every call returns the same promise. Events still queued are delivered first (batched mode),
+   * then the log is released and each exporter shut down; all of it within `timeoutMs`, after which what is
+   * left undelivered is warned about and a shutdown still under way goes on in the background. An exporter that
+   * fails to shut down is warned about and counted, as a failed export. Never rejects. Emitting after `close()`
+   * is an error.
    */
-  close(): Promise<void> {
-    if (this.#closing) return this.#closing;
+  close(timeoutMs = DEFAULT_FLUSH_TIMEOUT_MS): Promise<void> {
+    this.#closing ??= this.#shutDownAll(timeoutMs);
+    return this.#closing;
+  }
+
+  async #shutDownAll(timeoutMs: number): Promise<void> {
+    this.#accepting = false;
+    const deadline = Date.now() + timeoutMs;
+    if (this.#batching && (this.#queue.length || this.#draining)) await this.flush(timeoutMs);
     this.#closed = true;
     if (this.#queue.length) {
       this.#warn(
-        `session-bridge: ${this.#queue.length} queued event(s) not delivered (await flush() before close)`,
+        `session-bridge: ${this.#queue.length} queued event(s) not delivered within ${timeoutMs} ms of close`,
       );
       this.#queue.length = 0;
     }
     this.#wake?.();
     for (const resolve of this.#waitingForRoom.splice(0)) resolve();
-    const shutdowns = this.#exporters.map((exporter) => this.#shutDown(exporter));
-    this.events?.close();
-    this.#closing = Promise.all(shutdowns).then(() => undefined);
-    return this.#closing;
+    try {
+      this.events?.close();
+    } catch (error) {
+      this.#warn(`session-bridge: event log ${this.events?.path} failed to close (${messageOf(error)})`);
+    }
+    await Promise.all(this.#exporters.map(async (exporter) => {
+      const closed = await settlesWithin(this.#shutDown(exporter), Math.max(0, deadline - Date.now()));
+      if (!closed) {
+        this.#warn(`session-bridge: exporter ${exporter.name} still shutting down at close's timeout`);
+      }
+    }));
   }
 
   async #shutDown(exporter: Exporter): Promise<void> {
@@ -318,11 +380,35 @@ export class Session {
     void this.close();
   }
 
-  /** `await using`: every queued event delivered, then closed, exporters shut down. */
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.flush();
-    await this.close();
+  /** `await using`: every queued event delivered, then closed, exporters shut down (as `close()`). */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
+}
+
+/** Whether `promise` settles within `ms`; the timer is cancelled as soon as it does, so it holds no process. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([
+      promise.then(() => true, () => true),
+      delay(ms, false, { signal: timer.signal }).catch(() => false),
+    ]);
+  } finally {
+    timer.abort();
+  }
+}
+
+/** A value from a fixed set, or a RangeError naming the option and the values it takes. */
+function oneOf<T extends string>(option: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new RangeError(
+    `${option} must be ${allowed.map((a) => `"${a}"`).join(", ")}; got ${JSON.stringify(value)}`,
+  );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function kindOf(error: unknown): string {
