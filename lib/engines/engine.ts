@@ -10,12 +10,14 @@
  * so it is first handed off to this engine's harness (reported) and bound, one name, one conversation.
  */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import type { Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
 import { InputError } from "../errors.ts";
 import { handoff } from "../pipeline/handoff.ts";
 import { aliasBindings } from "../aliases/named.ts";
 import { defaultSessionRegistry, isAlias, type SessionRegistry } from "../registry/registry.ts";
+import { inTurn } from "./turn-queue.ts";
 
 export interface EngineOptions {
   /** The harness executable (an absolute path, or a name found on `env.PATH`). */
@@ -65,6 +67,8 @@ export class HarnessEngine {
   readonly #options: EngineOptions;
   readonly #registry: SessionRegistry;
   #lastBound: string | undefined;
+  /** This engine's own queue key: its turns never overlap. */
+  readonly #ownTurns = `engine\u0000${randomUUID()}`;
 
   constructor(readonly harness: Harness, options: EngineOptions) {
     if (!harness.integrations.engine) throw new InputError(`${harness.name} has no engine`);
@@ -80,23 +84,55 @@ export class HarnessEngine {
     this.sessionId = options.sessionId;
   }
 
-  /** Runs one turn; the outcome says how it ended (a failed turn is an outcome, not an exception). */
-  async run(prompt: string): Promise<TurnOutcome> {
-    const spec = await this.harness.integrations.engine!();
-    const warnings: string[] = [];
+  /**
+   * Runs one turn; the outcome says how it ended (a failed turn is an outcome, not an exception). Turns on this
+   * engine, on its alias and on its conversation's id run one at a time in this process (turn-queue.ts): a
+   * turn queued behind the one that created a new name's conversation continues that conversation.
+   */
+  run(prompt: string): Promise<TurnOutcome> {
+    return inTurn(this.#ownTurns, async () => {
+      const alias = this.#options.alias;
+      const kind = this.harness.integrations.registryKind;
+      if (alias === undefined) return await this.#underIdTurns(() => this.#turn(prompt, []));
+      const scope = this.#registry.scopeOf(this.#options.cwd);
+      return await inTurn(
+        `alias\u0000${this.#registry.path}\u0000${kind}\u0000${scope}\u0000${alias}`,
+        async () => {
+          const warnings: string[] = [];
+          const handedOver = await this.#adoptAlias(warnings);
+          return await this.#underIdTurns(() => this.#turn(prompt, warnings, handedOver));
+        },
+      );
+    });
+  }
+
+  /** Queued behind other engines' turns on the same conversation, once there is one. */
+  #underIdTurns(turn: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
+    if (this.sessionId === undefined) return turn();
+    return inTurn(`id\u0000${this.harness.name}\u0000${this.sessionId}`, turn);
+  }
+
+  /**
+   * Inside the alias's turn: an engine with no conversation yet adopts the one the name has now (bound by a
+   * turn queued ahead, by another process or by LazyBridge), or the one it names for another harness, handed
+   * over; an explicit id wins and the alias is re-pointed at it before the turn.
+   */
+  async #adoptAlias(warnings: string[]): Promise<HandedOver | undefined> {
     this.#lastBound = undefined;
     let handedOver: HandedOver | undefined;
-    if (this.#options.alias !== undefined) {
+    if (this.sessionId === undefined) {
+      this.sessionId = await this.#knownId(warnings);
       if (this.sessionId === undefined) {
-        this.sessionId = await this.#knownId(warnings);
-        if (this.sessionId === undefined) {
-          handedOver = await this.#handOverNamed(warnings);
-          this.sessionId = handedOver?.to.id;
-        }
+        handedOver = await this.#handOverNamed(warnings);
+        this.sessionId = handedOver?.to.id;
       }
-      // An explicit id wins: the alias is re-pointed at it before the turn.
-      if (this.sessionId !== undefined) await this.#bind(this.sessionId, warnings);
     }
+    if (this.sessionId !== undefined) await this.#bind(this.sessionId, warnings);
+    return handedOver;
+  }
+
+  async #turn(prompt: string, warnings: string[], handedOver?: HandedOver): Promise<TurnOutcome> {
+    const spec = await this.harness.integrations.engine!();
     const pending: Promise<void>[] = [];
     let seen: string | undefined;
     const learn = (id: string) => {
