@@ -18,6 +18,8 @@ import { handoff } from "../pipeline/handoff.ts";
 import { aliasBindings } from "../aliases/named.ts";
 import { defaultSessionRegistry, isAlias, type SessionRegistry } from "../registry/registry.ts";
 import { inTurn } from "./turn-queue.ts";
+import { ObservedTurn } from "./observed-turn.ts";
+import type { Session as ObserveSession } from "../observe/session.ts";
 
 export interface EngineOptions {
   /** The harness executable (an absolute path, or a name found on `env.PATH`). */
@@ -37,6 +39,13 @@ export interface EngineOptions {
   stores?: { registry?: Registry; homes: Homes; bridgeHome: string; recovered?: boolean };
   /** Default: 30 minutes. */
   timeoutMs?: number;
+  /**
+   * The event session each turn's events go to as they happen (observed-turn.ts), redacted by its redactor (the
+   * default one unless it opted out); the engine joins its graph as an agent, with the tools it calls.
+   */
+  session?: ObserveSession;
+  /** The agent's name in events and in the graph; default the alias, else the harness's name. */
+  name?: string;
 }
 
 export interface HandedOver {
@@ -67,6 +76,8 @@ export class HarnessEngine {
   readonly #options: EngineOptions;
   readonly #registry: SessionRegistry;
   #lastBound: string | undefined;
+  /** This engine as an agent of its event session's graph. */
+  readonly #agent: { id: string; name: string };
   /** This engine's own queue key: its turns never overlap. */
   readonly #ownTurns = `engine\u0000${randomUUID()}`;
 
@@ -82,6 +93,8 @@ export class HarnessEngine {
     this.#options = options;
     this.#registry = options.registry ?? defaultSessionRegistry();
     this.sessionId = options.sessionId;
+    const name = options.name ?? options.alias ?? harness.name;
+    this.#agent = options.session?.registerAgent({ name, engine: this }) ?? { id: name, name };
   }
 
   /**
@@ -139,26 +152,47 @@ export class HarnessEngine {
       seen = id;
       if (this.#options.alias !== undefined) pending.push(this.#bind(id, warnings));
     };
-    const result = await runTurn(
-      this.#options.bin,
-      spec.args({
-        prompt,
-        ...(this.sessionId ? { resume: this.sessionId } : {}),
-        ...(this.#options.model ? { model: this.#options.model } : {}),
-      }),
-      this.#options,
-      (line, stream) => {
-        const id = spec.idFrom(line, stream);
-        if (id !== undefined && id !== seen) learn(id);
-      },
-    );
+    const observed = this.#options.session &&
+      new ObservedTurn(this.#options.session, { ...this.#agent, model: this.model }, warnings);
+    const read = observed && spec.liveEvents?.();
+    observed?.start(prompt, this.sessionId);
+    let result: TurnResult;
+    try {
+      result = await runTurn(
+        this.#options.bin,
+        spec.args({
+          prompt,
+          ...(this.sessionId ? { resume: this.sessionId } : {}),
+          ...(this.#options.model ? { model: this.#options.model } : {}),
+        }),
+        this.#options,
+        (line, stream) => {
+          const id = spec.idFrom(line, stream);
+          if (id !== undefined && id !== seen) learn(id);
+          if (read) { for (const event of read(line, stream)) observed.live(event); }
+        },
+      );
+    } catch (error) {
+      await observed?.finish({ ok: false, reply: "", exitCode: null, error: messageOf(error) });
+      throw error;
+    }
     await Promise.all(pending);
     if (seen !== undefined) this.sessionId = seen;
     const ok = result.code === 0 && !result.timedOut;
+    const reply = spec.replyFrom(result.stdout, result.stderr);
+    // A binary whose output holds only the answer: the answer is the one model response seen.
+    if (observed && !read && reply) observed.live({ kind: "model_response", content: reply });
+    await observed?.finish({
+      ok,
+      reply,
+      exitCode: result.code,
+      ...(this.sessionId ? { nativeSessionId: this.sessionId } : {}),
+      ...(ok ? {} : { error: result.timedOut ? "timed out" : `exit ${result.code ?? result.signal}` }),
+    });
     return {
       ok,
       ...(this.sessionId ? { sessionId: this.sessionId } : {}),
-      reply: spec.replyFrom(result.stdout, result.stderr),
+      reply,
       exitCode: result.code,
       signal: result.signal,
       timedOut: result.timedOut,
@@ -166,6 +200,11 @@ export class HarnessEngine {
       ...(handedOver ? { handedOver } : {}),
       warnings,
     };
+  }
+
+  /** The model the turns ask for, if one was given (the session graph records it). */
+  get model(): string | undefined {
+    return this.#options.model;
   }
 
   async #knownId(warnings: string[]): Promise<string | undefined> {

@@ -8,8 +8,9 @@
  * audit-critical event types and drops the high-volume ones, counted, with a warning at 1, 2, 4, 8... drops.
  * `close()` first delivers what is still queued (as LazyBridge's close drains its writer), bounded by a timeout
  * (5 s, as LazyBridge's), then releases the log and shuts every exporter down (the OpenTelemetry one sends its
- * last spans then), each bounded by what is left of that timeout; it never rejects.
+ * last spans then); it never rejects.
  */
+import { randomUUID } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import {
@@ -21,6 +22,7 @@ import {
   usageSummary,
 } from "./event-log.ts";
 import { redactSecrets } from "./redact.ts";
+import { type AgentLike, type GraphNode, GraphSchema } from "./graph.ts";
 
 /** What exporters receive: `{event_type, session_id, run_id, ...payload}`. */
 export type ExportedEvent = Payload & { event_type: string; session_id: string; run_id: string | null };
@@ -36,8 +38,9 @@ export interface Exporter {
 export type Redactor = (payload: Payload) => Payload;
 
 export interface SessionOptions {
-  sessionId: string;
-  /** SQLite file (or ":memory:") for the event log; none keeps events only in exporters. */
+  /** Default: a new UUID, as LazyBridge makes one. */
+  sessionId?: string;
+  /** SQLite file for the event log; default an in-memory one, so `usageSummary()` works, as in LazyBridge. */
   db?: string;
   exporters?: Exporter[];
   /** Absent: the default secret redactor. `null`: no redaction. */
@@ -112,7 +115,9 @@ function batchingOf(options: SessionOptions): Batching | undefined {
 
 export class Session {
   readonly sessionId: string;
-  readonly events: EventLog | undefined;
+  readonly events: EventLog;
+  /** The agents and tools used in this session, filled as engines run turns on it (LazyBridge's graph). */
+  readonly graph: GraphSchema;
   readonly exporterFailures = new Map<string, number>();
   droppedByRedactor = 0;
   /** Events a full queue dropped, and how many of them were critical (only under `drop`). */
@@ -140,9 +145,10 @@ export class Session {
   #closed = false;
   #closing: Promise<void> | undefined;
 
-  constructor(options: SessionOptions) {
-    this.sessionId = options.sessionId;
-    this.events = options.db ? new EventLog(options.db, options.sessionId) : undefined;
+  constructor(options: SessionOptions = {}) {
+    this.sessionId = options.sessionId ?? randomUUID();
+    this.events = new EventLog(options.db ?? ":memory:", this.sessionId);
+    this.graph = new GraphSchema(this.sessionId);
     this.#exporters = [...(options.exporters ?? []), ...(options.console ? [consoleExporter()] : [])];
     this.#redact = options.redact !== undefined
       ? options.redact
@@ -181,7 +187,7 @@ export class Session {
       run_id: runId,
     };
     if (this.#batching) return this.#enqueue({ record, exported }, this.#batching);
-    this.events?.record(record);
+    this.events.record(record);
     for (const exporter of this.#exporters) void this.#export(exporter, exported);
   }
 
@@ -244,11 +250,11 @@ export class Session {
   /** A log that cannot be written (disk full, closed) warns and is counted; it never rejects the drainer. */
   #record(records: EventRecord[]): void {
     try {
-      this.events?.recordMany(records);
+      this.events.recordMany(records);
     } catch (error) {
       this.logFailures++;
       if (this.logFailures === 1) {
-        this.#warn(`session-bridge: event log ${this.events?.path} failed (${messageOf(error)}); continuing`);
+        this.#warn(`session-bridge: event log ${this.events.path} failed (${messageOf(error)}); continuing`);
       }
     }
   }
@@ -323,16 +329,25 @@ export class Session {
   }
 
   usageSummary(): UsageSummary {
-    if (!this.events) throw new Error("usageSummary needs an event log (db)");
     return usageSummary(this.events);
   }
 
+  /** Adds an agent to the session's graph (an engine running a turn on the session adds itself). */
+  registerAgent(agent: AgentLike): GraphNode {
+    return this.graph.addAgentFrom(agent);
+  }
+
+  /** Records that one agent called another as a tool (each added to the graph if it is not there yet). */
+  registerToolEdge(from: AgentLike, to: AgentLike, { label }: { label?: string } = {}): void {
+    const [a, b] = [this.registerAgent(from), this.registerAgent(to)];
+    this.graph.addEdge({ from: a.id, to: b.id, kind: "tool", ...(label ? { label } : {}) });
+  }
+
   /**
-   * Idempotent: every call returns the same promise. Events still queued are delivered first (batched mode),
-   * then the log is released and each exporter shut down; all of it within `timeoutMs`, after which what is
-   * left undelivered is warned about and a shutdown still under way goes on in the background. An exporter that
-   * fails to shut down is warned about and counted, as a failed export. Never rejects. Emitting after `close()`
-   * is an error.
+   * Idempotent: every call returns the same promise. Events still queued are delivered first (batched mode)
+   * for at most `timeoutMs`, after which what is left undelivered is warned about; then the log is released and
+   * each exporter shut down (the promise resolves once each has). An exporter that fails to shut down is warned
+   * about and counted, as a failed export. Never rejects. Emitting after `close()` is an error.
    */
   close(timeoutMs = DEFAULT_FLUSH_TIMEOUT_MS): Promise<void> {
     this.#closing ??= this.#shutDownAll(timeoutMs);
@@ -341,7 +356,6 @@ export class Session {
 
   async #shutDownAll(timeoutMs: number): Promise<void> {
     this.#accepting = false;
-    const deadline = Date.now() + timeoutMs;
     if (this.#batching && (this.#queue.length || this.#draining)) await this.flush(timeoutMs);
     this.#closed = true;
     if (this.#queue.length) {
@@ -353,16 +367,13 @@ export class Session {
     this.#wake?.();
     for (const resolve of this.#waitingForRoom.splice(0)) resolve();
     try {
-      this.events?.close();
+      this.events.close();
     } catch (error) {
-      this.#warn(`session-bridge: event log ${this.events?.path} failed to close (${messageOf(error)})`);
+      this.#warn(`session-bridge: event log ${this.events.path} failed to close (${messageOf(error)})`);
     }
-    await Promise.all(this.#exporters.map(async (exporter) => {
-      const closed = await settlesWithin(this.#shutDown(exporter), Math.max(0, deadline - Date.now()));
-      if (!closed) {
-        this.#warn(`session-bridge: exporter ${exporter.name} still shutting down at close's timeout`);
-      }
-    }));
+    // An exporter's own shutdown is awaited in full: it bounds its own sending (OpenTelemetry's export timeout),
+    // and cutting it short would hide why the last spans never arrived.
+    await Promise.all(this.#exporters.map((exporter) => this.#shutDown(exporter)));
   }
 
   async #shutDown(exporter: Exporter): Promise<void> {

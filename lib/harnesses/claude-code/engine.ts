@@ -5,9 +5,11 @@
  * new id, which the alias then follows).
  */
 import type { EngineSpec } from "../types.ts";
+import { claudeLiveEvents } from "./live-events.ts";
 import { jsonLine } from "../../io/json-line.ts";
 
 export const claudeEngine: EngineSpec = {
+  liveEvents: claudeLiveEvents,
   command: "claude",
   args: ({ prompt, resume, model }) => [
     "-p",

@@ -3,9 +3,11 @@
  * names the thread, so an alias is bound before the model answers; the answer is the last agent message.
  */
 import type { EngineSpec } from "../types.ts";
+import { codexLiveEvents } from "./live-events.ts";
 import { jsonLine, type JsonRecord } from "../../io/json-line.ts";
 
 export const codexEngine: EngineSpec = {
+  liveEvents: codexLiveEvents,
   command: "codex",
   args: ({ prompt, resume, model }) => [
     "exec",
