@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import process from "node:process";
 import { ClaudeCodeEngine, HarnessEngine } from "../lib/engines/mod.ts";
@@ -18,6 +19,9 @@ import type { Harness } from "../lib/harnesses/types.ts";
 import { type ExportedEvent, Session } from "../lib/observe/session.ts";
 import { SessionRegistry } from "../lib/registry/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { runCli } from "./helpers/cli.ts";
+import { lazybridgePython } from "./helpers/lazybridge.ts";
+import { receiver, spansOf } from "./helpers/otlp-receiver.ts";
 
 const OUTPUT = fileURLToPath(new URL("./fixtures/engine-output/", import.meta.url));
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
@@ -215,4 +219,87 @@ test("two engines continuing one conversation by its id in one process take turn
   );
   assert.deepEqual(order, ["agent_start a", "agent_finish a", "agent_start b", "agent_finish b"]);
   await bus.close();
+});
+
+const lazybridge = lazybridgePython();
+
+/** LazyBridge 1.8.3's own EventLog and usage_summary over the events of `sessionId` in `db`. */
+const LAZYBRIDGE_READS = [
+  "import json, sys",
+  "from lazybridge.session import Session, EventLog",
+  "s = Session(db=sys.argv[1])",
+  "s.session_id = sys.argv[2]",
+  "s.events = EventLog(sys.argv[2], db=sys.argv[1])",
+  "print(json.dumps({'summary': s.usage_summary(), 'types': [e['event_type'] for e in s.events.query()]}))",
+].join("\n");
+
+test(
+  "run --events DB --otel URL: the live turn's events land in the log LazyBridge's EventLog reads, and as spans at the collector",
+  { skip: "skip" in lazybridge ? lazybridge.skip : false },
+  async () => {
+    const python = "python" in lazybridge ? lazybridge.python : "";
+    const dir = tempDir("sb-observed-");
+    const db = join(dir, "events.db");
+    const collector = await receiver();
+    try {
+      const r = await runCli(
+        [
+          "run",
+          "claude-code",
+          "--bin",
+          printing(dir, captured("claude-code-2.1.328")),
+          "--events",
+          db,
+          "--otel",
+          collector.url,
+          `TOOL: echo hi ${TOKEN}`,
+        ],
+        { LAZYBRIDGE_SESSIONS_FILE: join(dir, "sessions.json") },
+        dir,
+      );
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), "Tool said: hi");
+      const ids = new DatabaseSync(db).prepare("SELECT DISTINCT session_id FROM events").all();
+      assert.equal(ids.length, 1);
+      const read = spawnSync(python, ["-c", LAZYBRIDGE_READS, db, String(ids[0]!.session_id)], {
+        encoding: "utf8",
+      });
+      assert.equal(read.status, 0, read.stderr);
+      const theirs = JSON.parse(read.stdout) as {
+        summary: { total: Record<string, number> };
+        types: string[];
+      };
+      assert.deepEqual(theirs.types, [
+        "agent_start",
+        "tool_call",
+        "tool_result",
+        "model_response",
+        "model_response",
+        "agent_finish",
+      ]);
+      assert.deepEqual(theirs.summary.total, { input_tokens: 5490, output_tokens: 86, cost_usd: 0.02368 });
+      assert.ok(!readFileSync(db).includes(TOKEN), "the task's token was redacted before the log");
+      const spans = spansOf(collector.received);
+      assert.deepEqual(
+        spans.map((s) => s.name).sort(),
+        // The answer, then the turn's usage: two model responses, two chat spans.
+        ["chat claude-opus-5-5", "chat claude-opus-5-5", "execute_tool Bash", "invoke_agent claude-code"],
+      );
+      assert.ok(!collector.received.some((q) => q.body.includes(TOKEN)), "no secret reached the collector");
+    } finally {
+      await collector.stop();
+    }
+  },
+);
+
+test("run --events with a log that cannot be opened is bad input, said in one line naming it", async () => {
+  const dir = tempDir("sb-observed-");
+  const r = await runCli(
+    ["run", "claude-code", "--bin", printing(dir, ""), "--events", join(dir, "missing", "events.db"), "x"],
+    { LAZYBRIDGE_SESSIONS_FILE: join(dir, "sessions.json") },
+    dir,
+  );
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--events .*missing\/events\.db: cannot open the event log/);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
 });
