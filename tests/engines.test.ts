@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { ClaudeCodeEngine } from "../lib/engines/mod.ts";
+import { ClaudeCodeEngine, HermesEngine } from "../lib/engines/mod.ts";
 import { SessionRegistry } from "../lib/registry/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { startCli } from "./helpers/cli.ts";
@@ -170,3 +170,53 @@ test(
     assert.ok(!existsSync(`${file}.lock`), "no lock left behind");
   },
 );
+
+test("an engine given an effort asks Claude Code for it and records it with the name, as LazyBridge's bind does", async () => {
+  const { dir, registry } = setup();
+  const bin = conversingStandIn(dir);
+  await new ClaudeCodeEngine({ bin, cwd: dir, env, alias: "deep", registry, model: "opus", effort: "high" })
+    .run("x");
+  assert.match(loggedTurns(dir)[0]!, /--model opus --effort high/);
+  const entry =
+    JSON.parse(readFileSync(join(dir, "sessions.json"), "utf8")).sessions.claude[realpathSync(dir)].deep;
+  assert.deepEqual([entry.model, entry.effort], ["opus", "high"]);
+});
+
+test("persistSession: false runs each turn as a conversation Claude Code does not keep: never resumed, never named", async () => {
+  const { dir, registry } = setup();
+  const engine = new ClaudeCodeEngine({
+    bin: conversingStandIn(dir),
+    cwd: dir,
+    env,
+    registry,
+    persistSession: false,
+  });
+  const first = await engine.run("one");
+  await engine.run("two");
+  const turns = loggedTurns(dir);
+  assert.ok(
+    turns.every((argv) => argv.includes("--no-session-persistence") && !argv.includes("--resume")),
+    turns.join("\n"),
+  );
+  assert.match(first.sessionId!, /^pid-/, "the turn still says which id it ran under");
+  assert.equal(engine.sessionId, undefined);
+  assert.throws(
+    () =>
+      new ClaudeCodeEngine({ bin: "/bin/false", cwd: dir, env, registry, alias: "x", persistSession: false }),
+    /persistSession: false\) has no name or id/,
+  );
+});
+
+test("an effort, or a conversation not kept, asked of a harness that offers neither is refused before its binary runs", async () => {
+  const { dir, registry } = setup();
+  const bin = conversingStandIn(dir);
+  await assert.rejects(
+    new HermesEngine({ bin, cwd: dir, env, registry, effort: "high" }).run("x"),
+    /hermes takes no reasoning effort/,
+  );
+  await assert.rejects(
+    new HermesEngine({ bin, cwd: dir, env, registry, persistSession: false }).run("x"),
+    /hermes keeps every conversation/,
+  );
+  assert.ok(!existsSync(join(dir, "argv.log")), "nothing ran");
+});

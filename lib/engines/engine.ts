@@ -33,6 +33,13 @@ export interface EngineOptions {
   /** The native id to continue; wins over the alias, which is re-pointed at it. */
   sessionId?: string;
   model?: string;
+  /** The reasoning effort, for harnesses that take one (recorded with the alias, as LazyBridge does). */
+  effort?: string;
+  /**
+   * False: each turn is a conversation the harness does not keep (for harnesses that allow it), so there is
+   * nothing to resume or name. Default true.
+   */
+  persistSession?: boolean;
   /** Default: the process-wide default registry. */
   registry?: SessionRegistry;
   /** Where the stores are, for handing a conversation named for another harness over first. */
@@ -88,6 +95,13 @@ export class HarnessEngine {
         `invalid session alias ${
           JSON.stringify(options.alias)
         }: a letter, then letters, digits, '_', '.' or '-' (max 64)`,
+      );
+    }
+    if (
+      options.persistSession === false && (options.alias !== undefined || options.sessionId !== undefined)
+    ) {
+      throw new InputError(
+        "a conversation the harness does not keep (persistSession: false) has no name or id",
       );
     }
     this.#options = options;
@@ -146,6 +160,21 @@ export class HarnessEngine {
 
   async #turn(prompt: string, warnings: string[], handedOver?: HandedOver): Promise<TurnOutcome> {
     const spec = await this.harness.integrations.engine!();
+    const ephemeral = this.#options.persistSession === false;
+    for (
+      const [asked, what] of [[this.#options.effort !== undefined, "effort"], [
+        ephemeral,
+        "ephemeral",
+      ]] as const
+    ) {
+      if (asked && !spec.supports?.includes(what)) {
+        throw new InputError(
+          `${this.harness.name} ${
+            what === "effort" ? "takes no reasoning effort" : "keeps every conversation"
+          }`,
+        );
+      }
+    }
     const pending: Promise<void>[] = [];
     let seen: string | undefined;
     const learn = (id: string) => {
@@ -164,6 +193,8 @@ export class HarnessEngine {
           prompt,
           ...(this.sessionId ? { resume: this.sessionId } : {}),
           ...(this.#options.model ? { model: this.#options.model } : {}),
+          ...(this.#options.effort ? { effort: this.#options.effort } : {}),
+          ...(ephemeral ? { ephemeral } : {}),
         }),
         this.#options,
         (line, stream) => {
@@ -177,7 +208,9 @@ export class HarnessEngine {
       throw error;
     }
     await Promise.all(pending);
-    if (seen !== undefined) this.sessionId = seen;
+    // A conversation the harness does not keep is not continued: the next turn starts afresh.
+    if (seen !== undefined && !ephemeral) this.sessionId = seen;
+    const endedIn = ephemeral ? seen : this.sessionId;
     const ok = result.code === 0 && !result.timedOut;
     const reply = spec.replyFrom(result.stdout, result.stderr);
     // A binary whose output holds only the answer: the answer is the one model response seen.
@@ -186,12 +219,12 @@ export class HarnessEngine {
       ok,
       reply,
       exitCode: result.code,
-      ...(this.sessionId ? { nativeSessionId: this.sessionId } : {}),
+      ...(endedIn ? { nativeSessionId: endedIn } : {}),
       ...(ok ? {} : { error: result.timedOut ? "timed out" : `exit ${result.code ?? result.signal}` }),
     });
     return {
       ok,
-      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
+      ...(endedIn ? { sessionId: endedIn } : {}),
       reply,
       exitCode: result.code,
       signal: result.signal,
@@ -226,6 +259,7 @@ export class HarnessEngine {
     try {
       await this.#registry.bind(kind, this.#options.cwd, this.#options.alias!, id, {
         model: this.#options.model ?? null,
+        effort: this.#options.effort ?? null,
       });
     } catch (error) {
       warnings.push(`@${this.#options.alias}: could not record native id ${id}: ${messageOf(error)}`);

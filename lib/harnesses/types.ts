@@ -96,12 +96,18 @@ export interface EngineTurn {
   /** The native id to continue; none starts a fresh, durable conversation. */
   resume?: string;
   model?: string;
+  /** The reasoning effort (only for a spec whose `supports` has "effort"). */
+  effort?: string;
+  /** A conversation the harness does not keep (only for a spec whose `supports` has "ephemeral"). */
+  ephemeral?: boolean;
 }
 
 /** How lib/engines drives the harness's binary for one turn: its argv, and how to read its output. */
 export interface EngineSpec {
   /** The executable's name on PATH. */
   command: string;
+  /** What the binary can be asked beyond a prompt, a conversation and a model. */
+  supports?: readonly ("effort" | "ephemeral")[];
   /** The arguments after the executable. */
   args(turn: EngineTurn): string[];
   /** The native id a line of the child's output announces, as soon as it does (`stream` 1 stdout, 2 stderr). */

@@ -17,12 +17,13 @@ import { otelOption } from "../otel-option.ts";
 
 export const run: Command = {
   usage:
-    'session-bridge run <harness> [--alias NAME] [--session-id ID] [--model M] [--bin PATH] [--events DB] [--otel URL] "prompt" [--json]',
+    'session-bridge run <harness> [--alias NAME] [--session-id ID] [--model M] [--effort E] [--bin PATH] [--events DB] [--otel URL] "prompt" [--json]',
   help: `  --alias NAME       the conversation's name in this folder (LazyBridge's registry): a known name
                      continues its conversation, a new one starts a fresh conversation and is bound to it,
                      a name held here only by another harness's conversation hands that one over first
   --session-id ID    continue this native id (wins over --alias, which is re-pointed at it)
   --model M          the model to run the turn on
+  --effort E         its reasoning effort (Claude Code, Codex), recorded with the name
   --bin PATH         the harness executable (default: its command on PATH)
   --events DB        record the turn's events as they happen in a SQLite event log (LazyBridge's events
                      table, which its EventLog reads): start, each tool call and result, the answers with
@@ -35,6 +36,7 @@ The turn runs non-interactively in the current folder; the answer is printed on 
     alias: { type: "string" },
     "session-id": { type: "string" },
     model: { type: "string" },
+    effort: { type: "string" },
     bin: { type: "string" },
     events: { type: "string" },
     otel: { type: "string" },
@@ -50,7 +52,9 @@ The turn runs non-interactively in the current folder; the answer is printed on 
     if (!bin) {
       throw new RefusedError(`${spec.command} is not on PATH: install ${harness.title} or pass --bin PATH`);
     }
-    const [alias, sessionId, model] = ["alias", "session-id", "model"].map((n) => str(parsed.values, n));
+    const [alias, sessionId, model, effort] = ["alias", "session-id", "model", "effort"].map((n) =>
+      str(parsed.values, n)
+    );
     const { registry, homes, bridgeHome, recovered } = storesOf(context);
     const events = str(parsed.values, "events");
     const otel = await otelOption(str(parsed.values, "otel"), context.env);
@@ -65,6 +69,7 @@ The turn runs non-interactively in the current folder; the answer is printed on 
       ...(alias !== undefined ? { alias } : {}),
       ...(sessionId !== undefined ? { sessionId } : {}),
       ...(model !== undefined ? { model } : {}),
+      ...(effort !== undefined ? { effort } : {}),
       registry: aliasRegistry(context),
       stores: { registry, homes, bridgeHome, recovered },
       ...(bus ? { session: bus } : {}),

@@ -9,11 +9,14 @@ import { jsonLine, type JsonRecord } from "../../io/json-line.ts";
 export const codexEngine: EngineSpec = {
   liveEvents: codexLiveEvents,
   command: "codex",
-  args: ({ prompt, resume, model }) => [
+  supports: ["effort"],
+  args: ({ prompt, resume, model, effort }) => [
     "exec",
     "--skip-git-repo-check",
     "--json",
     ...(model ? ["-m", model] : []),
+    // A config override, TOML: the value quoted as a string.
+    ...(effort ? ["-c", `model_reasoning_effort=${JSON.stringify(effort)}`] : []),
     ...(resume ? ["resume", resume] : []),
     // After `--`, a prompt that starts with a dash is still the prompt.
     "--",
