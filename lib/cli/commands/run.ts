@@ -23,7 +23,7 @@ export const run: Command = {
                      a name held here only by another harness's conversation hands that one over first
   --session-id ID    continue this native id (wins over --alias, which is re-pointed at it)
   --model M          the model to run the turn on
-  --effort E         its reasoning effort (Claude Code, Codex), recorded with the name
+  --effort E         its reasoning effort (where the harness takes one), recorded with the name
   --bin PATH         the harness executable (default: its command on PATH)
   --events DB        record the turn's events as they happen in a SQLite event log (LazyBridge's events
                      table, which its EventLog reads): start, each tool call and result, the answers with
