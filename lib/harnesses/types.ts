@@ -3,7 +3,7 @@
  * knows about a harness, and the CLI, the pipeline and certify only ever talk to it, so adding a harness is a
  * new folder and one registry line (lib/harnesses/registry.ts), never an edit to a command or a shared table.
  */
-import type { ReasoningBlock, Session } from "../ir/schema.ts";
+import type { ReasoningBlock, Session, Usage } from "../ir/schema.ts";
 import type { SessionHead, SessionStream } from "../ir/stream.ts";
 import type { Capabilities } from "../report/capabilities.ts";
 import type { ReportEntry } from "../report/report.ts";
@@ -106,19 +106,44 @@ export interface EngineTurn {
   /** The native id to continue; none starts a fresh, durable conversation. */
   resume?: string;
   model?: string;
+  /** The reasoning effort (only for a spec whose `supports` has "effort"). */
+  effort?: string;
+  /** A conversation the harness does not keep (only for a spec whose `supports` has "ephemeral"). */
+  ephemeral?: boolean;
 }
 
 /** How lib/engines drives the harness's binary for one turn: its argv, and how to read its output. */
 export interface EngineSpec {
   /** The executable's name on PATH. */
   command: string;
+  /** What the binary can be asked beyond a prompt, a conversation and a model. */
+  supports?: readonly ("effort" | "ephemeral")[];
   /** The arguments after the executable. */
   args(turn: EngineTurn): string[];
   /** The native id a line of the child's output announces, as soon as it does (`stream` 1 stdout, 2 stderr). */
   idFrom(line: string, stream: 1 | 2): string | undefined;
   /** The agent's final answer, from the whole output. */
   replyFrom(stdout: string, stderr: string): string;
+  /**
+   * A reader for one turn's output (it may keep state across lines: a message streamed in pieces), giving what
+   * the agent did as each line arrives; absent when the binary's output says nothing but the answer.
+   */
+  liveEvents?(): (line: string, stream: 1 | 2) => LiveEvent[];
 }
+
+/** What an engine's turn did, read from the binary's output as it happens (lib/engines emits it as events). */
+export type LiveEvent =
+  | { kind: "tool_call"; tool: string; callId: string; arguments: string }
+  | { kind: "tool_result"; callId: string; output: string; isError: boolean }
+  | {
+    kind: "model_response";
+    model?: string;
+    content?: string;
+    /** Tokens as the IR counts them (`inputTokens` without the cached part). */
+    usage?: Usage;
+    /** The harness's own figure for the turn, when it gives one. */
+    costUsd?: number;
+  };
 
 /** What a resume command is built from: the session handed off and where it went. */
 export interface ResumeRequest {
