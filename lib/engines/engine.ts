@@ -185,17 +185,19 @@ export class HarnessEngine {
       new ObservedTurn(this.#options.session, { ...this.#agent, model: this.model }, warnings);
     const read = observed && spec.liveEvents?.();
     observed?.start(prompt, this.sessionId);
+    const turn = {
+      prompt,
+      ...(this.sessionId ? { resume: this.sessionId } : {}),
+      ...(this.#options.model ? { model: this.#options.model } : {}),
+      ...(this.#options.effort ? { effort: this.#options.effort } : {}),
+      ...(ephemeral ? { ephemeral } : {}),
+    };
     let result: TurnResult;
     try {
       result = await runTurn(
         this.#options.bin,
-        spec.args({
-          prompt,
-          ...(this.sessionId ? { resume: this.sessionId } : {}),
-          ...(this.#options.model ? { model: this.#options.model } : {}),
-          ...(this.#options.effort ? { effort: this.#options.effort } : {}),
-          ...(ephemeral ? { ephemeral } : {}),
-        }),
+        spec.args(turn),
+        spec.input?.(turn),
         this.#options,
         (line, stream) => {
           const id = spec.idFrom(line, stream);
@@ -316,15 +318,26 @@ interface TurnResult {
   timedOut: boolean;
 }
 
-/** Runs the binary with stdin closed, handing each complete output line to `onLine` as it arrives. */
+/**
+ * Runs the binary with `input` on stdin (closed when none), handing each complete output line to `onLine` as it
+ * arrives. PWD is the turn's folder, as a shell sets it for the commands it starts: a harness that takes its
+ * directory from PWD before its working directory (OpenCode) would otherwise run in the caller's.
+ */
 function runTurn(
   bin: string,
   args: string[],
+  input: string | undefined,
   options: EngineOptions,
   onLine: (line: string, stream: 1 | 2) => void,
 ): Promise<TurnResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const spawned = { cwd: options.cwd, env: { ...options.env, PWD: options.cwd } };
+    const child = input === undefined
+      ? spawn(bin, args, { ...spawned, stdio: ["ignore", "pipe", "pipe"] })
+      : spawn(bin, args, { ...spawned, stdio: ["pipe", "pipe", "pipe"] });
+    // A child that exits without reading all of it closes the pipe: that is its answer, not ours to report.
+    child.stdin?.on("error", () => {});
+    child.stdin?.end(input);
     const text: [string, string] = ["", ""];
     const partial: [string, string] = ["", ""];
     const take = (index: 0 | 1) => (chunk: Buffer) => {

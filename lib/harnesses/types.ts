@@ -98,6 +98,11 @@ export interface AgentFacts {
   markers: readonly string[];
   /** The folder in its home that holds one folder per skill (`skills`: `<home>/skills/<name>/SKILL.md`). */
   skillsFolder: string;
+  /**
+   * The folder `skillsFolder` is in when it is not the harness's home, from the environment read at the edge:
+   * OpenCode's home is its data folder, its skills are in its configuration folder. Absent: its home.
+   */
+  skillsBase?(env: NodeJS.ProcessEnv): string;
 }
 
 /** One non-interactive turn through the harness's own binary (lib/engines). */
@@ -120,6 +125,11 @@ export interface EngineSpec {
   supports?: readonly ("effort" | "ephemeral")[];
   /** The arguments after the executable. */
   args(turn: EngineTurn): string[];
+  /**
+   * What the child reads on stdin, for a binary that takes its prompt there (OpenCode's `run` joins argument
+   * words quoting each that holds a space); absent, stdin is closed.
+   */
+  input?(turn: EngineTurn): string;
   /** The native id a line of the child's output announces, as soon as it does (`stream` 1 stdout, 2 stderr). */
   idFrom(line: string, stream: 1 | 2): string | undefined;
   /** The agent's final answer, from the whole output. */

@@ -9,6 +9,7 @@ import { checkOpenCodeSessionId, newOpenCodeSessionId } from "./ids.ts";
 import { openCodeTools } from "./tools.ts";
 import { openCodeModels } from "./models.ts";
 import { openCodeDatabase, resumeOpenCode } from "./resume.ts";
+import { openCodeConfigHome } from "./config-home.ts";
 
 export const openCode: Harness = {
   name: "opencode",
@@ -56,6 +57,19 @@ export const openCode: Harness = {
   // cd <cwd> && [OPENCODE_DB=<home>/opencode.db] opencode --session <id> [--model <provider/model>]
   resumeCommand: resumeOpenCode,
   integrations: {
+    // LazyBridge knows no OpenCode kind (it accepts `codex` and `claude` and keeps unknown kinds it finds): ours
+    // is its name.
+    registryKind: "opencode",
+    // Its tools' environment carries OPENCODE=1 (and AGENT=1, OPENCODE_PID), no session id (1.18.33, seen
+    // live), so `current` takes its newest session in the directory. Skills: `<config folder>/skills/<name>/`,
+    // its configuration folder, not its data folder (it reads ~/.claude/skills and ~/.agents/skills too).
+    agent: {
+      sessionVariables: [],
+      markers: ["OPENCODE"],
+      skillsFolder: "skills",
+      skillsBase: openCodeConfigHome,
+    },
+    engine: async () => (await import("./engine.ts")).openCodeEngine,
     certify: {
       command: "opencode",
       binFlag: "opencode-bin",
