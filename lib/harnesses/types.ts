@@ -8,7 +8,7 @@ import type { SessionHead, SessionStream } from "../ir/stream.ts";
 import type { Capabilities } from "../report/capabilities.ts";
 import type { ReportEntry } from "../report/report.ts";
 import type { Posture, PostureMapping } from "../posture/posture.ts";
-import type { ConfiguredModel, ModelRules } from "./models.ts";
+import type { ConfigPlace, ConfiguredModel, ModelRules } from "./models.ts";
 import type { KeyedRows } from "../store/rows.ts";
 import type { ToolVocabulary } from "../tools/canonical.ts";
 import type { HarnessDriver } from "../certify-kit/driver.ts";
@@ -427,7 +427,10 @@ export interface StoreAccess {
    * The model this harness's own configuration in its home names, if any (see lib/pipeline/model.ts): the
    * configuration parsers load with the store, not at start-up.
    */
-  configuredModel(home: string): ConfiguredModel | undefined | Promise<ConfiguredModel | undefined>;
+  configuredModel(
+    home: string,
+    place?: ConfigPlace,
+  ): ConfiguredModel | undefined | Promise<ConfiguredModel | undefined>;
 }
 
 /**
@@ -443,7 +446,7 @@ export interface HarnessStore extends StoreFacts {
   open(path: string, options?: ReadOptions): Promise<SessionStream>;
   render(session: SessionStream, options: RenderOptions): AsyncIterable<Rendered>;
   plan(session: SessionStream, options: RenderOptions, home: string, force: boolean): Promise<HandoffPlan>;
-  configuredModel(home: string): Promise<ConfiguredModel | undefined>;
+  configuredModel(home: string, place?: ConfigPlace): Promise<ConfiguredModel | undefined>;
 }
 
 /** What other programs know of the harness, and how they drive it. Each absent: that integration is not there. */
