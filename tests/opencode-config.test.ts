@@ -16,6 +16,8 @@ import { configuredOpenCodeModel } from "../lib/harnesses/opencode/config.ts";
 import { emptyHomes, homeFlags, runCli } from "./helpers/cli.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { opencodeDriver } from "../lib/harnesses/opencode/certify/index.ts";
+import { FAKE_MODEL } from "../lib/harnesses/opencode/certify/run.ts";
 
 const registry = builtinRegistry.harnesses.some((h) => h.name === "opencode")
   ? builtinRegistry
@@ -197,4 +199,26 @@ test("with no OpenCode configuration naming a model, the handoff writes the sour
   assert.equal(models.size, 1);
   assert.match([...models][0]!, /^anthropic\/claude-/);
   assert.match(r.stdout, /the source's claude-[^ ]+ as opencode names it/);
+});
+
+test("certify's OpenCode gives a handoff into it the variables its private runs find their config by, so the model its driver configured is the one written", async () => {
+  const work = realpathSync(tempDir());
+  const oc = await opencodeDriver.open({
+    work,
+    bin: "opencode",
+    version: "1.18.33",
+    mode: "structure",
+    env: {},
+    homeVariables: [],
+  });
+  try {
+    const env = oc.configEnv?.() ?? {};
+    assert.deepEqual(Object.keys(env), ["XDG_CONFIG_HOME"]);
+    assert.deepEqual(configuredOpenCodeModel(oc.homes().opencode!, { env, cwd: work }), {
+      model: FAKE_MODEL,
+      where: `configured in ${join(work, "opencode", "config", "opencode", "opencode.json")} (model)`,
+    });
+  } finally {
+    await oc.close();
+  }
 });

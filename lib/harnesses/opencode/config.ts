@@ -24,6 +24,15 @@ import { openCodeModels } from "./models.ts";
 /** The administrator's folder on Linux (macOS and Windows have their own; session-bridge runs on Linux). */
 const MANAGED_FOLDER = "/etc/opencode";
 
+/** The variables that say where OpenCode's configuration is (HOME aside, which moves every harness's). */
+export const OPENCODE_CONFIG_VARIABLES = [
+  "XDG_CONFIG_HOME",
+  "OPENCODE_CONFIG",
+  "OPENCODE_CONFIG_DIR",
+  "OPENCODE_CONFIG_CONTENT",
+  "OPENCODE_DISABLE_PROJECT_CONFIG",
+] as const;
+
 /** A layer of configuration: a file to read, or a variable's text. */
 type Layer = { file: string } | { variable: string; text: string };
 
