@@ -32,6 +32,11 @@ export interface HomeSpec {
    * base directory variables say (`$XDG_DATA_HOME/opencode`); absent, the variable names the home itself.
    */
   subfolder?: string;
+  /**
+   * A variable of the harness's naming its store's file itself, absolute or relative to the home (OpenCode's
+   * OPENCODE_DB): set, and no flag given, the home is that file.
+   */
+  storeFile?: string;
   /** The default folder under the user's home directory. */
   folder: string;
   /** What the home is, as the flag's help line says it ("Codex home"). */
