@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { resolveHomes } from "../harnesses/homes.ts";
+import { homeVariables, resolveHomes } from "../harnesses/homes.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import { scanDrift } from "../pipeline/drift.ts";
 import { handoff } from "./bridge.ts";
@@ -69,7 +69,7 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
       work: dir,
       mode: options.mode,
       env: options.env,
-      homeVariables: options.registry.harnesses.map((h) => h.home.env),
+      homeVariables: homeVariables(options.registry.harnesses),
     });
     opened.set(id, h);
     await h.warmUp(project(work, "earlier project"));
@@ -169,7 +169,7 @@ async function hop(
     to: to.id,
     cwd,
     homes: { ...from.homes(), ...to.homes() },
-    env: context.env,
+    env: { ...context.env, ...to.configEnv?.() },
   }, context.registry);
   const failed = (await to.listed(handed.id, cwd))
     ? []

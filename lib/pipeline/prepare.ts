@@ -147,7 +147,7 @@ export async function prepareConversion(
   };
   const carry = targetPosture(source, from, target, request.permissions ?? "narrow");
   const posture = carry?.posture;
-  const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request);
+  const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request, cwd);
   const { proofs } = survey;
   const report = buildReport(
     session,
@@ -363,8 +363,10 @@ async function chooseTargetModel(
   source: SessionStream,
   target: Harness,
   request: ConversionRequest,
+  cwd: string,
 ): Promise<ModelChoice> {
-  const configured = request.home ? await target.store.configuredModel(request.home) : undefined;
+  const place = { cwd, ...(request.env ? { env: request.env } : {}) };
+  const configured = request.home ? await target.store.configuredModel(request.home, place) : undefined;
   return chooseModel(
     { name: target.name, models: target.conversation.models },
     request.model,

@@ -8,6 +8,7 @@ import { OPENCODE_HOME } from "./home.ts";
 import { checkOpenCodeSessionId, newOpenCodeSessionId } from "./ids.ts";
 import { openCodeTools } from "./tools.ts";
 import { openCodeModels } from "./models.ts";
+import { openCodePosture } from "./posture.ts";
 import { openCodeDatabase, resumeOpenCode } from "./resume.ts";
 import { openCodeConfigHome } from "./config-home.ts";
 
@@ -27,6 +28,7 @@ export const openCode: Harness = {
     controlTags: ["system-reminder"],
     tools: openCodeTools,
     models: openCodeModels,
+    posture: openCodePosture,
     // OpenCode may run any provider and keeps reasoning as text parts (a provider's proof, when kept, sits in
     // the part's metadata by provider): no block it wrote is proved to come from the provider it names.
     provesReasoning: () => false,
@@ -38,7 +40,8 @@ export const openCode: Harness = {
       toolSchemas: false,
       systemInstructions: false,
       queuedInput: false,
-      permissionPosture: false,
+      // The source's posture, never wider, as the session's own permission rules (posture.ts).
+      permissionPosture: true,
       // Every assistant message names its provider and model.
       perTurnModel: true,
       images: true,

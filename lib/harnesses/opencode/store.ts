@@ -15,11 +15,12 @@ import type { StoreAccess } from "../types.ts";
 import { readOpenCodeSession } from "./read.ts";
 import { planOpenCode } from "./register.ts";
 import { renderOpenCode } from "./render.ts";
+import { configuredOpenCodeModel } from "./config.ts";
 
 /** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
 export const access: StoreAccess = {
   read: readOpenCodeSession,
   render: renderOpenCode,
   plan: planOpenCode,
-  configuredModel: () => undefined,
+  configuredModel: configuredOpenCodeModel,
 };
