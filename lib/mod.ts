@@ -17,6 +17,7 @@ import {
   type HandoffRequest,
 } from "./pipeline/handoff.ts";
 import {
+  soleWritersOf,
   undo as runUndo,
   undoable as pendingHandoffs,
   type UndoOutcome,
@@ -175,6 +176,9 @@ export async function handoff(request: Omit<HandoffRequest, "dryRun">): Promise<
 export function undo(request: UndoRequest): Promise<UndoOutcome> {
   return runUndo(request);
 }
+
+/** What an undo asks before writing a harness's store (UndoRequest.soleWriter), of `registry`'s harnesses. */
+export { soleWritersOf };
 
 /** The handoffs that can still be undone, oldest first. */
 export function undoable(bridgeHome: string): LedgerEntry[] {

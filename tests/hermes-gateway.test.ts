@@ -105,6 +105,41 @@ test(
 );
 
 test(
+  "the undo of a handoff into Hermes refuses while its gateway runs, --force and --dry-run alike, and lands once it stops",
+  { skip },
+  async () => {
+    const w = world();
+    const handedOff = await w.handoff();
+    assert.equal(handedOff.code, 0, handedOff.stderr);
+    const env = { SESSION_BRIDGE_HOME: join(w.root, "bridge") };
+    const after = await sha256(w.db);
+    const gateway = await holding(["sh", "-c", "echo held; exec sleep 600"]);
+    writeFileSync(
+      join(w.hermesHome, "gateway.pid"),
+      JSON.stringify({ pid: gateway.pid, kind: "hermes-gateway", start_time: startTime(gateway.pid!) }),
+    );
+    const stopLine =
+      /Hermes's gateway \(pid \d+, found by its gateway\.pid\) .*hermes gateway stop\), undo, then/;
+    try {
+      for (const args of [["undo", "--last"], ["undo", "--last", "--force"]]) {
+        const r = await runCli(args, env);
+        assert.equal(r.code, 1, r.stderr);
+        assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+        assert.match(r.stderr, stopLine);
+        assert.equal(await sha256(w.db), after, "nothing was written");
+      }
+      const dry = await runCli(["undo", "--last", "--dry-run"], env);
+      assert.equal(dry.code, 1, dry.stderr + dry.stdout);
+      assert.match(dry.stdout + dry.stderr, stopLine);
+    } finally {
+      await stop(gateway);
+    }
+    const undone = await runCli(["undo", "--last"], env);
+    assert.equal(undone.code, 0, undone.stderr);
+  },
+);
+
+test(
   "a gateway.pid naming a live process started when it says refuses a handoff; a reused or dead pid does not",
   { skip },
   async () => {

@@ -471,6 +471,12 @@ export interface StoreAccess {
     home: string,
     place?: ConfigPlace,
   ): ConfiguredModel | undefined | Promise<ConfiguredModel | undefined>;
+  /**
+   * Why `database` may not be written now by anyone but the program that owns it (Hermes's gateway, the one
+   * writer of its state.db while it runs), if so: one line saying what to stop. Asked by undo, as the plan
+   * asks it for a handoff; absent, the store has no such owner.
+   */
+  soleWriter?(database: string, env: NodeJS.ProcessEnv): string | undefined;
 }
 
 /**
@@ -487,6 +493,7 @@ export interface HarnessStore extends StoreFacts {
   render(session: SessionStream, options: RenderOptions): AsyncIterable<Rendered>;
   plan(session: SessionStream, options: RenderOptions, home: string, force: boolean): Promise<HandoffPlan>;
   configuredModel(home: string, place?: ConfigPlace): Promise<ConfiguredModel | undefined>;
+  soleWriter(database: string, env: NodeJS.ProcessEnv): Promise<string | undefined>;
 }
 
 /** What other programs know of the harness, and how they drive it. Each absent: that integration is not there. */

@@ -24,6 +24,7 @@ import {
   type Registry,
   type Session,
   type SessionSummary,
+  soleWritersOf,
   undo,
   undoable,
   type UndoOutcome,
@@ -262,18 +263,26 @@ export async function carryOutHandoff(
   return done;
 }
 
+const ownersOf = (context: TuiContext) => soleWritersOf(context.registry, context.env);
+
 /** Past handoffs that can still be undone, newest first. */
 export function ledger(context: TuiContext): LedgerEntry[] {
   return undoable(context.bridgeHome).reverse();
 }
 
 export function planUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
-  return undo({ bridgeHome: context.bridgeHome, op, dryRun: true, force });
+  return undo({ bridgeHome: context.bridgeHome, op, dryRun: true, force, soleWriter: ownersOf(context) });
 }
 
 export async function carryOutUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
   const { bridgeHome, feedback } = context;
-  const done = await undo({ bridgeHome, op, force, ...(feedback ? { feedback } : {}) });
+  const done = await undo({
+    bridgeHome,
+    op,
+    force,
+    soleWriter: ownersOf(context),
+    ...(feedback ? { feedback } : {}),
+  });
   warnAll(context, done.warnings);
   auditUndo(context.bridgeHome, done, "tui", warnOf(context));
   return done;

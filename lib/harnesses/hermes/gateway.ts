@@ -34,10 +34,15 @@ export function runningGateway(home: string): RunningGateway | undefined {
 }
 
 /**
- * Why a handoff into `home` must wait, if its gateway runs: one line naming the gateway and the command that
- * stops it, with HERMES_HOME set when `home` (a root or a profile's folder) is not the default one.
+ * Why a handoff into `home` (or the undo of one, `doing`) must wait, if its gateway runs: one line naming the
+ * gateway and the command that stops it, with HERMES_HOME set when `home` (a root or a profile's folder) is not
+ * the default one.
  */
-export function gatewayRefusal(home: string, env: NodeJS.ProcessEnv): string | undefined {
+export function gatewayRefusal(
+  home: string,
+  env: NodeJS.ProcessEnv,
+  doing: "hand off" | "undo" = "hand off",
+): string | undefined {
   const gateway = runningGateway(home);
   if (!gateway) return undefined;
   const assignments = Object.entries(homeEnvironment(HERMES_HOME, home, env)).map(([name, value]) =>
@@ -45,7 +50,7 @@ export function gatewayRefusal(home: string, env: NodeJS.ProcessEnv): string | u
   );
   const which = gateway.pid ? `pid ${gateway.pid}, ` : "";
   return `Hermes's gateway (${which}found by its ${gateway.by}) is running for ${home} and is the one writer ` +
-    `of its state.db: stop it (${assignments.join("")}hermes gateway stop), hand off, then start it again`;
+    `of its state.db: stop it (${assignments.join("")}hermes gateway stop), ${doing}, then start it again`;
 }
 
 /** One line of /proc/locks: `1: FLOCK  ADVISORY  WRITE 1234 08:02:131074 0 EOF` (device in hex, inode). */
