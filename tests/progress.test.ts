@@ -199,12 +199,12 @@ async function assertHandoffInterruptedAt(marker: string, source: (root: string)
 test("Ctrl-C while a handoff reads a long session stops it: the Hermes store as it was, no backup, exit 130", () =>
   assertHandoffInterruptedAt("reading", (root) => bigSession(root, 12)));
 
-// The move is the step named "registering": its rows are staged by then, the backup taken.
+// The move is the step named "registering": its rows are staged by then. A session of more than one batch: a
+// signal is seen between batches, and Deno delivers one some event-loop turns after it is sent (a machine under
+// load: more), so the one statement of a short session could commit first (then the handoff completes and is
+// recorded, as it should once the move is over).
 test("Ctrl-C while a handoff moves its rows into Hermes rolls the move back: the store as it was, no backup, exit 130", () =>
-  assertHandoffInterruptedAt(
-    "registering",
-    (root) => seedClaudeHome(join(root, "claude"), "plain-text").path,
-  ));
+  assertHandoffInterruptedAt("registering", (root) => bigSession(root, 12)));
 
 test("Ctrl-C while undo removes a session's rows rolls it back: the session still there and still undoable", async () => {
   const root = tempDir();
