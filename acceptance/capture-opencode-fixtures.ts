@@ -40,6 +40,7 @@ import process from "node:process";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { installHarness, pinnedVersion } from "./install-harness.ts";
+import { descendants } from "./process-tree.ts";
 import {
   type ChatMessage,
   contentText,
@@ -373,36 +374,6 @@ function captureEnv(d: Dirs): Record<string, string> {
     TERM: "xterm-256color",
     LANG: "C.UTF-8",
   };
-}
-
-/** Every process below `pid`, with its command line. */
-function descendants(pid: number): { pid: number; cmdline: string }[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const found: { pid: number; cmdline: string }[] = [];
-  const queue = [...(children.get(pid) ?? [])];
-  for (let i = 0; i < queue.length; i++) {
-    const child = queue[i] as number;
-    let cmdline = "";
-    try {
-      cmdline = readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0").join(" ");
-    } catch {
-      // ended
-    }
-    found.push({ pid: child, cmdline });
-    queue.push(...(children.get(child) ?? []));
-  }
-  return found;
 }
 
 interface RunResult {
