@@ -181,6 +181,8 @@ function fitToStore(database: string, options: RenderOptions, force: boolean): F
 function checkColumns(db: DatabaseSync, database: string): void {
   for (const [table, wanted] of Object.entries(TABLES)) {
     const have = new Set(tableColumns(db, table).map((c) => c.name));
+    // Worded as every harness's writer refuses a database that is not its own (tests/refusal-policy.test.ts).
+    if (!have.size) throw new InputError(`${database}: no table ${table} (not an OpenCode state database)`);
     const missing = wanted.find((c) => !have.has(c));
     if (missing) throw new InputError(`${database}: missing column ${table}.${missing}`);
   }
