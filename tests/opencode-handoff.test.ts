@@ -7,7 +7,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, realpathSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
@@ -19,6 +19,11 @@ import { emptyHomes, homeFlags, runCli } from "./helpers/cli.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { FAKE_MODEL, offlineOpenCode } from "../acceptance/opencode-offline.ts";
+import {
+  offlineConfig,
+  opencodeFolders,
+  writeOpencodeConfig,
+} from "../lib/harnesses/opencode/certify/run.ts";
 
 // Until the built-in list names OpenCode, it joins the registry as any harness can (withHarness).
 const registry = builtinRegistry.harnesses.some((h) => h.name === "opencode")
@@ -40,14 +45,14 @@ const made = await (async () => {
 after(() => made.close());
 
 /** A fresh place: a copy of the OpenCode data folder, a project directory, session-bridge's own folder. */
-function world() {
+function world(extraEnv: Record<string, string> = {}) {
   const root = realpathSync(tempDir());
   const home = join(root, "data", "opencode");
   cpSync(made.home, home, { recursive: true });
   const database = join(home, "opencode.db");
   const cwd = join(root, "My Project");
   mkdirSync(cwd);
-  const env = { HOME: join(root, "user"), SESSION_BRIDGE_HOME: join(root, "bridge") };
+  const env = { HOME: join(root, "user"), SESSION_BRIDGE_HOME: join(root, "bridge"), ...extraEnv };
   const homes = registry === builtinRegistry
     ? homeFlags({ opencode: home }, root)
     : [...emptyHomes(root), "--opencode-home", home];
@@ -55,22 +60,11 @@ function world() {
     const r = await runCli([...args, "--json"], env, undefined, registry);
     return { ...r, json: (r.stdout ? JSON.parse(r.stdout) : {}) as Record<string, unknown> };
   };
-  const handoff = (...extra: string[]) =>
-    cli([
-      "handoff",
-      SOURCE,
-      "--to",
-      "opencode",
-      "--cwd",
-      cwd,
-      "--session-id",
-      ID,
-      "--model",
-      FAKE_MODEL,
-      ...homes,
-      ...extra,
-    ]);
-  return { root, home, database, cwd, homes, cli, handoff };
+  // With no --model: the model OpenCode's configuration names.
+  const configured = (...extra: string[]) =>
+    cli(["handoff", SOURCE, "--to", "opencode", "--cwd", cwd, "--session-id", ID, ...homes, ...extra]);
+  const handoff = (...extra: string[]) => configured("--model", FAKE_MODEL, ...extra);
+  return { root, home, database, cwd, homes, cli, handoff, configured };
 }
 
 type Row = Record<string, unknown>;
@@ -126,6 +120,31 @@ test("a Claude Code session handed to OpenCode is listed by opencode session lis
   ];
   assert.deepEqual(order, [...order].sort((a, b) => a - b));
   assert.equal(turn.model, "fake-model");
+});
+
+test("a handoff into OpenCode with no --model continues, in the real OpenCode, on the model certify's user config names", async () => {
+  // certify's driver writes its config as a user does: $XDG_CONFIG_HOME/opencode/opencode.json.
+  const madeConfig = readFileSync(join(made.env.OPENCODE_CONFIG_DIR!, "opencode.json"), "utf8");
+  const baseUrl = String(JSON.parse(madeConfig).provider.fake.options.baseURL).replace(/\/v1$/, "");
+  const folders = opencodeFolders(realpathSync(tempDir()));
+  writeOpencodeConfig(folders, offlineConfig(baseUrl));
+  const w = world({ XDG_CONFIG_HOME: folders.config });
+  const r = await w.configured();
+  assert.equal(r.code, 0, r.stderr);
+  const userConfig = join(folders.config, "opencode", "opencode.json");
+  assert.ok(
+    JSON.stringify(r.json).includes(`continues on ${FAKE_MODEL}, configured in ${userConfig} (model)`),
+    r.stdout,
+  );
+  const before = made.requests().length;
+  const resumed = await made.run(["run", "--session", ID, "NEXT-PROMPT"], w.cwd, {
+    OPENCODE_DB: w.database,
+    XDG_CONFIG_HOME: folders.config,
+  });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const turn = made.requests().slice(before).find((q) => q.tools?.length)!;
+  assert.equal(turn.model, "fake-model");
+  assert.match(JSON.stringify(turn.messages.at(-1)), /NEXT-PROMPT/);
 });
 
 test("undo takes the handoff back: the session, its messages and parts are gone, OpenCode's project row stays", async () => {

@@ -123,6 +123,13 @@ export interface HarnessUnderTest {
   requestCount(): number;
   /** The messages of the newest request the fake model server received (full mode only). */
   lastRequest(): SentMessage[];
+  /**
+   * The variables that locate this harness's configuration outside its home, as its private runs set them
+   * (OpenCode's XDG_CONFIG_HOME): a handoff into it is made with them, as a user's shell gives session-bridge
+   * the environment it gives the harness, so the model that configuration names is found. Absent: a harness
+   * whose configuration is in its home.
+   */
+  configEnv?(): Readonly<Record<string, string>>;
   /** Whether the harness's own listing shows the session (picker data, `sessions list`, project bucket). */
   listed(sessionId: string, cwd: string): Promise<boolean>;
   /**

@@ -169,7 +169,7 @@ async function hop(
     to: to.id,
     cwd,
     homes: { ...from.homes(), ...to.homes() },
-    env: context.env,
+    env: { ...context.env, ...to.configEnv?.() },
   }, context.registry);
   const failed = (await to.listed(handed.id, cwd))
     ? []

@@ -23,7 +23,11 @@ export function defaultHome(spec: HomeSpec, env: NodeJS.ProcessEnv): string {
   return join(userHome(env), spec.folder);
 }
 
-/** For every harness: its flag first, then its own environment variable, then its default; always absolute. */
+/**
+ * For every harness: its flag first, then its own environment variable, then its default; always absolute. A
+ * harness whose variable names its store's file (HomeSpec.storeFile) has that file, found from the home, when
+ * no flag names one.
+ */
 export function resolveHomes(
   harnesses: readonly Harness[],
   flags: HomeFlags,
@@ -31,9 +35,14 @@ export function resolveHomes(
   cwd: string = process.cwd(),
 ): Homes {
   return Object.fromEntries(harnesses.map((h) => {
+    const flag = flags[h.name];
+    if (flag) return [h.name, resolve(cwd, expandTilde(flag, env))];
     const variable = env[h.home.env];
-    const given = flags[h.name] || (variable && join(variable, h.home.subfolder ?? ""));
-    return [h.name, given ? resolve(cwd, expandTilde(given, env)) : defaultHome(h.home, env)];
+    const home = variable
+      ? resolve(cwd, expandTilde(join(variable, h.home.subfolder ?? ""), env))
+      : defaultHome(h.home, env);
+    const file = h.home.storeFile ? env[h.home.storeFile] : undefined;
+    return [h.name, file ? resolve(home, expandTilde(file, env)) : home];
   }));
 }
 

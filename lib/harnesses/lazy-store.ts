@@ -34,6 +34,6 @@ export function lazyStore(facts: StoreFacts, modules: StoreModules): HarnessStor
       yield* (await access()).render(session, options);
     },
     plan: async (session, options, home, force) => await (await access()).plan(session, options, home, force),
-    configuredModel: async (home) => await (await access()).configuredModel(home),
+    configuredModel: async (home, place) => await (await access()).configuredModel(home, place),
   };
 }

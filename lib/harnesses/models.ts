@@ -9,6 +9,16 @@ export interface ConfiguredModel {
   where: string;
 }
 
+/**
+ * Where a harness's configuration lies besides its home, for one whose configuration is not in it (OpenCode's
+ * is in its config folder, a variable's file, and the project's own files): the environment read at the edge
+ * and the directory the session continues in.
+ */
+export interface ConfigPlace {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
 /** Which model ids a harness can continue on (its descriptor's `models`). */
 export interface ModelRules {
   /** A model id in this harness's namespace, or undefined when it has none there. */

@@ -8,7 +8,7 @@ import type { SessionHead, SessionStream } from "../ir/stream.ts";
 import type { Capabilities } from "../report/capabilities.ts";
 import type { ReportEntry } from "../report/report.ts";
 import type { Posture, PostureMapping } from "../posture/posture.ts";
-import type { ConfiguredModel, ModelRules } from "./models.ts";
+import type { ConfigPlace, ConfiguredModel, ModelRules } from "./models.ts";
 import type { KeyedRows } from "../store/rows.ts";
 import type { ToolVocabulary } from "../tools/canonical.ts";
 import type { HarnessDriver } from "../certify-kit/driver.ts";
@@ -32,6 +32,11 @@ export interface HomeSpec {
    * base directory variables say (`$XDG_DATA_HOME/opencode`); absent, the variable names the home itself.
    */
   subfolder?: string;
+  /**
+   * A variable of the harness's naming its store's file itself, absolute or relative to the home (OpenCode's
+   * OPENCODE_DB): set, and no flag given, the home is that file.
+   */
+  storeFile?: string;
   /** The default folder under the user's home directory. */
   folder: string;
   /** What the home is, as the flag's help line says it ("Codex home"). */
@@ -427,7 +432,10 @@ export interface StoreAccess {
    * The model this harness's own configuration in its home names, if any (see lib/pipeline/model.ts): the
    * configuration parsers load with the store, not at start-up.
    */
-  configuredModel(home: string): ConfiguredModel | undefined | Promise<ConfiguredModel | undefined>;
+  configuredModel(
+    home: string,
+    place?: ConfigPlace,
+  ): ConfiguredModel | undefined | Promise<ConfiguredModel | undefined>;
 }
 
 /**
@@ -443,7 +451,7 @@ export interface HarnessStore extends StoreFacts {
   open(path: string, options?: ReadOptions): Promise<SessionStream>;
   render(session: SessionStream, options: RenderOptions): AsyncIterable<Rendered>;
   plan(session: SessionStream, options: RenderOptions, home: string, force: boolean): Promise<HandoffPlan>;
-  configuredModel(home: string): Promise<ConfiguredModel | undefined>;
+  configuredModel(home: string, place?: ConfigPlace): Promise<ConfiguredModel | undefined>;
 }
 
 /** What other programs know of the harness, and how they drive it. Each absent: that integration is not there. */

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { parse as parseYaml, YAMLError } from "yaml";
+import { parse as parseJsonc, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { InputError, messageOf } from "../errors.ts";
 import { isObject, type Json } from "./json.ts";
 import { regularFileIfPresent } from "./file-kind.ts";
@@ -39,6 +40,24 @@ export function readYamlFile(path: string): Json | undefined {
     const line = error instanceof YAMLError ? lineAt(text, error.pos[0]) : undefined;
     throw notValid(path, "YAML", line, messageOf(error));
   }
+}
+
+/**
+ * A JSON-with-comments document (OpenCode's `opencode.jsonc`, and its `.json`, which it reads the same way):
+ * comments and trailing commas allowed. A document that is not an object is `undefined`.
+ */
+export function readJsoncFile(path: string): Json | undefined {
+  const text = readPresent(path);
+  return text === undefined ? undefined : parseJsoncText(text, path);
+}
+
+/** JSONC text from elsewhere than a file (a variable's value), `source` naming it in an error. */
+export function parseJsoncText(text: string, source: string): Json | undefined {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  const first = errors[0];
+  if (first) throw notValid(source, "JSON", lineAt(text, first.offset), printParseErrorCode(first.error));
+  return isObject(value) ? value : undefined;
 }
 
 /** Only the parser's first line: the rest quotes the document back. */

@@ -5,7 +5,8 @@
  *
  *   1. `--model`, as given;
  *   2. else the target's own configuration (Claude Code settings.json `model`, Codex config.toml with its
- *      profile, Hermes config.yaml), read by each harness's own reader;
+ *      profile, Hermes config.yaml, OpenCode's opencode.json layers with the project's), read by each
+ *      harness's own reader;
  *   3. else the source's model mapped into the target's namespace, when it has a form there (the target's
  *      descriptor's `models.map`);
  *   4. else the target's default (`models.fallback`: Claude Code gets its current Sonnet; Codex and Hermes

@@ -133,7 +133,7 @@ export async function prepareConversion(
       }),
   };
   const posture = targetPosture(source, from, target);
-  const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request);
+  const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request, cwd);
   const { proofs } = survey;
   const report = buildReport(
     session,
@@ -335,8 +335,10 @@ async function chooseTargetModel(
   source: SessionStream,
   target: Harness,
   request: ConversionRequest,
+  cwd: string,
 ): Promise<ModelChoice> {
-  const configured = request.home ? await target.store.configuredModel(request.home) : undefined;
+  const place = { cwd, ...(request.env ? { env: request.env } : {}) };
+  const configured = request.home ? await target.store.configuredModel(request.home, place) : undefined;
   return chooseModel(
     { name: target.name, models: target.conversation.models },
     request.model,

@@ -6,7 +6,8 @@
  * database alone, whatever the folder is called (XDG_DATA_HOME would move every XDG program's data, and only a
  * folder named `opencode`).
  */
-import { join, resolve } from "node:path";
+import { statSync } from "node:fs";
+import { extname, join, resolve } from "node:path";
 import { homedir } from "node:os";
 import type { ResumeRequest } from "../types.ts";
 import { commandLine } from "../../io/shell.ts";
@@ -14,7 +15,15 @@ import { commandLine } from "../../io/shell.ts";
 /** The database file in a data folder. */
 export const DATABASE_FILE = "opencode.db";
 
-export const openCodeDatabase = (home: string): string => join(home, DATABASE_FILE);
+/**
+ * The database a home names: the data folder's `opencode.db`, or the home itself when it is the file
+ * OPENCODE_DB named (lib/harnesses/homes.ts): a file there, or nothing there under a name ending `.db`.
+ */
+export function openCodeDatabase(home: string): string {
+  const kind = statSync(home, { throwIfNoEntry: false });
+  const file = kind ? !kind.isDirectory() : extname(home) === ".db";
+  return file ? home : join(home, DATABASE_FILE);
+}
 
 /** The data folder OpenCode uses when nothing names another: `${XDG_DATA_HOME:-~/.local/share}/opencode`. */
 export function defaultOpenCodeHome(env: NodeJS.ProcessEnv): string {

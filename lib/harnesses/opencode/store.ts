@@ -13,6 +13,7 @@ import type { StoreAccess } from "../types.ts";
 import { RefusedError } from "../../errors.ts";
 import { readOpenCodeSession } from "./read.ts";
 import { planOpenCode } from "./register.ts";
+import { configuredOpenCodeModel } from "./config.ts";
 
 export const renderOpenCode = (): never => {
   throw new RefusedError("OpenCode sessions cannot be rendered to a file yet");
@@ -23,5 +24,5 @@ export const access: StoreAccess = {
   read: readOpenCodeSession,
   render: renderOpenCode,
   plan: planOpenCode,
-  configuredModel: () => undefined,
+  configuredModel: configuredOpenCodeModel,
 };

@@ -23,6 +23,7 @@ import { opencodeScript, turnRequests } from "./sent.ts";
 import { type OpencodeTui, startOpencodeTui } from "./tui.ts";
 import { userOpencodeHome } from "./user.ts";
 import { openCodeDatabase } from "../resume.ts";
+import { OPENCODE_CONFIG_VARIABLES } from "../config.ts";
 
 export const opencodeDriver: HarnessDriver = {
   id: "opencode",
@@ -72,6 +73,8 @@ export const opencodeDriver: HarnessDriver = {
     return {
       id: "opencode",
       homes: () => ({ opencode: dataHome }),
+      configEnv: () =>
+        Object.fromEntries(OPENCODE_CONFIG_VARIABLES.flatMap((v) => runEnv[v] ? [[v, runEnv[v]]] : [])),
       async warmUp(cwd) {
         // A user's OpenCode has its opencode.db; listing sessions creates it (every migration applied) without a
         // model call, as any first run would.
