@@ -161,6 +161,8 @@ for (const target of TARGETS) {
         codex: 'sends an "aborted" output of its own',
         hermes: "sends a placeholder pointing at a summary that does not exist",
         "gemini-cli": "sends the call with no result at all, a request its provider's API refuses",
+        opencode:
+          'sends an error result of its own, "[Tool execution was interrupted]", saying nothing of what the call did',
       },
       target,
       "behaviour on resume with an open call",

@@ -41,6 +41,8 @@ const UNANSWERED: Record<Capabilities["unansweredCalls"], string> = {
   invented: 'sends an "aborted" output of its own',
   placeholder: "sends a placeholder pointing at a summary that does not exist",
   unanswered: "sends the call with no result at all, a request its provider's API refuses",
+  "interrupted-error":
+    'sends an error result of its own, "[Tool execution was interrupted]", saying nothing of what the call did',
 };
 
 const EXAMPLES = 3;

@@ -43,7 +43,8 @@ export const openCode: Harness = {
       images: true,
       // A task's subagent is a session of its own, its parent_id the caller's.
       subagents: true,
-      unansweredCalls: "placeholder",
+      // A pending or running tool part is sent as an error result "[Tool execution was interrupted]".
+      unansweredCalls: "interrupted-error",
     },
   },
   // The listing is a chunk of its own, not the store's: `list` loads no reader or writer.
