@@ -1,23 +1,26 @@
 /**
  * Reading an OpenCode session from its database: `<opencode.db>#<session id>` (as `list` names it), or the
- * database alone when it holds a single conversation. Its rows are read on a read-only connection (rows.ts) and
+ * database alone when it holds a single conversation; or from a file `opencode export` printed (export-file.ts). Its rows are read on a read-only connection (rows.ts) and
  * decoded (decode.ts); a database whose migration set is not one the reader was checked against is read all the
  * same, and says so as drift.
  */
 import type { DatabaseSync } from "node:sqlite";
 import type { Session } from "../../ir/schema.ts";
 import { InputError } from "../../errors.ts";
-import { openReadOnly } from "../../store/sqlite.ts";
+import { isSqliteFile, openReadOnly } from "../../store/sqlite.ts";
 import { parseLocator } from "../../store/parse-locator.ts";
 import { regularFileIfPresent } from "../../io/file-kind.ts";
 import { decodeOpenCode } from "./decode.ts";
 import { storedSession } from "./rows.ts";
+import { exportedSession } from "./export-file.ts";
 import { assertOpenCodeTables } from "./tables.ts";
 import { knownSchema } from "./schema-version.ts";
 
 export function readOpenCodeSession(path: string): Promise<Session> {
   const { file, id } = parseLocator(path);
   if (!regularFileIfPresent(file)) throw new InputError(`${path}: no such session database`);
+  // A file that is no database is read as `opencode export` prints a session (what convert writes).
+  if (id === undefined && !isSqliteFile(file)) return Promise.resolve(decodeOpenCode(exportedSession(file)));
   const db = openReadOnly(file);
   try {
     const session = decodeOpenCode(storedSession(db, file, id ?? onlySession(db, file)));
