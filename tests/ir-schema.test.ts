@@ -69,8 +69,9 @@ const SESSION_FILES: Record<HarnessName, RegExp> = {
   // Session logs, the subagent logs captured beside them (`<scenario>.subagents/<id>.jsonl`), and legacy
   // whole-session files (`<scenario>.json`, no other dot in the name).
   "gemini-cli": /\.jsonl$|\/[^/.]+\.json$/,
-  // Captured databases (`<scenario>.opencode.db`), each of their sessions read on its own as `<db>#<id>`.
-  opencode: /\.opencode\.db$/,
+  // Captured databases (`<scenario>.opencode.db`), each of their sessions read on its own as `<db>#<id>`, and
+  // what `opencode export` printed (`<scenario>.export.json`).
+  opencode: /\.opencode\.db$|\.export\.json$/,
 };
 
 /** The harnesses with captured fixtures: every folder of fixtures/ (checked below). */
@@ -117,7 +118,7 @@ function classifyFixtures(): { readable: Readable[]; unclassified: string[] } {
         for (const id of databaseSessions(path)) {
           readable.push({ harness: name, path: `${path}#${id}`, label: `${label}#${id}` });
         }
-      } else if (name === "opencode" && SESSION_FILES.opencode.test(path)) {
+      } else if (name === "opencode" && path.endsWith(".opencode.db")) {
         for (const id of databaseSessions(path, "session")) {
           readable.push({ harness: name, path: `${path}#${id}`, label: `${label}#${id}` });
         }

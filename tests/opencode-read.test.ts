@@ -249,3 +249,27 @@ test("an OpenCode database named by path is OpenCode's by its tables, though Her
   assert.equal(resolveFile(`${database}#${TOOLS}`, registry).harness.name, "opencode");
   assert.equal(resolveFile(database, registry).harness.name, "opencode");
 });
+
+const EXPORTED = fileURLToPath(new URL("../fixtures/opencode/1.18.33/tools.export.json", import.meta.url));
+
+test("a session in the file opencode export printed reads as the same conversation as its rows, named by the file", async () => {
+  const [exported, stored] = [
+    await readOpenCodeSession(EXPORTED),
+    await readOpenCodeSession(`${FIXTURE}#${TOOLS}`),
+  ];
+  assert.equal(exported.meta.id, TOOLS);
+  assert.equal(exported.meta.path, EXPORTED);
+  assert.equal(exported.meta.cwd, stored.meta.cwd);
+  assert.deepEqual(exported.messages, stored.messages);
+});
+
+test("a file that is neither an OpenCode database nor an export is bad input naming it", async () => {
+  const file = join(tempDir(), "notes.json");
+  writeFileSync(file, '{"hello": 1}\n');
+  await assert.rejects(
+    async () => await readOpenCodeSession(file),
+    (error: unknown) =>
+      error instanceof InputError &&
+      error.message === `${file}: not an OpenCode export (expected {info, messages})`,
+  );
+});

@@ -20,7 +20,12 @@ export function readOpenCodeSession(path: string): Promise<Session> {
   const { file, id } = parseLocator(path);
   if (!regularFileIfPresent(file)) throw new InputError(`${path}: no such session database`);
   // A file that is no database is read as `opencode export` prints a session (what convert writes).
-  if (id === undefined && !isSqliteFile(file)) return Promise.resolve(decodeOpenCode(exportedSession(file)));
+  if (id === undefined && !isSqliteFile(file)) {
+    const session = decodeOpenCode(exportedSession(file));
+    // The file names the session: it holds no other.
+    session.meta.path = file;
+    return Promise.resolve(session);
+  }
   const db = openReadOnly(file);
   try {
     const session = decodeOpenCode(storedSession(db, file, id ?? onlySession(db, file)));
