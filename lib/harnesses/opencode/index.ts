@@ -61,6 +61,7 @@ export const openCode: Harness = {
       command: "opencode",
       binFlag: "opencode-bin",
       driver: async () => (await import("./certify/index.ts")).opencodeDriver,
+      samples: async () => (await import("./samples.ts")).samples,
     },
   },
 };
