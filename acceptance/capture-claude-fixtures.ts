@@ -37,6 +37,7 @@ import {
   userPromptText,
 } from "../lib/certify-kit/fake-servers/anthropic.ts";
 import { installHarness, pinnedVersion } from "./install-harness.ts";
+import { commandLine, descendants } from "./process-tree.ts";
 import {
   claudeConfigDir,
   claudeEnv,
@@ -141,52 +142,9 @@ function readRecords(file: string): Record<string, unknown>[] {
 
 // ---------- process tree (the Bash tool's shell is a session leader, so a killed claude orphans it) ----------
 
-interface Proc {
-  pid: number;
-  cmd: string;
-}
-
-function parentOf(pid: string): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may contain spaces) start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-function cmdlineOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ").trim();
-  } catch {
-    return "";
-  }
-}
-
-/** Descendants of `root` (Linux /proc); empty elsewhere. */
-function descendants(root: number): Proc[] {
-  if (!existsSync("/proc")) return [];
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const ppid = parentOf(name);
-    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-  }
-  const out: Proc[] = [];
-  const queue = [...(children.get(root) ?? [])];
-  while (queue.length > 0) {
-    const pid = queue.shift() as number;
-    out.push({ pid, cmd: cmdlineOf(pid) });
-    queue.push(...(children.get(pid) ?? []));
-  }
-  return out;
-}
-
 /** Kill leftovers we recorded, by pid, only if the pid still runs the same command. */
-function reapLeftovers(procs: Proc[]): void {
-  for (const p of procs) if (cmdlineOf(p.pid) === p.cmd && p.cmd !== "") killPid(p.pid);
+function reapLeftovers(procs: { pid: number; cmdline: string }[]): void {
+  for (const p of procs) if (commandLine(p.pid) === p.cmdline && p.cmdline !== "") killPid(p.pid);
 }
 
 // ---------- scenarios ----------
@@ -243,7 +201,7 @@ async function interruptDuringTool(ctx: ScenarioCtx, signal: NodeJS.Signals, que
       }),
     },
   );
-  const sleeping = () => pid !== undefined && descendants(pid).some((d) => d.cmd.startsWith("sleep"));
+  const sleeping = () => pid !== undefined && descendants(pid).some((d) => d.cmdline.startsWith("sleep"));
   await waitFor("the Bash tool to start sleeping", sleeping, 60_000);
   if (queued !== undefined) {
     stdin?.write(userLine(queued));
@@ -289,6 +247,41 @@ const SCENARIOS: Scenario[] = [
       const id = sessionIdOf(await ctx.claude(oneShot("Resume fixture, turn one.")));
       sessionIdOf(await ctx.claude(resume(id, "Resume fixture, turn two.")));
       sessionIdOf(await ctx.claude(resume(id, "Resume fixture, turn three.")));
+    },
+  },
+  {
+    name: "config-permission-modes",
+    how: "Two text turns under other permission modes: `claude -p --permission-mode plan`, then " +
+      "`--resume <id> --permission-mode acceptEdits`.",
+    async run(ctx) {
+      const id = sessionIdOf(
+        await ctx.claude(oneShot("Plan mode fixture: outline a tidy desk.", "--permission-mode", "plan")),
+      );
+      sessionIdOf(
+        await ctx.claude(
+          resume(id, "Now in acceptEdits mode: one more line.", "--permission-mode", "acceptEdits"),
+        ),
+      );
+    },
+  },
+  {
+    name: "config-settings",
+    how:
+      "One turn running Bash under settings given on the command line (`--settings` JSON: thinking always " +
+      "on, no co-author line) and an appended system prompt (`--append-system-prompt`).",
+    async run(ctx) {
+      const settings = JSON.stringify({ alwaysThinkingEnabled: true, includeCoAuthoredBy: false });
+      sessionIdOf(
+        await ctx.claude(oneShot(
+          "Run this for me. TOOL: echo fixture-settings",
+          "--allowedTools",
+          "Bash(echo fixture-settings)",
+          "--settings",
+          settings,
+          "--append-system-prompt",
+          "Answer tersely.",
+        )),
+      );
     },
   },
   {

@@ -160,6 +160,36 @@ const SCENARIOS: Scenario[] = [
     ],
   },
   {
+    name: "config-policies",
+    description:
+      "config.toml sets model_reasoning_effort high, approval_policy on-request and sandbox_mode read-only: a text turn, then `exec resume`.",
+    config: [
+      `model_reasoning_effort = "high"`,
+      `approval_policy = "on-request"`,
+      `sandbox_mode = "read-only"`,
+    ],
+    steps: [
+      { prompt: "Please name one constellation visible in winter." },
+      { prompt: "And one more, visible in summer.", resume: true },
+    ],
+  },
+  {
+    name: "config-features-off",
+    description:
+      "config.toml turns web search off and the unified exec and shell snapshot features off (`[features]`): one turn running the shell tool Codex offers then.",
+    config: [`web_search = "disabled"`, "", "[features]", "unified_exec = false", "shell_snapshot = false"],
+    steps: [{ prompt: "TOOL: echo features-off" }],
+  },
+  {
+    name: "config-model-switch",
+    description:
+      "A text turn, then `exec resume` with `-c model=...` naming another model: the resumed turn's world_state says only what changed.",
+    steps: [
+      { prompt: "Please name one river in Europe." },
+      { prompt: "And one in Asia.", resume: true, args: ["-c", `model="gpt-5.5-mini"`] },
+    ],
+  },
+  {
     name: "full-access",
     description:
       "One turn with `--dangerously-bypass-approvals-and-sandbox` (approval never, no sandbox: permission_profile `disabled`), running the shell tool.",

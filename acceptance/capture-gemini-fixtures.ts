@@ -37,6 +37,7 @@ import { installHarness, pinnedVersion } from "./install-harness.ts";
 import { startFakeGemini } from "../lib/certify-kit/fake-servers/gemini.ts";
 import { readRequestLog } from "../lib/certify-kit/request-log.ts";
 import { startTmux, type TmuxPane, waitUntil } from "../lib/certify-kit/tmux.ts";
+import { descendants } from "./process-tree.ts";
 
 const REPO = join(dirname(fileURLToPath(import.meta.url)), "..");
 const NEUTRAL_CWD = "/home/user/project";
@@ -530,36 +531,6 @@ function sessionIdOf(file: string): string {
   // A legacy `.json` session is one object; a `.jsonl` one starts with its metadata line.
   const first = file.endsWith(".json") ? text : text.split("\n")[0] ?? "{}";
   return (JSON.parse(first) as { sessionId: string }).sessionId;
-}
-
-/** Every process below `pid` (one pass over /proc: parent links, then a walk down). */
-export function descendants(pid: number): { pid: number; cmdline: string }[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const found: { pid: number; cmdline: string }[] = [];
-  const queue = [...(children.get(pid) ?? [])];
-  for (let i = 0; i < queue.length; i++) {
-    const child = queue[i] as number;
-    let cmdline = "";
-    try {
-      cmdline = readFileSync(`/proc/${child}/cmdline`, "utf8").split("\0").join(" ");
-    } catch {
-      // ended
-    }
-    found.push({ pid: child, cmdline });
-    queue.push(...(children.get(child) ?? []));
-  }
-  return found;
 }
 
 /** Runs the binary to its end without blocking: the fake server answers from this same event loop. */

@@ -17,6 +17,7 @@ import {
   type HandoffRequest,
 } from "./pipeline/handoff.ts";
 import {
+  soleWritersOf,
   undo as runUndo,
   undoable as pendingHandoffs,
   type UndoOutcome,
@@ -35,6 +36,7 @@ import type { StoreListed } from "./harnesses/stores.ts";
 export { builtinRegistry, findHarness, type Registry, withHarness } from "./harnesses/registry.ts";
 export type { Harness, Homes, SessionSummary } from "./harnesses/types.ts";
 export type { Session } from "./ir/schema.ts";
+export type { PermissionsChoice } from "./posture/posture.ts";
 export type { ConversionReport } from "./report/report.ts";
 export type { BrokenStore, StoreListed } from "./harnesses/stores.ts";
 export type { SessionSource } from "./pipeline/source.ts";
@@ -174,6 +176,9 @@ export async function handoff(request: Omit<HandoffRequest, "dryRun">): Promise<
 export function undo(request: UndoRequest): Promise<UndoOutcome> {
   return runUndo(request);
 }
+
+/** What an undo asks before writing a harness's store (UndoRequest.soleWriter), of `registry`'s harnesses. */
+export { soleWritersOf };
 
 /** The handoffs that can still be undone, oldest first. */
 export function undoable(bridgeHome: string): LedgerEntry[] {

@@ -22,7 +22,7 @@
  *
  * Rules: the record itself (and, for codex, its `payload`) is closed (`additionalProperties: false`), so a new
  * field is drift; nested objects are described one level deep and left open; `required` lists the fields present
- * in every sample; a field only ever null is left untyped. Sample values never reach a schema: the only literals are the record kind and the closed
+ * in every sample (then cut by scripts/required-from-readers.ts to the ones a reader uses); a field only ever null is left untyped. Sample values never reach a schema: the only literals are the record kind and the closed
  * type-tag sets of the harness preset below. Objects whose keys are not identifiers (paths, model names) are
  * written as maps. Codex `response_item` / `event_msg` payloads become one `$defs` entry per payload type
  * behind a `oneOf`, so an unknown payload type fails validation.
@@ -272,6 +272,9 @@ function claudeMessage(role: "user" | "assistant"): { schema: Schema; defs: Reco
   return { schema: { $ref: "#/$defs/message" }, defs };
 }
 
+/** An amount of money: any number, never only the integers a free model's samples show. */
+const DOLLARS = { schema: { type: "number" } satisfies Schema, defs: {} };
+
 const PRESETS: Record<string, Preset> = {
   "claude-code": {
     product: "Claude Code",
@@ -337,6 +340,42 @@ const PRESETS: Record<string, Preset> = {
       "transcript-user": hermesKnown(["message_id"]),
     },
     overrides: {},
+  },
+  // OpenCode keeps JSON in SQLite columns: the drafts are of `message.data` by role, `part.data` by type, the
+  // session row and the `opencode export` file, each fed in as JSONL (or one file) by the capture's dumps.
+  opencode: {
+    product: "OpenCode",
+    titlePrefix: "OpenCode",
+    titleSuffix: "Record",
+    discriminate: {},
+    envelope: {},
+    // A tool part holds its call's whole lifecycle; the four states are the tool state union of 1.18.33's
+    // binary (a captured store may lack some: a pending or running part is only left by a killed run).
+    enums: {
+      "part-tool": { "state.status": ["pending", "running", "completed", "error"] },
+      "message-user": { role: ["user"] },
+      "message-assistant": { role: ["assistant"] },
+    },
+    known: {
+      "message-assistant": {
+        error: {
+          type: "object",
+          description: "Not in the exec fixtures: an aborted turn (Esc in the TUI) writes " +
+            '{name: "MessageAbortedError", data: {message}} (checked on 1.18.33).',
+        },
+        summary: {
+          type: "boolean",
+          description: "A compaction's summary message (`/compact`, checked on 1.18.33).",
+        },
+      },
+    },
+    // Costs are dollars (the session's `cost` is a REAL column); the fake model's are all 0, which a draft
+    // would type as integers.
+    overrides: {
+      "message-assistant": { cost: DOLLARS },
+      "part-step-finish": { cost: DOLLARS },
+      "session-row": { cost: DOLLARS },
+    },
   },
 };
 

@@ -149,3 +149,17 @@ test("a damaged registry is moved aside with a warning, and list still lists", a
   );
   assert.deepEqual(readdirSync(join(dir, "registry")), ["sessions.json.corrupt"]);
 });
+
+test("alias bind --model --effort records both with the name, as LazyBridge's bind does; a bind without them clears them", async () => {
+  const { dir, env, file } = project();
+  const entry = () => JSON.parse(readFileSync(file, "utf8")).sessions.codex[dir].planner;
+  const bound = await runCli(
+    ["alias", "bind", "planner", "id-1", "--kind", "codex", "--model", "gpt-5.5", "--effort", "high"],
+    env,
+    dir,
+  );
+  assert.equal(bound.code, 0, bound.stderr);
+  assert.deepEqual([entry().native_id, entry().model, entry().effort], ["id-1", "gpt-5.5", "high"]);
+  await runCli(["alias", "bind", "planner", "id-1", "--kind", "codex"], env, dir);
+  assert.deepEqual([entry().model, entry().effort], [null, null]);
+});

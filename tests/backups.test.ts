@@ -38,7 +38,7 @@ function world() {
   return { root, source, claudeHome, hermesHome, codexHome, bridge, homes, run };
 }
 
-test("three handoff and undo cycles keep only the newest two snapshots of the database", async () => {
+test("three handoff and undo cycles keep only the newest two backups of the database", async () => {
   const w = world();
   const ops: string[] = [];
   for (let i = 0; i < 3; i++) {
@@ -55,11 +55,18 @@ test("three handoff and undo cycles keep only the newest two snapshots of the da
     ops.push(handed.op as string);
     await w.run(["undo", handed.op as string]);
   }
-  // Six snapshots were taken (one before each handoff, one before each undo); the rule keeps two.
+  // Three rows backups were taken (one by each handoff; an undo of rows nobody changed takes none); the rule
+  // keeps two, the newest.
   const kept = filesUnder(join(w.bridge, "backups")).filter((f) => !f.endsWith("manifest.json"));
   assert.equal(kept.length, 2, kept.join("\n"));
-  assert.match(kept[0]!, /^\d{4}-\d\d-\d\dT[\d-]+Z-hermes-[^/]+\/state\.db$/);
-  assert.match(kept[1]!, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z-undo-${ops[2]}/state\\.db$`));
+  assert.match(
+    kept[0]!,
+    new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z-hermes-[^/]+-${ops[1]}/state\\.db\\.rows$`),
+  );
+  assert.match(
+    kept[1]!,
+    new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d-]+Z-hermes-[^/]+-${ops[2]}/state\\.db\\.rows$`),
+  );
 });
 
 test("prune --dry-run lists what the rule would remove and removes nothing; prune removes it", async () => {
@@ -79,12 +86,15 @@ test("prune --dry-run lists what the rule would remove and removes nothing; prun
     ]);
   }
   const before = filesUnder(join(w.bridge, "backups"));
-  assert.equal(before.filter((f) => f.endsWith("/state.db")).length, 2);
+  assert.equal(before.filter((f) => f.endsWith("/state.db.rows")).length, 2);
   const planned = await w.run(["prune", "--keep", "1", "--dry-run"]);
   const removed = planned.removed as { path: string; original: string }[];
   assert.equal(removed.length, 1);
   assert.equal(removed[0]!.original, join(w.hermesHome, "state.db"));
-  assert.equal(removed[0]!.path, join(w.bridge, "backups", before.find((f) => f.endsWith("/state.db"))!));
+  assert.equal(
+    removed[0]!.path,
+    join(w.bridge, "backups", before.find((f) => f.endsWith("/state.db.rows"))!),
+  );
   assert.deepEqual(filesUnder(join(w.bridge, "backups")), before, "a dry run removes nothing");
   const pruned = await w.run(["prune", "--keep", "1"]);
   assert.deepEqual(pruned.removed, planned.removed);
@@ -205,7 +215,8 @@ test("SIGTERM during a handoff to Hermes leaves the database, backups and ledger
   };
   const before = { rows: rows(), files: filesUnder(w.hermesHome) };
   const r = await interruptedHandoff(w, "hermes", database, "SIGTERM");
-  assert.ok(r.backupsWhileWaiting.some((f) => f.endsWith("/state.db")), "it was mid-handoff");
+  // It was mid-handoff (waiting for the lock); the rows it replaces are copied only once it holds the lock.
+  assert.deepEqual(r.backupsWhileWaiting, []);
   assert.equal(r.code, 143, r.stderr);
   assert.match(r.stderr, /\nsession-bridge: interrupted by SIGTERM: nothing was changed\n$/);
   assert.deepEqual({ rows: rows(), files: filesUnder(w.hermesHome) }, before);
@@ -261,7 +272,8 @@ test("Ctrl-C during an undo leaves the handoff in place and still undoable, with
   const database = join(w.hermesHome, "state.db");
   const before = filesUnder(w.bridge);
   const r = await interrupted(w, ["undo", handed.op as string], database, "SIGINT");
-  assert.ok(r.backupsWhileWaiting.some((f) => /-undo-[^/]+\/state\.db$/.test(f)), "it was mid-undo");
+  // It was mid-undo (waiting for the lock), and takes no backup: nobody changed the rows since the handoff.
+  assert.ok(!r.backupsWhileWaiting.some((f) => /-undo-/.test(f)), r.backupsWhileWaiting.join("\n"));
   assert.equal(r.code, 130, r.stderr);
   assert.match(r.stderr, /\nsession-bridge: interrupted by SIGINT: nothing was changed\n$/);
   assert.deepEqual(filesUnder(w.bridge), before);

@@ -49,12 +49,12 @@ const codexRequest: SentMessage[] = [
       '{"type":"function_call","name":"shell","arguments":"{\\"command\\":[\\"bash\\",\\"-lc\\",\\"timeout 600 tail -F slow-sentinel-abc123\\"]}","call_id":"toolu_2"}',
   },
   { role: "tool", text: '"[interrupted by the user before it finished]"' },
+  { role: "user", text: "Queued while busy: also keep queued-sentinel-abc123 in mind." },
   { role: "user", text: "Resumed in hermes (stop 1): note hop-sentinel-abc123-1." },
   { role: "assistant", text: "ASSISTANT-REPLY: acknowledged, turn 4, digest 9f3e21aa." },
   {
     role: "user",
-    text: "[session-bridge handoff] Pending: the call shell (toolu_2) was interrupted. Typed while it ran, " +
-      "not yet answered: Queued while busy: also keep queued-sentinel-abc123 in mind.",
+    text: "[session-bridge handoff] Pending: the call shell (toolu_2) was interrupted.",
   },
   { role: "user", text: "Resumed in codex (stop 2): note hop-sentinel-abc123-2." },
 ];
@@ -63,10 +63,15 @@ test("a resumed target that sent every part once and in order passes", () => {
   assert.deepEqual(checkOrder(codexRequest, parts()), []);
 });
 
-test("queued words may reach the model as the person's turn right after the interrupted call", () => {
-  const asTurn = codexRequest.filter((m) => !m.text.startsWith("[session-bridge handoff]"));
-  asTurn.splice(11, 0, { role: "user", text: interrupt.queued });
-  assert.deepEqual(checkOrder(asTurn, parts()), []);
+test("queued words that moved behind a later stop's turn (restated by a later handshake) fail as out of order", () => {
+  const moved = codexRequest.filter((m) => m.text !== interrupt.queued);
+  moved.splice(13, 0, {
+    role: "user",
+    text: `[session-bridge handoff] Typed while it ran: ${interrupt.queued}`,
+  });
+  assert.deepEqual(checkOrder(moved, parts()), [
+    "typed prompt in hermes sent before queued input, expected after it",
+  ]);
 });
 
 test("a typed prompt the target dropped fails, naming the prompt and the role it was expected in", () => {
@@ -115,7 +120,7 @@ test("an interrupted call replayed twice fails, and so does an assistant turn se
 });
 
 test("queued words sent before the call they were typed during fail as out of order", () => {
-  const early = codexRequest.filter((m) => !m.text.startsWith("[session-bridge handoff]"));
+  const early = codexRequest.filter((m) => m.text !== interrupt.queued);
   early.splice(8, 0, { role: "user", text: interrupt.queued });
   assert.deepEqual(checkOrder(early, parts()), [
     "queued input sent before interrupted call, expected after it",
@@ -130,9 +135,9 @@ test("turns swapped by a writer fail as out of order, naming both", () => {
   ]);
   // The second stop's turn placed before the first hop's history.
   const hopFirst = [...codexRequest];
-  hopFirst.splice(2, 0, ...hopFirst.splice(11, 2));
+  hopFirst.splice(2, 0, ...hopFirst.splice(12, 2));
   assert.deepEqual(checkOrder(hopFirst, parts()), [
-    "typed prompt in hermes sent before interrupted call, expected after it",
+    "typed prompt in hermes sent before queued input, expected after it",
   ]);
 });
 

@@ -189,3 +189,34 @@ test("subagent transcripts travel with the session, retargeted to the new id", a
   const id = (r.json.target as { id: string }).id;
   for (const rec of jsonLines(sub)) if ("sessionId" in rec) assert.equal(rec.sessionId, id);
 });
+
+test("a copy into another directory says the new one in the environment Claude Code replays to the model", async () => {
+  const w = world("interactive");
+  const old = (await readClaudeSession(w.path)).meta.cwd!;
+  const r = await runCliJson([
+    "handoff",
+    w.id,
+    "--to",
+    "claude-code",
+    "--cwd",
+    w.target,
+    "--claude-home",
+    w.home,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const records = jsonLines((r.json.target as { path: string }).path);
+  const environments = records.flatMap((rec) => {
+    const attachment = rec.attachment as
+      | { type?: string; snapshot?: { workingDirectory?: string } }
+      | undefined;
+    return attachment?.type === "environment" ? [{ attachment, rendered: JSON.stringify(rec.rendered) }] : [];
+  });
+  assert.ok(environments.length > 0, "the fixture records its environment");
+  for (const { attachment, rendered } of environments) {
+    assert.equal(attachment.snapshot?.workingDirectory, w.target);
+    assert.ok(rendered.includes(`Primary working directory: ${w.target}\\n`), rendered);
+  }
+  // The request logs (api-request-*) keep what was sent then: Claude Code skips them when it loads a session.
+  const loaded = records.filter((rec) => !String(rec.type).startsWith("api-request"));
+  assert.ok(!JSON.stringify(loaded).includes(`: ${old}\\n`));
+});

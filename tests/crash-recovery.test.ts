@@ -358,6 +358,7 @@ function undoKilledAt(s: Setup, op: string, point: string): boolean {
   return killedAt({ ...s, args: ["undo", op] }, point).reached;
 }
 
+// An undo of rows nobody changed since the handoff takes no backup (lib/store/row-backup.ts): no backup-taken.
 const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
   "claude-code": [
     { point: "intent-written", finished: false },
@@ -366,14 +367,12 @@ const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
   ],
   codex: [
     { point: "intent-written", finished: false },
-    { point: "backup-taken", finished: false },
     { point: "rows-committed", finished: true },
     { point: "file-removed", finished: true },
     { point: "ledger-written", finished: true },
   ],
   hermes: [
     { point: "intent-written", finished: false },
-    { point: "backup-taken", finished: false },
     { point: "rows-committed", finished: true },
     { point: "ledger-written", finished: true },
   ],

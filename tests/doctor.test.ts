@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
@@ -100,38 +100,67 @@ test("doctor on healthy homes reports each harness's binary, version and store, 
   assert.match(human.stdout, /\nnothing needs attention\n$/);
 });
 
-test("doctor reports a corrupted state.db with the fix, exit 1; the fix it prints makes the store readable again", async () => {
+test("doctor reports a corrupted state_5.sqlite with the fix, exit 1; the fix it prints makes the store readable again", async () => {
   const m = machine();
-  // A handoff into Hermes backs its state.db up first: that copy is what doctor offers to restore.
-  const handoff = await runCli(["handoff", m.claudeId, "--to", "hermes", "--cwd", m.root, ...m.args], m.env);
+  // A handoff into Codex backs its state_5.sqlite up whole first: that copy is what doctor offers to restore.
+  const handoff = await runCli(["handoff", m.claudeId, "--to", "codex", "--cwd", m.root, ...m.args], m.env);
   assert.equal(handoff.code, 0, handoff.stderr);
-  writeFileSync(m.hermesDb, "SQLite format 3\u0000" + "garbage ".repeat(600));
+  const codexDb = join(m.root, "codex", "state_5.sqlite");
+  writeFileSync(codexDb, "SQLite format 3\u0000" + "garbage ".repeat(600));
 
   const r = await runCliJson(["doctor", ...m.args], m.env);
   assert.equal(r.code, 1);
   const found = problems(r.json as unknown as DoctorReport);
   assert.equal(found.length, 1, JSON.stringify(found));
   const [store] = found;
-  assert.equal(store!.subject, "hermes");
+  assert.equal(store!.subject, "codex");
   assert.equal(store!.check, "store");
-  assert.match(
-    store!.detail,
-    new RegExp(`^${m.hermesDb.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} cannot be read: `),
-  );
+  assert.match(store!.detail, /codex cannot be read: .*state_5\.sqlite: file is not a database$/);
   const cp = /cp (\S+) (\S+)$/.exec(store!.fix!);
   assert.ok(cp, store!.fix);
-  assert.equal(cp[2], m.hermesDb);
+  assert.equal(cp[2], codexDb);
 
   const human = await runCli(["doctor", ...m.args], m.env);
   assert.equal(human.code, 1);
   assert.match(
     human.stdout,
-    /^ {2}problem store {7}.*state\.db cannot be read: .*\n {22}fix: restore session-bridge's copy from /m,
+    /^ {2}problem store {7}.*codex cannot be read: .*\n {22}fix: restore session-bridge's copy from /m,
   );
   assert.match(human.stdout, /\n1 problem needs attention\n$/);
 
   copyFileSync(cp[1]!, cp[2]!);
   assert.equal((await runCli(["doctor", ...m.args], m.env)).code, 0);
+});
+
+test("a damaged state.db is never offered a rows backup to put in its place: it gets the integrity check and move-aside fix", async () => {
+  const m = machine();
+  // A handoff into Hermes backs up only the rows it replaces (lib/store/row-backup.ts), a few rows of the store.
+  const handoff = await runCli(["handoff", m.claudeId, "--to", "hermes", "--cwd", m.root, ...m.args], m.env);
+  assert.equal(handoff.code, 0, handoff.stderr);
+  writeFileSync(m.hermesDb, "SQLite format 3\u0000" + "garbage ".repeat(600));
+  const r = await runCliJson(["doctor", ...m.args], m.env);
+  assert.equal(r.code, 1);
+  const [store] = problems(r.json as unknown as DoctorReport);
+  assert.equal(store!.subject, "hermes");
+  assert.doesNotMatch(store!.fix!, /\bcp\b/);
+  assert.match(store!.fix!, /PRAGMA integrity_check/);
+});
+
+test("doctor warns when session-bridge's backups are large and names prune", async () => {
+  const m = machine();
+  // A whole copy of a large store, as handoffs into Hermes took before backups held only the rows they change.
+  const folder = join(m.root, "bridge", "backups", "2026-12-01T00-00-00-000Z-hermes-x-op");
+  mkdirSync(folder, { recursive: true });
+  const copy = join(folder, "state.db");
+  writeFileSync(copy, "");
+  truncateSync(copy, 600 * 1024 * 1024);
+  writeFileSync(join(folder, "manifest.json"), JSON.stringify({ copies: { "state.db": m.hermesDb } }));
+  const r = await runCliJson(["doctor", ...m.args], m.env);
+  assert.equal(r.code, 0, "large backups are no problem of the stores");
+  const backups = (r.json as unknown as DoctorReport).checks.find((c) => c.check === "backups")!;
+  assert.equal(backups.status, "note");
+  assert.match(backups.detail, /^1 copy, 600\.0 MB: large/);
+  assert.match(backups.fix!, /^`session-bridge prune --keep 0` frees 600\.0 MB/);
 });
 
 test("a state.db with no copy of session-bridge's gets the integrity check and move-aside fix", async () => {

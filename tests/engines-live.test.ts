@@ -4,7 +4,9 @@
  * then `run claude-code --alias reviewer` hands the Codex conversation to Claude Code first, so Claude's request
  * carries the Codex turn; and a conversation session-bridge handed over from Claude Code under a name is the
  * one LazyBridge's own CodexEngine(session_alias=...) adopts and runs a turn on, sending the Claude turn to the
- * model.
+ * model. Live runs are observed: in each harness, `run --events --otel` leaves a name LazyBridge's registry
+ * reads and events its EventLog reads, and spans at a local OTLP receiver; two turns at once on one engine
+ * under a new name are one conversation.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -21,7 +23,13 @@ import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { startFakeChatCompletions } from "../lib/certify-kit/fake-servers/chat-completions.ts";
 import { hermesEnv, offlineConfig, writeHermesHome } from "../lib/harnesses/hermes/certify/run.ts";
-import { lazybridgePython } from "./helpers/lazybridge.ts";
+import { lazybridgeOps, lazybridgePython } from "./helpers/lazybridge.ts";
+import { receiver, spansOf } from "./helpers/otlp-receiver.ts";
+import { startFakeGemini } from "../lib/certify-kit/fake-servers/gemini.ts";
+import { geminiEnv, prepareGeminiHome } from "../lib/harnesses/gemini-cli/certify/run.ts";
+import { DatabaseSync } from "node:sqlite";
+import { ClaudeCodeEngine } from "../lib/engines/mod.ts";
+import { SessionRegistry } from "../lib/registry/registry.ts";
 import { spawnSync } from "node:child_process";
 import { spawnCollect } from "../lib/certify-kit/spawn.ts";
 
@@ -229,3 +237,176 @@ test("run hermes --alias notes twice: the second turn resumes the first conversa
     await server.close();
   }
 });
+
+/**
+ * `run NAME --alias observed_KIND --events DB --otel URL "TOOL: echo hi"` with the real binary: the name is one
+ * LazyBridge's own registry reads back (resolve for the kinds it knows, entries for the others), the events
+ * LazyBridge's own EventLog reads, and the collector gets the run as spans. What the turn did is the harness's.
+ */
+async function observedRun(
+  run: {
+    harness: string;
+    kind: string;
+    bin: string;
+    env: Record<string, string>;
+    cwd: string;
+    registryFile: string;
+    work: string;
+  },
+  python: string,
+  expectTypes: string[],
+): Promise<void> {
+  // A name of its own per harness: one another harness holds here would be handed over first.
+  const alias = `observed_${run.kind}`;
+  const db = join(run.work, `${run.harness}-events.db`);
+  const collector = await receiver();
+  try {
+    const r = await runCli(
+      [
+        "run",
+        run.harness,
+        "--alias",
+        alias,
+        "--bin",
+        run.bin,
+        "--events",
+        db,
+        "--otel",
+        collector.url,
+        "TOOL: echo hi",
+      ],
+      run.env,
+      run.cwd,
+    );
+    assert.equal(r.code, 0, r.stderr);
+    const nativeId = registry(run.registryFile)[run.kind]![run.cwd]![alias]!.native_id;
+    const known = run.kind === "claude" || run.kind === "codex";
+    const theirs = lazybridgeOps(python, run.registryFile, [
+      ["entries", null, run.cwd],
+      ...(known ? [["resolve", run.kind, run.cwd, alias]] : []),
+    ]);
+    assert.deepEqual(theirs.warnings, []);
+    const entries = theirs.results[0] as { kind: string; name: string; native_id: string }[];
+    assert.ok(entries.some((e) => e.kind === run.kind && e.name === alias && e.native_id === nativeId));
+    if (known) assert.equal(theirs.results[1], nativeId, "LazyBridge resolves the name run bound");
+    const sessionId = String(
+      new DatabaseSync(db).prepare("SELECT DISTINCT session_id FROM events").get()!.session_id,
+    );
+    const read = spawnSync(python, ["-c", LAZYBRIDGE_READS_EVENTS, db, sessionId], { encoding: "utf8" });
+    assert.equal(read.status, 0, read.stderr);
+    const logged = JSON.parse(read.stdout) as { types: string[]; finish: { native_session_id?: string } };
+    for (const type of expectTypes) assert.ok(logged.types.includes(type), `${type} in ${logged.types}`);
+    assert.equal(logged.types[0], "agent_start");
+    assert.equal(logged.types.at(-1), "agent_finish");
+    assert.equal(logged.finish.native_session_id, nativeId);
+    const spans = spansOf(collector.received).map((s) => s.name);
+    assert.ok(spans.includes(`invoke_agent ${alias}`), spans.join(", "));
+  } finally {
+    await collector.stop();
+  }
+}
+
+/** LazyBridge's EventLog over argv[1] (the db) for session argv[2]: the event types, and the finish payload. */
+const LAZYBRIDGE_READS_EVENTS = [
+  "import json, sys",
+  "from lazybridge.session import EventLog",
+  "events = EventLog(sys.argv[2], db=sys.argv[1]).query()",
+  "finish = [e['payload'] for e in events if e['event_type'] == 'agent_finish'][-1]",
+  "print(json.dumps({'types': [e['event_type'] for e in events], 'finish': finish}))",
+].join("\n");
+
+test(
+  "live run in Claude Code and Codex with --events and --otel: LazyBridge resolves the name, its EventLog reads the turn's tool call and usage, the collector gets the spans",
+  { skip: "skip" in lazybridge ? lazybridge.skip : false },
+  async () => {
+    const python = "python" in lazybridge ? lazybridge.python : "";
+    const w = await world();
+    try {
+      const base = { env: w.env, cwd: w.cwd, registryFile: w.registryFile, work: w.work };
+      const live = ["agent_start", "tool_call", "tool_result", "model_response", "agent_finish"];
+      await observedRun(
+        { ...base, harness: "claude-code", kind: "claude", bin: w.bins.claude },
+        python,
+        live,
+      );
+      await observedRun({ ...base, harness: "codex", kind: "codex", bin: w.bins.codex }, python, live);
+    } finally {
+      await w.close();
+    }
+  },
+);
+
+test("two live turns at once on one engine under one new name: the real Claude Code runs them one after another in one conversation", async () => {
+  const w = await world();
+  try {
+    // Through the library: the CLI's in-process runner changes the working folder, so two at once would not do.
+    const registryOf = new SessionRegistry({ path: w.registryFile });
+    const engine = new ClaudeCodeEngine({
+      bin: w.bins.claude,
+      cwd: w.cwd,
+      env: w.env,
+      alias: "pair",
+      registry: registryOf,
+    });
+    const [a, b] = await Promise.all([engine.run("Remember FIG"), engine.run("Remember LIME")]);
+    assert.ok(a.ok && b.ok, `${a.stderr}\n${b.stderr}`);
+    assert.equal(a.sessionId, b.sessionId, "one name, one conversation");
+    assert.equal(registry(w.registryFile).claude![w.cwd]!.pair!.native_id, a.sessionId);
+    // The second turn's request carries the first: it resumed the conversation the first created.
+    const last = readRequestLog<AnthropicBody>(w.anthropicLog).filter((r) => r.messages).at(-1);
+    const sent = JSON.stringify(last?.messages ?? []);
+    assert.ok(sent.includes("Remember FIG") && sent.includes("Remember LIME"), sent.slice(0, 2000));
+  } finally {
+    await w.close();
+  }
+});
+
+test(
+  "live run in Hermes and Gemini CLI with --events and --otel: LazyBridge reads the names it keeps for others, its EventLog the turn",
+  { skip: "skip" in lazybridge ? lazybridge.skip : false },
+  async () => {
+    const python = "python" in lazybridge ? lazybridge.python : "";
+    const work = tempDir("sb-engines-");
+    const home = join(work, "home");
+    const tmp = join(work, "tmp");
+    mkdirSync(tmp, { recursive: true });
+    mkdirSync(join(work, "project"));
+    const cwd = realpathSync(join(work, "project"));
+    const registryFile = join(work, "lazybridge", "sessions.json");
+    const shared = { LAZYBRIDGE_SESSIONS_FILE: registryFile, SESSION_BRIDGE_HOME: join(work, "bridge") };
+    const chat = await startFakeChatCompletions({ logPath: join(work, "chat.jsonl") });
+    const gemini = await startFakeGemini({ logPath: join(work, "gemini.jsonl") });
+    try {
+      const hermesBin = await installHarness("hermes");
+      writeHermesHome(join(home, ".hermes"), offlineConfig(chat.url), "0.19.0");
+      const hermesRun = {
+        harness: "hermes",
+        kind: "hermes",
+        bin: hermesBin,
+        env: { ...hermesEnv(hermesBin, home, join(home, ".hermes"), tmp), ...shared },
+        cwd,
+        registryFile,
+        work,
+      };
+      // Quiet Hermes prints the answer alone: the turn is its start, its answer and its finish.
+      await observedRun(hermesRun, python, ["agent_start", "model_response", "agent_finish"]);
+      const geminiHome = join(work, "gemini-home");
+      prepareGeminiHome(geminiHome);
+      const geminiRun = {
+        harness: "gemini-cli",
+        kind: "gemini",
+        bin: await installHarness("gemini-cli"),
+        env: { ...geminiEnv(geminiHome, gemini.url, process.env.PATH), ...shared },
+        cwd,
+        registryFile,
+        work,
+      };
+      // Gemini CLI offers no shell tool to a non-interactive turn in its default approval mode: the turn is an
+      // answer with its usage (the tool events of its stream are checked on captured output).
+      await observedRun(geminiRun, python, ["agent_start", "model_response", "agent_finish"]);
+    } finally {
+      await chat.close();
+      await gemini.close();
+    }
+  },
+);

@@ -6,12 +6,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { ClaudeCodeEngine } from "../lib/engines/mod.ts";
+import { ClaudeCodeEngine, HermesEngine } from "../lib/engines/mod.ts";
 import { SessionRegistry } from "../lib/registry/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { startCli } from "./helpers/cli.ts";
+import { lazybridgeOps, lazybridgeOpsAsync, lazybridgePython } from "./helpers/lazybridge.ts";
 
 /** A stand-in `claude`: logs its argv, prints `lines`, exits with `code`. */
 function standIn(dir: string, lines: string[], code = 0): string {
@@ -78,4 +80,143 @@ test("a registry that cannot be written is a warning; the turn runs and answers"
 test("a name that is no alias is refused before anything runs", () => {
   const { dir, registry } = setup();
   assert.throws(() => new ClaudeCodeEngine({ bin: "/bin/false", cwd: dir, env, alias: "9lives", registry }));
+});
+
+/**
+ * A stand-in `claude` that names a conversation of its own (its PID) unless it resumes one, and logs its argv:
+ * two turns that overlap start two conversations; turns queued one after another continue the first.
+ */
+function conversingStandIn(dir: string): string {
+  const bin = join(dir, "claude-conversing");
+  writeFileSync(
+    bin,
+    `#!/bin/sh
+printf '%s\\n' "$*" >> "${join(dir, "argv.log")}"
+id="pid-$$"
+while [ $# -gt 0 ]; do [ "$1" = "--resume" ] && id="$2"; shift; done
+printf '{"type":"system","subtype":"init","session_id":"%s"}\\n' "$id"
+printf '{"type":"result","result":"ok","session_id":"%s"}\\n' "$id"
+`,
+  );
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+function loggedTurns(dir: string): string[] {
+  return readFileSync(join(dir, "argv.log"), "utf8").trim().split("\n");
+}
+
+test("two turns started at once on one engine under a new name run one after another: the second continues the conversation the first created", async () => {
+  const { dir, registry } = setup();
+  const engine = new ClaudeCodeEngine({
+    bin: conversingStandIn(dir),
+    cwd: dir,
+    env,
+    alias: "planner",
+    registry,
+  });
+  const [first, second] = await Promise.all([engine.run("one"), engine.run("two")]);
+  const created = first.sessionId!;
+  assert.match(created, /^pid-\d+$/);
+  assert.equal(second.sessionId, created, "one name, one conversation");
+  const turns = loggedTurns(dir);
+  assert.equal(turns.filter((argv) => !argv.includes("--resume")).length, 1, turns.join("\n"));
+  assert.match(turns[1]!, new RegExp(`--resume ${created}`));
+  assert.equal(await registry.resolve("claude", dir, "planner"), created);
+});
+
+test("two engines under one new name in one process queue behind the first turn, which creates the conversation", async () => {
+  const { dir, registry } = setup();
+  const bin = conversingStandIn(dir);
+  const engines = [1, 2, 3].map(() =>
+    new ClaudeCodeEngine({ bin, cwd: dir, env, alias: "planner", registry })
+  );
+  const turns = await Promise.all(engines.map((e, i) => e.run(`turn ${i}`)));
+  const created = turns[0]!.sessionId!;
+  assert.deepEqual(turns.map((t) => t.sessionId), [created, created, created]);
+  assert.equal(loggedTurns(dir).filter((argv) => !argv.includes("--resume")).length, 1);
+  assert.equal(await registry.resolve("claude", dir, "planner"), created);
+});
+
+const lazybridge = lazybridgePython();
+
+test(
+  "run in two processes at once while LazyBridge's own registry binds in a third: every name lands in the one file, which LazyBridge reads",
+  { skip: "skip" in lazybridge ? lazybridge.skip : false },
+  async () => {
+    const python = "python" in lazybridge ? lazybridge.python : "";
+    const { dir } = setup();
+    const cwd = realpathSync(dir);
+    const file = join(dir, "sessions.json");
+    const bin = conversingStandIn(dir);
+    const cliEnv = { LAZYBRIDGE_SESSIONS_FILE: file, SESSION_BRIDGE_HOME: join(dir, "bridge") };
+    const runs = ["w1", "w2"].map((alias) =>
+      startCli(["run", "claude-code", "--alias", alias, "--bin", bin, "hello"], cliEnv, cwd).result
+    );
+    const theirs = lazybridgeOpsAsync(python, file, [["bind-many", "codex", cwd, "lb", 40, "lb-id"]]);
+    const [w1, w2] = await Promise.all(runs);
+    await theirs;
+    assert.equal(w1!.code, 0, w1!.stderr);
+    assert.equal(w2!.code, 0, w2!.stderr);
+    const read = lazybridgeOps(python, file, [["entries", "claude", cwd], ["entries", "codex", cwd]]);
+    assert.deepEqual(read.warnings, [], "LazyBridge found nothing to quarantine");
+    const [claude, codex] = read.results as { name: string; native_id: string }[][];
+    assert.deepEqual(claude!.map((e) => e.name).sort(), ["w1", "w2"]);
+    assert.match(
+      w1!.stderr,
+      new RegExp(`@w1 -> claude-code:${claude!.find((e) => e.name === "w1")!.native_id}`),
+    );
+    assert.equal(codex!.length, 40);
+    assert.ok(!existsSync(`${file}.lock`), "no lock left behind");
+  },
+);
+
+test("an engine given an effort asks Claude Code for it and records it with the name, as LazyBridge's bind does", async () => {
+  const { dir, registry } = setup();
+  const bin = conversingStandIn(dir);
+  await new ClaudeCodeEngine({ bin, cwd: dir, env, alias: "deep", registry, model: "opus", effort: "high" })
+    .run("x");
+  assert.match(loggedTurns(dir)[0]!, /--model opus --effort high/);
+  const entry =
+    JSON.parse(readFileSync(join(dir, "sessions.json"), "utf8")).sessions.claude[realpathSync(dir)].deep;
+  assert.deepEqual([entry.model, entry.effort], ["opus", "high"]);
+});
+
+test("persistSession: false runs each turn as a conversation Claude Code does not keep: never resumed, never named", async () => {
+  const { dir, registry } = setup();
+  const engine = new ClaudeCodeEngine({
+    bin: conversingStandIn(dir),
+    cwd: dir,
+    env,
+    registry,
+    persistSession: false,
+  });
+  const first = await engine.run("one");
+  await engine.run("two");
+  const turns = loggedTurns(dir);
+  assert.ok(
+    turns.every((argv) => argv.includes("--no-session-persistence") && !argv.includes("--resume")),
+    turns.join("\n"),
+  );
+  assert.match(first.sessionId!, /^pid-/, "the turn still says which id it ran under");
+  assert.equal(engine.sessionId, undefined);
+  assert.throws(
+    () =>
+      new ClaudeCodeEngine({ bin: "/bin/false", cwd: dir, env, registry, alias: "x", persistSession: false }),
+    /persistSession: false\) has no name or id/,
+  );
+});
+
+test("an effort, or a conversation not kept, asked of a harness that offers neither is refused before its binary runs", async () => {
+  const { dir, registry } = setup();
+  const bin = conversingStandIn(dir);
+  await assert.rejects(
+    new HermesEngine({ bin, cwd: dir, env, registry, effort: "high" }).run("x"),
+    /hermes takes no reasoning effort/,
+  );
+  await assert.rejects(
+    new HermesEngine({ bin, cwd: dir, env, registry, persistSession: false }).run("x"),
+    /hermes keeps every conversation/,
+  );
+  assert.ok(!existsSync(join(dir, "argv.log")), "nothing ran");
 });

@@ -33,7 +33,7 @@ function restated(source: string, from: string, to: string): string {
 }
 
 /** Hands `source` to a fresh Gemini home; the printed resume command and the report's posture entries. */
-async function intoGemini(source: string, from: string, settings?: object) {
+async function intoGemini(source: string, from: string, settings?: object, extra: string[] = []) {
   const root = tempDir();
   const home = join(root, "gemini");
   const cwd = join(root, "project");
@@ -58,6 +58,7 @@ async function intoGemini(source: string, from: string, settings?: object) {
       "--gemini-home",
       home,
       "--json",
+      ...extra,
     ],
     { HOME: join(root, "user") },
   );
@@ -83,19 +84,38 @@ async function intoGemini(source: string, from: string, settings?: object) {
 const CODEX = 'Codex approval and sandbox policies "';
 const GEMINI = "written as Gemini CLI approval mode (the resume command's --approval-mode) \"";
 
-test("Codex never/danger-full-access resumes in Gemini CLI with --approval-mode yolo, and the report warns", async () => {
-  const { flags, posture } = await intoGemini(codexFixture("0.169.0", "full-access"), "codex");
+test("Codex never/danger-full-access resumes in Gemini CLI's default mode, narrowed and reported; yolo only with --permissions keep", async () => {
+  const narrowed = await intoGemini(codexFixture("0.169.0", "full-access"), "codex");
+  assert.equal(narrowed.flags, " --approval-mode default");
+  assert.deepEqual(narrowed.posture, [{
+    code: "permission-posture-narrowed",
+    severity: "warning",
+    detail: `${CODEX}never danger-full-access" (approval never, sandbox full-access) ${GEMINI}default" ` +
+      "(approval always, sandbox workspace-write): no wider than gemini-cli allows when told nothing; " +
+      "--permissions keep carries the source's as it was",
+  }]);
+  const { flags, posture } = await intoGemini(codexFixture("0.169.0", "full-access"), "codex", undefined, [
+    "--permissions",
+    "keep",
+  ]);
   assert.equal(flags, " --approval-mode yolo");
   assert.deepEqual(posture, [{
-    code: "permission-posture-translated",
+    code: "permission-posture-widened",
     severity: "warning",
     detail: `${CODEX}never danger-full-access" (approval never, sandbox full-access) ${GEMINI}yolo": ` +
-      "the agent acts without asking and without a sandbox, as it did in codex",
+      "--permissions keep: gemini-cli lets the agent do more unasked than its own default (approval always, " +
+      "sandbox workspace-write), as it did in codex",
   }]);
 });
 
-test("Codex never/workspace-write is narrowed to auto_edit in Gemini CLI, never widened to yolo, and reported", async () => {
-  const { flags, posture } = await intoGemini(codexFixture("0.169.0", "apply-patch"), "codex");
+test("Codex never/workspace-write is Gemini CLI's default mode, and with --permissions keep auto_edit, never yolo", async () => {
+  const narrowed = await intoGemini(codexFixture("0.169.0", "apply-patch"), "codex");
+  assert.equal(narrowed.flags, " --approval-mode default");
+  assert.equal(narrowed.posture[0]?.code, "permission-posture-narrowed");
+  const { flags, posture } = await intoGemini(codexFixture("0.169.0", "apply-patch"), "codex", undefined, [
+    "--permissions",
+    "keep",
+  ]);
   assert.equal(flags, " --approval-mode auto_edit");
   assert.deepEqual(posture, [{
     code: "permission-posture-changed",
@@ -162,10 +182,13 @@ test("Claude Code's default mode states --approval-mode default, so the user's o
   }]);
 });
 
-test("Claude Code's bypassPermissions and plan modes are Gemini CLI's yolo and plan", async () => {
-  const bypass = await intoGemini(claudeFixture("interrupted-tool-call"), "claude-code");
+test("Claude Code's bypassPermissions (with --permissions keep) and plan modes are Gemini CLI's yolo and plan", async () => {
+  const bypass = await intoGemini(claudeFixture("interrupted-tool-call"), "claude-code", undefined, [
+    "--permissions",
+    "keep",
+  ]);
   assert.equal(bypass.flags, " --approval-mode yolo");
-  assert.equal(bypass.posture[0]?.code, "permission-posture-translated");
+  assert.equal(bypass.posture[0]?.code, "permission-posture-widened");
   const source = restated(
     claudeFixture("thinking-tool-use"),
     '"permissionMode":"default"',

@@ -253,3 +253,23 @@ test("the file name Hermes gives any session id is its own: path-safe, and the i
   };
   for (const [id, name] of Object.entries(golden)) assert.equal(hermesFileComponent(id), name, id);
 });
+
+test("a state.db session names the Hermes release its schema was captured from, not its schema number", async () => {
+  const [id] = capturedIds("0.19.0", "tool-call");
+  const locator = sessionLocator(hermesFixture("0.19.0", "tool-call.state.db"), id!);
+  const s = await readHermesSession(locator);
+  assert.equal(s.meta.harnessVersion, "0.19.0");
+  const { json } = await runCliJson(["inspect", locator]);
+  assert.equal((json.session as { version: string }).version, "0.19.0");
+});
+
+test("a state.db newer than every captured schema names the release it is newer than", async () => {
+  const [id] = capturedIds("0.19.0", "tool-call");
+  const db = join(dir, "newer-schema.state.db");
+  copyFileSync(hermesFixture("0.19.0", "tool-call.state.db"), db);
+  const writable = new DatabaseSync(db);
+  writable.exec("UPDATE schema_version SET version = 99");
+  writable.close();
+  const s = await readHermesSession(sessionLocator(db, id!));
+  assert.equal(s.meta.harnessVersion, "newer than 0.19.0");
+});

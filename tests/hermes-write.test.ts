@@ -273,10 +273,66 @@ test("a taken title is refused (exit 1) with the next free one suggested; nothin
   );
 });
 
+test("handing the same session into Hermes again numbers its title as Hermes numbers a lineage (#2, #3)", async () => {
+  const w = world();
+  const titles = [];
+  for (let i = 0; i < 3; i++) {
+    const done = await handoff(w);
+    titles.push(query(w.db, "SELECT title FROM sessions WHERE id = ?", done.target.id)[0]!.title);
+  }
+  const base = String(titles[0]);
+  assert.ok(base.length > 0, "the first handoff keeps the source's title");
+  assert.deepEqual(titles, [base, `${base} #2`, `${base} #3`]);
+  const again = await runCliJson(
+    ["handoff", w.source.id, "--to", "hermes", "--cwd", w.target, ...w.flags],
+    env,
+  );
+  assert.match(
+    JSON.stringify(again.json),
+    new RegExp(`"title-numbered".*${JSON.stringify(base).slice(1, -1)} #4`),
+    "the report says why",
+  );
+});
+
+test("handing the same session again over its own id with --force keeps its title unnumbered", async () => {
+  const w = world();
+  const first = await handoff(w);
+  const id = first.target.id;
+  const title = query(w.db, "SELECT title FROM sessions WHERE id = ?", id)[0]!.title;
+  await handoff(w, ["--session-id", id, "--force"]);
+  assert.deepEqual(query(w.db, "SELECT title FROM sessions WHERE id = ?", id), [{ title }]);
+});
+
 test("a session id already in the store is refused (exit 1) without --force; nothing changes", async () => {
   const w = world("titled");
   const [id] = capturedIds("0.19.0", "titled");
   await refused(w, ["--session-id", id!], 1, /already exists .*--force to replace it/);
+});
+
+test("--force refuses to replace a session Hermes's compaction holds a lease on; an expired lease stops nothing", async () => {
+  const w = world("titled");
+  const [id] = capturedIds("0.19.0", "titled");
+  const lease = (expires: number) => {
+    const db = new DatabaseSync(w.db);
+    db.prepare("DELETE FROM compression_locks").run();
+    db.prepare("INSERT INTO compression_locks VALUES (?, 'pid:1:nonce', ?, ?)").run(
+      id!,
+      expires - 300,
+      expires,
+    );
+    db.close();
+  };
+  lease(Date.now() / 1000 + 300);
+  await refused(
+    w,
+    ["--session-id", id!, "--force"],
+    1,
+    new RegExp(
+      `Hermes is compacting session ${id} \\(its compression lock holds until \\d{4}-.*--force cannot`,
+    ),
+  );
+  lease(Date.now() / 1000 - 1);
+  await handoff(w, ["--session-id", id!, "--force"]);
 });
 
 /** Every row of a session, ids included, as a comparable list. */

@@ -6,7 +6,12 @@
 import { test } from "node:test";
 import { setImmediate } from "node:timers";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { scriptArgv } from "../lib/runtime.ts";
 import { type ExportedEvent, type Exporter, Session } from "../lib/observe/session.ts";
+
+const CLOSE_QUEUED = fileURLToPath(new URL("./helpers/close-queued.ts", import.meta.url));
 
 /** An exporter whose every export waits for `open()`. */
 function slowExporter(): { exporter: Exporter; received: ExportedEvent[]; open: () => void } {
@@ -40,7 +45,7 @@ function busWith(onFull: "block" | "drop" | "hybrid", exporter: Exporter, warnin
     exporters: [exporter],
     batched: true,
     batchSize: 1,
-    interval: 0,
+    interval: 1,
     maxQueueSize: 2,
     onFull,
     warn: (line) => warnings.push(line),
@@ -118,4 +123,34 @@ test("await using flushes the queue before closing; events reach the log in batc
     assert.equal(bus.events?.query({ eventType: "loop_step" }).length, 7);
   }
   assert.deepEqual(received.map((e) => e.step), [0, 1, 2, 3, 4, 5, 6]);
+});
+
+test("closing a batched session with events still queued delivers them and the host process exits 0", () => {
+  const [bin, ...pre] = scriptArgv(CLOSE_QUEUED);
+  const r = spawnSync(bin!, pre, { encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { seen: [0, 1, 2, 3, 4, 5, 6], logged: 7 });
+});
+
+test("a stuck exporter never blocks flush or close forever: each gives up at its timeout and says what was left", async () => {
+  const stuck = slowExporter(); // never opened
+  const warnings: string[] = [];
+  const bus = busWith("block", stuck.exporter, warnings);
+  await bus.emit("agent_start", { agent_name: "main" }, "r1");
+  await bus.emit("agent_finish", { agent_name: "main" }, "r1");
+  assert.equal(await bus.flush(0), false, "flush reports it could not deliver everything");
+  await bus.close(0);
+  assert.ok(
+    warnings.some((w) => /1 queued event\(s\) not delivered within 0 ms of close/.test(w)),
+    warnings.join("\n"),
+  );
+  assert.throws(() => bus.emit("agent_start", {}), /closed/);
+});
+
+test("batched options are checked at run time as LazyBridge does: interval <= 0 and unknown onFull are errors", () => {
+  const make = (extra: Record<string, unknown>) => () =>
+    new Session({ sessionId: "s", batched: true, ...extra } as ConstructorParameters<typeof Session>[0]);
+  assert.throws(make({ interval: 0 }), /interval must be > 0, got 0/);
+  assert.throws(make({ interval: -5 }), /interval must be > 0/);
+  assert.throws(make({ onFull: "spill" }), /onFull must be "block", "drop", "hybrid"; got "spill"/);
 });

@@ -4,8 +4,6 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { EventType } from "../lib/observe/event-log.ts";
@@ -15,63 +13,9 @@ import { jsonLines, seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./helpers/codex.ts";
 import { emptyHomes, runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { attr, receiver, spansOf } from "./helpers/otlp-receiver.ts";
 
 const SECRET = `sk-ant-api03-${"Zq7".repeat(30)}`;
-
-interface OtlpValue {
-  stringValue?: string;
-  intValue?: string | number;
-  doubleValue?: number;
-}
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
-  attributes: { key: string; value: OtlpValue }[];
-  status?: { code?: number };
-}
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-/** A collector's OTLP/HTTP traces endpoint, keeping every request as it arrived. */
-async function receiver(): Promise<{ url: string; received: Received[]; stop: () => Promise<void> }> {
-  const received: Received[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (body += chunk));
-    req.on("end", () => {
-      received.push({ path: req.url ?? "", headers: req.headers, body });
-      res.writeHead(200, { "content-type": "application/json" }).end("{}");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-function spansOf(received: Received[]): OtlpSpan[] {
-  return received.flatMap((r) =>
-    (JSON.parse(r.body) as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] }).resourceSpans
-      .flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans))
-  );
-}
-
-function attr(span: OtlpSpan | undefined, key: string): string | number | undefined {
-  const v = span?.attributes.find((a) => a.key === key)?.value;
-  if (!v) return undefined;
-  return v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.doubleValue);
-}
 
 /** A Claude Code session as the replay gives it: a turn with a tool call and a subagent run nested in it. */
 function replay(bus: Session): void {

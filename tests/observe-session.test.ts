@@ -10,7 +10,7 @@ import { setImmediate } from "node:timers";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { EventType } from "../lib/observe/event-log.ts";
+import { EventType, type Payload } from "../lib/observe/event-log.ts";
 import {
   callbackExporter,
   consoleExporter,
@@ -313,4 +313,105 @@ print(json.dumps(results))
   const commands = theirs.map((logs) => String(withoutSession(logs[0]!.message).command));
   assert.ok(commands[0]?.includes("<redacted:github-token>") && !commands[0].includes(TOKEN));
   assert.deepEqual(commands.slice(1), [payload.command, payload.command, "[custom]"]);
+});
+
+test("a redactor returning anything but an object is a redaction failure: dropped under strict, unredacted under fallback", () => {
+  for (const returned of [null, "a string", 42, ["list"]]) {
+    const strict = collect();
+    const warnings: string[] = [];
+    const s = new Session({
+      sessionId: "s",
+      exporters: [strict.exporter],
+      redact: () => returned as unknown as Payload,
+      warn: (l) => void warnings.push(l),
+    });
+    s.emit("tool_call", { arguments: TOKEN });
+    assert.deepEqual(
+      strict.seen,
+      [],
+      `strict drops the event the redactor returned ${JSON.stringify(returned)} for`,
+    );
+    assert.equal(s.droppedByRedactor, 1);
+    assert.match(warnings[0]!, /redactor failed \(TypeError\); dropping the event everywhere \(strict\)/);
+    const lenient = collect();
+    const f = new Session({
+      sessionId: "s",
+      exporters: [lenient.exporter],
+      redact: () => returned as unknown as Payload,
+      redactOnError: "fallback",
+      warn: () => {},
+    });
+    f.emit("tool_call", { arguments: TOKEN });
+    assert.equal(
+      lenient.seen[0]?.arguments,
+      TOKEN,
+      "fallback keeps the original payload, not what was returned",
+    );
+  }
+});
+
+test("an unknown redactOnError is an error at construction, as in LazyBridge", () => {
+  assert.throws(
+    () => new Session({ sessionId: "s", redactOnError: "lenient" as "strict" }),
+    /redactOnError must be "strict", "fallback"; got "lenient"/,
+  );
+});
+
+test("a Session made with nothing has LazyBridge's defaults: a session id of its own and an in-memory log usageSummary reads", () => {
+  const a = new Session();
+  const b = new Session();
+  assert.match(a.sessionId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.notEqual(a.sessionId, b.sessionId);
+  a.emit("agent_start", { agent_name: "main" }, "r1");
+  a.emit("model_response", { input_tokens: 10, output_tokens: 2, cost_usd: 0.5 }, "r1");
+  assert.deepEqual(a.usageSummary().by_agent.main, { input_tokens: 10, output_tokens: 2, cost_usd: 0.5 });
+  assert.equal(b.events.query().length, 0, "each session its own log");
+  assert.equal(a.graph.sessionId, a.sessionId);
+});
+
+test("the graph takes a router with its routes and default, joined to the agents they lead to, and an agent's provider and model from its engine", () => {
+  const s = new Session({ sessionId: "g" });
+  const engine = { harness: { name: "codex" }, model: "gpt-5.5", provider: "openai" };
+  s.registerAgent({ name: "fixer", engine });
+  s.registerAgent({ name: "writer", engine, model: "gpt-5.5-mini" });
+  s.graph.addRouter({
+    id: "triage",
+    name: "triage",
+    routes: { bug: "fixer", docs: "writer" },
+    default: "fixer",
+  });
+  assert.deepEqual(
+    s.graph.toJSON().nodes,
+    [
+      {
+        id: "fixer",
+        name: "fixer",
+        kind: "agent",
+        harness: "codex",
+        engineType: "Object",
+        provider: "openai",
+        models: ["gpt-5.5"],
+      },
+      {
+        id: "writer",
+        name: "writer",
+        kind: "agent",
+        harness: "codex",
+        engineType: "Object",
+        provider: "openai",
+        models: ["gpt-5.5-mini"],
+      },
+      {
+        id: "triage",
+        kind: "router",
+        name: "triage",
+        routes: { bug: "fixer", docs: "writer" },
+        default: "fixer",
+      },
+    ],
+  );
+  assert.deepEqual(s.graph.toJSON().edges, [
+    { from: "triage", to: "fixer", kind: "routes" },
+    { from: "triage", to: "writer", kind: "routes" },
+  ]);
 });

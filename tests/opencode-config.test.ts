@@ -92,6 +92,16 @@ test("OpenCode's configured model follows its layers: OPENCODE_CONFIG over globa
   assert.equal(at({ ...env, OPENCODE_CONFIG_CONTENT: `{"share":"disabled"}` }), "d/nearer");
 });
 
+test("OpenCode's configured model has {env:NAME} replaced as OpenCode replaces it; one read from a file is not followed", () => {
+  const p = place();
+  write(join(p.config, "opencode", "opencode.json"), model("fake/fake-model"));
+  const custom = write(join(p.root, "custom.json"), model("{env:OC_PROVIDER}/{env:OC_MODEL}"));
+  const env = { ...p.env, OPENCODE_CONFIG: custom, OC_PROVIDER: "mine", OC_MODEL: "big-1" };
+  assert.equal(configuredOpenCodeModel("", { env, cwd: p.cwd })?.model, "mine/big-1");
+  write(custom, model("{file:./model.txt}"));
+  assert.equal(configuredOpenCodeModel("", { env, cwd: p.cwd })?.model, "fake/fake-model");
+});
+
 test("an opencode.json that does not parse is named with its line, exit 2, and nothing is written", async () => {
   const p = place();
   const file = write(

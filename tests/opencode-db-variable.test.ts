@@ -10,7 +10,9 @@ import { copyFileSync, mkdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
 import { openCode } from "../lib/harnesses/opencode/index.ts";
-import { resolveHomes } from "../lib/harnesses/homes.ts";
+import { homeVariables, resolveHomes } from "../lib/harnesses/homes.ts";
+import { opencodeFolders } from "../lib/harnesses/opencode/certify/run.ts";
+import { userOpencodeHome } from "../lib/harnesses/opencode/certify/user.ts";
 import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
@@ -92,4 +94,16 @@ test("a handoff into OpenCode with OPENCODE_DB set lands in that database, and i
   assert.equal(target.path, `${w.database}#${id}`);
   assert.equal(target.resumeCommand, `cd ${cwd} && OPENCODE_DB=${w.database} opencode --session ${id}`);
   assert.ok((await listed(env)).includes(id));
+});
+
+test("certify's real-mode OpenCode, in its private home, gets none of the user's OPENCODE_DB: it would reach the user's own database", () => {
+  const w = world();
+  const folders = opencodeFolders(join(w.root, "private"));
+  const env = userOpencodeHome(
+    folders,
+    { ...w.env, OPENCODE_DB: w.database },
+    homeVariables(registry.harnesses),
+  );
+  assert.equal(env.OPENCODE_DB, undefined);
+  assert.equal(env.XDG_DATA_HOME, folders.data);
 });

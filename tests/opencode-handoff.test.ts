@@ -7,7 +7,7 @@
  */
 import { after, test } from "node:test";
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
@@ -145,6 +145,34 @@ test("a handoff into OpenCode with no --model continues, in the real OpenCode, o
   const turn = made.requests().slice(before).find((q) => q.tools?.length)!;
   assert.equal(turn.model, "fake-model");
   assert.match(JSON.stringify(turn.messages.at(-1)), /NEXT-PROMPT/);
+});
+
+test("a Claude Code session in plan mode resumed by the real OpenCode is offered no edit, write or patch tool: its session rules deny edits", async () => {
+  const w = world();
+  const source = join(w.root, "plan.jsonl");
+  const lines = readFileSync(claudeFixture("plain-text"), "utf8");
+  writeFileSync(source, lines.replaceAll('"permissionMode":"default"', '"permissionMode":"plan"'));
+  const args = [
+    "handoff",
+    source,
+    "--to",
+    "opencode",
+    "--cwd",
+    w.cwd,
+    "--session-id",
+    ID,
+    "--model",
+    FAKE_MODEL,
+  ];
+  const r = await w.cli([...args, ...w.homes]);
+  assert.equal(r.code, 0, r.stderr);
+  const before = made.requests().length;
+  const resumed = await made.run(["run", "--session", ID, "NEXT-PROMPT"], w.cwd, { OPENCODE_DB: w.database });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const turn = made.requests().slice(before).find((q) => q.tools?.length)!;
+  const offered = JSON.stringify(turn.tools);
+  assert.match(offered, /"name":"bash"/);
+  assert.doesNotMatch(offered, /"name":"(?:edit|write|apply_patch)"/);
 });
 
 test("undo takes the handoff back: the session, its messages and parts are gone, OpenCode's project row stays", async () => {

@@ -48,9 +48,9 @@ interface Entry {
 }
 
 /** Converts with the real CLI; a Claude file is named by its id, as Claude keeps it. */
-async function convert(source: string, from: string, to: string, name: string) {
+async function convert(source: string, from: string, to: string, name: string, extra: string[] = []) {
   const out = join(root, name);
-  const r = await runCliJson(["convert", source, "--from", from, "--to", to, "-o", out]);
+  const r = await runCliJson(["convert", source, "--from", from, "--to", to, "-o", out, ...extra]);
   assert.equal(r.code, 0, r.stderr);
   const id = (r.json.target as { id: string }).id;
   let path = out;
@@ -59,7 +59,7 @@ async function convert(source: string, from: string, to: string, name: string) {
   return { path, report, posture: report.entries.find((e) => e.code.startsWith("permission-posture")) };
 }
 
-test("Codex never/workspace-write to Claude Code is reported as changed, and the hop back restores never", async () => {
+test("Codex never/workspace-write to Claude Code is reported as changed, and a hop back with --permissions keep restores never", async () => {
   const there = await convert(
     codexFixture("0.169.0", "apply-patch"),
     "codex",
@@ -77,7 +77,10 @@ test("Codex never/workspace-write to Claude Code is reported as changed, and the
     examples: [],
   });
   assert.equal(there.report.lossless, false);
-  const back = await convert(there.path, "claude-code", "codex", "never.back.jsonl");
+  const back = await convert(there.path, "claude-code", "codex", "never.back.jsonl", [
+    "--permissions",
+    "keep",
+  ]);
   const contexts = jsonLines(back.path).filter((l) => l.type === "turn_context").map((l) =>
     l.payload as { approval_policy: string; sandbox_policy: { type: string } }
   );
@@ -93,7 +96,8 @@ test("Codex never/workspace-write to Claude Code is reported as changed, and the
   );
 });
 
-test("Codex never/danger-full-access becomes bypassPermissions in Claude Code, and the report says so", async () => {
+/** A Codex session recorded as never asking and without a sandbox. */
+function fullAccessCodex(): string {
   const source = join(root, "full-access.jsonl");
   writeFileSync(
     source,
@@ -102,19 +106,85 @@ test("Codex never/danger-full-access becomes bypassPermissions in Claude Code, a
       '"sandbox_policy":{"type":"danger-full-access"}',
     ),
   );
-  const there = await convert(source, "codex", "claude-code", "full.claude.jsonl");
-  assert.deepEqual(there.posture, {
-    code: "permission-posture-translated",
+  return source;
+}
+
+const modesOf = (
+  path: string,
+) => [...new Set(jsonLines(path).flatMap((r) => (r.permissionMode ? [r.permissionMode] : [])))];
+
+test("permissions never widen silently: Codex never/danger-full-access becomes Claude Code's default, reported first", async () => {
+  const there = await convert(fullAccessCodex(), "codex", "claude-code", "narrowed.claude.jsonl");
+  assert.deepEqual(modesOf(there.path), ["default"]);
+  assert.deepEqual(there.report.entries[0], {
+    code: "permission-posture-narrowed",
     severity: "warning",
     count: 1,
     detail:
       'Codex approval and sandbox policies "never danger-full-access" (approval never, sandbox full-access) ' +
-      'written as Claude Code permission mode "bypassPermissions": the agent acts without asking and without a ' +
-      "sandbox, as it did in codex",
+      'written as Claude Code permission mode "default" (approval on-request, sandbox workspace-write): no wider ' +
+      "than claude-code allows when told nothing; --permissions keep carries the source's as it was",
     examples: [],
   });
-  const modes = new Set(jsonLines(there.path).flatMap((r) => (r.permissionMode ? [r.permissionMode] : [])));
-  assert.deepEqual([...modes], ["bypassPermissions"]);
+});
+
+test("--permissions keep carries Codex never/danger-full-access as bypassPermissions, and the report warns first", async () => {
+  const there = await convert(fullAccessCodex(), "codex", "claude-code", "kept.claude.jsonl", [
+    "--permissions",
+    "keep",
+  ]);
+  assert.deepEqual(modesOf(there.path), ["bypassPermissions"]);
+  assert.deepEqual(there.report.entries[0], {
+    code: "permission-posture-widened",
+    severity: "warning",
+    count: 1,
+    detail:
+      'Codex approval and sandbox policies "never danger-full-access" (approval never, sandbox full-access) ' +
+      'written as Claude Code permission mode "bypassPermissions": --permissions keep: claude-code lets the ' +
+      "agent do more unasked than its own default (approval on-request, sandbox workspace-write), as it did in codex",
+    examples: [],
+  });
+});
+
+test("a hop back restores the earlier harness's wider words only with --permissions keep", async () => {
+  const there = await convert(fullAccessCodex(), "codex", "claude-code", "hop.claude.jsonl", [
+    "--permissions",
+    "keep",
+  ]);
+  const contexts = (path: string) => [
+    ...new Set(
+      jsonLines(path).filter((l) => l.type === "turn_context").map((l) => {
+        const p = l.payload as { approval_policy: string; sandbox_policy: { type: string } };
+        return `${p.approval_policy} ${p.sandbox_policy.type}`;
+      }),
+    ),
+  ];
+  const narrowed = await convert(there.path, "claude-code", "codex", "hop.back.jsonl");
+  assert.deepEqual(contexts(narrowed.path), ["on-request workspace-write"]);
+  assert.equal(narrowed.report.entries[0]?.code, "permission-posture-narrowed");
+  assert.match(
+    narrowed.report.entries[0]!.detail,
+    /"bypassPermissions", the earlier hop's "never danger-full-access"/,
+  );
+  const kept = await convert(there.path, "claude-code", "codex", "hop.kept.jsonl", ["--permissions", "keep"]);
+  assert.deepEqual(contexts(kept.path), ["never danger-full-access"]);
+});
+
+test("--permissions takes narrow or keep; anything else is bad usage (exit 2)", async () => {
+  const r = await runCliJson([
+    "convert",
+    fullAccessCodex(),
+    "--from",
+    "codex",
+    "--to",
+    "claude-code",
+    "-o",
+    join(root, "never-written.jsonl"),
+    "--permissions",
+    "wide",
+  ]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /--permissions takes narrow or keep, not "wide"/);
 });
 
 test("a recorded permission mode named like an object's own property (constructor, __proto__, toString) is no mode of any harness", () => {

@@ -154,3 +154,11 @@ test("a read takes no lock: a registry is readable while another process holds i
   assert.equal(await new SessionRegistry({ path }).resolve("codex", "/p", "a"), "1");
   assert.ok(existsSync(`${path}.lock`));
 });
+
+test("on Windows a scope is LazyBridge's: backslashes are slashes, a drive letter starts a full path, all lower-cased", () => {
+  // What Path(s).resolve().as_posix().lower() gives there (LazyBridge's normalize_scope on Windows).
+  assert.equal(normalizeScope("C:\\Work\\Proj\\", "C:\\", "win32"), "c:/work/proj");
+  assert.equal(normalizeScope("c:/work/proj", "D:\\elsewhere", "win32"), "c:/work/proj");
+  assert.equal(normalizeScope("sub\\dir\\..\\other", "C:\\Work", "win32"), "c:/work/sub/other");
+  assert.equal(normalizeScope("C:\\", "D:\\", "win32"), "c:/");
+});

@@ -51,6 +51,8 @@ const SUBAGENT_TO_CODEX = {
   target: { harness: "codex" },
   lossless: false,
   entries: [
+    // What the agent may do unasked comes first.
+    BYPASS_POSTURE,
     {
       code: "subagents",
       severity: "loss",
@@ -74,7 +76,6 @@ const SUBAGENT_TO_CODEX = {
       detail: "tool schemas are not carried",
       examples: [],
     },
-    BYPASS_POSTURE,
     HANDSHAKE_ADDED,
   ],
 };
@@ -141,7 +142,7 @@ test("a capability a target lacks is disclosed as a loss, and lossless is claime
   // Still not lossless: the posture has no Codex equivalent.
   assert.deepEqual(richer, {
     ...SUBAGENT_TO_CODEX,
-    entries: [HARNESS_CONTEXT, SUBAGENT_RECORDS, BYPASS_POSTURE, HANDSHAKE_ADDED],
+    entries: [BYPASS_POSTURE, HARNESS_CONTEXT, SUBAGENT_RECORDS, HANDSHAKE_ADDED],
   });
 });
 

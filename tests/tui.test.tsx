@@ -381,6 +381,45 @@ test("handoff: only valid targets, options for the target, a plan in plain words
   ui.unmount();
 });
 
+test("handoff: the Permissions field narrows to the target's default unless toggled to keep, which the command line carries", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press, screen } = await open(homes);
+  await press("h");
+  await see("Hermes Agent (hermes)");
+  await until(ui, (f) => !f.includes("checking the targets"));
+  await press(KEYS.down, KEYS.enter);
+  await see("Target: Codex CLI");
+  assert.match(screen()!, /Permissions +no wider than the target's default/);
+  for (let i = 0; i < 8 && !/› Permissions/.test(screen()!); i++) {
+    const before = screen();
+    await press("k");
+    await until(ui, (f) => f !== before);
+  }
+  await press(" ");
+  await see(/› Permissions +the source's, even where the target would ask/);
+  for (let i = 0; i < 8 && !/› \[ Show plan \]/.test(screen()!); i++) {
+    const before = screen();
+    await press("j");
+    await until(ui, (f) => f !== before);
+  }
+  await press(KEYS.enter);
+  await see("Plan (nothing has been written yet):");
+  for (let i = 0; i < 10 && !/The same handoff on the command line:/.test(screen()!); i++) {
+    const before = screen();
+    await press(KEYS.enter);
+    await until(ui, (f) => f !== before);
+  }
+  // The command line, wrapped at the screen's width, may go on over the next page: its pages' text, joined.
+  const pages = [await see("The same handoff on the command line:")];
+  for (let i = 0; i < 10 && !/go to the confirm step/.test(pages.at(-1)!); i++) {
+    await press(KEYS.enter);
+    pages.push(await until(ui, (f) => f !== pages.at(-1)));
+  }
+  const text = pages.map((p) => p.split("\n").filter((l) => !/^Enter/.test(l)).join("")).join("");
+  assert.match(text, /--to codex .*--permissions keep/);
+  ui.unmount();
+});
+
 test("undo lists past handoffs newest first, asks before undoing, and a resumed session needs an explicit force", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
   const { handoff, undoable } = await import("../lib/mod.ts");

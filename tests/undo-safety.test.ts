@@ -235,7 +235,7 @@ function undoneMarks(bridge: string, op: string): number {
     .length;
 }
 
-/** The harnesses whose homes keep a database, which an undo backs up whole before it changes it. */
+/** The harnesses whose homes keep a database, from which an undo deletes rows. */
 const WITH_DATABASE = COVERED.filter(({ harness, material }) =>
   material.prepareHome(join(tempDir(), harness.name)).database
 ).map(({ harness }) => harness.name);
@@ -248,7 +248,8 @@ for (const to of WITH_DATABASE) {
     const results = await Promise.all(runs.map((r) => r.result));
     oneWinner(results, done.op);
     assert.equal(undoneMarks(s.bridge, done.op), 1);
-    assert.equal(undoBackupFolders(s.bridge, done.op).length, 1, "one undo, one backup of the store");
+    // Rows nobody changed since the handoff are not copied (lib/store/row-backup.ts): no undo left a backup.
+    assert.equal(undoBackupFolders(s.bridge, done.op).length, 0);
     if (to === "hermes") {
       const [database, id] = done.target.path.split("#") as [string, string];
       const db = new DatabaseSync(database, { readOnly: true });

@@ -3,12 +3,15 @@
  * the real Codex (`codex exec resume <id> continue`), then handed back to a fresh Claude Code home and resumed by
  * the real Claude Code. Codex passes when it exits 0 and its request carries the call as a `custom_tool_call`
  * apply_patch with the patch text, answered by a `custom_tool_call_output`; the way back passes when the Edit
- * Claude records and sends is the identical native call.
+ * Claude records and sends is the identical native call. Then the Codex session goes on in Codex: resumed with
+ * a turn whose (fake) model answers with an apply_patch of several hunks, which Codex records; handed to a
+ * fresh Hermes home and resumed by the real Hermes, it passes when every call Hermes sends has JSON-object
+ * arguments (none dropped as corrupt), the Edit and the several-hunk patch among them as Hermes's `patch` tool.
  *
  * Usage: npx bun acceptance/scenarios/edit-roundtrip.ts [--binary dist/session-bridge]   (exit 1 on any FAIL)
  */
 import { isDeepStrictEqual } from "node:util";
-import { mkdirSync, realpathSync } from "node:fs";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readClaudeSession } from "../../lib/harnesses/claude-code/read.ts";
 import { BUILTIN_HARNESSES } from "../../lib/harnesses/registry.ts";
@@ -83,6 +86,65 @@ async function backToClaude(
   return reasons;
 }
 
+/** The file the several-hunk patch changes: the lines the fake model's patch (PATCH-HUNKS) expects. */
+const HUNKED = "hunked.txt";
+
+/** The Codex session goes on with a several-hunk apply_patch, then goes to Hermes, resumed there. */
+async function onToHermes(
+  codex: LiveTarget,
+  hermes: LiveTarget,
+  bridge: Bridge,
+  cwd: string,
+  codexId: string,
+  edit: ToolCallBlock,
+) {
+  writeFileSync(join(cwd, HUNKED), "alpha\nmiddle\nomega\n");
+  const patched = await codex.resume(cwd, codexId, `PATCH-HUNKS: ${HUNKED}`);
+  const reasons = patched.ok ? [] : [`codex exec resume (the patch turn) failed: ${patched.detail}`];
+  // Whether Codex may apply it is the posture's business (a read-only sandbox refuses it): the call is recorded.
+  const written = bridge.handoff([
+    codexId,
+    "--from",
+    "codex",
+    "--to",
+    "hermes",
+    "--cwd",
+    cwd,
+    ...codex.homeFlags,
+    ...hermes.homeFlags,
+  ]);
+  const resumed = await hermes.resume(cwd, written.id, "continue");
+  if (!resumed.ok) reasons.push(`hermes chat --resume failed: ${resumed.detail}`);
+  const ex = exchangeOf("hermes", hermes.requests().at(-1));
+  const args = (call: { args: string }): unknown => {
+    try {
+      return JSON.parse(call.args);
+    } catch {
+      return undefined;
+    }
+  };
+  for (const call of ex.calls) {
+    const parsed = args(call);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      reasons.push(`${call.name} (${call.id}) sent with arguments that are no JSON object: ${call.args}`);
+    }
+  }
+  if (ex.texts.some((t) => t.includes("arguments were corrupted"))) {
+    reasons.push("Hermes told the model a call's arguments were corrupted");
+  }
+  const patches = ex.calls.filter((c) => c.name === "patch").map((c) => ({ id: c.id, args: args(c) }));
+  const isPatchMode = (a: unknown) =>
+    typeof a === "object" && a !== null && (a as { mode?: unknown }).mode === "patch" &&
+    /\+ALPHA[\s\S]*\+OMEGA/.test(String((a as { patch?: unknown }).patch));
+  if (!patches.some((p) => p.id === edit.id)) reasons.push("the Edit was not sent as Hermes's patch tool");
+  if (!patches.some((p) => isPatchMode(p.args))) {
+    reasons.push(`the several-hunk patch was not sent in patch mode: ${JSON.stringify(patches)}`);
+  }
+  const loose = unpaired(ex);
+  if (loose.calls.length || loose.outputs.length) reasons.push("the request has unpaired calls or outputs");
+  return reasons;
+}
+
 async function main(): Promise<number> {
   const binary = binaryArg();
   const edit = await editCall(FIXTURE);
@@ -91,6 +153,7 @@ async function main(): Promise<number> {
     const bridge = bridgeCli(binary, join(work, "bridge"));
     const codex = await startTarget("codex", join(work, "codex"));
     const claude = await startTarget("claude-code", join(work, "claude"));
+    const hermes = await startTarget("hermes", join(work, "hermes"));
     try {
       let codexId: string | undefined;
       const there = await step(
@@ -108,10 +171,20 @@ async function main(): Promise<number> {
             ? backToClaude(claude, codex, bridge, project(work, "claude project"), codexId, edit)
             : Promise.resolve(["no Codex session to hand back"]),
       );
-      return there && back ? 0 : 1;
+      const hunks = await step(
+        "codex -> hermes: a several-hunk apply_patch and the Edit sent as patch calls with JSON arguments",
+        () => {
+          const cwd = join(work, "codex project");
+          return codexId
+            ? onToHermes(codex, hermes, bridge, cwd, codexId, edit)
+            : Promise.resolve(["no Codex session to hand on"]);
+        },
+      );
+      return there && back && hunks ? 0 : 1;
     } finally {
       await codex.close();
       await claude.close();
+      await hermes.close();
     }
   });
 }

@@ -106,8 +106,9 @@ export function seededParts(
     parts
       .add("typed prompt 3", ["user"], prompts.slow)
       .add("interrupted call", ["tool_call"], prompts.slowCommand)
-      // Typed by the person, carried either as their turn or in the handoff's handshake (harness context).
-      .add("queued input", ["user", "system"], prompts.queued, true);
+      // Typed by the person: their turn, or harness context where the harness keeps its own queue; either way
+      // in its place, before whatever later stops add (it was once allowed to trail them, in a handshake).
+      .add("queued input", ["user", "system"], prompts.queued);
   }
   return parts;
 }

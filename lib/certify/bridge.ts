@@ -6,7 +6,7 @@
  * a child process. Either way the backups, undo ledger and tool provenance go to a private session-bridge home,
  * shared by the hops of one route as they would be on a user's machine.
  */
-import { type HomeFlags, resolveHomes } from "../harnesses/homes.ts";
+import { type HomeFlags, homeVariables, resolveHomes } from "../harnesses/homes.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { exitCodeFor, messageOf } from "../errors.ts";
 import { targetVersionsFrom } from "../pipeline/environment.ts";
@@ -58,7 +58,7 @@ async function inProcessHandoff(
   registry: Registry,
 ): Promise<HandedOff> {
   // The user's environment as a child would have had it, without the variables that would locate homes.
-  const env = userEnvironment(request.env, registry.harnesses.map((h) => h.home.env));
+  const env = userEnvironment(request.env, homeVariables(registry.harnesses));
   try {
     const { target } = await runHandoff({
       source: { ref: request.session, from: request.from },

@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { resolveHomes } from "../harnesses/homes.ts";
+import { homeVariables, resolveHomes } from "../harnesses/homes.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import { scanDrift } from "../pipeline/drift.ts";
 import { handoff } from "./bridge.ts";
@@ -69,7 +69,7 @@ export async function runRoute(route: Route, options: RouteOptions): Promise<Pai
       work: dir,
       mode: options.mode,
       env: options.env,
-      homeVariables: options.registry.harnesses.map((h) => h.home.env),
+      homeVariables: homeVariables(options.registry.harnesses),
     });
     opened.set(id, h);
     await h.warmUp(project(work, "earlier project"));

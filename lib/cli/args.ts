@@ -7,6 +7,7 @@ import { InputError, messageOf } from "../errors.ts";
 import type { HomeFlags } from "../harnesses/homes.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { Harness } from "../harnesses/types.ts";
+import { PERMISSIONS_CHOICES, type PermissionsChoice } from "../posture/posture.ts";
 
 export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
@@ -28,8 +29,22 @@ export const CONVERSION_OPTIONS = {
   "no-handshake": { type: "boolean" },
   "stub-open-calls": { type: "boolean" },
   "no-stub-open-calls": { type: "boolean" },
+  permissions: { type: "string" },
   from: { type: "string" },
 } as const satisfies OptionSpec;
+
+/** `--permissions narrow|keep` (default narrow: see PermissionsChoice); anything else is bad usage. */
+export function permissionsFlag(values: Values): PermissionsChoice {
+  const given = str(values, "permissions");
+  if (given === undefined) return "narrow";
+  const choice = PERMISSIONS_CHOICES.find((c) => c === given);
+  if (!choice) {
+    throw new InputError(
+      `--permissions takes ${PERMISSIONS_CHOICES.join(" or ")}, not ${JSON.stringify(given)}`,
+    );
+  }
+  return choice;
+}
 
 export type Values = Record<string, string | boolean | undefined>;
 

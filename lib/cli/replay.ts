@@ -17,6 +17,7 @@ export function handoffCommandLine(replay: HandoffReplay, registry: Registry): s
   if (!replay.backup) words.push("--no-backup");
   if (!replay.handshake) words.push("--no-handshake");
   if (!replay.stubOpenCalls) words.push("--no-stub-open-calls");
+  if (replay.permissions === "keep") words.push("--permissions", "keep");
   for (const { harness, home } of replay.homes) {
     const flag = registry.harnesses.find((h) => h.name === harness)?.home.flag;
     // The replay is of a plan made over this registry: each of its homes is a registered harness's.

@@ -10,12 +10,16 @@
  * so it is first handed off to this engine's harness (reported) and bound, one name, one conversation.
  */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import type { Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
 import { InputError } from "../errors.ts";
 import { handoff } from "../pipeline/handoff.ts";
 import { aliasBindings } from "../aliases/named.ts";
 import { defaultSessionRegistry, isAlias, type SessionRegistry } from "../registry/registry.ts";
+import { inTurn } from "./turn-queue.ts";
+import { ObservedTurn } from "./observed-turn.ts";
+import type { Session as ObserveSession } from "../observe/session.ts";
 
 export interface EngineOptions {
   /** The harness executable (an absolute path, or a name found on `env.PATH`). */
@@ -29,12 +33,26 @@ export interface EngineOptions {
   /** The native id to continue; wins over the alias, which is re-pointed at it. */
   sessionId?: string;
   model?: string;
+  /** The reasoning effort, for harnesses that take one (recorded with the alias, as LazyBridge does). */
+  effort?: string;
+  /**
+   * False: each turn is a conversation the harness does not keep (for harnesses that allow it), so there is
+   * nothing to resume or name. Default true.
+   */
+  persistSession?: boolean;
   /** Default: the process-wide default registry. */
   registry?: SessionRegistry;
   /** Where the stores are, for handing a conversation named for another harness over first. */
   stores?: { registry?: Registry; homes: Homes; bridgeHome: string; recovered?: boolean };
   /** Default: 30 minutes. */
   timeoutMs?: number;
+  /**
+   * The event session each turn's events go to as they happen (observed-turn.ts), redacted by its redactor (the
+   * default one unless it opted out); the engine joins its graph as an agent, with the tools it calls.
+   */
+  session?: ObserveSession;
+  /** The agent's name in events and in the graph; default the alias, else the harness's name. */
+  name?: string;
 }
 
 export interface HandedOver {
@@ -65,6 +83,10 @@ export class HarnessEngine {
   readonly #options: EngineOptions;
   readonly #registry: SessionRegistry;
   #lastBound: string | undefined;
+  /** This engine as an agent of its event session's graph. */
+  readonly #agent: { id: string; name: string };
+  /** This engine's own queue key: its turns never overlap. */
+  readonly #ownTurns = `engine\u0000${randomUUID()}`;
 
   constructor(readonly harness: Harness, options: EngineOptions) {
     if (!harness.integrations.engine) throw new InputError(`${harness.name} has no engine`);
@@ -75,27 +97,83 @@ export class HarnessEngine {
         }: a letter, then letters, digits, '_', '.' or '-' (max 64)`,
       );
     }
+    if (
+      options.persistSession === false && (options.alias !== undefined || options.sessionId !== undefined)
+    ) {
+      throw new InputError(
+        "a conversation the harness does not keep (persistSession: false) has no name or id",
+      );
+    }
     this.#options = options;
     this.#registry = options.registry ?? defaultSessionRegistry();
     this.sessionId = options.sessionId;
+    const name = options.name ?? options.alias ?? harness.name;
+    this.#agent = options.session?.registerAgent({ name, engine: this }) ?? { id: name, name };
   }
 
-  /** Runs one turn; the outcome says how it ended (a failed turn is an outcome, not an exception). */
-  async run(prompt: string): Promise<TurnOutcome> {
-    const spec = await this.harness.integrations.engine!();
-    const warnings: string[] = [];
+  /**
+   * Runs one turn; the outcome says how it ended (a failed turn is an outcome, not an exception). Turns on this
+   * engine, on its alias and on its conversation's id run one at a time in this process (turn-queue.ts): a
+   * turn queued behind the one that created a new name's conversation continues that conversation.
+   */
+  run(prompt: string): Promise<TurnOutcome> {
+    return inTurn(this.#ownTurns, async () => {
+      const alias = this.#options.alias;
+      const kind = this.harness.integrations.registryKind;
+      if (alias === undefined) return await this.#underIdTurns(() => this.#turn(prompt, []));
+      const scope = this.#registry.scopeOf(this.#options.cwd);
+      return await inTurn(
+        `alias\u0000${this.#registry.path}\u0000${kind}\u0000${scope}\u0000${alias}`,
+        async () => {
+          const warnings: string[] = [];
+          const handedOver = await this.#adoptAlias(warnings);
+          return await this.#underIdTurns(() => this.#turn(prompt, warnings, handedOver));
+        },
+      );
+    });
+  }
+
+  /** Queued behind other engines' turns on the same conversation, once there is one. */
+  #underIdTurns(turn: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
+    if (this.sessionId === undefined) return turn();
+    return inTurn(`id\u0000${this.harness.name}\u0000${this.sessionId}`, turn);
+  }
+
+  /**
+   * Inside the alias's turn: an engine with no conversation yet adopts the one the name has now (bound by a
+   * turn queued ahead, by another process or by LazyBridge), or the one it names for another harness, handed
+   * over; an explicit id wins and the alias is re-pointed at it before the turn.
+   */
+  async #adoptAlias(warnings: string[]): Promise<HandedOver | undefined> {
     this.#lastBound = undefined;
     let handedOver: HandedOver | undefined;
-    if (this.#options.alias !== undefined) {
+    if (this.sessionId === undefined) {
+      this.sessionId = await this.#knownId(warnings);
       if (this.sessionId === undefined) {
-        this.sessionId = await this.#knownId(warnings);
-        if (this.sessionId === undefined) {
-          handedOver = await this.#handOverNamed(warnings);
-          this.sessionId = handedOver?.to.id;
-        }
+        handedOver = await this.#handOverNamed(warnings);
+        this.sessionId = handedOver?.to.id;
       }
-      // An explicit id wins: the alias is re-pointed at it before the turn.
-      if (this.sessionId !== undefined) await this.#bind(this.sessionId, warnings);
+    }
+    if (this.sessionId !== undefined) await this.#bind(this.sessionId, warnings);
+    return handedOver;
+  }
+
+  async #turn(prompt: string, warnings: string[], handedOver?: HandedOver): Promise<TurnOutcome> {
+    const spec = await this.harness.integrations.engine!();
+    const ephemeral = this.#options.persistSession === false;
+    for (
+      const [asked, what] of [[this.#options.effort !== undefined, "effort"], [
+        ephemeral,
+        "ephemeral",
+      ]] as const
+    ) {
+      if (asked && !spec.supports?.includes(what)) {
+        throw new InputError(
+          `${this.harness.name} ${
+            what === "effort" ? "takes no reasoning effort" : "keeps every conversation"
+          }`,
+        );
+      }
     }
     const pending: Promise<void>[] = [];
     let seen: string | undefined;
@@ -103,26 +181,53 @@ export class HarnessEngine {
       seen = id;
       if (this.#options.alias !== undefined) pending.push(this.#bind(id, warnings));
     };
-    const result = await runTurn(
-      this.#options.bin,
-      spec.args({
-        prompt,
-        ...(this.sessionId ? { resume: this.sessionId } : {}),
-        ...(this.#options.model ? { model: this.#options.model } : {}),
-      }),
-      this.#options,
-      (line, stream) => {
-        const id = spec.idFrom(line, stream);
-        if (id !== undefined && id !== seen) learn(id);
-      },
-    );
+    const observed = this.#options.session &&
+      new ObservedTurn(this.#options.session, { ...this.#agent, model: this.model }, warnings);
+    const read = observed && spec.liveEvents?.();
+    observed?.start(prompt, this.sessionId);
+    const turn = {
+      prompt,
+      ...(this.sessionId ? { resume: this.sessionId } : {}),
+      ...(this.#options.model ? { model: this.#options.model } : {}),
+      ...(this.#options.effort ? { effort: this.#options.effort } : {}),
+      ...(ephemeral ? { ephemeral } : {}),
+    };
+    let result: TurnResult;
+    try {
+      result = await runTurn(
+        this.#options.bin,
+        spec.args(turn),
+        spec.input?.(turn),
+        this.#options,
+        (line, stream) => {
+          const id = spec.idFrom(line, stream);
+          if (id !== undefined && id !== seen) learn(id);
+          if (read) { for (const event of read(line, stream)) observed.live(event); }
+        },
+      );
+    } catch (error) {
+      await observed?.finish({ ok: false, reply: "", exitCode: null, error: messageOf(error) });
+      throw error;
+    }
     await Promise.all(pending);
-    if (seen !== undefined) this.sessionId = seen;
+    // A conversation the harness does not keep is not continued: the next turn starts afresh.
+    if (seen !== undefined && !ephemeral) this.sessionId = seen;
+    const endedIn = ephemeral ? seen : this.sessionId;
     const ok = result.code === 0 && !result.timedOut;
+    const reply = spec.replyFrom(result.stdout, result.stderr);
+    // A binary whose output holds only the answer: the answer is the one model response seen.
+    if (observed && !read && reply) observed.live({ kind: "model_response", content: reply });
+    await observed?.finish({
+      ok,
+      reply,
+      exitCode: result.code,
+      ...(endedIn ? { nativeSessionId: endedIn } : {}),
+      ...(ok ? {} : { error: result.timedOut ? "timed out" : `exit ${result.code ?? result.signal}` }),
+    });
     return {
       ok,
-      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
-      reply: spec.replyFrom(result.stdout, result.stderr),
+      ...(endedIn ? { sessionId: endedIn } : {}),
+      reply,
       exitCode: result.code,
       signal: result.signal,
       timedOut: result.timedOut,
@@ -130,6 +235,11 @@ export class HarnessEngine {
       ...(handedOver ? { handedOver } : {}),
       warnings,
     };
+  }
+
+  /** The model the turns ask for, if one was given (the session graph records it). */
+  get model(): string | undefined {
+    return this.#options.model;
   }
 
   async #knownId(warnings: string[]): Promise<string | undefined> {
@@ -151,6 +261,7 @@ export class HarnessEngine {
     try {
       await this.#registry.bind(kind, this.#options.cwd, this.#options.alias!, id, {
         model: this.#options.model ?? null,
+        effort: this.#options.effort ?? null,
       });
     } catch (error) {
       warnings.push(`@${this.#options.alias}: could not record native id ${id}: ${messageOf(error)}`);
@@ -207,15 +318,26 @@ interface TurnResult {
   timedOut: boolean;
 }
 
-/** Runs the binary with stdin closed, handing each complete output line to `onLine` as it arrives. */
+/**
+ * Runs the binary with `input` on stdin (closed when none), handing each complete output line to `onLine` as it
+ * arrives. PWD is the turn's folder, as a shell sets it for the commands it starts: a harness that takes its
+ * directory from PWD before its working directory (OpenCode) would otherwise run in the caller's.
+ */
 function runTurn(
   bin: string,
   args: string[],
+  input: string | undefined,
   options: EngineOptions,
   onLine: (line: string, stream: 1 | 2) => void,
 ): Promise<TurnResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    const spawned = { cwd: options.cwd, env: { ...options.env, PWD: options.cwd } };
+    const child = input === undefined
+      ? spawn(bin, args, { ...spawned, stdio: ["ignore", "pipe", "pipe"] })
+      : spawn(bin, args, { ...spawned, stdio: ["pipe", "pipe", "pipe"] });
+    // A child that exits without reading all of it closes the pipe: that is its answer, not ours to report.
+    child.stdin?.on("error", () => {});
+    child.stdin?.end(input);
     const text: [string, string] = ["", ""];
     const partial: [string, string] = ["", ""];
     const take = (index: 0 | 1) => (chunk: Buffer) => {

@@ -8,5 +8,6 @@ export const SCHEMA_VERSIONS: Readonly<Record<string, readonly string[]>> = {
   "copilot-cli": ["1.0.102"],
   "gemini-cli": ["0.36.0", "0.51.0", "0.61.0"],
   "hermes": ["0.14.0", "0.19.0"],
+  "opencode": ["1.18.33"],
   "pi": ["0.73.1"],
 };

@@ -245,16 +245,26 @@ import s241 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with 
 import s242 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
 import s243 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
 import s244 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
-import s245 from "../../schemas/pi/0.73.1/branch_summary.schema.json" with { type: "json" };
-import s246 from "../../schemas/pi/0.73.1/compaction.schema.json" with { type: "json" };
-import s247 from "../../schemas/pi/0.73.1/custom.schema.json" with { type: "json" };
-import s248 from "../../schemas/pi/0.73.1/custom_message.schema.json" with { type: "json" };
-import s249 from "../../schemas/pi/0.73.1/label.schema.json" with { type: "json" };
-import s250 from "../../schemas/pi/0.73.1/message.schema.json" with { type: "json" };
-import s251 from "../../schemas/pi/0.73.1/model_change.schema.json" with { type: "json" };
-import s252 from "../../schemas/pi/0.73.1/session.schema.json" with { type: "json" };
-import s253 from "../../schemas/pi/0.73.1/session_info.schema.json" with { type: "json" };
-import s254 from "../../schemas/pi/0.73.1/thinking_level_change.schema.json" with { type: "json" };
+import s245 from "../../schemas/opencode/1.18.33/export.schema.json" with { type: "json" };
+import s246 from "../../schemas/opencode/1.18.33/message-assistant.schema.json" with { type: "json" };
+import s247 from "../../schemas/opencode/1.18.33/message-user.schema.json" with { type: "json" };
+import s248 from "../../schemas/opencode/1.18.33/part-compaction.schema.json" with { type: "json" };
+import s249 from "../../schemas/opencode/1.18.33/part-reasoning.schema.json" with { type: "json" };
+import s250 from "../../schemas/opencode/1.18.33/part-step-finish.schema.json" with { type: "json" };
+import s251 from "../../schemas/opencode/1.18.33/part-step-start.schema.json" with { type: "json" };
+import s252 from "../../schemas/opencode/1.18.33/part-text.schema.json" with { type: "json" };
+import s253 from "../../schemas/opencode/1.18.33/part-tool.schema.json" with { type: "json" };
+import s254 from "../../schemas/opencode/1.18.33/session-row.schema.json" with { type: "json" };
+import s255 from "../../schemas/pi/0.73.1/branch_summary.schema.json" with { type: "json" };
+import s256 from "../../schemas/pi/0.73.1/compaction.schema.json" with { type: "json" };
+import s257 from "../../schemas/pi/0.73.1/custom.schema.json" with { type: "json" };
+import s258 from "../../schemas/pi/0.73.1/custom_message.schema.json" with { type: "json" };
+import s259 from "../../schemas/pi/0.73.1/label.schema.json" with { type: "json" };
+import s260 from "../../schemas/pi/0.73.1/message.schema.json" with { type: "json" };
+import s261 from "../../schemas/pi/0.73.1/model_change.schema.json" with { type: "json" };
+import s262 from "../../schemas/pi/0.73.1/session.schema.json" with { type: "json" };
+import s263 from "../../schemas/pi/0.73.1/session_info.schema.json" with { type: "json" };
+import s264 from "../../schemas/pi/0.73.1/thinking_level_change.schema.json" with { type: "json" };
 
 /** Every embedded schema, grouped by harness and the harness version it describes. */
 export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Record<string, object> }[] = [
@@ -527,16 +537,28 @@ export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Reco
     "sessions-row": s243,
     "snapshot": s244,
   } },
+  { harness: "opencode", version: "1.18.33", records: {
+    "export": s245,
+    "message-assistant": s246,
+    "message-user": s247,
+    "part-compaction": s248,
+    "part-reasoning": s249,
+    "part-step-finish": s250,
+    "part-step-start": s251,
+    "part-text": s252,
+    "part-tool": s253,
+    "session-row": s254,
+  } },
   { harness: "pi", version: "0.73.1", records: {
-    "branch_summary": s245,
-    "compaction": s246,
-    "custom": s247,
-    "custom_message": s248,
-    "label": s249,
-    "message": s250,
-    "model_change": s251,
-    "session": s252,
-    "session_info": s253,
-    "thinking_level_change": s254,
+    "branch_summary": s255,
+    "compaction": s256,
+    "custom": s257,
+    "custom_message": s258,
+    "label": s259,
+    "message": s260,
+    "model_change": s261,
+    "session": s262,
+    "session_info": s263,
+    "thinking_level_change": s264,
   } },
 ];

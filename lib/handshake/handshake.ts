@@ -31,6 +31,7 @@ const OPERATOR_ONLY = new Set([
   "model",
   "open-tool-calls",
   "queued-input",
+  "queued-input-placed",
   "pending-carried",
   "reasoning-proofs-dropped",
   "reasoning-proofs-unproven",
@@ -66,6 +67,9 @@ export function handshakeText(
   }
   const queued = pending.queuedInput.filter((q) => !q.earlier);
   if (queued.length) lines.push(QUEUED_HEADING, ...queued.map((q) => `- ${quoted(q.text)}`));
+  // Queued prompts put in the thread itself (pipeline/queued.ts): said where they are, not repeated.
+  const placed = report.entries.find((e) => e.code === "queued-input-placed")?.count ?? 0;
+  if (placed) lines.push(queuedNote(placed));
   const earlier = [
     ...pending.openToolCalls.filter((c) => c.earlier).map((c) => `- ${EARLIER_CALL}${callLine(c)}`),
     ...pending.queuedInput.filter((q) => q.earlier).map((q) => `- ${EARLIER_QUEUED}${quoted(q.text)}`),
@@ -78,6 +82,12 @@ export function handshakeText(
   lines.push("Continue the work from where the conversation left off.", HANDSHAKE_CLOSE);
   return lines.join("\n");
 }
+
+/** What the handshake says of queued prompts the thread carries as the user's last messages. */
+export const queuedNote = (count: number) =>
+  count === 1
+    ? "The user typed the last user message before this note while the agent was busy; it was never answered."
+    : `The user typed the last ${count} user messages before this note while the agent was busy; they were never answered.`;
 
 /** `name (id)`, and what it ran when the call itself is not in the thread the target receives. */
 function callLine(call: OpenToolCall): string {

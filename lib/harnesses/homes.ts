@@ -71,6 +71,13 @@ export function homeVariableValue(spec: HomeSpec, home: string): string | undefi
   return basename(absolute) === spec.subfolder ? dirname(absolute) : undefined;
 }
 
+/**
+ * Every variable that moves a harness's store: its home's, and the one naming its store's file. A run in a
+ * private home must get none of the user's, or it would reach the user's own store.
+ */
+export const homeVariables = (harnesses: readonly Harness[]): string[] =>
+  harnesses.flatMap((h) => [h.home.env, ...(h.home.storeFile ? [h.home.storeFile] : [])]);
+
 /** A harness's own home among the resolved ones (the edge resolves one for every registered harness). */
 export function homeOf(homes: Homes, h: Harness): string {
   const home = homes[h.name];

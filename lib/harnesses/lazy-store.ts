@@ -35,5 +35,6 @@ export function lazyStore(facts: StoreFacts, modules: StoreModules): HarnessStor
     },
     plan: async (session, options, home, force) => await (await access()).plan(session, options, home, force),
     configuredModel: async (home, place) => await (await access()).configuredModel(home, place),
+    soleWriter: async (database, env) => (await access()).soleWriter?.(database, env),
   };
 }

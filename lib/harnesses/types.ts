@@ -3,7 +3,7 @@
  * knows about a harness, and the CLI, the pipeline and certify only ever talk to it, so adding a harness is a
  * new folder and one registry line (lib/harnesses/registry.ts), never an edit to a command or a shared table.
  */
-import type { ReasoningBlock, Session } from "../ir/schema.ts";
+import type { ReasoningBlock, Session, Usage } from "../ir/schema.ts";
 import type { SessionHead, SessionStream } from "../ir/stream.ts";
 import type { Capabilities } from "../report/capabilities.ts";
 import type { ReportEntry } from "../report/report.ts";
@@ -103,6 +103,11 @@ export interface AgentFacts {
   markers: readonly string[];
   /** The folder in its home that holds one folder per skill (`skills`: `<home>/skills/<name>/SKILL.md`). */
   skillsFolder: string;
+  /**
+   * The folder `skillsFolder` is in when it is not the harness's home, from the environment read at the edge:
+   * OpenCode's home is its data folder, its skills are in its configuration folder. Absent: its home.
+   */
+  skillsBase?(env: NodeJS.ProcessEnv): string;
 }
 
 /** One non-interactive turn through the harness's own binary (lib/engines). */
@@ -111,19 +116,49 @@ export interface EngineTurn {
   /** The native id to continue; none starts a fresh, durable conversation. */
   resume?: string;
   model?: string;
+  /** The reasoning effort (only for a spec whose `supports` has "effort"). */
+  effort?: string;
+  /** A conversation the harness does not keep (only for a spec whose `supports` has "ephemeral"). */
+  ephemeral?: boolean;
 }
 
 /** How lib/engines drives the harness's binary for one turn: its argv, and how to read its output. */
 export interface EngineSpec {
   /** The executable's name on PATH. */
   command: string;
+  /** What the binary can be asked beyond a prompt, a conversation and a model. */
+  supports?: readonly ("effort" | "ephemeral")[];
   /** The arguments after the executable. */
   args(turn: EngineTurn): string[];
+  /**
+   * What the child reads on stdin, for a binary that takes its prompt there (OpenCode's `run` joins argument
+   * words quoting each that holds a space); absent, stdin is closed.
+   */
+  input?(turn: EngineTurn): string;
   /** The native id a line of the child's output announces, as soon as it does (`stream` 1 stdout, 2 stderr). */
   idFrom(line: string, stream: 1 | 2): string | undefined;
   /** The agent's final answer, from the whole output. */
   replyFrom(stdout: string, stderr: string): string;
+  /**
+   * A reader for one turn's output (it may keep state across lines: a message streamed in pieces), giving what
+   * the agent did as each line arrives; absent when the binary's output says nothing but the answer.
+   */
+  liveEvents?(): (line: string, stream: 1 | 2) => LiveEvent[];
 }
+
+/** What an engine's turn did, read from the binary's output as it happens (lib/engines emits it as events). */
+export type LiveEvent =
+  | { kind: "tool_call"; tool: string; callId: string; arguments: string }
+  | { kind: "tool_result"; callId: string; output: string; isError: boolean }
+  | {
+    kind: "model_response";
+    model?: string;
+    content?: string;
+    /** Tokens as the IR counts them (`inputTokens` without the cached part). */
+    usage?: Usage;
+    /** The harness's own figure for the turn, when it gives one. */
+    costUsd?: number;
+  };
 
 /** What a resume command is built from: the session handed off and where it went. */
 export interface ResumeRequest {
@@ -436,6 +471,12 @@ export interface StoreAccess {
     home: string,
     place?: ConfigPlace,
   ): ConfiguredModel | undefined | Promise<ConfiguredModel | undefined>;
+  /**
+   * Why `database` may not be written now by anyone but the program that owns it (Hermes's gateway, the one
+   * writer of its state.db while it runs), if so: one line saying what to stop. Asked by undo, as the plan
+   * asks it for a handoff; absent, the store has no such owner.
+   */
+  soleWriter?(database: string, env: NodeJS.ProcessEnv): string | undefined;
 }
 
 /**
@@ -452,6 +493,7 @@ export interface HarnessStore extends StoreFacts {
   render(session: SessionStream, options: RenderOptions): AsyncIterable<Rendered>;
   plan(session: SessionStream, options: RenderOptions, home: string, force: boolean): Promise<HandoffPlan>;
   configuredModel(home: string, place?: ConfigPlace): Promise<ConfiguredModel | undefined>;
+  soleWriter(database: string, env: NodeJS.ProcessEnv): Promise<string | undefined>;
 }
 
 /** What other programs know of the harness, and how they drive it. Each absent: that integration is not there. */

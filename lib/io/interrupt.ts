@@ -41,10 +41,11 @@ export function checkpoint(): void {
 
 /**
  * Lets pending signal handlers run (they wait for the event loop, which a long synchronous stretch of work
- * never reaches), then checks.
+ * never reaches), then checks. A timer, not setImmediate: Deno polls its signal listeners only on a turn of the
+ * loop that waits, so after setImmediate a Ctrl-C during a short store write was seen only once it committed.
  */
 export async function yieldAndCheckpoint(): Promise<void> {
-  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setTimeout(resolve, 0));
   checkpoint();
 }
 

@@ -20,10 +20,34 @@ export interface GraphNode {
   models?: string[];
   /** Agents kept apart from the main thread: `subagent` or `sidechain`. */
   role?: string;
+  /** Agents: the kind of engine that runs it (its class, as LazyBridge's `engine_type`). */
+  engineType?: string;
+  /** Routers: the agent each route leads to, and the one taken when none matches. */
+  routes?: Record<string, string>;
+  default?: string;
 }
 
-/** `uses`: an agent called a tool; `spawns`: an agent started a subagent; `handoff`: a session moved on. */
-export type EdgeKind = "uses" | "spawns" | "handoff" | "routes";
+/** What an engine tells the graph about itself (lib/engines' HarnessEngine is one). */
+export interface EngineLike {
+  readonly harness: { readonly name: string };
+  readonly model?: string | undefined;
+  readonly provider?: string | undefined;
+}
+
+/** An agent as LazyBridge's graph takes it: a name (its node id unless `id` is given) and its engine. */
+export interface AgentLike {
+  name: string;
+  id?: string;
+  engine?: EngineLike;
+  provider?: string;
+  model?: string;
+}
+
+/**
+ * `uses`: an agent called a tool; `spawns`: an agent started a subagent; `handoff`: a session moved on;
+ * `tool`: an agent called another agent as a tool (LazyBridge's `EdgeType.TOOL`); `routes`: a router's branch.
+ */
+export type EdgeKind = "uses" | "spawns" | "handoff" | "routes" | "tool";
 
 export interface GraphEdge {
   from: string;
@@ -34,9 +58,13 @@ export interface GraphEdge {
   /** `handoff`: when, and whether it was undone since. */
   at?: string;
   undone?: boolean;
+  /** `tool`: what the call was, when said. */
+  label?: string;
 }
 
 export interface GraphJson {
+  /** The event session the graph belongs to, when it belongs to one. */
+  sessionId?: string;
   nodes: GraphNode[];
   edges: GraphEdge[];
 }
@@ -44,6 +72,34 @@ export interface GraphJson {
 export class GraphSchema {
   readonly #nodes = new Map<string, GraphNode>();
   readonly #edges: GraphEdge[] = [];
+  readonly #edgeByKey = new Map<string, GraphEdge>();
+
+  /** `sessionId`: the event session whose agents the graph shows (kept by `clear()`, as LazyBridge's). */
+  constructor(readonly sessionId = "") {}
+
+  /** Drops every node and edge (a Session reused for another run starts its graph empty). */
+  clear(): void {
+    this.#nodes.clear();
+    this.#edges.length = 0;
+    this.#edgeByKey.clear();
+  }
+
+  /**
+   * An agent from what it runs on, as LazyBridge's `add_agent`: provider and model given on the agent win over
+   * its engine's; the engine's harness and class are recorded.
+   */
+  addAgentFrom(agent: AgentLike): GraphNode {
+    const { engine } = agent;
+    const model = agent.model ?? engine?.model;
+    const provider = agent.provider ?? engine?.provider;
+    return this.addAgent({
+      id: agent.id ?? agent.name,
+      name: agent.name,
+      ...(engine ? { harness: engine.harness.name, engineType: engine.constructor.name } : {}),
+      ...(provider ? { provider } : {}),
+      models: model ? [model] : [],
+    });
+  }
 
   /** Adds a node, or returns the one already there under that id. */
   addNode(node: GraphNode): GraphNode {
@@ -57,33 +113,47 @@ export class GraphSchema {
     return this.addNode({ kind: "agent", ...node });
   }
 
+  /** A router, with the agent each route leads to and the default one; an edge to each of them. */
   addRouter(node: Omit<GraphNode, "kind">): GraphNode {
-    return this.addNode({ kind: "router", ...node });
+    const router = this.addNode({ kind: "router", ...node });
+    const targets = new Set([...Object.values(node.routes ?? {}), ...(node.default ? [node.default] : [])]);
+    for (const to of targets) if (this.#nodes.has(to)) this.addEdge({ from: router.id, to, kind: "routes" });
+    return router;
   }
 
   addTool(name: string): GraphNode {
     return this.addNode({ id: `tool:${name}`, kind: "tool", name });
   }
 
-  /** Adds an edge; a repeated `uses` edge counts one more call instead. */
+  /**
+   * Adds an edge; a repeated `uses` edge counts one more call instead, and any other edge given again is no
+   * new edge (as LazyBridge's add_edge). Found by key, so a run of many calls stays linear.
+   */
   addEdge(edge: GraphEdge): void {
     for (const end of [edge.from, edge.to]) {
       if (!this.#nodes.has(end)) throw new Error(`graph edge names an unknown node ${end}`);
     }
-    if (edge.kind === "uses") {
-      const same = this.#edges.find((e) => e.kind === "uses" && e.from === edge.from && e.to === edge.to);
-      if (same) {
-        same.calls = (same.calls ?? 0) + (edge.calls ?? 1);
-        return;
-      }
-      this.#edges.push({ ...edge, calls: edge.calls ?? 1 });
+    const key = JSON.stringify(
+      edge.kind === "uses"
+        ? [edge.kind, edge.from, edge.to]
+        : [edge.kind, edge.from, edge.to, edge.label, edge.at],
+    );
+    const same = this.#edgeByKey.get(key);
+    if (same) {
+      if (edge.kind === "uses") same.calls = (same.calls ?? 0) + (edge.calls ?? 1);
       return;
     }
-    this.#edges.push(edge);
+    const added = edge.kind === "uses" ? { ...edge, calls: edge.calls ?? 1 } : edge;
+    this.#edgeByKey.set(key, added);
+    this.#edges.push(added);
   }
 
   toJSON(): GraphJson {
-    return { nodes: [...this.#nodes.values()], edges: [...this.#edges] };
+    return {
+      ...(this.sessionId ? { sessionId: this.sessionId } : {}),
+      nodes: [...this.#nodes.values()],
+      edges: [...this.#edges],
+    };
   }
 
   toYAML(): string {
@@ -110,7 +180,7 @@ export class GraphSchema {
         ? `uses ×${edge.calls ?? 1}`
         : edge.kind === "handoff"
         ? `handoff${edge.undone ? " (undone)" : ""}`
-        : edge.kind;
+        : edge.label ?? edge.kind;
       const arrow = edge.kind === "handoff" ? "==>" : "-->";
       lines.push(`  ${ids.get(edge.from)} ${arrow}|"${mermaidText(label)}"| ${ids.get(edge.to)}`);
     }

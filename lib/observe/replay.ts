@@ -152,7 +152,7 @@ function responseEvents(
       agent_name: agentOf(session, m),
       ...(model ? { model } : {}),
       ...(m.agentId ? { subagent: m.agentId } : {}),
-      ...(usage ? { ...tokens(usage), ...costOf(model, usage, undefined) } : {}),
+      ...(usage ? usagePayload(model, usage) : {}),
       ...(text && !options.countsOnly ? { content: text } : {}),
     },
   }];
@@ -186,6 +186,14 @@ function toolEvents(m: Message, runId: string | null, ts: number, options: Repla
     }
   }
   return events;
+}
+
+/**
+ * A model response's token counts and cost, as the replay records them: the harness's own cost if it gave one,
+ * else the price table's estimate (or unpriced). For a live turn's usage too (lib/engines).
+ */
+export function usagePayload(model: string | undefined, usage: Usage, recordedCost?: number): Payload {
+  return { ...tokens(usage), ...costOf(model, usage, recordedCost) };
 }
 
 function tokens(u: Usage): Payload {

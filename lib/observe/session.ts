@@ -6,8 +6,11 @@
  * `batched` delivers events (log and exporters) from a bounded queue in batches; when the queue is full,
  * `onFull` decides: `block` waits for room, `drop` never waits, `hybrid` (default) waits only for the
  * audit-critical event types and drops the high-volume ones, counted, with a warning at 1, 2, 4, 8... drops.
- * `close()` resolves once every exporter has shut down (the OpenTelemetry one sends its last spans then).
+ * `close()` first delivers what is still queued (as LazyBridge's close drains its writer), bounded by a timeout
+ * (5 s, as LazyBridge's), then releases the log and shuts every exporter down (the OpenTelemetry one sends its
+ * last spans then); it never rejects.
  */
+import { randomUUID } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import {
@@ -19,6 +22,7 @@ import {
   usageSummary,
 } from "./event-log.ts";
 import { redactSecrets } from "./redact.ts";
+import { type AgentLike, type GraphNode, GraphSchema } from "./graph.ts";
 
 /** What exporters receive: `{event_type, session_id, run_id, ...payload}`. */
 export type ExportedEvent = Payload & { event_type: string; session_id: string; run_id: string | null };
@@ -34,8 +38,9 @@ export interface Exporter {
 export type Redactor = (payload: Payload) => Payload;
 
 export interface SessionOptions {
-  sessionId: string;
-  /** SQLite file (or ":memory:") for the event log; none keeps events only in exporters. */
+  /** Default: a new UUID, as LazyBridge makes one. */
+  sessionId?: string;
+  /** SQLite file for the event log; default an in-memory one, so `usageSummary()` works, as in LazyBridge. */
   db?: string;
   exporters?: Exporter[];
   /** Absent: the default secret redactor. `null`: no redaction. */
@@ -63,6 +68,9 @@ export interface SessionOptions {
   /** The event types `hybrid` waits for (default LazyBridge's: agent start/finish, tool events, HIL decisions). */
   criticalEvents?: readonly string[];
 }
+
+/** How long `flush()` waits by default and `close()` waits for queued events and shutdowns (LazyBridge's 5 s). */
+export const DEFAULT_FLUSH_TIMEOUT_MS = 5000;
 
 /** LazyBridge 1.8.3's DEFAULT_CRITICAL_EVENT_TYPES: an audit trace must never silently lose these. */
 export const DEFAULT_CRITICAL_EVENTS: readonly string[] = [
@@ -94,11 +102,11 @@ function batchingOf(options: SessionOptions): Batching | undefined {
     size: options.batchSize ?? 100,
     interval: options.interval ?? 1000,
     maxQueueSize: options.maxQueueSize ?? 10_000,
-    onFull: options.onFull ?? "hybrid",
+    onFull: oneOf("onFull", options.onFull ?? "hybrid", ["block", "drop", "hybrid"] as const),
     critical: new Set(options.criticalEvents ?? DEFAULT_CRITICAL_EVENTS),
   };
   if (!(batching.size >= 1)) throw new RangeError(`batchSize must be >= 1, got ${batching.size}`);
-  if (!(batching.interval >= 0)) throw new RangeError(`interval must be >= 0, got ${batching.interval}`);
+  if (!(batching.interval > 0)) throw new RangeError(`interval must be > 0, got ${batching.interval}`);
   if (!(batching.maxQueueSize >= 1)) {
     throw new RangeError(`maxQueueSize must be >= 1, got ${batching.maxQueueSize}`);
   }
@@ -107,12 +115,16 @@ function batchingOf(options: SessionOptions): Batching | undefined {
 
 export class Session {
   readonly sessionId: string;
-  readonly events: EventLog | undefined;
+  readonly events: EventLog;
+  /** The agents and tools used in this session, filled as engines run turns on it (LazyBridge's graph). */
+  readonly graph: GraphSchema;
   readonly exporterFailures = new Map<string, number>();
   droppedByRedactor = 0;
   /** Events a full queue dropped, and how many of them were critical (only under `drop`). */
   droppedByBackPressure = 0;
   droppedCritical = 0;
+  /** Batches the event log failed to write (warned once). */
+  logFailures = 0;
   readonly #batching: Batching | undefined;
   readonly #queue: Queued[] = [];
   /** Producers waiting for room (block, or hybrid's critical events). */
@@ -120,25 +132,35 @@ export class Session {
   /** Wakes the drainer early when a batch is full. */
   #wake: (() => void) | undefined;
   #draining: Promise<void> | undefined;
-  #flushing = false;
+  /** Flushes under way: while any is, the drainer does not wait for a batch to fill. */
+  #flushing = 0;
   readonly #exporters: Exporter[];
   readonly #redact: Redactor | null;
   readonly #onError: "strict" | "fallback";
   readonly #warn: (line: string) => void;
   #redactorWarned = false;
+  /** False from `close()` on: no event is taken any more. */
+  #accepting = true;
+  /** True once close has released the log: the drainer stops. */
   #closed = false;
   #closing: Promise<void> | undefined;
 
-  constructor(options: SessionOptions) {
-    this.sessionId = options.sessionId;
-    this.events = options.db ? new EventLog(options.db, options.sessionId) : undefined;
+  constructor(options: SessionOptions = {}) {
+    this.sessionId = options.sessionId ?? randomUUID();
+    this.events = new EventLog(options.db ?? ":memory:", this.sessionId);
+    this.graph = new GraphSchema(this.sessionId);
     this.#exporters = [...(options.exporters ?? []), ...(options.console ? [consoleExporter()] : [])];
     this.#redact = options.redact !== undefined
       ? options.redact
       : options.unsafeLogPayloads
       ? null
       : (p) => redactSecrets(p);
-    this.#onError = options.redactOnError ?? "strict";
+    // Checked at run time as LazyBridge does: the options often come from configuration, not typed code.
+    this.#onError = oneOf(
+      "redactOnError",
+      options.redactOnError ?? "strict",
+      ["strict", "fallback"] as const,
+    );
     this.#warn = options.warn ?? ((line) => console.error(line));
     this.#batching = batchingOf(options);
   }
@@ -154,7 +176,7 @@ export class Session {
     runId: string | null = null,
     ts?: number,
   ): void | Promise<void> {
-    if (this.#closed) throw new Error(`session ${this.sessionId} is closed`);
+    if (!this.#accepting) throw new Error(`session ${this.sessionId} is closed`);
     const clean = this.#redacted(payload);
     if (!clean) return;
     const record: EventRecord = { eventType, payload: clean, runId, ...(ts !== undefined ? { ts } : {}) };
@@ -165,7 +187,7 @@ export class Session {
       run_id: runId,
     };
     if (this.#batching) return this.#enqueue({ record, exported }, this.#batching);
-    this.events?.record(record);
+    this.events.record(record);
     for (const exporter of this.#exporters) void this.#export(exporter, exported);
   }
 
@@ -201,7 +223,7 @@ export class Session {
 
   async #drain(batching: Batching): Promise<void> {
     while (this.#queue.length && !this.#closed) {
-      if (this.#queue.length < batching.size && batching.interval > 0 && !this.#flushing) {
+      if (this.#queue.length < batching.size && !this.#flushing) {
         // The timer is cancelled when a full batch or a flush wakes the drainer: it must not hold the process.
         const timer = new AbortController();
         await Promise.race([
@@ -214,32 +236,63 @@ export class Session {
       const batch = this.#queue.splice(0, batching.size);
       // Room was made: let the waiting producers in, in order.
       for (const resolve of this.#waitingForRoom.splice(0, batch.length)) resolve();
-      this.events?.recordMany(batch.map((q) => q.record));
+      this.#record(batch.map((q) => q.record));
       for (const { exported } of batch) {
-        for (const exporter of this.#exporters) await this.#export(exporter, exported);
+        for (const exporter of this.#exporters) {
+          // Closed while an export was awaited (a flush that timed out): the rest is not delivered.
+          if (this.#closed) return;
+          await this.#export(exporter, exported);
+        }
       }
     }
   }
 
-  /** Delivers every queued event (batched mode); resolves at once otherwise. */
-  async flush(): Promise<void> {
-    if (!this.#batching) return;
-    this.#flushing = true;
+  /** A log that cannot be written (disk full, closed) warns and is counted; it never rejects the drainer. */
+  #record(records: EventRecord[]): void {
     try {
-      while ((this.#queue.length || this.#draining || this.#waitingForRoom.length) && !this.#closed) {
-        this.#startDrain(this.#batching);
-        this.#wake?.();
-        await this.#draining;
+      this.events.recordMany(records);
+    } catch (error) {
+      this.logFailures++;
+      if (this.logFailures === 1) {
+        this.#warn(`session-bridge: event log ${this.events.path} failed (${messageOf(error)}); continuing`);
       }
+    }
+  }
+
+  /**
+   * Delivers every queued event (batched mode), waiting at most `timeoutMs`: a stuck exporter never blocks
+   * forever. Whether everything queued was delivered in time (always, unbatched).
+   */
+  async flush(timeoutMs = DEFAULT_FLUSH_TIMEOUT_MS): Promise<boolean> {
+    const batching = this.#batching;
+    if (!batching || this.#closed) return this.#queue.length === 0;
+    this.#flushing++;
+    try {
+      return await settlesWithin(this.#drainAll(batching), timeoutMs);
     } finally {
-      this.#flushing = false;
+      this.#flushing--;
+    }
+  }
+
+  async #drainAll(batching: Batching): Promise<void> {
+    while ((this.#queue.length || this.#draining || this.#waitingForRoom.length) && !this.#closed) {
+      this.#startDrain(batching);
+      this.#wake?.();
+      await this.#draining;
     }
   }
 
   #redacted(payload: Payload): Payload | undefined {
     if (!this.#redact) return payload;
     try {
-      return this.#redact(payload);
+      const clean: unknown = this.#redact(payload);
+      // Anything but a plain object (null, a string...) is a redactor failure, as LazyBridge counts it.
+      if (clean === null || typeof clean !== "object" || Array.isArray(clean)) {
+        throw new TypeError(
+          `redactor returned ${clean === null ? "null" : typeof clean}, expected an object`,
+        );
+      }
+      return clean as Payload;
     } catch (error) {
       if (this.#onError === "fallback") {
         this.#warnRedactor(`redactor failed (${kindOf(error)}); recording the event unredacted (fallback)`);
@@ -276,31 +329,51 @@ export class Session {
   }
 
   usageSummary(): UsageSummary {
-    if (!this.events) throw new Error("usageSummary needs an event log (db)");
     return usageSummary(this.events);
   }
 
+  /** Adds an agent to the session's graph (an engine running a turn on the session adds itself). */
+  registerAgent(agent: AgentLike): GraphNode {
+    return this.graph.addAgentFrom(agent);
+  }
+
+  /** Records that one agent called another as a tool (each added to the graph if it is not there yet). */
+  registerToolEdge(from: AgentLike, to: AgentLike, { label }: { label?: string } = {}): void {
+    const [a, b] = [this.registerAgent(from), this.registerAgent(to)];
+    this.graph.addEdge({ from: a.id, to: b.id, kind: "tool", ...(label ? { label } : {}) });
+  }
+
   /**
-   * Idempotent: every call returns the same promise, which resolves once each exporter's `close()` has settled
-   * (an exporter that fails to shut down is warned about and counted, as a failed export; close never rejects).
-   * The event log is closed at once; events still queued are not delivered (`await flush()` first, or use
-   * `await using`, which does both).
+   * Idempotent: every call returns the same promise. Events still queued are delivered first (batched mode)
+   * for at most `timeoutMs`, after which what is left undelivered is warned about; then the log is released and
+   * each exporter shut down (the promise resolves once each has). An exporter that fails to shut down is warned
+   * about and counted, as a failed export. Never rejects. Emitting after `close()` is an error.
    */
-  close(): Promise<void> {
-    if (this.#closing) return this.#closing;
+  close(timeoutMs = DEFAULT_FLUSH_TIMEOUT_MS): Promise<void> {
+    this.#closing ??= this.#shutDownAll(timeoutMs);
+    return this.#closing;
+  }
+
+  async #shutDownAll(timeoutMs: number): Promise<void> {
+    this.#accepting = false;
+    if (this.#batching && (this.#queue.length || this.#draining)) await this.flush(timeoutMs);
     this.#closed = true;
     if (this.#queue.length) {
       this.#warn(
-        `session-bridge: ${this.#queue.length} queued event(s) not delivered (await flush() before close)`,
+        `session-bridge: ${this.#queue.length} queued event(s) not delivered within ${timeoutMs} ms of close`,
       );
       this.#queue.length = 0;
     }
     this.#wake?.();
     for (const resolve of this.#waitingForRoom.splice(0)) resolve();
-    const shutdowns = this.#exporters.map((exporter) => this.#shutDown(exporter));
-    this.events?.close();
-    this.#closing = Promise.all(shutdowns).then(() => undefined);
-    return this.#closing;
+    try {
+      this.events.close();
+    } catch (error) {
+      this.#warn(`session-bridge: event log ${this.events.path} failed to close (${messageOf(error)})`);
+    }
+    // An exporter's own shutdown is awaited in full: it bounds its own sending (OpenTelemetry's export timeout),
+    // and cutting it short would hide why the last spans never arrived.
+    await Promise.all(this.#exporters.map((exporter) => this.#shutDown(exporter)));
   }
 
   async #shutDown(exporter: Exporter): Promise<void> {
@@ -318,11 +391,35 @@ export class Session {
     void this.close();
   }
 
-  /** `await using`: every queued event delivered, then closed, exporters shut down. */
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.flush();
-    await this.close();
+  /** `await using`: every queued event delivered, then closed, exporters shut down (as `close()`). */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
   }
+}
+
+/** Whether `promise` settles within `ms`; the timer is cancelled as soon as it does, so it holds no process. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  const timer = new AbortController();
+  try {
+    return await Promise.race([
+      promise.then(() => true, () => true),
+      delay(ms, false, { signal: timer.signal }).catch(() => false),
+    ]);
+  } finally {
+    timer.abort();
+  }
+}
+
+/** A value from a fixed set, or a RangeError naming the option and the values it takes. */
+function oneOf<T extends string>(option: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new RangeError(
+    `${option} must be ${allowed.map((a) => `"${a}"`).join(", ")}; got ${JSON.stringify(value)}`,
+  );
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function kindOf(error: unknown): string {

@@ -2,6 +2,7 @@
  * Pure conversion: a session rendered into another harness's format, written to a file or a descriptor,
  * touching no store. The translated calls' native forms are remembered for a later hop back.
  */
+import type { PermissionsChoice } from "../posture/posture.ts";
 import { resolve } from "node:path";
 import { InputError } from "../errors.ts";
 import type { SessionHead, SessionStream } from "../ir/stream.ts";
@@ -72,6 +73,8 @@ export interface ConvertRequest extends EnvironmentOptions, StoresRequest {
   handshake?: boolean;
   /** Answer interrupted tool calls with a result saying so (default true). */
   stubOpenCalls?: boolean;
+  /** How far the source's permission posture travels (default `narrow`; see PermissionsChoice). */
+  permissions?: PermissionsChoice;
   /** Replace every secret in the output with a `<redacted:LABEL>` marker, for sharing. */
   redact?: boolean;
   now?: Date;
@@ -129,6 +132,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
         ...(request.model ? { model: request.model } : {}),
         handshake: request.handshake ?? true,
         stubOpenCalls: request.stubOpenCalls ?? true,
+        ...(request.permissions ? { permissions: request.permissions } : {}),
         now: request.now ?? new Date(),
         home: homeOf(request.homes, target),
         ...writerEnvironment(target, request),

@@ -17,6 +17,7 @@ import { LinkLoopError, messageOf, PermissionError } from "../errors.ts";
 import { shellQuote } from "../io/shell.ts";
 import { ledgerPath, pendingOperations } from "../store/ledger.ts";
 import { type BackupCopy, DEFAULT_KEEP, planPrune } from "../store/prune.ts";
+import { isRowsBackup } from "../store/row-backup.ts";
 import { intentSubject, listIntents, stillRunning } from "../store/intent.ts";
 import { type SkillLocation, skillStatus } from "./skill.ts";
 import { isLink } from "../io/links.ts";
@@ -90,7 +91,10 @@ export async function doctor(request: DoctorRequest): Promise<DoctorReport> {
     const skill = skills.find((s) => s.harness === h.name);
     harnesses.push(await checkHarness(h, homeOf(homes, h), request, copies, checks, skill));
   }
-  const facts = checkBridgeHome(bridgeHome, copies, backups.bytes, checks);
+  const facts = checkBridgeHome(bridgeHome, copies, {
+    prunable: backups.bytes,
+    prunableAll: planPrune(bridgeHome, 0, request.now).bytes,
+  }, checks);
   return {
     harnesses,
     bridgeHome: facts,
@@ -327,12 +331,15 @@ function followable<T>(look: () => T[]): T[] {
 
 /**
  * What to do about a store whose files are there but cannot be read as a store: restore session-bridge's newest
- * copy of the damaged file when it has one (a copy whose original the error names, or the store itself), else
+ * whole copy of the damaged file when it has one (a copy whose original the error names, or the store itself), else
  * set the file aside so the harness starts a fresh one, which loses the sessions only it indexed.
  */
 function damagedStoreFix(h: Harness, broken: BrokenStore, copies: BackupCopy[]): string {
+  // A rows backup holds a few rows of the store (lib/store/row-backup.ts): put in its place, it loses the rest.
   const named = copies
-    .filter((c) => c.original === broken.store || broken.error.includes(c.original))
+    .filter((c) =>
+      !isRowsBackup(c.path) && (c.original === broken.store || broken.error.includes(c.original))
+    )
     .sort((a, b) => b.at.localeCompare(a.at))[0];
   if (named) {
     return `restore session-bridge's copy from ${named.at} (what was written after it is lost), with ` +
@@ -350,12 +357,19 @@ function damagedStoreFix(h: Harness, broken: BrokenStore, copies: BackupCopy[]):
     : `make ${broken.store} readable by you again (its owner and permissions), then run doctor again`;
 }
 
+/**
+ * Backups this large are a note even when the retention rule keeps them all: two whole copies of a large store
+ * (taken before backups held only the rows an operation changes) fill a disk unnoticed.
+ */
+const LARGE_BACKUPS_BYTES = 512 * 1024 * 1024;
+
 function checkBridgeHome(
   bridgeHome: string,
   copies: BackupCopy[],
-  prunableBytes: number,
+  freed: { prunable: number; prunableAll: number },
   checks: DoctorCheck[],
 ): BridgeHomeFacts {
+  const prunableBytes = freed.prunable;
   const add = (check: string, status: CheckStatus, detail: string, fix?: string) =>
     checks.push({ subject: "session-bridge", check, status, detail, ...(fix ? { fix } : {}) });
   const undoable = pendingOperations(bridgeHome).length;
@@ -389,16 +403,7 @@ function checkBridgeHome(
     `${undoable} handoff${undoable === 1 ? "" : "s"} can be undone` +
       (undoable ? " (session-bridge undo --list)" : ""),
   );
-  add(
-    "backups",
-    prunableBytes ? "note" : "ok",
-    `${copies.length} cop${copies.length === 1 ? "y" : "ies"}, ${megabytes(bytes)}`,
-    prunableBytes
-      ? `\`session-bridge prune\` frees ${
-        megabytes(prunableBytes)
-      } (keeps the newest ${DEFAULT_KEEP} of each)`
-      : undefined,
-  );
+  add("backups", ...backupsCheck(copies.length, bytes, freed));
   for (const i of interrupted) {
     const { command, source, target } = intentSubject(i);
     add(
@@ -416,6 +421,35 @@ function checkBridgeHome(
   }
   checkOwnFolderLinks(bridgeHome, add);
   return facts;
+}
+
+/** The backups check's status, detail and fix: `prune` named whenever it frees something worth freeing. */
+function backupsCheck(
+  count: number,
+  bytes: number,
+  freed: { prunable: number; prunableAll: number },
+): [CheckStatus, string, string | undefined] {
+  const large = bytes >= LARGE_BACKUPS_BYTES;
+  const detail = `${count} cop${count === 1 ? "y" : "ies"}, ${megabytes(bytes)}${large ? ": large" : ""}`;
+  if (freed.prunable) {
+    return [
+      "note",
+      detail,
+      `\`session-bridge prune\` frees ${
+        megabytes(freed.prunable)
+      } (keeps the newest ${DEFAULT_KEEP} of each)`,
+    ];
+  }
+  if (large && freed.prunableAll) {
+    return [
+      "note",
+      detail,
+      `\`session-bridge prune --keep 0\` frees ${
+        megabytes(freed.prunableAll)
+      } (every copy no pending undo restores from)`,
+    ];
+  }
+  return [large ? "note" : "ok", detail, undefined];
 }
 
 /** A link in session-bridge's own folder makes every write there refuse (lib/io/links.ts): a problem. */

@@ -6,6 +6,7 @@
  * short. A dry run stops after the plan and says which command carries out exactly that plan. The CLI
  * (`session-bridge handoff`), certify and the public API (lib/mod.ts) all go through here; nothing here prints.
  */
+import type { PermissionsChoice } from "../posture/posture.ts";
 import type { SessionHead } from "../ir/stream.ts";
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -68,6 +69,8 @@ export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   handshake?: boolean;
   /** Answer interrupted tool calls with a result saying so (default true). */
   stubOpenCalls?: boolean;
+  /** How far the source's permission posture travels (default `narrow`; see PermissionsChoice). */
+  permissions?: PermissionsChoice;
   /** The time the handoff is made (default: now). */
   now?: Date;
   /**
@@ -103,6 +106,7 @@ export interface HandoffReplay {
   backup: boolean;
   handshake: boolean;
   stubOpenCalls: boolean;
+  permissions: PermissionsChoice;
   /** The homes that are not their harness's default, in the registry's order. */
   homes: { harness: string; home: string }[];
 }
@@ -198,6 +202,7 @@ async function handOff(
     ...(request.model ? { model: request.model } : {}),
     handshake: request.handshake ?? true,
     stubOpenCalls: request.stubOpenCalls ?? true,
+    ...(request.permissions ? { permissions: request.permissions } : {}),
     now,
     home: homeOf(request.homes, target),
     ...writerEnvironment(target, request),
@@ -411,6 +416,7 @@ function replayOf(
     backup: request.backup ?? true,
     handshake: request.handshake ?? true,
     stubOpenCalls: request.stubOpenCalls ?? true,
+    permissions: request.permissions ?? "narrow",
     homes,
   };
 }

@@ -4,7 +4,7 @@
  * build the handshake from it. Harness writers only render what this decides.
  */
 import type { Feedback } from "../io/progress.ts";
-import type { Message, NativeToolCall, Pending } from "../ir/schema.ts";
+import type { Message, NativeToolCall, Pending, QueuedInput } from "../ir/schema.ts";
 import { type Messages, pipeMessages, type SessionStream } from "../ir/stream.ts";
 import type { Harness, RenderOptions } from "../harnesses/types.ts";
 import type { ConversionReport } from "../report/report.ts";
@@ -30,9 +30,10 @@ import {
 } from "./neutralize.ts";
 import { escapeControls, titleText } from "../io/control-characters.ts";
 import { continuesResponse, StubInserter } from "./close-calls.ts";
+import { endingWithQueued } from "./queued.ts";
 import { chooseModel, type ModelChoice } from "./model.ts";
 import { type Detached, DetachedProofs, nothingDetached, proofDetacher } from "../ir/reasoning.ts";
-import type { Posture, PostureSide } from "../posture/posture.ts";
+import { carryPosture, type PermissionsChoice, type Posture, type PostureSide } from "../posture/posture.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
 
@@ -53,6 +54,11 @@ export interface ConversionRequest {
    * call, see close-calls.ts); false leaves them open (--no-stub-open-calls).
    */
   stubOpenCalls?: boolean;
+  /**
+   * How far the source's permission posture travels into another harness (default `narrow`: no further than
+   * the target's own default; `keep`: as it was, --permissions keep).
+   */
+  permissions?: PermissionsChoice;
   now: Date;
   /** The target's home, so its writer can match what is installed there. */
   home?: string;
@@ -101,13 +107,17 @@ export async function prepareConversion(
   const carriedPending = carryPending(source.pending, source.earlierHandoff, survey.carry);
   const { carried } = carriedPending;
   let pending = withCallNames(carriedPending.pending, survey.carry.calls);
-  // A same-harness copy keeps its records as they were; text moving to another harness is neutralized.
+  // A same-harness copy keeps its records as they were, its queue included; text moving to another harness is
+  // neutralized, and a prompt queued and never sent becomes the user's last message (queued.ts). One an
+  // earlier handshake stated before the conversation went on stays stated, for the model to check.
+  let queued: QueuedInput[] = [];
   if (!same) {
     const queuedInput = pending.queuedInput.map((q) => ({
       ...q,
       text: fit.neutralize(q.text, survey.neutral),
     }));
-    pending = { ...pending, queuedInput };
+    queued = queuedInput.filter((q) => !q.earlier);
+    pending = { ...pending, queuedInput: queuedInput.filter((q) => q.earlier) };
   }
   // Foreign renderings get the interrupted results in the thread itself, right after their calls; a
   // same-harness copy, which renders the source's own records, has its writer append them.
@@ -125,14 +135,18 @@ export async function prepareConversion(
     pending,
     threads: source.threads.map((t) => ({ ...t, messages: t.messages.map(translateThread) })),
     messages: fitted
-      ? pipeMessages(fitted, () => new StubInserter(open))
+      ? pipeMessages(fitted, () => endingWithQueued(new StubInserter(open), queued))
       : pipeMessages(source.messages, () => {
         const tally = fit.tally(false);
         const stubs = new StubInserter(open);
-        return { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() };
+        return endingWithQueued(
+          { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() },
+          queued,
+        );
       }),
   };
-  const posture = targetPosture(source, from, target);
+  const carry = targetPosture(source, from, target, request.permissions ?? "narrow");
+  const posture = carry?.posture;
   const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request, cwd);
   const { proofs } = survey;
   const report = buildReport(
@@ -147,9 +161,10 @@ export async function prepareConversion(
       proofsDetached: proofs.proofs,
       reasoningAsText: proofs.asText,
       proofsUnproven: proofs.unproven,
-      ...(posture ? { posture: { posture, source: postureSide(from), target: postureSide(target) } } : {}),
+      ...(carry ? { posture: { ...carry, source: postureSide(from), target: postureSide(target) } } : {}),
       ...(model ? { model } : {}),
       carried,
+      queuedInThread: queued.length,
     },
     survey.tally,
     stubPositions(survey, open),
@@ -312,12 +327,25 @@ const postureSide = (h: Harness): PostureSide => ({
   posture: h.conversation.posture,
 });
 
-/** The source's posture by meaning; on a hop back to the harness it was first stated in, its exact words. */
-function targetPosture(source: SessionStream, from: Harness, target: Harness): Posture | undefined {
+/**
+ * The source's posture by meaning (on a hop back to the harness it was first stated in, its exact words), as
+ * far as `choice` lets it travel into another harness (carryPosture). A copy within one harness keeps it.
+ */
+function targetPosture(
+  source: SessionStream,
+  from: Harness,
+  target: Harness,
+  choice: PermissionsChoice,
+): ReturnType<typeof carryPosture> | undefined {
   const { permissionMode, permissionNative } = source.meta;
   const posture = permissionMode ? from.conversation.posture?.toPosture(permissionMode) : undefined;
   if (!posture) return undefined;
-  return permissionNative?.harness === target.name ? { ...posture, native: permissionNative } : posture;
+  const stated = permissionNative?.harness === target.name
+    ? { ...posture, native: permissionNative }
+    : posture;
+  return from.name === target.name
+    ? { posture: stated }
+    : carryPosture(stated, target.conversation.posture, choice);
 }
 
 function postureMemory(

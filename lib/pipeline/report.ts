@@ -34,6 +34,8 @@ export interface ConversionActions {
   model?: ModelChoice;
   /** Pending facts (interrupted calls, queued input) carried from an earlier hop's handshake. */
   carried?: number;
+  /** Prompts queued and never sent, written as the user's last messages. */
+  queuedInThread?: number;
 }
 
 const UNANSWERED: Record<Capabilities["unansweredCalls"], string> = {
@@ -97,6 +99,17 @@ export function buildReport(
   };
   const same = session.meta.harness === target.harness;
 
+  // What the agent may do unasked comes first: a change there matters more than any other in the report.
+  if (!same) {
+    entries.push(
+      ...postureEntries(
+        session.meta.permissionMode,
+        actions.posture,
+        target.harness,
+        target.permissionPosture,
+      ),
+    );
+  }
   if (same) {
     add(
       "records-copied-verbatim",
@@ -105,7 +118,7 @@ export function buildReport(
       "same harness: every source record is copied, ids and paths adjusted",
     );
   } else {
-    reportForeign(session, target, actions, add, entries, thread, position);
+    reportForeign(session, target, actions, add, thread, position);
   }
 
   const { openToolCalls, queuedInput } = session.pending;
@@ -136,6 +149,12 @@ export function buildReport(
     actions.handshake
       ? "queued user input is described in the resume handshake, not replayed"
       : "queued user input dropped",
+  );
+  add(
+    "queued-input-placed",
+    "info",
+    actions.queuedInThread ?? 0,
+    "queued user input that was never sent is the user's last message, where the harness would have sent it",
   );
   add(
     "tools-translated",
@@ -194,7 +213,6 @@ function reportForeign(
   target: Capabilities,
   actions: ConversionActions,
   add: Add,
-  entries: ReportEntry[],
   thread: ThreadTally,
   position: (index: number) => number,
 ) {
@@ -294,9 +312,6 @@ function reportForeign(
     "system instructions are not carried",
   );
   add("tool-schemas", "loss", target.toolSchemas ? 0 : session.tools.length, "tool schemas are not carried");
-  entries.push(
-    ...postureEntries(session.meta.permissionMode, actions.posture, target.harness, target.permissionPosture),
-  );
   add(
     "per-turn-models",
     "loss",

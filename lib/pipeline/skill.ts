@@ -1,7 +1,7 @@
 /**
  * The agent skill (skills/session-handoff, embedded in the binary through lib/generated/skills.ts) and where
  * each harness looks for it: `<home>/<agent.skillsFolder>/session-handoff`, the home honouring the harness's
- * own variable. The skill's files are written into session-bridge's own home first, and each harness gets a
+ * own variable (or the folder its `skillsBase` names, for a harness that keeps skills outside its home). The skill's files are written into session-bridge's own home first, and each harness gets a
  * symbolic link to them (or, with `copy`, a copy marked as ours), so it works from the single binary and one
  * update of the binary updates every link. A folder that is not ours is never replaced without `force`, and
  * even then it is moved aside, not deleted.
@@ -59,7 +59,10 @@ export interface SkillRequest {
   homes: Homes;
   /** session-bridge's own folder: the skill's files are kept in `<bridgeHome>/skills/session-handoff`. */
   bridgeHome: string;
-  /** The caller's environment: PATH, to tell whether a harness without a home yet is installed. */
+  /**
+   * The caller's environment: PATH, to tell whether a harness without a home yet is installed, and the folders
+   * a harness that keeps skills outside its home takes them from.
+   */
   env: NodeJS.ProcessEnv;
   /** Only this harness (a name found by the caller); named, it is installed even when not yet present. */
   harness?: Harness;
@@ -87,8 +90,8 @@ export function skillStatus(request: SkillRequest): SkillLocation[] {
 }
 
 function locate(h: Harness, request: SkillRequest): SkillLocation {
-  const home = homeOf(request.homes, h);
-  const skills = join(home, h.integrations.agent!.skillsFolder);
+  const agent = h.integrations.agent!;
+  const skills = join(agent.skillsBase?.(request.env) ?? homeOf(request.homes, h), agent.skillsFolder);
   const path = join(skills, SKILL_NAME);
   // The folder its skills folder sits in: a harness whose home is the user's own (its store a dot-folder in it)
   // has run here only when that dot-folder exists.

@@ -13,6 +13,7 @@ import { withOperationLock } from "../store/operation-lock.ts";
 import { applyRetention, type PrunePlan } from "../store/prune.ts";
 import { carryOutUndo, planUndo, type UndoPlan, undoRefusal } from "../store/undo.ts";
 import { recoverIfInterrupted } from "./recover.ts";
+import type { Registry } from "../harnesses/registry.ts";
 
 const MIN_PREFIX = 6;
 
@@ -35,6 +36,11 @@ export interface UndoRequest {
   recovered?: boolean;
   /** Where the undo's long steps report, and a wait for a lock is said (default: nowhere). */
   feedback?: Feedback;
+  /**
+   * Why a database the undo writes may not be written now (its harness's sole writer runs: see
+   * StoreAccess.soleWriter), by the harness the handoff went to; absent, nothing is asked.
+   */
+  soleWriter?: (harness: string, database: string) => Promise<string | undefined>;
 }
 
 export interface UndoOutcome {
@@ -101,7 +107,10 @@ async function undoEntry(entry: LedgerEntry, request: UndoRequest, dryRun: boole
   const plan = await planUndo(entry);
   const force = request.force ?? false;
   const now = request.now ?? new Date();
-  const refusal = undoRefusal(plan, force);
+  // A program that must be its store's one writer is running: no --force passes it by.
+  const owner = await ownerRefusal(plan, request);
+  if (owner && !dryRun) throw new RefusedError(owner);
+  const refusal = owner ?? undoRefusal(plan, force);
   const { backups, warnings } = dryRun
     ? { backups: [], warnings: [] }
     : await holdingSignals(() => carryOutUndo(plan, force, now, bridgeHome, request.feedback));
@@ -118,4 +127,23 @@ async function undoEntry(entry: LedgerEntry, request: UndoRequest, dryRun: boole
     ...(pruned ? { pruned } : {}),
     warnings,
   };
+}
+
+/** UndoRequest.soleWriter asked of the registered harnesses, each with the environment the command runs in. */
+export function soleWritersOf(
+  registry: Registry,
+  env: NodeJS.ProcessEnv,
+): (harness: string, database: string) => Promise<string | undefined> {
+  return async (harness, database) =>
+    await registry.harnesses.find((h) => h.name === harness)?.store.soleWriter(database, env);
+}
+
+/** The first database the undo would write whose harness's sole writer is running, as that harness says it. */
+async function ownerRefusal(plan: UndoPlan, request: UndoRequest): Promise<string | undefined> {
+  if (!request.soleWriter) return undefined;
+  for (const database of new Set(plan.rows.map((row) => row.database))) {
+    const refusal = await request.soleWriter(plan.entry.target.harness, database);
+    if (refusal) return refusal;
+  }
+  return undefined;
 }

@@ -42,10 +42,40 @@ export function withinPosture(candidate: Posture, limit: Posture): boolean {
     (!candidate.autoEdits || !!limit.autoEdits || limit.approval === "never");
 }
 
+/**
+ * How far a posture travels into another harness: `narrow` (the default) no further than the target allows
+ * when told nothing (its own default), `keep` as the source had it, however much more that lets the agent do
+ * unasked there (`--permissions keep`).
+ */
+export type PermissionsChoice = "narrow" | "keep";
+
+export const PERMISSIONS_CHOICES: readonly PermissionsChoice[] = ["narrow", "keep"];
+
+/**
+ * The widest posture within both `a` and `b`: asking as often as the more careful, changing no more than the
+ * more limited, accepting edits unasked only where both would.
+ */
+export function narrowest(a: Posture, b: Posture): Posture {
+  const approval = APPROVAL_WIDTH[a.approval] <= APPROVAL_WIDTH[b.approval] ? a.approval : b.approval;
+  const sandbox = SANDBOX_WIDTH[a.sandbox] <= SANDBOX_WIDTH[b.sandbox] ? a.sandbox : b.sandbox;
+  const edits = (p: Posture) => !!p.autoEdits || p.approval === "never";
+  return {
+    approval,
+    sandbox,
+    ...(edits(a) && edits(b) && (a.autoEdits || b.autoEdits) ? { autoEdits: true } : {}),
+  };
+}
+
 /** How a harness states permissions in its own words (its descriptor's posture mapping). */
 export interface PostureMapping {
   /** What its words are called in a report ("Claude Code permission mode"). */
   describe: string;
+  /**
+   * What it allows when a session or its command says nothing: its own default mode (Claude Code's `default`,
+   * Codex's `on-request` in a `workspace-write` sandbox, Gemini CLI's `default`). A posture carried in is
+   * narrowed to it unless the user asks to keep the source's (PermissionsChoice).
+   */
+  own: Posture;
   /** The posture its own words mean, or undefined when they have no equivalent. */
   toPosture(words: string): Posture | undefined;
   /** Its own words for a posture (the original words on a hop back to the harness they were stated in). */
@@ -64,6 +94,33 @@ export interface PostureCarry {
   posture: Posture;
   source: PostureSide;
   target: PostureSide;
+  /** The source's posture by meaning, when `posture` was narrowed to the target's own default (not kept). */
+  narrowedFrom?: Posture;
+  /** `--permissions keep` let it allow more than the target's own default. */
+  widened?: boolean;
+}
+
+/**
+ * The posture a foreign target receives: the source's, narrowed to what the target allows by default unless
+ * `choice` is `keep`. On a hop back, the earlier words the source's would be restored to (`native`) are what is
+ * measured: restoring them must not widen silently either. A posture the target writes in the same words
+ * narrowed or not (Gemini CLI's modes, chosen never wider) is left as it is.
+ */
+export function carryPosture(
+  stated: Posture,
+  target: PostureMapping | undefined,
+  choice: PermissionsChoice,
+): Pick<PostureCarry, "posture" | "narrowedFrom" | "widened"> {
+  if (!target) return { posture: stated };
+  const meant = stated.native ? target.toPosture(stated.native.words) ?? stated : stated;
+  if (withinPosture(meant, target.own)) return { posture: stated };
+  const narrowed = narrowest(meant, target.own);
+  if (target.words(narrowed) === target.words(stated)) return { posture: stated };
+  if (choice === "keep") return { posture: stated, widened: true };
+  return {
+    posture: narrowed,
+    narrowedFrom: { ...meant, ...(stated.native ? { native: stated.native } : {}) },
+  };
 }
 
 const describe = (p: Posture) =>
@@ -104,6 +161,19 @@ export function postureEntries(
     );
   }
   const written = mapping.words(posture);
+  if (carry.narrowedFrom) {
+    const from = carry.narrowedFrom;
+    const back = mapping.toPosture(written);
+    const earlier = from.native ? `, the earlier hop's "${from.native.words}"` : "";
+    return entry(
+      "permission-posture-narrowed",
+      "warning",
+      `${source.posture?.describe ?? source.title} "${words}"${earlier} (${describe(from)}) written as ` +
+        `${mapping.describe} "${written}"${
+          back ? ` (${describe(back)})` : ""
+        }: no wider than ${target} allows when told nothing; --permissions keep carries the source's as it was`,
+    );
+  }
   if (posture.native?.harness === target) {
     return entry(
       "permission-posture-restored",
@@ -130,11 +200,13 @@ export function postureEntries(
       }${way}: ${target} has no exact equivalent`,
     );
   }
-  if (posture.approval === "never" && posture.sandbox === "full-access") {
+  if (carry.widened) {
     return entry(
-      "permission-posture-translated",
+      "permission-posture-widened",
       "warning",
-      `${stated}: the agent acts without asking and without a sandbox, as it did in ${source.name}`,
+      `${stated}: --permissions keep: ${target} lets the agent do more unasked than its own default (${
+        describe(mapping.own)
+      }), as it did in ${source.name}`,
     );
   }
   return entry("permission-posture-translated", "info", stated);

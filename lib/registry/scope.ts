@@ -1,7 +1,8 @@
 /**
  * A registry scope as LazyBridge computes it (`Path(scope).resolve().as_posix()`, Python's non-strict
  * realpath): symlinks resolved as far as the path exists, the rest appended, `..` applied to what is resolved
- * so far, relative paths taken from `cwd`, no trailing slash, `~` a plain name; lower-cased on Windows. Both
+ * so far, relative paths taken from `cwd`, no trailing slash, `~` a plain name; on Windows backslashes are
+ * slashes, a drive letter starts a full path, and the whole is lower-cased (`C:\Work\` is `c:/work`). Both
  * tools must agree on it to the byte, or the same folder would be two scopes.
  */
 import { lstatSync, readlinkSync } from "node:fs";
@@ -10,17 +11,27 @@ import process from "node:process";
 import { InputError } from "../errors.ts";
 import { pyBlank } from "./python-json.ts";
 
-export function normalizeScope(scope: string, cwd: string = process.cwd()): string {
+export function normalizeScope(
+  scope: string,
+  cwd: string = process.cwd(),
+  platform: string = process.platform,
+): string {
   if (pyBlank(scope)) throw new InputError("scope must be a non-empty string (normally the engine's cwd)");
   if (scope.includes("\0")) throw new InputError("a scope cannot contain a NUL character");
+  const windows = platform === "win32";
+  // On Windows Python's as_posix() turns every backslash into a slash, and a drive letter starts a full path.
+  const [text, base] = windows ? [scope.replaceAll("\\", "/"), cwd.replaceAll("\\", "/")] : [scope, cwd];
+  const absolute = posix.isAbsolute(text) || (windows && /^[A-Za-z]:(?:\/|$)/.test(text));
   const seen = new Map<string, string | undefined>();
   // Python resolves a relative path from its working folder, which getcwd reports already resolved.
-  const [path, resolved] = joinRealpath("", posix.isAbsolute(scope) ? scope : `${cwd}/${scope}`, seen);
+  const [path, resolved] = joinRealpath("", absolute ? text : `${base}/${text}`, seen);
   if (!resolved) throw new InputError(`symlink loop in scope ${JSON.stringify(scope)}`);
-  const absolute = posix.normalize(path);
+  const normal = posix.normalize(path);
   // Trailing slashes, each run of slashes tried once (the look-behind), not from each of its slashes.
-  const trimmed = absolute.length > 1 ? absolute.replace(/(?<!\/)\/+$/, "") : absolute;
-  return process.platform === "win32" ? trimmed.toLowerCase() : trimmed;
+  const trimmed = normal.length > 1 ? normal.replace(/(?<!\/)\/+$/, "") : normal;
+  if (!windows) return trimmed;
+  // A drive's root keeps its slash (`c:/`), as Python writes it.
+  return (/^[A-Za-z]:$/.test(trimmed) ? `${trimmed}/` : trimmed).toLowerCase();
 }
 
 /** posixpath._joinrealpath: `[path, true]`, or `[path, false]` when a symlink loop stopped it. */

@@ -1,13 +1,12 @@
 /**
- * Takes one handoff back: deletes the rows it inserted (after an online backup of each database, in one
- * transaction per database), restores files it replaced, and removes files it created. A file of either kind
+ * Takes one handoff back: deletes the rows it inserted (in one transaction per database, rows added to since
+ * the handoff saved first, then the space they took given back), restores files it replaced, and removes files it created. A file of either kind
  * changed since (the target harness appended to it) is left as it is unless forced, and then saved first. Like a
  * handoff, an undo writes its intent first (lib/store/intent.ts), so a kill during it is finished or rolled
  * back by recovery (lib/store/recover.ts) and the ledger never says undone what is not, or pending what is gone.
  */
 import type { Feedback } from "../io/progress.ts";
 import { existsSync, rmSync, unlinkSync } from "node:fs";
-import { basename } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import { fileFailure, fileSystemReason, RefusedError } from "../errors.ts";
 import { LinkRefusedError } from "../io/links.ts";
@@ -32,14 +31,9 @@ import {
   type UndoIntent,
   writeIntent,
 } from "./intent.ts";
-import {
-  immediateTransaction,
-  onlineBackup,
-  openForWrite,
-  openReadOnly,
-  quoteIdent,
-  tableColumns,
-} from "./sqlite.ts";
+import { backupRows } from "./row-backup.ts";
+import { reclaimSpace } from "./reclaim.ts";
+import { immediateTransaction, openForWrite, openReadOnly, quoteIdent, tableColumns } from "./sqlite.ts";
 
 export interface UndoPlan {
   entry: LedgerEntry;
@@ -114,7 +108,7 @@ export function undoIntentFor(plan: UndoPlan, force: boolean, now: Date, bridgeH
       ...rows,
       before: existsSync(rows.database) ? rowsFingerprint(rows) : null,
     })),
-    // Rows changed since the handoff are saved by the database's backup; changed files are copied one by one.
+    // Rows changed since the handoff are saved by a rows backup (applyUndo); changed files are copied one by one.
     changed: force ? plan.changed.filter((path) => existsSync(path)) : [],
     backupFolder: backupDir(`undo-${plan.entry.op}`, now, bridgeHome),
   };
@@ -177,14 +171,18 @@ export function undoCommitted(intent: UndoIntent, bridgeHome: string): boolean {
     [...intent.remove, ...intent.restore].some((file) => !sameStamp(fileStamp(file.path), file.before));
 }
 
+/** Rows a harness added to or took from since the handoff: their count is not the one the handoff left. */
+const addedToSince = (rows: KeyedRows): boolean =>
+  rows.count !== undefined && existsSync(rows.database) && matchingRows(rows) !== rows.count;
+
 const rowsChanged = (rows: IntentRows): boolean =>
   existsSync(rows.database) && rowsFingerprint(rows) !== rows.before;
 
 /**
  * The undo's steps: the rows of each database deleted (and rows the handoff replaced put back) in one
- * transaction after an online backup, changed files saved, the handoff's files removed, and replaced files put
+ * transaction, after a rows backup when they changed since the handoff, changed files saved, the handoff's files removed, and replaced files put
  * back whole; then noteUndone tells the ledger. A normal undo and recovery `finishing` an interrupted one go
- * through here alike; finishing skips a database whose rows that run already changed (its backup there holds them as they were).
+ * through here alike; finishing skips a database whose rows that run already changed (its one transaction did it all).
  * `commit` is called once the first change is made.
  */
 export async function applyUndo(
@@ -204,15 +202,18 @@ export async function applyUndo(
   };
   for (const [database, rows] of groupBy(intent.rows, (r) => r.database)) {
     // Only when finishing: in a run of its own, rows a harness touched since the intent still go.
-    if (finishing && rows.some(rowsChanged)) {
-      committing();
-      continue;
-    }
+    const deleted = finishing && rows.some(rowsChanged);
+    // Rows the harness added to since the handoff (a forced undo) are saved first; the handoff's own rows are
+    // what its source still holds, and a copy of them would cost as much as the session (lib/store/row-backup.ts).
+    if (!deleted && rows.some(addedToSince)) backups.push(await backupRows(database, saved, rows, feedback));
     const db = openForWrite(database);
     try {
-      backups.push(await onlineBackup(db, saved, basename(database), feedback));
-      await deleteRows(db, rows, feedback);
+      if (!deleted) await deleteRows(db, rows, feedback);
       committing();
+      // The deleted rows' pages and full-text entries given back, as Hermes does after its own deletes (the run
+      // a kill cut short may have deleted them without).
+      const note = reclaimSpace(db);
+      if (note) feedback?.notice?.(note);
     } finally {
       db.close();
     }

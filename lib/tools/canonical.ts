@@ -9,6 +9,12 @@ export interface Edit {
   replaceAll?: boolean;
 }
 
+/** One file's part of a patch: created, deleted, or changed (its edits, and where it moves, if it does). */
+export type FileChange =
+  | { op: "add"; path: string; content: string }
+  | { op: "delete"; path: string }
+  | { op: "update"; path: string; edits: Edit[]; moveTo?: string };
+
 export interface PlanItem {
   text: string;
   status: "pending" | "in_progress" | "completed";
@@ -19,6 +25,8 @@ export type CanonicalCall =
   | { kind: "read"; path: string; offset?: number; limit?: number }
   | { kind: "write"; path: string; content: string }
   | { kind: "edit"; path: string; edits: Edit[] }
+  /** Anything a patch does that is not one write or one file's edits: several files, deletes, moves. */
+  | { kind: "patch"; files: FileChange[] }
   | { kind: "search"; pattern: string; path?: string; glob?: string }
   | { kind: "list"; pattern: string; path?: string }
   | { kind: "web_fetch"; url: string; prompt?: string }
@@ -33,6 +41,11 @@ export interface HarnessCall {
 }
 
 export interface ToolVocabulary {
+  /**
+   * The harness takes some calls' input as text (Codex's freeform apply_patch). Every other harness's calls
+   * take a JSON object, so a call passing through to one under a foreign name gets its text as `{ input }`.
+   */
+  textInput?: true;
   toCanonical(call: HarnessCall): CanonicalCall | undefined;
   /** Undefined when this harness has no tool for the kind; the call then passes through by name. */
   fromCanonical(call: CanonicalCall): HarnessCall | undefined;

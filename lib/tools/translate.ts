@@ -4,7 +4,7 @@
  * it exactly instead of translating twice. Calls with no equivalent pass through under their own name.
  */
 import type { Block, Message } from "../ir/schema.ts";
-import type { ToolVocabulary } from "./canonical.ts";
+import { isObject, type ToolVocabulary } from "./canonical.ts";
 
 /** A harness as translation sees it: its name and its vocabulary (the descriptor's `tools`). */
 export interface ToolSide {
@@ -40,7 +40,13 @@ export function toolTranslator(
     const mapped = canonical && to.tools.fromCanonical(canonical);
     if (!mapped) {
       stats.passedThrough.push(block.name);
-      return block;
+      if (to.tools.textInput || isObject(block.input)) return block;
+      // Codex's own key for a freeform call's text; the hop back restores the call as it was.
+      return {
+        ...block,
+        input: { input: block.input },
+        native: block.native ?? { harness: source, name: block.name, input: block.input },
+      };
     }
     stats.translated++;
     return {

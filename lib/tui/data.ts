@@ -24,12 +24,13 @@ import {
   type Registry,
   type Session,
   type SessionSummary,
+  soleWritersOf,
   undo,
   undoable,
   type UndoOutcome,
 } from "../mod.ts";
 import { heldOpen } from "../io/held-open.ts";
-import type { Feedback, ReadLimits } from "../mod.ts";
+import type { Feedback, PermissionsChoice, ReadLimits } from "../mod.ts";
 import type { Row } from "./row.ts";
 import { type Ends, keptEnds } from "./search.ts";
 
@@ -217,6 +218,8 @@ export interface HandoffChoices {
   sessionId?: string;
   stubOpenCalls: boolean;
   handshake: boolean;
+  /** How far the source's permission posture travels (the CLI's --permissions; default narrow). */
+  permissions?: PermissionsChoice;
 }
 
 /** The session by its reference (read again for each plan and for the handoff, as the CLI would). */
@@ -237,6 +240,7 @@ function request(context: TuiContext, row: Row, choices: HandoffChoices): Omit<H
     ...(choices.sessionId ? { sessionId: choices.sessionId } : {}),
     stubOpenCalls: choices.stubOpenCalls,
     handshake: choices.handshake,
+    ...(choices.permissions ? { permissions: choices.permissions } : {}),
   };
 }
 
@@ -259,18 +263,26 @@ export async function carryOutHandoff(
   return done;
 }
 
+const ownersOf = (context: TuiContext) => soleWritersOf(context.registry, context.env);
+
 /** Past handoffs that can still be undone, newest first. */
 export function ledger(context: TuiContext): LedgerEntry[] {
   return undoable(context.bridgeHome).reverse();
 }
 
 export function planUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
-  return undo({ bridgeHome: context.bridgeHome, op, dryRun: true, force });
+  return undo({ bridgeHome: context.bridgeHome, op, dryRun: true, force, soleWriter: ownersOf(context) });
 }
 
 export async function carryOutUndo(context: TuiContext, op: string, force: boolean): Promise<UndoOutcome> {
   const { bridgeHome, feedback } = context;
-  const done = await undo({ bridgeHome, op, force, ...(feedback ? { feedback } : {}) });
+  const done = await undo({
+    bridgeHome,
+    op,
+    force,
+    soleWriter: ownersOf(context),
+    ...(feedback ? { feedback } : {}),
+  });
   warnAll(context, done.warnings);
   auditUndo(context.bridgeHome, done, "tui", warnOf(context));
   return done;

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { useEffect, useRef, useState } from "react";
 import { Box } from "ink";
 import { Text } from "./colors.tsx";
-import type { HandoffOutcome } from "../mod.ts";
+import type { HandoffOutcome, PermissionsChoice } from "../mod.ts";
 import { type Detail, type HandoffChoices, planHandoff, type TuiContext } from "./data.ts";
 import type { Row } from "./row.ts";
 import { clip, field } from "./text.ts";
@@ -35,13 +35,28 @@ export interface HandoffFormProps {
   onHelp(keys: KeyHelp[]): void;
 }
 
-type FieldName = "cwd" | "title" | "model" | "sessionId" | "stubOpenCalls" | "handshake" | "plan";
+type FieldName =
+  | "cwd"
+  | "title"
+  | "model"
+  | "sessionId"
+  | "permissions"
+  | "stubOpenCalls"
+  | "handshake"
+  | "plan";
+
+/** What each permissions choice means, as the form shows it. */
+const PERMISSIONS: Record<PermissionsChoice, string> = {
+  narrow: "no wider than the target's default",
+  keep: "the source's, even where the target would ask (Space)",
+};
 
 const LABELS: Record<FieldName, string> = {
   cwd: "Directory",
   title: "Title",
   model: "Model",
   sessionId: "Session id",
+  permissions: "Permissions",
   stubOpenCalls: "Stub open calls",
   handshake: "Resume handshake",
   plan: "[ Show plan ]",
@@ -96,6 +111,7 @@ export function HandoffForm(props: HandoffFormProps) {
     "title",
     "model",
     "sessionId",
+    "permissions",
     ...(openCalls ? ["stubOpenCalls" as const] : []),
     "handshake",
     "plan",
@@ -110,6 +126,7 @@ export function HandoffForm(props: HandoffFormProps) {
       cwd: probe.outcome.target.cwd,
       stubOpenCalls: true,
       handshake: true,
+      permissions: "narrow",
     });
     // Focus lands on the screen's action: the defaults are valid, so Enter shows the plan.
     setCursor(fields.length - 1);
@@ -155,9 +172,14 @@ export function HandoffForm(props: HandoffFormProps) {
     } else if (choices) {
       const name = fields[cursor]!;
       if (name === "plan" && key.return) props.onPlan(choices);
-      else if ((name === "stubOpenCalls" || name === "handshake") && (key.return || input === " ")) {
+      else if (name === "permissions" && (key.return || input === " ")) {
+        setChoices({ ...choices, permissions: choices.permissions === "keep" ? "narrow" : "keep" });
+      } else if ((name === "stubOpenCalls" || name === "handshake") && (key.return || input === " ")) {
         setChoices({ ...choices, [name]: !choices[name] });
-      } else if (key.return && name !== "plan" && name !== "stubOpenCalls" && name !== "handshake") {
+      } else if (
+        key.return && name !== "plan" && name !== "permissions" && name !== "stubOpenCalls" &&
+        name !== "handshake"
+      ) {
         setDraft(choices[name] ?? "");
         setEditing(name);
       }
@@ -210,6 +232,8 @@ export function HandoffForm(props: HandoffFormProps) {
           {fields.map((name, i) => {
             const value = name === "plan"
               ? ""
+              : name === "permissions"
+              ? PERMISSIONS[choices.permissions ?? "narrow"]
               : name === "stubOpenCalls" || name === "handshake"
               ? choices[name] ? "yes" : "no"
               : editing === name

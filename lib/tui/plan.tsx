@@ -60,7 +60,7 @@ export function planLines(
       b.paths.length
         ? b.paths.join(", ")
         : b.databases.length
-        ? `an online copy of ${b.databases.join(", ")} is taken before writing`
+        ? `what the handoff replaces in ${b.databases.join(", ")} is copied before writing`
         : "none needed: only new files are written, nothing existing is replaced"
     }`,
   );

@@ -51,10 +51,14 @@ export interface StartedCli {
   result: Promise<CliResult>;
 }
 
-/** Starts the CLI as `cli` does, without waiting for it: for runs that must overlap (contention). */
-export function startCli(args: string[], env: Record<string, string> = {}): StartedCli {
+/** Starts the CLI as `cli` does (in `cwd`), without waiting for it: for runs that must overlap (contention). */
+export function startCli(args: string[], env: Record<string, string> = {}, cwd?: string): StartedCli {
   const [bin, ...pre] = scriptArgv(MAIN);
-  const child = spawn(bin!, [...pre, ...args], { env: cliEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(bin!, [...pre, ...args], {
+    env: cliEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(cwd ? { cwd } : {}),
+  });
   const output = { stdout: "", stderr: "" };
   const waiters: { pattern: RegExp; resolve: (seen: boolean) => void }[] = [];
   let exited = false;

@@ -13,6 +13,7 @@
 //   function_call_output / custom_tool_call_output  -> message "Tool said: <output>"
 //   user "TOOL: <cmd>"    -> reasoning (summary + encrypted_content) + function_call of the offered shell tool
 //   user "PATCH: <file>"  -> custom_tool_call apply_patch adding <file> (function_call if apply_patch is a function)
+//   user "PATCH-HUNKS: <file>" -> the same, updating <file> in two hunks (`alpha` to `ALPHA`, `omega` to `OMEGA`)
 //   user "SEARCH: <q>"    -> web_search_call + message
 //   anything else         -> message "ASSISTANT-REPLY: turn <n> noted, checksum <hex>."
 // A compaction request (its instructions or last input ask for a summary/handoff) gets "COMPACT-SUMMARY: ...".
@@ -235,11 +236,12 @@ export const defaultScript: Script = (body) => {
       call_id: callId,
     }];
   }
-  const patch = /^PATCH:\s*(\S+)?/.exec(user);
+  const patch = /^PATCH(-HUNKS)?:\s*(\S+)?/.exec(user);
   if (patch) {
-    const file = patch[1] ?? "patched.txt";
-    const input =
-      `*** Begin Patch\n*** Add File: ${file}\n+patched line one\n+patched line two\n*** End Patch\n`;
+    const file = patch[2] ?? "patched.txt";
+    const input = patch[1]
+      ? `*** Begin Patch\n*** Update File: ${file}\n@@\n-alpha\n+ALPHA\n@@\n middle\n-omega\n+OMEGA\n*** End Patch\n`
+      : `*** Begin Patch\n*** Add File: ${file}\n+patched line one\n+patched line two\n*** End Patch\n`;
     const callId = `call_${hex(`${seedBase}:patch`, 24)}`;
     const tool = applyPatchTool(body);
     if (tool && tool.type === "function") {

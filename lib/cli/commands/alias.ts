@@ -19,7 +19,7 @@ const ACTIONS = ["list", "bind", "rename", "forget", "resolve"] as const;
 
 export const alias: Command = {
   usage: "session-bridge alias (list | bind NAME <session> | rename OLD NEW | forget NAME | resolve NAME) " +
-    "[--kind K] [--scope DIR] [--all] [--json]",
+    "[--kind K] [--scope DIR] [--model M] [--effort E] [--all] [--json]",
   help: (registry) =>
     `  list               the names in this folder's scope (--all: every scope)
   bind NAME <session>  name a conversation (<session> in any form; with --kind, a native id taken as is)
@@ -30,6 +30,8 @@ export const alias: Command = {
   --scope DIR        the folder whose names these are (default: the current folder)
   --all              list: every scope
   --from H           bind: look for <session> in this harness only
+  --model M          bind: the model the conversation runs on, recorded with the name (as LazyBridge does)
+  --effort E         bind: its reasoning effort, recorded likewise
 The registry is LazyBridge's ($LAZYBRIDGE_SESSIONS_FILE, else ~/.lazybridge/sessions.json), shared byte for
 byte; @NAME names the conversation as a <session> in every command.`,
   arguments: ["action", "[name]", "[second]"],
@@ -38,6 +40,8 @@ byte; @NAME names the conversation as a <session> in every command.`,
     scope: { type: "string" },
     all: { type: "boolean" },
     from: { type: "string" },
+    model: { type: "string" },
+    effort: { type: "string" },
   },
   async run(parsed, context) {
     const { out, printJson } = context.output;
@@ -67,10 +71,15 @@ byte; @NAME names the conversation as a <session> in every command.`,
         const [nativeId, bindKind] = kind
           ? [second!, kind]
           : await sessionOf(second!, parsed.values, context);
-        await registry.bind(bindKind, scope, name!, nativeId);
-        audit(context, "alias_bind", { kind: bindKind, name, scope, native_id: nativeId });
+        // As LazyBridge's bind: model and effort are overwritten, null when not given.
+        const metadata = {
+          model: str(parsed.values, "model") ?? null,
+          effort: str(parsed.values, "effort") ?? null,
+        };
+        await registry.bind(bindKind, scope, name!, nativeId, metadata);
+        audit(context, "alias_bind", { kind: bindKind, name, scope, native_id: nativeId, ...metadata });
         return report(context, `@${name} names ${bindKind} ${nativeId} in ${scope}`, {
-          bound: [{ kind: bindKind, name, scope, native_id: nativeId }],
+          bound: [{ kind: bindKind, name, scope, native_id: nativeId, ...metadata }],
         });
       }
       case "rename": {

@@ -1,5 +1,14 @@
 import type { Command } from "../command.ts";
-import { CONVERSION_OPTIONS, flag, harnessFlag, outputFlag, positionals, STDOUT, str } from "../args.ts";
+import {
+  CONVERSION_OPTIONS,
+  flag,
+  harnessFlag,
+  outputFlag,
+  permissionsFlag,
+  positionals,
+  STDOUT,
+  str,
+} from "../args.ts";
 import { storesOf } from "../load.ts";
 import { convert as runConvert } from "../../pipeline/convert.ts";
 import { formatReport } from "../../report/report.ts";
@@ -9,7 +18,7 @@ import { redactedLine } from "../redacted.ts";
 
 export const convert: Command = {
   usage:
-    "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--redact] [--json]",
+    "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--permissions narrow|keep] [--redact] [--json]",
   help: `  --to H             target harness
   -o, --output FILE  write here (default, or -: stdout; --json needs a FILE)
   --cwd DIR          working directory the rendered session records (default: the source's)
@@ -19,6 +28,9 @@ export const convert: Command = {
   --stub-open-calls  give each interrupted tool call a result saying it was interrupted (the default:
                      every target otherwise hides or invents it on resume)
   --no-stub-open-calls  leave interrupted tool calls without a result
+  --permissions P    narrow (the default): the source's permission posture goes into another harness no
+                     further than that harness allows when told nothing; keep: as the source had it, even
+                     where that lets the agent do more unasked (the report says so first)
   --redact           replace every secret with a <redacted:KIND> marker (the count goes to stderr)
   --from H           look for <session> in this harness only`,
   arguments: ["session"],
@@ -50,6 +62,7 @@ export const convert: Command = {
       ...(model ? { model } : {}),
       handshake: !flag(values, "no-handshake"),
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
+      permissions: permissionsFlag(values),
       redact: flag(values, "redact"),
       ...storesOf(context),
     });

@@ -1,7 +1,7 @@
-import type { Command, Env } from "../command.ts";
+import type { Command } from "../command.ts";
 import { flag, positionals, str } from "../args.ts";
 import { loadSession } from "../load.ts";
-import { InputError, messageOf, RefusedError } from "../../errors.ts";
+import { otelOption } from "../otel-option.ts";
 import { replaySession } from "../../observe/replay.ts";
 import {
   consoleExporter,
@@ -43,16 +43,8 @@ calls, results and errors. Secrets are redacted.`,
     const exporters: Exporter[] = [];
     if (jsonl) exporters.push(jsonlExporter(jsonl));
     let replayedAt: number | undefined;
-    const otel = await otelFrom(str(values, "otel"), context.env, () => replayedAt);
-    // Spans that never reach the collector fail this command (exit 1, said once), so the bus is handed a close
-    // that keeps the failure for the command instead of warning about it.
-    let otelFailure: unknown;
-    if (otel) {
-      exporters.push({
-        ...otel,
-        close: () => otel.close().catch((error: unknown) => void (otelFailure = error)),
-      });
-    }
+    const otel = await otelOption(str(values, "otel"), context.env, () => replayedAt);
+    if (otel.exporter) exporters.push(otel.exporter);
     if (context.json) exporters.push({ name: "json", export: (e) => void exported.push(e) });
     else if (flag(values, "console") || (!db && !jsonl && !str(values, "otel"))) {
       exporters.push(consoleExporter(out));
@@ -68,21 +60,7 @@ calls, results and errors. Secrets are redacted.`,
       // Spans leave in batches: closing waits until the collector has them.
       await bus.close();
     }
-    if (otelFailure !== undefined) {
-      throw new RefusedError(messageOf(otelFailure));
-    }
+    otel.check();
     return 0;
   },
 };
-
-/**
- * The SDK loads only when spans are asked for: by --otel, or by the standard endpoint variables (the usual opt-in
- * of OpenTelemetry tooling; console output stays the default then, as no output was named on the command line).
- */
-async function otelFrom(url: string | undefined, env: Env, timeOf: () => number | undefined) {
-  const fromEnv = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (!url && !fromEnv) return undefined;
-  if (url && !URL.canParse(url)) throw new InputError(`--otel: not a URL: ${url}`);
-  const { otelExporter } = await import("../../observe/otel.ts");
-  return otelExporter({ ...(url ? { url } : {}), timeOf });
-}

@@ -1,5 +1,5 @@
 import type { Command } from "../command.ts";
-import { CONVERSION_OPTIONS, flag, harnessFlag, positionals, str } from "../args.ts";
+import { CONVERSION_OPTIONS, flag, harnessFlag, permissionsFlag, positionals, str } from "../args.ts";
 import { storesOf } from "../load.ts";
 import { handoff as runHandoff, type HandoffBackup } from "../../pipeline/handoff.ts";
 import { formatReport } from "../../report/report.ts";
@@ -12,7 +12,7 @@ import { handoffCommandLine } from "../replay.ts";
 
 export const handoff: Command = {
   usage:
-    "session-bridge handoff <session> --to H [--alias NAME] [--cwd DIR] [--title T] [--model M] [--session-id ID] [--dry-run] [--force] [--no-backup] [--json]",
+    "session-bridge handoff <session> --to H [--alias NAME] [--cwd DIR] [--title T] [--model M] [--session-id ID] [--permissions narrow|keep] [--dry-run] [--force] [--no-backup] [--json]",
   help: `  --to H             target harness
   --cwd DIR          directory to resume from (default: the source session's)
   --title T          title in the target (default: the source's, else its first user message)
@@ -26,6 +26,9 @@ export const handoff: Command = {
   --stub-open-calls  give each interrupted tool call a result saying it was interrupted (the default:
                      every target otherwise hides or invents it on resume)
   --no-stub-open-calls  leave interrupted tool calls without a result
+  --permissions P    narrow (the default): the source's permission posture goes into another harness no
+                     further than that harness allows when told nothing; keep: as the source had it, even
+                     where that lets the agent do more unasked (the report says so first)
   --from H           look for <session> in this harness only
   --alias NAME       name the new conversation NAME in the resume folder (LazyBridge's registry); without
                      it, names the source has there follow it (the source keeps them)`,
@@ -63,6 +66,7 @@ export const handoff: Command = {
       backup: !flag(values, "no-backup"),
       handshake: !flag(values, "no-handshake"),
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
+      permissions: permissionsFlag(values),
       ...storesOf(context),
     });
     for (const w of [...done.warnings, ...(done.aliases?.warnings ?? [])]) {
@@ -118,5 +122,7 @@ function backupSummary(backup: HandoffBackup, dryRun: boolean): string {
     return "none needed (new files only; existing ones are never replaced without --force)";
   }
   if (!backup.planned) return "skipped (--no-backup)";
-  return dryRun ? `online backup of ${backup.databases.join(", ")} before writing` : "none";
+  return dryRun
+    ? `what the handoff replaces in ${backup.databases.join(", ")}, copied before writing`
+    : "none";
 }

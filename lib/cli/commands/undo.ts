@@ -1,6 +1,6 @@
 import type { Command } from "../command.ts";
 import { flag } from "../args.ts";
-import { undo as runUndo, undoable, type UndoOutcome } from "../../pipeline/undo.ts";
+import { soleWritersOf, undo as runUndo, undoable, type UndoOutcome } from "../../pipeline/undo.ts";
 import type { LedgerEntry } from "../../store/ledger.ts";
 import { EXIT_REFUSED, InputError, RefusedError } from "../../errors.ts";
 import { localMinute, type Output } from "../output.ts";
@@ -25,7 +25,7 @@ export const undo: Command = {
     "dry-run": { type: "boolean" },
     force: { type: "boolean" },
   },
-  async run(parsed, { json, now, bridgeHome, terminal, recovered, feedback, output }) {
+  async run(parsed, { json, now, bridgeHome, terminal, recovered, feedback, output, registry, env }) {
     const { err, out, printJson } = output;
     if (flag(parsed.values, "list")) {
       const pending = undoable(bridgeHome);
@@ -64,6 +64,7 @@ export const undo: Command = {
       bridgeHome,
       recovered,
       feedback,
+      soleWriter: soleWritersOf(registry, env),
     });
     auditUndo(bridgeHome, done, "cli", err);
     return json ? printOutcome(done, output) : showOutcome(done, output);

@@ -12,8 +12,8 @@ export type ClaudeAssistantContentBlock =
 export interface ClaudeAssistantRecord {
   parentUuid: string | null;
   isSidechain: boolean;
-  userType: string;
-  cwd: string;
+  userType?: string;
+  cwd?: string;
   sessionId: string;
   version: string;
   gitBranch?: string;
@@ -25,11 +25,11 @@ export interface ClaudeAssistantRecord {
 }
 export interface ClaudeAssistantMessage {
   id: string;
-  type: "message";
-  role: "assistant";
+  type?: "message";
+  role?: "assistant";
   model: string;
   content: ClaudeAssistantContentBlock[];
-  stop_reason:
+  stop_reason?:
     | "end_turn"
     | "max_tokens"
     | "stop_sequence"
@@ -38,7 +38,7 @@ export interface ClaudeAssistantMessage {
     | "refusal"
     | "model_context_window_exceeded"
     | null;
-  stop_sequence: string | null;
+  stop_sequence?: string | null;
   stop_details?: {
     [k: string]: unknown;
   } | null;
@@ -58,7 +58,7 @@ export interface ClaudeAssistantThinkingBlock {
 }
 export interface ClaudeAssistantRedactedThinkingBlock {
   type: "redacted_thinking";
-  data: string;
+  data?: string;
   [k: string]: unknown;
 }
 export interface ClaudeAssistantToolUseBlock {
@@ -85,7 +85,7 @@ export interface ClaudeAssistantUsage {
 export interface ClaudeSummaryRecord {
   type: "summary";
   summary: string;
-  leafUuid: string;
+  leafUuid?: string;
 }
 
 /**
@@ -111,8 +111,8 @@ export interface ClaudeSystemRecord {
   uuid?: string;
   level?: string;
   compactMetadata?: {
-    trigger: string;
-    preTokens: number;
+    trigger?: string;
+    preTokens?: number;
     [k: string]: unknown;
   };
 }
@@ -125,7 +125,7 @@ export type ClaudeUserContentBlock = ClaudeUserTextBlock | ClaudeUserImageBlock 
 export interface ClaudeUserRecord {
   parentUuid: null | string;
   isSidechain: boolean;
-  userType: string;
+  userType?: string;
   cwd: string;
   sessionId: string;
   version: string;
@@ -157,19 +157,19 @@ export interface ClaudeUserRecord {
       };
 }
 export interface ClaudeUserMessage {
-  role: "user";
+  role?: "user";
   content: string | ClaudeUserContentBlock[];
   [k: string]: unknown;
 }
 export interface ClaudeUserTextBlock {
   type: "text";
-  text: string;
+  text?: string;
   [k: string]: unknown;
 }
 export interface ClaudeUserImageBlock {
   type: "image";
-  source: {
-    type: string;
+  source?: {
+    type?: string;
     media_type?: string;
     data?: string;
     url?: string;

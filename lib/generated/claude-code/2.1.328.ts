@@ -15,10 +15,10 @@ export interface ClaudeAiTitleRecord {
 export interface ClaudeApiRequestBlobRecord {
   type: "api-request-blob";
   sessionId: string;
-  hash: string;
-  message: {
-    role: string;
-    content:
+  hash?: string;
+  message?: {
+    role?: string;
+    content?:
       | {
           [k: string]: unknown;
         }[]
@@ -37,7 +37,7 @@ export interface ClaudeApiRequestBlobRecord {
 export interface ClaudeApiRequestShapeRecord {
   type: "api-request-shape";
   sessionId: string;
-  shapeHash: string;
+  shapeHash?: string;
   timestamp: string;
   version: string;
   shape: {
@@ -58,36 +58,36 @@ export interface ClaudeApiRequestShapeRecord {
 export interface ClaudeApiRequestRecord {
   type: "api-request";
   sessionId: string;
-  id: string;
+  id?: string;
   timestamp: string;
   version: string;
-  querySource: string;
-  shapeHash: string;
-  params: {
-    model: string;
-    betas: string[];
-    max_tokens: number;
-    thinking: {
+  querySource?: string;
+  shapeHash?: string;
+  params?: {
+    model?: string;
+    betas?: string[];
+    max_tokens?: number;
+    thinking?: {
       [k: string]: unknown;
     };
-    context_management: {
+    context_management?: {
       [k: string]: unknown;
     };
-    output_config: {
+    output_config?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
-  keep: number;
-  tail: string[];
-  cacheControl: {
-    path: (string | number)[];
-    value: {
+  keep?: number;
+  tail?: string[];
+  cacheControl?: {
+    path?: (string | number)[];
+    value?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   }[];
-  requestDigest: string;
+  requestDigest?: string;
   base?: string;
   agentId?: string;
 }
@@ -118,9 +118,9 @@ export interface ClaudeAssistantRecord {
   effort?: string;
   perTurnEffort?: string;
   madeBy?: string;
-  userType: string;
+  userType?: string;
   entrypoint?: string;
-  cwd: string;
+  cwd?: string;
   sessionId: string;
   version: string;
   gitBranch?: string;
@@ -136,11 +136,11 @@ export interface ClaudeAssistantRecord {
 }
 export interface ClaudeAssistantMessage {
   id: string;
-  type: "message";
-  role: "assistant";
+  type?: "message";
+  role?: "assistant";
   model: string;
   content: ClaudeAssistantContentBlock[];
-  stop_reason:
+  stop_reason?:
     | "end_turn"
     | "max_tokens"
     | "stop_sequence"
@@ -149,7 +149,7 @@ export interface ClaudeAssistantMessage {
     | "refusal"
     | "model_context_window_exceeded"
     | null;
-  stop_sequence: string | null;
+  stop_sequence?: string | null;
   stop_details?: {
     [k: string]: unknown;
   } | null;
@@ -169,7 +169,7 @@ export interface ClaudeAssistantThinkingBlock {
 }
 export interface ClaudeAssistantRedactedThinkingBlock {
   type: "redacted_thinking";
-  data: string;
+  data?: string;
   [k: string]: unknown;
 }
 export interface ClaudeAssistantToolUseBlock {
@@ -195,7 +195,7 @@ export interface ClaudeAssistantUsage {
  */
 export interface ClaudeAtisLatchRecord {
   type: "atis-latch";
-  atis: string;
+  atis?: string;
   sessionId: string;
 }
 
@@ -205,8 +205,8 @@ export interface ClaudeAtisLatchRecord {
 export interface ClaudeAttachmentRecord {
   parentUuid: string;
   isSidechain: boolean;
-  attachment: {
-    type: string;
+  attachment?: {
+    type?: string;
     snapshot?: {
       [k: string]: unknown;
     };
@@ -269,16 +269,16 @@ export interface ClaudeAttachmentRecord {
   uuid: string;
   timestamp: string;
   rendered?: {
-    content: string;
+    content?: string;
     [k: string]: unknown;
   }[];
   renderedRole?: string;
-  userType: string;
-  entrypoint: string;
-  cwd: string;
+  userType?: string;
+  entrypoint?: string;
+  cwd?: string;
   sessionId: string;
   version: string;
-  gitBranch: string;
+  gitBranch?: string;
   renderedBesideToolResult?: boolean;
   agentId?: string;
   session_id?: string;
@@ -291,20 +291,20 @@ export interface ClaudeAttachmentRecord {
 export interface ClaudeCostStateRecord {
   type: "cost-state";
   sessionId: string;
-  totalCostUSD: number;
-  totalAPIDuration: number;
-  totalAPIDurationWithoutRetries: number;
-  totalToolDuration: number;
-  totalLinesAdded: number;
-  totalLinesRemoved: number;
-  totalDuration: number;
-  startTime: number;
-  modelUsage: {
+  totalCostUSD?: number;
+  totalAPIDuration?: number;
+  totalAPIDurationWithoutRetries?: number;
+  totalToolDuration?: number;
+  totalLinesAdded?: number;
+  totalLinesRemoved?: number;
+  totalDuration?: number;
+  startTime?: number;
+  modelUsage?: {
     [k: string]: {
       [k: string]: unknown;
     };
   };
-  hasUnknownModelCost: boolean;
+  hasUnknownModelCost?: boolean;
 }
 
 /**
@@ -321,19 +321,19 @@ export interface ClaudeCustomTitleRecord {
  */
 export interface ClaudeFileHistorySnapshotRecord {
   type: "file-history-snapshot";
-  messageId: string;
-  snapshot: ClaudeFileHistorySnapshot;
-  isSnapshotUpdate: boolean;
+  messageId?: string;
+  snapshot?: ClaudeFileHistorySnapshot;
+  isSnapshotUpdate?: boolean;
 }
 export interface ClaudeFileHistorySnapshot {
-  messageId: string;
+  messageId?: string;
   /**
    * Keyed by file path.
    */
-  trackedFileBackups: {
+  trackedFileBackups?: {
     [k: string]: ClaudeFileBackup;
   };
-  timestamp: string;
+  timestamp?: string;
   [k: string]: unknown;
 }
 export interface ClaudeFileBackup {
@@ -351,8 +351,8 @@ export interface ClaudeFileBackup {
  */
 export interface ClaudeLastPromptRecord {
   type: "last-prompt";
-  lastPrompt: string;
-  leafUuid: string;
+  lastPrompt?: string;
+  leafUuid?: string;
   sessionId: string;
 }
 
@@ -361,7 +361,7 @@ export interface ClaudeLastPromptRecord {
  */
 export interface ClaudeModeRecord {
   type: "mode";
-  mode: string;
+  mode?: string;
   sessionId: string;
 }
 
@@ -469,8 +469,8 @@ export interface ClaudeSystemRecord {
   source?: string;
 }
 export interface ClaudeCompactMetadata {
-  trigger: string;
-  preTokens: number;
+  trigger?: string;
+  preTokens?: number;
   preCompactOrganizationsCoverStart?: boolean;
   postTokens?: number;
   cumulativeDroppedTokens?: number;
@@ -494,8 +494,8 @@ export interface ClaudeCompactMetadata {
   [k: string]: unknown;
 }
 export interface ClaudeMicrocompactMetadata {
-  trigger: string;
-  preTokens: number;
+  trigger?: string;
+  preTokens?: number;
   tokensSaved?: number;
   compactedToolIds?: string[];
   [k: string]: unknown;
@@ -506,7 +506,7 @@ export interface ClaudeMicrocompactMetadata {
  */
 export interface ClaudeToolsUsedRecord {
   type: "tools-used";
-  tools: string[];
+  tools?: string[];
   sessionId: string;
 }
 
@@ -527,11 +527,11 @@ export interface ClaudeUserRecord {
   promptSource?: string;
   turnOrigin?: string;
   turnPosition?: {
-    promptIndex: number;
-    turnIndex: number;
+    promptIndex?: number;
+    turnIndex?: number;
     [k: string]: unknown;
   };
-  userType: string;
+  userType?: string;
   entrypoint?: string;
   cwd: string;
   sessionId: string;
@@ -563,9 +563,9 @@ export interface ClaudeUserRecord {
   toolDenialKind?: string;
   sourceToolAssistantUUID?: string;
   permissionDecision?: {
-    decision: string;
-    source: string;
-    reasonType: string;
+    decision?: string;
+    source?: string;
+    reasonType?: string;
     ruleSource?: string;
     [k: string]: unknown;
   };
@@ -607,7 +607,7 @@ export interface ClaudeUserRecord {
   interruptedMessageId?: string;
 }
 export interface ClaudeUserMessage {
-  role: "user";
+  role?: "user";
   content: string | ClaudeUserContentBlock[];
   [k: string]: unknown;
 }
@@ -618,8 +618,8 @@ export interface ClaudeUserTextBlock {
 }
 export interface ClaudeUserImageBlock {
   type: "image";
-  source: {
-    type: string;
+  source?: {
+    type?: string;
     media_type?: string;
     data?: string;
     url?: string;

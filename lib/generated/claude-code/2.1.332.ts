@@ -15,10 +15,10 @@ export interface ClaudeAiTitleRecord {
 export interface ClaudeApiRequestBlobRecord {
   type: "api-request-blob";
   sessionId: string;
-  hash: string;
-  message: {
-    role: string;
-    content:
+  hash?: string;
+  message?: {
+    role?: string;
+    content?:
       | {
           [k: string]: unknown;
         }[]
@@ -37,7 +37,7 @@ export interface ClaudeApiRequestBlobRecord {
 export interface ClaudeApiRequestShapeRecord {
   type: "api-request-shape";
   sessionId: string;
-  shapeHash: string;
+  shapeHash?: string;
   timestamp: string;
   version: string;
   shape: {
@@ -58,41 +58,41 @@ export interface ClaudeApiRequestShapeRecord {
 export interface ClaudeApiRequestRecord {
   type: "api-request";
   sessionId: string;
-  id: string;
+  id?: string;
   timestamp: string;
   version: string;
-  querySource: string;
-  shapeHash: string;
-  params: {
-    model: string;
-    betas: string[];
-    max_tokens: number;
-    thinking: {
+  querySource?: string;
+  shapeHash?: string;
+  params?: {
+    model?: string;
+    betas?: string[];
+    max_tokens?: number;
+    thinking?: {
       [k: string]: unknown;
     };
-    context_management: {
+    context_management?: {
       [k: string]: unknown;
     };
-    output_config: {
+    output_config?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
-  thread: {
-    type: string;
+  thread?: {
+    type?: string;
     [k: string]: unknown;
   };
-  echoWireToolInputs: boolean;
-  keep: number;
-  tail: string[];
-  cacheControl: {
-    path: (string | number)[];
-    value: {
+  echoWireToolInputs?: boolean;
+  keep?: number;
+  tail?: string[];
+  cacheControl?: {
+    path?: (string | number)[];
+    value?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   }[];
-  requestDigest: string;
+  requestDigest?: string;
   base?: string;
   agentId?: string;
 }
@@ -123,9 +123,9 @@ export interface ClaudeAssistantRecord {
   effort?: string;
   perTurnEffort?: string;
   madeBy?: string;
-  userType: string;
+  userType?: string;
   entrypoint?: string;
-  cwd: string;
+  cwd?: string;
   sessionId: string;
   version: string;
   gitBranch?: string;
@@ -141,11 +141,11 @@ export interface ClaudeAssistantRecord {
 }
 export interface ClaudeAssistantMessage {
   id: string;
-  type: "message";
-  role: "assistant";
+  type?: "message";
+  role?: "assistant";
   model: string;
   content: ClaudeAssistantContentBlock[];
-  stop_reason:
+  stop_reason?:
     | "end_turn"
     | "max_tokens"
     | "stop_sequence"
@@ -154,7 +154,7 @@ export interface ClaudeAssistantMessage {
     | "refusal"
     | "model_context_window_exceeded"
     | null;
-  stop_sequence: string | null;
+  stop_sequence?: string | null;
   stop_details?: {
     [k: string]: unknown;
   } | null;
@@ -174,7 +174,7 @@ export interface ClaudeAssistantThinkingBlock {
 }
 export interface ClaudeAssistantRedactedThinkingBlock {
   type: "redacted_thinking";
-  data: string;
+  data?: string;
   [k: string]: unknown;
 }
 export interface ClaudeAssistantToolUseBlock {
@@ -200,7 +200,7 @@ export interface ClaudeAssistantUsage {
  */
 export interface ClaudeAtisLatchRecord {
   type: "atis-latch";
-  atis: string;
+  atis?: string;
   sessionId: string;
 }
 
@@ -210,8 +210,8 @@ export interface ClaudeAtisLatchRecord {
 export interface ClaudeAttachmentRecord {
   parentUuid: string;
   isSidechain: boolean;
-  attachment: {
-    type: string;
+  attachment?: {
+    type?: string;
     snapshot?: {
       [k: string]: unknown;
     };
@@ -274,16 +274,16 @@ export interface ClaudeAttachmentRecord {
   uuid: string;
   timestamp: string;
   rendered?: {
-    content: string;
+    content?: string;
     [k: string]: unknown;
   }[];
   renderedRole?: string;
-  userType: string;
-  entrypoint: string;
-  cwd: string;
+  userType?: string;
+  entrypoint?: string;
+  cwd?: string;
   sessionId: string;
   version: string;
-  gitBranch: string;
+  gitBranch?: string;
   renderedBesideToolResult?: boolean;
   agentId?: string;
   session_id?: string;
@@ -296,20 +296,20 @@ export interface ClaudeAttachmentRecord {
 export interface ClaudeCostStateRecord {
   type: "cost-state";
   sessionId: string;
-  totalCostUSD: number;
-  totalAPIDuration: number;
-  totalAPIDurationWithoutRetries: number;
-  totalToolDuration: number;
-  totalLinesAdded: number;
-  totalLinesRemoved: number;
-  totalDuration: number;
-  startTime: number;
-  modelUsage: {
+  totalCostUSD?: number;
+  totalAPIDuration?: number;
+  totalAPIDurationWithoutRetries?: number;
+  totalToolDuration?: number;
+  totalLinesAdded?: number;
+  totalLinesRemoved?: number;
+  totalDuration?: number;
+  startTime?: number;
+  modelUsage?: {
     [k: string]: {
       [k: string]: unknown;
     };
   };
-  hasUnknownModelCost: boolean;
+  hasUnknownModelCost?: boolean;
 }
 
 /**
@@ -326,19 +326,19 @@ export interface ClaudeCustomTitleRecord {
  */
 export interface ClaudeFileHistorySnapshotRecord {
   type: "file-history-snapshot";
-  messageId: string;
-  snapshot: ClaudeFileHistorySnapshot;
-  isSnapshotUpdate: boolean;
+  messageId?: string;
+  snapshot?: ClaudeFileHistorySnapshot;
+  isSnapshotUpdate?: boolean;
 }
 export interface ClaudeFileHistorySnapshot {
-  messageId: string;
+  messageId?: string;
   /**
    * Keyed by file path.
    */
-  trackedFileBackups: {
+  trackedFileBackups?: {
     [k: string]: ClaudeFileBackup;
   };
-  timestamp: string;
+  timestamp?: string;
   [k: string]: unknown;
 }
 export interface ClaudeFileBackup {
@@ -356,8 +356,8 @@ export interface ClaudeFileBackup {
  */
 export interface ClaudeLastPromptRecord {
   type: "last-prompt";
-  lastPrompt: string;
-  leafUuid: string;
+  lastPrompt?: string;
+  leafUuid?: string;
   sessionId: string;
 }
 
@@ -366,7 +366,7 @@ export interface ClaudeLastPromptRecord {
  */
 export interface ClaudeModeRecord {
   type: "mode";
-  mode: string;
+  mode?: string;
   sessionId: string;
 }
 
@@ -474,8 +474,8 @@ export interface ClaudeSystemRecord {
   source?: string;
 }
 export interface ClaudeCompactMetadata {
-  trigger: string;
-  preTokens: number;
+  trigger?: string;
+  preTokens?: number;
   preCompactOrganizationsCoverStart?: boolean;
   postTokens?: number;
   cumulativeDroppedTokens?: number;
@@ -499,8 +499,8 @@ export interface ClaudeCompactMetadata {
   [k: string]: unknown;
 }
 export interface ClaudeMicrocompactMetadata {
-  trigger: string;
-  preTokens: number;
+  trigger?: string;
+  preTokens?: number;
   tokensSaved?: number;
   compactedToolIds?: string[];
   [k: string]: unknown;
@@ -511,7 +511,7 @@ export interface ClaudeMicrocompactMetadata {
  */
 export interface ClaudeToolsUsedRecord {
   type: "tools-used";
-  tools: string[];
+  tools?: string[];
   sessionId: string;
 }
 
@@ -532,11 +532,11 @@ export interface ClaudeUserRecord {
   promptSource?: string;
   turnOrigin?: string;
   turnPosition?: {
-    promptIndex: number;
-    turnIndex: number;
+    promptIndex?: number;
+    turnIndex?: number;
     [k: string]: unknown;
   };
-  userType: string;
+  userType?: string;
   entrypoint?: string;
   cwd: string;
   sessionId: string;
@@ -568,9 +568,9 @@ export interface ClaudeUserRecord {
   toolDenialKind?: string;
   sourceToolAssistantUUID?: string;
   permissionDecision?: {
-    decision: string;
-    source: string;
-    reasonType: string;
+    decision?: string;
+    source?: string;
+    reasonType?: string;
     ruleSource?: string;
     [k: string]: unknown;
   };
@@ -620,7 +620,7 @@ export interface ClaudeUserRecord {
   rowSource?: string;
 }
 export interface ClaudeUserMessage {
-  role: "user";
+  role?: "user";
   content: string | ClaudeUserContentBlock[];
   [k: string]: unknown;
 }
@@ -631,8 +631,8 @@ export interface ClaudeUserTextBlock {
 }
 export interface ClaudeUserImageBlock {
   type: "image";
-  source: {
-    type: string;
+  source?: {
+    type?: string;
     media_type?: string;
     data?: string;
     url?: string;

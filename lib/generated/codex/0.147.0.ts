@@ -26,10 +26,10 @@ export interface CodexCompactedPayload {
     };
     [k: string]: unknown;
   }[];
-  window_number: number;
-  first_window_id: string;
-  previous_window_id: string;
-  window_id: string;
+  window_number?: number;
+  first_window_id?: string;
+  previous_window_id?: string;
+  window_id?: string;
 }
 
 /**
@@ -57,7 +57,7 @@ export interface CodexEventMsgLine {
 }
 export interface CodexEventMsgAgentMessage {
   type: "agent_message";
-  message: string;
+  message?: string;
   /**
    * Only null in the samples: its type is not known yet.
    */
@@ -69,62 +69,62 @@ export interface CodexEventMsgAgentMessage {
 }
 export interface CodexEventMsgAgentReasoning {
   type: "agent_reasoning";
-  text: string;
+  text?: string;
 }
 export interface CodexEventMsgContextCompacted {
   type: "context_compacted";
 }
 export interface CodexEventMsgPatchApplyEnd {
   type: "patch_apply_end";
-  call_id: string;
-  turn_id: string;
-  stdout: string;
-  stderr: string;
-  success: boolean;
-  changes: {
+  call_id?: string;
+  turn_id?: string;
+  stdout?: string;
+  stderr?: string;
+  success?: boolean;
+  changes?: {
     [k: string]: {
       [k: string]: unknown;
     };
   };
-  status: string;
+  status?: string;
 }
 export interface CodexEventMsgTaskComplete {
   type: "task_complete";
-  turn_id: string;
+  turn_id?: string;
   last_agent_message?: string | null;
   started_at?: number;
   completed_at?: number;
   duration_ms?: number;
   time_to_first_token_ms?: number;
   error?: {
-    message: string;
-    codex_error_info: string;
+    message?: string;
+    codex_error_info?: string;
     [k: string]: unknown;
   };
 }
 export interface CodexEventMsgTaskStarted {
   type: "task_started";
-  turn_id: string;
+  turn_id?: string;
   started_at?: number;
   model_context_window?: number;
   collaboration_mode_kind?: string;
 }
 export interface CodexEventMsgThreadSettingsApplied {
   type: "thread_settings_applied";
-  thread_settings: {
-    model: string;
-    model_provider_id: string;
-    approval_policy: string;
-    approvals_reviewer: string;
-    permission_profile: {
+  thread_settings?: {
+    model?: string;
+    model_provider_id?: string;
+    approval_policy?: string;
+    approvals_reviewer?: string;
+    permission_profile?: {
       [k: string]: unknown;
     };
-    active_permission_profile: {
+    active_permission_profile?: {
       [k: string]: unknown;
     };
-    cwd: string;
-    personality: string;
-    collaboration_mode: {
+    cwd?: string;
+    personality?: string;
+    collaboration_mode?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
@@ -136,60 +136,60 @@ export interface CodexEventMsgTokenCount {
     total_token_usage: {
       [k: string]: unknown;
     };
-    last_token_usage: {
+    last_token_usage?: {
       [k: string]: unknown;
     };
-    model_context_window: number;
+    model_context_window?: number;
     [k: string]: unknown;
   };
-  rate_limits: {
-    limit_id: string;
+  rate_limits?: {
+    limit_id?: string;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    limit_name: unknown;
+    limit_name?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    primary: unknown;
+    primary?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    secondary: unknown;
+    secondary?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    credits: unknown;
+    credits?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    individual_limit: unknown;
+    individual_limit?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    spend_control_reached: unknown;
+    spend_control_reached?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    plan_type: unknown;
+    plan_type?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    rate_limit_reached_type: unknown;
+    rate_limit_reached_type?: unknown;
     [k: string]: unknown;
   };
 }
 export interface CodexEventMsgTurnAborted {
   type: "turn_aborted";
-  turn_id: string;
-  reason: string;
+  turn_id?: string;
+  reason?: string;
   started_at?: number;
   completed_at?: number;
   duration_ms?: number;
 }
 export interface CodexEventMsgUserMessage {
   type: "user_message";
-  message: string;
+  message?: string;
   images?: unknown[];
   local_images?: unknown[];
   audio?: unknown[];
@@ -198,11 +198,11 @@ export interface CodexEventMsgUserMessage {
 }
 export interface CodexEventMsgWebSearchEnd {
   type: "web_search_end";
-  call_id: string;
-  query: string;
-  action: {
-    type: string;
-    query: string;
+  call_id?: string;
+  query?: string;
+  action?: {
+    type?: string;
+    query?: string;
     [k: string]: unknown;
   };
 }
@@ -234,7 +234,7 @@ export interface CodexResponseItemCustomToolCall {
   name: string;
   input: string;
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -248,11 +248,11 @@ export interface CodexResponseItemCustomToolCallOutput {
   output:
     | string
     | {
-        type: string;
+        type?: string;
         [k: string]: unknown;
       }[];
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -263,7 +263,7 @@ export interface CodexResponseItemFunctionCall {
   arguments: string;
   call_id: string;
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -277,11 +277,11 @@ export interface CodexResponseItemFunctionCallOutput {
   output:
     | string
     | {
-        type: string;
+        type?: string;
         [k: string]: unknown;
       }[];
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -296,7 +296,7 @@ export interface CodexResponseItemMessage {
     [k: string]: unknown;
   }[];
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -304,7 +304,7 @@ export interface CodexResponseItemReasoning {
   type: "reasoning";
   id?: string;
   summary: {
-    type: string;
+    type?: string;
     text: string;
     [k: string]: unknown;
   }[];
@@ -314,7 +314,7 @@ export interface CodexResponseItemReasoning {
   content?: unknown;
   encrypted_content?: string;
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -322,13 +322,13 @@ export interface CodexResponseItemWebSearchCall {
   type: "web_search_call";
   id?: string;
   status?: string;
-  action: {
-    type: string;
-    query: string;
+  action?: {
+    type?: string;
+    query?: string;
     [k: string]: unknown;
   };
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -350,9 +350,9 @@ export interface CodexSessionMetaPayload {
   id: string;
   timestamp: string;
   cwd: string;
-  originator: string;
+  originator?: string;
   cli_version: string;
-  source: string;
+  source?: string;
   thread_source?: string;
   model_provider: string;
   base_instructions?: {
@@ -361,7 +361,7 @@ export interface CodexSessionMetaPayload {
   };
   history_mode?: string;
   context_window?: {
-    window_id: string;
+    window_id?: string;
     [k: string]: unknown;
   };
 }
@@ -533,8 +533,8 @@ export interface CodexTurnContextLine {
   };
 }
 export interface CodexTurnContextPayload {
-  turn_id: string;
-  cwd: string;
+  turn_id?: string;
+  cwd?: string;
   workspace_roots?: string[];
   current_date?: string;
   timezone?: string;
@@ -548,16 +548,16 @@ export interface CodexTurnContextPayload {
     [k: string]: unknown;
   };
   permission_profile?: {
-    type: string;
-    file_system: {
+    type?: string;
+    file_system?: {
       [k: string]: unknown;
     };
-    network: string;
+    network?: string;
     [k: string]: unknown;
   };
   file_system_sandbox_policy?: {
-    kind: string;
-    entries: {
+    kind?: string;
+    entries?: {
       [k: string]: unknown;
     }[];
     [k: string]: unknown;
@@ -566,15 +566,15 @@ export interface CodexTurnContextPayload {
   comp_hash?: string;
   personality?: string;
   collaboration_mode?: {
-    mode: string;
-    settings: {
+    mode?: string;
+    settings?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
   multi_agent_version?: string;
   realtime_active?: boolean;
-  summary: string;
+  summary?: string;
 }
 
 /**
@@ -590,38 +590,38 @@ export interface CodexWorldStateLine {
   };
 }
 export interface CodexWorldStatePayload {
-  full: boolean;
-  state: {
-    agents_md: {
+  full?: boolean;
+  state?: {
+    agents_md?: {
       [k: string]: unknown;
     };
-    apps_instructions: boolean;
-    environments: {
+    apps_instructions?: boolean;
+    environments?: {
       [k: string]: unknown;
     };
-    environments_instructions: boolean;
-    git_attribution: boolean;
-    host_skills: {
+    environments_instructions?: boolean;
+    git_attribution?: boolean;
+    host_skills?: {
       [k: string]: unknown;
     };
-    model: string;
-    multi_agent_mode: {
+    model?: string;
+    multi_agent_mode?: {
       [k: string]: unknown;
     };
-    orchestrator_skills: {
+    orchestrator_skills?: {
       [k: string]: unknown;
     };
-    permissions: {
+    permissions?: {
       [k: string]: unknown;
     };
-    personality: {
+    personality?: {
       [k: string]: unknown;
     };
-    plugins_instructions: boolean;
-    realtime: {
+    plugins_instructions?: boolean;
+    realtime?: {
       [k: string]: unknown;
     };
-    skills: {
+    skills?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;

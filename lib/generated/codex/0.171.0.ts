@@ -26,11 +26,11 @@ export interface CodexCompactedPayload {
     };
     [k: string]: unknown;
   }[];
-  replacement_history_metadata: {
-    history_sequence: number;
-    sampled_through_sequence: number;
-    client_authored: boolean;
-    model_search_state: string;
+  replacement_history_metadata?: {
+    history_sequence?: number;
+    sampled_through_sequence?: number;
+    client_authored?: boolean;
+    model_search_state?: string;
     retained_source?: {
       [k: string]: unknown;
     };
@@ -40,52 +40,52 @@ export interface CodexCompactedPayload {
     };
     [k: string]: unknown;
   }[];
-  retained_context: {
-    verified_answers: unknown[];
-    incomplete: boolean;
-    user_messages: {
+  retained_context?: {
+    verified_answers?: unknown[];
+    incomplete?: boolean;
+    user_messages?: {
       [k: string]: unknown;
     }[];
-    user_messages_incomplete: boolean;
-    assistant_messages: {
+    user_messages_incomplete?: boolean;
+    assistant_messages?: {
       [k: string]: unknown;
     }[];
-    assistant_messages_incomplete: boolean;
-    next_order: number;
+    assistant_messages_incomplete?: boolean;
+    next_order?: number;
     [k: string]: unknown;
   };
-  window_number: number;
-  first_window_id: string;
-  previous_window_id: string;
-  window_id: string;
-  compaction_response_id: string;
-  latest_token_usage_record: {
-    thread_id: string;
-    turn_id: string;
-    session_id: string;
-    root_turn_id: string;
-    response_id: string;
-    usage: {
+  window_number?: number;
+  first_window_id?: string;
+  previous_window_id?: string;
+  window_id?: string;
+  compaction_response_id?: string;
+  latest_token_usage_record?: {
+    thread_id?: string;
+    turn_id?: string;
+    session_id?: string;
+    root_turn_id?: string;
+    response_id?: string;
+    usage?: {
       [k: string]: unknown;
     };
-    turn_token_usage: {
+    turn_token_usage?: {
       [k: string]: unknown;
     };
-    thread_token_usage: {
+    thread_token_usage?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
-  resume_metadata: {
-    dynamic_tools: {
+  resume_metadata?: {
+    dynamic_tools?: {
       [k: string]: unknown;
     };
-    multi_agent_version: string;
-    last_started_turn_id: string;
-    turn_attribution: {
+    multi_agent_version?: string;
+    last_started_turn_id?: string;
+    turn_attribution?: {
       [k: string]: unknown;
     };
-    previous_turn_settings: {
+    previous_turn_settings?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
@@ -112,11 +112,11 @@ export interface CodexEventMsgLine {
 }
 export interface CodexEventMsgItemCompleted {
   type: "item_completed";
-  thread_id: string;
-  turn_id: string;
-  item: {
-    type: string;
-    id: string;
+  thread_id?: string;
+  turn_id?: string;
+  item?: {
+    type?: string;
+    id?: string;
     content?: {
       [k: string]: unknown;
     }[];
@@ -146,41 +146,41 @@ export interface CodexEventMsgItemCompleted {
     };
     [k: string]: unknown;
   };
-  started_at_ms: number;
-  completed_at_ms: number;
+  started_at_ms?: number;
+  completed_at_ms?: number;
 }
 export interface CodexEventMsgTaskComplete {
   type: "task_complete";
   root_turn_id?: string;
-  turn_id: string;
+  turn_id?: string;
   last_agent_message?: string | null;
   started_at?: number;
   completed_at?: number;
   duration_ms?: number;
   time_to_first_token_ms?: number;
   error?: {
-    message: string;
-    codex_error_info: string;
+    message?: string;
+    codex_error_info?: string;
     [k: string]: unknown;
   };
 }
 export interface CodexEventMsgTaskStarted {
   type: "task_started";
   turn_attribution?: {
-    turn_id: string;
-    turn_trigger: string;
+    turn_id?: string;
+    turn_trigger?: string;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    parent_turn_id: unknown;
+    parent_turn_id?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    initiating_agent_path: unknown;
-    root_turn_id: string;
+    initiating_agent_path?: unknown;
+    root_turn_id?: string;
     [k: string]: unknown;
   };
-  turn_id: string;
+  turn_id?: string;
   root_turn_id?: string;
   started_at?: number;
   model_context_window?: number;
@@ -188,26 +188,26 @@ export interface CodexEventMsgTaskStarted {
 }
 export interface CodexEventMsgThreadSettingsApplied {
   type: "thread_settings_applied";
-  thread_id: string;
-  thread_settings: {
-    model: string;
-    model_provider_id: string;
-    approval_policy:
+  thread_id?: string;
+  thread_settings?: {
+    model?: string;
+    model_provider_id?: string;
+    approval_policy?:
       | string
       | {
           [k: string]: unknown;
         };
-    approvals_reviewer: string;
-    requested_approvals_reviewer: string;
-    permission_profile: {
+    approvals_reviewer?: string;
+    requested_approvals_reviewer?: string;
+    permission_profile?: {
       [k: string]: unknown;
     };
-    cwd: string;
-    runtime_workspace_roots: string[];
-    collaboration_mode: {
+    cwd?: string;
+    runtime_workspace_roots?: string[];
+    collaboration_mode?: {
       [k: string]: unknown;
     };
-    disabled_plugin_ids: unknown[];
+    disabled_plugin_ids?: unknown[];
     active_permission_profile?: {
       [k: string]: unknown;
     };
@@ -220,55 +220,55 @@ export interface CodexEventMsgTokenCount {
     total_token_usage: {
       [k: string]: unknown;
     };
-    last_token_usage: {
+    last_token_usage?: {
       [k: string]: unknown;
     };
-    last_usage_includes_reasoning: boolean;
-    model_context_window: number;
+    last_usage_includes_reasoning?: boolean;
+    model_context_window?: number;
     [k: string]: unknown;
   } | null;
-  rate_limits: {
-    limit_id: string;
+  rate_limits?: {
+    limit_id?: string;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    limit_name: unknown;
+    limit_name?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    primary: unknown;
+    primary?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    secondary: unknown;
+    secondary?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    credits: unknown;
+    credits?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    individual_limit: unknown;
+    individual_limit?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    spend_control_reached: unknown;
+    spend_control_reached?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    plan_type: unknown;
+    plan_type?: unknown;
     /**
      * Only null in the samples: its type is not known yet.
      */
-    rate_limit_reached_type: unknown;
+    rate_limit_reached_type?: unknown;
     [k: string]: unknown;
   };
 }
 export interface CodexEventMsgTurnAborted {
   type: "turn_aborted";
   root_turn_id?: string;
-  turn_id: string;
-  reason: string;
+  turn_id?: string;
+  reason?: string;
   started_at?: number;
   completed_at?: number;
   duration_ms?: number;
@@ -290,9 +290,9 @@ export interface CodexResponseItemLine {
     | CodexResponseItemReasoning
     | CodexResponseItemWebSearchCall;
   metadata?: {
-    history_sequence: number;
-    sampled_through_sequence: number;
-    client_authored: boolean;
+    history_sequence?: number;
+    sampled_through_sequence?: number;
+    client_authored?: boolean;
     mcp_attribution?: {
       [k: string]: unknown;
     };
@@ -313,7 +313,7 @@ export interface CodexResponseItemCustomToolCall {
   name: string;
   input: string;
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -327,12 +327,12 @@ export interface CodexResponseItemCustomToolCallOutput {
   output:
     | string
     | {
-        type: string;
+        type?: string;
         [k: string]: unknown;
       }[];
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
-    create_time: number;
+    turn_id?: string;
+    create_time?: number;
     [k: string]: unknown;
   };
 }
@@ -344,7 +344,7 @@ export interface CodexResponseItemFunctionCall {
   arguments: string;
   call_id: string;
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -358,12 +358,12 @@ export interface CodexResponseItemFunctionCallOutput {
   output:
     | string
     | {
-        type: string;
+        type?: string;
         [k: string]: unknown;
       }[];
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
-    create_time: number;
+    turn_id?: string;
+    create_time?: number;
     [k: string]: unknown;
   };
 }
@@ -380,9 +380,9 @@ export interface CodexResponseItemMessage {
     [k: string]: unknown;
   }[];
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     create_time?: number;
-    content_item_kinds: string[];
+    content_item_kinds?: string[];
     content_item_metadata?: {
       [k: string]: unknown;
     }[];
@@ -394,7 +394,7 @@ export interface CodexResponseItemReasoning {
   type: "reasoning";
   id?: string;
   summary: {
-    type: string;
+    type?: string;
     text: string;
     [k: string]: unknown;
   }[];
@@ -404,7 +404,7 @@ export interface CodexResponseItemReasoning {
   content?: unknown;
   encrypted_content?: string;
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -412,13 +412,13 @@ export interface CodexResponseItemWebSearchCall {
   type: "web_search_call";
   id?: string;
   status?: string;
-  action: {
-    type: string;
-    query: string;
+  action?: {
+    type?: string;
+    query?: string;
     [k: string]: unknown;
   };
   internal_chat_message_metadata_passthrough?: {
-    turn_id: string;
+    turn_id?: string;
     [k: string]: unknown;
   };
 }
@@ -442,21 +442,21 @@ export interface CodexSessionMetaPayload {
   timestamp: string;
   cwd: string;
   runtime_workspace_roots?: string[];
-  originator: string;
+  originator?: string;
   cli_version: string;
-  source: string;
+  source?: string;
   thread_source?: string;
   model_provider: string;
   base_instructions?: {
     text: string;
-    provenance: {
+    provenance?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
   history_mode?: string;
   context_window?: {
-    window_id: string;
+    window_id?: string;
     [k: string]: unknown;
   };
 }
@@ -652,36 +652,36 @@ export interface CodexTokenUsageRecordLine {
   };
 }
 export interface CodexTokenUsageRecordPayload {
-  thread_id: string;
-  turn_id: string;
-  session_id: string;
-  root_turn_id: string;
-  response_id: string;
-  usage: {
-    input_tokens: number;
-    cached_input_tokens: number;
-    cache_write_input_tokens: number;
-    output_tokens: number;
-    reasoning_output_tokens: number;
-    total_tokens: number;
+  thread_id?: string;
+  turn_id?: string;
+  session_id?: string;
+  root_turn_id?: string;
+  response_id?: string;
+  usage?: {
+    input_tokens?: number;
+    cached_input_tokens?: number;
+    cache_write_input_tokens?: number;
+    output_tokens?: number;
+    reasoning_output_tokens?: number;
+    total_tokens?: number;
     [k: string]: unknown;
   };
-  turn_token_usage: {
-    input_tokens: number;
-    cached_input_tokens: number;
-    cache_write_input_tokens: number;
-    output_tokens: number;
-    reasoning_output_tokens: number;
-    total_tokens: number;
+  turn_token_usage?: {
+    input_tokens?: number;
+    cached_input_tokens?: number;
+    cache_write_input_tokens?: number;
+    output_tokens?: number;
+    reasoning_output_tokens?: number;
+    total_tokens?: number;
     [k: string]: unknown;
   };
-  thread_token_usage: {
-    input_tokens: number;
-    cached_input_tokens: number;
-    cache_write_input_tokens: number;
-    output_tokens: number;
-    reasoning_output_tokens: number;
-    total_tokens: number;
+  thread_token_usage?: {
+    input_tokens?: number;
+    cached_input_tokens?: number;
+    cache_write_input_tokens?: number;
+    output_tokens?: number;
+    reasoning_output_tokens?: number;
+    total_tokens?: number;
     [k: string]: unknown;
   };
 }
@@ -699,10 +699,10 @@ export interface CodexTurnContextLine {
   };
 }
 export interface CodexTurnContextPayload {
-  turn_id: string;
+  turn_id?: string;
   root_turn_id?: string;
   disabled_plugin_ids?: unknown[];
-  cwd: string;
+  cwd?: string;
   /**
    * A policy word (never, on-request, ...) or, from the TUI, a granular policy object.
    */
@@ -716,7 +716,7 @@ export interface CodexTurnContextPayload {
    * managed (file_system + network) or disabled (no sandbox: --dangerously-bypass-approvals-and-sandbox).
    */
   permission_profile?: {
-    type: string;
+    type?: string;
     file_system?: {
       [k: string]: unknown;
     };
@@ -724,17 +724,18 @@ export interface CodexTurnContextPayload {
     [k: string]: unknown;
   };
   model?: string;
+  effort?: string;
   comp_hash?: string;
   collaboration_mode?: {
-    mode: string;
-    settings: {
+    mode?: string;
+    settings?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;
   };
   multi_agent_version?: string;
   realtime_active?: boolean;
-  summary: string;
+  summary?: string;
   sandbox_policy: {
     type: string;
     network_access?: boolean;
@@ -743,14 +744,14 @@ export interface CodexTurnContextPayload {
     [k: string]: unknown;
   };
   file_system_sandbox_policy?: {
-    kind: string;
-    entries: {
+    kind?: string;
+    entries?: {
       [k: string]: unknown;
     }[];
     [k: string]: unknown;
   };
   active_permission_profile?: {
-    id: string;
+    id?: string;
     [k: string]: unknown;
   };
 }
@@ -768,13 +769,13 @@ export interface CodexWorldStateLine {
   };
 }
 export interface CodexWorldStatePayload {
-  full: boolean;
-  state: {
+  full?: boolean;
+  state?: {
     agents_md?: {
       [k: string]: unknown;
     };
     apps_instructions?: boolean;
-    collaboration_mode: {
+    collaboration_mode?: {
       [k: string]: unknown;
     };
     context_window_guidance?: string;
@@ -807,7 +808,7 @@ export interface CodexWorldStatePayload {
     skills?: {
       [k: string]: unknown;
     };
-    tools: {
+    tools?: {
       [k: string]: unknown;
     };
     [k: string]: unknown;

@@ -5,17 +5,23 @@
  * new id, which the alias then follows).
  */
 import type { EngineSpec } from "../types.ts";
+import { claudeLiveEvents } from "./live-events.ts";
 import { jsonLine } from "../../io/json-line.ts";
 
 export const claudeEngine: EngineSpec = {
+  liveEvents: claudeLiveEvents,
   command: "claude",
-  args: ({ prompt, resume, model }) => [
+  supports: ["effort", "ephemeral"],
+  args: ({ prompt, resume, model, effort, ephemeral }) => [
     "-p",
     "--output-format",
     "stream-json",
     "--verbose",
     ...(resume ? ["--resume", resume] : []),
     ...(model ? ["--model", model] : []),
+    ...(effort ? ["--effort", effort] : []),
+    // Checked on 2.1.328: the turn runs, and no transcript is written.
+    ...(ephemeral ? ["--no-session-persistence"] : []),
     // After `--`, a prompt that starts with a dash is still the prompt.
     "--",
     prompt,

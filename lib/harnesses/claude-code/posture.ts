@@ -17,6 +17,8 @@ export function claudePermissionMode(posture: Posture): string {
 
 export const claudePosture: PostureMapping = {
   describe: "Claude Code permission mode",
+  // Its `default` mode: what `claude --resume` runs in unless told otherwise.
+  own: MODES.default!,
   // Own keys only: a recorded mode such as "constructor" is no mode (sessions are hostile input).
   toPosture: (words) => Object.hasOwn(MODES, words) ? MODES[words] : undefined,
   words: claudePermissionMode,

@@ -150,6 +150,9 @@ export const claudeTools: ToolVocabulary = {
             todos: call.items.map((i) => ({ content: i.text, status: i.status, activeForm: i.text })),
           },
         };
+      // No one call changes several files, deletes or moves one: the patch passes through by name.
+      case "patch":
+        return undefined;
       case "subagent":
         return {
           name: "Agent",

@@ -190,6 +190,7 @@ export async function* copyRecords(
       changes.sessionId = options.id;
     }
     if (typeof record.cwd === "string" && record.cwd !== options.cwd) changes.cwd = options.cwd;
+    Object.assign(changes, relocatedEnvironment(record, options.cwd));
     if (record.parentUuid !== undefined && parent !== record.parentUuid) changes.parentUuid = parent;
     const message = record.message as Json | undefined;
     if (
@@ -203,6 +204,30 @@ export async function* copyRecords(
     if (tail && typeof uuid === "string" && record.isSidechain !== true) tail.parent = uuid;
     yield Object.keys(changes).length ? line({ ...record, ...changes }) : read.text();
   }
+}
+
+/**
+ * An `environment` attachment (2.1.x) holds the working directory twice: in its snapshot, which Claude Code
+ * compares with where it runs, and in the text it replays to the model as recorded (`rendered`). A copy into
+ * another directory says the new one in both, or the resumed model is told of two working directories.
+ */
+function relocatedEnvironment(record: Json, cwd: string): Json | undefined {
+  const attachment = record.attachment;
+  if (record.type !== "attachment" || !isObject(attachment) || attachment.type !== "environment") return;
+  const snapshot = attachment.snapshot;
+  if (!isObject(snapshot) || typeof snapshot.workingDirectory !== "string") return;
+  if (snapshot.workingDirectory === cwd) return;
+  const said = (dir: string) => `Primary working directory: ${dir}\n`;
+  const [before, after] = [said(snapshot.workingDirectory), said(cwd)];
+  const changes: Json = { attachment: { ...attachment, snapshot: { ...snapshot, workingDirectory: cwd } } };
+  if (Array.isArray(record.rendered)) {
+    changes.rendered = record.rendered.map((part) =>
+      isObject(part) && typeof part.content === "string"
+        ? { ...part, content: part.content.replaceAll(before, after) }
+        : part
+    );
+  }
+  return changes;
 }
 
 /** Where a copy ended: the newest main-thread record, and the ids it re-minted (old id to new). */

@@ -3,15 +3,20 @@
  * names the thread, so an alias is bound before the model answers; the answer is the last agent message.
  */
 import type { EngineSpec } from "../types.ts";
+import { codexLiveEvents } from "./live-events.ts";
 import { jsonLine, type JsonRecord } from "../../io/json-line.ts";
 
 export const codexEngine: EngineSpec = {
+  liveEvents: codexLiveEvents,
   command: "codex",
-  args: ({ prompt, resume, model }) => [
+  supports: ["effort"],
+  args: ({ prompt, resume, model, effort }) => [
     "exec",
     "--skip-git-repo-check",
     "--json",
     ...(model ? ["-m", model] : []),
+    // A config override, TOML: the value quoted as a string.
+    ...(effort ? ["-c", `model_reasoning_effort=${JSON.stringify(effort)}`] : []),
     ...(resume ? ["resume", resume] : []),
     // After `--`, a prompt that starts with a dash is still the prompt.
     "--",

@@ -30,6 +30,8 @@ export function codexPolicies(posture: Posture): { approval: string; sandbox: st
 
 export const codexPosture: PostureMapping = {
   describe: "Codex approval and sandbox policies",
+  // What Codex runs a trusted project with when its config says nothing (its "Auto" preset).
+  own: { approval: "on-request", sandbox: "workspace-write" },
   toPosture(words) {
     const [approval, sandbox] = words.split(" ");
     const a = APPROVAL[approval ?? ""];

@@ -2,7 +2,7 @@
  * Codex's tools (0.147 to 0.169) in canonical terms. Codex edits files with the freeform `apply_patch` tool and
  * does everything else through the shell, so reads, searches and listings become shell commands.
  */
-import { addFilePatch, editPatch, parsePatch } from "../../tools/apply-patch.ts";
+import { addFilePatch, editPatch, parsePatch, patchText } from "../../tools/apply-patch.ts";
 import {
   type CanonicalCall,
   defined,
@@ -29,6 +29,8 @@ function commandLine(command: unknown): string | undefined {
 }
 
 export const codexTools: ToolVocabulary = {
+  textInput: true,
+
   toCanonical({ name, input }) {
     if (name === "apply_patch") {
       const patch = typeof input === "string"
@@ -85,6 +87,8 @@ export const codexTools: ToolVocabulary = {
         return { name: "apply_patch", input: addFilePatch(call.path, call.content) };
       case "edit":
         return { name: "apply_patch", input: editPatch(call.path, call.edits) };
+      case "patch":
+        return { name: "apply_patch", input: patchText(call.files) };
       case "search":
         return {
           name: "exec_command",

@@ -4,9 +4,11 @@
  * answer is the assistant text streamed after the turn's last tool call (checked on 0.61.0).
  */
 import type { EngineSpec } from "../types.ts";
+import { geminiLiveEvents } from "./live-events.ts";
 import { jsonLine } from "../../io/json-line.ts";
 
 export const geminiEngine: EngineSpec = {
+  liveEvents: geminiLiveEvents,
   command: "gemini",
   args: ({ prompt, resume, model }) => [
     "--output-format",

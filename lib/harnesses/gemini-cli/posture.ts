@@ -40,6 +40,8 @@ export function geminiApprovalMode(posture: Posture): string {
 
 export const geminiPosture: PostureMapping = {
   describe: "Gemini CLI approval mode (the resume command's --approval-mode)",
+  // `--approval-mode default`, which a resume runs in when its settings say nothing.
+  own: MODES.default,
   toPosture: (words) => isMode(words) ? MODES[words] : undefined,
   words: geminiApprovalMode,
 };

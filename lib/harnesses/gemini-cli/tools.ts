@@ -156,6 +156,9 @@ export const geminiTools: ToolVocabulary = {
           name: "write_todos",
           input: { todos: call.items.map((i) => ({ description: i.text, status: i.status })) },
         };
+      // No one call changes several files, deletes or moves one: the patch passes through by name.
+      case "patch":
+        return undefined;
       case "subagent":
         return { name: "invoke_agent", input: { agent_name: GENERAL_AGENT, prompt: call.prompt } };
     }

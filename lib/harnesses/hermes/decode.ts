@@ -13,6 +13,7 @@ import type { HermesSource } from "./source.ts";
 import { providerFamily, toMessage } from "./to-ir.ts";
 import { LiveFacts } from "./live-facts.ts";
 import { isoTime } from "../../ir/clock.ts";
+import { releaseOf } from "./generations.ts";
 
 /** The sessions columns the IR is built from, by the type Hermes writes them with. */
 const TEXT_COLUMNS = ["model", "billing_provider", "system_prompt", "source", "title", "cwd"] as const;
@@ -152,7 +153,7 @@ function decodeRows(
   const head: SessionHead = {
     meta: {
       harness: "hermes",
-      ...(source.schemaVersion !== undefined ? { harnessVersion: `state.db v${source.schemaVersion}` } : {}),
+      ...(source.schemaVersion !== undefined ? { harnessVersion: releaseOf(source.schemaVersion) } : {}),
       id: liveRecord.id,
       path: source.path,
       models: [...facts.models],

@@ -68,3 +68,13 @@ export const LEGACY_TRANSCRIPT_VERSION: string = EMBEDDED_SCHEMAS
   .map((s) => s.version)
   .sort(compareVersions)
   .at(-1) ?? NEWEST_GENERATION.version;
+
+/**
+ * The Hermes release a database of `schemaVersion` was written by, as far as the captures tell: Hermes records
+ * no version of its own in `state.db`, and its schema number means nothing to a person.
+ */
+export function releaseOf(schemaVersion: number): string {
+  const generation = generationFor(schemaVersion);
+  if (schemaVersion > generation.schemaVersion) return `newer than ${generation.version}`;
+  return schemaVersion < generation.schemaVersion ? `older than ${generation.version}` : generation.version;
+}

@@ -73,5 +73,5 @@ function activeProfileName(root: string): string {
   }
 }
 
-export { sessionLocator } from "../../store/locator.ts";
-export { parseLocator } from "../../store/parse-locator.ts";
+export { sessionLocator } from "../locator.ts";
+export { parseLocator } from "../locator.ts";

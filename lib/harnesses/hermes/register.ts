@@ -2,11 +2,13 @@
  * Handoff into Hermes: a `sessions` row and its `messages` rows in the `state.db` of the home a plain `hermes`
  * runs in, so `hermes sessions list` shows the session and `hermes chat --resume <id>` loads its history.
  * Planning only reads the database (and refuses here, so a refused handoff leaves it byte-identical);
- * registering takes an online backup, then inserts everything in one short `BEGIN IMMEDIATE` transaction
- * with retries, since a running Hermes holds the database open. Inserting through Hermes's own triggers keeps
+ * registering inserts everything in one short `BEGIN IMMEDIATE` transaction with retries, since a running
+ * Hermes holds the database open, after copying the rows it replaces (none unless `--force`) into a backup of
+ * their own (lib/store/row-backup.ts), never the whole database. Inserting through Hermes's own triggers keeps
  * its full-text indexes (`messages_fts`, `messages_fts_trigram`) in step.
  */
 import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { ReportEntry } from "../../report/report.ts";
@@ -17,9 +19,9 @@ import { refuse, targetStoreRefusal } from "../refuse.ts";
 import { InputError, RefusedError } from "../../errors.ts";
 import { resumeHermes } from "./resume.ts";
 import {
+  hasTable,
   immediateTransaction,
   insertRow,
-  onlineBackup,
   openForWrite,
   openReadOnly,
   type Row,
@@ -38,6 +40,8 @@ import { checkHermesId } from "./ids.ts";
 import { type Feedback, startProgress } from "../../io/progress.ts";
 import { deleteInBatches, inBatches, moveStaged } from "../../store/row-batches.ts";
 import { isLink } from "../../io/links.ts";
+import { type BackedUpRows, backupRows } from "../../store/row-backup.ts";
+import { gatewayRefusal } from "./gateway.ts";
 
 /**
  * What commit needs beyond the preview: the database, and what the rows are made from. The rows themselves
@@ -47,6 +51,8 @@ interface Planned {
   id: string;
   database: string;
   title: string | undefined;
+  /** The title is the source's own, not one asked for: when taken, it is numbered (see lineageTitle). */
+  lineage: boolean;
   session: SessionStream;
   options: RenderOptions;
   settings: TargetSettings;
@@ -62,7 +68,8 @@ export async function planHermes(
   checkHermesId(options.id);
   const home = activeHome(hermesHome);
   const database = stateDbPath(home.dir);
-  const title = hermesTitle(options.title);
+  const asked = hermesTitle(options.title);
+  const lineage = !!asked && asked === hermesTitle(session.meta.title);
   const model = chooseModel(session, options, home);
   const plan: PlanPreview = {
     harness: "hermes",
@@ -79,13 +86,25 @@ export async function planHermes(
       env: options.env ?? {},
       ...(model.flag ? { model: model.flag } : {}),
     }),
-    notes: [...model.notes, ...titleNotes(options.title, title)],
+    notes: [...model.notes, ...titleNotes(options.title, asked)],
   };
   if (!existsSync(database)) {
     return refusedPlan(plan, refuse.noStore("Hermes", home.dir, "hermes").message);
   }
   if (isLink(database)) return refusedPlan(plan, refuse.linked(database).message);
+  const gateway = gatewayRefusal(home.dir, options.env ?? {});
+  if (gateway) return refusedPlan(plan, gateway);
   const source = await sameHarnessSource(session, options);
+  let fitted: Fitted;
+  try {
+    fitted = fitToStore(database, source, options, { title: asked, lineage }, force);
+    plan.notes!.push(...fitted.notes);
+    if (fitted.refusal) plan.refusal = fitted.refusal;
+  } catch (error) {
+    // Damaged, not Hermes's, or of a shape these rows cannot fill: the store refuses (exit 1).
+    return refusedPlan(plan, targetStoreRefusal(database, error).message);
+  }
+  const { title } = fitted;
   const rowOptions = { ...options, ...(title ? { title } : {}) };
   const kept = {
     system_prompt: source ? keptSystemPrompt(source, session, rowOptions) : null,
@@ -97,19 +116,11 @@ export async function planHermes(
       ...(model.model ? { model: model.model } : {}),
     }),
   );
-  let fitted: Fitted;
-  try {
-    fitted = fitToStore(database, source, options, title, force);
-    plan.notes!.push(...fitted.notes);
-    if (fitted.refusal) plan.refusal = fitted.refusal;
-  } catch (error) {
-    // Damaged, not Hermes's, or of a shape these rows cannot fill: the store refuses (exit 1).
-    return refusedPlan(plan, targetStoreRefusal(database, error).message);
-  }
   const planned: Planned = {
     id: options.id,
     database,
     title,
+    lineage,
     session,
     options: rowOptions,
     settings: {
@@ -131,6 +142,8 @@ export async function planHermes(
 
 interface Fitted {
   notes: ReportEntry[];
+  /** The title the session is stored with: the one planned, or its lineage's next when that is taken. */
+  title: string | undefined;
   refusal?: string;
   titleOwner?: string;
   /** The handshake row is stored as one text part (see OLD_MERGING_GENERATION). */
@@ -147,7 +160,7 @@ function fitToStore(
   database: string,
   source: HermesSource | undefined,
   options: RenderOptions,
-  title: string | undefined,
+  planned: { title: string | undefined; lineage: boolean },
   force: boolean,
 ): Fitted {
   const notes: ReportEntry[] = [];
@@ -172,9 +185,11 @@ function fitToStore(
         { count: setAside },
       ));
     }
+    const { title, note } = lineageTitle(db, options.id, planned);
+    notes.push(...note);
     const found = findClash(db, options.id, title);
     const refusal = refusalOf(db, database, options.id, title, found, force);
-    const fitted = { notes, ...(handshakeAsPart ? { handshakeAsPart } : {}) };
+    const fitted = { notes, title, ...(handshakeAsPart ? { handshakeAsPart } : {}) };
     if (refusal) return { ...fitted, refusal };
     if (!force) return fitted;
     return {
@@ -261,12 +276,32 @@ function findClash(db: DatabaseSync, id: string, title: string | undefined): Cla
       clash.refusal = `session ${id} continues in session ${child.id} (compression or branch), so --force ` +
         `cannot replace it; pass another --session-id`;
     }
+    const compacting = compressionLease(db, id);
+    if (compacting) {
+      clash.refusal =
+        `Hermes is compacting session ${id} (its compression lock holds until ${compacting}), ` +
+        `so --force cannot replace it now; try again once it is done, or pass another --session-id`;
+    }
   }
   const owner = title
     ? db.prepare("SELECT id FROM sessions WHERE title = ? AND id <> ?").get(title, id) as Row | undefined
     : undefined;
   if (owner) clash.titleOwner = String(owner.id);
   return clash;
+}
+
+/**
+ * When the lease Hermes's compaction holds on session `id` ends (ISO 8601), if one holds now: while it does,
+ * Hermes rewrites the session's rows and may start its continuation (`try_acquire_compression_lock`, 0.19.0;
+ * a lease not renewed by its expiry is taken over, as Hermes takes it over). Stores before the table have none.
+ */
+function compressionLease(db: DatabaseSync, id: string): string | undefined {
+  if (!hasTable(db, "compression_locks")) return undefined;
+  const lease = db.prepare("SELECT max(expires_at) AS until FROM compression_locks WHERE session_id = ?")
+    .get(id) as { until: number | null };
+  if (typeof lease.until !== "number" || lease.until * 1000 < Date.now()) return undefined;
+  const until = new Date(lease.until * 1000);
+  return Number.isNaN(until.getTime()) ? "a time no date can hold" : until.toISOString();
 }
 
 /** Why the session cannot be added as planned, if it cannot: its id or its title is already in use. */
@@ -316,6 +351,35 @@ function replacementNotes(clash: Clash, title: string | undefined): ReportEntry[
     ));
   }
   return notes;
+}
+
+/**
+ * The title a session is stored with. One the user asked for is kept (a taken one is refused, as Hermes's own
+ * `/title` refuses it); the source's own title, taken (the same session handed off again, a copy beside its
+ * original), becomes its lineage's next, as Hermes titles a continued session (`get_next_title_in_lineage`).
+ */
+function lineageTitle(
+  db: DatabaseSync,
+  id: string,
+  { title, lineage }: { title: string | undefined; lineage: boolean },
+): { title: string | undefined; note: ReportEntry[] } {
+  // The session `id` replaces (under --force) gives its title up with its row.
+  const holder = lineage && title
+    ? db.prepare("SELECT id FROM sessions WHERE title = ? AND id <> ?").get(title, id) as Row | undefined
+    : undefined;
+  if (!holder) return { title, note: [] };
+  const numbered = nextTitle(db, title!);
+  return {
+    title: numbered,
+    note: [reportEntry(
+      "title-numbered",
+      "info",
+      `title stored as ${JSON.stringify(numbered)}: session ${holder.id} holds ${
+        JSON.stringify(title)
+      } (Hermes numbers the titles of a lineage so)`,
+      { examples: [String(holder.id)] },
+    )],
+  };
 }
 
 /** The next free title of a lineage, as Hermes numbers them (`title`, `title #2`, ...). */
@@ -394,12 +458,13 @@ async function insertSession(
   planned: Planned,
   { backup, force, backupFolder, feedback }: CommitOptions,
 ): Promise<Committed> {
-  const { id, database, title } = planned;
+  const { id, database } = planned;
+  // Looked at again: a gateway started since planning is the one writer now.
+  const gateway = gatewayRefusal(dirname(database), planned.options.env ?? {});
+  if (gateway) throw new RefusedError(gateway);
   const db = openForWrite(database);
   try {
-    // Replacing needs the backup even under --no-backup: undo restores the replaced rows from it.
-    const replacing = force && hasClash(findClash(db, id, title));
-    const backups = backup || replacing ? [await onlineBackup(db, backupFolder, "state.db", feedback)] : [];
+    const backups: string[] = [];
     const columns = storeColumns(db, database);
     const rows = targetRows(planned.session, planned.options, planned.settings, planned.source);
     const step = startProgress(feedback, `preparing rows for ${database}`, "rows");
@@ -407,13 +472,20 @@ async function insertSession(
       if (n % PROGRESS_ROWS === 0) step.advance(n);
     }).finally(() => step.finish());
     const clash = await immediateTransaction(db, async () => {
-      // Checked again under the write lock: a running Hermes may have taken the id or title since planning.
+      // Checked again under the write lock: a running Hermes may have taken the id or title since planning
+      // (the source's own title is then numbered again).
+      const { title } = lineageTitle(db, id, planned);
       const clash = findClash(db, id, title);
       const refusal = refusalOf(db, database, id, title, clash, force);
       if (refusal) throw new RefusedError(refusal);
+      // The rows about to be replaced, copied under the write lock (lib/store/row-backup.ts); replacing needs
+      // them even under --no-backup: undo restores them from the copy.
+      if (backup || hasClash(clash)) {
+        backups.push(await backupRows(database, backupFolder, replacedRows(id, clash), feedback));
+      }
       if (clash.takenId) await removeSession(db, database, clash.takenId, feedback);
       if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
-      insertRow(db, "sessions", only(rows.session(), columns.sessions));
+      insertRow(db, "sessions", only({ ...rows.session(), ...(title ? { title } : {}) }, columns.sessions));
       // Hermes's full-text triggers make this the long part of a handoff: seconds for a long session.
       await inBatches(`registering in ${database}`, staged.count, moveStaged(db, staged), feedback);
       return clash;
@@ -469,6 +541,15 @@ async function* storedRows(
 }
 
 const hasClash = (clash: Clash): boolean => !!(clash.takenId || clash.titleOwner);
+
+/** The rows a handoff of `id` replaces: a session of that id with its messages, the title's holder. */
+function replacedRows(id: string, clash: Clash): BackedUpRows[] {
+  return [
+    { table: "messages", key: { session_id: id } },
+    { table: "sessions", key: { id } },
+    ...(clash.titleOwner ? [{ table: "sessions", key: { id: clash.titleOwner } }] : []),
+  ];
+}
 
 /** The row's values for the columns this database has (an older generation has fewer). */
 function only(row: object, columns: Set<string>): Row {

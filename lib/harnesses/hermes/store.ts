@@ -15,11 +15,13 @@ export { openHermesSession, readHermesSession } from "./read.ts";
 export { loadSource, sameHarnessSource } from "./source.ts";
 export { renderHermes } from "./render.ts";
 export { planHermes } from "./register.ts";
+import { dirname } from "node:path";
 import type { StoreAccess } from "../types.ts";
 import { openHermesSession, readHermesSession } from "./read.ts";
 import { renderHermes } from "./render.ts";
 import { planHermes } from "./register.ts";
 import { configuredHermesModel } from "./config.ts";
+import { gatewayRefusal } from "./gateway.ts";
 export { configuredHermesModel };
 
 /** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
@@ -29,4 +31,6 @@ export const access: StoreAccess = {
   render: renderHermes,
   plan: planHermes,
   configuredModel: configuredHermesModel,
+  // An undo writes state.db as a handoff does: never beside a running gateway.
+  soleWriter: (database, env) => gatewayRefusal(dirname(database), env, "undo"),
 };

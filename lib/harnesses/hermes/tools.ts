@@ -9,7 +9,7 @@ import {
   str,
   type ToolVocabulary,
 } from "../../tools/canonical.ts";
-import { parsePatch } from "../../tools/apply-patch.ts";
+import { parsePatch, v4aPatch } from "../../tools/apply-patch.ts";
 
 export const hermesTools: ToolVocabulary = {
   toCanonical({ name, input }) {
@@ -98,7 +98,10 @@ export const hermesTools: ToolVocabulary = {
       case "write":
         return { name: "write_file", input: { path: call.path, content: call.content } };
       case "edit":
-        if (call.edits.length !== 1) return undefined;
+        // Several edits are one call only in patch mode (V4A, which has no replace-all).
+        if (call.edits.length !== 1) {
+          return patchCall(v4aPatch([{ op: "update", path: call.path, edits: call.edits }]));
+        }
         return {
           name: "patch",
           input: defined({
@@ -109,6 +112,8 @@ export const hermesTools: ToolVocabulary = {
             replace_all: call.edits[0]!.replaceAll,
           }),
         };
+      case "patch":
+        return patchCall(v4aPatch(call.files));
       case "search":
         return {
           name: "search_files",
@@ -135,3 +140,6 @@ export const hermesTools: ToolVocabulary = {
     }
   },
 };
+
+/** Hermes's `patch` tool in patch mode: a V4A patch of any number of files. */
+const patchCall = (patch: string): HarnessCall => ({ name: "patch", input: { mode: "patch", patch } });

@@ -84,6 +84,15 @@ function readLayer(layer: Layer): { config: Json; where: string } | undefined {
 }
 
 /**
+ * A configured model as OpenCode reads it: `{env:NAME}` replaced by the variable's value (empty when unset), as
+ * it substitutes a configuration's text before parsing it; one naming a file (`{file:path}`) is not followed.
+ */
+function substituted(model: string, env: NodeJS.ProcessEnv): string | undefined {
+  if (model.includes("{file:")) return undefined;
+  return model.replace(/\{env:([^}]+)\}/g, (_, name: string) => env[name] ?? "");
+}
+
+/**
  * The model OpenCode's configuration names for a session continued in `place.cwd` (`provider/model`), and the
  * layer that names it. A file that does not parse is bad input, as OpenCode refuses to start on one.
  */
@@ -91,9 +100,10 @@ export function configuredOpenCodeModel(_home: string, place: ConfigPlace = {}):
   let found: ConfiguredModel | undefined;
   for (const layer of openCodeConfigLayers(place)) {
     const read = readLayer(layer);
-    const model = read && typeof read.config.model === "string"
-      ? openCodeModels.map(read.config.model)
+    const named = read && typeof read.config.model === "string"
+      ? substituted(read.config.model, place.env ?? {})
       : undefined;
+    const model = named ? openCodeModels.map(named) : undefined;
     if (read && model) found = { model, where: `configured in ${read.where} (model)` };
   }
   return found;

@@ -27,8 +27,9 @@ import { startsWithHandshake } from "../../handshake/handshake.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { parseEmbeddedJson } from "../../io/json.ts";
 import { qualifiedModel } from "./models.ts";
+import { sessionPostureWords } from "./posture.ts";
 import type { StoredMessage, StoredPart, StoredSession } from "./rows.ts";
-import { sessionLocator } from "../../store/locator.ts";
+import { sessionLocator } from "../locator.ts";
 
 const HARNESS = "opencode";
 
@@ -115,6 +116,8 @@ export function decodeOpenCode(stored: StoredSession): Session {
   if (title) session.meta.title = title;
   const last = lastActivity(stored.messages);
   session.meta.updatedAt = isoTime(last ?? row.time_updated);
+  const posture = sessionPostureWords(row.permission);
+  if (posture) session.meta.permissionMode = posture;
   session.drift = reading.drift();
   return session;
 }

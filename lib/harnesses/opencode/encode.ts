@@ -26,6 +26,7 @@ import { RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { isObject } from "../../io/json.ts";
 import { RowIds } from "./ids.ts";
+import { openCodePosture } from "./posture.ts";
 
 /** A model as OpenCode names one: its provider's id in its configuration and the model's id there. */
 export interface ModelRef {
@@ -93,7 +94,7 @@ export interface SessionRow {
   tokens_cache_read: number;
   tokens_cache_write: number;
   revert: null;
-  permission: null;
+  permission: string | null;
   agent: string;
   model: string;
   time_created: number;
@@ -121,6 +122,15 @@ interface Tally {
   cacheRead: number;
   cacheWrite: number;
   last: number;
+}
+
+/**
+ * The session's own permission rules: an OpenCode session's as they were; else the source's posture as rules,
+ * over the user's configuration (posture.ts); none stated, none: the configuration alone applies.
+ */
+function sessionRules(session: SessionStream, options: RenderOptions): string | null {
+  if (session.meta.harness === "opencode" && session.meta.permissionMode) return session.meta.permissionMode;
+  return options.posture ? openCodePosture.words(options.posture) : null;
 }
 
 export function encodeOpenCode(
@@ -157,8 +167,7 @@ export function encodeOpenCode(
       tokens_cache_read: tally.cacheRead,
       tokens_cache_write: tally.cacheWrite,
       revert: null,
-      // OpenCode's own permission rules then apply: the posture is stated on the resume command, never widened here.
-      permission: null,
+      permission: sessionRules(session, options),
       agent: AGENT,
       model: JSON.stringify({ id: settings.model.modelID, providerID: settings.model.providerID }),
       time_created: created,

@@ -46,6 +46,7 @@ function sessionRow(info: Json, file: string): SessionRow {
     version: typeof info.version === "string" ? info.version : "",
     revert: json(info.revert),
     model: json(info.model),
+    permission: json(info.permission),
     cost: number(info.cost),
     tokens_input: number(tokens.input),
     tokens_output: number(tokens.output),

@@ -8,7 +8,9 @@ import { OPENCODE_HOME } from "./home.ts";
 import { checkOpenCodeSessionId, newOpenCodeSessionId } from "./ids.ts";
 import { openCodeTools } from "./tools.ts";
 import { openCodeModels } from "./models.ts";
+import { openCodePosture } from "./posture.ts";
 import { openCodeDatabase, resumeOpenCode } from "./resume.ts";
+import { openCodeConfigHome } from "./config-home.ts";
 
 export const openCode: Harness = {
   name: "opencode",
@@ -26,6 +28,7 @@ export const openCode: Harness = {
     controlTags: ["system-reminder"],
     tools: openCodeTools,
     models: openCodeModels,
+    posture: openCodePosture,
     // OpenCode may run any provider and keeps reasoning as text parts (a provider's proof, when kept, sits in
     // the part's metadata by provider): no block it wrote is proved to come from the provider it names.
     provesReasoning: () => false,
@@ -37,7 +40,8 @@ export const openCode: Harness = {
       toolSchemas: false,
       systemInstructions: false,
       queuedInput: false,
-      permissionPosture: false,
+      // The source's posture, never wider, as the session's own permission rules (posture.ts).
+      permissionPosture: true,
       // Every assistant message names its provider and model.
       perTurnModel: true,
       images: true,
@@ -57,6 +61,19 @@ export const openCode: Harness = {
   // cd <cwd> && [OPENCODE_DB=<home>/opencode.db] opencode --session <id> [--model <provider/model>]
   resumeCommand: resumeOpenCode,
   integrations: {
+    // LazyBridge knows no OpenCode kind (it accepts `codex` and `claude` and keeps unknown kinds it finds): ours
+    // is its name.
+    registryKind: "opencode",
+    // Its tools' environment carries OPENCODE=1 (and AGENT=1, OPENCODE_PID), no session id (1.18.33, seen
+    // live), so `current` takes its newest session in the directory. Skills: `<config folder>/skills/<name>/`,
+    // its configuration folder, not its data folder (it reads ~/.claude/skills and ~/.agents/skills too).
+    agent: {
+      sessionVariables: [],
+      markers: ["OPENCODE"],
+      skillsFolder: "skills",
+      skillsBase: openCodeConfigHome,
+    },
+    engine: async () => (await import("./engine.ts")).openCodeEngine,
     certify: {
       command: "opencode",
       binFlag: "opencode-bin",

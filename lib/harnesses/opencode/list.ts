@@ -7,7 +7,7 @@
  */
 import type { ListingPart, SessionSummary, StoreListing } from "../types.ts";
 import { openReadOnly } from "../../store/sqlite.ts";
-import { sessionLocator } from "../../store/locator.ts";
+import { sessionLocator } from "../locator.ts";
 import { regularFileIfPresent } from "../../io/file-kind.ts";
 import { fileStamp } from "../../io/file-stamp.ts";
 import { assertStoredTime, isoTime } from "../../ir/clock.ts";

@@ -8,7 +8,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { Session } from "../../ir/schema.ts";
 import { InputError } from "../../errors.ts";
 import { isSqliteFile, openReadOnly } from "../../store/sqlite.ts";
-import { parseLocator } from "../../store/parse-locator.ts";
+import { parseLocator } from "../locator.ts";
 import { regularFileIfPresent } from "../../io/file-kind.ts";
 import { decodeOpenCode } from "./decode.ts";
 import { storedSession } from "./rows.ts";

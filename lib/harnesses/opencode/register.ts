@@ -231,7 +231,7 @@ function clashRefusal(db: DatabaseSync, database: string, id: string, force: boo
     : undefined;
 }
 
-interface ModelChoice {
+export interface ModelChoice {
   ref: ModelRef;
   notes: ReportEntry[];
 }
@@ -247,7 +247,7 @@ const PROVIDER_OF: readonly [RegExp, string][] = [
  * The model the rows name: the one chosen for the target (`provider/model`, as OpenCode's --model takes it),
  * else the session's last, with its provider when its id shows it.
  */
-function chooseModel(session: SessionHead, options: RenderOptions): ModelChoice {
+export function chooseModel(session: SessionHead, options: RenderOptions): ModelChoice {
   const wanted = options.model ?? session.meta.models.at(-1) ?? "";
   const slash = wanted.indexOf("/");
   if (slash > 0) {

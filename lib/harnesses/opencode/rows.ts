@@ -23,6 +23,8 @@ export interface SessionRow {
   revert: string | null;
   /** JSON `{id, providerID, variant?}`: the model the session runs on. */
   model: string | null;
+  /** JSON `[{permission, pattern, action}]`: the session's own permission rules, over its agent's. */
+  permission: string | null;
   cost: number;
   tokens_input: number;
   tokens_output: number;

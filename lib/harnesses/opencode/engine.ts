@@ -1,0 +1,26 @@
+/**
+ * One OpenCode turn, non-interactively: `opencode run --format json [--session ID] [--model P/M]`, the prompt on
+ * stdin (given as arguments, `run` joins the words, putting each that holds a space in double quotes: 1.18.33
+ * sends `opencode run "say hello"` as `"say hello"`). Every JSON event names the session (`sessionID`), so an
+ * alias is bound at the first one; the answer is the turn's last text part.
+ */
+import type { EngineSpec } from "../types.ts";
+import { jsonLine } from "../../io/json-line.ts";
+import { parseRunEvents } from "./certify/run.ts";
+
+export const openCodeEngine: EngineSpec = {
+  command: "opencode",
+  args: ({ resume, model }) => [
+    "run",
+    "--format",
+    "json",
+    ...(resume ? ["--session", resume] : []),
+    ...(model ? ["--model", model] : []),
+  ],
+  input: ({ prompt }) => prompt,
+  idFrom(line, stream) {
+    const event = stream === 1 ? jsonLine(line) : undefined;
+    return typeof event?.sessionID === "string" ? event.sessionID : undefined;
+  },
+  replyFrom: (stdout) => parseRunEvents(stdout).reply,
+};
