@@ -232,3 +232,16 @@ test("certify's OpenCode gives a handoff into it the variables its private runs 
     await oc.close();
   }
 });
+
+test("a configured model's {env:NAME} is replaced in one pass; an unclosed run of them is kept as written", () => {
+  const modelOf = (model: string, env: Record<string, string> = {}) =>
+    configuredOpenCodeModel("", {
+      env: { HOME: "/nonexistent", OPENCODE_CONFIG_CONTENT: JSON.stringify({ model }), ...env },
+      cwd: "/nonexistent",
+    })?.model;
+  assert.equal(modelOf("{env:P}/{env:M}", { P: "fake", M: "fake-model" }), "fake/fake-model");
+  assert.equal(modelOf("fake/{env:UNSET}x"), "fake/x");
+  // Hostile: a megabyte of openings never closed (a pattern tried each to the end: quadratic).
+  const unclosed = `fake/${"{env:e".repeat(200_000)}`;
+  assert.equal(modelOf(unclosed), unclosed);
+});

@@ -89,7 +89,17 @@ function readLayer(layer: Layer): { config: Json; where: string } | undefined {
  */
 function substituted(model: string, env: NodeJS.ProcessEnv): string | undefined {
   if (model.includes("{file:")) return undefined;
-  return model.replace(/\{env:([^}]+)\}/g, (_, name: string) => env[name] ?? "");
+  // Scanned with indexOf, each brace looked at once: a pattern would try every unclosed `{env:` to the end.
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const open = model.indexOf("{env:", from);
+    const close = open < 0 ? -1 : model.indexOf("}", open + 5);
+    if (close < 0) return out + model.slice(from);
+    const name = model.slice(open + 5, close);
+    out += model.slice(from, open) + (name ? env[name] ?? "" : "{env:}");
+    from = close + 1;
+  }
 }
 
 /**
