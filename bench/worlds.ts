@@ -1,14 +1,14 @@
 /**
  * A machine with many sessions, for measuring listing and the TUI's first screen at scale: N sessions spread
  * over every harness's store (a Claude Code home, a Codex home with its `threads` index, a Hermes `state.db`, a
- * Gemini CLI home with its `projects.json`), of varied sizes adding up to the requested megabytes, every one
+ * Gemini CLI home with its `projects.json`, an OpenCode `opencode.db`), of varied sizes adding up to the requested megabytes, every one
  * built from records the real harnesses wrote (fixtures/). Deterministic: the same arguments build the same
  * world (ids aside).
  *
  *   const world = buildWorld(dir, { sessions: 2000, megabytes: 200 });
  *   spawn(binary, ["list"], { env: { ...process.env, HOME: dir, ...world.env } });
  */
-import { mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomUUID } from "node:crypto";
@@ -17,6 +17,8 @@ import { generateClaudeSession } from "./session.ts";
 import { emptyHermesHome } from "./hermes-floor.ts";
 import { createCodexStore } from "../lib/harnesses/codex/first-run.ts";
 import { builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
+import { homeVariableValue } from "../lib/harnesses/homes.ts";
+import { openCodeId, RowIds } from "../lib/harnesses/opencode/ids.ts";
 
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
 const MB = 1024 * 1024;
@@ -31,7 +33,7 @@ export interface World {
   sessions: number;
   /** Bytes written in transcripts and rows' content. */
   bytes: number;
-  /** Each harness's home, in a folder named after it. */
+  /** Each harness's home, in a folder named after it (or a subfolder of it the harness's variable implies). */
   homes: Record<HarnessName, string>;
   /** The same homes, as the environment variables that point session-bridge (and the harnesses) at them. */
   env: Record<string, string>;
@@ -47,6 +49,7 @@ const MAKERS: Record<HarnessName, Sessions> = {
   codex: codexSessions,
   hermes: hermesSessions,
   "gemini-cli": geminiSessions,
+  opencode: opencodeSessions,
 };
 
 /**
@@ -65,17 +68,20 @@ const when = (i: number) => new Date(Date.parse("2026-06-01T00:00:00Z") + i * (D
 /** The sessions dealt in turn to the harnesses in the registry's order. */
 export function buildWorld(dir: string, options: WorldOptions): World {
   const harnesses = builtinRegistry.harnesses;
-  const homes = Object.fromEntries(harnesses.map((h) => [h.name, join(dir, h.name)])) as Record<
-    HarnessName,
-    string
-  >;
+  // A home in a folder named after its harness; one its variable names by the folder holding it
+  // (`$XDG_DATA_HOME/opencode`) is that subfolder of it.
+  const homes = Object.fromEntries(
+    harnesses.map((h) => [h.name, join(dir, h.name, h.home.subfolder ?? "")]),
+  ) as Record<HarnessName, string>;
   const all = sizes(options.sessions, options.megabytes * MB);
   let bytes = 0;
   harnesses.forEach((h, n) => {
     const dealt = all.flatMap((size, i) => (i % harnesses.length === n ? [{ size, i }] : []));
     bytes += MAKERS[h.name as HarnessName](homes[h.name as HarnessName], dealt);
   });
-  const env = Object.fromEntries(harnesses.map((h) => [h.home.env, homes[h.name as HarnessName]]));
+  const env = Object.fromEntries(
+    harnesses.map((h) => [h.home.env, homeVariableValue(h.home, homes[h.name as HarnessName])!]),
+  );
   return { sessions: options.sessions, bytes, homes, env };
 }
 
@@ -269,5 +275,105 @@ function geminiSessions(home: string, sessions: { size: number; i: number }[]): 
   }
   mkdirSync(store, { recursive: true });
   writeFileSync(join(store, "projects.json"), JSON.stringify({ projects }, null, 2));
+  return bytes;
+}
+
+type Row = Record<string, string | number | null>;
+
+/** An INSERT of `row`'s columns into `table`. */
+function inserter(db: DatabaseSync, table: string, row: Row): (values: Row) => void {
+  const names = Object.keys(row);
+  const statement = db.prepare(
+    `INSERT INTO ${table} (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${
+      names.map(() => "?").join(", ")
+    })`,
+  );
+  return (values) => statement.run(...names.map((n) => values[n] ?? null));
+}
+
+/**
+ * OpenCode 1.18.33's one-shot session (its session row, reasoning and answer) under each session's own id, date,
+ * project and title, in one `opencode.db` copied from the capture (its migrations and `global` project) with the
+ * captured sessions removed; its messages and parts repeated under fresh ids to the session's size. The
+ * home is the data folder, holding `opencode.db`.
+ */
+function opencodeSessions(home: string, sessions: { size: number; i: number }[]): number {
+  mkdirSync(home, { recursive: true });
+  const database = join(home, "opencode.db");
+  copyFileSync(fixture("opencode/1.18.33/tools-subagent.opencode.db"), database);
+  const db = new DatabaseSync(database);
+  let bytes = 0;
+  try {
+    const session = db.prepare(
+      "SELECT * FROM session WHERE parent_id IS NULL ORDER BY time_created LIMIT 1",
+    ).get() as Row;
+    const messages = db.prepare("SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id")
+      .all(String(session.id)) as Row[];
+    const parts = db.prepare("SELECT * FROM part WHERE session_id = ? ORDER BY id").all(
+      String(session.id),
+    ) as Row[];
+    // The captured sessions go (their messages, parts and todos by cascade), and the events that record them.
+    db.exec("DELETE FROM session; DELETE FROM event; DELETE FROM event_sequence");
+    const insertSession = inserter(db, "session", session);
+    const insertMessage = inserter(db, "message", messages[0]!);
+    const insertPart = inserter(db, "part", parts[0]!);
+    const touch = db.prepare("UPDATE session SET time_updated = ? WHERE id = ?");
+    db.exec("BEGIN");
+    for (const { size, i } of sessions) {
+      const at = when(i).getTime();
+      const cwd = project(i);
+      const id = openCodeId("ses", at);
+      const own = (text: string) => text.replaceAll("/home/user/project", cwd);
+      const ids = new RowIds();
+      insertSession({
+        ...session,
+        id,
+        slug: `parser-step-${i}`,
+        directory: cwd,
+        path: cwd.slice(1),
+        title: `Refactor step ${i} of the parser module`,
+        time_created: at,
+        time_updated: at,
+      });
+      let written = 0;
+      let last = at;
+      for (let turn = 0; written < size; turn++) {
+        const fresh = new Map(messages.map((m) => [String(m.id), ids.next("msg", at + turn * 10_000)]));
+        const renamed = (text: string) =>
+          [...fresh].reduce((t, [old, now]) => t.replaceAll(old, now), own(text));
+        for (const [k, message] of messages.entries()) {
+          last = at + turn * 10_000 + k * 1000;
+          insertMessage({
+            ...message,
+            id: fresh.get(String(message.id))!,
+            session_id: id,
+            time_created: last,
+            time_updated: last,
+            data: renamed(String(message.data)),
+          });
+        }
+        for (const part of parts) {
+          const data = turn && JSON.parse(String(part.data)).type === "text"
+            ? JSON.stringify({ type: "text", text: "The quick brown fox re-runs the suite. ".repeat(40) })
+            : renamed(String(part.data));
+          insertPart({
+            ...part,
+            id: ids.next("prt", at + turn * 10_000),
+            message_id: fresh.get(String(part.message_id))!,
+            session_id: id,
+            time_created: last,
+            time_updated: last,
+            data,
+          });
+          written += data.length;
+        }
+      }
+      touch.run(last, id);
+      bytes += written;
+    }
+    db.exec("COMMIT");
+  } finally {
+    db.close();
+  }
   return bytes;
 }

@@ -57,6 +57,7 @@ test("the flags derived from the registry that the help checks above cover are t
     "codex-home",
     "hermes-home",
     "gemini-home",
+    "opencode-home",
   ]);
   const certify = await COMMANDS.find((c) => c.name === "certify")!.load();
   assert.deepEqual(Object.keys(certify.harnessOptions!(builtinRegistry)), [
@@ -64,6 +65,7 @@ test("the flags derived from the registry that the help checks above cover are t
     "codex-bin",
     "hermes-bin",
     "gemini-bin",
+    "opencode-bin",
   ]);
 });
 

@@ -136,13 +136,15 @@ test("--copy writes a marked copy, kept current on the next run; --uninstall rem
     registry: builtinRegistry,
     homes: resolveHomes(builtinRegistry.harnesses, {}, { HOME: m.home }),
     bridgeHome: m.bridge,
-    env: { PATH: "/nonexistent" },
+    // HOME too: OpenCode's skills live in its configuration folder, found from the environment, not its home.
+    env: { PATH: "/nonexistent", HOME: m.home },
   });
   assert.deepEqual(status.map((s) => [s.harness, s.present, s.state]), [
     ["claude-code", true, "copied"],
     ["codex", true, "stale copy"],
     ["hermes", false, "absent"],
     ["gemini-cli", false, "absent"],
+    ["opencode", false, "absent"],
   ]);
   const updated = await runCli(["install-skill", "--copy"], m.env);
   assert.match(updated.stdout, /^codex +updated /m);

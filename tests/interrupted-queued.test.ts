@@ -82,6 +82,7 @@ const SHELL: Record<string, string> = {
   codex: "exec_command",
   hermes: "terminal",
   "gemini-cli": "run_shell_command",
+  opencode: "bash",
 };
 const CALL_ID = "toolu_fake_b203b0d1e13e6a06134f";
 const QUEUED = "Queued while the tool ran: afterwards, also list the files.";

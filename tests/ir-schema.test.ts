@@ -69,6 +69,9 @@ const SESSION_FILES: Record<HarnessName, RegExp> = {
   // Session logs, the subagent logs captured beside them (`<scenario>.subagents/<id>.jsonl`), and legacy
   // whole-session files (`<scenario>.json`, no other dot in the name).
   "gemini-cli": /\.jsonl$|\/[^/.]+\.json$/,
+  // Captured databases (`<scenario>.opencode.db`), each of their sessions read on its own as `<db>#<id>`, and
+  // what `opencode export` printed (`<scenario>.export.json`).
+  opencode: /\.opencode\.db$|\.export\.json$/,
 };
 
 /** The harnesses with captured fixtures: every folder of fixtures/ (checked below). */
@@ -84,11 +87,11 @@ function filesUnder(dir: string): string[] {
   }).sort();
 }
 
-/** Every session id a captured state.db holds, each read on its own as `<db>#<id>`. */
-function databaseSessions(path: string): string[] {
+/** Every session id a captured database holds (its `table` of sessions), each read on its own as `<db>#<id>`. */
+function databaseSessions(path: string, table = "sessions"): string[] {
   const db = new DatabaseSync(path, { readOnly: true });
   try {
-    return db.prepare("SELECT id FROM sessions ORDER BY id").all().map((row) => String(row.id));
+    return db.prepare(`SELECT id FROM ${table} ORDER BY id`).all().map((row) => String(row.id));
   } finally {
     db.close();
   }
@@ -113,6 +116,10 @@ function classifyFixtures(): { readable: Readable[]; unclassified: string[] } {
       if (CAPTURE_ARTIFACTS.some((re) => re.test(path))) continue;
       if (name === "hermes" && path.endsWith(".state.db")) {
         for (const id of databaseSessions(path)) {
+          readable.push({ harness: name, path: `${path}#${id}`, label: `${label}#${id}` });
+        }
+      } else if (name === "opencode" && path.endsWith(".opencode.db")) {
+        for (const id of databaseSessions(path, "session")) {
           readable.push({ harness: name, path: `${path}#${id}`, label: `${label}#${id}` });
         }
       } else if (name === "hermes" && path.endsWith(".export.jsonl") && exportLines(path).length > 1) {

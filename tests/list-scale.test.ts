@@ -47,10 +47,12 @@ async function countStatements(work: () => Promise<unknown>): Promise<number> {
   }
 }
 
-const small = buildWorld(tempDir(), { sessions: 12, megabytes: 0.2 });
-const large = buildWorld(tempDir(), { sessions: 240, megabytes: 4 });
+/** Sessions are dealt to the harnesses in turn: 3 or 60 each, for however many are registered. */
+const harnessCount = builtinRegistry.harnesses.length;
+const small = buildWorld(tempDir(), { sessions: 3 * harnessCount, megabytes: 0.05 * harnessCount });
+const large = buildWorld(tempDir(), { sessions: 60 * harnessCount, megabytes: harnessCount });
 
-for (const harness of ["codex", "hermes"] as const) {
+for (const harness of ["codex", "hermes", "opencode"] as const) {
   test(`listing a ${harness} store runs the same few SQLite statements for 3 sessions or 60`, async () => {
     const count = async (world: World) => {
       let listed = 0;
@@ -85,12 +87,24 @@ test("the bench's world deals its sessions to every registered harness, each lis
     builtinRegistry.harnesses.map((h) => h.name).sort(),
   );
   for (const [harness, sessions] of byHarness) assert.equal(sessions.length, 3, harness);
-  // Gemini CLI's sessions (every fourth, from the fourth on: the registry's fourth harness): the project and title each was written with.
-  const gemini = byHarness.get("gemini-cli")!.map((s) => [s.cwd, s.title]).sort();
-  assert.deepEqual(
-    gemini,
-    [3, 7, 11].map((i) => [`/home/user/projects/app-${i}`, `Refactor step ${i} of the parser module`]).sort(),
-  );
+  // Each harness's sessions (every n-th of the n harnesses, from its place in the registry on): the project each
+  // was written in, and the title the world gives where the store keeps one (Claude Code's and Hermes's are taken
+  // from the captured first prompt).
+  builtinRegistry.harnesses.forEach((h, place) => {
+    const dealt = [0, 1, 2].map((turn) => place + turn * harnessCount);
+    const listed = byHarness.get(h.name)!;
+    assert.deepEqual(
+      listed.map((s) => s.cwd).sort(),
+      dealt.map((i) => `/home/user/projects/app-${i}`).sort(),
+      h.name,
+    );
+    if (h.name === "claude-code" || h.name === "hermes") return;
+    assert.deepEqual(
+      listed.map((s) => s.title).sort(),
+      dealt.map((i) => `Refactor step ${i} of the parser module`).sort(),
+      h.name,
+    );
+  });
 });
 
 test("listing a Hermes store visits message rows only for each session's preview: counts and times come from one pass over one index", async () => {

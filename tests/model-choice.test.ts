@@ -39,6 +39,7 @@ function homes(name: string): Homes {
     codex: join(dir, "codex"),
     hermes: join(dir, "hermes"),
     "gemini-cli": join(dir, "gemini"),
+    opencode: join(dir, "opencode"),
   };
   for (const d of Object.values(h)) mkdirSync(d, { recursive: true });
   return h;

@@ -2,15 +2,15 @@
  * One refusal policy: the same situation, driven through the CLI into each harness, is refused with the same
  * exit code and a message of the same shape (one stderr line), and leaves the target store as it was.
  *
- *   situation                                   claude-code   codex   hermes
- *   the session id is taken (no --force)          1             1       1
- *   a dry run of that handoff                     1             1       1
- *   an unsafe or malformed --session-id           2             2       2
- *   no state database in the home                 (none kept)   1       1
- *   the state database is not SQLite              (none kept)   1       1
- *   the state database lacks the harness's table  (none kept)   1       1
+ *   situation                                   claude-code   codex   hermes   gemini-cli    opencode
+ *   the session id is taken (no --force)          1             1       1        1             1
+ *   a dry run of that handoff                     1             1       1        1             1
+ *   an unsafe or malformed --session-id           2             2       2        2             2
+ *   no state database in the home                 (none kept)   1       1        (none kept)   1
+ *   the state database is not SQLite              (none kept)   1       1        (none kept)   1
+ *   the state database lacks the harness's table  (none kept)   1       1        (none kept)   1
  *
- * Claude Code keeps no database: a fresh Claude home simply gets its first project folder.
+ * Claude Code and Gemini CLI keep no database: a fresh home simply gets its first project folder.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -30,8 +30,8 @@ const env = { SESSION_BRIDGE_HOME: join(root, "bridge") };
 const source = claudeFixture("interactive");
 mkdirSync(join(root, "project"));
 const cwd = realpathSync(join(root, "project"));
-/** A UUID (what Claude Code and Codex require) that is also a safe Hermes id. */
-const ID = "0190f3a2-6b1c-7d2e-8f30-4a5b6c7d8e9f";
+/** The id each harness's handoffs are given: one it would make itself (a UUID, a Hermes id, an OpenCode `ses_`). */
+const idFor = ({ harness }: Covered) => harness.store.newId(new Date("2026-12-01T03:00:00Z"));
 let n = 0;
 
 interface World {
@@ -86,10 +86,11 @@ async function refuses(
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const EXISTS = new RegExp(
-  `^session-bridge: session ${ID} already exists in (.+) \\(pass another --session-id, or --force to replace it: ` +
-    `backed up first, undone by session-bridge undo\\)$`,
-);
+const exists = (id: string) =>
+  new RegExp(
+    `^session-bridge: session ${id} already exists in (.+) \\(pass another --session-id, or --force to replace it: ` +
+      `backed up first, undone by session-bridge undo\\)$`,
+  );
 /** How a harness's refusals name its state database; null: it keeps none (a fresh home is simply written). */
 interface DatabaseRefusal {
   /** The harness as the messages name it ("Codex"). */
@@ -105,10 +106,13 @@ const DATABASE_REFUSALS: Record<string, DatabaseRefusal | null> = {
   hermes: { label: "Hermes", command: "hermes", table: "messages" },
   // Files only: a home Gemini never ran in gets projects.json and the session file.
   "gemini-cli": null,
+  opencode: { label: "OpenCode", command: "opencode", table: "session" },
 };
 
 for (const covered of COVERED) {
   const to = covered.harness.name;
+  const ID = idFor(covered);
+  const EXISTS = exists(ID);
   test(`${to}: a session id already taken is refused (exit 1) naming it and where it is, without --force`, async () => {
     const w = world(covered);
     assert.equal((await handoff(to, w, ["--session-id", ID])).code, 0);
@@ -167,7 +171,7 @@ for (const covered of COVERED) {
       w,
       ["--session-id", "../escape"],
       2,
-      /^session-bridge: invalid session id "\.\.\/escape": (expected a UUID|use letters, digits, '\.', '_' or '-')$/,
+      /^session-bridge: invalid session id "\.\.\/escape": (expected a UUID|use letters, digits, '\.', '_' or '-'|expected an OpenCode id, .+)$/,
     );
   });
 
@@ -230,7 +234,7 @@ for (const covered of COVERED) {
       new RegExp(
         `^session-bridge: cannot write to ${
           escape(w.database!)
-        }: no table ${table} \\(not a ${label} state database\\)$`,
+        }: no table ${table} \\(not an? ${label} state database\\)$`,
       ),
     );
   });

@@ -75,15 +75,15 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   const { env } = world();
   const main = await runCli(["--help"], env, undefined, registry);
   assert.equal(main.code, 0);
-  assert.match(main.stdout, /between Claude Code, Codex CLI, Hermes Agent, Gemini CLI and Toy\./);
+  assert.match(main.stdout, /between Claude Code, Codex CLI, Hermes Agent, Gemini CLI, OpenCode and Toy\./);
   assert.match(main.stdout, /^ {2}--toy-home DIR {6}Toy home \(default: \$TOY_HOME, else ~\/\.toy\)$/m);
   assert.match(
     main.stdout,
-    /^Harness names: claude-code \(alias claude\), codex, hermes, gemini-cli \(alias gemini\), toy \(alias toybox\)\.$/m,
+    /^Harness names: claude-code \(alias claude\), codex, hermes, gemini-cli \(alias gemini\), opencode \(alias oc\), toy \(alias toybox\)\.$/m,
   );
   assert.match(
     main.stdout,
-    /^ {2}export +write a session to a JSONL file in its own harness's format \(Hermes Agent: as `hermes sessions export`\)$/m,
+    /^ {2}export +write a session to a JSONL file in its own harness's format \(Hermes Agent: as `hermes sessions export`; OpenCode: as `opencode export`\)$/m,
   );
   const handoff = await runCli(["handoff", "--help"], env, undefined, registry);
   assert.equal(handoff.code, 0);
@@ -104,7 +104,10 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   assert.doesNotMatch(builtin.stdout, /toy/i);
   const refused = await runCli(["list", "--from", "toy"], env);
   assert.equal(refused.code, 2);
-  assert.match(refused.stderr, /unknown harness "toy" \(expected claude-code, codex, hermes or gemini-cli\)/);
+  assert.match(
+    refused.stderr,
+    /unknown harness "toy" \(expected claude-code, codex, hermes, gemini-cli or opencode\)/,
+  );
 });
 
 test("a real Claude Code session hands off to the toy: one file in the toy's home, its Bash call in the toy's words", async () => {
@@ -291,25 +294,28 @@ test("step 6: the crash campaign kills handoffs into the toy and its undo, and f
 test("step 6b: the hostile campaigns take the toy from its material alone: its cases join each kind and run clean", async () => {
   const cast = await hostileCast([TOY_MODULE]);
   const toyAt = cast.members.findIndex((m) => m.harness.name === "toy");
-  // The built-in harnesses' 84 cases, and the toy's: each race, full home and read into or from it; its home
+  // The built-in harnesses' 95 cases, and the toy's: each race, full home and read into or from it; its home
   // unreadable; and, its sessions being files named by their ids, two forced handoffs over a link and its
   // sessions folder read-only under an undo.
   assert.deepEqual(Object.fromEntries(KIND_NAMES.map((k) => [k, KINDS[k].cases(cast)])), {
-    races: 15,
-    "disk-full": 15,
-    links: 24,
-    permissions: 13,
+    races: 18,
+    "disk-full": 18,
+    links: 25,
+    permissions: 15,
     ids: 19,
-    reads: 10,
+    reads: 12,
   });
   // Cases go round the harnesses in turn (the toy's first is its index), and a store's own cases come last.
+  const lastTwo = (
+    kind: (typeof KIND_NAMES)[number],
+  ) => [KINDS[kind].cases(cast) - 2, KINDS[kind].cases(cast) - 1];
   const toyCases = {
     races: [toyAt],
     "disk-full": [toyAt],
     ids: [toyAt],
     reads: [toyAt],
-    links: [22, 23],
-    permissions: [11, 12],
+    links: lastTwo("links"),
+    permissions: lastTwo("permissions"),
   };
   for (const kind of KIND_NAMES) {
     for (const index of toyCases[kind]) {

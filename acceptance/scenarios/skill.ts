@@ -73,6 +73,15 @@ import {
   runGemini,
 } from "../../lib/harnesses/gemini-cli/certify/run.ts";
 import { turnRequests } from "../../lib/harnesses/gemini-cli/certify/sent.ts";
+import {
+  offlineConfig as opencodeOfflineConfig,
+  opencodeEnv,
+  opencodeFolders,
+  parseRunEvents,
+  runOpencode,
+  writeOpencodeConfig,
+} from "../../lib/harnesses/opencode/certify/run.ts";
+import { isTitleRequest, turnRequests as opencodeTurns } from "../../lib/harnesses/opencode/certify/sent.ts";
 import { readRequestLog } from "../../lib/certify-kit/request-log.ts";
 import { tail } from "../../lib/certify-kit/spawn.ts";
 
@@ -313,11 +322,52 @@ async function geminiSource({ work, cwd, env, move, version }: SourceSetup): Pro
   };
 }
 
+async function opencodeSource({ work, cwd, env, move, version }: SourceSetup): Promise<Source> {
+  const bin = await installHarness("opencode", version);
+  const folders = opencodeFolders(join(work, "opencode-user"));
+  const logPath = join(work, "chat.jsonl");
+  const server = await startFakeChatCompletions({
+    logPath,
+    script: (req) => {
+      // The title OpenCode asks for beside a first turn is not the agent's move.
+      if (isTitleRequest(req)) return { content: "Skill handoff" };
+      const m = move(req);
+      if ("say" in m) return { content: m.say };
+      const tool = findTerminalTool(req.tools);
+      return {
+        toolCalls: [{ name: tool.name, arguments: { [tool.argName]: m.run, description: "session" } }],
+      };
+    },
+  });
+  writeOpencodeConfig(folders, opencodeOfflineConfig(server.url));
+  const base = opencodeEnv(folders, process.env.PATH);
+  return {
+    // What OpenCode's home variable (XDG_DATA_HOME) names: its data folder is `<data>/opencode`.
+    home: folders.data,
+    async turn(prompt, resume) {
+      const args = ["run", "--format", "json", ...(resume ? ["--session", resume] : [])];
+      const r = await runOpencode(bin, args, {
+        cwd,
+        env: { ...base, ...env, PATH: `${env.PATH}:${base.PATH}` },
+        prompt,
+      });
+      const out = parseRunEvents(r.stdout);
+      if (r.code !== 0 || out.error !== undefined || !out.sessionId) {
+        throw new Error(`opencode exit ${r.code}: ${tail(out.error ?? (r.stderr || r.stdout))}`);
+      }
+      return out.sessionId;
+    },
+    requests: () => opencodeTurns(logPath),
+    close: () => server.close(),
+  };
+}
+
 const SOURCES: Record<HarnessName, (setup: SourceSetup) => Promise<Source>> = {
   "claude-code": claudeSource,
   codex: codexSource,
   hermes: hermesSource,
   "gemini-cli": geminiSource,
+  opencode: opencodeSource,
 };
 
 /**

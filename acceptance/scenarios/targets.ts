@@ -35,6 +35,16 @@ import {
   runGemini,
 } from "../../lib/harnesses/gemini-cli/certify/run.ts";
 import { turnRequests } from "../../lib/harnesses/gemini-cli/certify/sent.ts";
+import {
+  offlineConfig as opencodeOfflineConfig,
+  opencodeDataHome,
+  opencodeEnv,
+  opencodeFolders,
+  parseRunEvents,
+  runOpencode,
+  writeOpencodeConfig,
+} from "../../lib/harnesses/opencode/certify/run.ts";
+import { opencodeScript, turnRequests as opencodeTurns } from "../../lib/harnesses/opencode/certify/sent.ts";
 import { startFakeAnthropic } from "../../lib/certify-kit/fake-servers/anthropic.ts";
 import { startFakeGemini } from "../../lib/certify-kit/fake-servers/gemini.ts";
 import { startFakeResponses } from "../../lib/certify-kit/fake-servers/responses.ts";
@@ -171,11 +181,43 @@ async function geminiTarget(work: string): Promise<LiveTarget> {
   };
 }
 
+async function opencodeTarget(work: string): Promise<LiveTarget> {
+  const bin = await installHarness("opencode");
+  const folders = opencodeFolders(join(work, "opencode"));
+  const logPath = join(work, "chat-requests.jsonl");
+  const server = await startFakeChatCompletions({ logPath, script: opencodeScript });
+  writeOpencodeConfig(folders, opencodeOfflineConfig(server.url));
+  const env = opencodeEnv(folders, process.env.PATH);
+  // A user's OpenCode has its opencode.db; `session list` creates it (every migration applied) without a model
+  // call, as a first run would.
+  const init = await runOpencode(bin, ["session", "list"], { cwd: folders.tmp, env });
+  if (init.code !== 0) throw new Error(`opencode session list failed: ${tail(init.stderr || init.stdout)}`);
+  return {
+    id: "opencode",
+    homeFlags: ["--opencode-home", opencodeDataHome(folders)],
+    async resume(cwd, sessionId, prompt) {
+      const r = await runOpencode(bin, ["run", "--format", "json", "--session", sessionId], {
+        cwd,
+        env,
+        prompt,
+      });
+      const out = parseRunEvents(r.stdout);
+      // Resumed means the same session answered: its JSON events name the session they ran in.
+      const ok = r.code === 0 && !r.timedOut && out.error === undefined && out.sessionId === sessionId;
+      return { ok, detail: `exit ${r.code}, session ${out.sessionId}: ${tail(out.error ?? r.stderr)}` };
+    },
+    // Title requests are no conversation turns.
+    requests: () => opencodeTurns(logPath).map((r) => ({ ...r })),
+    close: () => server.close(),
+  };
+}
+
 const STARTERS: Record<HarnessName, (work: string) => Promise<LiveTarget>> = {
   "claude-code": claudeTarget,
   codex: codexTarget,
   hermes: hermesTarget,
   "gemini-cli": geminiTarget,
+  opencode: opencodeTarget,
 };
 
 export const TARGET_IDS = Object.keys(STARTERS) as HarnessName[];

@@ -129,6 +129,8 @@ const READERS: Record<HarnessName, (body: Body) => Exchange> = {
   codex: responses,
   hermes: chat,
   "gemini-cli": gemini,
+  // OpenCode's offline provider is @ai-sdk/openai-compatible: Chat Completions, as Hermes's.
+  opencode: chat,
 };
 
 export function exchangeOf(target: HarnessName, body: Body | undefined): Exchange {

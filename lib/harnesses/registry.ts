@@ -10,9 +10,10 @@ import { claudeCode } from "./claude-code/index.ts";
 import { codex } from "./codex/index.ts";
 import { hermes } from "./hermes/index.ts";
 import { geminiCli } from "./gemini-cli/index.ts";
+import { openCode } from "./opencode/index.ts";
 
 /** The harnesses built in. */
-export type HarnessName = "claude-code" | "codex" | "hermes" | "gemini-cli";
+export type HarnessName = "claude-code" | "codex" | "hermes" | "gemini-cli" | "opencode";
 
 /** Every built-in harness by name: a built-in name without its harness here is a type error. */
 export const BUILTIN_HARNESSES: Record<HarnessName, Harness> = {
@@ -20,6 +21,7 @@ export const BUILTIN_HARNESSES: Record<HarnessName, Harness> = {
   codex,
   hermes,
   "gemini-cli": geminiCli,
+  opencode: openCode,
 };
 
 export interface Registry {

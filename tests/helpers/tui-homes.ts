@@ -1,16 +1,18 @@
 /**
  * Homes for the TUI's tests, seeded from the real fixtures: one Claude Code, one Codex and one Hermes session
- * typed into each harness's interactive TUI (and, asked for, one Gemini CLI session: the picker tests' screens
- * are written for three), and optionally a hostile Claude session (a real fixture whose
+ * typed into each harness's interactive TUI (and, asked for, one Gemini CLI session and OpenCode's captured
+ * database: the picker tests' screens are written for three), and optionally a hostile Claude session (a real fixture whose
  * first prompt is replaced by escapes, bidi overrides, markup and a 1 MB line).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { FIXTURES } from "./harness-material.ts";
 import { seedClaudeHome } from "./fixtures.ts";
 import { makeCodexHome, seedCodexThread } from "./codex.ts";
 import { seedHermesHome } from "./hermes.ts";
 import { seedGeminiHome } from "./harnesses/gemini-cli.ts";
+import { material as opencodeMaterial } from "./harnesses/opencode.ts";
 import { type Listing, listingsOf, type TuiContext } from "../../lib/tui/data.ts";
 import { builtinRegistry, type Registry } from "../../lib/mod.ts";
 
@@ -21,6 +23,11 @@ export interface TuiHomes {
   hermes: string;
   /** Gemini CLI's home (its store is `<home>/.gemini`): empty unless asked for, never the user's own. */
   gemini: string;
+  /**
+   * OpenCode's data folder (holding opencode.db), `<XDG_DATA_HOME>/opencode` as its variable names it: empty unless
+   * asked for.
+   */
+  opencode: string;
   bridge: string;
   /** An existing directory to resume in (the fixtures' recorded one does not exist on this machine). */
   project: string;
@@ -38,7 +45,7 @@ export const HOSTILE_TEXT = [
 
 export function tuiHomes(
   root: string,
-  options: { hostile?: boolean; hermesScenario?: string; gemini?: boolean } = {},
+  options: { hostile?: boolean; hermesScenario?: string; gemini?: boolean; opencode?: boolean } = {},
 ): TuiHomes {
   const homes: TuiHomes = {
     root,
@@ -46,6 +53,7 @@ export function tuiHomes(
     codex: join(root, "codex"),
     hermes: join(root, "hermes"),
     gemini: join(root, "gemini"),
+    opencode: join(root, "opencode-data", "opencode"),
     bridge: join(root, "bridge"),
     project: join(root, "project"),
   };
@@ -57,6 +65,8 @@ export function tuiHomes(
   if (options.gemini) {
     seedGeminiHome(join(FIXTURES, "gemini-cli", "0.61.0", "interactive.jsonl"), homes.gemini);
   } else mkdirSync(homes.gemini, { recursive: true });
+  if (options.opencode) seedOpencodeHome(homes.opencode);
+  else mkdirSync(homes.opencode, { recursive: true });
   if (options.hostile) {
     const { id, path } = seedClaudeHome(homes.claude, "plain-text");
     const records = readFileSync(path, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
@@ -69,6 +79,22 @@ export function tuiHomes(
   return homes;
 }
 
+/**
+ * OpenCode's captured database with one session, as the other homes hold one: its one-shot session kept, the tool
+ * session and its subagent's removed (their messages and parts go with them: OpenCode's foreign keys cascade).
+ */
+function seedOpencodeHome(home: string): void {
+  const { database } = opencodeMaterial.prepareHome(home);
+  const db = new DatabaseSync(database!);
+  try {
+    db.exec(
+      "DELETE FROM session WHERE id <> (SELECT id FROM session WHERE parent_id IS NULL ORDER BY time_created LIMIT 1)",
+    );
+  } finally {
+    db.close();
+  }
+}
+
 /** The environment that points every store at these homes. */
 export function tuiEnv(homes: TuiHomes): Record<string, string> {
   return {
@@ -76,6 +102,7 @@ export function tuiEnv(homes: TuiHomes): Record<string, string> {
     CODEX_HOME: homes.codex,
     HERMES_HOME: homes.hermes,
     GEMINI_CLI_HOME: homes.gemini,
+    XDG_DATA_HOME: dirname(homes.opencode),
     SESSION_BRIDGE_HOME: homes.bridge,
   };
 }

@@ -54,9 +54,11 @@ export const newOpenCodeSessionId = (now: Date): string => openCodeId("ses", now
 export function checkOpenCodeSessionId(id: string): string {
   if (!SESSION_ID.test(id)) {
     throw new InputError(
-      `invalid OpenCode session id ${
+      // Worded as every harness refuses an id (tests/refusal-policy.test.ts), saying what OpenCode's look like.
+      `invalid session id ${
         JSON.stringify(id)
-      }: expected ses_ then 12 hex digits and 14 letters or digits`,
+      }: expected an OpenCode id, ses_ then 12 hex digits and 14 letters ` +
+        "or digits",
     );
   }
   return id;

@@ -78,6 +78,7 @@ export const openCode: Harness = {
       command: "opencode",
       binFlag: "opencode-bin",
       driver: async () => (await import("./certify/index.ts")).opencodeDriver,
+      samples: async () => (await import("./samples.ts")).samples,
     },
   },
 };

@@ -5,8 +5,8 @@
  * "Writing a session"). These are the tables OpenCode reads a session from; its `event` log is a record of
  * what it projected into them, not read back, and it starts the log of a session written here at sequence 0
  * when it first continues it. That is also all its own `opencode import` writes (row by row, outside any
- * transaction, moving the session to the directory it is run in and stamping every part with the import's
- * time), so the rows are written directly, as the import would, in one transaction with undo.
+ * transaction, moving the session to the directory it is run in and stamping every part with the time of the
+ * import), so the rows are written directly, as the import would, in one transaction with undo.
  *
  * Planning only reads the database, refusing a migration set session-bridge does not know (schema-version.ts),
  * a taken id (without --force) and a database locked past the wait; committing takes an online backup, stages
@@ -181,6 +181,8 @@ function fitToStore(database: string, options: RenderOptions, force: boolean): F
 function checkColumns(db: DatabaseSync, database: string): void {
   for (const [table, wanted] of Object.entries(TABLES)) {
     const have = new Set(tableColumns(db, table).map((c) => c.name));
+    // Worded as every harness's writer refuses a database that is not its own (tests/refusal-policy.test.ts).
+    if (!have.size) throw new InputError(`${database}: no table ${table} (not an OpenCode state database)`);
     const missing = wanted.find((c) => !have.has(c));
     if (missing) throw new InputError(`${database}: missing column ${table}.${missing}`);
   }

@@ -15,7 +15,11 @@ export interface KnownSchema {
   migrations: readonly string[];
 }
 
-/** 1.18.33's 38 migrations (fixtures captured on 2026-12-03: `SELECT id FROM migration`). */
+/**
+ * 1.18.33's 38 migrations (fixtures captured on 2026-12-03: `SELECT id FROM migration`). 1.17.19, the older
+ * version certified (harness-versions-older.json), creates the very same set and schema (`.schema` identical but
+ * for the order of the migration table, checked 2026-12-03), so its databases are this one.
+ */
 const V1_18_33: KnownSchema = {
   version: "1.18.33",
   migrations: [
