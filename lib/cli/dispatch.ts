@@ -15,6 +15,7 @@ import type { Terminal } from "./terminal.ts";
 import { readLimitsFrom } from "../io/jsonl.ts";
 import type { Feedback } from "../io/progress.ts";
 import { progressRenderer } from "./progress.ts";
+import { fittedHelp } from "./display.ts";
 import type { ProgressTracker } from "../io/progress-display.ts";
 
 /** What the entry gives the command's run: read once there, passed down in its context. */
@@ -37,9 +38,12 @@ export async function runCommand(
     const usage = forRegistry(command.usage, registry);
     const help = forRegistry(command.help, registry);
     output.out(
-      `Usage: ${usage}\n\n${forRegistry(entry.summary, registry)}.\n\n${help}\n\n${
-        globalHelp(registry, { sessions: command.arguments.includes("session") })
-      }`,
+      await fittedHelp(
+        `Usage: ${usage}\n\n${forRegistry(entry.summary, registry)}.\n\n${help}\n\n${
+          globalHelp(registry, { sessions: command.arguments.includes("session") })
+        }`,
+        output,
+      ),
     );
     return 0;
   }

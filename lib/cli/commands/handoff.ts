@@ -43,7 +43,7 @@ export const handoff: Command = {
     alias: { type: "string" },
   },
   async run(parsed, context) {
-    const { err, out, printJson } = context.output;
+    const { err, warn, fail, out, printJson } = context.output;
     const { registry, json } = context;
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
@@ -70,13 +70,13 @@ export const handoff: Command = {
       ...storesOf(context),
     });
     for (const w of [...done.warnings, ...(done.aliases?.warnings ?? [])]) {
-      err(`session-bridge: warning: ${w}`);
+      warn(w);
     }
     auditHandoff(context.bridgeHome, done, "cli", err);
     const reproduce = done.reproduce && handoffCommandLine(done.reproduce, registry);
     if (json) {
       // A refused plan is a failure like a refused handoff: ok is false and the error says why, with exit 1.
-      if (done.refusal) err(`session-bridge: ${done.refusal}`);
+      if (done.refusal) fail(done.refusal);
       printJson({
         dryRun,
         op: done.op ?? null,
@@ -99,7 +99,7 @@ export const handoff: Command = {
     out(`  backup: ${backupSummary(done.backup, dryRun)}`);
     if (done.pruned?.remove.length) out(`  ${prunedSummary(done.pruned)}`);
     if (done.refusal) {
-      err(`session-bridge: ${done.refusal}`);
+      fail(done.refusal);
       return 1;
     }
     if (reproduce) out(`carry out exactly this plan with:\n  ${reproduce}`);
