@@ -111,6 +111,25 @@ test("help in a pipe keeps its lines as written, whatever the terminal's width",
   assert.ok(r.stdout.split("\n").some((l) => l.length > 100), "the usage line is one line in a pipe");
 });
 
+test("show leaves out the context Codex injects as messages, saying how many, and --all shows it", () => {
+  const shown = cli(["show", "codex~1"], env);
+  assert.equal(shown.code, 0, shown.stderr);
+  assert.doesNotMatch(shown.stdout, /<environment_context>|<permissions instructions>/);
+  assert.match(shown.stdout, /^\(2 harness context messages left out: --all shows them\)\n/);
+  assert.match(shown.stdout, /Please remember the harbour word LANTERN/);
+  const all = cli(["show", "codex~1", "--all"], env);
+  assert.match(all.stdout, /<environment_context>/);
+  assert.match(all.stdout, /<permissions instructions>/);
+  assert.doesNotMatch(all.stdout, /left out/);
+});
+
+test("show in a pipe prints the transcript itself, never through $PAGER", () => {
+  const r = cli(["show", "codex~1"], { ...env, PAGER: "echo PAGED" });
+  assert.equal(r.code, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /PAGED/);
+  assert.match(r.stdout, /LANTERN/);
+});
+
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
@@ -145,3 +164,33 @@ for (const [columns, rows] of [[80, 24], [200, 50]] as const) {
     }
   });
 }
+
+test("show on a real terminal goes through $PAGER, in colour: headings bold, the left-out note dim", {
+  skip: hasTmux ? false : "tmux is not installed",
+}, async () => {
+  const [bin, ...pre] = scriptArgv(MAIN);
+  const pane = startTmux({
+    command: bin!,
+    args: [...pre, "show", "codex~1"],
+    cwd: homes.project,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: root,
+      TERM: "xterm-256color",
+      LANG: "C.UTF-8",
+      // A pager that marks each line it passes and shows whether colour reached it (cat -v writes ESC as ^[).
+      PAGER: "cat -v | sed 's/^/paged:/'",
+      ...env,
+    },
+    columns: 80,
+    rows: 24,
+  });
+  try {
+    await pane.waitForExit();
+    const seen = pane.history();
+    assert.match(seen, /^paged:\^\[\[2m\(2 harness context messages left out/m);
+    assert.match(seen, /^paged:\^\[\[1m\S+ user /m);
+  } finally {
+    pane.close();
+  }
+});
