@@ -16,7 +16,7 @@ import { readLimitsFrom } from "../io/jsonl.ts";
 import type { Feedback } from "../io/progress.ts";
 import { progressRenderer } from "./progress.ts";
 import { fittedHelp } from "./display.ts";
-import type { ProgressTracker } from "../io/progress-display.ts";
+import { type ProgressTracker, TIMER_TICKER } from "../io/progress-display.ts";
 
 /** What the entry gives the command's run: read once there, passed down in its context. */
 export interface RunContext {
@@ -100,7 +100,8 @@ export function stderrProgress(
   output: Output,
 ): ProgressTracker | undefined {
   return !json && !command.drawsScreen && terminal.progress
-    ? progressRenderer(terminal.progress, output.drawProgress)
+    // Ticked while a step runs, so one that works long between its updates still shows its time passing.
+    ? progressRenderer(terminal.progress, output.drawProgress, undefined, TIMER_TICKER)
     : undefined;
 }
 
