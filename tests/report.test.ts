@@ -261,15 +261,15 @@ test("the report reads by severity: posture and lost conversation first, then ch
   assert.deepEqual(lines, [
     "report claude-code -> codex: lossy: 2 lost",
     "  What does not carry over (2):",
-    `    loss     permission-posture x1: ${BYPASS_POSTURE.detail}`,
-    "    loss     subagents x1: sidechains and subagent transcripts are not carried",
+    `    loss      permission-posture x1: ${BYPASS_POSTURE.detail}`,
+    "    loss      subagents x1: sidechains and subagent transcripts are not carried",
     "  What the target supplies itself (not lost) (2):",
-    "    supplied system-instructions x1: system instructions are not carried: codex sends its own",
-    "    supplied tool-schemas x12: tool schemas are not carried: codex offers the tools of its own configuration",
+    "    supplied  system-instructions x1: system instructions are not carried: codex sends its own",
+    "    supplied  tool-schemas x12: tool schemas are not carried: codex offers the tools of its own configuration",
     "  What was done (3):",
-    `    info     harness-context x1: ${HARNESS_CONTEXT.detail}`,
-    `    info     harness-records x28: ${SUBAGENT_RECORDS.detail}`,
-    `    info     handshake-added x1: ${HANDSHAKE_ADDED.detail}`,
+    `    info      harness-context x1: ${HARNESS_CONTEXT.detail}`,
+    `    info      harness-records x28: ${SUBAGENT_RECORDS.detail}`,
+    `    info      handshake-added x1: ${HANDSHAKE_ADDED.detail}`,
   ]);
 });
 

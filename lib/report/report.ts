@@ -80,7 +80,7 @@ export function formatReport(report: ConversionReport): string[] {
     head,
     ...reportSections(report).flatMap(({ severity, heading, entries }) => [
       `  ${heading} (${entries.length}):`,
-      ...entries.map((e) => `    ${severity.padEnd(8)} ${e.code} x${e.count}: ${e.detail}`),
+      ...entries.map((e) => `    ${severity.padEnd(8)}  ${e.code} x${e.count}: ${e.detail}`),
     ]),
   ];
 }

@@ -3,6 +3,7 @@ import { CONVERSION_OPTIONS, flag, harnessFlag, permissionsFlag, positionals, st
 import { storesOf } from "../load.ts";
 import { handoff as runHandoff, type HandoffBackup } from "../../pipeline/handoff.ts";
 import { formatReport } from "../../report/report.ts";
+import { fittedHelp } from "../display.ts";
 import { harnessList } from "../../harnesses/registry.ts";
 import { EXIT_REFUSED, InputError } from "../../errors.ts";
 import { prunedSummary } from "./prune.ts";
@@ -92,7 +93,7 @@ export const handoff: Command = {
       }, !done.refusal);
       return exitAfterSignals(done.refusal ? EXIT_REFUSED : 0, "handoff", context.output);
     }
-    for (const l of formatReport(done.report)) err(l);
+    err(await fittedHelp(formatReport(done.report).join("\n"), context.output));
     out(dryRun ? "plan (nothing written):" : "handed off:");
     for (const f of done.files) out(`  ${dryRun ? "would write" : "wrote"} ${f}`);
     for (const db of done.databases) out(`  ${dryRun ? "would register in" : "registered in"} ${db}`);
