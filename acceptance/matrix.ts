@@ -6,15 +6,22 @@
  * acceptance/last-run.json and the README's supported-versions table (unless --no-record).
  *
  * Usage: npx bun acceptance/matrix.ts [--versions H=V,...] [--latest | --older] [--binary dist/session-bridge]
- *          [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] [--no-hops] [--allow-drift] [--json] [--no-record]
- *          [--print-versions]
+ *          [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] [--no-hops] [--touching H,...]
+ *          [--share K/N] [--allow-drift] [--json] [--no-record] [--print-versions]
  * `--print-versions` prints `<harness> <version>` for each harness the run would install (asking the registries
- * with --latest) and stops: nothing installed, nothing run.
+ * with --latest) and stops: nothing installed, nothing run. `--share K/N` seeds the TUI styles in share K of N of
+ * the harnesses only (every exec route still runs): CI takes the shares in turn, one a day.
  */
 import { realpathSync } from "node:fs";
 import { flag, parse, str } from "../lib/cli/args.ts";
 import { PROCESS_OUTPUT } from "../lib/cli/output.ts";
-import { certifiable, CERTIFY_OPTIONS, certifyMode, certifyRoutes } from "../lib/cli/certify-options.ts";
+import {
+  certifiable,
+  CERTIFY_OPTIONS,
+  certifyMode,
+  certifyRoutes,
+  routesInShare,
+} from "../lib/cli/certify-options.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certify } from "../lib/certify/run.ts";
 import type { HarnessBinary } from "../lib/certify/types.ts";
@@ -33,6 +40,7 @@ const OPTIONS = {
   "print-versions": { type: "boolean" },
   binary: { type: "string" },
   "no-record": { type: "boolean" },
+  share: { type: "string" },
 } as const;
 
 /** `claude-code=1.0.128,codex=0.147.0` as harness → version. */
@@ -72,10 +80,21 @@ async function main(argv: string[]): Promise<number> {
     binaries.push({ id, version, bin: await installHarness(id, version) });
   }
   const binary = str(values, "binary");
+  let routes = certifyRoutes(values, mode, builtinRegistry);
+  const share = str(values, "share");
+  if (share !== undefined) {
+    const [k, n] = share.split("/").map(Number);
+    routes = routesInShare(routes, binaries.map((b) => b.id), k ?? NaN, n ?? NaN);
+    err(
+      `share ${share}: TUI sessions seeded in ${
+        binaries.filter((_, i) => i % n! === k).map((b) => b.id).join(", ")
+      }; every exec route`,
+    );
+  }
   const report = await certify({
     registry: builtinRegistry,
     mode,
-    routes: certifyRoutes(values, mode, builtinRegistry),
+    routes,
     binaries,
     missing: {},
     // The matrix itself runs from source; with --binary the build under test is that compiled binary, so its
@@ -89,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
     printJson({ mode, harnesses: binaries, results: report.results, seconds: report.seconds }, report.ok);
   } else for (const line of reportTable(report)) out(line);
   // Only a run of the whole plan, with no drift excused, certifies the versions it ran.
-  const whole = str(values, "pairs") === undefined && str(values, "styles") === undefined &&
+  const whole = ["pairs", "styles", "touching", "share"].every((name) => str(values, name) === undefined) &&
     !flag(values, "allow-drift");
   if (report.ok && whole && !flag(values, "no-record")) {
     recordRun(report);

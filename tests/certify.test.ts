@@ -12,7 +12,7 @@ import { sampleSentinels, sessionParts, writeSample } from "../lib/certify/struc
 import { sampleFor } from "../lib/samples.ts";
 import { findOnPath, parseVersion } from "../lib/certify-kit/binaries.ts";
 import { reportTable } from "../lib/certify/report.ts";
-import { certifyRoutes, certifyStyles, coveragePlan } from "../lib/cli/certify-options.ts";
+import { certifyRoutes, certifyStyles, coveragePlan, routesInShare } from "../lib/cli/certify-options.ts";
 import type { Expected, SentMessage } from "../lib/certify-kit/driver.ts";
 import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { cliJson } from "./helpers/cli.ts";
@@ -376,5 +376,30 @@ test("--touching keeps the routes whose session starts in the named harness or i
   assert.throws(
     () => certifyRoutes({ touching: "vim" }, "full", builtinRegistry),
     /vim/,
+  );
+});
+
+test("share K of N keeps every exec route and the TUI routes seeded in every Nth harness from K", () => {
+  const harnesses = ["claude-code", "codex", "hermes"];
+  const plan = coveragePlan(["exec", "interactive", "interrupted"], harnesses, true);
+  const line = (r: { style: string; hops: string[] }) => `${r.style}: ${r.hops.join(" > ")}`;
+  const first = routesInShare(plan, harnesses, 0, 2);
+  assert.equal(first.filter((r) => r.style === "exec").length, 9);
+  assert.deepEqual(first.filter((r) => r.style !== "exec").map(line), [
+    "interactive: claude-code > codex > hermes",
+    "interactive: hermes > claude-code > codex",
+    "interrupted: claude-code > hermes > codex",
+    "interrupted: claude-code > claude-code",
+    "interrupted: hermes > codex > claude-code",
+    "interrupted: hermes > hermes",
+  ]);
+  assert.deepEqual(routesInShare(plan, harnesses, 1, 2).filter((r) => r.style !== "exec").map(line), [
+    "interactive: codex > hermes > claude-code",
+    "interrupted: codex > claude-code > hermes",
+    "interrupted: codex > codex",
+  ]);
+  assert.throws(
+    () => routesInShare(plan, harnesses, 2, 2),
+    /--share: expected K\/N with 0 <= K < N, got 2\/2/,
   );
 });

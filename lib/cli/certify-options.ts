@@ -87,6 +87,18 @@ export function routesTouching(routes: Route[], harnesses: HarnessId[]): Route[]
   return routes.filter((route) => route.hops.slice(0, 2).some((h) => harnesses.includes(h)));
 }
 
+/**
+ * Share `k` of `n` of the TUI routes (interactive, interrupted): those seeded in the harnesses at registry positions
+ * k, k + n, k + 2n, ...; every exec route stays. Runs taking the shares in turn seed every harness's TUI sessions
+ * between them, where one run seeding them all would take n times as long.
+ */
+export function routesInShare(routes: Route[], harnesses: HarnessId[], k: number, n: number): Route[] {
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(k) || k < 0 || k >= n) {
+    throw new InputError(`--share: expected K/N with 0 <= K < N, got ${k}/${n}`);
+  }
+  return routes.filter((route) => route.style === "exec" || harnesses.indexOf(route.hops[0]!) % n === k);
+}
+
 function plannedRoutes(values: Values, mode: Mode, registry: Registry): Route[] {
   const styles = certifyStyles(values, mode);
   const hops = !flag(values, "no-hops");
