@@ -61,5 +61,20 @@ export const pi: Harness = {
   }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
   // cd <cwd> && [PI_CODING_AGENT_DIR=<home>] pi --session <id> [--model <provider/model>] [--tools ...]
   resumeCommand: resumePi,
-  integrations: {},
+  integrations: {
+    // LazyBridge knows no Pi kind (it accepts `codex` and `claude` and keeps unknown kinds it finds): ours is its
+    // name.
+    registryKind: "pi",
+    // Pi sets PI_CODING_AGENT=true for itself at start-up (cli.js), so every command its bash tool runs has it; no
+    // variable names the session (0.73.1, seen live), so `current` takes its newest session in the directory.
+    // Skills: `<agent folder>/skills/<name>/SKILL.md` (it reads `<cwd>/.pi/skills` and `.agents/skills` too).
+    agent: { sessionVariables: [], markers: ["PI_CODING_AGENT"], skillsFolder: "skills" },
+    engine: async () => (await import("./engine.ts")).piEngine,
+    certify: {
+      command: "pi",
+      binFlag: "pi-bin",
+      driver: async () => (await import("./certify/index.ts")).piDriver,
+      samples: async () => (await import("./samples.ts")).samples,
+    },
+  },
 };

@@ -8,10 +8,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { jsonLine, type JsonRecord, recordOf } from "../../../io/json-line.ts";
 import { assistantText } from "./run.ts";
+import { piSessions } from "../home.ts";
 
 /** Every session file under `<agent>/sessions/*` (each project's folder), in no particular order. */
 export function sessionFiles(agent: string): string[] {
-  const root = join(agent, "sessions");
+  const root = piSessions(agent);
   if (!existsSync(root)) return [];
   return readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).flatMap((d) =>
     readdirSync(join(root, d.name)).filter((f) => f.endsWith(".jsonl")).map((f) => join(root, d.name, f))
