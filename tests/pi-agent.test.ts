@@ -119,3 +119,34 @@ test(
     }
   },
 );
+
+test(
+  "a Pi engine turn that keeps no conversation writes no session file, and its effort is Pi's thinking level, sent as reasoning_effort",
+  { skip },
+  async () => {
+    const root = realpathSync(tempDir("sb-pi-engine-"));
+    const logPath = join(root, "requests.jsonl");
+    const server = await startFakeChatCompletions({ logPath });
+    try {
+      const folders = piFolders(join(root, "pi"));
+      writeOfflineAgent(folders, server.url);
+      const cwd = join(root, "project");
+      mkdirSync(cwd);
+      const engine = new HarnessEngine(pi, {
+        bin: BIN,
+        cwd,
+        env: piEnv(folders, process.env.PATH),
+        effort: "low",
+        persistSession: false,
+        registry: new SessionRegistry({ path: join(root, "sessions.json") }),
+      });
+      const turn = await engine.run("Say hello.");
+      assert.ok(turn.ok, turn.stderr);
+      assert.match(turn.reply, /^ASSISTANT-REPLY: acknowledged, turn 1,/);
+      assert.equal(existsSync(join(folders.agent, "sessions")), false);
+      assert.deepEqual(loggedChatRequests(logPath).map((r) => r.reasoning_effort), ["low"]);
+    } finally {
+      await server.close();
+    }
+  },
+);
