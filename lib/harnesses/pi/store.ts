@@ -8,6 +8,7 @@
  */
 import type { StoreAccess } from "../types.ts";
 import { InputError } from "../../errors.ts";
+import { readPiSession } from "./read.ts";
 
 const notYet = (what: string) => (): never => {
   throw new InputError(`Pi: ${what} is not built yet`);
@@ -15,7 +16,7 @@ const notYet = (what: string) => (): never => {
 
 /** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
 export const access: StoreAccess = {
-  read: notYet("reading a session"),
+  read: readPiSession,
   render: notYet("rendering a session"),
   plan: notYet("a handoff into Pi"),
   configuredModel: () => undefined,
