@@ -2,7 +2,8 @@
 # The live acceptance matrix on the newest harness versions the registries serve (npm's `latest`, PyPI's
 # newest), with drift in their stores reported as notes (they are not certified yet). The pinned run stays
 # authoritative: when the registries cannot be reached this says so in one line and succeeds; when the newest
-# versions are the pins, the pinned run already covered them.
+# versions are the pins, the pinned run already covered them; otherwise only the routes a harness newer than its
+# pin takes part in run (`--touching`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 binary=${1:?usage: .ci/latest-matrix.sh dist/session-bridge}
@@ -19,4 +20,10 @@ if [ "$versions" = "$pinned" ]; then
   echo "::: newest versions are the pins: the pinned run covers them"
   exit 0
 fi
-exec npx bun acceptance/matrix.ts --binary "$binary" --versions "$versions" --allow-drift
+# Only the routes a newer version takes part in: the pinned run has certified every route among the others.
+changed=$(echo "$newest" | node -e '
+  const pins = require("./acceptance/harness-versions.json");
+  const lines = require("fs").readFileSync(0, "utf8").trim().split("\n").map((l) => l.split(" "));
+  console.log(lines.filter(([h, v]) => v && pins[h] !== v).map(([h]) => h).join(","));')
+echo "::: newer than the pins: ${changed//,/, } (routes touching them only)"
+exec npx bun acceptance/matrix.ts --binary "$binary" --versions "$versions" --touching "$changed" --allow-drift

@@ -32,6 +32,8 @@ test("stores resolves every registered harness's home and session-bridge's own f
     hermes: join(root, "hermes"),
     // Gemini CLI's home is the user's home itself (its store is <home>/.gemini).
     "gemini-cli": root,
+    // OpenCode's is its data folder, under XDG_DATA_HOME (here unset: ~/.local/share).
+    opencode: join(root, ".local/share/opencode"),
   });
   assert.equal(where.bridgeHome, join(root, "bridge"));
 });

@@ -371,3 +371,27 @@ test("a sample's assistant sentinel is never words holding a tag, which a handof
   ]);
   assert.equal(sentinels.assistant, "Plain first answer.");
 });
+
+test("--touching keeps the routes whose session starts in the named harness or is handed first into it", () => {
+  const routes = certifyRoutes(
+    { touching: "codex", styles: "exec,interactive,interrupted" },
+    "full",
+    { harnesses: [BUILTIN_HARNESSES["claude-code"], BUILTIN_HARNESSES.codex, BUILTIN_HARNESSES.hermes] },
+  );
+  assert.deepEqual(routes.map((r) => `${r.style}: ${r.hops.join(" > ")}`), [
+    "exec: claude-code > codex > claude-code",
+    "exec: codex > claude-code > codex",
+    "exec: codex > codex",
+    "exec: codex > hermes > codex",
+    "exec: hermes > codex > hermes",
+    "interactive: claude-code > codex > hermes",
+    "interactive: codex > hermes > claude-code",
+    "interrupted: codex > claude-code > hermes",
+    "interrupted: codex > codex",
+    "interrupted: hermes > codex > claude-code",
+  ]);
+  assert.throws(
+    () => certifyRoutes({ touching: "vim" }, "full", builtinRegistry),
+    /vim/,
+  );
+});

@@ -103,6 +103,8 @@ test(
       "gemini",
       "gemini-cli",
       "hermes",
+      "oc",
+      "opencode",
     ]);
     assert.deepEqual(complete(["--cod"]), ["--codex-home"]);
     assert.deepEqual(

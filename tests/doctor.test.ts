@@ -12,6 +12,7 @@ import { seedClaudeHome } from "./helpers/fixtures.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
 import { seedGeminiHome } from "./helpers/harnesses/gemini-cli.ts";
+import { material as openCodeMaterial } from "./helpers/harnesses/opencode.ts";
 import { FIXTURES } from "./helpers/harness-material.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -32,6 +33,7 @@ const REAL_VERSIONS = {
   codex: `echo "codex-cli 0.169.0"`,
   hermes: `echo "Hermes Agent v0.19.0"`,
   gemini: `echo "0.61.0"`,
+  opencode: `echo "1.18.33"`,
 };
 
 interface Machine {
@@ -48,6 +50,7 @@ function machine(versions: Record<string, string> = REAL_VERSIONS): Machine {
   makeCodexHome(join(root, "codex"));
   const hermesDb = seedHermesHome(join(root, "hermes"), "0.19.0", "text-turns");
   seedGeminiHome(join(FIXTURES, "gemini-cli", "0.61.0", "exec-tool.jsonl"), join(root, "gemini"));
+  openCodeMaterial.prepareHome(join(root, "opencode"));
   return {
     root,
     claudeId: claude.id,
@@ -61,6 +64,8 @@ function machine(versions: Record<string, string> = REAL_VERSIONS): Machine {
       join(root, "hermes"),
       "--gemini-home",
       join(root, "gemini"),
+      "--opencode-home",
+      join(root, "opencode"),
     ],
     env: {
       HOME: root,
@@ -85,11 +90,15 @@ test("doctor on healthy homes reports each harness's binary, version and store, 
       ["codex", join(m.root, "bin/codex"), "0.169.0", true],
       ["hermes", join(m.root, "bin/hermes"), "0.19.0", true],
       ["gemini-cli", join(m.root, "bin/gemini"), "0.61.0", true],
+      ["opencode", join(m.root, "bin/opencode"), "1.18.33", true],
     ],
   );
   assert.equal(report.harnesses[0]!.sessions, 1);
   assert.ok(report.harnesses[2]!.sessions! > 0);
   assert.equal(report.harnesses[3]!.sessions, 1);
+  // The captured store a prepared OpenCode home holds: a one-shot session and a tool session (its subagent's is
+  // listed under it, not apart).
+  assert.equal(report.harnesses[4]!.sessions, 2);
   assert.deepEqual(report.bridgeHome.interrupted, []);
   const human = await runCli(["doctor", ...m.args], m.env);
   assert.equal(human.code, 0);
@@ -230,7 +239,13 @@ test("doctor shows the skill's install state per harness: absent is a note, a li
   const linked = await runCliJson(["doctor", ...m.args], m.env);
   assert.equal(linked.code, 0);
   const report = linked.json as unknown as DoctorReport;
-  assert.deepEqual(report.harnesses.map((h) => h.skill?.state), ["linked", "linked", "linked", "linked"]);
+  assert.deepEqual(report.harnesses.map((h) => h.skill?.state), [
+    "linked",
+    "linked",
+    "linked",
+    "linked",
+    "linked",
+  ]);
   assert.equal(skillOf(report, "hermes").status, "ok");
 
   rmSync(join(m.root, "bridge/skills"), { recursive: true });

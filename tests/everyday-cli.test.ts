@@ -166,7 +166,7 @@ test("no sessions found says where it looked", async () => {
     }; ` +
       `hermes: ${join(empty, "empty-hermes", "state.db")}; gemini-cli: ${
         join(empty, "empty-gemini-cli", ".gemini")
-      })\n`,
+      }; opencode: ${join(empty, "empty-opencode", "opencode.db")})\n`,
   );
   const codexOnly = await runCli(["list", "--from", "codex", "--codex-home", join(empty, "codex")]);
   assert.equal(codexOnly.stdout, `no sessions found (looked in codex: ${join(empty, "codex")})\n`);
@@ -268,7 +268,10 @@ test("a missing --to names the harnesses it can be", async () => {
   for (const command of [["handoff"], ["convert", "-o", join(root, "never.jsonl")]]) {
     const r = await runCli([...command, seeded.id, ...homes]);
     assert.equal(r.code, 2);
-    assert.equal(r.stderr, "session-bridge: missing --to H (claude-code, codex, hermes or gemini-cli)\n");
+    assert.equal(
+      r.stderr,
+      "session-bridge: missing --to H (claude-code, codex, hermes, gemini-cli or opencode)\n",
+    );
   }
 });
 
@@ -293,7 +296,7 @@ test("drift that finds no session says where it looked", async () => {
       }; ` +
       `hermes: ${join(empty, "empty-hermes", "state.db")}; gemini-cli: ${
         join(empty, "empty-gemini-cli", ".gemini")
-      }\n`,
+      }; opencode: ${join(empty, "empty-opencode", "opencode.db")}\n`,
   );
 });
 

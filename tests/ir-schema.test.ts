@@ -35,7 +35,8 @@ interface Readable {
  * model server received, Codex `threads` rows and table schema, Hermes rows, runs, `sessions list` output and
  * the gateway's session index, Claude Code bucket observations and subagent metadata, Gemini CLI's project
  * registry (`projects.json`, a second one as `<scenario>.projects.json`), prompt history (`<scenario>.logs.json`)
- * and `/chat save` checkpoints (`<scenario>.checkpoint-<tag>.json`: the raw API history, not session records).
+ * and `/chat save` checkpoints (`<scenario>.checkpoint-<tag>.json`: the raw API history, not session records),
+ * OpenCode's `session list --format json` output (`<scenario>.list.json`).
  */
 const CAPTURE_ARTIFACTS = [
   /\.md$/,
@@ -50,6 +51,7 @@ const CAPTURE_ARTIFACTS = [
   /\.runs\.json$/,
   /\.results\.json$/,
   /\.list\.txt$/,
+  /\.list\.json$/,
   /\.list-sessions\.txt$/,
   /[/.]projects\.json$/,
   /\.logs\.json$/,
@@ -70,8 +72,9 @@ const SESSION_FILES: Record<HarnessName, RegExp> = {
   // whole-session files (`<scenario>.json`, no other dot in the name).
   "gemini-cli": /\.jsonl$|\/[^/.]+\.json$/,
   // Captured databases (`<scenario>.opencode.db`), each of their sessions read on its own as `<db>#<id>`, and
-  // what `opencode export` printed (`<scenario>.export.json`).
-  opencode: /\.opencode\.db$|\.export\.json$/,
+  // what `opencode export` printed (`<scenario>.export.json`, and `<scenario>.export.<which>.json` for the other
+  // sessions of that scenario: a fork's source, a subagent's).
+  opencode: /\.opencode\.db$|\.export(\.[\w-]+)?\.json$/,
 };
 
 /** The harnesses with captured fixtures: every folder of fixtures/ (checked below). */

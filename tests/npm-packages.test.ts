@@ -58,6 +58,26 @@ test("the main package depends on every platform package optionally, at its own 
   assert.equal(json.scripts, undefined, "no install script: nothing runs Node at install time either");
 });
 
+test("every package carries the repository's MIT license, named in its package.json and its LICENSE file", () => {
+  const packages = join(assembled(), "packages");
+  const license = readFileSync(new URL("../LICENSE", import.meta.url), "utf8");
+  assert.match(license, /^MIT License\n/);
+  for (const name of ["session-bridge", ...TARGETS.map(packageName)]) {
+    assert.equal(readJson(join(packages, name, "package.json")).license, "MIT", name);
+    assert.equal(readFileSync(join(packages, name, "LICENSE"), "utf8"), license, name);
+  }
+});
+
+test("npm pack in the repository is refused, naming the script that builds the real packages", () => {
+  const root = new URL("..", import.meta.url).pathname;
+  const run = spawnSync("npm", ["pack", "--dry-run", "--ignore-scripts=false"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  assert.notEqual(run.status, 0);
+  assert.match(run.stderr, /scripts\/release\/npm-packages\.ts/);
+});
+
 /** A PATH holding only the tools the launcher may use. */
 function toolsPath(work: string): string {
   const tools = join(work, "tools");

@@ -113,6 +113,10 @@ test("the release workflow builds every target on its own runner and publishes w
     assert.match(publish, new RegExp(`scripts/release/${script.replace(".", "\\.")}`));
   }
   assert.match(publish, /npm publish --provenance --access public/);
+  // Homebrew installs only from a tap: the formula the release makes goes to the tap's Formula folder.
+  assert.match(publish, /brew-formula\.ts [^\n]*> dist\/release\/session-bridge\.rb/);
+  assert.match(publish, /cp dist\/release\/session-bridge\.rb tap\/Formula\/session-bridge\.rb/);
+  assert.match(publish, /session-bridge\/homebrew-tap\.git/);
   assert.match(publish, /bash \.ci\/npm-install\.sh/);
   // The platform packages go first: the main package's optional dependencies must exist when it is installed.
   assert.ok(publish.indexOf("session-bridge-*/") < publish.indexOf("publish dist/npm/session-bridge\n"));

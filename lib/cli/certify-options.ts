@@ -17,6 +17,7 @@ export const CERTIFY_OPTIONS = {
   styles: { type: "string" },
   pairs: { type: "string" },
   "no-hops": { type: "boolean" },
+  touching: { type: "string" },
   "allow-drift": { type: "boolean" },
 } as const satisfies OptionSpec;
 
@@ -32,6 +33,8 @@ export const CERTIFY_HELP =
                      (default: exec every pair with its hop back, each TUI style from every harness
                      through all the others: A → B → C ..., and interrupted ones A → A)
   --no-hops          A → B only: no hop back, no second handoff
+  --touching H,...   only the routes whose session starts in one of these harnesses or is handed first
+                     into one (a new version of H certified against every other harness, not the whole plan)
   --allow-drift      report unknown shapes in the seeded stores without failing the row`;
 
 export function certifyMode(values: Values): Mode {
@@ -70,6 +73,21 @@ export function certifiable(registry: Registry): Harness[] {
  * --no-hops). Without, the coverage plan: every style of every harness resumes in every other harness.
  */
 export function certifyRoutes(values: Values, mode: Mode, registry: Registry): Route[] {
+  const routes = plannedRoutes(values, mode, registry);
+  const touching = str(values, "touching");
+  if (touching === undefined) return routes;
+  return routesTouching(routes, touching.split(",").map((name) => findHarness(registry, name).name));
+}
+
+/**
+ * The routes whose session starts in one of `harnesses` or is handed first into one: every exec pair with one
+ * of them, the TUI sessions they seed, and the TUI sessions of others whose first resume is in one of them.
+ */
+export function routesTouching(routes: Route[], harnesses: HarnessId[]): Route[] {
+  return routes.filter((route) => route.hops.slice(0, 2).some((h) => harnesses.includes(h)));
+}
+
+function plannedRoutes(values: Values, mode: Mode, registry: Registry): Route[] {
   const styles = certifyStyles(values, mode);
   const hops = !flag(values, "no-hops");
   const text = str(values, "pairs");

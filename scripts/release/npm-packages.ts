@@ -41,6 +41,8 @@ function writePackage(dir: string, json: object, readme: string): void {
   mkdirSync(join(dir, "bin"), { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify(json, null, 2) + "\n");
   writeFileSync(join(dir, "README.md"), readme);
+  // The MIT license asks for its notice in every copy: npm packs a LICENSE file whatever `files` says.
+  copyFileSync(join(ROOT, "LICENSE"), join(dir, "LICENSE"));
 }
 
 /** Writes the packages under `out` from the binaries in `binaries`; returns the folders written. */

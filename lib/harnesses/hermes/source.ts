@@ -45,7 +45,7 @@ export interface HermesSource {
 }
 
 export async function loadSource(path: string, options: ReadOptions = {}): Promise<HermesSource> {
-  const { file, id } = parseLocator(path);
+  const { file, id } = parseLocator(path, existsSync);
   if (!existsSync(file)) throw new InputError(`${path}: no such session file or database`);
   if (id !== undefined || file.endsWith(".db") || isSqliteFile(file)) return databaseSource(file, id);
   const read: FileSession = file.endsWith(".json")

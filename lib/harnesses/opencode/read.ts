@@ -4,6 +4,7 @@
  * decoded (decode.ts); a database whose migration set is not one the reader was checked against is read all the
  * same, and says so as drift.
  */
+import { existsSync } from "node:fs";
 import type { DatabaseSync } from "node:sqlite";
 import type { Session } from "../../ir/schema.ts";
 import { InputError } from "../../errors.ts";
@@ -17,7 +18,7 @@ import { assertOpenCodeTables } from "./tables.ts";
 import { knownSchema } from "./schema-version.ts";
 
 export function readOpenCodeSession(path: string): Promise<Session> {
-  const { file, id } = parseLocator(path);
+  const { file, id } = parseLocator(path, existsSync);
   if (!regularFileIfPresent(file)) throw new InputError(`${path}: no such session database`);
   // A file that is no database is read as `opencode export` prints a session (what convert writes).
   if (id === undefined && !isSqliteFile(file)) {
