@@ -153,6 +153,13 @@ test("every embedded sample yields user, assistant and tool sentinels that its o
         assistant: "ASSISTANT-REPLY: acknowledged, turn 2, digest d4114edf.",
         tool: "thought-out",
       }],
+      // fixtures/pi/0.73.1/exec-tools.jsonl: the longest word of a tool's output its call named is the file the
+      // write tool wrote.
+      ["pi", "0.73.1", {
+        user: "SEQUENCE: write notes, read them, edit, summarize.",
+        assistant: "SEQUENCE-DONE: 4 tools ran.",
+        tool: "summary.txt",
+      }],
     ] as const
   ) {
     const harness = BUILTIN_HARNESSES[id];

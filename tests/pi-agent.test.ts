@@ -11,7 +11,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { pi } from "../lib/harnesses/pi/index.ts";
 import { resolveHomes } from "../lib/harnesses/homes.ts";
 import { currentSession } from "../lib/pipeline/current.ts";
@@ -31,10 +31,7 @@ const skip = existsSync(BIN)
   ? false
   : `Pi ${VERSION} is not installed (npx bun acceptance/install-harness.ts pi)`;
 
-// Until the built-in list names Pi, it joins the registry as any harness can (withHarness).
-const registry = builtinRegistry.harnesses.some((h) => h.name === "pi")
-  ? builtinRegistry
-  : withHarness(builtinRegistry, pi);
+const registry = builtinRegistry;
 
 /** Words of the skill's description: a request carrying them lists the skill. */
 const SKILL_WORDS = "Hand this very session";

@@ -1,14 +1,12 @@
 /**
- * The Pi writer through the real CLI, Pi joined to the built-in registry with `withHarness` (the lead
- * registers it after live certification): a handoff's one file where Pi 0.73.1 looks, the id refused when
+ * The Pi writer through the real CLI: a handoff's one file where Pi 0.73.1 looks, the id refused when
  * taken, --force, undo, the model Pi's settings name, and the entries' shape for what Pi does on resume.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
-import { pi } from "../lib/harnesses/pi/index.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { encodePi } from "../lib/harnesses/pi/encode.ts";
 import { emptySession } from "../lib/ir/session.ts";
 import { INTERRUPTED_RESULT } from "../lib/handshake/handshake.ts";
@@ -16,7 +14,7 @@ import { runCli } from "./helpers/cli.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
-const registry = withHarness(builtinRegistry, pi);
+const registry = builtinRegistry;
 
 /** A Claude Code session captured from the real binary: a typed prompt, reasoning, a Bash call and its output. */
 const CLAUDE_SOURCE = claudeFixture("thinking-tool-use");
@@ -195,4 +193,47 @@ test("a same-harness copy's call still open when the thread ends is answered as 
   // Left open, as Pi leaves a call killed mid-run: on resume it sends "No result provided" for it.
   const open = await encodedLines(session, false);
   assert.equal(open.some((e) => (e.message as { role?: string })?.role === "toolResult"), false);
+});
+
+test("a session with a rewound branch handed into Pi reports the branch as not carried: Pi's file holds the live thread", async () => {
+  const { cwd, piCli } = world();
+  const r = await piCli(["handoff", claudeFixture("rewound-branch"), "--to", "pi", "--cwd", cwd]);
+  assert.equal(r.code, 0, r.stderr);
+  const { report } = r.json as unknown as HandoffJson;
+  const dropped = report.entries.find((e) => e.code === "abandoned-branches");
+  assert.equal(dropped?.severity, "loss");
+  assert.equal(dropped?.detail, "rewound branches are not carried");
+});
+
+test("a handoff into Pi naming a model Pi has not configured warns that Pi falls back to another on resume", async () => {
+  const { piHome, handOff } = world();
+  writeFileSync(
+    join(piHome, "models.json"),
+    JSON.stringify({ providers: { fake: { api: "openai-completions", models: [{ id: "fake-model" }] } } }),
+  );
+  const entries = async (...extra: string[]) => {
+    const r = await handOff(...extra);
+    assert.equal(r.code, 0, r.stderr);
+    return (r.json as unknown as HandoffJson).report.entries;
+  };
+  // A provider models.json does not name, and a model of a configured provider that it does not list.
+  for (const model of ["nowhere/some-model", "fake/other-model"]) {
+    const warning = (await entries("--model", model)).find((e) => e.code === "pi-model-unconfigured");
+    assert.equal(warning?.severity, "warning", model);
+    assert.equal(
+      warning?.detail,
+      `Pi has no model ${model} configured (${join(piHome, "models.json")} or its built-in providers): on ` +
+        "resume it continues on its settings' default model instead (defaultProvider, defaultModel), else " +
+        "the first it has a key for",
+    );
+  }
+  assert.equal(
+    (await entries("--model", "fake/fake-model")).some((e) => e.code === "pi-model-unconfigured"),
+    false,
+  );
+  // Pi's own providers serve their models (the key is Pi's business at resume).
+  assert.equal(
+    (await entries("--model", "anthropic/claude-sonnet-4-5")).some((e) => e.code === "pi-model-unconfigured"),
+    false,
+  );
 });

@@ -1,9 +1,10 @@
 /**
  * A Pi session into the IR, pure: the file's lines in, a session out. The entries are built into Pi's tree
  * (tree.ts); the live thread is what the model sees on resume: the live branch, from its last compaction's
- * summary on (messages.ts), with Pi's own repairs before sending (`transformMessages` in pi-ai 0.73.1): a
- * response that failed or was aborted is never sent again, and a call the conversation moved on from without
- * a result is answered "No result provided" as an error. A call still unanswered at the end is pending.
+ * summary on (messages.ts), with Pi's own repair before sending (`transformMessages` in pi-ai 0.73.1): a
+ * response that failed or was aborted is never sent again. A call without a result is an open call wherever
+ * it stands, as every reader gives one: what Pi sends for it on resume, an error result "No result provided",
+ * is its descriptor's `unansweredCalls`, which the loss report names.
  * History a compaction summarized and branches off the live one are threads of their own.
  */
 import type { Message, Session, Thread } from "../../ir/schema.ts";
@@ -21,9 +22,6 @@ import { agentMessage, entryMessage, isAbandonedResponse, MESSAGE_ENTRIES, origi
 import { ListFacts } from "./facts.ts";
 
 const HARNESS = "pi";
-
-/** What Pi sends for a call the conversation moved on from without a result (transform-messages.js). */
-export const NO_RESULT = "No result provided";
 
 /** A session file's lines as the store reads them, with the file they come from. */
 export interface SessionLines {
@@ -135,63 +133,30 @@ function resumeProvider(path: readonly PiEntry[]): string | undefined {
   return provider;
 }
 
-/** The model's context as IR messages, with what Pi sends in place of what it does not. */
+/** The model's context as IR messages, without the responses Pi does not send again. */
 function liveThread(path: string, context: readonly PiEntry[], session: Session): Message[] {
   const out: Message[] = [];
   const tracker = new PendingTracker();
-  /** The calls of the last response sent, and whether each has had its result. */
-  let calls: { id: string; name: string; answered: boolean }[] = [];
-  let caller = "";
   const push = (m: Message) => {
     m.parentUid = out.at(-1)?.uid ?? null;
     out.push(m);
     tracker.add(m);
   };
-  // Pi answers a call left without a result as soon as another response or a user message follows.
-  const answerOpenCalls = (timestamp: string | undefined) => {
-    for (const [n, call] of calls.entries()) {
-      if (call.answered) continue;
-      push({
-        uid: `${caller}:no-result-${n + 1}`,
-        parentUid: null,
-        role: "tool",
-        kind: "turn",
-        ...(timestamp ? { timestamp } : {}),
-        blocks: [{
-          type: "tool_result",
-          callId: call.id,
-          isError: true,
-          content: [{ type: "text", text: NO_RESULT }],
-        }],
-      });
-    }
-    calls = [];
-  };
   for (const entry of context) {
     const timestamp = optStr(entry.value.timestamp);
     const message = entry.type === "message" ? agentMessage(entry.value) : undefined;
-    if (message?.role === "assistant") {
-      answerOpenCalls(timestamp);
-      if (isAbandonedResponse(message)) {
-        tracker.abortAt(out.length);
-        if (Array.isArray(message.content) && message.content.length) {
-          session.notices.push(
-            `${path}:${entry.line}: a response Pi recorded as ${message.stopReason} is left out, as Pi leaves it ` +
-              "out of what it sends",
-          );
-        }
-        continue;
+    if (message?.role === "assistant" && isAbandonedResponse(message)) {
+      tracker.abortAt(out.length);
+      if (Array.isArray(message.content) && message.content.length) {
+        session.notices.push(
+          `${path}:${entry.line}: a response Pi recorded as ${message.stopReason} is left out, as Pi leaves it ` +
+            "out of what it sends",
+        );
       }
+      continue;
     }
     const m = entryMessage(entry.type, entry.value, base(path, entry, timestamp));
-    if (!m) continue;
-    if (m.role === "user") answerOpenCalls(timestamp);
-    for (const b of m.blocks) {
-      if (b.type === "tool_call") calls.push({ id: b.id, name: b.name, answered: false });
-      if (b.type === "tool_result") { for (const c of calls) if (c.id === b.callId) c.answered = true; }
-    }
-    if (m.role === "assistant" && calls.length) caller = m.uid;
-    push(m);
+    if (m) push(m);
   }
   session.pending = tracker.pending([]);
   return out;

@@ -159,7 +159,9 @@ export async function* encodePi(
 
   for await (const m of session.messages) {
     if (m.kind === "context" || isHandshake(m)) continue;
-    if (m.kind === "summary") {
+    // Pi's summaries are the user's words (a compaction is sent as a user message); a summary a harness keeps as
+    // the model's own (OpenCode's compaction answer) stays the model's, a response like any other.
+    if (m.kind === "summary" && m.role === "user") {
       const text = textOf(m.blocks);
       if (!text) continue;
       yield* release();

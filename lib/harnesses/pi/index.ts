@@ -33,8 +33,9 @@ export const pi: Harness = {
     provesReasoning: (_session, block) => block.provider === "anthropic" && block.signature !== undefined,
     capabilities: {
       harness: "pi",
-      // A tree: every entry names its parent, so abandoned branches stay beside the live one.
-      threadTopology: true,
+      // Pi's file is a tree (its /tree shows the branches left), but the writer writes the live thread alone,
+      // each entry a child of the one before: a source's rewound branches are reported as not carried.
+      threadTopology: false,
       // Pi runs any provider and replays a thinking block only to the provider, API and model that made it.
       reasoningProvider: "none",
       toolSchemas: false,
@@ -50,7 +51,7 @@ export const pi: Harness = {
       subagents: false,
       // A call without a result is sent with a synthetic error result "No result provided"
       // (transform-messages.js; fixture killed-mid-tool).
-      unansweredCalls: "interrupted-error",
+      unansweredCalls: { errorResult: "No result provided" },
     },
   },
   // The listing is a chunk of its own, not the store's: `list` loads no reader or writer.

@@ -24,8 +24,9 @@ import { piSessions, projectFolderName, sessionFileName } from "./home.ts";
 import { checkPiSessionId } from "./ids.ts";
 import { sessionFiles } from "./locate.ts";
 import { resumePi } from "./resume.ts";
-import { sessionStart } from "./encode.ts";
-import { renderPi } from "./render.ts";
+import { piModelRef, sessionStart } from "./encode.ts";
+import { continuedModel, renderPi } from "./render.ts";
+import { piApis, piConfiguresModel, piModelsFile } from "./settings.ts";
 
 export function planPi(
   session: SessionStream,
@@ -59,15 +60,32 @@ export function planPi(
       env: options.env ?? {},
       ...(options.posture ? { posture: options.posture } : {}),
     }),
-    notes: taken && force
-      ? [reportEntry(
-        "pi-running",
-        "warning",
-        `Pi keeps no lock on ${path}: quit any Pi still running on session ${options.id} before resuming, ` +
-          "or it appends its next entries to the file that replaced it",
-      )]
-      : [],
+    notes: [
+      ...(taken && force
+        ? [reportEntry(
+          "pi-running",
+          "warning",
+          `Pi keeps no lock on ${path}: quit any Pi still running on session ${options.id} before resuming, ` +
+            "or it appends its next entries to the file that replaced it",
+        )]
+        : []),
+      ...unconfiguredModel(session, options, home),
+    ],
   };
   if (taken && !force) return refusedPlan(plan, refuse.exists(options.id, taken).message);
   return handoffPlan(plan, (commit) => publishPlannedFiles(options.id, files, commit));
+}
+
+/** A warning when the model the file continues on is one Pi cannot find in this home: it would resume on another. */
+function unconfiguredModel(session: SessionStream, options: RenderOptions, home: string) {
+  const named = continuedModel(session, options);
+  const model = named ? piModelRef(named, piApis(home)) : undefined;
+  if (!model || piConfiguresModel(home, model.provider, model.modelId)) return [];
+  return [reportEntry(
+    "pi-model-unconfigured",
+    "warning",
+    `Pi has no model ${model.provider}/${model.modelId} configured (${piModelsFile(home)} or its built-in ` +
+      "providers): on resume it continues on its settings' default model instead (defaultProvider, " +
+      "defaultModel), else the first it has a key for",
+  )];
 }

@@ -8,9 +8,13 @@ import type { RenderOptions } from "../types.ts";
 import { DEFAULT_THINKING_LEVEL, encodePi, piModelRef } from "./encode.ts";
 import { piApis, piThinkingLevel } from "./settings.ts";
 
+/** The model the file continues on: the handoff's choice, else the source's last. */
+export const continuedModel = (session: SessionStream, options: RenderOptions): string | undefined =>
+  options.model ?? session.meta.models.at(-1);
+
 export function renderPi(session: SessionStream, options: RenderOptions): AsyncGenerator<string> {
   const apiOf = piApis(options.home);
-  const named = options.model ?? session.meta.models.at(-1);
+  const named = continuedModel(session, options);
   const model = named ? piModelRef(named, apiOf) : undefined;
   return encodePi(session, options, {
     ...(model ? { model } : {}),

@@ -82,9 +82,9 @@ export function piThinkingLevel(home: string, cwd?: string): ThinkingLevel {
  * model's), then Pi's built-in providers'.
  */
 export function piApis(home: string | undefined): (provider: string) => string | undefined {
-  const providers = home ? readObject(join(home, "models.json"))?.providers : undefined;
+  const providers = home ? customProviders(home) : undefined;
   return (provider) => {
-    const configured = isObject(providers) ? providers[provider] : undefined;
+    const configured = providers?.[provider];
     if (isObject(configured)) {
       if (typeof configured.api === "string") return configured.api;
       const models = Array.isArray(configured.models) ? configured.models : [];
@@ -93,4 +93,24 @@ export function piApis(home: string | undefined): (provider: string) => string |
     }
     return BUILTIN_APIS[provider];
   };
+}
+
+/** The agent folder's file of custom providers. */
+export const piModelsFile = (home: string): string => join(home, "models.json");
+
+function customProviders(home: string): Json | undefined {
+  const providers = readObject(piModelsFile(home))?.providers;
+  return isObject(providers) ? providers : undefined;
+}
+
+/**
+ * Whether Pi can find a model on resume (its ModelRegistry.find): one of its built-in providers' (whether a key
+ * is set is Pi's business at resume), or a model models.json lists under a custom provider. Pi resumes on
+ * another model, silently in print mode, when the session's cannot be found (restoreModelFromSession, 0.73.1).
+ */
+export function piConfiguresModel(home: string, provider: string, modelId: string): boolean {
+  if (Object.hasOwn(BUILTIN_APIS, provider)) return true;
+  const configured = customProviders(home)?.[provider];
+  const models = isObject(configured) && Array.isArray(configured.models) ? configured.models : [];
+  return models.some((m) => isObject(m) && m.id === modelId);
 }

@@ -8,6 +8,10 @@
  *                        commit() publishes it
  *   model   settings.ts  the model Pi's settings name (defaultProvider/defaultModel)
  */
+export { listPi } from "./list.ts";
+export { readPiSession } from "./read.ts";
+export { renderPi } from "./render.ts";
+export { planPi } from "./register.ts";
 import type { StoreAccess } from "../types.ts";
 import { readPiSession } from "./read.ts";
 import { renderPi } from "./render.ts";

@@ -17,6 +17,9 @@ export interface PickerRun {
   env: Record<string, string>;
 }
 
+/** Whether a screen shows a row left in the list: a line starting with the picker's `›` (a walk of each line once). */
+const rowLeft = (screen: string) => screen.split("\n").some((line) => line.trimStart().startsWith("›"));
+
 /** Whether `pi -r` in `run.cwd` lists the session `id`. */
 export async function pickerLists(run: PickerRun, id: string): Promise<boolean> {
   const pane = startTmux({
@@ -29,7 +32,7 @@ export async function pickerLists(run: PickerRun, id: string): Promise<boolean> 
     await pane.waitForScreen(LOADED, "Pi's session picker, loaded", PICKER_TIMEOUT_MS);
     pane.type(`"${id}"`);
     const screen = await pane.waitForScreen(
-      (s) => s.includes(id) && (s.includes(NONE) || /^\s*›/m.test(s)),
+      (s) => s.includes(id) && (s.includes(NONE) || rowLeft(s)),
       "the picker searched for the session's id",
       PICKER_TIMEOUT_MS,
     );
