@@ -55,6 +55,7 @@ const SESSION_TABLES: Record<string, readonly string[]> = {
   codex: ["threads"],
   hermes: ["sessions", "messages"],
   "gemini-cli": [],
+  opencode: ["session", "message", "part"],
 };
 
 /** A handoff of a Claude Code session into a fresh home of harness `to`, as its material prepares one. */
@@ -161,6 +162,14 @@ const POINTS: Record<string, { point: string; committed: boolean }[]> = {
     { point: "temp-written", committed: false },
     { point: "file-published", committed: false },
     { point: "backup-taken", committed: false },
+    { point: "committed", committed: true },
+    { point: "ledger-written", committed: true },
+  ],
+  // Rows only, as Hermes: the database backed up, then the session, message and part rows in one transaction.
+  opencode: [
+    { point: "intent-written", committed: false },
+    { point: "backup-taken", committed: false },
+    { point: "rows-committed", committed: true },
     { point: "committed", committed: true },
     { point: "ledger-written", committed: true },
   ],
@@ -381,6 +390,11 @@ const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
     { point: "intent-written", finished: false },
     { point: "file-removed", finished: true },
     { point: "file-restored", finished: true },
+    { point: "ledger-written", finished: true },
+  ],
+  opencode: [
+    { point: "intent-written", finished: false },
+    { point: "rows-committed", finished: true },
     { point: "ledger-written", finished: true },
   ],
 };

@@ -82,28 +82,26 @@ test("a Hermes copy names the tool of every tool row, where the source's result 
   assert.deepEqual(rows, [{ tool_name: "terminal" }]);
 });
 
-test("a Hermes snapshot converted to a Hermes export file reports its tool catalog as lost; not lossless", async () => {
+test("a Hermes snapshot converted to a Hermes export file reports the tool catalog Hermes supplies itself, apart from losses", async () => {
   const out = join(root, "snapshot-19-tools.jsonl");
   const r = await runCliJson(["convert", SNAPSHOT_19, "--to", "hermes", "-o", out]);
   assert.equal(r.code, 0, r.stderr);
   const report = (r.json as { report: Report }).report;
-  assert.equal(report.lossless, false);
   const tools = report.entries.find((e) => e.code === "tool-schemas-not-carried");
-  assert.equal(tools?.severity, "loss");
+  assert.equal(tools?.severity, "supplied");
   assert.equal(tools?.count, 18);
   // The export file keeps the stored system prompt, so that is no loss here.
   assert.equal(report.entries.some((e) => e.code.startsWith("system-")), false);
 });
 
-test("a Hermes snapshot into Hermes reports the tool catalog state.db cannot hold; not lossless", async () => {
+test("a Hermes snapshot into Hermes reports the tool catalog and system prompt Hermes supplies itself, apart from losses", async () => {
   const h = home();
   const done = await handoff(SNAPSHOT_19, h, ["--cwd", h.target]);
-  assert.equal(done.report.lossless, false);
   const tools = done.report.entries.find((e) => e.code === "tool-schemas-not-carried");
-  assert.equal(tools?.severity, "loss");
+  assert.equal(tools?.severity, "supplied");
   assert.equal(tools?.count, 18);
   const prompt = done.report.entries.find((e) => e.code === "system-prompt-not-carried");
-  assert.equal(prompt?.severity, "loss");
+  assert.equal(prompt?.severity, "supplied");
   assert.match(prompt!.detail, /names the working directory \/home\/user\/project, not .*: it is left out/);
   assert.equal(
     query(h.db, "SELECT system_prompt FROM sessions WHERE id = ?", done.target.id)[0]!.system_prompt,
@@ -130,12 +128,12 @@ test("a Hermes snapshot copied into its own folder keeps the system prompt Herme
   assert.equal(done.report.entries.find((e) => e.code === "system-prompt-not-carried"), undefined);
 });
 
-test("a copied system prompt Hermes will not reuse (another model) is reported as not carried", async () => {
+test("a copied system prompt Hermes will not reuse (another model) is reported as not carried, Hermes supplying its own", async () => {
   const h = home();
   writeFileSync(join(h.hermesHome, "config.yaml"), 'model:\n  default: "other-model"\n  provider: custom\n');
   const done = await handoff(snapshotIn(h.target, h), h, ["--cwd", h.target]);
   const prompt = done.report.entries.find((e) => e.code === "system-prompt-not-carried");
-  assert.equal(prompt?.severity, "loss");
+  assert.equal(prompt?.severity, "supplied");
   assert.match(prompt!.detail, /Model\/Provider lines match its own run \(other-model \/ custom\)/);
 });
 

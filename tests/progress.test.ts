@@ -49,6 +49,33 @@ test("a step shows what it does, how far and how long only once it has run a sec
   assert.ok(screen().endsWith(CLEAR), "the line is cleared when the step ends");
 });
 
+test("a step that works long between its updates (a Hermes move, an undo) still shows what it does and for how long", () => {
+  let clock = 0;
+  const shown: string[] = [];
+  let tick = () => {};
+  let ticking = false;
+  const { listener } = progressRenderer({ afterMs: 1000 }, (t) => shown.push(t), () => clock, (each) => {
+    tick = each;
+    ticking = true;
+    return () => (ticking = false);
+  });
+  listener({ what: "reading /s/big.jsonl", unit: "bytes", done: 93, total: 100 });
+  listener({ what: "reading /s/big.jsonl", unit: "bytes", done: 100, total: 100, finished: true });
+  assert.equal(ticking, false, "no step runs: nothing ticks");
+  const move = "moving rows into /h/state.db";
+  listener({ what: move, unit: "rows", done: 0, total: 120000 });
+  assert.equal(ticking, true);
+  clock = 1500;
+  tick();
+  assert.equal(shown.join(""), `${CLEAR}${move}: 0 of 120000 rows (0%), 1.5 s`);
+  clock = 8000;
+  tick();
+  assert.equal(shown.at(-1), `${CLEAR}${move}: 0 of 120000 rows (0%), 8.0 s`);
+  listener({ what: move, unit: "rows", done: 120000, total: 120000, finished: true });
+  assert.equal(shown.at(-1), CLEAR);
+  assert.equal(ticking, false, "the ticking stops with the last step");
+});
+
 test("a quick step that overlaps the one shown ends without taking its line away", () => {
   let clock = 0;
   const shown: string[] = [];

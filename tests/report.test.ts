@@ -3,6 +3,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readClaudeSession } from "../lib/harnesses/claude-code/read.ts";
 import { buildReport, ThreadTally } from "../lib/pipeline/report.ts";
+import { formatReport, reportSections, reportVerdict } from "../lib/report/report.ts";
+import { planLines } from "../lib/tui/plan.tsx";
+import type { HandoffOutcome } from "../lib/mod.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { BUILTIN_HARNESSES, builtinRegistry, type Registry } from "../lib/harnesses/registry.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
@@ -64,16 +67,16 @@ const SUBAGENT_TO_CODEX = {
     SUBAGENT_RECORDS,
     {
       code: "system-instructions",
-      severity: "loss",
+      severity: "supplied",
       count: 1,
-      detail: "system instructions are not carried",
+      detail: "system instructions are not carried: codex sends its own",
       examples: [],
     },
     {
       code: "tool-schemas",
-      severity: "loss",
+      severity: "supplied",
       count: 12,
-      detail: "tool schemas are not carried",
+      detail: "tool schemas are not carried: codex offers the tools of its own configuration",
       examples: [],
     },
     HANDSHAKE_ADDED,
@@ -226,4 +229,73 @@ test("drift is a note for the operator, never a loss shown to the model in the h
     prepared.options.handshake!,
     /\nNot transferred or changed: system-instructions \(1\), tool-schemas \(12\)\.\n/,
   );
+});
+
+test("system instructions and tool schemas the target sends itself are reported apart and are no loss", async () => {
+  const session = await readClaudeSession(claudeFixture("plain-text"));
+  const { report } = await prepareConversion(session, BUILTIN_HARNESSES["codex"], {
+    registry: builtinRegistry,
+    handshake: true,
+    now: new Date(),
+  });
+  assert.deepEqual(
+    report.entries.filter((e) => e.severity === "supplied").map((e) => e.code),
+    ["system-instructions", "tool-schemas"],
+  );
+  assert.equal(report.entries.some((e) => e.severity === "loss"), false);
+  assert.equal(report.lossless, true);
+  assert.equal(reportVerdict(report), "lossless");
+});
+
+test("the report reads by severity: posture and lost conversation first, then changes, the target's own context, then notes", async () => {
+  const session = await readClaudeSession(claudeFixture("subagent"));
+  const report = buildReport(
+    session,
+    BUILTIN_HARNESSES["codex"].conversation.capabilities,
+    actions,
+    tallyOf(session.messages),
+  );
+  // Posture last among the entries as built: it still heads the report.
+  const shuffled = { ...report, entries: [...report.entries.slice(1), report.entries[0]!] };
+  const lines = formatReport(shuffled);
+  assert.deepEqual(lines, [
+    "report claude-code -> codex: lossy: 2 lost",
+    "  What does not carry over (2):",
+    `    loss      permission-posture x1: ${BYPASS_POSTURE.detail}`,
+    "    loss      subagents x1: sidechains and subagent transcripts are not carried",
+    "  What the target supplies itself (not lost) (2):",
+    "    supplied  system-instructions x1: system instructions are not carried: codex sends its own",
+    "    supplied  tool-schemas x12: tool schemas are not carried: codex offers the tools of its own configuration",
+    "  What was done (3):",
+    `    info      harness-context x1: ${HARNESS_CONTEXT.detail}`,
+    `    info      harness-records x28: ${SUBAGENT_RECORDS.detail}`,
+    `    info      handshake-added x1: ${HANDSHAKE_ADDED.detail}`,
+  ]);
+});
+
+test("the TUI's plan heads each part of the report with the number of lines under it, as the CLI does", async () => {
+  const session = await readClaudeSession(claudeFixture("subagent"));
+  const report = buildReport(
+    session,
+    BUILTIN_HARNESSES["codex"].conversation.capabilities,
+    actions,
+    tallyOf(session.messages),
+  );
+  const outcome = {
+    kind: "convert",
+    source: { harness: "claude-code", id: "s" },
+    target: { harness: "codex", id: "t", resumeCommand: "codex resume t" },
+    report,
+    files: [],
+    databases: [],
+    backup: { paths: [], databases: [], planned: false },
+  } as unknown as HandoffOutcome;
+  const lines = planLines(outcome, undefined);
+  for (const section of reportSections(report)) {
+    const at = lines.indexOf(`${section.heading} (${section.entries.length}):`);
+    assert.ok(at > 0, `no heading for ${section.severity}:\n${lines.join("\n")}`);
+    const under = lines.slice(at + 1).findIndex((l) => !l.startsWith("  "));
+    assert.equal(under, section.entries.length, `${section.heading}:\n${lines.join("\n")}`);
+  }
+  assert.ok(lines.includes("What does not carry over (2):"));
 });

@@ -35,6 +35,8 @@ export interface TmuxPane {
   submit(prompt: string): Promise<void>;
   /** The visible screen, as plain text. */
   screen(): string;
+  /** Everything the pane has shown, the lines scrolled off the top included, as plain text. */
+  history(): string;
   /** Whether the program in the pane has exited (the pane stays, so its last screen can be read). */
   exited(): boolean;
   /** Waits until `test` holds on the screen (a pattern, or a function of the screen), or throws after timeout. */
@@ -117,6 +119,7 @@ export function startTmux(opts: TmuxStart): TmuxPane {
       pane.press("Enter");
     },
     screen: () => tmux("capture-pane", "-p", "-t", target),
+    history: () => tmux("capture-pane", "-p", "-S", "-", "-t", target),
     exited: () => tmux("display-message", "-p", "-t", target, "#{pane_dead}").trim() === "1",
     waitForScreen: (test, what, timeoutMs) =>
       waitUntil(

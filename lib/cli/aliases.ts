@@ -10,6 +10,6 @@ export function aliasRegistry({ env, output }: Pick<Context, "env" | "output">):
   return new SessionRegistry({
     env,
     ...(env.HOME ? { home: env.HOME } : {}),
-    warn: (message) => output.err(`session-bridge: warning: ${message}`),
+    warn: (message) => output.warn(message),
   });
 }

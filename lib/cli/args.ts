@@ -13,6 +13,8 @@ export type OptionSpec = NonNullable<ParseArgsConfig["options"]>;
 
 export const GLOBAL_OPTIONS = {
   json: { type: "boolean" },
+  // Read by the entry (lib/cli/display.ts) before the command's flags are parsed; accepted here anywhere.
+  "no-color": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const satisfies OptionSpec;
 

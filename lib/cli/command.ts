@@ -123,6 +123,7 @@ export function globalHelp(registry: Registry, shown: { sessions: boolean; versi
       )
     ),
     option("--json", "print exactly one JSON document on stdout"),
+    option("--no-color", "no colour even on a terminal (also NO_COLOR=1; FORCE_COLOR=1 forces it)"),
     option("-h, --help", "show help"),
     ...(shown.version ? [option("-V, --version", "print the version")] : []),
     "",

@@ -15,7 +15,8 @@ import type { Terminal } from "./terminal.ts";
 import { readLimitsFrom } from "../io/jsonl.ts";
 import type { Feedback } from "../io/progress.ts";
 import { progressRenderer } from "./progress.ts";
-import type { ProgressTracker } from "../io/progress-display.ts";
+import { fittedHelp } from "./display.ts";
+import { type ProgressTracker, TIMER_TICKER } from "../io/progress-display.ts";
 
 /** What the entry gives the command's run: read once there, passed down in its context. */
 export interface RunContext {
@@ -37,9 +38,12 @@ export async function runCommand(
     const usage = forRegistry(command.usage, registry);
     const help = forRegistry(command.help, registry);
     output.out(
-      `Usage: ${usage}\n\n${forRegistry(entry.summary, registry)}.\n\n${help}\n\n${
-        globalHelp(registry, { sessions: command.arguments.includes("session") })
-      }`,
+      await fittedHelp(
+        `Usage: ${usage}\n\n${forRegistry(entry.summary, registry)}.\n\n${help}\n\n${
+          globalHelp(registry, { sessions: command.arguments.includes("session") })
+        }`,
+        output,
+      ),
     );
     return 0;
   }
@@ -96,7 +100,8 @@ export function stderrProgress(
   output: Output,
 ): ProgressTracker | undefined {
   return !json && !command.drawsScreen && terminal.progress
-    ? progressRenderer(terminal.progress, output.drawProgress)
+    // Ticked while a step runs, so one that works long between its updates still shows its time passing.
+    ? progressRenderer(terminal.progress, output.drawProgress, undefined, TIMER_TICKER)
     : undefined;
 }
 

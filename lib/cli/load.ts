@@ -58,7 +58,7 @@ export function storesOf(
     recovered,
     limits,
     feedback,
-    onSkipped: (b) => context.output.err(`session-bridge: warning: ${brokenStoreLine(b)}`),
+    onSkipped: (b) => context.output.warn(brokenStoreLine(b)),
     named: { registry: aliasRegistry(context), cwd: process.cwd() },
   };
 }

@@ -6,7 +6,8 @@ import { type Env, forRegistry, globalHelp, titles } from "./command.ts";
 import type { Registry } from "../harnesses/registry.ts";
 import { COMMANDS } from "./commands/index.ts";
 import { classified, EXIT_INPUT, exitCodeFor, InputError, messageOf } from "../errors.ts";
-import { type Output, PROCESS_OUTPUT } from "./output.ts";
+import { type Output, outputTo, writeAll } from "./output.ts";
+import { fittedHelp, processDisplay, processPager } from "./display.ts";
 import { VERSION } from "../version.ts";
 import { NO_TERMINAL, type Terminal } from "./terminal.ts";
 
@@ -47,8 +48,10 @@ export interface RunOptions {
  * with what `options` bring.
  */
 export async function run(argv: string[], env: Env, options: RunOptions = {}): Promise<number> {
-  const { registry, terminal = NO_TERMINAL, output = PROCESS_OUTPUT } = options;
-  const { out, err, printJson } = output;
+  const { registry, terminal = NO_TERMINAL } = options;
+  const output = options.output ??
+    outputTo(writeAll, processDisplay(env, argv.includes("--no-color"), terminal), processPager(env));
+  const { out, fail, printJson } = output;
   const wantsJson = argv.includes("--json");
   try {
     const line = await commandLine(argv, () => registry ?? builtinRegistry());
@@ -68,7 +71,7 @@ export async function run(argv: string[], env: Env, options: RunOptions = {}): P
       return await run([rest[0]!, "--help", ...rest.slice(1)], env, { registry, output });
     }
     if (name === undefined || name === "help" || globals.includes("--help") || globals.includes("-h")) {
-      out(mainHelp(registry ?? await builtinRegistry()));
+      out(await fittedHelp(mainHelp(registry ?? await builtinRegistry()), output));
       return name === undefined && !globals.length ? EXIT_INPUT : 0;
     }
     const entry = COMMANDS.find((c) => c.name === name);
@@ -94,9 +97,9 @@ export async function run(argv: string[], env: Env, options: RunOptions = {}): P
     const error = classified(caught);
     const code = exitCodeFor(error);
     if (env.SESSION_BRIDGE_DEBUG === "1" && error instanceof Error) {
-      err(error.stack ?? messageOf(error));
+      output.err(error.stack ?? messageOf(error));
     }
-    err(`session-bridge: ${oneLine(messageOf(error))}`);
+    fail(oneLine(messageOf(error)));
     if (wantsJson) printJson({ error: { message: messageOf(error), exitCode: code } }, false);
     return code;
   }
@@ -114,7 +117,7 @@ async function commandLine(
   let i = 0;
   for (; i < argv.length && argv[i]!.startsWith("-") && argv[i] !== "--"; i++) {
     const word = argv[i]!;
-    if (["--json", "--help", "-h", "--version", "-V"].includes(word)) {
+    if (SWITCHES.includes(word)) {
       globals.push(word);
       continue;
     }
@@ -122,13 +125,13 @@ async function commandLine(
     const homeFlags = (await harnesses()).harnesses.map((h) => h.home.flag);
     if (!word.startsWith("--") || !homeFlags.includes(flag)) {
       const { didYouMean } = await import("./suggest.ts");
-      const known = ["--json", "--help", "-h", "--version", "-V", ...homeFlags.map((f) => `--${f}`)];
+      const known = [...SWITCHES, ...homeFlags.map((f) => `--${f}`)];
       throw new InputError(
         `unknown option ${JSON.stringify(word)} before the command${
           didYouMean(
             word.split("=")[0]!,
             known,
-            " (global options: --json, --help, --version, --<harness>-home DIR)",
+            " (global options: --json, --no-color, --help, --version, --<harness>-home DIR)",
           )
         }`,
       );
@@ -142,6 +145,9 @@ async function commandLine(
   if (argv[i] === "--") i++;
   return { name: argv[i], globals, rest: argv.slice(i + 1) };
 }
+
+/** The global options that take no value. */
+const SWITCHES = ["--json", "--no-color", "--help", "-h", "--version", "-V"];
 
 /** Loaded on demand, like the commands: `--version` pays nothing for the harnesses. */
 async function builtinRegistry(): Promise<Registry> {

@@ -15,6 +15,10 @@ export interface Terminal {
   ask(question: string): Promise<string | null>;
   /** stderr is a terminal: long steps show their progress there (absent: nothing is shown). */
   progress?: ProgressDisplay;
+  /** Which of stdout (1) and stderr (2) is a terminal, where colour may be shown (absent: neither). */
+  isTerminal?(fd: 1 | 2): boolean;
+  /** stdout's width in columns, when stdout is a terminal. */
+  columns?: number;
 }
 
 /** No one to ask: scripts, pipes, CI, in-process runs. */
@@ -37,14 +41,23 @@ export function processTerminal(): Terminal {
     get progress() {
       return terminal().progress;
     },
+    isTerminal: (fd) => terminal().isTerminal?.(fd) ?? false,
+    get columns() {
+      return terminal().columns;
+    },
   };
 }
 
 function detectTerminal(): Terminal {
   const { isatty } = process.getBuiltinModule("node:tty");
   const progress = isatty(2) ? { progress: { afterMs: SHOWN_AFTER_MS } } : {};
-  if (!isatty(0) || !isatty(1)) return { ...NO_TERMINAL, ...progress };
-  return { interactive: true, ask: askOnStdin, ...progress };
+  // stdout's stream is made only on a terminal, where its width is wanted (it costs Bun some 20 ms).
+  const screen = {
+    isTerminal: (fd: 1 | 2) => isatty(fd),
+    ...(isatty(1) && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
+  };
+  if (!isatty(0) || !isatty(1)) return { ...NO_TERMINAL, ...progress, ...screen };
+  return { interactive: true, ask: askOnStdin, ...progress, ...screen };
 }
 
 async function askOnStdin(question: string): Promise<string | null> {

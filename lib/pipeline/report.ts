@@ -313,13 +313,19 @@ function reportForeign(
     "the source harness's own bookkeeping records (not conversation) are not carried",
     session.passthrough.map((r) => r.type),
   );
+  // The target sends its own system instructions and tool schemas on resume: harness context, not conversation.
   add(
     "system-instructions",
-    "loss",
+    "supplied",
     session.meta.systemInstructions && !target.systemInstructions ? 1 : 0,
-    "system instructions are not carried",
+    `system instructions are not carried: ${target.harness} sends its own`,
   );
-  add("tool-schemas", "loss", target.toolSchemas ? 0 : session.tools.length, "tool schemas are not carried");
+  add(
+    "tool-schemas",
+    "supplied",
+    target.toolSchemas ? 0 : session.tools.length,
+    `tool schemas are not carried: ${target.harness} offers the tools of its own configuration`,
+  );
   add(
     "per-turn-models",
     "loss",

@@ -13,6 +13,7 @@ import { clip, field, wrap } from "./text.ts";
 import { Footer } from "./footer.tsx";
 import { type KeyHelp, useKeys } from "./keys.ts";
 import { messageOf } from "../errors.ts";
+import { reportSections } from "../report/report.ts";
 
 export const PLAN_KEYS: KeyHelp[] = [
   { keys: "Enter", does: "next page, then confirm" },
@@ -26,7 +27,6 @@ export function planLines(
   done?: HandedOff,
 ): string[] {
   const report = outcome.report;
-  const lossy = report.entries.filter((e) => e.severity === "loss");
   const out: string[] = [];
   if (done) {
     out.push("Handed off. Resume with:");
@@ -41,14 +41,11 @@ export function planLines(
       (outcome.kind === "copy" ? " (a copy of its own records)" : ""),
   );
   out.push("");
-  out.push(
-    report.lossless
-      ? "Nothing is lost: every part has a place in the target."
-      : `What does not carry over (${lossy.length}):`,
-  );
-  for (const e of report.entries) {
-    const kind = e.severity === "loss" ? "lost" : e.severity === "warning" ? "note" : "info";
-    out.push(`  ${kind}: ${e.detail}${e.count > 1 ? ` (${e.count} times)` : ""}`);
+  if (report.lossless) out.push("Nothing is lost: every part of the conversation has a place in the target.");
+  // The CLI's report shows the same sections: a heading's count is the lines under it.
+  for (const { heading, entries } of reportSections(report)) {
+    out.push(`${heading} (${entries.length}):`);
+    for (const e of entries) out.push(`  ${e.detail}${e.count > 1 ? ` (${e.count} times)` : ""}`);
   }
   out.push("");
   out.push(done ? "Written:" : "Will write:");

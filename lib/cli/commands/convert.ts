@@ -12,6 +12,7 @@ import {
 import { storesOf } from "../load.ts";
 import { convert as runConvert } from "../../pipeline/convert.ts";
 import { formatReport } from "../../report/report.ts";
+import { fittedHelp } from "../display.ts";
 import { harnessList } from "../../harnesses/registry.ts";
 import { InputError } from "../../errors.ts";
 import { redactedLine } from "../redacted.ts";
@@ -74,7 +75,7 @@ export const convert: Command = {
         ...(converted.redacted !== undefined ? { redacted: converted.redacted } : {}),
       });
     } else {
-      for (const l of formatReport(converted.report)) err(l);
+      err(await fittedHelp(formatReport(converted.report).join("\n"), context.output));
       if (converted.redacted !== undefined) err(redactedLine(converted.redacted));
     }
     return 0;

@@ -3,6 +3,7 @@ import { CONVERSION_OPTIONS, flag, harnessFlag, permissionsFlag, positionals, st
 import { storesOf } from "../load.ts";
 import { handoff as runHandoff, type HandoffBackup } from "../../pipeline/handoff.ts";
 import { formatReport } from "../../report/report.ts";
+import { fittedHelp } from "../display.ts";
 import { harnessList } from "../../harnesses/registry.ts";
 import { EXIT_REFUSED, InputError } from "../../errors.ts";
 import { prunedSummary } from "./prune.ts";
@@ -43,7 +44,7 @@ export const handoff: Command = {
     alias: { type: "string" },
   },
   async run(parsed, context) {
-    const { err, out, printJson } = context.output;
+    const { err, warn, fail, out, printJson } = context.output;
     const { registry, json } = context;
     const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
@@ -70,13 +71,13 @@ export const handoff: Command = {
       ...storesOf(context),
     });
     for (const w of [...done.warnings, ...(done.aliases?.warnings ?? [])]) {
-      err(`session-bridge: warning: ${w}`);
+      warn(w);
     }
     auditHandoff(context.bridgeHome, done, "cli", err);
     const reproduce = done.reproduce && handoffCommandLine(done.reproduce, registry);
     if (json) {
       // A refused plan is a failure like a refused handoff: ok is false and the error says why, with exit 1.
-      if (done.refusal) err(`session-bridge: ${done.refusal}`);
+      if (done.refusal) fail(done.refusal);
       printJson({
         dryRun,
         op: done.op ?? null,
@@ -92,14 +93,14 @@ export const handoff: Command = {
       }, !done.refusal);
       return exitAfterSignals(done.refusal ? EXIT_REFUSED : 0, "handoff", context.output);
     }
-    for (const l of formatReport(done.report)) err(l);
+    err(await fittedHelp(formatReport(done.report).join("\n"), context.output));
     out(dryRun ? "plan (nothing written):" : "handed off:");
     for (const f of done.files) out(`  ${dryRun ? "would write" : "wrote"} ${f}`);
     for (const db of done.databases) out(`  ${dryRun ? "would register in" : "registered in"} ${db}`);
     out(`  backup: ${backupSummary(done.backup, dryRun)}`);
     if (done.pruned?.remove.length) out(`  ${prunedSummary(done.pruned)}`);
     if (done.refusal) {
-      err(`session-bridge: ${done.refusal}`);
+      fail(done.refusal);
       return 1;
     }
     if (reproduce) out(`carry out exactly this plan with:\n  ${reproduce}`);

@@ -4,7 +4,8 @@ import { flag, str } from "../args.ts";
 import { brokenStoreLine, storeLocations } from "../../harnesses/stores.ts";
 import { findHarness } from "../../harnesses/registry.ts";
 import { listSessions } from "../../pipeline/list.ts";
-import { localMinute, type Output, table } from "../output.ts";
+import { localMinute, type Output } from "../output.ts";
+import type { Column } from "../width.ts";
 import { aliasRegistry } from "../aliases.ts";
 import type { Registry } from "../../harnesses/registry.ts";
 import type { SessionSummary } from "../../harnesses/types.ts";
@@ -17,6 +18,8 @@ export const list: Command = {
   -n, --limit N  only the N newest (a line on stderr says how many there are)
   --full-ids     show whole ids (default: each id's shortest unique prefix, which any <session> takes;
                  --json has both)
+On a terminal the table fits its width: a long CWD loses its middle (its last folder, the project, stays),
+a long title its end. In a pipe every cell is whole.
 A store that cannot be read is named on stderr (in --json: brokenStores), the others are still listed, and
 the exit code is 1.`,
   arguments: [],
@@ -28,7 +31,7 @@ the exit code is 1.`,
   },
   async run({ values }, context) {
     const { registry, homes, bridgeHome, json, feedback, output } = context;
-    const { err, out, printJson } = output;
+    const { err, fail, out, printJson } = output;
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
     const limit = limitOf(str(values, "limit"));
     const { sessions: all, broken } = await listSessions({
@@ -53,7 +56,7 @@ the exit code is 1.`,
       });
       return code;
     }
-    for (const b of broken) err(`session-bridge: ${brokenStoreLine(b)}`);
+    for (const b of broken) fail(brokenStoreLine(b));
     if (!rows.length) {
       const looked = from === undefined ? registry.harnesses : [findHarness(registry, from)];
       const where = `looked in ${storeLocations(looked, homes)}`;
@@ -62,18 +65,22 @@ the exit code is 1.`,
       return code;
     }
     const named = rows.some((r) => names(r).length > 0);
-    const lines = [["HARNESS", "ID", ...(named ? ["NAME"] : []), "UPDATED", "CWD", "TITLE"]];
-    for (const r of rows) {
-      lines.push([
-        r.harness,
-        flag(values, "full-ids") ? r.id : r.prefix,
-        ...(named ? [names(r).map((n) => `@${n}`).join(" ")] : []),
-        localMinute(r.updatedAt),
-        r.cwd ?? "",
-        r.title ?? "",
-      ]);
-    }
-    for (const l of table(lines)) out(l);
+    const header = ["HARNESS", "ID", ...(named ? ["NAME"] : []), "UPDATED", "CWD", "TITLE"];
+    const columns: Column[] = [{}, { tone: "subtle" }, ...(named ? [{}] : []), {}, { shrink: "path" }, {
+      shrink: "end",
+      floor: 12,
+    }];
+    const cells = rows.map((r) => [
+      r.harness,
+      flag(values, "full-ids") ? r.id : r.prefix,
+      ...(named ? [names(r).map((n) => `@${n}`).join(" ")] : []),
+      localMinute(r.updatedAt),
+      r.cwd ?? "",
+      r.title ?? "",
+    ]);
+    // Loaded with the listing's own work: fitting costs a pipe nothing but the same padding as ever.
+    const { fittedTable } = await import("../width.ts");
+    for (const l of fittedTable(header, cells, columns, output.columns)) out(l);
     if (rows.length < all.length) err(`${rows.length} of ${all.length} sessions shown (-n N for more)`);
     return code;
   },
@@ -96,7 +103,7 @@ function limitOf(value: string | undefined): number | undefined {
 async function namesOf(
   registry: Registry,
   names: SessionRegistry,
-  { err }: Output,
+  { warn }: Output,
 ): Promise<(row: SessionSummary) => string[]> {
   const byKey = new Map<string, Set<string>>();
   try {
@@ -105,7 +112,7 @@ async function namesOf(
       byKey.set(key, (byKey.get(key) ?? new Set()).add(e.name));
     }
   } catch (error) {
-    err(`session-bridge: warning: could not read the alias registry: ${(error as Error).message}`);
+    warn(`could not read the alias registry: ${(error as Error).message}`);
   }
   if (!byKey.size) return () => [];
   return (row) => {

@@ -42,7 +42,7 @@ The turn runs non-interactively in the current folder; the answer is printed on 
     otel: { type: "string" },
   },
   async run(parsed, context) {
-    const { err, out, printJson } = context.output;
+    const { err, warn, out, printJson } = context.output;
     const [name, prompt] = parsed.positionals;
     if (!name || prompt === undefined) throw new InputError('run needs a harness and a "prompt"');
     const harness = findHarness(context.registry, name);
@@ -81,7 +81,7 @@ The turn runs non-interactively in the current folder; the answer is printed on 
       // Spans leave in batches: closing waits until the collector has them.
       await bus?.close();
     }
-    for (const w of turn.warnings) err(`session-bridge: warning: ${w}`);
+    for (const w of turn.warnings) warn(w);
     if (turn.handedOver) {
       const { from, to, op } = turn.handedOver;
       err(

@@ -4,15 +4,20 @@ import { loadSession } from "../load.ts";
 import type { Block, Message } from "../../ir/schema.ts";
 import { redactSession } from "../../observe/redact-transcript.ts";
 import { redactedLine } from "../redacted.ts";
+import type { Line } from "../output.ts";
 
 export const show: Command = {
-  usage: "session-bridge show <session> [--from H] [--redact] [--json]",
-  help:
-    "  --from H     look for <session> in this harness only\n  --redact     replace every secret with a <redacted:KIND> marker (the count goes to stderr)\n  --json prints the whole IR session",
+  usage: "session-bridge show <session> [--from H] [--all] [--redact] [--json]",
+  help: `  --from H     look for <session> in this harness only
+  --all        show the harness's own context too (environment, AGENTS.md and permission blocks it injects
+               as messages); without it each run of them is one line saying how many were left out
+  --redact     replace every secret with a <redacted:KIND> marker (the count goes to stderr)
+  --json       print the whole IR session
+On a terminal the transcript goes through $PAGER (default: less -FRX; PAGER= or PAGER=cat: none).`,
   arguments: ["session"],
-  options: { from: { type: "string" }, redact: { type: "boolean" } },
+  options: { from: { type: "string" }, redact: { type: "boolean" }, all: { type: "boolean" } },
   async run(parsed, context) {
-    const { err, out, printJson } = context.output;
+    const { err, printJson } = context.output;
     const { json } = context;
     const [ref] = positionals(parsed, ["session"]);
     const loaded = (await loadSession(ref!, parsed.values, context)).session;
@@ -24,16 +29,47 @@ export const show: Command = {
       return 0;
     }
     if (redacted !== undefined) err(redactedLine(redacted));
-    for (const m of session.messages) for (const line of renderMessage(m)) out(line);
-    for (const t of session.threads) out(`(kept apart: ${t.kind} ${t.id}, ${t.messages.length} messages)`);
+    await context.output.page([
+      ...transcriptLines(session.messages, flag(parsed.values, "all")),
+      ...session.threads.map((t) => `(kept apart: ${t.kind} ${t.id}, ${t.messages.length} messages)`),
+    ]);
     return 0;
   },
 };
 
-function renderMessage(m: Message): string[] {
+/**
+ * The messages as lines; unless `all`, each run of the harness's own context messages (what it injects as
+ * messages: environment, instructions, permissions) is one line saying how many were left out, so the
+ * conversation starts where the person's first words are.
+ */
+function transcriptLines(messages: readonly Message[], all: boolean): Line[] {
+  const lines: Line[] = [];
+  let hidden = 0;
+  const flush = () => {
+    if (!hidden) return;
+    const what = hidden === 1 ? "1 harness context message" : `${hidden} harness context messages`;
+    lines.push([{ text: `(${what} left out: --all shows them)`, tone: "subtle" }], "");
+    hidden = 0;
+  };
+  for (const m of messages) {
+    if (!all && m.kind === "context") {
+      hidden++;
+      continue;
+    }
+    flush();
+    lines.push(...renderMessage(m));
+  }
+  flush();
+  return lines;
+}
+
+function renderMessage(m: Message): Line[] {
   const tags = [m.model, m.kind !== "turn" ? m.kind : undefined].filter(Boolean).join(", ");
   return [
-    `── ${m.role}${tags ? ` (${tags})` : ""}${m.timestamp ? ` · ${m.timestamp}` : ""}`,
+    [{
+      text: `── ${m.role}${tags ? ` (${tags})` : ""}${m.timestamp ? ` · ${m.timestamp}` : ""}`,
+      tone: "heading",
+    }],
     ...m.blocks.map(renderBlock),
     "",
   ];

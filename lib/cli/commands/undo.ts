@@ -79,9 +79,9 @@ function printOutcome(
   { dryRun, entry, plan, refusal, backups, pruned, aliases, warnings }: UndoOutcome,
   output: Output,
 ): number {
-  const { err, printJson } = output;
-  for (const w of [...warnings, ...(aliases?.warnings ?? [])]) err(`session-bridge: warning: ${w}`);
-  if (refusal) err(`session-bridge: ${refusal}`);
+  const { warn, fail, printJson } = output;
+  for (const w of [...warnings, ...(aliases?.warnings ?? [])]) warn(w);
+  if (refusal) fail(refusal);
   printJson({
     dryRun,
     op: entry.op,
@@ -103,7 +103,7 @@ function showOutcome(
   { dryRun, entry, plan, refusal, backups, pruned, aliases, warnings }: UndoOutcome,
   output: Output,
 ): number {
-  const { err, out } = output;
+  const { warn, fail, out } = output;
   const target = `${entry.target.harness}:${entry.target.id}`;
   // A refused dry run still shows what undo --force would do, then says why plain undo will not.
   out(
@@ -123,9 +123,9 @@ function showOutcome(
   for (const a of aliases?.restored ?? []) {
     out(`  @${a.name} (${a.kind}) ${a.nativeId ? `names ${a.nativeId} again` : "is free again"}`);
   }
-  for (const w of [...warnings, ...(aliases?.warnings ?? [])]) err(`session-bridge: warning: ${w}`);
+  for (const w of [...warnings, ...(aliases?.warnings ?? [])]) warn(w);
   if (refusal) {
-    err(`session-bridge: ${refusal}`);
+    fail(refusal);
     return EXIT_REFUSED;
   }
   return exitAfterSignals(0, "undo", output);

@@ -27,7 +27,7 @@ their cost left out). A store or session that cannot be read is named on stderr 
     by: { type: "string" },
   },
   async run({ values }, { registry, homes, json, limits, feedback, output }) {
-    const { err, out, printJson } = output;
+    const { err, fail, out, printJson } = output;
     const by = groupOf(str(values, "by"));
     const since = sinceOf(str(values, "since"));
     const [from, cwd] = [str(values, "from"), str(values, "cwd")];
@@ -38,7 +38,7 @@ their cost left out). A store or session that cannot be read is named on stderr 
       ...(from !== undefined ? { from } : {}),
       ...(cwd ? { cwd } : {}),
     });
-    for (const b of listed.broken) err(`session-bridge: ${brokenStoreLine(b)}`);
+    for (const b of listed.broken) fail(brokenStoreLine(b));
     const sessions: Session[] = [];
     let unreadable = 0;
     for (const s of listed.sessions) {

@@ -16,18 +16,19 @@ export function uncarriedByCopy(
 ): ReportEntry[] {
   if (session.meta.harness !== "hermes") return [];
   const notes = catalogNotCarried(session);
-  const loss = (code: string, count: number, detail: string) =>
-    notes.push(reportEntry(code, "loss", detail, { count }));
+  // Hermes builds its own system prompt on resume: the source's is harness context it supplies itself.
+  const supplied = (code: string, count: number, detail: string) =>
+    notes.push(reportEntry(code, "supplied", detail, { count }));
   const prompt = session.meta.systemInstructions;
   if (prompt && !row.system_prompt) {
-    loss(
+    supplied(
       "system-prompt-not-carried",
       1,
       `the stored system prompt names the working directory ${session.meta.cwd ?? "(unknown)"}, not ` +
         `${row.cwd ?? "(none)"}: it is left out and Hermes builds its own on resume`,
     );
   } else if (row.system_prompt && !reused(row.system_prompt, runtime)) {
-    loss(
+    supplied(
       "system-prompt-not-carried",
       1,
       `Hermes reuses a stored system prompt only when its Model/Provider lines match its own run ` +
@@ -47,7 +48,7 @@ export function catalogNotCarried(session: SessionHead): ReportEntry[] {
   if (session.meta.harness !== "hermes" || !session.tools.length) return [];
   return [reportEntry(
     "tool-schemas-not-carried",
-    "loss",
+    "supplied",
     "the source's tool catalog: Hermes keeps none, so the resumed Hermes offers the tools of its own configuration",
     { count: session.tools.length, examples: session.tools.map((t) => t.name) },
   )];
