@@ -1,7 +1,7 @@
 /**
  * A machine with many sessions, for measuring listing and the TUI's first screen at scale: N sessions spread
  * over every harness's store (a Claude Code home, a Codex home with its `threads` index, a Hermes `state.db`, a
- * Gemini CLI home with its `projects.json`, an OpenCode `opencode.db`), of varied sizes adding up to the requested megabytes, every one
+ * Gemini CLI home with its `projects.json`, an OpenCode `opencode.db`, a Pi agent folder), of varied sizes adding up to the requested megabytes, every one
  * built from records the real harnesses wrote (fixtures/). Deterministic: the same arguments build the same
  * world (ids aside).
  *
@@ -19,6 +19,8 @@ import { createCodexStore } from "../lib/harnesses/codex/first-run.ts";
 import { builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
 import { homeVariableValue } from "../lib/harnesses/homes.ts";
 import { openCodeId, RowIds } from "../lib/harnesses/opencode/ids.ts";
+import { newPiSessionId } from "../lib/harnesses/pi/ids.ts";
+import { projectFolderName, sessionFileName } from "../lib/harnesses/pi/home.ts";
 
 const fixture = (path: string) => fileURLToPath(new URL(`../fixtures/${path}`, import.meta.url));
 const MB = 1024 * 1024;
@@ -50,6 +52,7 @@ const MAKERS: Record<HarnessName, Sessions> = {
   hermes: hermesSessions,
   "gemini-cli": geminiSessions,
   opencode: opencodeSessions,
+  pi: piSessions,
 };
 
 /**
@@ -374,6 +377,54 @@ function opencodeSessions(home: string, sessions: { size: number; i: number }[])
     db.exec("COMMIT");
   } finally {
     db.close();
+  }
+  return bytes;
+}
+
+/**
+ * Pi 0.73.1's one-shot session with tools (reasoning, a call of each of bash, read, edit and write, an answer)
+ * under each session's own id, time and project, named by a `session_info` entry as Pi's /name names it; its
+ * entries after the first prompt repeated under fresh entry ids, each repeat a child of the last, to the
+ * session's size. One file per session in its project's folder of the agent folder's `sessions/`.
+ */
+function piSessions(home: string, sessions: { size: number; i: number }[]): number {
+  const entries = readFileSync(fixture("pi/0.73.1/exec-tools.jsonl"), "utf8").split("\n").filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown> & { message?: Record<string, unknown> });
+  const [header, ...tree] = entries;
+  const repeated = tree.slice(tree.findIndex((e) => e.message?.role === "user") + 1);
+  let bytes = 0;
+  for (const { size, i } of sessions) {
+    const at = when(i).getTime();
+    const cwd = project(i);
+    const id = newPiSessionId(new Date(at));
+    let written = 0;
+    let parentId: unknown = null;
+    let n = 0;
+    /** An entry under a fresh id, a child of the one before, timed a second after it. */
+    const next = (entry: Record<string, unknown> & { message?: Record<string, unknown> }) => {
+      const time = at + n * 1000;
+      const own = {
+        ...entry,
+        id: (n++).toString(16).padStart(8, "0"),
+        parentId,
+        timestamp: new Date(time).toISOString(),
+        ...(entry.message ? { message: { ...entry.message, timestamp: time } } : {}),
+      };
+      parentId = own.id;
+      const line = JSON.stringify(own).replaceAll("/home/user/project", cwd);
+      written += line.length + 1;
+      return line;
+    };
+    const lines = [JSON.stringify({ ...header, id, timestamp: new Date(at).toISOString(), cwd })];
+    lines.push(...tree.map(next));
+    while (written < size) lines.push(...repeated.map(next));
+    lines.push(next({ type: "session_info", name: `Refactor step ${i} of the parser module` }));
+    const folder = join(home, "sessions", projectFolderName(cwd));
+    mkdirSync(folder, { recursive: true });
+    const path = join(folder, sessionFileName(new Date(at).toISOString(), id));
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    utimesSync(path, new Date(at), new Date(at));
+    bytes += written;
   }
   return bytes;
 }

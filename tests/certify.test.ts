@@ -153,6 +153,13 @@ test("every embedded sample yields user, assistant and tool sentinels that its o
         assistant: "ASSISTANT-REPLY: acknowledged, turn 2, digest d4114edf.",
         tool: "thought-out",
       }],
+      // fixtures/pi/0.73.1/exec-tools.jsonl: the longest word of a tool's output its call named is the file the
+      // write tool wrote.
+      ["pi", "0.73.1", {
+        user: "SEQUENCE: write notes, read them, edit, summarize.",
+        assistant: "SEQUENCE-DONE: 4 tools ran.",
+        tool: "summary.txt",
+      }],
     ] as const
   ) {
     const harness = BUILTIN_HARNESSES[id];
@@ -342,6 +349,23 @@ test("a harness binary is found on PATH and its version read in a throwaway home
     await reportedVersion(fake, { PATH: "/usr/bin:/bin", HOME: "/nonexistent-user-home" }),
     "0.170.1",
   );
+});
+
+test("a harness that prints its version on stderr when stdin is no terminal (Pi 0.73.1) has it read from there; stdout wins", async () => {
+  const dir = tempDir();
+  const { reportedVersion } = await import("../lib/certify-kit/binaries.ts");
+  const fake = (name: string, script: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, `#!/bin/sh\n${script}\n`);
+    chmodSync(path, 0o755);
+    return path;
+  };
+  const env = { PATH: "/usr/bin:/bin", HOME: "/nonexistent-user-home" };
+  assert.equal(
+    await reportedVersion(fake("pi", "test -t 0 && echo 0.73.1 || echo 0.73.1 >&2"), env),
+    "0.73.1",
+  );
+  assert.equal(await reportedVersion(fake("both", "echo 'warning 9.9.9' >&2; echo 1.2.3"), env), "1.2.3");
 });
 
 test("a sample's assistant sentinel is never words holding a tag, which a handoff makes inert on the way", () => {

@@ -105,6 +105,8 @@ test(
       "hermes",
       "oc",
       "opencode",
+      "pi",
+      "pi-coding-agent",
     ]);
     assert.deepEqual(complete(["--cod"]), ["--codex-home"]);
     assert.deepEqual(

@@ -56,6 +56,7 @@ const SESSION_TABLES: Record<string, readonly string[]> = {
   hermes: ["sessions", "messages"],
   "gemini-cli": [],
   opencode: ["session", "message", "part"],
+  pi: [],
 };
 
 /** A handoff of a Claude Code session into a fresh home of harness `to`, as its material prepares one. */
@@ -170,6 +171,14 @@ const POINTS: Record<string, { point: string; committed: boolean }[]> = {
     { point: "intent-written", committed: false },
     { point: "backup-taken", committed: false },
     { point: "rows-committed", committed: true },
+    { point: "committed", committed: true },
+    { point: "ledger-written", committed: true },
+  ],
+  // One session file and no index, as Claude Code: written beside, then renamed into its project folder.
+  pi: [
+    { point: "intent-written", committed: false },
+    { point: "temp-written", committed: false },
+    { point: "file-published", committed: true },
     { point: "committed", committed: true },
     { point: "ledger-written", committed: true },
   ],
@@ -395,6 +404,12 @@ const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
   opencode: [
     { point: "intent-written", finished: false },
     { point: "rows-committed", finished: true },
+    { point: "ledger-written", finished: true },
+  ],
+  // Its one file removed.
+  pi: [
+    { point: "intent-written", finished: false },
+    { point: "file-removed", finished: true },
     { point: "ledger-written", finished: true },
   ],
 };

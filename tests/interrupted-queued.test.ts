@@ -83,6 +83,7 @@ const SHELL: Record<string, string> = {
   hermes: "terminal",
   "gemini-cli": "run_shell_command",
   opencode: "bash",
+  pi: "bash",
 };
 const CALL_ID = "toolu_fake_b203b0d1e13e6a06134f";
 const QUEUED = "Queued while the tool ran: afterwards, also list the files.";
@@ -174,6 +175,7 @@ for (const target of TARGETS) {
         "gemini-cli": "sends the call with no result at all, a request its provider's API refuses",
         opencode:
           'sends an error result of its own, "[Tool execution was interrupted]", saying nothing of what the call did',
+        pi: 'sends an error result of its own, "No result provided", saying nothing of what the call did',
       },
       target,
       "behaviour on resume with an open call",

@@ -36,7 +36,8 @@ interface Readable {
  * the gateway's session index, Claude Code bucket observations and subagent metadata, Gemini CLI's project
  * registry (`projects.json`, a second one as `<scenario>.projects.json`), prompt history (`<scenario>.logs.json`)
  * and `/chat save` checkpoints (`<scenario>.checkpoint-<tag>.json`: the raw API history, not session records),
- * OpenCode's `session list --format json` output (`<scenario>.list.json`).
+ * OpenCode's `session list --format json` output (`<scenario>.list.json`), Pi's session picker as `pi -r` drew it
+ * (`<scenario>.resume-list.txt`).
  */
 const CAPTURE_ARTIFACTS = [
   /\.md$/,
@@ -53,6 +54,7 @@ const CAPTURE_ARTIFACTS = [
   /\.list\.txt$/,
   /\.list\.json$/,
   /\.list-sessions\.txt$/,
+  /\.resume-list\.txt$/,
   /[/.]projects\.json$/,
   /\.logs\.json$/,
   /\.checkpoint-[^/]+\.json$/,
@@ -75,6 +77,8 @@ const SESSION_FILES: Record<HarnessName, RegExp> = {
   // what `opencode export` printed (`<scenario>.export.json`, and `<scenario>.export.<which>.json` for the other
   // sessions of that scenario: a fork's source, a subagent's).
   opencode: /\.opencode\.db$|\.export(\.[\w-]+)?\.json$/,
+  // Session files, a fork's source beside its scenario's (`<scenario>.2.jsonl`).
+  pi: /\.jsonl$/,
 };
 
 /** The harnesses with captured fixtures: every folder of fixtures/ (checked below). */

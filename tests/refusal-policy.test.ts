@@ -2,15 +2,15 @@
  * One refusal policy: the same situation, driven through the CLI into each harness, is refused with the same
  * exit code and a message of the same shape (one stderr line), and leaves the target store as it was.
  *
- *   situation                                   claude-code   codex   hermes   gemini-cli    opencode
- *   the session id is taken (no --force)          1             1       1        1             1
- *   a dry run of that handoff                     1             1       1        1             1
- *   an unsafe or malformed --session-id           2             2       2        2             2
- *   no state database in the home                 (none kept)   1       1        (none kept)   1
- *   the state database is not SQLite              (none kept)   1       1        (none kept)   1
- *   the state database lacks the harness's table  (none kept)   1       1        (none kept)   1
+ *   situation                                   claude-code   codex   hermes   gemini-cli    opencode   pi
+ *   the session id is taken (no --force)          1             1       1        1             1          1
+ *   a dry run of that handoff                     1             1       1        1             1          1
+ *   an unsafe or malformed --session-id           2             2       2        2             2          2
+ *   no state database in the home                 (none kept)   1       1        (none kept)   1          (none kept)
+ *   the state database is not SQLite              (none kept)   1       1        (none kept)   1          (none kept)
+ *   the state database lacks the harness's table  (none kept)   1       1        (none kept)   1          (none kept)
  *
- * Claude Code and Gemini CLI keep no database: a fresh home simply gets its first project folder.
+ * Claude Code, Gemini CLI and Pi keep no database: a fresh home simply gets its first project folder.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -107,6 +107,8 @@ const DATABASE_REFUSALS: Record<string, DatabaseRefusal | null> = {
   // Files only: a home Gemini never ran in gets projects.json and the session file.
   "gemini-cli": null,
   opencode: { label: "OpenCode", command: "opencode", table: "session" },
+  // Files only: a home Pi never ran in gets its project folder and the session file.
+  pi: null,
 };
 
 for (const covered of COVERED) {

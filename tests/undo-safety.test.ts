@@ -100,6 +100,18 @@ const RESUMED: Record<string, { file: string; line: Record<string, unknown> }> =
       payload: { type: "message", role: "user", content: [{ type: "input_text", text: "resumed work" }] },
     },
   },
+  pi: {
+    file: "Pi session file",
+    // A prompt typed on resume, as Pi appends it (its parent the file's last entry, whose id this test does not
+    // read: an entry id Pi has not given is still a line the undo must not lose).
+    line: {
+      type: "message",
+      id: "5c1f0f0e",
+      parentId: null,
+      timestamp: "2026-12-02T09:00:00.000Z",
+      message: { role: "user", content: [{ type: "text", text: "resumed work" }], timestamp: 1796202000000 },
+    },
+  },
   "gemini-cli": {
     file: "Gemini CLI session log",
     line: {

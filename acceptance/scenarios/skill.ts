@@ -82,6 +82,15 @@ import {
   writeOpencodeConfig,
 } from "../../lib/harnesses/opencode/certify/run.ts";
 import { isTitleRequest, turnRequests as opencodeTurns } from "../../lib/harnesses/opencode/certify/sent.ts";
+import {
+  JSON_MODE,
+  parseJsonEvents,
+  piEnv,
+  piFolders,
+  runPi,
+  writeOfflineAgent,
+} from "../../lib/harnesses/pi/certify/run.ts";
+import { loggedChatRequests } from "../../lib/certify-kit/chat-requests.ts";
 import { readRequestLog } from "../../lib/certify-kit/request-log.ts";
 import { tail } from "../../lib/certify-kit/spawn.ts";
 
@@ -362,12 +371,49 @@ async function opencodeSource({ work, cwd, env, move, version }: SourceSetup): P
   };
 }
 
+async function piSource({ work, cwd, env, move, version }: SourceSetup): Promise<Source> {
+  const bin = await installHarness("pi", version);
+  const folders = piFolders(join(work, "pi-user"));
+  const logPath = join(work, "chat.jsonl");
+  const server = await startFakeChatCompletions({
+    logPath,
+    script: (req) => {
+      const m = move(req);
+      if ("say" in m) return { content: m.say };
+      const tool = findTerminalTool(req.tools);
+      return { toolCalls: [{ name: tool.name, arguments: { [tool.argName]: m.run } }] };
+    },
+  });
+  writeOfflineAgent(folders, server.url);
+  const base = piEnv(folders, process.env.PATH);
+  return {
+    // What PI_CODING_AGENT_DIR names: the agent folder, holding sessions/ and skills/.
+    home: folders.agent,
+    async turn(prompt, resume) {
+      const args = [...JSON_MODE, ...(resume ? ["--session", resume] : [])];
+      const r = await runPi(bin, args, {
+        cwd,
+        env: { ...base, ...env, PATH: `${env.PATH}:${base.PATH}` },
+        prompt,
+      });
+      const out = parseJsonEvents(r.stdout);
+      if (r.code !== 0 || out.error !== undefined || !out.sessionId) {
+        throw new Error(`pi exit ${r.code}: ${tail(out.error ?? (r.stderr || r.stdout))}`);
+      }
+      return out.sessionId;
+    },
+    requests: () => loggedChatRequests(logPath),
+    close: () => server.close(),
+  };
+}
+
 const SOURCES: Record<HarnessName, (setup: SourceSetup) => Promise<Source>> = {
   "claude-code": claudeSource,
   codex: codexSource,
   hermes: hermesSource,
   "gemini-cli": geminiSource,
   opencode: opencodeSource,
+  pi: piSource,
 };
 
 /**

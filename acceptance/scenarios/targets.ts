@@ -45,6 +45,15 @@ import {
   writeOpencodeConfig,
 } from "../../lib/harnesses/opencode/certify/run.ts";
 import { opencodeScript, turnRequests as opencodeTurns } from "../../lib/harnesses/opencode/certify/sent.ts";
+import {
+  JSON_MODE,
+  parseJsonEvents,
+  piEnv,
+  piFolders,
+  runPi,
+  writeOfflineAgent,
+} from "../../lib/harnesses/pi/certify/run.ts";
+import { loggedChatRequests } from "../../lib/certify-kit/chat-requests.ts";
 import { startFakeAnthropic } from "../../lib/certify-kit/fake-servers/anthropic.ts";
 import { startFakeGemini } from "../../lib/certify-kit/fake-servers/gemini.ts";
 import { startFakeResponses } from "../../lib/certify-kit/fake-servers/responses.ts";
@@ -212,12 +221,40 @@ async function opencodeTarget(work: string): Promise<LiveTarget> {
   };
 }
 
+async function piTarget(work: string): Promise<LiveTarget> {
+  const bin = await installHarness("pi");
+  const folders = piFolders(join(work, "pi"));
+  const logPath = join(work, "chat-requests.jsonl");
+  const server = await startFakeChatCompletions({ logPath });
+  // The fake server as Pi's configured default model, so a session handed in continues on it.
+  writeOfflineAgent(folders, server.url);
+  const env = piEnv(folders, process.env.PATH);
+  // A user's agent folder has its auth.json; listing the models writes it without a model call, as a first run would.
+  const init = await runPi(bin, ["--list-models"], { cwd: folders.tmp, env });
+  if (init.code !== 0) throw new Error(`pi --list-models failed: ${tail(init.stderr || init.stdout)}`);
+  return {
+    id: "pi",
+    homeFlags: ["--pi-home", folders.agent],
+    async resume(cwd, sessionId, prompt) {
+      const r = await runPi(bin, [...JSON_MODE, "--session", sessionId], { cwd, env, prompt });
+      const out = parseJsonEvents(r.stdout);
+      // Resumed means the same session answered: the header Pi prints first names the session it runs in.
+      const ok = r.code === 0 && !r.timedOut && out.error === undefined && out.sessionId === sessionId;
+      return { ok, detail: `exit ${r.code}, session ${out.sessionId}: ${tail(out.error ?? r.stderr)}` };
+    },
+    // Pi asks the model for nothing but conversation turns here (no titles; summaries only on compaction).
+    requests: () => loggedChatRequests(logPath).map((r) => ({ ...r })),
+    close: () => server.close(),
+  };
+}
+
 const STARTERS: Record<HarnessName, (work: string) => Promise<LiveTarget>> = {
   "claude-code": claudeTarget,
   codex: codexTarget,
   hermes: hermesTarget,
   "gemini-cli": geminiTarget,
   opencode: opencodeTarget,
+  pi: piTarget,
 };
 
 export const TARGET_IDS = Object.keys(STARTERS) as HarnessName[];

@@ -131,6 +131,8 @@ const READERS: Record<HarnessName, (body: Body) => Exchange> = {
   "gemini-cli": gemini,
   // OpenCode's offline provider is @ai-sdk/openai-compatible: Chat Completions, as Hermes's.
   opencode: chat,
+  // Pi's offline provider is its `openai-completions` API: Chat Completions too.
+  pi: chat,
 };
 
 export function exchangeOf(target: HarnessName, body: Body | undefined): Exchange {

@@ -54,7 +54,8 @@ export async function reportedVersion(
       },
       timeoutMs: 60_000,
     });
-    const version = r.code === 0 ? parseVersion(r.stdout) : undefined;
+    // Stdout first; else stderr, where Pi prints it when stdin is no terminal (it keeps stdout for answers).
+    const version = r.code === 0 ? parseVersion(r.stdout) ?? parseVersion(r.stderr) : undefined;
     if (!version) {
       throw new Error(`${bin} --version gave no version (exit ${r.code}): ${tail(r.stderr || r.stdout)}`);
     }

@@ -22,11 +22,16 @@ export function loggedChatRequests(logPath: string): ChatRequest[] {
   );
 }
 
-/** OpenAI-style messages as parts: text by role, each of an assistant's `tool_calls` as a tool call. */
+/**
+ * OpenAI-style messages as parts: text by role, each of an assistant's `tool_calls` as a tool call. A
+ * `developer` message is the system prompt under OpenAI's newer name (Pi sends its own so).
+ */
 export function sentChatMessages(messages: readonly ChatMessage[]): SentMessage[] {
   return messages.flatMap((m): SentMessage[] => {
     const role: SentMessage["role"] = m.role === "assistant" || m.role === "tool" || m.role === "system"
       ? m.role
+      : m.role === "developer"
+      ? "system"
       : "user";
     const text = contentText(m.content ?? null);
     const calls = Array.isArray(m.tool_calls) ? m.tool_calls : [];

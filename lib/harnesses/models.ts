@@ -33,3 +33,23 @@ export const bareModel = (model: string): string => model.replace(/^(?:[\w.-]+\/
 /** The vendor a router's id names first (`anthropic/claude-x` → `anthropic`), lower case. */
 export const modelVendor = (model: string): string | undefined =>
   /^([\w-]+)\//.exec(model)?.[1]?.toLowerCase();
+
+/** Bare model families and the provider whose own API serves each, by the id multi-provider harnesses give it. */
+const FAMILY_PROVIDERS: readonly [RegExp, string][] = [
+  [/^claude-/, "anthropic"],
+  [/^(?:gpt-|o\d|codex-|chatgpt-)/, "openai"],
+  [/^gemini-/, "google"],
+];
+
+/** A provider id and a model id as a multi-provider harness takes them: a word, then anything without a space. */
+const PROVIDER_QUALIFIED = /^[\w.-]+\/\S+$/;
+
+/**
+ * A model id as `<provider>/<model>` for a harness that runs any provider (OpenCode, Pi): an id that already
+ * names a provider kept as it is, a bare id of a known family given its maker's provider, else none.
+ */
+export function providerQualified(model: string): string | undefined {
+  if (PROVIDER_QUALIFIED.test(model)) return model;
+  const provider = FAMILY_PROVIDERS.find(([family]) => family.test(model))?.[1];
+  return provider ? `${provider}/${model}` : undefined;
+}

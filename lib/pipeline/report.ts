@@ -38,14 +38,22 @@ export interface ConversionActions {
   queuedInThread?: number;
 }
 
-const UNANSWERED: Record<Capabilities["unansweredCalls"], string> = {
+const UNANSWERED: Record<Extract<Capabilities["unansweredCalls"], string>, string> = {
   dropped: "drops such a call from what it sends, so the model never sees it",
   invented: 'sends an "aborted" output of its own',
   placeholder: "sends a placeholder pointing at a summary that does not exist",
   unanswered: "sends the call with no result at all, a request its provider's API refuses",
-  "interrupted-error":
-    'sends an error result of its own, "[Tool execution was interrupted]", saying nothing of what the call did',
 };
+
+/** What a target does on resume with a call left open, an error result in the target's own words included. */
+function unansweredBehaviour(target: Capabilities): string {
+  const behaviour = target.unansweredCalls;
+  return typeof behaviour === "string"
+    ? UNANSWERED[behaviour]
+    : `sends an error result of its own, ${
+      JSON.stringify(behaviour.errorResult)
+    }, saying nothing of what the call did`;
+}
 
 const EXAMPLES = 3;
 
@@ -129,10 +137,10 @@ export function buildReport(
     inThread.length,
     actions.stubbedCalls
       ? `interrupted tool calls answered with a result saying so (on resume ${target.harness} otherwise ${
-        UNANSWERED[target.unansweredCalls]
+        unansweredBehaviour(target)
       })`
       : `interrupted tool calls left without a result (--no-stub-open-calls): on resume ${target.harness} ${
-        UNANSWERED[target.unansweredCalls]
+        unansweredBehaviour(target)
       }`,
     inThread.map((c) => c.callId),
   );

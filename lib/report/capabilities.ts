@@ -24,8 +24,9 @@ export interface Capabilities {
    * What the target does on resume with a tool call that has no result, seen in its live binary: Claude Code
    * drops the call from what it sends, Codex sends an "aborted" output of its own, Hermes a placeholder that
    * points at a summary that does not exist, Gemini CLI the call with no result at all (which Gemini's API
-   * refuses), OpenCode an error result "[Tool execution was interrupted]" (its toModelMessages, 1.18.33). None
-   * shows the model what the call did, so calls are closed by default.
+   * refuses), OpenCode and Pi an error result in their own words (`{ errorResult }`: OpenCode's
+   * "[Tool execution was interrupted]", Pi's "No result provided"). None shows the model what the call did, so
+   * calls are closed by default.
    */
-  unansweredCalls: "dropped" | "invented" | "placeholder" | "unanswered" | "interrupted-error";
+  unansweredCalls: "dropped" | "invented" | "placeholder" | "unanswered" | { errorResult: string };
 }

@@ -17,7 +17,7 @@ import { DriftCollector } from "../../schemas/drift.ts";
 import { VALIDATORS } from "../../generated/validators/gemini-cli.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { emptySession, notePassthrough } from "../../ir/session.ts";
-import { modelsOf } from "../../ir/summary.ts";
+import { modelsOf, totalUsage } from "../../ir/summary.ts";
 import { startsWithHandshake } from "../../handshake/handshake.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { type LoggedMessage, LogReplay, type ReplayedLog } from "./replay.ts";
@@ -189,17 +189,6 @@ function lastActivity(messages: Message[]): string | undefined {
   let last: string | undefined;
   for (const m of messages) if (m.timestamp && (!last || m.timestamp > last)) last = m.timestamp;
   return last;
-}
-
-function totalUsage(messages: Message[]): Session["meta"]["usage"] {
-  const used = messages.flatMap((m) => (m.usage ? [m.usage] : []));
-  if (!used.length) return undefined;
-  return used.reduce((a, u) => ({
-    inputTokens: a.inputTokens + u.inputTokens,
-    outputTokens: a.outputTokens + u.outputTokens,
-    cacheReadTokens: a.cacheReadTokens + u.cacheReadTokens,
-    cacheWriteTokens: a.cacheWriteTokens + u.cacheWriteTokens,
-  }));
 }
 
 /** The replayed records as IR messages, in order, each the parent of the next. */

@@ -4,25 +4,9 @@
  * OpenCode's built-in providers name them; an id that already names a provider is kept as it is. With nothing
  * named, OpenCode continues on the session's own model, else its configuration's.
  */
-import type { ModelRules } from "../models.ts";
+import { type ModelRules, providerQualified } from "../models.ts";
 
-/** Bare model families and the built-in provider OpenCode reaches them through. */
-const FAMILIES: readonly [RegExp, string][] = [
-  [/^claude-/, "anthropic"],
-  [/^(?:gpt-|o\d|codex-|chatgpt-)/, "openai"],
-  [/^gemini-/, "google"],
-];
-
-/** A provider id and a model id as OpenCode's config takes them: a word, then anything without a space. */
-const QUALIFIED = /^[\w.-]+\/\S+$/;
-
-export const openCodeModels: ModelRules = {
-  map(model) {
-    if (QUALIFIED.test(model)) return model;
-    const provider = FAMILIES.find(([family]) => family.test(model))?.[1];
-    return provider ? `${provider}/${model}` : undefined;
-  },
-};
+export const openCodeModels: ModelRules = { map: providerQualified };
 
 /** The model id OpenCode names a message's model by: `providerID/modelID`, or the model alone. */
 export function qualifiedModel(
