@@ -20,9 +20,9 @@ export function copilotEventFiles(home: string): string[] {
   const entries = readdirSync(root, { withFileTypes: true }).sort((a, b) => byCodeUnit(a.name, b.name));
   const out: string[] = [];
   for (const entry of entries) {
-    assertNotLinkLoop(root, entry);
-    // A session folder may be a link to another disk.
+    // Only a folder named by a session id is a session (a link to another disk included).
     if (!(entry.isDirectory() || entry.isSymbolicLink()) || !isUuid(entry.name)) continue;
+    assertNotLinkLoop(root, entry);
     const events = join(root, entry.name, EVENTS_FILE);
     if (regularFileIfPresent(events)) out.push(events);
   }
