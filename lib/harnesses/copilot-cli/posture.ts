@@ -5,8 +5,9 @@
  * and URL requests approved unasked: `--allow-all`, `--yolo`, `/allow-all`); and its `plan` session mode
  * (`--plan`, `session.mode_changed`), in which the agent prepares a plan before changing anything.
  *
- * What `manual` allows unasked is read in its code: the reading tools (view, grep, glob) inside trusted
- * folders, as Claude Code's default does; shell commands, writes and edits ask.
+ * What `manual` allows unasked, as Copilot's documentation describes it (not yet checked on the binary): the
+ * reading tools (view, grep, glob) inside trusted folders, as Claude Code's default does; shell commands,
+ * writes and edits ask.
  */
 import { type Posture, type PostureMapping, withinPosture } from "../../posture/posture.ts";
 
