@@ -1,5 +1,5 @@
 /** Facts derived from IR messages that every harness reports the same way. */
-import type { Message, Session } from "./schema.ts";
+import type { Message, Session, Usage } from "./schema.ts";
 
 const TITLE_MAX = 100;
 
@@ -35,6 +35,25 @@ export function titleLine(text: string): string | undefined {
 /** Distinct models in the order they were first used. */
 export function modelsOf(messages: Message[]): string[] {
   return [...new Set(messages.flatMap((m) => (m.model ? [m.model] : [])))];
+}
+
+/** The newest message time: the conversation's last activity (not a later record that only names the session). */
+export function lastMessageTime(messages: readonly Message[]): string | undefined {
+  let last: string | undefined;
+  for (const m of messages) if (m.timestamp && (!last || m.timestamp > last)) last = m.timestamp;
+  return last;
+}
+
+/** The messages' usage added up; undefined when none has any. */
+export function totalUsage(messages: readonly Message[]): Usage | undefined {
+  const used = messages.flatMap((m) => (m.usage ? [m.usage] : []));
+  if (!used.length) return undefined;
+  return used.reduce((a, u) => ({
+    inputTokens: a.inputTokens + u.inputTokens,
+    outputTokens: a.outputTokens + u.outputTokens,
+    cacheReadTokens: a.cacheReadTokens + u.cacheReadTokens,
+    cacheWriteTokens: a.cacheWriteTokens + u.cacheWriteTokens,
+  }));
 }
 
 export interface BlockCounts {
