@@ -196,11 +196,11 @@ class Turns {
     yield* this.end();
     this.turn++;
     this.open = true;
-    yield this.events.line(
-      "assistant.turn_start",
-      { turnId: String(this.turn), interactionId: this.interactionId },
-      m.timestamp,
-    );
+    // Stamped after the event before: the response's own time is its message's.
+    yield this.events.line("assistant.turn_start", {
+      turnId: String(this.turn),
+      interactionId: this.interactionId,
+    });
     this.held = { message: m, blocks: [...blocks], model };
   }
 
