@@ -70,13 +70,16 @@ function commandOf(args: unknown): string {
 }
 
 /**
- * The answer of the turn whose prompt holds `prompt`, once that turn has ended: after the prompt, an
+ * The answer of the turn whose prompt holds `prompt`, once that turn has ended: after the prompt and before the
+ * next prompt that starts a turn of its own (words sent while it ran, `steering`, belong to it), an
  * `assistant.message` asking for no tool, and the `assistant.turn_end` after it; its words.
  */
 export function answerAfter(events: RecordedEvent[], prompt: string): string | undefined {
   const asked = events.findIndex((e) => e.type === "user.message" && e.content.includes(prompt));
   if (asked < 0) return undefined;
-  const after = events.slice(asked + 1);
+  const rest = events.slice(asked + 1);
+  const next = rest.findIndex((e) => e.type === "user.message" && e.delivery !== "steering");
+  const after = next < 0 ? rest : rest.slice(0, next);
   const answered = after.findLastIndex((e) => e.type === "assistant.message" && e.calls.length === 0);
   if (answered < 0 || !after.slice(answered + 1).some((e) => e.type === "assistant.turn_end")) {
     return undefined;
