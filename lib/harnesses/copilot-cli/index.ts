@@ -1,0 +1,65 @@
+/**
+ * GitHub Copilot CLI: one folder per session under `<COPILOT_HOME>/session-state/<uuid>/`, its conversation the
+ * typed append-only events of `events.jsonl` (subagents' events in the same file, marked by `agentId`), with
+ * `workspace.yaml` (name, cwd, times) beside it and the global index `session-store.db`. The descriptor.
+ */
+import type { Harness } from "../types.ts";
+import { lazyStore } from "../lazy-store.ts";
+import { isObject } from "../../io/json.ts";
+import { COPILOT_HOME, copilotSessionState } from "./home.ts";
+import { checkCopilotSessionId, newCopilotSessionId } from "./ids.ts";
+import { copilotTools } from "./tools.ts";
+import { copilotModels } from "./models.ts";
+import { copilotPosture } from "./posture.ts";
+import { resumeCopilot } from "./resume.ts";
+
+export const copilotCli: Harness = {
+  name: "copilot-cli",
+  aliases: ["copilot"],
+  title: "GitHub Copilot CLI",
+  home: COPILOT_HOME,
+  files: {
+    extensions: [".jsonl"],
+    // Every events.jsonl starts with its `session.start`, made by `copilot-agent`.
+    recognizes: ({ first }) =>
+      first?.type === "session.start" && isObject(first.data) && typeof first.data.sessionId === "string" &&
+      typeof first.data.producer === "string",
+  },
+  conversation: {
+    // The blocks it adds to what the user typed (`transformedContent`) and to its own reminders.
+    controlTags: ["current_datetime", "reminder"],
+    posture: copilotPosture,
+    tools: copilotTools,
+    models: copilotModels,
+    // Reasoning is kept as text (`reasoningText`); `reasoningOpaque` and `encryptedContent` are bound to the
+    // session and provider that made them, which the events do not prove.
+    provesReasoning: () => false,
+    capabilities: {
+      harness: "copilot-cli",
+      // One chain of events (each `parentId` the one before); a rewind removes events, a fork is a new folder.
+      threadTopology: false,
+      reasoningProvider: "none",
+      toolSchemas: false,
+      systemInstructions: false,
+      queuedInput: false,
+      // Its sessions keep the mode only when it changes; the resume command states the source's, never wider.
+      permissionPosture: true,
+      // Every assistant message names its model.
+      perTurnModel: true,
+      images: false,
+      // A subagent's events sit in the parent's events.jsonl, marked by agentId.
+      subagents: true,
+      // On resume a call with no result gets Copilot's own failed `tool.execution_complete` (interrupted).
+      unansweredCalls: "interrupted-error",
+    },
+  },
+  // The listing is a chunk of its own, not the store's: `list` loads no reader or writer.
+  store: lazyStore({
+    locate: copilotSessionState,
+    newId: newCopilotSessionId,
+    checkId: checkCopilotSessionId,
+  }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
+  // cd <cwd> && [COPILOT_HOME=<home>] copilot --resume=<id>
+  resumeCommand: resumeCopilot,
+  integrations: {},
+};
