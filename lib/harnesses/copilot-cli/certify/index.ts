@@ -6,7 +6,7 @@
  * Interactive seeding types into the real TUI through tmux (tui.ts).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { startFakeChatCompletions } from "../../../certify-kit/fake-servers/chat-completions.ts";
 import { sentChatMessages } from "../../../certify-kit/chat-requests.ts";
 import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
@@ -14,6 +14,7 @@ import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
 import { jsonLine, recordOf } from "../../../io/json-line.ts";
 import { sampleFor } from "../../../samples.ts";
+import { copilotEventsFile } from "../home.ts";
 import { parsePromptOutput } from "../prompt-output.ts";
 import { samples } from "../samples.ts";
 import { copilotEnv, copilotFolders, ONE_SHOT_FLAGS, runCopilot } from "./run.ts";
@@ -125,7 +126,7 @@ function placeSample(copilotHome: string, version: string): void {
   const sample = sampleFor(samples, version);
   const start = recordOf(jsonLine(sample.lines[0] ?? "")?.data);
   if (typeof start.sessionId !== "string") throw new Error(`${sample.source} does not start a session`);
-  const dir = join(copilotHome, "session-state", start.sessionId);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "events.jsonl"), `${sample.lines.join("\n")}\n`);
+  const path = copilotEventsFile(copilotHome, start.sessionId);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${sample.lines.join("\n")}\n`);
 }

@@ -4,9 +4,10 @@
  * recorded: the TUI makes the folder at start) and the main agent's events of one, in order, as much of each as a
  * seeding needs. The session reader proper is the harness's store.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import { jsonLine, recordOf } from "../../../io/json-line.ts";
+import { copilotEventsFile } from "../home.ts";
+import { copilotEventFiles, folderId } from "../locate.ts";
 
 export interface RecordedEvent {
   type: string;
@@ -18,24 +19,14 @@ export interface RecordedEvent {
   calls: { id: string; command: string }[];
 }
 
-function sessionState(copilotHome: string): string {
-  return join(copilotHome, "session-state");
-}
-
-function eventsFile(copilotHome: string, id: string): string {
-  return join(sessionState(copilotHome), id, "events.jsonl");
-}
-
 /** The sessions of a store that have recorded anything, by folder name (the session id). */
 export function recordedSessions(copilotHome: string): string[] {
-  const dir = sessionState(copilotHome);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).filter((id) => !id.startsWith(".") && existsSync(eventsFile(copilotHome, id)));
+  return copilotEventFiles(copilotHome).flatMap((path) => folderId(path) ?? []);
 }
 
 /** The main agent's events of a session in order, as far as they are written (subagents' left out). */
 export function recordedEvents(copilotHome: string, id: string): RecordedEvent[] {
-  const path = eventsFile(copilotHome, id);
+  const path = copilotEventsFile(copilotHome, id);
   if (!existsSync(path)) return [];
   return readFileSync(path, "utf8").split("\n").flatMap((line) => {
     // A line the CLI is writing right now is no JSON yet.
