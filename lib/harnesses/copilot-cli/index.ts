@@ -12,6 +12,7 @@ import { copilotTools } from "./tools.ts";
 import { copilotModels } from "./models.ts";
 import { copilotPosture } from "./posture.ts";
 import { resumeCopilot } from "./resume.ts";
+import { copilotIntegrations } from "./integrations.ts";
 
 export const copilotCli: Harness = {
   name: "copilot-cli",
@@ -61,5 +62,5 @@ export const copilotCli: Harness = {
   }, { listing: () => import("./list.ts"), access: () => import("./store.ts") }),
   // cd <cwd> && [COPILOT_HOME=<home>] copilot --resume=<id>
   resumeCommand: resumeCopilot,
-  integrations: {},
+  integrations: copilotIntegrations,
 };
