@@ -13,8 +13,7 @@ import { fileURLToPath } from "node:url";
 import { readCopilotSession } from "../lib/harnesses/copilot-cli/read.ts";
 import { listCopilot } from "../lib/harnesses/copilot-cli/list.ts";
 import { copilotTools } from "../lib/harnesses/copilot-cli/tools.ts";
-import { copilotCli } from "../lib/harnesses/copilot-cli/index.ts";
-import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { resolveFile } from "../lib/harnesses/resolve.ts";
 import { InputError } from "../lib/errors.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
@@ -36,9 +35,7 @@ function scenario(name: string): string {
   return events;
 }
 
-const registry = builtinRegistry.harnesses.some((h) => h.name === "copilot-cli")
-  ? builtinRegistry
-  : withHarness(builtinRegistry, copilotCli);
+const registry = builtinRegistry;
 
 const texts = (m: Message) => m.blocks.flatMap((b) => b.type === "text" ? [b.text] : []);
 const shape = (s: Session) =>

@@ -1,6 +1,5 @@
 /**
- * Handoffs into GitHub Copilot CLI through the real CLI (the descriptor joined with `withHarness`, as the toy
- * is; the lead registers it): the session folder's events.jsonl and workspace.yaml, the rows of its index
+ * Handoffs into GitHub Copilot CLI through the real CLI (built in): the session folder's events.jsonl and workspace.yaml, the rows of its index
  * (a session-store.db made from the schema the binary itself wrote, fixtures/copilot-cli/1.0.102/), the resume
  * command, a taken id refused, undo, and open calls written as Copilot treats them on resume.
  */
@@ -9,13 +8,13 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { builtinRegistry, withHarness } from "../lib/harnesses/registry.ts";
-import { copilotCli } from "../lib/harnesses/copilot-cli/index.ts";
-import { INTERRUPTED_RESULT } from "../lib/handshake/handshake.ts";
+import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
+import { HANDSHAKE_DISPLAY } from "../lib/harnesses/copilot-cli/encode.ts";
+import { INTERRUPTED_RESULT, isHandshake, startsWithHandshake } from "../lib/handshake/handshake.ts";
 import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
-const registry = withHarness(builtinRegistry, copilotCli);
+const registry = builtinRegistry;
 const REPO = join(import.meta.dirname!, "..");
 const CLAUDE = (name: string) => join(REPO, "fixtures", "claude-code", "2.1.332", `${name}.jsonl`);
 const STORE_SCHEMA = join(REPO, "fixtures", "copilot-cli", "1.0.102", "exec", "session-store.json");
@@ -169,4 +168,32 @@ test("a Copilot CLI home with no session-store.db yet takes the session folder a
   assert.equal(existsSync(join(home, "session-store.db")), false, "no index is made up");
   assert.ok(existsSync((r.json!.target as { path: string }).path));
   assert.match(r.stdout, /copilot-no-session-store/);
+});
+
+test("a subagent's transcript handed to Copilot CLI is named in the loss report as not carried, and no agentId event is written", async () => {
+  const { handoff } = world();
+  const r = await handoff(CLAUDE("subagent"));
+  assert.equal(r.code, 0, r.stderr);
+  const report = r.json!.report as { entries: { code: string; severity: string; examples: string[] }[] };
+  const subagents = report.entries.find((e) => e.code === "subagents");
+  assert.equal(subagents?.severity, "loss");
+  assert.ok(subagents.examples.length > 0, "the subagent named");
+  const target = r.json!.target as { path: string };
+  assert.deepEqual(eventsOf(target.path).filter((e) => "agentId" in e), []);
+});
+
+test("the handshake written into Copilot CLI reads back as the handoff's context, as its model got it, not the line its timeline shows", async () => {
+  const { handoff } = world();
+  const r = await handoff(CLAUDE("plain-text"));
+  assert.equal(r.code, 0, r.stderr);
+  const session = await findHarness(builtinRegistry, "copilot-cli").store.read(
+    (r.json!.target as { path: string }).path,
+  );
+  const handshakes = session.messages.filter(isHandshake);
+  assert.equal(handshakes.length, 1);
+  const [text] = handshakes[0]!.blocks.flatMap((b) => b.type === "text" ? [b.text] : []);
+  assert.ok(startsWithHandshake(text!), text);
+  assert.ok(
+    !session.messages.some((m) => m.blocks.some((b) => b.type === "text" && b.text === HANDSHAKE_DISPLAY)),
+  );
 });

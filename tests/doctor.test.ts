@@ -13,6 +13,7 @@ import { makeCodexHome } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
 import { seedGeminiHome } from "./helpers/harnesses/gemini-cli.ts";
 import { material as openCodeMaterial } from "./helpers/harnesses/opencode.ts";
+import { copilotScenarioSessions, seedCopilotSession } from "./helpers/harnesses/copilot-cli.ts";
 import { FIXTURES } from "./helpers/harness-material.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -34,6 +35,7 @@ const REAL_VERSIONS = {
   hermes: `echo "Hermes Agent v0.19.0"`,
   gemini: `echo "0.61.0"`,
   opencode: `echo "1.18.33"`,
+  copilot: `printf 'GitHub Copilot CLI 1.0.102.\nRun %s to check for updates.\n' "'copilot update'"`,
 };
 
 interface Machine {
@@ -51,6 +53,10 @@ function machine(versions: Record<string, string> = REAL_VERSIONS): Machine {
   const hermesDb = seedHermesHome(join(root, "hermes"), "0.19.0", "text-turns");
   seedGeminiHome(join(FIXTURES, "gemini-cli", "0.61.0", "exec-tool.jsonl"), join(root, "gemini"));
   openCodeMaterial.prepareHome(join(root, "opencode"));
+  const copilotTools = copilotScenarioSessions(join(FIXTURES, "copilot-cli", "1.0.102")).find((p) =>
+    p.includes("/exec-tools/")
+  );
+  seedCopilotSession(copilotTools!, join(root, "copilot"));
   return {
     root,
     claudeId: claude.id,
@@ -66,6 +72,8 @@ function machine(versions: Record<string, string> = REAL_VERSIONS): Machine {
       join(root, "gemini"),
       "--opencode-home",
       join(root, "opencode"),
+      "--copilot-home",
+      join(root, "copilot"),
     ],
     env: {
       HOME: root,
@@ -91,6 +99,7 @@ test("doctor on healthy homes reports each harness's binary, version and store, 
       ["hermes", join(m.root, "bin/hermes"), "0.19.0", true],
       ["gemini-cli", join(m.root, "bin/gemini"), "0.61.0", true],
       ["opencode", join(m.root, "bin/opencode"), "1.18.33", true],
+      ["copilot-cli", join(m.root, "bin/copilot"), "1.0.102", true],
     ],
   );
   assert.equal(report.harnesses[0]!.sessions, 1);
@@ -99,6 +108,7 @@ test("doctor on healthy homes reports each harness's binary, version and store, 
   // The captured store a prepared OpenCode home holds: a one-shot session and a tool session (its subagent's is
   // listed under it, not apart).
   assert.equal(report.harnesses[4]!.sessions, 2);
+  assert.equal(report.harnesses[5]!.sessions, 1);
   assert.deepEqual(report.bridgeHome.interrupted, []);
   const human = await runCli(["doctor", ...m.args], m.env);
   assert.equal(human.code, 0);
@@ -240,6 +250,7 @@ test("doctor shows the skill's install state per harness: absent is a note, a li
   assert.equal(linked.code, 0);
   const report = linked.json as unknown as DoctorReport;
   assert.deepEqual(report.harnesses.map((h) => h.skill?.state), [
+    "linked",
     "linked",
     "linked",
     "linked",

@@ -166,7 +166,9 @@ test("no sessions found says where it looked", async () => {
     }; ` +
       `hermes: ${join(empty, "empty-hermes", "state.db")}; gemini-cli: ${
         join(empty, "empty-gemini-cli", ".gemini")
-      }; opencode: ${join(empty, "empty-opencode", "opencode.db")})\n`,
+      }; opencode: ${join(empty, "empty-opencode", "opencode.db")}; copilot-cli: ${
+        join(empty, "empty-copilot-cli", "session-state")
+      })\n`,
   );
   const codexOnly = await runCli(["list", "--from", "codex", "--codex-home", join(empty, "codex")]);
   assert.equal(codexOnly.stdout, `no sessions found (looked in codex: ${join(empty, "codex")})\n`);
@@ -270,7 +272,7 @@ test("a missing --to names the harnesses it can be", async () => {
     assert.equal(r.code, 2);
     assert.equal(
       r.stderr,
-      "session-bridge: missing --to H (claude-code, codex, hermes, gemini-cli or opencode)\n",
+      "session-bridge: missing --to H (claude-code, codex, hermes, gemini-cli, opencode or copilot-cli)\n",
     );
   }
 });
@@ -296,7 +298,9 @@ test("drift that finds no session says where it looked", async () => {
       }; ` +
       `hermes: ${join(empty, "empty-hermes", "state.db")}; gemini-cli: ${
         join(empty, "empty-gemini-cli", ".gemini")
-      }; opencode: ${join(empty, "empty-opencode", "opencode.db")}\n`,
+      }; opencode: ${join(empty, "empty-opencode", "opencode.db")}; copilot-cli: ${
+        join(empty, "empty-copilot-cli", "session-state")
+      }\n`,
   );
 });
 

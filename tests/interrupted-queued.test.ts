@@ -83,6 +83,7 @@ const SHELL: Record<string, string> = {
   hermes: "terminal",
   "gemini-cli": "run_shell_command",
   opencode: "bash",
+  "copilot-cli": "bash",
 };
 const CALL_ID = "toolu_fake_b203b0d1e13e6a06134f";
 const QUEUED = "Queued while the tool ran: afterwards, also list the files.";
@@ -172,8 +173,9 @@ for (const target of TARGETS) {
         codex: 'sends an "aborted" output of its own',
         hermes: "sends a placeholder pointing at a summary that does not exist",
         "gemini-cli": "sends the call with no result at all, a request its provider's API refuses",
-        opencode:
-          'sends an error result of its own, "[Tool execution was interrupted]", saying nothing of what the call did',
+        opencode: "sends an error result of its own saying the call was interrupted, nothing of what it did",
+        "copilot-cli":
+          "sends an error result of its own saying the call was interrupted, nothing of what it did",
       },
       target,
       "behaviour on resume with an open call",

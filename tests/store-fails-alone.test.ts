@@ -37,7 +37,12 @@ const LOOP = "too many symbolic links to follow (a link on the way leads back to
 
 /** Every harness's home seeded with one session, under a folder of its own in a private temp folder. */
 // Every registered harness's store holds a session.
-const machine = (): TuiHomes => tuiHomes(join(tempDir("sb-alone-"), "m"), { gemini: true, opencode: true });
+const machine = (): TuiHomes =>
+  tuiHomes(join(tempDir("sb-alone-"), "m"), {
+    gemini: true,
+    opencode: true,
+    copilot: true,
+  });
 
 /** The stores' environment for a CLI run as another user: its own home (the alias registry is looked for there). */
 const unprivilegedEnv = (homes: TuiHomes): Record<string, string> => ({ ...tuiEnv(homes), HOME: homes.root });
@@ -175,6 +180,7 @@ const STORES: Record<string, { home: (homes: TuiHomes) => string; store: (home: 
   hermes: { home: (homes) => homes.hermes, store: (home) => join(home, "state.db") },
   "gemini-cli": { home: (homes) => homes.gemini, store: (home) => join(home, ".gemini") },
   opencode: { home: (homes) => homes.opencode, store: (home) => join(home, "opencode.db") },
+  "copilot-cli": { home: (homes) => homes.copilot, store: (home) => join(home, "session-state") },
 };
 
 test(

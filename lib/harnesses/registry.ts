@@ -11,9 +11,10 @@ import { codex } from "./codex/index.ts";
 import { hermes } from "./hermes/index.ts";
 import { geminiCli } from "./gemini-cli/index.ts";
 import { openCode } from "./opencode/index.ts";
+import { copilotCli } from "./copilot-cli/index.ts";
 
 /** The harnesses built in. */
-export type HarnessName = "claude-code" | "codex" | "hermes" | "gemini-cli" | "opencode";
+export type HarnessName = "claude-code" | "codex" | "hermes" | "gemini-cli" | "opencode" | "copilot-cli";
 
 /** Every built-in harness by name: a built-in name without its harness here is a type error. */
 export const BUILTIN_HARNESSES: Record<HarnessName, Harness> = {
@@ -22,6 +23,7 @@ export const BUILTIN_HARNESSES: Record<HarnessName, Harness> = {
   hermes,
   "gemini-cli": geminiCli,
   opencode: openCode,
+  "copilot-cli": copilotCli,
 };
 
 export interface Registry {

@@ -43,8 +43,10 @@ const UNANSWERED: Record<Capabilities["unansweredCalls"], string> = {
   invented: 'sends an "aborted" output of its own',
   placeholder: "sends a placeholder pointing at a summary that does not exist",
   unanswered: "sends the call with no result at all, a request its provider's API refuses",
+  // OpenCode's "[Tool execution was interrupted]", Copilot CLI's "Tool execution was interrupted before a result
+  // was recorded. ...": each its own words, none of what the call did.
   "interrupted-error":
-    'sends an error result of its own, "[Tool execution was interrupted]", saying nothing of what the call did',
+    "sends an error result of its own saying the call was interrupted, nothing of what it did",
 };
 
 const EXAMPLES = 3;

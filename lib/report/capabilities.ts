@@ -24,7 +24,8 @@ export interface Capabilities {
    * What the target does on resume with a tool call that has no result, seen in its live binary: Claude Code
    * drops the call from what it sends, Codex sends an "aborted" output of its own, Hermes a placeholder that
    * points at a summary that does not exist, Gemini CLI the call with no result at all (which Gemini's API
-   * refuses), OpenCode an error result "[Tool execution was interrupted]" (its toModelMessages, 1.18.33). None
+   * refuses), OpenCode an error result "[Tool execution was interrupted]" (its toModelMessages, 1.18.33), Copilot CLI a failed
+   * result of its own "Tool execution was interrupted before a result was recorded" (1.0.102). None
    * shows the model what the call did, so calls are closed by default.
    */
   unansweredCalls: "dropped" | "invented" | "placeholder" | "unanswered" | "interrupted-error";

@@ -1,7 +1,7 @@
 /**
  * Homes for the TUI's tests, seeded from the real fixtures: one Claude Code, one Codex and one Hermes session
- * typed into each harness's interactive TUI (and, asked for, one Gemini CLI session and OpenCode's captured
- * database: the picker tests' screens are written for three), and optionally a hostile Claude session (a real fixture whose
+ * typed into each harness's interactive TUI (and, asked for, one Gemini CLI session, OpenCode's captured
+ * database and one Copilot CLI session: the picker tests' screens are written for three), and optionally a hostile Claude session (a real fixture whose
  * first prompt is replaced by escapes, bidi overrides, markup and a 1 MB line).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +13,7 @@ import { makeCodexHome, seedCodexThread } from "./codex.ts";
 import { seedHermesHome } from "./hermes.ts";
 import { seedGeminiHome } from "./harnesses/gemini-cli.ts";
 import { material as opencodeMaterial } from "./harnesses/opencode.ts";
+import { copilotScenarioSessions, makeCopilotHome, seedCopilotSession } from "./harnesses/copilot-cli.ts";
 import { type Listing, listingsOf, type TuiContext } from "../../lib/tui/data.ts";
 import { builtinRegistry, type Registry } from "../../lib/mod.ts";
 
@@ -28,6 +29,8 @@ export interface TuiHomes {
    * asked for.
    */
   opencode: string;
+  /** Copilot CLI's home (COPILOT_HOME, holding session-state/): empty unless asked for. */
+  copilot: string;
   bridge: string;
   /** An existing directory to resume in (the fixtures' recorded one does not exist on this machine). */
   project: string;
@@ -45,7 +48,13 @@ export const HOSTILE_TEXT = [
 
 export function tuiHomes(
   root: string,
-  options: { hostile?: boolean; hermesScenario?: string; gemini?: boolean; opencode?: boolean } = {},
+  options: {
+    hostile?: boolean;
+    hermesScenario?: string;
+    gemini?: boolean;
+    opencode?: boolean;
+    copilot?: boolean;
+  } = {},
 ): TuiHomes {
   const homes: TuiHomes = {
     root,
@@ -54,6 +63,7 @@ export function tuiHomes(
     hermes: join(root, "hermes"),
     gemini: join(root, "gemini"),
     opencode: join(root, "opencode-data", "opencode"),
+    copilot: join(root, "copilot"),
     bridge: join(root, "bridge"),
     project: join(root, "project"),
   };
@@ -67,6 +77,13 @@ export function tuiHomes(
   } else mkdirSync(homes.gemini, { recursive: true });
   if (options.opencode) seedOpencodeHome(homes.opencode);
   else mkdirSync(homes.opencode, { recursive: true });
+  // The session Copilot CLI 1.0.102's TUI recorded, typed in (its `interactive` scenario).
+  if (options.copilot) {
+    const [typed] = copilotScenarioSessions(join(FIXTURES, "copilot-cli", "1.0.102")).filter((p) =>
+      p.includes("/interactive/")
+    );
+    seedCopilotSession(typed!, homes.copilot);
+  } else makeCopilotHome(homes.copilot);
   if (options.hostile) {
     const { id, path } = seedClaudeHome(homes.claude, "plain-text");
     const records = readFileSync(path, "utf8").split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
@@ -103,6 +120,7 @@ export function tuiEnv(homes: TuiHomes): Record<string, string> {
     HERMES_HOME: homes.hermes,
     GEMINI_CLI_HOME: homes.gemini,
     XDG_DATA_HOME: dirname(homes.opencode),
+    COPILOT_HOME: homes.copilot,
     SESSION_BRIDGE_HOME: homes.bridge,
   };
 }

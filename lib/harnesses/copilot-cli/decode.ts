@@ -171,7 +171,14 @@ function messageOf(type: string, data: Json, base: Base, conversation: Conversat
 }
 
 function userMessage(data: Json, base: Base): Message | undefined {
-  const text = typeof data.content === "string" ? data.content : "";
+  // A handshake session-bridge wrote is what the model got (`transformedContent`); `content` is only the line
+  // the timeline shows of it. Copilot's own transformed prompts start with its datetime block, never with one.
+  const transformed = optStr(data.transformedContent);
+  const text = transformed && startsWithHandshake(transformed)
+    ? transformed
+    : typeof data.content === "string"
+    ? data.content
+    : "";
   const blocks: Block[] = text ? [{ type: "text", text }] : [];
   const attachments = Array.isArray(data.attachments) ? data.attachments : [];
   // Files, folders, selections and references the user attached: Copilot's own, kept whole.

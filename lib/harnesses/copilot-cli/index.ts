@@ -41,15 +41,20 @@ export const copilotCli: Harness = {
       threadTopology: false,
       reasoningProvider: "none",
       toolSchemas: false,
+      // The writer writes no `system.message`: a resumed run sends its own system prompt (checked on 1.0.102).
       systemInstructions: false,
+      // Queued words are placed as the user's last message or described in the handshake (lib/pipeline): Copilot
+      // keeps no queue in its events (a queued prompt is a `user.message` once it is sent).
       queuedInput: false,
       // Its sessions keep the mode only when it changes; the resume command states the source's, never wider.
       permissionPosture: true,
       // Every assistant message names its model.
       perTurnModel: true,
+      // A prompt is one string (`content`); attachments name files on disk, never inline image data.
       images: false,
-      // A subagent's events sit in the parent's events.jsonl, marked by agentId.
-      subagents: true,
+      // Its subagents' events sit in the parent's events.jsonl, marked by agentId (the reader reads them), but the
+      // writer writes the main thread only: a subagent transcript is named in the loss report as not carried.
+      subagents: false,
       // On resume a call with no result gets Copilot's own failed `tool.execution_complete` (interrupted).
       unansweredCalls: "interrupted-error",
     },

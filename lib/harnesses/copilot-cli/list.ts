@@ -13,7 +13,12 @@ import { fileStamp } from "../../io/file-stamp.ts";
 import { mapBounded, READS_AT_ONCE } from "../../io/bounded.ts";
 import { isObject, optStr } from "../../io/json.ts";
 import { copilotEventFiles, folderId, workspaceOf } from "./locate.ts";
-import { readWorkspace } from "./workspace.ts";
+
+/**
+ * The workspace reader parses YAML with a library: loaded when a session is listed, not when `list` starts, so a
+ * machine with no Copilot session never loads it (tests/startup.test.ts keeps every library out of the listing).
+ */
+const workspaceReader = () => import("./workspace.ts");
 
 const HARNESS = "copilot-cli";
 
@@ -59,7 +64,7 @@ async function scan(path: string): Promise<Scan> {
 
 async function summarize(path: string): Promise<SessionSummary[]> {
   const base: SessionSummary = { harness: HARNESS, id: folderId(path) ?? path, path };
-  const workspace = readWorkspace(workspaceOf(path));
+  const workspace = (await workspaceReader()).readWorkspace(workspaceOf(path));
   let found: Scan;
   try {
     found = await scan(path);

@@ -8,6 +8,10 @@
  *                        (session-index.ts), as a plan value whose commit() publishes them
  */
 import type { StoreAccess } from "../types.ts";
+export { listCopilot } from "./list.ts";
+export { readCopilotSession } from "./read.ts";
+export { planCopilot } from "./register.ts";
+export { renderCopilot } from "./render.ts";
 import { readCopilotSession } from "./read.ts";
 import { renderCopilot } from "./render.ts";
 import { planCopilot } from "./register.ts";

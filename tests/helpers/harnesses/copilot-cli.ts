@@ -5,7 +5,7 @@
  * `<name>.json` dump) and `<scenario>/session-store.json` (the index's schema and rows). A prepared home holds
  * the index made from a capture's schema (schema_version 8), as the binary leaves it after a first run.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomUUID } from "node:crypto";
@@ -23,11 +23,14 @@ const HELD = join(FIXTURES, "1.0.102", "exec-tools");
 /** The captured cwd (neutralized). */
 export const COPILOT_CAPTURED_CWD = "/home/user/project";
 
-/** Every session folder's events.jsonl of a version's scenarios, in scenario then folder order. */
+/**
+ * Every session folder's events.jsonl of a version's scenarios, in scenario then folder order (a folder with no
+ * `session-state/`, such as `prompt-output/`, holds no session).
+ */
 export function copilotScenarioSessions(versionFolder: string): string[] {
   return readdirSync(versionFolder).sort().flatMap((scenario) => {
     const state = join(versionFolder, scenario, STATE);
-    if (!statSync(join(versionFolder, scenario)).isDirectory()) return [];
+    if (!existsSync(state)) return [];
     return readdirSync(state).sort().map((id) => join(state, id, "events.jsonl"));
   });
 }
