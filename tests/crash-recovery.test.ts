@@ -55,6 +55,9 @@ const SESSION_TABLES: Record<string, readonly string[]> = {
   codex: ["threads"],
   hermes: ["sessions", "messages"],
   "gemini-cli": [],
+  opencode: ["session", "message", "part"],
+  // The index's rows (its full-text search_index is a virtual table, kept by the same transaction).
+  "copilot-cli": ["sessions", "turns"],
 };
 
 /** A handoff of a Claude Code session into a fresh home of harness `to`, as its material prepares one. */
@@ -161,6 +164,24 @@ const POINTS: Record<string, { point: string; committed: boolean }[]> = {
     { point: "temp-written", committed: false },
     { point: "file-published", committed: false },
     { point: "backup-taken", committed: false },
+    { point: "committed", committed: true },
+    { point: "ledger-written", committed: true },
+  ],
+  // Rows only, in one transaction, after the database's backup.
+  opencode: [
+    { point: "intent-written", committed: false },
+    { point: "backup-taken", committed: false },
+    { point: "rows-committed", committed: true },
+    { point: "committed", committed: true },
+    { point: "ledger-written", committed: true },
+  ],
+  // The index's backup, the session folder's events.jsonl and workspace.yaml published, then the index's rows.
+  "copilot-cli": [
+    { point: "intent-written", committed: false },
+    { point: "backup-taken", committed: false },
+    { point: "temp-written", committed: false },
+    { point: "file-published", committed: false },
+    { point: "rows-committed", committed: true },
     { point: "committed", committed: true },
     { point: "ledger-written", committed: true },
   ],
@@ -381,6 +402,18 @@ const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
     { point: "intent-written", finished: false },
     { point: "file-removed", finished: true },
     { point: "file-restored", finished: true },
+    { point: "ledger-written", finished: true },
+  ],
+  opencode: [
+    { point: "intent-written", finished: false },
+    { point: "rows-committed", finished: true },
+    { point: "ledger-written", finished: true },
+  ],
+  // The index's rows deleted, then the session folder's files removed, as Codex's row and rollout.
+  "copilot-cli": [
+    { point: "intent-written", finished: false },
+    { point: "rows-committed", finished: true },
+    { point: "file-removed", finished: true },
     { point: "ledger-written", finished: true },
   ],
 };

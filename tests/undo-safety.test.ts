@@ -109,6 +109,24 @@ const RESUMED: Record<string, { file: string; line: Record<string, unknown> }> =
       content: [{ text: "resumed work" }],
     },
   },
+  // `copilot --resume=<id>` appends to the same events.jsonl, a `session.resume` first (1.0.102's, captured).
+  "copilot-cli": {
+    file: "Copilot CLI events.jsonl",
+    line: {
+      type: "session.resume",
+      data: {
+        resumeTime: "2026-12-02T09:00:00.000Z",
+        eventCount: 9,
+        selectedModel: "gpt-4.1",
+        context: { cwd: "/home/user/project" },
+        alreadyInUse: false,
+        sessionWasActive: false,
+      },
+      id: "70f0e40c-cb22-4ec3-8b97-006e3699951b",
+      timestamp: "2026-12-02T09:00:00.000Z",
+      parentId: null,
+    },
+  },
 };
 const resumedBy = (to: string) => expectedFor(RESUMED, to, "session file and resumed turn");
 

@@ -10,10 +10,8 @@ export const newCopilotSessionId = (): string => newUuid();
 /** Refuses a session id Copilot could not have made (exit 2, before any store is read). */
 export function checkCopilotSessionId(id: string): string {
   if (!isUuid(id)) {
-    // Worded as every harness refuses an id (tests/refusal-policy.test.ts).
-    throw new InputError(
-      `invalid session id ${JSON.stringify(id)}: expected a GitHub Copilot CLI id, a UUID`,
-    );
+    // Worded as every harness refuses an id, as Claude Code's and Codex's UUIDs (tests/refusal-policy.test.ts).
+    throw new InputError(`invalid session id ${JSON.stringify(id)}: expected a UUID`);
   }
   return id.toLowerCase();
 }

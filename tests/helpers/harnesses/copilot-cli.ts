@@ -85,10 +85,8 @@ const isCaptured = (fixture: string) =>
 
 export const material: HarnessMaterial = {
   fixtures: FIXTURES,
-  prepareHome(home) {
-    makeCopilotHome(home);
-    return {};
-  },
+  // The index a handoff adds the session's rows to (the session folder is the session itself).
+  prepareHome: (home) => ({ database: makeCopilotHome(home) }),
   placement(fixture) {
     if (!isCaptured(fixture)) return undefined;
     return {
