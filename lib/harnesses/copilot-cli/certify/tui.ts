@@ -175,17 +175,24 @@ export async function listedInSessionsTab(opts: CopilotTuiOptions, sessionId: st
       await pane.waitForScreen((s) => READY(s) && !TRUST(s), "the input box after the trust question");
     }
     pane.press("Tab");
-    // The list takes keys once its footer offers them; "/" opens the search box.
+    // The list takes keys once its footer offers them; "/" opens the search box. 1.0.102 heads its columns
+    // (Session, Status, Modified, ...); 1.0.92 shows each session as two lines (its name, its folder), unheaded.
     await pane.waitForScreen(
-      (s) => /Session\s+Status\s+Modified/.test(s) && s.includes("/ search"),
+      (s) => s.includes("/ search") && (/Session\s+Status\s+Modified/.test(s) || rowsOf(s).length > 0),
       "the Sessions tab",
     );
     pane.type("/");
-    await pane.waitForScreen((s) => s.includes("Search:"), "the search box of the Sessions tab");
+    // Both filter as the id is typed: 1.0.102 shows `Search: <id>`, 1.0.92 `search: <id>` and its footer
+    // `enter search · esc cancel`.
+    await pane.waitForScreen(
+      (s) => s.includes("Search:") || s.includes("enter search"),
+      "the search box of the Sessions tab",
+    );
     pane.type(sessionId);
     const screen = await pane.waitForScreen(
       (s) =>
-        s.includes(`Search: ${sessionId}`) && (s.includes("No matching sessions") || rowsOf(s).length === 1),
+        (s.includes(`Search: ${sessionId}`) || s.includes(`search: ${sessionId}`)) &&
+        (s.includes("No matching sessions") || rowsOf(s).length === 1),
       "the Sessions tab searched for the session",
     );
     return !screen.includes("No matching sessions") && rowsOf(screen)[0] === "○";
