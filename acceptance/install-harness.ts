@@ -117,7 +117,10 @@ const HARNESSES: Record<string, HarnessSpec> = {
     nativePackage: (key) => `@github/copilot-${key.replace(/^linux-(\w+)-musl$/, "linuxmusl-$1")}`,
     nativeBin: (key) => (key.startsWith("win32") ? "copilot.exe" : "copilot"),
     wrapperName: "copilot",
-    versionArgs: ["--version"],
+    // Without --no-auto-update (or COPILOT_AUTO_UPDATE=false) the binary runs the newest package unpacked in the
+    // user's cache (~/.cache/copilot/pkg/): an older binary beside a newer one reports, and is, the newer (1.0.92
+    // said 1.0.102, checked 2026-12-03). Every run of the certify driver passes the flag too.
+    versionArgs: ["--no-auto-update", "--version"],
   },
   // Hermes Agent from PyPI into a private venv; `extras` (e.g. "messaging" for the gateway) get their own venv.
   hermes: {

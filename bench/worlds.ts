@@ -1,7 +1,8 @@
 /**
  * A machine with many sessions, for measuring listing and the TUI's first screen at scale: N sessions spread
  * over every harness's store (a Claude Code home, a Codex home with its `threads` index, a Hermes `state.db`, a
- * Gemini CLI home with its `projects.json`, an OpenCode `opencode.db`, a Pi agent folder), of varied sizes adding up to the requested megabytes, every one
+ * Gemini CLI home with its `projects.json`, an OpenCode `opencode.db`, a Copilot CLI `session-state/`, a Pi agent
+ * folder), of varied sizes adding up to the requested megabytes, every one
  * built from records the real harnesses wrote (fixtures/). Deterministic: the same arguments build the same
  * world (ids aside).
  *
@@ -52,6 +53,7 @@ const MAKERS: Record<HarnessName, Sessions> = {
   hermes: hermesSessions,
   "gemini-cli": geminiSessions,
   opencode: opencodeSessions,
+  "copilot-cli": copilotSessions,
   pi: piSessions,
 };
 
@@ -377,6 +379,54 @@ function opencodeSessions(home: string, sessions: { size: number; i: number }[])
     db.exec("COMMIT");
   } finally {
     db.close();
+  }
+  return bytes;
+}
+
+/**
+ * Copilot CLI 1.0.102's one-shot session (its start, model, prompt, system message, answer and shutdown) in a
+ * folder of its own per session (`session-state/<uuid>/`) under each session's own id, date and project, its
+ * prompt and answer repeated under fresh event ids (each the parent of the next) to the session's size, with the
+ * `workspace.yaml` that names it and gives its project, as the binary writes them.
+ */
+function copilotSessions(home: string, sessions: { size: number; i: number }[]): number {
+  const folder = fixture("copilot-cli/1.0.102/exec/session-state/1e94808d-cfc1-45a3-abed-f9c2a23ed838");
+  const fixtureId = "1e94808d-cfc1-45a3-abed-f9c2a23ed838";
+  const text = readFileSync(join(folder, "events.jsonl"), "utf8");
+  const turn = text.split("\n").filter((l) => /^\{"type":"(user|assistant)\.message"/.test(l));
+  let bytes = 0;
+  for (const { size, i } of sessions) {
+    const at = when(i);
+    const minute = at.toISOString().slice(0, 17);
+    const id = randomUUID();
+    const cwd = project(i);
+    const own = (line: string) =>
+      line.replaceAll("2026-12-03T13:38:", minute).replaceAll(fixtureId, id).replaceAll(
+        "/home/user/project",
+        cwd,
+      );
+    const events = own(text).split("\n").filter(Boolean);
+    const shutdown = events.pop()!;
+    let parent = (JSON.parse(events.at(-1)!) as { id: string }).id;
+    let body = events.join("\n") + "\n";
+    while (body.length < size) {
+      for (const line of turn) {
+        const event = { ...(JSON.parse(own(line)) as object), id: randomUUID(), parentId: parent };
+        parent = event.id;
+        body += `${JSON.stringify(event)}\n`;
+      }
+    }
+    body += `${JSON.stringify({ ...(JSON.parse(shutdown) as object), parentId: parent })}\n`;
+    const state = join(home, "session-state", id);
+    mkdirSync(state, { recursive: true });
+    writeFileSync(join(state, "events.jsonl"), body);
+    const stamp = at.toISOString();
+    writeFileSync(
+      join(state, "workspace.yaml"),
+      `id: ${id}\ncwd: ${cwd}\nclient_name: github/cli\nname: Refactor step ${i} of the parser module\n` +
+        `user_named: false\nsummary_count: 0\nfork_count: 0\ncreated_at: ${stamp}\nupdated_at: ${stamp}\n`,
+    );
+    bytes += body.length;
   }
   return bytes;
 }

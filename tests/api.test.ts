@@ -34,6 +34,8 @@ test("stores resolves every registered harness's home and session-bridge's own f
     "gemini-cli": root,
     // OpenCode's is its data folder, under XDG_DATA_HOME (here unset: ~/.local/share).
     opencode: join(root, ".local/share/opencode"),
+    // Copilot CLI's is ~/.copilot (COPILOT_HOME unset).
+    "copilot-cli": join(root, ".copilot"),
     // Pi's is its agent folder (PI_CODING_AGENT_DIR unset: ~/.pi/agent).
     pi: join(root, ".pi/agent"),
   });

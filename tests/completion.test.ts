@@ -100,6 +100,8 @@ test(
       "claude",
       "claude-code",
       "codex",
+      "copilot",
+      "copilot-cli",
       "gemini",
       "gemini-cli",
       "hermes",

@@ -101,7 +101,12 @@ function landedOrLocked(results: CliResult[], database: string): Landed[] {
 }
 
 /** The table of each harness's database that holds one row per session. */
-const SESSION_TABLE: Record<string, string> = { codex: "threads", hermes: "sessions", opencode: "session" };
+const SESSION_TABLE: Record<string, string> = {
+  codex: "threads",
+  hermes: "sessions",
+  opencode: "session",
+  "copilot-cli": "sessions",
+};
 /** The harnesses whose homes keep a database, which a running harness may hold locked. */
 const withDatabase = (covered: Covered[]) =>
   covered.filter(({ harness, material }) => material.prepareHome(join(tempDir(), harness.name)).database);

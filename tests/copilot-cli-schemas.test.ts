@@ -16,10 +16,10 @@ const SCHEMAS = join(ROOT, "schemas", "copilot-cli");
 
 /**
  * Event types the binary wrote that the schema it ships does not describe, by version: 1.0.102 wrote these
- * during `/compact` (fixture `compacted`). Named here, so that a new one fails and so does one the package's
- * schema comes to describe (then this entry goes). Their schemas are for the reader's session to write.
+ * during `/compact` (fixture `compacted`). Their schemas are written for the reader (beside the split ones in
+ * schemas/copilot-cli/1.0.102/), so each has a validator; named here, so that one losing its schema fails.
  */
-const UNDESCRIBED: Record<string, readonly string[]> = {
+const OWN_SCHEMAS: Record<string, readonly string[]> = {
   "1.0.102": [
     "model.message",
     "model.messages_snapshot",
@@ -65,7 +65,8 @@ for (const version of readdirSync(FIXTURES).sort()) {
       });
     }
     assert.deepEqual(misfits, []);
-    assert.deepEqual([...undescribed].sort(), UNDESCRIBED[version] ?? [], "event types with no schema");
+    assert.deepEqual([...undescribed].sort(), [], "event types with no schema");
+    for (const type of OWN_SCHEMAS[version] ?? []) assert.ok(validators[type], `${type} has no schema`);
   });
 }
 

@@ -56,6 +56,8 @@ const SESSION_TABLES: Record<string, readonly string[]> = {
   hermes: ["sessions", "messages"],
   "gemini-cli": [],
   opencode: ["session", "message", "part"],
+  // The index's rows (its full-text search_index is a virtual table, kept by the same transaction).
+  "copilot-cli": ["sessions", "turns"],
   pi: [],
 };
 
@@ -170,6 +172,16 @@ const POINTS: Record<string, { point: string; committed: boolean }[]> = {
   opencode: [
     { point: "intent-written", committed: false },
     { point: "backup-taken", committed: false },
+    { point: "rows-committed", committed: true },
+    { point: "committed", committed: true },
+    { point: "ledger-written", committed: true },
+  ],
+  // The index's backup, the session folder's events.jsonl and workspace.yaml published, then the index's rows.
+  "copilot-cli": [
+    { point: "intent-written", committed: false },
+    { point: "backup-taken", committed: false },
+    { point: "temp-written", committed: false },
+    { point: "file-published", committed: false },
     { point: "rows-committed", committed: true },
     { point: "committed", committed: true },
     { point: "ledger-written", committed: true },
@@ -404,6 +416,13 @@ const UNDO_POINTS: Record<string, { point: string; finished: boolean }[]> = {
   opencode: [
     { point: "intent-written", finished: false },
     { point: "rows-committed", finished: true },
+    { point: "ledger-written", finished: true },
+  ],
+  // The index's rows deleted, then the session folder's files removed, as Codex's row and rollout.
+  "copilot-cli": [
+    { point: "intent-written", finished: false },
+    { point: "rows-committed", finished: true },
+    { point: "file-removed", finished: true },
     { point: "ledger-written", finished: true },
   ],
   // Its one file removed.

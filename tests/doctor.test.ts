@@ -13,6 +13,7 @@ import { makeCodexHome } from "./helpers/codex.ts";
 import { seedHermesHome } from "./helpers/hermes.ts";
 import { seedGeminiHome } from "./helpers/harnesses/gemini-cli.ts";
 import { material as openCodeMaterial } from "./helpers/harnesses/opencode.ts";
+import { copilotScenarioSessions, seedCopilotSession } from "./helpers/harnesses/copilot-cli.ts";
 import { seedPiHome } from "./helpers/harnesses/pi.ts";
 import { FIXTURES } from "./helpers/harness-material.ts";
 import { runCli, runCliJson } from "./helpers/cli.ts";
@@ -35,6 +36,7 @@ const REAL_VERSIONS = {
   hermes: `echo "Hermes Agent v0.19.0"`,
   gemini: `echo "0.61.0"`,
   opencode: `echo "1.18.33"`,
+  copilot: `printf 'GitHub Copilot CLI 1.0.102.\nRun %s to check for updates.\n' "'copilot update'"`,
   // Pi 0.73.1 prints its version on stderr when stdin is no terminal.
   pi: `echo "0.73.1" >&2`,
 };
@@ -54,6 +56,10 @@ function machine(versions: Record<string, string> = REAL_VERSIONS): Machine {
   const hermesDb = seedHermesHome(join(root, "hermes"), "0.19.0", "text-turns");
   seedGeminiHome(join(FIXTURES, "gemini-cli", "0.61.0", "exec-tool.jsonl"), join(root, "gemini"));
   openCodeMaterial.prepareHome(join(root, "opencode"));
+  const copilotTools = copilotScenarioSessions(join(FIXTURES, "copilot-cli", "1.0.102")).find((p) =>
+    p.includes("/exec-tools/")
+  );
+  seedCopilotSession(copilotTools!, join(root, "copilot"));
   seedPiHome(join(FIXTURES, "pi", "0.73.1", "exec.jsonl"), join(root, "pi"));
   return {
     root,
@@ -70,6 +76,8 @@ function machine(versions: Record<string, string> = REAL_VERSIONS): Machine {
       join(root, "gemini"),
       "--opencode-home",
       join(root, "opencode"),
+      "--copilot-home",
+      join(root, "copilot"),
       "--pi-home",
       join(root, "pi"),
     ],
@@ -97,6 +105,7 @@ test("doctor on healthy homes reports each harness's binary, version and store, 
       ["hermes", join(m.root, "bin/hermes"), "0.19.0", true],
       ["gemini-cli", join(m.root, "bin/gemini"), "0.61.0", true],
       ["opencode", join(m.root, "bin/opencode"), "1.18.33", true],
+      ["copilot-cli", join(m.root, "bin/copilot"), "1.0.102", true],
       ["pi", join(m.root, "bin/pi"), "0.73.1", true],
     ],
   );

@@ -166,9 +166,9 @@ test("no sessions found says where it looked", async () => {
     }; ` +
       `hermes: ${join(empty, "empty-hermes", "state.db")}; gemini-cli: ${
         join(empty, "empty-gemini-cli", ".gemini")
-      }; opencode: ${join(empty, "empty-opencode", "opencode.db")}; pi: ${
-        join(empty, "empty-pi", "sessions")
-      })\n`,
+      }; opencode: ${join(empty, "empty-opencode", "opencode.db")}; copilot-cli: ${
+        join(empty, "empty-copilot-cli", "session-state")
+      }; pi: ${join(empty, "empty-pi", "sessions")})\n`,
   );
   const codexOnly = await runCli(["list", "--from", "codex", "--codex-home", join(empty, "codex")]);
   assert.equal(codexOnly.stdout, `no sessions found (looked in codex: ${join(empty, "codex")})\n`);
@@ -272,7 +272,7 @@ test("a missing --to names the harnesses it can be", async () => {
     assert.equal(r.code, 2);
     assert.equal(
       r.stderr,
-      "session-bridge: missing --to H (claude-code, codex, hermes, gemini-cli, opencode or pi)\n",
+      "session-bridge: missing --to H (claude-code, codex, hermes, gemini-cli, opencode, copilot-cli or pi)\n",
     );
   }
 });
@@ -298,9 +298,9 @@ test("drift that finds no session says where it looked", async () => {
       }; ` +
       `hermes: ${join(empty, "empty-hermes", "state.db")}; gemini-cli: ${
         join(empty, "empty-gemini-cli", ".gemini")
-      }; opencode: ${join(empty, "empty-opencode", "opencode.db")}; pi: ${
-        join(empty, "empty-pi", "sessions")
-      }\n`,
+      }; opencode: ${join(empty, "empty-opencode", "opencode.db")}; copilot-cli: ${
+        join(empty, "empty-copilot-cli", "session-state")
+      }; pi: ${join(empty, "empty-pi", "sessions")}\n`,
   );
 });
 

@@ -15,7 +15,7 @@ import { runCampaign } from "../campaigns/fuzz/campaign.ts";
 import { crashKinds, crashReport, summaryLine } from "../campaigns/fuzz/report.ts";
 import { runLongRuns } from "../campaigns/fuzz/long-run-campaign.ts";
 import { LONG_RUNS, longRunText } from "../campaigns/fuzz/long-runs.ts";
-import { placeText, sessionFiles, textFields } from "../campaigns/fuzz/text-fields.ts";
+import { isStored, placeText, sessionFiles, textFields } from "../campaigns/fuzz/text-fields.ts";
 import { fixtureCatalog } from "../campaigns/fuzz/catalog.ts";
 import { stage } from "../campaigns/fuzz/stage.ts";
 import { builtinRegistry, load } from "../lib/mod.ts";
@@ -232,4 +232,19 @@ test("a long run of 64 KiB of digits in a Claude Code tool result goes through e
       "handoff --dry-run",
     ].map((command) => [command, [0, 0]]),
   );
+});
+
+test("a long run goes only where a text is stored as read: Gemini CLI's thought, read as **subject** description, is no such place", async () => {
+  const name = "gemini-cli/0.61.0/exec-tool.jsonl";
+  const world = stage(fixtureCatalog(covered, name)[0]!, tempDir("sb-fuzz-stored-"), covered);
+  const where = { registry: builtinRegistry, homes: world.homes, bridgeHome: world.bridgeHome };
+  const [listed] = await builtinRegistry.harnesses.find((h) => h.name === "gemini-cli")!.store.list(
+    world.homes["gemini-cli"]!,
+  );
+  const fields = textFields((await load({ ...where, ref: listed!.path })).session);
+  const files = sessionFiles(world.root);
+  const thought = fields.find((f) => f.kind === "reasoning")!;
+  assert.match(thought.value, /^\*\*Running a command\*\* /);
+  assert.equal(isStored(files, thought.value), false);
+  assert.equal(isStored(files, fields.find((f) => f.kind === "user")!.value), true);
 });

@@ -58,6 +58,7 @@ test("the flags derived from the registry that the help checks above cover are t
     "hermes-home",
     "gemini-home",
     "opencode-home",
+    "copilot-home",
     "pi-home",
   ]);
   const certify = await COMMANDS.find((c) => c.name === "certify")!.load();
@@ -67,6 +68,7 @@ test("the flags derived from the registry that the help checks above cover are t
     "hermes-bin",
     "gemini-bin",
     "opencode-bin",
+    "copilot-bin",
     "pi-bin",
   ]);
 });

@@ -145,6 +145,7 @@ test("--copy writes a marked copy, kept current on the next run; --uninstall rem
     ["hermes", false, "absent"],
     ["gemini-cli", false, "absent"],
     ["opencode", false, "absent"],
+    ["copilot-cli", false, "absent"],
     ["pi", false, "absent"],
   ]);
   const updated = await runCli(["install-skill", "--copy"], m.env);

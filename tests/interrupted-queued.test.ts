@@ -83,6 +83,7 @@ const SHELL: Record<string, string> = {
   hermes: "terminal",
   "gemini-cli": "run_shell_command",
   opencode: "bash",
+  "copilot-cli": "bash",
   pi: "bash",
 };
 const CALL_ID = "toolu_fake_b203b0d1e13e6a06134f";
@@ -175,6 +176,10 @@ for (const target of TARGETS) {
         "gemini-cli": "sends the call with no result at all, a request its provider's API refuses",
         opencode:
           'sends an error result of its own, "[Tool execution was interrupted]", saying nothing of what the call did',
+        "copilot-cli": "sends an error result of its own, " +
+          '"Tool execution was interrupted before a result was recorded. Its effects may be absent, partial, or ' +
+          "already complete, and other tools may have completed successfully. Check the current state before " +
+          'retrying; do not assume success or replay this operation blindly.", saying nothing of what the call did',
         pi: 'sends an error result of its own, "No result provided", saying nothing of what the call did',
       },
       target,

@@ -36,8 +36,11 @@ interface Readable {
  * the gateway's session index, Claude Code bucket observations and subagent metadata, Gemini CLI's project
  * registry (`projects.json`, a second one as `<scenario>.projects.json`), prompt history (`<scenario>.logs.json`)
  * and `/chat save` checkpoints (`<scenario>.checkpoint-<tag>.json`: the raw API history, not session records),
- * OpenCode's `session list --format json` output (`<scenario>.list.json`), Pi's session picker as `pi -r` drew it
- * (`<scenario>.resume-list.txt`).
+ * OpenCode's `session list --format json` output (`<scenario>.list.json`), what Copilot CLI keeps beside a
+ * session's events (`workspace.yaml`, `checkpoints/`, `rewind-file-snapshots/`, its `session.db` as a JSON dump,
+ * the lock a killed run left) with each scenario's `session-store.json` index dump, `session-list.txt` and
+ * `requests.jsonl`, and the JSON lines `copilot -p --output-format json` printed (`prompt-output/`), and Pi's
+ * session picker as `pi -r` drew it (`<scenario>.resume-list.txt`).
  */
 const CAPTURE_ARTIFACTS = [
   /\.md$/,
@@ -60,6 +63,9 @@ const CAPTURE_ARTIFACTS = [
   /\.checkpoint-[^/]+\.json$/,
   /\.meta\.json$/,
   /\/sessions\/sessions\.json$/,
+  /\/copilot-cli\/[^/]+\/[^/]+\/(requests\.jsonl|session-list\.txt|session-store\.json)$/,
+  /\/session-state\/[^/]+\/(workspace\.yaml|session\.db\.json|inuse\.\d+\.lock|rewind-file-snapshots\/[^/]+\.json)$/,
+  /\/copilot-cli\/[^/]+\/prompt-output\/[^/]+\.jsonl$/,
 ];
 
 /** The sessions a harness's reader accepts among a fixture folder's files. */
@@ -77,6 +83,8 @@ const SESSION_FILES: Record<HarnessName, RegExp> = {
   // what `opencode export` printed (`<scenario>.export.json`, and `<scenario>.export.<which>.json` for the other
   // sessions of that scenario: a fork's source, a subagent's).
   opencode: /\.opencode\.db$|\.export(\.[\w-]+)?\.json$/,
+  // Each session folder's events (`<scenario>/session-state/<uuid>/events.jsonl`), subagents' in the same file.
+  "copilot-cli": /\/session-state\/[^/]+\/events\.jsonl$/,
   // Session files, a fork's source beside its scenario's (`<scenario>.2.jsonl`).
   pi: /\.jsonl$/,
 };

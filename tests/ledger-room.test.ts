@@ -54,7 +54,9 @@ function freshRun(to: string): Run {
 
 /**
  * The target home's files (and folders, unless `folders` is false: undo leaves the ones a handoff made) and,
- * for a database, its rows per table: equal means nothing was written.
+ * for a database, its rows per table: equal means nothing was written. `sqlite_sequence` is left out: it is
+ * SQLite's high-water mark of an AUTOINCREMENT table (Copilot CLI's index has some), which a delete never lowers,
+ * the harness's own deletes included.
  */
 function state(run: Run, folders = true): string {
   const files = Object.entries(snapshot(run.home)).filter(([p, hash]) =>
@@ -63,7 +65,9 @@ function state(run: Run, folders = true): string {
   let rows: Record<string, number> = {};
   if (run.database) {
     const db = new DatabaseSync(run.database, { readOnly: true });
-    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts%'")
+    const tables = db.prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '%fts%' AND name <> 'sqlite_sequence'",
+    )
       .all() as { name: string }[];
     rows = Object.fromEntries(
       tables.map((

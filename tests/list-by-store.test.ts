@@ -33,6 +33,7 @@ test("listByStore reads one store at a time in the registry's order, each only w
   assert.equal((await stores.next()).value?.harness, "hermes");
   assert.equal((await stores.next()).value?.harness, "gemini-cli");
   assert.equal((await stores.next()).value?.harness, "opencode");
+  assert.equal((await stores.next()).value?.harness, "copilot-cli");
   assert.equal((await stores.next()).value?.harness, "pi");
   assert.equal((await stores.next()).done, true);
 });

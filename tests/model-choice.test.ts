@@ -40,6 +40,7 @@ function homes(name: string): Homes {
     hermes: join(dir, "hermes"),
     "gemini-cli": join(dir, "gemini"),
     opencode: join(dir, "opencode"),
+    "copilot-cli": join(dir, "copilot"),
     pi: join(dir, "pi"),
   };
   for (const d of Object.values(h)) mkdirSync(d, { recursive: true });

@@ -245,3 +245,11 @@ test("a configured model's {env:NAME} is replaced in one pass; an unclosed run o
   const unclosed = `fake/${"{env:e".repeat(200_000)}`;
   assert.equal(modelOf(unclosed), unclosed);
 });
+
+test("a directory whose name is too long to exist holds no OpenCode configuration: the global one names the model", () => {
+  const p = place();
+  write(join(p.config, "opencode", "opencode.json"), model("fake/global"));
+  // A session's recorded cwd is hostile input: a name longer than the system takes is no folder of anything.
+  const tooLong = join(p.root, "\u202e".repeat(4096));
+  assert.equal(configuredOpenCodeModel("", { env: p.env, cwd: tooLong })?.model, "fake/global");
+});

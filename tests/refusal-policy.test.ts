@@ -107,6 +107,9 @@ const DATABASE_REFUSALS: Record<string, DatabaseRefusal | null> = {
   // Files only: a home Gemini never ran in gets projects.json and the session file.
   "gemini-cli": null,
   opencode: { label: "OpenCode", command: "opencode", table: "session" },
+  // Its index is optional: a home without session-store.db takes the session folder alone (Copilot lists and
+  // resumes sessions from their folders).
+  "copilot-cli": null,
   // Files only: a home Pi never ran in gets its project folder and the session file.
   pi: null,
 };

@@ -81,7 +81,7 @@ test("a relative --codex-home is stored and printed absolute, and the pasted com
   assert.ok(plan.path.startsWith(`${root}/homes/codex/sessions/`), plan.path);
   assert.equal(
     runPasted(plan.resumeCommand),
-    `pwd=${target}\nCLAUDE_CONFIG_DIR=\nCODEX_HOME=${root}/homes/codex\nHERMES_HOME=\nGEMINI_CLI_HOME=\nXDG_DATA_HOME=\nPI_CODING_AGENT_DIR=\narg=resume\narg=${plan.id}\n`,
+    `pwd=${target}\nCLAUDE_CONFIG_DIR=\nCODEX_HOME=${root}/homes/codex\nHERMES_HOME=\nGEMINI_CLI_HOME=\nXDG_DATA_HOME=\nCOPILOT_HOME=\nPI_CODING_AGENT_DIR=\narg=resume\narg=${plan.id}\n`,
   );
 });
 
@@ -102,7 +102,7 @@ test("a Claude Code resume command names CLAUDE_CONFIG_DIR for a non-default hom
   const plan = await handoff("claude", [], { CLAUDE_CONFIG_DIR: "homes/claude" });
   assert.equal(
     runPasted(plan.resumeCommand),
-    `pwd=${target}\nCLAUDE_CONFIG_DIR=${root}/homes/claude\nCODEX_HOME=\nHERMES_HOME=\nGEMINI_CLI_HOME=\nXDG_DATA_HOME=\nPI_CODING_AGENT_DIR=\narg=--resume\narg=${plan.id}\n`,
+    `pwd=${target}\nCLAUDE_CONFIG_DIR=${root}/homes/claude\nCODEX_HOME=\nHERMES_HOME=\nGEMINI_CLI_HOME=\nXDG_DATA_HOME=\nCOPILOT_HOME=\nPI_CODING_AGENT_DIR=\narg=--resume\narg=${plan.id}\n`,
   );
 });
 

@@ -158,7 +158,7 @@ test("a reference that matches nothing says where it looked", async () => {
   assert.match(
     r.stderr,
     new RegExp(
-      `no session matches "no-such-session" \\(looked in claude-code: ${claudeHome}/projects; codex: ${codexHome}; hermes: ${hermesHome}/state.db; gemini-cli: ${root}/empty-gemini-cli/.gemini; opencode: ${root}/empty-opencode/opencode.db; try: session-bridge list\\)`,
+      `no session matches "no-such-session" \\(looked in claude-code: ${claudeHome}/projects; codex: ${codexHome}; hermes: ${hermesHome}/state.db; gemini-cli: ${root}/empty-gemini-cli/.gemini; opencode: ${root}/empty-opencode/opencode.db; copilot-cli: ${root}/empty-copilot-cli/session-state; pi: ${root}/empty-pi/sessions; try: session-bridge list\\)`,
     ),
   );
 });

@@ -2,8 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import {
@@ -91,4 +91,17 @@ test("online backup copies a consistent database and columns are discovered by n
     ["n", false, false],
   ]);
   back.close();
+});
+
+test("a read-only look at a WAL database no connection holds leaves no -wal or -shm beside it", () => {
+  const path = join(tempDir(), "idle-wal.db");
+  const db = new DatabaseSync(path);
+  db.exec("PRAGMA journal_mode = WAL; CREATE TABLE t (x); INSERT INTO t VALUES (1)");
+  db.close();
+  // As a harness leaves its store when it exits: the header still says WAL, nothing lies beside the file.
+  assert.deepEqual(readdirSync(dirname(path)), ["idle-wal.db"]);
+  const reader = openReadOnly(path);
+  assert.deepEqual({ ...reader.prepare("SELECT x FROM t").get() }, { x: 1 });
+  reader.close();
+  assert.deepEqual(readdirSync(dirname(path)), ["idle-wal.db"]);
 });

@@ -41,6 +41,7 @@ const machine = (): TuiHomes =>
   tuiHomes(join(tempDir("sb-alone-"), "m"), {
     gemini: true,
     opencode: true,
+    copilot: true,
     pi: true,
   });
 
@@ -180,6 +181,7 @@ const STORES: Record<string, { home: (homes: TuiHomes) => string; store: (home: 
   hermes: { home: (homes) => homes.hermes, store: (home) => join(home, "state.db") },
   "gemini-cli": { home: (homes) => homes.gemini, store: (home) => join(home, ".gemini") },
   opencode: { home: (homes) => homes.opencode, store: (home) => join(home, "opencode.db") },
+  "copilot-cli": { home: (homes) => homes.copilot, store: (home) => join(home, "session-state") },
   pi: { home: (homes) => homes.pi, store: (home) => join(home, "sessions") },
 };
 

@@ -185,3 +185,14 @@ test("calls in threads kept apart are translated and counted with the live threa
   const [call] = prepared.session.threads[0]!.messages[0]!.blocks;
   assert.equal(call?.type === "tool_call" ? call.native?.name : undefined, "Read");
 });
+
+test("a call passed through a harness with no equivalent keeps its first harness's form: a Copilot task through Codex into OpenCode, whose own tool is also named task, comes back as written", () => {
+  const task = {
+    name: "task",
+    input: { description: "Scout", prompt: "SCOUT: count the files.", agent_type: "explore", name: "scout" },
+  };
+  const viaCodex = hop(sessionWith("copilot-cli", [task]), "codex");
+  assert.deepEqual(calls(viaCodex)[0]!.native, { harness: "copilot-cli", ...task });
+  const back = hop(hop(viaCodex, "opencode"), "copilot-cli");
+  assert.deepEqual(calls(back).map((c) => ({ name: c.name, input: c.input })), [task]);
+});

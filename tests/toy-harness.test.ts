@@ -77,12 +77,12 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   assert.equal(main.code, 0);
   assert.match(
     main.stdout,
-    /between Claude Code, Codex CLI, Hermes Agent, Gemini CLI, OpenCode, Pi and Toy\./,
+    /between Claude Code, Codex CLI, Hermes Agent, Gemini CLI, OpenCode, GitHub Copilot CLI, Pi and Toy\./,
   );
   assert.match(main.stdout, /^ {2}--toy-home DIR {6}Toy home \(default: \$TOY_HOME, else ~\/\.toy\)$/m);
   assert.match(
     main.stdout,
-    /^Harness names: claude-code \(alias claude\), codex, hermes, gemini-cli \(alias gemini\), opencode \(alias oc\), pi \(alias pi-coding-agent\), toy \(alias toybox\)\.$/m,
+    /^Harness names: claude-code \(alias claude\), codex, hermes, gemini-cli \(alias gemini\), opencode \(alias oc\), copilot-cli \(alias copilot\), pi \(alias pi-coding-agent\), toy \(alias toybox\)\.$/m,
   );
   assert.match(
     main.stdout,
@@ -96,7 +96,7 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   assert.equal(exported.code, 0);
   assert.match(
     exported.stdout,
-    /^File-based sessions \(Claude Code, Codex CLI, Gemini CLI, Pi and Toy\) are copied record by record\.$/m,
+    /^File-based sessions \(Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI, Pi and Toy\) are copied record by record\.$/m,
   );
   assert.match(
     exported.stdout,
@@ -109,7 +109,7 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   assert.equal(refused.code, 2);
   assert.match(
     refused.stderr,
-    /unknown harness "toy" \(expected claude-code, codex, hermes, gemini-cli, opencode or pi\)/,
+    /unknown harness "toy" \(expected claude-code, codex, hermes, gemini-cli, opencode, copilot-cli or pi\)/,
   );
 });
 
@@ -297,16 +297,17 @@ test("step 6: the crash campaign kills handoffs into the toy and its undo, and f
 test("step 6b: the hostile campaigns take the toy from its material alone: its cases join each kind and run clean", async () => {
   const cast = await hostileCast([TOY_MODULE]);
   const toyAt = cast.members.findIndex((m) => m.harness.name === "toy");
-  // The built-in harnesses' 108 cases, and the toy's: each race, full home and read into or from it; its home
+  // The built-in harnesses' 121 cases, and the toy's 12: each race, full home and read into or from it; its home
   // unreadable; and, its sessions being files named by their ids, two forced handoffs over a link and its
-  // sessions folder read-only under an undo.
+  // sessions folder read-only under an undo. (Copilot CLI's 13: three races, three full homes, two reads; its
+  // session-store.db, session-state/ and a loop in it linked; its home unreadable, and read-only with its index.)
   assert.deepEqual(Object.fromEntries(KIND_NAMES.map((k) => [k, KINDS[k].cases(cast)])), {
-    races: 21,
-    "disk-full": 21,
-    links: 29,
-    permissions: 16,
+    races: 24,
+    "disk-full": 24,
+    links: 32,
+    permissions: 18,
     ids: 19,
-    reads: 14,
+    reads: 16,
   });
   // Cases go round the harnesses in turn (the toy's first is its index), and a store's own cases come last.
   const lastTwo = (

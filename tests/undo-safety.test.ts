@@ -100,6 +100,33 @@ const RESUMED: Record<string, { file: string; line: Record<string, unknown> }> =
       payload: { type: "message", role: "user", content: [{ type: "input_text", text: "resumed work" }] },
     },
   },
+  "gemini-cli": {
+    file: "Gemini CLI session log",
+    line: {
+      id: "5c1f0f0e-7a34-4e43-9a8e-0c3f2d1b6a77",
+      timestamp: "2026-12-02T09:00:00.000Z",
+      type: "user",
+      content: [{ text: "resumed work" }],
+    },
+  },
+  // `copilot --resume=<id>` appends to the same events.jsonl, a `session.resume` first (1.0.102's, captured).
+  "copilot-cli": {
+    file: "Copilot CLI events.jsonl",
+    line: {
+      type: "session.resume",
+      data: {
+        resumeTime: "2026-12-02T09:00:00.000Z",
+        eventCount: 9,
+        selectedModel: "gpt-4.1",
+        context: { cwd: "/home/user/project" },
+        alreadyInUse: false,
+        sessionWasActive: false,
+      },
+      id: "70f0e40c-cb22-4ec3-8b97-006e3699951b",
+      timestamp: "2026-12-02T09:00:00.000Z",
+      parentId: null,
+    },
+  },
   pi: {
     file: "Pi session file",
     // A prompt typed on resume, as Pi appends it (its parent the file's last entry, whose id this test does not
@@ -110,15 +137,6 @@ const RESUMED: Record<string, { file: string; line: Record<string, unknown> }> =
       parentId: null,
       timestamp: "2026-12-02T09:00:00.000Z",
       message: { role: "user", content: [{ type: "text", text: "resumed work" }], timestamp: 1796202000000 },
-    },
-  },
-  "gemini-cli": {
-    file: "Gemini CLI session log",
-    line: {
-      id: "5c1f0f0e-7a34-4e43-9a8e-0c3f2d1b6a77",
-      timestamp: "2026-12-02T09:00:00.000Z",
-      type: "user",
-      content: [{ text: "resumed work" }],
     },
   },
 };

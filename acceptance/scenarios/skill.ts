@@ -83,6 +83,14 @@ import {
 } from "../../lib/harnesses/opencode/certify/run.ts";
 import { isTitleRequest, turnRequests as opencodeTurns } from "../../lib/harnesses/opencode/certify/sent.ts";
 import {
+  copilotEnv,
+  copilotFolders,
+  ONE_SHOT_FLAGS as COPILOT_ONE_SHOT_FLAGS,
+  runCopilot,
+} from "../../lib/harnesses/copilot-cli/certify/run.ts";
+import { turnRequests as copilotTurns } from "../../lib/harnesses/copilot-cli/certify/sent.ts";
+import { parsePromptOutput } from "../../lib/harnesses/copilot-cli/prompt-output.ts";
+import {
   JSON_MODE,
   parseJsonEvents,
   piEnv,
@@ -371,6 +379,44 @@ async function opencodeSource({ work, cwd, env, move, version }: SourceSetup): P
   };
 }
 
+async function copilotSource({ work, cwd, env, move, version }: SourceSetup): Promise<Source> {
+  const bin = await installHarness("copilot-cli", version);
+  const folders = copilotFolders(join(work, "copilot-user"));
+  const logPath = join(work, "chat.jsonl");
+  const server = await startFakeChatCompletions({
+    logPath,
+    script: (req) => {
+      const m = move(req);
+      if ("say" in m) return { content: m.say };
+      // Copilot's bash tool requires a description beside the command.
+      const tool = findTerminalTool(req.tools);
+      return {
+        toolCalls: [{ name: tool.name, arguments: { [tool.argName]: m.run, description: "session" } }],
+      };
+    },
+  });
+  const base = copilotEnv(folders, server.url, process.env);
+  return {
+    // COPILOT_HOME: its skills folder is `<home>/skills`.
+    home: folders.copilot,
+    async turn(prompt, resume) {
+      const args = [
+        ...COPILOT_ONE_SHOT_FLAGS,
+        ...(resume ? [`--resume=${resume}`] : []),
+        `--prompt=${prompt}`,
+      ];
+      const r = await runCopilot(bin, cwd, args, { ...base, ...env, PATH: `${env.PATH}:${base.PATH}` });
+      const out = parsePromptOutput(r.stdout);
+      if (r.code !== 0 || out.error !== undefined || !out.sessionId) {
+        throw new Error(`copilot exit ${r.code}: ${tail(out.error ?? (r.stderr || r.stdout))}`);
+      }
+      return out.sessionId;
+    },
+    requests: () => copilotTurns(logPath),
+    close: () => server.close(),
+  };
+}
+
 async function piSource({ work, cwd, env, move, version }: SourceSetup): Promise<Source> {
   const bin = await installHarness("pi", version);
   const folders = piFolders(join(work, "pi-user"));
@@ -413,6 +459,7 @@ const SOURCES: Record<HarnessName, (setup: SourceSetup) => Promise<Source>> = {
   hermes: hermesSource,
   "gemini-cli": geminiSource,
   opencode: opencodeSource,
+  "copilot-cli": copilotSource,
   pi: piSource,
 };
 

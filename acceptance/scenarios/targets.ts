@@ -46,6 +46,14 @@ import {
 } from "../../lib/harnesses/opencode/certify/run.ts";
 import { opencodeScript, turnRequests as opencodeTurns } from "../../lib/harnesses/opencode/certify/sent.ts";
 import {
+  copilotEnv,
+  copilotFolders,
+  ONE_SHOT_FLAGS as COPILOT_ONE_SHOT_FLAGS,
+  runCopilot,
+} from "../../lib/harnesses/copilot-cli/certify/run.ts";
+import { copilotScript, turnRequests as copilotTurns } from "../../lib/harnesses/copilot-cli/certify/sent.ts";
+import { parsePromptOutput } from "../../lib/harnesses/copilot-cli/prompt-output.ts";
+import {
   JSON_MODE,
   parseJsonEvents,
   piEnv,
@@ -221,6 +229,32 @@ async function opencodeTarget(work: string): Promise<LiveTarget> {
   };
 }
 
+async function copilotTarget(work: string): Promise<LiveTarget> {
+  const bin = await installHarness("copilot-cli");
+  const folders = copilotFolders(join(work, "copilot-cli"));
+  const logPath = join(work, "chat-requests.jsonl");
+  const server = await startFakeChatCompletions({ logPath, script: copilotScript });
+  const env = copilotEnv(folders, server.url, process.env);
+  return {
+    id: "copilot-cli",
+    homeFlags: ["--copilot-home", folders.copilot],
+    async resume(cwd, sessionId, prompt) {
+      const r = await runCopilot(bin, cwd, [
+        ...COPILOT_ONE_SHOT_FLAGS,
+        `--resume=${sessionId}`,
+        `--prompt=${prompt}`,
+      ], env);
+      const out = parsePromptOutput(r.stdout);
+      // Resumed means the same session answered: the closing `result` line names the session it ran in.
+      const ok = r.code === 0 && !r.timedOut && out.error === undefined && out.sessionId === sessionId;
+      return { ok, detail: `exit ${r.code}, session ${out.sessionId}: ${tail(out.error ?? r.stderr)}` };
+    },
+    // Every request Copilot sends is a conversation turn (no title or side request was seen).
+    requests: () => copilotTurns(logPath).map((r) => ({ ...r })),
+    close: () => server.close(),
+  };
+}
+
 async function piTarget(work: string): Promise<LiveTarget> {
   const bin = await installHarness("pi");
   const folders = piFolders(join(work, "pi"));
@@ -254,6 +288,7 @@ const STARTERS: Record<HarnessName, (work: string) => Promise<LiveTarget>> = {
   hermes: hermesTarget,
   "gemini-cli": geminiTarget,
   opencode: opencodeTarget,
+  "copilot-cli": copilotTarget,
   pi: piTarget,
 };
 

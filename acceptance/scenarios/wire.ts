@@ -131,6 +131,8 @@ const READERS: Record<HarnessName, (body: Body) => Exchange> = {
   "gemini-cli": gemini,
   // OpenCode's offline provider is @ai-sdk/openai-compatible: Chat Completions, as Hermes's.
   opencode: chat,
+  // Copilot CLI's offline provider is spoken to as Chat Completions (COPILOT_PROVIDER_WIRE_API=completions).
+  "copilot-cli": chat,
   // Pi's offline provider is its `openai-completions` API: Chat Completions too.
   pi: chat,
 };

@@ -24,6 +24,7 @@ import { stage, type Staged } from "./stage.ts";
 import {
   FIELD_KINDS,
   type FieldKind,
+  isStored,
   placeText,
   sessionFiles,
   type TextField,
@@ -235,7 +236,9 @@ async function chooseField(
     const where = { registry: api.builtinRegistry, homes: world.homes, bridgeHome: world.bridgeHome };
     for (const listed of await harness.store.list(world.homes[harness.name]!)) {
       const { session } = await api.load({ ...where, ref: listed.path });
-      const fields = textFields(session).filter((f) => f.kind === plan.kind);
+      // Only a text stored as it is read can be lengthened in place.
+      const files = sessionFiles(world.root);
+      const fields = textFields(session).filter((f) => f.kind === plan.kind && isStored(files, f.value));
       if (fields.length) {
         return { fixture, world, ref: relative(world.root, listed.path), field: random.pick(fields) };
       }

@@ -76,20 +76,24 @@ export function sessionFiles(root: string): string[] {
  * record, and one is what the reader takes). Returns how many files it was placed in.
  */
 export function placeText(files: readonly string[], value: string, replacement: string): number {
-  let placed = 0;
-  for (const file of files) {
-    if (
-      file.endsWith(".jsonl")
-        ? placeInLines(file, value, replacement)
-        : placeInCells(file, value, replacement)
-    ) {
-      placed++;
-    }
-  }
-  return placed;
+  return files.filter((file) => placeIn(file, value, replacement, true)).length;
 }
 
-function placeInLines(file: string, value: string, replacement: string): boolean {
+/**
+ * Whether `value` is stored as it was read somewhere in `files`. A text the reader composes from several stored
+ * values (Gemini CLI's thought, `**subject** description`) is not: a long run has nowhere to go in its place.
+ */
+export function isStored(files: readonly string[], value: string): boolean {
+  return files.some((file) => placeIn(file, value, value, false));
+}
+
+function placeIn(file: string, value: string, replacement: string, write: boolean): boolean {
+  return file.endsWith(".jsonl")
+    ? placeInLines(file, value, replacement, write)
+    : placeInCells(file, value, replacement, write);
+}
+
+function placeInLines(file: string, value: string, replacement: string, write: boolean): boolean {
   const lines = readFileSync(file, "utf8").split("\n");
   for (let i = 0; i < lines.length; i++) {
     const record = parsed(lines[i]!);
@@ -97,13 +101,13 @@ function placeInLines(file: string, value: string, replacement: string): boolean
     const changed = replaced(record, value, replacement);
     if (changed === undefined) continue;
     lines[i] = JSON.stringify(changed);
-    writeFileSync(file, lines.join("\n"));
+    if (write) writeFileSync(file, lines.join("\n"));
     return true;
   }
   return false;
 }
 
-function placeInCells(file: string, value: string, replacement: string): boolean {
+function placeInCells(file: string, value: string, replacement: string, write: boolean): boolean {
   const db = new DatabaseSync(file);
   try {
     for (const table of plainTables(db)) {
@@ -112,6 +116,7 @@ function placeInCells(file: string, value: string, replacement: string): boolean
           if (column === "fuzz_rowid" || typeof cell !== "string") continue;
           const changed = replaced(cell, value, replacement);
           if (changed === undefined) continue;
+          if (!write) return true;
           db.prepare(`UPDATE "${table}" SET "${column}" = ? WHERE rowid = ?`).run(
             changed as SQLInputValue,
             row.fuzz_rowid as SQLInputValue,

@@ -113,158 +113,165 @@ import s109 from "../../schemas/copilot-cli/1.0.102/model.call_failure.schema.js
 import s110 from "../../schemas/copilot-cli/1.0.102/model.call_final_result.schema.json" with { type: "json" };
 import s111 from "../../schemas/copilot-cli/1.0.102/model.call_finished.schema.json" with { type: "json" };
 import s112 from "../../schemas/copilot-cli/1.0.102/model.call_start.schema.json" with { type: "json" };
-import s113 from "../../schemas/copilot-cli/1.0.102/pending_messages.modified.schema.json" with { type: "json" };
-import s114 from "../../schemas/copilot-cli/1.0.102/permission.assentDetected.schema.json" with { type: "json" };
-import s115 from "../../schemas/copilot-cli/1.0.102/permission.carriedForward.schema.json" with { type: "json" };
-import s116 from "../../schemas/copilot-cli/1.0.102/permission.completed.schema.json" with { type: "json" };
-import s117 from "../../schemas/copilot-cli/1.0.102/permission.contextualAuthorization.schema.json" with { type: "json" };
-import s118 from "../../schemas/copilot-cli/1.0.102/permission.messageAuthorization.schema.json" with { type: "json" };
-import s119 from "../../schemas/copilot-cli/1.0.102/permission.messageAuthorizationDegraded.schema.json" with { type: "json" };
-import s120 from "../../schemas/copilot-cli/1.0.102/permission.messageAuthorizationRead.schema.json" with { type: "json" };
-import s121 from "../../schemas/copilot-cli/1.0.102/permission.requested.schema.json" with { type: "json" };
-import s122 from "../../schemas/copilot-cli/1.0.102/prompt_cache_break.schema.json" with { type: "json" };
-import s123 from "../../schemas/copilot-cli/1.0.102/sampling.completed.schema.json" with { type: "json" };
-import s124 from "../../schemas/copilot-cli/1.0.102/sampling.requested.schema.json" with { type: "json" };
-import s125 from "../../schemas/copilot-cli/1.0.102/sandbox.decision.schema.json" with { type: "json" };
-import s126 from "../../schemas/copilot-cli/1.0.102/session.auto_mode_resolved.schema.json" with { type: "json" };
-import s127 from "../../schemas/copilot-cli/1.0.102/session.auto_tier_recommendation.schema.json" with { type: "json" };
-import s128 from "../../schemas/copilot-cli/1.0.102/session.auto_tier_switch_failed.schema.json" with { type: "json" };
-import s129 from "../../schemas/copilot-cli/1.0.102/session.autopilot_objective_changed.schema.json" with { type: "json" };
-import s130 from "../../schemas/copilot-cli/1.0.102/session.autopilot_stopped.schema.json" with { type: "json" };
-import s131 from "../../schemas/copilot-cli/1.0.102/session.background_tasks_changed.schema.json" with { type: "json" };
-import s132 from "../../schemas/copilot-cli/1.0.102/session.binary_asset.schema.json" with { type: "json" };
-import s133 from "../../schemas/copilot-cli/1.0.102/session.canvas.closed.schema.json" with { type: "json" };
-import s134 from "../../schemas/copilot-cli/1.0.102/session.canvas.opened.schema.json" with { type: "json" };
-import s135 from "../../schemas/copilot-cli/1.0.102/session.canvas.recorded.schema.json" with { type: "json" };
-import s136 from "../../schemas/copilot-cli/1.0.102/session.canvas.registry_changed.schema.json" with { type: "json" };
-import s137 from "../../schemas/copilot-cli/1.0.102/session.canvas.removed.schema.json" with { type: "json" };
-import s138 from "../../schemas/copilot-cli/1.0.102/session.canvas.unavailable.schema.json" with { type: "json" };
-import s139 from "../../schemas/copilot-cli/1.0.102/session.compaction_complete.schema.json" with { type: "json" };
-import s140 from "../../schemas/copilot-cli/1.0.102/session.compaction_start.schema.json" with { type: "json" };
-import s141 from "../../schemas/copilot-cli/1.0.102/session.completion_receipt.schema.json" with { type: "json" };
-import s142 from "../../schemas/copilot-cli/1.0.102/session.context_changed.schema.json" with { type: "json" };
-import s143 from "../../schemas/copilot-cli/1.0.102/session.context_cleared.schema.json" with { type: "json" };
-import s144 from "../../schemas/copilot-cli/1.0.102/session.custom_agents_updated.schema.json" with { type: "json" };
-import s145 from "../../schemas/copilot-cli/1.0.102/session.custom_notification.schema.json" with { type: "json" };
-import s146 from "../../schemas/copilot-cli/1.0.102/session.error.schema.json" with { type: "json" };
-import s147 from "../../schemas/copilot-cli/1.0.102/session.extensions.attachments_pushed.schema.json" with { type: "json" };
-import s148 from "../../schemas/copilot-cli/1.0.102/session.extensions_loaded.schema.json" with { type: "json" };
-import s149 from "../../schemas/copilot-cli/1.0.102/session.fusion_change_checkpoint.schema.json" with { type: "json" };
-import s150 from "../../schemas/copilot-cli/1.0.102/session.fusion_commit_started.schema.json" with { type: "json" };
-import s151 from "../../schemas/copilot-cli/1.0.102/session.fusion_completed.schema.json" with { type: "json" };
-import s152 from "../../schemas/copilot-cli/1.0.102/session.fusion_handoff.schema.json" with { type: "json" };
-import s153 from "../../schemas/copilot-cli/1.0.102/session.fusion_resolved.schema.json" with { type: "json" };
-import s154 from "../../schemas/copilot-cli/1.0.102/session.fusion_route_failed.schema.json" with { type: "json" };
-import s155 from "../../schemas/copilot-cli/1.0.102/session.fusion_route_started.schema.json" with { type: "json" };
-import s156 from "../../schemas/copilot-cli/1.0.102/session.handoff.schema.json" with { type: "json" };
-import s157 from "../../schemas/copilot-cli/1.0.102/session.idle.schema.json" with { type: "json" };
-import s158 from "../../schemas/copilot-cli/1.0.102/session.indexed_search.schema.json" with { type: "json" };
-import s159 from "../../schemas/copilot-cli/1.0.102/session.info.schema.json" with { type: "json" };
-import s160 from "../../schemas/copilot-cli/1.0.102/session.managed_plugin_progress.schema.json" with { type: "json" };
-import s161 from "../../schemas/copilot-cli/1.0.102/session.managed_settings_enforced.schema.json" with { type: "json" };
-import s162 from "../../schemas/copilot-cli/1.0.102/session.managed_settings_resolved.schema.json" with { type: "json" };
-import s163 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_needs_reconnect.schema.json" with { type: "json" };
-import s164 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_removed.schema.json" with { type: "json" };
-import s165 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_status_changed.schema.json" with { type: "json" };
-import s166 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_tools_loaded.schema.json" with { type: "json" };
-import s167 from "../../schemas/copilot-cli/1.0.102/session.mcp_servers_loaded.schema.json" with { type: "json" };
-import s168 from "../../schemas/copilot-cli/1.0.102/session.memory_changed.schema.json" with { type: "json" };
-import s169 from "../../schemas/copilot-cli/1.0.102/session.mode_changed.schema.json" with { type: "json" };
-import s170 from "../../schemas/copilot-cli/1.0.102/session.mode_notice_delivered.schema.json" with { type: "json" };
-import s171 from "../../schemas/copilot-cli/1.0.102/session.model_change.schema.json" with { type: "json" };
-import s172 from "../../schemas/copilot-cli/1.0.102/session.model_deselected.schema.json" with { type: "json" };
-import s173 from "../../schemas/copilot-cli/1.0.102/session.permission_recovery.schema.json" with { type: "json" };
-import s174 from "../../schemas/copilot-cli/1.0.102/session.permissions_changed.schema.json" with { type: "json" };
-import s175 from "../../schemas/copilot-cli/1.0.102/session.plan_changed.schema.json" with { type: "json" };
-import s176 from "../../schemas/copilot-cli/1.0.102/session.quota_observation.schema.json" with { type: "json" };
-import s177 from "../../schemas/copilot-cli/1.0.102/session.remote_steerable_changed.schema.json" with { type: "json" };
-import s178 from "../../schemas/copilot-cli/1.0.102/session.request_body_compression_disabled.schema.json" with { type: "json" };
-import s179 from "../../schemas/copilot-cli/1.0.102/session.resume.schema.json" with { type: "json" };
-import s180 from "../../schemas/copilot-cli/1.0.102/session.schedule_cancelled.schema.json" with { type: "json" };
-import s181 from "../../schemas/copilot-cli/1.0.102/session.schedule_created.schema.json" with { type: "json" };
-import s182 from "../../schemas/copilot-cli/1.0.102/session.schedule_rearmed.schema.json" with { type: "json" };
-import s183 from "../../schemas/copilot-cli/1.0.102/session.session_limits_changed.schema.json" with { type: "json" };
-import s184 from "../../schemas/copilot-cli/1.0.102/session.shutdown.schema.json" with { type: "json" };
-import s185 from "../../schemas/copilot-cli/1.0.102/session.skills_loaded.schema.json" with { type: "json" };
-import s186 from "../../schemas/copilot-cli/1.0.102/session.snapshot_rewind.schema.json" with { type: "json" };
-import s187 from "../../schemas/copilot-cli/1.0.102/session.start.schema.json" with { type: "json" };
-import s188 from "../../schemas/copilot-cli/1.0.102/session.task_complete.schema.json" with { type: "json" };
-import s189 from "../../schemas/copilot-cli/1.0.102/session.title_changed.schema.json" with { type: "json" };
-import s190 from "../../schemas/copilot-cli/1.0.102/session.todos_changed.schema.json" with { type: "json" };
-import s191 from "../../schemas/copilot-cli/1.0.102/session.tools_updated.schema.json" with { type: "json" };
-import s192 from "../../schemas/copilot-cli/1.0.102/session.truncation.schema.json" with { type: "json" };
-import s193 from "../../schemas/copilot-cli/1.0.102/session.usage_checkpoint.schema.json" with { type: "json" };
-import s194 from "../../schemas/copilot-cli/1.0.102/session.usage_info.schema.json" with { type: "json" };
-import s195 from "../../schemas/copilot-cli/1.0.102/session.usage_record.schema.json" with { type: "json" };
-import s196 from "../../schemas/copilot-cli/1.0.102/session.warning.schema.json" with { type: "json" };
-import s197 from "../../schemas/copilot-cli/1.0.102/session.workspace_file_changed.schema.json" with { type: "json" };
-import s198 from "../../schemas/copilot-cli/1.0.102/session_limits_exhausted.completed.schema.json" with { type: "json" };
-import s199 from "../../schemas/copilot-cli/1.0.102/session_limits_exhausted.requested.schema.json" with { type: "json" };
-import s200 from "../../schemas/copilot-cli/1.0.102/skill.context_delivered.schema.json" with { type: "json" };
-import s201 from "../../schemas/copilot-cli/1.0.102/skill.context_delivered_ref.schema.json" with { type: "json" };
-import s202 from "../../schemas/copilot-cli/1.0.102/skill.invoked.schema.json" with { type: "json" };
-import s203 from "../../schemas/copilot-cli/1.0.102/skill.invoked_ref.schema.json" with { type: "json" };
-import s204 from "../../schemas/copilot-cli/1.0.102/subagent.completed.schema.json" with { type: "json" };
-import s205 from "../../schemas/copilot-cli/1.0.102/subagent.configured.schema.json" with { type: "json" };
-import s206 from "../../schemas/copilot-cli/1.0.102/subagent.deselected.schema.json" with { type: "json" };
-import s207 from "../../schemas/copilot-cli/1.0.102/subagent.failed.schema.json" with { type: "json" };
-import s208 from "../../schemas/copilot-cli/1.0.102/subagent.selected.schema.json" with { type: "json" };
-import s209 from "../../schemas/copilot-cli/1.0.102/subagent.started.schema.json" with { type: "json" };
-import s210 from "../../schemas/copilot-cli/1.0.102/system.message.schema.json" with { type: "json" };
-import s211 from "../../schemas/copilot-cli/1.0.102/system.notification.schema.json" with { type: "json" };
-import s212 from "../../schemas/copilot-cli/1.0.102/tool.execution_complete.schema.json" with { type: "json" };
-import s213 from "../../schemas/copilot-cli/1.0.102/tool.execution_partial_result.schema.json" with { type: "json" };
-import s214 from "../../schemas/copilot-cli/1.0.102/tool.execution_progress.schema.json" with { type: "json" };
-import s215 from "../../schemas/copilot-cli/1.0.102/tool.execution_start.schema.json" with { type: "json" };
-import s216 from "../../schemas/copilot-cli/1.0.102/tool.shell_output.schema.json" with { type: "json" };
-import s217 from "../../schemas/copilot-cli/1.0.102/tool.user_requested.schema.json" with { type: "json" };
-import s218 from "../../schemas/copilot-cli/1.0.102/tool_search.activated.schema.json" with { type: "json" };
-import s219 from "../../schemas/copilot-cli/1.0.102/ui.ephemeral_query.schema.json" with { type: "json" };
-import s220 from "../../schemas/copilot-cli/1.0.102/user.message.schema.json" with { type: "json" };
-import s221 from "../../schemas/copilot-cli/1.0.102/user_input.completed.schema.json" with { type: "json" };
-import s222 from "../../schemas/copilot-cli/1.0.102/user_input.requested.schema.json" with { type: "json" };
-import s223 from "../../schemas/copilot-cli/1.0.102/workflow.run_settled.schema.json" with { type: "json" };
-import s224 from "../../schemas/copilot-cli/1.0.102/workflow.run_started.schema.json" with { type: "json" };
-import s225 from "../../schemas/copilot-cli/1.0.102/workflow.run_updated.schema.json" with { type: "json" };
-import s226 from "../../schemas/gemini-cli/0.36.0/session.schema.json" with { type: "json" };
-import s227 from "../../schemas/gemini-cli/0.51.0/message.schema.json" with { type: "json" };
-import s228 from "../../schemas/gemini-cli/0.51.0/metadata.schema.json" with { type: "json" };
-import s229 from "../../schemas/gemini-cli/0.51.0/rewind.schema.json" with { type: "json" };
-import s230 from "../../schemas/gemini-cli/0.51.0/set.schema.json" with { type: "json" };
-import s231 from "../../schemas/gemini-cli/0.61.0/message.schema.json" with { type: "json" };
-import s232 from "../../schemas/gemini-cli/0.61.0/metadata.schema.json" with { type: "json" };
-import s233 from "../../schemas/gemini-cli/0.61.0/rewind.schema.json" with { type: "json" };
-import s234 from "../../schemas/gemini-cli/0.61.0/set.schema.json" with { type: "json" };
-import s235 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
-import s236 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
-import s237 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
-import s238 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
-import s239 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
-import s240 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
-import s241 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
-import s242 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
-import s243 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
-import s244 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
-import s245 from "../../schemas/opencode/1.18.33/export.schema.json" with { type: "json" };
-import s246 from "../../schemas/opencode/1.18.33/message-assistant.schema.json" with { type: "json" };
-import s247 from "../../schemas/opencode/1.18.33/message-user.schema.json" with { type: "json" };
-import s248 from "../../schemas/opencode/1.18.33/part-compaction.schema.json" with { type: "json" };
-import s249 from "../../schemas/opencode/1.18.33/part-reasoning.schema.json" with { type: "json" };
-import s250 from "../../schemas/opencode/1.18.33/part-step-finish.schema.json" with { type: "json" };
-import s251 from "../../schemas/opencode/1.18.33/part-step-start.schema.json" with { type: "json" };
-import s252 from "../../schemas/opencode/1.18.33/part-text.schema.json" with { type: "json" };
-import s253 from "../../schemas/opencode/1.18.33/part-tool.schema.json" with { type: "json" };
-import s254 from "../../schemas/opencode/1.18.33/session-row.schema.json" with { type: "json" };
-import s255 from "../../schemas/pi/0.73.1/branch_summary.schema.json" with { type: "json" };
-import s256 from "../../schemas/pi/0.73.1/compaction.schema.json" with { type: "json" };
-import s257 from "../../schemas/pi/0.73.1/custom.schema.json" with { type: "json" };
-import s258 from "../../schemas/pi/0.73.1/custom_message.schema.json" with { type: "json" };
-import s259 from "../../schemas/pi/0.73.1/label.schema.json" with { type: "json" };
-import s260 from "../../schemas/pi/0.73.1/message.schema.json" with { type: "json" };
-import s261 from "../../schemas/pi/0.73.1/model_change.schema.json" with { type: "json" };
-import s262 from "../../schemas/pi/0.73.1/session.schema.json" with { type: "json" };
-import s263 from "../../schemas/pi/0.73.1/session_info.schema.json" with { type: "json" };
-import s264 from "../../schemas/pi/0.73.1/thinking_level_change.schema.json" with { type: "json" };
+import s113 from "../../schemas/copilot-cli/1.0.102/model.message.schema.json" with { type: "json" };
+import s114 from "../../schemas/copilot-cli/1.0.102/model.messages_snapshot.schema.json" with { type: "json" };
+import s115 from "../../schemas/copilot-cli/1.0.102/model.model_call_started.schema.json" with { type: "json" };
+import s116 from "../../schemas/copilot-cli/1.0.102/model.model_call_success.schema.json" with { type: "json" };
+import s117 from "../../schemas/copilot-cli/1.0.102/model.response.schema.json" with { type: "json" };
+import s118 from "../../schemas/copilot-cli/1.0.102/model.turn_ended.schema.json" with { type: "json" };
+import s119 from "../../schemas/copilot-cli/1.0.102/model.turn_started.schema.json" with { type: "json" };
+import s120 from "../../schemas/copilot-cli/1.0.102/pending_messages.modified.schema.json" with { type: "json" };
+import s121 from "../../schemas/copilot-cli/1.0.102/permission.assentDetected.schema.json" with { type: "json" };
+import s122 from "../../schemas/copilot-cli/1.0.102/permission.carriedForward.schema.json" with { type: "json" };
+import s123 from "../../schemas/copilot-cli/1.0.102/permission.completed.schema.json" with { type: "json" };
+import s124 from "../../schemas/copilot-cli/1.0.102/permission.contextualAuthorization.schema.json" with { type: "json" };
+import s125 from "../../schemas/copilot-cli/1.0.102/permission.messageAuthorization.schema.json" with { type: "json" };
+import s126 from "../../schemas/copilot-cli/1.0.102/permission.messageAuthorizationDegraded.schema.json" with { type: "json" };
+import s127 from "../../schemas/copilot-cli/1.0.102/permission.messageAuthorizationRead.schema.json" with { type: "json" };
+import s128 from "../../schemas/copilot-cli/1.0.102/permission.requested.schema.json" with { type: "json" };
+import s129 from "../../schemas/copilot-cli/1.0.102/prompt_cache_break.schema.json" with { type: "json" };
+import s130 from "../../schemas/copilot-cli/1.0.102/sampling.completed.schema.json" with { type: "json" };
+import s131 from "../../schemas/copilot-cli/1.0.102/sampling.requested.schema.json" with { type: "json" };
+import s132 from "../../schemas/copilot-cli/1.0.102/sandbox.decision.schema.json" with { type: "json" };
+import s133 from "../../schemas/copilot-cli/1.0.102/session.auto_mode_resolved.schema.json" with { type: "json" };
+import s134 from "../../schemas/copilot-cli/1.0.102/session.auto_tier_recommendation.schema.json" with { type: "json" };
+import s135 from "../../schemas/copilot-cli/1.0.102/session.auto_tier_switch_failed.schema.json" with { type: "json" };
+import s136 from "../../schemas/copilot-cli/1.0.102/session.autopilot_objective_changed.schema.json" with { type: "json" };
+import s137 from "../../schemas/copilot-cli/1.0.102/session.autopilot_stopped.schema.json" with { type: "json" };
+import s138 from "../../schemas/copilot-cli/1.0.102/session.background_tasks_changed.schema.json" with { type: "json" };
+import s139 from "../../schemas/copilot-cli/1.0.102/session.binary_asset.schema.json" with { type: "json" };
+import s140 from "../../schemas/copilot-cli/1.0.102/session.canvas.closed.schema.json" with { type: "json" };
+import s141 from "../../schemas/copilot-cli/1.0.102/session.canvas.opened.schema.json" with { type: "json" };
+import s142 from "../../schemas/copilot-cli/1.0.102/session.canvas.recorded.schema.json" with { type: "json" };
+import s143 from "../../schemas/copilot-cli/1.0.102/session.canvas.registry_changed.schema.json" with { type: "json" };
+import s144 from "../../schemas/copilot-cli/1.0.102/session.canvas.removed.schema.json" with { type: "json" };
+import s145 from "../../schemas/copilot-cli/1.0.102/session.canvas.unavailable.schema.json" with { type: "json" };
+import s146 from "../../schemas/copilot-cli/1.0.102/session.compaction_complete.schema.json" with { type: "json" };
+import s147 from "../../schemas/copilot-cli/1.0.102/session.compaction_start.schema.json" with { type: "json" };
+import s148 from "../../schemas/copilot-cli/1.0.102/session.completion_receipt.schema.json" with { type: "json" };
+import s149 from "../../schemas/copilot-cli/1.0.102/session.context_changed.schema.json" with { type: "json" };
+import s150 from "../../schemas/copilot-cli/1.0.102/session.context_cleared.schema.json" with { type: "json" };
+import s151 from "../../schemas/copilot-cli/1.0.102/session.custom_agents_updated.schema.json" with { type: "json" };
+import s152 from "../../schemas/copilot-cli/1.0.102/session.custom_notification.schema.json" with { type: "json" };
+import s153 from "../../schemas/copilot-cli/1.0.102/session.error.schema.json" with { type: "json" };
+import s154 from "../../schemas/copilot-cli/1.0.102/session.extensions.attachments_pushed.schema.json" with { type: "json" };
+import s155 from "../../schemas/copilot-cli/1.0.102/session.extensions_loaded.schema.json" with { type: "json" };
+import s156 from "../../schemas/copilot-cli/1.0.102/session.fusion_change_checkpoint.schema.json" with { type: "json" };
+import s157 from "../../schemas/copilot-cli/1.0.102/session.fusion_commit_started.schema.json" with { type: "json" };
+import s158 from "../../schemas/copilot-cli/1.0.102/session.fusion_completed.schema.json" with { type: "json" };
+import s159 from "../../schemas/copilot-cli/1.0.102/session.fusion_handoff.schema.json" with { type: "json" };
+import s160 from "../../schemas/copilot-cli/1.0.102/session.fusion_resolved.schema.json" with { type: "json" };
+import s161 from "../../schemas/copilot-cli/1.0.102/session.fusion_route_failed.schema.json" with { type: "json" };
+import s162 from "../../schemas/copilot-cli/1.0.102/session.fusion_route_started.schema.json" with { type: "json" };
+import s163 from "../../schemas/copilot-cli/1.0.102/session.handoff.schema.json" with { type: "json" };
+import s164 from "../../schemas/copilot-cli/1.0.102/session.idle.schema.json" with { type: "json" };
+import s165 from "../../schemas/copilot-cli/1.0.102/session.indexed_search.schema.json" with { type: "json" };
+import s166 from "../../schemas/copilot-cli/1.0.102/session.info.schema.json" with { type: "json" };
+import s167 from "../../schemas/copilot-cli/1.0.102/session.managed_plugin_progress.schema.json" with { type: "json" };
+import s168 from "../../schemas/copilot-cli/1.0.102/session.managed_settings_enforced.schema.json" with { type: "json" };
+import s169 from "../../schemas/copilot-cli/1.0.102/session.managed_settings_resolved.schema.json" with { type: "json" };
+import s170 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_needs_reconnect.schema.json" with { type: "json" };
+import s171 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_removed.schema.json" with { type: "json" };
+import s172 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_status_changed.schema.json" with { type: "json" };
+import s173 from "../../schemas/copilot-cli/1.0.102/session.mcp_server_tools_loaded.schema.json" with { type: "json" };
+import s174 from "../../schemas/copilot-cli/1.0.102/session.mcp_servers_loaded.schema.json" with { type: "json" };
+import s175 from "../../schemas/copilot-cli/1.0.102/session.memory_changed.schema.json" with { type: "json" };
+import s176 from "../../schemas/copilot-cli/1.0.102/session.mode_changed.schema.json" with { type: "json" };
+import s177 from "../../schemas/copilot-cli/1.0.102/session.mode_notice_delivered.schema.json" with { type: "json" };
+import s178 from "../../schemas/copilot-cli/1.0.102/session.model_change.schema.json" with { type: "json" };
+import s179 from "../../schemas/copilot-cli/1.0.102/session.model_deselected.schema.json" with { type: "json" };
+import s180 from "../../schemas/copilot-cli/1.0.102/session.permission_recovery.schema.json" with { type: "json" };
+import s181 from "../../schemas/copilot-cli/1.0.102/session.permissions_changed.schema.json" with { type: "json" };
+import s182 from "../../schemas/copilot-cli/1.0.102/session.plan_changed.schema.json" with { type: "json" };
+import s183 from "../../schemas/copilot-cli/1.0.102/session.quota_observation.schema.json" with { type: "json" };
+import s184 from "../../schemas/copilot-cli/1.0.102/session.remote_steerable_changed.schema.json" with { type: "json" };
+import s185 from "../../schemas/copilot-cli/1.0.102/session.request_body_compression_disabled.schema.json" with { type: "json" };
+import s186 from "../../schemas/copilot-cli/1.0.102/session.resume.schema.json" with { type: "json" };
+import s187 from "../../schemas/copilot-cli/1.0.102/session.schedule_cancelled.schema.json" with { type: "json" };
+import s188 from "../../schemas/copilot-cli/1.0.102/session.schedule_created.schema.json" with { type: "json" };
+import s189 from "../../schemas/copilot-cli/1.0.102/session.schedule_rearmed.schema.json" with { type: "json" };
+import s190 from "../../schemas/copilot-cli/1.0.102/session.session_limits_changed.schema.json" with { type: "json" };
+import s191 from "../../schemas/copilot-cli/1.0.102/session.shutdown.schema.json" with { type: "json" };
+import s192 from "../../schemas/copilot-cli/1.0.102/session.skills_loaded.schema.json" with { type: "json" };
+import s193 from "../../schemas/copilot-cli/1.0.102/session.snapshot_rewind.schema.json" with { type: "json" };
+import s194 from "../../schemas/copilot-cli/1.0.102/session.start.schema.json" with { type: "json" };
+import s195 from "../../schemas/copilot-cli/1.0.102/session.task_complete.schema.json" with { type: "json" };
+import s196 from "../../schemas/copilot-cli/1.0.102/session.title_changed.schema.json" with { type: "json" };
+import s197 from "../../schemas/copilot-cli/1.0.102/session.todos_changed.schema.json" with { type: "json" };
+import s198 from "../../schemas/copilot-cli/1.0.102/session.tools_updated.schema.json" with { type: "json" };
+import s199 from "../../schemas/copilot-cli/1.0.102/session.truncation.schema.json" with { type: "json" };
+import s200 from "../../schemas/copilot-cli/1.0.102/session.usage_checkpoint.schema.json" with { type: "json" };
+import s201 from "../../schemas/copilot-cli/1.0.102/session.usage_info.schema.json" with { type: "json" };
+import s202 from "../../schemas/copilot-cli/1.0.102/session.usage_record.schema.json" with { type: "json" };
+import s203 from "../../schemas/copilot-cli/1.0.102/session.warning.schema.json" with { type: "json" };
+import s204 from "../../schemas/copilot-cli/1.0.102/session.workspace_file_changed.schema.json" with { type: "json" };
+import s205 from "../../schemas/copilot-cli/1.0.102/session_limits_exhausted.completed.schema.json" with { type: "json" };
+import s206 from "../../schemas/copilot-cli/1.0.102/session_limits_exhausted.requested.schema.json" with { type: "json" };
+import s207 from "../../schemas/copilot-cli/1.0.102/skill.context_delivered.schema.json" with { type: "json" };
+import s208 from "../../schemas/copilot-cli/1.0.102/skill.context_delivered_ref.schema.json" with { type: "json" };
+import s209 from "../../schemas/copilot-cli/1.0.102/skill.invoked.schema.json" with { type: "json" };
+import s210 from "../../schemas/copilot-cli/1.0.102/skill.invoked_ref.schema.json" with { type: "json" };
+import s211 from "../../schemas/copilot-cli/1.0.102/subagent.completed.schema.json" with { type: "json" };
+import s212 from "../../schemas/copilot-cli/1.0.102/subagent.configured.schema.json" with { type: "json" };
+import s213 from "../../schemas/copilot-cli/1.0.102/subagent.deselected.schema.json" with { type: "json" };
+import s214 from "../../schemas/copilot-cli/1.0.102/subagent.failed.schema.json" with { type: "json" };
+import s215 from "../../schemas/copilot-cli/1.0.102/subagent.selected.schema.json" with { type: "json" };
+import s216 from "../../schemas/copilot-cli/1.0.102/subagent.started.schema.json" with { type: "json" };
+import s217 from "../../schemas/copilot-cli/1.0.102/system.message.schema.json" with { type: "json" };
+import s218 from "../../schemas/copilot-cli/1.0.102/system.notification.schema.json" with { type: "json" };
+import s219 from "../../schemas/copilot-cli/1.0.102/tool.execution_complete.schema.json" with { type: "json" };
+import s220 from "../../schemas/copilot-cli/1.0.102/tool.execution_partial_result.schema.json" with { type: "json" };
+import s221 from "../../schemas/copilot-cli/1.0.102/tool.execution_progress.schema.json" with { type: "json" };
+import s222 from "../../schemas/copilot-cli/1.0.102/tool.execution_start.schema.json" with { type: "json" };
+import s223 from "../../schemas/copilot-cli/1.0.102/tool.shell_output.schema.json" with { type: "json" };
+import s224 from "../../schemas/copilot-cli/1.0.102/tool.user_requested.schema.json" with { type: "json" };
+import s225 from "../../schemas/copilot-cli/1.0.102/tool_search.activated.schema.json" with { type: "json" };
+import s226 from "../../schemas/copilot-cli/1.0.102/ui.ephemeral_query.schema.json" with { type: "json" };
+import s227 from "../../schemas/copilot-cli/1.0.102/user.message.schema.json" with { type: "json" };
+import s228 from "../../schemas/copilot-cli/1.0.102/user_input.completed.schema.json" with { type: "json" };
+import s229 from "../../schemas/copilot-cli/1.0.102/user_input.requested.schema.json" with { type: "json" };
+import s230 from "../../schemas/copilot-cli/1.0.102/workflow.run_settled.schema.json" with { type: "json" };
+import s231 from "../../schemas/copilot-cli/1.0.102/workflow.run_started.schema.json" with { type: "json" };
+import s232 from "../../schemas/copilot-cli/1.0.102/workflow.run_updated.schema.json" with { type: "json" };
+import s233 from "../../schemas/gemini-cli/0.36.0/session.schema.json" with { type: "json" };
+import s234 from "../../schemas/gemini-cli/0.51.0/message.schema.json" with { type: "json" };
+import s235 from "../../schemas/gemini-cli/0.51.0/metadata.schema.json" with { type: "json" };
+import s236 from "../../schemas/gemini-cli/0.51.0/rewind.schema.json" with { type: "json" };
+import s237 from "../../schemas/gemini-cli/0.51.0/set.schema.json" with { type: "json" };
+import s238 from "../../schemas/gemini-cli/0.61.0/message.schema.json" with { type: "json" };
+import s239 from "../../schemas/gemini-cli/0.61.0/metadata.schema.json" with { type: "json" };
+import s240 from "../../schemas/gemini-cli/0.61.0/rewind.schema.json" with { type: "json" };
+import s241 from "../../schemas/gemini-cli/0.61.0/set.schema.json" with { type: "json" };
+import s242 from "../../schemas/hermes/0.14.0/messages-row.schema.json" with { type: "json" };
+import s243 from "../../schemas/hermes/0.14.0/sessions-row.schema.json" with { type: "json" };
+import s244 from "../../schemas/hermes/0.14.0/snapshot.schema.json" with { type: "json" };
+import s245 from "../../schemas/hermes/0.14.0/transcript-assistant.schema.json" with { type: "json" };
+import s246 from "../../schemas/hermes/0.14.0/transcript-session_meta.schema.json" with { type: "json" };
+import s247 from "../../schemas/hermes/0.14.0/transcript-tool.schema.json" with { type: "json" };
+import s248 from "../../schemas/hermes/0.14.0/transcript-user.schema.json" with { type: "json" };
+import s249 from "../../schemas/hermes/0.19.0/messages-row.schema.json" with { type: "json" };
+import s250 from "../../schemas/hermes/0.19.0/sessions-row.schema.json" with { type: "json" };
+import s251 from "../../schemas/hermes/0.19.0/snapshot.schema.json" with { type: "json" };
+import s252 from "../../schemas/opencode/1.18.33/export.schema.json" with { type: "json" };
+import s253 from "../../schemas/opencode/1.18.33/message-assistant.schema.json" with { type: "json" };
+import s254 from "../../schemas/opencode/1.18.33/message-user.schema.json" with { type: "json" };
+import s255 from "../../schemas/opencode/1.18.33/part-compaction.schema.json" with { type: "json" };
+import s256 from "../../schemas/opencode/1.18.33/part-reasoning.schema.json" with { type: "json" };
+import s257 from "../../schemas/opencode/1.18.33/part-step-finish.schema.json" with { type: "json" };
+import s258 from "../../schemas/opencode/1.18.33/part-step-start.schema.json" with { type: "json" };
+import s259 from "../../schemas/opencode/1.18.33/part-text.schema.json" with { type: "json" };
+import s260 from "../../schemas/opencode/1.18.33/part-tool.schema.json" with { type: "json" };
+import s261 from "../../schemas/opencode/1.18.33/session-row.schema.json" with { type: "json" };
+import s262 from "../../schemas/pi/0.73.1/branch_summary.schema.json" with { type: "json" };
+import s263 from "../../schemas/pi/0.73.1/compaction.schema.json" with { type: "json" };
+import s264 from "../../schemas/pi/0.73.1/custom.schema.json" with { type: "json" };
+import s265 from "../../schemas/pi/0.73.1/custom_message.schema.json" with { type: "json" };
+import s266 from "../../schemas/pi/0.73.1/label.schema.json" with { type: "json" };
+import s267 from "../../schemas/pi/0.73.1/message.schema.json" with { type: "json" };
+import s268 from "../../schemas/pi/0.73.1/model_change.schema.json" with { type: "json" };
+import s269 from "../../schemas/pi/0.73.1/session.schema.json" with { type: "json" };
+import s270 from "../../schemas/pi/0.73.1/session_info.schema.json" with { type: "json" };
+import s271 from "../../schemas/pi/0.73.1/thinking_level_change.schema.json" with { type: "json" };
 
 /** Every embedded schema, grouped by harness and the harness version it describes. */
 export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Record<string, object> }[] = [
@@ -394,171 +401,178 @@ export const EMBEDDED_SCHEMAS: { harness: string; version: string; records: Reco
     "model.call_final_result": s110,
     "model.call_finished": s111,
     "model.call_start": s112,
-    "pending_messages.modified": s113,
-    "permission.assentDetected": s114,
-    "permission.carriedForward": s115,
-    "permission.completed": s116,
-    "permission.contextualAuthorization": s117,
-    "permission.messageAuthorization": s118,
-    "permission.messageAuthorizationDegraded": s119,
-    "permission.messageAuthorizationRead": s120,
-    "permission.requested": s121,
-    "prompt_cache_break": s122,
-    "sampling.completed": s123,
-    "sampling.requested": s124,
-    "sandbox.decision": s125,
-    "session.auto_mode_resolved": s126,
-    "session.auto_tier_recommendation": s127,
-    "session.auto_tier_switch_failed": s128,
-    "session.autopilot_objective_changed": s129,
-    "session.autopilot_stopped": s130,
-    "session.background_tasks_changed": s131,
-    "session.binary_asset": s132,
-    "session.canvas.closed": s133,
-    "session.canvas.opened": s134,
-    "session.canvas.recorded": s135,
-    "session.canvas.registry_changed": s136,
-    "session.canvas.removed": s137,
-    "session.canvas.unavailable": s138,
-    "session.compaction_complete": s139,
-    "session.compaction_start": s140,
-    "session.completion_receipt": s141,
-    "session.context_changed": s142,
-    "session.context_cleared": s143,
-    "session.custom_agents_updated": s144,
-    "session.custom_notification": s145,
-    "session.error": s146,
-    "session.extensions.attachments_pushed": s147,
-    "session.extensions_loaded": s148,
-    "session.fusion_change_checkpoint": s149,
-    "session.fusion_commit_started": s150,
-    "session.fusion_completed": s151,
-    "session.fusion_handoff": s152,
-    "session.fusion_resolved": s153,
-    "session.fusion_route_failed": s154,
-    "session.fusion_route_started": s155,
-    "session.handoff": s156,
-    "session.idle": s157,
-    "session.indexed_search": s158,
-    "session.info": s159,
-    "session.managed_plugin_progress": s160,
-    "session.managed_settings_enforced": s161,
-    "session.managed_settings_resolved": s162,
-    "session.mcp_server_needs_reconnect": s163,
-    "session.mcp_server_removed": s164,
-    "session.mcp_server_status_changed": s165,
-    "session.mcp_server_tools_loaded": s166,
-    "session.mcp_servers_loaded": s167,
-    "session.memory_changed": s168,
-    "session.mode_changed": s169,
-    "session.mode_notice_delivered": s170,
-    "session.model_change": s171,
-    "session.model_deselected": s172,
-    "session.permission_recovery": s173,
-    "session.permissions_changed": s174,
-    "session.plan_changed": s175,
-    "session.quota_observation": s176,
-    "session.remote_steerable_changed": s177,
-    "session.request_body_compression_disabled": s178,
-    "session.resume": s179,
-    "session.schedule_cancelled": s180,
-    "session.schedule_created": s181,
-    "session.schedule_rearmed": s182,
-    "session.session_limits_changed": s183,
-    "session.shutdown": s184,
-    "session.skills_loaded": s185,
-    "session.snapshot_rewind": s186,
-    "session.start": s187,
-    "session.task_complete": s188,
-    "session.title_changed": s189,
-    "session.todos_changed": s190,
-    "session.tools_updated": s191,
-    "session.truncation": s192,
-    "session.usage_checkpoint": s193,
-    "session.usage_info": s194,
-    "session.usage_record": s195,
-    "session.warning": s196,
-    "session.workspace_file_changed": s197,
-    "session_limits_exhausted.completed": s198,
-    "session_limits_exhausted.requested": s199,
-    "skill.context_delivered": s200,
-    "skill.context_delivered_ref": s201,
-    "skill.invoked": s202,
-    "skill.invoked_ref": s203,
-    "subagent.completed": s204,
-    "subagent.configured": s205,
-    "subagent.deselected": s206,
-    "subagent.failed": s207,
-    "subagent.selected": s208,
-    "subagent.started": s209,
-    "system.message": s210,
-    "system.notification": s211,
-    "tool.execution_complete": s212,
-    "tool.execution_partial_result": s213,
-    "tool.execution_progress": s214,
-    "tool.execution_start": s215,
-    "tool.shell_output": s216,
-    "tool.user_requested": s217,
-    "tool_search.activated": s218,
-    "ui.ephemeral_query": s219,
-    "user.message": s220,
-    "user_input.completed": s221,
-    "user_input.requested": s222,
-    "workflow.run_settled": s223,
-    "workflow.run_started": s224,
-    "workflow.run_updated": s225,
+    "model.message": s113,
+    "model.messages_snapshot": s114,
+    "model.model_call_started": s115,
+    "model.model_call_success": s116,
+    "model.response": s117,
+    "model.turn_ended": s118,
+    "model.turn_started": s119,
+    "pending_messages.modified": s120,
+    "permission.assentDetected": s121,
+    "permission.carriedForward": s122,
+    "permission.completed": s123,
+    "permission.contextualAuthorization": s124,
+    "permission.messageAuthorization": s125,
+    "permission.messageAuthorizationDegraded": s126,
+    "permission.messageAuthorizationRead": s127,
+    "permission.requested": s128,
+    "prompt_cache_break": s129,
+    "sampling.completed": s130,
+    "sampling.requested": s131,
+    "sandbox.decision": s132,
+    "session.auto_mode_resolved": s133,
+    "session.auto_tier_recommendation": s134,
+    "session.auto_tier_switch_failed": s135,
+    "session.autopilot_objective_changed": s136,
+    "session.autopilot_stopped": s137,
+    "session.background_tasks_changed": s138,
+    "session.binary_asset": s139,
+    "session.canvas.closed": s140,
+    "session.canvas.opened": s141,
+    "session.canvas.recorded": s142,
+    "session.canvas.registry_changed": s143,
+    "session.canvas.removed": s144,
+    "session.canvas.unavailable": s145,
+    "session.compaction_complete": s146,
+    "session.compaction_start": s147,
+    "session.completion_receipt": s148,
+    "session.context_changed": s149,
+    "session.context_cleared": s150,
+    "session.custom_agents_updated": s151,
+    "session.custom_notification": s152,
+    "session.error": s153,
+    "session.extensions.attachments_pushed": s154,
+    "session.extensions_loaded": s155,
+    "session.fusion_change_checkpoint": s156,
+    "session.fusion_commit_started": s157,
+    "session.fusion_completed": s158,
+    "session.fusion_handoff": s159,
+    "session.fusion_resolved": s160,
+    "session.fusion_route_failed": s161,
+    "session.fusion_route_started": s162,
+    "session.handoff": s163,
+    "session.idle": s164,
+    "session.indexed_search": s165,
+    "session.info": s166,
+    "session.managed_plugin_progress": s167,
+    "session.managed_settings_enforced": s168,
+    "session.managed_settings_resolved": s169,
+    "session.mcp_server_needs_reconnect": s170,
+    "session.mcp_server_removed": s171,
+    "session.mcp_server_status_changed": s172,
+    "session.mcp_server_tools_loaded": s173,
+    "session.mcp_servers_loaded": s174,
+    "session.memory_changed": s175,
+    "session.mode_changed": s176,
+    "session.mode_notice_delivered": s177,
+    "session.model_change": s178,
+    "session.model_deselected": s179,
+    "session.permission_recovery": s180,
+    "session.permissions_changed": s181,
+    "session.plan_changed": s182,
+    "session.quota_observation": s183,
+    "session.remote_steerable_changed": s184,
+    "session.request_body_compression_disabled": s185,
+    "session.resume": s186,
+    "session.schedule_cancelled": s187,
+    "session.schedule_created": s188,
+    "session.schedule_rearmed": s189,
+    "session.session_limits_changed": s190,
+    "session.shutdown": s191,
+    "session.skills_loaded": s192,
+    "session.snapshot_rewind": s193,
+    "session.start": s194,
+    "session.task_complete": s195,
+    "session.title_changed": s196,
+    "session.todos_changed": s197,
+    "session.tools_updated": s198,
+    "session.truncation": s199,
+    "session.usage_checkpoint": s200,
+    "session.usage_info": s201,
+    "session.usage_record": s202,
+    "session.warning": s203,
+    "session.workspace_file_changed": s204,
+    "session_limits_exhausted.completed": s205,
+    "session_limits_exhausted.requested": s206,
+    "skill.context_delivered": s207,
+    "skill.context_delivered_ref": s208,
+    "skill.invoked": s209,
+    "skill.invoked_ref": s210,
+    "subagent.completed": s211,
+    "subagent.configured": s212,
+    "subagent.deselected": s213,
+    "subagent.failed": s214,
+    "subagent.selected": s215,
+    "subagent.started": s216,
+    "system.message": s217,
+    "system.notification": s218,
+    "tool.execution_complete": s219,
+    "tool.execution_partial_result": s220,
+    "tool.execution_progress": s221,
+    "tool.execution_start": s222,
+    "tool.shell_output": s223,
+    "tool.user_requested": s224,
+    "tool_search.activated": s225,
+    "ui.ephemeral_query": s226,
+    "user.message": s227,
+    "user_input.completed": s228,
+    "user_input.requested": s229,
+    "workflow.run_settled": s230,
+    "workflow.run_started": s231,
+    "workflow.run_updated": s232,
   } },
   { harness: "gemini-cli", version: "0.36.0", records: {
-    "session": s226,
+    "session": s233,
   } },
   { harness: "gemini-cli", version: "0.51.0", records: {
-    "message": s227,
-    "metadata": s228,
-    "rewind": s229,
-    "set": s230,
+    "message": s234,
+    "metadata": s235,
+    "rewind": s236,
+    "set": s237,
   } },
   { harness: "gemini-cli", version: "0.61.0", records: {
-    "message": s231,
-    "metadata": s232,
-    "rewind": s233,
-    "set": s234,
+    "message": s238,
+    "metadata": s239,
+    "rewind": s240,
+    "set": s241,
   } },
   { harness: "hermes", version: "0.14.0", records: {
-    "messages-row": s235,
-    "sessions-row": s236,
-    "snapshot": s237,
-    "transcript-assistant": s238,
-    "transcript-session_meta": s239,
-    "transcript-tool": s240,
-    "transcript-user": s241,
-  } },
-  { harness: "hermes", version: "0.19.0", records: {
     "messages-row": s242,
     "sessions-row": s243,
     "snapshot": s244,
+    "transcript-assistant": s245,
+    "transcript-session_meta": s246,
+    "transcript-tool": s247,
+    "transcript-user": s248,
+  } },
+  { harness: "hermes", version: "0.19.0", records: {
+    "messages-row": s249,
+    "sessions-row": s250,
+    "snapshot": s251,
   } },
   { harness: "opencode", version: "1.18.33", records: {
-    "export": s245,
-    "message-assistant": s246,
-    "message-user": s247,
-    "part-compaction": s248,
-    "part-reasoning": s249,
-    "part-step-finish": s250,
-    "part-step-start": s251,
-    "part-text": s252,
-    "part-tool": s253,
-    "session-row": s254,
+    "export": s252,
+    "message-assistant": s253,
+    "message-user": s254,
+    "part-compaction": s255,
+    "part-reasoning": s256,
+    "part-step-finish": s257,
+    "part-step-start": s258,
+    "part-text": s259,
+    "part-tool": s260,
+    "session-row": s261,
   } },
   { harness: "pi", version: "0.73.1", records: {
-    "branch_summary": s255,
-    "compaction": s256,
-    "custom": s257,
-    "custom_message": s258,
-    "label": s259,
-    "message": s260,
-    "model_change": s261,
-    "session": s262,
-    "session_info": s263,
-    "thinking_level_change": s264,
+    "branch_summary": s262,
+    "compaction": s263,
+    "custom": s264,
+    "custom_message": s265,
+    "label": s266,
+    "message": s267,
+    "model_change": s268,
+    "session": s269,
+    "session_info": s270,
+    "thinking_level_change": s271,
   } },
 ];

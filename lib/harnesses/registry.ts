@@ -11,10 +11,18 @@ import { codex } from "./codex/index.ts";
 import { hermes } from "./hermes/index.ts";
 import { geminiCli } from "./gemini-cli/index.ts";
 import { openCode } from "./opencode/index.ts";
+import { copilotCli } from "./copilot-cli/index.ts";
 import { pi } from "./pi/index.ts";
 
 /** The harnesses built in. */
-export type HarnessName = "claude-code" | "codex" | "hermes" | "gemini-cli" | "opencode" | "pi";
+export type HarnessName =
+  | "claude-code"
+  | "codex"
+  | "hermes"
+  | "gemini-cli"
+  | "opencode"
+  | "copilot-cli"
+  | "pi";
 
 /** Every built-in harness by name: a built-in name without its harness here is a type error. */
 export const BUILTIN_HARNESSES: Record<HarnessName, Harness> = {
@@ -23,6 +31,7 @@ export const BUILTIN_HARNESSES: Record<HarnessName, Harness> = {
   hermes,
   "gemini-cli": geminiCli,
   opencode: openCode,
+  "copilot-cli": copilotCli,
   pi,
 };
 

@@ -20,14 +20,24 @@ function kindOf(stats: Stats): string {
 }
 
 /**
- * True when a regular file is there (a symlink counts as what it points to), false when nothing is; anything
- * else is bad input naming the path and what it is.
+ * True when a regular file is there (a symlink counts as what it points to), false when nothing is (a name too
+ * long for the system, such as one under a session's hostile cwd, names nothing); anything else is bad input
+ * naming the path and what it is.
  */
 export function regularFileIfPresent(path: string): boolean {
-  const stats = statSync(path, { throwIfNoEntry: false });
+  const stats = statOrNothing(path);
   if (!stats) return false;
   if (!stats.isFile()) throw notRegular(path, stats);
   return true;
+}
+
+function statOrNothing(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENAMETOOLONG") return undefined;
+    throw error;
+  }
 }
 
 /** Refuses anything but an existing regular file, naming the path. */

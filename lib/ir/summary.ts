@@ -37,8 +37,15 @@ export function modelsOf(messages: Message[]): string[] {
   return [...new Set(messages.flatMap((m) => (m.model ? [m.model] : [])))];
 }
 
-/** The tokens of every message that counts them, added up; none when no message does. */
-export function totalUsage(messages: Message[]): Usage | undefined {
+/** The newest message time: the conversation's last activity (not a later record that only names the session). */
+export function lastMessageTime(messages: readonly Message[]): string | undefined {
+  let last: string | undefined;
+  for (const m of messages) if (m.timestamp && (!last || m.timestamp > last)) last = m.timestamp;
+  return last;
+}
+
+/** The messages' usage added up; undefined when none has any. */
+export function totalUsage(messages: readonly Message[]): Usage | undefined {
   const used = messages.flatMap((m) => (m.usage ? [m.usage] : []));
   if (!used.length) return undefined;
   return used.reduce((a, u) => ({

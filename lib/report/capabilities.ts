@@ -24,9 +24,10 @@ export interface Capabilities {
    * What the target does on resume with a tool call that has no result, seen in its live binary: Claude Code
    * drops the call from what it sends, Codex sends an "aborted" output of its own, Hermes a placeholder that
    * points at a summary that does not exist, Gemini CLI the call with no result at all (which Gemini's API
-   * refuses), OpenCode and Pi an error result in their own words (`{ errorResult }`: OpenCode's
-   * "[Tool execution was interrupted]", Pi's "No result provided"). None shows the model what the call did, so
-   * calls are closed by default.
+   * refuses), OpenCode, Copilot CLI and Pi an error result in their own words (`{ errorResult }`: OpenCode's
+   * "[Tool execution was interrupted]", Copilot CLI's "Tool execution was interrupted before a result was
+   * recorded. ...", Pi's "No result provided"). None shows the model what the call did, so calls are closed by
+   * default.
    */
   unansweredCalls: "dropped" | "invented" | "placeholder" | "unanswered" | { errorResult: string };
 }

@@ -188,6 +188,10 @@ class StoreDatabase extends DatabaseSync {
  */
 export function openReadOnly(path: string): DatabaseSync {
   assertSqliteFile(path);
+  // A WAL database with no `-wal` beside it is held by no connection (a harness's own leaves one while it runs)
+  // and is all in its one file: read as it is, so a plan that only reads leaves no `-wal` or `-shm` behind in
+  // the harness's home, which a read-only connection cannot remove once it made them.
+  if (!existsSync(walOf(path)) && walModeHeader(path)) return openImmutable(path);
   try {
     return openChecked(path, path);
   } catch (error) {
@@ -248,7 +252,7 @@ function walModeHeader(path: string): boolean {
 const hasFrames = (wal: string): boolean => (statSync(wal, { throwIfNoEntry: false })?.size ?? 0) > 0;
 
 /**
- * A WAL database with no `-wal`, in a folder that cannot hold one, is all in its one file: opened as immutable
+ * A WAL database with no `-wal` (idle, or in a folder that cannot hold one) is all in its one file: opened as immutable
  * (a URI parameter), SQLite reads that file as it is, with no `-wal`, `-shm` or lock to make. Exact here, since
  * a writer would have left its `-wal` beside it; it would read a write made meanwhile only in part, as any
  * copy taken then would.

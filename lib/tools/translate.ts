@@ -40,13 +40,12 @@ export function toolTranslator(
     const mapped = canonical && to.tools.fromCanonical(canonical);
     if (!mapped) {
       stats.passedThrough.push(block.name);
-      if (to.tools.textInput || isObject(block.input)) return block;
+      // Still the first harness's call: a later target may own a tool of that very name (Copilot CLI's and
+      // OpenCode's `task`), and must not read it as its own on the way back.
+      const native = block.native ?? { harness: source, name: block.name, input: block.input };
+      if (to.tools.textInput || isObject(block.input)) return { ...block, native };
       // Codex's own key for a freeform call's text; the hop back restores the call as it was.
-      return {
-        ...block,
-        input: { input: block.input },
-        native: block.native ?? { harness: source, name: block.name, input: block.input },
-      };
+      return { ...block, input: { input: block.input }, native };
     }
     stats.translated++;
     return {

@@ -17,7 +17,7 @@
  * `--harness-module PATH`, and tests with `coverage(registry, [module])`.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { builtinRegistry, type Registry, withHarness } from "../../lib/harnesses/registry.ts";
 import type { Harness } from "../../lib/harnesses/types.ts";
@@ -59,6 +59,12 @@ export interface HarnessMaterial {
    * legacy form its reader knows by its head, a scenario's second session); absent: the convention's only.
    */
   alsoSession?(fixture: string): boolean;
+  /**
+   * The sessions a version's fixtures keep in the store's own layout, one folder per scenario
+   * (`<scenario>/session-state/<id>/events.jsonl`), for a harness whose session is a file among others of a
+   * folder; absent: the files of the version folder itself, by the convention.
+   */
+  scenarioSessions?(versionFolder: string): string[];
   /**
    * What the hostile campaigns (campaigns/hostile) do to the harness's store and check of it. Optional here
    * because only they need it: they refuse to start, saying what to add, for a harness without it.
@@ -207,6 +213,14 @@ export async function capturedSessions(covered: Covered, scratch: string): Promi
   const out: CapturedSession[] = [];
   for (const version of capturedVersions(covered)) {
     const folder = join(covered.material.fixtures, version);
+    for (const path of covered.material.scenarioSessions?.(folder) ?? []) {
+      out.push({
+        harness,
+        version,
+        ref: path,
+        label: `${harness.name} ${version} ${relative(folder, path)}`,
+      });
+    }
     for (const file of readdirSync(folder).sort()) {
       const path = join(folder, file);
       if (!statSync(path).isFile()) continue;

@@ -1,7 +1,8 @@
 /**
  * Homes for the TUI's tests, seeded from the real fixtures: one Claude Code, one Codex and one Hermes session
  * typed into each harness's interactive TUI (and, asked for, one Gemini CLI session, OpenCode's captured
- * database and one Pi session: the picker tests' screens are written for three), and optionally a hostile Claude session (a real fixture whose
+ * database, one Copilot CLI session and one Pi session: the picker tests' screens are written for three), and
+ * optionally a hostile Claude session (a real fixture whose
  * first prompt is replaced by escapes, bidi overrides, markup and a 1 MB line).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import { makeCodexHome, seedCodexThread } from "./codex.ts";
 import { seedHermesHome } from "./hermes.ts";
 import { seedGeminiHome } from "./harnesses/gemini-cli.ts";
 import { material as opencodeMaterial } from "./harnesses/opencode.ts";
+import { copilotScenarioSessions, makeCopilotHome, seedCopilotSession } from "./harnesses/copilot-cli.ts";
 import { seedPiHome } from "./harnesses/pi.ts";
 import { type Listing, listingsOf, type TuiContext } from "../../lib/tui/data.ts";
 import { builtinRegistry, type Registry } from "../../lib/mod.ts";
@@ -29,6 +31,8 @@ export interface TuiHomes {
    * asked for.
    */
   opencode: string;
+  /** Copilot CLI's home (COPILOT_HOME, holding session-state/): empty unless asked for. */
+  copilot: string;
   /** Pi's agent folder (its store is `<home>/sessions`): empty unless asked for. */
   pi: string;
   bridge: string;
@@ -53,6 +57,7 @@ export function tuiHomes(
     hermesScenario?: string;
     gemini?: boolean;
     opencode?: boolean;
+    copilot?: boolean;
     pi?: boolean;
   } = {},
 ): TuiHomes {
@@ -63,6 +68,7 @@ export function tuiHomes(
     hermes: join(root, "hermes"),
     gemini: join(root, "gemini"),
     opencode: join(root, "opencode-data", "opencode"),
+    copilot: join(root, "copilot"),
     pi: join(root, "pi"),
     bridge: join(root, "bridge"),
     project: join(root, "project"),
@@ -77,6 +83,13 @@ export function tuiHomes(
   } else mkdirSync(homes.gemini, { recursive: true });
   if (options.opencode) seedOpencodeHome(homes.opencode);
   else mkdirSync(homes.opencode, { recursive: true });
+  // The session Copilot CLI 1.0.102's TUI recorded, typed in (its `interactive` scenario).
+  if (options.copilot) {
+    const [typed] = copilotScenarioSessions(join(FIXTURES, "copilot-cli", "1.0.102")).filter((p) =>
+      p.includes("/interactive/")
+    );
+    seedCopilotSession(typed!, homes.copilot);
+  } else makeCopilotHome(homes.copilot);
   if (options.pi) seedPiHome(join(FIXTURES, "pi", "0.73.1", "interactive.jsonl"), homes.pi);
   else mkdirSync(homes.pi, { recursive: true });
   if (options.hostile) {
@@ -115,6 +128,7 @@ export function tuiEnv(homes: TuiHomes): Record<string, string> {
     HERMES_HOME: homes.hermes,
     GEMINI_CLI_HOME: homes.gemini,
     XDG_DATA_HOME: dirname(homes.opencode),
+    COPILOT_HOME: homes.copilot,
     PI_CODING_AGENT_DIR: homes.pi,
     SESSION_BRIDGE_HOME: homes.bridge,
   };

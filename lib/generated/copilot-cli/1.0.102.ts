@@ -3856,6 +3856,305 @@ export interface ModelCallStartData {
   parentToolCallId?: string;
 }
 /**
+ * Session event "model.message": not in the package's session-events.schema.json. Written by 1.0.102 for the model call of a compaction (its own chain of events: the first one's parentId is null), as seen in fixtures/copilot-cli/1.0.102/compacted; its data's fields are those seen (only kind required), each typed as seen, nested objects left open.
+ */
+export interface ModelMessageEvent {
+  /**
+   * Unique event identifier (UUID v4), generated when the event is emitted
+   */
+  id: string;
+  /**
+   * ISO 8601 timestamp when the event was created
+   */
+  timestamp: string;
+  /**
+   * ID of the chronologically preceding event in the session, forming a linked chain. Null for the first event.
+   */
+  parentId: string | null;
+  /**
+   * When true, the event is transient and not persisted to the session event log on disk
+   */
+  ephemeral?: boolean;
+  /**
+   * Sub-agent instance identifier. Absent for events from the root/main agent and session-level events.
+   */
+  agentId?: string;
+  /**
+   * Type discriminator. Always "model.message".
+   */
+  type: "model.message";
+  data: ModelMessageData;
+}
+export interface ModelMessageData {
+  kind: "message";
+  turn?: number;
+  modelCall?: {
+    [k: string]: unknown;
+  };
+  message?: {
+    [k: string]: unknown;
+  };
+}
+
+/**
+ * Session event "model.messages_snapshot": not in the package's session-events.schema.json. Written by 1.0.102 for the model call of a compaction (its own chain of events: the first one's parentId is null), as seen in fixtures/copilot-cli/1.0.102/compacted; its data's fields are those seen (only kind required), each typed as seen, nested objects left open.
+ */
+export interface ModelMessagesSnapshotEvent {
+  /**
+   * Unique event identifier (UUID v4), generated when the event is emitted
+   */
+  id: string;
+  /**
+   * ISO 8601 timestamp when the event was created
+   */
+  timestamp: string;
+  /**
+   * ID of the chronologically preceding event in the session, forming a linked chain. Null for the first event.
+   */
+  parentId: string | null;
+  /**
+   * When true, the event is transient and not persisted to the session event log on disk
+   */
+  ephemeral?: boolean;
+  /**
+   * Sub-agent instance identifier. Absent for events from the root/main agent and session-level events.
+   */
+  agentId?: string;
+  /**
+   * Type discriminator. Always "model.messages_snapshot".
+   */
+  type: "model.messages_snapshot";
+  data: ModelMessagesSnapshotData;
+}
+export interface ModelMessagesSnapshotData {
+  kind: "messages_snapshot";
+  messages?: unknown[];
+}
+
+/**
+ * Session event "model.model_call_started": not in the package's session-events.schema.json. Written by 1.0.102 for the model call of a compaction (its own chain of events: the first one's parentId is null), as seen in fixtures/copilot-cli/1.0.102/compacted; its data's fields are those seen (only kind required), each typed as seen, nested objects left open.
+ */
+export interface ModelModelCallStartedEvent {
+  /**
+   * Unique event identifier (UUID v4), generated when the event is emitted
+   */
+  id: string;
+  /**
+   * ISO 8601 timestamp when the event was created
+   */
+  timestamp: string;
+  /**
+   * ID of the chronologically preceding event in the session, forming a linked chain. Null for the first event.
+   */
+  parentId: string | null;
+  /**
+   * When true, the event is transient and not persisted to the session event log on disk
+   */
+  ephemeral?: boolean;
+  /**
+   * Sub-agent instance identifier. Absent for events from the root/main agent and session-level events.
+   */
+  agentId?: string;
+  /**
+   * Type discriminator. Always "model.model_call_started".
+   */
+  type: "model.model_call_started";
+  data: ModelModelCallStartedData;
+}
+export interface ModelModelCallStartedData {
+  kind: "model_call_started";
+  model?: string;
+  modelInfo?: {
+    [k: string]: unknown;
+  };
+  turn?: number;
+  timestampMs?: number;
+}
+
+/**
+ * Session event "model.model_call_success": not in the package's session-events.schema.json. Written by 1.0.102 for the model call of a compaction (its own chain of events: the first one's parentId is null), as seen in fixtures/copilot-cli/1.0.102/compacted; its data's fields are those seen (only kind required), each typed as seen, nested objects left open.
+ */
+export interface ModelModelCallSuccessEvent {
+  /**
+   * Unique event identifier (UUID v4), generated when the event is emitted
+   */
+  id: string;
+  /**
+   * ISO 8601 timestamp when the event was created
+   */
+  timestamp: string;
+  /**
+   * ID of the chronologically preceding event in the session, forming a linked chain. Null for the first event.
+   */
+  parentId: string | null;
+  /**
+   * When true, the event is transient and not persisted to the session event log on disk
+   */
+  ephemeral?: boolean;
+  /**
+   * Sub-agent instance identifier. Absent for events from the root/main agent and session-level events.
+   */
+  agentId?: string;
+  /**
+   * Type discriminator. Always "model.model_call_success".
+   */
+  type: "model.model_call_success";
+  data: ModelModelCallSuccessData;
+}
+export interface ModelModelCallSuccessData {
+  kind: "model_call_success";
+  turn?: number;
+  modelCallDurationMs?: number;
+  ttftMs?: number;
+  outputTtftMs?: number;
+  interTokenLatencyMs?: number;
+  modelCall?: {
+    [k: string]: unknown;
+  };
+  responseChunk?: {
+    [k: string]: unknown;
+  };
+  responseUsage?: {
+    [k: string]: unknown;
+  };
+  requestMessages?: string;
+  requestSettings?: {
+    [k: string]: unknown;
+  };
+  quotaSnapshots?: {
+    [k: string]: unknown;
+  };
+  rte?: boolean;
+  maxOutputTokens?: number;
+  toolCount?: number;
+  customToolCallCount?: number;
+  unmatchedToolResultCount?: number;
+  orphanToolCallCount?: number;
+  modelDisplayName?: string;
+}
+
+/**
+ * Session event "model.response": not in the package's session-events.schema.json. Written by 1.0.102 for the model call of a compaction (its own chain of events: the first one's parentId is null), as seen in fixtures/copilot-cli/1.0.102/compacted; its data's fields are those seen (only kind required), each typed as seen, nested objects left open.
+ */
+export interface ModelResponseEvent {
+  /**
+   * Unique event identifier (UUID v4), generated when the event is emitted
+   */
+  id: string;
+  /**
+   * ISO 8601 timestamp when the event was created
+   */
+  timestamp: string;
+  /**
+   * ID of the chronologically preceding event in the session, forming a linked chain. Null for the first event.
+   */
+  parentId: string | null;
+  /**
+   * When true, the event is transient and not persisted to the session event log on disk
+   */
+  ephemeral?: boolean;
+  /**
+   * Sub-agent instance identifier. Absent for events from the root/main agent and session-level events.
+   */
+  agentId?: string;
+  /**
+   * Type discriminator. Always "model.response".
+   */
+  type: "model.response";
+  data: ModelResponseData;
+}
+export interface ModelResponseData {
+  kind: "response";
+  turn?: number;
+  modelCall?: {
+    [k: string]: unknown;
+  };
+  response?: {
+    [k: string]: unknown;
+  };
+}
+
+/**
+ * Session event "model.turn_ended": not in the package's session-events.schema.json. Written by 1.0.102 for the model call of a compaction (its own chain of events: the first one's parentId is null), as seen in fixtures/copilot-cli/1.0.102/compacted; its data's fields are those seen (only kind required), each typed as seen, nested objects left open.
+ */
+export interface ModelTurnEndedEvent {
+  /**
+   * Unique event identifier (UUID v4), generated when the event is emitted
+   */
+  id: string;
+  /**
+   * ISO 8601 timestamp when the event was created
+   */
+  timestamp: string;
+  /**
+   * ID of the chronologically preceding event in the session, forming a linked chain. Null for the first event.
+   */
+  parentId: string | null;
+  /**
+   * When true, the event is transient and not persisted to the session event log on disk
+   */
+  ephemeral?: boolean;
+  /**
+   * Sub-agent instance identifier. Absent for events from the root/main agent and session-level events.
+   */
+  agentId?: string;
+  /**
+   * Type discriminator. Always "model.turn_ended".
+   */
+  type: "model.turn_ended";
+  data: ModelTurnEndedData;
+}
+export interface ModelTurnEndedData {
+  kind: "turn_ended";
+  model?: string;
+  modelInfo?: {
+    [k: string]: unknown;
+  };
+  turn?: number;
+  timestampMs?: number;
+}
+
+/**
+ * Session event "model.turn_started": not in the package's session-events.schema.json. Written by 1.0.102 for the model call of a compaction (its own chain of events: the first one's parentId is null), as seen in fixtures/copilot-cli/1.0.102/compacted; its data's fields are those seen (only kind required), each typed as seen, nested objects left open.
+ */
+export interface ModelTurnStartedEvent {
+  /**
+   * Unique event identifier (UUID v4), generated when the event is emitted
+   */
+  id: string;
+  /**
+   * ISO 8601 timestamp when the event was created
+   */
+  timestamp: string;
+  /**
+   * ID of the chronologically preceding event in the session, forming a linked chain. Null for the first event.
+   */
+  parentId: string | null;
+  /**
+   * When true, the event is transient and not persisted to the session event log on disk
+   */
+  ephemeral?: boolean;
+  /**
+   * Sub-agent instance identifier. Absent for events from the root/main agent and session-level events.
+   */
+  agentId?: string;
+  /**
+   * Type discriminator. Always "model.turn_started".
+   */
+  type: "model.turn_started";
+  data: ModelTurnStartedData;
+}
+export interface ModelTurnStartedData {
+  kind: "turn_started";
+  model?: string;
+  modelInfo?: {
+    [k: string]: unknown;
+  };
+  turn?: number;
+  timestampMs?: number;
+}
+
+/**
  * Session event "pending_messages.modified". Empty payload; the event signals that the pending message queue has changed
  */
 export interface PendingMessagesModifiedEvent {

@@ -17,7 +17,7 @@ import { DriftCollector } from "../../schemas/drift.ts";
 import { VALIDATORS } from "../../generated/validators/gemini-cli.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { emptySession, notePassthrough } from "../../ir/session.ts";
-import { modelsOf, totalUsage } from "../../ir/summary.ts";
+import { lastMessageTime, modelsOf, totalUsage } from "../../ir/summary.ts";
 import { startsWithHandshake } from "../../handshake/handshake.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { type LoggedMessage, LogReplay, type ReplayedLog } from "./replay.ts";
@@ -157,7 +157,8 @@ async function assemble(path: string, facts: LogFacts, subagents: SubagentLogs):
   meta.title = optStr(metadata.summary);
   meta.provider = "google";
   meta.createdAt = facts.replayed.started ?? optStr(metadata.startTime);
-  meta.updatedAt = lastActivity(session.messages) ?? optStr(metadata.lastUpdated);
+  // The newest message, not a later `$set` (a summary) bumping lastUpdated.
+  meta.updatedAt = lastMessageTime(session.messages) ?? optStr(metadata.lastUpdated);
   meta.usage = totalUsage(session.messages);
   for (const key of ["cwd", "title", "createdAt", "updatedAt", "usage"] as const) {
     if (meta[key] === undefined) delete meta[key];
@@ -182,13 +183,6 @@ async function subagentThread(sub: SessionLines, parent: Session): Promise<Threa
 /** A subagent's metadata names its workspace directories; a main session names none (its folder's slug does). */
 function firstDirectory(metadata: Json): string | undefined {
   return Array.isArray(metadata.directories) ? optStr(metadata.directories[0]) : undefined;
-}
-
-/** The newest message time: the conversation's last activity, not a later `$set` (a summary) bumping lastUpdated. */
-function lastActivity(messages: Message[]): string | undefined {
-  let last: string | undefined;
-  for (const m of messages) if (m.timestamp && (!last || m.timestamp > last)) last = m.timestamp;
-  return last;
 }
 
 /** The replayed records as IR messages, in order, each the parent of the next. */

@@ -1,0 +1,23 @@
+/**
+ * One Copilot CLI turn, non-interactively: `copilot --output-format json [--resume=ID] [--model M]
+ * --prompt=TEXT` (1.0.102). The JSON lines are the session's events; only the closing `result` line names the
+ * session, so an alias is bound once the turn ends. No `--allow-all-tools`: a tool call the model makes is then
+ * denied, as Copilot does for any `-p` run not told otherwise (never wider than the user's own setting).
+ */
+import type { EngineSpec } from "../types.ts";
+import { parsePromptOutput, promptSessionId } from "./prompt-output.ts";
+
+export const copilotEngine: EngineSpec = {
+  command: "copilot",
+  args: ({ prompt, resume, model }) => [
+    "--output-format",
+    "json",
+    // Joined to its flag, an id is not taken for the optional value's absence, nor a prompt starting with a
+    // dash for a flag (checked: `--prompt=-x ...` is sent as `-x ...`).
+    ...(resume ? [`--resume=${resume}`] : []),
+    ...(model ? [`--model=${model}`] : []),
+    `--prompt=${prompt}`,
+  ],
+  idFrom: (line, stream) => (stream === 1 ? promptSessionId(line) : undefined),
+  replyFrom: (stdout) => parsePromptOutput(stdout).reply,
+};
