@@ -256,13 +256,14 @@ test("doctor shows the skill's install state per harness: absent is a note, a li
   const linked = await runCliJson(["doctor", ...m.args], m.env);
   assert.equal(linked.code, 0);
   const report = linked.json as unknown as DoctorReport;
-  assert.deepEqual(report.harnesses.map((h) => h.skill?.state), [
-    "linked",
-    "linked",
-    "linked",
-    "linked",
-    "linked",
-    "linked",
+  assert.deepEqual(report.harnesses.map((h) => [h.name, h.skill?.state]), [
+    ["claude-code", "linked"],
+    ["codex", "linked"],
+    ["hermes", "linked"],
+    ["gemini-cli", "linked"],
+    ["opencode", "linked"],
+    ["copilot-cli", "linked"],
+    ["pi", "linked"],
   ]);
   assert.equal(skillOf(report, "hermes").status, "ok");
 
