@@ -234,6 +234,26 @@ test("a long run of 64 KiB of digits in a Claude Code tool result goes through e
   );
 });
 
+test("a long run's commands reach a home its variable names the folder of: OpenCode's, as XDG_DATA_HOME/opencode", async () => {
+  // OpenCode alone, so the handoff goes into its home: XDG_DATA_HOME must name the folder holding that home.
+  const [result] = await runLongRuns({
+    seed: 1,
+    indexes: [0],
+    workers: 1,
+    covered: covered.filter((c) => c.harness.name === "opencode"),
+    fixture: "opencode/1.18.33/exec-oneshot.opencode.db",
+    bytes: [1024, 1024],
+    timeoutMs: 600_000,
+    runs: LONG_RUNS.filter((r) => r.name === "digits"),
+  });
+  assert.match(result!.description, /handed off to opencode$/);
+  assert.deepEqual(result!.findings, []);
+  assert.deepEqual(
+    result!.timings.filter((t) => t.codes.some((code) => code !== 0)).map((t) => [t.command, t.codes]),
+    [],
+  );
+});
+
 test("a long run goes only where a text is stored as read: Gemini CLI's thought, read as **subject** description, is no such place", async () => {
   const name = "gemini-cli/0.61.0/exec-tool.jsonl";
   const world = stage(fixtureCatalog(covered, name)[0]!, tempDir("sb-fuzz-stored-"), covered);

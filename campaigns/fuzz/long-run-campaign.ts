@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as api from "../../lib/mod.ts";
+import { homeVariableValue } from "../../lib/harnesses/homes.ts";
 import { scriptArgv } from "../../lib/runtime.ts";
 import type { Covered } from "../../tests/helpers/harness-material.ts";
 import { type Fixture, fixtureCatalog } from "./catalog.ts";
@@ -272,6 +273,16 @@ interface CliRun {
 const STDERR_KEPT = 16 * 1024;
 
 /** The CLI in a process of its own over `world`'s homes, killed after `limitMs`. */
+/** What a harness's home variable says for the world's home of it to be found. */
+function variableFor(harness: api.Harness, world: Staged): string {
+  const home = world.homes[harness.name]!;
+  const value = homeVariableValue(harness.home, home);
+  if (value === undefined) {
+    throw new Error(`${harness.home.env} can name no folder as ${harness.name}'s home ${home}`);
+  }
+  return value;
+}
+
 function runCli(
   argv: string[],
   world: Staged,
@@ -283,8 +294,9 @@ function runCli(
   const env = {
     ...process.env,
     HOME: join(world.root, "home"),
-    // Each harness's home through its own variable, as a user's shell names it.
-    ...Object.fromEntries(covered.map(({ harness }) => [harness.home.env, world.homes[harness.name]])),
+    // Each harness's home through its own variable, as a user's shell names it (OpenCode's XDG_DATA_HOME names
+    // the folder holding its home, not the home).
+    ...Object.fromEntries(covered.map(({ harness }) => [harness.home.env, variableFor(harness, world)])),
     SESSION_BRIDGE_HOME: world.bridgeHome,
     // The error's stack says whether it is one of the CLI's answers or something it did not expect.
     SESSION_BRIDGE_DEBUG: "1",
