@@ -176,15 +176,20 @@ test("a same-harness copy is lossless, and says what it synthesized", async () =
   );
 });
 
-test("a foreign target discloses the source's bookkeeping records it does not carry, by type", async () => {
-  // The captured session has 24 records that are neither user nor assistant turns.
-  const session = await readClaudeSession(claudeFixture("thinking-tool-use"));
-  const entry = buildReport(
+/** The report of a captured Claude Code session converted to Codex. */
+async function codexReportOf(fixture: string) {
+  const session = await readClaudeSession(claudeFixture(fixture));
+  return buildReport(
     session,
     BUILTIN_HARNESSES["codex"].conversation.capabilities,
     actions,
     tallyOf(session.messages),
-  ).entries.find((e) => e.code === "harness-records");
+  );
+}
+
+test("a foreign target discloses the source's bookkeeping records it does not carry, by type", async () => {
+  // The captured session has 24 records that are neither user nor assistant turns.
+  const entry = (await codexReportOf("thinking-tool-use")).entries.find((e) => e.code === "harness-records");
   assert.deepEqual(entry, { ...SUBAGENT_RECORDS, count: 24 });
 });
 
@@ -248,13 +253,7 @@ test("system instructions and tool schemas the target sends itself are reported 
 });
 
 test("the report reads by severity: posture and lost conversation first, then changes, the target's own context, then notes", async () => {
-  const session = await readClaudeSession(claudeFixture("subagent"));
-  const report = buildReport(
-    session,
-    BUILTIN_HARNESSES["codex"].conversation.capabilities,
-    actions,
-    tallyOf(session.messages),
-  );
+  const report = await codexReportOf("subagent");
   // Posture last among the entries as built: it still heads the report.
   const shuffled = { ...report, entries: [...report.entries.slice(1), report.entries[0]!] };
   const lines = formatReport(shuffled);
@@ -274,13 +273,7 @@ test("the report reads by severity: posture and lost conversation first, then ch
 });
 
 test("the TUI's plan heads each part of the report with the number of lines under it, as the CLI does", async () => {
-  const session = await readClaudeSession(claudeFixture("subagent"));
-  const report = buildReport(
-    session,
-    BUILTIN_HARNESSES["codex"].conversation.capabilities,
-    actions,
-    tallyOf(session.messages),
-  );
+  const report = await codexReportOf("subagent");
   const outcome = {
     kind: "convert",
     source: { harness: "claude-code", id: "s" },

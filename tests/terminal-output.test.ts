@@ -133,25 +133,34 @@ test("show in a pipe prints the transcript itself, never through $PAGER", () => 
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 const MAIN = fileURLToPath(new URL("../main.ts", import.meta.url));
 
+/** The CLI running `args` in a private tmux pane of the given size, as a user's terminal in the project. */
+function cliInTerminal(
+  args: string[],
+  size: { columns: number; rows: number },
+  extra: Record<string, string> = {},
+) {
+  const [bin, ...pre] = scriptArgv(MAIN);
+  return startTmux({
+    command: bin!,
+    args: [...pre, ...args],
+    cwd: homes.project,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: root,
+      TERM: "xterm-256color",
+      LANG: "C.UTF-8",
+      ...extra,
+      ...env,
+    },
+    ...size,
+  });
+}
+
 for (const [columns, rows] of [[80, 24], [200, 50]] as const) {
   test(`on a real ${columns}x${rows} terminal list shows one row per session within the width`, {
     skip: hasTmux ? false : "tmux is not installed",
   }, async () => {
-    const [bin, ...pre] = scriptArgv(MAIN);
-    const pane = startTmux({
-      command: bin!,
-      args: [...pre, "list"],
-      cwd: homes.project,
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: root,
-        TERM: "xterm-256color",
-        LANG: "C.UTF-8",
-        ...env,
-      },
-      columns,
-      rows,
-    });
+    const pane = cliInTerminal(["list"], { columns, rows });
     try {
       await pane.waitForExit();
       const screen = pane.history().split("\n").filter((l) => l.trim() && !l.startsWith("Pane is dead"));
@@ -168,22 +177,9 @@ for (const [columns, rows] of [[80, 24], [200, 50]] as const) {
 test("show on a real terminal goes through $PAGER, in colour: headings bold, the left-out note dim", {
   skip: hasTmux ? false : "tmux is not installed",
 }, async () => {
-  const [bin, ...pre] = scriptArgv(MAIN);
-  const pane = startTmux({
-    command: bin!,
-    args: [...pre, "show", "codex~1"],
-    cwd: homes.project,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: root,
-      TERM: "xterm-256color",
-      LANG: "C.UTF-8",
-      // A pager that marks each line it passes and shows whether colour reached it (cat -v writes ESC as ^[).
-      PAGER: "cat -v | sed 's/^/paged:/'",
-      ...env,
-    },
-    columns: 80,
-    rows: 24,
+  // A pager that marks each line it passes and shows whether colour reached it (cat -v writes ESC as ^[).
+  const pane = cliInTerminal(["show", "codex~1"], { columns: 80, rows: 24 }, {
+    PAGER: "cat -v | sed 's/^/paged:/'",
   });
   try {
     await pane.waitForExit();

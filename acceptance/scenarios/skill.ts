@@ -126,7 +126,7 @@ function agentMove(body: unknown, source: HarnessName, target: HarnessName, targ
   if (!seen.includes(done(1))) return { run: marked("session-bridge current --json", 1) };
   if (!seen.includes(done(2))) {
     const flags = targetFlags.map((f) => `'${f}'`).join(" ");
-    return { run: marked(`session-bridge ${flags} handoff current --to ${target} --stub-open-calls`, 2) };
+    return { run: marked(`session-bridge handoff current --to ${target} --stub-open-calls ${flags}`, 2) };
   }
   return { say: `Handed off to ${target}; the resume command is above.` };
 }
@@ -135,6 +135,8 @@ interface Source {
   /** Runs one turn (a new session, or `resume` one) and returns the session's id. */
   turn(prompt: string, resume?: string): Promise<string>;
   home: string;
+  /** Variables besides the home one that say where the harness looks for skills (OpenCode: its config folder). */
+  skillEnv?: Record<string, string>;
   /** Conversation requests its fake server received, oldest first. */
   requests(): unknown[];
   close(): Promise<void>;
@@ -361,6 +363,8 @@ async function opencodeSource({ work, cwd, env, move, version }: SourceSetup): P
   return {
     // What OpenCode's home variable (XDG_DATA_HOME) names: its data folder is `<data>/opencode`.
     home: folders.data,
+    // Its skills live in its configuration folder, `$XDG_CONFIG_HOME/opencode/skills`, not its data folder.
+    skillEnv: { XDG_CONFIG_HOME: folders.config },
     async turn(prompt, resume) {
       const args = ["run", "--format", "json", ...(resume ? ["--session", resume] : [])];
       const r = await runOpencode(bin, args, {
@@ -508,7 +512,13 @@ async function check(
     const homeVariable = BUILTIN_HARNESSES[source].home.env;
     const install = spawnSync(join(bin, "session-bridge"), ["install-skill", "--harness", source, "--json"], {
       encoding: "utf8",
-      env: { ...process.env, ...env, HOME: join(work, "nobody"), [homeVariable]: agent.home },
+      env: {
+        ...process.env,
+        ...env,
+        HOME: join(work, "nobody"),
+        [homeVariable]: agent.home,
+        ...agent.skillEnv,
+      },
     });
     const outcome = install.status === 0
       ? (JSON.parse(install.stdout) as { harnesses: { outcome: string }[] }).harnesses[0]?.outcome

@@ -211,7 +211,9 @@ async function opencodeTarget(work: string): Promise<LiveTarget> {
   if (init.code !== 0) throw new Error(`opencode session list failed: ${tail(init.stderr || init.stdout)}`);
   return {
     id: "opencode",
-    homeFlags: ["--opencode-home", opencodeDataHome(folders)],
+    // The model this OpenCode runs is set in its private configuration folder, which the handoff (run with the
+    // scenario's environment, not OpenCode's) cannot see: named here as a user would with --model.
+    homeFlags: ["--opencode-home", opencodeDataHome(folders), "--model", "fake/fake-model"],
     async resume(cwd, sessionId, prompt) {
       const r = await runOpencode(bin, ["run", "--format", "json", "--session", sessionId], {
         cwd,
