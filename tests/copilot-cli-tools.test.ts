@@ -105,14 +105,19 @@ test("model ids: Anthropic's hyphenated Claude ids in Copilot's dotted form, rou
 test("permission modes by meaning: a posture gets the widest mode within it, never wider, plan when nothing fits", () => {
   assert.equal(copilotPermissionMode({ approval: "never", sandbox: "full-access" }), "allow-all");
   assert.equal(copilotPermissionMode({ approval: "on-request", sandbox: "workspace-write" }), "manual");
-  assert.equal(copilotPermissionMode({ approval: "never", sandbox: "workspace-write" }), "assisted");
+  // `assisted` is no mode a resume command can state without experimental features: manual allows less.
+  assert.equal(copilotPermissionMode({ approval: "never", sandbox: "workspace-write" }), "manual");
   assert.equal(copilotPermissionMode({ approval: "always", sandbox: "workspace-write" }), "plan");
   assert.equal(copilotPermissionMode({ approval: "on-request", sandbox: "read-only" }), "plan");
   assert.deepEqual(copilotPosture.own, { approval: "on-request", sandbox: "workspace-write" });
-  // Its own words come back as they were on a hop back; a word it does not have means nothing.
+  // Its own words come back as they were on a hop back, but for `assisted`; a word it does not have means nothing.
+  assert.equal(
+    copilotPermissionMode({ ...copilotPosture.own, native: { harness: "copilot-cli", words: "plan" } }),
+    "plan",
+  );
   assert.equal(
     copilotPermissionMode({ ...copilotPosture.own, native: { harness: "copilot-cli", words: "assisted" } }),
-    "assisted",
+    "manual",
   );
   assert.equal(copilotPosture.toPosture("constructor"), undefined);
 });

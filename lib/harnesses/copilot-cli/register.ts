@@ -60,7 +60,13 @@ export function planCopilot(
     cwd: options.cwd,
     files: [join(folder, "events.jsonl"), join(folder, "workspace.yaml")],
     databases: indexed ? [database] : [],
-    resumeCommand: resumeCopilot({ id, cwd: options.cwd, home, env: options.env ?? {} }),
+    resumeCommand: resumeCopilot({
+      id,
+      cwd: options.cwd,
+      home,
+      env: options.env ?? {},
+      ...(options.posture ? { posture: options.posture } : {}),
+    }),
     notes,
     ...(indexed ? { rows: indexRows(database, id) } : {}),
   };
