@@ -6,7 +6,9 @@
 # pin takes part in run (`--touching`).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-binary=${1:?usage: .ci/latest-matrix.sh dist/session-bridge}
+binary=${1:?usage: .ci/latest-matrix.sh dist/session-bridge [K/N]}
+# K/N: the share of the routes to run (acceptance/matrix.ts --share); all of them when not given.
+share=${2:-}
 if ! newest=$(npx bun acceptance/install-harness.ts --print-latest 2>/tmp/sb-latest-err.$$); then
   echo "::: newest versions: registries unreachable ($(tail -c 300 /tmp/sb-latest-err.$$ | tr '\n' ' ')); the pinned run is authoritative"
   rm -f /tmp/sb-latest-err.$$
@@ -26,4 +28,5 @@ changed=$(echo "$newest" | node -e '
   const lines = require("fs").readFileSync(0, "utf8").trim().split("\n").map((l) => l.split(" "));
   console.log(lines.filter(([h, v]) => v && pins[h] !== v).map(([h]) => h).join(","));')
 echo "::: newer than the pins: ${changed//,/, } (routes touching them only)"
-exec npx bun acceptance/matrix.ts --binary "$binary" --versions "$versions" --touching "$changed" --allow-drift
+exec npx bun acceptance/matrix.ts --binary "$binary" --versions "$versions" --touching "$changed" --allow-drift \
+  ${share:+--share "$share"}

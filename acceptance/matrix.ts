@@ -9,8 +9,8 @@
  *          [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] [--no-hops] [--touching H,...]
  *          [--share K/N] [--allow-drift] [--json] [--no-record] [--print-versions]
  * `--print-versions` prints `<harness> <version>` for each harness the run would install (asking the registries
- * with --latest) and stops: nothing installed, nothing run. `--share K/N` seeds the TUI styles in share K of N of
- * the harnesses only (every exec route still runs): CI takes the shares in turn, one a day.
+ * with --latest) and stops: nothing installed, nothing run. `--share K/N` runs share K of N of the routes (the TUI
+ * styles seeded in every Nth harness from K, every Nth exec route from K): CI takes the shares in turn, one a day.
  */
 import { realpathSync } from "node:fs";
 import { flag, parse, str } from "../lib/cli/args.ts";
@@ -88,7 +88,7 @@ async function main(argv: string[]): Promise<number> {
     err(
       `share ${share}: TUI sessions seeded in ${
         binaries.filter((_, i) => i % n! === k).map((b) => b.id).join(", ")
-      }; every exec route`,
+      }; exec routes ${k} + ${n}i in plan order`,
     );
   }
   const report = await certify({

@@ -403,12 +403,24 @@ test("--touching keeps the routes whose session starts in the named harness or i
   );
 });
 
-test("share K of N keeps every exec route and the TUI routes seeded in every Nth harness from K", () => {
+test("share K of N keeps every Nth exec route from K and the TUI routes seeded in every Nth harness from K", () => {
   const harnesses = ["claude-code", "codex", "hermes"];
   const plan = coveragePlan(["exec", "interactive", "interrupted"], harnesses, true);
   const line = (r: { style: string; hops: string[] }) => `${r.style}: ${r.hops.join(" > ")}`;
   const first = routesInShare(plan, harnesses, 0, 2);
-  assert.equal(first.filter((r) => r.style === "exec").length, 9);
+  assert.deepEqual(first.filter((r) => r.style === "exec").map(line), [
+    "exec: claude-code > claude-code",
+    "exec: claude-code > hermes > claude-code",
+    "exec: codex > codex",
+    "exec: hermes > claude-code > hermes",
+    "exec: hermes > hermes",
+  ]);
+  assert.deepEqual(routesInShare(plan, harnesses, 1, 2).filter((r) => r.style === "exec").map(line), [
+    "exec: claude-code > codex > claude-code",
+    "exec: codex > claude-code > codex",
+    "exec: codex > hermes > codex",
+    "exec: hermes > codex > hermes",
+  ]);
   assert.deepEqual(first.filter((r) => r.style !== "exec").map(line), [
     "interactive: claude-code > codex > hermes",
     "interactive: hermes > claude-code > codex",

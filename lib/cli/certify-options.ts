@@ -88,15 +88,19 @@ export function routesTouching(routes: Route[], harnesses: HarnessId[]): Route[]
 }
 
 /**
- * Share `k` of `n` of the TUI routes (interactive, interrupted): those seeded in the harnesses at registry positions
- * k, k + n, k + 2n, ...; every exec route stays. Runs taking the shares in turn seed every harness's TUI sessions
- * between them, where one run seeding them all would take n times as long.
+ * Share `k` of `n` of the routes: the TUI routes (interactive, interrupted) seeded in the harnesses at registry
+ * positions k, k + n, k + 2n, ... (a harness's TUI routes share one seeding driver, so they go together), and the
+ * exec routes at positions k, k + n, ... in plan order (every target of each source spread over the shares). Runs
+ * taking the shares in turn run every route between them, where one run would take n times as long.
  */
 export function routesInShare(routes: Route[], harnesses: HarnessId[], k: number, n: number): Route[] {
   if (!Number.isInteger(n) || n < 1 || !Number.isInteger(k) || k < 0 || k >= n) {
     throw new InputError(`--share: expected K/N with 0 <= K < N, got ${k}/${n}`);
   }
-  return routes.filter((route) => route.style === "exec" || harnesses.indexOf(route.hops[0]!) % n === k);
+  let exec = 0;
+  return routes.filter((route) =>
+    route.style === "exec" ? exec++ % n === k : harnesses.indexOf(route.hops[0]!) % n === k
+  );
 }
 
 function plannedRoutes(values: Values, mode: Mode, registry: Registry): Route[] {
