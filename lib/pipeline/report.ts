@@ -118,7 +118,7 @@ export function buildReport(
       ),
     );
   }
-  if (same) {
+  if (same && target.copiesOwnSessions) {
     add(
       "records-copied-verbatim",
       "info",

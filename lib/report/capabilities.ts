@@ -21,6 +21,12 @@ export interface Capabilities {
   images: boolean;
   subagents: boolean;
   /**
+   * A session of its own kind is copied record by record (every record as it was written, ids and paths
+   * adjusted: Claude Code, Codex, Hermes, Gemini CLI); otherwise it is rewritten from the IR as any other
+   * source is, and the report says what that drops.
+   */
+  copiesOwnSessions: boolean;
+  /**
    * What the target does on resume with a tool call that has no result, seen in its live binary: Claude Code
    * drops the call from what it sends, Codex sends an "aborted" output of its own, Hermes a placeholder that
    * points at a summary that does not exist, Gemini CLI the call with no result at all (which Gemini's API

@@ -10,6 +10,8 @@ export const exportCommand: Command = {
   help: ({ harnesses }) => {
     const databases = harnesses.filter((h) => h.store.exportedAs);
     const files = harnesses.filter((h) => !h.store.exportedAs);
+    const copied = files.filter((h) => h.conversation.capabilities.copiesOwnSessions);
+    const rendered = files.filter((h) => !h.conversation.capabilities.copiesOwnSessions);
     return [
       "  -o, --output FILE  write here (required; - for stdout)",
       "  --force            replace FILE if it exists",
@@ -18,7 +20,10 @@ export const exportCommand: Command = {
       ...databases.map((h) =>
         `Database-only sessions (${h.title}) become a file, as \`${h.store.exportedAs}\` writes it.`
       ),
-      ...(files.length ? [`File-based sessions (${titles(files)}) are copied record by record.`] : []),
+      ...(copied.length ? [`File-based sessions (${titles(copied)}) are copied record by record.`] : []),
+      ...(rendered.length
+        ? [`Sessions of ${titles(rendered)} are written anew from what session-bridge reads of them.`]
+        : []),
       "Nothing is added: no handshake, no stubs, the session keeps its id.",
     ].join("\n");
   },

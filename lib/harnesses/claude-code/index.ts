@@ -46,6 +46,7 @@ export const claudeCode: Harness = {
       perTurnModel: true,
       images: true,
       subagents: false,
+      copiesOwnSessions: true,
       unansweredCalls: "dropped",
     },
   },

@@ -52,6 +52,7 @@ export const codex: Harness = {
       perTurnModel: false,
       images: true,
       subagents: false,
+      copiesOwnSessions: true,
       unansweredCalls: "invented",
     },
   },

@@ -55,6 +55,7 @@ export const hermes: Harness = {
       // Multimodal content is stored as OpenAI content parts.
       images: true,
       subagents: false,
+      copiesOwnSessions: true,
       unansweredCalls: "placeholder",
     },
   },

@@ -42,6 +42,7 @@ export const toy: Harness = {
       perTurnModel: false,
       images: false,
       subagents: false,
+      copiesOwnSessions: false,
       unansweredCalls: "dropped",
     },
   },
