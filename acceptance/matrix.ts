@@ -3,7 +3,8 @@
  * harness-versions.json, `--latest`, `--older` (harness-versions-older.json), or `--versions H=V,...`, which
  * names a harness's version over the others) into the cache and runs
  * `certify` (lib/certify) with exactly those binaries. A passing run of every pair is recorded in
- * acceptance/last-run.json and the README's supported-versions table (unless --no-record).
+ * acceptance/last-run.json and the README's supported-versions table (unless --no-record); one with
+ * `--touching H,...` certifies those harnesses' versions only.
  *
  * Usage: npx bun acceptance/matrix.ts [--versions H=V,...] [--latest | --older] [--binary dist/session-bridge]
  *          [--structure-only | --real] [--styles S,...] [--pairs A:B[:C],...] [--no-hops] [--touching H,...]
@@ -21,6 +22,7 @@ import {
   certifyMode,
   certifyRoutes,
   routesInShare,
+  touchedHarnesses,
 } from "../lib/cli/certify-options.ts";
 import { reportTable } from "../lib/certify/report.ts";
 import { certify } from "../lib/certify/run.ts";
@@ -107,11 +109,12 @@ async function main(argv: string[]): Promise<number> {
   if (flag(values, "json")) {
     printJson({ mode, harnesses: binaries, results: report.results, seconds: report.seconds }, report.ok);
   } else for (const line of reportTable(report)) out(line);
-  // Only a run of the whole plan, with no drift excused, certifies the versions it ran.
-  const whole = ["pairs", "styles", "touching", "share"].every((name) => str(values, name) === undefined) &&
-    !flag(values, "allow-drift");
+  // Only a run of every route, with no drift excused, certifies the versions it ran: the whole plan, or with
+  // --touching every route of those harnesses, which certifies theirs alone.
+  const whole = ["pairs", "styles", "share"].every((name) => str(values, name) === undefined) &&
+    !flag(values, "no-hops") && !flag(values, "allow-drift");
   if (report.ok && whole && !flag(values, "no-record")) {
-    recordRun(report);
+    recordRun(report, new Date(), undefined, touchedHarnesses(values, builtinRegistry));
     if (updateReadme()) err("README.md: supported versions updated");
   }
   return report.ok ? 0 : 1;

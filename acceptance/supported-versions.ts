@@ -1,6 +1,7 @@
 // The README's supported-versions table, generated from acceptance/last-run.json: the matrix records each
-// passing full run there (mode, the version of each harness, date), one entry per mode and version set, and
-// rewrites the README section between the markers from all of them.
+// passing run of every route there (mode, the version of each harness, date), one entry per mode and version
+// set, and rewrites the README section between the markers from all of them. A run of every route a harness
+// takes part in (`--touching H,...`) certifies those harnesses' versions only: it names them as `touching`.
 //
 // CLI: npx bun acceptance/supported-versions.ts   (rewrites the README section from last-run.json)
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -25,6 +26,8 @@ export interface PassingRun {
   /** Rows that passed (pairs and hops back). */
   rows: number;
   seconds: number;
+  /** The harnesses whose every route ran, when the run was not the whole matrix: `versions` names only them. */
+  touching?: HarnessId[];
 }
 
 export function readRuns(path = LAST_RUN): PassingRun[] {
@@ -33,14 +36,24 @@ export function readRuns(path = LAST_RUN): PassingRun[] {
 
 const runKey = (r: PassingRun) => JSON.stringify([r.mode, Object.entries(r.versions).sort()]);
 
-/** Adds a passing run, replacing the earlier run of the same mode and versions. */
-export function recordRun(report: CertifyReport, now = new Date(), path = LAST_RUN): PassingRun {
+/**
+ * Adds a passing run, replacing the earlier run of the same mode and versions. `touching`: the run was every
+ * route these harnesses take part in, and certifies only their versions.
+ */
+export function recordRun(
+  report: CertifyReport,
+  now = new Date(),
+  path = LAST_RUN,
+  touching?: HarnessId[],
+): PassingRun {
+  const certified = report.harnesses.filter((h) => !touching || touching.includes(h.id));
   const run: PassingRun = {
     date: now.toISOString().slice(0, 10),
     mode: report.mode,
-    versions: Object.fromEntries(report.harnesses.map((h) => [h.id, h.version])),
+    versions: Object.fromEntries(certified.map((h) => [h.id, h.version])),
     rows: report.results.filter((r) => r.outcome === "pass").length,
     seconds: Math.round(report.seconds),
+    ...(touching ? { touching } : {}),
   };
   const runs = [run, ...readRuns(path).filter((r) => runKey(r) !== runKey(run))];
   writeFileSync(path, `${JSON.stringify({ runs }, null, 2)}\n`);

@@ -49,6 +49,22 @@ test("a passing run replaces the earlier run of the same mode and versions, and 
   assert.equal(runs[0]!.seconds, 61);
 });
 
+test("a run of every route Codex takes part in (--touching codex) certifies Codex's version only, and says it was that run", () => {
+  const path = join(tempDir(), "last-run.json");
+  recordRun(report("full", "2.1.332"), new Date("2026-11-30T10:00:00Z"), path, ["codex"]);
+  assert.deepEqual(readRuns(path), [{
+    date: "2026-11-30",
+    mode: "full",
+    versions: { codex: "0.169.0" },
+    rows: 1,
+    seconds: 61,
+    touching: ["codex"],
+  }]);
+  assert.deepEqual(supportedVersionsTable(readRuns(path)).slice(2), [
+    "| Codex CLI | 0.169.0 | full | 2026-11-30 |",
+  ]);
+});
+
 test("the table has one row per harness and version, its modes and newest date, newest version first", () => {
   const path = join(tempDir(), "last-run.json");
   recordRun(report("full", "1.0.128"), new Date("2026-11-21T10:00:00Z"), path);

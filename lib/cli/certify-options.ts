@@ -74,9 +74,13 @@ export function certifiable(registry: Registry): Harness[] {
  */
 export function certifyRoutes(values: Values, mode: Mode, registry: Registry): Route[] {
   const routes = plannedRoutes(values, mode, registry);
-  const touching = str(values, "touching");
-  if (touching === undefined) return routes;
-  return routesTouching(routes, touching.split(",").map((name) => findHarness(registry, name).name));
+  const touching = touchedHarnesses(values, registry);
+  return touching ? routesTouching(routes, touching) : routes;
+}
+
+/** The harnesses --touching names, by their registry names; undefined without it. */
+export function touchedHarnesses(values: Values, registry: Registry): HarnessId[] | undefined {
+  return str(values, "touching")?.split(",").map((name) => findHarness(registry, name).name);
 }
 
 /**
