@@ -70,6 +70,14 @@ test("the embedded skill is skills/session-handoff byte for byte, with a name an
   }
 });
 
+test("the skill names every registered harness as a target, by its title and by the name --to takes", () => {
+  const text = SKILLS[SKILL_NAME]!["SKILL.md"]!;
+  for (const harness of builtinRegistry.harnesses) {
+    assert.ok(text.includes(harness.title), harness.title);
+    assert.ok(text.includes(`\`${harness.name}\``), harness.name);
+  }
+});
+
 test("install-skill links the skill into each present harness's home, one line each, and again changes nothing", async () => {
   const m = machine(["claude-code", "hermes"]);
   const first = await runCli(["install-skill"], m.env);
