@@ -406,6 +406,9 @@ async function copilotSource({ work, cwd, env, move, version }: SourceSetup): Pr
     async turn(prompt, resume) {
       const args = [
         ...COPILOT_ONE_SHOT_FLAGS,
+        // The handoff names the target's home, outside the project: a path Copilot asks about first, and with
+        // no one to ask in a one-shot run refuses ("Permission denied ... no interactive user response").
+        "--allow-all-paths",
         ...(resume ? [`--resume=${resume}`] : []),
         `--prompt=${prompt}`,
       ];
