@@ -91,12 +91,17 @@ test("--help names the toy's home flag, its variable and default, and the toy am
   const handoff = await runCli(["handoff", "--help"], env, undefined, registry);
   assert.equal(handoff.code, 0);
   assert.match(handoff.stdout, /--toy-home DIR/);
-  // Prose that names harnesses names them from the registry: the toy is a file-based harness like the others.
+  // Prose that names harnesses names them from the registry: the toy, a file-based harness whose writer
+  // copies none of its own sessions record by record, is named among those written anew.
   const exported = await runCli(["export", "--help"], env, undefined, registry);
   assert.equal(exported.code, 0);
   assert.match(
     exported.stdout,
-    /^File-based sessions \(Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI, Pi and Toy\) are copied record by record\.$/m,
+    /^File-based sessions \(Claude Code, Codex CLI and Gemini CLI\) are copied record by record\.$/m,
+  );
+  assert.match(
+    exported.stdout,
+    /^Sessions of GitHub Copilot CLI, Pi and Toy are written anew from what session-bridge reads of them\.$/m,
   );
   assert.match(
     exported.stdout,
