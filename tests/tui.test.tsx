@@ -46,8 +46,10 @@ function where(homes: TuiHomes) {
   return { registry, homes: h, bridgeHome };
 }
 
-async function open(homes: TuiHomes, progressAfterMs?: number) {
-  const ui = draw(<App context={contextFor(homes)} size={SIZE} progressAfterMs={progressAfterMs} />);
+/** The App over `homes`, every store listed; `size` and a fixed clock (`now`: ages that do not tick) may be given. */
+async function open(homes: TuiHomes, { size = SIZE, now }: { size?: typeof SIZE; now?: Date } = {}) {
+  const context = { ...contextFor(homes), ...(now ? { now: () => now } : {}) };
+  const ui = draw(<App context={context} size={size} />);
   const screen = () => ui.lastFrame();
   const see = (text: string | RegExp) =>
     until(ui, (f) => (typeof text === "string" ? f.includes(text) : text.test(f)));
@@ -498,6 +500,76 @@ test("openPicker (the bench's TUI open times) settles on the first rows, then on
   held.release();
   (await closing)();
   assert.equal(listed, true);
+});
+
+test("Esc from a transcript restores the picker as it was: the filter, the selected session, the scroll position, kept when the list is read again; h then hands off the session read", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"), { gemini: true, opencode: true, copilot: true, pi: true });
+  // 16 rows: a list three rows high, so moving down scrolls it.
+  const { ui, see, press, screen } = await open(homes, { size: { columns: 80, rows: 16 }, now: new Date() });
+  await press("/", "e", KEYS.enter);
+  await see("filter: e");
+  await press("j", "j", "j");
+  const before = await until(ui, (f) => /^› /m.test(f) && !f.includes("reading…"));
+  const [harness, ...words] = cursorLine(before).slice(2).trim().split(/ +/);
+  const title = words.join(" ").replace(/….*$/, "");
+  await press(KEYS.enter);
+  await see(/line 1\//);
+  await press(KEYS.escape);
+  const after = await until(ui, (f) => f.includes("filter: e"));
+  assert.equal(after, before, "the picker is drawn exactly as it was left");
+  await press("?");
+  await see("Keys (any key closes this)");
+  await press("x");
+  assert.equal(
+    await until(ui, (f) => f.includes("filter: e")),
+    before,
+    "the help overlay keeps the place too",
+  );
+  await press("r");
+  await see("listing…");
+  const reread = await until(ui, (f) => !f.includes("listing…") && !f.includes("reading…") && /^› /m.test(f));
+  // Read again, the rows have no message counts until each is read: the session selected and its line are kept.
+  const place = (f: string) => {
+    const lines = f.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("›"));
+    return { at, selected: lines[at]?.slice(0, 40), filter: lines.find((l) => l.startsWith("filter:")) };
+  };
+  assert.deepEqual(
+    place(reread),
+    place(before),
+    "the list read again: the same session selected, on its line",
+  );
+  await press("h");
+  await see("Hand off: ");
+  const source = screen()!.split("\n").find((l) => l.startsWith("Hand off: "))!;
+  assert.ok(source.startsWith(`Hand off: ${harness} ${title}`), `${source} is not ${harness} ${title}`);
+  ui.unmount();
+});
+
+test("Esc from the plan goes back one screen, to the target's options as they were edited", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press, screen } = await open(homes);
+  await press("h");
+  await see("Hermes Agent (hermes)");
+  await until(ui, (f) => !f.includes("checking the targets"));
+  await press(KEYS.down, KEYS.enter);
+  await see("Target: Codex CLI");
+  await press("k", " ");
+  await see(/› Resume handshake +no/);
+  await press("j", KEYS.enter);
+  await see("Plan (nothing has been written yet):");
+  await press(KEYS.escape);
+  const back = await see("Target: Codex CLI");
+  assert.match(back, /Resume handshake +no/, "the option toggled is kept");
+  assert.match(back, /› \[ Show plan \]/, "the cursor is where it was");
+  await press(KEYS.enter);
+  await see("Plan (nothing has been written yet):");
+  await press(KEYS.escape);
+  await see("Target: Codex CLI");
+  await press(KEYS.escape);
+  await see("Target harness:");
+  assert.match(screen()!, /› Codex CLI \(codex\)/, "the target list with the target chosen before");
+  ui.unmount();
 });
 
 test("a long list scrolls with the cursor in the middle, stopping at either end", () => {

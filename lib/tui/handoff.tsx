@@ -162,8 +162,9 @@ export function HandoffForm(props: HandoffFormProps) {
       setCursor((c) => (c - 1 + Math.max(1, count)) % Math.max(1, count));
     } else if (key.escape) {
       if (target) {
+        // Back on the list of targets, the cursor is on the one that was chosen.
+        setCursor(Math.max(0, usable.findIndex((h) => h.name === target)));
         setTarget(undefined);
-        setCursor(0);
       } else props.onBack();
     } else if (input === "?") props.onHelp(HANDOFF_KEYS);
     else if (input === "q") props.onQuit();

@@ -115,6 +115,9 @@ export function Picker(props: PickerProps) {
     anchor.current = undefined;
     setChosen(shown[Math.max(0, Math.min(shown.length - 1, index))]?.key);
   };
+  // A session opened or handed off stays the selection when the list is read again (after a handoff, the copy
+  // may be the newest row): back on the picker, the cursor is on the session the user left it for.
+  const pin = (row: Row) => setChosen(row.key);
   const restart = () => {
     anchor.current = undefined;
     setChosen(undefined);
@@ -166,9 +169,13 @@ export function Picker(props: PickerProps) {
     } else if (input === ".") {
       setHereOnly((h) => !h);
       restart();
-    } else if (key.return && selected) props.onOpen(selected);
-    else if (input === "h" && selected) props.onHandoff(selected);
-    else if (input === "u") props.onUndo();
+    } else if (key.return && selected) {
+      pin(selected);
+      props.onOpen(selected);
+    } else if (input === "h" && selected) {
+      pin(selected);
+      props.onHandoff(selected);
+    } else if (input === "u") props.onUndo();
     else if (input === "r") props.onReload();
     else if (input === "?") props.onHelp(PICKER_KEYS);
     else if (input === "q") props.onQuit();
@@ -183,7 +190,9 @@ export function Picker(props: PickerProps) {
   const notices = [...stillListing, ...searching, ...listing.broken.map(brokenStoreLine)];
   const listHeight = Math.max(3, height - detailHeight - 4 - notices.length);
   const { top, visible } = anchoredWindow(shown, cursor, listHeight, anchor.current);
-  anchor.current = found >= 0 ? cursor - top : undefined;
+  // While a re-read list has not brought the chosen row back yet, its line is kept for when it does.
+  if (found >= 0) anchor.current = cursor - top;
+  else if (chosen === undefined) anchor.current = undefined;
   const now = context.now();
   const cols = { harness: 11, dir: Math.max(10, Math.floor(width * 0.22)), when: 8, count: 5, size: 8 };
   const titleWidth = Math.max(
