@@ -84,11 +84,43 @@ test("the picker lists every session of every store, newest first, with harness,
   assert.match(frame, /claude-code +Interactive fixture/);
   assert.match(frame, /codex +Please remember the ha/);
   assert.match(frame, /hermes +Please describe the we/);
-  assert.match(frame, /\/home\/user\/proje/);
+  assert.match(frame, /\/home\/u[^ ]*…\/project /);
   assert.match(frame, /\d+(\.\d)? KB/);
   // Newest first: the Claude session was copied into its home just now, the others keep their recorded times.
   assert.ok(frame.indexOf("claude-code") < frame.indexOf("hermes"));
   assertContained(frame);
+  ui.unmount();
+});
+
+test("the picker has column headers over its cells, aligned with the rows at 80 and at 200 columns", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  for (const columns of [80, 200]) {
+    const { ui, screen } = await open(homes, { size: { columns, rows: 24 } });
+    const lines = screen()!.split("\n");
+    const header = lines.find((l) => l.includes("HARNESS"));
+    assert.ok(header, `no header at ${columns} columns`);
+    const rows = lines.filter((l) => / ago +/.test(l));
+    assert.equal(rows.length, 3);
+    for (const row of rows) {
+      const at = (pattern: RegExp) => row.search(pattern);
+      assert.equal(at(/(claude-code|codex|hermes) /), header.indexOf("HARNESS"), row);
+      assert.equal(at(/(Interactive|Please)/), header.indexOf("TITLE"), row);
+      assert.equal(at(/\/home\//), header.indexOf("DIRECTORY"), row);
+      // Ages, counts and sizes line up on their right, under the right end of their heading.
+      assert.equal(at(/ ago /) + " ago".length, header.indexOf("UPDATED") + "UPDATED".length, row);
+      assert.equal(row.trimEnd().length, header.trimEnd().length, row);
+    }
+    ui.unmount();
+  }
+});
+
+test("at 80 columns a long directory loses its middle and keeps its last folder, the project's name", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, screen } = await open(homes);
+  const rows = screen()!.split("\n").filter((l) => / ago +/.test(l));
+  assert.equal(rows.length, 3);
+  // The fixtures were recorded in /home/user/project, longer than the column at 80.
+  for (const row of rows) assert.match(row, / \/home\/u[^ ]*…\/project +\d/, row);
   ui.unmount();
 });
 
