@@ -415,6 +415,57 @@ test("handoff: only valid targets, options for the target, a plan in plain words
   ui.unmount();
 });
 
+/**
+ * The lines after `heading` that hold one token: the first indented two, each but the last as wide as the screen
+ * (a break only at its edge), joined: the token, or undefined when its lines are not laid out so.
+ */
+function tokenAfter(frame: string, heading: string, width: number): string | undefined {
+  const lines = frame.split("\n");
+  const at = lines.indexOf(heading);
+  if (at < 0 || !lines[at + 1]?.startsWith("  ")) return undefined;
+  let text = "";
+  for (const line of lines.slice(at + 1)) {
+    text += line;
+    if ([...line].length < width) return text.slice(2);
+  }
+  return undefined;
+}
+
+test("ids, paths and the resume command on the plan and done screens are each whole on a line of their own, broken only at the screen's edge", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  // Tall enough for the whole plan on one page; 80 columns, narrower than the resume command.
+  const { ui, see, press } = await open(homes, { size: { columns: 80, rows: 70 } });
+  await press("h");
+  await until(ui, (f) => f.includes("Hermes Agent (hermes)") && !f.includes("checking the targets"));
+  await press(KEYS.down, KEYS.enter);
+  await see("› [ Show plan ]");
+  await press(KEYS.enter);
+  const plan = await see("go to the confirm step");
+  const source = (await listedRows(contextFor(homes))).rows[0]!.summary.id;
+  assert.equal(tokenAfter(plan, "From claude-code, session:", 80), source);
+  assert.match(tokenAfter(plan, "to codex, as session:", 80) ?? "", /^[0-9a-f-]{36}$/);
+  assert.equal(tokenAfter(plan, "Will write rows in:", 80), join(homes.codex, "state_5.sqlite"));
+  assert.match(tokenAfter(plan, "Will write the files:", 80) ?? "", /^\/\S+\/rollout-\S+\.jsonl$/);
+  const resume = tokenAfter(plan, "Resume with:", 80) ?? "";
+  assert.ok(resume.length > 80, "the command is longer than the screen is wide");
+  assert.match(resume, /^cd \S+ && CODEX_HOME=\S+ codex resume [0-9a-f-]{36}$/);
+  assert.match(
+    tokenAfter(plan, "The same handoff on the command line:", 80) ?? "",
+    /^session-bridge handoff \S+ --to codex /,
+  );
+  await press(KEYS.enter);
+  await see("› [ Hand off ]");
+  await press(KEYS.enter);
+  const done = await see("Handed off. Resume with:");
+  assert.equal(tokenAfter(done, "Handed off. Resume with:", 80), resume);
+  assert.match(
+    tokenAfter(done, "Undo with (or press u here):", 80) ?? "",
+    /^session-bridge undo [0-9a-f-]{36}$/,
+  );
+  assert.match(tokenAfter(done, "Wrote rows in:", 80) ?? "", /state_5\.sqlite$/);
+  ui.unmount();
+});
+
 test("handoff: the Permissions field narrows to the target's default unless toggled to keep, which the command line carries", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
   const { ui, see, press, screen } = await open(homes);
