@@ -466,6 +466,27 @@ test("ids, paths and the resume command on the plan and done screens are each wh
   ui.unmount();
 });
 
+test("a target not available shows its whole reason, wrapped, and how to fix it: the flag or variable naming another home, and doctor", async () => {
+  // OpenCode's data folder is empty: a handoff into it is refused for want of its state database.
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, press } = await open(homes);
+  await press("h");
+  const frame = await until(
+    ui,
+    (f) => f.includes("OpenCode: not available") && !f.includes("checking the targets"),
+  );
+  // The lines read on as one text: the reason is all there (wrapped between words, never cut with an ellipsis).
+  const text = frame.split("\n").map((l) => l.trim()).join(" ");
+  const reason =
+    `no OpenCode state database in ${homes.opencode} (run opencode there once so it creates one)`;
+  assert.ok(text.includes(`OpenCode: not available: ${reason}`), text);
+  assert.ok(text.includes("fix: start with --opencode-home DIR naming another OpenCode data folder"), text);
+  assert.ok(text.includes("or set $XDG_DATA_HOME (the folder holding opencode/)"), text);
+  assert.ok(text.includes("session-bridge doctor says what each harness needs."), text);
+  assertContained(frame);
+  ui.unmount();
+});
+
 test("handoff: the Permissions field narrows to the target's default unless toggled to keep, which the command line carries", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
   const { ui, see, press, screen } = await open(homes);
