@@ -1,6 +1,7 @@
 /**
  * The TUI: a stack of screens over the library API (picker → transcript → handoff → plan; undo from anywhere),
- * each kept as it was left while screens above it are shown, sized to the terminal and redrawn when it is resized. Failures show as a message line, never a crash.
+ * each kept as it was left while screens above it are shown, sized to the terminal and redrawn when it is
+ * resized. Failures show as a message line, never a crash.
  */
 import { PassThrough } from "node:stream";
 import {
@@ -134,7 +135,7 @@ export function App(props: AppProps) {
     }
   }, [listing]);
 
-  // Each screen pushed gets an id of its own: its React key, so a screen keeps its state while it is on the stack.
+  // Each screen pushed gets an id of its own, its React key: it keeps its state while it is on the stack.
   const pushed = useRef(0);
   const push = (s: Screen) => {
     setMessage("");

@@ -49,7 +49,10 @@ export function pickerLine(cells: PickerCells, width: number): string {
   }).join(" ");
 }
 
-/** Fixed columns as wide as their longest cell can be (`copilot-cli`, `11mo ago`); the directory a share; the title the rest. */
+/**
+ * Fixed columns as wide as their longest cell can be (`copilot-cli`, `11mo ago`); the directory a share of the
+ * width; the title the rest.
+ */
 function columnsOf(width: number): Column[] {
   const directory = Math.max(10, Math.floor(width * 0.22));
   const fixed = { marks: 2, harness: 11, updated: 8, messages: 5, size: 8 };

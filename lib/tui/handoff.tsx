@@ -62,7 +62,7 @@ const LABELS: Record<FieldName, string> = {
   plan: "[ Show plan ]",
 };
 
-/** How a target is pointed at another home: the flag the TUI is started with, or the harness's own variable. */
+/** How a target is pointed at another home: the flag the TUI is started with, or the harness's variable. */
 function homeFix(home: Harness["home"]): string {
   const variable = home.subfolder ? `$${home.env} (the folder holding ${home.subfolder}/)` : `$${home.env}`;
   return `start with --${home.flag} DIR naming another ${home.describe}, or set ${variable}`;

@@ -90,7 +90,7 @@ export function planLines(
   return out;
 }
 
-/** The plan's lines on a screen `width` cells wide: words wrapped between words, a token indented and whole. */
+/** The plan's lines on a screen `width` cells wide: words wrapped between words, tokens indented, whole. */
 function screenLines(lines: PlanLine[], width: number): string[] {
   return lines.flatMap((l) =>
     "token" in l ? wrapAtEdge(`  ${field(l.token)}`, width) : wrapWords(field(l.words), width)
