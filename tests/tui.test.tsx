@@ -650,6 +650,20 @@ test("Esc from a transcript restores the picker as it was: the filter, the selec
   ui.unmount();
 });
 
+test("Esc from the handoff form goes back to the transcript it was opened from, scrolled where it was", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press } = await open(homes, { now: new Date() });
+  await press(KEYS.enter);
+  await see(/line 1\//);
+  await press("j", "j", "j");
+  const read = await see(/line 4\//);
+  await press("h");
+  await see("Target harness:");
+  await press(KEYS.escape);
+  assert.equal(await see(/line 4\//), read, "the transcript as it was left");
+  ui.unmount();
+});
+
 test("Esc from the plan goes back one screen, to the target's options as they were edited", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
   const { ui, see, press, screen } = await open(homes);
