@@ -283,7 +283,8 @@ test("the TUI's plan heads each part of the report with the number of lines unde
     databases: [],
     backup: { paths: [], databases: [], planned: false },
   } as unknown as HandoffOutcome;
-  const lines = planLines(outcome, undefined);
+  // Its words as written (the report's lines are words; a token, an id or a path, is under its heading).
+  const lines = planLines(outcome, undefined).map((l) => ("token" in l ? `  ${l.token}` : l.words));
   for (const section of reportSections(report)) {
     const at = lines.indexOf(`${section.heading} (${section.entries.length}):`);
     assert.ok(at > 0, `no heading for ${section.severity}:\n${lines.join("\n")}`);

@@ -30,7 +30,11 @@ const skip = REQUIRED
   : false;
 if (skip) console.log(`tui-tmux: skipped: ${skip}`);
 
-function open(homes: TuiHomes, extraEnv: Record<string, string> = {}): TmuxPane {
+function open(
+  homes: TuiHomes,
+  extraEnv: Record<string, string> = {},
+  size = { columns: 80, rows: 24 },
+): TmuxPane {
   return startTmux({
     command: BINARY,
     args: [],
@@ -43,8 +47,7 @@ function open(homes: TuiHomes, extraEnv: Record<string, string> = {}): TmuxPane 
       ...tuiEnv(homes),
       ...extraEnv,
     },
-    columns: 80,
-    rows: 24,
+    ...size,
   });
 }
 
@@ -152,12 +155,20 @@ async function undoLatest(
   );
 }
 
-/** Back from the undo screen to the picker, every store listed again. */
-async function backToPicker(pane: TmuxPane) {
+/**
+ * Back from the undo screen to the picker, every store listed again and the picker as it was left (its filter
+ * `word` kept), then the filter cleared with Esc.
+ */
+async function backToPicker(pane: TmuxPane, word: string) {
   pane.press("Escape");
   await pane.waitForScreen((s) => /Undo a handoff/.test(s) && !/Undone\./.test(s), "the undo list");
   pane.press("Escape");
-  await pane.waitForScreen((s) => /sessions ·/.test(s) && !s.includes("listing…"), "the picker, listed");
+  await pane.waitForScreen(
+    (s) => /sessions ·/.test(s) && !s.includes("listing…") && s.includes(`filter: ${word}`),
+    "the picker, listed, its filter kept",
+  );
+  pane.press("Escape");
+  await pane.waitForScreen((s) => s.includes("3 of 3 sessions"), "the filter cleared");
 }
 
 /** `/word` typed into the picker's filter and ended with Enter: one session left, `row` matching it. */
@@ -226,7 +237,7 @@ test(
         const done = await handOff(pane, homes, to);
         assert.match(done.replace(/\n/g, ""), to === "codex" ? /codex resume / : /hermes chat --resume /);
         await undoLatest(pane, homes, "claude-code", to);
-        await backToPicker(pane);
+        await backToPicker(pane, "fixture-tui-tool-output");
       }
       await find(pane, "harbour", /codex +Please remember the ha/);
       const done = await handOff(pane, homes, "claude-code");
@@ -282,6 +293,53 @@ test(
       pane.type("G");
       const end = await pane.waitForScreen(/line (\d+)\/\1/, "the last line of the transcript", 30_000);
       assertContained(end);
+      pane.type("q");
+      await pane.waitForExit(10_000);
+    } finally {
+      pane.close();
+    }
+  },
+);
+
+test(
+  "tmux at 200×50: the picker's headings stand over their columns, directories whole; the plan's ids, paths and resume command each whole on a line",
+  {
+    skip,
+  },
+  async () => {
+    assert.ok(existsSync(BINARY), `no ${BINARY}: run npm run build first`);
+    const homes = tuiHomes(tempDir("sb-tui-e2e-"));
+    const pane = open(homes, {}, { columns: 200, rows: 50 });
+    try {
+      const picker = await pane.waitForScreen(/first: /, "the picker with its detail pane", 30_000);
+      capture("picker-200x50", picker);
+      const lines = picker.split("\n");
+      const header = lines.find((l) => l.includes("HARNESS"));
+      assert.ok(header, "the column headings");
+      const rows = lines.filter((l) => / ago +/.test(l));
+      assert.equal(rows.length, 3);
+      for (const row of rows) {
+        assert.equal(row.indexOf("/home/user/project "), header.indexOf("DIRECTORY"), row);
+        assert.equal(row.trimEnd().length, header.trimEnd().length, row);
+      }
+      pane.type("h");
+      await pane.waitForScreen(
+        (s) => s.includes("Codex CLI (codex)") && !s.includes("checking the targets"),
+        "the targets checked",
+      );
+      capture("handoff-targets-200x50", pane.screen());
+      pane.press("Down");
+      await pane.waitForScreen(/› Codex CLI/, "Codex CLI selected");
+      pane.press("Enter");
+      await pane.waitForScreen(/› \[ Show plan \]/, "the options with focus on Show plan");
+      pane.press("Enter");
+      const plan = await pane.waitForScreen(/go to the confirm step/, "the whole plan on one page", 30_000);
+      capture("plan-200x50", plan);
+      assert.match(
+        plan,
+        /^From claude-code, session:\n  [0-9a-f-]{36}\s*\nto codex, as session:\n  [0-9a-f-]{36}\s*$/m,
+      );
+      assert.match(plan, /^Resume with:\n  cd \S+ && CODEX_HOME=\S+ codex resume [0-9a-f-]{36}\s*$/m);
       pane.type("q");
       await pane.waitForExit(10_000);
     } finally {

@@ -46,8 +46,10 @@ function where(homes: TuiHomes) {
   return { registry, homes: h, bridgeHome };
 }
 
-async function open(homes: TuiHomes, progressAfterMs?: number) {
-  const ui = draw(<App context={contextFor(homes)} size={SIZE} progressAfterMs={progressAfterMs} />);
+/** The App over `homes`, every store listed; `size` and a fixed clock (`now`: ages that do not tick) may be given. */
+async function open(homes: TuiHomes, { size = SIZE, now }: { size?: typeof SIZE; now?: Date } = {}) {
+  const context = { ...contextFor(homes), ...(now ? { now: () => now } : {}) };
+  const ui = draw(<App context={context} size={size} />);
   const screen = () => ui.lastFrame();
   const see = (text: string | RegExp) =>
     until(ui, (f) => (typeof text === "string" ? f.includes(text) : text.test(f)));
@@ -82,11 +84,43 @@ test("the picker lists every session of every store, newest first, with harness,
   assert.match(frame, /claude-code +Interactive fixture/);
   assert.match(frame, /codex +Please remember the ha/);
   assert.match(frame, /hermes +Please describe the we/);
-  assert.match(frame, /\/home\/user\/proje/);
+  assert.match(frame, /\/home\/u[^ ]*…\/project /);
   assert.match(frame, /\d+(\.\d)? KB/);
   // Newest first: the Claude session was copied into its home just now, the others keep their recorded times.
   assert.ok(frame.indexOf("claude-code") < frame.indexOf("hermes"));
   assertContained(frame);
+  ui.unmount();
+});
+
+test("the picker has column headers over its cells, aligned with the rows at 80 and at 200 columns", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  for (const columns of [80, 200]) {
+    const { ui, screen } = await open(homes, { size: { columns, rows: 24 } });
+    const lines = screen()!.split("\n");
+    const header = lines.find((l) => l.includes("HARNESS"));
+    assert.ok(header, `no header at ${columns} columns`);
+    const rows = lines.filter((l) => / ago +/.test(l));
+    assert.equal(rows.length, 3);
+    for (const row of rows) {
+      const at = (pattern: RegExp) => row.search(pattern);
+      assert.equal(at(/(claude-code|codex|hermes) /), header.indexOf("HARNESS"), row);
+      assert.equal(at(/(Interactive|Please)/), header.indexOf("TITLE"), row);
+      assert.equal(at(/\/home\//), header.indexOf("DIRECTORY"), row);
+      // Ages, counts and sizes line up on their right, under the right end of their heading.
+      assert.equal(at(/ ago /) + " ago".length, header.indexOf("UPDATED") + "UPDATED".length, row);
+      assert.equal(row.trimEnd().length, header.trimEnd().length, row);
+    }
+    ui.unmount();
+  }
+});
+
+test("at 80 columns a long directory loses its middle and keeps its last folder, the project's name", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, screen } = await open(homes);
+  const rows = screen()!.split("\n").filter((l) => / ago +/.test(l));
+  assert.equal(rows.length, 3);
+  // The fixtures were recorded in /home/user/project, longer than the column at 80.
+  for (const row of rows) assert.match(row, / \/home\/u[^ ]*…\/project +\d/, row);
   ui.unmount();
 });
 
@@ -381,6 +415,78 @@ test("handoff: only valid targets, options for the target, a plan in plain words
   ui.unmount();
 });
 
+/**
+ * The lines after `heading` that hold one token: the first indented two, each but the last as wide as the screen
+ * (a break only at its edge), joined: the token, or undefined when its lines are not laid out so.
+ */
+function tokenAfter(frame: string, heading: string, width: number): string | undefined {
+  const lines = frame.split("\n");
+  const at = lines.indexOf(heading);
+  if (at < 0 || !lines[at + 1]?.startsWith("  ")) return undefined;
+  let text = "";
+  for (const line of lines.slice(at + 1)) {
+    text += line;
+    if ([...line].length < width) return text.slice(2);
+  }
+  return undefined;
+}
+
+test("ids, paths and the resume command on the plan and done screens are each whole on a line of their own, broken only at the screen's edge", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  // Tall enough for the whole plan on one page; 80 columns, narrower than the resume command.
+  const { ui, see, press } = await open(homes, { size: { columns: 80, rows: 70 } });
+  await press("h");
+  await until(ui, (f) => f.includes("Hermes Agent (hermes)") && !f.includes("checking the targets"));
+  await press(KEYS.down, KEYS.enter);
+  await see("› [ Show plan ]");
+  await press(KEYS.enter);
+  const plan = await see("go to the confirm step");
+  const source = (await listedRows(contextFor(homes))).rows[0]!.summary.id;
+  assert.equal(tokenAfter(plan, "From claude-code, session:", 80), source);
+  assert.match(tokenAfter(plan, "to codex, as session:", 80) ?? "", /^[0-9a-f-]{36}$/);
+  assert.equal(tokenAfter(plan, "Will write rows in:", 80), join(homes.codex, "state_5.sqlite"));
+  assert.match(tokenAfter(plan, "Will write the files:", 80) ?? "", /^\/\S+\/rollout-\S+\.jsonl$/);
+  const resume = tokenAfter(plan, "Resume with:", 80) ?? "";
+  assert.ok(resume.length > 80, "the command is longer than the screen is wide");
+  assert.match(resume, /^cd \S+ && CODEX_HOME=\S+ codex resume [0-9a-f-]{36}$/);
+  assert.match(
+    tokenAfter(plan, "The same handoff on the command line:", 80) ?? "",
+    /^session-bridge handoff \S+ --to codex /,
+  );
+  await press(KEYS.enter);
+  await see("› [ Hand off ]");
+  await press(KEYS.enter);
+  const done = await see("Handed off. Resume with:");
+  assert.equal(tokenAfter(done, "Handed off. Resume with:", 80), resume);
+  assert.match(
+    tokenAfter(done, "Undo with (or press u here):", 80) ?? "",
+    /^session-bridge undo [0-9a-f-]{36}$/,
+  );
+  assert.match(tokenAfter(done, "Wrote rows in:", 80) ?? "", /state_5\.sqlite$/);
+  ui.unmount();
+});
+
+test("a target not available shows its whole reason, wrapped, and how to fix it: the flag or variable naming another home, and doctor", async () => {
+  // OpenCode's data folder is empty: a handoff into it is refused for want of its state database.
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, press } = await open(homes);
+  await press("h");
+  const frame = await until(
+    ui,
+    (f) => f.includes("OpenCode: not available") && !f.includes("checking the targets"),
+  );
+  // The lines read on as one text: the reason is all there (wrapped between words, never cut with an ellipsis).
+  const text = frame.split("\n").map((l) => l.trim()).join(" ");
+  const reason =
+    `no OpenCode state database in ${homes.opencode} (run opencode there once so it creates one)`;
+  assert.ok(text.includes(`OpenCode: not available: ${reason}`), text);
+  assert.ok(text.includes("fix: start with --opencode-home DIR naming another OpenCode data folder"), text);
+  assert.ok(text.includes("or set $XDG_DATA_HOME (the folder holding opencode/)"), text);
+  assert.ok(text.includes("session-bridge doctor says what each harness needs."), text);
+  assertContained(frame);
+  ui.unmount();
+});
+
 test("handoff: the Permissions field narrows to the target's default unless toggled to keep, which the command line carries", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
   const { ui, see, press, screen } = await open(homes);
@@ -498,6 +604,90 @@ test("openPicker (the bench's TUI open times) settles on the first rows, then on
   held.release();
   (await closing)();
   assert.equal(listed, true);
+});
+
+test("Esc from a transcript restores the picker as it was: the filter, the selected session, the scroll position, kept when the list is read again; h then hands off the session read", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"), { gemini: true, opencode: true, copilot: true, pi: true });
+  // 16 rows: a list three rows high, so moving down scrolls it.
+  const { ui, see, press, screen } = await open(homes, { size: { columns: 80, rows: 16 }, now: new Date() });
+  await press("/", "e", KEYS.enter);
+  await see("filter: e");
+  await press("j", "j", "j");
+  const before = await until(ui, (f) => /^› /m.test(f) && !f.includes("reading…"));
+  const [harness, ...words] = cursorLine(before).slice(2).trim().split(/ +/);
+  const title = words.join(" ").replace(/….*$/, "");
+  await press(KEYS.enter);
+  await see(/line 1\//);
+  await press(KEYS.escape);
+  const after = await until(ui, (f) => f.includes("filter: e"));
+  assert.equal(after, before, "the picker is drawn exactly as it was left");
+  await press("?");
+  await see("Keys (any key closes this)");
+  await press("x");
+  assert.equal(
+    await until(ui, (f) => f.includes("filter: e")),
+    before,
+    "the help overlay keeps the place too",
+  );
+  await press("r");
+  await see("listing…");
+  const reread = await until(ui, (f) => !f.includes("listing…") && !f.includes("reading…") && /^› /m.test(f));
+  // Read again, the rows have no message counts until each is read: the session selected and its line are kept.
+  const place = (f: string) => {
+    const lines = f.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("›"));
+    return { at, selected: lines[at]?.slice(0, 40), filter: lines.find((l) => l.startsWith("filter:")) };
+  };
+  assert.deepEqual(
+    place(reread),
+    place(before),
+    "the list read again: the same session selected, on its line",
+  );
+  await press("h");
+  await see("Hand off: ");
+  const source = screen()!.split("\n").find((l) => l.startsWith("Hand off: "))!;
+  assert.ok(source.startsWith(`Hand off: ${harness} ${title}`), `${source} is not ${harness} ${title}`);
+  ui.unmount();
+});
+
+test("Esc from the handoff form goes back to the transcript it was opened from, scrolled where it was", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press } = await open(homes, { now: new Date() });
+  await press(KEYS.enter);
+  await see(/line 1\//);
+  await press("j", "j", "j");
+  const read = await see(/line 4\//);
+  await press("h");
+  await see("Target harness:");
+  await press(KEYS.escape);
+  assert.equal(await see(/line 4\//), read, "the transcript as it was left");
+  ui.unmount();
+});
+
+test("Esc from the plan goes back one screen, to the target's options as they were edited", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press, screen } = await open(homes);
+  await press("h");
+  await see("Hermes Agent (hermes)");
+  await until(ui, (f) => !f.includes("checking the targets"));
+  await press(KEYS.down, KEYS.enter);
+  await see("Target: Codex CLI");
+  await press("k", " ");
+  await see(/› Resume handshake +no/);
+  await press("j", KEYS.enter);
+  await see("Plan (nothing has been written yet):");
+  await press(KEYS.escape);
+  const back = await see("Target: Codex CLI");
+  assert.match(back, /Resume handshake +no/, "the option toggled is kept");
+  assert.match(back, /› \[ Show plan \]/, "the cursor is where it was");
+  await press(KEYS.enter);
+  await see("Plan (nothing has been written yet):");
+  await press(KEYS.escape);
+  await see("Target: Codex CLI");
+  await press(KEYS.escape);
+  await see("Target harness:");
+  assert.match(screen()!, /› Codex CLI \(codex\)/, "the target list with the target chosen before");
+  ui.unmount();
 });
 
 test("a long list scrolls with the cursor in the middle, stopping at either end", () => {

@@ -8,20 +8,10 @@ import stringWidth from "string-width";
 import cliTruncate from "cli-truncate";
 import wrapAnsi from "wrap-ansi";
 import { terminalField } from "../io/control-characters.ts";
+import { shortPath } from "../io/short-path.ts";
 import type { Span, Tone } from "./output.ts";
 
 const GAP = "  ";
-const ELLIPSIS_ROOM = 2;
-
-/** `path` in at most `width` cells: its middle cut out, its last folder kept whole while that fits. */
-export function shortPath(path: string, width: number): string {
-  if (stringWidth(path) <= width) return path;
-  const cut = path.lastIndexOf("/", path.length - 2);
-  const last = cut > 0 ? path.slice(cut) : path;
-  const room = width - stringWidth(last);
-  if (cut <= 0 || room < ELLIPSIS_ROOM) return cliTruncate(last, width, { position: "end" });
-  return cliTruncate(path.slice(0, cut), room, { position: "end" }) + last;
-}
 
 /** How a column gives way when the table is too wide: a path loses its middle, text its end; none: never. */
 export type Shrink = "path" | "end";

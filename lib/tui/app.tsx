@@ -1,6 +1,7 @@
 /**
  * The TUI: a stack of screens over the library API (picker → transcript → handoff → plan; undo from anywhere),
- * sized to the terminal and redrawn when it is resized. Failures show as a message line, never a crash.
+ * each kept as it was left while screens above it are shown, sized to the terminal and redrawn when it is
+ * resized. Failures show as a message line, never a crash.
  */
 import { PassThrough } from "node:stream";
 import {
@@ -43,6 +44,9 @@ type Screen =
   | { kind: "plan"; row: Row; choices: HandoffChoices }
   | { kind: "undo" };
 
+/** A screen on the stack, with the id it was pushed with. */
+type Stacked = Screen & { id: number };
+
 export interface AppProps {
   context: TuiContext;
   /** Fixed size (tests); default: the terminal's, following resizes. */
@@ -83,7 +87,7 @@ export function App(props: AppProps) {
   const [listing, setListing] = useState<Listing>(() => pendingListing(context));
   const [details, setDetails] = useState<Map<string, Detail | Error>>(new Map());
   const [ends, setEnds] = useState<ReadonlyMap<string, Ends>>(new Map());
-  const [stack, setStack] = useState<Screen[]>([]);
+  const [stack, setStack] = useState<Stacked[]>([]);
   const [help, setHelp] = useState<KeyHelp[] | undefined>(undefined);
 
   // Each reload starts a new listing; one still arriving from an earlier reload is dropped, not merged.
@@ -131,9 +135,11 @@ export function App(props: AppProps) {
     }
   }, [listing]);
 
+  // Each screen pushed gets an id of its own, its React key: it keeps its state while it is on the stack.
+  const pushed = useRef(0);
   const push = (s: Screen) => {
     setMessage("");
-    setStack((st) => [...st, s]);
+    setStack((st) => [...st, { ...s, id: ++pushed.current }]);
   };
   const pop = () => setStack((st) => st.slice(0, -1));
   const quit = () => exit();
@@ -143,75 +149,67 @@ export function App(props: AppProps) {
   const keyTarget = useRef<KeyHandler | undefined>(undefined);
   useInput(eachKey((input, key) => (help ? setHelp(undefined) : keyTarget.current?.(input, key))));
 
-  const top = stack.at(-1);
-  const active = help === undefined;
   const bodyHeight = height - 1;
   const common = { width, height: bodyHeight, onQuit: quit, onHelp: setHelp };
-  let screen: ReactNode;
-  if (top === undefined) {
-    screen = (
-      <Picker
-        {...common}
-        active={active}
-        context={context}
-        listing={listing}
-        details={details}
-        onDetail={onDetail}
-        ends={ends}
-        onEnds={(read) => setEnds((m) => new Map([...m, ...read]))}
-        onOpen={(row) => push({ kind: "transcript", row })}
-        onHandoff={(row) => push({ kind: "handoff", row })}
-        onUndo={() => push({ kind: "undo" })}
-        onReload={reload}
-      />
-    );
-  } else if (top.kind === "transcript") {
-    const d = details.get(top.row.key);
-    screen = d === undefined
-      ? <TranscriptLoader {...common} context={context} row={top.row} onDetail={onDetail} onBack={pop} />
-      : d instanceof Error
-      ? <Failure {...common} text={`cannot read this session: ${d.message}`} onBack={pop} />
-      : (
-        <Transcript
+  const screenOf = (s: Stacked, active: boolean): ReactNode => {
+    if (s.kind === "transcript") {
+      const d = details.get(s.row.key);
+      return d === undefined
+        ? (
+          <TranscriptLoader
+            {...common}
+            active={active}
+            context={context}
+            row={s.row}
+            onDetail={onDetail}
+            onBack={pop}
+          />
+        )
+        : d instanceof Error
+        ? <Failure {...common} active={active} text={`cannot read this session: ${d.message}`} onBack={pop} />
+        : (
+          <Transcript
+            {...common}
+            active={active}
+            session={d.session}
+            onBack={pop}
+            onHandoff={() => push({ kind: "handoff", row: s.row })}
+          />
+        );
+    }
+    if (s.kind === "handoff") {
+      const d = details.get(s.row.key);
+      return (
+        <HandoffForm
           {...common}
           active={active}
-          session={d.session}
+          context={context}
+          row={s.row}
+          detail={d instanceof Error ? undefined : d}
           onBack={pop}
-          onHandoff={() => push({ kind: "handoff", row: top.row })}
+          onPlan={(choices) => push({ kind: "plan", row: s.row, choices })}
         />
       );
-  } else if (top.kind === "handoff") {
-    const d = details.get(top.row.key);
-    screen = (
-      <HandoffForm
-        {...common}
-        active={active}
-        context={context}
-        row={top.row}
-        detail={d instanceof Error ? undefined : d}
-        onBack={pop}
-        onPlan={(choices) => push({ kind: "plan", row: top.row, choices })}
-      />
-    );
-  } else if (top.kind === "plan") {
-    screen = (
-      <PlanScreen
-        {...common}
-        active={active}
-        context={context}
-        row={top.row}
-        choices={top.choices}
-        onDone={(done) => {
-          props.onHandedOff?.(done);
-          reload();
-        }}
-        onBack={pop}
-        onUndo={() => setStack([{ kind: "undo" }])}
-        onFinished={() => setStack([])}
-      />
-    );
-  } else {
-    screen = (
+    }
+    if (s.kind === "plan") {
+      return (
+        <PlanScreen
+          {...common}
+          active={active}
+          context={context}
+          row={s.row}
+          choices={s.choices}
+          onDone={(done) => {
+            props.onHandedOff?.(done);
+            reload();
+          }}
+          onBack={pop}
+          onUndo={() => setStack([{ kind: "undo", id: ++pushed.current }])}
+          onFinished={() => setStack([])}
+        />
+      );
+    }
+    return (
       <UndoScreen
         {...common}
         active={active}
@@ -223,11 +221,36 @@ export function App(props: AppProps) {
         }}
       />
     );
-  }
+  };
+  // Every screen on the stack stays mounted, the ones below the top (and all of them under the help overlay)
+  // hidden: going back shows a screen exactly as it was left (the picker's filter, selection and scroll, the
+  // handoff form's target and options), as a screen drawn again from scratch could not.
+  const shown = help === undefined ? stack.length : -1;
+  const layer = (depth: number, node: ReactNode, key: number) => (
+    <Box key={key} display={depth === shown ? "flex" : "none"} flexDirection="column">{node}</Box>
+  );
+  const picker = (
+    <Picker
+      {...common}
+      active={shown === 0}
+      context={context}
+      listing={listing}
+      details={details}
+      onDetail={onDetail}
+      ends={ends}
+      onEnds={(read) => setEnds((m) => new Map([...m, ...read]))}
+      onOpen={(row) => push({ kind: "transcript", row })}
+      onHandoff={(row) => push({ kind: "handoff", row })}
+      onUndo={() => push({ kind: "undo" })}
+      onReload={reload}
+    />
+  );
   return (
     <KeyTarget.Provider value={keyTarget}>
       <Box flexDirection="column" width={width} height={height}>
-        {help ? <HelpScreen keys={help} width={width} /> : screen}
+        {layer(0, picker, 0)}
+        {stack.map((s, i) => layer(i + 1, screenOf(s, shown === i + 1), s.id))}
+        {help && <HelpScreen keys={help} width={width} />}
         {message || !progress
           ? <Text color="red" wrap="truncate-end">{clip(field(message), width) || " "}</Text>
           : <Text color="yellow" wrap="truncate-end">{clip(progress, width)}</Text>}
@@ -241,6 +264,7 @@ function TranscriptLoader(
     context: TuiContext;
     row: Row;
     onDetail(key: string, d: Detail | Error): void;
+    active: boolean;
     onBack(): void;
     onQuit(): void;
   },
@@ -256,15 +280,15 @@ function TranscriptLoader(
   useKeys((input, key) => {
     if (key.escape) props.onBack();
     else if (input === "q") props.onQuit();
-  });
+  }, props.active);
   return <Text>reading the session…</Text>;
 }
 
-function Failure(props: { text: string; width: number; onBack(): void; onQuit(): void }) {
+function Failure(props: { text: string; width: number; active: boolean; onBack(): void; onQuit(): void }) {
   useKeys((input, key) => {
     if (key.escape || key.return) props.onBack();
     else if (input === "q") props.onQuit();
-  });
+  }, props.active);
   return (
     <Box flexDirection="column">
       <Text color="red" wrap="truncate-end">{clip(field(props.text), props.width)}</Text>

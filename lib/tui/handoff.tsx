@@ -6,10 +6,10 @@ import { existsSync } from "node:fs";
 import { useEffect, useRef, useState } from "react";
 import { Box } from "ink";
 import { Text } from "./colors.tsx";
-import type { HandoffOutcome, PermissionsChoice } from "../mod.ts";
+import type { HandoffOutcome, Harness, PermissionsChoice } from "../mod.ts";
 import { type Detail, type HandoffChoices, planHandoff, type TuiContext } from "./data.ts";
 import type { Row } from "./row.ts";
-import { clip, field } from "./text.ts";
+import { clip, field, wrapWords } from "./text.ts";
 import { Footer } from "./footer.tsx";
 import { type KeyHelp, useKeys } from "./keys.ts";
 import { messageOf } from "../errors.ts";
@@ -62,6 +62,12 @@ const LABELS: Record<FieldName, string> = {
   plan: "[ Show plan ]",
 };
 
+/** How a target is pointed at another home: the flag the TUI is started with, or the harness's variable. */
+function homeFix(home: Harness["home"]): string {
+  const variable = home.subfolder ? `$${home.env} (the folder holding ${home.subfolder}/)` : `$${home.env}`;
+  return `start with --${home.flag} DIR naming another ${home.describe}, or set ${variable}`;
+}
+
 export function HandoffForm(props: HandoffFormProps) {
   const { context, row, width, height, active } = props;
   const [probes, setProbes] = useState<Map<string, Probe>>(new Map());
@@ -105,6 +111,7 @@ export function HandoffForm(props: HandoffFormProps) {
     const p = probes.get(h.name);
     return p && "outcome" in p && !p.outcome.refusal;
   });
+  const unavailable = harnesses.filter((h) => probes.has(h.name) && !usable.includes(h));
   const openCalls = props.detail?.inspection.pending.openToolCalls.length ?? 0;
   const fields: FieldName[] = [
     "cwd",
@@ -162,8 +169,9 @@ export function HandoffForm(props: HandoffFormProps) {
       setCursor((c) => (c - 1 + Math.max(1, count)) % Math.max(1, count));
     } else if (key.escape) {
       if (target) {
+        // Back on the list of targets, the cursor is on the one that was chosen.
+        setCursor(Math.max(0, usable.findIndex((h) => h.name === target)));
         setTarget(undefined);
-        setCursor(0);
       } else props.onBack();
     } else if (input === "?") props.onHelp(HANDOFF_KEYS);
     else if (input === "q") props.onQuit();
@@ -217,13 +225,23 @@ export function HandoffForm(props: HandoffFormProps) {
             </Box>
           ))}
           {probes.size < harnesses.length && line("  checking the targets…", { dim: true })}
-          {harnesses.filter((h) => probes.has(h.name) && !usable.includes(h)).map((h) => {
+          {unavailable.map((h) => {
             const p = probes.get(h.name)!;
             const why = "error" in p ? p.error : p.outcome.refusal ?? "";
+            // The whole reason, wrapped, and what would make the target usable: it is read to be acted on.
             return (
-              <Box key={h.name}>{line(field(`  ${h.title}: not available: ${why}`), { dim: true })}</Box>
+              <Box key={h.name} flexDirection="column">
+                {wrapWords(field(`  ${h.title}: not available: ${why}`), width).map((l, i) => (
+                  <Text key={i} dimColor>{l}</Text>
+                ))}
+                {wrapWords(field(`    fix: ${homeFix(h.home)}`), width).map((l, i) => (
+                  <Text key={i} color="yellow">{l}</Text>
+                ))}
+              </Box>
             );
           })}
+          {unavailable.length > 0 &&
+            line("  session-bridge doctor says what each harness needs.", { dim: true })}
         </Box>
       )}
       {target && choices && (

@@ -14,6 +14,7 @@ import { useMessageScan } from "./scan.ts";
 import { ago, bytes, clip, field, fuzzy } from "./text.ts";
 import { Footer } from "./footer.tsx";
 import { anchoredWindow } from "./window.ts";
+import { PICKER_HEADINGS, pickerLine } from "./columns.ts";
 import { type KeyHelp, useKeys } from "./keys.ts";
 import { messageOf } from "../errors.ts";
 import { brokenStoreLine } from "../mod.ts";
@@ -115,6 +116,9 @@ export function Picker(props: PickerProps) {
     anchor.current = undefined;
     setChosen(shown[Math.max(0, Math.min(shown.length - 1, index))]?.key);
   };
+  // A session opened or handed off stays the selection when the list is read again (after a handoff, the copy
+  // may be the newest row): back on the picker, the cursor is on the session the user left it for.
+  const pin = (row: Row) => setChosen(row.key);
   const restart = () => {
     anchor.current = undefined;
     setChosen(undefined);
@@ -138,7 +142,9 @@ export function Picker(props: PickerProps) {
   // Too few matches by the short fields: the filter reads the first and last message of the sessions that
   // did not match (newest first), until a screenful below the cursor matches; a new filter stops the old.
   const detailHeight = 7;
-  const page = Math.max(3, height - detailHeight - 4);
+  // The lines around the list: the title, the filter, the column headings and the keys.
+  const chromeHeight = 4;
+  const page = Math.max(3, height - detailHeight - chromeHeight);
   const wanted = (Math.floor(cursor / page) + 1) * page;
   const scanning = useMessageScan({ context, query, narrowed, shown, wanted, endsOf, onEnds: props.onEnds });
 
@@ -166,9 +172,13 @@ export function Picker(props: PickerProps) {
     } else if (input === ".") {
       setHereOnly((h) => !h);
       restart();
-    } else if (key.return && selected) props.onOpen(selected);
-    else if (input === "h" && selected) props.onHandoff(selected);
-    else if (input === "u") props.onUndo();
+    } else if (key.return && selected) {
+      pin(selected);
+      props.onOpen(selected);
+    } else if (input === "h" && selected) {
+      pin(selected);
+      props.onHandoff(selected);
+    } else if (input === "u") props.onUndo();
     else if (input === "r") props.onReload();
     else if (input === "?") props.onHelp(PICKER_KEYS);
     else if (input === "q") props.onQuit();
@@ -181,16 +191,12 @@ export function Picker(props: PickerProps) {
     ? [`reading first and last messages for the filter: ${scanning.read} of ${scanning.of} sessions…`]
     : [];
   const notices = [...stillListing, ...searching, ...listing.broken.map(brokenStoreLine)];
-  const listHeight = Math.max(3, height - detailHeight - 4 - notices.length);
+  const listHeight = Math.max(3, height - detailHeight - chromeHeight - notices.length);
   const { top, visible } = anchoredWindow(shown, cursor, listHeight, anchor.current);
-  anchor.current = found >= 0 ? cursor - top : undefined;
+  // While a re-read list has not brought the chosen row back yet, its line is kept for when it does.
+  if (found >= 0) anchor.current = cursor - top;
+  else if (chosen === undefined) anchor.current = undefined;
   const now = context.now();
-  const cols = { harness: 11, dir: Math.max(10, Math.floor(width * 0.22)), when: 8, count: 5, size: 8 };
-  const titleWidth = Math.max(
-    10,
-    width - 2 - cols.harness - cols.dir - cols.when - cols.count - cols.size - 6,
-  );
-
   const filterLine = `${typing ? "/" : "filter:"} ${query}${typing ? "█" : ""}`;
   const narrowing = [harness ?? "all harnesses", hereOnly ? "this directory" : "all directories"].join(", ");
   return (
@@ -202,6 +208,7 @@ export function Picker(props: PickerProps) {
       {notices.map((notice) => (
         <Text key={notice} color="yellow" wrap="truncate-end">{clip(field(notice), width)}</Text>
       ))}
+      <Text bold wrap="truncate-end">{pickerLine(PICKER_HEADINGS, width)}</Text>
       <Box flexDirection="column" height={listHeight}>
         {visible.length === 0 && (
           <Text dimColor>
@@ -215,16 +222,16 @@ export function Picker(props: PickerProps) {
         {visible.map((row) => {
           const s = row.summary;
           const isSelected = row.key === selected?.key;
-          const line = [
-            `${isSelected ? "›" : " "}${row.live ? "●" : " "}`,
-            clip(s.harness, cols.harness).padEnd(cols.harness),
-            clip(field(s.title ?? "(untitled)"), titleWidth).padEnd(titleWidth),
-            clip(field(s.cwd ?? ""), cols.dir).padEnd(cols.dir),
-            ago(s.updatedAt, now).padStart(cols.when),
-            String(s.messages ?? messagesOf(details.get(row.key)) ?? "").padStart(cols.count),
-            `${bytes(row.size)}${row.sharedFile ? "*" : ""}`.padStart(cols.size),
-          ].join(" ");
-          return <Text key={row.key} inverse={isSelected} wrap="truncate-end">{clip(line, width)}</Text>;
+          const line = pickerLine({
+            marks: `${isSelected ? "›" : " "}${row.live ? "●" : " "}`,
+            harness: s.harness,
+            title: field(s.title ?? "(untitled)"),
+            directory: field(s.cwd ?? ""),
+            updated: ago(s.updatedAt, now),
+            messages: String(s.messages ?? messagesOf(details.get(row.key)) ?? ""),
+            size: `${bytes(row.size)}${row.sharedFile ? "*" : ""}`,
+          }, width);
+          return <Text key={row.key} inverse={isSelected} wrap="truncate-end">{line}</Text>;
         })}
       </Box>
       <DetailPane

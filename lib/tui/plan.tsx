@@ -9,7 +9,7 @@ import { Text } from "./colors.tsx";
 import type { HandedOff, HandoffOutcome } from "../mod.ts";
 import { carryOutHandoff, type HandoffChoices, planHandoff, type TuiContext } from "./data.ts";
 import type { Row } from "./row.ts";
-import { clip, field, wrap } from "./text.ts";
+import { clip, field, wrapAtEdge, wrapWords } from "./text.ts";
 import { Footer } from "./footer.tsx";
 import { type KeyHelp, useKeys } from "./keys.ts";
 import { messageOf } from "../errors.ts";
@@ -20,61 +20,81 @@ export const PLAN_KEYS: KeyHelp[] = [
   { keys: "Space", does: "next page" },
 ];
 
+/**
+ * A line of the plan: words (wrapped between words), or a token the user may copy (an id, a path, a command),
+ * on a line of its own and never broken by the layout.
+ */
+export type PlanLine = { words: string } | { token: string };
+
+const words = (text: string): PlanLine => ({ words: text });
+const token = (text: string): PlanLine => ({ token: text });
+
 /** The plan in plain words: losses, what is written where, the backup, the resume and the CLI command. */
 export function planLines(
   outcome: HandoffOutcome,
   commandLine: TuiContext["commandLine"],
   done?: HandedOff,
-): string[] {
+): PlanLine[] {
   const report = outcome.report;
-  const out: string[] = [];
+  const out: PlanLine[] = [];
   if (done) {
-    out.push("Handed off. Resume with:");
-    out.push(`  ${done.target.resumeCommand}`);
-    out.push("Undo with:");
-    out.push(`  session-bridge undo ${done.op}   (or press u here)`);
-    out.push("Both are printed again when you quit (unless undone), to copy from the terminal.");
-    out.push("");
-  } else out.push("Plan (nothing has been written yet):");
+    out.push(words("Handed off. Resume with:"), token(done.target.resumeCommand));
+    out.push(words("Undo with (or press u here):"), token(`session-bridge undo ${done.op}`));
+    out.push(words("Both are printed again when you quit (unless undone), to copy from the terminal."));
+    out.push(words(""));
+  } else out.push(words("Plan (nothing has been written yet):"));
+  out.push(words(`From ${outcome.source.harness}, session:`), token(outcome.source.id));
   out.push(
-    `From ${outcome.source.harness} ${outcome.source.id} to ${outcome.target.harness} as ${outcome.target.id}` +
-      (outcome.kind === "copy" ? " (a copy of its own records)" : ""),
+    words(
+      `to ${outcome.target.harness}${
+        outcome.kind === "copy" ? " (a copy of its own records)" : ""
+      }, as session:`,
+    ),
+    token(outcome.target.id),
   );
-  out.push("");
-  if (report.lossless) out.push("Nothing is lost: every part of the conversation has a place in the target.");
+  out.push(words(""));
+  if (report.lossless) {
+    out.push(words("Nothing is lost: every part of the conversation has a place in the target."));
+  }
   // The CLI's report shows the same sections: a heading's count is the lines under it.
   for (const { heading, entries } of reportSections(report)) {
-    out.push(`${heading} (${entries.length}):`);
-    for (const e of entries) out.push(`  ${e.detail}${e.count > 1 ? ` (${e.count} times)` : ""}`);
+    out.push(words(`${heading} (${entries.length}):`));
+    for (const e of entries) out.push(words(`  ${e.detail}${e.count > 1 ? ` (${e.count} times)` : ""}`));
   }
-  out.push("");
-  out.push(done ? "Written:" : "Will write:");
-  for (const f of outcome.files) out.push(`  file ${f}`);
-  for (const db of outcome.databases) out.push(`  rows in ${db}`);
+  out.push(words(""));
+  if (outcome.files.length) {
+    out.push(words(done ? "Wrote the files:" : "Will write the files:"), ...outcome.files.map(token));
+  }
+  if (outcome.databases.length) {
+    out.push(words(done ? "Wrote rows in:" : "Will write rows in:"), ...outcome.databases.map(token));
+  }
   const b = outcome.backup;
-  out.push(
-    `Backup: ${
-      b.paths.length
-        ? b.paths.join(", ")
-        : b.databases.length
-        ? `what the handoff replaces in ${b.databases.join(", ")} is copied before writing`
-        : "none needed: only new files are written, nothing existing is replaced"
-    }`,
-  );
+  if (b.paths.length) out.push(words("Backup, made before writing:"), ...b.paths.map(token));
+  else if (b.databases.length) {
+    out.push(
+      words("Backup: what the handoff replaces is copied before writing, in:"),
+      ...b.databases.map(token),
+    );
+  } else out.push(words("Backup: none needed: only new files are written, nothing existing is replaced"));
   if (!done) {
-    out.push("");
-    out.push("Resume with:");
-    out.push(`  ${outcome.target.resumeCommand}`);
+    out.push(words(""));
+    out.push(words("Resume with:"), token(outcome.target.resumeCommand));
   }
   if (outcome.reproduce && commandLine) {
-    out.push("The same handoff on the command line:");
-    out.push(`  ${commandLine(outcome.reproduce)}`);
+    out.push(words("The same handoff on the command line:"), token(commandLine(outcome.reproduce)));
   }
   if (outcome.refusal) {
-    out.push("");
-    out.push(`Refused: ${outcome.refusal}`);
+    out.push(words(""));
+    out.push(words(`Refused: ${outcome.refusal}`));
   }
   return out;
+}
+
+/** The plan's lines on a screen `width` cells wide: words wrapped between words, tokens indented, whole. */
+function screenLines(lines: PlanLine[], width: number): string[] {
+  return lines.flatMap((l) =>
+    "token" in l ? wrapAtEdge(`  ${field(l.token)}`, width) : wrapWords(field(l.words), width)
+  );
 }
 
 export interface PlanScreenProps {
@@ -120,9 +140,7 @@ export function PlanScreen(props: PlanScreenProps) {
     };
   }, []);
 
-  const text = outcome
-    ? planLines(outcome, context.commandLine, done).flatMap((l) => wrap(field(l), width))
-    : [];
+  const text = outcome ? screenLines(planLines(outcome, context.commandLine, done), width) : [];
   const bodyHeight = Math.max(3, height - 4);
   const lastTop = Math.max(0, text.length - bodyHeight);
   const allSeen = Math.max(seenTo, top + bodyHeight) >= text.length;
@@ -222,7 +240,7 @@ export function PlanScreen(props: PlanScreenProps) {
   return (
     <Box flexDirection="column" width={width} height={height}>
       <Text bold wrap="truncate-end">
-        {clip(`Hand off ${field(row.summary.id)} to ${choices.to}`, width)}
+        {clip(`Hand off a ${row.summary.harness} session to ${choices.to}`, width)}
       </Text>
       <Box flexDirection="column" height={bodyHeight}>
         {visible.map((l, i) => <Text key={top + i} wrap="truncate-end">{l || " "}</Text>)}

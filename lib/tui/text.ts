@@ -3,6 +3,7 @@
  * overrides, C1 controls) is shown as its visible `\uXXXX` escape by the same function that guards the CLI's
  * output, tabs become spaces, and Ink never interprets markup, so brackets and tags are shown as written.
  */
+import wrapAnsi from "wrap-ansi";
 import { escapeControls, terminalField } from "../io/control-characters.ts";
 
 /** One field on one line (a title, a path, an id). */
@@ -20,6 +21,26 @@ export function wrap(line: string, width: number): string[] {
   const out: string[] = [];
   for (let i = 0; i < chars.length; i += width) out.push(chars.slice(i, i + width).join(""));
   return out;
+}
+
+/**
+ * Words wrapped between words at `width` cells, the lines after the first under the line's own indent and two
+ * more; only a word longer than a whole line is broken (at the edge).
+ */
+export function wrapWords(line: string, width: number): string[] {
+  const lead = line.length - line.trimStart().length;
+  const body = line.slice(lead);
+  if (!body) return [line];
+  const pieces = wrapAnsi(body, Math.max(1, width - lead - 2), { hard: true }).split("\n");
+  return pieces.map((piece, i) => " ".repeat(i === 0 ? lead : lead + 2) + piece);
+}
+
+/**
+ * A token (an id, a path, a command to copy) kept whole: longer than the screen is wide, it is broken only
+ * where a line reaches the edge, so its pieces, read on, are the token and nothing else.
+ */
+export function wrapAtEdge(line: string, width: number): string[] {
+  return wrapAnsi(line, Math.max(1, width), { hard: true, wordWrap: false, trim: false }).split("\n");
 }
 
 /** `text` cut to `width` characters with an ellipsis. */
