@@ -330,3 +330,35 @@ test("the stub a resume in a later minute leaves (metadata and its context only)
   const session = await shown(dir, EXEC_TOOL);
   assert.ok(typed(session).length > 0);
 });
+
+test("a legacy Gemini session .json nested deeper than 1000 levels is bad input naming the file (exit 2), not a stack overflow", async () => {
+  // Fuzz seed 1, mutant 1763: a tool call's arguments nested 104,865 arrays deep crashed every conversion in
+  // JSON.stringify ("Maximum call stack size exceeded").
+  const legacy = fileURLToPath(new URL("../fixtures/gemini-cli/0.36.0/exec-tool.json", import.meta.url));
+  const document = JSON.parse(readFileSync(legacy, "utf8")) as {
+    messages: { toolCalls?: { args: object }[] }[];
+  };
+  const call = document.messages.find((m) => m.toolCalls?.length)!.toolCalls![0]!;
+  const text = JSON.stringify(document).replace(
+    JSON.stringify(call.args),
+    `{"command":${"[".repeat(100_000)}${"]".repeat(100_000)}}`,
+  );
+  const dir = join(root, "deep-legacy");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, "session-deep.json");
+  writeFileSync(path, text);
+  const r = await runCli([
+    "convert",
+    path,
+    "--from",
+    "gemini-cli",
+    "--to",
+    "codex",
+    "--cwd",
+    dir,
+    "-o",
+    join(dir, "out"),
+  ]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr, `session-bridge: ${path}: a record nested deeper than 1000 levels, the limit\n`);
+});

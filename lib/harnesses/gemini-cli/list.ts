@@ -12,7 +12,8 @@ import { readJsonl } from "../../io/jsonl.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { fileStamp } from "../../io/file-stamp.ts";
 import { mapBounded, READS_AT_ONCE } from "../../io/bounded.ts";
-import { isObject, optStr } from "../../io/json.ts";
+import { isObject, nestsDeeperThan, optStr, tooDeep } from "../../io/json.ts";
+import { InputError } from "../../errors.ts";
 import { geminiStore } from "./home.ts";
 import { projectPathOf, projectsBySlug, sessionFiles } from "./locate.ts";
 import { LogReplay, type ReplayedLog } from "./replay.ts";
@@ -30,7 +31,9 @@ export function isIgnoredUserText(text: string): boolean {
 export async function replayFile(path: string): Promise<ReplayedLog> {
   const replay = new LogReplay(path, HARNESS);
   if (path.endsWith(".json")) {
-    const document: unknown = JSON.parse(readFileSync(path, "utf8"));
+    const text = readFileSync(path, "utf8");
+    if (nestsDeeperThan(text)) throw new InputError(`${path}: ${tooDeep}`);
+    const document: unknown = JSON.parse(text);
     if (isObject(document)) {
       replay.addWhole(document, { harness: HARNESS, path, offset: 0, length: 0, type: "session" });
     }

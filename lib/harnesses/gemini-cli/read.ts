@@ -9,6 +9,7 @@ import type { Session } from "../../ir/schema.ts";
 import { DEFAULT_READ_LIMITS, readJsonl, type ReadLimits } from "../../io/jsonl.ts";
 import type { ReadOptions } from "../types.ts";
 import { InputError } from "../../errors.ts";
+import { nestsDeeperThan, tooDeep } from "../../io/json.ts";
 import { assertRegularFile } from "../../io/file-kind.ts";
 import { titleFromFirstUserText } from "../../ir/summary.ts";
 import { decodeGemini, decodeGeminiDocument, type SessionLines } from "./decode.ts";
@@ -40,8 +41,11 @@ function parsedDocument(path: string, { maxRecordBytes }: ReadLimits): unknown {
       `${path}: a session document longer than the record limit (${maxRecordBytes} bytes)`,
     );
   }
+  const text = readFileSync(path, "utf8");
+  // JSON.parse takes nesting far deeper than the writers and JSON.stringify after it can recurse through.
+  if (nestsDeeperThan(text)) throw new InputError(`${path}: ${tooDeep}`);
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    return JSON.parse(text);
   } catch (error) {
     throw new InputError(`${path}: not a JSON document (${(error as Error).message})`);
   }
