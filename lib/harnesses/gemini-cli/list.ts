@@ -14,6 +14,7 @@ import { fileStamp } from "../../io/file-stamp.ts";
 import { mapBounded, READS_AT_ONCE } from "../../io/bounded.ts";
 import { isObject, optStr } from "../../io/json.ts";
 import { geminiStore } from "./home.ts";
+import { activityTime } from "../updated.ts";
 import { projectPathOf, projectsBySlug, sessionFiles } from "./locate.ts";
 import { LogReplay, type ReplayedLog } from "./replay.ts";
 import { contentText, CONTEXT_START } from "./parts.ts";
@@ -70,7 +71,7 @@ export function everHeldATurn(log: ReplayedLog): boolean {
 export function lastActivity(log: ReplayedLog): string | undefined {
   let last: string | undefined;
   for (const { record } of log.messages) {
-    const at = optStr(record.timestamp);
+    const at = activityTime(record.timestamp);
     if (at && (!last || at > last)) last = at;
   }
   return last;
@@ -89,7 +90,7 @@ async function summarize(path: string, projects: ReadonlyMap<string, string>): P
   if (!everHeldATurn(log)) return [];
   const id = optStr(log.metadata.sessionId);
   const title = optStr(log.metadata.summary) ?? firstTypedWords(log);
-  const updatedAt = lastActivity(log) ?? optStr(log.metadata.lastUpdated);
+  const updatedAt = lastActivity(log) ?? activityTime(log.metadata.lastUpdated);
   return [{
     ...base,
     ...(id ? { id } : {}),

@@ -13,7 +13,8 @@ import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./columns.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./profiles.ts";
 import { hermesFileComponent } from "./ids.ts";
-import { assertStoredTime, isoTime } from "../../ir/clock.ts";
+import { assertStoredTime } from "../../ir/clock.ts";
+import { activityTime } from "../updated.ts";
 
 interface ListedRow {
   id: string;
@@ -43,7 +44,7 @@ function listDatabase(path: string): SessionSummary[] {
       const where = `${path}: sessions row ${JSON.stringify(r.id)}`;
       assertStoredTime(r.started_at, 1000, where, "started_at");
       assertStoredTime(r.last_active, 1000, where, "last_active");
-      const updatedAt = isoTime((r.last_active ?? r.started_at) * 1000);
+      const updatedAt = activityTime((r.last_active ?? r.started_at) * 1000);
       return {
         harness: "hermes" as const,
         id: r.id,
