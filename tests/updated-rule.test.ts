@@ -7,12 +7,22 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, realpathSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { builtinCoverage, expectedFor, preparedHomes } from "./helpers/harness-material.ts";
 import { runCli } from "./helpers/cli.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
+import { hermesFixture } from "./helpers/hermes.ts";
+import { listHermes } from "../lib/harnesses/hermes/list.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { listClaude } from "../lib/harnesses/claude-code/locate.ts";
 import { lastLineWhere } from "../lib/io/last-line.ts";
@@ -223,4 +233,15 @@ test("the last message of a 20 MB Claude Code transcript is found reading a boun
   const { value, bytesRead } = lastLineWhere(path, (line) => line.includes("2026-03-01T10:30") || undefined);
   assert.equal(value, true);
   assert.ok(bytesRead <= 2 * (long.length + 100) + 16 * 1024, `${bytesRead} bytes read`);
+});
+
+test("a legacy Hermes transcript is dated by its last message (local time, as Hermes wrote it), not its file's", () => {
+  const home = tempDir();
+  mkdirSync(join(home, "sessions"));
+  const path = join(home, "sessions", "20261129_210600_ffb99655.jsonl");
+  copyFileSync(hermesFixture("0.14.0", "gateway-legacy/sessions/20261129_210600_ffb99655.jsonl"), path);
+  utimesSync(path, LATER, LATER);
+  const [row] = listHermes(home);
+  // Its last line: an assistant reply at "2026-11-29T21:06:08.092894", the machine's local time.
+  assert.equal(row?.updatedAt, new Date(2026, 10, 29, 21, 6, 8, 93).toISOString());
 });

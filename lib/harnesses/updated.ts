@@ -13,7 +13,8 @@
  * - Codex: the rollout's last `response_item` line (messages, reasoning, calls and their outputs), indexed or
  *   not; with none (or no rollout), the `threads` row's `updated_at`, else the file's time.
  * - Hermes: the newest `messages.timestamp` of the session's live tip; a session with no message its root's
- *   `started_at`; a legacy transcript or snapshot the database does not hold, its file's time.
+ *   `started_at`. Of the files the database does not hold, a legacy transcript by its last message line (read
+ *   from the end, its local time as Hermes wrote it); a snapshot (one JSON document) by its file's time.
  * - Gemini CLI: the newest message's `timestamp` in its log; with none, the log's `lastUpdated`.
  * - OpenCode: the newest `message.time_created` of the session; with none, the session's `time_updated`.
  * - Copilot CLI: the newest `user.message`, `assistant.message` or `tool.execution_complete` event; with none
