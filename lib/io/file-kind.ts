@@ -31,6 +31,9 @@ export function regularFileIfPresent(path: string): boolean {
   return true;
 }
 
+/** Whether a regular file is there, for a reader that passes over anything else (nothing there included). */
+export const isRegularFile = (path: string): boolean => statOrNothing(path)?.isFile() ?? false;
+
 function statOrNothing(path: string): Stats | undefined {
   try {
     return statSync(path, { throwIfNoEntry: false });

@@ -6,6 +6,7 @@
  * transcript whose last message sits in its last kilobytes costs one small read, a last line of megabytes a few.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { isRegularFile } from "./file-kind.ts";
 
 const NEWLINE = 0x0a;
 const FIRST_WINDOW = 16 * 1024;
@@ -20,12 +21,15 @@ export interface FoundFromEnd<T> {
 /**
  * The last non-blank line of `path` for which `pick` returns something, and that value. `pick` sees each line
  * as bytes (a view valid only during the call), the last first: it can pass over a line without decoding it.
+ * Anything but a regular file holds no line and is never opened (a FIFO would block the open, a device never
+ * end: lib/io/file-kind.ts); nothing there is no line either.
  */
 export function lastLineWhere<T>(
   path: string,
   pick: (line: Buffer) => T | undefined,
   firstWindow = FIRST_WINDOW,
 ): FoundFromEnd<T> {
+  if (!isRegularFile(path)) return { value: undefined, bytesRead: 0 };
   const fd = openSync(path, "r");
   try {
     // `held`: the bytes read from `from` on that are in no line tried yet (the end of a line cut by a window).

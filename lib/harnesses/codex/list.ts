@@ -97,19 +97,14 @@ const ITEM_MARK = Buffer.from('"response_item"');
 
 /**
  * The time of a rollout's last `response_item` line (a message, reasoning, a call, its output): the events
- * after it (token counts, a turn's end) are no message. Undefined when it has none, or is not there to read.
+ * after it (token counts, a turn's end) are no message. Undefined when it has none, or is not a file there.
  */
 function lastItemTime(path: string): string | undefined {
-  try {
-    return lastLineWhere(path, (line) => {
-      if (!line.includes(ITEM_MARK)) return undefined;
-      const record = objectOfLine(line.toString("utf8"));
-      return record?.type === "response_item" ? activityTime(record.timestamp) : undefined;
-    }).value;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
+  return lastLineWhere(path, (line) => {
+    if (!line.includes(ITEM_MARK)) return undefined;
+    const record = objectOfLine(line.toString("utf8"));
+    return record?.type === "response_item" ? activityTime(record.timestamp) : undefined;
+  }).value;
 }
 
 const HEAD_RECORDS = 200;
