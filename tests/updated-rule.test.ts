@@ -83,17 +83,24 @@ function world() {
 }
 
 for (const { harness } of COVERED) {
-  test(`after a handoff into ${harness.name}, the copy is first in list and is latest`, async () => {
+  test(`after a handoff into ${harness.name}, the copy is first in list and is latest, from it too`, async () => {
     const { cli, handoff, list } = world();
+    const isNewest = async (copy: string) => {
+      const [first] = await list();
+      assert.deepEqual([first?.harness, first?.id], [harness.name, copy]);
+      const latest = (await cli("inspect", "latest")).session as { id: string };
+      assert.equal(latest.id, copy);
+      const mine = (await cli("inspect", `${harness.name}~1`)).session as { id: string };
+      assert.equal(mine.id, copy);
+    };
     // A session handed off a moment before, elsewhere: the copy made after it is the one just in.
     await handoff(EARLIER, "claude-code");
     const copy = await handoff(SOURCE, harness.name);
-    const [first] = await list();
-    assert.deepEqual([first?.harness, first?.id], [harness.name, copy]);
-    const latest = (await cli("inspect", "latest")).session as { id: string };
-    assert.equal(latest.id, copy);
-    const mine = (await cli("inspect", `${harness.name}~1`)).session as { id: string };
-    assert.equal(mine.id, copy);
+    await isNewest(copy);
+    // Another session just in, then a handoff of that copy within its harness (a copy of its own records, for
+    // most): the newest again, not dated after the copy's records.
+    await handoff(EARLIER, "claude-code");
+    await isNewest(await handoff(copy, harness.name));
   });
 }
 
