@@ -1,15 +1,32 @@
 /**
  * The last line of a file that says something, found by reading backwards from its end: a window of the last
  * bytes, then windows further back, each twice as long as the one before, until a line is accepted or the start
- * is reached. Each byte is read once (a line longer than a window is held until its start is read), and since
- * the windows double, what is read is at most about twice the bytes from the accepted line to the end: a 20 MB
- * transcript whose last message sits in its last kilobytes costs one small read, a last line of megabytes a few.
+ * is reached. Each byte is read once (a line longer than a window is held until its start is read, one longer
+ * than any record a reader takes is passed over unheld), and since the windows double (up to a few MB), what is
+ * read is at most about twice the bytes from the accepted line to the end: a 20 MB transcript whose last message
+ * sits in its last kilobytes costs one small read, a last line of megabytes a few.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { isRegularFile } from "./file-kind.ts";
+import { DEFAULT_MAX_RECORD_BYTES } from "./jsonl.ts";
 
 const NEWLINE = 0x0a;
-const FIRST_WINDOW = 16 * 1024;
+const KB = 1024;
+
+export interface Backwards {
+  /** The bytes read first, from the end. */
+  firstWindow: number;
+  /** The longest a window grows to: what one read holds in memory, besides the line it completes. */
+  largestWindow: number;
+  /** A longer line is passed over without being held whole (readers refuse it as too long). */
+  maxLineBytes: number;
+}
+
+const BACKWARDS: Backwards = {
+  firstWindow: 16 * KB,
+  largestWindow: 4 * KB * KB,
+  maxLineBytes: DEFAULT_MAX_RECORD_BYTES,
+};
 
 export interface FoundFromEnd<T> {
   /** What `pick` made of the last line it accepted; undefined when it accepted none. */
@@ -27,14 +44,18 @@ export interface FoundFromEnd<T> {
 export function lastLineWhere<T>(
   path: string,
   pick: (line: Buffer) => T | undefined,
-  firstWindow = FIRST_WINDOW,
+  backwards: Partial<Backwards> = {},
 ): FoundFromEnd<T> {
+  const { firstWindow, largestWindow, maxLineBytes } = { ...BACKWARDS, ...backwards };
   if (!isRegularFile(path)) return { value: undefined, bytesRead: 0 };
   const fd = openSync(path, "r");
   try {
-    // `held`: the bytes read from `from` on that are in no line tried yet (the end of a line cut by a window).
+    // `held`: the bytes read from `from` on that are in no line tried yet (the end of a line cut by a window);
+    // `passing`: they were dropped, the line being longer than any line taken.
     let from = fstatSync(fd).size;
     let held: Buffer[] = [];
+    let heldBytes = 0;
+    let passing = false;
     let window = firstWindow;
     let bytesRead = 0;
     while (from > 0) {
@@ -43,16 +64,25 @@ export function lastLineWhere<T>(
       // Fewer bytes than asked only when the file was cut meanwhile: what was read is all there is.
       const chunk = buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, start));
       bytesRead += chunk.length;
-      held.unshift(chunk);
       from = start;
-      window *= 2;
+      window = Math.min(window * 2, largestWindow);
       // A line cut by the window's start is completed by the bytes before it, read next.
       const cut = start === 0 ? -1 : chunk.indexOf(NEWLINE);
-      if (start > 0 && cut === -1) continue;
-      const text = held.length === 1 ? chunk : Buffer.concat(held);
-      const value = lastPicked(text.subarray(cut + 1), pick);
+      if (start > 0 && cut === -1) {
+        if (!passing) held.unshift(chunk);
+        heldBytes += chunk.length;
+        if (heldBytes > maxLineBytes) [held, passing] = [[], true];
+        continue;
+      }
+      // The whole lines after the cut: with the line held completed, or, the line passed over, those before it.
+      const lines = passing
+        ? chunk.subarray(cut + 1, chunk.lastIndexOf(NEWLINE) + 1)
+        : Buffer.concat([chunk.subarray(cut + 1), ...held]);
+      const value = lastPicked(lines, pick);
       if (value !== undefined) return { value, bytesRead };
-      held = [text.subarray(0, cut + 1)];
+      held = [chunk.subarray(0, cut + 1)];
+      heldBytes = cut + 1;
+      passing = false;
     }
     return { value: undefined, bytesRead };
   } finally {
