@@ -3,8 +3,9 @@
  * name, else its preview, as the `codex resume` picker shows it), plus rollout files the index does not know
  * yet (written by an older Codex, or copied in by hand), summarized from their first records. Either is dated
  * by its rollout's last conversation item (lib/harnesses/updated.ts), read from the file's end: the index's
- * `updated_at` is Codex's time of the thread's last write (a token count, a turn's end, a rename), a step
- * after the last message, and a rollout outside the index has only its file's time.
+ * `updated_at` is when Codex last wrote the row, after the events that follow the last message (token counts,
+ * a turn's end) or behind the rollout when the index lags (0.169.0's captured interrupted thread: 320 ms before
+ * its last line), and a rollout outside the index has only its file's time.
  */
 import { existsSync, statSync } from "node:fs";
 import type { SessionSummary, StoreListing } from "../types.ts";
