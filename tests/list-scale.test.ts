@@ -144,11 +144,17 @@ test("Claude Code sessions renamed late in long transcripts are each listed unde
     { cwd: "/home/user/projects/parser", megabytes: 1, title: "parser rewrite" },
     { cwd: "/home/user/projects/naïve", megabytes: 0.01, title: "tests für den Parser ✓" },
     { cwd: "/home/user/projects/web", megabytes: 0.5, title: "ウェブの修正 🚀" },
-  ].map((s, i) => ({ ...s, id: randomUUID(), at: new Date(Date.UTC(2026, 5, 1 + i)) }));
+  ].map((s, i) => ({ ...s, id: randomUUID(), at: new Date(Date.UTC(2026, 5, 1 + i)), last: new Date(0) }));
   for (const s of sessions) {
     const path = join(home, "projects", s.cwd.replace(/[^A-Za-z0-9]/g, "-"), `${s.id}.jsonl`);
     mkdirSync(dirname(path), { recursive: true });
-    generateClaudeSession(path, s.megabytes, { sessionId: s.id, cwd: s.cwd, start: s.at });
+    const { records } = generateClaudeSession(path, s.megabytes, {
+      sessionId: s.id,
+      cwd: s.cwd,
+      start: s.at,
+    });
+    // Dated by its last message (the generator writes one a second from its start), not its file's time.
+    s.last = new Date(s.at.getTime() + (records - 1) * 1000);
     appendFileSync(
       path,
       `${JSON.stringify({ type: "custom-title", customTitle: s.title, sessionId: s.id })}\n`,
@@ -162,7 +168,7 @@ test("Claude Code sessions renamed late in long transcripts are each listed unde
   });
   assert.deepEqual(
     listed.sessions.map((s) => [s.id, s.cwd, s.title, s.updatedAt]),
-    sessions.reverse().map((s) => [s.id, s.cwd, s.title, s.at.toISOString()]),
+    sessions.reverse().map((s) => [s.id, s.cwd, s.title, s.last.toISOString()]),
   );
 });
 

@@ -128,3 +128,20 @@ test("a FIFO as a session file is refused, by path and when an id lookup leads t
     assert.equal(byPath.stderr, `session-bridge: ${fifoLine(codexThread.path)}\n`);
   });
 });
+
+test("a FIFO in place of a Codex rollout or a legacy Hermes transcript is listed, never opened for its last message", () => {
+  const legacy = join(hermes, "sessions", "20261129_210600_fifo0000.jsonl");
+  mkdirSync(join(hermes, "sessions"), { recursive: true });
+  execFileSync("mkfifo", [legacy]);
+  try {
+    replacedBy("fifo", codexThread.path, () => {
+      const list = run(["list", "--full-ids", "--json"]);
+      assert.equal(list.code, 0, list.stderr);
+      const ids = (JSON.parse(list.stdout) as { sessions: { id: string }[] }).sessions.map((s) => s.id);
+      assert.ok(ids.includes(codexThread.id), "the thread its index names is listed");
+      assert.ok(ids.includes("20261129_210600_fifo0000"), "the legacy name is listed");
+    });
+  } finally {
+    execFileSync("rm", ["-f", legacy]);
+  }
+});

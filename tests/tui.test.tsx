@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { App } from "../lib/tui/app.tsx";
 import { readEnds, startListing, type TuiContext } from "../lib/tui/data.ts";
@@ -219,11 +219,15 @@ test("the picker is drawn at once and fills store by store: a store still listin
 
 test("a session chosen while stores are still listing stays selected when newer sessions arrive above it", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"), { hostile: true });
-  // The Codex session is the newest of all, and its store answers after Claude Code's.
+  // The Codex session is the newest of all (its messages, all of 2026-12-01, dated two days later), and its
+  // store answers after Claude Code's.
   const db = new DatabaseSync(join(homes.codex, "state_5.sqlite"));
-  const soon = Date.now() + 30_000;
-  db.prepare("UPDATE threads SET updated_at = ?, updated_at_ms = ?").run(Math.floor(soon / 1000), soon);
+  const { rollout_path: rollout } = db.prepare("SELECT rollout_path FROM threads").get() as {
+    rollout_path: string;
+  };
   db.close();
+  const captured = readFileSync(rollout, "utf8");
+  writeFileSync(rollout, captured.replaceAll('"timestamp":"2026-12-01T', '"timestamp":"2026-12-03T'));
   const held = holdingStore("codex");
   const { ui, see } = openHeld(homes, held.registry);
   await see((f) => /listing… codex, hermes/.test(f) && /2 of 2 sessions/.test(f));

@@ -19,7 +19,8 @@ import { VERSION } from "../version.ts";
 import { LinkRefusedError, makeOwnFolder, openOwnFile, refuseLinksBelow } from "../io/links.ts";
 import type { Feedback } from "../io/progress.ts";
 
-const FORMAT = 2;
+/** 3: sessions dated by their last message (lib/harnesses/updated.ts), no longer a transcript's file time. */
+const FORMAT = 3;
 const FILE = "listing.json";
 
 interface Part {

@@ -31,6 +31,18 @@ export function regularFileIfPresent(path: string): boolean {
   return true;
 }
 
+/**
+ * Whether a regular file is there, for a reader that passes over anything else: nothing there, a path it may
+ * not look at (a folder it cannot search) or whose name is too long, as much as a FIFO or a directory.
+ */
+export function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
+  } catch {
+    return false;
+  }
+}
+
 function statOrNothing(path: string): Stats | undefined {
   try {
     return statSync(path, { throwIfNoEntry: false });

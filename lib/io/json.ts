@@ -20,6 +20,20 @@ export const MAX_JSON_DEPTH = 1000;
 export const tooDeep = `a record nested deeper than ${MAX_JSON_DEPTH} levels, the limit`;
 
 /**
+ * A line of a JSONL store as an object, or undefined for anything else (not JSON, an array, a value, a record
+ * nested deeper than the limit): for a listing that looks at a few lines and passes over what it cannot read.
+ */
+export function objectOfLine(text: string): Json | undefined {
+  if (nestsDeeperThan(text)) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Whether JSON text nests deeper than `limit` arrays and objects, found in one pass without parsing it. It runs
  * on every record read, so strings (most of a session's bytes) are skipped by the engine's own `indexOf`, not
  * character by character.

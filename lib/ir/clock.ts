@@ -45,6 +45,13 @@ export class RecordClock {
 }
 
 /**
+ * The source time a handoff's handshake is written with: the handoff's own (`now`), not the last message's. The
+ * handshake is then the copy's last message, so the copy is the newest session in whatever harness it went
+ * into, as UPDATED orders them (lib/harnesses/updated.ts).
+ */
+export const handshakeTime = (now: Date): string => now.toISOString();
+
+/**
  * A stored time (milliseconds since the epoch) as ISO 8601, or undefined when it is no time at all. Readers
  * refuse such a time where it is stored (assertRecordTime, assertStoredTime), so here it is only a guard.
  */

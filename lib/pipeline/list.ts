@@ -27,7 +27,7 @@ export interface ListedSession extends SessionSummary {
 }
 
 export interface Listed {
-  /** Newest first (by the time each harness last updated the session). */
+  /** Newest first, by each session's last message (UPDATED: lib/harnesses/updated.ts). */
   sessions: ListedSession[];
   /** Stores that could not be read, and why. */
   broken: BrokenStore[];

@@ -6,8 +6,9 @@ import { byCodeUnit } from "../io/compare.ts";
 import type { SessionSummary } from "../harnesses/types.ts";
 
 /**
- * The order `list` shows and `latest` / `codex~2` count in: last updated first; sessions updated at the same
- * moment by id, so the N-th newest is the same session on every run (by code unit: lib/io/compare.ts).
+ * The order `list` shows and `latest` / `codex~2` count in: the last message first (UPDATED, one rule for every
+ * harness: lib/harnesses/updated.ts, each time in one UTC form, so text compares as time); sessions updated at
+ * the same moment by id, so the N-th newest is the same session on every run (by code unit: lib/io/compare.ts).
  */
 export function newestFirst(sessions: readonly SessionSummary[]): SessionSummary[] {
   return [...sessions].sort(newerFirst);

@@ -74,7 +74,11 @@ export function tuiHomes(
     project: join(root, "project"),
   };
   mkdirSync(homes.project, { recursive: true });
-  seedClaudeHome(homes.claude, "interactive");
+  // The Claude Code session is the one a person was just in: the newest by its messages' own times, as every
+  // listing dates a session (lib/harnesses/updated.ts), its records (all of 2026-12-01) dated a day later.
+  const claude = seedClaudeHome(homes.claude, "interactive");
+  const captured = readFileSync(claude.path, "utf8");
+  writeFileSync(claude.path, captured.replaceAll('"timestamp":"2026-12-01T', '"timestamp":"2026-12-02T'));
   makeCodexHome(homes.codex);
   seedCodexThread(homes.codex, "0.169.0", "interactive");
   seedHermesHome(homes.hermes, "0.19.0", options.hermesScenario ?? "interactive");
@@ -98,6 +102,10 @@ export function tuiHomes(
     const prompt = records.find((r) => r.type === "user" && typeof r.message?.content === "string");
     if (!prompt) throw new Error("the plain-text fixture has no typed prompt");
     prompt.message.content = HOSTILE_TEXT;
+    // The newest of Claude Code's sessions: its records (of 2026-11-29) dated after the interactive one's.
+    for (const r of records) {
+      if (typeof r.timestamp === "string") r.timestamp = r.timestamp.replace(/^2026-11-29T/, "2026-12-02T");
+    }
     writeFileSync(path, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
     homes.hostileId = id;
   }

@@ -18,6 +18,9 @@ export const list: Command = {
   -n, --limit N  only the N newest (a line on stderr says how many there are)
   --full-ids     show whole ids (default: each id's shortest unique prefix, which any <session> takes;
                  --json has both)
+Newest first, as latest, latest~N and H~N count: UPDATED is a session's last message (the user's, the
+assistant's, a tool call or its result) as the session records it, one rule for every harness, so a copy a
+handoff just made (its handshake written at the handoff) is the newest.
 On a terminal the table fits its width: a long CWD loses its middle (its last folder, the project, stays),
 a long title its end. In a pipe every cell is whole.
 A store that cannot be read is named on stderr (in --json: brokenStores), the others are still listed, and

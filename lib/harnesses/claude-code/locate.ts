@@ -5,13 +5,15 @@ import type { ListingPart, SessionSummary, StoreListing } from "../types.ts";
 import { isUuid } from "../../ids.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { type Ends, type Windows, withEnds } from "../../io/head-tail.ts";
-import { nestsDeeperThan } from "../../io/json.ts";
+import { objectOfLine } from "../../io/json.ts";
 import { mapBounded, READS_AT_ONCE } from "../../io/bounded.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { blocksFromContent } from "./content.ts";
 import { projectsDir } from "./home.ts";
 import { fileStamp } from "../../io/file-stamp.ts";
 import { assertNotLinkLoop, directoryIfPresent } from "../../io/file-kind.ts";
+import { lastLineWhere } from "../../io/last-line.ts";
+import { activityTime } from "../updated.ts";
 
 /**
  * Every top-level transcript `projects/<bucket>/<uuid>.jsonl`; subagent files live one level deeper. A link
@@ -49,8 +51,10 @@ const WIDER_WINDOWS: Windows = { ...FIRST_WINDOWS, head: 16 * KB };
 /**
  * A listing row from a file's two ends: cwd and the first user words are near the top (within its first
  * HEAD_RECORDS records); titles are small records Claude Code appends when a session is named (and again on
- * each exit and resume), so they are looked for in the head and in the tail. mtime is "updated". A head that
- * does not hold what the row needs is read again wider, and then on by streaming (a huge first record).
+ * each exit and resume), so they are looked for in the head and in the tail. UPDATED is the last message's
+ * time (lib/harnesses/updated.ts), from the tail read, or read further back from the end when the tail holds
+ * none; the file's time only for a transcript with no timestamped message. A head that does not hold what the
+ * row needs is read again wider, and then on by streaming (a huge first record).
  */
 export async function summarize(path: string): Promise<SessionSummary> {
   return summarizeFromEnds(path) ?? await summarizeByStreaming(path);
@@ -58,13 +62,38 @@ export async function summarize(path: string): Promise<SessionSummary> {
 
 type Row = Record<string, unknown>;
 
-function newSummary(path: string, modified = statSync(path).mtime): SessionSummary {
-  return {
-    harness: "claude-code",
-    id: path.slice(path.lastIndexOf("/") + 1, -6),
-    path,
-    updatedAt: modified.toISOString(),
-  };
+/** `updatedAt` is the last message's time, else the file's. */
+function newSummary(path: string, updatedAt: string): SessionSummary {
+  return { harness: "claude-code", id: path.slice(path.lastIndexOf("/") + 1, -6), path, updatedAt };
+}
+
+/** The bytes every timestamped record holds: other lines are not decoded when looking for the last message. */
+const TIMESTAMP_MARK = Buffer.from('"timestamp"');
+
+/**
+ * A message record's time: `user`, `assistant` and `system` records are the conversation (a tool call is in an
+ * assistant record, its result in a user one; the handshake is a system record); attachments, API requests,
+ * queue operations and file snapshots carry times too, but are no message.
+ */
+function messageTime(line: Buffer): string | undefined {
+  if (!line.includes(TIMESTAMP_MARK)) return undefined;
+  const record = objectOfLine(line.toString("utf8"));
+  if (record?.type !== "user" && record?.type !== "assistant" && record?.type !== "system") return undefined;
+  return activityTime(record.timestamp);
+}
+
+/** The last message's time among `lines` (the file's last lines, in order), if one is there. */
+function lastMessageTimeOf(lines: readonly Buffer[]): string | undefined {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const at = messageTime(lines[i]!);
+    if (at !== undefined) return at;
+  }
+  return undefined;
+}
+
+/** The last message's time read from the end of the file, else the file's own. */
+function updatedFromEnd(path: string): string {
+  return lastLineWhere(path, messageTime).value ?? statSync(path).mtime.toISOString();
 }
 
 /** The bytes every title record holds (`"type":"custom-title"`, `"ai-title"`): other lines are not decoded. */
@@ -81,7 +110,7 @@ function summarizeFromEnds(path: string): SessionSummary | undefined {
 }
 
 function summaryOfEnds(path: string, ends: Ends): SessionSummary | undefined {
-  const summary = newSummary(path, ends.modified);
+  const summary = newSummary(path, ends.modified.toISOString());
   let firstUser: string | undefined;
   const titles: { custom?: string; ai?: string } = {};
   const lines = [...ends.head, ...ends.tail];
@@ -89,7 +118,7 @@ function summaryOfEnds(path: string, ends: Ends): SessionSummary | undefined {
     const inHead = index < Math.min(ends.head.length, HEAD_RECORDS) && (!summary.cwd || !firstUser);
     // Once the head has given cwd and first words, only titles count: most lines are not even decoded.
     if (!inHead && !line.includes(TITLE_MARK)) continue;
-    const record = parseLine(line.toString("utf8"));
+    const record = objectOfLine(line.toString("utf8"));
     if (record === undefined) {
       if (index < ends.head.length) return undefined;
       continue;
@@ -105,17 +134,12 @@ function summaryOfEnds(path: string, ends: Ends): SessionSummary | undefined {
   if (!ends.whole && ends.head.length < HEAD_RECORDS && (!summary.cwd || !firstUser)) return undefined;
   const title = titles.custom ?? titles.ai ?? firstUser;
   if (title !== undefined) summary.title = title;
+  // The lines read that end the file (the tail, or every line of a file read whole); further back only when
+  // they hold no message, which a file read whole then has none of.
+  const last = lastMessageTimeOf(ends.whole ? ends.head : ends.tail);
+  if (last !== undefined) summary.updatedAt = last;
+  else if (!ends.whole) summary.updatedAt = updatedFromEnd(path);
   return summary;
-}
-
-function parseLine(line: string): Row | undefined {
-  if (nestsDeeperThan(line)) return undefined;
-  try {
-    const value: unknown = JSON.parse(line);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value as Row : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A rename's title is the last one written; Claude Code's own summary title the first. */
@@ -126,7 +150,7 @@ function takeTitle(r: Row, titles: { custom?: string; ai?: string }): void {
 
 /** The first HEAD_RECORDS records, read as a stream: for heads too large for the window. */
 async function summarizeByStreaming(path: string): Promise<SessionSummary> {
-  const summary = newSummary(path);
+  const summary = newSummary(path, updatedFromEnd(path));
   const titles: { custom?: string; ai?: string } = {};
   let firstUser: string | undefined;
   let seen = 0;

@@ -9,7 +9,7 @@ import type { Block, Message } from "../../ir/schema.ts";
 import type { Messages, SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
 import type { JsonlLine } from "../../io/jsonl.ts";
-import { RecordClock } from "../../ir/clock.ts";
+import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { claudePermissionMode } from "./posture.ts";
 import { isUuid, newUuid } from "../../ids.ts";
 import { isObject } from "../../io/json.ts";
@@ -70,7 +70,12 @@ export async function* encodeClaude(
     tail.parent = uuid;
   }
   if (options.handshake) {
-    const record = handshakeRecord(options.handshake, envelope(tail.parent), clock.next(), targetVersion);
+    const record = handshakeRecord(
+      options.handshake,
+      envelope(tail.parent),
+      clock.next(handshakeTime(options.now)),
+      targetVersion,
+    );
     yield line(record);
   }
 }

@@ -8,7 +8,7 @@
 import type { SessionHead } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
 import type { JsonlLine } from "../../io/jsonl.ts";
-import { RecordClock } from "../../ir/clock.ts";
+import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, startsWithHandshake } from "../../handshake/handshake.ts";
 import { messageItem, messageText, outputItem } from "./items.ts";
 import { isObject } from "../../io/json.ts";
@@ -77,7 +77,11 @@ export async function* copyRollout(
     }
   }
   if (options.handshake) {
-    yield out.line("response_item", messageItem("user", [{ type: "text", text: options.handshake }]));
+    yield out.line(
+      "response_item",
+      messageItem("user", [{ type: "text", text: options.handshake }]),
+      handshakeTime(options.now),
+    );
   }
 }
 

@@ -1,7 +1,11 @@
 /**
  * Listing Codex threads the way Codex shows them: one query over the `threads` index (title = the thread's
  * name, else its preview, as the `codex resume` picker shows it), plus rollout files the index does not know
- * yet (written by an older Codex, or copied in by hand), summarized from their first records.
+ * yet (written by an older Codex, or copied in by hand), summarized from their first records. Either is dated
+ * by its rollout's last conversation item (lib/harnesses/updated.ts), read from the file's end: the index's
+ * `updated_at` is when Codex last wrote the row, after the events that follow the last message (token counts,
+ * a turn's end) or behind the rollout when the index lags (0.169.0's captured interrupted thread: 320 ms before
+ * its last line), and a rollout outside the index has only its file's time.
  */
 import { existsSync, statSync } from "node:fs";
 import type { SessionSummary, StoreListing } from "../types.ts";
@@ -11,7 +15,10 @@ import { openReadOnly, quoteIdent, type Row, tableColumns } from "../../store/sq
 import { homeOfRollout, newestStateDb, type RolloutFile, rolloutFiles } from "./locate.ts";
 import { isHarnessContext, messageText } from "./items.ts";
 import { assertStoredTime, isoTime } from "../../ir/clock.ts";
+import { objectOfLine } from "../../io/json.ts";
 import { mapBounded } from "../../io/bounded.ts";
+import { lastLineWhere } from "../../io/last-line.ts";
+import { activityTime } from "../updated.ts";
 
 /** How many rollouts the index does not know are read at once: never a file handle per session. */
 const LISTING_CONCURRENCY = 8;
@@ -72,7 +79,8 @@ function summaryOfRow(row: Row, file: RolloutFile | undefined, where: string): S
     : typeof row.updated_at === "number"
     ? row.updated_at * 1000
     : undefined;
-  const updatedAt = updatedMs === undefined ? undefined : isoTime(updatedMs);
+  const updatedAt = (path ? lastItemTime(path) : undefined) ??
+    (updatedMs === undefined ? undefined : isoTime(updatedMs));
   const title = text(row.name) ?? text(row.preview) ?? text(row.title) ?? text(row.first_user_message);
   return {
     harness: "codex",
@@ -85,6 +93,21 @@ function summaryOfRow(row: Row, file: RolloutFile | undefined, where: string): S
   };
 }
 
+/** The bytes every conversation item's line holds: other lines are not decoded. */
+const ITEM_MARK = Buffer.from('"response_item"');
+
+/**
+ * The time of a rollout's last `response_item` line (a message, reasoning, a call, its output): the events
+ * after it (token counts, a turn's end) are no message. Undefined when it has none, or is not a file there.
+ */
+function lastItemTime(path: string): string | undefined {
+  return lastLineWhere(path, (line) => {
+    if (!line.includes(ITEM_MARK)) return undefined;
+    const record = objectOfLine(line.toString("utf8"));
+    return record?.type === "response_item" ? activityTime(record.timestamp) : undefined;
+  }).value;
+}
+
 const HEAD_RECORDS = 200;
 
 /** A file the index does not know: cwd from session_meta, the first words the user typed as its title. */
@@ -93,7 +116,7 @@ async function summarizeFile(file: RolloutFile): Promise<SessionSummary> {
     harness: "codex",
     id: file.id,
     path: file.path,
-    updatedAt: statSync(file.path).mtime.toISOString(),
+    updatedAt: lastItemTime(file.path) ?? statSync(file.path).mtime.toISOString(),
     ...(file.archived ? { archived: true } : {}),
   };
   let seen = 0;

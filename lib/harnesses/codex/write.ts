@@ -11,7 +11,7 @@
 import type { Block, Message, ToolResultBlock } from "../../ir/schema.ts";
 import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
-import { RecordClock } from "../../ir/clock.ts";
+import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { newUuidV7 } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { reasoningAsText } from "../../ir/reasoning.ts";
@@ -116,7 +116,11 @@ async function* renderForeign(
   yield* lines;
   if (options.handshake) {
     // The model reads it as the newest user message; with no UI mirror the TUI does not show it as a turn.
-    yield out.line("response_item", messageItem("user", [{ type: "text", text: options.handshake }]));
+    yield out.line(
+      "response_item",
+      messageItem("user", [{ type: "text", text: options.handshake }]),
+      handshakeTime(options.now),
+    );
   }
 }
 

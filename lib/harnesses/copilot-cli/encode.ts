@@ -26,7 +26,7 @@
 import type { Block, Message, ToolCallBlock, ToolResultBlock } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
-import { RecordClock } from "../../ir/clock.ts";
+import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { newUuid } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { reasoningAsText } from "../../ir/reasoning.ts";
@@ -123,7 +123,9 @@ export async function* encodeCopilot(
   }
   if (options.stubOpenCalls) yield* turns.closeOpenCalls();
   yield* turns.end();
-  if (options.handshake) yield* turns.prompt(HANDSHAKE_DISPLAY, undefined, options.handshake);
+  if (options.handshake) {
+    yield* turns.prompt(HANDSHAKE_DISPLAY, handshakeTime(options.now), options.handshake);
+  }
   summary.done = true;
 }
 

@@ -13,6 +13,7 @@ import { fileStamp } from "../../io/file-stamp.ts";
 import { mapBounded, READS_AT_ONCE } from "../../io/bounded.ts";
 import { isObject, optStr } from "../../io/json.ts";
 import { copilotEventFiles, folderId, workspaceOf } from "./locate.ts";
+import { activityTime } from "../updated.ts";
 
 /**
  * The workspace reader parses YAML with a library: loaded when a session is listed, not when `list` starts, so a
@@ -55,7 +56,7 @@ async function scan(path: string): Promise<Scan> {
     }
     if (typeof value.type === "string" && CONVERSATION.has(value.type)) {
       found.messages++;
-      const at = optStr(value.timestamp);
+      const at = activityTime(value.timestamp);
       if (at && (!found.lastActivity || at > found.lastActivity)) found.lastActivity = at;
     }
   }
@@ -75,7 +76,7 @@ async function summarize(path: string): Promise<SessionSummary[]> {
   const cwd = workspace.cwd ?? found.cwd;
   const title = workspace.name ?? found.firstPrompt;
   const line = title ? titleLine(title) : undefined;
-  const updatedAt = found.lastActivity ?? workspace.updatedAt;
+  const updatedAt = found.lastActivity ?? activityTime(workspace.updatedAt);
   return [{
     ...base,
     ...(found.id ? { id: found.id } : {}),

@@ -28,7 +28,7 @@ import type {
 } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
-import { RecordClock } from "../../ir/clock.ts";
+import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { newUuid, sha256Hex } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { reasoningAsText } from "../../ir/reasoning.ts";
@@ -172,7 +172,7 @@ export async function* encodeGemini(
     if (content.length) yield* emit(userRecord(content, at(m.timestamp)));
   }
   yield* release();
-  if (options.handshake) yield* emit(handshakeRecord(options.handshake, at()));
+  if (options.handshake) yield* emit(handshakeRecord(options.handshake, at(handshakeTime(options.now))));
 }
 
 /**
@@ -187,7 +187,7 @@ function handshakeRecord(text: string, timestamp: string): UserRecord {
 export function handshakeLines(text: string, now: Date, after?: string): string[] {
   const clock = new RecordClock(now, after);
   clock.next(after);
-  const timestamp = clock.next();
+  const timestamp = clock.next(handshakeTime(now));
   return [line(handshakeRecord(text, timestamp)), line({ $set: { lastUpdated: timestamp } })];
 }
 

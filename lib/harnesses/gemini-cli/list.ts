@@ -15,6 +15,7 @@ import { mapBounded, READS_AT_ONCE } from "../../io/bounded.ts";
 import { isObject, nestsDeeperThan, optStr, tooDeep } from "../../io/json.ts";
 import { InputError } from "../../errors.ts";
 import { geminiStore } from "./home.ts";
+import { activityTime } from "../updated.ts";
 import { projectPathOf, projectsBySlug, sessionFiles } from "./locate.ts";
 import { LogReplay, type ReplayedLog } from "./replay.ts";
 import { contentText, CONTEXT_START } from "./parts.ts";
@@ -73,7 +74,7 @@ export function everHeldATurn(log: ReplayedLog): boolean {
 export function lastActivity(log: ReplayedLog): string | undefined {
   let last: string | undefined;
   for (const { record } of log.messages) {
-    const at = optStr(record.timestamp);
+    const at = activityTime(record.timestamp);
     if (at && (!last || at > last)) last = at;
   }
   return last;
@@ -92,7 +93,7 @@ async function summarize(path: string, projects: ReadonlyMap<string, string>): P
   if (!everHeldATurn(log)) return [];
   const id = optStr(log.metadata.sessionId);
   const title = optStr(log.metadata.summary) ?? firstTypedWords(log);
-  const updatedAt = lastActivity(log) ?? optStr(log.metadata.lastUpdated);
+  const updatedAt = lastActivity(log) ?? activityTime(log.metadata.lastUpdated);
   return [{
     ...base,
     ...(id ? { id } : {}),

@@ -18,6 +18,7 @@ import { encodeContent } from "./content.ts";
 import { GENERATIONS, LEGACY_TRANSCRIPT_VERSION, NEWEST_GENERATION } from "./generations.ts";
 import { decodeMessage, type HermesMessage, type SessionRecord } from "./message.ts";
 import { pyJson } from "./pyjson.ts";
+import { localIsoSeconds } from "./local-time.ts";
 import { isObject, type Json, nestsDeeperThan, optStr, tooDeep } from "../../io/json.ts";
 
 type Tools = Session["tools"];
@@ -43,19 +44,6 @@ function assertFileTime(value: unknown, where: string, field: string): void {
   else assertStoredTime(value, 1000, where, field);
 }
 
-/** Naive ISO local time (`datetime.now().isoformat()`, microseconds) to epoch seconds. */
-function localIsoSeconds(text: unknown): number | undefined {
-  if (typeof text !== "string") return typeof text === "number" ? text : undefined;
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?$/.exec(text);
-  if (!m) {
-    const parsed = Date.parse(text);
-    return Number.isFinite(parsed) ? parsed / 1000 : undefined;
-  }
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  return new Date(y, mo - 1, d, h, mi, s).getTime() / 1000 + (m[7] ? Number(`0${m[7]}`) : 0);
-}
-
-/** `tools` as Hermes sends them (OpenAI function tools) to IR tool schemas. */
 function toolSchemas(tools: unknown): Tools {
   if (!Array.isArray(tools)) return [];
   return tools.flatMap((t): Tools => {

@@ -13,7 +13,11 @@ import { titleLine } from "../../ir/summary.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./columns.ts";
 import { hermesHomes, legacySessionsDir, sessionLocator, stateDbPath } from "./profiles.ts";
 import { hermesFileComponent } from "./ids.ts";
-import { assertStoredTime, isoTime } from "../../ir/clock.ts";
+import { assertStoredTime } from "../../ir/clock.ts";
+import { activityTime } from "../updated.ts";
+import { lastLineWhere } from "../../io/last-line.ts";
+import { objectOfLine } from "../../io/json.ts";
+import { localIsoSeconds } from "./local-time.ts";
 
 interface ListedRow {
   id: string;
@@ -43,7 +47,7 @@ function listDatabase(path: string): SessionSummary[] {
       const where = `${path}: sessions row ${JSON.stringify(r.id)}`;
       assertStoredTime(r.started_at, 1000, where, "started_at");
       assertStoredTime(r.last_active, 1000, where, "last_active");
-      const updatedAt = isoTime((r.last_active ?? r.started_at) * 1000);
+      const updatedAt = activityTime((r.last_active ?? r.started_at) * 1000);
       return {
         harness: "hermes" as const,
         id: r.id,
@@ -126,6 +130,24 @@ function listLegacyFiles(home: string, known: Set<string>): SessionSummary[] {
     harness: "hermes",
     id,
     path,
-    updatedAt: statSync(path).mtime.toISOString(),
+    updatedAt: (path.endsWith(".jsonl") ? lastTranscriptMessage(path) : undefined) ??
+      statSync(path).mtime.toISOString(),
   }));
+}
+
+/** The bytes every timestamped line holds: other lines are not decoded. */
+const TIMESTAMP_MARK = Buffer.from('"timestamp"');
+
+/**
+ * The time of a legacy transcript's last message, read from its end (its first line, `session_meta`, is none).
+ * A snapshot is one JSON document, read whole only when it is loaded: it is dated by its file's time.
+ */
+function lastTranscriptMessage(path: string): string | undefined {
+  return lastLineWhere(path, (line) => {
+    if (!line.includes(TIMESTAMP_MARK)) return undefined;
+    const record = objectOfLine(line.toString("utf8"));
+    if (!record || record.role === "session_meta") return undefined;
+    const seconds = localIsoSeconds(record.timestamp);
+    return seconds === undefined ? undefined : activityTime(seconds * 1000);
+  }).value;
 }

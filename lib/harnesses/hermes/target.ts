@@ -5,7 +5,7 @@
  */
 import type { OpenToolCall } from "../../ir/schema.ts";
 import type { SessionHead, SessionStream } from "../../ir/stream.ts";
-import { RecordClock } from "../../ir/clock.ts";
+import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT } from "../../handshake/handshake.ts";
 import { markFailure } from "../../ir/tool-failure.ts";
 import { contentFromBlocks } from "./content.ts";
@@ -117,7 +117,7 @@ export function handshakeRow(options: RenderOptions, clock: RecordClock): Export
   return blankMessage({
     session_id: options.id,
     role: "user",
-    timestamp: rowTime(clock),
+    timestamp: rowTime(clock, handshakeTime(options.now)),
     content: options.handshake,
   });
 }

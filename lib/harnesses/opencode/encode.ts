@@ -22,7 +22,7 @@
 import type { Block, Message, ToolCallBlock, ToolResultBlock, Usage } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
-import { RecordClock } from "../../ir/clock.ts";
+import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { isObject } from "../../io/json.ts";
 import { RowIds } from "./ids.ts";
@@ -245,7 +245,9 @@ class RowWriter {
       if (user) yield user;
     }
     yield* this.release();
-    if (options.handshake) yield this.user([{ type: "text", text: options.handshake }], undefined, true)!;
+    if (options.handshake) {
+      yield this.user([{ type: "text", text: options.handshake }], handshakeTime(options.now), true)!;
+    }
   }
 
   /** The time of the next row, the source's own where it has one. */

@@ -10,7 +10,8 @@ import { openReadOnly } from "../../store/sqlite.ts";
 import { sessionLocator } from "../locator.ts";
 import { regularFileIfPresent } from "../../io/file-kind.ts";
 import { fileStamp } from "../../io/file-stamp.ts";
-import { assertStoredTime, isoTime } from "../../ir/clock.ts";
+import { assertStoredTime } from "../../ir/clock.ts";
+import { activityTime } from "../updated.ts";
 import { titleLine } from "../../ir/summary.ts";
 import { assertOpenCodeTables } from "./tables.ts";
 import { openCodeDatabase } from "./resume.ts";
@@ -56,7 +57,7 @@ export function listOpenCode(home: string): SessionSummary[] {
       assertStoredTime(r.time_updated, 1, where, "time_updated");
       assertStoredTime(r.last_message, 1, where, "a message's time_created");
       const title = typeof r.typed === "string" ? titleLine(r.typed) : titleLine(String(r.title ?? ""));
-      const updatedAt = isoTime(r.last_message ?? r.time_updated);
+      const updatedAt = activityTime(r.last_message ?? r.time_updated);
       return {
         harness: "opencode",
         id: String(r.id),

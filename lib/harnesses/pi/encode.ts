@@ -37,7 +37,7 @@ import type {
 } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
-import { RecordClock } from "../../ir/clock.ts";
+import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { isObject } from "../../io/json.ts";
 import { providerQualified } from "../models.ts";
@@ -223,7 +223,7 @@ export async function* encodePi(
       customType: HANDSHAKE_TYPE,
       content: [{ type: "text", text: options.handshake }],
       display: false,
-    });
+    }, at(handshakeTime(options.now)));
   }
   if (target && !sameModel(lastIdentity, target)) {
     yield entry({ type: "model_change", provider: target.provider, modelId: target.modelId });

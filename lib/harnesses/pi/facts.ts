@@ -1,8 +1,10 @@
 /**
  * What Pi's session list says of a file, from its entries in file order, whichever branch they are on
  * (`buildSessionInfo`, 0.73.1): its name (the latest `session_info`, an empty one clearing it), the first
- * user message's text, and the last activity, the newest time of a user or assistant message (its own
- * `timestamp` in milliseconds, else its entry's). Shared by the listing and the reader; loads neither.
+ * user message's text. And the last activity as session-bridge dates every session (lib/harnesses/updated.ts):
+ * the newest time of any message, tool results included (its own `timestamp` in milliseconds, else its
+ * entry's), or of a `custom_message` (the handshake a handoff writes, sent to the model as the user's); Pi's
+ * own list counts user and assistant messages only. Shared by the listing and the reader; loads neither.
  */
 import { isObject, type Json } from "../../io/json.ts";
 
@@ -16,14 +18,14 @@ export class ListFacts {
     if (entry.type === "session_info") {
       this.name = typeof entry.name === "string" && entry.name.trim() ? entry.name.trim() : undefined;
     }
+    if (entry.type === "custom_message") this.noteTime(Date.parse(String(entry.timestamp)));
     if (entry.type !== "message" || !isObject(entry.message)) return;
     this.messages++;
     const message = entry.message;
-    if ((message.role !== "user" && message.role !== "assistant") || !("content" in message)) return;
     this.noteTime(
       typeof message.timestamp === "number" ? message.timestamp : Date.parse(String(entry.timestamp)),
     );
-    if (message.role === "user" && this.firstUserText === undefined) {
+    if (message.role === "user" && "content" in message && this.firstUserText === undefined) {
       const text = textOf(message.content);
       if (text) this.firstUserText = text;
     }

@@ -1,7 +1,7 @@
 /**
  * Listing Pi sessions as `pi -r` shows them in its "All" scope: every session file of every project folder,
  * named by its latest `session_info` name, else its first user message; in the header's `cwd`; dated by its
- * last user or assistant message, not the file's time (facts.ts). A file whose first line is no session
+ * last message, not the file's time (facts.ts, lib/harnesses/updated.ts). A file whose first line is no session
  * header is left out, as Pi leaves it out; one that cannot be read is listed as unreadable, never stopping
  * the rest.
  */
@@ -9,10 +9,10 @@ import { statSync } from "node:fs";
 import type { ListingPart, SessionSummary, StoreListing } from "../types.ts";
 import { readJsonl } from "../../io/jsonl.ts";
 import { titleLine } from "../../ir/summary.ts";
-import { isoTime } from "../../ir/clock.ts";
 import { fileStamp } from "../../io/file-stamp.ts";
 import { mapBounded, READS_AT_ONCE } from "../../io/bounded.ts";
 import { isObject, optStr } from "../../io/json.ts";
+import { activityTime } from "../updated.ts";
 import { piSessions } from "./home.ts";
 import { sessionFiles } from "./locate.ts";
 import { ListFacts } from "./facts.ts";
@@ -41,7 +41,7 @@ async function summarize(path: string): Promise<SessionSummary[]> {
     : facts.firstUserText
     ? titleLine(facts.firstUserText)
     : undefined;
-  const updatedAt = facts.lastActivity !== undefined ? isoTime(facts.lastActivity) : optStr(header.timestamp);
+  const updatedAt = activityTime(facts.lastActivity ?? header.timestamp);
   return [{
     harness: HARNESS,
     id: header.id as string,
