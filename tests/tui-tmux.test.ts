@@ -337,9 +337,9 @@ test(
       capture("plan-200x50", plan);
       assert.match(
         plan,
-        /^From claude-code, session:\n  [0-9a-f-]{36}\s*\nto codex, as session:\n  [0-9a-f-]{36}\s*$/m,
+        /^From claude-code, session:\n {2}[0-9a-f-]{36}\s*\nto codex, as session:\n {2}[0-9a-f-]{36}\s*$/m,
       );
-      assert.match(plan, /^Resume with:\n  cd \S+ && CODEX_HOME=\S+ codex resume [0-9a-f-]{36}\s*$/m);
+      assert.match(plan, /^Resume with:\n {2}cd \S+ && CODEX_HOME=\S+ codex resume [0-9a-f-]{36}\s*$/m);
       pane.type("q");
       await pane.waitForExit(10_000);
     } finally {
