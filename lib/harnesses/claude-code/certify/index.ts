@@ -14,6 +14,7 @@ import { bucketName } from "../bucket.ts";
 import { readRequestLog, UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, SentMessage, Turn } from "../../../certify-kit/driver.ts";
+import { ENTER_THEN_ESCAPE, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
 import { writeSampleTranscript } from "./sample.ts";
 import { claudeConfigDir, claudeEnv, prepareClaudeHome, runClaude, type RunClaudeResult } from "./run.ts";
 import { userClaudeHome } from "./user.ts";
@@ -76,22 +77,14 @@ export const claudeCodeDriver: HarnessDriver = {
       },
       seedInteractive: (cwd, prompts) =>
         inTui(cwd, [prompts.toolCommand], async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
+          const firstReply = await typeTwoTurns(tui, prompts);
           await tui.exit();
           return { id: tui.sessionId(), firstReply };
         }),
+      // Typed while the call runs, the words are queued (a queue-operation record) until the turn ends.
       seedInterrupted: (cwd, prompts) =>
         inTui(cwd, [prompts.toolCommand, prompts.slowCommand], async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          await tui.submit(prompts.slow);
-          await tui.waitForRunningCommand(prompts.slowCommand);
-          // Typed while the call runs: Claude Code queues it (a queue-operation record) until the turn ends.
-          await tui.submit(prompts.queued);
-          await tui.waitForQueued(prompts.queued);
-          tui.pane.press("Escape");
-          await tui.waitForInterruption();
+          const firstReply = await typeInterrupted(tui, prompts, ENTER_THEN_ESCAPE);
           await tui.exit();
           return { id: tui.sessionId(), firstReply };
         }),

@@ -16,6 +16,7 @@ import { openReadOnly, type Row } from "../../../store/sqlite.ts";
 import { readRequestLog, UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, SentMessage, Turn } from "../../../certify-kit/driver.ts";
+import { ENTER_THEN_ESCAPE, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
 import { codexEnv, codexHomeDir, initCodexStore, prepareCodexHome, runCodex, threadIdOf } from "./run.ts";
 import { userCodexHome } from "./user.ts";
 import { type CodexTui, startCodexTui } from "./tui.ts";
@@ -79,23 +80,15 @@ export const codexDriver: HarnessDriver = {
       },
       seedInteractive: (cwd, prompts) =>
         inTui(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
+          const firstReply = await typeTwoTurns(tui, prompts);
           await tui.exit();
           return { id: tui.sessionId(), firstReply };
         }),
+      // Typed while the call runs, the words are listed under "Messages to be submitted after next tool call";
+      // Esc interrupts the running call and sends them at once (Codex's own behaviour).
       seedInterrupted: (cwd, prompts) =>
         inTui(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          await tui.submit(prompts.slow);
-          await tui.waitForRunningCommand(prompts.slowCommand);
-          // Typed while the call runs: Codex lists it under "Messages to be submitted after next tool call".
-          await tui.submit(prompts.queued);
-          await tui.waitForQueued(prompts.queued);
-          // Esc interrupts the running call and sends the queued words at once (Codex's own behaviour).
-          tui.pane.press("Escape");
-          await tui.waitForInterruption(prompts.queued);
+          const firstReply = await typeInterrupted(tui, prompts, ENTER_THEN_ESCAPE);
           await tui.exit();
           return { id: tui.sessionId(), firstReply };
         }),

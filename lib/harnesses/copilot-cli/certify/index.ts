@@ -12,6 +12,7 @@ import { sentChatMessages } from "../../../certify-kit/chat-requests.ts";
 import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
+import { seedTwoOneShots, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
 import { jsonLine, recordOf } from "../../../io/json-line.ts";
 import { sampleFor } from "../../../samples.ts";
 import { copilotEventsFile } from "../home.ts";
@@ -74,34 +75,22 @@ export const copilotCliDriver: HarnessDriver = {
         const turn = await oneShot(cwd, [], "Hello.");
         if (!turn.ok) throw new Error(`copilot first run failed: ${turn.detail}`);
       },
-      async seed(cwd, prompts) {
-        const first = await oneShot(cwd, [], prompts.first);
-        if (!first.ok || !first.id) {
-          throw new Error(`copilot seed failed: ${first.detail || "no session id in its result line"}`);
-        }
-        const second = await oneShot(cwd, [`--resume=${first.id}`], prompts.tool);
-        if (!second.ok) throw new Error(`copilot seed failed: ${second.detail}`);
-        return { id: first.id, firstReply: first.reply };
-      },
-      seedInteractive: (cwd, prompts) =>
-        typed(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          return firstReply;
-        }),
+      seed: (cwd, prompts) =>
+        seedTwoOneShots(
+          "copilot",
+          (args, prompt) => oneShot(cwd, args, prompt),
+          prompts,
+          (id) => [`--resume=${id}`],
+          "its result line",
+        ),
+      seedInteractive: (cwd, prompts) => typed(cwd, (tui) => typeTwoTurns(tui, prompts)),
       seedInterrupted: (cwd, prompts) =>
-        typed(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          await tui.submit(prompts.slow);
-          await tui.waitForRunningCommand(prompts.slowCommand);
-          // Enqueued while the call runs (Enter would send them at once and move the call to the background).
-          await tui.enqueue(prompts.queued);
-          await tui.waitForQueued(prompts.queued);
-          await tui.interrupt();
-          await tui.waitForInterruption(prompts.queued);
-          return firstReply;
-        }),
+        typed(cwd, (tui) =>
+          typeInterrupted(tui, prompts, {
+            // Enqueued while the call runs (Enter would send them at once and move the call to the background).
+            queue: (tui, words) => tui.enqueue(words),
+            interrupt: (tui) => tui.interrupt(),
+          })),
       async resume(cwd, sessionId, prompt) {
         const turn = await oneShot(cwd, [`--resume=${sessionId}`], prompt);
         if (turn.ok && turn.id !== sessionId) {

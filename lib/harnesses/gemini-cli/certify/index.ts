@@ -9,6 +9,7 @@ import { startFakeGemini } from "../../../certify-kit/fake-servers/gemini.ts";
 import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
+import { ENTER_THEN_ESCAPE, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
 import {
   geminiEnv,
   geminiStoreDir,
@@ -84,26 +85,11 @@ export const geminiCliDriver: HarnessDriver = {
         if (!second.ok) throw new Error(`gemini seed failed: ${second.detail}`);
         return { id: first.id, firstReply: first.reply };
       },
-      seedInteractive: (cwd, prompts) =>
-        typed(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          return firstReply;
-        }),
+      seedInteractive: (cwd, prompts) => typed(cwd, (tui) => typeTwoTurns(tui, prompts)),
+      // Typed while the call runs, the words show under "Queued" and go out by themselves once the turn ends; Esc
+      // cancels the running call (recorded with status "cancelled"), and the queued words then go out.
       seedInterrupted: (cwd, prompts) =>
-        typed(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          await tui.submit(prompts.slow);
-          await tui.waitForRunningCommand(prompts.slowCommand);
-          // Typed while the call runs: the TUI shows it under "Queued" and sends it by itself once the turn ends.
-          await tui.submit(prompts.queued);
-          await tui.waitForQueued(prompts.queued);
-          // Esc cancels the running call (recorded with status "cancelled"); the queued words then go out.
-          tui.pane.press("Escape");
-          await tui.waitForInterruption(prompts.queued);
-          return firstReply;
-        }),
+        typed(cwd, (tui) => typeInterrupted(tui, prompts, ENTER_THEN_ESCAPE)),
       resume: (cwd, sessionId, prompt) => oneShot(cwd, ["--resume", sessionId, "-p", prompt]),
       requestCount: () => turnRequests(logPath).length,
       lastRequest: () => sentMessages(turnRequests(logPath).at(-1)),

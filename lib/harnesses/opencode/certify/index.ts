@@ -10,6 +10,7 @@ import { sentChatMessages } from "../../../certify-kit/chat-requests.ts";
 import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
+import { seedTwoOneShots, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
 import {
   offlineConfig,
   opencodeDataHome,
@@ -81,34 +82,19 @@ export const opencodeDriver: HarnessDriver = {
         const r = await run(cwd, ["session", "list"]);
         if (r.code !== 0) throw new Error(`opencode session list failed: ${tail(r.stderr || r.stdout)}`);
       },
-      async seed(cwd, prompts) {
-        const first = await oneShot(cwd, [], prompts.first);
-        if (!first.ok || !first.id) {
-          throw new Error(`opencode seed failed: ${first.detail || "no session id in its events"}`);
-        }
-        const second = await oneShot(cwd, ["--session", first.id], prompts.tool);
-        if (!second.ok) throw new Error(`opencode seed failed: ${second.detail}`);
-        return { id: first.id, firstReply: first.reply };
-      },
-      seedInteractive: (cwd, prompts) =>
-        typed(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          return firstReply;
-        }),
+      seed: (cwd, prompts) =>
+        seedTwoOneShots("opencode", (args, prompt) => oneShot(cwd, args, prompt), prompts, (id) => [
+          "--session",
+          id,
+        ], "its events"),
+      seedInteractive: (cwd, prompts) => typed(cwd, (tui) => typeTwoTurns(tui, prompts)),
       seedInterrupted: (cwd, prompts) =>
-        typed(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          await tui.submit(prompts.slow);
-          await tui.waitForRunningCommand(prompts.slowCommand);
-          // Typed while the call runs: the TUI shows it as QUEUED under the running turn.
-          await tui.submit(prompts.queued);
-          await tui.waitForQueued(prompts.queued);
-          await tui.interrupt();
-          await tui.waitForInterruption(prompts.queued);
-          return firstReply;
-        }),
+        typed(cwd, (tui) =>
+          typeInterrupted(tui, prompts, {
+            // Typed while the call runs: the TUI shows it as QUEUED under the running turn.
+            queue: (tui, words) => tui.submit(words),
+            interrupt: (tui) => tui.interrupt(),
+          })),
       async resume(cwd, sessionId, prompt) {
         const turn = await oneShot(cwd, ["--session", sessionId], prompt);
         if (turn.ok && turn.id !== sessionId) {

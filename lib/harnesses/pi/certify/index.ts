@@ -11,6 +11,7 @@ import { loggedChatRequests, sentChatMessages } from "../../../certify-kit/chat-
 import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
+import { seedTwoOneShots, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
 import { FAKE_MODEL, JSON_MODE, parseJsonEvents, piEnv, piFolders, runPi, writeOfflineAgent } from "./run.ts";
 import { type PiTui, startPiTui } from "./tui.ts";
 import { userPiHome } from "./user.ts";
@@ -65,35 +66,23 @@ export const piDriver: HarnessDriver = {
         const r = await runPi(bin, ["--list-models"], { cwd, env: runEnv });
         if (r.code !== 0) throw new Error(`pi --list-models failed: ${tail(r.stderr || r.stdout)}`);
       },
-      async seed(cwd, prompts) {
-        const first = await oneShot(cwd, [], prompts.first);
-        if (!first.ok || !first.id) {
-          throw new Error(`pi seed failed: ${first.detail || "no session header in its output"}`);
-        }
-        const second = await oneShot(cwd, ["--session", first.id], prompts.tool);
-        if (!second.ok) throw new Error(`pi seed failed: ${second.detail}`);
-        return { id: first.id, firstReply: first.reply };
-      },
-      seedInteractive: (cwd, prompts) =>
-        typed(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          return firstReply;
-        }),
+      seed: (cwd, prompts) =>
+        seedTwoOneShots(
+          "pi",
+          (args, prompt) => oneShot(cwd, args, prompt),
+          prompts,
+          (id) => ["--session", id],
+          "the session header of its output",
+        ),
+      seedInteractive: (cwd, prompts) => typed(cwd, (tui) => typeTwoTurns(tui, prompts)),
       seedInterrupted: (cwd, prompts) =>
-        typed(cwd, async (tui) => {
-          const firstReply = await tui.ask(prompts.first);
-          await tui.ask(prompts.tool);
-          await tui.submit(prompts.slow);
-          await tui.waitForRunningCommand(prompts.slowCommand);
-          // Typed while the call runs: Pi queues it as a steering message, shown under the editor.
-          await tui.submit(prompts.queued);
-          await tui.waitForQueued(prompts.queued);
-          // Escape aborts the call and hands the queued words back to the editor; sent, they are a new turn.
-          await tui.interrupt(prompts.queued);
-          await tui.waitForInterruption(prompts.queued);
-          return firstReply;
-        }),
+        typed(cwd, (tui) =>
+          typeInterrupted(tui, prompts, {
+            // Typed while the call runs: Pi queues it as a steering message, shown under the editor.
+            queue: (tui, words) => tui.submit(words),
+            // Escape aborts the call and hands the queued words back to the editor; sent, they are a new turn.
+            interrupt: (tui, queued) => tui.interrupt(queued),
+          })),
       async resume(cwd, sessionId, prompt) {
         const turn = await oneShot(cwd, ["--session", sessionId], prompt);
         if (turn.ok && turn.id !== sessionId) {
