@@ -12,7 +12,8 @@
  * interrupt"), a second Esc aborts the turn: the running call stays without a result, an `abort` event is
  * recorded, and the queued words then go out as a turn of their own.
  */
-import { type SeedingTui, startTmux, waitUntil } from "../../../certify-kit/tmux.ts";
+import { type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
+import { storeWatch } from "../../../certify-kit/store-watch.ts";
 import {
   answerAfter,
   type RecordedEvent,
@@ -77,33 +78,19 @@ export async function startCopilotTui(opts: CopilotTuiOptions): Promise<CopilotT
     session ??= recordedSessions(opts.copilotHome).find((id) => !before.has(id));
     return session ? recordedEvents(opts.copilotHome, session) : [];
   };
-  const lastLines = () => pane.screen().split("\n").filter((l) => l.trim()).slice(-4).join(" | ");
-  /** Waits until `check` finds something in the recorded events and the screen is `busy` (or idle). */
-  const recorded = <T>(check: (all: RecordedEvent[]) => T | undefined, what: string, busy = false) =>
-    waitUntil(
-      () => {
-        const found = check(events());
-        const screen = pane.screen();
-        return found !== undefined && (busy ? BUSY(screen) : READY(screen) && !BUSY(screen))
-          ? found
-          : undefined;
-      },
-      what,
-      TURN_TIMEOUT_MS,
-      lastLines,
-    );
+  const { recorded, ask } = storeWatch(pane, {
+    who: "Copilot",
+    messages: events,
+    busy: BUSY,
+    ready: READY,
+    answerAfter,
+    timeoutMs: TURN_TIMEOUT_MS,
+  });
 
   return {
     pane,
     submit: (prompt) => pane.submit(prompt),
-    async ask(prompt) {
-      const seen = events().length;
-      await pane.submit(prompt);
-      return await recorded(
-        (all) => answerAfter(all.slice(seen), prompt),
-        `Copilot's answer to ${JSON.stringify(prompt.slice(0, 40))}`,
-      );
-    },
+    ask,
     async enqueue(text) {
       pane.type(text);
       await pane.waitForScreen((s) => s.includes(text.slice(0, 40)), "the typed words on screen", 10_000);

@@ -4,7 +4,8 @@
  * the session file the CLI writes (what it recorded is what a handoff reads) and on the screen (the agent idle
  * again), a long shell call cancelled with Esc while words are queued, and the TUI left with `/quit`.
  */
-import { type SeedingTui, startTmux, waitUntil } from "../../../certify-kit/tmux.ts";
+import { type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
+import { storeWatch } from "../../../certify-kit/store-watch.ts";
 import { type RecordedMessage, recordedMessages, sessionIdOf } from "./recorded.ts";
 import { sessionFiles } from "../locate.ts";
 import { contentText } from "../parts.ts";
@@ -46,30 +47,18 @@ export async function startGeminiTui(opts: GeminiTuiOptions): Promise<GeminiTui>
     path ??= sessionFiles(opts.store).find((f) => !before.has(f));
     return path ? recordedMessages(path) : [];
   };
-  const lastLines = () => pane.screen().split("\n").filter((l) => l.trim()).slice(-4).join(" | ");
-  /** Waits until `check` finds something in the recorded messages and the agent is idle on screen. */
-  const settled = <T>(check: (all: RecordedMessage[]) => T | undefined, what: string) =>
-    waitUntil(
-      () => {
-        const found = check(messages());
-        return found !== undefined && !BUSY(pane.screen()) ? found : undefined;
-      },
-      what,
-      TURN_TIMEOUT_MS,
-      lastLines,
-    );
+  const { recorded: settled, ask } = storeWatch(pane, {
+    who: "Gemini",
+    messages,
+    busy: BUSY,
+    answerAfter,
+    timeoutMs: TURN_TIMEOUT_MS,
+  });
 
   return {
     pane,
     submit: (prompt) => pane.submit(prompt),
-    async ask(prompt) {
-      const seen = messages().length;
-      await pane.submit(prompt);
-      return await settled(
-        (all) => answerAfter(all.slice(seen), prompt),
-        `Gemini's answer to ${JSON.stringify(prompt.slice(0, 40))}`,
-      );
-    },
+    ask,
     async waitForRunningCommand(command) {
       await pane.waitForScreen(
         (s) => BUSY(s) && s.split("\n").some((l) => l.includes("Shell") && l.includes(command.slice(0, 40))),

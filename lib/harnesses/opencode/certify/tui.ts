@@ -7,7 +7,8 @@
  * assistant message ending in `MessageAbortedError`. Words queued then stay in the session, unanswered: they
  * reach the model with the next prompt.
  */
-import { type SeedingTui, startTmux, waitUntil } from "../../../certify-kit/tmux.ts";
+import { type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
+import { storeWatch } from "../../../certify-kit/store-watch.ts";
 import { mainSessions, messageText, type RecordedMessage, recordedMessages } from "./recorded.ts";
 
 export interface OpencodeTuiOptions {
@@ -51,30 +52,18 @@ export async function startOpencodeTui(opts: OpencodeTuiOptions): Promise<Openco
     session ??= mainSessions(opts.database).find((id) => !before.has(id));
     return session ? recordedMessages(opts.database, session) : [];
   };
-  const lastLines = () => pane.screen().split("\n").filter((l) => l.trim()).slice(-4).join(" | ");
-  /** Waits until `check` finds something in the recorded messages and the screen is `busy` (or idle). */
-  const recorded = <T>(check: (all: RecordedMessage[]) => T | undefined, what: string, busy = false) =>
-    waitUntil(
-      () => {
-        const found = check(messages());
-        return found !== undefined && BUSY(pane.screen()) === busy ? found : undefined;
-      },
-      what,
-      TURN_TIMEOUT_MS,
-      lastLines,
-    );
+  const { recorded, ask } = storeWatch(pane, {
+    who: "OpenCode",
+    messages,
+    busy: BUSY,
+    answerAfter,
+    timeoutMs: TURN_TIMEOUT_MS,
+  });
 
   return {
     pane,
     submit: (prompt) => pane.submit(prompt),
-    async ask(prompt) {
-      const seen = messages().length;
-      await pane.submit(prompt);
-      return await recorded(
-        (all) => answerAfter(all.slice(seen), prompt),
-        `OpenCode's answer to ${JSON.stringify(prompt.slice(0, 40))}`,
-      );
-    },
+    ask,
     async waitForRunningCommand(command) {
       await recorded(
         (all) =>

@@ -7,7 +7,8 @@
  * empty assistant message with stopReason `aborted`) and puts the queued words back into the editor, unsent, for
  * the person to send or change. The driver sends them, as typed.
  */
-import { type SeedingTui, startTmux, waitUntil } from "../../../certify-kit/tmux.ts";
+import { type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
+import { storeWatch } from "../../../certify-kit/store-watch.ts";
 import { type RecordedMessage, recordedMessages, sessionFiles, sessionIdOf } from "./recorded.ts";
 
 export interface PiTuiOptions {
@@ -52,30 +53,18 @@ export async function startPiTui(opts: PiTuiOptions): Promise<PiTui> {
     path ??= sessionFiles(opts.agent).find((f) => !before.has(f));
     return path ? recordedMessages(path) : [];
   };
-  const lastLines = () => pane.screen().split("\n").filter((l) => l.trim()).slice(-4).join(" | ");
-  /** Waits until `check` finds something in the recorded messages and the screen is `busy` (or idle). */
-  const recorded = <T>(check: (all: RecordedMessage[]) => T | undefined, what: string, busy = false) =>
-    waitUntil(
-      () => {
-        const found = check(messages());
-        return found !== undefined && BUSY(pane.screen()) === busy ? found : undefined;
-      },
-      what,
-      TURN_TIMEOUT_MS,
-      lastLines,
-    );
+  const { recorded, ask } = storeWatch(pane, {
+    who: "Pi",
+    messages,
+    busy: BUSY,
+    answerAfter,
+    timeoutMs: TURN_TIMEOUT_MS,
+  });
 
   return {
     pane,
     submit: (prompt) => pane.submit(prompt),
-    async ask(prompt) {
-      const seen = messages().length;
-      await pane.submit(prompt);
-      return await recorded(
-        (all) => answerAfter(all.slice(seen), prompt),
-        `Pi's answer to ${JSON.stringify(prompt.slice(0, 40))}`,
-      );
-    },
+    ask,
     async waitForRunningCommand(command) {
       await recorded(
         (all) => {
