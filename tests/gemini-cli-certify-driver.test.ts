@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { harnessDir } from "../acceptance/install-harness.ts";
@@ -86,8 +86,17 @@ test("the model's thought summaries are not counted as its words", () => {
   assert.deepEqual(sentMessages(request), [{ role: "assistant", text: "Said." }]);
 });
 
+/** Every session file under `root`'s chats folders, each with its first line's start: for a failure's message. */
+function chatFiles(root: string): string {
+  const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) =>
+    /chats\/[^/]+\.jsonl?$/.test(f)
+  );
+  return files.map((f) => `${f}: ${readFileSync(join(root, f), "utf8").slice(0, 200)}`).join(" | ") ||
+    "no session file";
+}
+
 /** The driver opened on the installed binary in full mode, with a project folder to run in. */
-async function liveGemini(): Promise<{ gemini: HarnessUnderTest; cwd: string }> {
+async function liveGemini(): Promise<{ gemini: HarnessUnderTest; cwd: string; work: string }> {
   const work = realpathSync(tempDir());
   const gemini = await geminiCliDriver.open({
     work,
@@ -99,7 +108,7 @@ async function liveGemini(): Promise<{ gemini: HarnessUnderTest; cwd: string }> 
   });
   const cwd = join(work, "project");
   mkdirSync(cwd);
-  return { gemini, cwd };
+  return { gemini, cwd, work };
 }
 
 test(
@@ -108,12 +117,13 @@ test(
     skip,
   },
   async () => {
-    const { gemini, cwd } = await liveGemini();
+    const { gemini, cwd, work } = await liveGemini();
     try {
       const plan = sentinelPlan("full", "d00d1e");
       const seeded = await gemini.seed(cwd, plan.prompts);
       assert.match(seeded.firstReply, /^ASSISTANT-REPLY: /);
-      assert.equal(await gemini.listed(seeded.id, cwd), true);
+      // Failed once in CI under Deno, unexplained: the session files there say what the listing missed.
+      assert.equal(await gemini.listed(seeded.id, cwd), true, `${seeded.id} not listed; ${chatFiles(work)}`);
       const turn = await gemini.resume(cwd, seeded.id, "Resumed: note hop-sentinel-d00d1e-1.");
       assert.equal(turn.ok, true, turn.detail);
       const sent = gemini.lastRequest();

@@ -24,6 +24,9 @@ import { userGeminiHome } from "./user.ts";
 import { listedInStore, sessionIdOf } from "./recorded.ts";
 import { sessionFiles } from "../locate.ts";
 
+/** How many of Gemini's own listings a session may be missing from before it counts as not listed. */
+const LISTING_ATTEMPTS = 3;
+
 export const geminiCliDriver: HarnessDriver = {
   id: "gemini-cli",
   command: "gemini",
@@ -97,8 +100,14 @@ export const geminiCliDriver: HarnessDriver = {
         // Without a model the listing first retries a title for the newest session for about a minute: there
         // the store is read where the listing looks.
         if (mode === "structure") return listedInStore(store, sessionId, cwd);
-        const r = await runGemini(bin, cwd, ["--list-sessions"], runEnv, 60_000);
-        return r.code === 0 && r.stdout.includes(`[${sessionId}]`);
+        // Gemini's listing reads each session file while other Gemini processes may still write to it (a
+        // summary and memory scratchpad appended after a run): a file caught mid-write is left out of that
+        // listing, not of the next. A session counts as listed when one of a few listings shows it.
+        for (let attempt = 0; attempt < LISTING_ATTEMPTS; attempt++) {
+          const r = await runGemini(bin, cwd, ["--list-sessions"], runEnv, 60_000);
+          if (r.code === 0 && r.stdout.includes(`[${sessionId}]`)) return true;
+        }
+        return false;
       },
       close: async () => await server?.close(),
     };
