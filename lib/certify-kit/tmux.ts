@@ -149,6 +149,13 @@ export function startTmux(opts: TmuxStart): TmuxPane {
   return pane;
 }
 
+/** Leaves a TUI as a person does, by its own command (`/quit`, `/exit`), and waits for it to end. */
+export async function quitBy(pane: TmuxPane, command: string, timeoutMs: number): Promise<void> {
+  await pane.submit(command);
+  await pane.waitForExit(timeoutMs);
+  pane.close();
+}
+
 /** tmux itself needs only a PATH and a terminal type; never the caller's TMUX (it would nest). */
 function tmuxEnv(env: Record<string, string>): Record<string, string> {
   return { PATH: env.PATH ?? "/usr/local/bin:/usr/bin:/bin", TERM: "xterm-256color", LANG: "C.UTF-8" };

@@ -12,7 +12,7 @@
  * interrupt"), a second Esc aborts the turn: the running call stays without a result, an `abort` event is
  * recorded, and the queued words then go out as a turn of their own.
  */
-import { type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
+import { quitBy, type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
 import { storeWatch } from "../../../certify-kit/store-watch.ts";
 import {
   answerAfter,
@@ -126,11 +126,7 @@ export async function startCopilotTui(opts: CopilotTuiOptions): Promise<CopilotT
       if (!session) throw new Error("Copilot CLI recorded no session");
       return session;
     },
-    async exit() {
-      await pane.submit("/exit");
-      await pane.waitForExit(TURN_TIMEOUT_MS);
-      pane.close();
-    },
+    exit: () => quitBy(pane, "/exit", TURN_TIMEOUT_MS),
     close: () => pane.close(),
   };
 }

@@ -4,7 +4,7 @@
  * the session file the CLI writes (what it recorded is what a handoff reads) and on the screen (the agent idle
  * again), a long shell call cancelled with Esc while words are queued, and the TUI left with `/quit`.
  */
-import { type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
+import { quitBy, type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
 import { storeWatch } from "../../../certify-kit/store-watch.ts";
 import { type RecordedMessage, recordedMessages, sessionIdOf } from "./recorded.ts";
 import { sessionFiles } from "../locate.ts";
@@ -85,11 +85,7 @@ export async function startGeminiTui(opts: GeminiTuiOptions): Promise<GeminiTui>
       if (!id) throw new Error("Gemini CLI recorded no session");
       return id;
     },
-    async exit() {
-      await pane.submit("/quit");
-      await pane.waitForExit(TURN_TIMEOUT_MS);
-      pane.close();
-    },
+    exit: () => quitBy(pane, "/quit", TURN_TIMEOUT_MS),
     close: () => pane.close(),
   };
 }

@@ -7,7 +7,7 @@
  * assistant message ending in `MessageAbortedError`. Words queued then stay in the session, unanswered: they
  * reach the model with the next prompt.
  */
-import { type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
+import { quitBy, type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
 import { storeWatch } from "../../../certify-kit/store-watch.ts";
 import { mainSessions, messageText, type RecordedMessage, recordedMessages } from "./recorded.ts";
 
@@ -102,11 +102,7 @@ export async function startOpencodeTui(opts: OpencodeTuiOptions): Promise<Openco
       if (!session) throw new Error("OpenCode recorded no session");
       return session;
     },
-    async exit() {
-      await pane.submit("/exit");
-      await pane.waitForExit(TURN_TIMEOUT_MS);
-      pane.close();
-    },
+    exit: () => quitBy(pane, "/exit", TURN_TIMEOUT_MS),
     close: () => pane.close(),
   };
 }

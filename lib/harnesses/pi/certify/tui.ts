@@ -7,7 +7,7 @@
  * empty assistant message with stopReason `aborted`) and puts the queued words back into the editor, unsent, for
  * the person to send or change. The driver sends them, as typed.
  */
-import { type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
+import { quitBy, type SeedingTui, startTmux } from "../../../certify-kit/tmux.ts";
 import { storeWatch } from "../../../certify-kit/store-watch.ts";
 import { type RecordedMessage, recordedMessages, sessionFiles, sessionIdOf } from "./recorded.ts";
 
@@ -109,11 +109,7 @@ export async function startPiTui(opts: PiTuiOptions): Promise<PiTui> {
       if (!id) throw new Error("Pi recorded no session");
       return id;
     },
-    async exit() {
-      await pane.submit("/quit");
-      await pane.waitForExit(TURN_TIMEOUT_MS);
-      pane.close();
-    },
+    exit: () => quitBy(pane, "/quit", TURN_TIMEOUT_MS),
     close: () => pane.close(),
   };
 }
