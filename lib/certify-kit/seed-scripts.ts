@@ -29,6 +29,24 @@ export async function seedTwoOneShots(
   return { id: first.id, firstReply: first.reply };
 }
 
+/**
+ * Runs `drive` against a TUI `start` opens, then leaves it as a person does; the session it recorded and the
+ * first answer. The pane is closed whatever happens.
+ */
+export async function typedSeeding<T extends SeedingTui>(
+  start: () => Promise<T>,
+  drive: (tui: T) => Promise<string>,
+): Promise<Seeded> {
+  const tui = await start();
+  try {
+    const firstReply = await drive(tui);
+    await tui.exit();
+    return { id: tui.sessionId(), firstReply };
+  } finally {
+    tui.close();
+  }
+}
+
 /** The interactive seeding: the first prompt and the tool prompt typed, each answered; the first answer. */
 export async function typeTwoTurns(tui: Pick<SeedingTui, "ask">, prompts: SeedPrompts): Promise<string> {
   const firstReply = await tui.ask(prompts.first);

@@ -12,7 +12,12 @@ import { sentChatMessages } from "../../../certify-kit/chat-requests.ts";
 import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
-import { seedTwoOneShots, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
+import {
+  seedTwoOneShots,
+  typedSeeding,
+  typeInterrupted,
+  typeTwoTurns,
+} from "../../../certify-kit/seed-scripts.ts";
 import { jsonLine, recordOf } from "../../../io/json-line.ts";
 import { sampleFor } from "../../../samples.ts";
 import { copilotEventsFile } from "../home.ts";
@@ -53,17 +58,9 @@ export const copilotCliDriver: HarnessDriver = {
       };
     };
 
-    /** Runs `drive` against the real TUI in `cwd`, then leaves it; the pane is closed whatever happens. */
-    const typed = async (cwd: string, drive: (tui: CopilotTui) => Promise<string>): Promise<Seeded> => {
-      const tui = await startCopilotTui(tuiOptions(cwd));
-      try {
-        const firstReply = await drive(tui);
-        await tui.exit();
-        return { id: tui.sessionId(), firstReply };
-      } finally {
-        tui.close();
-      }
-    };
+    /** Runs `drive` against the real TUI in `cwd`, then leaves it. */
+    const typed = (cwd: string, drive: (tui: CopilotTui) => Promise<string>): Promise<Seeded> =>
+      typedSeeding(() => startCopilotTui(tuiOptions(cwd)), drive);
 
     return {
       id: "copilot-cli",

@@ -9,7 +9,12 @@ import { startFakeGemini } from "../../../certify-kit/fake-servers/gemini.ts";
 import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
-import { ENTER_THEN_ESCAPE, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
+import {
+  ENTER_THEN_ESCAPE,
+  typedSeeding,
+  typeInterrupted,
+  typeTwoTurns,
+} from "../../../certify-kit/seed-scripts.ts";
 import {
   geminiEnv,
   geminiStoreDir,
@@ -58,17 +63,9 @@ export const geminiCliDriver: HarnessDriver = {
       };
     };
 
-    /** Runs `drive` against the real TUI in `cwd`, then leaves it; the pane is closed whatever happens. */
-    const typed = async (cwd: string, drive: (tui: GeminiTui) => Promise<string>): Promise<Seeded> => {
-      const tui = await startGeminiTui({ bin, store, cwd, env: runEnv });
-      try {
-        const firstReply = await drive(tui);
-        await tui.exit();
-        return { id: tui.sessionId(), firstReply };
-      } finally {
-        tui.close();
-      }
-    };
+    /** Runs `drive` against the real TUI in `cwd`, then leaves it. */
+    const typed = (cwd: string, drive: (tui: GeminiTui) => Promise<string>): Promise<Seeded> =>
+      typedSeeding(() => startGeminiTui({ bin, store, cwd, env: runEnv }), drive);
 
     return {
       id: "gemini-cli",

@@ -10,7 +10,12 @@ import { sentChatMessages } from "../../../certify-kit/chat-requests.ts";
 import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
-import { seedTwoOneShots, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
+import {
+  seedTwoOneShots,
+  typedSeeding,
+  typeInterrupted,
+  typeTwoTurns,
+} from "../../../certify-kit/seed-scripts.ts";
 import {
   offlineConfig,
   opencodeDataHome,
@@ -59,17 +64,9 @@ export const opencodeDriver: HarnessDriver = {
       };
     };
 
-    /** Runs `drive` against the real TUI in `cwd`, then leaves it; the pane is closed whatever happens. */
-    const typed = async (cwd: string, drive: (tui: OpencodeTui) => Promise<string>): Promise<Seeded> => {
-      const tui = await startOpencodeTui({ bin, database, cwd, env: runEnv });
-      try {
-        const firstReply = await drive(tui);
-        await tui.exit();
-        return { id: tui.sessionId(), firstReply };
-      } finally {
-        tui.close();
-      }
-    };
+    /** Runs `drive` against the real TUI in `cwd`, then leaves it. */
+    const typed = (cwd: string, drive: (tui: OpencodeTui) => Promise<string>): Promise<Seeded> =>
+      typedSeeding(() => startOpencodeTui({ bin, database, cwd, env: runEnv }), drive);
 
     return {
       id: "opencode",

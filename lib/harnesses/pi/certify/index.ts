@@ -11,7 +11,12 @@ import { loggedChatRequests, sentChatMessages } from "../../../certify-kit/chat-
 import { UNREACHABLE_URL } from "../../../certify-kit/request-log.ts";
 import { tail } from "../../../certify-kit/spawn.ts";
 import type { HarnessDriver, Seeded, Turn } from "../../../certify-kit/driver.ts";
-import { seedTwoOneShots, typeInterrupted, typeTwoTurns } from "../../../certify-kit/seed-scripts.ts";
+import {
+  seedTwoOneShots,
+  typedSeeding,
+  typeInterrupted,
+  typeTwoTurns,
+} from "../../../certify-kit/seed-scripts.ts";
 import { FAKE_MODEL, JSON_MODE, parseJsonEvents, piEnv, piFolders, runPi, writeOfflineAgent } from "./run.ts";
 import { type PiTui, startPiTui } from "./tui.ts";
 import { userPiHome } from "./user.ts";
@@ -46,17 +51,12 @@ export const piDriver: HarnessDriver = {
       };
     };
 
-    /** Runs `drive` against the real TUI in `cwd`, then leaves it; the pane is closed whatever happens. */
-    const typed = async (cwd: string, drive: (tui: PiTui) => Promise<string>): Promise<Seeded> => {
-      const tui = await startPiTui({ bin, agent: folders.agent, model: FAKE_MODEL, cwd, env: runEnv });
-      try {
-        const firstReply = await drive(tui);
-        await tui.exit();
-        return { id: tui.sessionId(), firstReply };
-      } finally {
-        tui.close();
-      }
-    };
+    /** Runs `drive` against the real TUI in `cwd`, then leaves it. */
+    const typed = (cwd: string, drive: (tui: PiTui) => Promise<string>): Promise<Seeded> =>
+      typedSeeding(
+        () => startPiTui({ bin, agent: folders.agent, model: FAKE_MODEL, cwd, env: runEnv }),
+        drive,
+      );
 
     return {
       id: "pi",
