@@ -97,7 +97,7 @@ export type {
  */
 export { brokenStoreLine } from "./harnesses/stores.ts";
 export { newerFirst } from "./pipeline/newest.ts";
-export { auditHandoff, auditUndo, type AuditVia } from "./pipeline/audit.ts";
+export { auditHandoff, auditTrail, auditUndo, type AuditVia } from "./pipeline/audit.ts";
 /** What `doctor` checks and what to do about each problem, as plain data (read-only). */
 /** The read limits a request may carry (StoresRequest.limits), and the CLI's way of reading them from an environment. */
 export { DEFAULT_READ_LIMITS, type ReadLimits, readLimitsFrom } from "./pipeline/request.ts";

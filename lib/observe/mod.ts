@@ -52,4 +52,3 @@ export {
   type NodeKind,
 } from "./graph.ts";
 export { sessionGraph } from "./session-graph.ts";
-export { auditHandoff, auditTrail, auditUndo, type AuditVia } from "../pipeline/audit.ts";
