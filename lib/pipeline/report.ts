@@ -248,7 +248,9 @@ function reportForeign(
     "compacted-history",
     "info",
     compacted.reduce((n, t) => n + t.messages.length, 0),
-    "history before compaction is summarized, not replayed",
+    target.keepsCompactedHistory
+      ? `history before compaction is kept on disk (scrolled in ${target.harness}) and summarized for the model`
+      : "history before compaction is summarized, not replayed",
   );
 
   add(

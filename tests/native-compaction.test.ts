@@ -1,0 +1,145 @@
+/**
+ * Issue 33: a compacted session written into Claude Code, Codex, Hermes or Pi keeps the history before its
+ * compaction on disk, under the target's own compaction record, written as the real binary writes its own
+ * (compared field by field with the captured fixtures, read as plain data: our readers take no part there);
+ * and a hop back, read by our own reader, gives the compacted history and the summary again.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
+import { loadSession } from "../lib/pipeline/load.ts";
+import type { Message, Session } from "../lib/ir/schema.ts";
+import { homeFlags, runCliJson } from "./helpers/cli.ts";
+import { jsonLines } from "./helpers/fixtures.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+type Json = Record<string, unknown>;
+
+const fixture = (harness: string, version: string, name: string) =>
+  join(import.meta.dirname!, "..", "fixtures", harness, version, name);
+
+/** A real compaction of another harness, and words that stand only in its history, summary and live thread. */
+const SOURCES = {
+  claude: {
+    path: fixture("claude-code", "2.1.332", "compacted.jsonl"),
+    history: ["Compact fixture, turn one before compaction.", "ASSISTANT-REPLY: r-dad5d986"],
+    summary: "COMPACT-SUMMARY: s-52fe4e60",
+    live: ["Compact fixture, first turn after compaction.", "ASSISTANT-REPLY: r-521e185c"],
+  },
+  codex: {
+    path: fixture("codex", "0.171.0", "compacted.jsonl"),
+    history: ["ASSISTANT-REPLY: turn 1 noted, checksum f2cafb03."],
+    summary: "COMPACT-SUMMARY: 2 earlier turns, checksum 865bcabe.",
+    live: ["Second message about harbour tides.", "ASSISTANT-REPLY: turn 3 noted, checksum de46d85e."],
+  },
+};
+type Source = (typeof SOURCES)[keyof typeof SOURCES];
+
+const text = (messages: Message[]) =>
+  messages.flatMap((m) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : []))).join("\n");
+
+/** The source handed into `harness` in private homes: the written files and the session read back. */
+async function handedInto(
+  harness: string,
+  source: Source,
+  version?: string,
+): Promise<{ files: string[]; back: Session }> {
+  const dir = tempDir();
+  const home = join(dir, "home");
+  mkdirSync(join(dir, "project"));
+  const cwd = join(dir, "project");
+  const given = { [harness]: home };
+  const variable = findHarness(builtinRegistry, harness).store.versionVariable;
+  const env = {
+    SESSION_BRIDGE_HOME: join(dir, "bridge"),
+    ...(version && variable ? { [variable]: version } : {}),
+  };
+  const r = await runCliJson([
+    "handoff",
+    source.path,
+    "--to",
+    harness,
+    "--cwd",
+    cwd,
+    ...homeFlags(given, dir),
+  ], env);
+  assert.equal(r.code, 0, r.stderr);
+  const id = (r.json.target as { id: string }).id;
+  const homes = Object.fromEntries(
+    builtinRegistry.harnesses.map((h) => [h.name, given[h.name] ?? join(dir, "none")]),
+  );
+  const { session } = await loadSession({
+    ref: id,
+    from: harness,
+    registry: builtinRegistry,
+    homes,
+    bridgeHome: env.SESSION_BRIDGE_HOME,
+  });
+  return { files: r.json.files as string[], back: session };
+}
+
+/** The hop back: our reader finds the compacted history and the summary where the source had them. */
+function assertReadBack(back: Session, source: Source) {
+  const compacted = back.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+  for (const words of source.history) assert.ok(text(compacted).includes(words), `history lost: ${words}`);
+  const summary = back.messages.find((m) => m.kind === "summary");
+  assert.ok(summary && text([summary]).includes(source.summary), "the live thread holds the summary");
+  const after = back.messages.slice(back.messages.indexOf(summary));
+  for (const words of source.live) assert.ok(text(after).includes(words), `live thread lost: ${words}`);
+  for (const words of source.history) {
+    assert.ok(!text(back.messages).includes(words), `history is live: ${words}`);
+  }
+}
+
+/** Each field our record has, equal to the real record's (ids and times only shaped alike). */
+function assertSameFields(ours: Json, real: Json, skip: string[], label: string) {
+  for (const [key, value] of Object.entries(ours)) {
+    if (skip.includes(key)) {
+      assert.equal(typeof value, typeof real[key], `${label}: ${key} is of the real record's type`);
+      continue;
+    }
+    assert.deepEqual(value, real[key], `${label}: ${key}`);
+  }
+}
+
+// Claude Code --------------------------------------------------------------------------------------------------
+
+for (const version of ["2.1.328", "2.1.332"]) {
+  test(`golden: a compaction handed into Claude Code is written as Claude Code ${version} writes its own`, async () => {
+    const real = jsonLines(fixture("claude-code", version, "compacted.jsonl"));
+    const realBoundary = real.find((r) => r.subtype === "compact_boundary")!;
+    const realSummary = real.find((r) => r.isCompactSummary === true)!;
+    const { files } = await handedInto("claude-code", SOURCES.codex, version);
+    const ours = jsonLines(files[0]!);
+    const boundary = ours.find((r) => r.subtype === "compact_boundary")!;
+    const summary = ours.find((r) => r.isCompactSummary === true)!;
+    const ids = ["uuid", "parentUuid", "logicalParentUuid", "timestamp", "sessionId", "cwd"];
+    assertSameFields(
+      { ...boundary, compactMetadata: undefined },
+      { ...realBoundary, compactMetadata: undefined },
+      ids,
+      "boundary",
+    );
+    assert.equal((boundary.compactMetadata as Json).trigger, (realBoundary.compactMetadata as Json).trigger);
+    assert.equal(typeof (boundary.compactMetadata as Json).preTokens, "number");
+    assertSameFields(
+      { ...summary, message: undefined },
+      { ...realSummary, message: undefined },
+      ids,
+      "summary",
+    );
+    assert.equal(typeof (summary.message as Json).content, typeof (realSummary.message as Json).content);
+    // The boundary starts a new root and points back at the history's last record; the summary hangs from it.
+    const at = ours.indexOf(boundary);
+    assert.equal(boundary.parentUuid, null);
+    assert.equal(boundary.logicalParentUuid, ours[at - 1]!.uuid);
+    assert.ok(ours.slice(0, at).some((r) => JSON.stringify(r).includes(SOURCES.codex.history[0]!)));
+  });
+}
+
+test("a hop back from Claude Code gives the compacted history and the summary again", async () => {
+  const { back } = await handedInto("claude-code", SOURCES.codex);
+  assertReadBack(back, SOURCES.codex);
+});
