@@ -14,6 +14,7 @@ import type { Message, Session } from "../lib/ir/schema.ts";
 import { homeFlags, runCliJson } from "./helpers/cli.ts";
 import { jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import type { HarnessModule } from "./helpers/harness-material.ts";
 
 type Json = Record<string, unknown>;
 
@@ -50,6 +51,8 @@ async function handedInto(
   const home = join(dir, "home");
   mkdirSync(join(dir, "project"));
   const cwd = join(dir, "project");
+  const { material } = (await import(`./helpers/harnesses/${harness}.ts`)) as HarnessModule;
+  material.prepareHome(home);
   const given = { [harness]: home };
   const variable = findHarness(builtinRegistry, harness).store.versionVariable;
   const env = {
@@ -142,4 +145,52 @@ for (const version of ["2.1.328", "2.1.332"]) {
 test("a hop back from Claude Code gives the compacted history and the summary again", async () => {
   const { back } = await handedInto("claude-code", SOURCES.codex);
   assertReadBack(back, SOURCES.codex);
+});
+
+// Codex ----------------------------------------------------------------------------------------------------------
+
+const contentText = (item: Json) => (item.content as Json[]).map((c) => c.text).join("");
+
+for (const version of ["0.169.0", "0.171.0"]) {
+  test(`golden: a compaction handed into Codex is written as Codex ${version} writes its own`, async () => {
+    const real = jsonLines(fixture("codex", version, "compacted.jsonl")).find((l) => l.type === "compacted")!;
+    const { files } = await handedInto("codex", SOURCES.claude, version);
+    const lines = jsonLines(files[0]!);
+    const ours = lines.find((l) => l.type === "compacted")!;
+    assertSameFields({ ...ours, payload: undefined }, { ...real, payload: undefined }, [
+      "timestamp",
+      "ordinal",
+    ], "line");
+    const [payload, realPayload] = [ours.payload as Json, real.payload as Json];
+    assert.deepEqual(
+      Object.keys(payload).filter((k) => !(k in realPayload)),
+      [],
+      "no field Codex does not write",
+    );
+    // The summary is the last item of the replacement history, a user message whose words are the `message`.
+    const [items, realItems] = [
+      payload.replacement_history as Json[],
+      realPayload.replacement_history as Json[],
+    ];
+    const [summary, realSummary] = [items.at(-1)!, realItems.at(-1)!];
+    for (const key of ["type", "role"]) assert.equal(summary[key], realSummary[key], key);
+    assert.deepEqual(
+      (summary.content as Json[]).map((c) => c.type),
+      (realSummary.content as Json[]).map((c) => c.type),
+    );
+    assert.equal(contentText(realSummary), realPayload.message, "the real summary item holds the message");
+    assert.equal(contentText(summary), payload.message);
+    assert.ok((payload.message as string).includes(SOURCES.claude.summary));
+    // The history's turns stand before the line, finished, as Codex's own turns do.
+    const before = lines.slice(0, lines.indexOf(ours)).map((l) => JSON.stringify(l)).join("\n");
+    for (const words of SOURCES.claude.history) {
+      assert.ok(before.includes(words), `history not on disk: ${words}`);
+    }
+    assert.equal((lines[lines.indexOf(ours) - 1]!.payload as Json).type, "task_complete");
+  });
+}
+
+test("a hop back from Codex gives the compacted history and the summary again", async () => {
+  const { back } = await handedInto("codex", SOURCES.claude);
+  assertReadBack(back, SOURCES.claude);
 });
