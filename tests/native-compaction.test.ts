@@ -194,3 +194,36 @@ test("a hop back from Codex gives the compacted history and the summary again", 
   const { back } = await handedInto("codex", SOURCES.claude);
   assertReadBack(back, SOURCES.claude);
 });
+
+// Pi ---------------------------------------------------------------------------------------------------------------
+
+test("golden: a compaction handed into Pi is written as Pi 0.73.1 writes its own", async () => {
+  const realLines = jsonLines(fixture("pi", "0.73.1", "compacted.jsonl"));
+  const real = realLines.find((e) => e.type === "compaction")!;
+  const { files } = await handedInto("pi", SOURCES.codex);
+  const entries = jsonLines(files[0]!);
+  const ours = entries.find((e) => e.type === "compaction")!;
+  assertSameFields(
+    ours,
+    real,
+    ["id", "parentId", "timestamp", "summary", "firstKeptEntryId", "tokensBefore"],
+    "entry",
+  );
+  assert.ok((ours.summary as string).includes(SOURCES.codex.summary));
+  // As Pi's own: the entries it keeps stand on the branch before it, from firstKeptEntryId up to it.
+  const at = entries.indexOf(ours);
+  const realAt = realLines.indexOf(real);
+  const keptFrom = (lines: Json[], entry: Json) => lines.findIndex((e) => e.id === entry.firstKeptEntryId);
+  assert.ok(keptFrom(realLines, real) < realAt);
+  assert.ok(keptFrom(entries, ours) < at && keptFrom(entries, ours) > 0);
+  assert.equal(ours.parentId, entries[at - 1]!.id);
+  const before = entries.slice(0, keptFrom(entries, ours)).map((e) => JSON.stringify(e)).join("\n");
+  for (const words of SOURCES.codex.history) {
+    assert.ok(before.includes(words), `history not on disk: ${words}`);
+  }
+});
+
+test("a hop back from Pi gives the compacted history and the summary again", async () => {
+  const { back } = await handedInto("pi", SOURCES.claude);
+  assertReadBack(back, SOURCES.claude);
+});

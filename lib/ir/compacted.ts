@@ -14,8 +14,9 @@ export interface Compaction {
 }
 
 /**
- * The compaction to write, or none when the source has no compacted history or no summary in its live thread
- * (then there is nothing for the model to read in its place: the history is left out as before). A streamed
+ * The compaction to write, or none when the source has no compacted history or its live thread no summary in
+ * the user's words (Claude Code, Codex and Pi send theirs as the user's; one a harness gave the model as its
+ * own answer, as Hermes and OpenCode may, stays an answer, and the history is left out as before). A streamed
  * thread is read only as far as its summary.
  */
 export async function compactionOf(session: SessionStream): Promise<Compaction | undefined> {
@@ -23,7 +24,7 @@ export async function compactionOf(session: SessionStream): Promise<Compaction |
   if (!history.length) return undefined;
   let at = 0;
   for await (const m of session.messages) {
-    if (m.kind === "summary") return { history, summaryAt: at };
+    if (m.kind === "summary") return m.role === "user" ? { history, summaryAt: at } : undefined;
     at++;
   }
   return undefined;

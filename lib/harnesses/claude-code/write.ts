@@ -334,8 +334,7 @@ async function* renderMessages(
       yield line(boundary);
       tail.parent = boundary.uuid;
     }
-    // Claude Code's summary is the user's; one the source gave the model as its own words stays an answer.
-    if (compaction && at++ === compaction.summaryAt && m.role === "user") {
+    if (compaction && at++ === compaction.summaryAt) {
       yield* flush();
       const summary = compactSummary(m, baseRecord(options, tail.parent), clock.next(m.timestamp));
       yield line(summary);

@@ -41,6 +41,7 @@ import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { isObject } from "../../io/json.ts";
 import { providerQualified } from "../models.ts";
+import { compactionOf } from "../../ir/compacted.ts";
 import type {
   PiAssistantMessage,
   PiImageContent,
@@ -156,20 +157,27 @@ export async function* encodePi(
     open.clear();
   };
   let started = false;
+  // A compacted source keeps its history on disk, on the branch before Pi's own compaction entry; the live
+  // messages before its summary are what the compaction keeps (from `keptFrom`), as Pi's own keeps turns.
+  const compaction = await compactionOf(session);
+  let keptFrom: string | undefined;
+  let index = 0;
 
-  for await (const m of session.messages) {
-    if (m.kind === "context" || isHandshake(m)) continue;
+  const render = function* (m: Message, summarizes: boolean): Generator<string> {
+    if (m.kind === "context" || isHandshake(m)) return;
     // Pi's summaries are the user's words (a compaction is sent as a user message); a summary a harness keeps as
     // the model's own (OpenCode's compaction answer) stays the model's, a response like any other.
     if (m.kind === "summary" && m.role === "user") {
       const text = textOf(m.blocks);
-      if (!text) continue;
+      if (!text) return;
       yield* release();
       yield* closeOpen();
-      if (!started) {
-        // The history it summarizes is not in the file: Pi sends the summary, then what follows it.
+      if (!started || summarizes) {
+        // Pi sends the summary, then the entries it keeps (none unless some were written since `keptFrom`),
+        // then what follows it.
         const timestamp = at(m.timestamp);
-        const firstKeptEntryId = ids.peekAfterNext();
+        const kept = keptFrom !== undefined && keptFrom !== ids.peek();
+        const firstKeptEntryId = kept ? keptFrom : ids.peekAfterNext();
         yield entry(
           { type: "compaction", summary: text, firstKeptEntryId, tokensBefore: 0, fromHook: false },
           timestamp,
@@ -181,7 +189,7 @@ export async function* encodePi(
           message: userMessage([{ type: "text", text }], Date.parse(timestamp)),
         }, timestamp);
       }
-      continue;
+      return;
     }
     started = true;
     if (m.role === "assistant") {
@@ -198,9 +206,9 @@ export async function* encodePi(
         names.set(b.id, b.name);
         open.set(b.id, b.name);
       }
-      continue;
+      return;
     }
-    if (m.role === "system") continue;
+    if (m.role === "system") return;
     const results = m.blocks.filter((b): b is ToolResultBlock => b.type === "tool_result");
     const words = userContent(m.blocks);
     if (results.length || words.length) yield* release();
@@ -210,10 +218,20 @@ export async function* encodePi(
       const name = names.get(r.callId) ?? UNKNOWN_TOOL;
       yield entry({ type: "message", message: toolResult(r, name, Date.parse(timestamp)) }, timestamp);
     }
-    if (!words.length) continue;
+    if (!words.length) return;
     yield* closeOpen();
     const timestamp = at(m.timestamp);
     yield entry({ type: "message", message: userMessage(words, Date.parse(timestamp)) }, timestamp);
+  };
+
+  for await (const m of session.messages) {
+    if (compaction && index === 0) {
+      for (const h of compaction.history) yield* render(h, false);
+      yield* release();
+      yield* closeOpen();
+      keptFrom = ids.peek();
+    }
+    yield* render(m, compaction !== undefined && index++ === compaction.summaryAt);
   }
   yield* release();
   yield* closeOpen();
@@ -250,6 +268,11 @@ class EntryIds {
     const id = hex8(this.value);
     this.value = (this.value + 1) >>> 0;
     return id;
+  }
+
+  /** The id the next entry will get. */
+  peek(): string {
+    return hex8(this.value);
   }
 
   /** The id the entry after the next one will get. */
