@@ -6,7 +6,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
 import { loadSession } from "../lib/pipeline/load.ts";
@@ -15,6 +15,8 @@ import { homeFlags, runCliJson } from "./helpers/cli.ts";
 import { jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import type { HarnessModule } from "./helpers/harness-material.ts";
+import { query } from "./helpers/hermes.ts";
+import { SUMMARY_END, SUMMARY_PREFIX } from "../lib/harnesses/hermes/compaction.ts";
 
 type Json = Record<string, unknown>;
 
@@ -46,8 +48,8 @@ async function handedInto(
   harness: string,
   source: Source,
   version?: string,
+  dir = tempDir(),
 ): Promise<{ files: string[]; back: Session }> {
-  const dir = tempDir();
   const home = join(dir, "home");
   mkdirSync(join(dir, "project"));
   const cwd = join(dir, "project");
@@ -226,4 +228,43 @@ test("golden: a compaction handed into Pi is written as Pi 0.73.1 writes its own
 test("a hop back from Pi gives the compacted history and the summary again", async () => {
   const { back } = await handedInto("pi", SOURCES.claude);
   assertReadBack(back, SOURCES.claude);
+});
+
+// Hermes -----------------------------------------------------------------------------------------------------------
+
+test("golden: a compaction handed into Hermes is stored as Hermes 0.19.0 compresses a session in place", async () => {
+  const real =
+    (JSON.parse(readFileSync(fixture("hermes", "0.19.0", "compressed-inplace.rows.json"), "utf8")) as {
+      messages: Json[];
+    }).messages;
+  const dir = tempDir();
+  const { back } = await handedInto("hermes", SOURCES.claude, undefined, dir);
+  const ours = query(
+    join(dir, "home", "state.db"),
+    "SELECT * FROM messages WHERE session_id = ? ORDER BY id",
+    back.meta.id,
+  );
+  // The rows it replaced first, set aside as Hermes sets its own aside, then the live rows.
+  const marks = (rows: Json[]) => rows.map((r) => `${r.active}/${r.compacted}`);
+  const runs = (rows: Json[]) => marks(rows).filter((m, i, all) => m !== all[i - 1]);
+  assert.deepEqual(runs(ours), runs(real));
+  assert.deepEqual(runs(ours), ["0/1", "1/0"]);
+  const setAside = ours.filter((r) => r.compacted === 1).map((r) => r.content).join("\n");
+  for (const words of SOURCES.claude.history) {
+    assert.ok(setAside.includes(words), `history not on disk: ${words}`);
+  }
+  // The summary in Hermes's own words: its prefix, the summary, its end marker.
+  const summary = ours.find((r) => r.active === 1 && String(r.content).includes(SOURCES.claude.summary))!;
+  const realSummary = real.find((r) => r.active === 1 && String(r.content).includes("[CONTEXT COMPACTION"))!;
+  const realText = String(realSummary.content);
+  assert.ok(realText.includes(`${SUMMARY_PREFIX}\n`), "Hermes's prefix, as the binary wrote it");
+  assert.ok(realText.endsWith(SUMMARY_END), "Hermes's end marker, as the binary wrote it");
+  assert.ok(String(summary.content).startsWith(`${SUMMARY_PREFIX}\n`));
+  assert.ok(String(summary.content).endsWith(`\n\n${SUMMARY_END}`));
+  assert.equal(summary.role, "user");
+});
+
+test("a hop back from Hermes gives the compacted history and the summary again", async () => {
+  const { back } = await handedInto("hermes", SOURCES.codex);
+  assertReadBack(back, SOURCES.codex);
 });
