@@ -33,17 +33,17 @@ const FROM_CLAUDE: CompactedSource = {
   live: ["first turn after compaction", "r-521e185c"],
 };
 
-const FROM_CODEX: CompactedSource = {
-  path: "fixtures/codex/0.171.0/compacted.jsonl",
-  summary: "COMPACT-SUMMARY: 2 earlier turns, checksum 865bcabe",
-  compacted: ["checksum f2cafb03"],
-  live: ["Second message about harbour tides.", "checksum de46d85e"],
+const FROM_PI: CompactedSource = {
+  path: "fixtures/pi/0.73.1/compacted.jsonl",
+  summary: "SUMMARY: digest 572a8b1c",
+  compacted: ["Please say hello to the reviewer.", "digest 3ab3cc6d", "before-compaction"],
+  live: ["And one about early trains.", "digest df09301b"],
 };
 
 const CASES: { harness: string; source: CompactedSource }[] = [
-  { harness: "claude-code", source: FROM_CODEX },
+  { harness: "claude-code", source: FROM_PI },
   { harness: "codex", source: FROM_CLAUDE },
-  { harness: "hermes", source: FROM_CODEX },
+  { harness: "hermes", source: FROM_PI },
   { harness: "pi", source: FROM_CLAUDE },
 ];
 

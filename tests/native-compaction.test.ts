@@ -16,7 +16,7 @@ import { jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import type { HarnessModule } from "./helpers/harness-material.ts";
 import { query } from "./helpers/hermes.ts";
-import { SUMMARY_END, SUMMARY_PREFIX } from "../lib/harnesses/hermes/compaction.ts";
+import { SUMMARY_END, SUMMARY_PREFIX } from "../lib/harnesses/hermes/summary-words.ts";
 
 type Json = Record<string, unknown>;
 
@@ -35,7 +35,13 @@ const SOURCES = {
     path: fixture("codex", "0.171.0", "compacted.jsonl"),
     history: ["ASSISTANT-REPLY: turn 1 noted, checksum f2cafb03."],
     summary: "COMPACT-SUMMARY: 2 earlier turns, checksum 865bcabe.",
-    live: ["Second message about harbour tides.", "ASSISTANT-REPLY: turn 3 noted, checksum de46d85e."],
+    live: ["Second message about harbour tides."],
+  },
+  pi: {
+    path: fixture("pi", "0.73.1", "compacted.jsonl"),
+    history: ["Please say hello to the reviewer.", "ASSISTANT-REPLY: acknowledged, turn 1, digest 3ab3cc6d."],
+    summary: "SUMMARY: digest 572a8b1c, the earlier turns in brief.",
+    live: ["And one about early trains.", "ASSISTANT-REPLY: acknowledged, turn 2, digest df09301b."],
   },
 };
 type Source = (typeof SOURCES)[keyof typeof SOURCES];
@@ -49,7 +55,7 @@ async function handedInto(
   source: Source,
   version?: string,
   dir = tempDir(),
-): Promise<{ files: string[]; back: Session }> {
+): Promise<{ files: string[]; back: Session; report: Json }> {
   const home = join(dir, "home");
   mkdirSync(join(dir, "project"));
   const cwd = join(dir, "project");
@@ -82,8 +88,11 @@ async function handedInto(
     homes,
     bridgeHome: env.SESSION_BRIDGE_HOME,
   });
-  return { files: r.json.files as string[], back: session };
+  return { files: r.json.files as string[], back: session, report: r.json.report as Json };
 }
+
+const entry = (report: Json, code: string) =>
+  (report.entries as { code: string; detail: string }[]).find((e) => e.code === code)!;
 
 /** The hop back: our reader finds the compacted history and the summary where the source had them. */
 function assertReadBack(back: Session, source: Source) {
@@ -116,7 +125,7 @@ for (const version of ["2.1.328", "2.1.332"]) {
     const real = jsonLines(fixture("claude-code", version, "compacted.jsonl"));
     const realBoundary = real.find((r) => r.subtype === "compact_boundary")!;
     const realSummary = real.find((r) => r.isCompactSummary === true)!;
-    const { files } = await handedInto("claude-code", SOURCES.codex, version);
+    const { files } = await handedInto("claude-code", SOURCES.pi, version);
     const ours = jsonLines(files[0]!);
     const boundary = ours.find((r) => r.subtype === "compact_boundary")!;
     const summary = ours.find((r) => r.isCompactSummary === true)!;
@@ -140,13 +149,13 @@ for (const version of ["2.1.328", "2.1.332"]) {
     const at = ours.indexOf(boundary);
     assert.equal(boundary.parentUuid, null);
     assert.equal(boundary.logicalParentUuid, ours[at - 1]!.uuid);
-    assert.ok(ours.slice(0, at).some((r) => JSON.stringify(r).includes(SOURCES.codex.history[0]!)));
+    assert.ok(ours.slice(0, at).some((r) => JSON.stringify(r).includes(SOURCES.pi.history[0]!)));
   });
 }
 
 test("a hop back from Claude Code gives the compacted history and the summary again", async () => {
-  const { back } = await handedInto("claude-code", SOURCES.codex);
-  assertReadBack(back, SOURCES.codex);
+  const { back } = await handedInto("claude-code", SOURCES.pi);
+  assertReadBack(back, SOURCES.pi);
 });
 
 // Codex ----------------------------------------------------------------------------------------------------------
@@ -202,7 +211,7 @@ test("a hop back from Codex gives the compacted history and the summary again", 
 test("golden: a compaction handed into Pi is written as Pi 0.73.1 writes its own", async () => {
   const realLines = jsonLines(fixture("pi", "0.73.1", "compacted.jsonl"));
   const real = realLines.find((e) => e.type === "compaction")!;
-  const { files } = await handedInto("pi", SOURCES.codex);
+  const { files } = await handedInto("pi", SOURCES.claude);
   const entries = jsonLines(files[0]!);
   const ours = entries.find((e) => e.type === "compaction")!;
   assertSameFields(
@@ -211,16 +220,15 @@ test("golden: a compaction handed into Pi is written as Pi 0.73.1 writes its own
     ["id", "parentId", "timestamp", "summary", "firstKeptEntryId", "tokensBefore"],
     "entry",
   );
-  assert.ok((ours.summary as string).includes(SOURCES.codex.summary));
-  // As Pi's own: the entries it keeps stand on the branch before it, from firstKeptEntryId up to it.
+  assert.ok((ours.summary as string).includes(SOURCES.claude.summary));
+  // On the branch after the history, as Pi's own; Pi sends the summary, then the entries from firstKeptEntryId
+  // that stand before the compaction (none here: the live thread opens with the summary), then those after it.
   const at = entries.indexOf(ours);
-  const realAt = realLines.indexOf(real);
-  const keptFrom = (lines: Json[], entry: Json) => lines.findIndex((e) => e.id === entry.firstKeptEntryId);
-  assert.ok(keptFrom(realLines, real) < realAt);
-  assert.ok(keptFrom(entries, ours) < at && keptFrom(entries, ours) > 0);
   assert.equal(ours.parentId, entries[at - 1]!.id);
-  const before = entries.slice(0, keptFrom(entries, ours)).map((e) => JSON.stringify(e)).join("\n");
-  for (const words of SOURCES.codex.history) {
+  assert.equal(realLines.find((e) => e.id === real.firstKeptEntryId)?.type, "message");
+  assert.equal(ours.firstKeptEntryId, entries[at + 1]!.id);
+  const before = entries.slice(0, at).map((e) => JSON.stringify(e)).join("\n");
+  for (const words of SOURCES.claude.history) {
     assert.ok(before.includes(words), `history not on disk: ${words}`);
   }
 });
@@ -228,6 +236,20 @@ test("golden: a compaction handed into Pi is written as Pi 0.73.1 writes its own
 test("a hop back from Pi gives the compacted history and the summary again", async () => {
   const { back } = await handedInto("pi", SOURCES.claude);
   assertReadBack(back, SOURCES.claude);
+});
+
+test("a compacted session whose live thread does not open with its summary keeps today's form: history left out, and the report says so", async () => {
+  // Codex keeps the user's messages ahead of its summary: written behind a target's summary they would move.
+  const { files, report } = await handedInto("claude-code", SOURCES.codex);
+  const records = jsonLines(files[0]!);
+  assert.equal(records.some((r) => r.subtype === "compact_boundary"), false);
+  assert.ok(!JSON.stringify(records).includes(SOURCES.codex.history[0]!));
+  assert.match(entry(report, "compacted-history").detail, /summarized, not replayed/);
+});
+
+test("the report of a compacted session kept on disk says so", async () => {
+  const { report } = await handedInto("claude-code", SOURCES.pi);
+  assert.match(entry(report, "compacted-history").detail, /kept on disk .* and summarized for the model/);
 });
 
 // Hermes -----------------------------------------------------------------------------------------------------------
@@ -265,6 +287,6 @@ test("golden: a compaction handed into Hermes is stored as Hermes 0.19.0 compres
 });
 
 test("a hop back from Hermes gives the compacted history and the summary again", async () => {
-  const { back } = await handedInto("hermes", SOURCES.codex);
-  assertReadBack(back, SOURCES.codex);
+  const { back } = await handedInto("hermes", SOURCES.pi);
+  assertReadBack(back, SOURCES.pi);
 });

@@ -9,25 +9,37 @@ import type { SessionStream } from "./stream.ts";
 export interface Compaction {
   /** Every compacted thread's messages, oldest thread first. */
   history: Message[];
-  /** The position of the first `summary` message in the live thread (what stands before it is kept with it). */
+  /** The position of the summary in the live thread (only harness context stands before it). */
   summaryAt: number;
 }
 
 /**
- * The compaction to write, or none when the source has no compacted history or its live thread no summary in
- * the user's words (Claude Code, Codex and Pi send theirs as the user's; one a harness gave the model as its
- * own answer, as Hermes and OpenCode may, stays an answer, and the history is left out as before). A streamed
- * thread is read only as far as its summary.
+ * The compaction to write, or none unless the source has compacted history and its live thread opens with a
+ * summary in the user's words (harness context aside), as Claude Code, Pi and a fitted session do. Otherwise
+ * the history is left out as before: a summary a harness gave the model as its own answer (Hermes, OpenCode)
+ * stays an answer, and messages the source kept ahead of its summary (Codex keeps the user's) would move
+ * behind it in a target whose summary comes first. A streamed thread is read only as far as its summary.
  */
 export async function compactionOf(session: SessionStream): Promise<Compaction | undefined> {
   const history = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
   if (!history.length) return undefined;
   let at = 0;
   for await (const m of session.messages) {
-    if (m.kind === "summary") return m.role === "user" ? { history, summaryAt: at } : undefined;
+    if (opensWithSummary(m) !== undefined) {
+      return opensWithSummary(m) ? { history, summaryAt: at } : undefined;
+    }
     at++;
   }
   return undefined;
+}
+
+/**
+ * What message `m` of a live thread, read in order, says of whether the thread opens with a summary: nothing
+ * yet (undefined) for harness context, else whether `m` is a summary in the user's words.
+ */
+export function opensWithSummary(m: Message): boolean | undefined {
+  if (m.kind === "context") return undefined;
+  return m.kind === "summary" && m.role === "user";
 }
 
 /** The summary's words, as one text (a harness's compaction record holds one string). */

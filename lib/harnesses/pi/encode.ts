@@ -157,13 +157,11 @@ export async function* encodePi(
     open.clear();
   };
   let started = false;
-  // A compacted source keeps its history on disk, on the branch before Pi's own compaction entry; the live
-  // messages before its summary are what the compaction keeps (from `keptFrom`), as Pi's own keeps turns.
+  // A compacted source keeps its history on disk, on the branch before Pi's own compaction entry.
   const compaction = await compactionOf(session);
-  let keptFrom: string | undefined;
-  let index = 0;
+  let first = true;
 
-  const render = function* (m: Message, summarizes: boolean): Generator<string> {
+  const render = function* (m: Message): Generator<string> {
     if (m.kind === "context" || isHandshake(m)) return;
     // Pi's summaries are the user's words (a compaction is sent as a user message); a summary a harness keeps as
     // the model's own (OpenCode's compaction answer) stays the model's, a response like any other.
@@ -172,12 +170,10 @@ export async function* encodePi(
       if (!text) return;
       yield* release();
       yield* closeOpen();
-      if (!started || summarizes) {
-        // Pi sends the summary, then the entries it keeps (none unless some were written since `keptFrom`),
-        // then what follows it.
+      if (!started) {
+        // Pi sends the summary, then what follows it; the history it summarizes is before it, or not written.
         const timestamp = at(m.timestamp);
-        const kept = keptFrom !== undefined && keptFrom !== ids.peek();
-        const firstKeptEntryId = kept ? keptFrom : ids.peekAfterNext();
+        const firstKeptEntryId = ids.peekAfterNext();
         yield entry(
           { type: "compaction", summary: text, firstKeptEntryId, tokensBefore: 0, fromHook: false },
           timestamp,
@@ -225,13 +221,14 @@ export async function* encodePi(
   };
 
   for await (const m of session.messages) {
-    if (compaction && index === 0) {
-      for (const h of compaction.history) yield* render(h, false);
+    if (compaction && first) {
+      for (const h of compaction.history) yield* render(h);
       yield* release();
       yield* closeOpen();
-      keptFrom = ids.peek();
+      started = false;
     }
-    yield* render(m, compaction !== undefined && index++ === compaction.summaryAt);
+    first = false;
+    yield* render(m);
   }
   yield* release();
   yield* closeOpen();
@@ -268,11 +265,6 @@ class EntryIds {
     const id = hex8(this.value);
     this.value = (this.value + 1) >>> 0;
     return id;
-  }
-
-  /** The id the next entry will get. */
-  peek(): string {
-    return hex8(this.value);
   }
 
   /** The id the entry after the next one will get. */
