@@ -15,10 +15,10 @@ export interface Compaction {
 
 /**
  * The compaction to write, or none unless the source has compacted history and its live thread opens with a
- * summary in the user's words (harness context aside), as Claude Code, Pi and a fitted session do. Otherwise
- * the history is left out as before: a summary a harness gave the model as its own answer (Hermes, OpenCode)
- * stays an answer, and messages the source kept ahead of its summary (Codex keeps the user's) would move
- * behind it in a target whose summary comes first. A streamed thread is read only as far as its summary.
+ * summary in the user's words (harness context aside), as a fitted session does. Otherwise the history is left
+ * out as before: a summary a harness gave the model as its own answer stays an answer, and messages a source
+ * kept ahead of its summary (the user's, in some harnesses) would move behind it in a target whose summary
+ * comes first. A streamed thread is read only as far as its summary.
  */
 export async function compactionOf(session: SessionStream): Promise<Compaction | undefined> {
   const history = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
