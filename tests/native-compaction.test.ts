@@ -15,7 +15,7 @@ import { homeFlags, runCliJson } from "./helpers/cli.ts";
 import { jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import type { HarnessModule } from "./helpers/harness-material.ts";
-import { query } from "./helpers/hermes.ts";
+import { query, seedHermesHome } from "./helpers/hermes.ts";
 import { SUMMARY_END, SUMMARY_PREFIX } from "../lib/harnesses/hermes/summary-words.ts";
 
 type Json = Record<string, unknown>;
@@ -289,4 +289,30 @@ test("golden: a compaction handed into Hermes is stored as Hermes 0.19.0 compres
 test("a hop back from Hermes gives the compacted history and the summary again", async () => {
   const { back } = await handedInto("hermes", SOURCES.pi);
   assertReadBack(back, SOURCES.pi);
+});
+
+test("a compacted session handed into a Hermes that stores no compacted rows leaves its history out and the report says so", async () => {
+  const dir = tempDir();
+  const home = join(dir, "hermes");
+  seedHermesHome(home, "0.14.0", "text-turns");
+  mkdirSync(join(dir, "project"));
+  const r = await runCliJson(
+    [
+      "handoff",
+      SOURCES.claude.path,
+      "--to",
+      "hermes",
+      "--cwd",
+      join(dir, "project"),
+      ...homeFlags({ hermes: home }, dir),
+    ],
+    { SESSION_BRIDGE_HOME: join(dir, "bridge") },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const dropped = entry(r.json.report as Json, "compacted-rows-dropped");
+  assert.ok(dropped && dropped.detail.includes("history before compaction is left out"));
+  const id = (r.json.target as { id: string }).id;
+  const rows = query(join(home, "state.db"), "SELECT content FROM messages WHERE session_id = ?", id);
+  assert.ok(!rows.some((row) => String(row.content).includes(SOURCES.claude.history[0]!)));
+  assert.ok(rows.some((row) => String(row.content).includes(SOURCES.claude.summary)));
 });

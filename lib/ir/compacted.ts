@@ -21,7 +21,7 @@ export interface Compaction {
  * comes first. A streamed thread is read only as far as its summary.
  */
 export async function compactionOf(session: SessionStream): Promise<Compaction | undefined> {
-  const history = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+  const history = compactedHistory(session);
   if (!history.length) return undefined;
   let at = 0;
   for await (const m of session.messages) {
@@ -31,6 +31,11 @@ export async function compactionOf(session: SessionStream): Promise<Compaction |
     at++;
   }
   return undefined;
+}
+
+/** Every compacted thread's messages, oldest thread first. */
+export function compactedHistory(session: Pick<SessionStream, "threads">): Message[] {
+  return session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
 }
 
 /**
