@@ -13,6 +13,7 @@ import { loadSession } from "../lib/pipeline/load.ts";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { homeFlags, runCliJson } from "./helpers/cli.ts";
 import { jsonLines } from "./helpers/fixtures.ts";
+import { STREAM_FROM_VARIABLE } from "../lib/io/jsonl.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import type { HarnessModule } from "./helpers/harness-material.ts";
 import { query, seedHermesHome } from "./helpers/hermes.ts";
@@ -55,6 +56,7 @@ async function handedInto(
   source: Source,
   version?: string,
   dir = tempDir(),
+  extraEnv: Record<string, string> = {},
 ): Promise<{ files: string[]; back: Session; report: Json }> {
   const home = join(dir, "home");
   mkdirSync(join(dir, "project"));
@@ -66,6 +68,7 @@ async function handedInto(
   const env = {
     SESSION_BRIDGE_HOME: join(dir, "bridge"),
     ...(version && variable ? { [variable]: version } : {}),
+    ...extraEnv,
   };
   const r = await runCliJson([
     "handoff",
@@ -316,3 +319,18 @@ test("a compacted session handed into a Hermes that stores no compacted rows lea
   assert.ok(!rows.some((row) => String(row.content).includes(SOURCES.claude.history[0]!)));
   assert.ok(rows.some((row) => String(row.content).includes(SOURCES.claude.summary)));
 });
+
+for (
+  const [harness, source] of [["claude-code", SOURCES.pi], ["codex", SOURCES.claude], [
+    "hermes",
+    SOURCES.claude,
+  ], [
+    "pi",
+    SOURCES.claude,
+  ]] as const
+) {
+  test(`a compacted source read as a stream is written into ${harness} with its history kept the same way`, async () => {
+    const { back } = await handedInto(harness, source, undefined, tempDir(), { [STREAM_FROM_VARIABLE]: "0" });
+    assertReadBack(back, source);
+  });
+}
