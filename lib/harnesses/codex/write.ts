@@ -113,18 +113,16 @@ async function* renderForeign(
   };
   // A compacted source keeps its history on disk, in turns before Codex's own compaction (compaction.ts).
   const compaction = await compactionOf(session);
-  const kept: Message[] = [];
+  let at = 0;
   // The thread is rendered as it is read: a turn ends where the next one opens, or where the thread ends.
   for await (const m of session.messages) {
-    if (compaction && kept.length === 0) {
+    if (compaction && at === 0) {
       for (const h of compaction.history) render(h);
       if (turn) finish(false);
       turn = undefined;
     }
-    if (compaction && kept.length <= compaction.summaryAt) {
-      kept.push(m);
-      if (kept.length > compaction.summaryAt) lines.push(compactedLine(out, kept));
-    } else render(m);
+    if (compaction && at++ === compaction.summaryAt) lines.push(compactedLine(out, m));
+    else render(m);
     yield* lines;
     lines.length = 0;
   }
