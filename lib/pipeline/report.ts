@@ -11,6 +11,7 @@ import { type PostureCarry, postureEntries } from "../posture/posture.ts";
 import { type ModelChoice, modelEntry } from "./model.ts";
 import { REASONING_PREFIX } from "../ir/reasoning.ts";
 import { isHandshake } from "../handshake/handshake.ts";
+import { opensWithSummary } from "../ir/compacted.ts";
 
 export interface ConversionActions {
   handshake: boolean;
@@ -67,9 +68,12 @@ export class ThreadTally {
   raw = new Examples();
   images = new Examples();
   context = new Examples();
+  /** The thread opens with a summary in the user's words: a target that keeps compacted history does. */
+  opensWithSummary: boolean | undefined;
 
   /** Counts message `m`, the thread's `index`th. */
   add(m: Message, index: number): void {
+    this.opensWithSummary ??= opensWithSummary(m);
     if (
       m.role === "assistant" && m.blocks.some((b) => b.type === "text" && b.text.startsWith(REASONING_PREFIX))
     ) this.asText.add(index);
@@ -248,7 +252,9 @@ function reportForeign(
     "compacted-history",
     "info",
     compacted.reduce((n, t) => n + t.messages.length, 0),
-    "history before compaction is summarized, not replayed",
+    target.keepsCompactedHistory && thread.opensWithSummary
+      ? `history before compaction is kept on disk (scrolled in ${target.harness}) and summarized for the model`
+      : "history before compaction is summarized, not replayed",
   );
 
   add(

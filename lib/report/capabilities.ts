@@ -27,6 +27,12 @@ export interface Capabilities {
    */
   copiesOwnSessions: boolean;
   /**
+   * A foreign session's history before a compaction is written to disk in full, followed by the target's own
+   * compaction record and the summary: the user scrolls all of it in the harness, the resumed model is sent
+   * the summary and the live thread only. Without it that history is left out and only the summary is written.
+   */
+  keepsCompactedHistory: boolean;
+  /**
    * What the target does on resume with a tool call that has no result, seen in its live binary: Claude Code
    * drops the call from what it sends, Codex sends an "aborted" output of its own, Hermes a placeholder that
    * points at a summary that does not exist, Gemini CLI the call with no result at all (which Gemini's API

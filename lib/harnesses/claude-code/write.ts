@@ -26,6 +26,8 @@ import type {
 import { CLAUDE_WRITER_VERSION } from "./version.ts";
 import { compareVersions } from "../../schemas/compare.ts";
 import { UuidLinks } from "../../io/uuid-links.ts";
+import { compactionOf } from "../../ir/compacted.ts";
+import { compactBoundary, compactSummary } from "./compaction.ts";
 
 type Json = Record<string, unknown>;
 
@@ -310,11 +312,36 @@ async function* renderMessages(
       yield line(record);
     }
   };
-  for await (const m of session.messages) {
-    end.note(m);
-    if (m.kind === "context" || isHandshake(m)) continue;
+  const add = function* (m: Message): Generator<string> {
+    if (m.kind === "context" || isHandshake(m)) return;
     if (group.length && claudeRole(group[0]!) !== claudeRole(m)) yield* flush();
     group.push(m);
+  };
+  // A compacted source keeps its history on disk, before Claude Code's own compaction (compaction.ts).
+  const compaction = await compactionOf(session);
+  let at = 0;
+  for await (const m of session.messages) {
+    end.note(m);
+    if (compaction && at === 0) {
+      for (const h of compaction.history) yield* add(h);
+      yield* flush();
+      const boundary = compactBoundary(
+        compaction.history,
+        tail.parent,
+        baseRecord(options, null),
+        clock.next(),
+      );
+      yield line(boundary);
+      tail.parent = boundary.uuid;
+    }
+    if (compaction && at++ === compaction.summaryAt) {
+      yield* flush();
+      const summary = compactSummary(m, baseRecord(options, tail.parent), clock.next(m.timestamp));
+      yield line(summary);
+      tail.parent = summary.uuid;
+      continue;
+    }
+    yield* add(m);
   }
   yield* flush();
 }

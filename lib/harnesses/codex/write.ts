@@ -31,6 +31,8 @@ import { LineWriter } from "./lines.ts";
 import type { CodexTarget } from "./target.ts";
 import type { JsonlLine } from "../../io/jsonl.ts";
 import { copyRollout } from "./copy.ts";
+import { compactionOf } from "../../ir/compacted.ts";
+import { compactedLine } from "./compaction.ts";
 
 /** What session-bridge records as the program that wrote a thread (`originator`). */
 export const ORIGINATOR = "session-bridge";
@@ -95,9 +97,8 @@ async function* renderForeign(
       ),
       last && session.pending.interruptedTurn,
     );
-  // The thread is rendered as it is read: a turn ends where the next one opens, or where the thread ends.
-  for await (const m of session.messages) {
-    if (m.kind === "context" || isHandshake(m)) continue;
+  const render = (m: Message) => {
+    if (m.kind === "context" || isHandshake(m)) return;
     if (!turn || opensTurn(m)) {
       if (turn) finish(false);
       turn = new TurnRenderer(out, options, target, m, customCalls);
@@ -109,6 +110,19 @@ async function* renderForeign(
       seen.add(m.uid);
     }
     turn.message(lines, m);
+  };
+  // A compacted source keeps its history on disk, in turns before Codex's own compaction (compaction.ts).
+  const compaction = await compactionOf(session);
+  let at = 0;
+  // The thread is rendered as it is read: a turn ends where the next one opens, or where the thread ends.
+  for await (const m of session.messages) {
+    if (compaction && at === 0) {
+      for (const h of compaction.history) render(h);
+      if (turn) finish(false);
+      turn = undefined;
+    }
+    if (compaction && at++ === compaction.summaryAt) lines.push(compactedLine(out, m));
+    else render(m);
     yield* lines;
     lines.length = 0;
   }

@@ -35,6 +35,7 @@ import { type ExportedMessage, hermesTitle, storedForm, type StoredMessage, TITL
 import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./profiles.ts";
 import { keptSystemPrompt, targetRows, type TargetSettings } from "./target.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
+import { compactedHistory } from "../../ir/compacted.ts";
 import { setAsideCount } from "./copy.ts";
 import { checkHermesId } from "./ids.ts";
 import { type Feedback, startProgress } from "../../io/progress.ts";
@@ -97,7 +98,10 @@ export async function planHermes(
   const source = await sameHarnessSource(session, options);
   let fitted: Fitted;
   try {
-    fitted = fitToStore(database, source, options, { title: asked, lineage }, force);
+    fitted = fitToStore(database, source ?? compactedHistory(session).length, options, {
+      title: asked,
+      lineage,
+    }, force);
     plan.notes!.push(...fitted.notes);
     if (fitted.refusal) plan.refusal = fitted.refusal;
   } catch (error) {
@@ -153,12 +157,12 @@ interface Fitted {
 /**
  * The rows checked against the database, read-only: its schema generation (what the rows may fill, and how the
  * handshake row must be stored for it), and what is in the way of the id and the (stored) title. Throws when the
- * database is damaged or not one these rows can be written to. Nothing of the thread is read: a foreign
- * session's rows are all live, and a copy's set-aside rows are counted from its source's rows.
+ * database is damaged or not one these rows can be written to. Nothing of the thread is read: a copy's set-aside
+ * rows are counted from its source's rows, a foreign session's are its compacted history (`source`, a count).
  */
 function fitToStore(
   database: string,
-  source: HermesSource | undefined,
+  source: HermesSource | number,
   options: RenderOptions,
   planned: { title: string | undefined; lineage: boolean },
   force: boolean,
@@ -176,7 +180,11 @@ function fitToStore(
       ));
     }
     const handshakeAsPart = !!options.handshake && shape.generation.version === OLD_MERGING_GENERATION;
-    const setAside = !shape.columns.messages.has("active") && source ? setAsideCount(source) : 0;
+    const setAside = shape.columns.messages.has("active")
+      ? 0
+      : typeof source === "number"
+      ? source
+      : setAsideCount(source);
     if (setAside) {
       notes.push(reportEntry(
         "compacted-rows-dropped",

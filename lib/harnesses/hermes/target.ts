@@ -11,7 +11,7 @@ import { markFailure } from "../../ir/tool-failure.ts";
 import { contentFromBlocks } from "./content.ts";
 import type { RenderOptions } from "../types.ts";
 import { copiedMessages } from "./copy.ts";
-import { foreignMessages } from "./from-ir.ts";
+import { foreignRows } from "./compaction.ts";
 import { pyJson } from "./pyjson.ts";
 import { blankMessage, type ExportedMessage, type HermesSessionsRow, hermesTitle, rowTime } from "./rows.ts";
 import type { HermesSource } from "./source.ts";
@@ -58,7 +58,7 @@ export function targetRows(
   const clock = new RecordClock(options.now, session.meta.createdAt);
   const made = source
     ? copiedMessages(source, options.id, clock)
-    : foreignMessages(session.messages, { sessionId: options.id, clock });
+    : foreignRows(session, { sessionId: options.id, clock });
   const tally: RowTally = { live: 0, toolCalls: 0 };
   async function* messages(): AsyncGenerator<ExportedMessage> {
     let id = 0;

@@ -10,11 +10,10 @@ import { blocksFromContent } from "./content.ts";
 import { type HermesMessage, parseJson } from "./message.ts";
 import { isObject, type Json, parseEmbeddedJson, str } from "../../io/json.ts";
 import { isoTime } from "../../ir/clock.ts";
+import { COMPACTION_MARKER, unwrappedSummary } from "./summary-words.ts";
 
 type Provider = ReasoningBlock["provider"];
 
-/** Hermes's compaction summary (agent/context_compressor.py): the message that replaced older turns. */
-export const COMPACTION_MARKER = "[CONTEXT COMPACTION — REFERENCE ONLY]";
 /** Hermes's own control prompts to the model (continuations after a cut-off stream, tool-size hints). */
 const CONTROL_PROMPT = /^\[System:/;
 
@@ -47,6 +46,12 @@ export function toMessage(row: HermesMessage, context: MessageContext): Message 
       const blocks = blocksFromContent(row.content);
       const text = blocks.map((b) => (b.type === "text" ? b.text : "")).join("");
       // An earlier hop's handshake is harness text too: the next writer drops it rather than replaying it.
+      // A summary standing alone in Hermes's words is read as the summary it wraps (Hermes's compaction
+      // summary, agent/context_compressor.py: the message that replaced older turns).
+      const summary = unwrappedSummary(text);
+      if (summary !== undefined) {
+        return { ...base, role: "user", kind: "summary", blocks: [{ type: "text", text: summary }] };
+      }
       const kind = text.includes(COMPACTION_MARKER)
         ? "summary"
         : CONTROL_PROMPT.test(text) || text.trimStart().startsWith(HANDSHAKE_OPEN)

@@ -41,6 +41,7 @@ import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { isObject } from "../../io/json.ts";
 import { providerQualified } from "../models.ts";
+import { compactionOf } from "../../ir/compacted.ts";
 import type {
   PiAssistantMessage,
   PiImageContent,
@@ -156,18 +157,21 @@ export async function* encodePi(
     open.clear();
   };
   let started = false;
+  // A compacted source keeps its history on disk, on the branch before Pi's own compaction entry.
+  const compaction = await compactionOf(session);
+  let first = true;
 
-  for await (const m of session.messages) {
-    if (m.kind === "context" || isHandshake(m)) continue;
+  const render = function* (m: Message): Generator<string> {
+    if (m.kind === "context" || isHandshake(m)) return;
     // Pi's summaries are the user's words (a compaction is sent as a user message); a summary a harness keeps as
     // the model's own (OpenCode's compaction answer) stays the model's, a response like any other.
     if (m.kind === "summary" && m.role === "user") {
       const text = textOf(m.blocks);
-      if (!text) continue;
+      if (!text) return;
       yield* release();
       yield* closeOpen();
       if (!started) {
-        // The history it summarizes is not in the file: Pi sends the summary, then what follows it.
+        // Pi sends the summary, then what follows it; the history it summarizes is before it, or not written.
         const timestamp = at(m.timestamp);
         const firstKeptEntryId = ids.peekAfterNext();
         yield entry(
@@ -181,7 +185,7 @@ export async function* encodePi(
           message: userMessage([{ type: "text", text }], Date.parse(timestamp)),
         }, timestamp);
       }
-      continue;
+      return;
     }
     started = true;
     if (m.role === "assistant") {
@@ -198,9 +202,9 @@ export async function* encodePi(
         names.set(b.id, b.name);
         open.set(b.id, b.name);
       }
-      continue;
+      return;
     }
-    if (m.role === "system") continue;
+    if (m.role === "system") return;
     const results = m.blocks.filter((b): b is ToolResultBlock => b.type === "tool_result");
     const words = userContent(m.blocks);
     if (results.length || words.length) yield* release();
@@ -210,10 +214,21 @@ export async function* encodePi(
       const name = names.get(r.callId) ?? UNKNOWN_TOOL;
       yield entry({ type: "message", message: toolResult(r, name, Date.parse(timestamp)) }, timestamp);
     }
-    if (!words.length) continue;
+    if (!words.length) return;
     yield* closeOpen();
     const timestamp = at(m.timestamp);
     yield entry({ type: "message", message: userMessage(words, Date.parse(timestamp)) }, timestamp);
+  };
+
+  for await (const m of session.messages) {
+    if (compaction && first) {
+      for (const h of compaction.history) yield* render(h);
+      yield* release();
+      yield* closeOpen();
+      started = false;
+    }
+    first = false;
+    yield* render(m);
   }
   yield* release();
   yield* closeOpen();
