@@ -189,24 +189,23 @@ function* userTurns(
 function livePending(tree: RecordTree, live: number[], queued: QueuedInput[]): Pending {
   const tracker = new PendingTracker();
   for (const r of live) {
-    const providerMessageId = tree.providerMessageId(r);
     const calls = tree.calls(r);
-    tracker.add({
+    // Blocks pushed one by one and the id set only when there is one: no spread copies, for every record.
+    const blocks: Block[] = [];
+    for (const { id, name } of calls) blocks.push({ type: "tool_call", id, name, input: undefined });
+    for (const callId of tree.results(r)) {
+      blocks.push({ type: "tool_result", callId, isError: false, content: [] });
+    }
+    const m: Message = {
       uid: calls.length ? tree.uuidText(tree.uuidOf(r)) : "",
       parentUid: null,
       role: tree.role(r)!,
       kind: tree.kind(r)!,
-      ...(providerMessageId ? { providerMessageId } : {}),
-      blocks: [
-        ...calls.map(({ id, name }) => ({ type: "tool_call" as const, id, name, input: undefined })),
-        ...tree.results(r).map((callId) => ({
-          type: "tool_result" as const,
-          callId,
-          isError: false,
-          content: [],
-        })),
-      ],
-    });
+      blocks,
+    };
+    const providerMessageId = tree.providerMessageId(r);
+    if (providerMessageId) m.providerMessageId = providerMessageId;
+    tracker.add(m);
   }
   return tracker.pending(queued);
 }
