@@ -1,4 +1,4 @@
-/** The bench's one table: a row per goal of issue 12, side by side, or the same rows as JSON. */
+/** The bench's one table: a row per goal of issues 12 and 34, side by side, or the same rows as JSON. */
 import { cpus } from "node:os";
 
 export interface Row {
@@ -44,7 +44,10 @@ export function printTable(rows: Row[], machine: Machine): void {
   console.log(
     `${context.cores} cores, load ${machine.load.toFixed(2)} at start, ${
       machine.loadAfter.toFixed(2)
-    } at end; times are wall (CPU), ratios and goals use CPU time (start-up: medians of wall time)`,
+    } at end; times are wall (CPU); a floor's ratio is given in both, its goal is on wall time (two threads`,
+  );
+  console.log(
+    "shorten the wall, not the CPU); the other ratios and goals use CPU time (start-up: medians of wall time)",
   );
   console.log(line(header));
   for (const c of cells) console.log(line(c));

@@ -19,7 +19,7 @@ import { emptySession, notePassthrough } from "../../ir/session.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { originMeaning } from "./origin.ts";
 import { isHandshakeRecord } from "./write.ts";
-import { type MessageFacts, RecordTree } from "./tree.ts";
+import { type MessageFacts, RecordTree, type TreeRecord } from "./tree.ts";
 import { resolveLiveThread } from "./live-thread.ts";
 
 /** Record types that take part in the uuid/parentUuid tree. */
@@ -189,24 +189,23 @@ function* userTurns(
 function livePending(tree: RecordTree, live: number[], queued: QueuedInput[]): Pending {
   const tracker = new PendingTracker();
   for (const r of live) {
-    const providerMessageId = tree.providerMessageId(r);
     const calls = tree.calls(r);
-    tracker.add({
+    // Blocks pushed one by one and the id set only when there is one: no spread copies, for every record.
+    const blocks: Block[] = [];
+    for (const { id, name } of calls) blocks.push({ type: "tool_call", id, name, input: undefined });
+    for (const callId of tree.results(r)) {
+      blocks.push({ type: "tool_result", callId, isError: false, content: [] });
+    }
+    const m: Message = {
       uid: calls.length ? tree.uuidText(tree.uuidOf(r)) : "",
       parentUid: null,
       role: tree.role(r)!,
       kind: tree.kind(r)!,
-      ...(providerMessageId ? { providerMessageId } : {}),
-      blocks: [
-        ...calls.map(({ id, name }) => ({ type: "tool_call" as const, id, name, input: undefined })),
-        ...tree.results(r).map((callId) => ({
-          type: "tool_result" as const,
-          callId,
-          isError: false,
-          content: [],
-        })),
-      ],
-    });
+      blocks,
+    };
+    const providerMessageId = tree.providerMessageId(r);
+    if (providerMessageId) m.providerMessageId = providerMessageId;
+    tracker.add(m);
   }
   return tracker.pending(queued);
 }
@@ -311,33 +310,43 @@ function addNode(
     : isHandshakeRecord(record)
     ? handshakeMessage(record, origin)
     : undefined;
-  const logicalParentUuid = optStr(record.logicalParentUuid);
-  const r = state.tree.add({
+  // Fields set one by one, not spread from conditional objects: this runs for every record, and each spread
+  // made and copied an object of its own.
+  const node: TreeRecord = {
     uuid: record.uuid as string,
     parentUuid: optStr(record.parentUuid),
     sidechain: subagent || record.isSidechain === true,
     queuedPrompt: type === "user" && record.promptSource === "queued" &&
       originMeaning(record.origin) !== "harness",
-    ...(logicalParentUuid ? { logicalParentUuid } : {}),
-    ...(preserved ? { preserved } : {}),
-    ...(message ? { facts: factsOf(message, origin) } : {}),
-  });
+  };
+  const logicalParentUuid = optStr(record.logicalParentUuid);
+  if (logicalParentUuid) node.logicalParentUuid = logicalParentUuid;
+  if (preserved) node.preserved = preserved;
+  if (message) node.facts = factsOf(message, origin);
+  const r = state.tree.add(node);
   if (!message) notePassthrough(state.session.passthrough, type, () => origin);
   // A handshake is held even when the thread is streamed: it is small, and read back as a system record.
   else if (state.hold || !(type === "user" || type === "assistant")) state.held.set(r, message);
 }
 
 function factsOf(m: Message, origin: { offset: number; length: number }): MessageFacts {
-  return {
+  const calls: MessageFacts["calls"] = [];
+  const results: string[] = [];
+  for (const b of m.blocks) {
+    if (b.type === "tool_call") calls.push({ id: b.id, name: b.name });
+    else if (b.type === "tool_result") results.push(b.callId);
+  }
+  const facts: MessageFacts = {
     offset: origin.offset,
     length: origin.length,
     role: m.role,
     kind: m.kind,
-    ...(m.providerMessageId ? { providerMessageId: m.providerMessageId } : {}),
-    ...(m.model ? { model: m.model } : {}),
-    calls: m.blocks.flatMap((b) => (b.type === "tool_call" ? [{ id: b.id, name: b.name }] : [])),
-    results: m.blocks.flatMap((b) => (b.type === "tool_result" ? [b.callId] : [])),
+    calls,
+    results,
   };
+  if (m.providerMessageId) facts.providerMessageId = m.providerMessageId;
+  if (m.model) facts.model = m.model;
+  return facts;
 }
 
 /** An earlier hop's handshake written as a `system` record (see write.ts): context, so the next hop replaces it. */
@@ -361,31 +370,34 @@ function toMessage(record: Json, type: "user" | "assistant", origin: Message["or
     : isInjected(record, message, blocks)
     ? "context"
     : "turn";
-  const usage = isObject(message.usage) ? message.usage : undefined;
-  return {
+  // Fields set one by one, in the order they always had, each only when present: this runs for every record,
+  // and each spread of a conditional object made an object of its own.
+  const m: Message = {
     uid: record.uuid as string,
     parentUid: optStr(record.parentUuid) ?? null,
     role: type,
     kind,
     blocks,
     origin,
-    ...(optStr(record.timestamp) ? { timestamp: optStr(record.timestamp) } : {}),
-    ...(type === "assistant" && optStr(message.model) && message.model !== SYNTHETIC_MODEL
-      ? { model: optStr(message.model) }
-      : {}),
-    ...(optStr(message.id) ? { providerMessageId: optStr(message.id) } : {}),
-    ...(optStr(record.agentId) ? { agentId: optStr(record.agentId) } : {}),
-    ...(usage
-      ? {
-        usage: {
-          inputTokens: num(usage.input_tokens),
-          outputTokens: num(usage.output_tokens),
-          cacheReadTokens: num(usage.cache_read_input_tokens),
-          cacheWriteTokens: num(usage.cache_creation_input_tokens),
-        },
-      }
-      : {}),
   };
+  const timestamp = optStr(record.timestamp);
+  if (timestamp) m.timestamp = timestamp;
+  const model = optStr(message.model);
+  if (type === "assistant" && model && model !== SYNTHETIC_MODEL) m.model = model;
+  const providerMessageId = optStr(message.id);
+  if (providerMessageId) m.providerMessageId = providerMessageId;
+  const agentId = optStr(record.agentId);
+  if (agentId) m.agentId = agentId;
+  if (isObject(message.usage)) {
+    const usage = message.usage;
+    m.usage = {
+      inputTokens: num(usage.input_tokens),
+      outputTokens: num(usage.output_tokens),
+      cacheReadTokens: num(usage.cache_read_input_tokens),
+      cacheWriteTokens: num(usage.cache_creation_input_tokens),
+    };
+  }
+  return m;
 }
 
 /**

@@ -88,6 +88,8 @@ export class RecordTree {
   private readonly names: string[] = [];
   private readonly nameNumbers = new Map<string, number>();
   private lastResponse?: { text: string; id: number };
+  /** The uuid of the record added last and its number (a string no uuid is, until a record is added). */
+  private readonly lastUuid = { text: "", number: NONE };
   /** The response id last spelled out: the records of one response ask for the same one in turn. */
   private lastSpelled?: { id: number; text: string };
 
@@ -106,7 +108,13 @@ export class RecordTree {
     const r = this.size;
     const uuid = this.uuids.intern(record.uuid);
     this.uuid.push(uuid);
-    this.parent.push(this.uuidOrNone(record.parentUuid) + 1);
+    // A record's parent is nearly always the record before it: its number is known without interning again.
+    const parent = record.parentUuid === this.lastUuid.text
+      ? this.lastUuid.number
+      : this.uuidOrNone(record.parentUuid);
+    this.parent.push(parent + 1);
+    this.lastUuid.text = record.uuid;
+    this.lastUuid.number = uuid;
     this.nodeOfUuid.set(uuid, r + 1);
     if (record.logicalParentUuid !== undefined) {
       this.logicalParents.set(r, this.uuids.intern(record.logicalParentUuid));
