@@ -1,0 +1,85 @@
+/**
+ * How far lib/fit/tokens.ts's estimate is from what the providers counted: over every captured fixture a
+ * harness reads, each request's input tokens (uncached, cache read and cache write, as the harness recorded
+ * them) less the previous request's are the tokens of the messages added in between; the estimate of those same
+ * messages is set against it. Differences cancel the harness's system prompt and tool schemas, which are sent
+ * with every request and are no part of the session. Prints, per token family, the requests compared, the
+ * characters per token measured and the estimate's error (weighted by size, and the median per request).
+ *
+ *   npx bun bench/fit-estimate.ts
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
+import type { Message } from "../lib/ir/schema.ts";
+import { tokenCounter, type TokenFamily, tokenFamily } from "../lib/fit/tokens.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+
+interface Delta {
+  harness: string;
+  family: TokenFamily;
+  actual: number;
+  estimate: number;
+}
+
+const inputOf = (m: Message) =>
+  m.usage ? m.usage.inputTokens + m.usage.cacheReadTokens + m.usage.cacheWriteTokens : 0;
+
+/** The differences between consecutive requests of one session (a response split in records counted once). */
+function deltas(harness: string, messages: Message[]): Delta[] {
+  const out: Delta[] = [];
+  let last: { index: number; input: number; id?: string } | undefined;
+  messages.forEach((m, index) => {
+    const input = inputOf(m);
+    if (m.role !== "assistant" || !input) return;
+    if (last && m.providerMessageId !== undefined && m.providerMessageId === last.id) return;
+    if (last && input > last.input) {
+      const family = tokenFamily(m.model);
+      const counter = tokenCounter(family);
+      const between = messages.slice(last.index, index);
+      const estimate = between.reduce((sum, b) => sum + counter.message(b), 0);
+      out.push({ harness, family, actual: input - last.input, estimate });
+    }
+    last = { index, input, ...(m.providerMessageId ? { id: m.providerMessageId } : {}) };
+  });
+  return out;
+}
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : /\.(jsonl|json|db)$/.test(e.name) ? [join(dir, e.name)] : []
+  );
+}
+
+const all: Delta[] = [];
+for (const harness of builtinRegistry.harnesses) {
+  for (const path of files(join(FIXTURES, harness.name))) {
+    try {
+      const session = await harness.store.read(path);
+      all.push(...deltas(harness.name, session.messages));
+    } catch {
+      // Not a session file of this harness (schemas, manifests, index files): nothing to measure.
+    }
+  }
+}
+
+const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+const groups = [...new Set(all.map((d) => `${d.family} ${d.harness}`))].sort();
+for (const group of [...new Set(all.map((d) => d.family))].sort().concat(groups)) {
+  const mine = all.filter((d) => group === d.family || group === `${d.family} ${d.harness}`);
+  const actual = mine.reduce((s, d) => s + d.actual, 0);
+  const estimate = mine.reduce((s, d) => s + d.estimate, 0);
+  const weighted = mine.reduce((s, d) => s + Math.abs(d.estimate - d.actual), 0) / actual;
+  const perRequest = median(mine.map((d) => Math.abs(d.estimate - d.actual) / d.actual));
+  console.log(
+    `${group.padEnd(22)} requests ${String(mine.length).padStart(4)}  tokens ${
+      String(actual).padStart(7)
+    }  ` +
+      `estimate/actual ${(estimate / actual).toFixed(3)}  error ${
+        (weighted * 100).toFixed(1)
+      }% (size-weighted), ` +
+      `${(perRequest * 100).toFixed(1)}% (median per request)`,
+  );
+}
