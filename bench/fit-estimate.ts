@@ -67,7 +67,8 @@ for (const harness of builtinRegistry.harnesses) {
 
 const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const groups = [...new Set(all.map((d) => `${d.family} ${d.harness}`))].sort();
-for (const group of [...new Set(all.map((d) => d.family))].sort().concat(groups)) {
+const families: string[] = [...new Set(all.map((d) => d.family))].sort();
+for (const group of families.concat(groups)) {
   const mine = all.filter((d) => group === d.family || group === `${d.family} ${d.harness}`);
   const actual = mine.reduce((s, d) => s + d.actual, 0);
   const estimate = mine.reduce((s, d) => s + d.estimate, 0);

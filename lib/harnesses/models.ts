@@ -7,6 +7,8 @@ export interface ConfiguredModel {
   model: string;
   /** Why it is this harness's model, for the report: `configured in <file> (profile p)`, ... */
   where: string;
+  /** The context window the configuration gives the model, in tokens, when it gives one (see lib/fit). */
+  window?: number;
 }
 
 /**

@@ -36,6 +36,9 @@ import { type Detached, DetachedProofs, nothingDetached, proofDetacher } from ".
 import { carryPosture, type PermissionsChoice, type Posture, type PostureSide } from "../posture/posture.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
+import { type FitMode, type FitPlan, fitSession } from "../fit/fit.ts";
+import { fitEntries } from "../fit/report.ts";
+import { withNotes } from "../report/report.ts";
 
 export interface ConversionRequest {
   /** The harnesses this run knows: the source's descriptor and every harness's control tags come from it. */
@@ -70,6 +73,13 @@ export interface ConversionRequest {
   limits?: ReadLimits;
   /** Where the writer reading the source's records again reports how far it is (see RenderOptions.feedback). */
   feedback?: Feedback;
+  /**
+   * Fit the history to the target model's window (lib/fit): `auto` (the default) only when it would not fit,
+   * `off` never, a number: to at most that many tokens. A copy within one harness is never fitted.
+   */
+  fit?: FitMode;
+  /** --context: the target model's window in tokens, whatever its configuration or session-bridge's table says. */
+  context?: number;
 }
 
 export interface PreparedConversion {
@@ -82,6 +92,8 @@ export interface PreparedConversion {
   report: ConversionReport;
   /** What a hop back needs to undo this conversion exactly (saved as provenance with the written session). */
   memory: ConversionMemory;
+  /** What fitting the history to the target's window found and did (absent: not asked, or a same-harness copy). */
+  fit?: FitPlan;
 }
 
 /**
@@ -90,15 +102,25 @@ export interface PreparedConversion {
  * the target's writer reads it, so a streamed session is never held whole.
  */
 export async function prepareConversion(
-  source: SessionStream,
+  read: SessionStream,
   target: Harness,
   request: ConversionRequest,
 ): Promise<PreparedConversion> {
-  const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
+  const cwd = request.cwd ? canonicalCwd(request.cwd) : read.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
-  const id = target.store.checkId(request.id ?? target.store.newId(request.now, source));
-  const from = request.from ?? findHarness(request.registry, source.meta.harness);
+  const id = target.store.checkId(request.id ?? target.store.newId(request.now, read));
+  const from = request.from ?? findHarness(request.registry, read.meta.harness);
   const same = from.name === target.name;
+  const model = same && !request.model ? undefined : await chooseTargetModel(read, target, request, cwd);
+  // The model's window decides how much of the history it is sent; a copy within one harness stays as it was.
+  const fitting = same ? undefined : await fitSession(read, {
+    mode: request.fit ?? "auto",
+    target: target.name,
+    ...(model?.model ? { model: model.model } : {}),
+    ...(request.context ? { context: request.context } : {}),
+    ...(model?.reason === "target-config" && model.window ? { configuredWindow: model.window } : {}),
+  });
+  const source = fitting?.session ?? read;
   const stub = request.stubOpenCalls ?? true;
   const fit = messageFitter(source, from, target, request.registry);
   // A held thread is held fitted (made fit once); a streamed one is made fit again as the writer reads it.
@@ -147,9 +169,8 @@ export async function prepareConversion(
   };
   const carry = targetPosture(source, from, target, request.permissions ?? "narrow");
   const posture = carry?.posture;
-  const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request, cwd);
   const { proofs } = survey;
-  const report = buildReport(
+  const built = buildReport(
     session,
     target.conversation.capabilities,
     {
@@ -169,6 +190,7 @@ export async function prepareConversion(
     survey.tally,
     stubPositions(survey, open),
   );
+  const report = withNotes(built, fitEntries(fitting?.plan));
   // A title lands in a field the target shows as is (its picker, a terminal title): cleaned on every route.
   const title = request.title === undefined ? undefined : titleText(request.title) || undefined;
   const options: RenderOptions = {
@@ -195,7 +217,7 @@ export async function prepareConversion(
     ...postureMemory(source, target, posture),
     ...(stated ? { pending: stated } : {}),
   };
-  return { session, options, report, memory };
+  return { session, options, report, memory, ...(fitting ? { fit: fitting.plan } : {}) };
 }
 
 /** How each message is made fit for the target, with what doing so changed counted into a tally. */
