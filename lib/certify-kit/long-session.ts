@@ -1,7 +1,7 @@
 /**
  * A Claude Code session as long as asked (megabytes, millions of tokens), for fitting's bench and live rows:
  * turns of a prompt, a shell call whose output is most of the bulk, and a reply. Every prompt and reply carries
- * a sentinel of its own, so a check of what a target's model was sent can tell which turns reached it verbatim
+ * a sentinel of its own (a tool output's at its end, past what a summary quotes of it), so a check of what a target's model was sent can tell which turns reached it verbatim
  * (their tool outputs' sentinels) and that every prompt reached it at least in the summary. The same size and
  * seed give the same bytes.
  */
@@ -113,7 +113,7 @@ export function* longSessionLines(spec: LongSessionSpec): Generator<string> {
         content: [{
           tool_use_id: call,
           type: "tool_result",
-          content: `${s.output}\n${bulk(outputBytes, i)}`,
+          content: `${bulk(outputBytes, i)}\n${s.output}`,
         }],
       },
     });
