@@ -45,7 +45,7 @@ test("a session longer than the window is sent as a summary of every prompt and 
   assert.equal(session.messages.length, TURNS * 4, "the generated session reads as four messages a turn");
   const fitted = await fitSession(session, {
     mode: "auto",
-    target: "codex",
+    models: BUILTIN_HARNESSES.codex.conversation.models,
     model: "gpt-5.5",
     context: 200_000,
   });
@@ -81,19 +81,30 @@ test("a session that fits the window is returned as it was read", async () => {
   const session = await read();
   const fitted = await fitSession(session, {
     mode: "auto",
-    target: "codex",
+    models: BUILTIN_HARNESSES.codex.conversation.models,
     model: "gpt-5.5",
     context: 3_000_000,
   });
   assert.equal(fitted?.session, session, "a window of 3,000,000 tokens takes the 3 MB session whole");
   assert.equal(fitted?.plan.fitted, undefined);
-  assert.equal(await fitSession(session, { mode: "off", target: "codex", context: 1_000 }), undefined);
+  assert.equal(
+    await fitSession(session, {
+      mode: "off",
+      models: BUILTIN_HARNESSES.codex.conversation.models,
+      context: 1_000,
+    }),
+    undefined,
+  );
 });
 
 test("a cut inside a turn never separates a tool call from its result", async () => {
   const session = await read();
   // A budget smaller than the last turn: the cut must fall inside it.
-  const fitted = await fitSession(session, { mode: 18_000, target: "gemini-cli", model: "gemini-2.5-pro" });
+  const fitted = await fitSession(session, {
+    mode: 18_000,
+    models: BUILTIN_HARNESSES["gemini-cli"].conversation.models,
+    model: "gemini-2.5-pro",
+  });
   const kept = (fitted!.session.messages as Message[]).slice(1);
   const calls = new Set(kept.flatMap((m) => m.blocks.flatMap((b) => (b.type === "tool_call" ? [b.id] : []))));
   const results = new Set(
@@ -109,7 +120,7 @@ test("a hop back from a fitted session puts its full history back before fitting
   const session = await read();
   const fitted = await fitSession(session, {
     mode: "auto",
-    target: "codex",
+    models: BUILTIN_HARNESSES.codex.conversation.models,
     model: "gpt-5.5",
     context: 200_000,
   });
@@ -118,7 +129,7 @@ test("a hop back from a fitted session puts its full history back before fitting
   assert.deepEqual(back.threads, session.threads);
   const again = await fitSession(fitted!.session, {
     mode: "auto",
-    target: "claude-code",
+    models: claude.conversation.models,
     model: "claude-sonnet-4-6",
     context: 3_000_000,
   });
@@ -197,4 +208,28 @@ test("convert says what the model will see when it fits a long session", async (
   for (let i = 0; i < TURNS; i++) {
     assert.ok(written.includes(longSentinels(i).prompt), `prompt ${i} reaches the file`);
   }
+});
+
+test("inspect --to says what the target's model would see of the session, writing nothing", async () => {
+  const r = await runCli([
+    "inspect",
+    path,
+    "--to",
+    "codex",
+    "--context",
+    "200000",
+    "--codex-home",
+    join(dir, "none"),
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /into codex \(its own default model\): the history \(about [\d,]+ tokens\) is longer than the model's window of 200,000 tokens \(from --context\), so the model will see a summary of the first \d+ messages \(\d+ user prompts/,
+  );
+  const fits = await runCli(["inspect", path, "--to", "codex", "--context", "9000000", "--json"]);
+  const fit =
+    (JSON.parse(fits.stdout) as { fit: { window: { tokens: number }; fitted?: unknown; sees: string } }).fit;
+  assert.equal(fit.window.tokens, 9_000_000);
+  assert.equal(fit.fitted, undefined);
+  assert.match(fit.sees, /fits the model's window of 9,000,000 tokens .*: it is sent whole/);
 });

@@ -14,15 +14,16 @@ import { restoreFitted } from "./restore.ts";
 import { SUMMARY_LIMITS, type SummaryLimits, summaryText } from "./summary.ts";
 import { type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
 import { cleanCuts, isPrompt } from "./turns.ts";
-import { fitBudget, type ModelWindow, modelWindow } from "./windows.ts";
+import { fitBudget, fittedModel, type ModelWindow, modelWindow } from "./windows.ts";
+import type { ModelRules } from "../harnesses/models.ts";
 
 /** `--fit`: only when the history would not fit (auto), never, or to at most this many tokens. */
 export type FitMode = "auto" | "off" | number;
 
 export interface FitRequest {
   mode: FitMode;
-  /** The target harness's name (some cap their models' windows). */
-  target: string;
+  /** What the target's descriptor says of models: the one it runs unasked, a cap on every window. */
+  models: ModelRules;
   /** The model the session continues on, when one is known. */
   model?: string;
   /** `--context TOKENS`. */
@@ -60,12 +61,13 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   if (request.mode === "off") return undefined;
   const session = await restoreFitted(source);
   const restored = session !== source;
-  const window = modelWindow(request.target, request.model, {
+  const window = modelWindow(request.models, request.model, {
     ...(request.context ? { flag: request.context } : {}),
     ...(request.configuredWindow ? { configured: request.configuredWindow } : {}),
   });
   const budget = typeof request.mode === "number" ? request.mode : fitBudget(window.tokens);
-  const counter = tokenCounter(tokenFamily(request.model));
+  const model = fittedModel(request.models, request.model);
+  const counter = tokenCounter(tokenFamily(model));
   const counts: number[] = [];
   for await (const m of session.messages) counts.push(counter.message(m));
   const total = counts.reduce((a, b) => a + b, 0);
@@ -74,7 +76,7 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   const messages: Message[] = [];
   for await (const m of session.messages) messages.push(m);
   const context = {
-    model: request.model ?? `${request.target}'s model`,
+    model: model ?? "the model",
     window: window.tokens,
     pending: session.pending,
   };

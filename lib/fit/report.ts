@@ -25,20 +25,30 @@ export function fitEntries(plan: FitPlan | undefined): ReportEntry[] {
         "compacted thread before fitting it for this target",
     ));
   }
-  const { fitted, window } = plan;
-  if (!fitted) return entries;
-  const over = fitted.summaryTokens + fitted.keptTokens > plan.budget
-    ? " (still over: nothing smaller is possible)"
-    : "";
-  entries.push(reportEntry(
-    "fitted-to-window",
-    "warning",
-    `the history (about ${n(plan.total)} tokens) is longer than the model's window of ${n(window.tokens)} ` +
-      `tokens (from ${WHERE[window.source]}), so the model will see a summary of the first ` +
-      `${fitted.summarizedMessages} messages (${fitted.summarizedPrompts} user prompts, about ` +
-      `${n(fitted.summaryTokens)} tokens) and the last ${fitted.keptMessages} messages verbatim (about ` +
-      `${n(fitted.keptTokens)} tokens), within ${n(plan.budget)}${over}; the full history is kept on disk`,
-    { count: fitted.summarizedMessages },
-  ));
+  if (!plan.fitted) return entries;
+  entries.push(
+    reportEntry("fitted-to-window", "warning", whatTheModelSees(plan), {
+      count: plan.fitted.summarizedMessages,
+    }),
+  );
   return entries;
+}
+
+/** What the target's model will be sent, in words, for the report and `inspect --to`. */
+export function whatTheModelSees(plan: FitPlan): string {
+  const { fitted, window } = plan;
+  const from = `${n(window.tokens)} tokens (from ${WHERE[window.source]})`;
+  if (!fitted) {
+    return `the history (about ${n(plan.total)} tokens) fits the model's window of ${from} within ` +
+      `${n(plan.budget)}: it is sent whole`;
+  }
+  const sent = fitted.summaryTokens + fitted.keptTokens;
+  const over = sent > plan.budget ? " (still over: nothing smaller is possible)" : "";
+  return `the history (about ${n(plan.total)} tokens) is longer than the model's window of ${from}, so the ` +
+    `model will see a summary of the first ${fitted.summarizedMessages} messages (${fitted.summarizedPrompts} ` +
+    `user prompts, about ${n(fitted.summaryTokens)} tokens) and the last ${fitted.keptMessages} messages ` +
+    `verbatim (about ${n(fitted.keptTokens)} tokens), within ${
+      n(plan.budget)
+    }${over}; the full history is kept ` +
+    "on disk";
 }

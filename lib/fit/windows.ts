@@ -3,10 +3,11 @@
  * may fill. The window comes from, in order: `--context TOKENS`; the target's own configuration where it states
  * one for the model it runs (Codex's `model_context_window` in config.toml, Hermes's `model.context_length` in
  * config.yaml); else this table, which follows the providers' published windows (and Codex's model catalog,
- * which gives its GPT-5 models 272,000 input tokens). A harness that serves models through its own gateway may
- * cap them lower (Copilot CLI's prompts stop at 128,000 tokens whatever the model).
+ * which gives its GPT-5 models 272,000 input tokens). With no model named, the one the target's descriptor says
+ * it runs (`models.fallback`, else `models.windowModel`); a harness that serves models through its own service
+ * may cap them lower (`models.windowCap`: Copilot CLI's prompts stop at 128,000 tokens whatever the model).
  */
-import { bareModel } from "../harnesses/models.ts";
+import { bareModel, type ModelRules } from "../harnesses/models.ts";
 
 /** Model families by bare id, most specific first; the first match gives the window. */
 const MODEL_WINDOWS: readonly [RegExp, number][] = [
@@ -20,9 +21,6 @@ const MODEL_WINDOWS: readonly [RegExp, number][] = [
 
 /** The window assumed for a model this table does not know (or none named: the target picks its own). */
 export const DEFAULT_WINDOW = 128_000;
-
-/** Harnesses whose own gateway caps every model's prompt below the model's window. */
-const HARNESS_CAPS: Readonly<Record<string, number>> = { "copilot-cli": 128_000 };
 
 /**
  * The share of the window left free on resume: the target's own system prompt and tool schemas (10,000 to
@@ -39,17 +37,22 @@ export interface ModelWindow {
   source: WindowSource;
 }
 
-/** The window for `model` in `harness`: `--context`, else the configuration's, else the table's. */
+/** The model a session is fitted for in a target: the one named, else the one the target runs of its own. */
+export const fittedModel = (rules: ModelRules, model: string | undefined): string | undefined =>
+  model ?? rules.fallback ?? rules.windowModel;
+
+/** The window for `model` in a target of `rules`: `--context`, else the configuration's, else the table's. */
 export function modelWindow(
-  harness: string,
+  rules: ModelRules,
   model: string | undefined,
   { flag, configured }: { flag?: number; configured?: number },
 ): ModelWindow {
   if (flag) return { tokens: flag, source: "flag" };
   if (configured) return { tokens: configured, source: "target-config" };
-  const bare = model === undefined ? undefined : bareModel(model);
+  const named = fittedModel(rules, model);
+  const bare = named === undefined ? undefined : bareModel(named);
   const known = bare === undefined ? undefined : MODEL_WINDOWS.find(([family]) => family.test(bare))?.[1];
-  const cap = HARNESS_CAPS[harness] ?? Infinity;
+  const cap = rules.windowCap ?? Infinity;
   return known === undefined
     ? { tokens: Math.min(DEFAULT_WINDOW, cap), source: "default" }
     : { tokens: Math.min(known, cap), source: "table" };

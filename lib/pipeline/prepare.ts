@@ -5,7 +5,7 @@
  */
 import type { Feedback } from "../io/progress.ts";
 import type { Message, NativeToolCall, Pending, QueuedInput } from "../ir/schema.ts";
-import { type Messages, pipeMessages, type SessionStream } from "../ir/stream.ts";
+import { type Messages, pipeMessages, type SessionHead, type SessionStream } from "../ir/stream.ts";
 import type { Harness, RenderOptions } from "../harnesses/types.ts";
 import type { ConversionReport } from "../report/report.ts";
 import { buildReport, ThreadTally } from "./report.ts";
@@ -36,7 +36,7 @@ import { type Detached, DetachedProofs, nothingDetached, proofDetacher } from ".
 import { carryPosture, type PermissionsChoice, type Posture, type PostureSide } from "../posture/posture.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
-import { type FitMode, type FitPlan, fitSession } from "../fit/fit.ts";
+import { type FitMode, type FitPlan, fitSession, type Fitting } from "../fit/fit.ts";
 import { fitEntries } from "../fit/report.ts";
 import { withNotes } from "../report/report.ts";
 
@@ -113,13 +113,7 @@ export async function prepareConversion(
   const same = from.name === target.name;
   const model = same && !request.model ? undefined : await chooseTargetModel(read, target, request, cwd);
   // The model's window decides how much of the history it is sent; a copy within one harness stays as it was.
-  const fitting = same ? undefined : await fitSession(read, {
-    mode: request.fit ?? "auto",
-    target: target.name,
-    ...(model?.model ? { model: model.model } : {}),
-    ...(request.context ? { context: request.context } : {}),
-    ...(model?.reason === "target-config" && model.window ? { configuredWindow: model.window } : {}),
-  });
+  const fitting = same ? undefined : await fitToTarget(read, target, model, request);
   const source = fitting?.session ?? read;
   const stub = request.stubOpenCalls ?? true;
   const fit = messageFitter(source, from, target, request.registry);
@@ -381,13 +375,30 @@ function postureMemory(
   return { posture: { native: { harness: source.meta.harness, words }, written } };
 }
 
-async function chooseTargetModel(
-  source: SessionStream,
+/** The session fitted to the window of the model `choice` names in `target` (lib/fit). */
+export function fitToTarget(
+  session: SessionStream,
   target: Harness,
-  request: ConversionRequest,
-  cwd: string,
+  choice: ModelChoice | undefined,
+  request: Pick<ConversionRequest, "fit" | "context">,
+): Promise<Fitting | undefined> {
+  return fitSession(session, {
+    mode: request.fit ?? "auto",
+    models: target.conversation.models,
+    ...(choice?.model ? { model: choice.model } : {}),
+    ...(request.context ? { context: request.context } : {}),
+    ...(choice?.reason === "target-config" && choice.window ? { configuredWindow: choice.window } : {}),
+  });
+}
+
+/** The model the target continues on and why (lib/pipeline/model.ts), from its home's configuration. */
+export async function chooseTargetModel(
+  source: SessionHead,
+  target: Harness,
+  request: Pick<ConversionRequest, "env" | "home" | "model">,
+  cwd: string | undefined,
 ): Promise<ModelChoice> {
-  const place = { cwd, ...(request.env ? { env: request.env } : {}) };
+  const place = { ...(cwd ? { cwd } : {}), ...(request.env ? { env: request.env } : {}) };
   const configured = request.home ? await target.store.configuredModel(request.home, place) : undefined;
   return chooseModel(
     { name: target.name, models: target.conversation.models },

@@ -352,7 +352,9 @@ export function startFakeGemini(opts: FakeGeminiOptions): Promise<FakeGemini> {
         return sendError(res, 404, "NOT_FOUND", `no route ${path}`);
       }
       // Counting tokens is how a harness learns a prompt is too long: only generating refuses one.
-      const refusal = route[2] === "countTokens" ? undefined : overWindow("gemini", raw, opts.window);
+      const refusal = route[2] === "countTokens"
+        ? undefined
+        : overWindow("generative-language", raw, opts.window);
       if (refusal) return sendRefusal(res, refusal);
       const model = decodeURIComponent(route[1] ?? "");
       const method = route[2];

@@ -20,8 +20,8 @@ export interface FakeWindow {
   refused: number[];
 }
 
-/** The wire format whose refusal to send. */
-export type WindowApi = "anthropic" | "responses" | "chat-completions" | "gemini";
+/** The wire format whose refusal to send (`generative-language`: Google's Gemini API). */
+export type WindowApi = "anthropic" | "responses" | "chat-completions" | "generative-language";
 
 export interface Refusal {
   status: number;
@@ -70,7 +70,7 @@ const REFUSALS: Readonly<Record<WindowApi, (tokens: number, max: number) => unkn
       code: "context_length_exceeded",
     },
   }),
-  gemini: (tokens, max) => ({
+  "generative-language": (tokens, max) => ({
     error: {
       code: 400,
       message: `The input token count (${tokens}) exceeds the maximum number of tokens allowed (${max}).`,
