@@ -19,6 +19,7 @@ import { summaryText, trimmed } from "../lib/fit/summary.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
 import { runCli } from "./helpers/cli.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -232,4 +233,25 @@ test("inspect --to says what the target's model would see of the session, writin
   assert.equal(fit.window.tokens, 9_000_000);
   assert.equal(fit.fitted, undefined);
   assert.match(fit.sees, /fits the model's window of 9,000,000 tokens .*: it is sent whole/);
+});
+
+test("a handoff's dry run shows the fit in its plan and its command line carries --fit and --context", async () => {
+  const home = join(dir, "codex-dry");
+  makeCodexHome(home);
+  const r = await runCli([
+    "handoff",
+    path,
+    "--to",
+    "codex",
+    "--dry-run",
+    "--fit",
+    "auto",
+    "--context",
+    "100000",
+    "--codex-home",
+    home,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /fitted-to-window x\d+: .* window of 100,000 tokens \(from --context\)/);
+  assert.match(r.stdout, /session-bridge handoff .* --fit auto --context 100000/);
 });

@@ -112,6 +112,9 @@ export interface HandoffReplay {
   handshake: boolean;
   stubOpenCalls: boolean;
   permissions: PermissionsChoice;
+  /** --fit and --context as given (absent: the default, auto, and the window found for the model). */
+  fit?: FitMode;
+  context?: number;
   /** The homes that are not their harness's default, in the registry's order. */
   homes: { harness: string; home: string }[];
 }
@@ -424,6 +427,8 @@ function replayOf(
     handshake: request.handshake ?? true,
     stubOpenCalls: request.stubOpenCalls ?? true,
     permissions: request.permissions ?? "narrow",
+    ...(request.fit !== undefined ? { fit: request.fit } : {}),
+    ...(request.context !== undefined ? { context: request.context } : {}),
     homes,
   };
 }
