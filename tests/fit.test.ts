@@ -255,3 +255,17 @@ test("a handoff's dry run shows the fit in its plan and its command line carries
   assert.match(r.stderr, /fitted-to-window x\d+: .* window of 100,000 tokens \(from --context\)/);
   assert.match(r.stdout, /session-bridge handoff .* --fit auto --context 100000/);
 });
+
+test("a window too small for a full summary still gets every prompt, the turns' details left out first", async () => {
+  const session = await read();
+  const models = claude.conversation.models;
+  const fitted = await fitSession(session, { mode: 2_000, models, model: "claude-sonnet-4-6" });
+  const summary = (fitted!.session.messages as Message[])[0]!;
+  const text = textOf(summary);
+  assert.deepEqual(
+    turnsWith([summary], "prompt"),
+    [...Array(TURNS).keys()].slice(0, fitted!.plan.fitted!.summarizedPrompts),
+  );
+  assert.ok(!text.includes("ls -R step-0"), "tool calls are the first detail to go");
+  assert.ok(!text.includes(longSentinels(0).reply), "then the conclusions");
+});

@@ -121,17 +121,22 @@ interface Cut {
   keptTokens: number;
 }
 
-/** Ever shorter parts, tried in turn while even the whole history's summary is over the budget. */
+/**
+ * Ever shorter summaries, tried in turn while a summary leaves no room for any recent turn (or is itself over
+ * the budget): shorter prompts and conclusions, then each turn's calls only counted, then every prompt on a
+ * line of its own and nothing else of the turn. Every prompt stays in each.
+ */
 const TIGHTER: readonly SummaryLimits[] = [
   SUMMARY_LIMITS,
-  { prompt: 1_000, conclusion: 400, line: 100 },
-  { prompt: 250, conclusion: 120, line: 60 },
+  { ...SUMMARY_LIMITS, prompt: 1_000, conclusion: 400, line: 100, files: 300 },
+  { ...SUMMARY_LIMITS, prompt: 250, conclusion: 120, line: 60, tools: "counts", files: 100 },
+  { prompt: 160, conclusion: 0, line: 60, tools: "none", files: 30, compact: true },
 ];
 
 /**
- * The earliest cut whose kept messages and summary fit the budget: first among cuts before a prompt, then
- * among any clean cut. Kept tokens fall and the summary grows as the cut moves later, so the first fitting cut
- * is found by bisection (the summary of each tried prefix made once).
+ * The earliest cut whose kept messages and summary fit the budget: first among cuts before a prompt, with
+ * ever shorter summaries, then among any clean cut. Kept tokens fall and the summary grows as the cut moves
+ * later, so the first fitting cut is found by bisection (the summary of each tried prefix made once).
  */
 function chooseCut(
   messages: readonly Message[],
@@ -155,8 +160,9 @@ function chooseCut(
   };
   // Some turns kept verbatim beside a tighter summary are worth more than a roomier summary of everything.
   let whole: Cut | undefined;
-  for (const limits of TIGHTER) {
-    for (const cuts of [beforePrompt, anyClean]) {
+  // Whole turns kept (a cut before a prompt) at any summary's length first; a turn cut in two only after.
+  for (const cuts of [beforePrompt, anyClean]) {
+    for (const limits of TIGHTER) {
       const found = firstFitting(cuts, cutAt(limits), budget);
       if (found && found.at < messages.length) return found;
       whole ??= found;

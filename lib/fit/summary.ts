@@ -9,14 +9,28 @@ import { isHandshake } from "../handshake/handshake.ts";
 import { FIT_SUMMARY_HEADER } from "./marker.ts";
 import { isPrompt } from "./turns.ts";
 
-/** How long each part may be, in characters, before it is trimmed (a summary's lines stay lines). */
+/**
+ * How much of each part the summary holds: characters of a prompt, a conclusion (0: none) and a line; each
+ * tool call as a line, or only how many of each tool a turn called, or nothing; how many files it lists; a
+ * heading and a blank line for each turn, or one line a turn.
+ */
 export interface SummaryLimits {
   prompt: number;
   conclusion: number;
   line: number;
+  tools: "lines" | "counts" | "none";
+  files: number;
+  compact: boolean;
 }
 
-export const SUMMARY_LIMITS: SummaryLimits = { prompt: 4_000, conclusion: 1_500, line: 160 };
+export const SUMMARY_LIMITS: SummaryLimits = {
+  prompt: 4_000,
+  conclusion: 1_500,
+  line: 160,
+  tools: "lines",
+  files: 1_000,
+  compact: false,
+};
 
 /** Where the summary says it was made for, and what it stands for. */
 export interface SummaryContext {
@@ -85,65 +99,100 @@ function outcome(result: ToolResultBlock | undefined, limits: SummaryLimits): st
   return `${result.isError ? "failed" : "ok"}${first ? `: ${first}` : ""}`;
 }
 
+/** A turn as the summary tells it: what the user typed, the calls made, what the assistant concluded. */
+interface Turn {
+  prompt?: string;
+  calls: { name: string; target: string; outcome: string }[];
+  conclusion?: string;
+}
+
+/** The turns of `messages`, the files their calls touched and the earlier handoffs among them, in one pass. */
+function turnsOf(messages: readonly Message[], limits: SummaryLimits) {
+  const results = new Map<string, ToolResultBlock>();
+  for (const m of messages) for (const b of m.blocks) if (b.type === "tool_result") results.set(b.callId, b);
+  const files = new Set<string>();
+  const handshakes: string[] = [];
+  const turns: Turn[] = [];
+  let turn: Turn | undefined;
+  for (const m of messages) {
+    if (isHandshake(m)) {
+      handshakes.push(textOf(m.blocks));
+      continue;
+    }
+    if (isPrompt(m)) {
+      turns.push(turn = { prompt: textOf(m.blocks), calls: [] });
+      continue;
+    }
+    if (!turn) turns.push(turn = { calls: [] });
+    if (m.role === "assistant" && m.kind === "turn") {
+      const said = textOf(m.blocks);
+      if (said) turn.conclusion = said;
+    }
+    for (const b of m.blocks) {
+      if (b.type !== "tool_call") continue;
+      filesOf(b, files);
+      turn.calls.push({
+        name: b.name,
+        target: oneLine(callTarget(b), limits.line),
+        outcome: outcome(results.get(b.id), limits),
+      });
+    }
+  }
+  return { turns, files, handshakes };
+}
+
+/** How many calls of each tool, in the order first called: `Bash ×3, Read ×1`. */
+function callCounts(calls: Turn["calls"]): string {
+  const counts = new Map<string, number>();
+  for (const c of calls) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
+  return [...counts].map(([name, n]) => `${name} ×${n}`).join(", ");
+}
+
+function turnLines(turn: Turn, limits: SummaryLimits): string[] {
+  const lines = turn.prompt === undefined ? [] : [`User: ${trimmed(turn.prompt, limits.prompt)}`];
+  if (limits.tools === "lines") {
+    lines.push(...turn.calls.map((c) => `- ${c.name}${c.target ? ` ${c.target}` : ""} → ${c.outcome}`));
+  } else if (limits.tools === "counts" && turn.calls.length) lines.push(`- tools: ${callCounts(turn.calls)}`);
+  if (limits.conclusion && turn.conclusion) {
+    lines.push(`Assistant concluded: ${trimmed(turn.conclusion, limits.conclusion)}`);
+  }
+  return lines;
+}
+
 /** The summary's text for `messages` (the ones fitted away), in order. */
 export function summaryText(
   messages: readonly Message[],
   context: SummaryContext,
   limits = SUMMARY_LIMITS,
 ): string {
-  const results = new Map<string, ToolResultBlock>();
-  for (const m of messages) for (const b of m.blocks) if (b.type === "tool_result") results.set(b.callId, b);
-  const files = new Set<string>();
-  const handshakes: string[] = [];
-  const turns: string[][] = [];
-  let turn: string[] | undefined;
-  let conclusion = "";
-  const closeTurn = () => {
-    if (turn && conclusion) turn.push(`Assistant concluded: ${trimmed(conclusion, limits.conclusion)}`);
-    conclusion = "";
-  };
-  for (const m of messages) {
-    if (isHandshake(m)) {
-      handshakes.push(trimmed(textOf(m.blocks), limits.conclusion));
-      continue;
-    }
-    if (isPrompt(m)) {
-      closeTurn();
-      turn = [`User: ${trimmed(textOf(m.blocks), limits.prompt)}`];
-      turns.push(turn);
-      continue;
-    }
-    if (!turn) turns.push(turn = []);
-    if (m.role === "assistant" && m.kind === "turn") {
-      const said = textOf(m.blocks);
-      if (said) conclusion = said;
-    }
-    for (const b of m.blocks) {
-      if (b.type !== "tool_call") continue;
-      filesOf(b, files);
-      const target = oneLine(callTarget(b), limits.line);
-      turn.push(`- ${b.name}${target ? ` ${target}` : ""} → ${outcome(results.get(b.id), limits)}`);
-    }
-  }
-  closeTurn();
-  const prompts = turns.filter((t) => t[0]?.startsWith("User: ")).length;
+  const { turns, files, handshakes } = turnsOf(messages, limits);
+  const prompts = turns.filter((t) => t.prompt !== undefined).length;
   const lines = [
     FIT_SUMMARY_HEADER,
     `The conversation was longer than ${context.model}'s window of ${context.window} tokens. Its first ` +
     `${messages.length} messages (${prompts} user prompts) are summarized here, without tool outputs or ` +
     "reasoning; the full history is kept on disk. The most recent turns follow verbatim.",
     "",
-    ...turns.flatMap((t, i) => [`## Turn ${i + 1}`, ...t, ""]),
+    ...turns.flatMap((t, i) =>
+      limits.compact
+        ? [`${i + 1}. ${turnLines(t, limits).join(" ")}`]
+        : [`## Turn ${i + 1}`, ...turnLines(t, limits), ""]
+    ),
   ];
+  if (limits.compact) lines.push("");
   if (files.size) {
+    const listed = [...files].slice(0, limits.files).map((f) => `- ${oneLine(f, limits.line)}`);
+    const more = files.size > limits.files ? [`- and ${files.size - limits.files} more`] : [];
+    lines.push("## Files touched", ...listed, ...more, "");
+  }
+  lines.push(...pendingLines(context.pending));
+  if (handshakes.length) {
     lines.push(
-      "## Files touched",
-      ...[...files].map((f) => `- ${oneLine(f, limits.line)}`),
+      "## Earlier handoffs",
+      ...handshakes.map((h) => trimmed(h, limits.conclusion || limits.line)),
       "",
     );
   }
-  lines.push(...pendingLines(context.pending));
-  if (handshakes.length) lines.push("## Earlier handoffs", ...handshakes, "");
   return lines.join("\n").trimEnd();
 }
 
