@@ -8,7 +8,7 @@
  * without fitting.
  */
 import type { Message, Thread } from "../ir/schema.ts";
-import type { SessionStream } from "../ir/stream.ts";
+import { holdMessages, type SessionStream } from "../ir/stream.ts";
 import { FIT_THREAD_ID } from "./marker.ts";
 import { restoreFitted } from "./restore.ts";
 import { SUMMARY_LIMITS, type SummaryLimits, summaryText } from "./summary.ts";
@@ -68,13 +68,14 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   const budget = typeof request.mode === "number" ? request.mode : fitBudget(window.tokens);
   const model = fittedModel(request.models, request.model);
   const counter = tokenCounter(tokenFamily(model));
-  const counts: number[] = [];
-  for await (const m of session.messages) counts.push(counter.message(m));
-  const total = counts.reduce((a, b) => a + b, 0);
+  // A streamed thread is only counted, message by message; it is held only when it must be cut.
+  let total = 0;
+  for await (const m of session.messages) total += counter.message(m);
   const plan: FitPlan = { window, budget, total, restored };
   if (total <= budget) return { session, plan };
-  const messages: Message[] = [];
-  for await (const m of session.messages) messages.push(m);
+  const messages = await holdMessages(session.messages);
+  // Counted again as held: a live session's file may have grown between the two reads.
+  const counts = messages.map((m) => counter.message(m));
   const context = {
     model: model ?? "the model",
     window: window.tokens,
