@@ -169,3 +169,23 @@ test("a handoff into a home whose config does not parse is exit 2, one line nami
     assert.deepEqual(snapshot(home), before, "nothing written");
   }
 });
+
+test("a Hermes model's context_length is the window its configuration gives it (issue 33)", () => {
+  const path = hermesConfig(
+    "model:\n  default: fake-model-1\n  provider: custom\n  context_length: 131072\n",
+  );
+  assert.deepEqual(configuredModel(path), {
+    model: "fake-model-1",
+    provider: "custom",
+    contextLength: 131072,
+  });
+  const bad = hermesConfig("model:\n  default: fake-model-1\n  context_length: lots\n");
+  assert.deepEqual(configuredModel(bad), { model: "fake-model-1" });
+});
+
+test("a Codex profile's model_context_window is the window Codex takes its model to have (issue 33)", () => {
+  const home = codexHome(
+    'profile = "big"\nmodel = "gpt-5.5"\nmodel_context_window = 100000\n\n[profiles.big]\nmodel_context_window = 400000\n',
+  );
+  assert.equal(readCodexConfig(home).contextWindow, 400_000);
+});

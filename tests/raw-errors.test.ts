@@ -346,8 +346,9 @@ test("a handoff whose session passes the file size limit (ulimit -f) names the f
     const home = to === "claude" ? join(root, "limit-claude-home") : h.codex;
     mkdirSync(home, { recursive: true });
     const before = JSON.stringify(execFileSync("find", [home]).toString().split("\n").sort());
+    // Written whole (not fitted to the model's window, issue 33): the file must pass the limit.
     const r = cliLimited(
-      ["handoff", large, "--to", to, "--cwd", work, `--${to}-home`, home],
+      ["handoff", large, "--to", to, "--fit", "off", "--cwd", work, `--${to}-home`, home],
       join(root, `bridge-limit-${to}`),
     );
     assert.equal(r.code, 1, r.stderr);

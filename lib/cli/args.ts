@@ -3,6 +3,8 @@
  * registered harness's home, --json, --help) are merged in here so each command accepts them in any position.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { parseContext, parseFit } from "../fit/option.ts";
+import type { FitMode } from "../fit/fit.ts";
 import { InputError, messageOf } from "../errors.ts";
 import type { HomeFlags } from "../harnesses/homes.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
@@ -33,7 +35,16 @@ export const CONVERSION_OPTIONS = {
   "no-stub-open-calls": { type: "boolean" },
   permissions: { type: "string" },
   from: { type: "string" },
+  fit: { type: "string" },
+  context: { type: "string" },
 } as const satisfies OptionSpec;
+
+/** `--fit auto|off|TOKENS` and `--context TOKENS`, as the conversion takes them (absent: not given). */
+export function fitFlags(values: Values): { fit?: FitMode; context?: number } {
+  const fit = parseFit(str(values, "fit"));
+  const context = parseContext(str(values, "context"));
+  return { ...(fit !== undefined ? { fit } : {}), ...(context !== undefined ? { context } : {}) };
+}
 
 /** `--permissions narrow|keep` (default narrow: see PermissionsChoice); anything else is bad usage. */
 export function permissionsFlag(values: Values): PermissionsChoice {

@@ -7,6 +7,8 @@ export interface ConfiguredModel {
   model: string;
   /** Why it is this harness's model, for the report: `configured in <file> (profile p)`, ... */
   where: string;
+  /** The context window the configuration gives the model, in tokens, when it gives one (see lib/fit). */
+  window?: number;
 }
 
 /**
@@ -25,6 +27,13 @@ export interface ModelRules {
   map(model: string): string | undefined;
   /** The model a session gets when nothing names one; absent: the harness picks its own at resume. */
   fallback?: string;
+  /**
+   * The model whose window a session with no model named is fitted to (lib/fit/windows.ts), for a harness that
+   * picks its own at resume: its makers' current default, or the smallest of those it may pick.
+   */
+  windowModel?: string;
+  /** The most tokens the harness sends any model, where its own service caps prompts below the model's window. */
+  windowCap?: number;
 }
 
 /** A model id without its router prefixes (`openrouter/anthropic/claude-x` → `claude-x`). */

@@ -3,6 +3,7 @@
  * touching no store. The translated calls' native forms are remembered for a later hop back.
  */
 import type { PermissionsChoice } from "../posture/posture.ts";
+import type { FitMode } from "../fit/fit.ts";
 import { resolve } from "node:path";
 import { InputError } from "../errors.ts";
 import type { SessionHead, SessionStream } from "../ir/stream.ts";
@@ -75,6 +76,10 @@ export interface ConvertRequest extends EnvironmentOptions, StoresRequest {
   stubOpenCalls?: boolean;
   /** How far the source's permission posture travels (default `narrow`; see PermissionsChoice). */
   permissions?: PermissionsChoice;
+  /** Fit the history to the target model's window: auto (the default), off, or at most TOKENS (lib/fit). */
+  fit?: FitMode;
+  /** The target model's window in tokens, over its configuration's and session-bridge's table. */
+  context?: number;
   /** Replace every secret in the output with a `<redacted:LABEL>` marker, for sharing. */
   redact?: boolean;
   now?: Date;
@@ -133,6 +138,8 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
         handshake: request.handshake ?? true,
         stubOpenCalls: request.stubOpenCalls ?? true,
         ...(request.permissions ? { permissions: request.permissions } : {}),
+        ...(request.fit !== undefined ? { fit: request.fit } : {}),
+        ...(request.context ? { context: request.context } : {}),
         now: request.now ?? new Date(),
         home: homeOf(request.homes, target),
         ...writerEnvironment(target, request),

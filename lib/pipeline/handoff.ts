@@ -7,6 +7,7 @@
  * (`session-bridge handoff`), certify and the public API (lib/mod.ts) all go through here; nothing here prints.
  */
 import type { PermissionsChoice } from "../posture/posture.ts";
+import type { FitMode } from "../fit/fit.ts";
 import type { SessionHead } from "../ir/stream.ts";
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -71,6 +72,10 @@ export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   stubOpenCalls?: boolean;
   /** How far the source's permission posture travels (default `narrow`; see PermissionsChoice). */
   permissions?: PermissionsChoice;
+  /** Fit the history to the target model's window: auto (the default), off, or at most TOKENS (lib/fit). */
+  fit?: FitMode;
+  /** The target model's window in tokens, over its configuration's and session-bridge's table. */
+  context?: number;
   /** The time the handoff is made (default: now). */
   now?: Date;
   /**
@@ -107,6 +112,9 @@ export interface HandoffReplay {
   handshake: boolean;
   stubOpenCalls: boolean;
   permissions: PermissionsChoice;
+  /** --fit and --context as given (absent: the default, auto, and the window found for the model). */
+  fit?: FitMode;
+  context?: number;
   /** The homes that are not their harness's default, in the registry's order. */
   homes: { harness: string; home: string }[];
 }
@@ -203,6 +211,8 @@ async function handOff(
     handshake: request.handshake ?? true,
     stubOpenCalls: request.stubOpenCalls ?? true,
     ...(request.permissions ? { permissions: request.permissions } : {}),
+    ...(request.fit !== undefined ? { fit: request.fit } : {}),
+    ...(request.context ? { context: request.context } : {}),
     now,
     home: homeOf(request.homes, target),
     ...writerEnvironment(target, request),
@@ -417,6 +427,8 @@ function replayOf(
     handshake: request.handshake ?? true,
     stubOpenCalls: request.stubOpenCalls ?? true,
     permissions: request.permissions ?? "narrow",
+    ...(request.fit !== undefined ? { fit: request.fit } : {}),
+    ...(request.context !== undefined ? { context: request.context } : {}),
     homes,
   };
 }

@@ -24,6 +24,8 @@ export interface ModelChoice {
   model?: string;
   reason: ModelReason;
   detail: string;
+  /** The window the target's configuration gives the chosen model (reason `target-config` only). */
+  window?: number;
 }
 
 export function chooseModel(
@@ -37,6 +39,7 @@ export function chooseModel(
     return {
       model: configured.model,
       reason: "target-config",
+      ...(configured.window ? { window: configured.window } : {}),
       detail: `continues on ${configured.model}, ${configured.where}${
         sourceModel && sourceModel !== configured.model ? ` (the source used ${sourceModel})` : ""
       }`,

@@ -5,7 +5,7 @@
  */
 import type { Feedback } from "../io/progress.ts";
 import type { Message, NativeToolCall, Pending, QueuedInput } from "../ir/schema.ts";
-import { type Messages, pipeMessages, type SessionStream } from "../ir/stream.ts";
+import { type Messages, pipeMessages, type SessionHead, type SessionStream } from "../ir/stream.ts";
 import type { Harness, RenderOptions } from "../harnesses/types.ts";
 import type { ConversionReport } from "../report/report.ts";
 import { buildReport, ThreadTally } from "./report.ts";
@@ -36,6 +36,9 @@ import { type Detached, DetachedProofs, nothingDetached, proofDetacher } from ".
 import { carryPosture, type PermissionsChoice, type Posture, type PostureSide } from "../posture/posture.ts";
 import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
+import { type FitMode, type FitPlan, fitSession, type Fitting } from "../fit/fit.ts";
+import { fitEntries } from "../fit/report.ts";
+import { withNotes } from "../report/report.ts";
 
 export interface ConversionRequest {
   /** The harnesses this run knows: the source's descriptor and every harness's control tags come from it. */
@@ -70,6 +73,13 @@ export interface ConversionRequest {
   limits?: ReadLimits;
   /** Where the writer reading the source's records again reports how far it is (see RenderOptions.feedback). */
   feedback?: Feedback;
+  /**
+   * Fit the history to the target model's window (lib/fit): `auto` (the default) only when it would not fit,
+   * `off` never, a number: to at most that many tokens. A copy within one harness is never fitted.
+   */
+  fit?: FitMode;
+  /** --context: the target model's window in tokens, whatever its configuration or session-bridge's table says. */
+  context?: number;
 }
 
 export interface PreparedConversion {
@@ -82,6 +92,8 @@ export interface PreparedConversion {
   report: ConversionReport;
   /** What a hop back needs to undo this conversion exactly (saved as provenance with the written session). */
   memory: ConversionMemory;
+  /** What fitting the history to the target's window found and did (absent: not asked, or a same-harness copy). */
+  fit?: FitPlan;
 }
 
 /**
@@ -90,15 +102,19 @@ export interface PreparedConversion {
  * the target's writer reads it, so a streamed session is never held whole.
  */
 export async function prepareConversion(
-  source: SessionStream,
+  read: SessionStream,
   target: Harness,
   request: ConversionRequest,
 ): Promise<PreparedConversion> {
-  const cwd = request.cwd ? canonicalCwd(request.cwd) : source.meta.cwd;
+  const cwd = request.cwd ? canonicalCwd(request.cwd) : read.meta.cwd;
   if (!cwd) throw new InputError("the source session records no working directory: pass --cwd DIR");
-  const id = target.store.checkId(request.id ?? target.store.newId(request.now, source));
-  const from = request.from ?? findHarness(request.registry, source.meta.harness);
+  const id = target.store.checkId(request.id ?? target.store.newId(request.now, read));
+  const from = request.from ?? findHarness(request.registry, read.meta.harness);
   const same = from.name === target.name;
+  const model = same && !request.model ? undefined : await chooseTargetModel(read, target, request, cwd);
+  // The model's window decides how much of the history it is sent; a copy within one harness stays as it was.
+  const fitting = same ? undefined : await fitToTarget(read, target, model, request);
+  const source = fitting?.session ?? read;
   const stub = request.stubOpenCalls ?? true;
   const fit = messageFitter(source, from, target, request.registry);
   // A held thread is held fitted (made fit once); a streamed one is made fit again as the writer reads it.
@@ -147,9 +163,8 @@ export async function prepareConversion(
   };
   const carry = targetPosture(source, from, target, request.permissions ?? "narrow");
   const posture = carry?.posture;
-  const model = same && !request.model ? undefined : await chooseTargetModel(source, target, request, cwd);
   const { proofs } = survey;
-  const report = buildReport(
+  const built = buildReport(
     session,
     target.conversation.capabilities,
     {
@@ -169,6 +184,7 @@ export async function prepareConversion(
     survey.tally,
     stubPositions(survey, open),
   );
+  const report = withNotes(built, fitEntries(fitting?.plan));
   // A title lands in a field the target shows as is (its picker, a terminal title): cleaned on every route.
   const title = request.title === undefined ? undefined : titleText(request.title) || undefined;
   const options: RenderOptions = {
@@ -195,7 +211,7 @@ export async function prepareConversion(
     ...postureMemory(source, target, posture),
     ...(stated ? { pending: stated } : {}),
   };
-  return { session, options, report, memory };
+  return { session, options, report, memory, ...(fitting ? { fit: fitting.plan } : {}) };
 }
 
 /** How each message is made fit for the target, with what doing so changed counted into a tally. */
@@ -359,13 +375,30 @@ function postureMemory(
   return { posture: { native: { harness: source.meta.harness, words }, written } };
 }
 
-async function chooseTargetModel(
-  source: SessionStream,
+/** The session fitted to the window of the model `choice` names in `target` (lib/fit). */
+export function fitToTarget(
+  session: SessionStream,
   target: Harness,
-  request: ConversionRequest,
-  cwd: string,
+  choice: ModelChoice | undefined,
+  request: Pick<ConversionRequest, "fit" | "context">,
+): Promise<Fitting | undefined> {
+  return fitSession(session, {
+    mode: request.fit ?? "auto",
+    models: target.conversation.models,
+    ...(choice?.model ? { model: choice.model } : {}),
+    ...(request.context ? { context: request.context } : {}),
+    ...(choice?.reason === "target-config" && choice.window ? { configuredWindow: choice.window } : {}),
+  });
+}
+
+/** The model the target continues on and why (lib/pipeline/model.ts), from its home's configuration. */
+export async function chooseTargetModel(
+  source: SessionHead,
+  target: Harness,
+  request: Pick<ConversionRequest, "env" | "home" | "model">,
+  cwd: string | undefined,
 ): Promise<ModelChoice> {
-  const place = { cwd, ...(request.env ? { env: request.env } : {}) };
+  const place = { ...(cwd ? { cwd } : {}), ...(request.env ? { env: request.env } : {}) };
   const configured = request.home ? await target.store.configuredModel(request.home, place) : undefined;
   return chooseModel(
     { name: target.name, models: target.conversation.models },

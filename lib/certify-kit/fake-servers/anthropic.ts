@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import { listenOnLoopback, readBody } from "./loopback.ts";
+import { type FakeWindow, overWindow, sendRefusal } from "./window.ts";
 
 // ---------- request types (only what the fake reads; the rest stays `unknown`) ----------
 
@@ -74,6 +75,8 @@ export type FakeScript = (req: AnthropicRequest) => FakeReply;
 export interface FakeAnthropicOptions {
   logPath: string;
   script?: FakeScript;
+  /** Refuse a request over this window as Anthropic's API does (window.ts); none: take any. */
+  window?: FakeWindow;
 }
 
 export interface FakeAnthropic {
@@ -305,6 +308,8 @@ export function startFakeAnthropic(opts: FakeAnthropicOptions): Promise<FakeAnth
       const path = (req.url ?? "/").split("?")[0] ?? "/";
       if (req.method === "POST" && path === "/v1/messages") {
         appendFileSync(opts.logPath, body.replace(/\n/g, "") + "\n");
+        const refusal = overWindow("anthropic", body, opts.window);
+        if (refusal) return sendRefusal(res, refusal);
         counter += 1;
         return answerMessages(res, JSON.parse(body) as AnthropicRequest, script, counter);
       }

@@ -11,6 +11,7 @@
 import { appendFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import { listenOnLoopback, readBody } from "./loopback.ts";
+import { type FakeWindow, overWindow, sendRefusal } from "./window.ts";
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
@@ -199,7 +200,8 @@ function defaultUsage(req: ChatRequest, reply: ScriptReply): Usage {
 }
 
 export function startFakeChatCompletions(
-  opts: { logPath: string; script?: Script; model?: string },
+  /** `window`: refuse a request over it as OpenAI's API does (window.ts); none: take any. */
+  opts: { logPath: string; script?: Script; model?: string; window?: FakeWindow },
 ): Promise<FakeChatCompletions> {
   const script = opts.script ?? defaultScript;
   let requestIndex = 0;
@@ -229,6 +231,8 @@ export function startFakeChatCompletions(
         res.end(JSON.stringify({ error: { message: "bad request body", type: "invalid_request_error" } }));
         return;
       }
+      const refusal = overWindow("chat-completions", body, opts.window);
+      if (refusal) return sendRefusal(res, refusal);
       const chatReq = parsed as unknown as ChatRequest;
       const stream = chatReq.stream === true;
       const reply = script(chatReq, { requestIndex: requestIndex++, stream });

@@ -33,6 +33,7 @@
 import { appendFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import { listenOnLoopback, readBody } from "./loopback.ts";
+import { type FakeWindow, overWindow, sendRefusal } from "./window.ts";
 import { fnv1a, type Json, type JsonObject, neutralReply } from "./chat-completions.ts";
 
 // ---------- request types (only what the fake reads) ----------
@@ -106,6 +107,8 @@ export type GeminiScript = (req: GeminiRequest, ctx: GeminiScriptContext) => Gem
 export interface FakeGeminiOptions {
   logPath: string;
   script?: GeminiScript;
+  /** Refuse a request over this window as Gemini's API does (window.ts); none: take any. */
+  window?: FakeWindow;
 }
 
 export interface FakeGemini {
@@ -348,6 +351,11 @@ export function startFakeGemini(opts: FakeGeminiOptions): Promise<FakeGemini> {
       if (req.method !== "POST" || route === null) {
         return sendError(res, 404, "NOT_FOUND", `no route ${path}`);
       }
+      // Counting tokens is how a harness learns a prompt is too long: only generating refuses one.
+      const refusal = route[2] === "countTokens"
+        ? undefined
+        : overWindow("generative-language", raw, opts.window);
+      if (refusal) return sendRefusal(res, refusal);
       const model = decodeURIComponent(route[1] ?? "");
       const method = route[2];
       if (method === "countTokens") {

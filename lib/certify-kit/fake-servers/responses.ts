@@ -21,6 +21,7 @@ import { createHash } from "node:crypto";
 import { appendFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { listenOnLoopback, readBody } from "./loopback.ts";
+import { type FakeWindow, overWindow, sendRefusal } from "./window.ts";
 import { Buffer } from "node:buffer";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -59,6 +60,8 @@ export interface FakeResponsesOptions {
   script?: Script;
   /** Model ids listed by GET /v1/models. */
   models?: string[];
+  /** Refuse a request over this window as OpenAI's Responses API does (window.ts); none: take any. */
+  window?: FakeWindow;
 }
 
 export interface FakeResponsesServer {
@@ -449,6 +452,8 @@ export function startFakeResponses(opts: FakeResponsesOptions): Promise<FakeResp
     appendFileSync(opts.logPath, `${JSON.stringify(entry)}\n`);
 
     if (req.method === "POST" && /\/responses$/.test(path)) {
+      const refusal = overWindow("responses", text, opts.window);
+      if (refusal) return sendRefusal(res, refusal);
       if (!isObject(body)) {
         res.writeHead(400, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: "body must be JSON", type: "invalid_request_error" } }));

@@ -1,6 +1,7 @@
 import type { Command } from "../command.ts";
 import {
   CONVERSION_OPTIONS,
+  fitFlags,
   flag,
   harnessFlag,
   outputFlag,
@@ -19,7 +20,7 @@ import { redactedLine } from "../redacted.ts";
 
 export const convert: Command = {
   usage:
-    "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--permissions narrow|keep] [--redact] [--json]",
+    "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--fit auto|off|TOKENS] [--context TOKENS] [--permissions narrow|keep] [--redact] [--json]",
   help: `  --to H             target harness
   -o, --output FILE  write here (default, or -: stdout; --json needs a FILE)
   --cwd DIR          working directory the rendered session records (default: the source's)
@@ -29,6 +30,12 @@ export const convert: Command = {
   --stub-open-calls  give each interrupted tool call a result saying it was interrupted (the default:
                      every target otherwise hides or invents it on resume)
   --no-stub-open-calls  leave interrupted tool calls without a result
+  --fit F            auto (the default): when the history is longer than the target model's window (less
+                     a margin for the next turns), the model is sent a summary of the oldest turns and the
+                     most recent ones verbatim, the full history kept on disk; off: always the whole
+                     history; TOKENS: fit it to at most that many tokens
+  --context TOKENS   the target model's window (default: the target's configuration, else session-bridge's
+                     table; see README, Fitting)
   --permissions P    narrow (the default): the source's permission posture goes into another harness no
                      further than that harness allows when told nothing; keep: as the source had it, even
                      where that lets the agent do more unasked (the report says so first)
@@ -64,6 +71,7 @@ export const convert: Command = {
       handshake: !flag(values, "no-handshake"),
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
       permissions: permissionsFlag(values),
+      ...fitFlags(values),
       redact: flag(values, "redact"),
       ...storesOf(context),
     });

@@ -1,5 +1,13 @@
 import type { Command } from "../command.ts";
-import { CONVERSION_OPTIONS, flag, harnessFlag, permissionsFlag, positionals, str } from "../args.ts";
+import {
+  CONVERSION_OPTIONS,
+  fitFlags,
+  flag,
+  harnessFlag,
+  permissionsFlag,
+  positionals,
+  str,
+} from "../args.ts";
 import { storesOf } from "../load.ts";
 import { handoff as runHandoff, type HandoffBackup } from "../../pipeline/handoff.ts";
 import { formatReport } from "../../report/report.ts";
@@ -13,7 +21,7 @@ import { handoffCommandLine } from "../replay.ts";
 
 export const handoff: Command = {
   usage:
-    "session-bridge handoff <session> --to H [--alias NAME] [--cwd DIR] [--title T] [--model M] [--session-id ID] [--permissions narrow|keep] [--dry-run] [--force] [--no-backup] [--json]",
+    "session-bridge handoff <session> --to H [--alias NAME] [--cwd DIR] [--title T] [--model M] [--session-id ID] [--fit auto|off|TOKENS] [--context TOKENS] [--permissions narrow|keep] [--dry-run] [--force] [--no-backup] [--json]",
   help: `  --to H             target harness
   --cwd DIR          directory to resume from (default: the source session's)
   --title T          title in the target (default: the source's, else its first user message)
@@ -27,6 +35,12 @@ export const handoff: Command = {
   --stub-open-calls  give each interrupted tool call a result saying it was interrupted (the default:
                      every target otherwise hides or invents it on resume)
   --no-stub-open-calls  leave interrupted tool calls without a result
+  --fit F            auto (the default): when the history is longer than the target model's window (less
+                     a margin for the next turns), the model is sent a summary of the oldest turns and the
+                     most recent ones verbatim, the full history kept on disk; off: always the whole
+                     history; TOKENS: fit it to at most that many tokens
+  --context TOKENS   the target model's window (default: the target's configuration, else session-bridge's
+                     table; see README, Fitting)
   --permissions P    narrow (the default): the source's permission posture goes into another harness no
                      further than that harness allows when told nothing; keep: as the source had it, even
                      where that lets the agent do more unasked (the report says so first)
@@ -68,6 +82,7 @@ export const handoff: Command = {
       handshake: !flag(values, "no-handshake"),
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
       permissions: permissionsFlag(values),
+      ...fitFlags(values),
       ...storesOf(context),
     });
     for (const w of [...done.warnings, ...(done.aliases?.warnings ?? [])]) {

@@ -1,22 +1,55 @@
 import type { Command } from "../command.ts";
-import { positionals } from "../args.ts";
+import { fitFlags, harnessFlag, positionals, str } from "../args.ts";
+import { homeOf } from "../../harnesses/homes.ts";
+import { whatTheModelSees } from "../../fit/report.ts";
 import { loadSession } from "../load.ts";
-import { type Inspection, inspection } from "../../pipeline/inspect.ts";
+import { fitPreview, type Inspection, inspection } from "../../pipeline/inspect.ts";
 import { terminalField as field } from "../../io/control-characters.ts";
 
 export const inspect: Command = {
-  usage: "session-bridge inspect <session> [--from H] [--json]",
-  help: "  --from H     look for <session> in this harness only",
+  usage:
+    "session-bridge inspect <session> [--from H] [--to H [--model M] [--fit auto|off|TOKENS] [--context TOKENS]] [--json]",
+  help: `  --from H     look for <session> in this harness only
+  --to H       also say what H's model would see of it on a handoff: its window and whether the history
+               fits, or how much is summarized and how much kept verbatim (see handoff --fit)
+  --model M, --fit F, --context TOKENS   as handoff takes them, with --to`,
   arguments: ["session"],
-  options: { from: { type: "string" } },
+  options: {
+    from: { type: "string" },
+    to: { type: "string" },
+    model: { type: "string" },
+    fit: { type: "string" },
+    context: { type: "string" },
+  },
   async run(parsed, context) {
     const { out, printJson } = context.output;
-    const { json } = context;
+    const { json, registry } = context;
+    const { values } = parsed;
     const [ref] = positionals(parsed, ["session"]);
-    const { session } = await loadSession(ref!, parsed.values, context);
+    const { session } = await loadSession(ref!, values, context);
     const summary = inspection(session);
-    if (json) printJson({ session: summary });
-    else for (const line of describe(summary)) out(line);
+    const target = harnessFlag(values, "to", registry);
+    const model = str(values, "model");
+    const preview = target &&
+      await fitPreview(session, target, {
+        home: homeOf(context.homes, target),
+        env: context.env,
+        ...(model !== undefined ? { model } : {}),
+        ...fitFlags(values),
+      });
+    const fit = target && preview?.plan
+      ? {
+        target: target.name,
+        model: preview.model ?? null,
+        ...preview.plan,
+        sees: whatTheModelSees(preview.plan),
+      }
+      : undefined;
+    if (json) printJson({ session: summary, ...(fit ? { fit } : {}) });
+    else {
+      for (const line of describe(summary)) out(line);
+      if (fit) out(`  into ${fit.target} (${field(fit.model ?? "its own default model")}): ${fit.sees}`);
+    }
     return 0;
   },
 };

@@ -17,6 +17,8 @@ export interface CodexConfig {
   sandboxMode: string;
   /** The selected `profile`, when one is. */
   profile?: string;
+  /** `model_context_window`: the window Codex takes its model to have, instead of its model catalog's. */
+  contextWindow?: number;
 }
 
 /** What Codex uses when config.toml says nothing. */
@@ -28,10 +30,14 @@ export const CODEX_DEFAULTS: CodexConfig = {
 
 /** The model config.toml names (its selected profile's first), and where, for the shared model choice. */
 export function configuredCodexModel(codexHome: string): ConfiguredModel | undefined {
-  const { model, profile } = readCodexConfig(codexHome);
+  const { model, profile, contextWindow } = readCodexConfig(codexHome);
   if (!model) return undefined;
   const path = join(codexHome, "config.toml");
-  return { model, where: `configured in ${path}${profile ? ` (profile ${profile})` : ""}` };
+  return {
+    model,
+    where: `configured in ${path}${profile ? ` (profile ${profile})` : ""}`,
+    ...(contextWindow ? { window: contextWindow } : {}),
+  };
 }
 
 export function readCodexConfig(codexHome: string): CodexConfig {
@@ -42,11 +48,16 @@ export function readCodexConfig(codexHome: string): CodexConfig {
   // A profile's setting wins over the top-level one, as in Codex; an empty string is no setting.
   const pick = (key: string) => optStr(selected[key]) ?? optStr(document[key]);
   const model = pick("model");
+  const window = selected.model_context_window ?? document.model_context_window;
+  const contextWindow = typeof window === "number" && Number.isSafeInteger(window) && window > 0
+    ? window
+    : undefined;
   return {
     modelProvider: pick("model_provider") ?? CODEX_DEFAULTS.modelProvider,
     approvalPolicy: pick("approval_policy") ?? CODEX_DEFAULTS.approvalPolicy,
     sandboxMode: pick("sandbox_mode") ?? CODEX_DEFAULTS.sandboxMode,
     ...(model ? { model } : {}),
     ...(profile ? { profile } : {}),
+    ...(contextWindow ? { contextWindow } : {}),
   };
 }

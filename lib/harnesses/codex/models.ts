@@ -11,4 +11,6 @@ export const codexModels: ModelRules = {
     const openai = /^(?:gpt-|o\d|codex-|chatgpt-)/.test(bare) && (!vendor || vendor === "openai");
     return openai ? bare : undefined;
   },
+  // Codex's own default is its current GPT-5 model (272,000 input tokens in Codex's model catalog).
+  windowModel: "gpt-5",
 };

@@ -19,4 +19,6 @@ export const copilotModels: ModelRules = {
     if (claude) return `${claude[1]}.${claude[2]}`;
     return FAMILIES.test(bare) ? bare : undefined;
   },
+  // Copilot's service takes at most 128,000 prompt tokens, whatever the model's own window.
+  windowCap: 128_000,
 };

@@ -13,4 +13,6 @@ export const geminiModels: ModelRules = {
       ? bare
       : undefined;
   },
+  // Gemini CLI's router picks among Gemini models of 1,048,576 tokens.
+  windowModel: "gemini-2.5-pro",
 };

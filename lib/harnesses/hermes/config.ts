@@ -13,6 +13,8 @@ import { activeHome, configPath } from "./profiles.ts";
 export interface ConfiguredModel {
   model?: string;
   provider?: string;
+  /** `context_length`: the window Hermes takes its model to have (it compacts against it). */
+  contextLength?: number;
 }
 
 export function configuredModel(path: string): ConfiguredModel {
@@ -21,12 +23,22 @@ export function configuredModel(path: string): ConfiguredModel {
   if (!isObject(entry)) return {};
   const model = optStr(entry.default) ?? optStr(entry.model);
   const provider = optStr(entry.provider);
-  return { ...(model ? { model } : {}), ...(provider ? { provider } : {}) };
+  const length = entry.context_length;
+  const contextLength = typeof length === "number" && Number.isSafeInteger(length) && length > 0
+    ? length
+    : undefined;
+  return {
+    ...(model ? { model } : {}),
+    ...(provider ? { provider } : {}),
+    ...(contextLength ? { contextLength } : {}),
+  };
 }
 
 /** The model the config.yaml of the home a plain `hermes` runs in names, and where, for the shared model choice. */
 export function configuredHermesModel(home: string): Configured | undefined {
   const where = configPath(activeHome(home).dir);
-  const { model } = configuredModel(where);
-  return model ? { model, where: `configured in ${where}` } : undefined;
+  const { model, contextLength } = configuredModel(where);
+  return model
+    ? { model, where: `configured in ${where}`, ...(contextLength ? { window: contextLength } : {}) }
+    : undefined;
 }

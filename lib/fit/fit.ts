@@ -1,0 +1,189 @@
+/**
+ * A session fitted to the window of the model it continues on: when its live thread would not fit (or `--fit
+ * TOKENS` says how much it may fill), the oldest messages move, verbatim and in order, to a compacted thread
+ * (kept on disk by every writer, for the user to scroll), and the live thread becomes a summary of them
+ * (summary.ts) followed by the most recent turns verbatim. The cut falls before a prompt the user typed where it
+ * can, else between any two messages, never between a tool call and its result; the most recent turns kept
+ * are as many as fit beside the summary. A session that fits is returned as it is, so it is written exactly as
+ * without fitting.
+ */
+import type { Message, Thread } from "../ir/schema.ts";
+import { holdMessages, type SessionStream } from "../ir/stream.ts";
+import { FIT_THREAD_ID } from "./marker.ts";
+import { restoreFitted } from "./restore.ts";
+import { SUMMARY_LIMITS, type SummaryLimits, summaryText } from "./summary.ts";
+import { type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
+import { cleanCuts, isPrompt } from "./turns.ts";
+import { fitBudget, fittedModel, type ModelWindow, modelWindow } from "./windows.ts";
+import type { ModelRules } from "../harnesses/models.ts";
+
+/** `--fit`: only when the history would not fit (auto), never, or to at most this many tokens. */
+export type FitMode = "auto" | "off" | number;
+
+export interface FitRequest {
+  mode: FitMode;
+  /** What the target's descriptor says of models: the one it runs unasked, a cap on every window. */
+  models: ModelRules;
+  /** The model the session continues on, when one is known. */
+  model?: string;
+  /** `--context TOKENS`. */
+  context?: number;
+  /** The window the target's configuration gives the model, when it gives one. */
+  configuredWindow?: number;
+}
+
+/** What the model will see, for the report, `inspect` and the TUI's plan. */
+export interface FitPlan {
+  window: ModelWindow;
+  /** The tokens the session may fill: the window less its margin, or `--fit TOKENS`. */
+  budget: number;
+  /** The live thread's estimated tokens before fitting. */
+  total: number;
+  /** Absent when the session fits as it is. */
+  fitted?: {
+    summarizedMessages: number;
+    summarizedPrompts: number;
+    summaryTokens: number;
+    keptMessages: number;
+    keptTokens: number;
+  };
+  /** A hop back put a fitted session's full history back before fitting it again. */
+  restored: boolean;
+}
+
+export interface Fitting {
+  session: SessionStream;
+  plan: FitPlan;
+}
+
+/** The session as the target's model should see it, and what fitting it did (none when `mode` is off). */
+export async function fitSession(source: SessionStream, request: FitRequest): Promise<Fitting | undefined> {
+  if (request.mode === "off") return undefined;
+  const session = await restoreFitted(source);
+  const restored = session !== source;
+  const window = modelWindow(request.models, request.model, {
+    ...(request.context ? { flag: request.context } : {}),
+    ...(request.configuredWindow ? { configured: request.configuredWindow } : {}),
+  });
+  const budget = typeof request.mode === "number" ? request.mode : fitBudget(window.tokens);
+  const model = fittedModel(request.models, request.model);
+  const counter = tokenCounter(tokenFamily(model));
+  // A streamed thread is only counted, message by message; it is held only when it must be cut.
+  let total = 0;
+  for await (const m of session.messages) total += counter.message(m);
+  const plan: FitPlan = { window, budget, total, restored };
+  if (total <= budget) return { session, plan };
+  const messages = await holdMessages(session.messages);
+  // Counted again as held: a live session's file may have grown between the two reads.
+  const counts = messages.map((m) => counter.message(m));
+  const context = {
+    model: model ?? "the model",
+    window: window.tokens,
+    pending: session.pending,
+  };
+  const cut = chooseCut(
+    messages,
+    counts,
+    budget,
+    counter,
+    (prefix, limits) => summaryText(prefix, context, limits),
+  );
+  const summarized = messages.slice(0, cut.at);
+  const kept = messages.slice(cut.at);
+  const summary: Message = {
+    uid: "session-bridge-fit-summary",
+    parentUid: null,
+    role: "user",
+    kind: "summary",
+    ...(summarized.at(-1)?.timestamp ? { timestamp: summarized.at(-1)!.timestamp } : {}),
+    blocks: [{ type: "text", text: cut.summary }],
+  };
+  const thread: Thread = { id: FIT_THREAD_ID, kind: "compacted", messages: summarized };
+  return {
+    session: { ...session, messages: [summary, ...kept], threads: [...session.threads, thread] },
+    plan: {
+      ...plan,
+      fitted: {
+        summarizedMessages: summarized.length,
+        summarizedPrompts: summarized.filter(isPrompt).length,
+        summaryTokens: cut.summaryTokens,
+        keptMessages: kept.length,
+        keptTokens: cut.keptTokens,
+      },
+    },
+  };
+}
+
+interface Cut {
+  /** The first message kept verbatim. */
+  at: number;
+  summary: string;
+  summaryTokens: number;
+  keptTokens: number;
+}
+
+/**
+ * Ever shorter summaries, tried in turn while a summary leaves no room for any recent turn (or is itself over
+ * the budget): shorter prompts and conclusions, then each turn's calls only counted, then every prompt on a
+ * line of its own and nothing else of the turn. Every prompt stays in each.
+ */
+const TIGHTER: readonly SummaryLimits[] = [
+  SUMMARY_LIMITS,
+  { ...SUMMARY_LIMITS, prompt: 1_000, conclusion: 400, line: 100, files: 300 },
+  { ...SUMMARY_LIMITS, prompt: 250, conclusion: 120, line: 60, tools: "counts", files: 100 },
+  { prompt: 160, conclusion: 0, line: 60, tools: "none", files: 30, compact: true },
+];
+
+/**
+ * The earliest cut whose kept messages and summary fit the budget: first among cuts before a prompt, with
+ * ever shorter summaries, then among any clean cut. Kept tokens fall and the summary grows as the cut moves
+ * later, so the first fitting cut is found by bisection (the summary of each tried prefix made once).
+ */
+function chooseCut(
+  messages: readonly Message[],
+  counts: readonly number[],
+  budget: number,
+  counter: TokenCounter,
+  summarize: (prefix: readonly Message[], limits: SummaryLimits) => string,
+): Cut {
+  const clean = cleanCuts(messages);
+  // Tokens of messages[c..]: suffix[c].
+  const suffix = new Array<number>(messages.length + 1).fill(0);
+  for (let c = messages.length - 1; c >= 0; c--) suffix[c] = suffix[c + 1]! + counts[c]!;
+  const beforePrompt = clean.flatMap((
+    ok,
+    c,
+  ) => (ok && c > 0 && (c === messages.length || isPrompt(messages[c]!)) ? [c] : []));
+  const anyClean = clean.flatMap((ok, c) => (ok && c > 0 ? [c] : []));
+  const cutAt = (limits: SummaryLimits) => (c: number): Cut => {
+    const summary = summarize(messages.slice(0, c), limits);
+    return { at: c, summary, summaryTokens: counter.text(summary), keptTokens: suffix[c]! };
+  };
+  // Some turns kept verbatim beside a tighter summary are worth more than a roomier summary of everything.
+  let whole: Cut | undefined;
+  // Whole turns kept (a cut before a prompt) at any summary's length first; a turn cut in two only after.
+  for (const cuts of [beforePrompt, anyClean]) {
+    for (const limits of TIGHTER) {
+      const found = firstFitting(cuts, cutAt(limits), budget);
+      if (found && found.at < messages.length) return found;
+      whole ??= found;
+    }
+  }
+  // Else everything summarized; when not even that fits, the tightest summary, which the plan shows as over.
+  return whole ?? cutAt(TIGHTER.at(-1)!)(messages.length);
+}
+
+/** The first of `cuts` (ascending) whose summary and kept messages fit `budget`, by bisection. */
+function firstFitting(cuts: readonly number[], at: (c: number) => Cut, budget: number): Cut | undefined {
+  let [low, high] = [0, cuts.length - 1];
+  let found: Cut | undefined;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const cut = at(cuts[mid]!);
+    if (cut.summaryTokens + cut.keptTokens <= budget) {
+      found = cut;
+      high = mid - 1;
+    } else low = mid + 1;
+  }
+  return found;
+}

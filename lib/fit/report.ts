@@ -1,0 +1,54 @@
+/** What fitting did, as report entries: what the model will see on resume, and what a hop back put back. */
+import type { ReportEntry } from "../report/report.ts";
+import { reportEntry } from "../report/entry.ts";
+import type { FitPlan } from "./fit.ts";
+import type { WindowSource } from "./windows.ts";
+
+const WHERE: Readonly<Record<WindowSource, string>> = {
+  flag: "--context",
+  "target-config": "the target's configuration",
+  table: "session-bridge's table of model windows",
+  default: "session-bridge's default for a model it does not know",
+};
+
+const n = (tokens: number) => tokens.toLocaleString("en-US");
+
+/** The entries for a plan: none for a session that fits as it was read (so its report is as it always was). */
+export function fitEntries(plan: FitPlan | undefined): ReportEntry[] {
+  if (!plan) return [];
+  const entries: ReportEntry[] = [];
+  if (plan.restored) {
+    entries.push(reportEntry(
+      "fit-restored",
+      "info",
+      "the session had been fitted to a window by an earlier handoff: its full history was put back from the " +
+        "compacted thread before fitting it for this target",
+    ));
+  }
+  if (!plan.fitted) return entries;
+  entries.push(
+    reportEntry("fitted-to-window", "warning", whatTheModelSees(plan), {
+      count: plan.fitted.summarizedMessages,
+    }),
+  );
+  return entries;
+}
+
+/** What the target's model will be sent, in words, for the report and `inspect --to`. */
+export function whatTheModelSees(plan: FitPlan): string {
+  const { fitted, window } = plan;
+  const from = `${n(window.tokens)} tokens (from ${WHERE[window.source]})`;
+  if (!fitted) {
+    return `the history (about ${n(plan.total)} tokens) fits the model's window of ${from} within ` +
+      `${n(plan.budget)}: it is sent whole`;
+  }
+  const sent = fitted.summaryTokens + fitted.keptTokens;
+  const over = sent > plan.budget ? " (still over: nothing smaller is possible)" : "";
+  return `the history (about ${n(plan.total)} tokens) is longer than the model's window of ${from}, so the ` +
+    `model will see a summary of the first ${fitted.summarizedMessages} messages (${fitted.summarizedPrompts} ` +
+    `user prompts, about ${n(fitted.summaryTokens)} tokens) and the last ${fitted.keptMessages} messages ` +
+    `verbatim (about ${n(fitted.keptTokens)} tokens), within ${
+      n(plan.budget)
+    }${over}; the full history is kept ` +
+    "on disk";
+}

@@ -1,0 +1,68 @@
+/**
+ * Token counts of IR messages as the target's model would see them, estimated from their characters: no
+ * tokenizer on npm matches Claude's or Gemini's current models, and for OpenAI's the BPE tables would weigh
+ * megabytes in the binary for a count the margin absorbs anyway. The characters per token are calibrated per
+ * provider family against the input usage the captured fixtures recorded (bench/fit-estimate.ts measures the
+ * error; README, Fitting, gives the figures).
+ */
+import type { Block, Message } from "../ir/schema.ts";
+import { bareModel } from "../harnesses/models.ts";
+
+export type TokenFamily = "anthropic" | "openai" | "google" | "other";
+
+/**
+ * Characters per token, by family, calibrated on the fixtures (bench/fit-estimate.ts): a request's growth over
+ * the previous one includes what the harness injects into each turn besides the session's own text, so these
+ * are lower than a tokenizer's ratio for prose; erring low makes a fit keep less, never overflow. OpenAI's
+ * fixtures record usage per thread only, so its ratio is measured against OpenAI's own tokenizer (o200k_base,
+ * in the bench only: its tables would weigh megabytes in the binary): 4.4 characters a token on the fixtures,
+ * 3.9 on a generated long session, the lower taken (estimate/actual 1.14 and 1.00). Models of no known family get the lowest measured ratio.
+ */
+const CHARS_PER_TOKEN: Readonly<Record<TokenFamily, number>> = {
+  anthropic: 2.35,
+  openai: 3.9,
+  google: 2.5,
+  other: 2.35,
+};
+
+/** What each message costs besides its content (role markers, turn separators), and an image, in tokens. */
+const MESSAGE_OVERHEAD = 4;
+const IMAGE_TOKENS = 1_600;
+
+export function tokenFamily(model: string | undefined): TokenFamily {
+  const bare = model === undefined ? "" : bareModel(model);
+  if (/^claude-/.test(bare)) return "anthropic";
+  if (/^(?:gpt-|o\d|codex-|chatgpt-)/.test(bare)) return "openai";
+  if (/^gemini-/.test(bare)) return "google";
+  return "other";
+}
+
+/** A counter of message tokens for one family. */
+export interface TokenCounter {
+  text(text: string): number;
+  message(message: Message): number;
+}
+
+export function tokenCounter(family: TokenFamily): TokenCounter {
+  const perToken = CHARS_PER_TOKEN[family];
+  const text = (t: string) => Math.ceil(t.length / perToken);
+  const block = (b: Block): number => {
+    switch (b.type) {
+      case "text":
+      case "reasoning":
+        return text(b.text);
+      case "tool_call":
+        return text(b.name) + text(typeof b.input === "string" ? b.input : JSON.stringify(b.input) ?? "");
+      case "tool_result":
+        return b.content.reduce((sum, part) => sum + block(part), 0);
+      case "image":
+        return IMAGE_TOKENS;
+      case "raw":
+        return text(JSON.stringify(b.value) ?? "");
+    }
+  };
+  return {
+    text,
+    message: (m) => m.blocks.reduce((sum, b) => sum + block(b), MESSAGE_OVERHEAD),
+  };
+}

@@ -1,0 +1,271 @@
+/**
+ * Issue 33, fitting a long session to the target model's window (lib/fit): a generated multi-megabyte Claude
+ * Code session with a sentinel in every prompt, tool output and reply, fitted for other harnesses. What the
+ * model is sent is checked against the generated turns (not against lib/fit's own arithmetic): every prompt's
+ * sentinel in the summary, the last turns verbatim and whole, no call apart from its result, and a hop back
+ * giving the full history again.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { finished } from "node:stream/promises";
+import { join } from "node:path";
+import type { Message, Session } from "../lib/ir/schema.ts";
+import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
+import { fitSession } from "../lib/fit/fit.ts";
+import { FIT_THREAD_ID, isFitSummary } from "../lib/fit/marker.ts";
+import { restoreFitted } from "../lib/fit/restore.ts";
+import { summaryText, trimmed } from "../lib/fit/summary.ts";
+import { prepareConversion } from "../lib/pipeline/prepare.ts";
+import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
+import { runCli } from "./helpers/cli.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { tempDir } from "./helpers/tmp.ts";
+
+const dir = tempDir("sb-fit-");
+const SPEC = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000001", cwd: dir };
+const TURNS = longSessionTurns(SPEC);
+const path = join(dir, "long.jsonl");
+const out = createWriteStream(path);
+await writeLongSession(SPEC, out);
+out.end();
+await finished(out);
+const claude = BUILTIN_HARNESSES["claude-code"];
+const read = (): Promise<Session> => claude.store.read(path);
+
+const textOf = (m: Message) => JSON.stringify(m.blocks);
+/** Which turns' sentinel of `kind` the messages hold, by turn number. */
+const turnsWith = (messages: readonly Message[], kind: "prompt" | "output" | "reply") => {
+  const all = messages.map(textOf).join("\n");
+  return [...Array(TURNS).keys()].filter((i) => all.includes(longSentinels(i)[kind]));
+};
+
+test("a session longer than the window is sent as a summary of every prompt and the last turns verbatim", async () => {
+  const session = await read();
+  assert.equal(session.messages.length, TURNS * 4, "the generated session reads as four messages a turn");
+  const fitted = await fitSession(session, {
+    mode: "auto",
+    models: BUILTIN_HARNESSES.codex.conversation.models,
+    model: "gpt-5.5",
+    context: 200_000,
+  });
+  assert.ok(fitted?.plan.fitted, "a 3 MB session is over a 200,000-token window");
+  const [summary, ...kept] = fitted.session.messages as Message[];
+  assert.ok(isFitSummary(summary!));
+  const summaryText = textOf(summary!);
+  for (let i = 0; i < TURNS; i++) {
+    assert.ok(summaryText.includes(longSentinels(i).prompt) || i >= TURNS - kept.length / 4);
+  }
+  // The kept messages are the last ones of the original, whole turns, verbatim.
+  assert.equal(kept.length % 4, 0, "kept from a prompt on");
+  assert.ok(kept.length >= 4, "at least the last turn is kept verbatim");
+  assert.deepEqual(kept, session.messages.slice(-kept.length));
+  assert.deepEqual(
+    turnsWith(kept, "output"),
+    [...Array(kept.length / 4).keys()].map((k) => TURNS - kept.length / 4 + k),
+  );
+  // Every prompt reaches the model: the summarized ones in the summary, the rest verbatim.
+  assert.deepEqual(turnsWith([summary!, ...kept], "prompt"), [...Array(TURNS).keys()]);
+  // Tool outputs of summarized turns do not reach the model; they stay whole in the compacted thread.
+  assert.deepEqual(turnsWith([summary!], "output"), []);
+  const thread = fitted.session.threads.find((t) => t.id === FIT_THREAD_ID);
+  assert.equal(thread?.kind, "compacted");
+  assert.deepEqual([...thread!.messages, ...kept], session.messages);
+  // What the model is sent, counted by OpenAI's own tokenizer (its blocks as JSON: more than the text), is
+  // within the window, with room left.
+  const tokens = countTokens([summary!, ...kept].map(textOf).join("\n"));
+  assert.ok(tokens < 200_000 * 0.9, `${tokens} tokens sent into a 200,000-token window`);
+});
+
+test("a session that fits the window is returned as it was read", async () => {
+  const session = await read();
+  const fitted = await fitSession(session, {
+    mode: "auto",
+    models: BUILTIN_HARNESSES.codex.conversation.models,
+    model: "gpt-5.5",
+    context: 3_000_000,
+  });
+  assert.equal(fitted?.session, session, "a window of 3,000,000 tokens takes the 3 MB session whole");
+  assert.equal(fitted?.plan.fitted, undefined);
+  assert.equal(
+    await fitSession(session, {
+      mode: "off",
+      models: BUILTIN_HARNESSES.codex.conversation.models,
+      context: 1_000,
+    }),
+    undefined,
+  );
+});
+
+test("a cut inside a turn never separates a tool call from its result", async () => {
+  const session = await read();
+  // A budget smaller than the last turn: the cut must fall inside it.
+  const fitted = await fitSession(session, {
+    mode: 18_000,
+    models: BUILTIN_HARNESSES["gemini-cli"].conversation.models,
+    model: "gemini-2.5-pro",
+  });
+  const kept = (fitted!.session.messages as Message[]).slice(1);
+  const calls = new Set(kept.flatMap((m) => m.blocks.flatMap((b) => (b.type === "tool_call" ? [b.id] : []))));
+  const results = new Set(
+    kept.flatMap((m) => m.blocks.flatMap((b) => (b.type === "tool_result" ? [b.callId] : []))),
+  );
+  assert.deepEqual([...results].sort(), [...calls].sort());
+  assert.deepEqual(turnsWith([(fitted!.session.messages as Message[])[0]!, ...kept], "prompt"), [
+    ...Array(TURNS).keys(),
+  ]);
+});
+
+test("a hop back from a fitted session puts its full history back before fitting it again", async () => {
+  const session = await read();
+  const fitted = await fitSession(session, {
+    mode: "auto",
+    models: BUILTIN_HARNESSES.codex.conversation.models,
+    model: "gpt-5.5",
+    context: 200_000,
+  });
+  const back = await restoreFitted(fitted!.session);
+  assert.deepEqual(back.messages, session.messages);
+  assert.deepEqual(back.threads, session.threads);
+  const again = await fitSession(fitted!.session, {
+    mode: "auto",
+    models: claude.conversation.models,
+    model: "claude-sonnet-4-6",
+    context: 3_000_000,
+  });
+  assert.equal(again?.plan.restored, true);
+  assert.deepEqual(again?.session.messages, session.messages, "a window that takes it whole gets all of it");
+});
+
+test("a huge prompt is trimmed in the summary with a marker saying how much was left out", () => {
+  const prompt = `${"p".repeat(10_000)}`;
+  const text = summaryText([{
+    uid: "u",
+    parentUid: null,
+    role: "user",
+    kind: "turn",
+    blocks: [{ type: "text", text: prompt }],
+  }], {
+    model: "m",
+    window: 1,
+    pending: { openToolCalls: [], queuedInput: [], interruptedTurn: false },
+  });
+  assert.ok(text.includes(`${"p".repeat(4_000)} […6000 characters left out]`));
+  assert.ok(!text.includes("p".repeat(4_001)));
+  assert.equal(trimmed("short", 10), "short");
+});
+
+test("the window Codex's config.toml gives its model (model_context_window) is the one fitted to", async () => {
+  const home = join(dir, "codex-home");
+  mkdirSync(home, { recursive: true });
+  writeFileSync(join(home, "config.toml"), 'model = "gpt-5.5"\nmodel_context_window = 150000\n');
+  const prepared = await prepareConversion(await read(), BUILTIN_HARNESSES.codex, {
+    registry: builtinRegistry,
+    handshake: true,
+    now: new Date("2026-12-04T00:00:00Z"),
+    home,
+  });
+  assert.equal(prepared.fit?.window.tokens, 150_000);
+  assert.equal(prepared.fit?.window.source, "target-config");
+  const entry = prepared.report.entries.find((e) => e.code === "fitted-to-window");
+  assert.match(entry?.detail ?? "", /window of 150,000 tokens \(from the target's configuration\)/);
+  // The model is told in the handshake that it sees a summary.
+  assert.match(prepared.options.handshake ?? "", /fitted-to-window/);
+});
+
+test("--fit and --context take a number of tokens in digits: anything else is bad usage, on one line", async () => {
+  for (
+    const [flag, word] of [["--fit", "lots"], ["--fit", "2e5"], ["--context", "200k"], ["--context", "0"]]
+  ) {
+    const r = await runCli(["convert", path, "--to", "codex", "-o", join(dir, "bad.jsonl"), flag!, word!]);
+    assert.equal(r.code, 2, `${flag} ${word}: ${r.stderr}`);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.match(r.stderr, new RegExp(`${flag} takes`));
+  }
+});
+
+test("convert says what the model will see when it fits a long session", async () => {
+  const target = join(dir, "fitted.jsonl");
+  const r = await runCli([
+    "convert",
+    path,
+    "--to",
+    "codex",
+    "-o",
+    target,
+    "--context",
+    "100000",
+    "--codex-home",
+    join(dir, "codex-empty"),
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    /fitted-to-window x\d+: the history \(about [\d,]+ tokens\) is longer than the model's window of 100,000 tokens \(from --context\)/,
+  );
+  assert.match(r.stderr, /and the last \d+ messages verbatim/);
+  const written = readFileSync(target, "utf8");
+  for (let i = 0; i < TURNS; i++) {
+    assert.ok(written.includes(longSentinels(i).prompt), `prompt ${i} reaches the file`);
+  }
+});
+
+test("inspect --to says what the target's model would see of the session, writing nothing", async () => {
+  const r = await runCli([
+    "inspect",
+    path,
+    "--to",
+    "codex",
+    "--context",
+    "200000",
+    "--codex-home",
+    join(dir, "none"),
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stdout,
+    /into codex \(its own default model\): the history \(about [\d,]+ tokens\) is longer than the model's window of 200,000 tokens \(from --context\), so the model will see a summary of the first \d+ messages \(\d+ user prompts/,
+  );
+  const fits = await runCli(["inspect", path, "--to", "codex", "--context", "9000000", "--json"]);
+  const fit =
+    (JSON.parse(fits.stdout) as { fit: { window: { tokens: number }; fitted?: unknown; sees: string } }).fit;
+  assert.equal(fit.window.tokens, 9_000_000);
+  assert.equal(fit.fitted, undefined);
+  assert.match(fit.sees, /fits the model's window of 9,000,000 tokens .*: it is sent whole/);
+});
+
+test("a handoff's dry run shows the fit in its plan and its command line carries --fit and --context", async () => {
+  const home = join(dir, "codex-dry");
+  makeCodexHome(home);
+  const r = await runCli([
+    "handoff",
+    path,
+    "--to",
+    "codex",
+    "--dry-run",
+    "--fit",
+    "auto",
+    "--context",
+    "100000",
+    "--codex-home",
+    home,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /fitted-to-window x\d+: .* window of 100,000 tokens \(from --context\)/);
+  assert.match(r.stdout, /session-bridge handoff .* --fit auto --context 100000/);
+});
+
+test("a window too small for a full summary still gets every prompt, the turns' details left out first", async () => {
+  const session = await read();
+  const models = claude.conversation.models;
+  const fitted = await fitSession(session, { mode: 2_000, models, model: "claude-sonnet-4-6" });
+  const summary = (fitted!.session.messages as Message[])[0]!;
+  const text = textOf(summary);
+  assert.deepEqual(
+    turnsWith([summary], "prompt"),
+    [...Array(TURNS).keys()].slice(0, fitted!.plan.fitted!.summarizedPrompts),
+  );
+  assert.ok(!text.includes("ls -R step-0"), "tool calls are the first detail to go");
+  assert.ok(!text.includes(longSentinels(0).reply), "then the conclusions");
+});
