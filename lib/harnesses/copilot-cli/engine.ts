@@ -5,9 +5,11 @@
  * denied, as Copilot does for any `-p` run not told otherwise (never wider than the user's own setting).
  */
 import type { EngineSpec } from "../types.ts";
+import { copilotLiveEvents } from "./live-events.ts";
 import { parsePromptOutput, promptSessionId } from "./prompt-output.ts";
 
 export const copilotEngine: EngineSpec = {
+  liveEvents: copilotLiveEvents,
   command: "copilot",
   args: ({ prompt, resume, model }) => [
     "--output-format",
