@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
-import { ClaudeCodeEngine, HermesEngine } from "../lib/engines/mod.ts";
+import { ClaudeCodeEngine, HarnessEngine, HermesEngine } from "../lib/engines/mod.ts";
+import { codex } from "../lib/harnesses/codex/index.ts";
 import { SessionRegistry } from "../lib/registry/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { startCli } from "./helpers/cli.ts";
@@ -41,6 +42,62 @@ test("an unknown name starts a fresh conversation and is bound as soon as the id
   assert.equal(turn.ok, false);
   assert.equal(await registry.resolve("claude", dir, "reviewer"), "11111111-1111-4111-8111-111111111111");
   assert.doesNotMatch(readFileSync(join(dir, "argv.log"), "utf8"), /--resume/);
+});
+
+/** A stand-in `claude` that logs its argv and a copy of the registry as it finds it, and runs on `--session-id`. */
+function namingStandIn(dir: string, registryFile: string): string {
+  const bin = join(dir, "claude-naming");
+  const script = [
+    "#!/bin/sh",
+    `printf '%s\\n' "$*" >> "${join(dir, "argv.log")}"`,
+    `cat "${registryFile}" > "${join(dir, "registry-at-start.json")}" 2>/dev/null`,
+    'id=""; prev=""; for a in "$@"; do [ "$prev" = "--session-id" ] && id="$a"; [ "$prev" = "--resume" ] && id="$a"; prev="$a"; done',
+    `printf '{"type":"system","subtype":"init","session_id":"%s"}\\n' "$id"`,
+    `printf '{"type":"result","result":"ok","session_id":"%s"}\\n' "$id"`,
+  ].join("\n");
+  writeFileSync(bin, script + "\n");
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+test("a new conversation's id is known before its first turn where the harness takes one (Claude Code --session-id): prepare() picks a fresh UUID, the name is bound to it before the binary runs, and the turns run on it", async () => {
+  const { dir, registry } = setup();
+  const bin = namingStandIn(dir, registry.path);
+  const engine = new ClaudeCodeEngine({ bin, cwd: dir, env, alias: "fresh", registry });
+  assert.equal(engine.sessionId, undefined);
+  const id = await engine.prepare();
+  assert.match(id ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.equal(engine.sessionId, id);
+  assert.equal(await registry.resolve("claude", dir, "fresh"), id, "bound before any turn");
+  const first = await engine.run("hello");
+  assert.equal(first.sessionId, id);
+  const seen = JSON.parse(readFileSync(join(dir, "registry-at-start.json"), "utf8"));
+  assert.equal(
+    seen.sessions.claude[realpathSync(dir)].fresh.native_id,
+    id,
+    "the binary started with the name bound",
+  );
+  await engine.run("again");
+  const argv = readFileSync(join(dir, "argv.log"), "utf8").trim().split("\n");
+  assert.match(argv[0]!, new RegExp(`--session-id ${id}`));
+  assert.doesNotMatch(argv[0]!, /--resume/);
+  assert.match(argv[1]!, new RegExp(`--resume ${id}`));
+  assert.doesNotMatch(argv[1]!, /--session-id/);
+});
+
+test("without a name, run() alone picks the id before the binary runs; a turn the harness does not keep, or a harness that names its own (Codex), gets none beforehand", async () => {
+  const { dir, registry } = setup();
+  const bin = namingStandIn(dir, registry.path);
+  const unnamed = new ClaudeCodeEngine({ bin, cwd: dir, env, registry });
+  const turn = await unnamed.run("hello");
+  assert.match(readFileSync(join(dir, "argv.log"), "utf8"), new RegExp(`--session-id ${turn.sessionId}`));
+  const ephemeral = new ClaudeCodeEngine({ bin, cwd: dir, env, registry, persistSession: false });
+  assert.equal(await ephemeral.prepare(), undefined);
+  assert.equal(
+    await new HarnessEngine(codex, { bin, cwd: dir, env, registry, alias: "c" }).prepare(),
+    undefined,
+  );
+  assert.equal(await registry.resolve("codex", dir, "c"), undefined);
 });
 
 test("a known name is resumed, and when the resumed turn ends in a new id the name follows it", async () => {

@@ -11,7 +11,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import type { Harness, Homes } from "../harnesses/types.ts";
+import type { EngineSpec, Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
 import { InputError } from "../errors.ts";
 import { handoff } from "../pipeline/handoff.ts";
@@ -83,6 +83,11 @@ export class HarnessEngine {
   readonly #options: EngineOptions;
   readonly #registry: SessionRegistry;
   #lastBound: string | undefined;
+  /** `sessionId` was chosen here for a conversation the harness has not started yet (EngineSpec "session-id"). */
+  #unstarted = false;
+  /** What `prepare()` met, reported with the next turn's outcome. */
+  #prepared: { warnings: string[]; handedOver?: HandedOver } | undefined;
+  #spec: Promise<EngineSpec> | undefined;
   /** This engine as an agent of its event session's graph. */
   readonly #agent: { id: string; name: string };
   /** This engine's own queue key: its turns never overlap. */
@@ -117,20 +122,63 @@ export class HarnessEngine {
    * turn queued behind the one that created a new name's conversation continues that conversation.
    */
   run(prompt: string): Promise<TurnOutcome> {
+    return this.#settled(async (settled) =>
+      await this.#underIdTurns(() => this.#turn(prompt, settled.warnings, settled.handedOver))
+    );
+  }
+
+  /**
+   * Settles the conversation the next turn runs on, before any turn: the one the alias names (adopted, or handed
+   * over from another harness), else, where the harness lets the caller name a new conversation (Claude Code,
+   * Gemini CLI, Copilot CLI: `--session-id`), a fresh UUID, to which the alias is bound at once. Returns
+   * `sessionId`: undefined when the harness names the conversation only as the turn runs (the others). What
+   * it met (registry warnings, a handover) is reported with the next turn's outcome. `run()` does the same.
+   */
+  prepare(): Promise<string | undefined> {
+    return this.#settled((settled) => {
+      this.#prepared = settled;
+      return Promise.resolve(this.sessionId);
+    });
+  }
+
+  /** Queued as a turn (on this engine, then on its alias): the conversation settled, then `body`. */
+  #settled<T>(body: (settled: { warnings: string[]; handedOver?: HandedOver }) => Promise<T>): Promise<T> {
     return inTurn(this.#ownTurns, async () => {
       const alias = this.#options.alias;
       const kind = this.harness.integrations.registryKind;
-      if (alias === undefined) return await this.#underIdTurns(() => this.#turn(prompt, []));
+      const earlier = this.#prepared;
+      this.#prepared = undefined;
+      const warnings = [...earlier?.warnings ?? []];
+      const settle = async () => {
+        const handedOver = alias === undefined ? undefined : await this.#adoptAlias(warnings);
+        await this.#chooseId(warnings);
+        const over = handedOver ?? earlier?.handedOver;
+        return await body({ warnings, ...(over ? { handedOver: over } : {}) });
+      };
+      if (alias === undefined) return await settle();
       const scope = this.#registry.scopeOf(this.#options.cwd);
       return await inTurn(
         `alias\u0000${this.#registry.path}\u0000${kind}\u0000${scope}\u0000${alias}`,
-        async () => {
-          const warnings: string[] = [];
-          const handedOver = await this.#adoptAlias(warnings);
-          return await this.#underIdTurns(() => this.#turn(prompt, warnings, handedOver));
-        },
+        settle,
       );
     });
+  }
+
+  /**
+   * A conversation not yet named, of a harness that takes the id a new one is to have: a fresh UUID, bound to
+   * the alias before the harness runs (so the name is known even if the first turn never gets that far).
+   */
+  async #chooseId(warnings: string[]): Promise<void> {
+    if (this.sessionId !== undefined || this.#options.persistSession === false) return;
+    if (!(await this.#engineSpec()).supports?.includes("session-id")) return;
+    this.sessionId = randomUUID();
+    this.#unstarted = true;
+    if (this.#options.alias !== undefined) await this.#bind(this.sessionId, warnings);
+  }
+
+  #engineSpec(): Promise<EngineSpec> {
+    this.#spec ??= this.harness.integrations.engine!();
+    return this.#spec;
   }
 
   /** Queued behind other engines' turns on the same conversation, once there is one. */
@@ -159,7 +207,7 @@ export class HarnessEngine {
   }
 
   async #turn(prompt: string, warnings: string[], handedOver?: HandedOver): Promise<TurnOutcome> {
-    const spec = await this.harness.integrations.engine!();
+    const spec = await this.#engineSpec();
     const ephemeral = this.#options.persistSession === false;
     for (
       const [asked, what] of [[this.#options.effort !== undefined, "effort"], [
@@ -187,7 +235,7 @@ export class HarnessEngine {
     observed?.start(prompt, this.sessionId);
     const turn = {
       prompt,
-      ...(this.sessionId ? { resume: this.sessionId } : {}),
+      ...(this.sessionId ? { [this.#unstarted ? "start" : "resume"]: this.sessionId } : {}),
       ...(this.#options.model ? { model: this.#options.model } : {}),
       ...(this.#options.effort ? { effort: this.#options.effort } : {}),
       ...(ephemeral ? { ephemeral } : {}),
@@ -212,6 +260,8 @@ export class HarnessEngine {
     await Promise.all(pending);
     // A conversation the harness does not keep is not continued: the next turn starts afresh.
     if (seen !== undefined && !ephemeral) this.sessionId = seen;
+    // Once the harness has named it, it is there to resume; until then the chosen id still starts it.
+    if (seen !== undefined) this.#unstarted = false;
     const endedIn = ephemeral ? seen : this.sessionId;
     const ok = result.code === 0 && !result.timedOut;
     const reply = spec.replyFrom(result.stdout, result.stderr);

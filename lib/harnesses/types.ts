@@ -115,6 +115,11 @@ export interface EngineTurn {
   prompt: string;
   /** The native id to continue; none starts a fresh, durable conversation. */
   resume?: string;
+  /**
+   * The id the fresh conversation is to have, chosen by the engine before the turn (only for a spec whose
+   * `supports` has "session-id"; never with `resume`).
+   */
+  start?: string;
   model?: string;
   /** The reasoning effort (only for a spec whose `supports` has "effort"). */
   effort?: string;
@@ -126,8 +131,11 @@ export interface EngineTurn {
 export interface EngineSpec {
   /** The executable's name on PATH. */
   command: string;
-  /** What the binary can be asked beyond a prompt, a conversation and a model. */
-  supports?: readonly ("effort" | "ephemeral")[];
+  /**
+   * What the binary can be asked beyond a prompt, a conversation and a model: a reasoning effort, a conversation
+   * it does not keep, the id a new conversation is to have ("session-id").
+   */
+  supports?: readonly ("effort" | "ephemeral" | "session-id")[];
   /** The arguments after the executable. */
   args(turn: EngineTurn): string[];
   /**

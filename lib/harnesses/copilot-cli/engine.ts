@@ -11,12 +11,15 @@ import { parsePromptOutput, promptSessionId } from "./prompt-output.ts";
 export const copilotEngine: EngineSpec = {
   liveEvents: copilotLiveEvents,
   command: "copilot",
-  args: ({ prompt, resume, model }) => [
+  supports: ["session-id"],
+  args: ({ prompt, resume, start, model }) => [
     "--output-format",
     "json",
     // Joined to its flag, an id is not taken for the optional value's absence, nor a prompt starting with a
     // dash for a flag (checked: `--prompt=-x ...` is sent as `-x ...`).
     ...(resume ? [`--resume=${resume}`] : []),
+    // "Set the UUID for a new session" (1.0.102): the alias is bound before the turn, not at its closing line.
+    ...(start ? [`--session-id=${start}`] : []),
     ...(model ? [`--model=${model}`] : []),
     `--prompt=${prompt}`,
   ],
