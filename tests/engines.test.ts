@@ -6,7 +6,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import process from "node:process";
 import { ClaudeCodeEngine, HarnessEngine, HermesEngine } from "../lib/engines/mod.ts";
@@ -98,6 +99,39 @@ test("without a name, run() alone picks the id before the binary runs; a turn th
     undefined,
   );
   assert.equal(await registry.resolve("codex", dir, "c"), undefined);
+});
+
+test("the effort a harness ran with is learned from what it stores and recorded with the name: Codex's thread row says high though none was asked", async () => {
+  const { dir, registry } = setup();
+  const thread = "01a23c34-91d0-75e1-9d13-496004d4745a";
+  const codexHome = join(dir, "codex-home");
+  mkdirSync(codexHome);
+  // Codex's own index, as 0.169.0 keeps it (the columns read here, of its threads table).
+  const db = new DatabaseSync(join(codexHome, "state_5.sqlite"));
+  db.exec("CREATE TABLE threads (id TEXT PRIMARY KEY, model TEXT, reasoning_effort TEXT)");
+  db.prepare("INSERT INTO threads VALUES (?, 'gpt-5.5', 'high')").run(thread);
+  db.close();
+  const bin = standIn(dir, [JSON.stringify({ type: "thread.started", thread_id: thread })]);
+  const engine = new HarnessEngine(codex, {
+    bin,
+    cwd: dir,
+    env: { ...env, CODEX_HOME: codexHome },
+    alias: "planner",
+    registry,
+  });
+  const turn = await engine.run("plan it");
+  assert.equal(turn.effort, "high");
+  assert.equal(engine.effort, "high");
+  const [entry] = await registry.entries({ kind: "codex" });
+  assert.deepEqual({ id: entry!.native_id, effort: entry!.effort }, { id: thread, effort: "high" });
+  // A thread Codex keeps no effort for (the model's default) leaves the name's as it was.
+  const other = new HarnessEngine(codex, {
+    bin,
+    cwd: dir,
+    env: { ...env, CODEX_HOME: join(dir, "none") },
+    registry,
+  });
+  assert.equal((await other.run("again")).effort, undefined);
 });
 
 test("a known name is resumed, and when the resumed turn ends in a new id the name follows it", async () => {

@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { EngineSpec, Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
+import { homeOf, resolveHomes } from "../harnesses/homes.ts";
 import { InputError } from "../errors.ts";
 import { handoff } from "../pipeline/handoff.ts";
 import { aliasBindings } from "../aliases/named.ts";
@@ -73,6 +74,11 @@ export interface TurnOutcome {
   stderr: string;
   /** The conversation the alias named for another harness, handed to this one before the turn. */
   handedOver?: HandedOver;
+  /**
+   * The reasoning effort the conversation runs at: what the harness recorded in its store after the turn (its
+   * configuration's, where none was asked), else the one asked.
+   */
+  effort?: string;
   /** Registry reads or writes that failed (the turn went ahead). */
   warnings: string[];
 }
@@ -88,6 +94,8 @@ export class HarnessEngine {
   /** What `prepare()` met, reported with the next turn's outcome. */
   #prepared: { warnings: string[]; handedOver?: HandedOver } | undefined;
   #spec: Promise<EngineSpec> | undefined;
+  /** The effort recorded with the alias: the one asked, until the harness says what it ran with. */
+  #effort: string | undefined;
   /** This engine as an agent of its event session's graph. */
   readonly #agent: { id: string; name: string };
   /** This engine's own queue key: its turns never overlap. */
@@ -112,6 +120,7 @@ export class HarnessEngine {
     this.#options = options;
     this.#registry = options.registry ?? defaultSessionRegistry();
     this.sessionId = options.sessionId;
+    this.#effort = options.effort;
     const name = options.name ?? options.alias ?? harness.name;
     this.#agent = options.session?.registerAgent({ name, engine: this }) ?? { id: name, name };
   }
@@ -263,6 +272,7 @@ export class HarnessEngine {
     // Once the harness has named it, it is there to resume; until then the chosen id still starts it.
     if (seen !== undefined) this.#unstarted = false;
     const endedIn = ephemeral ? seen : this.sessionId;
+    if (endedIn && !ephemeral) await this.#learnEffort(spec, endedIn, warnings);
     const ok = result.code === 0 && !result.timedOut;
     const reply = spec.replyFrom(result.stdout, result.stderr);
     // A binary whose output holds only the answer: the answer is the one model response seen.
@@ -283,8 +293,34 @@ export class HarnessEngine {
       timedOut: result.timedOut,
       stderr: result.stderr,
       ...(handedOver ? { handedOver } : {}),
+      ...(this.#effort ? { effort: this.#effort } : {}),
       warnings,
     };
+  }
+
+  /**
+   * The effort the harness recorded for the conversation (read from its home as the child's environment named
+   * it): kept, and recorded with the alias when it differs from what was, as LazyBridge records what a
+   * conversation last ran with. A store that cannot be read is a warning.
+   */
+  async #learnEffort(spec: EngineSpec, id: string, warnings: string[]): Promise<void> {
+    if (!spec.effortOf) return;
+    let learned: string | undefined;
+    try {
+      const homes = resolveHomes([this.harness], {}, this.#options.env, this.#options.cwd);
+      learned = await spec.effortOf(id, homeOf(homes, this.harness));
+    } catch (error) {
+      warnings.push(`could not read the effort ${this.harness.name} recorded for ${id}: ${messageOf(error)}`);
+      return;
+    }
+    if (learned === undefined || learned === this.#effort) return;
+    this.#effort = learned;
+    if (this.#options.alias !== undefined) await this.#bind(id, warnings);
+  }
+
+  /** The reasoning effort the conversation runs at, as far as is known (see TurnOutcome.effort). */
+  get effort(): string | undefined {
+    return this.#effort;
   }
 
   /** The model the turns ask for, if one was given (the session graph records it). */
@@ -303,15 +339,16 @@ export class HarnessEngine {
     }
   }
 
-  /** Binds the alias to `id` unless this turn already did; failures are warnings. */
+  /** Binds the alias to `id` (with the effort known now) unless this turn already did; failures are warnings. */
   async #bind(id: string, warnings: string[]): Promise<void> {
     const kind = this.harness.integrations.registryKind;
-    if (kind === undefined || id === this.#lastBound) return;
-    this.#lastBound = id;
+    const binding = `${id}\u0000${this.#effort ?? ""}`;
+    if (kind === undefined || binding === this.#lastBound) return;
+    this.#lastBound = binding;
     try {
       await this.#registry.bind(kind, this.#options.cwd, this.#options.alias!, id, {
         model: this.#options.model ?? null,
-        effort: this.#options.effort ?? null,
+        effort: this.#effort ?? null,
       });
     } catch (error) {
       warnings.push(`@${this.#options.alias}: could not record native id ${id}: ${messageOf(error)}`);

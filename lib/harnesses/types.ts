@@ -148,6 +148,11 @@ export interface EngineSpec {
   /** The agent's final answer, from the whole output. */
   replyFrom(stdout: string, stderr: string): string;
   /**
+   * The reasoning effort the harness recorded for conversation `id` in its store at `home`, read after a turn:
+   * what it ran with, whether asked or from its own configuration; absent where it records none.
+   */
+  effortOf?(id: string, home: string): string | undefined | Promise<string | undefined>;
+  /**
    * A reader for one turn's output (it may keep state across lines: a message streamed in pieces), giving what
    * the agent did as each line arrives; absent when the binary's output says nothing but the answer.
    */

@@ -1,0 +1,85 @@
+/**
+ * The effort a conversation runs at, learned from what the harness stores, live and offline: the real Codex
+ * 0.169.0 with `model_reasoning_effort = "high"` in its config.toml and the real Pi 0.73.1 with
+ * `defaultThinkingLevel: "high"` in its settings, each run through the engine with no effort asked. Neither
+ * prints the effort; each stores it (Codex's thread row, Pi's thinking_level_change entry), and the name is
+ * recorded with it in LazyBridge's registry, as LazyBridge records what a conversation last ran with.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import process from "node:process";
+import { installHarness } from "../acceptance/install-harness.ts";
+import { HarnessEngine } from "../lib/engines/engine.ts";
+import { codex } from "../lib/harnesses/codex/index.ts";
+import { pi } from "../lib/harnesses/pi/index.ts";
+import { startFakeResponses } from "../lib/certify-kit/fake-servers/responses.ts";
+import { startFakeChatCompletions } from "../lib/certify-kit/fake-servers/chat-completions.ts";
+import { codexEnv, codexHomeDir, prepareCodexHome } from "../lib/harnesses/codex/certify/run.ts";
+import { piEnv, piFolders, writeOfflineAgent } from "../lib/harnesses/pi/certify/run.ts";
+import { SessionRegistry } from "../lib/registry/registry.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+async function effortOfName(registry: SessionRegistry, kind: string): Promise<unknown> {
+  const [entry] = await registry.entries({ kind });
+  return entry?.effort;
+}
+
+test("Codex run with no effort asked: the high effort its config.toml names is learned from its thread row and recorded with the name", async () => {
+  const root = realpathSync(tempDir("sb-effort-"));
+  const server = await startFakeResponses({ logPath: join(root, "requests.jsonl") });
+  try {
+    const home = join(root, "home");
+    prepareCodexHome(home, server.url);
+    const config = join(codexHomeDir(home), "config.toml");
+    // A top-level key, so before the provider's table.
+    writeFileSync(config, `model_reasoning_effort = "high"\n${readFileSync(config, "utf8")}`);
+    const cwd = join(root, "project");
+    mkdirSync(cwd);
+    const registry = new SessionRegistry({ path: join(root, "sessions.json") });
+    const engine = new HarnessEngine(codex, {
+      bin: await installHarness("codex"),
+      cwd,
+      env: codexEnv(home, process.env.PATH),
+      alias: "planner",
+      registry,
+    });
+    const turn = await engine.run("Say hello.");
+    assert.ok(turn.ok, turn.stderr);
+    assert.equal(turn.effort, "high");
+    assert.equal(await effortOfName(registry, "codex"), "high");
+  } finally {
+    await server.close();
+  }
+});
+
+test("Pi run with no effort asked: the high thinking level its settings name is learned from its session file and recorded with the name", async () => {
+  const root = realpathSync(tempDir("sb-effort-"));
+  const server = await startFakeChatCompletions({ logPath: join(root, "requests.jsonl") });
+  try {
+    const folders = piFolders(join(root, "pi"));
+    writeOfflineAgent(folders, server.url);
+    const settings = join(folders.agent, "settings.json");
+    writeFileSync(
+      settings,
+      JSON.stringify({ ...JSON.parse(readFileSync(settings, "utf8")), defaultThinkingLevel: "high" }),
+    );
+    const cwd = join(root, "project");
+    mkdirSync(cwd);
+    const registry = new SessionRegistry({ path: join(root, "sessions.json") });
+    const engine = new HarnessEngine(pi, {
+      bin: await installHarness("pi"),
+      cwd,
+      env: piEnv(folders, process.env.PATH),
+      alias: "notes",
+      registry,
+    });
+    const turn = await engine.run("Say hello.");
+    assert.ok(turn.ok, turn.stderr);
+    assert.equal(turn.effort, "high");
+    assert.equal(await effortOfName(registry, "pi"), "high");
+  } finally {
+    await server.close();
+  }
+});
