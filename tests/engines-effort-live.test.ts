@@ -3,7 +3,8 @@
  * 0.169.0 with `model_reasoning_effort = "high"` in its config.toml and the real Pi 0.73.1 with
  * `defaultThinkingLevel: "high"` in its settings, each run through the engine with no effort asked. Neither
  * prints the effort; each stores it (Codex's thread row, Pi's thinking_level_change entry), and the name is
- * recorded with it in LazyBridge's registry, as LazyBridge records what a conversation last ran with.
+ * recorded with it in LazyBridge's registry, as LazyBridge records what a conversation last ran with. And the
+ * real Copilot CLI 1.0.102 asked for an effort sends it, and records it in its session.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -19,6 +20,9 @@ import { startFakeChatCompletions } from "../lib/certify-kit/fake-servers/chat-c
 import { codexEnv, codexHomeDir, prepareCodexHome } from "../lib/harnesses/codex/certify/run.ts";
 import { piEnv, piFolders, writeOfflineAgent } from "../lib/harnesses/pi/certify/run.ts";
 import { SessionRegistry } from "../lib/registry/registry.ts";
+import { copilotCli } from "../lib/harnesses/copilot-cli/index.ts";
+import { copilotEnv, copilotFolders } from "../lib/harnesses/copilot-cli/certify/run.ts";
+import { copilotScript } from "../lib/harnesses/copilot-cli/certify/sent.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 async function effortOfName(registry: SessionRegistry, kind: string): Promise<unknown> {
@@ -79,6 +83,41 @@ test("Pi run with no effort asked: the high thinking level its settings name is 
     assert.ok(turn.ok, turn.stderr);
     assert.equal(turn.effort, "high");
     assert.equal(await effortOfName(registry, "pi"), "high");
+  } finally {
+    await server.close();
+  }
+});
+
+test("Copilot CLI run with an effort: the real binary sends it to the model (--reasoning-effort), records it in its session, and the name is recorded with it", async () => {
+  const root = realpathSync(tempDir("sb-effort-"));
+  const log = join(root, "requests.jsonl");
+  const server = await startFakeChatCompletions({ logPath: log, script: copilotScript });
+  try {
+    const cwd = join(root, "project");
+    mkdirSync(cwd);
+    const registry = new SessionRegistry({ path: join(root, "sessions.json") });
+    const folders = copilotFolders(join(root, "copilot"));
+    const engine = new HarnessEngine(copilotCli, {
+      bin: await installHarness("copilot-cli"),
+      cwd,
+      env: copilotEnv(folders, server.url, process.env),
+      alias: "review",
+      effort: "high",
+      registry,
+    });
+    const turn = await engine.run("Say hello.");
+    assert.ok(turn.ok, turn.stderr);
+    const sent = readFileSync(log, "utf8").trim().split("\n").map((l) =>
+      JSON.parse(l).body?.reasoning_effort
+    );
+    assert.ok(sent.length > 0 && sent.every((e) => e === "high"), JSON.stringify(sent));
+    const events = readFileSync(
+      join(folders.copilot, "session-state", turn.sessionId!, "events.jsonl"),
+      "utf8",
+    );
+    assert.match(events, /"type":"session\.model_change","data":\{[^}]*"reasoningEffort":"high"/);
+    assert.equal(turn.effort, "high");
+    assert.equal(await effortOfName(registry, "copilot"), "high");
   } finally {
     await server.close();
   }

@@ -6,12 +6,22 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import process from "node:process";
 import { ClaudeCodeEngine, HarnessEngine, HermesEngine } from "../lib/engines/mod.ts";
 import { codex } from "../lib/harnesses/codex/index.ts";
+import { copilotCli } from "../lib/harnesses/copilot-cli/index.ts";
+import { fileURLToPath } from "node:url";
 import { SessionRegistry } from "../lib/registry/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
 import { startCli } from "./helpers/cli.ts";
@@ -132,6 +142,43 @@ test("the effort a harness ran with is learned from what it stores and recorded 
     registry,
   });
   assert.equal((await other.run("again")).effort, undefined);
+});
+
+test("Copilot CLI's effort is learned from its session's last model change, the main agent's only: high from a session run at high, none where only a subagent changed it", async () => {
+  const { dir, registry } = setup();
+  const home = join(dir, "copilot-home");
+  const id = "9b5e29e6-b39b-4797-8989-2c2d927faa72";
+  const captured = [
+    [
+      id,
+      fileURLToPath(
+        new URL("./fixtures/engine-output/copilot-cli-1.0.102-effort-high.events.jsonl", import.meta.url),
+      ),
+    ],
+    [
+      "ad27e5d8-1b3e-4a70-b651-362e6ffa67b9",
+      fileURLToPath(
+        new URL(
+          "../fixtures/copilot-cli/1.0.102/exec-subagent/session-state/ad27e5d8-1b3e-4a70-b651-362e6ffa67b9/events.jsonl",
+          import.meta.url,
+        ),
+      ),
+    ],
+  ];
+  const learned: (string | undefined)[] = [];
+  for (const [session, file] of captured) {
+    mkdirSync(join(home, "session-state", session!), { recursive: true });
+    copyFileSync(file!, join(home, "session-state", session!, "events.jsonl"));
+    const bin = standIn(dir, [JSON.stringify({ type: "result", sessionId: session, exitCode: 0 })]);
+    const engine = new HarnessEngine(copilotCli, {
+      bin,
+      cwd: dir,
+      env: { ...env, COPILOT_HOME: home },
+      registry,
+    });
+    learned.push((await engine.run("hello")).effort);
+  }
+  assert.deepEqual(learned, ["high", undefined]);
 });
 
 test("a known name is resumed, and when the resumed turn ends in a new id the name follows it", async () => {

@@ -6,13 +6,15 @@
  */
 import type { EngineSpec } from "../types.ts";
 import { copilotLiveEvents } from "./live-events.ts";
+import { storedReasoningEffort } from "./effort.ts";
 import { parsePromptOutput, promptSessionId } from "./prompt-output.ts";
 
 export const copilotEngine: EngineSpec = {
   liveEvents: copilotLiveEvents,
+  effortOf: storedReasoningEffort,
   command: "copilot",
-  supports: ["session-id"],
-  args: ({ prompt, resume, start, model }) => [
+  supports: ["session-id", "effort"],
+  args: ({ prompt, resume, start, model, effort }) => [
     "--output-format",
     "json",
     // Joined to its flag, an id is not taken for the optional value's absence, nor a prompt starting with a
@@ -21,6 +23,8 @@ export const copilotEngine: EngineSpec = {
     // "Set the UUID for a new session" (1.0.102): the alias is bound before the turn, not at its closing line.
     ...(start ? [`--session-id=${start}`] : []),
     ...(model ? [`--model=${model}`] : []),
+    // none, minimal, low, medium, high, xhigh or max (1.0.102), recorded in the session's model_change.
+    ...(effort ? [`--reasoning-effort=${effort}`] : []),
     `--prompt=${prompt}`,
   ],
   idFrom: (line, stream) => (stream === 1 ? promptSessionId(line) : undefined),
