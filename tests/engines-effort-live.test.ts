@@ -4,11 +4,12 @@
  * `defaultThinkingLevel: "high"` in its settings, each run through the engine with no effort asked. Neither
  * prints the effort; each stores it (Codex's thread row, Pi's thinking_level_change entry), and the name is
  * recorded with it in LazyBridge's registry, as LazyBridge records what a conversation last ran with. And the
- * real Copilot CLI 1.0.102 asked for an effort sends it, and records it in its session.
+ * real Copilot CLI 1.0.102 asked for an effort sends it and records it in its session; the real Claude Code
+ * 2.1.328 stamps each assistant record of its transcript with it, read back on the next turn that asks none.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { installHarness } from "../acceptance/install-harness.ts";
@@ -20,6 +21,9 @@ import { startFakeChatCompletions } from "../lib/certify-kit/fake-servers/chat-c
 import { codexEnv, codexHomeDir, prepareCodexHome } from "../lib/harnesses/codex/certify/run.ts";
 import { piEnv, piFolders, writeOfflineAgent } from "../lib/harnesses/pi/certify/run.ts";
 import { SessionRegistry } from "../lib/registry/registry.ts";
+import { claudeCode } from "../lib/harnesses/claude-code/index.ts";
+import { startFakeAnthropic } from "../lib/certify-kit/fake-servers/anthropic.ts";
+import { claudeEnv, prepareClaudeHome } from "../lib/harnesses/claude-code/certify/run.ts";
 import { copilotCli } from "../lib/harnesses/copilot-cli/index.ts";
 import { copilotEnv, copilotFolders } from "../lib/harnesses/copilot-cli/certify/run.ts";
 import { copilotScript } from "../lib/harnesses/copilot-cli/certify/sent.ts";
@@ -118,6 +122,47 @@ test("Copilot CLI run with an effort: the real binary sends it to the model (--r
     assert.match(events, /"type":"session\.model_change","data":\{[^}]*"reasoningEffort":"high"/);
     assert.equal(turn.effort, "high");
     assert.equal(await effortOfName(registry, "copilot"), "high");
+  } finally {
+    await server.close();
+  }
+});
+
+test("Claude Code run with an effort: the real binary stamps it on its transcript's assistant record, from which it is read back and recorded with the name", async () => {
+  const root = realpathSync(tempDir("sb-effort-"));
+  const server = await startFakeAnthropic({ logPath: join(root, "requests.jsonl") });
+  try {
+    const home = join(root, "home");
+    prepareClaudeHome(home);
+    const cwd = join(root, "project");
+    mkdirSync(cwd);
+    const registry = new SessionRegistry({ path: join(root, "sessions.json") });
+    const options = {
+      bin: await installHarness("claude-code"),
+      cwd,
+      env: claudeEnv(home, server.url, process.env.PATH),
+      alias: "review",
+      registry,
+    };
+    const asked = await new HarnessEngine(claudeCode, { ...options, effort: "high" }).run("Say hello.");
+    assert.ok(asked.ok, asked.stderr);
+    assert.equal(asked.effort, "high");
+    // The next engine on the name asks nothing: the transcript says what the turn ran at.
+    const next = await new HarnessEngine(claudeCode, options).run("Say it again.");
+    assert.ok(next.ok, next.stderr);
+    assert.equal(next.sessionId, asked.sessionId);
+    const projects = join(home, ".claude", "projects");
+    const bucket = readdirSync(projects).find((b) =>
+      existsSync(join(projects, b, `${asked.sessionId}.jsonl`))
+    )!;
+    const transcript = readFileSync(join(projects, bucket, `${asked.sessionId}.jsonl`), "utf8");
+    const stamped = transcript.trim().split("\n").map((l) => JSON.parse(l)).filter((r) =>
+      r.type === "assistant"
+    )
+      .map((r) => r.effort);
+    assert.deepEqual(stamped.slice(0, 1), ["high"], "the asked turn is stamped high");
+    assert.equal(typeof stamped.at(-1), "string");
+    assert.equal(next.effort, stamped.at(-1));
+    assert.equal(await effortOfName(registry, "claude"), stamped.at(-1));
   } finally {
     await server.close();
   }

@@ -181,6 +181,27 @@ test("Copilot CLI's effort is learned from its session's last model change, the 
   assert.deepEqual(learned, ["high", undefined]);
 });
 
+test("Claude Code's effort is learned from its transcript's last assistant record: medium, as 2.1.328 stamped it, though none was asked", async () => {
+  const { dir, registry } = setup();
+  const config = join(dir, "claude-config");
+  const id = "5b0c4f6e-3c1a-4d2e-9f10-2a6b8c9d0e1f";
+  mkdirSync(join(config, "projects", "-project"), { recursive: true });
+  copyFileSync(
+    fileURLToPath(new URL("../fixtures/claude-code/2.1.328/compacted.jsonl", import.meta.url)),
+    join(config, "projects", "-project", `${id}.jsonl`),
+  );
+  const bin = standIn(dir, [init(id), result(id, "ok")]);
+  const engine = new ClaudeCodeEngine({
+    bin,
+    cwd: dir,
+    env: { ...env, CLAUDE_CONFIG_DIR: config },
+    alias: "r",
+    registry,
+  });
+  assert.equal((await engine.run("hello")).effort, "medium");
+  assert.equal((await registry.entries({ kind: "claude" }))[0]!.effort, "medium");
+});
+
 test("a known name is resumed, and when the resumed turn ends in a new id the name follows it", async () => {
   const { dir, registry } = setup();
   await registry.bind("claude", dir, "reviewer", "old-id");

@@ -1,16 +1,20 @@
 /**
- * The last thing `pick` finds among the records of a JSONL file, read a line at a time (readJsonl: memory
- * follows the longest record, a broken interior line is an input error naming file and line): what a store
- * says last about a setting it records as it changes (an engine's effort, lib/harnesses/{pi,copilot-cli}/effort.ts).
+ * What `pick` finds in the last record of a JSONL file that has it, read from the end (lastLineWhere: windows
+ * of at most a few MB, a line longer than any record a reader takes passed over): what a store says last about
+ * a setting it records as it changes (an engine's effort, lib/harnesses/*\/effort.ts). Only lines holding
+ * `marker` are decoded and parsed.
  */
-import { readJsonl } from "./jsonl.ts";
-import { type JsonRecord, recordOf } from "./json-line.ts";
+import { lastLineWhere } from "./last-line.ts";
+import { jsonLine, type JsonRecord } from "./json-line.ts";
 
-export async function lastPicked<T>(
+export function lastPicked<T>(
   path: string,
+  marker: string,
   pick: (record: JsonRecord) => T | undefined,
-): Promise<T | undefined> {
-  let last: T | undefined;
-  for await (const line of readJsonl(path)) last = pick(recordOf(line.value)) ?? last;
-  return last;
+): T | undefined {
+  return lastLineWhere(path, (line) => {
+    if (!line.includes(marker)) return undefined;
+    const record = jsonLine(line.toString("utf8"));
+    return record ? pick(record) : undefined;
+  }).value;
 }

@@ -7,10 +7,12 @@
  */
 import type { EngineSpec } from "../types.ts";
 import { claudeLiveEvents } from "./live-events.ts";
+import { recordedEffort } from "./effort.ts";
 import { jsonLine } from "../../io/json-line.ts";
 
 export const claudeEngine: EngineSpec = {
   liveEvents: claudeLiveEvents,
+  effortOf: recordedEffort,
   command: "claude",
   supports: ["effort", "ephemeral", "session-id"],
   args: ({ prompt, resume, start, model, effort, ephemeral }) => [

@@ -7,11 +7,12 @@ import { piSessions } from "./home.ts";
 import { sessionFiles } from "./locate.ts";
 import { lastPicked } from "../../io/last-picked.ts";
 
-export async function storedThinkingLevel(id: string, home: string): Promise<string | undefined> {
+export function storedThinkingLevel(id: string, home: string): string | undefined {
   const file = sessionFiles(piSessions(home)).find((path) => path.endsWith(`_${id}.jsonl`));
   if (!file) return undefined;
-  return await lastPicked(
+  return lastPicked(
     file,
+    '"thinking_level_change"',
     (entry) =>
       entry.type === "thinking_level_change" && typeof entry.thinkingLevel === "string"
         ? entry.thinkingLevel
