@@ -24,7 +24,7 @@ import { copilotCli } from "../lib/harnesses/copilot-cli/index.ts";
 import { fileURLToPath } from "node:url";
 import { SessionRegistry } from "../lib/registry/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { startCli } from "./helpers/cli.ts";
+import { runCliJson, startCli } from "./helpers/cli.ts";
 import { lazybridgeOps, lazybridgeOpsAsync, lazybridgePython } from "./helpers/lazybridge.ts";
 
 /** A stand-in `claude`: logs its argv, prints `lines`, exits with `code`. */
@@ -134,6 +134,19 @@ test("the effort a harness ran with is learned from what it stores and recorded 
   assert.equal(engine.effort, "high");
   const [entry] = await registry.entries({ kind: "codex" });
   assert.deepEqual({ id: entry!.native_id, effort: entry!.effort }, { id: thread, effort: "high" });
+  // The CLI says the same: run --json reports the effort learned.
+  const cli = await runCliJson(
+    ["run", "codex", "--alias", "planner", "--bin", bin, "plan again"],
+    {
+      ...env,
+      CODEX_HOME: codexHome,
+      LAZYBRIDGE_SESSIONS_FILE: registry.path,
+      SESSION_BRIDGE_HOME: join(dir, "b"),
+    },
+    dir,
+  );
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.equal(cli.json.effort, "high");
   // A thread Codex keeps no effort for (the model's default) leaves the name's as it was.
   const other = new HarnessEngine(codex, {
     bin,

@@ -6,6 +6,9 @@
  * - the alias is bound as soon as the binary announces an id, so a failed or interrupted turn stays named;
  * - when a resumed turn ends in a new id (Claude Code may move on), the alias follows it;
  * - a registry that cannot be written warns and never fails the turn.
+ * Beyond LazyBridge, where the harness allows: a new conversation's id is chosen here (a fresh UUID) and the
+ * alias bound to it before the first turn (`prepare()`), and the effort the harness stored is read back after
+ * each turn and recorded with the alias.
  * Beyond LazyBridge: an alias bound only for another harness's kind in this folder is that conversation,
  * so it is first handed off to this engine's harness (reported) and bound, one name, one conversation.
  */
