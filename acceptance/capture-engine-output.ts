@@ -2,8 +2,8 @@
 // (prompt `TOOL: echo hi`), from the real pinned binaries offline against the kit's fake Chat Completions
 // server, into tests/fixtures/engine-output/<harness>-<version>.jsonl, paths made neutral (`/project`,
 // `/work/...`). tests/engines-observed.test.ts replays them through the engines' live-event readers; its
-// expectations are written by hand from the captured lines, so a new capture (new ids, token counts that follow
-// the prompt's length) means writing them again from it.
+// expectations are written by hand from the captured lines, so a new capture (new ids, token counts that
+// follow the prompt's length) means writing them again from it.
 //
 //   npx bun acceptance/capture-engine-output.ts [pi|opencode|copilot-cli ...]   (default: all three)
 //

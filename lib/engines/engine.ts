@@ -92,7 +92,7 @@ export class HarnessEngine {
   readonly #options: EngineOptions;
   readonly #registry: SessionRegistry;
   #lastBound: string | undefined;
-  /** `sessionId` was chosen here for a conversation the harness has not started yet (EngineSpec "session-id"). */
+  /** `sessionId` was chosen here, for a conversation the harness has not started yet ("session-id"). */
   #unstarted = false;
   /** What `prepare()` met, reported with the next turn's outcome. */
   #prepared: { warnings: string[]; handedOver?: HandedOver } | undefined;
@@ -140,9 +140,9 @@ export class HarnessEngine {
   }
 
   /**
-   * Settles the conversation the next turn runs on, before any turn: the one the alias names (adopted, or handed
-   * over from another harness), else, where the harness lets the caller name a new conversation (Claude Code,
-   * Gemini CLI, Copilot CLI: `--session-id`), a fresh UUID, to which the alias is bound at once. Returns
+   * Settles the conversation the next turn runs on, before any turn: the one the alias names (adopted, or
+   * handed over from another harness), else, where the harness lets the caller name a new conversation (Claude
+   * Code, Gemini CLI, Copilot CLI: `--session-id`), a fresh UUID, to which the alias is bound at once. Returns
    * `sessionId`: undefined when the harness names the conversation only as the turn runs (the others). What
    * it met (registry warnings, a handover) is reported with the next turn's outcome. `run()` does the same.
    */
@@ -342,7 +342,7 @@ export class HarnessEngine {
     }
   }
 
-  /** Binds the alias to `id` (with the effort known now) unless this turn already did; failures are warnings. */
+  /** Binds the alias to `id` (with the effort known now) unless this turn did; failures are warnings. */
   async #bind(id: string, warnings: string[]): Promise<void> {
     const kind = this.harness.integrations.registryKind;
     const binding = `${id}\u0000${this.#effort ?? ""}`;
