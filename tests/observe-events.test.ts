@@ -104,8 +104,8 @@ test("events prints one neutral line per event on the console by default", async
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trim().split("\n");
   // LazyBridge's console line: the agent, then the event type.
-  assert.match(lines[0]!, /^\[[^\]]+\] agent_start  /, lines[0]);
-  assert.ok(lines.some((l) => /^(\[[^\]]+\] )?tool_call  tool=/.test(l)), lines.join("\n"));
+  assert.match(lines[0]!, /^\[[^\]]+\] agent_start {2}/, lines[0]);
+  assert.ok(lines.some((l) => /^(\[[^\]]+\] )?tool_call {2}tool=/.test(l)), lines.join("\n"));
 });
 
 test("a subagent's work is a run of its own, nested under the turn that spawned it, with its own answer", async () => {

@@ -297,7 +297,7 @@ test("a console line holds no control or bidi character a session put in a value
   });
   assert.equal(lines.length, 1);
   assert.ok(
-    !/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(lines[0]!),
+    !/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(lines[0]!),
     JSON.stringify(lines[0]),
   );
   assert.equal(lines[0], "[a\\x1b[2J] tool_result  result=line\\nnext\\u202eevil\\x07\\x9b");
