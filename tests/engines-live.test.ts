@@ -4,9 +4,9 @@
  * then `run claude-code --alias reviewer` hands the Codex conversation to Claude Code first, so Claude's request
  * carries the Codex turn; and a conversation session-bridge handed over from Claude Code under a name is the
  * one LazyBridge's own CodexEngine(session_alias=...) adopts and runs a turn on, sending the Claude turn to the
- * model. Live runs are observed: in each harness, `run --events --otel` leaves a name LazyBridge's registry
- * reads and events its EventLog reads, and spans at a local OTLP receiver; two turns at once on one engine
- * under a new name are one conversation.
+ * model. Live runs are observed: in each of the seven harnesses, `run --events --otel` leaves a name
+ * LazyBridge's registry reads and events its EventLog reads, and spans at a local OTLP receiver; two turns at
+ * once on one engine under a new name are one conversation.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -32,6 +32,10 @@ import { ClaudeCodeEngine } from "../lib/engines/mod.ts";
 import { SessionRegistry } from "../lib/registry/registry.ts";
 import { spawnSync } from "node:child_process";
 import { spawnCollect } from "../lib/certify-kit/spawn.ts";
+import { piEnv, piFolders, writeOfflineAgent } from "../lib/harnesses/pi/certify/run.ts";
+import { copilotEnv, copilotFolders } from "../lib/harnesses/copilot-cli/certify/run.ts";
+import { copilotScript } from "../lib/harnesses/copilot-cli/certify/sent.ts";
+import { offlineOpenCode } from "../acceptance/opencode-offline.ts";
 
 type Logged = { body?: { input?: { role?: string; content?: unknown }[] } };
 
@@ -407,6 +411,61 @@ test(
     } finally {
       await chat.close();
       await gemini.close();
+    }
+  },
+);
+
+test(
+  "live run in Pi, OpenCode and Copilot CLI with --events and --otel: each binary's own machine-readable output gives the tool call, its result and the answers, which LazyBridge's EventLog reads; the names are ones its registry keeps",
+  { skip: "skip" in lazybridge ? lazybridge.skip : false },
+  async () => {
+    const python = "python" in lazybridge ? lazybridge.python : "";
+    const work = realpathSync(tempDir("sb-engines-"));
+    mkdirSync(join(work, "project"));
+    const cwd = join(work, "project");
+    const registryFile = join(work, "lazybridge", "sessions.json");
+    const shared = { LAZYBRIDGE_SESSIONS_FILE: registryFile, SESSION_BRIDGE_HOME: join(work, "bridge") };
+    const base = { cwd, registryFile, work };
+    const live = ["agent_start", "tool_call", "tool_result", "model_response", "agent_finish"];
+    const chat = await startFakeChatCompletions({ logPath: join(work, "chat.jsonl") });
+    const copilotChat = await startFakeChatCompletions({
+      logPath: join(work, "copilot.jsonl"),
+      script: copilotScript,
+    });
+    const oc = await offlineOpenCode(join(work, "opencode"));
+    try {
+      const folders = piFolders(join(work, "pi"));
+      writeOfflineAgent(folders, chat.url);
+      const piRun = { harness: "pi", kind: "pi", bin: await installHarness("pi") };
+      await observedRun(
+        { ...base, ...piRun, env: { ...piEnv(folders, process.env.PATH), ...shared } },
+        python,
+        live,
+      );
+      const ocEnv = Object.fromEntries(
+        Object.entries(oc.env).filter((e): e is [string, string] => e[1] !== undefined),
+      );
+      const ocRun = { harness: "opencode", kind: "opencode", bin: await installHarness("opencode") };
+      await observedRun({ ...base, ...ocRun, env: { ...ocEnv, ...shared } }, python, live);
+      const copilotHome = copilotFolders(join(work, "copilot"));
+      const copilotRun = {
+        harness: "copilot-cli",
+        kind: "copilot",
+        bin: await installHarness("copilot-cli"),
+      };
+      await observedRun(
+        {
+          ...base,
+          ...copilotRun,
+          env: { ...copilotEnv(copilotHome, copilotChat.url, process.env), ...shared },
+        },
+        python,
+        live,
+      );
+    } finally {
+      await chat.close();
+      await copilotChat.close();
+      await oc.close();
     }
   },
 );

@@ -1,7 +1,7 @@
 /**
  * Engines given an event Session emit the turn's events as the binary prints them: stand-in binaries replay what
  * the real ones printed for one tool-using turn (tests/fixtures/engine-output, captured from Claude Code 2.1.328,
- * Codex 0.169.0 and Gemini CLI 0.61.0), redaction on by default, and the session's graph gets the agent and the
+ * Codex 0.169.0, Gemini CLI 0.61.0, Pi 0.73.1, OpenCode 1.18.33 and Copilot CLI 1.0.102), redaction on by default, and the session's graph gets the agent and the
  * tools it called. The expectations are written from the captured lines, by hand.
  */
 import { test } from "node:test";
@@ -15,6 +15,9 @@ import process from "node:process";
 import { ClaudeCodeEngine, HarnessEngine } from "../lib/engines/mod.ts";
 import { codex } from "../lib/harnesses/codex/index.ts";
 import { geminiCli } from "../lib/harnesses/gemini-cli/index.ts";
+import { pi } from "../lib/harnesses/pi/index.ts";
+import { openCode } from "../lib/harnesses/opencode/index.ts";
+import { copilotCli } from "../lib/harnesses/copilot-cli/index.ts";
 import type { Harness } from "../lib/harnesses/types.ts";
 import { type ExportedEvent, Session } from "../lib/observe/session.ts";
 import { SessionRegistry } from "../lib/registry/registry.ts";
@@ -170,13 +173,56 @@ test("the session graph fills itself: the engine is an agent (harness, engine ty
   await bus.close();
 });
 
-for (
-  const [harness, file, tool, result, usage] of [
-    [codex, "codex-0.169.0", "shell", "hi\n", [14049, 238]],
-    [geminiCli, "gemini-cli-0.61.0", "run_shell_command", "hi", [540, 66]],
-  ] as [Harness, string, string, string, [number, number]][]
-) {
-  test(`an engine given a Session emits ${harness.title}'s turn: tool call and result, the answer, the turn's usage`, async () => {
+/** What a captured turn must come out as, written by hand from the captured lines: each event's type and fields. */
+type Expected = [string, Record<string, unknown>][];
+
+const RESPONSE = "model_response";
+const CAPTURED_TURNS: [Harness, string, Expected][] = [
+  [codex, "codex-0.169.0", [
+    ["tool_call", { tool: "shell", arguments: JSON.stringify({ command: "/bin/bash -lc 'echo hi'" }) }],
+    ["tool_result", { result: "hi\n" }],
+    [RESPONSE, {
+      content: "Tool said: Chunk ID: c7d792\nWall time: 0.0777 seconds\nProcess exited with code 0\n" +
+        "Original token count: 1\nOutput:\nhi",
+    }],
+    [RESPONSE, { input_tokens: 14049, output_tokens: 238 }],
+  ]],
+  [geminiCli, "gemini-cli-0.61.0", [
+    ["tool_call", { tool: "run_shell_command" }],
+    ["tool_result", { result: "hi" }],
+    [RESPONSE, {
+      content: "Tool said: <untrusted_context>\nOutput: hi\nProcess Group PGID: 2507\n</untrusted_context>",
+    }],
+    [RESPONSE, { input_tokens: 540, output_tokens: 66 }],
+  ]],
+  // Pi: each assistant message is one model call with its usage; the first asks for bash.
+  [pi, "pi-0.73.1", [
+    [RESPONSE, { model: "fake-model", input_tokens: 641, output_tokens: 15 }],
+    ["tool_call", { tool: "bash", call_id: "call_fake0001", arguments: '{"command":"echo hi"}' }],
+    ["tool_result", { tool: "bash", call_id: "call_fake0001", result: "hi\n" }],
+    [RESPONSE, { model: "fake-model", content: "Tool said: hi", input_tokens: 717, output_tokens: 4 }],
+  ]],
+  // OpenCode: the tool part comes whole once it ran; each step's words and tokens at its finish.
+  [openCode, "opencode-1.18.33", [
+    ["tool_call", { tool: "bash", call_id: "call_fake0002", arguments: '{"command":"echo hi"}' }],
+    ["tool_result", { tool: "bash", call_id: "call_fake0002", result: "hi\n" }],
+    [RESPONSE, { input_tokens: 2443, output_tokens: 15 }],
+    [RESPONSE, { content: "Tool said: hi", input_tokens: 2519, output_tokens: 4 }],
+  ]],
+  // Copilot CLI prints no usage; the first message asks for bash and says nothing.
+  [copilotCli, "copilot-cli-1.0.102", [
+    ["tool_call", {
+      tool: "bash",
+      call_id: "call_fake0001",
+      arguments: '{"command":"echo hi","description":"Run the command the user asked for"}',
+    }],
+    ["tool_result", { tool: "bash", result: "hi\n<shellId: 0 completed with exit code 0>" }],
+    [RESPONSE, { model: "fake-model", content: "Tool said: hi\n<shellId: 0 completed with exit code 0>" }],
+  ]],
+];
+
+for (const [harness, file, expected] of CAPTURED_TURNS) {
+  test(`an engine given a Session emits ${harness.title}'s turn from its own output: tool call and result, the answers and the usage it prints`, async () => {
     const dir = tempDir("sb-observed-");
     const bus = new Session();
     const registry = new SessionRegistry({ path: join(dir, "sessions.json") });
@@ -191,16 +237,17 @@ for (
     const events = eventsOf(bus);
     assert.deepEqual(events.map((e) => e.type), [
       "agent_start",
-      "tool_call",
-      "tool_result",
-      "model_response",
-      "model_response",
+      ...expected.map(([type]) => type),
       "agent_finish",
     ]);
-    assert.equal(events[1]!.tool, tool);
-    assert.equal(events[2]!.result, result);
-    assert.equal(events[3]!.content, turn.reply);
-    assert.deepEqual([events[4]!.input_tokens, events[4]!.output_tokens], usage);
+    expected.forEach(([, fields], i) => {
+      const seen = events[i + 1]!;
+      for (const [key, value] of Object.entries(fields)) {
+        assert.deepEqual(seen[key], value, `${seen.type}.${key}`);
+      }
+    });
+    assert.equal(events.at(-1)!.payload, turn.reply);
+    assert.ok(turn.reply.length > 0);
     await bus.close();
   });
 }

@@ -6,13 +6,25 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import { join } from "node:path";
 import process from "node:process";
-import { ClaudeCodeEngine, HermesEngine } from "../lib/engines/mod.ts";
+import { ClaudeCodeEngine, HarnessEngine, HermesEngine } from "../lib/engines/mod.ts";
+import { codex } from "../lib/harnesses/codex/index.ts";
+import { copilotCli } from "../lib/harnesses/copilot-cli/index.ts";
+import { fileURLToPath } from "node:url";
 import { SessionRegistry } from "../lib/registry/registry.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { startCli } from "./helpers/cli.ts";
+import { runCliJson, startCli } from "./helpers/cli.ts";
 import { lazybridgeOps, lazybridgeOpsAsync, lazybridgePython } from "./helpers/lazybridge.ts";
 
 /** A stand-in `claude`: logs its argv, prints `lines`, exits with `code`. */
@@ -41,6 +53,166 @@ test("an unknown name starts a fresh conversation and is bound as soon as the id
   assert.equal(turn.ok, false);
   assert.equal(await registry.resolve("claude", dir, "reviewer"), "11111111-1111-4111-8111-111111111111");
   assert.doesNotMatch(readFileSync(join(dir, "argv.log"), "utf8"), /--resume/);
+});
+
+/** A stand-in `claude` that logs its argv and a copy of the registry as it finds it, and runs on `--session-id`. */
+function namingStandIn(dir: string, registryFile: string): string {
+  const bin = join(dir, "claude-naming");
+  const script = [
+    "#!/bin/sh",
+    `printf '%s\\n' "$*" >> "${join(dir, "argv.log")}"`,
+    `cat "${registryFile}" > "${join(dir, "registry-at-start.json")}" 2>/dev/null`,
+    'id=""; prev=""; for a in "$@"; do [ "$prev" = "--session-id" ] && id="$a"; [ "$prev" = "--resume" ] && id="$a"; prev="$a"; done',
+    `printf '{"type":"system","subtype":"init","session_id":"%s"}\\n' "$id"`,
+    `printf '{"type":"result","result":"ok","session_id":"%s"}\\n' "$id"`,
+  ].join("\n");
+  writeFileSync(bin, script + "\n");
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+test("a new conversation's id is known before its first turn where the harness takes one (Claude Code --session-id): prepare() picks a fresh UUID, the name is bound to it before the binary runs, and the turns run on it", async () => {
+  const { dir, registry } = setup();
+  const bin = namingStandIn(dir, registry.path);
+  const engine = new ClaudeCodeEngine({ bin, cwd: dir, env, alias: "fresh", registry });
+  assert.equal(engine.sessionId, undefined);
+  const id = await engine.prepare();
+  assert.match(id ?? "", /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  assert.equal(engine.sessionId, id);
+  assert.equal(await registry.resolve("claude", dir, "fresh"), id, "bound before any turn");
+  const first = await engine.run("hello");
+  assert.equal(first.sessionId, id);
+  const seen = JSON.parse(readFileSync(join(dir, "registry-at-start.json"), "utf8"));
+  assert.equal(
+    seen.sessions.claude[realpathSync(dir)].fresh.native_id,
+    id,
+    "the binary started with the name bound",
+  );
+  await engine.run("again");
+  const argv = readFileSync(join(dir, "argv.log"), "utf8").trim().split("\n");
+  assert.match(argv[0]!, new RegExp(`--session-id ${id}`));
+  assert.doesNotMatch(argv[0]!, /--resume/);
+  assert.match(argv[1]!, new RegExp(`--resume ${id}`));
+  assert.doesNotMatch(argv[1]!, /--session-id/);
+});
+
+test("without a name, run() alone picks the id before the binary runs; a turn the harness does not keep, or a harness that names its own (Codex), gets none beforehand", async () => {
+  const { dir, registry } = setup();
+  const bin = namingStandIn(dir, registry.path);
+  const unnamed = new ClaudeCodeEngine({ bin, cwd: dir, env, registry });
+  const turn = await unnamed.run("hello");
+  assert.match(readFileSync(join(dir, "argv.log"), "utf8"), new RegExp(`--session-id ${turn.sessionId}`));
+  const ephemeral = new ClaudeCodeEngine({ bin, cwd: dir, env, registry, persistSession: false });
+  assert.equal(await ephemeral.prepare(), undefined);
+  assert.equal(
+    await new HarnessEngine(codex, { bin, cwd: dir, env, registry, alias: "c" }).prepare(),
+    undefined,
+  );
+  assert.equal(await registry.resolve("codex", dir, "c"), undefined);
+});
+
+test("the effort a harness ran with is learned from what it stores and recorded with the name: Codex's thread row says high though none was asked", async () => {
+  const { dir, registry } = setup();
+  const thread = "01a23c34-91d0-75e1-9d13-496004d4745a";
+  const codexHome = join(dir, "codex-home");
+  mkdirSync(codexHome);
+  // Codex's own index, as 0.169.0 keeps it (the columns read here, of its threads table).
+  const db = new DatabaseSync(join(codexHome, "state_5.sqlite"));
+  db.exec("CREATE TABLE threads (id TEXT PRIMARY KEY, model TEXT, reasoning_effort TEXT)");
+  db.prepare("INSERT INTO threads VALUES (?, 'gpt-5.5', 'high')").run(thread);
+  db.close();
+  const bin = standIn(dir, [JSON.stringify({ type: "thread.started", thread_id: thread })]);
+  const engine = new HarnessEngine(codex, {
+    bin,
+    cwd: dir,
+    env: { ...env, CODEX_HOME: codexHome },
+    alias: "planner",
+    registry,
+  });
+  const turn = await engine.run("plan it");
+  assert.equal(turn.effort, "high");
+  assert.equal(engine.effort, "high");
+  const [entry] = await registry.entries({ kind: "codex" });
+  assert.deepEqual({ id: entry!.native_id, effort: entry!.effort }, { id: thread, effort: "high" });
+  // The CLI says the same: run --json reports the effort learned.
+  const cli = await runCliJson(
+    ["run", "codex", "--alias", "planner", "--bin", bin, "plan again"],
+    {
+      ...env,
+      CODEX_HOME: codexHome,
+      LAZYBRIDGE_SESSIONS_FILE: registry.path,
+      SESSION_BRIDGE_HOME: join(dir, "b"),
+    },
+    dir,
+  );
+  assert.equal(cli.code, 0, cli.stderr);
+  assert.equal(cli.json.effort, "high");
+  // A thread Codex keeps no effort for (the model's default) leaves the name's as it was.
+  const other = new HarnessEngine(codex, {
+    bin,
+    cwd: dir,
+    env: { ...env, CODEX_HOME: join(dir, "none") },
+    registry,
+  });
+  assert.equal((await other.run("again")).effort, undefined);
+});
+
+test("Copilot CLI's effort is learned from its session's last model change, the main agent's only: high from a session run at high, none where only a subagent changed it", async () => {
+  const { dir, registry } = setup();
+  const home = join(dir, "copilot-home");
+  const id = "9b5e29e6-b39b-4797-8989-2c2d927faa72";
+  const captured = [
+    [
+      id,
+      fileURLToPath(
+        new URL("./fixtures/engine-output/copilot-cli-1.0.102-effort-high.events.jsonl", import.meta.url),
+      ),
+    ],
+    [
+      "ad27e5d8-1b3e-4a70-b651-362e6ffa67b9",
+      fileURLToPath(
+        new URL(
+          "../fixtures/copilot-cli/1.0.102/exec-subagent/session-state/ad27e5d8-1b3e-4a70-b651-362e6ffa67b9/events.jsonl",
+          import.meta.url,
+        ),
+      ),
+    ],
+  ];
+  const learned: (string | undefined)[] = [];
+  for (const [session, file] of captured) {
+    mkdirSync(join(home, "session-state", session!), { recursive: true });
+    copyFileSync(file!, join(home, "session-state", session!, "events.jsonl"));
+    const bin = standIn(dir, [JSON.stringify({ type: "result", sessionId: session, exitCode: 0 })]);
+    const engine = new HarnessEngine(copilotCli, {
+      bin,
+      cwd: dir,
+      env: { ...env, COPILOT_HOME: home },
+      registry,
+    });
+    learned.push((await engine.run("hello")).effort);
+  }
+  assert.deepEqual(learned, ["high", undefined]);
+});
+
+test("Claude Code's effort is learned from its transcript's last assistant record: medium, as 2.1.328 stamped it, though none was asked", async () => {
+  const { dir, registry } = setup();
+  const config = join(dir, "claude-config");
+  const id = "5b0c4f6e-3c1a-4d2e-9f10-2a6b8c9d0e1f";
+  mkdirSync(join(config, "projects", "-project"), { recursive: true });
+  copyFileSync(
+    fileURLToPath(new URL("../fixtures/claude-code/2.1.328/compacted.jsonl", import.meta.url)),
+    join(config, "projects", "-project", `${id}.jsonl`),
+  );
+  const bin = standIn(dir, [init(id), result(id, "ok")]);
+  const engine = new ClaudeCodeEngine({
+    bin,
+    cwd: dir,
+    env: { ...env, CLAUDE_CONFIG_DIR: config },
+    alias: "r",
+    registry,
+  });
+  assert.equal((await engine.run("hello")).effort, "medium");
+  assert.equal((await registry.entries({ kind: "claude" }))[0]!.effort, "medium");
 });
 
 test("a known name is resumed, and when the resumed turn ends in a new id the name follows it", async () => {

@@ -103,8 +103,9 @@ test("events prints one neutral line per event on the console by default", async
   const r = await runCli(["events", seeded.id, ...homes]);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trim().split("\n");
-  assert.match(lines[0]!, /^\[agent_start\] run=/);
-  assert.ok(lines.some((l) => l.startsWith("[tool_call]")));
+  // LazyBridge's console line: the agent, then the event type.
+  assert.match(lines[0]!, /^\[[^\]]+\] agent_start {2}/, lines[0]);
+  assert.ok(lines.some((l) => /^(\[[^\]]+\] )?tool_call {2}tool=/.test(l)), lines.join("\n"));
 });
 
 test("a subagent's work is a run of its own, nested under the turn that spawned it, with its own answer", async () => {

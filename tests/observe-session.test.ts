@@ -241,7 +241,66 @@ test("console: true adds one console line per event, as LazyBridge's console=Tru
   } finally {
     console.log = log;
   }
-  assert.deepEqual(printed, ['[agent_start] run=r1 {"agent_name":"hermes"}']);
+  assert.deepEqual(printed, ["[hermes] agent_start  "]);
+});
+
+test("the console line is LazyBridge 1.8.3's ConsoleExporter line: agent, type, key=value pairs as Python's str() writes them, cut at 120", (t) => {
+  const py = lazybridgePython();
+  if ("skip" in py) return t.skip(py.skip);
+  const payloads: Record<string, unknown>[] = [
+    {
+      agent_name: "reviewer",
+      task: "Fix the build",
+      n: 3,
+      ratio: 0.5,
+      tiny: 0.00001,
+      ok: true,
+      gone: null,
+      empty: "",
+    },
+    {
+      name: "planner",
+      args: { cmd: "echo 'hi'", list: [1, 2.5, false, null], quote: 'say "x"' },
+      both: `it's "x"`,
+    },
+    { agent_name: "", text: "caf\u00e9 \u2603 ".repeat(30), nested: [{ "k\\": "tab\there" }] },
+    { agent_name: ["a"], whole: 2.0, big: 1e16, neg: -7 },
+  ];
+  const script = String.raw`
+import io, json, sys
+from lazybridge.exporters import ConsoleExporter
+lines = []
+for payload in json.loads(sys.stdin.read()):
+    out = io.StringIO()
+    ConsoleExporter(stream=out).export({"event_type": "tool_call", "session_id": "s", "run_id": "r1", **payload})
+    lines.append(out.getvalue().rstrip("\n"))
+print(json.dumps(lines))
+`;
+  const r = spawnSync(py.python, ["-c", script], { input: JSON.stringify(payloads), encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  const ours: string[] = [];
+  const exporter = consoleExporter((line) => void ours.push(line));
+  for (const payload of payloads) {
+    void exporter.export({ event_type: "tool_call", session_id: "s", run_id: "r1", ...payload });
+  }
+  assert.deepEqual(ours, JSON.parse(r.stdout));
+});
+
+test("a console line holds no control or bidi character a session put in a value: each is an escape, the line one line", () => {
+  const lines: string[] = [];
+  consoleExporter((l) => void lines.push(l)).export({
+    event_type: "tool_result",
+    session_id: "s",
+    run_id: null,
+    agent_name: "a\u001b[2J",
+    result: "line\nnext\u202eevil\u0007\u009b",
+  });
+  assert.equal(lines.length, 1);
+  assert.ok(
+    !/[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(lines[0]!),
+    JSON.stringify(lines[0]),
+  );
+  assert.equal(lines[0], "[a\\x1b[2J] tool_result  result=line\\nnext\\u202eevil\\x07\\x9b");
 });
 
 test("LazyBridge 1.8.3's StructuredLogExporter logs what ours logs, with and without unsafe_log_payloads and redactors", (t) => {

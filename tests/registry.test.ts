@@ -6,6 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { homedir } from "node:os";
+import process from "node:process";
 import {
   AliasExistsError,
   AliasNotFoundError,
@@ -142,6 +144,31 @@ test("the process-wide default registry can be replaced, and the old one is hand
     assert.equal(setDefaultSessionRegistry(undefined), mine);
     assert.notEqual(defaultSessionRegistry(), mine);
   } finally {
+    setDefaultSessionRegistry(old);
+  }
+});
+
+test("defaultSessionRegistry() with no arguments follows LAZYBRIDGE_SESSIONS_FILE as LazyBridge's does, read again on every call", async () => {
+  const dir = tempDir("sb-registry-");
+  const [first, second] = [join(dir, "first.json"), join(dir, "second.json")];
+  const old = setDefaultSessionRegistry(undefined);
+  const before = process.env.LAZYBRIDGE_SESSIONS_FILE;
+  try {
+    process.env.LAZYBRIDGE_SESSIONS_FILE = first;
+    const registry = defaultSessionRegistry();
+    // Checked before writing: a default that ignored the variable would write to the user's own file.
+    assert.equal(registry.path, first);
+    await registry.bind("codex", "/p", "a", "1");
+    assert.equal(await new SessionRegistry({ path: first }).resolve("codex", "/p", "a"), "1");
+    // The same default, the variable changed since: the next call goes to the file it names now.
+    process.env.LAZYBRIDGE_SESSIONS_FILE = second;
+    assert.equal(defaultSessionRegistry().path, second);
+    // Empty is unset, as LazyBridge takes it: the user's own file.
+    process.env.LAZYBRIDGE_SESSIONS_FILE = "";
+    assert.equal(registry.path, join(homedir(), ".lazybridge", "sessions.json"));
+  } finally {
+    if (before === undefined) delete process.env.LAZYBRIDGE_SESSIONS_FILE;
+    else process.env.LAZYBRIDGE_SESSIONS_FILE = before;
     setDefaultSessionRegistry(old);
   }
 });

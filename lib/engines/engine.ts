@@ -6,13 +6,17 @@
  * - the alias is bound as soon as the binary announces an id, so a failed or interrupted turn stays named;
  * - when a resumed turn ends in a new id (Claude Code may move on), the alias follows it;
  * - a registry that cannot be written warns and never fails the turn.
+ * Beyond LazyBridge, where the harness allows: a new conversation's id is chosen here (a fresh UUID) and the
+ * alias bound to it before the first turn (`prepare()`), and the effort the harness stored is read back after
+ * each turn and recorded with the alias.
  * Beyond LazyBridge: an alias bound only for another harness's kind in this folder is that conversation,
  * so it is first handed off to this engine's harness (reported) and bound, one name, one conversation.
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import type { Harness, Homes } from "../harnesses/types.ts";
+import type { EngineSpec, Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
+import { homeOf, resolveHomes } from "../harnesses/homes.ts";
 import { InputError } from "../errors.ts";
 import { handoff } from "../pipeline/handoff.ts";
 import { aliasBindings } from "../aliases/named.ts";
@@ -73,6 +77,11 @@ export interface TurnOutcome {
   stderr: string;
   /** The conversation the alias named for another harness, handed to this one before the turn. */
   handedOver?: HandedOver;
+  /**
+   * The reasoning effort the conversation runs at: what the harness recorded in its store after the turn (its
+   * configuration's, where none was asked), else the one asked.
+   */
+  effort?: string;
   /** Registry reads or writes that failed (the turn went ahead). */
   warnings: string[];
 }
@@ -83,6 +92,13 @@ export class HarnessEngine {
   readonly #options: EngineOptions;
   readonly #registry: SessionRegistry;
   #lastBound: string | undefined;
+  /** `sessionId` was chosen here, for a conversation the harness has not started yet ("session-id"). */
+  #unstarted = false;
+  /** What `prepare()` met, reported with the next turn's outcome. */
+  #prepared: { warnings: string[]; handedOver?: HandedOver } | undefined;
+  #spec: Promise<EngineSpec> | undefined;
+  /** The effort recorded with the alias: the one asked, until the harness says what it ran with. */
+  #effort: string | undefined;
   /** This engine as an agent of its event session's graph. */
   readonly #agent: { id: string; name: string };
   /** This engine's own queue key: its turns never overlap. */
@@ -107,6 +123,7 @@ export class HarnessEngine {
     this.#options = options;
     this.#registry = options.registry ?? defaultSessionRegistry();
     this.sessionId = options.sessionId;
+    this.#effort = options.effort;
     const name = options.name ?? options.alias ?? harness.name;
     this.#agent = options.session?.registerAgent({ name, engine: this }) ?? { id: name, name };
   }
@@ -117,20 +134,63 @@ export class HarnessEngine {
    * turn queued behind the one that created a new name's conversation continues that conversation.
    */
   run(prompt: string): Promise<TurnOutcome> {
+    return this.#settled(async (settled) =>
+      await this.#underIdTurns(() => this.#turn(prompt, settled.warnings, settled.handedOver))
+    );
+  }
+
+  /**
+   * Settles the conversation the next turn runs on, before any turn: the one the alias names (adopted, or
+   * handed over from another harness), else, where the harness lets the caller name a new conversation (Claude
+   * Code, Gemini CLI, Copilot CLI: `--session-id`), a fresh UUID, to which the alias is bound at once. Returns
+   * `sessionId`: undefined when the harness names the conversation only as the turn runs (the others). What
+   * it met (registry warnings, a handover) is reported with the next turn's outcome. `run()` does the same.
+   */
+  prepare(): Promise<string | undefined> {
+    return this.#settled((settled) => {
+      this.#prepared = settled;
+      return Promise.resolve(this.sessionId);
+    });
+  }
+
+  /** Queued as a turn (on this engine, then on its alias): the conversation settled, then `body`. */
+  #settled<T>(body: (settled: { warnings: string[]; handedOver?: HandedOver }) => Promise<T>): Promise<T> {
     return inTurn(this.#ownTurns, async () => {
       const alias = this.#options.alias;
       const kind = this.harness.integrations.registryKind;
-      if (alias === undefined) return await this.#underIdTurns(() => this.#turn(prompt, []));
+      const earlier = this.#prepared;
+      this.#prepared = undefined;
+      const warnings = [...earlier?.warnings ?? []];
+      const settle = async () => {
+        const handedOver = alias === undefined ? undefined : await this.#adoptAlias(warnings);
+        await this.#chooseId(warnings);
+        const over = handedOver ?? earlier?.handedOver;
+        return await body({ warnings, ...(over ? { handedOver: over } : {}) });
+      };
+      if (alias === undefined) return await settle();
       const scope = this.#registry.scopeOf(this.#options.cwd);
       return await inTurn(
         `alias\u0000${this.#registry.path}\u0000${kind}\u0000${scope}\u0000${alias}`,
-        async () => {
-          const warnings: string[] = [];
-          const handedOver = await this.#adoptAlias(warnings);
-          return await this.#underIdTurns(() => this.#turn(prompt, warnings, handedOver));
-        },
+        settle,
       );
     });
+  }
+
+  /**
+   * A conversation not yet named, of a harness that takes the id a new one is to have: a fresh UUID, bound to
+   * the alias before the harness runs (so the name is known even if the first turn never gets that far).
+   */
+  async #chooseId(warnings: string[]): Promise<void> {
+    if (this.sessionId !== undefined || this.#options.persistSession === false) return;
+    if (!(await this.#engineSpec()).supports?.includes("session-id")) return;
+    this.sessionId = randomUUID();
+    this.#unstarted = true;
+    if (this.#options.alias !== undefined) await this.#bind(this.sessionId, warnings);
+  }
+
+  #engineSpec(): Promise<EngineSpec> {
+    this.#spec ??= this.harness.integrations.engine!();
+    return this.#spec;
   }
 
   /** Queued behind other engines' turns on the same conversation, once there is one. */
@@ -159,7 +219,7 @@ export class HarnessEngine {
   }
 
   async #turn(prompt: string, warnings: string[], handedOver?: HandedOver): Promise<TurnOutcome> {
-    const spec = await this.harness.integrations.engine!();
+    const spec = await this.#engineSpec();
     const ephemeral = this.#options.persistSession === false;
     for (
       const [asked, what] of [[this.#options.effort !== undefined, "effort"], [
@@ -187,7 +247,7 @@ export class HarnessEngine {
     observed?.start(prompt, this.sessionId);
     const turn = {
       prompt,
-      ...(this.sessionId ? { resume: this.sessionId } : {}),
+      ...(this.sessionId ? { [this.#unstarted ? "start" : "resume"]: this.sessionId } : {}),
       ...(this.#options.model ? { model: this.#options.model } : {}),
       ...(this.#options.effort ? { effort: this.#options.effort } : {}),
       ...(ephemeral ? { ephemeral } : {}),
@@ -212,7 +272,10 @@ export class HarnessEngine {
     await Promise.all(pending);
     // A conversation the harness does not keep is not continued: the next turn starts afresh.
     if (seen !== undefined && !ephemeral) this.sessionId = seen;
+    // Once the harness has named it, it is there to resume; until then the chosen id still starts it.
+    if (seen !== undefined) this.#unstarted = false;
     const endedIn = ephemeral ? seen : this.sessionId;
+    if (endedIn && !ephemeral) await this.#learnEffort(spec, endedIn, warnings);
     const ok = result.code === 0 && !result.timedOut;
     const reply = spec.replyFrom(result.stdout, result.stderr);
     // A binary whose output holds only the answer: the answer is the one model response seen.
@@ -233,8 +296,34 @@ export class HarnessEngine {
       timedOut: result.timedOut,
       stderr: result.stderr,
       ...(handedOver ? { handedOver } : {}),
+      ...(this.#effort ? { effort: this.#effort } : {}),
       warnings,
     };
+  }
+
+  /**
+   * The effort the harness recorded for the conversation (read from its home as the child's environment named
+   * it): kept, and recorded with the alias when it differs from what was, as LazyBridge records what a
+   * conversation last ran with. A store that cannot be read is a warning.
+   */
+  async #learnEffort(spec: EngineSpec, id: string, warnings: string[]): Promise<void> {
+    if (!spec.effortOf) return;
+    let learned: string | undefined;
+    try {
+      const homes = resolveHomes([this.harness], {}, this.#options.env, this.#options.cwd);
+      learned = await spec.effortOf(id, homeOf(homes, this.harness));
+    } catch (error) {
+      warnings.push(`could not read the effort ${this.harness.name} recorded for ${id}: ${messageOf(error)}`);
+      return;
+    }
+    if (learned === undefined || learned === this.#effort) return;
+    this.#effort = learned;
+    if (this.#options.alias !== undefined) await this.#bind(id, warnings);
+  }
+
+  /** The reasoning effort the conversation runs at, as far as is known (see TurnOutcome.effort). */
+  get effort(): string | undefined {
+    return this.#effort;
   }
 
   /** The model the turns ask for, if one was given (the session graph records it). */
@@ -253,15 +342,16 @@ export class HarnessEngine {
     }
   }
 
-  /** Binds the alias to `id` unless this turn already did; failures are warnings. */
+  /** Binds the alias to `id` (with the effort known now) unless this turn did; failures are warnings. */
   async #bind(id: string, warnings: string[]): Promise<void> {
     const kind = this.harness.integrations.registryKind;
-    if (kind === undefined || id === this.#lastBound) return;
-    this.#lastBound = id;
+    const binding = `${id}\u0000${this.#effort ?? ""}`;
+    if (kind === undefined || binding === this.#lastBound) return;
+    this.#lastBound = binding;
     try {
       await this.#registry.bind(kind, this.#options.cwd, this.#options.alias!, id, {
         model: this.#options.model ?? null,
-        effort: this.#options.effort ?? null,
+        effort: this.#effort ?? null,
       });
     } catch (error) {
       warnings.push(`@${this.#options.alias}: could not record native id ${id}: ${messageOf(error)}`);

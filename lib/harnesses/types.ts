@@ -115,6 +115,11 @@ export interface EngineTurn {
   prompt: string;
   /** The native id to continue; none starts a fresh, durable conversation. */
   resume?: string;
+  /**
+   * The id the fresh conversation is to have, chosen by the engine before the turn (only for a spec whose
+   * `supports` has "session-id"; never with `resume`).
+   */
+  start?: string;
   model?: string;
   /** The reasoning effort (only for a spec whose `supports` has "effort"). */
   effort?: string;
@@ -126,8 +131,11 @@ export interface EngineTurn {
 export interface EngineSpec {
   /** The executable's name on PATH. */
   command: string;
-  /** What the binary can be asked beyond a prompt, a conversation and a model. */
-  supports?: readonly ("effort" | "ephemeral")[];
+  /**
+   * What the binary can be asked beyond a prompt, a conversation and a model: a reasoning effort, a conversation
+   * it does not keep, the id a new conversation is to have ("session-id").
+   */
+  supports?: readonly ("effort" | "ephemeral" | "session-id")[];
   /** The arguments after the executable. */
   args(turn: EngineTurn): string[];
   /**
@@ -139,6 +147,11 @@ export interface EngineSpec {
   idFrom(line: string, stream: 1 | 2): string | undefined;
   /** The agent's final answer, from the whole output. */
   replyFrom(stdout: string, stderr: string): string;
+  /**
+   * The reasoning effort the harness recorded for conversation `id` in its store at `home`, read after a turn:
+   * what it ran with, whether asked or from its own configuration; absent where it records none.
+   */
+  effortOf?(id: string, home: string): string | undefined | Promise<string | undefined>;
   /**
    * A reader for one turn's output (it may keep state across lines: a message streamed in pieces), giving what
    * the agent did as each line arrives; absent when the binary's output says nothing but the answer.

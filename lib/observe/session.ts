@@ -22,6 +22,7 @@ import {
   usageSummary,
 } from "./event-log.ts";
 import { redactSecrets } from "./redact.ts";
+import { consoleLine } from "./console-line.ts";
 import { type AgentLike, type GraphNode, GraphSchema } from "./graph.ts";
 
 /** What exporters receive: `{event_type, session_id, run_id, ...payload}`. */
@@ -481,19 +482,7 @@ export function structuredLogExporter(options: StructuredLogOptions = {}): Expor
   return { name: `log(${loggerName})`, export: (event) => logger.info(JSON.stringify(event)) };
 }
 
-/** One human line per event. */
+/** One human line per event, as LazyBridge's ConsoleExporter writes it (console-line.ts). */
 export function consoleExporter(write: (line: string) => void = (line) => console.log(line)): Exporter {
-  return {
-    name: "console",
-    export: ({ event_type, run_id, session_id: _s, ...payload }) =>
-      write(terminalSafe(`[${event_type}]${run_id ? ` run=${run_id}` : ""} ${JSON.stringify(payload)}`)),
-  };
-}
-
-/** JSON already escapes C0 controls; C1 controls and bidi overrides could still steer a terminal. */
-function terminalSafe(line: string): string {
-  return line.replace(
-    /[\u0080-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return { name: "console", export: (event) => write(consoleLine(event)) };
 }

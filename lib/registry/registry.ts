@@ -488,11 +488,14 @@ function pyRepr(s: string): string {
 let defaultRegistry: SessionRegistry | undefined;
 
 /**
- * The process-wide registry engines use when given none: created on first use at the default location (no
- * environment: `~/.lazybridge/sessions.json`; the CLI installs one that follows `LAZYBRIDGE_SESSIONS_FILE`).
+ * The process-wide registry engines use when given none, created on first use: LazyBridge's
+ * `default_session_registry()`, whose file is `LAZYBRIDGE_SESSIONS_FILE` when set and non-empty, read again on
+ * every call, else `~/.lazybridge/sessions.json`. The one place the library reads the process's environment
+ * (tests/explicit-context.test.ts): code written against LazyBridge's default expects the variable to count,
+ * and both tools must land in the same file.
  */
 export function defaultSessionRegistry(): SessionRegistry {
-  defaultRegistry ??= new SessionRegistry();
+  defaultRegistry ??= new SessionRegistry({ env: process.env });
   return defaultRegistry;
 }
 

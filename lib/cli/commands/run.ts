@@ -23,7 +23,8 @@ export const run: Command = {
                      a name held here only by another harness's conversation hands that one over first
   --session-id ID    continue this native id (wins over --alias, which is re-pointed at it)
   --model M          the model to run the turn on
-  --effort E         its reasoning effort (where the harness takes one), recorded with the name
+  --effort E         its reasoning effort (where the harness takes one), recorded with the name; where the
+                     harness stores the effort it ran with, that is recorded instead (--json: effort)
   --bin PATH         the harness executable (default: its command on PATH)
   --events DB        record the turn's events as they happen in a SQLite event log (LazyBridge's events
                      table, which its EventLog reads): start, each tool call and result, the answers with
@@ -96,6 +97,7 @@ The turn runs non-interactively in the current folder; the answer is printed on 
         reply: turn.reply,
         exitCode: turn.exitCode,
         handedOver: turn.handedOver ?? null,
+        effort: turn.effort ?? null,
         warnings: turn.warnings,
       }, turn.ok);
     } else {

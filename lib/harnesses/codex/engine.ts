@@ -1,13 +1,16 @@
 /**
  * One Codex turn, non-interactively: `codex exec --json [resume ID]`. Its first event (`thread.started`)
- * names the thread, so an alias is bound before the model answers; the answer is the last agent message.
+ * names the thread, so an alias is bound before the model answers; the answer is the last agent message. The
+ * effort it ran with is read back from its thread's row (effort.ts): its output does not say it.
  */
 import type { EngineSpec } from "../types.ts";
 import { codexLiveEvents } from "./live-events.ts";
+import { storedEffort } from "./effort.ts";
 import { jsonLine, type JsonRecord } from "../../io/json-line.ts";
 
 export const codexEngine: EngineSpec = {
   liveEvents: codexLiveEvents,
+  effortOf: storedEffort,
   command: "codex",
   supports: ["effort"],
   args: ({ prompt, resume, model, effort }) => [

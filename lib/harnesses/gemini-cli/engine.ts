@@ -10,10 +10,13 @@ import { jsonLine } from "../../io/json-line.ts";
 export const geminiEngine: EngineSpec = {
   liveEvents: geminiLiveEvents,
   command: "gemini",
-  args: ({ prompt, resume, model }) => [
+  supports: ["session-id"],
+  args: ({ prompt, resume, start, model }) => [
     "--output-format",
     "stream-json",
     ...(resume ? ["--resume", resume] : []),
+    // "Start a new session with a manually provided UUID" (0.61.0).
+    ...(start ? ["--session-id", start] : []),
     ...(model ? ["--model", model] : []),
     // Joined to its flag, a prompt that starts with a dash is still the prompt.
     `--prompt=${prompt}`,

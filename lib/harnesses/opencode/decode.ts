@@ -415,8 +415,11 @@ function fileBlock(d: Json): Block | undefined {
   return { type: "raw", harness: HARNESS, kind: "file", value: d };
 }
 
-/** An assistant message's tokens (`{input, output, reasoning, cache: {read, write}}`) as IR usage. */
-function usageOf(tokens: unknown): Usage | undefined {
+/**
+ * An assistant message's tokens (`{input, output, reasoning, cache: {read, write}}`) as IR usage; a step's in
+ * `opencode run --format json` are the same (live-events.ts).
+ */
+export function usageOf(tokens: unknown): Usage | undefined {
   if (!isObject(tokens)) return undefined;
   const cache = isObject(tokens.cache) ? tokens.cache : {};
   return {

@@ -5,10 +5,12 @@
  * alias is bound at the first one; the answer is the turn's last text part.
  */
 import type { EngineSpec } from "../types.ts";
+import { openCodeLiveEvents } from "./live-events.ts";
 import { jsonLine } from "../../io/json-line.ts";
 import { parseRunEvents } from "./certify/run.ts";
 
 export const openCodeEngine: EngineSpec = {
+  liveEvents: openCodeLiveEvents,
   command: "opencode",
   args: ({ resume, model }) => [
     "run",

@@ -9,10 +9,14 @@
  * Checked on 0.73.1.
  */
 import type { EngineSpec } from "../types.ts";
+import { piLiveEvents } from "./live-events.ts";
+import { storedThinkingLevel } from "./effort.ts";
 import { jsonLine } from "../../io/json-line.ts";
 import { JSON_MODE, parseJsonEvents } from "./certify/run.ts";
 
 export const piEngine: EngineSpec = {
+  liveEvents: piLiveEvents,
+  effortOf: storedThinkingLevel,
   command: "pi",
   supports: ["effort", "ephemeral"],
   args: ({ resume, model, effort, ephemeral }) => [

@@ -164,8 +164,8 @@ function reasoningBlock(part: Json, provider: string | undefined): ReasoningBloc
   return { type: "reasoning", text, provider: "other" };
 }
 
-/** Pi's usage (`input` without the cached part, as the IR counts it). */
-function usageOf(usage: unknown): Usage | undefined {
+/** Pi's usage (`input` without the cached part, as the IR counts it); the engine's live events read it too. */
+export function usageOf(usage: unknown): Usage | undefined {
   if (!isObject(usage)) return undefined;
   const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
   return {
