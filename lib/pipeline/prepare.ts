@@ -4,7 +4,8 @@
  * build the handshake from it. Harness writers only render what this decides.
  */
 import type { Feedback } from "../io/progress.ts";
-import type { Message, NativeToolCall, Pending, QueuedInput } from "../ir/schema.ts";
+import type { Message, NativeToolCall, Pending, QueuedInput, Thread } from "../ir/schema.ts";
+import type { Capabilities } from "../report/capabilities.ts";
 import { type Messages, pipeMessages, type SessionHead, type SessionStream } from "../ir/stream.ts";
 import type { Harness, RenderOptions } from "../harnesses/types.ts";
 import type { ConversionReport } from "../report/report.ts";
@@ -144,12 +145,18 @@ export async function prepareConversion(
       ),
     )
     : new Set<string>();
-  // Held threads are translated once, here, and counted with the live thread's calls.
-  const translateThread = (m: Message) => fit.translate(m, survey.tools);
+  // Held threads are made fit once, here, as the live thread is (a compacted history is written to disk now,
+  // a sidechain or branch where the target keeps them); what the target keeps is counted with the live thread.
+  const capabilities = target.conversation.capabilities;
+  const threadTally = (t: Thread): FitTally =>
+    keepsThread(t, capabilities) ? survey : { ...fit.tally(false), tools: survey.tools };
   const session: SessionStream = {
     ...source,
     pending,
-    threads: source.threads.map((t) => ({ ...t, messages: t.messages.map(translateThread) })),
+    threads: source.threads.map((t) => {
+      const tally = threadTally(t);
+      return { ...t, messages: t.messages.map((m) => fit.message(m, tally)) };
+    }),
     messages: fitted
       ? pipeMessages(fitted, () => endingWithQueued(new StubInserter(open), queued))
       : pipeMessages(source.messages, () => {
@@ -221,6 +228,19 @@ interface MessageFitter {
   message(m: Message, tally: FitTally): Message;
   translate(m: Message, stats: TranslationStats): Message;
   neutralize(text: string, counts: NeutralizedCounts): string;
+}
+
+/** Whether the target writes a thread kept apart from the live one (the rest are reported as lost). */
+function keepsThread(thread: Thread, capabilities: Capabilities): boolean {
+  switch (thread.kind) {
+    case "compacted":
+      return capabilities.keepsCompactedHistory;
+    case "abandoned-branch":
+      return capabilities.threadTopology;
+    case "sidechain":
+    case "subagent":
+      return capabilities.subagents;
+  }
 }
 
 interface FitTally {
