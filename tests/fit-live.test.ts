@@ -8,10 +8,12 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { finished } from "node:stream/promises";
 import { join } from "node:path";
-import { installHarness } from "../acceptance/install-harness.ts";
+import { harnessDir, installHarness, pinnedVersions } from "../acceptance/install-harness.ts";
+import { homeArgs } from "../lib/certify/bridge.ts";
+import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
 import {
   codexEnv,
   codexHomeDir,
@@ -93,3 +95,102 @@ test("a 3 MB session handed into Codex fitted resumes on the first try, the requ
   assert.ok(first.includes(longSentinels(turns - 1).output), "the last turn's tool output is sent verbatim");
   assert.ok(!first.includes(longSentinels(0).output), "the first turn's tool output is summarized away");
 });
+
+/**
+ * The same row for every registered harness, through its certify driver (its real binary, offline, the fake
+ * server enforcing the window): the handed-in session resumes on the first try with every prompt's sentinel and
+ * the last turn verbatim; and a hop back into Claude Code with room for it all restores the full history from
+ * what the target keeps on disk. Claude Code, whose copy of a Claude Code session is never fitted, is handed the
+ * session as Codex writes it. Skipped where the pinned binary is not installed.
+ */
+const HOP_BACK_CONTEXT = "100000000";
+
+for (const harness of builtinRegistry.harnesses.map((h) => h.name)) {
+  const version = pinnedVersions()[harness]!;
+  const skip = existsSync(harnessDir(harness, version)) ? false : `${harness} ${version} is not installed`;
+  test(
+    `${harness} ${version}: a session over the window resumes fitted on the first try, every prompt and the last turn sent, and a hop back restores it whole`,
+    { skip, timeout: 300_000 },
+    async () => {
+      const work = tempDir("sb-fit-live-");
+      mkdirSync(join(work, "project"));
+      const cwd = realpathSync(join(work, "project"));
+      const spec = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000007", cwd };
+      const long = join(work, "long.jsonl");
+      const out = createWriteStream(long);
+      await writeLongSession(spec, out);
+      out.end();
+      await finished(out);
+      const bridge = { SESSION_BRIDGE_HOME: join(work, "bridge") };
+      let source = long;
+      if (harness === "claude-code") {
+        source = join(work, "long-codex.jsonl");
+        const converted = await runCliJson(
+          ["convert", long, "--to", "codex", "--fit", "off", "-o", source],
+          bridge,
+        );
+        assert.equal(converted.code, 0, converted.stderr);
+      }
+      const window: FakeWindow = { tokens: WINDOW, refused: [] };
+      const driver = await findHarness(builtinRegistry, harness).integrations.certify!.driver();
+      const under = await driver.open({
+        work,
+        bin: await installHarness(harness, version),
+        version,
+        mode: "full",
+        env: process.env,
+        homeVariables: builtinRegistry.harnesses.map((h) => h.home.env),
+        window,
+      });
+      try {
+        await under.warmUp(cwd);
+        const env = { ...bridge, ...(under.configEnv?.() ?? {}) };
+        const homes = homeArgs(under.homes(), builtinRegistry);
+        const handed = await runCliJson(
+          ["handoff", source, "--to", harness, "--cwd", cwd, "--context", String(WINDOW), ...homes],
+          env,
+        );
+        assert.equal(handed.code, 0, handed.stderr);
+        const id = (handed.json.target as { id: string }).id;
+        const turns = longSessionTurns(spec);
+        const turn = await under.resume(cwd, id, "NEXT-PROMPT");
+        assert.equal(turn.ok, true, turn.detail);
+        assert.deepEqual(window.refused, [], "no request was over the window");
+        const sent = under.lastRequest().map((m) => m.text).join("\n");
+        const missing = [...Array(turns).keys()].filter((i) => !sent.includes(longSentinels(i).prompt));
+        assert.deepEqual(missing, [], "every prompt's sentinel is in the request");
+        assert.ok(
+          sent.includes(longSentinels(turns - 1).output),
+          "the last turn's tool output is sent verbatim",
+        );
+        assert.ok(!sent.includes(longSentinels(0).output), "the first turn's tool output is summarized away");
+
+        // The hop back: what the target keeps on disk is the whole history again, once there is room for it.
+        const back = join(work, "back.jsonl");
+        const hop = await runCliJson(
+          [
+            "convert",
+            id,
+            "--from",
+            harness,
+            "--to",
+            "claude-code",
+            "--context",
+            HOP_BACK_CONTEXT,
+            "-o",
+            back,
+            ...homes,
+          ],
+          env,
+        );
+        assert.equal(hop.code, 0, hop.stderr);
+        const lines = readFileSync(back, "utf8");
+        const lost = [...Array(turns).keys()].filter((i) => !lines.includes(longSentinels(i).output));
+        assert.deepEqual(lost, [], "every turn's tool output is back");
+        assert.ok(!lines.includes("compact_boundary"), "the history is whole, not compacted");
+      } finally {
+        await under.close();
+      }
+    },
+  );
+}

@@ -3,6 +3,7 @@
  * driver (lib/harnesses/<h>/certify/) knows how to run its binary; everything about pairs, sentinels and
  * reports is shared. This is the contract between the two, below the harnesses: it names none of them.
  */
+import type { FakeWindow } from "./fake-servers/window.ts";
 
 /** A registered harness's name. */
 export type HarnessId = string;
@@ -93,6 +94,8 @@ export interface HarnessSetup {
   env: NodeJS.ProcessEnv;
   /** Every registered harness's home variable: none of the user's reaches a harness run in a private home. */
   homeVariables: readonly string[];
+  /** A context window the fake model server enforces (full mode; absent: it takes any request). */
+  window?: FakeWindow;
 }
 
 export interface HarnessUnderTest {

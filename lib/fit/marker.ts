@@ -19,7 +19,12 @@ export function isFitSummary(message: Message): boolean {
   return first?.type === "text" && first.text.startsWith(FIT_SUMMARY_HEADER);
 }
 
-/** The thread a fitted session keeps its summarized messages in, when it has one. */
+/**
+ * The thread a fitted session keeps its summarized messages in: ours by id while the IR is fresh; read back
+ * from a harness, whose reader names its compacted thread itself, the newest compacted one (the one the
+ * summary opening the live thread stands for).
+ */
 export function fitThreadOf(session: Pick<Session, "threads">): Session["threads"][number] | undefined {
-  return session.threads.find((t) => t.id === FIT_THREAD_ID && t.kind === "compacted");
+  const compacted = session.threads.filter((t) => t.kind === "compacted");
+  return compacted.find((t) => t.id === FIT_THREAD_ID) ?? compacted.at(-1);
 }

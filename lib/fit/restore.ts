@@ -5,27 +5,29 @@
  */
 import type { Message } from "../ir/schema.ts";
 import type { SessionStream } from "../ir/stream.ts";
-import { FIT_THREAD_ID, fitThreadOf, isFitSummary } from "./marker.ts";
+import { fitThreadOf, isFitSummary } from "./marker.ts";
 
-/** The first message of a thread, read no further. */
-async function firstMessage(messages: SessionStream["messages"]): Promise<Message | undefined> {
-  for await (const m of messages) return m;
-  return undefined;
-}
-
-/** The session with its fitted-away history put back, or the session itself when it was never fitted. */
+/**
+ * The session with its fitted-away history put back, or the session itself when it was never fitted. Text a
+ * harness injects ahead of the conversation (context) may precede the summary, and stays first.
+ */
 export async function restoreFitted(session: SessionStream): Promise<SessionStream> {
   const thread = fitThreadOf(session);
   if (!thread) return session;
-  const first = await firstMessage(session.messages);
-  if (!first || !isFitSummary(first)) return session;
-  // A streamed thread is read anew on each pass: the summary is skipped by its place, not by identity.
+  const head: Message[] = [];
   const live: Message[] = [];
-  let index = 0;
-  for await (const m of session.messages) if (index++ > 0) live.push(m);
+  let summary: Message | undefined;
+  // A streamed thread is read anew on each pass, once here, as far as the summary when there is none.
+  for await (const m of session.messages) {
+    if (summary) live.push(m);
+    else if (m.kind === "context") head.push(m);
+    else if (isFitSummary(m)) summary = m;
+    else return session;
+  }
+  if (!summary) return session;
   return {
     ...session,
-    messages: [...thread.messages, ...live],
-    threads: session.threads.filter((t) => t.id !== FIT_THREAD_ID),
+    messages: [...head, ...thread.messages, ...live],
+    threads: session.threads.filter((t) => t !== thread),
   };
 }

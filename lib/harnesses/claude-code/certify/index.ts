@@ -23,10 +23,10 @@ import { type ClaudeTui, startClaudeTui } from "./tui.ts";
 export const claudeCodeDriver: HarnessDriver = {
   id: "claude-code",
   command: "claude",
-  async open({ work, bin, version, mode, env, homeVariables }) {
+  async open({ work, bin, version, mode, env, homeVariables, window }) {
     const home = join(work, "claude-home");
     const logPath = join(work, "anthropic-requests.jsonl");
-    const server = mode === "full" ? await startFakeAnthropic({ logPath }) : undefined;
+    const server = mode === "full" ? await startFakeAnthropic({ logPath, window }) : undefined;
     let baseEnv: Record<string, string>;
     if (mode === "real") baseEnv = userClaudeHome(home, env, homeVariables);
     else {

@@ -24,11 +24,11 @@ import { type CodexTui, startCodexTui } from "./tui.ts";
 export const codexDriver: HarnessDriver = {
   id: "codex",
   command: "codex",
-  async open({ work, bin, mode, env, homeVariables }) {
+  async open({ work, bin, mode, env, homeVariables, window }) {
     const home = join(work, "codex-home");
     const logPath = join(work, "responses-requests.jsonl");
     const lastMessage = join(work, "codex-last-message.txt");
-    const server = mode === "full" ? await startFakeResponses({ logPath }) : undefined;
+    const server = mode === "full" ? await startFakeResponses({ logPath, window }) : undefined;
     let runEnv: Record<string, string>;
     if (mode === "real") runEnv = userCodexHome(home, env, homeVariables);
     else {

@@ -34,11 +34,11 @@ const MODEL_VARIABLES = ["COPILOT_MODEL", "COPILOT_PROVIDER_MODEL_ID", "COPILOT_
 export const copilotCliDriver: HarnessDriver = {
   id: "copilot-cli",
   command: "copilot",
-  async open({ work, bin, version, mode, env, homeVariables }) {
+  async open({ work, bin, version, mode, env, homeVariables, window }) {
     const folders = copilotFolders(join(work, "copilot-cli"));
     const logPath = join(work, "chat-requests.jsonl");
     const server = mode === "full"
-      ? await startFakeChatCompletions({ logPath, script: copilotScript })
+      ? await startFakeChatCompletions({ logPath, script: copilotScript, window })
       : undefined;
     const runEnv = mode === "real"
       ? userCopilotHome(folders, env, homeVariables)

@@ -35,11 +35,11 @@ const LISTING_ATTEMPTS = 3;
 export const geminiCliDriver: HarnessDriver = {
   id: "gemini-cli",
   command: "gemini",
-  async open({ work, bin, mode, env, homeVariables }) {
+  async open({ work, bin, mode, env, homeVariables, window }) {
     const home = join(work, "gemini-home");
     const store = geminiStoreDir(home);
     const logPath = join(work, "gemini-requests.jsonl");
-    const server = mode === "full" ? await startFakeGemini({ logPath }) : undefined;
+    const server = mode === "full" ? await startFakeGemini({ logPath, window }) : undefined;
     let runEnv: Record<string, string>;
     if (mode === "real") runEnv = userGeminiHome(home, env, homeVariables);
     else {

@@ -21,13 +21,13 @@ import { userHermesHome } from "./user.ts";
 export const hermesDriver: HarnessDriver = {
   id: "hermes",
   command: "hermes",
-  async open({ work, bin, version, mode, env, homeVariables }) {
+  async open({ work, bin, version, mode, env, homeVariables, window }) {
     const home = join(work, "hermes-user");
     const hermesHome = join(home, ".hermes");
     const tmp = join(work, "hermes-tmp");
     mkdirSync(tmp, { recursive: true });
     const logPath = join(work, "chat-requests.jsonl");
-    const server = mode === "full" ? await startFakeChatCompletions({ logPath }) : undefined;
+    const server = mode === "full" ? await startFakeChatCompletions({ logPath, window }) : undefined;
     let runEnv: Record<string, string>;
     if (mode === "real") runEnv = userHermesHome(home, hermesHome, tmp, version, env, homeVariables);
     else {

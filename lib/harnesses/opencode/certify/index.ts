@@ -34,13 +34,13 @@ import { OPENCODE_CONFIG_VARIABLES } from "../config.ts";
 export const opencodeDriver: HarnessDriver = {
   id: "opencode",
   command: "opencode",
-  async open({ work, bin, mode, env, homeVariables }) {
+  async open({ work, bin, mode, env, homeVariables, window }) {
     const folders = opencodeFolders(join(work, "opencode"));
     const dataHome = opencodeDataHome(folders);
     const database = openCodeDatabase(dataHome);
     const logPath = join(work, "chat-requests.jsonl");
     const server = mode === "full"
-      ? await startFakeChatCompletions({ logPath, script: opencodeScript })
+      ? await startFakeChatCompletions({ logPath, script: opencodeScript, window })
       : undefined;
     let runEnv: Record<string, string>;
     if (mode === "real") runEnv = userOpencodeHome(folders, env, homeVariables);

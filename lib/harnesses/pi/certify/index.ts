@@ -25,12 +25,12 @@ import { pickerLists } from "./picker.ts";
 export const piDriver: HarnessDriver = {
   id: "pi",
   command: "pi",
-  async open({ work, bin, mode, env, homeVariables }) {
+  async open({ work, bin, mode, env, homeVariables, window }) {
     const folders = piFolders(join(work, "pi"));
     const logPath = join(work, "chat-requests.jsonl");
     // Every request Pi streams is a conversation turn (its summaries, for compaction and branches, are not
     // asked for in a seeding).
-    const server = mode === "full" ? await startFakeChatCompletions({ logPath }) : undefined;
+    const server = mode === "full" ? await startFakeChatCompletions({ logPath, window }) : undefined;
     let runEnv: Record<string, string>;
     if (mode === "real") runEnv = userPiHome(folders, env, homeVariables);
     else {
