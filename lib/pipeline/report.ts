@@ -248,7 +248,10 @@ function reportForeign(
     "compacted-history",
     "info",
     compacted.reduce((n, t) => n + t.messages.length, 0),
-    "history before compaction is summarized, not replayed",
+    target.keepsCompactedHistory
+      ? `history before compaction is kept on disk and summarized for the model (${target.harness}'s own ` +
+        "compaction record)"
+      : "history before compaction is summarized, not replayed",
   );
 
   add(

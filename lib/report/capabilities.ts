@@ -27,6 +27,13 @@ export interface Capabilities {
    */
   copiesOwnSessions: boolean;
   /**
+   * A session whose history was compacted is written whole: the history before the compaction stays on disk
+   * (the user can scroll it in the harness) and the harness's own compaction record stands where it was made,
+   * so on resume the model is sent the summary and the live thread only. Without it the compacted history is
+   * summarized and not written.
+   */
+  keepsCompactedHistory: boolean;
+  /**
    * What the target does on resume with a tool call that has no result, seen in its live binary: Claude Code
    * drops the call from what it sends, Codex sends an "aborted" output of its own, Hermes a placeholder that
    * points at a summary that does not exist, Gemini CLI the call with no result at all (which Gemini's API

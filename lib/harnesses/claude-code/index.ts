@@ -47,6 +47,7 @@ export const claudeCode: Harness = {
       images: true,
       subagents: false,
       copiesOwnSessions: true,
+      keepsCompactedHistory: false,
       unansweredCalls: "dropped",
     },
   },

@@ -53,6 +53,7 @@ export const codex: Harness = {
       images: true,
       subagents: false,
       copiesOwnSessions: true,
+      keepsCompactedHistory: false,
       unansweredCalls: "invented",
     },
   },

@@ -56,6 +56,7 @@ export const hermes: Harness = {
       images: true,
       subagents: false,
       copiesOwnSessions: true,
+      keepsCompactedHistory: false,
       unansweredCalls: "placeholder",
     },
   },

@@ -50,6 +50,7 @@ export const pi: Harness = {
       // 0.73.1 ships no subagent tool.
       subagents: false,
       copiesOwnSessions: false,
+      keepsCompactedHistory: false,
       // A call without a result is sent with a synthetic error result "No result provided"
       // (transform-messages.js; fixture killed-mid-tool).
       unansweredCalls: { errorResult: "No result provided" },

@@ -43,6 +43,7 @@ export const toy: Harness = {
       images: false,
       subagents: false,
       copiesOwnSessions: false,
+      keepsCompactedHistory: false,
       unansweredCalls: "dropped",
     },
   },
