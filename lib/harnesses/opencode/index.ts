@@ -48,7 +48,9 @@ export const openCode: Harness = {
       // A task's subagent is a session of its own, its parent_id the caller's.
       subagents: true,
       copiesOwnSessions: false,
-      keepsCompactedHistory: false,
+      // A compacted history is written before OpenCode's own compaction (its request part and summary message):
+      // on resume it sends the summary and what follows (filterCompacted), the TUI still shows every message.
+      keepsCompactedHistory: true,
       // A pending or running tool part is sent as an error result "[Tool execution was interrupted]".
       unansweredCalls: { errorResult: "[Tool execution was interrupted]" },
     },
