@@ -30,6 +30,7 @@ import {
   partsOf,
   partText,
   resultBlock,
+  SNAPSHOT_START,
   thoughtBlocks,
   toolCallResults,
   usageOf,
@@ -43,12 +44,6 @@ const HARNESS = "gemini-cli";
  * the version that wrote it, so a log is checked against the newest version's schemas.
  */
 const LEGACY_WRITER = "0.36.0";
-
-/**
- * The user message a compression (`/compress`, or the automatic one) writes first in its checkpoint: the
- * summary the model made of the history it replaces (the CLI's compression prompt asks for a <state_snapshot>).
- */
-const SNAPSHOT_START = /^\s*<state_snapshot>/;
 
 /** The info message the CLI records when the user cancels a turn (Esc). */
 const CANCELLED = "Request cancelled.";
@@ -142,11 +137,18 @@ async function assemble(path: string, facts: LogFacts, subagents: SubagentLogs):
   const built = buildThread(path, facts.replayed.messages, session.notices);
   session.messages = built.messages;
   session.pending = built.pending.pending([]);
-  session.threads = facts.replayed.rewound.map((branch, i): Thread => ({
-    id: `rewound-${i + 1}`,
-    kind: "abandoned-branch",
-    messages: buildThread(path, branch, []).messages,
-  }));
+  session.threads = [
+    ...facts.replayed.compacted.map((history, i): Thread => ({
+      id: `compacted-${i + 1}`,
+      kind: "compacted",
+      messages: buildThread(path, history, []).messages,
+    })),
+    ...facts.replayed.rewound.map((branch, i): Thread => ({
+      id: `rewound-${i + 1}`,
+      kind: "abandoned-branch",
+      messages: buildThread(path, branch, []).messages,
+    })),
+  ];
   for (const sub of subagents(id)) session.threads.push(await subagentThread(sub, session));
   session.passthrough = facts.passthrough;
   session.drift.push(...facts.drift.entries());

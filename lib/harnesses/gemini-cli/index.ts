@@ -56,7 +56,10 @@ export const geminiCli: Harness = {
       images: true,
       subagents: false,
       copiesOwnSessions: true,
-      keepsCompactedHistory: false,
+      // A compacted history is written whole, then Gemini's own compression checkpoint (`$set.messages`: the
+      // snapshot and its acknowledgement), as /compress leaves a session (0.61.0): the history's records stay in
+      // the file, and a resume loads, shows and sends the summary and what follows.
+      keepsCompactedHistory: true,
       // A call recorded without a result is replayed as a bare functionCall followed by the next user turn
       // (seen against the fake server: a handoff with --no-stub-open-calls, then --resume -p).
       unansweredCalls: "unanswered",

@@ -9,6 +9,7 @@
 import type { JsonlLine } from "../../io/jsonl.ts";
 import type { Origin } from "../../ir/schema.ts";
 import { isObject, type Json } from "../../io/json.ts";
+import { SNAPSHOT_START } from "./parts.ts";
 
 /** What a line is, by the test that claims it first (what drift checks it against). */
 export type LineKind = "rewind" | "message" | "set" | "metadata";
@@ -37,6 +38,8 @@ export interface ReplayedLog {
   started?: string;
   messages: LoggedMessage[];
   rewound: LoggedMessage[][];
+  /** The history each compression replaced (oldest first): its records are still in the log above it. */
+  compacted: LoggedMessage[][];
 }
 
 export class LogReplay {
@@ -49,6 +52,7 @@ export class LogReplay {
    */
   private readonly recorded = new Map<string, Json>();
   private readonly rewound: LoggedMessage[][] = [];
+  private readonly compacted: LoggedMessage[][] = [];
 
   constructor(private readonly path: string, private readonly harness: string) {}
 
@@ -93,10 +97,21 @@ export class LogReplay {
   result(): ReplayedLog {
     const { messages: _list, ...metadata } = this.metadata;
     const started = this.started === undefined ? {} : { started: this.started };
-    return { metadata, ...started, messages: [...this.messages.values()], rewound: this.rewound };
+    return {
+      metadata,
+      ...started,
+      messages: [...this.messages.values()],
+      rewound: this.rewound,
+      compacted: this.compacted,
+    };
   }
 
   private checkpoint(list: unknown[], origin: Origin, line: number) {
+    if (compression(list, this.messages)) {
+      const kept = new Set(list.flatMap((m) => (isObject(m) && typeof m.id === "string" ? [m.id] : [])));
+      const replaced = [...this.messages].flatMap(([id, m]) => (kept.has(id) ? [] : [m]));
+      if (replaced.length) this.compacted.push(replaced);
+    }
     this.messages.clear();
     for (const m of list) {
       if (isObject(m) && typeof m.id === "string") {
@@ -127,4 +142,18 @@ export class LogReplay {
     for (const d of dropped) this.messages.delete(d);
     if (branch.length) this.rewound.push(branch);
   }
+}
+
+/**
+ * Whether a checkpoint is a compression's: its list holds a snapshot the log had not held (0.61.0 writes the
+ * snapshot, the model's acknowledgement and the kept turns under new ids in place of the history).
+ */
+function compression(list: unknown[], before: Map<string, LoggedMessage>): boolean {
+  return list.some((m) =>
+    isObject(m) && typeof m.id === "string" && !before.has(m.id) && m.type === "user" &&
+    Array.isArray(m.content) && m.content.some((p) =>
+      isObject(p) && typeof p.text === "string" &&
+      SNAPSHOT_START.test(p.text)
+    )
+  );
 }
