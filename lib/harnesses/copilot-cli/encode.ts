@@ -31,6 +31,7 @@ import { newUuid } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { reasoningAsText } from "../../ir/reasoning.ts";
 import { isObject } from "../../io/json.ts";
+import { compactedHistory } from "../../ir/compacted.ts";
 
 /** What the timeline shows in place of the handshake (the model is sent all of it). */
 export const HANDSHAKE_DISPLAY = "[session-bridge: notes for the model about this handoff]";
@@ -109,9 +110,10 @@ export async function* encodeCopilot(
   }
   const turns = new Turns(events, summary);
   // A compacted history is written first, whole, and each summary after it as Copilot's own compaction: the
-  // timeline keeps every event, a resumed run sends the summary and what follows. Without one, a summary is a
-  // prompt as any other (the session is written as it always was).
-  const history = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+  // events.jsonl keeps every event, a resumed run sends the summary and what follows. Without one, or without a
+  // summary standing for it (compactedHistory), a summary is a prompt as any other (the session is written as
+  // it always was).
+  const history = await compactedHistory(session);
   const compacts = history.length > 0;
   for (const m of history) yield* turns.message(m, settings, compacts);
   for await (const m of session.messages) yield* turns.message(m, settings, compacts);

@@ -36,6 +36,7 @@ import { newUuid, sha256Hex } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { reasoningAsText } from "../../ir/reasoning.ts";
 import { isObject } from "../../io/json.ts";
+import { compactedHistory } from "../../ir/compacted.ts";
 import { toolDisplay } from "./tool-display.ts";
 import { COMPRESSION_ACK, idPrefix, SNAPSHOT_START } from "./parts.ts";
 import type {
@@ -140,10 +141,11 @@ export async function* encodeGemini(
   };
 
   // A compacted history is written first, whole, and the summary after it as Gemini's own compression records
-  // it: a checkpoint (`$set.messages`) whose list is the snapshot and the model's acknowledgement, so a resumed
-  // run loads and sends the summary and what follows, the history's records still in the file above it.
-  // Without one, a summary is a message as any other (the session is written as it always was).
-  const history = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+  // it: a checkpoint (`$set.messages`) whose list is the snapshot and the model's acknowledgement, so a
+  // resumed run loads and sends the summary and what follows, the history's records still in the file above
+  // it. Without one, or without a summary standing for it (compactedHistory), a summary is a message as any
+  // other (the session is written as it always was).
+  const history = await compactedHistory(session);
   const compacts = history.length > 0;
   let compressed = false;
   const compression = function* (m: Message): Generator<string> {

@@ -25,6 +25,7 @@ import type { RenderOptions } from "../types.ts";
 import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { isObject } from "../../io/json.ts";
+import { compactedHistory } from "../../ir/compacted.ts";
 import { RowIds } from "./ids.ts";
 import { openCodePosture } from "./posture.ts";
 
@@ -222,9 +223,10 @@ class RowWriter {
 
   async *messages(session: SessionStream, options: RenderOptions): AsyncGenerator<EncodedMessage> {
     // A compacted history is written first, whole, and the summary after it as OpenCode's own compaction: the
-    // TUI keeps every message, a resumed run sends the summary and what follows. Without one, a summary is a
-    // message as any other (the session is written as it always was).
-    const history = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+    // TUI keeps every message, a resumed run sends the summary and what follows. Without one, or without a
+    // summary standing for it (compactedHistory), a summary is a message as any other (the session is written
+    // as it always was).
+    const history = await compactedHistory(session);
     const compacts = history.length > 0;
     for (const m of history) yield* this.message(m, compacts);
     for await (const m of session.messages) yield* this.message(m, compacts);
