@@ -47,6 +47,16 @@ test("a compacted history is written only when the live thread holds the summary
   assert.deepEqual(await compactedHistory(compacted(AFTER)), []);
 });
 
+test("a compacted history whose live thread keeps turns before its summary (Codex's replacement history) is not written: a compaction record before them would hide them from the model", async () => {
+  const kept = compacted([AFTER[0]!, said("s", "user", "summary", "SUMMARY"), AFTER[1]!]);
+  assert.deepEqual(await compactedHistory(kept), []);
+  const context = compacted([
+    said("c", "user", "context", "HARNESS-CONTEXT"),
+    said("s", "user", "summary", "S"),
+  ]);
+  assert.deepEqual((await compactedHistory(context)).map((m) => m.uid), ["h1", "h2"]);
+});
+
 test("a compacted history with no summary in the live thread stays out of the written session, as before: it would reach the model whole", async () => {
   const lines: string[] = [];
   const options = {

@@ -289,7 +289,7 @@ test("a Gemini CLI session copied into Gemini CLI keeps each call's result in th
   assert.ok(records.some((x) => x.sessionId === ID), "the copy is its own session");
 });
 
-test("a compacted session handed to Gemini CLI keeps its whole history above Gemini's own compression checkpoint, and reads back as the compacted thread and its snapshot", async () => {
+test("a compacted session handed to Gemini CLI keeps its whole history above Gemini's own compression checkpoint, and reads back as the compacted thread and its summary", async () => {
   const { cwd, homes, cli } = world();
   const r = await cli(["handoff", CLAUDE_COMPACTED, "--to", "gemini-cli", "--cwd", cwd, ...homes]);
   assert.equal(r.code, 0, r.stderr);
@@ -302,20 +302,16 @@ test("a compacted session handed to Gemini CLI keeps its whole history above Gem
   const listed =
     (records[at]!.$set as { messages: { type: string; content: { text: string }[] }[] }).messages;
   assert.deepEqual(listed.map((m) => m.type), ["user", "gemini"]);
+  assert.equal(listed[1]!.content[0]!.text, COMPRESSION_ACK);
   const snapshot = listed[0]!.content[0]!.text;
-  assert.match(snapshot, /^<state_snapshot>\n[^]*\n<\/state_snapshot>$/);
   assert.ok(snapshot.includes(SUMMARY_MARK));
   const typed = records.slice(0, at).filter((l) => l.type === "user").map((l) =>
     `user: ${(l.content as { text: string }[])[0]!.text}`
   );
   assert.deepEqual(typed, source.history.filter((t) => t.startsWith("user: ")));
   const back = compactedParts(await readGeminiSession(path));
-  assert.deepEqual(back, {
-    history: source.history,
-    summary: snapshot,
-    // Gemini's own acknowledgement of the snapshot, which its compression sends the model after it.
-    after: [`assistant: ${COMPRESSION_ACK}`, ...source.after],
-  });
+  // Gemini's own acknowledgement of the snapshot reads back as its context, not the model's words.
+  assert.deepEqual(back, { ...source, summary: snapshot });
   const report = r.json.report as { entries: { code: string; detail: string }[] };
   assert.match(report.entries.find((e) => e.code === "compacted-history")!.detail, /kept on disk/);
 });

@@ -6,14 +6,18 @@ import type { Message } from "./schema.ts";
 import type { SessionStream } from "./stream.ts";
 
 /**
- * The compacted threads' messages in order, when the live thread holds a summary standing for them; none
- * otherwise (a source whose compaction left no summary its reader could name: written as conversation, the
- * history would reach the model whole, so it stays unwritten as before). A session with no compacted thread
- * is not read at all.
+ * The compacted threads' messages in order, when the live thread opens with the summary standing for them
+ * (after the harness's own context); none otherwise, and the history stays unwritten as before: a source whose
+ * compaction left no summary its reader could name (written as conversation, the history would reach the model
+ * whole), or one that keeps turns before its summary (Codex's replacement history keeps the user's messages
+ * first), which a compaction record written before them would hide from the model. A session with no
+ * compacted thread is not read at all.
  */
 export async function compactedHistory(session: SessionStream): Promise<Message[]> {
   const history = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
   if (!history.length) return [];
-  for await (const m of session.messages) if (m.kind === "summary") return history;
+  for await (const m of session.messages) {
+    if (m.kind !== "context") return m.kind === "summary" ? history : [];
+  }
   return [];
 }

@@ -134,7 +134,7 @@ async function assemble(path: string, facts: LogFacts, subagents: SubagentLogs):
     );
   }
   const session = emptySession({ harness: HARNESS, id, path, models: [] });
-  const built = buildThread(path, facts.replayed.messages, session.notices);
+  const built = buildThread(path, facts.replayed.messages, session.notices, facts.replayed.compression);
   session.messages = built.messages;
   session.pending = built.pending.pending([]);
   session.threads = [
@@ -188,7 +188,12 @@ function firstDirectory(metadata: Json): string | undefined {
 }
 
 /** The replayed records as IR messages, in order, each the parent of the next. */
-function buildThread(path: string, logged: LoggedMessage[], notices: string[]) {
+function buildThread(
+  path: string,
+  logged: LoggedMessage[],
+  notices: string[],
+  compression: ReadonlySet<string> = new Set(),
+) {
   const messages: Message[] = [];
   const pending = new PendingTracker();
   const answered = new Set<string>();
@@ -203,10 +208,16 @@ function buildThread(path: string, logged: LoggedMessage[], notices: string[]) {
     const base = { uid, parentUid: null, origin, ...(timestamp ? { timestamp } : {}) };
     switch (record.type) {
       case "user":
-        userMessages(record, base, answered).forEach(push);
+        // A compression's snapshot is the summary of the history it replaced, whatever its words.
+        userMessages(record, base, answered)
+          .map((m): Message => (compression.has(uid) && m.role === "user" ? { ...m, kind: "summary" } : m))
+          .forEach(push);
         break;
       case "gemini":
-        geminiMessages(record, base, answered).forEach(push);
+        // Its acknowledgement of the snapshot is the CLI's own words, not an answer of the model's.
+        geminiMessages(record, base, answered)
+          .map((m): Message => (compression.has(uid) ? { ...m, kind: "context" } : m))
+          .forEach(push);
         break;
       case "info":
         // The user cancelled the turn under way: a call it left unanswered was interrupted.

@@ -38,7 +38,7 @@ import { reasoningAsText } from "../../ir/reasoning.ts";
 import { isObject } from "../../io/json.ts";
 import { compactedHistory } from "../../ir/compacted.ts";
 import { toolDisplay } from "./tool-display.ts";
-import { COMPRESSION_ACK, idPrefix, SNAPSHOT_START } from "./parts.ts";
+import { COMPRESSION_ACK, idPrefix } from "./parts.ts";
 import type {
   GeminiMessageRecord,
   GeminiMetadataRecord,
@@ -141,17 +141,15 @@ export async function* encodeGemini(
   };
 
   // A compacted history is written first, whole, and the summary after it as Gemini's own compression records
-  // it: a checkpoint (`$set.messages`) whose list is the snapshot and the model's acknowledgement, so a
+  // it: a checkpoint (`$set.messages`) whose list is the summary and the model's acknowledgement, so a
   // resumed run loads and sends the summary and what follows, the history's records still in the file above
   // it. Without one, or without a summary standing for it (compactedHistory), a summary is a message as any
   // other (the session is written as it always was).
   const history = await compactedHistory(session);
   const compacts = history.length > 0;
-  let compressed = false;
   const compression = function* (m: Message): Generator<string> {
     yield* release();
-    const text = m.blocks.flatMap((b) => (b.type === "text" && b.text ? [b.text] : [])).join("\n\n");
-    const snapshot = SNAPSHOT_START.test(text) ? text : `<state_snapshot>\n${text}\n</state_snapshot>`;
+    const snapshot = m.blocks.flatMap((b) => (b.type === "text" && b.text ? [b.text] : [])).join("\n\n");
     const timestamp = at(m.timestamp);
     const listed = (type: "user" | "gemini", said: string) => ({
       id: newUuid(),
@@ -167,7 +165,6 @@ export async function* encodeGemini(
     });
     // The note the TUI records of the compression (an info message of no text), as the binary leaves it.
     yield* emit({ id: newUuid(), timestamp: at(), type: "info", content: "" });
-    compressed = true;
   };
   const write = function* (m: Message): Generator<string> {
     if (compacts && m.kind === "summary") {
@@ -175,11 +172,6 @@ export async function* encodeGemini(
       return;
     }
     if (m.kind === "context" || isHandshake(m)) return;
-    // A Gemini session's own acknowledgement after its snapshot is written with the checkpoint already.
-    const acknowledged = compressed && m.role === "assistant" &&
-      m.blocks.every((b) => b.type === "text" && b.text === COMPRESSION_ACK);
-    compressed = false;
-    if (acknowledged) return;
     const rest = m.blocks.filter((b) => b.type !== "tool_result");
     if (held?.continuedBy(m)) {
       held.add(rest, last);

@@ -9,7 +9,7 @@
 import type { JsonlLine } from "../../io/jsonl.ts";
 import type { Origin } from "../../ir/schema.ts";
 import { isObject, type Json } from "../../io/json.ts";
-import { SNAPSHOT_START } from "./parts.ts";
+import { COMPRESSION_ACK, contentText } from "./parts.ts";
 
 /** What a line is, by the test that claims it first (what drift checks it against). */
 export type LineKind = "rewind" | "message" | "set" | "metadata";
@@ -40,6 +40,8 @@ export interface ReplayedLog {
   rewound: LoggedMessage[][];
   /** The history each compression replaced (oldest first): its records are still in the log above it. */
   compacted: LoggedMessage[][];
+  /** The ids of every compression's snapshot (a summary) and acknowledgement (the CLI's own words). */
+  compression: ReadonlySet<string>;
 }
 
 export class LogReplay {
@@ -53,6 +55,7 @@ export class LogReplay {
   private readonly recorded = new Map<string, Json>();
   private readonly rewound: LoggedMessage[][] = [];
   private readonly compacted: LoggedMessage[][] = [];
+  private readonly compression = new Set<string>();
 
   constructor(private readonly path: string, private readonly harness: string) {}
 
@@ -103,11 +106,14 @@ export class LogReplay {
       messages: [...this.messages.values()],
       rewound: this.rewound,
       compacted: this.compacted,
+      compression: this.compression,
     };
   }
 
   private checkpoint(list: unknown[], origin: Origin, line: number) {
-    if (compression(list, this.messages)) {
+    const pair = compressionPair(list, this.messages);
+    if (pair) {
+      for (const id of pair) this.compression.add(id);
       const kept = new Set(list.flatMap((m) => (isObject(m) && typeof m.id === "string" ? [m.id] : [])));
       const replaced = [...this.messages].flatMap(([id, m]) => (kept.has(id) ? [] : [m]));
       if (replaced.length) this.compacted.push(replaced);
@@ -145,15 +151,19 @@ export class LogReplay {
 }
 
 /**
- * Whether a checkpoint is a compression's: its list holds a snapshot the log had not held (0.61.0 writes the
- * snapshot, the model's acknowledgement and the kept turns under new ids in place of the history).
+ * The snapshot and acknowledgement a compression's checkpoint lists, if it is one: a user message the log had
+ * not held followed by the model's acknowledgement, new too (0.61.0 writes them, then the kept turns under new
+ * ids, in place of the history). Told by its place and the acknowledgement's words, not the snapshot's, which
+ * are whatever the summary said.
  */
-function compression(list: unknown[], before: Map<string, LoggedMessage>): boolean {
-  return list.some((m) =>
-    isObject(m) && typeof m.id === "string" && !before.has(m.id) && m.type === "user" &&
-    Array.isArray(m.content) && m.content.some((p) =>
-      isObject(p) && typeof p.text === "string" &&
-      SNAPSHOT_START.test(p.text)
-    )
-  );
+function compressionPair(list: unknown[], before: Map<string, LoggedMessage>): [string, string] | undefined {
+  const fresh = (m: unknown, type: string): m is Json =>
+    isObject(m) && typeof m.id === "string" && !before.has(m.id) && m.type === type;
+  for (let i = 0; i + 1 < list.length; i++) {
+    const [snapshot, ack] = [list[i], list[i + 1]];
+    if (fresh(snapshot, "user") && fresh(ack, "gemini") && contentText(ack.content) === COMPRESSION_ACK) {
+      return [snapshot.id as string, ack.id as string];
+    }
+  }
+  return undefined;
 }
