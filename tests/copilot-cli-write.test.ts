@@ -13,6 +13,8 @@ import { HANDSHAKE_DISPLAY } from "../lib/harnesses/copilot-cli/encode.ts";
 import { INTERRUPTED_RESULT, isHandshake, startsWithHandshake } from "../lib/handshake/handshake.ts";
 import { runCli } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { CLAUDE_COMPACTED, claudeCompactedParts, compactedParts, SUMMARY_MARK } from "./helpers/compacted.ts";
+import { readCopilotSession } from "../lib/harnesses/copilot-cli/read.ts";
 
 const registry = builtinRegistry;
 const REPO = join(import.meta.dirname!, "..");
@@ -196,4 +198,25 @@ test("the handshake written into Copilot CLI reads back as the handoff's context
   assert.ok(
     !session.messages.some((m) => m.blocks.some((b) => b.type === "text" && b.text === HANDSHAKE_DISPLAY)),
   );
+});
+
+test("a compacted session handed to Copilot CLI keeps its whole history before Copilot's own compaction, and reads back as the compacted thread and its summary", async () => {
+  const { handoff } = world();
+  const r = await handoff(CLAUDE_COMPACTED);
+  assert.equal(r.code, 0, r.stderr);
+  const source = await claudeCompactedParts();
+  const target = r.json!.target as { path: string };
+  const events = eventsOf(target.path);
+  const compaction = events.findIndex((e) => e.type === "session.compaction_complete");
+  assert.ok(compaction > 0, "Copilot's own compaction record is written");
+  assert.equal(events[compaction - 1]!.type, "session.compaction_start");
+  // The summary's words as the conversion passes them on (a source's markup tags neutralized).
+  const summary = String(events[compaction]!.data.summaryContent);
+  assert.ok(summary.includes(SUMMARY_MARK) && source.summary.includes(SUMMARY_MARK));
+  const prompts = (from: number, to: number) =>
+    events.slice(from, to).filter((e) => e.type === "user.message").map((e) => `user: ${e.data.content}`);
+  assert.deepEqual(prompts(0, compaction), source.history.filter((t) => t.startsWith("user: ")));
+  assert.deepEqual(compactedParts(await readCopilotSession(target.path)), { ...source, summary });
+  const report = r.json!.report as { entries: { code: string; detail: string }[] };
+  assert.match(report.entries.find((e) => e.code === "compacted-history")!.detail, /kept on disk/);
 });

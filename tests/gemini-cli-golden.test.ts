@@ -244,3 +244,53 @@ test("interactive: typed turns and a shell call, as Gemini CLI 0.61.0 records th
 test("interrupted: a cancelled shell call, the note of it and the queued message, as Gemini CLI 0.61.0 records them", async () => {
   await golden("interrupted");
 });
+
+test("compressed: a compacted history is written before Gemini CLI 0.61.0's own compression checkpoint (the snapshot and its acknowledgement), then the turns after it, as the binary records them", async () => {
+  const records = read("compressed");
+  // The first run's compression: the checkpoint whose list holds the snapshot; the second run (a resume) ends
+  // at its new metadata line.
+  const at = records.findIndex((r) =>
+    JSON.stringify((r.$set as Json | undefined)?.messages ?? "").includes("<state_snapshot>")
+  );
+  const resumed = records.findIndex((r, i) => i > at && typeof r.sessionId === "string");
+  const checkpoint = records[at]!.$set as { messages: Json[]; lastUpdated: string };
+  const history = finalMessages(records.slice(0, at));
+  const after = finalMessages(records.slice(at + 1, resumed));
+  const conversation = (messages: Json[]) =>
+    messages.filter((m) =>
+      !(m.type === "user" && JSON.stringify(m.content).startsWith('[{"text":"<session_context>')) &&
+      !(m.type === "user" && JSON.stringify(m.content).startsWith('[{"functionResponse"'))
+    );
+  type Listed = { id: string; timestamp: string; content: { text: string }[] };
+  const [snapshot, ack] = checkpoint.messages.slice(1) as Listed[];
+  const session = irOf(after.filter((m) => m.type !== "info"));
+  const earlier = irOf(history);
+  session.meta.createdAt = earlier.meta.createdAt;
+  session.threads.push({ id: "compacted", kind: "compacted", messages: earlier.messages });
+  session.messages.unshift({
+    uid: "summary",
+    parentUid: null,
+    role: "user",
+    kind: "summary",
+    timestamp: snapshot!.timestamp,
+    blocks: [{ type: "text", text: snapshot!.content[0]!.text }],
+  });
+  const rendered = await render(session);
+  const ours = rendered.findIndex((r) => isCheckpoint(r));
+  assert.deepEqual(
+    compare(rendered.slice(0, ours).filter((r) => typeof r.id === "string"), conversation(history)),
+    [],
+  );
+  // The checkpoint: the binary's fields; its list the snapshot and the acknowledgement as the binary lists them
+  // (ids fresh). The binary's list also holds the <session_context> it writes at each start (not written, as
+  // for every session) and copies of the turns it kept, under new ids: the IR's live thread is written after
+  // the checkpoint instead, which the loader appends to the same list.
+  const written = rendered[ours]!.$set as { messages: Json[]; lastUpdated: string };
+  assert.deepEqual(Object.keys(written), Object.keys(checkpoint));
+  assert.equal(written.lastUpdated, checkpoint.lastUpdated, "the compression's time");
+  const withoutId = ({ id: _, ...m }: Json) => m;
+  assert.deepEqual(written.messages.map(withoutId), [snapshot!, ack!].map(withoutId));
+  assert.deepEqual(compare(rendered.slice(ours + 1).filter((r) => typeof r.id === "string"), after), []);
+});
+
+const isCheckpoint = (r: Json) => Array.isArray((r.$set as Json | undefined)?.messages);

@@ -15,6 +15,9 @@ import { geminiCli } from "../lib/harnesses/gemini-cli/index.ts";
 import { emptyHomes, runCli, startCli } from "./helpers/cli.ts";
 import { claudeFixture, jsonLines } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { CLAUDE_COMPACTED, claudeCompactedParts, compactedParts, SUMMARY_MARK } from "./helpers/compacted.ts";
+import { readGeminiSession } from "../lib/harnesses/gemini-cli/read.ts";
+import { COMPRESSION_ACK } from "../lib/harnesses/gemini-cli/parts.ts";
 import { FIXTURES } from "./helpers/harness-material.ts";
 
 // Until the built-in list names Gemini CLI, it joins the registry as any harness can (withHarness).
@@ -284,4 +287,31 @@ test("a Gemini CLI session copied into Gemini CLI keeps each call's result in th
     assert.equal(call.toolCalls[0].result[0].functionResponse.name, "run_shell_command");
   }
   assert.ok(records.some((x) => x.sessionId === ID), "the copy is its own session");
+});
+
+test("a compacted session handed to Gemini CLI keeps its whole history above Gemini's own compression checkpoint, and reads back as the compacted thread and its summary", async () => {
+  const { cwd, homes, cli } = world();
+  const r = await cli(["handoff", CLAUDE_COMPACTED, "--to", "gemini-cli", "--cwd", cwd, ...homes]);
+  assert.equal(r.code, 0, r.stderr);
+  const source = await claudeCompactedParts();
+  const path = (r.json.target as { path: string }).path;
+  const records = jsonLines(path);
+  const at = records.findIndex((l) =>
+    Array.isArray((l.$set as Record<string, unknown> | undefined)?.messages)
+  );
+  const listed =
+    (records[at]!.$set as { messages: { type: string; content: { text: string }[] }[] }).messages;
+  assert.deepEqual(listed.map((m) => m.type), ["user", "gemini"]);
+  assert.equal(listed[1]!.content[0]!.text, COMPRESSION_ACK);
+  const snapshot = listed[0]!.content[0]!.text;
+  assert.ok(snapshot.includes(SUMMARY_MARK));
+  const typed = records.slice(0, at).filter((l) => l.type === "user").map((l) =>
+    `user: ${(l.content as { text: string }[])[0]!.text}`
+  );
+  assert.deepEqual(typed, source.history.filter((t) => t.startsWith("user: ")));
+  const back = compactedParts(await readGeminiSession(path));
+  // Gemini's own acknowledgement of the snapshot reads back as its context, not the model's words.
+  assert.deepEqual(back, { ...source, summary: snapshot });
+  const report = r.json.report as { entries: { code: string; detail: string }[] };
+  assert.match(report.entries.find((e) => e.code === "compacted-history")!.detail, /kept on disk/);
 });

@@ -109,6 +109,24 @@ test("a compressed session reads as the CLI resumes it: the compression's snapsh
   assert.equal(replies(s.messages)[0], "Got it. Thanks for the additional context!");
 });
 
+test("a compressed session keeps the history its compression replaced as a compacted thread, read from the records above the checkpoint", async () => {
+  const s = await readGeminiSession(join(FIXTURES, "0.61.0", "compressed.jsonl"));
+  const compacted = s.threads.filter((t) => t.kind === "compacted");
+  assert.equal(compacted.length, 1);
+  assert.deepEqual(typed(compacted[0]!.messages), [
+    "First typed line about river boats",
+    "TOOL: seq 1 2000",
+    "Third typed line about signal flags",
+    "Fourth typed line about canal locks",
+  ]);
+  assert.ok(
+    compacted[0]!.messages.some((m) => m.blocks.some((b) => b.type === "tool_result")),
+    "the call's result",
+  );
+  // A resume's own checkpoints (its start rewrites the list) replace nothing: one compression, one thread.
+  assert.equal(s.messages.filter((m) => m.kind === "summary").length, 1);
+});
+
 test("thoughts read as reasoning, a subject joined to its description and a plain thought alone, with the usage the message's own line recorded though a checkpoint dropped it", async () => {
   const { home: dir } = home("0.61.0/reasoning.jsonl");
   const s = await shown(dir, "6a927586-6761-4eb6-ba49-b2202deba8d2");

@@ -155,6 +155,12 @@ const PART_BY_DESIGN = [
   "data.state.metadata.truncated",
 ];
 
+/**
+ * A compaction asked for (/compact: `auto` false, no `overflow`, as OpenCode's summarize route makes it) where
+ * the capture's was forced by the window (`auto` true, `overflow` false).
+ */
+const COMPACTION_BY_DESIGN = ["data.auto", "data.overflow"];
+
 for (const name of ["tool-call", "two-prompts"]) {
   test(`golden ${name}: our rows are the rows OpenCode 1.18.33 wrote, but for the fields named by design`, async () => {
     const rows = load(name);
@@ -192,4 +198,113 @@ test("golden tool-call: the call and its result are one completed tool part, as 
   assert.equal((tool.data.state as Json).status, "completed");
   assert.equal((tool.data.state as Json).output, (theirs.data.state as Json).output);
   assert.deepEqual((tool.data.state as Json).input, { command: "echo golden-mark" });
+});
+
+/** A captured session's rows as the store held them (`data` a JSON string), `data` parsed. */
+function storedRows(name: string): Rows {
+  const file = join(DIR, "..", `${name}.rows.json`);
+  const raw = JSON.parse(readFileSync(file, "utf8")) as {
+    session: Json[];
+    message: (Json & { data: string })[];
+    part: (Json & { data: string })[];
+  };
+  const parsed = <T extends { data: string }>(row: T) => ({ ...row, data: JSON.parse(row.data) as Json });
+  const session = raw.session[0]!;
+  return {
+    cwd: String(session.directory),
+    session,
+    messages: raw.message.map(parsed),
+    parts: raw.part.map(parsed),
+  };
+}
+
+/**
+ * The compaction OpenCode made in the `compacted` capture was an automatic one (the model's window overflowed):
+ * it adds a synthetic "Continue" prompt and its answer, which a compaction asked for (/compact) does not; those
+ * two are left out of the binary's rows, and the IR is built from the rest: the history before the compaction
+ * request as a compacted thread, the summary (with the usage of its model call) opening the live thread.
+ */
+function compactedIr(rows: Rows): { session: Session; theirs: Rows } {
+  const continued = rows.parts.find((p) => (p.data.metadata as Json | undefined)?.compaction_continue)!;
+  const answer = rows.messages.find((m) => m.data.parentID === continued.message_id)!;
+  const dropped = new Set([String(continued.message_id), String(answer.id)]);
+  const theirs = {
+    ...rows,
+    messages: rows.messages.filter((m) => !dropped.has(String(m.id))),
+    parts: rows.parts.filter((p) => !dropped.has(String(p.message_id))),
+  };
+  const request = theirs.messages.findIndex((m) =>
+    theirs.parts.some((p) => p.message_id === m.id && p.data.type === "compaction")
+  );
+  const summary = theirs.messages[request + 1]!;
+  const plain = {
+    ...theirs,
+    messages: theirs.messages.filter((m) => m !== summary && m !== theirs.messages[request]),
+  };
+  const session = irOf(plain);
+  // Each message before the request is one IR message (no tool calls there).
+  const history = request;
+  const [text] = theirs.parts.filter((p) => p.message_id === summary.id && p.data.type === "text");
+  const tokens = summary.data.tokens as { input: number; output: number };
+  session.threads.push({ id: "compacted", kind: "compacted", messages: session.messages.slice(0, history) });
+  session.messages = [
+    {
+      uid: String(summary.id),
+      parentUid: null,
+      role: "user",
+      kind: "summary",
+      timestamp: iso(summary.time_created),
+      blocks: [{ type: "text", text: String(text!.data.text) }],
+      usage: {
+        inputTokens: tokens.input,
+        outputTokens: tokens.output,
+        cacheReadTokens: 0,
+        cacheWriteTokens: 0,
+      },
+    },
+    ...session.messages.slice(history),
+  ];
+  return { session, theirs };
+}
+
+test("golden compacted: a compacted history is written before OpenCode's own compaction request and summary, field by field as the binary wrote them", async () => {
+  const { session, theirs } = compactedIr(storedRows("compacted"));
+  const out = encodeOpenCode(session, {
+    id: String(theirs.session.id),
+    cwd: theirs.cwd,
+    now: new Date("2100-01-01T00:00:00Z"),
+    stubOpenCalls: false,
+  }, {
+    projectId: "global",
+    worktree: "/",
+    version: "1.18.33",
+    model: { providerID: "fake", modelID: "fake-model" },
+  });
+  const messages: EncodedMessage[] = [];
+  for await (const m of out.messages) messages.push(m);
+  const ourParts = messages.flatMap((m) => m.parts);
+  assert.equal(messages.length, theirs.messages.length);
+  assert.deepEqual(ourParts.map((p) => p.data.type), theirs.parts.map((p) => p.data.type));
+  const ids = [...messages.map((m) => m.message.id), ...ourParts.map((p) => p.id)];
+  const theirIds = [...theirs.messages.map((m) => String(m.id)), ...theirs.parts.map((p) => String(p.id))];
+  const mapped = <T>(value: T): T => JSON.parse(mapIds(JSON.stringify(value), ids, theirIds)) as T;
+  messages.forEach((m, i) => {
+    const found = differences(mapped(m.message), theirs.messages[i], "", new Set());
+    // The request is not in the IR (only the summary is, with its time): it is stamped after the history.
+    const byDesign = theirs.parts.some((p) =>
+        p.message_id === theirs.messages[i]!.id && p.data.type === "compaction"
+      )
+      ? [...MESSAGE_BY_DESIGN, "time_created", "data.time.created"]
+      : MESSAGE_BY_DESIGN;
+    for (const path of found) assert.ok(byDesign.includes(path), `message ${i}: ${path} differs`);
+  });
+  ourParts.forEach((p, i) => {
+    const found = differences(mapped(p), theirs.parts[i], "", new Set());
+    for (const path of found) {
+      assert.ok(
+        [...PART_BY_DESIGN, ...(p.data.type === "compaction" ? COMPACTION_BY_DESIGN : [])].includes(path),
+        `part ${i} (${String(theirs.parts[i]!.data.type)}): ${path} differs`,
+      );
+    }
+  });
 });

@@ -18,6 +18,8 @@ import { INTERRUPTED_RESULT } from "../lib/handshake/handshake.ts";
 import { emptyHomes, homeFlags, runCli } from "./helpers/cli.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
+import { CLAUDE_COMPACTED, claudeCompactedParts, compactedParts, SUMMARY_MARK } from "./helpers/compacted.ts";
+import { readOpenCodeSession } from "../lib/harnesses/opencode/read.ts";
 import { FAKE_MODEL, offlineOpenCode } from "../acceptance/opencode-offline.ts";
 import {
   offlineConfig,
@@ -367,4 +369,48 @@ test("an OpenCode session handed on to another OpenCode keeps its prompts, texts
     "fixture-tool-output",
   ]);
   assert.deepEqual(parts(next.database, id), parts(first.database, ID));
+});
+
+test("a compacted session handed to OpenCode keeps its whole history before OpenCode's own compaction request and summary, and reads back as the compacted thread and its summary", async () => {
+  const { cli, cwd, homes, database } = world();
+  const r = await cli([
+    "handoff",
+    CLAUDE_COMPACTED,
+    "--to",
+    "opencode",
+    "--cwd",
+    cwd,
+    "--model",
+    FAKE_MODEL,
+    ...homes,
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  const id = (r.json.target as { id: string }).id;
+  const source = await claudeCompactedParts();
+  const parts = rows(
+    database,
+    "SELECT m.data AS message, p.data AS part FROM part p JOIN message m ON m.id = p.message_id WHERE p.session_id = ? ORDER BY m.id, p.id",
+    id,
+  ).map((row) => ({
+    message: JSON.parse(String(row.message)) as Row,
+    part: JSON.parse(String(row.part)) as Row,
+  }));
+  const request = parts.findIndex((p) => p.part.type === "compaction");
+  assert.deepEqual(parts[request]!.part, { type: "compaction", auto: false });
+  const summary = parts.find((p) => p.message.summary === true && p.part.type === "text")!;
+  assert.equal(summary.message.agent, "compaction");
+  const words = String(summary.part.text);
+  assert.ok(words.includes(SUMMARY_MARK));
+  const typed = (from: number, to: number) =>
+    parts.slice(from, to).filter((p) =>
+      p.message.role === "user" && p.part.type === "text" && !p.part.synthetic
+    )
+      .map((p) => `user: ${p.part.text}`);
+  assert.deepEqual(typed(0, request), source.history.filter((t) => t.startsWith("user: ")));
+  assert.deepEqual(compactedParts(await readOpenCodeSession(`${database}#${id}`)), {
+    ...source,
+    summary: words,
+  });
+  const report = r.json.report as { entries: { code: string; detail: string }[] };
+  assert.match(report.entries.find((e) => e.code === "compacted-history")!.detail, /kept on disk/);
 });

@@ -31,6 +31,7 @@ import { newUuid } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { reasoningAsText } from "../../ir/reasoning.ts";
 import { isObject } from "../../io/json.ts";
+import { compactionOf } from "../../ir/compacted.ts";
 
 /** What the timeline shows in place of the handshake (the model is sent all of it). */
 export const HANDSHAKE_DISPLAY = "[session-bridge: notes for the model about this handoff]";
@@ -108,19 +109,14 @@ export async function* encodeCopilot(
     });
   }
   const turns = new Turns(events, summary);
-  for await (const m of session.messages) {
-    if (isHandshake(m)) continue;
-    if (m.kind === "context") continue;
-    for (const b of m.blocks) if (b.type === "tool_result") yield* turns.result(b, m.timestamp);
-    const rest = m.blocks.filter((b) => b.type !== "tool_result");
-    if (!rest.length) continue;
-    if (m.role === "assistant") {
-      yield* turns.response(m, rest, settings.modelFor(m));
-    } else if (m.role === "user" || m.kind === "summary") {
-      const text = promptText(rest);
-      if (text) yield* turns.prompt(text, m.timestamp);
-    }
-  }
+  // A compacted history is written first, whole, and each summary after it as Copilot's own compaction: the
+  // events.jsonl keeps every event, a resumed run sends the summary and what follows. Without one, or without a
+  // summary standing for it (compactionOf), a summary is a prompt as any other (the session is written as
+  // it always was).
+  const history = (await compactionOf(session))?.history ?? [];
+  const compacts = history.length > 0;
+  for (const m of history) yield* turns.message(m, settings, compacts);
+  for await (const m of session.messages) yield* turns.message(m, settings, compacts);
   if (options.stubOpenCalls) yield* turns.closeOpenCalls();
   yield* turns.end();
   if (options.handshake) {
@@ -164,13 +160,60 @@ class Turns {
   /** The response being gathered, written once something else comes. */
   private held?: { message: Message; blocks: Block[]; model: string | undefined };
 
+  /**
+   * The messages Copilot's list holds so far (prompts, responses, results): a compaction counts them in its
+   * `preCompactionMessagesLength`.
+   */
+  private listed = 0;
+
   constructor(private readonly events: EventChain, private readonly summary: EncodedSummary) {}
+
+  /** One IR message as its events; a summary after written history is a compaction when `compacts`. */
+  *message(m: Message, settings: EncodeSettings, compacts: boolean): Generator<string> {
+    if (isHandshake(m)) return;
+    if (m.kind === "context") return;
+    for (const b of m.blocks) if (b.type === "tool_result") yield* this.result(b, m.timestamp);
+    const rest = m.blocks.filter((b) => b.type !== "tool_result");
+    if (!rest.length) return;
+    if (m.role === "assistant" && !(compacts && m.kind === "summary")) {
+      yield* this.response(m, rest, settings.modelFor(m));
+      return;
+    }
+    if (m.role !== "user" && m.kind !== "summary") return;
+    const text = promptText(rest);
+    if (!text) return;
+    if (compacts && m.kind === "summary" && this.listed > 0) yield* this.compaction(text, m.timestamp);
+    else yield* this.prompt(text, m.timestamp);
+  }
+
+  /**
+   * Copilot's own compaction, as `/compact` records it (fixture compacted, 1.0.102): a start, then the summary
+   * that replaces every message before it (it counts one message fewer removed than listed, as the binary does
+   * when it keeps none). What the binary records of the compaction's model call (its token accounting, the
+   * `model.*` events, a checkpoint file) is its own running, not read back on resume (checked on the binary).
+   */
+  private *compaction(summaryContent: string, at: string | undefined): Generator<string> {
+    yield* this.end();
+    const compactionAttemptId = newUuid();
+    yield this.events.line("session.compaction_start", { compactionAttemptId, trigger: "manual" });
+    yield this.events.line("session.compaction_complete", {
+      success: true,
+      outcome: "applied",
+      compactionAttemptId,
+      preCompactionMessagesLength: this.listed,
+      messagesRemoved: this.listed - 1,
+      summaryContent,
+      trigger: "manual",
+    }, at);
+    this.listed = 1;
+  }
 
   *prompt(content: string, at: string | undefined, sent?: string): Generator<string> {
     yield* this.end();
     this.interactionId = newUuid();
     this.originatingMessageId = newUuid();
     this.turn = -1;
+    this.listed++;
     yield this.events.line("user.message", {
       content,
       ...(sent ? { transformedContent: sent } : {}),
@@ -217,6 +260,7 @@ class Turns {
     const content = blocks.flatMap((b) => (b.type === "text" && b.text ? [b.text] : [])).join("\n\n");
     const reasoning = blocks.flatMap((b) => (b.type === "reasoning" && b.text.trim() ? [b.text] : []))
       .join("\n\n");
+    this.listed++;
     yield this.events.line("assistant.message", {
       messageId: newUuid(),
       ...(this.originatingMessageId ? { originatingMessageId: this.originatingMessageId } : {}),
@@ -251,6 +295,7 @@ class Turns {
     this.unanswered.delete(result.callId);
     const text = resultText(result);
     const interrupted = result.isError && text === INTERRUPTED_RESULT;
+    this.listed++;
     yield this.events.line("tool.execution_complete", {
       toolCallId: result.callId,
       interactionId: this.interactionId,

@@ -56,7 +56,7 @@ export const copilotCli: Harness = {
       // writer writes the main thread only: a subagent transcript is named in the loss report as not carried.
       subagents: false,
       copiesOwnSessions: false,
-      keepsCompactedHistory: false,
+      keepsCompactedHistory: true,
       // On resume a started call with no result gets Copilot's own failed `tool.execution_complete` (code
       // `interrupted`), sent to the model as this text (fixture killed-resumed, 1.0.102). The writer starts every
       // call it writes, so Copilot's other words, for a call requested and never started, do not arise.

@@ -30,6 +30,7 @@ import {
   partsOf,
   partText,
   resultBlock,
+  SNAPSHOT_START,
   thoughtBlocks,
   toolCallResults,
   usageOf,
@@ -43,12 +44,6 @@ const HARNESS = "gemini-cli";
  * the version that wrote it, so a log is checked against the newest version's schemas.
  */
 const LEGACY_WRITER = "0.36.0";
-
-/**
- * The user message a compression (`/compress`, or the automatic one) writes first in its checkpoint: the
- * summary the model made of the history it replaces (the CLI's compression prompt asks for a <state_snapshot>).
- */
-const SNAPSHOT_START = /^\s*<state_snapshot>/;
 
 /** The info message the CLI records when the user cancels a turn (Esc). */
 const CANCELLED = "Request cancelled.";
@@ -139,14 +134,21 @@ async function assemble(path: string, facts: LogFacts, subagents: SubagentLogs):
     );
   }
   const session = emptySession({ harness: HARNESS, id, path, models: [] });
-  const built = buildThread(path, facts.replayed.messages, session.notices);
+  const built = buildThread(path, facts.replayed.messages, session.notices, facts.replayed.compression);
   session.messages = built.messages;
   session.pending = built.pending.pending([]);
-  session.threads = facts.replayed.rewound.map((branch, i): Thread => ({
-    id: `rewound-${i + 1}`,
-    kind: "abandoned-branch",
-    messages: buildThread(path, branch, []).messages,
-  }));
+  session.threads = [
+    ...facts.replayed.compacted.map((history, i): Thread => ({
+      id: `compacted-${i + 1}`,
+      kind: "compacted",
+      messages: buildThread(path, history, []).messages,
+    })),
+    ...facts.replayed.rewound.map((branch, i): Thread => ({
+      id: `rewound-${i + 1}`,
+      kind: "abandoned-branch",
+      messages: buildThread(path, branch, []).messages,
+    })),
+  ];
   for (const sub of subagents(id)) session.threads.push(await subagentThread(sub, session));
   session.passthrough = facts.passthrough;
   session.drift.push(...facts.drift.entries());
@@ -186,7 +188,12 @@ function firstDirectory(metadata: Json): string | undefined {
 }
 
 /** The replayed records as IR messages, in order, each the parent of the next. */
-function buildThread(path: string, logged: LoggedMessage[], notices: string[]) {
+function buildThread(
+  path: string,
+  logged: LoggedMessage[],
+  notices: string[],
+  compression: ReadonlySet<string> = new Set(),
+) {
   const messages: Message[] = [];
   const pending = new PendingTracker();
   const answered = new Set<string>();
@@ -201,10 +208,16 @@ function buildThread(path: string, logged: LoggedMessage[], notices: string[]) {
     const base = { uid, parentUid: null, origin, ...(timestamp ? { timestamp } : {}) };
     switch (record.type) {
       case "user":
-        userMessages(record, base, answered).forEach(push);
+        // A compression's snapshot is the summary of the history it replaced, whatever its words.
+        userMessages(record, base, answered)
+          .map((m): Message => (compression.has(uid) && m.role === "user" ? { ...m, kind: "summary" } : m))
+          .forEach(push);
         break;
       case "gemini":
-        geminiMessages(record, base, answered).forEach(push);
+        // Its acknowledgement of the snapshot is the CLI's own words, not an answer of the model's.
+        geminiMessages(record, base, answered)
+          .map((m): Message => (compression.has(uid) ? { ...m, kind: "context" } : m))
+          .forEach(push);
         break;
       case "info":
         // The user cancelled the turn under way: a call it left unanswered was interrupted.

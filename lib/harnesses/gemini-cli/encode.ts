@@ -16,7 +16,10 @@
  * the message before it keeps the binary's own form, a user message of functionResponse parts.
  *
  * No `<session_context>` is written (a resumed run records its own) and no `$set.messages` checkpoint (the
- * binary writes one when a run starts or history is rewritten, never for a conversation as it goes).
+ * binary writes one when a run starts or history is rewritten, never for a conversation as it goes), but for a
+ * compaction: the binary's compression (0.61.0 `/compress`, fixtures/gemini-cli/0.61.0/compressed.jsonl) is a
+ * checkpoint whose list starts with the snapshot and the model's acknowledgement, the records before it left
+ * in the file; the resumed run sends the list, the TUI shows it (not the history above it).
  */
 import type {
   Block,
@@ -33,8 +36,9 @@ import { newUuid, sha256Hex } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { reasoningAsText } from "../../ir/reasoning.ts";
 import { isObject } from "../../io/json.ts";
+import { compactionOf } from "../../ir/compacted.ts";
 import { toolDisplay } from "./tool-display.ts";
-import { idPrefix } from "./parts.ts";
+import { COMPRESSION_ACK, idPrefix } from "./parts.ts";
 import type {
   GeminiMessageRecord,
   GeminiMetadataRecord,
@@ -136,12 +140,42 @@ export async function* encodeGemini(
     return emit(turn.record);
   };
 
-  for await (const m of session.messages) {
-    if (m.kind === "context" || isHandshake(m)) continue;
+  // A compacted history is written first, whole, and the summary after it as Gemini's own compression records
+  // it: a checkpoint (`$set.messages`) whose list is the summary and the model's acknowledgement, so a
+  // resumed run loads and sends the summary and what follows, the history's records still in the file above
+  // it. Without one, or without a summary standing for it (compactionOf), a summary is a message as any
+  // other (the session is written as it always was).
+  const history = (await compactionOf(session))?.history ?? [];
+  const compacts = history.length > 0;
+  const compression = function* (m: Message): Generator<string> {
+    yield* release();
+    const snapshot = m.blocks.flatMap((b) => (b.type === "text" && b.text ? [b.text] : [])).join("\n\n");
+    const timestamp = at(m.timestamp);
+    const listed = (type: "user" | "gemini", said: string) => ({
+      id: newUuid(),
+      timestamp,
+      type,
+      content: [{ text: said }],
+    });
+    yield line({
+      $set: {
+        messages: [listed("user", snapshot), listed("gemini", COMPRESSION_ACK)],
+        lastUpdated: timestamp,
+      },
+    });
+    // The note the TUI records of the compression (an info message of no text), as the binary leaves it.
+    yield* emit({ id: newUuid(), timestamp: at(), type: "info", content: "" });
+  };
+  const write = function* (m: Message): Generator<string> {
+    if (compacts && m.kind === "summary") {
+      yield* compression(m);
+      return;
+    }
+    if (m.kind === "context" || isHandshake(m)) return;
     const rest = m.blocks.filter((b) => b.type !== "tool_result");
     if (held?.continuedBy(m)) {
       held.add(rest, last);
-      continue;
+      return;
     }
     for (const b of rest) if (b.type === "tool_call") names.set(b.id, b.name);
     const orphans = m.blocks.filter((b): b is ToolResultBlock =>
@@ -156,21 +190,23 @@ export async function* encodeGemini(
       });
       yield* emit(userRecord(parts, at(m.timestamp)));
     }
-    if (!rest.length) continue;
+    if (!rest.length) return;
     if (m.role === "assistant") {
       held = new ModelTurn(m, at(m.timestamp), modelFor(m));
       held.add(rest, last);
-      continue;
+      return;
     }
     if (m.role === "system") {
       // A note of the harness's own (Gemini's "Request cancelled."): shown in the TUI, never sent to the model.
       const text = rest.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
       if (text) yield* emit({ id: newUuid(), timestamp: at(m.timestamp), type: "info", content: text });
-      continue;
+      return;
     }
     const content = userParts(rest);
     if (content.length) yield* emit(userRecord(content, at(m.timestamp)));
-  }
+  };
+  for (const m of history) yield* write(m);
+  for await (const m of session.messages) yield* write(m);
   yield* release();
   if (options.handshake) yield* emit(handshakeRecord(options.handshake, at(handshakeTime(options.now))));
 }

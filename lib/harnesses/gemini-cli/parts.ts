@@ -25,6 +25,15 @@ export function partsOf(content: unknown): unknown[] {
 /** The CLI's own first user message of every run, and hook output: harness context, not the user's words. */
 export const CONTEXT_START = /^\s*<(?:session_context|hook_context)>/;
 
+/**
+ * The user message a compression (`/compress`, or the automatic one) writes first in its checkpoint: the
+ * summary the model made of the history it replaces (the CLI's compression prompt asks for a <state_snapshot>).
+ */
+export const SNAPSHOT_START = /^\s*<state_snapshot>/;
+
+/** The model's answer a compression puts after its snapshot (0.61.0's ChatCompressionService). */
+export const COMPRESSION_ACK = "Got it. Thanks for the additional context!";
+
 /** A part's text (a bare string is a text part). */
 export const partText = (part: unknown): string | undefined =>
   typeof part === "string" ? part : isObject(part) && typeof part.text === "string" ? part.text : undefined;

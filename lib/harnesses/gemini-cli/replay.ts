@@ -9,6 +9,7 @@
 import type { JsonlLine } from "../../io/jsonl.ts";
 import type { Origin } from "../../ir/schema.ts";
 import { isObject, type Json } from "../../io/json.ts";
+import { COMPRESSION_ACK, contentText } from "./parts.ts";
 
 /** What a line is, by the test that claims it first (what drift checks it against). */
 export type LineKind = "rewind" | "message" | "set" | "metadata";
@@ -37,6 +38,10 @@ export interface ReplayedLog {
   started?: string;
   messages: LoggedMessage[];
   rewound: LoggedMessage[][];
+  /** The history each compression replaced (oldest first): its records are still in the log above it. */
+  compacted: LoggedMessage[][];
+  /** The ids of every compression's snapshot (a summary) and acknowledgement (the CLI's own words). */
+  compression: ReadonlySet<string>;
 }
 
 export class LogReplay {
@@ -49,6 +54,8 @@ export class LogReplay {
    */
   private readonly recorded = new Map<string, Json>();
   private readonly rewound: LoggedMessage[][] = [];
+  private readonly compacted: LoggedMessage[][] = [];
+  private readonly compression = new Set<string>();
 
   constructor(private readonly path: string, private readonly harness: string) {}
 
@@ -93,10 +100,24 @@ export class LogReplay {
   result(): ReplayedLog {
     const { messages: _list, ...metadata } = this.metadata;
     const started = this.started === undefined ? {} : { started: this.started };
-    return { metadata, ...started, messages: [...this.messages.values()], rewound: this.rewound };
+    return {
+      metadata,
+      ...started,
+      messages: [...this.messages.values()],
+      rewound: this.rewound,
+      compacted: this.compacted,
+      compression: this.compression,
+    };
   }
 
   private checkpoint(list: unknown[], origin: Origin, line: number) {
+    const pair = compressionPair(list, this.messages);
+    if (pair) {
+      for (const id of pair) this.compression.add(id);
+      const kept = new Set(list.flatMap((m) => (isObject(m) && typeof m.id === "string" ? [m.id] : [])));
+      const replaced = [...this.messages].flatMap(([id, m]) => (kept.has(id) ? [] : [m]));
+      if (replaced.length) this.compacted.push(replaced);
+    }
     this.messages.clear();
     for (const m of list) {
       if (isObject(m) && typeof m.id === "string") {
@@ -127,4 +148,22 @@ export class LogReplay {
     for (const d of dropped) this.messages.delete(d);
     if (branch.length) this.rewound.push(branch);
   }
+}
+
+/**
+ * The snapshot and acknowledgement a compression's checkpoint lists, if it is one: a user message the log had
+ * not held followed by the model's acknowledgement, new too (0.61.0 writes them, then the kept turns under new
+ * ids, in place of the history). Told by its place and the acknowledgement's words, not the snapshot's, which
+ * are whatever the summary said.
+ */
+function compressionPair(list: unknown[], before: Map<string, LoggedMessage>): [string, string] | undefined {
+  const fresh = (m: unknown, type: string): m is Json =>
+    isObject(m) && typeof m.id === "string" && !before.has(m.id) && m.type === type;
+  for (let i = 0; i + 1 < list.length; i++) {
+    const [snapshot, ack] = [list[i], list[i + 1]];
+    if (fresh(snapshot, "user") && fresh(ack, "gemini") && contentText(ack.content) === COMPRESSION_ACK) {
+      return [snapshot.id as string, ack.id as string];
+    }
+  }
+  return undefined;
 }

@@ -320,7 +320,9 @@ class Reading {
       ...clean(base),
       uid: m.id,
       parentUid: optStr(m.data.parentID) ?? null,
-      role: "assistant",
+      // A compaction's summary stands for the history it replaced, on the user's side as every reader gives it
+      // (OpenCode sends it as the model's answer to its own "What did we do so far?").
+      role: m.data.summary === true ? "user" : "assistant",
       kind: m.data.summary === true ? "summary" : "turn",
       ...(model ? { model } : {}),
       providerMessageId: m.id,

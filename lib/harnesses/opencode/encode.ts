@@ -25,6 +25,7 @@ import type { RenderOptions } from "../types.ts";
 import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
 import { isObject } from "../../io/json.ts";
+import { compactionOf } from "../../ir/compacted.ts";
 import { RowIds } from "./ids.ts";
 import { openCodePosture } from "./posture.ts";
 
@@ -112,6 +113,9 @@ export interface EncodedSession {
 
 /** The agent OpenCode runs a session in unless told otherwise (its primary agent). */
 export const AGENT = "build";
+
+/** The hidden agent that writes a compaction's summary. */
+const COMPACTION_AGENT = "compaction";
 
 /** What a tool call's result is when the model gets none (a call cut off); see the module's comment. */
 type ToolState = JsonObject & { status: "pending" | "running" | "completed" | "error" };
@@ -218,36 +222,65 @@ class RowWriter {
   ) {}
 
   async *messages(session: SessionStream, options: RenderOptions): AsyncGenerator<EncodedMessage> {
-    for await (const m of session.messages) {
-      if (m.kind === "context" || isHandshake(m)) continue;
-      const results = m.blocks.filter((b): b is ToolResultBlock => b.type === "tool_result");
-      const rest = m.blocks.filter((b) => b.type !== "tool_result");
-      const orphans = results.filter((r) => !this.held?.answer(r, this.at(m.timestamp)));
-      if (orphans.length) {
-        yield* this.release();
-        yield this.orphanStep(orphans, m);
-      }
-      if (!rest.length) continue;
-      if (m.role === "assistant") {
-        if (this.held?.continuedBy(m)) {
-          this.held.add(rest, this.at(m.timestamp));
-          continue;
-        }
-        yield* this.release();
-        this.held = this.step(m);
-        this.held.add(rest, this.at(m.timestamp));
-        continue;
-      }
-      // OpenCode has no message of the harness's own (a system note): it is not sent to a model either.
-      if (m.role === "system") continue;
-      yield* this.release();
-      const user = this.user(rest, m.timestamp);
-      if (user) yield user;
-    }
+    // A compacted history is written first, whole, and the summary after it as OpenCode's own compaction: the
+    // TUI keeps every message, a resumed run sends the summary and what follows. Without one, or without a
+    // summary standing for it (compactionOf), a summary is a message as any other (the session is written
+    // as it always was).
+    const history = (await compactionOf(session))?.history ?? [];
+    const compacts = history.length > 0;
+    for (const m of history) yield* this.message(m, compacts);
+    for await (const m of session.messages) yield* this.message(m, compacts);
     yield* this.release();
     if (options.handshake) {
       yield this.user([{ type: "text", text: options.handshake }], handshakeTime(options.now), true)!;
     }
+  }
+
+  private *message(m: Message, compacts: boolean): Generator<EncodedMessage> {
+    if (m.kind === "context" || isHandshake(m)) return;
+    if (compacts && m.kind === "summary") {
+      yield* this.compaction(m);
+      return;
+    }
+    const results = m.blocks.filter((b): b is ToolResultBlock => b.type === "tool_result");
+    const rest = m.blocks.filter((b) => b.type !== "tool_result");
+    const orphans = results.filter((r) => !this.held?.answer(r, this.at(m.timestamp)));
+    if (orphans.length) {
+      yield* this.release();
+      yield this.orphanStep(orphans, m);
+    }
+    if (!rest.length) return;
+    if (m.role === "assistant") {
+      if (this.held?.continuedBy(m)) {
+        this.held.add(rest, this.at(m.timestamp));
+        return;
+      }
+      yield* this.release();
+      this.held = this.step(m);
+      this.held.add(rest, this.at(m.timestamp));
+      return;
+    }
+    // OpenCode has no message of the harness's own (a system note): it is not sent to a model either.
+    if (m.role === "system") return;
+    yield* this.release();
+    const user = this.user(rest, m.timestamp);
+    if (user) yield user;
+  }
+
+  /**
+   * OpenCode's own compaction, as its /compact leaves it (1.18.33: SessionCompaction.create, then process): a
+   * user message holding a `compaction` part (`auto` false: asked for, not forced by an overflow), answered by
+   * the summary, an assistant message of the `compaction` agent marked `summary`. On resume OpenCode sends
+   * neither what came before (filterCompacted) nor anything but "What did we do so far?" and the summary.
+   */
+  private *compaction(m: Message): Generator<EncodedMessage> {
+    yield* this.release();
+    // The IR has the summary's time only: the request is stamped just after the history it summarizes.
+    yield this.userRow([{ type: "compaction", auto: false }], undefined);
+    const text = m.blocks.flatMap((b) => (b.type === "text" && b.text ? [b.text] : [])).join("\n\n");
+    const summary = this.step({ ...m, role: "assistant" }, true);
+    summary.add([{ type: "text", text }], this.at(m.timestamp));
+    yield summary.finish(this.at(undefined), this.tally);
   }
 
   /** The time of the next row, the source's own where it has one. */
@@ -264,7 +297,7 @@ class RowWriter {
     yield step.finish(this.at(undefined), this.tally);
   }
 
-  private step(m: Message): AssistantStep {
+  private step(m: Message, summary = false): AssistantStep {
     for (const b of m.blocks) if (b.type === "tool_call") this.names.set(b.id, b.name);
     const created = this.at(m.timestamp);
     const id = this.ids.next("msg", created);
@@ -277,6 +310,7 @@ class RowWriter {
       created,
       settings: this.settings,
       ids: this.ids,
+      summary,
     });
   }
 
@@ -309,6 +343,16 @@ class RowWriter {
       return [];
     });
     if (!parts.length) return undefined;
+    return this.userRow(parts, source, created, id);
+  }
+
+  /** A user message of these parts, the one the next assistant message answers. */
+  private userRow(
+    parts: JsonObject[],
+    source: string | undefined,
+    created = this.at(source),
+    id = this.ids.next("msg", created),
+  ): EncodedMessage {
     this.parentId = id;
     const { providerID, modelID } = this.settings.model;
     return {
@@ -368,6 +412,8 @@ interface StepContext {
   created: number;
   settings: EncodeSettings;
   ids: RowIds;
+  /** A compaction's summary: the `compaction` agent's message, marked `summary`. */
+  summary: boolean;
 }
 
 /** One assistant message: a step of a response, its parts in order, its calls answered as results arrive. */
@@ -438,8 +484,9 @@ class AssistantStep {
         data: {
           parentID: parentId,
           role: "assistant",
-          mode: AGENT,
-          agent: AGENT,
+          mode: this.context.summary ? COMPACTION_AGENT : AGENT,
+          agent: this.context.summary ? COMPACTION_AGENT : AGENT,
+          ...(this.context.summary ? { summary: true } : {}),
           path: { cwd: this.context.cwd, root: settings.worktree },
           cost: 0,
           tokens,

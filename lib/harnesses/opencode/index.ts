@@ -48,7 +48,7 @@ export const openCode: Harness = {
       // A task's subagent is a session of its own, its parent_id the caller's.
       subagents: true,
       copiesOwnSessions: false,
-      keepsCompactedHistory: false,
+      keepsCompactedHistory: true,
       // A pending or running tool part is sent as an error result "[Tool execution was interrupted]".
       unansweredCalls: { errorResult: "[Tool execution was interrupted]" },
     },
