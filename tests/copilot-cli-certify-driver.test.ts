@@ -21,7 +21,6 @@ import { copilotEngine } from "../lib/harnesses/copilot-cli/engine.ts";
 import { parsePromptOutput, promptSessionId } from "../lib/harnesses/copilot-cli/prompt-output.ts";
 import { samples } from "../lib/harnesses/copilot-cli/samples.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { claudeCompactedParts, resumeCompactedHandoff, sentOfCompacted } from "./helpers/compacted.ts";
 
 const VERSION = "1.0.102";
 const FIXTURES = fileURLToPath(new URL(`../fixtures/copilot-cli/${VERSION}/`, import.meta.url));
@@ -200,21 +199,5 @@ test(
     } finally {
       await copilot.close();
     }
-  },
-);
-
-test(
-  "a compacted session handed into Copilot CLI resumes with its summary and the live thread, not the history before the compaction, and is listed (real Copilot CLI 1.0.102)",
-  { skip },
-  async () => {
-    const source = await claudeCompactedParts();
-    const resumed = await resumeCompactedHandoff(copilotCliDriver, BIN, VERSION);
-    assert.equal(resumed.listed, true);
-    assert.deepEqual(sentOfCompacted(resumed.sent, source), {
-      summary: true,
-      after: [],
-      history: [],
-      prompt: true,
-    });
   },
 );

@@ -19,7 +19,6 @@ import { geminiCliDriver } from "../lib/harnesses/gemini-cli/certify/index.ts";
 import { sentMessages } from "../lib/harnesses/gemini-cli/certify/sent.ts";
 import { FIXTURE_CWD } from "./helpers/fixtures.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { claudeCompactedParts, resumeCompactedHandoff, sentOfCompacted } from "./helpers/compacted.ts";
 
 const VERSION = "0.61.0";
 const FIXTURES = fileURLToPath(new URL(`../fixtures/gemini-cli/${VERSION}/`, import.meta.url));
@@ -256,21 +255,5 @@ test(
     } finally {
       await gemini.close();
     }
-  },
-);
-
-test(
-  "a compacted session handed into Gemini CLI resumes with its snapshot and the live thread, not the history above the compression, and is listed (real Gemini CLI 0.61.0)",
-  { skip },
-  async () => {
-    const source = await claudeCompactedParts();
-    const resumed = await resumeCompactedHandoff(geminiCliDriver, BIN, VERSION);
-    assert.equal(resumed.listed, true);
-    assert.deepEqual(sentOfCompacted(resumed.sent, source), {
-      summary: true,
-      after: [],
-      history: [],
-      prompt: true,
-    });
   },
 );

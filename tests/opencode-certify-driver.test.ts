@@ -20,7 +20,6 @@ import { opencodeDriver } from "../lib/harnesses/opencode/certify/index.ts";
 import { parseRunEvents } from "../lib/harnesses/opencode/certify/run.ts";
 import { opencodeScript, turnRequests } from "../lib/harnesses/opencode/certify/sent.ts";
 import { tempDir } from "./helpers/tmp.ts";
-import { claudeCompactedParts, resumeCompactedHandoff, sentOfCompacted } from "./helpers/compacted.ts";
 
 const VERSION = "1.18.33";
 const BIN = join(harnessDir("opencode", VERSION), "node_modules", "opencode-linux-x64", "bin", "opencode");
@@ -209,21 +208,5 @@ test(
     } finally {
       await opencode.close();
     }
-  },
-);
-
-test(
-  "a compacted session handed into OpenCode resumes with its summary and the live thread, not the history before the compaction, and is listed (real OpenCode 1.18.33)",
-  { skip },
-  async () => {
-    const source = await claudeCompactedParts();
-    const resumed = await resumeCompactedHandoff(opencodeDriver, BIN, VERSION);
-    assert.equal(resumed.listed, true);
-    assert.deepEqual(sentOfCompacted(resumed.sent, source), {
-      summary: true,
-      after: [],
-      history: [],
-      prompt: true,
-    });
   },
 );

@@ -39,6 +39,14 @@ export const CONVERSION_OPTIONS = {
   context: { type: "string" },
 } as const satisfies OptionSpec;
 
+/** The help lines of `--fit` and `--context`, which convert and handoff share. */
+export const FIT_HELP = `  --fit F            auto (the default): when the history is longer than the target model's window (less
+                     a margin for the next turns), the model is sent a summary of the oldest turns and the
+                     most recent ones verbatim, the full history kept on disk; off: always the whole
+                     history; TOKENS: fit it to at most that many tokens
+  --context TOKENS   the target model's window (default: the target's configuration, else session-bridge's
+                     table; see README, Fitting)`;
+
 /** `--fit auto|off|TOKENS` and `--context TOKENS`, as the conversion takes them (absent: not given). */
 export function fitFlags(values: Values): { fit?: FitMode; context?: number } {
   const fit = parseFit(str(values, "fit"));

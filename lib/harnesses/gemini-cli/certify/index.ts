@@ -99,7 +99,8 @@ export const geminiCliDriver: HarnessDriver = {
         if (mode === "structure") return listedInStore(store, sessionId, cwd);
         // Gemini's listing reads each session file while other Gemini processes may still write to it (a
         // summary and memory scratchpad appended after a run): a file caught mid-write is left out of that
-        // listing, not of the next. A session counts as listed when one of a few listings shows it.
+        // listing, not of the next. A session counts as listed when one of a few listings shows it. (A session
+        // resumed across a minute boundary may be gone for good: Gemini's own cleanup, docs/harnesses/gemini-cli.md.)
         for (let attempt = 0; attempt < LISTING_ATTEMPTS; attempt++) {
           const r = await runGemini(bin, cwd, ["--list-sessions"], runEnv, 60_000);
           if (r.code === 0 && r.stdout.includes(`[${sessionId}]`)) return true;
