@@ -23,6 +23,7 @@ import {
 } from "../lib/harnesses/codex/certify/run.ts";
 import { startFakeResponses } from "../lib/certify-kit/fake-servers/responses.ts";
 import type { FakeWindow } from "../lib/certify-kit/fake-servers/window.ts";
+import type { Turn } from "../lib/certify-kit/driver.ts";
 import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
 import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -98,65 +99,114 @@ test("a 3 MB session handed into Codex fitted resumes on the first try, the requ
 
 /**
  * The same row for every registered harness, through its certify driver (its real binary, offline, the fake
- * server enforcing the window): the handed-in session resumes on the first try with every prompt's sentinel and
- * the last turn verbatim; and a hop back (into Claude Code, from it into Codex) with room for it all restores the full history from
- * what the target keeps on disk. Claude Code, whose copy of a Claude Code session is never fitted, is handed the
- * session as Codex writes it. Skipped where the pinned binary is not installed.
+ * server enforcing the window). Handed off whole, each harness's resume meets the window as it meets a real
+ * one: most fail on the API's refusal; Hermes Agent and Copilot CLI compact the history themselves first (with
+ * the model, so what survives is theirs to choose). Fitted, the session resumes on the first try with every
+ * prompt's sentinel and the last turn verbatim; and a hop back (into Claude Code; from Claude Code into Codex)
+ * with room for it all restores the full history from what the target keeps on disk. Claude Code, whose copy of
+ * a Claude Code session is never fitted, is handed the session as Codex writes it. Skipped where the pinned
+ * binary is not installed.
  */
 const HOP_BACK_CONTEXT = "100000000";
+/** Harnesses whose resume compacts a history over the window on its own before its first request. */
+const COMPACTS_ON_ITS_OWN = new Set(["hermes", "copilot-cli"]);
+
+/** The generated session handed into `harness` (fitted or whole), resumed once; `then` runs before closing. */
+async function resumedLong(
+  harness: string,
+  version: string,
+  fit: "auto" | "off",
+  then: (resumed: {
+    turn: Turn;
+    window: FakeWindow;
+    sent: string;
+    turns: number;
+    hop: (to: string) => Promise<string>;
+  }) => Promise<void>,
+) {
+  const work = tempDir("sb-fit-live-");
+  mkdirSync(join(work, "project"));
+  const cwd = realpathSync(join(work, "project"));
+  const spec = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000007", cwd };
+  const long = join(work, "long.jsonl");
+  const out = createWriteStream(long);
+  await writeLongSession(spec, out);
+  out.end();
+  await finished(out);
+  const bridge = { SESSION_BRIDGE_HOME: join(work, "bridge") };
+  let source = long;
+  if (harness === "claude-code") {
+    source = join(work, "long-codex.jsonl");
+    const converted = await runCliJson(
+      ["convert", long, "--to", "codex", "--fit", "off", "-o", source],
+      bridge,
+    );
+    assert.equal(converted.code, 0, converted.stderr);
+  }
+  const window: FakeWindow = { tokens: WINDOW, refused: [] };
+  const driver = await findHarness(builtinRegistry, harness).integrations.certify!.driver();
+  const under = await driver.open({
+    work,
+    bin: await installHarness(harness, version),
+    version,
+    mode: "full",
+    env: process.env,
+    homeVariables: builtinRegistry.harnesses.map((h) => h.home.env),
+    window,
+  });
+  try {
+    await under.warmUp(cwd);
+    const env = { ...bridge, ...(under.configEnv?.() ?? {}) };
+    const homes = homeArgs(under.homes(), builtinRegistry);
+    const handed = await runCliJson(
+      ["handoff", source, "--to", harness, "--cwd", cwd, "--context", String(WINDOW), "--fit", fit, ...homes],
+      env,
+    );
+    assert.equal(handed.code, 0, handed.stderr);
+    const id = (handed.json.target as { id: string }).id;
+    const turn = await under.resume(cwd, id, "NEXT-PROMPT");
+    const sent = under.lastRequest().map((m) => m.text).join("\n");
+    const hop = async (to: string) => {
+      const back = join(work, `back-${to}.jsonl`);
+      const args = ["convert", id, "--from", harness, "--to", to, "--context", HOP_BACK_CONTEXT, "-o", back];
+      const r = await runCliJson([...args, ...homes], env);
+      assert.equal(r.code, 0, r.stderr);
+      return readFileSync(back, "utf8");
+    };
+    await then({ turn, window, sent, turns: longSessionTurns(spec), hop });
+  } finally {
+    await under.close();
+  }
+}
 
 for (const harness of builtinRegistry.harnesses.map((h) => h.name)) {
   const version = pinnedVersions()[harness]!;
   const skip = existsSync(harnessDir(harness, version)) ? false : `${harness} ${version} is not installed`;
+  const own = COMPACTS_ON_ITS_OWN.has(harness);
+  test(
+    `${harness} ${version}: a session over the window handed off whole ${
+      own ? "is compacted by the harness itself before its first request" : "fails on the API's refusal"
+    }`,
+    { skip, timeout: 300_000 },
+    async () => {
+      await resumedLong(harness, version, "off", async ({ turn, window }) => {
+        if (own) {
+          assert.equal(turn.ok, true, turn.detail);
+          assert.deepEqual(window.refused, [], "no request was over the window");
+        } else {
+          assert.equal(turn.ok, false, "the resume fails");
+          assert.ok(window.refused.length > 0, "the window refused a request");
+        }
+      });
+    },
+  );
   test(
     `${harness} ${version}: a session over the window resumes fitted on the first try, every prompt and the last turn sent, and a hop back restores it whole`,
     { skip, timeout: 300_000 },
     async () => {
-      const work = tempDir("sb-fit-live-");
-      mkdirSync(join(work, "project"));
-      const cwd = realpathSync(join(work, "project"));
-      const spec = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000007", cwd };
-      const long = join(work, "long.jsonl");
-      const out = createWriteStream(long);
-      await writeLongSession(spec, out);
-      out.end();
-      await finished(out);
-      const bridge = { SESSION_BRIDGE_HOME: join(work, "bridge") };
-      let source = long;
-      if (harness === "claude-code") {
-        source = join(work, "long-codex.jsonl");
-        const converted = await runCliJson(
-          ["convert", long, "--to", "codex", "--fit", "off", "-o", source],
-          bridge,
-        );
-        assert.equal(converted.code, 0, converted.stderr);
-      }
-      const window: FakeWindow = { tokens: WINDOW, refused: [] };
-      const driver = await findHarness(builtinRegistry, harness).integrations.certify!.driver();
-      const under = await driver.open({
-        work,
-        bin: await installHarness(harness, version),
-        version,
-        mode: "full",
-        env: process.env,
-        homeVariables: builtinRegistry.harnesses.map((h) => h.home.env),
-        window,
-      });
-      try {
-        await under.warmUp(cwd);
-        const env = { ...bridge, ...(under.configEnv?.() ?? {}) };
-        const homes = homeArgs(under.homes(), builtinRegistry);
-        const handed = await runCliJson(
-          ["handoff", source, "--to", harness, "--cwd", cwd, "--context", String(WINDOW), ...homes],
-          env,
-        );
-        assert.equal(handed.code, 0, handed.stderr);
-        const id = (handed.json.target as { id: string }).id;
-        const turns = longSessionTurns(spec);
-        const turn = await under.resume(cwd, id, "NEXT-PROMPT");
+      await resumedLong(harness, version, "auto", async ({ turn, window, sent, turns, hop }) => {
         assert.equal(turn.ok, true, turn.detail);
         assert.deepEqual(window.refused, [], "no request was over the window");
-        const sent = under.lastRequest().map((m) => m.text).join("\n");
         const missing = [...Array(turns).keys()].filter((i) => !sent.includes(longSentinels(i).prompt));
         assert.deepEqual(missing, [], "every prompt's sentinel is in the request");
         assert.ok(
@@ -167,33 +217,13 @@ for (const harness of builtinRegistry.harnesses.map((h) => h.name)) {
 
         // The hop back: what the target keeps on disk is the whole history again, once there is room for it
         // (into Codex from Claude Code, whose copy of its own session would keep the records as they are).
-        const home = harness === "claude-code" ? "codex" : "claude-code";
-        const compactionRecord = home === "codex" ? '"type":"compacted"' : "compact_boundary";
-        const back = join(work, "back.jsonl");
-        const hop = await runCliJson(
-          [
-            "convert",
-            id,
-            "--from",
-            harness,
-            "--to",
-            "claude-code",
-            "--context",
-            HOP_BACK_CONTEXT,
-            "-o",
-            back,
-            ...homes,
-          ],
-          env,
-        );
-        assert.equal(hop.code, 0, hop.stderr);
-        const lines = readFileSync(back, "utf8");
+        const to = harness === "claude-code" ? "codex" : "claude-code";
+        const lines = await hop(to);
         const lost = [...Array(turns).keys()].filter((i) => !lines.includes(longSentinels(i).output));
         assert.deepEqual(lost, [], "every turn's tool output is back");
+        const compactionRecord = to === "codex" ? '"type":"compacted"' : "compact_boundary";
         assert.ok(!lines.includes(compactionRecord), "the history is whole, not compacted");
-      } finally {
-        await under.close();
-      }
+      });
     },
   );
 }
