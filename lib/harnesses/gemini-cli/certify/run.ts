@@ -51,11 +51,17 @@ export function geminiEnv(home: string, baseUrl: string, path: string | undefine
 /**
  * Settings every private home gets. The base URL alone makes 0.61 pick the "gateway" auth type, which it then
  * refuses ("Invalid auth method selected."): the settings name the API key's type, and the base URL is still
- * used for it. No update checks, no usage statistics: nothing leaves 127.0.0.1.
+ * used for it. No update checks, no usage statistics: nothing leaves 127.0.0.1. No session cleanup: 0.61's
+ * (on by default) deletes a session resumed in a later minute than its file is named for, at the next start
+ * (docs/harnesses/gemini-cli.md), so a seeding whose two turns straddle a minute lost its session at random.
  */
 export const GEMINI_SETTINGS = {
   security: { auth: { selectedType: "gemini-api-key" } },
-  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  general: {
+    enableAutoUpdate: false,
+    enableAutoUpdateNotification: false,
+    sessionRetention: { enabled: false },
+  },
   privacy: { usageStatisticsEnabled: false },
 };
 
