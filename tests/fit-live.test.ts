@@ -13,7 +13,7 @@ import { finished } from "node:stream/promises";
 import { join } from "node:path";
 import { harnessDir, installHarness, pinnedVersions } from "../acceptance/install-harness.ts";
 import { homeArgs } from "../lib/certify/bridge.ts";
-import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import {
   codexEnv,
   codexHomeDir,
@@ -26,6 +26,7 @@ import type { FakeWindow } from "../lib/certify-kit/fake-servers/window.ts";
 import type { Turn } from "../lib/certify-kit/driver.ts";
 import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
 import { runCliJson } from "./helpers/cli.ts";
+import { openOffline } from "./helpers/offline-harness.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const VERSION = "0.171.0";
@@ -122,40 +123,28 @@ async function resumedLong(
     sent: string;
     turns: number;
     hop: (to: string) => Promise<string>;
-  }) => Promise<void>,
+  }) => Promise<void> | void,
 ) {
   const work = tempDir("sb-fit-live-");
-  mkdirSync(join(work, "project"));
-  const cwd = realpathSync(join(work, "project"));
-  const spec = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000007", cwd };
-  const long = join(work, "long.jsonl");
-  const out = createWriteStream(long);
-  await writeLongSession(spec, out);
-  out.end();
-  await finished(out);
-  const bridge = { SESSION_BRIDGE_HOME: join(work, "bridge") };
-  let source = long;
-  if (harness === "claude-code") {
-    source = join(work, "long-codex.jsonl");
-    const converted = await runCliJson(
-      ["convert", long, "--to", "codex", "--fit", "off", "-o", source],
-      bridge,
-    );
-    assert.equal(converted.code, 0, converted.stderr);
-  }
   const window: FakeWindow = { tokens: WINDOW, refused: [] };
-  const driver = await findHarness(builtinRegistry, harness).integrations.certify!.driver();
-  const under = await driver.open({
-    work,
-    bin: await installHarness(harness, version),
-    version,
-    mode: "full",
-    env: process.env,
-    homeVariables: builtinRegistry.harnesses.map((h) => h.home.env),
-    window,
-  });
+  const { under, cwd } = await openOffline(harness, version, work, window);
   try {
-    await under.warmUp(cwd);
+    const spec = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000007", cwd };
+    const long = join(work, "long.jsonl");
+    const out = createWriteStream(long);
+    await writeLongSession(spec, out);
+    out.end();
+    await finished(out);
+    const bridge = { SESSION_BRIDGE_HOME: join(work, "bridge") };
+    let source = long;
+    if (harness === "claude-code") {
+      source = join(work, "long-codex.jsonl");
+      const converted = await runCliJson(
+        ["convert", long, "--to", "codex", "--fit", "off", "-o", source],
+        bridge,
+      );
+      assert.equal(converted.code, 0, converted.stderr);
+    }
     const env = { ...bridge, ...(under.configEnv?.() ?? {}) };
     const homes = homeArgs(under.homes(), builtinRegistry);
     const handed = await runCliJson(
@@ -189,7 +178,7 @@ for (const harness of builtinRegistry.harnesses.map((h) => h.name)) {
     }`,
     { skip, timeout: 300_000 },
     async () => {
-      await resumedLong(harness, version, "off", async ({ turn, window }) => {
+      await resumedLong(harness, version, "off", ({ turn, window }) => {
         if (own) {
           assert.equal(turn.ok, true, turn.detail);
           assert.deepEqual(window.refused, [], "no request was over the window");

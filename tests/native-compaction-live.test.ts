@@ -7,12 +7,13 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { harnessDir, installHarness, pinnedVersions } from "../acceptance/install-harness.ts";
+import { harnessDir, pinnedVersions } from "../acceptance/install-harness.ts";
 import { homeArgs } from "../lib/certify/bridge.ts";
-import { builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { runCliJson } from "./helpers/cli.ts";
+import { openOffline } from "./helpers/offline-harness.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 /** A fixture of another harness holding a real compaction, and what its summary and its two sides say. */
@@ -60,20 +61,8 @@ for (const { harness, source } of CASES) {
     { skip, timeout: 300_000 },
     async () => {
       const work = tempDir();
-      const descriptor = findHarness(builtinRegistry, harness);
-      const driver = await descriptor.integrations.certify!.driver();
-      const under = await driver.open({
-        work,
-        bin: await installHarness(harness, version),
-        version,
-        mode: "full",
-        env: process.env,
-        homeVariables: builtinRegistry.harnesses.map((h) => h.home.env),
-      });
+      const { under, cwd } = await openOffline(harness, version, work);
       try {
-        mkdirSync(join(work, "project"));
-        const cwd = realpathSync(join(work, "project"));
-        await under.warmUp(cwd);
         const r = await runCliJson(
           [
             "handoff",
