@@ -37,6 +37,9 @@ export { builtinRegistry, findHarness, type Registry, withHarness } from "./harn
 export type { Harness, Homes, SessionSummary } from "./harnesses/types.ts";
 export type { Session } from "./ir/schema.ts";
 export type { PermissionsChoice } from "./posture/posture.ts";
+/** `--fit` and `--context` as words, read as the CLI reads them (a front-end's own fields, the TUI's). */
+export { parseContext, parseFit } from "./fit/option.ts";
+export type { FitMode } from "./fit/fit.ts";
 export type { ConversionReport } from "./report/report.ts";
 export type { BrokenStore, StoreListed } from "./harnesses/stores.ts";
 export type { SessionSource } from "./pipeline/source.ts";

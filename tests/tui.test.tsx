@@ -32,6 +32,7 @@ import type { ReadOptions } from "../lib/harnesses/types.ts";
 const SIZE = { columns: 80, rows: 24 };
 const ESC = "\u001b";
 const KEYS = { enter: "\r", escape: ESC, down: `${ESC}[B`, tab: "\t" };
+const BACKSPACE = "\x7f";
 
 function contextFor(homes: TuiHomes): TuiContext {
   const env = tuiEnv(homes);
@@ -527,6 +528,46 @@ test("handoff: the Permissions field narrows to the target's default unless togg
   }
   const text = pages.map((p) => p.split("\n").filter((l) => !/^Enter/.test(l)).join("")).join("");
   assert.match(text, /--to codex .*--permissions keep/);
+  ui.unmount();
+});
+
+test("handoff: the Fit to window field refuses what --fit refuses, in its words, and the command line carries what it takes", async () => {
+  const homes = tuiHomes(tempDir("sb-tui-"));
+  const { ui, see, press, screen } = await open(homes);
+  await press("h");
+  await see("Hermes Agent (hermes)");
+  await until(ui, (f) => !f.includes("checking the targets"));
+  await press(KEYS.down, KEYS.enter);
+  await see("Target: Codex CLI");
+  assert.match(screen()!, /Fit to window +auto \(summarize only if over the window\)/);
+  for (let i = 0; i < 10 && !/› Fit to window/.test(screen()!); i++) {
+    const before = screen();
+    await press("k");
+    await until(ui, (f) => f !== before);
+  }
+  await press(KEYS.enter, "h", "a", "l", "f", KEYS.enter);
+  await see('--fit takes auto, off or a number of tokens, not "half"');
+  await press(BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, "o", "f", "f", KEYS.enter);
+  await see(/› Fit to window +off/);
+  for (let i = 0; i < 10 && !/› \[ Show plan \]/.test(screen()!); i++) {
+    const before = screen();
+    await press("j");
+    await until(ui, (f) => f !== before);
+  }
+  await press(KEYS.enter);
+  await see("Plan (nothing has been written yet):");
+  for (let i = 0; i < 10 && !/The same handoff on the command line:/.test(screen()!); i++) {
+    const before = screen();
+    await press(KEYS.enter);
+    await until(ui, (f) => f !== before);
+  }
+  const pages = [await see("The same handoff on the command line:")];
+  for (let i = 0; i < 10 && !/go to the confirm step/.test(pages.at(-1)!); i++) {
+    await press(KEYS.enter);
+    pages.push(await until(ui, (f) => f !== pages.at(-1)));
+  }
+  const text = pages.map((p) => p.split("\n").filter((l) => !/^Enter/.test(l)).join("")).join("");
+  assert.match(text, /--to codex .*--fit off/);
   ui.unmount();
 });
 

@@ -20,6 +20,8 @@ import {
   listByStore,
   load,
   newerFirst,
+  parseContext,
+  parseFit,
   plan,
   type Registry,
   type Session,
@@ -220,6 +222,9 @@ export interface HandoffChoices {
   handshake: boolean;
   /** How far the source's permission posture travels (the CLI's --permissions; default narrow). */
   permissions?: PermissionsChoice;
+  /** The CLI's --fit and --context, as typed in the form (checked there; absent: auto, the window found). */
+  fit?: string;
+  context?: string;
 }
 
 /** The session by its reference (read again for each plan and for the handoff, as the CLI would). */
@@ -241,6 +246,8 @@ function request(context: TuiContext, row: Row, choices: HandoffChoices): Omit<H
     stubOpenCalls: choices.stubOpenCalls,
     handshake: choices.handshake,
     ...(choices.permissions ? { permissions: choices.permissions } : {}),
+    ...(choices.fit ? { fit: parseFit(choices.fit)! } : {}),
+    ...(choices.context ? { context: parseContext(choices.context)! } : {}),
   };
 }
 

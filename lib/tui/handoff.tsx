@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { useEffect, useRef, useState } from "react";
 import { Box } from "ink";
 import { Text } from "./colors.tsx";
-import type { HandoffOutcome, Harness, PermissionsChoice } from "../mod.ts";
+import { type HandoffOutcome, type Harness, parseContext, parseFit, type PermissionsChoice } from "../mod.ts";
 import { type Detail, type HandoffChoices, planHandoff, type TuiContext } from "./data.ts";
 import type { Row } from "./row.ts";
 import { clip, field, wrapWords } from "./text.ts";
@@ -41,6 +41,8 @@ type FieldName =
   | "model"
   | "sessionId"
   | "permissions"
+  | "fit"
+  | "context"
   | "stubOpenCalls"
   | "handshake"
   | "plan";
@@ -57,9 +59,19 @@ const LABELS: Record<FieldName, string> = {
   model: "Model",
   sessionId: "Session id",
   permissions: "Permissions",
+  fit: "Fit to window",
+  context: "Context window",
   stubOpenCalls: "Stub open calls",
   handshake: "Resume handshake",
   plan: "[ Show plan ]",
+};
+
+/** What a text field left empty means. */
+const UNSET: Partial<Record<FieldName, string>> = {
+  model: "(the target's default)",
+  sessionId: "(a fresh id)",
+  fit: "auto (summarize only if over the window)",
+  context: "(the target's configuration, else the model's)",
 };
 
 /** How a target is pointed at another home: the flag the TUI is started with, or the harness's variable. */
@@ -119,6 +131,8 @@ export function HandoffForm(props: HandoffFormProps) {
     "model",
     "sessionId",
     "permissions",
+    "fit",
+    "context",
     ...(openCalls ? ["stubOpenCalls" as const] : []),
     "handshake",
     "plan",
@@ -141,9 +155,15 @@ export function HandoffForm(props: HandoffFormProps) {
 
   const commitEdit = (name: FieldName, value: string) => {
     if (!choices) return;
-    if (name === "sessionId" && value) {
+    // What the CLI would refuse is refused here, with its words, before any plan is made of it.
+    const check: Partial<Record<FieldName, (v: string) => unknown>> = {
+      sessionId: (v) => context.registry.harnesses.find((h) => h.name === choices.to)?.store.checkId(v),
+      fit: parseFit,
+      context: parseContext,
+    };
+    if (value) {
       try {
-        context.registry.harnesses.find((h) => h.name === choices.to)?.store.checkId(value);
+        check[name]?.(value);
       } catch (e) {
         setProblem(messageOf(e));
         return;
@@ -256,11 +276,7 @@ export function HandoffForm(props: HandoffFormProps) {
               ? choices[name] ? "yes" : "no"
               : editing === name
               ? `${draft}█`
-              : choices[name] ?? (name === "model"
-                ? "(the target's default)"
-                : name === "sessionId"
-                ? "(a fresh id)"
-                : "(the source's)");
+              : choices[name] ?? UNSET[name] ?? "(the source's)";
             return (
               <Box key={name}>
                 {line(field(`${i === cursor && !editing ? "› " : "  "}${LABELS[name].padEnd(18)} ${value}`), {
