@@ -40,7 +40,8 @@ export const CONVERSION_OPTIONS = {
 } as const satisfies OptionSpec;
 
 /** The help lines of `--fit` and `--context`, which convert and handoff share. */
-export const FIT_HELP = `  --fit F            auto (the default): when the history is longer than the target model's window (less
+export const FIT_HELP =
+  `  --fit F            auto (the default): when the history is longer than the target model's window (less
                      a margin for the next turns), the model is sent a summary of the oldest turns and the
                      most recent ones verbatim, the full history kept on disk; off: always the whole
                      history; TOKENS: fit it to at most that many tokens
