@@ -492,27 +492,33 @@ test("a target not available shows its whole reason, wrapped, and how to fix it:
   ui.unmount();
 });
 
-test("handoff: the Permissions field narrows to the target's default unless toggled to keep, which the command line carries", async () => {
-  const homes = tuiHomes(tempDir("sb-tui-"));
-  const { ui, see, press, screen } = await open(homes);
+type Opened = Awaited<ReturnType<typeof open>>;
+
+/** The handoff form of the Hermes Agent session, Codex chosen as the target. */
+async function codexForm(): Promise<Opened> {
+  const opened = await open(tuiHomes(tempDir("sb-tui-")));
+  const { ui, see, press } = opened;
   await press("h");
   await see("Hermes Agent (hermes)");
   await until(ui, (f) => !f.includes("checking the targets"));
   await press(KEYS.down, KEYS.enter);
   await see("Target: Codex CLI");
-  assert.match(screen()!, /Permissions +no wider than the target's default/);
-  for (let i = 0; i < 8 && !/› Permissions/.test(screen()!); i++) {
+  return opened;
+}
+
+/** Moves the form's cursor with `key` (j down, k up) until the line of `field` is the selected one. */
+async function moveTo({ ui, press, screen }: Opened, field: RegExp, key: "j" | "k") {
+  for (let i = 0; i < 12 && !field.test(screen()!); i++) {
     const before = screen();
-    await press("k");
+    await press(key);
     await until(ui, (f) => f !== before);
   }
-  await press(" ");
-  await see(/› Permissions +the source's, even where the target would ask/);
-  for (let i = 0; i < 8 && !/› \[ Show plan \]/.test(screen()!); i++) {
-    const before = screen();
-    await press("j");
-    await until(ui, (f) => f !== before);
-  }
+}
+
+/** The form's plan paged through to the command line that makes the same handoff, as one text. */
+async function planCommandLine(opened: Opened): Promise<string> {
+  const { ui, see, press, screen } = opened;
+  await moveTo(opened, /› \[ Show plan \]/, "j");
   await press(KEYS.enter);
   await see("Plan (nothing has been written yet):");
   for (let i = 0; i < 10 && !/The same handoff on the command line:/.test(screen()!); i++) {
@@ -526,48 +532,30 @@ test("handoff: the Permissions field narrows to the target's default unless togg
     await press(KEYS.enter);
     pages.push(await until(ui, (f) => f !== pages.at(-1)));
   }
-  const text = pages.map((p) => p.split("\n").filter((l) => !/^Enter/.test(l)).join("")).join("");
-  assert.match(text, /--to codex .*--permissions keep/);
+  return pages.map((p) => p.split("\n").filter((l) => !/^Enter/.test(l)).join("")).join("");
+}
+
+test("handoff: the Permissions field narrows to the target's default unless toggled to keep, which the command line carries", async () => {
+  const opened = await codexForm();
+  const { ui, see, press, screen } = opened;
+  assert.match(screen()!, /Permissions +no wider than the target's default/);
+  await moveTo(opened, /› Permissions/, "k");
+  await press(" ");
+  await see(/› Permissions +the source's, even where the target would ask/);
+  assert.match(await planCommandLine(opened), /--to codex .*--permissions keep/);
   ui.unmount();
 });
 
 test("handoff: the Fit to window field refuses what --fit refuses, in its words, and the command line carries what it takes", async () => {
-  const homes = tuiHomes(tempDir("sb-tui-"));
-  const { ui, see, press, screen } = await open(homes);
-  await press("h");
-  await see("Hermes Agent (hermes)");
-  await until(ui, (f) => !f.includes("checking the targets"));
-  await press(KEYS.down, KEYS.enter);
-  await see("Target: Codex CLI");
+  const opened = await codexForm();
+  const { ui, see, press, screen } = opened;
   assert.match(screen()!, /Fit to window +auto \(summarize only if over the window\)/);
-  for (let i = 0; i < 10 && !/› Fit to window/.test(screen()!); i++) {
-    const before = screen();
-    await press("k");
-    await until(ui, (f) => f !== before);
-  }
+  await moveTo(opened, /› Fit to window/, "k");
   await press(KEYS.enter, "h", "a", "l", "f", KEYS.enter);
   await see('--fit takes auto, off or a number of tokens, not "half"');
   await press(BACKSPACE, BACKSPACE, BACKSPACE, BACKSPACE, "o", "f", "f", KEYS.enter);
   await see(/› Fit to window +off/);
-  for (let i = 0; i < 10 && !/› \[ Show plan \]/.test(screen()!); i++) {
-    const before = screen();
-    await press("j");
-    await until(ui, (f) => f !== before);
-  }
-  await press(KEYS.enter);
-  await see("Plan (nothing has been written yet):");
-  for (let i = 0; i < 10 && !/The same handoff on the command line:/.test(screen()!); i++) {
-    const before = screen();
-    await press(KEYS.enter);
-    await until(ui, (f) => f !== before);
-  }
-  const pages = [await see("The same handoff on the command line:")];
-  for (let i = 0; i < 10 && !/go to the confirm step/.test(pages.at(-1)!); i++) {
-    await press(KEYS.enter);
-    pages.push(await until(ui, (f) => f !== pages.at(-1)));
-  }
-  const text = pages.map((p) => p.split("\n").filter((l) => !/^Enter/.test(l)).join("")).join("");
-  assert.match(text, /--to codex .*--fit off/);
+  assert.match(await planCommandLine(opened), /--to codex .*--fit off/);
   ui.unmount();
 });
 
