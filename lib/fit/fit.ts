@@ -12,7 +12,8 @@ import { holdMessages, type SessionStream } from "../ir/stream.ts";
 import { FIT_THREAD_ID } from "./marker.ts";
 import { restoreFitted } from "./restore.ts";
 import { SUMMARY_LIMITS, type SummaryLimits, summaryText } from "./summary.ts";
-import { type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
+import { CHARS_PER_TOKEN, counterOf, type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
+import { exactCounter } from "./tokenizer.ts";
 import { cleanCuts, isPrompt } from "./turns.ts";
 import { fitBudget, fittedModel, type ModelWindow, modelWindow } from "./windows.ts";
 import type { ModelRules } from "../harnesses/models.ts";
@@ -37,8 +38,10 @@ export interface FitPlan {
   window: ModelWindow;
   /** The tokens the session may fill: the window less its margin, or `--fit TOKENS`. */
   budget: number;
-  /** The live thread's estimated tokens before fitting. */
+  /** The live thread's tokens before fitting. */
   total: number;
+  /** What is sent was counted by the model family's own tokenizer (else estimated from characters). */
+  exact: boolean;
   /** Absent when the session fits as it is. */
   fitted?: {
     summarizedMessages: number;
@@ -67,15 +70,30 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   });
   const budget = typeof request.mode === "number" ? request.mode : fitBudget(window.tokens);
   const model = fittedModel(request.models, request.model);
-  const counter = tokenCounter(tokenFamily(model));
+  const family = tokenFamily(model);
+  const estimate = tokenCounter(family);
   // A streamed thread is only counted, message by message; it is held only when it must be cut.
   let total = 0;
-  for await (const m of session.messages) total += counter.message(m);
-  const plan: FitPlan = { window, budget, total, restored };
+  for await (const m of session.messages) total += estimate.message(m);
+  // A session of fewer characters than the budget fits without loading a tokenizer: only CJK text comes near a
+  // token a character, only rare symbols pass it, and the margin (windows.ts) absorbs those.
+  const exact = total * CHARS_PER_TOKEN[family] <= budget ? undefined : await exactCounter(family);
+  const counter = bounded(estimate, exact, budget);
+  if (exact && total <= SURELY_OVER * budget) {
+    total = 0;
+    for await (const m of session.messages) total += counter.message(m);
+  }
+  const plan: FitPlan = { window, budget, total, exact: exact !== undefined, restored };
   if (total <= budget) return { session, plan };
   const messages = await holdMessages(session.messages);
-  // Counted again as held: a live session's file may have grown between the two reads.
-  const counts = messages.map((m) => counter.message(m));
+  // Counted again as held (a live session's file may have grown between the two reads), from the most recent:
+  // only the messages a cut could keep need the tokenizer, the rest are over the budget whatever their count.
+  const counts = new Array<number>(messages.length);
+  let kept = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    counts[i] = (kept <= budget ? counter : estimate).message(messages[i]!);
+    kept += counts[i]!;
+  }
   const context = {
     model: model ?? "the model",
     window: window.tokens,
@@ -89,7 +107,7 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
     (prefix, limits) => summaryText(prefix, context, limits),
   );
   const summarized = messages.slice(0, cut.at);
-  const kept = messages.slice(cut.at);
+  const keptMessages = messages.slice(cut.at);
   const summary: Message = {
     uid: "session-bridge-fit-summary",
     parentUid: null,
@@ -100,18 +118,34 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   };
   const thread: Thread = { id: FIT_THREAD_ID, kind: "compacted", messages: summarized };
   return {
-    session: { ...session, messages: [summary, ...kept], threads: [...session.threads, thread] },
+    session: { ...session, messages: [summary, ...keptMessages], threads: [...session.threads, thread] },
     plan: {
       ...plan,
       fitted: {
         summarizedMessages: summarized.length,
         summarizedPrompts: summarized.filter(isPrompt).length,
         summaryTokens: cut.summaryTokens,
-        keptMessages: kept.length,
+        keptMessages: keptMessages.length,
         keptTokens: cut.keptTokens,
       },
     },
   };
+}
+
+/**
+ * Estimated tokens over this many budgets are over it whatever the tokenizer says (a count of under half the
+ * estimate would take over 7.8 characters a token), so such texts are not tokenized: the tokenizer's work stays
+ * within a few budgets' worth of text however long the session.
+ */
+const SURELY_OVER = 2;
+
+/** The exact counter where a text could fit the budget, the estimate where it surely cannot. */
+function bounded(estimate: TokenCounter, exact: TokenCounter | undefined, budget: number): TokenCounter {
+  if (!exact) return estimate;
+  return counterOf((text) => {
+    const estimated = estimate.text(text);
+    return estimated > SURELY_OVER * budget ? estimated : exact.text(text);
+  }, true);
 }
 
 interface Cut {

@@ -38,9 +38,10 @@ export function fitEntries(plan: FitPlan | undefined): ReportEntry[] {
 export function whatTheModelSees(plan: FitPlan): string {
   const { fitted, window } = plan;
   const from = `${n(window.tokens)} tokens (from ${WHERE[window.source]})`;
+  const counted = plan.exact ? "; counted with the model's own tokenizer" : "";
   if (!fitted) {
     return `the history (about ${n(plan.total)} tokens) fits the model's window of ${from} within ` +
-      `${n(plan.budget)}: it is sent whole`;
+      `${n(plan.budget)}: it is sent whole${counted}`;
   }
   const sent = fitted.summaryTokens + fitted.keptTokens;
   const over = sent > plan.budget ? " (still over: nothing smaller is possible)" : "";
@@ -50,5 +51,5 @@ export function whatTheModelSees(plan: FitPlan): string {
     `verbatim (about ${n(fitted.keptTokens)} tokens), within ${
       n(plan.budget)
     }${over}; the full history is kept ` +
-    "on disk";
+    `on disk${counted}`;
 }

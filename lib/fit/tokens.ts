@@ -1,9 +1,9 @@
 /**
- * Token counts of IR messages as the target's model would see them, estimated from their characters: no
- * tokenizer on npm matches Claude's or Gemini's current models, and for OpenAI's the BPE tables would weigh
- * megabytes in the binary for a count the margin absorbs anyway. The characters per token are calibrated per
- * provider family against the input usage the captured fixtures recorded (bench/fit-estimate.ts measures the
- * error; README, Fitting, gives the figures).
+ * Token counts of IR messages as the target's model would see them. OpenAI's models are counted by their own
+ * tokenizer (tokenizer.ts) where a fit is close enough to matter; every other family is estimated from
+ * characters, as no tokenizer on npm matches Claude's or Gemini's current models. The characters per token
+ * are calibrated per provider family against the input usage the captured fixtures recorded
+ * (bench/fit-estimate.ts measures the error; README, Fitting, gives the figures).
  */
 import type { Block, Message } from "../ir/schema.ts";
 import { bareModel } from "../harnesses/models.ts";
@@ -14,11 +14,12 @@ export type TokenFamily = "anthropic" | "openai" | "google" | "other";
  * Characters per token, by family, calibrated on the fixtures (bench/fit-estimate.ts): a request's growth over
  * the previous one includes what the harness injects into each turn besides the session's own text, so these
  * are lower than a tokenizer's ratio for prose; erring low makes a fit keep less, never overflow. OpenAI's
- * fixtures record usage per thread only, so its ratio is measured against OpenAI's own tokenizer (o200k_base,
- * in the bench only: its tables would weigh megabytes in the binary): 4.4 characters a token on the fixtures,
- * 3.9 on a generated long session, the lower taken (estimate/actual 1.14 and 1.00). Models of no known family get the lowest measured ratio.
+ * fixtures record usage per thread only, so its ratio is measured against OpenAI's own tokenizer (o200k_base):
+ * 4.4 characters a token on the fixtures, 3.9 on a generated long session, the lower taken (estimate/actual
+ * 1.14 and 1.00); it decides only whether a session is far enough from its window not to need the tokenizer.
+ * Models of no known family get the lowest measured ratio.
  */
-const CHARS_PER_TOKEN: Readonly<Record<TokenFamily, number>> = {
+export const CHARS_PER_TOKEN: Readonly<Record<TokenFamily, number>> = {
   anthropic: 2.35,
   openai: 3.9,
   google: 2.5,
@@ -39,13 +40,20 @@ export function tokenFamily(model: string | undefined): TokenFamily {
 
 /** A counter of message tokens for one family. */
 export interface TokenCounter {
+  /** Counted by the family's own tokenizer, not estimated. */
+  exact: boolean;
   text(text: string): number;
   message(message: Message): number;
 }
 
+/** The estimating counter of a family. */
 export function tokenCounter(family: TokenFamily): TokenCounter {
   const perToken = CHARS_PER_TOKEN[family];
-  const text = (t: string) => Math.ceil(t.length / perToken);
+  return counterOf((t) => Math.ceil(t.length / perToken), false);
+}
+
+/** A message counter over a counter of text: a message is its blocks' text, tool inputs as JSON. */
+export function counterOf(text: (text: string) => number, exact: boolean): TokenCounter {
   const block = (b: Block): number => {
     switch (b.type) {
       case "text":
@@ -62,6 +70,7 @@ export function tokenCounter(family: TokenFamily): TokenCounter {
     }
   };
   return {
+    exact,
     text,
     message: (m) => m.blocks.reduce((sum, b) => sum + block(b), MESSAGE_OVERHEAD),
   };
