@@ -40,6 +40,8 @@ export type { PermissionsChoice } from "./posture/posture.ts";
 /** `--fit` and `--context` as words, read as the CLI reads them (a front-end's own fields, the TUI's). */
 export { parseContext, parseFit } from "./fit/option.ts";
 export type { FitMode } from "./fit/fit.ts";
+/** `--summarize-with`: a harness's model writing a fitted session's summary (engineSummarizer builds one). */
+export type { Summarizer } from "./fit/summarizer.ts";
 export type { ConversionReport } from "./report/report.ts";
 export type { BrokenStore, StoreListed } from "./harnesses/stores.ts";
 export type { SessionSource } from "./pipeline/source.ts";

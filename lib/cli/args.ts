@@ -37,16 +37,20 @@ export const CONVERSION_OPTIONS = {
   from: { type: "string" },
   fit: { type: "string" },
   context: { type: "string" },
+  "summarize-with": { type: "string" },
 } as const satisfies OptionSpec;
 
-/** The help lines of `--fit` and `--context`, which convert and handoff share. */
+/** The help lines of `--fit`, `--context` and `--summarize-with`, which convert and handoff share. */
 export const FIT_HELP =
   `  --fit F            auto (the default): when the history is longer than the target model's window (less
                      a margin for the next turns), the model is sent a summary of the oldest turns and the
                      most recent ones verbatim, the full history kept on disk; off: always the whole
                      history; TOKENS: fit it to at most that many tokens
   --context TOKENS   the target model's window (default: the target's configuration, else session-bridge's
-                     table; see README, Fitting)`;
+                     table; see README, Fitting)
+  --summarize-with H
+                     a fitted session's summary written by harness H's model (run as you run H, its turn
+                     not kept in its list) instead of made without a model; see README, Fitting`;
 
 /** `--fit auto|off|TOKENS` and `--context TOKENS`, as the conversion takes them (absent: not given). */
 export function fitFlags(values: Values): { fit?: FitMode; context?: number } {

@@ -20,6 +20,7 @@ export function handoffCommandLine(replay: HandoffReplay, registry: Registry): s
   if (replay.permissions === "keep") words.push("--permissions", "keep");
   if (replay.fit !== undefined) words.push("--fit", String(replay.fit));
   if (replay.context !== undefined) words.push("--context", String(replay.context));
+  if (replay.summarizeWith !== undefined) words.push("--summarize-with", replay.summarizeWith);
   for (const { harness, home } of replay.homes) {
     const flag = registry.harnesses.find((h) => h.name === harness)?.home.flag;
     // The replay is of a plan made over this registry: each of its homes is a registered harness's.

@@ -5,3 +5,4 @@
  */
 export { type EngineOptions, type HandedOver, HarnessEngine, type TurnOutcome } from "./engine.ts";
 export * from "./builtin.ts";
+export { engineSummarizer, type SummarizerPlace, summarizingHarnesses } from "./summarizer.ts";

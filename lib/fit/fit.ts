@@ -11,9 +11,10 @@ import type { Message, Thread } from "../ir/schema.ts";
 import { holdMessages, type SessionStream } from "../ir/stream.ts";
 import { FIT_THREAD_ID } from "./marker.ts";
 import { restoreFitted } from "./restore.ts";
-import { SUMMARY_LIMITS, type SummaryLimits, summaryText } from "./summary.ts";
+import { SUMMARY_LEVELS, type SummaryLimits, summaryText } from "./summary.ts";
 import { CHARS_PER_TOKEN, counterOf, type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
 import { exactCounter } from "./tokenizer.ts";
+import { type Summarizer, type SummaryAuthor, summaryBy } from "./summarizer.ts";
 import { cleanCuts, isPrompt } from "./turns.ts";
 import { fitBudget, fittedModel, type ModelWindow, modelWindow } from "./windows.ts";
 import type { ModelRules } from "../harnesses/models.ts";
@@ -31,6 +32,8 @@ export interface FitRequest {
   context?: number;
   /** The window the target's configuration gives the model, when it gives one. */
   configuredWindow?: number;
+  /** `--summarize-with`: a harness's model writes the summary (summarizer.ts). */
+  summarizer?: Summarizer;
 }
 
 /** What the model will see, for the report, `inspect` and the TUI's plan. */
@@ -49,6 +52,8 @@ export interface FitPlan {
     summaryTokens: number;
     keptMessages: number;
     keptTokens: number;
+    /** Who wrote the summary. */
+    author: SummaryAuthor;
   };
   /** A hop back put a fitted session's full history back before fitting it again. */
   restored: boolean;
@@ -108,13 +113,16 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   );
   const summarized = messages.slice(0, cut.at);
   const keptMessages = messages.slice(cut.at);
+  const written = request.summarizer
+    ? await summaryBy(request.summarizer, summarized, context, budget - cut.keptTokens, counter)
+    : undefined;
   const summary: Message = {
     uid: "session-bridge-fit-summary",
     parentUid: null,
     role: "user",
     kind: "summary",
     ...(summarized.at(-1)?.timestamp ? { timestamp: summarized.at(-1)!.timestamp } : {}),
-    blocks: [{ type: "text", text: cut.summary }],
+    blocks: [{ type: "text", text: written?.text ?? cut.summary }],
   };
   const thread: Thread = { id: FIT_THREAD_ID, kind: "compacted", messages: summarized };
   return {
@@ -124,9 +132,10 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
       fitted: {
         summarizedMessages: summarized.length,
         summarizedPrompts: summarized.filter(isPrompt).length,
-        summaryTokens: cut.summaryTokens,
+        summaryTokens: written?.tokens ?? cut.summaryTokens,
         keptMessages: keptMessages.length,
         keptTokens: cut.keptTokens,
+        author: written?.author ?? { by: "session-bridge" },
       },
     },
   };
@@ -157,18 +166,6 @@ interface Cut {
 }
 
 /**
- * Ever shorter summaries, tried in turn while a summary leaves no room for any recent turn (or is itself over
- * the budget): shorter prompts and conclusions, then each turn's calls only counted, then every prompt on a
- * line of its own and nothing else of the turn. Every prompt stays in each.
- */
-const TIGHTER: readonly SummaryLimits[] = [
-  SUMMARY_LIMITS,
-  { ...SUMMARY_LIMITS, prompt: 1_000, conclusion: 400, line: 100, files: 300 },
-  { ...SUMMARY_LIMITS, prompt: 250, conclusion: 120, line: 60, tools: "counts", files: 100 },
-  { prompt: 160, conclusion: 0, line: 60, tools: "none", files: 30, compact: true },
-];
-
-/**
  * The earliest cut whose kept messages and summary fit the budget: first among cuts before a prompt, with
  * ever shorter summaries, then among any clean cut. Kept tokens fall and the summary grows as the cut moves
  * later, so the first fitting cut is found by bisection (the summary of each tried prefix made once).
@@ -197,14 +194,14 @@ function chooseCut(
   let whole: Cut | undefined;
   // Whole turns kept (a cut before a prompt) at any summary's length first; a turn cut in two only after.
   for (const cuts of [beforePrompt, anyClean]) {
-    for (const limits of TIGHTER) {
+    for (const limits of SUMMARY_LEVELS) {
       const found = firstFitting(cuts, cutAt(limits), budget);
       if (found && found.at < messages.length) return found;
       whole ??= found;
     }
   }
   // Else everything summarized; when not even that fits, the tightest summary, which the plan shows as over.
-  return whole ?? cutAt(TIGHTER.at(-1)!)(messages.length);
+  return whole ?? cutAt(SUMMARY_LEVELS.at(-1)!)(messages.length);
 }
 
 /** The first of `cuts` (ascending) whose summary and kept messages fit `budget`, by bisection. */

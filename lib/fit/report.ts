@@ -2,6 +2,7 @@
 import type { ReportEntry } from "../report/report.ts";
 import { reportEntry } from "../report/entry.ts";
 import type { FitPlan } from "./fit.ts";
+import type { SummaryAuthor } from "./summarizer.ts";
 import type { WindowSource } from "./windows.ts";
 
 const WHERE: Readonly<Record<WindowSource, string>> = {
@@ -31,7 +32,29 @@ export function fitEntries(plan: FitPlan | undefined): ReportEntry[] {
       count: plan.fitted.summarizedMessages,
     }),
   );
+  const author = plan.fitted.author;
+  if (author.by === "session-bridge" && "harness" in author) {
+    entries.push(reportEntry(
+      "summary-not-used",
+      "warning",
+      `${author.harness}'s summary came to about ${n(author.answerTokens)} tokens, over the ${
+        n(author.room)
+      } left beside the turns kept verbatim: session-bridge's own summary is sent instead`,
+    ));
+  }
   return entries;
+}
+
+/** Who wrote the summary, as words after "a summary" (nothing for session-bridge's own). */
+function byWhom(author: SummaryAuthor): string {
+  switch (author.by) {
+    case "model":
+      return ` written by ${author.harness}`;
+    case "planned":
+      return ` (to be written by ${author.harness} when the session is written)`;
+    case "session-bridge":
+      return "";
+  }
 }
 
 /** What the target's model will be sent, in words, for the report and `inspect --to`. */
@@ -46,7 +69,9 @@ export function whatTheModelSees(plan: FitPlan): string {
   const sent = fitted.summaryTokens + fitted.keptTokens;
   const over = sent > plan.budget ? " (still over: nothing smaller is possible)" : "";
   return `the history (about ${n(plan.total)} tokens) is longer than the model's window of ${from}, so the ` +
-    `model will see a summary of the first ${fitted.summarizedMessages} messages (${fitted.summarizedPrompts} ` +
+    `model will see a summary${
+      byWhom(fitted.author)
+    } of the first ${fitted.summarizedMessages} messages (${fitted.summarizedPrompts} ` +
     `user prompts, about ${n(fitted.summaryTokens)} tokens) and the last ${fitted.keptMessages} messages ` +
     `verbatim (about ${n(fitted.keptTokens)} tokens), within ${
       n(plan.budget)

@@ -32,6 +32,18 @@ export const SUMMARY_LIMITS: SummaryLimits = {
   compact: false,
 };
 
+/**
+ * Ever shorter summaries, tried in turn while a summary leaves no room for any recent turn (or is itself over
+ * the budget): shorter prompts and conclusions, then each turn's calls only counted, then every prompt on a
+ * line of its own and nothing else of the turn. Every prompt stays in each.
+ */
+export const SUMMARY_LEVELS: readonly SummaryLimits[] = [
+  SUMMARY_LIMITS,
+  { ...SUMMARY_LIMITS, prompt: 1_000, conclusion: 400, line: 100, files: 300 },
+  { ...SUMMARY_LIMITS, prompt: 250, conclusion: 120, line: 60, tools: "counts", files: 100 },
+  { prompt: 160, conclusion: 0, line: 60, tools: "none", files: 30, compact: true },
+];
+
 /** Where the summary says it was made for, and what it stands for. */
 export interface SummaryContext {
   model: string;
@@ -196,7 +208,8 @@ export function summaryText(
   return lines.join("\n").trimEnd();
 }
 
-function pendingLines(pending: Pending): string[] {
+/** What was pending when the session stopped, as the summary's section (none when nothing was). */
+export function pendingLines(pending: Pending): string[] {
   const calls = pending.openToolCalls.map((c) =>
     `- interrupted call: ${c.name}${c.command ? ` ${c.command}` : ""}`
   );

@@ -4,6 +4,7 @@
  */
 import type { PermissionsChoice } from "../posture/posture.ts";
 import type { FitMode } from "../fit/fit.ts";
+import type { Summarizer } from "../fit/summarizer.ts";
 import { resolve } from "node:path";
 import { InputError } from "../errors.ts";
 import type { SessionHead, SessionStream } from "../ir/stream.ts";
@@ -80,6 +81,8 @@ export interface ConvertRequest extends EnvironmentOptions, StoresRequest {
   fit?: FitMode;
   /** The target model's window in tokens, over its configuration's and session-bridge's table. */
   context?: number;
+  /** `--summarize-with`: a harness's model writes a fitted session's summary (asked only when writing). */
+  summarizer?: Summarizer;
   /** Replace every secret in the output with a `<redacted:LABEL>` marker, for sharing. */
   redact?: boolean;
   now?: Date;
@@ -140,6 +143,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
         ...(request.permissions ? { permissions: request.permissions } : {}),
         ...(request.fit !== undefined ? { fit: request.fit } : {}),
         ...(request.context ? { context: request.context } : {}),
+        ...(request.summarizer ? { summarizer: request.summarizer } : {}),
         now: request.now ?? new Date(),
         home: homeOf(request.homes, target),
         ...writerEnvironment(target, request),

@@ -8,6 +8,7 @@
  */
 import type { PermissionsChoice } from "../posture/posture.ts";
 import type { FitMode } from "../fit/fit.ts";
+import { plannedOnly, type Summarizer } from "../fit/summarizer.ts";
 import type { SessionHead } from "../ir/stream.ts";
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -76,6 +77,8 @@ export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   fit?: FitMode;
   /** The target model's window in tokens, over its configuration's and session-bridge's table. */
   context?: number;
+  /** `--summarize-with`: a harness's model writes a fitted session's summary (asked only when writing). */
+  summarizer?: Summarizer;
   /** The time the handoff is made (default: now). */
   now?: Date;
   /**
@@ -115,6 +118,8 @@ export interface HandoffReplay {
   /** --fit and --context as given (absent: the default, auto, and the window found for the model). */
   fit?: FitMode;
   context?: number;
+  /** --summarize-with's harness. */
+  summarizeWith?: string;
   /** The homes that are not their harness's default, in the registry's order. */
   homes: { harness: string; home: string }[];
 }
@@ -213,6 +218,10 @@ async function handOff(
     ...(request.permissions ? { permissions: request.permissions } : {}),
     ...(request.fit !== undefined ? { fit: request.fit } : {}),
     ...(request.context ? { context: request.context } : {}),
+    // A plan only says who would write the summary: its model is asked when the handoff is made.
+    ...(request.summarizer
+      ? { summarizer: dryRun ? plannedOnly(request.summarizer) : request.summarizer }
+      : {}),
     now,
     home: homeOf(request.homes, target),
     ...writerEnvironment(target, request),
@@ -429,6 +438,7 @@ function replayOf(
     permissions: request.permissions ?? "narrow",
     ...(request.fit !== undefined ? { fit: request.fit } : {}),
     ...(request.context !== undefined ? { context: request.context } : {}),
+    ...(request.summarizer ? { summarizeWith: request.summarizer.name } : {}),
     homes,
   };
 }

@@ -39,6 +39,7 @@ import { findHarness, type Registry } from "../harnesses/registry.ts";
 import type { ReadLimits } from "../io/jsonl.ts";
 import { type FitMode, type FitPlan, fitSession, type Fitting } from "../fit/fit.ts";
 import { fitEntries } from "../fit/report.ts";
+import type { Summarizer } from "../fit/summarizer.ts";
 import { withNotes } from "../report/report.ts";
 
 export interface ConversionRequest {
@@ -81,6 +82,8 @@ export interface ConversionRequest {
   fit?: FitMode;
   /** --context: the target model's window in tokens, whatever its configuration or session-bridge's table says. */
   context?: number;
+  /** --summarize-with: a harness's model writes a fitted session's summary (lib/fit/summarizer.ts). */
+  summarizer?: Summarizer;
 }
 
 export interface PreparedConversion {
@@ -400,7 +403,7 @@ export function fitToTarget(
   session: SessionStream,
   target: Harness,
   choice: ModelChoice | undefined,
-  request: Pick<ConversionRequest, "fit" | "context">,
+  request: Pick<ConversionRequest, "fit" | "context" | "summarizer">,
 ): Promise<Fitting | undefined> {
   return fitSession(session, {
     mode: request.fit ?? "auto",
@@ -408,6 +411,7 @@ export function fitToTarget(
     ...(choice?.model ? { model: choice.model } : {}),
     ...(request.context ? { context: request.context } : {}),
     ...(choice?.reason === "target-config" && choice.window ? { configuredWindow: choice.window } : {}),
+    ...(request.summarizer ? { summarizer: request.summarizer } : {}),
   });
 }
 

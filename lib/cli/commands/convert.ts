@@ -18,10 +18,11 @@ import { fittedHelp } from "../display.ts";
 import { harnessList } from "../../harnesses/registry.ts";
 import { InputError } from "../../errors.ts";
 import { redactedLine } from "../redacted.ts";
+import { summarizeWithFlag } from "../summarize-with.ts";
 
 export const convert: Command = {
   usage:
-    "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--fit auto|off|TOKENS] [--context TOKENS] [--permissions narrow|keep] [--redact] [--json]",
+    "session-bridge convert <session> --to H [-o FILE] [--model M] [--no-handshake] [--no-stub-open-calls] [--fit auto|off|TOKENS] [--context TOKENS] [--summarize-with H] [--permissions narrow|keep] [--redact] [--json]",
   help: `  --to H             target harness
   -o, --output FILE  write here (default, or -: stdout; --json needs a FILE)
   --cwd DIR          working directory the rendered session records (default: the source's)
@@ -68,6 +69,7 @@ ${FIT_HELP}
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
       permissions: permissionsFlag(values),
       ...fitFlags(values),
+      ...(await summarizeWithFlag(values, context, cwd)),
       redact: flag(values, "redact"),
       ...storesOf(context),
     });

@@ -19,10 +19,11 @@ import { prunedSummary } from "./prune.ts";
 import { exitAfterSignals } from "../signals.ts";
 import { auditHandoff } from "../../pipeline/audit.ts";
 import { handoffCommandLine } from "../replay.ts";
+import { summarizeWithFlag } from "../summarize-with.ts";
 
 export const handoff: Command = {
   usage:
-    "session-bridge handoff <session> --to H [--alias NAME] [--cwd DIR] [--title T] [--model M] [--session-id ID] [--fit auto|off|TOKENS] [--context TOKENS] [--permissions narrow|keep] [--dry-run] [--force] [--no-backup] [--json]",
+    "session-bridge handoff <session> --to H [--alias NAME] [--cwd DIR] [--title T] [--model M] [--session-id ID] [--fit auto|off|TOKENS] [--context TOKENS] [--summarize-with H] [--permissions narrow|keep] [--dry-run] [--force] [--no-backup] [--json]",
   help: `  --to H             target harness
   --cwd DIR          directory to resume from (default: the source session's)
   --title T          title in the target (default: the source's, else its first user message)
@@ -79,6 +80,7 @@ ${FIT_HELP}
       stubOpenCalls: !flag(values, "no-stub-open-calls"),
       permissions: permissionsFlag(values),
       ...fitFlags(values),
+      ...(await summarizeWithFlag(values, context, cwd)),
       ...storesOf(context),
     });
     for (const w of [...done.warnings, ...(done.aliases?.warnings ?? [])]) {

@@ -1,7 +1,8 @@
 /**
  * One Codex turn, non-interactively: `codex exec --json [resume ID]`. Its first event (`thread.started`)
  * names the thread, so an alias is bound before the model answers; the answer is the last agent message. The
- * effort it ran with is read back from its thread's row (effort.ts): its output does not say it.
+ * effort it ran with is read back from its thread's row (effort.ts): its output does not say it. A turn the
+ * caller does not want kept runs `--ephemeral`.
  */
 import type { EngineSpec } from "../types.ts";
 import { codexLiveEvents } from "./live-events.ts";
@@ -12,9 +13,11 @@ export const codexEngine: EngineSpec = {
   liveEvents: codexLiveEvents,
   effortOf: storedEffort,
   command: "codex",
-  supports: ["effort"],
-  args: ({ prompt, resume, model, effort }) => [
+  supports: ["effort", "ephemeral"],
+  args: ({ prompt, resume, model, effort, ephemeral }) => [
     "exec",
+    // Checked on 0.169.0 (tests/fit-summarize-with-live.test.ts): the turn runs, and no rollout is written.
+    ...(ephemeral ? ["--ephemeral"] : []),
     "--skip-git-repo-check",
     "--json",
     ...(model ? ["-m", model] : []),

@@ -1,0 +1,83 @@
+/**
+ * `--summarize-with HARNESS`: the harness's model, through its real binary, writes a fitted session's summary
+ * (lib/fit/summarizer.ts says what it is asked). The turn is one the harness does not keep, so summarizing
+ * leaves nothing in its list: only harnesses whose binary runs a turn without keeping it can summarize (Claude
+ * Code `--no-session-persistence`, Codex `exec --ephemeral`, Pi `--no-session`). The harness runs in the
+ * user's environment, so it answers with the model and the credentials it always uses.
+ */
+import type { Harness } from "../harnesses/types.ts";
+import { InputError, RefusedError } from "../errors.ts";
+import type { Registry } from "../harnesses/registry.ts";
+import type { Summarizer } from "../fit/summarizer.ts";
+import { modelWindow } from "../fit/windows.ts";
+import { HarnessEngine } from "./engine.ts";
+
+/** How long the summarizing turn may take before the handoff gives up on it (nothing written). */
+const SUMMARY_TIMEOUT_MS = 10 * 60_000;
+
+export interface SummarizerPlace {
+  /** The environment the harness runs in (its PATH finds the binary). */
+  env: Record<string, string>;
+  /** The folder it runs in. */
+  cwd: string;
+  timeoutMs?: number;
+}
+
+/** The harnesses of `registry` that can summarize without keeping a conversation. */
+export async function summarizingHarnesses(registry: Registry): Promise<string[]> {
+  const able = await Promise.all(
+    registry.harnesses.map(async (h) => (await canSummarize(h)) ? [h.name] : []),
+  );
+  return able.flat();
+}
+
+async function canSummarize(harness: Harness): Promise<boolean> {
+  const spec = await harness.integrations.engine?.();
+  return spec?.supports?.includes("ephemeral") ?? false;
+}
+
+/** `harness` as the summarizer of a fitted session; bad usage when it would keep the conversation. */
+export async function engineSummarizer(
+  harness: Harness,
+  registry: Registry,
+  place: SummarizerPlace,
+): Promise<Summarizer> {
+  const spec = await harness.integrations.engine?.();
+  if (!spec || !(await canSummarize(harness))) {
+    throw new InputError(
+      `--summarize-with ${harness.name}: ${harness.name} cannot run a turn without keeping it in its list; ` +
+        `one of ${(await summarizingHarnesses(registry)).join(", ")} can`,
+    );
+  }
+  const models = harness.conversation.models;
+  return {
+    name: harness.name,
+    window: modelWindow(models, undefined, {}).tokens,
+    async summarize(prompt) {
+      const engine = new HarnessEngine(harness, {
+        bin: spec.command,
+        cwd: place.cwd,
+        env: place.env,
+        persistSession: false,
+        timeoutMs: place.timeoutMs ?? SUMMARY_TIMEOUT_MS,
+      });
+      const outcome = await engine.run(prompt).catch((error: unknown) => {
+        // A binary that cannot be run is the user's to fix (exit 2), said as the flag's.
+        if (error instanceof InputError) {
+          throw new InputError(`--summarize-with ${harness.name}: ${error.message}`);
+        }
+        throw error;
+      });
+      const reply = outcome.reply.trim();
+      if (!outcome.ok || !reply) {
+        const why = outcome.timedOut
+          ? "timed out"
+          : outcome.stderr.trim().split("\n").at(-1) || `exited ${outcome.exitCode ?? outcome.signal}`;
+        throw new RefusedError(
+          `--summarize-with ${harness.name}: its model wrote no summary (${why}); nothing was written`,
+        );
+      }
+      return reply;
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * `--summarize-with HARNESS`: the summary of the fitted-away messages written by a harness's model instead of
+ * made without one. What the model is given is the deterministic summary itself (summary.ts) at the most detail
+ * that fits the summarizing model's window, so a session of any length can be summarized in one request, and
+ * it is asked to rewrite it as the notes an agent continues from. What was pending is appended to its answer
+ * as the deterministic summary states it: it must travel whatever the model chose to keep. An answer longer
+ * than the room the cut left is not used: the deterministic summary is, and the plan says why.
+ */
+import type { Message } from "../ir/schema.ts";
+import { FIT_SUMMARY_HEADER } from "./marker.ts";
+import { pendingLines, SUMMARY_LEVELS, type SummaryContext, summaryText } from "./summary.ts";
+import { type TokenCounter, tokenCounter } from "./tokens.ts";
+import { fitBudget } from "./windows.ts";
+
+/** A harness's model asked for the summary (built by lib/engines/summarizer.ts: it runs the harness). */
+export interface Summarizer {
+  /** The harness that writes it, for the report. */
+  name: string;
+  /** The window of the model it runs, in tokens: the material it is given fits it. */
+  window: number;
+  /** The model's answer to `prompt`; absent on a plan, which only says who would write it. */
+  summarize?: (prompt: string) => Promise<string>;
+}
+
+/** The summarizer as a plan names it: who would write the summary, asked nothing. */
+export const plannedOnly = ({ name, window }: Summarizer): Summarizer => ({ name, window });
+
+/** How the summary of a fitted session was made. */
+export type SummaryAuthor =
+  | { by: "session-bridge" }
+  | { by: "model"; harness: string }
+  /** A plan: the harness would be asked when the session is written. */
+  | { by: "planned"; harness: string }
+  /** The harness's answer was over the room left for a summary, so the deterministic one was used. */
+  | { by: "session-bridge"; harness: string; answerTokens: number; room: number };
+
+/** The most the model is asked to write, in words: a summary is notes, not the session again. */
+const MAX_WORDS = 3_000;
+/** Words per token of English prose, to turn the room in tokens into a length the model understands. */
+const WORDS_PER_TOKEN = 0.6;
+
+/** The request the summarizing model is sent: what to keep, how long, then the material. */
+export function summarizerPrompt(material: string, words: number): string {
+  return [
+    "Summarize this conversation between a user and a coding agent so that the agent can continue the work " +
+    "from your summary alone. Keep every request the user made (verbatim where short), the decisions taken " +
+    "and why, the files touched, the commands run and what they showed, the errors met and how they were " +
+    "resolved, and what was left unfinished. Write at most " + `${words} words. Reply with the summary only.`,
+    "",
+    "<conversation>",
+    material,
+    "</conversation>",
+  ].join("\n");
+}
+
+/**
+ * The material for `summarizer`: the deterministic summary of `prefix` at the most detail whose estimate fits
+ * the summarizing model's window less its margin (the tightest when none does: every prompt is still in it).
+ * Estimated at the lowest measured characters per token, since the summarizing model may be of any family.
+ */
+function materialFor(prefix: readonly Message[], context: SummaryContext, summarizer: Summarizer): string {
+  const estimate = tokenCounter("other");
+  const room = fitBudget(summarizer.window);
+  let material = "";
+  for (const limits of SUMMARY_LEVELS) {
+    material = summaryText(prefix, context, limits);
+    if (estimate.text(material) <= room) break;
+  }
+  return material;
+}
+
+export interface ModelSummary {
+  /** The summary to send; absent when the deterministic one stays. */
+  text?: string;
+  tokens?: number;
+  author: SummaryAuthor;
+}
+
+/** The summary `summarizer` writes of `prefix`, within `room` tokens as `counter` counts them. */
+export async function summaryBy(
+  summarizer: Summarizer,
+  prefix: readonly Message[],
+  context: SummaryContext,
+  room: number,
+  counter: TokenCounter,
+): Promise<ModelSummary> {
+  if (!summarizer.summarize) return { author: { by: "planned", harness: summarizer.name } };
+  const words = Math.max(100, Math.min(MAX_WORDS, Math.floor(room * WORDS_PER_TOKEN)));
+  const answer =
+    (await summarizer.summarize(summarizerPrompt(materialFor(prefix, context, summarizer), words)))
+      .trim();
+  const text = [
+    FIT_SUMMARY_HEADER,
+    `The conversation was longer than ${context.model}'s window of ${context.window} tokens. Its first ` +
+    `${prefix.length} messages are summarized here by ${summarizer.name}; the full history is kept on disk. The most ` +
+    "recent turns follow verbatim.",
+    "",
+    answer,
+    "",
+    ...pendingLines(context.pending),
+  ].join("\n").trimEnd();
+  const tokens = counter.text(text);
+  if (tokens > room) {
+    return { author: { by: "session-bridge", harness: summarizer.name, answerTokens: tokens, room } };
+  }
+  return { text, tokens, author: { by: "model", harness: summarizer.name } };
+}

@@ -1,0 +1,178 @@
+/**
+ * Issue 33, `--summarize-with HARNESS` (lib/fit/summarizer.ts, lib/engines/summarizer.ts): a fitted session's
+ * summary written by a harness's model. Here the model is a stand-in function (the live row, with the real
+ * Codex binary against the fake Responses server, is tests/fit-summarize-with-live.test.ts): what it is asked
+ * (every prompt of the summarized turns, within its window), where its answer goes, what was pending appended,
+ * and an answer too long for the room the cut left replaced by session-bridge's own summary, reported.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { finished } from "node:stream/promises";
+import { join } from "node:path";
+import type { Message, Session } from "../lib/ir/schema.ts";
+import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import { fitSession } from "../lib/fit/fit.ts";
+import { FIT_SUMMARY_HEADER, isFitSummary } from "../lib/fit/marker.ts";
+import { fitEntries } from "../lib/fit/report.ts";
+import type { Summarizer } from "../lib/fit/summarizer.ts";
+import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
+import { runCli } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+
+const dir = tempDir("sb-fit-summarize-");
+const SPEC = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000021", cwd: dir };
+const TURNS = longSessionTurns(SPEC);
+const path = join(dir, "long.jsonl");
+const out = createWriteStream(path);
+await writeLongSession(SPEC, out);
+out.end();
+await finished(out);
+const read = (): Promise<Session> => BUILTIN_HARNESSES["claude-code"].store.read(path);
+const models = BUILTIN_HARNESSES["gemini-cli"].conversation.models;
+const REQUEST = { mode: "auto", models, model: "gemini-2.5-pro", context: 120_000 } as const;
+
+/** A stand-in model: records what it is asked and answers `answer`. */
+function standIn(answer: string, window = 200_000) {
+  const asked: string[] = [];
+  const summarizer: Summarizer = {
+    name: "codex",
+    window,
+    summarize: (prompt) => {
+      asked.push(prompt);
+      return Promise.resolve(answer);
+    },
+  };
+  return { summarizer, asked };
+}
+
+const textOf = (m: Message) => m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+
+test("the model's answer is the summary the target's model is sent, under session-bridge's header", async () => {
+  const { summarizer, asked } = standIn("MODEL-SUMMARY-SENTINEL: the user refactored the listing.");
+  const fitted = await fitSession(await read(), { ...REQUEST, summarizer });
+  const summary = (fitted!.session.messages as Message[])[0]!;
+  assert.ok(isFitSummary(summary), "a hop back recognises it as a fitted summary");
+  assert.ok(textOf(summary).startsWith(FIT_SUMMARY_HEADER));
+  assert.match(textOf(summary), /MODEL-SUMMARY-SENTINEL/);
+  assert.match(textOf(summary), /summarized here by codex/);
+  assert.equal(asked.length, 1, "the model is asked once");
+  assert.deepEqual(fitted!.plan.fitted!.author, { by: "model", harness: "codex" });
+  assert.match(fitEntries(fitted!.plan)[0]!.detail, /a summary written by codex of the first/);
+});
+
+test("the summarizing model is asked about every prompt of the summarized turns, within its own window", async () => {
+  for (const window of [200_000, 40_000]) {
+    const { summarizer, asked } = standIn("short summary", window);
+    const fitted = await fitSession(await read(), { ...REQUEST, summarizer });
+    const summarized = fitted!.plan.fitted!.summarizedPrompts;
+    assert.ok(summarized > 1, `${summarized} prompts summarized`);
+    const prompt = asked[0]!;
+    const missing = [...Array(summarized).keys()].filter((i) => !prompt.includes(longSentinels(i).prompt));
+    assert.deepEqual(missing, [], `every summarized prompt is asked about (window ${window})`);
+    assert.ok(!prompt.includes(longSentinels(TURNS - 1).prompt), "the turns kept verbatim are not");
+    // Within the window at the lowest characters per token measured (2.35), as lib/fit estimates any family.
+    assert.ok(prompt.length / 2.35 < window, `${prompt.length} characters asked of a ${window}-token window`);
+    assert.match(prompt, /Summarize this conversation/);
+  }
+});
+
+test("what was pending when the session stopped is appended to the model's summary", async () => {
+  const session = await read();
+  const pending = {
+    ...session.pending,
+    queuedInput: [{ text: "QUEUED-SENTINEL please also update the docs" }],
+  };
+  const { summarizer } = standIn("the model forgot the queue");
+  const fitted = await fitSession({ ...session, pending }, { ...REQUEST, summarizer });
+  const summary = textOf((fitted!.session.messages as Message[])[0]!);
+  assert.match(
+    summary,
+    /the model forgot the queue[\s\S]*Pending when the session stopped[\s\S]*QUEUED-SENTINEL/,
+  );
+});
+
+test("an answer longer than the room beside the kept turns is not sent: session-bridge's summary is, and the report says why", async () => {
+  const { summarizer } = standIn("word ".repeat(400_000));
+  const fitted = await fitSession(await read(), { ...REQUEST, summarizer });
+  const summary = textOf((fitted!.session.messages as Message[])[0]!);
+  assert.ok(!summary.includes("word word"), "the answer is not in the summary");
+  assert.ok(summary.includes(longSentinels(0).prompt), "session-bridge's summary, with every prompt, is");
+  const entries = fitEntries(fitted!.plan);
+  const notUsed = entries.find((e) => e.code === "summary-not-used");
+  assert.match(notUsed!.detail, /codex's summary came to about [\d,]+ tokens, over the [\d,]+ left/);
+});
+
+test("a plan asks no model: it says which harness would write the summary", async () => {
+  const { summarizer, asked } = standIn("never asked");
+  const { summarize: _, ...planned } = summarizer;
+  const fitted = await fitSession(await read(), { ...REQUEST, summarizer: planned });
+  assert.equal(asked.length, 0);
+  assert.match(
+    fitEntries(fitted!.plan)[0]!.detail,
+    /summary \(to be written by codex when the session is written\)/,
+  );
+});
+
+test("--summarize-with names a harness that can run a turn without keeping it, else it is bad usage on one line", async () => {
+  const target = join(dir, "out.jsonl");
+  const keeps = await runCli([
+    "convert",
+    path,
+    "--to",
+    "codex",
+    "-o",
+    target,
+    "--summarize-with",
+    "gemini-cli",
+  ]);
+  assert.equal(keeps.code, 2);
+  assert.equal(keeps.stderr.trim().split("\n").length, 1, keeps.stderr);
+  assert.match(
+    keeps.stderr,
+    /gemini-cli cannot run a turn without keeping it in its list; one of claude-code, codex, pi can/,
+  );
+  const unknown = await runCli([
+    "convert",
+    path,
+    "--to",
+    "codex",
+    "-o",
+    target,
+    "--summarize-with",
+    "nowhere",
+  ]);
+  assert.equal(unknown.code, 2);
+  assert.equal(unknown.stderr.trim().split("\n").length, 1, unknown.stderr);
+});
+
+test("a summarizer whose binary is not there is bad usage, one line, nothing written", async () => {
+  const target = join(dir, "not-written.jsonl");
+  const r = await runCli(
+    ["convert", path, "--to", "gemini-cli", "-o", target, "--context", "120000", "--summarize-with", "codex"],
+    { PATH: join(dir, "no-such-bin") },
+  );
+  assert.equal(r.code, 2, r.stderr);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.match(r.stderr, /--summarize-with codex: cannot run codex/);
+  assert.equal(existsSync(target), false);
+});
+
+test("a summarizer whose model fails fails the conversion with one line saying why, nothing written", async () => {
+  // A codex that fails as the real one does when its account is out of quota: an error on stderr, exit 1.
+  const bin = join(dir, "failing-bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "codex"), "#!/bin/sh\necho 'ERROR: quota exceeded' >&2\nexit 1\n", { mode: 0o755 });
+  const target = join(dir, "not-written-either.jsonl");
+  const r = await runCli(
+    ["convert", path, "--to", "gemini-cli", "-o", target, "--context", "120000", "--summarize-with", "codex"],
+    { PATH: `${bin}:/usr/bin:/bin` },
+  );
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.match(
+    r.stderr,
+    /--summarize-with codex: its model wrote no summary \(ERROR: quota exceeded\); nothing was written/,
+  );
+  assert.equal(existsSync(target), false);
+});
