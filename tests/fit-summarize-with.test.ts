@@ -18,6 +18,7 @@ import { fitEntries } from "../lib/fit/report.ts";
 import type { Summarizer } from "../lib/fit/summarizer.ts";
 import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
 import { runCli } from "./helpers/cli.ts";
+import { makeCodexHome } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const dir = tempDir("sb-fit-summarize-");
@@ -175,4 +176,29 @@ test("a summarizer whose model fails fails the conversion with one line saying w
     /--summarize-with codex: its model wrote no summary \(ERROR: quota exceeded\); nothing was written/,
   );
   assert.equal(existsSync(target), false);
+});
+
+test("a handoff's dry run asks no model: its plan names who would write the summary and its command line carries --summarize-with", async () => {
+  const home = join(dir, "codex-dry");
+  makeCodexHome(home);
+  // No codex on PATH: a dry run that ran it would fail.
+  const r = await runCli(
+    [
+      "handoff",
+      path,
+      "--to",
+      "codex",
+      "--dry-run",
+      "--context",
+      "100000",
+      "--summarize-with",
+      "pi",
+      "--codex-home",
+      home,
+    ],
+    { PATH: join(dir, "no-such-bin") },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /a summary \(to be written by pi when the session is written\) of the first/);
+  assert.match(r.stdout, /session-bridge handoff .* --context 100000 --summarize-with pi/);
 });
