@@ -559,6 +559,19 @@ test("handoff: the Fit to window field refuses what --fit refuses, in its words,
   ui.unmount();
 });
 
+test("handoff: the Summarize with field takes a harness's name, refuses another word in --summarize-with's words, and the command line carries it", async () => {
+  const opened = await codexForm();
+  const { ui, see, press, screen } = opened;
+  assert.match(screen()!, /Summarize with +\(no model: session-bridge's summary\)/);
+  await moveTo(opened, /› Summarize with/, "k");
+  await press(KEYS.enter, "g", "p", "t", KEYS.enter);
+  await see(/unknown harness "gpt"/);
+  await press(BACKSPACE, BACKSPACE, BACKSPACE, "p", "i", KEYS.enter);
+  await see(/› Summarize with +pi/);
+  assert.match(await planCommandLine(opened), /--to codex .*--summarize-with pi/);
+  ui.unmount();
+});
+
 test("undo lists past handoffs newest first, asks before undoing, and a resumed session needs an explicit force", async () => {
   const homes = tuiHomes(tempDir("sb-tui-"));
   const { handoff, undoable } = await import("../lib/mod.ts");

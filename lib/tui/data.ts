@@ -8,6 +8,8 @@ import {
   auditHandoff,
   auditUndo,
   type BrokenStore,
+  engineSummarizer,
+  findHarness,
   type HandedOff,
   handoff,
   type HandoffOutcome,
@@ -225,10 +227,25 @@ export interface HandoffChoices {
   /** The CLI's --fit and --context, as typed in the form (checked there; absent: auto, the window found). */
   fit?: string;
   context?: string;
+  /** The CLI's --summarize-with: the harness whose model writes a fitted session's summary. */
+  summarizeWith?: string;
 }
 
 /** The session by its reference (read again for each plan and for the handoff, as the CLI would). */
-function request(context: TuiContext, row: Row, choices: HandoffChoices): Omit<HandoffRequest, "dryRun"> {
+async function request(
+  context: TuiContext,
+  row: Row,
+  choices: HandoffChoices,
+): Promise<Omit<HandoffRequest, "dryRun">> {
+  const env = Object.fromEntries(
+    Object.entries(context.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])),
+  );
+  const summarizer = choices.summarizeWith
+    ? await engineSummarizer(findHarness(context.registry, choices.summarizeWith), context.registry, {
+      env,
+      cwd: context.cwd,
+    })
+    : undefined;
   return {
     registry: context.registry,
     homes: context.homes,
@@ -248,11 +265,16 @@ function request(context: TuiContext, row: Row, choices: HandoffChoices): Omit<H
     ...(choices.permissions ? { permissions: choices.permissions } : {}),
     ...(choices.fit ? { fit: parseFit(choices.fit)! } : {}),
     ...(choices.context ? { context: parseContext(choices.context)! } : {}),
+    ...(summarizer ? { summarizer } : {}),
   };
 }
 
-export function planHandoff(context: TuiContext, row: Row, choices: HandoffChoices): Promise<HandoffOutcome> {
-  return plan(request(context, row, choices));
+export async function planHandoff(
+  context: TuiContext,
+  row: Row,
+  choices: HandoffChoices,
+): Promise<HandoffOutcome> {
+  return plan(await request(context, row, choices));
 }
 
 export async function carryOutHandoff(
@@ -263,7 +285,7 @@ export async function carryOutHandoff(
 ): Promise<HandedOff> {
   // The id and directory the plan showed are the ones written: the plan on screen is exactly what is carried out.
   const done = await handoff(
-    request(context, row, { ...choices, sessionId: planned.target.id, cwd: planned.target.cwd }),
+    await request(context, row, { ...choices, sessionId: planned.target.id, cwd: planned.target.cwd }),
   );
   warnAll(context, done.warnings);
   auditHandoff(context.bridgeHome, done, "tui", warnOf(context));

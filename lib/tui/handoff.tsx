@@ -6,7 +6,14 @@ import { existsSync } from "node:fs";
 import { useEffect, useRef, useState } from "react";
 import { Box } from "ink";
 import { Text } from "./colors.tsx";
-import { type HandoffOutcome, type Harness, parseContext, parseFit, type PermissionsChoice } from "../mod.ts";
+import {
+  findHarness,
+  type HandoffOutcome,
+  type Harness,
+  parseContext,
+  parseFit,
+  type PermissionsChoice,
+} from "../mod.ts";
 import { type Detail, type HandoffChoices, planHandoff, type TuiContext } from "./data.ts";
 import type { Row } from "./row.ts";
 import { clip, field, wrapWords } from "./text.ts";
@@ -43,6 +50,7 @@ type FieldName =
   | "permissions"
   | "fit"
   | "context"
+  | "summarizeWith"
   | "stubOpenCalls"
   | "handshake"
   | "plan";
@@ -61,6 +69,7 @@ const LABELS: Record<FieldName, string> = {
   permissions: "Permissions",
   fit: "Fit to window",
   context: "Context window",
+  summarizeWith: "Summarize with",
   stubOpenCalls: "Stub open calls",
   handshake: "Resume handshake",
   plan: "[ Show plan ]",
@@ -72,6 +81,7 @@ const UNSET: Partial<Record<FieldName, string>> = {
   sessionId: "(a fresh id)",
   fit: "auto (summarize only if over the window)",
   context: "(the target's configuration, else the model's)",
+  summarizeWith: "(no model: session-bridge's summary)",
 };
 
 /** How a target is pointed at another home: the flag the TUI is started with, or the harness's variable. */
@@ -133,6 +143,7 @@ export function HandoffForm(props: HandoffFormProps) {
     "permissions",
     "fit",
     "context",
+    "summarizeWith",
     ...(openCalls ? ["stubOpenCalls" as const] : []),
     "handshake",
     "plan",
@@ -160,6 +171,7 @@ export function HandoffForm(props: HandoffFormProps) {
       sessionId: (v) => context.registry.harnesses.find((h) => h.name === choices.to)?.store.checkId(v),
       fit: parseFit,
       context: parseContext,
+      summarizeWith: (v) => findHarness(context.registry, v),
     };
     if (value) {
       try {
