@@ -269,3 +269,24 @@ test("a window too small for a full summary still gets every prompt, the turns' 
   assert.ok(!text.includes("ls -R step-0"), "tool calls are the first detail to go");
   assert.ok(!text.includes(longSentinels(0).reply), "then the conclusions");
 });
+
+test("a session of too many prompts for a line each lists the most recent ones in the window and counts the rest", async () => {
+  const session = await read();
+  const models = claude.conversation.models;
+  const budget = 700;
+  const fitted = await fitSession(session, { mode: budget, models, model: "claude-sonnet-4-6" });
+  const summary = textOf((fitted!.session.messages as Message[])[0]!);
+  const text = (fitted!.session.messages as Message[])[0]!.blocks.map((
+    b,
+  ) => (b.type === "text" ? b.text : "")).join("");
+  // Within the budget at the fewest characters a token measured for Claude's models (2.35).
+  assert.ok(text.length / 2.35 <= budget, `${text.length} characters for ${budget} tokens`);
+  const left = Number(/The first (\d+) turns are too many to list within the window/.exec(summary)?.[1]);
+  assert.ok(left > 0 && left < TURNS, `${left} of ${TURNS} turns left out of the list`);
+  const listed = turnsWith([(fitted!.session.messages as Message[])[0]!], "prompt");
+  assert.deepEqual(
+    listed,
+    [...Array(TURNS).keys()].slice(left),
+    "the most recent prompts are the ones listed",
+  );
+});

@@ -104,13 +104,22 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
     window: window.tokens,
     pending: session.pending,
   };
-  const cut = chooseCut(
-    messages,
-    counts,
-    budget,
-    counter,
-    (prefix, limits) => summaryText(prefix, context, limits),
-  );
+  const choose = (count: (summary: string) => number) =>
+    chooseCut(messages, counts, budget, count, (prefix, limits) => summaryText(prefix, context, limits));
+  // The search counts its candidate summaries by the estimate (each is a summary of a longer prefix, made and
+  // counted again at every step); the tokenizer counts the one chosen. Where the estimate was short of it, the
+  // search is made again with the estimate scaled by what the tokenizer found (summaries of one session are
+  // much alike), and only if that is still short, with the tokenizer counting every candidate.
+  let cut = choose(estimate.text);
+  for (let tries = 0; exact && tries < 3; tries++) {
+    const summaryTokens = counter.text(cut.summary);
+    if (summaryTokens + cut.keptTokens <= budget) {
+      cut = { ...cut, summaryTokens };
+      break;
+    }
+    const scale = (summaryTokens / Math.max(1, estimate.text(cut.summary))) * SCALE_PAD;
+    cut = tries < 2 ? choose((text) => Math.ceil(estimate.text(text) * scale)) : choose(counter.text);
+  }
   const summarized = messages.slice(0, cut.at);
   const keptMessages = messages.slice(cut.at);
   const written = request.summarizer
@@ -148,6 +157,9 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
  */
 const SURELY_OVER = 2;
 
+/** How much over the tokenizer's own ratio an estimate scaled to it counts, to land within the budget. */
+const SCALE_PAD = 1.02;
+
 /** The exact counter where a text could fit the budget, the estimate where it surely cannot. */
 function bounded(estimate: TokenCounter, exact: TokenCounter | undefined, budget: number): TokenCounter {
   if (!exact) return estimate;
@@ -174,7 +186,7 @@ function chooseCut(
   messages: readonly Message[],
   counts: readonly number[],
   budget: number,
-  counter: TokenCounter,
+  count: (summary: string) => number,
   summarize: (prefix: readonly Message[], limits: SummaryLimits) => string,
 ): Cut {
   const clean = cleanCuts(messages);
@@ -188,7 +200,7 @@ function chooseCut(
   const anyClean = clean.flatMap((ok, c) => (ok && c > 0 ? [c] : []));
   const cutAt = (limits: SummaryLimits) => (c: number): Cut => {
     const summary = summarize(messages.slice(0, c), limits);
-    return { at: c, summary, summaryTokens: counter.text(summary), keptTokens: suffix[c]! };
+    return { at: c, summary, summaryTokens: count(summary), keptTokens: suffix[c]! };
   };
   // Some turns kept verbatim beside a tighter summary are worth more than a roomier summary of everything.
   let whole: Cut | undefined;
@@ -200,8 +212,22 @@ function chooseCut(
       whole ??= found;
     }
   }
-  // Else everything summarized; when not even that fits, the tightest summary, which the plan shows as over.
-  return whole ?? cutAt(SUMMARY_LEVELS.at(-1)!)(messages.length);
+  if (whole) return whole;
+  // Too many prompts for a line each: everything summarized, listing as many of the most recent turns as fit.
+  const tightest = SUMMARY_LEVELS.at(-1)!;
+  const everything = cutAt(tightest)(messages.length);
+  const turns = messages.filter(isPrompt).length;
+  let [low, high, best] = [0, turns, cutAt({ ...tightest, recentTurns: 0 })(messages.length)];
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const cut = cutAt({ ...tightest, recentTurns: mid })(messages.length);
+    if (cut.summaryTokens <= budget) {
+      best = cut;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  // When not even the count of turns fits, the tightest summary, which the plan shows as over.
+  return best.summaryTokens <= budget ? best : everything;
 }
 
 /** The first of `cuts` (ascending) whose summary and kept messages fit `budget`, by bisection. */

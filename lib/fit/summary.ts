@@ -21,6 +21,11 @@ export interface SummaryLimits {
   tools: "lines" | "counts" | "none";
   files: number;
   compact: boolean;
+  /**
+   * Only the most recent this many turns listed, the earlier ones counted: the last resort for a session of
+   * so many prompts that not even a line each fits the window.
+   */
+  recentTurns?: number;
 }
 
 export const SUMMARY_LIMITS: SummaryLimits = {
@@ -35,13 +40,15 @@ export const SUMMARY_LIMITS: SummaryLimits = {
 /**
  * Ever shorter summaries, tried in turn while a summary leaves no room for any recent turn (or is itself over
  * the budget): shorter prompts and conclusions, then each turn's calls only counted, then every prompt on a
- * line of its own and nothing else of the turn. Every prompt stays in each.
+ * line of its own and nothing else of the turn, then its first words only. Every prompt stays in each (fit.ts
+ * lists only the most recent ones, with `recentTurns`, when a session has too many prompts for even that).
  */
 export const SUMMARY_LEVELS: readonly SummaryLimits[] = [
   SUMMARY_LIMITS,
   { ...SUMMARY_LIMITS, prompt: 1_000, conclusion: 400, line: 100, files: 300 },
   { ...SUMMARY_LIMITS, prompt: 250, conclusion: 120, line: 60, tools: "counts", files: 100 },
   { prompt: 160, conclusion: 0, line: 60, tools: "none", files: 30, compact: true },
+  { prompt: 60, conclusion: 0, line: 40, tools: "none", files: 0, compact: true },
 ];
 
 /** Where the summary says it was made for, and what it stands for. */
@@ -179,16 +186,20 @@ export function summaryText(
 ): string {
   const { turns, files, handshakes } = turnsOf(messages, limits);
   const prompts = turns.filter((t) => t.prompt !== undefined).length;
+  const from = Math.max(0, turns.length - (limits.recentTurns ?? turns.length));
   const lines = [
     FIT_SUMMARY_HEADER,
     `The conversation was longer than ${context.model}'s window of ${context.window} tokens. Its first ` +
     `${messages.length} messages (${prompts} user prompts) are summarized here, without tool outputs or ` +
     "reasoning; the full history is kept on disk. The most recent turns follow verbatim.",
     "",
-    ...turns.flatMap((t, i) =>
+    ...(from
+      ? [`(The first ${from} turns are too many to list within the window: they are on disk.)`, ""]
+      : []),
+    ...turns.slice(from).flatMap((t, i) =>
       limits.compact
-        ? [`${i + 1}. ${turnLines(t, limits).join(" ")}`]
-        : [`## Turn ${i + 1}`, ...turnLines(t, limits), ""]
+        ? [`${from + i + 1}. ${turnLines(t, limits).join(" ")}`]
+        : [`## Turn ${from + i + 1}`, ...turnLines(t, limits), ""]
     ),
   ];
   if (limits.compact) lines.push("");
