@@ -60,7 +60,7 @@ test("nothing under lib/ imports from fixtures/: the binary carries no test fixt
   assert.deepEqual(findInLib(fixtureSpecifiers), []);
 });
 
-test("the binary loads no test fixture and, of the packages, only fastest-levenshtein (suggestions), ink and react (the TUI), OpenTelemetry's (events --otel), jsonc-parser (OpenCode's configuration), string-width, cli-truncate and wrap-ansi (output fitted to the terminal), smol-toml and yaml: never zod, never Ajv (validators are compiled ahead of time)", () => {
+test("the binary loads no test fixture and, of the packages, only fastest-levenshtein (suggestions), ink and react (the TUI), OpenTelemetry's (events --otel), jsonc-parser (OpenCode's configuration), string-width, cli-truncate and wrap-ansi (output fitted to the terminal), smol-toml and yaml, gpt-tokenizer's o200k_base (a fit for OpenAI's models): never zod, never Ajv (validators are compiled ahead of time)", () => {
   const { files, packages } = moduleGraph();
   assert.ok(files.has(join(LIB, "cli", "main.ts")));
   // Each harness's embedded samples are reached (the graph follows its descriptor's lazy imports).
@@ -78,6 +78,7 @@ test("the binary loads no test fixture and, of the packages, only fastest-levens
     "@opentelemetry/semantic-conventions/incubating",
     "cli-truncate",
     "fastest-levenshtein",
+    "gpt-tokenizer",
     "ink",
     "jsonc-parser",
     "react",
