@@ -15,7 +15,7 @@ import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts
 import { fitSession } from "../lib/fit/fit.ts";
 import { FIT_THREAD_ID, isFitSummary } from "../lib/fit/marker.ts";
 import { restoreFitted } from "../lib/fit/restore.ts";
-import { summaryText, trimmed } from "../lib/fit/summary.ts";
+import { PrefixSummaries, SUMMARY_LEVELS, summaryText, trimmed } from "../lib/fit/summary.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
 import { runCli } from "./helpers/cli.ts";
@@ -289,4 +289,23 @@ test("a session of too many prompts for a line each lists the most recent ones i
     [...Array(TURNS).keys()].slice(left),
     "the most recent prompts are the ones listed",
   );
+});
+
+test("the summary of every prefix, made from parts counted once, is the summary of that prefix made alone, and its count errs only high", async () => {
+  const session = await read();
+  const messages = (session.messages as Message[]).slice(0, 400);
+  const context = { model: "gpt-5.5", window: 272_000, pending: session.pending };
+  const estimate = (text: string) => Math.ceil(text.length / 3.9);
+  for (const limits of SUMMARY_LEVELS) {
+    const summaries = new PrefixSummaries(messages, context, limits, estimate);
+    // Every cut, inside turns too (tool calls split from their results included: the summary must not care).
+    for (let c = 1; c <= messages.length; c += 7) {
+      const alone = summaryText(messages.slice(0, c), context, limits);
+      assert.equal(summaries.text(c), alone, `cut ${c}`);
+      assert.ok(
+        summaries.tokens(c) >= estimate(alone),
+        `cut ${c}: ${summaries.tokens(c)} < ${estimate(alone)}`,
+      );
+    }
+  }
 });

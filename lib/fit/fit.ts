@@ -11,7 +11,7 @@ import type { Message, Thread } from "../ir/schema.ts";
 import { holdMessages, type SessionStream } from "../ir/stream.ts";
 import { FIT_THREAD_ID } from "./marker.ts";
 import { restoreFitted } from "./restore.ts";
-import { SUMMARY_LEVELS, type SummaryLimits, summaryText } from "./summary.ts";
+import { PrefixSummaries, SUMMARY_LEVELS, type SummaryContext, type SummaryLimits } from "./summary.ts";
 import { CHARS_PER_TOKEN, counterOf, type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
 import { exactCounter } from "./tokenizer.ts";
 import { type Summarizer, type SummaryAuthor, summaryBy } from "./summarizer.ts";
@@ -104,20 +104,20 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
     window: window.tokens,
     pending: session.pending,
   };
-  const choose = (count: (summary: string) => number) =>
-    chooseCut(messages, counts, budget, count, (prefix, limits) => summaryText(prefix, context, limits));
+  const choose = (count: (text: string) => number) => chooseCut(messages, counts, budget, count, context);
   // The search counts its candidate summaries by the estimate (each is a summary of a longer prefix, made and
   // counted again at every step); the tokenizer counts the one chosen. Where the estimate was short of it, the
   // search is made again with the estimate scaled by what the tokenizer found (summaries of one session are
   // much alike), and only if that is still short, with the tokenizer counting every candidate.
   let cut = choose(estimate.text);
   for (let tries = 0; exact && tries < 3; tries++) {
-    const summaryTokens = counter.text(cut.summary);
+    const text = cut.summary();
+    const summaryTokens = counter.text(text);
     if (summaryTokens + cut.keptTokens <= budget) {
       cut = { ...cut, summaryTokens };
       break;
     }
-    const scale = (summaryTokens / Math.max(1, estimate.text(cut.summary))) * SCALE_PAD;
+    const scale = (summaryTokens / Math.max(1, estimate.text(text))) * SCALE_PAD;
     cut = tries < 2 ? choose((text) => Math.ceil(estimate.text(text) * scale)) : choose(counter.text);
   }
   const summarized = messages.slice(0, cut.at);
@@ -131,7 +131,7 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
     role: "user",
     kind: "summary",
     ...(summarized.at(-1)?.timestamp ? { timestamp: summarized.at(-1)!.timestamp } : {}),
-    blocks: [{ type: "text", text: written?.text ?? cut.summary }],
+    blocks: [{ type: "text", text: written?.text ?? cut.summary() }],
   };
   const thread: Thread = { id: FIT_THREAD_ID, kind: "compacted", messages: summarized };
   return {
@@ -172,22 +172,23 @@ function bounded(estimate: TokenCounter, exact: TokenCounter | undefined, budget
 interface Cut {
   /** The first message kept verbatim. */
   at: number;
-  summary: string;
   summaryTokens: number;
   keptTokens: number;
+  /** The summary's text, made once a cut is chosen. */
+  summary(): string;
 }
 
 /**
  * The earliest cut whose kept messages and summary fit the budget: first among cuts before a prompt, with
  * ever shorter summaries, then among any clean cut. Kept tokens fall and the summary grows as the cut moves
- * later, so the first fitting cut is found by bisection (the summary of each tried prefix made once).
+ * later, so the first fitting cut is found by bisection, each summary counted from its parts (PrefixSummaries).
  */
 function chooseCut(
   messages: readonly Message[],
   counts: readonly number[],
   budget: number,
-  count: (summary: string) => number,
-  summarize: (prefix: readonly Message[], limits: SummaryLimits) => string,
+  count: (text: string) => number,
+  context: SummaryContext,
 ): Cut {
   const clean = cleanCuts(messages);
   // Tokens of messages[c..]: suffix[c].
@@ -198,36 +199,40 @@ function chooseCut(
     c,
   ) => (ok && c > 0 && (c === messages.length || isPrompt(messages[c]!)) ? [c] : []));
   const anyClean = clean.flatMap((ok, c) => (ok && c > 0 ? [c] : []));
-  const cutAt = (limits: SummaryLimits) => (c: number): Cut => {
-    const summary = summarize(messages.slice(0, c), limits);
-    return { at: c, summary, summaryTokens: count(summary), keptTokens: suffix[c]! };
-  };
+  // One level's parts at a time are held (a level of a 70 MB session holds megabytes of lines).
+  const level = (limits: SummaryLimits) => new PrefixSummaries(messages, context, limits, count);
+  const cutOf = (summaries: PrefixSummaries, recent?: number) => (c: number): Cut => ({
+    at: c,
+    summaryTokens: summaries.tokens(c, recent),
+    keptTokens: suffix[c]!,
+    summary: () => summaries.text(c, recent),
+  });
   // Some turns kept verbatim beside a tighter summary are worth more than a roomier summary of everything.
   let whole: Cut | undefined;
   // Whole turns kept (a cut before a prompt) at any summary's length first; a turn cut in two only after.
   for (const cuts of [beforePrompt, anyClean]) {
     for (const limits of SUMMARY_LEVELS) {
-      const found = firstFitting(cuts, cutAt(limits), budget);
+      const found = firstFitting(cuts, cutOf(level(limits)), budget);
       if (found && found.at < messages.length) return found;
       whole ??= found;
     }
   }
   if (whole) return whole;
   // Too many prompts for a line each: everything summarized, listing as many of the most recent turns as fit.
-  const tightest = SUMMARY_LEVELS.at(-1)!;
-  const everything = cutAt(tightest)(messages.length);
+  const tightest = level(SUMMARY_LEVELS.at(-1)!);
   const turns = messages.filter(isPrompt).length;
-  let [low, high, best] = [0, turns, cutAt({ ...tightest, recentTurns: 0 })(messages.length)];
+  const recentOnly = (recent: number) => cutOf(tightest, recent)(messages.length);
+  let [low, high, best] = [0, turns, recentOnly(0)];
   while (low <= high) {
     const mid = (low + high) >> 1;
-    const cut = cutAt({ ...tightest, recentTurns: mid })(messages.length);
+    const cut = recentOnly(mid);
     if (cut.summaryTokens <= budget) {
       best = cut;
       low = mid + 1;
     } else high = mid - 1;
   }
   // When not even the count of turns fits, the tightest summary, which the plan shows as over.
-  return best.summaryTokens <= budget ? best : everything;
+  return best.summaryTokens <= budget ? best : cutOf(tightest)(messages.length);
 }
 
 /** The first of `cuts` (ascending) whose summary and kept messages fit `budget`, by bisection. */

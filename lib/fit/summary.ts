@@ -21,11 +21,6 @@ export interface SummaryLimits {
   tools: "lines" | "counts" | "none";
   files: number;
   compact: boolean;
-  /**
-   * Only the most recent this many turns listed, the earlier ones counted: the last resort for a session of
-   * so many prompts that not even a line each fits the window.
-   */
-  recentTurns?: number;
 }
 
 export const SUMMARY_LIMITS: SummaryLimits = {
@@ -41,7 +36,7 @@ export const SUMMARY_LIMITS: SummaryLimits = {
  * Ever shorter summaries, tried in turn while a summary leaves no room for any recent turn (or is itself over
  * the budget): shorter prompts and conclusions, then each turn's calls only counted, then every prompt on a
  * line of its own and nothing else of the turn, then its first words only. Every prompt stays in each (fit.ts
- * lists only the most recent ones, with `recentTurns`, when a session has too many prompts for even that).
+ * lists only the most recent turns when a session has too many prompts for even that).
  */
 export const SUMMARY_LEVELS: readonly SummaryLimits[] = [
   SUMMARY_LIMITS,
@@ -120,43 +115,51 @@ function outcome(result: ToolResultBlock | undefined, limits: SummaryLimits): st
 
 /** A turn as the summary tells it: what the user typed, the calls made, what the assistant concluded. */
 interface Turn {
+  /** The position of its first message in the thread. */
+  at: number;
   prompt?: string;
   calls: { name: string; target: string; outcome: string }[];
   conclusion?: string;
 }
 
-/** The turns of `messages`, the files their calls touched and the earlier handoffs among them, in one pass. */
-function turnsOf(messages: readonly Message[], limits: SummaryLimits) {
+/**
+ * The turns of `messages` (positions from `offset`), the files their calls touched and the earlier handoffs
+ * among them, each with the position it first appears at, in one pass.
+ */
+function turnsOf(messages: readonly Message[], limits: SummaryLimits, offset = 0) {
   const results = new Map<string, ToolResultBlock>();
   for (const m of messages) for (const b of m.blocks) if (b.type === "tool_result") results.set(b.callId, b);
-  const files = new Set<string>();
-  const handshakes: string[] = [];
+  const files = new Map<string, number>();
+  const handshakes: { at: number; text: string }[] = [];
   const turns: Turn[] = [];
   let turn: Turn | undefined;
-  for (const m of messages) {
+  messages.forEach((m, i) => {
+    const at = offset + i;
     if (isHandshake(m)) {
-      handshakes.push(textOf(m.blocks));
-      continue;
+      handshakes.push({ at, text: textOf(m.blocks) });
+      return;
     }
     if (isPrompt(m)) {
-      turns.push(turn = { prompt: textOf(m.blocks), calls: [] });
-      continue;
+      turns.push(turn = { at, prompt: textOf(m.blocks), calls: [] });
+      return;
     }
-    if (!turn) turns.push(turn = { calls: [] });
+    if (!turn) turns.push(turn = { at, calls: [] });
     if (m.role === "assistant" && m.kind === "turn") {
       const said = textOf(m.blocks);
       if (said) turn.conclusion = said;
     }
     for (const b of m.blocks) {
       if (b.type !== "tool_call") continue;
-      filesOf(b, files);
+      const touched = new Set<string>();
+      filesOf(b, touched);
+      for (const f of touched) if (!files.has(f)) files.set(f, at);
       turn.calls.push({
         name: b.name,
         target: oneLine(callTarget(b), limits.line),
         outcome: outcome(results.get(b.id), limits),
       });
     }
-  }
+  });
   return { turns, files, handshakes };
 }
 
@@ -184,39 +187,162 @@ export function summaryText(
   context: SummaryContext,
   limits = SUMMARY_LIMITS,
 ): string {
-  const { turns, files, handshakes } = turnsOf(messages, limits);
-  const prompts = turns.filter((t) => t.prompt !== undefined).length;
-  const from = Math.max(0, turns.length - (limits.recentTurns ?? turns.length));
-  const lines = [
-    FIT_SUMMARY_HEADER,
-    `The conversation was longer than ${context.model}'s window of ${context.window} tokens. Its first ` +
-    `${messages.length} messages (${prompts} user prompts) are summarized here, without tool outputs or ` +
-    "reasoning; the full history is kept on disk. The most recent turns follow verbatim.",
-    "",
-    ...(from
-      ? [`(The first ${from} turns are too many to list within the window: they are on disk.)`, ""]
-      : []),
-    ...turns.slice(from).flatMap((t, i) =>
-      limits.compact
-        ? [`${from + i + 1}. ${turnLines(t, limits).join(" ")}`]
-        : [`## Turn ${from + i + 1}`, ...turnLines(t, limits), ""]
-    ),
-  ];
-  if (limits.compact) lines.push("");
-  if (files.size) {
-    const listed = [...files].slice(0, limits.files).map((f) => `- ${oneLine(f, limits.line)}`);
-    const more = files.size > limits.files ? [`- and ${files.size - limits.files} more`] : [];
-    lines.push("## Files touched", ...listed, ...more, "");
+  return new PrefixSummaries(messages, context, limits, () => 0).text(messages.length);
+}
+
+/** Sums of `values` from the start: `sums[k]` is the sum of the first k. */
+function prefixSums(values: readonly number[]): number[] {
+  const sums = [0];
+  for (const v of values) sums.push(sums.at(-1)! + v);
+  return sums;
+}
+
+/** How many of `items` (ascending by `at`) are before position `c`. */
+function countBefore(items: readonly { at: number }[], c: number): number {
+  let [low, high] = [0, items.length];
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (items[mid]!.at < c) low = mid + 1;
+    else high = mid;
   }
-  lines.push(...pendingLines(context.pending));
-  if (handshakes.length) {
-    lines.push(
-      "## Earlier handoffs",
-      ...handshakes.map((h) => trimmed(h, limits.conclusion || limits.line)),
+  return low;
+}
+
+/**
+ * The summaries of every prefix of a thread at one level of detail, made of parts each made and counted once:
+ * a turn's lines, a file's line, an earlier handoff. Fitting tries the summaries of ever longer prefixes; counted
+ * from its parts, a prefix's summary costs a few sums instead of the prefix's walk, and its text is made once,
+ * for the cut chosen. A prefix ending inside a turn makes that turn's lines from its messages before the cut.
+ * The count of a summary is its parts' counts and a token for each line break between them, which errs high.
+ */
+export class PrefixSummaries {
+  readonly #turns: { at: number; block: string; prompt: boolean }[];
+  readonly #turnTokens: number[];
+  readonly #prompts: number[];
+  readonly #files: { at: number; line: string }[];
+  readonly #fileTokens: number[];
+  readonly #handshakes: { at: number; text: string }[];
+  readonly #handshakeTokens: number[];
+  readonly #pending: string[];
+  readonly #pendingTokens: number;
+
+  constructor(
+    readonly messages: readonly Message[],
+    readonly context: SummaryContext,
+    readonly limits: SummaryLimits,
+    readonly count: (text: string) => number,
+  ) {
+    const { turns, files, handshakes } = turnsOf(messages, limits);
+    this.#turns = turns.map((t, i) => ({
+      at: t.at,
+      block: this.#block(t, i),
+      prompt: t.prompt !== undefined,
+    }));
+    this.#turnTokens = prefixSums(this.#turns.map((t) => count(t.block) + 1));
+    this.#prompts = prefixSums(this.#turns.map((t) => (t.prompt ? 1 : 0)));
+    this.#files = [...files].map(([f, at]) => ({ at, line: `- ${oneLine(f, limits.line)}` }));
+    this.#fileTokens = prefixSums(this.#files.map((f) => count(f.line) + 1));
+    this.#handshakes = handshakes.map((h) => ({
+      at: h.at,
+      text: trimmed(h.text, limits.conclusion || limits.line),
+    }));
+    this.#handshakeTokens = prefixSums(this.#handshakes.map((h) => count(h.text) + 1));
+    this.#pending = pendingLines(context.pending);
+    this.#pendingTokens = this.#pending.length ? count(this.#pending.join("\n")) + 1 : 0;
+  }
+
+  /** Turn `i`'s lines as one block: a heading and a blank line, or one numbered line. */
+  #block(turn: Turn, i: number): string {
+    const lines = turnLines(turn, this.limits);
+    return this.limits.compact
+      ? `${i + 1}. ${lines.join(" ")}`
+      : [`## Turn ${i + 1}`, ...lines, ""].join("\n");
+  }
+
+  /** Where prefix `c` ends among the turns: the whole turns before it, and the one it cuts, if any. */
+  #turnsBefore(c: number): { whole: number; cut?: { block: string; prompt: boolean } } {
+    const started = countBefore(this.#turns, c);
+    const next = this.#turns[started]?.at ?? this.messages.length;
+    if (started === 0 || next === c) return { whole: started };
+    const last = this.#turns[started - 1]!;
+    // A prefix that ends inside turn started-1: its lines from its messages before the cut.
+    const [turn] = turnsOf(this.messages.slice(last.at, c), this.limits, last.at).turns;
+    return { whole: started - 1, cut: { block: this.#block(turn!, started - 1), prompt: last.prompt } };
+  }
+
+  /** The summary's first lines for prefix `c`, and the line saying how many turns it leaves unlisted. */
+  #head(c: number, prompts: number, unlisted: number): string[] {
+    return [
+      FIT_SUMMARY_HEADER,
+      `The conversation was longer than ${this.context.model}'s window of ${this.context.window} tokens. Its ` +
+      `first ${c} messages (${prompts} user prompts) are summarized here, without tool outputs or ` +
+      "reasoning; the full history is kept on disk. The most recent turns follow verbatim.",
       "",
-    );
+      ...(unlisted
+        ? [`(The first ${unlisted} turns are too many to list within the window: they are on disk.)`, ""]
+        : []),
+    ];
   }
-  return lines.join("\n").trimEnd();
+
+  /** The files section's head and tail lines for prefix `c`: none, or its heading and how many more. */
+  #filesFrame(c: number): { listed: number; heading: string[]; more: string[] } {
+    const touched = countBefore(this.#files, c);
+    const listed = Math.min(touched, this.limits.files);
+    return {
+      listed,
+      heading: touched ? ["## Files touched"] : [],
+      more: [...(touched > listed ? [`- and ${touched - listed} more`] : []), ...(touched ? [""] : [])],
+    };
+  }
+
+  /**
+   * The turns listed for prefix `c`: all, or only the most `recent` (the last resort of a session of so many
+   * prompts that not even a line each fits the window).
+   */
+  #listed(c: number, recent?: number) {
+    const turned = this.#turnsBefore(c);
+    const all = turned.whole + (turned.cut ? 1 : 0);
+    const from = Math.max(0, all - (recent ?? all));
+    const prompts = this.#prompts[turned.whole]! + (turned.cut?.prompt ? 1 : 0);
+    const cut = from < all ? turned.cut : undefined;
+    return { whole: turned.whole, cut, from: Math.min(from, turned.whole), prompts };
+  }
+
+  /** The tokens of the summary of the first `c` messages (listing only the most `recent` turns). */
+  tokens(c: number, recent?: number): number {
+    const { whole, cut, from, prompts } = this.#listed(c, recent);
+    const files = this.#filesFrame(c);
+    const handshakes = countBefore(this.#handshakes, c);
+    const frame = [
+      ...this.#head(c, prompts, from),
+      ...(this.limits.compact ? [""] : []),
+      ...files.heading,
+      ...files.more,
+      ...(handshakes ? ["## Earlier handoffs", ""] : []),
+    ];
+    return this.count(frame.join("\n")) + frame.length +
+      this.#turnTokens[whole]! - this.#turnTokens[from]! + (cut ? this.count(cut.block) + 1 : 0) +
+      this.#fileTokens[files.listed]! + this.#pendingTokens + this.#handshakeTokens[handshakes]!;
+  }
+
+  /** The summary of the first `c` messages (listing only the most `recent` turns). */
+  text(c: number, recent?: number): string {
+    const { whole, cut, from, prompts } = this.#listed(c, recent);
+    const files = this.#filesFrame(c);
+    const handshakes = this.#handshakes.slice(0, countBefore(this.#handshakes, c));
+    const lines = [
+      ...this.#head(c, prompts, from),
+      ...this.#turns.slice(from, whole).map((t) => t.block),
+      ...(cut ? [cut.block] : []),
+      ...(this.limits.compact ? [""] : []),
+      ...files.heading,
+      ...this.#files.slice(0, files.listed).map((f) => f.line),
+      ...files.more,
+      ...this.#pending,
+      ...(handshakes.length ? ["## Earlier handoffs", ...handshakes.map((h) => h.text), ""] : []),
+    ];
+    return lines.join("\n").trimEnd();
+  }
 }
 
 /** What was pending when the session stopped, as the summary's section (none when nothing was). */
