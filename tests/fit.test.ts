@@ -309,3 +309,26 @@ test("the summary of every prefix, made from parts counted once, is the summary 
     }
   }
 });
+
+test("a session that gives every tool call the same id is still cut between turns, each result beside its own call", async () => {
+  const session = await read();
+  const same = "toolu_same";
+  const messages = (session.messages as Message[]).map((m) => ({
+    ...m,
+    blocks: m.blocks.map((b) =>
+      b.type === "tool_call" ? { ...b, id: same } : b.type === "tool_result" ? { ...b, callId: same } : b
+    ),
+  }));
+  const fitted = await fitSession({ ...session, messages }, {
+    mode: "auto",
+    models: BUILTIN_HARNESSES["gemini-cli"].conversation.models,
+    model: "gemini-2.5-pro",
+    context: 120_000,
+  });
+  const kept = (fitted!.session.messages as Message[]).slice(1);
+  assert.ok(kept.length > 1, `${kept.length} messages kept verbatim`);
+  assert.ok(isPromptText(kept[0]!), "the cut falls before a prompt");
+  assert.ok(textOf(kept.at(-1)!).includes(longSentinels(TURNS - 1).reply), "the last turn is kept whole");
+});
+
+const isPromptText = (m: Message) => m.role === "user" && m.blocks.every((b) => b.type === "text");

@@ -218,21 +218,28 @@ function chooseCut(
     }
   }
   if (whole) return whole;
-  // Too many prompts for a line each: everything summarized, listing as many of the most recent turns as fit.
+  // Too many prompts for a line each: the last turn kept verbatim where it takes no more than a quarter of the
+  // budget (else everything summarized), listing as many of the most recent turns as fit beside it.
   const tightest = level(SUMMARY_LEVELS.at(-1)!);
   const turns = messages.filter(isPrompt).length;
-  const recentOnly = (recent: number) => cutOf(tightest, recent)(messages.length);
-  let [low, high, best] = [0, turns, recentOnly(0)];
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const cut = recentOnly(mid);
-    if (cut.summaryTokens <= budget) {
-      best = cut;
-      low = mid + 1;
-    } else high = mid - 1;
+  const lastTurn = beforePrompt.at(-2);
+  const ends = lastTurn !== undefined && suffix[lastTurn]! <= budget / 4 ? [lastTurn, messages.length] : [
+    messages.length,
+  ];
+  for (const c of ends) {
+    let [low, high, best] = [0, turns, undefined as Cut | undefined];
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const cut = cutOf(tightest, mid)(c);
+      if (cut.summaryTokens + cut.keptTokens <= budget) {
+        best = cut;
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    if (best) return best;
   }
   // When not even the count of turns fits, the tightest summary, which the plan shows as over.
-  return best.summaryTokens <= budget ? best : cutOf(tightest)(messages.length);
+  return cutOf(tightest)(messages.length);
 }
 
 /** The first of `cuts` (ascending) whose summary and kept messages fit `budget`, by bisection. */

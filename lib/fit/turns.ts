@@ -9,20 +9,20 @@ export function isPrompt(m: Message): boolean {
 
 /**
  * For each position c in 0..messages.length, whether cutting before message c leaves every tool call on the
- * same side as its result: no call made before c is answered at or after c. One pass to find each call's and
- * result's position, one to count the pairs spanning each cut.
+ * same side as its result: no call made before c is answered at or after c. A result answers the latest call
+ * of its id not answered yet (an id used again, as some sessions do, starts a new pair), found in one pass;
+ * a second counts the pairs spanning each cut.
  */
 export function cleanCuts(messages: readonly Message[]): boolean[] {
-  const calledAt = new Map<string, number>();
-  messages.forEach((m, i) => {
-    for (const b of m.blocks) if (b.type === "tool_call" && !calledAt.has(b.id)) calledAt.set(b.id, i);
-  });
+  const open = new Map<string, number>();
   // +1 where a pair starts spanning (after its call), -1 once its result is passed.
   const change = new Array<number>(messages.length + 2).fill(0);
   messages.forEach((m, i) => {
     for (const b of m.blocks) {
+      if (b.type === "tool_call") open.set(b.id, i);
       if (b.type !== "tool_result") continue;
-      const call = calledAt.get(b.callId);
+      const call = open.get(b.callId);
+      open.delete(b.callId);
       if (call === undefined || call >= i) continue;
       change[call + 1]!++;
       change[i + 1]!--;
