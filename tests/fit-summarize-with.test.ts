@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { finished } from "node:stream/promises";
 import { join } from "node:path";
 import type { Message, Session } from "../lib/ir/schema.ts";
@@ -201,4 +201,49 @@ test("a handoff's dry run asks no model: its plan names who would write the summ
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /a summary \(to be written by pi when the session is written\) of the first/);
   assert.match(r.stdout, /session-bridge handoff .* --context 100000 --summarize-with pi/);
+});
+
+test("--summarize-with the target that compacts on resume writes the session whole for its own compaction, and says so", async () => {
+  const target = join(dir, "copilot.jsonl");
+  const r = await runCli([
+    "convert",
+    path,
+    "--to",
+    "copilot-cli",
+    "-o",
+    target,
+    "--context",
+    "120000",
+    "--summarize-with",
+    "copilot-cli",
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    /compacted-by-target x1: .* written whole, as --summarize-with copilot-cli asked: copilot-cli compacts it itself/,
+  );
+  const written = readFileSync(target, "utf8");
+  assert.ok(!written.includes("session-bridge: summary of the earlier conversation"), "no summary of ours");
+  const lost = [...Array(TURNS).keys()].filter((i) => !written.includes(longSentinels(i).output));
+  assert.deepEqual(lost, [], "every turn's tool output is written");
+  // Another harness that compacts on resume, asked to summarize for a target it is not, is refused.
+  const other = await runCli(
+    [
+      "convert",
+      path,
+      "--to",
+      "codex",
+      "-o",
+      join(dir, "x.jsonl"),
+      "--context",
+      "120000",
+      "--summarize-with",
+      "hermes",
+    ],
+  );
+  assert.equal(other.code, 2);
+  assert.match(
+    other.stderr,
+    /hermes cannot run a turn without keeping it in its list; .* \(or, into itself, hermes or copilot-cli, which compacts on resume\)/,
+  );
 });

@@ -16,6 +16,8 @@ export async function summarizeWithFlag(
   const env = Object.fromEntries(
     Object.entries(context.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])),
   );
-  const summarizer = await engineSummarizer(harness, context.registry, { env, cwd: resolve(cwd ?? ".") });
+  const target = harnessFlag(values, "to", context.registry);
+  const place = { env, cwd: resolve(cwd ?? ".") };
+  const summarizer = await engineSummarizer(harness, context.registry, place, target);
   return { summarizer };
 }

@@ -3,7 +3,9 @@
  * (lib/fit/summarizer.ts says what it is asked). The turn is one the harness does not keep, so summarizing
  * leaves nothing in its list: only harnesses whose binary runs a turn without keeping it can summarize (Claude
  * Code `--no-session-persistence`, Codex `exec --ephemeral`, Pi `--no-session`). The harness runs in the
- * user's environment, so it answers with the model and the credentials it always uses.
+ * user's environment, so it answers with the model and the credentials it always uses. A target that compacts
+ * an over-window history itself on resume (Hermes Agent, Copilot CLI) summarizes for itself: it is written
+ * whole and its own compaction, with its own model, makes the summary.
  */
 import type { Harness } from "../harnesses/types.ts";
 import { InputError, RefusedError } from "../errors.ts";
@@ -36,23 +38,37 @@ async function canSummarize(harness: Harness): Promise<boolean> {
   return spec?.supports?.includes("ephemeral") ?? false;
 }
 
-/** `harness` as the summarizer of a fitted session; bad usage when it would keep the conversation. */
+/**
+ * `harness` as the summarizer of a session fitted for `target`: the target itself when it compacts an
+ * over-window history on resume (its own compaction makes the summary), else a harness that can run a turn
+ * without keeping it; bad usage otherwise.
+ */
 export async function engineSummarizer(
   harness: Harness,
   registry: Registry,
   place: SummarizerPlace,
+  target?: Harness,
 ): Promise<Summarizer> {
+  const models = harness.conversation.models;
+  const window = modelWindow(models, undefined, {}).tokens;
+  if (harness.name === target?.name && harness.conversation.capabilities.compactsOverWindow) {
+    return { name: harness.name, window, compactsOnResume: true };
+  }
   const spec = await harness.integrations.engine?.();
   if (!spec || !(await canSummarize(harness))) {
+    const own = registry.harnesses.filter((h) => h.conversation.capabilities.compactsOverWindow).map((h) =>
+      h.name
+    );
     throw new InputError(
       `--summarize-with ${harness.name}: ${harness.name} cannot run a turn without keeping it in its list; ` +
-        `one of ${(await summarizingHarnesses(registry)).join(", ")} can`,
+        `one of ${(await summarizingHarnesses(registry)).join(", ")} can (or, into itself, ${
+          own.join(" or ")
+        }, which compacts on resume)`,
     );
   }
-  const models = harness.conversation.models;
   return {
     name: harness.name,
-    window: modelWindow(models, undefined, {}).tokens,
+    window,
     async summarize(prompt) {
       const engine = new HarnessEngine(harness, {
         bin: spec.command,

@@ -57,6 +57,8 @@ export interface FitPlan {
   };
   /** A hop back put a fitted session's full history back before fitting it again. */
   restored: boolean;
+  /** Over the budget but written whole: this harness, the target, compacts it itself on resume. */
+  compactedBy?: string;
 }
 
 export interface Fitting {
@@ -90,6 +92,9 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   }
   const plan: FitPlan = { window, budget, total, exact: exact !== undefined, restored };
   if (total <= budget) return { session, plan };
+  if (request.summarizer?.compactsOnResume) {
+    return { session, plan: { ...plan, compactedBy: request.summarizer.name } };
+  }
   const messages = await holdMessages(session.messages);
   // Counted again as held (a live session's file may have grown between the two reads), from the most recent:
   // only the messages a cut could keep need the tokenizer, the rest are over the budget whatever their count.

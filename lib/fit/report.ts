@@ -26,6 +26,9 @@ export function fitEntries(plan: FitPlan | undefined): ReportEntry[] {
         "compacted thread before fitting it for this target",
     ));
   }
+  if (plan.compactedBy) {
+    entries.push(reportEntry("compacted-by-target", "warning", whatTheModelSees(plan)));
+  }
   if (!plan.fitted) return entries;
   entries.push(
     reportEntry("fitted-to-window", "warning", whatTheModelSees(plan), {
@@ -62,6 +65,13 @@ export function whatTheModelSees(plan: FitPlan): string {
   const { fitted, window } = plan;
   const from = `${n(window.tokens)} tokens (from ${WHERE[window.source]})`;
   const counted = plan.exact ? "; counted with the model's own tokenizer" : "";
+  if (plan.compactedBy) {
+    return `the history (about ${
+      n(plan.total)
+    } tokens) is longer than the model's window of ${from}; it is ` +
+      `written whole, as --summarize-with ${plan.compactedBy} asked: ${plan.compactedBy} compacts it itself ` +
+      `when resumed, asking its model for the summary (what it keeps verbatim is its choice)${counted}`;
+  }
   if (!fitted) {
     return `the history (about ${n(plan.total)} tokens) fits the model's window of ${from} within ` +
       `${n(plan.budget)}: it is sent whole${counted}`;

@@ -20,10 +20,19 @@ export interface Summarizer {
   window: number;
   /** The model's answer to `prompt`; absent on a plan, which only says who would write it. */
   summarize?: (prompt: string) => Promise<string>;
+  /**
+   * The harness is the target and compacts a history over its window itself when resumed (Hermes Agent,
+   * Copilot CLI): the session is written whole and its own compaction makes the summary.
+   */
+  compactsOnResume?: boolean;
 }
 
 /** The summarizer as a plan names it: who would write the summary, asked nothing. */
-export const plannedOnly = ({ name, window }: Summarizer): Summarizer => ({ name, window });
+export const plannedOnly = ({ name, window, compactsOnResume }: Summarizer): Summarizer => ({
+  name,
+  window,
+  ...(compactsOnResume ? { compactsOnResume } : {}),
+});
 
 /** How the summary of a fitted session was made. */
 export type SummaryAuthor =

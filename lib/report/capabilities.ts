@@ -33,6 +33,12 @@ export interface Capabilities {
    */
   keepsCompactedHistory: boolean;
   /**
+   * Resumed with a history longer than its model's window, the harness compacts it itself, asking its model
+   * for the summary, before its first request (seen in the live binaries: tests/fit-live.test.ts); the others
+   * send it and fail on the API's refusal.
+   */
+  compactsOverWindow: boolean;
+  /**
    * What the target does on resume with a tool call that has no result, seen in its live binary: Claude Code
    * drops the call from what it sends, Codex sends an "aborted" output of its own, Hermes a placeholder that
    * points at a summary that does not exist, Gemini CLI the call with no result at all (which Gemini's API

@@ -241,10 +241,12 @@ async function request(
     Object.entries(context.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])),
   );
   const summarizer = choices.summarizeWith
-    ? await engineSummarizer(findHarness(context.registry, choices.summarizeWith), context.registry, {
-      env,
-      cwd: context.cwd,
-    })
+    ? await engineSummarizer(
+      findHarness(context.registry, choices.summarizeWith),
+      context.registry,
+      { env, cwd: context.cwd },
+      findHarness(context.registry, choices.to),
+    )
     : undefined;
   return {
     registry: context.registry,

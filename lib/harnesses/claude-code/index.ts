@@ -48,6 +48,7 @@ export const claudeCode: Harness = {
       subagents: false,
       copiesOwnSessions: true,
       keepsCompactedHistory: true,
+      compactsOverWindow: false,
       unansweredCalls: "dropped",
     },
   },

@@ -54,6 +54,7 @@ export const codex: Harness = {
       subagents: false,
       copiesOwnSessions: true,
       keepsCompactedHistory: true,
+      compactsOverWindow: false,
       unansweredCalls: "invented",
     },
   },

@@ -57,6 +57,7 @@ export const copilotCli: Harness = {
       subagents: false,
       copiesOwnSessions: false,
       keepsCompactedHistory: true,
+      compactsOverWindow: true,
       // On resume a started call with no result gets Copilot's own failed `tool.execution_complete` (code
       // `interrupted`), sent to the model as this text (fixture killed-resumed, 1.0.102). The writer starts every
       // call it writes, so Copilot's other words, for a call requested and never started, do not arise.

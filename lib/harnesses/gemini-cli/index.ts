@@ -57,6 +57,7 @@ export const geminiCli: Harness = {
       subagents: false,
       copiesOwnSessions: true,
       keepsCompactedHistory: true,
+      compactsOverWindow: false,
       // A call recorded without a result is replayed as a bare functionCall followed by the next user turn
       // (seen against the fake server: a handoff with --no-stub-open-calls, then --resume -p).
       unansweredCalls: "unanswered",

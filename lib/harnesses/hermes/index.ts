@@ -57,6 +57,7 @@ export const hermes: Harness = {
       subagents: false,
       copiesOwnSessions: true,
       keepsCompactedHistory: true,
+      compactsOverWindow: true,
       unansweredCalls: "placeholder",
     },
   },

@@ -49,6 +49,7 @@ export const openCode: Harness = {
       subagents: true,
       copiesOwnSessions: false,
       keepsCompactedHistory: true,
+      compactsOverWindow: false,
       // A pending or running tool part is sent as an error result "[Tool execution was interrupted]".
       unansweredCalls: { errorResult: "[Tool execution was interrupted]" },
     },

@@ -51,6 +51,7 @@ export const pi: Harness = {
       subagents: false,
       copiesOwnSessions: false,
       keepsCompactedHistory: true,
+      compactsOverWindow: false,
       // A call without a result is sent with a synthetic error result "No result provided"
       // (transform-messages.js; fixture killed-mid-tool).
       unansweredCalls: { errorResult: "No result provided" },

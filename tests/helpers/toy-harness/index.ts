@@ -44,6 +44,7 @@ export const toy: Harness = {
       subagents: false,
       copiesOwnSessions: false,
       keepsCompactedHistory: false,
+    compactsOverWindow: false,
       unansweredCalls: "dropped",
     },
   },
