@@ -17,7 +17,7 @@ import { FIT_SUMMARY_HEADER, isFitSummary } from "../lib/fit/marker.ts";
 import { fitEntries } from "../lib/fit/report.ts";
 import type { Summarizer } from "../lib/fit/summarizer.ts";
 import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
-import { runCli } from "./helpers/cli.ts";
+import { type CliResult, runCli } from "./helpers/cli.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -115,48 +115,31 @@ test("a plan asks no model: it says which harness would write the summary", asyn
   );
 });
 
+/** The long session converted into `to` as `out` (in the test's folder), with `flags`. */
+const convert = (to: string, out: string, flags: string[], env: Record<string, string> = {}) =>
+  runCli(["convert", path, "--to", to, "-o", join(dir, out), "--context", "120000", ...flags], env);
+
+/** A failure on one stderr line, with exit `code`, saying `words`. */
+function failsOnOneLine(r: CliResult, code: number, words: RegExp): void {
+  assert.equal(r.code, code, r.stderr);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+  assert.match(r.stderr, words);
+}
+
 test("--summarize-with names a harness that can run a turn without keeping it, else it is bad usage on one line", async () => {
-  const target = join(dir, "out.jsonl");
-  const keeps = await runCli([
-    "convert",
-    path,
-    "--to",
-    "codex",
-    "-o",
-    target,
-    "--summarize-with",
-    "gemini-cli",
-  ]);
-  assert.equal(keeps.code, 2);
-  assert.equal(keeps.stderr.trim().split("\n").length, 1, keeps.stderr);
-  assert.match(
-    keeps.stderr,
+  failsOnOneLine(
+    await convert("codex", "out.jsonl", ["--summarize-with", "gemini-cli"]),
+    2,
     /gemini-cli cannot run a turn without keeping it in its list; one of claude-code, codex, pi can/,
   );
-  const unknown = await runCli([
-    "convert",
-    path,
-    "--to",
-    "codex",
-    "-o",
-    target,
-    "--summarize-with",
-    "nowhere",
-  ]);
-  assert.equal(unknown.code, 2);
-  assert.equal(unknown.stderr.trim().split("\n").length, 1, unknown.stderr);
+  failsOnOneLine(await convert("codex", "out.jsonl", ["--summarize-with", "nowhere"]), 2, /nowhere/);
 });
 
 test("a summarizer whose binary is not there is bad usage, one line, nothing written", async () => {
-  const target = join(dir, "not-written.jsonl");
-  const r = await runCli(
-    ["convert", path, "--to", "gemini-cli", "-o", target, "--context", "120000", "--summarize-with", "codex"],
-    { PATH: join(dir, "no-such-bin") },
-  );
-  assert.equal(r.code, 2, r.stderr);
-  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
-  assert.match(r.stderr, /--summarize-with codex: cannot run codex/);
-  assert.equal(existsSync(target), false);
+  const flags = ["--summarize-with", "codex"];
+  const r = await convert("gemini-cli", "not-written.jsonl", flags, { PATH: join(dir, "no-such-bin") });
+  failsOnOneLine(r, 2, /--summarize-with codex: cannot run codex/);
+  assert.equal(existsSync(join(dir, "not-written.jsonl")), false);
 });
 
 test("a summarizer whose model fails fails the conversion with one line saying why, nothing written", async () => {
@@ -164,18 +147,14 @@ test("a summarizer whose model fails fails the conversion with one line saying w
   const bin = join(dir, "failing-bin");
   mkdirSync(bin, { recursive: true });
   writeFileSync(join(bin, "codex"), "#!/bin/sh\necho 'ERROR: quota exceeded' >&2\nexit 1\n", { mode: 0o755 });
-  const target = join(dir, "not-written-either.jsonl");
-  const r = await runCli(
-    ["convert", path, "--to", "gemini-cli", "-o", target, "--context", "120000", "--summarize-with", "codex"],
-    { PATH: `${bin}:/usr/bin:/bin` },
-  );
-  assert.equal(r.code, 1, r.stderr);
-  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
-  assert.match(
-    r.stderr,
+  const flags = ["--summarize-with", "codex"];
+  const r = await convert("gemini-cli", "not-written-either.jsonl", flags, { PATH: `${bin}:/usr/bin:/bin` });
+  failsOnOneLine(
+    r,
+    1,
     /--summarize-with codex: its model wrote no summary \(ERROR: quota exceeded\); nothing was written/,
   );
-  assert.equal(existsSync(target), false);
+  assert.equal(existsSync(join(dir, "not-written-either.jsonl")), false);
 });
 
 test("a handoff's dry run asks no model: its plan names who would write the summary and its command line carries --summarize-with", async () => {
@@ -204,46 +183,20 @@ test("a handoff's dry run asks no model: its plan names who would write the summ
 });
 
 test("--summarize-with the target that compacts on resume writes the session whole for its own compaction, and says so", async () => {
-  const target = join(dir, "copilot.jsonl");
-  const r = await runCli([
-    "convert",
-    path,
-    "--to",
-    "copilot-cli",
-    "-o",
-    target,
-    "--context",
-    "120000",
-    "--summarize-with",
-    "copilot-cli",
-  ]);
+  const r = await convert("copilot-cli", "copilot.jsonl", ["--summarize-with", "copilot-cli"]);
   assert.equal(r.code, 0, r.stderr);
   assert.match(
     r.stderr,
     /compacted-by-target x1: .* written whole, as --summarize-with copilot-cli asked: copilot-cli compacts it itself/,
   );
-  const written = readFileSync(target, "utf8");
-  assert.ok(!written.includes("session-bridge: summary of the earlier conversation"), "no summary of ours");
+  const written = readFileSync(join(dir, "copilot.jsonl"), "utf8");
+  assert.ok(!written.includes(FIT_SUMMARY_HEADER), "no summary of ours");
   const lost = [...Array(TURNS).keys()].filter((i) => !written.includes(longSentinels(i).output));
   assert.deepEqual(lost, [], "every turn's tool output is written");
   // Another harness that compacts on resume, asked to summarize for a target it is not, is refused.
-  const other = await runCli(
-    [
-      "convert",
-      path,
-      "--to",
-      "codex",
-      "-o",
-      join(dir, "x.jsonl"),
-      "--context",
-      "120000",
-      "--summarize-with",
-      "hermes",
-    ],
-  );
-  assert.equal(other.code, 2);
-  assert.match(
-    other.stderr,
+  failsOnOneLine(
+    await convert("codex", "x.jsonl", ["--summarize-with", "hermes"]),
+    2,
     /hermes cannot run a turn without keeping it in its list; .* \(or, into itself, hermes or copilot-cli, which compacts on resume\)/,
   );
 });
