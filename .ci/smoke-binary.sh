@@ -51,12 +51,8 @@ rm -f out.fifo out.jsonl convert.err "$source"
 # fitted for Codex's GPT-5 is counted with it.
 long="$work/5e551011-0000-4000-8000-00000000000b.jsonl"
 "$repo/node_modules/.bin/bun" -e "
-  const { createWriteStream } = await import('node:fs');
   const { writeLongSession } = await import('$repo/lib/certify-kit/long-session.ts');
-  const out = createWriteStream('$long');
-  await writeLongSession({ bytes: 3_000_000, sessionId: '5e551011-0000-4000-8000-00000000000b', cwd: '$work' }, out);
-  out.end();
-  await new Promise((done) => out.on('finish', done));"
+  await writeLongSession({ bytes: 3_000_000, sessionId: '5e551011-0000-4000-8000-00000000000b', cwd: '$work' }, '$long');"
 run convert "$long" --to codex -o fitted.jsonl 2> fit.err
 grep -q "counted with the model's own tokenizer" fit.err || { echo "no tokenizer count in the fit:"; cat fit.err; exit 1; }
 rm -f fitted.jsonl fit.err "$long"

@@ -8,9 +8,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
-import { finished } from "node:stream/promises";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { harnessDir, installHarness, pinnedVersions } from "../acceptance/install-harness.ts";
 import { homeArgs } from "../lib/certify/bridge.ts";
 import { builtinRegistry } from "../lib/harnesses/registry.ts";
@@ -32,8 +31,15 @@ import { tempDir } from "./helpers/tmp.ts";
 const VERSION = "0.171.0";
 const WINDOW = 120_000;
 
-/** The generated session handed into Codex (fitted or whole) and resumed there once against the fake. */
-async function resumedInCodex(fit: "auto" | "off") {
+/** Every file under `dir`, as paths relative to it. */
+const filesUnder = (dir: string): string[] =>
+  existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: "utf8" }).sort() : [];
+
+/**
+ * The generated session handed into Codex (fitted or whole, with `flags`) and resumed there once against the
+ * fake. The handoff runs as a user's shell runs it: the codex on PATH answers from the same home.
+ */
+async function resumedInCodex(fit: "auto" | "off", flags: string[] = []) {
   const work = tempDir("sb-fit-live-");
   const bin = await installHarness("codex", VERSION);
   const cwd = join(work, "project");
@@ -41,18 +47,17 @@ async function resumedInCodex(fit: "auto" | "off") {
   const project = realpathSync(cwd);
   const spec = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000003", cwd: project };
   const source = join(work, "long.jsonl");
-  const out = createWriteStream(source);
-  await writeLongSession(spec, out);
-  out.end();
-  await finished(out);
+  await writeLongSession(spec, source);
   const window: FakeWindow = { tokens: WINDOW, refused: [] };
   const logPath = join(work, "requests.jsonl");
   const server = await startFakeResponses({ logPath, window });
   try {
     const home = join(work, "codex-home");
     prepareCodexHome(home, server.url);
-    const env = codexEnv(home, process.env.PATH);
+    const env = codexEnv(home, `${dirname(bin)}:${process.env.PATH ?? "/usr/bin:/bin"}`);
     await initCodexStore(bin, home, project, env);
+    const sessions = join(codexHomeDir(home), "sessions");
+    const before = filesUnder(sessions);
     const handed = await runCliJson(
       [
         "handoff",
@@ -65,15 +70,20 @@ async function resumedInCodex(fit: "auto" | "off") {
         String(WINDOW),
         "--codex-home",
         codexHomeDir(home),
+        ...flags,
       ],
-      { SESSION_BRIDGE_HOME: join(work, "bridge") },
+      { ...env, SESSION_BRIDGE_HOME: join(work, "bridge") },
     );
     assert.equal(handed.code, 0, handed.stderr);
     const id = (handed.json.target as { id: string }).id;
+    const rollouts = filesUnder(sessions).filter((f) => !before.includes(f) && f.endsWith(".jsonl"));
+    // What the model was asked before the resume (by a summarizing turn; nothing otherwise).
+    const asked = existsSync(logPath) ? readFileSync(logPath, "utf8").split("\n").filter(Boolean) : [];
     const args = ["exec", "--skip-git-repo-check", "--json", "resume", id, "NEXT-PROMPT"];
     const run = await runCodex(bin, project, args, 180_000, env);
     const requests = readFileSync(logPath, "utf8").split("\n").filter((l) => l.includes("NEXT-PROMPT"));
-    return { run, window, requests, turns: longSessionTurns(spec) };
+    const report = JSON.stringify(handed.json.report);
+    return { run, window, requests, turns: longSessionTurns(spec), id, rollouts, asked, report };
   } finally {
     await server.close();
   }
@@ -96,6 +106,35 @@ test("a 3 MB session handed into Codex fitted resumes on the first try, the requ
   assert.deepEqual(missing, [], "every prompt's sentinel is in the request");
   assert.ok(first.includes(longSentinels(turns - 1).output), "the last turn's tool output is sent verbatim");
   assert.ok(!first.includes(longSentinels(0).output), "the first turn's tool output is summarized away");
+});
+
+test("a 3 MB session handed into Codex with --summarize-with codex resumes on the first try with Codex's own summary, the summarizing turn not kept (real Codex 0.171.0)", async () => {
+  const { run, window, requests, turns, id, rollouts, asked, report } = await resumedInCodex("auto", [
+    "--summarize-with",
+    "codex",
+  ]);
+  assert.match(report, /a summary written by codex of the first \d+ messages/);
+  // The summarizing turn (`codex exec --ephemeral`): one request, asked about every prompt it summarized.
+  const summarizing = asked.filter((l) => l.includes("Summarize this conversation"));
+  assert.equal(summarizing.length, 1, "Codex was asked once");
+  const summarized = Number(/of the first \d+ messages \((\d+) user prompts/.exec(report)![1]);
+  const missing = [...Array(summarized).keys()].filter((i) =>
+    !summarizing[0]!.includes(longSentinels(i).prompt)
+  );
+  assert.deepEqual(missing, [], "every summarized prompt is in what Codex was asked");
+  assert.deepEqual(rollouts.map((f) => f.includes(id)), [true], "the handed-off rollout is the only new one");
+  // Resumed: the first request holds Codex's summary and the last turn verbatim, within the window.
+  assert.equal(run.code, 0, `${run.stdout.slice(-1500)}\n${run.stderr.slice(-1500)}`);
+  assert.deepEqual(window.refused, [], "no request was over the window");
+  assert.match(requests[0]!, /COMPACT-SUMMARY/, "Codex's summary is sent");
+  assert.ok(
+    requests[0]!.includes(longSentinels(turns - 1).output),
+    "the last turn's tool output is sent verbatim",
+  );
+  assert.ok(
+    !requests[0]!.includes(longSentinels(0).output),
+    "the first turn's tool output is summarized away",
+  );
 });
 
 /**
@@ -131,10 +170,7 @@ async function resumedLong(
   try {
     const spec = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000007", cwd };
     const long = join(work, "long.jsonl");
-    const out = createWriteStream(long);
-    await writeLongSession(spec, out);
-    out.end();
-    await finished(out);
+    await writeLongSession(spec, long);
     const bridge = { SESSION_BRIDGE_HOME: join(work, "bridge") };
     let source = long;
     if (harness === "claude-code") {

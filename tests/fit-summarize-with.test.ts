@@ -1,14 +1,13 @@
 /**
  * Issue 33, `--summarize-with HARNESS` (lib/fit/summarizer.ts, lib/engines/summarizer.ts): a fitted session's
  * summary written by a harness's model. Here the model is a stand-in function (the live row, with the real
- * Codex binary against the fake Responses server, is tests/fit-summarize-with-live.test.ts): what it is asked
+ * Codex binary against the fake Responses server, is in tests/fit-live.test.ts): what it is asked
  * (every prompt of the summarized turns, within its window), where its answer goes, what was pending appended,
  * and an answer too long for the room the cut left replaced by session-bridge's own summary, reported.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { finished } from "node:stream/promises";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
@@ -25,10 +24,7 @@ const dir = tempDir("sb-fit-summarize-");
 const SPEC = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000021", cwd: dir };
 const TURNS = longSessionTurns(SPEC);
 const path = join(dir, "long.jsonl");
-const out = createWriteStream(path);
-await writeLongSession(SPEC, out);
-out.end();
-await finished(out);
+await writeLongSession(SPEC, path);
 const read = (): Promise<Session> => BUILTIN_HARNESSES["claude-code"].store.read(path);
 const models = BUILTIN_HARNESSES["gemini-cli"].conversation.models;
 const REQUEST = { mode: "auto", models, model: "gemini-2.5-pro", context: 120_000 } as const;

@@ -7,8 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { finished } from "node:stream/promises";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
@@ -27,10 +26,7 @@ const dir = tempDir("sb-fit-");
 const SPEC = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000001", cwd: dir };
 const TURNS = longSessionTurns(SPEC);
 const path = join(dir, "long.jsonl");
-const out = createWriteStream(path);
-await writeLongSession(SPEC, out);
-out.end();
-await finished(out);
+await writeLongSession(SPEC, path);
 const claude = BUILTIN_HARNESSES["claude-code"];
 const read = (): Promise<Session> => claude.store.read(path);
 

@@ -5,7 +5,8 @@
  * (their tool outputs' sentinels) and that every prompt reached it at least in the summary. The same size and
  * seed give the same bytes.
  */
-import type { Writable } from "node:stream";
+import { createWriteStream } from "node:fs";
+import { finished } from "node:stream/promises";
 
 export interface LongSessionSpec {
   /** About how many bytes the file should hold. */
@@ -133,9 +134,12 @@ export function* longSessionLines(spec: LongSessionSpec): Generator<string> {
   }
 }
 
-/** The session written to `out`, a line at a time. */
-export async function writeLongSession(spec: LongSessionSpec, out: Writable): Promise<void> {
+/** The session written to a new file at `path`, a line at a time. */
+export async function writeLongSession(spec: LongSessionSpec, path: string): Promise<void> {
+  const out = createWriteStream(path);
   for (const line of longSessionLines(spec)) {
-    if (!out.write(`${line}\n`)) await new Promise((resolve) => out.once("drain", resolve));
+    if (!out.write(`${line}\n`)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
+  out.end();
+  await finished(out);
 }

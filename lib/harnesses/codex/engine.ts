@@ -16,7 +16,7 @@ export const codexEngine: EngineSpec = {
   supports: ["effort", "ephemeral"],
   args: ({ prompt, resume, model, effort, ephemeral }) => [
     "exec",
-    // Checked on 0.169.0 (tests/fit-summarize-with-live.test.ts): the turn runs, and no rollout is written.
+    // Checked on 0.171.0 (tests/fit-live.test.ts): the turn runs, and no rollout is written.
     ...(ephemeral ? ["--ephemeral"] : []),
     "--skip-git-repo-check",
     "--json",

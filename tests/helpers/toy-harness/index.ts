@@ -44,7 +44,7 @@ export const toy: Harness = {
       subagents: false,
       copiesOwnSessions: false,
       keepsCompactedHistory: false,
-    compactsOverWindow: false,
+      compactsOverWindow: false,
       unansweredCalls: "dropped",
     },
   },
