@@ -9,9 +9,14 @@ export class RecordClock {
   /** The source time last read, parsed: a message's lines repeat its time. */
   private source = "";
   private parsed = Number.NaN;
-  /** The second last formatted and its text up to the milliseconds: lines come a millisecond apart. */
+  /**
+   * The second last formatted and its text up to the milliseconds (lines come a millisecond apart), and the
+   * minute's up to the seconds (a second's text is made from it and a table, no Date formatted for it).
+   */
   private second = Number.NaN;
   private prefix = "";
+  private minute = Number.NaN;
+  private minutePrefix = "";
 
   constructor(private readonly now: Date, start?: string) {
     const parsed = start ? Date.parse(start) : Number.NaN;
@@ -33,16 +38,29 @@ export class RecordClock {
     return this.last;
   }
 
-  /** `ms` as toISOString writes it, formatting only the milliseconds when the second is the last one's. */
+  /**
+   * `ms` as toISOString writes it, from the digits' tables: a Date is formatted only for a new minute, so a
+   * record costs the one string it returns.
+   */
   private iso(ms: number): string {
     const second = Math.floor(ms / 1000);
     if (second !== this.second) {
+      const minute = Math.floor(second / 60);
+      if (minute !== this.minute) {
+        this.minute = minute;
+        // "2026-01-01T00:00:00.000Z" up to its seconds' digits.
+        this.minutePrefix = new Date(minute * 60_000).toISOString().slice(0, -7);
+      }
       this.second = second;
-      this.prefix = new Date(second * 1000).toISOString().slice(0, -4);
+      this.prefix = `${this.minutePrefix}${SECONDS[second - minute * 60]}.`;
     }
-    return `${this.prefix}${String(ms - second * 1000).padStart(3, "0")}Z`;
+    return `${this.prefix}${DIGITS[ms - second * 1000]}Z`;
   }
 }
+
+/** 0 to 999 as three digits, as toISOString writes milliseconds; 0 to 59 as two, as it writes seconds. */
+const DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, "0"));
+const SECONDS = DIGITS.slice(0, 60).map((d) => d.slice(1));
 
 /**
  * The source time a handoff's handshake is written with: the handoff's own (`now`), not the last message's. The
