@@ -59,11 +59,12 @@ export function sha256Hex(text: string): string {
 }
 
 /**
- * A time-ordered UUID (RFC 9562 version 7) minted from `now`: 48 bits of Unix milliseconds, then random bits.
- * Harnesses that sort their sessions by id (Codex threads) expect these.
+ * A time-ordered UUID (RFC 9562 version 7) minted from `now` (a date, or its milliseconds: a writer minting one
+ * per record has the number at hand): 48 bits of Unix milliseconds, then random bits. Harnesses that sort their
+ * sessions by id (Codex threads) expect these.
  */
-export function newUuidV7(now: Date): string {
-  const ms = Math.max(0, Math.floor(now.getTime()));
+export function newUuidV7(now: Date | number): string {
+  const ms = Math.max(0, Math.floor(typeof now === "number" ? now : now.getTime()));
   const time = (ms % 2 ** 48).toString(16).padStart(12, "0");
   const at = randomBytes(10);
   const byte = (i: number) => pool[at + i]!;

@@ -9,7 +9,13 @@ import type { Block, Message, ReasoningBlock, TextBlock } from "./schema.ts";
 export const REASONING_PREFIX = "[reasoning] ";
 
 export function reasoningAsText(block: ReasoningBlock): TextBlock | undefined {
-  return block.text.trim() ? { type: "text", text: `${REASONING_PREFIX}${block.text}` } : undefined;
+  const text = reasoningText(block);
+  return text === undefined ? undefined : { type: "text", text };
+}
+
+/** The text reasoningAsText carries, for a writer that puts it straight into its own part. */
+export function reasoningText(block: ReasoningBlock): string | undefined {
+  return block.text.trim() ? `${REASONING_PREFIX}${block.text}` : undefined;
 }
 
 /**

@@ -150,14 +150,27 @@ export function messageItem(
   role: "user" | "assistant",
   blocks: Block[],
 ): CodexResponseItemMessage | undefined {
-  const content: MessageContent = blocks.flatMap((b): MessageContent => {
-    if (b.type === "text") {
-      return b.text ? [{ type: role === "user" ? "input_text" : "output_text", text: b.text }] : [];
+  const type = role === "user" ? "input_text" : "output_text";
+  const content: MessageContent = [];
+  for (const b of blocks) {
+    if (b.type === "text" && b.text) content.push({ type, text: b.text });
+    else if (b.type === "image" && role === "user") {
+      content.push({ type: "input_image", image_url: imageUrl(b) });
     }
-    if (b.type === "image" && role === "user") return [{ type: "input_image", image_url: imageUrl(b) }];
-    return [];
-  });
+  }
   return content.length ? { type: "message", role, content } : undefined;
+}
+
+/** The text blocks' text, joined by newlines (one block's own string when it is the only one). */
+export function textOf(blocks: readonly Block[]): string {
+  let text: string | undefined;
+  let parts: string[] | undefined;
+  for (const b of blocks) {
+    if (b.type !== "text") continue;
+    if (text === undefined) text = b.text;
+    else (parts ??= [text]).push(b.text);
+  }
+  return parts ? parts.join("\n") : text ?? "";
 }
 
 /**
@@ -188,11 +201,9 @@ export function outputItem(
 ): CodexResponseItemFunctionCallOutput | CodexResponseItemCustomToolCallOutput {
   const type = custom ? "custom_tool_call_output" : "function_call_output";
   const parts = markFailure(block.content, block.isError);
-  const partText = (
-    p: ToolResultPart,
-  ) => (p.type === "text" ? p.text : JSON.stringify(p.type === "raw" ? p.value : p));
-  if (!parts.some((p) => p.type === "image")) {
-    return { type, call_id: block.callId, output: parts.map(partText).join("\n") };
+  if (!parts.some(isImage)) {
+    const output = parts.length === 1 ? partText(parts[0]!) : parts.map(partText).join("\n");
+    return { type, call_id: block.callId, output };
   }
   const output: OutputContent = parts.map((p) =>
     p.type === "image"
@@ -201,6 +212,11 @@ export function outputItem(
   );
   return { type, call_id: block.callId, output };
 }
+
+const isImage = (p: ToolResultPart) => p.type === "image";
+const partText = (
+  p: ToolResultPart,
+) => (p.type === "text" ? p.text : JSON.stringify(p.type === "raw" ? p.value : p));
 
 /** Only OpenAI reasoning goes back as a reasoning item; its encrypted payload is what the provider reads. */
 export function reasoningItem(block: ReasoningBlock): CodexResponseItemReasoning {

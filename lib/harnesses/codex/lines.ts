@@ -19,15 +19,23 @@ export class LineWriter {
   ) {}
 
   /**
-   * One serialized line; `at` is the source's time for it, if it had one. A payload that repeats the line's
-   * time (started_at, completed_at_ms) is built from it.
+   * The next line's time, `at` being the source's time for it if it had one: taken first by a line whose payload
+   * repeats it (started_at, completed_at_ms), then given to lineAt, so no payload is built in a closure per line.
    */
-  line<T extends string, P>(type: T, payload: P | ((timestamp: string) => P), at?: string): string {
-    const timestamp = this.clock.next(at);
-    const body = typeof payload === "function" ? (payload as (timestamp: string) => P)(timestamp) : payload;
+  time(at?: string): string {
+    return this.clock.next(at);
+  }
+
+  /** One serialized line at `timestamp`, which time() gave it. */
+  lineAt<T extends string, P>(timestamp: string, type: T, payload: P): string {
     const record: RolloutLine<T, P> = this.paginated
-      ? { timestamp, ordinal: this.ordinal++, type, payload: body }
-      : { timestamp, type, payload: body };
+      ? { timestamp, ordinal: this.ordinal++, type, payload }
+      : { timestamp, type, payload };
     return JSON.stringify(record);
+  }
+
+  /** One serialized line; `at` is the source's time for it, if it had one. */
+  line<T extends string, P>(type: T, payload: P, at?: string): string {
+    return this.lineAt(this.time(at), type, payload);
   }
 }

@@ -15,6 +15,7 @@ import { titleText } from "../../io/control-characters.ts";
 import type { CodexTarget } from "./target.ts";
 import type { RolloutDescription } from "./describe.ts";
 import { ORIGINATOR, postureOf } from "./write.ts";
+import { textOf } from "./items.ts";
 
 /** Without these Codex can neither list nor resume a thread: a table lacking one is not a store we know. */
 export const REQUIRED_COLUMNS = [
@@ -117,7 +118,7 @@ export async function threadOpening(session: SessionStream): Promise<Opening> {
   for await (const m of session.messages) {
     if (m.role !== "user" || m.kind !== "turn") continue;
     if (firstUser === undefined) {
-      const text = m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n").trim();
+      const text = textOf(m.blocks).trim();
       if (text) firstUser = text;
     }
     derived ??= firstUserTitle([m]);

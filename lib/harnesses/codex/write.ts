@@ -14,7 +14,7 @@ import type { RenderOptions } from "../types.ts";
 import { handshakeTime, RecordClock } from "../../ir/clock.ts";
 import { newUuidV7 } from "../../ids.ts";
 import { INTERRUPTED_RESULT, isHandshake } from "../../handshake/handshake.ts";
-import { reasoningAsText } from "../../ir/reasoning.ts";
+import { reasoningText } from "../../ir/reasoning.ts";
 import type {
   CodexEventMsgItemCompleted,
   CodexEventMsgTaskComplete,
@@ -25,7 +25,7 @@ import type {
   CodexTurnContextPayload,
 } from "../../generated/codex/0.169.0.ts";
 import type { CodexEventMsgAgentMessage, CodexEventMsgUserMessage } from "../../generated/codex/0.147.0.ts";
-import { callItem, imageUrl, messageItem, outputItem, reasoningItem } from "./items.ts";
+import { callItem, imageUrl, messageItem, outputItem, reasoningItem, textOf } from "./items.ts";
 import { codexPolicies } from "./posture.ts";
 import { LineWriter } from "./lines.ts";
 import type { CodexTarget } from "./target.ts";
@@ -38,6 +38,8 @@ import { compactedLine } from "./compaction.ts";
 export const ORIGINATOR = "session-bridge";
 
 type ResponseItem = CodexResponseItemLine["payload"];
+type OutputText = { type: "output_text"; text: string };
+const NO_CALLS: readonly string[] = [];
 
 /** A Codex source with its file at hand is copied line by line rather than rendered from the IR. */
 export function isCopy(session: SessionHead): boolean {
@@ -66,9 +68,10 @@ async function* renderForeign(
   target: CodexTarget,
 ): AsyncGenerator<string> {
   const out = new LineWriter(new RecordClock(options.now, session.meta.createdAt), target.paginated);
+  const timestamp = out.time(session.meta.createdAt);
   const meta: CodexSessionMetaPayload = {
     id: options.id,
-    timestamp: "",
+    timestamp,
     cwd: options.cwd,
     originator: ORIGINATOR,
     cli_version: target.version,
@@ -77,7 +80,7 @@ async function* renderForeign(
     model_provider: target.modelProvider,
     history_mode: target.paginated ? "paginated" : "legacy",
   };
-  yield out.line("session_meta", (timestamp) => ({ ...meta, timestamp }), session.meta.createdAt);
+  yield out.lineAt(timestamp, "session_meta", meta);
   // Outputs must answer a call in its own form, so which calls went out as custom (freeform) calls is remembered.
   const customCalls = new Set<string>();
   // A stub answers its call inside the call's own turn; a call whose message is in no turn (cut off turns ago,
@@ -86,15 +89,18 @@ async function* renderForeign(
   const callers = new Set(stubs.map((c) => c.messageUid));
   const seen = new Set<string>();
   let turn: TurnRenderer | undefined;
-  let turnCallers = new Set<string>();
+  const turnCallers = new Set<string>();
   /** The lines a step rendered, handed on together: one array per message, not one generator per line. */
   const lines: string[] = [];
+  // Looked for only when some call was left open (most sessions have none, and a turn ends every few records).
   const finish = (last: boolean) =>
     turn!.finish(
       lines,
-      stubs.filter((c) => turnCallers.has(c.messageUid) || (last && !seen.has(c.messageUid))).map((c) =>
-        c.callId
-      ),
+      stubs.length
+        ? stubs.filter((c) => turnCallers.has(c.messageUid) || (last && !seen.has(c.messageUid))).map((c) =>
+          c.callId
+        )
+        : NO_CALLS,
       last && session.pending.interruptedTurn,
     );
   const render = (m: Message) => {
@@ -102,7 +108,7 @@ async function* renderForeign(
     if (!turn || opensTurn(m)) {
       if (turn) finish(false);
       turn = new TurnRenderer(out, options, target, m, customCalls);
-      turnCallers = new Set();
+      turnCallers.clear();
       turn.start(lines);
     }
     if (callers.has(m.uid)) {
@@ -123,11 +129,11 @@ async function* renderForeign(
     }
     if (compaction && at++ === compaction.summaryAt) lines.push(compactedLine(out, m));
     else render(m);
-    yield* lines;
+    for (const line of lines) yield line;
     lines.length = 0;
   }
   if (turn) finish(true);
-  yield* lines;
+  for (const line of lines) yield line;
   if (options.handshake) {
     // The model reads it as the newest user message; with no UI mirror the TUI does not show it as a turn.
     yield out.line(
@@ -155,21 +161,26 @@ class TurnRenderer {
     private readonly first: Message,
     private readonly customCalls: Set<string>,
   ) {
-    const at = first.timestamp;
-    this.turnId = newUuidV7(at && Number.isFinite(Date.parse(at)) ? new Date(at) : options.now);
+    const at = first.timestamp ? Date.parse(first.timestamp) : Number.NaN;
+    this.turnId = newUuidV7(Number.isFinite(at) ? at : options.now);
   }
 
   start(lines: string[]): void {
     const at = this.first.timestamp;
-    const started: CodexEventMsgTaskStarted = { type: "task_started", turn_id: this.turnId };
+    const ts = this.out.time(at);
+    const started: CodexEventMsgTaskStarted = {
+      type: "task_started",
+      turn_id: this.turnId,
+      started_at: seconds(ts),
+    };
     lines.push(
-      this.out.line("event_msg", (ts) => ({ ...started, started_at: seconds(ts) }), at),
+      this.out.lineAt(ts, "event_msg", started),
       this.out.line("turn_context", this.turnContext(), at),
     );
   }
 
   /** The turn's end: results for its calls that never got one, then how it ended. */
-  finish(lines: string[], stubbedCalls: string[], interrupted: boolean): void {
+  finish(lines: string[], stubbedCalls: readonly string[], interrupted: boolean): void {
     for (const callId of stubbedCalls) {
       lines.push(this.result({
         type: "tool_result",
@@ -186,12 +197,14 @@ class TurnRenderer {
       };
       lines.push(this.out.line("event_msg", aborted));
     } else {
+      const ts = this.out.time();
       const done: CodexEventMsgTaskComplete = {
         type: "task_complete",
         turn_id: this.turnId,
         last_agent_message: this.lastAgentMessage,
+        completed_at: seconds(ts),
       };
-      lines.push(this.out.line("event_msg", (ts) => ({ ...done, completed_at: seconds(ts) })));
+      lines.push(this.out.lineAt(ts, "event_msg", done));
     }
   }
 
@@ -224,34 +237,40 @@ class TurnRenderer {
     if (m.kind === "turn") lines.push(this.userMirror(m));
   }
 
-  /** Text runs become assistant messages; reasoning, calls and Codex's own raw items keep their place. */
+  /**
+   * Text runs become assistant messages; reasoning, calls and Codex's own raw items keep their place. A run's
+   * output parts are made as its blocks are met (no text block is made for reasoning carried as text).
+   */
   private assistant(lines: string[], m: Message): void {
-    let text: Block[] = [];
-    const flush = () => {
-      const item = messageItem("assistant", text);
-      text = [];
-      if (!item) return;
-      // Codex records the UI item of the model's text before the response item itself (a user's the other way).
-      lines.push(
-        this.agentMirror(item.content.map((c) => c.text ?? "").join("\n"), m.timestamp),
-        this.item(item, m.timestamp),
-      );
-    };
+    let run: OutputText[] = [];
     for (const block of m.blocks) {
       const own = this.ownItem(block);
       if (own) {
-        flush();
+        if (run.length) {
+          this.said(lines, run, m.timestamp);
+          run = [];
+        }
         lines.push(this.item(own, m.timestamp));
         continue;
       }
-      const asText = block.type === "reasoning"
-        ? reasoningAsText(block)
+      const text = block.type === "reasoning"
+        ? reasoningText(block)
         : block.type === "text"
-        ? block
+        ? block.text
         : undefined;
-      if (asText) text.push(asText);
+      if (text) run.push({ type: "output_text", text });
     }
-    flush();
+    if (run.length) this.said(lines, run, m.timestamp);
+  }
+
+  /** A run of the model's text as its message. */
+  private said(lines: string[], run: OutputText[], at?: string): void {
+    const text = run.length === 1 ? run[0]!.text : run.map((c) => c.text).join("\n");
+    // Codex records the UI item of the model's text before the response item itself (a user's the other way).
+    lines.push(
+      this.agentMirror(text, at),
+      this.item({ type: "message", role: "assistant", content: run }, at),
+    );
   }
 
   /**
@@ -280,7 +299,7 @@ class TurnRenderer {
   }
 
   private userMirror(m: Message): string {
-    const text = m.blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+    const text = textOf(m.blocks);
     if (!this.target.paginated) {
       const images = m.blocks.flatMap((b) => (b.type === "image" ? [imageUrl(b)] : []));
       const event: CodexEventMsgUserMessage = {
@@ -291,10 +310,11 @@ class TurnRenderer {
       };
       return this.out.line("event_msg", event, m.timestamp);
     }
-    return this.out.line(
+    const ts = this.out.time(m.timestamp);
+    return this.out.lineAt(
+      ts,
       "event_msg",
-      (ts) => this.completed("UserMessage", ts, [{ type: "text", text, text_elements: [] }]),
-      m.timestamp,
+      this.completed("UserMessage", ts, [{ type: "text", text, text_elements: [] }]),
     );
   }
 
@@ -304,11 +324,8 @@ class TurnRenderer {
       const event: CodexEventMsgAgentMessage = { type: "agent_message", message: text };
       return this.out.line("event_msg", event, at);
     }
-    return this.out.line(
-      "event_msg",
-      (ts) => this.completed("AgentMessage", ts, [{ type: "Text", text }]),
-      at,
-    );
+    const ts = this.out.time(at);
+    return this.out.lineAt(ts, "event_msg", this.completed("AgentMessage", ts, [{ type: "Text", text }]));
   }
 
   /** A UI item; its id is Codex's kind of id for UI items (a UUIDv7), never sent to the model. */
@@ -322,7 +339,7 @@ class TurnRenderer {
       type: "item_completed",
       thread_id: this.options.id,
       turn_id: this.turnId,
-      item: { type: kind, id: newUuidV7(new Date(ms)), content },
+      item: { type: kind, id: newUuidV7(ms), content },
       started_at_ms: ms,
       completed_at_ms: ms,
     };
