@@ -1,7 +1,7 @@
 /**
  * Anthropic Messages content blocks to IR blocks and back. Both directions live here so they stay inverse.
  */
-import type { Block, ToolResultPart } from "../../ir/schema.ts";
+import type { Block, ReasoningBlock, ToolResultPart } from "../../ir/schema.ts";
 import type {
   ClaudeAssistantContentBlock,
   ClaudeUserContentBlock,
@@ -24,13 +24,17 @@ function blockFromAnthropic(block: unknown): Block {
   switch (block.type) {
     case "text":
       return { type: "text", text: str(block.text) };
-    case "thinking":
-      return {
+    case "thinking": {
+      // The signature set only when there is one, not spread from a conditional object: this runs for every
+      // thinking block of a transcript.
+      const reasoning: ReasoningBlock = {
         type: "reasoning",
         text: str(block.thinking),
         provider: "anthropic",
-        ...(typeof block.signature === "string" && block.signature ? { signature: block.signature } : {}),
       };
+      if (typeof block.signature === "string" && block.signature) reasoning.signature = block.signature;
+      return reasoning;
+    }
     case "redacted_thinking":
       return { type: "reasoning", text: "", provider: "anthropic", encrypted: str(block.data) };
     case "tool_use":
@@ -52,16 +56,18 @@ function blockFromAnthropic(block: unknown): Block {
 function toolResultParts(content: unknown): ToolResultPart[] {
   if (typeof content === "string") return [{ type: "text", text: content }];
   if (!Array.isArray(content)) return [];
-  return content.map((part): ToolResultPart => {
-    if (isObject(part) && part.type === "text") return { type: "text", text: str(part.text) };
-    if (isObject(part) && part.type === "image") return imageFromAnthropic(part);
-    return {
-      type: "raw",
-      harness: "claude-code",
-      kind: isObject(part) ? str(part.type) : typeof part,
-      value: part,
-    };
-  });
+  return content.map(partFromAnthropic);
+}
+
+function partFromAnthropic(part: unknown): ToolResultPart {
+  if (isObject(part) && part.type === "text") return { type: "text", text: str(part.text) };
+  if (isObject(part) && part.type === "image") return imageFromAnthropic(part);
+  return {
+    type: "raw",
+    harness: "claude-code",
+    kind: isObject(part) ? str(part.type) : typeof part,
+    value: part,
+  };
 }
 
 function imageFromAnthropic(block: Json): ToolResultPart & Block {

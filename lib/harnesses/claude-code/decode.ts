@@ -417,10 +417,12 @@ function isInjected(record: Json, message: Json, blocks: Block[]): boolean {
   ) return true;
   // 1.0.x fills a turn it never sent with a synthetic assistant message.
   if (record.type === "assistant") return message.model === SYNTHETIC_MODEL;
-  return blocks.some((b) =>
-    b.type === "text" && (INTERRUPT_MARKER.test(b.text) || LOCAL_COMMAND.test(b.text))
-  );
+  return blocks.some(isHarnessNote);
 }
+
+/** An interruption marker or a local command's text (a predicate of its own: no function made per record). */
+const isHarnessNote = (b: Block) =>
+  b.type === "text" && (INTERRUPT_MARKER.test(b.text) || LOCAL_COMMAND.test(b.text));
 
 const INTERRUPT_MARKER = /^\[Request interrupted by user/;
 /** A slash command the user ran in Claude Code itself (`/compact`), and what it printed: not sent as words. */
