@@ -110,10 +110,10 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
     pending: session.pending,
   };
   const choose = (count: (text: string) => number) => chooseCut(messages, counts, budget, count, context);
-  // The search counts its candidate summaries by the estimate (each is a summary of a longer prefix, made and
-  // counted again at every step); the tokenizer counts the one chosen. Where the estimate was short of it, the
-  // search is made again with the estimate scaled by what the tokenizer found (summaries of one session are
-  // much alike), and only if that is still short, with the tokenizer counting every candidate.
+  // The search counts its candidates' parts by the estimate (tokenizing every turn's lines at every level of
+  // detail would cost seconds on a long session); the tokenizer counts the summary chosen. Where the estimate
+  // was short of it, the search is made again with the estimate scaled by what the tokenizer found (summaries
+  // of one session are much alike), and only if that is still short, with the tokenizer counting every part.
   let cut = choose(estimate.text);
   for (let tries = 0; exact && tries < 3; tries++) {
     const text = cut.summary();
