@@ -196,3 +196,20 @@ test("--summarize-with the target that compacts on resume writes the session who
     /hermes cannot run a turn without keeping it in its list; .* \(or, into itself, hermes or copilot-cli, which compacts on resume\)/,
   );
 });
+
+test("a summarizing model whose window cannot take a line a prompt is asked about the most recent prompts, the rest counted", async () => {
+  // A window of 33,000 tokens leaves 1,000 after its margin: fewer than a line for each summarized prompt.
+  const { summarizer, asked } = standIn("short summary", 33_000);
+  const fitted = await fitSession(await read(), { ...REQUEST, summarizer });
+  const summarized = fitted!.plan.fitted!.summarizedPrompts;
+  const material = /<conversation>\n([\s\S]*)\n<\/conversation>/.exec(asked[0]!)![1]!;
+  assert.ok(material.length / 2.35 <= 1_000, `${material.length} characters for 1,000 tokens`);
+  const unlisted = Number(/The first (\d+) turns are too many to list within the window/.exec(material)?.[1]);
+  assert.ok(unlisted > 0, "some turns are only counted");
+  const listed = [...Array(summarized).keys()].filter((i) => material.includes(longSentinels(i).prompt));
+  assert.deepEqual(
+    listed,
+    [...Array(summarized).keys()].slice(unlisted),
+    "the most recent prompts are listed",
+  );
+});

@@ -8,7 +8,13 @@
  */
 import type { Message } from "../ir/schema.ts";
 import { FIT_SUMMARY_HEADER } from "./marker.ts";
-import { pendingLines, SUMMARY_LEVELS, type SummaryContext, summaryText } from "./summary.ts";
+import {
+  pendingLines,
+  PrefixSummaries,
+  SUMMARY_LEVELS,
+  type SummaryContext,
+  summaryText,
+} from "./summary.ts";
 import { type TokenCounter, tokenCounter } from "./tokens.ts";
 import { fitBudget } from "./windows.ts";
 
@@ -64,18 +70,25 @@ export function summarizerPrompt(material: string, words: number): string {
 
 /**
  * The material for `summarizer`: the deterministic summary of `prefix` at the most detail whose estimate fits
- * the summarizing model's window less its margin (the tightest when none does: every prompt is still in it).
- * Estimated at the lowest measured characters per token, since the summarizing model may be of any family.
+ * the summarizing model's window less its margin; when none does, the tightest listing as many of the most
+ * recent turns as fit (the earlier ones counted). Estimated at the lowest measured characters per token, since
+ * the summarizing model may be of any family.
  */
 function materialFor(prefix: readonly Message[], context: SummaryContext, summarizer: Summarizer): string {
   const estimate = tokenCounter("other");
   const room = fitBudget(summarizer.window);
-  let material = "";
   for (const limits of SUMMARY_LEVELS) {
-    material = summaryText(prefix, context, limits);
-    if (estimate.text(material) <= room) break;
+    const material = summaryText(prefix, context, limits);
+    if (estimate.text(material) <= room) return material;
   }
-  return material;
+  const tightest = new PrefixSummaries(prefix, context, SUMMARY_LEVELS.at(-1)!, estimate.text);
+  let [low, high, recent] = [0, prefix.length, 0];
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (tightest.tokens(prefix.length, mid) <= room) [recent, low] = [mid, mid + 1];
+    else high = mid - 1;
+  }
+  return tightest.text(prefix.length, recent);
 }
 
 export interface ModelSummary {
