@@ -13,11 +13,8 @@ export async function summarizeWithFlag(
 ): Promise<{ summarizer?: Summarizer }> {
   const harness = harnessFlag(values, "summarize-with", context.registry);
   if (!harness) return {};
-  const env = Object.fromEntries(
-    Object.entries(context.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])),
-  );
   const target = harnessFlag(values, "to", context.registry);
-  const place = { env, cwd: resolve(cwd ?? ".") };
+  const place = { env: context.env, cwd: resolve(cwd ?? ".") };
   const summarizer = await engineSummarizer(harness, context.registry, place, target);
   return { summarizer };
 }

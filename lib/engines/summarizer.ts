@@ -13,13 +13,14 @@ import type { Registry } from "../harnesses/registry.ts";
 import type { Summarizer } from "../fit/summarizer.ts";
 import { modelWindow } from "../fit/windows.ts";
 import { HarnessEngine } from "./engine.ts";
+import { definedEnv } from "../certify-kit/spawn.ts";
 
 /** How long the summarizing turn may take before the handoff gives up on it (nothing written). */
 const SUMMARY_TIMEOUT_MS = 10 * 60_000;
 
 export interface SummarizerPlace {
   /** The environment the harness runs in (its PATH finds the binary). */
-  env: Record<string, string>;
+  env: NodeJS.ProcessEnv;
   /** The folder it runs in. */
   cwd: string;
   timeoutMs?: number;
@@ -73,7 +74,7 @@ export async function engineSummarizer(
       const engine = new HarnessEngine(harness, {
         bin: spec.command,
         cwd: place.cwd,
-        env: place.env,
+        env: definedEnv(place.env),
         persistSession: false,
         timeoutMs: place.timeoutMs ?? SUMMARY_TIMEOUT_MS,
       });

@@ -237,14 +237,11 @@ async function request(
   row: Row,
   choices: HandoffChoices,
 ): Promise<Omit<HandoffRequest, "dryRun">> {
-  const env = Object.fromEntries(
-    Object.entries(context.env).flatMap(([k, v]) => (v === undefined ? [] : [[k, v]])),
-  );
   const summarizer = choices.summarizeWith
     ? await engineSummarizer(
       findHarness(context.registry, choices.summarizeWith),
       context.registry,
-      { env, cwd: context.cwd },
+      { env: context.env, cwd: context.cwd },
       findHarness(context.registry, choices.to),
     )
     : undefined;
