@@ -13,6 +13,7 @@ import {
   PrefixSummaries,
   SUMMARY_LEVELS,
   type SummaryContext,
+  summaryIntro,
   summaryText,
 } from "./summary.ts";
 import { type TokenCounter, tokenCounter } from "./tokens.ts";
@@ -113,9 +114,7 @@ export async function summaryBy(
       .trim();
   const text = [
     FIT_SUMMARY_HEADER,
-    `The conversation was longer than ${context.model}'s window of ${context.window} tokens. Its first ` +
-    `${prefix.length} messages are summarized here by ${summarizer.name}; the full history is kept on disk. The most ` +
-    "recent turns follow verbatim.",
+    summaryIntro(context, `${prefix.length} messages`, ` by ${summarizer.name}`),
     "",
     answer,
     "",

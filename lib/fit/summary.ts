@@ -190,6 +190,11 @@ export function summaryText(
   return new PrefixSummaries(messages, context, limits, () => 0).text(messages.length);
 }
 
+/** What a summary stands for, after its header: `what` summarized (`how`, from its comma or "by"), the rest verbatim. */
+export const summaryIntro = (context: SummaryContext, what: string, how: string): string =>
+  `The conversation was longer than ${context.model}'s window of ${context.window} tokens. Its first ${what} ` +
+  `are summarized here${how}; the full history is kept on disk. The most recent turns follow verbatim.`;
+
 /** Sums of `values` from the start: `sums[k]` is the sum of the first k. */
 function prefixSums(values: readonly number[]): number[] {
   const sums = [0];
@@ -274,9 +279,11 @@ export class PrefixSummaries {
   #head(c: number, prompts: number, unlisted: number): string[] {
     return [
       FIT_SUMMARY_HEADER,
-      `The conversation was longer than ${this.context.model}'s window of ${this.context.window} tokens. Its ` +
-      `first ${c} messages (${prompts} user prompts) are summarized here, without tool outputs or ` +
-      "reasoning; the full history is kept on disk. The most recent turns follow verbatim.",
+      summaryIntro(
+        this.context,
+        `${c} messages (${prompts} user prompts)`,
+        ", without tool outputs or reasoning",
+      ),
       "",
       ...(unlisted
         ? [`(The first ${unlisted} turns are too many to list within the window: they are on disk.)`, ""]
