@@ -387,8 +387,54 @@ test("an effort, or a conversation not kept, asked of a harness that offers neit
     /hermes takes no reasoning effort/,
   );
   await assert.rejects(
-    new HermesEngine({ bin, cwd: dir, env, registry, persistSession: false }).run("x"),
-    /hermes keeps every conversation/,
+    new HarnessEngine(copilotCli, { bin, cwd: dir, env, registry, persistSession: false }).run("x"),
+    /copilot-cli keeps every conversation/,
   );
   assert.ok(!existsSync(join(dir, "argv.log")), "nothing ran");
+});
+
+/**
+ * A stand-in `hermes`: `chat` answers as quiet Hermes does (the answer, then its session id); `sessions delete`
+ * prints `deleteSays` (Hermes 0.19.0 prints "Deleted session '<id>'." or "Session '<id>' not found.", exit 0).
+ */
+function forgettingStandIn(dir: string, deleteSays: string): string {
+  const bin = join(dir, "hermes-forgetting");
+  writeFileSync(
+    bin,
+    `#!/bin/sh
+printf '%s\n' "$*" >> "${join(dir, "argv.log")}"
+if [ "$1" = "sessions" ]; then printf '%s\n' "${deleteSays}"; exit 0; fi
+printf 'the answer\nsession_id: 20261204_150812_535e70\n'
+`,
+  );
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+test("persistSession: false on a harness with no flag for it runs the turn, then deletes its conversation with the harness's own command", async () => {
+  const { dir, registry } = setup();
+  const bin = forgettingStandIn(dir, "Deleted session '20261204_150812_535e70'.");
+  const engine = new HermesEngine({ bin, cwd: dir, env, registry, persistSession: false });
+  const turn = await engine.run("summarize");
+  assert.equal(turn.ok, true);
+  assert.equal(turn.reply, "the answer");
+  assert.deepEqual(turn.warnings, []);
+  const argv = loggedTurns(dir);
+  assert.equal(argv.length, 2, argv.join("\n"));
+  assert.doesNotMatch(argv[0]!, /--resume/);
+  assert.equal(argv[1], "sessions delete --yes 20261204_150812_535e70");
+  assert.equal(engine.sessionId, undefined, "the next turn starts afresh");
+  assert.ok(!existsSync(registry.path), "nothing is named");
+});
+
+test("a conversation the harness could not delete after a turn not to be kept is a warning naming it, and the turn stands", async () => {
+  const { dir, registry } = setup();
+  const bin = forgettingStandIn(dir, "Session '20261204_150812_535e70' not found.");
+  const turn = await new HermesEngine({ bin, cwd: dir, env, registry, persistSession: false }).run("x");
+  assert.equal(turn.ok, true);
+  assert.equal(turn.reply, "the answer");
+  assert.deepEqual(turn.warnings, [
+    "hermes kept conversation 20261204_150812_535e70, which could not be deleted " +
+    "(Session '20261204_150812_535e70' not found.)",
+  ]);
 });

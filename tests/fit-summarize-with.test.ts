@@ -37,7 +37,7 @@ function standIn(answer: string, window = 200_000) {
     window,
     summarize: (prompt) => {
       asked.push(prompt);
-      return Promise.resolve(answer);
+      return Promise.resolve({ text: answer });
     },
   };
   return { summarizer, asked };
@@ -122,11 +122,11 @@ function failsOnOneLine(r: CliResult, code: number, words: RegExp): void {
   assert.match(r.stderr, words);
 }
 
-test("--summarize-with names a harness that can run a turn without keeping it, else it is bad usage on one line", async () => {
+test("--summarize-with names a harness that can run a turn without keeping it or delete it after, else it is bad usage on one line", async () => {
   failsOnOneLine(
-    await convert("codex", "out.jsonl", ["--summarize-with", "gemini-cli"]),
+    await convert("codex", "out.jsonl", ["--summarize-with", "copilot-cli"]),
     2,
-    /gemini-cli cannot run a turn without keeping it in its list; one of claude-code, codex, pi can/,
+    /copilot-cli can neither run a turn without keeping it nor delete one from its list; one of claude-code, codex, hermes, gemini-cli, opencode, pi can/,
   );
   failsOnOneLine(await convert("codex", "out.jsonl", ["--summarize-with", "nowhere"]), 2, /nowhere/);
 });
@@ -189,12 +189,33 @@ test("--summarize-with the target that compacts on resume writes the session who
   assert.ok(!written.includes(FIT_SUMMARY_HEADER), "no summary of ours");
   const lost = [...Array(TURNS).keys()].filter((i) => !written.includes(longSentinels(i).output));
   assert.deepEqual(lost, [], "every turn's tool output is written");
-  // Another harness that compacts on resume, asked to summarize for a target it is not, is refused.
+  // Asked to summarize for a target it is not, a harness that compacts only on resume, and keeps every turn, is
+  // refused.
   failsOnOneLine(
-    await convert("codex", "x.jsonl", ["--summarize-with", "hermes"]),
+    await convert("codex", "x.jsonl", ["--summarize-with", "copilot-cli"]),
     2,
-    /hermes cannot run a turn without keeping it in its list; .* \(or, into itself, hermes or copilot-cli, which compacts on resume\)/,
+    /copilot-cli can neither .* \(or, into itself, hermes or copilot-cli, which compacts on resume\)/,
   );
+});
+
+test("a summarizer that keeps the summarizing turn's conversation, its own delete failing, is reported by id and the summary still used", async () => {
+  // A hermes as 0.19.0 answers: quiet chat prints the answer and the session id; its delete finds nothing.
+  const bin = join(dir, "keeping-bin");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(
+    join(bin, "hermes"),
+    "#!/bin/sh\nif [ \"$1\" = sessions ]; then echo \"Session '20261204_1_abc' not found.\"; exit 0; fi\n" +
+      "echo 'HERMES-SUMMARY-SENTINEL'; echo 'session_id: 20261204_1_abc'\n",
+    { mode: 0o755 },
+  );
+  const flags = ["--summarize-with", "hermes"];
+  const r = await convert("codex", "kept.jsonl", flags, { PATH: `${bin}:/usr/bin:/bin` });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(
+    r.stderr,
+    /summarizer-conversation-kept x1: hermes kept conversation 20261204_1_abc, which could not be deleted \(Session '20261204_1_abc' not found\.\)/,
+  );
+  assert.match(readFileSync(join(dir, "kept.jsonl"), "utf8"), /HERMES-SUMMARY-SENTINEL/);
 });
 
 test("a summarizing model whose window cannot take a line a prompt is asked about the most recent prompts, the rest counted", async () => {

@@ -14,7 +14,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import type { EngineSpec, Harness, Homes } from "../harnesses/types.ts";
+import type { EngineSpec, ForgetCommand, Harness, Homes } from "../harnesses/types.ts";
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
 import { homeOf, resolveHomes } from "../harnesses/homes.ts";
 import { InputError } from "../errors.ts";
@@ -23,6 +23,7 @@ import { aliasBindings } from "../aliases/named.ts";
 import { defaultSessionRegistry, isAlias, type SessionRegistry } from "../registry/registry.ts";
 import { inTurn } from "./turn-queue.ts";
 import { ObservedTurn } from "./observed-turn.ts";
+import { lastWords } from "./last-words.ts";
 import type { Session as ObserveSession } from "../observe/session.ts";
 
 export interface EngineOptions {
@@ -221,19 +222,13 @@ export class HarnessEngine {
   async #turn(prompt: string, warnings: string[], handedOver?: HandedOver): Promise<TurnOutcome> {
     const spec = await this.#engineSpec();
     const ephemeral = this.#options.persistSession === false;
-    for (
-      const [asked, what] of [[this.#options.effort !== undefined, "effort"], [
-        ephemeral,
-        "ephemeral",
-      ]] as const
-    ) {
-      if (asked && !spec.supports?.includes(what)) {
-        throw new InputError(
-          `${this.harness.name} ${
-            what === "effort" ? "takes no reasoning effort" : "keeps every conversation"
-          }`,
-        );
-      }
+    if (this.#options.effort !== undefined && !spec.supports?.includes("effort")) {
+      throw new InputError(`${this.harness.name} takes no reasoning effort`);
+    }
+    // Not kept: by the binary's own flag, else deleted by its own command once the turn has ended.
+    const forget = ephemeral && !spec.supports?.includes("ephemeral") ? spec.forget : undefined;
+    if (ephemeral && !spec.supports?.includes("ephemeral") && !forget) {
+      throw new InputError(`${this.harness.name} keeps every conversation`);
     }
     const pending: Promise<void>[] = [];
     let seen: string | undefined;
@@ -250,7 +245,7 @@ export class HarnessEngine {
       ...(this.sessionId ? { [this.#unstarted ? "start" : "resume"]: this.sessionId } : {}),
       ...(this.#options.model ? { model: this.#options.model } : {}),
       ...(this.#options.effort ? { effort: this.#options.effort } : {}),
-      ...(ephemeral ? { ephemeral } : {}),
+      ...(ephemeral && !forget ? { ephemeral } : {}),
     };
     let result: TurnResult;
     try {
@@ -270,6 +265,7 @@ export class HarnessEngine {
       throw error;
     }
     await Promise.all(pending);
+    if (forget) await this.#forget(forget, seen, warnings);
     // A conversation the harness does not keep is not continued: the next turn starts afresh.
     if (seen !== undefined && !ephemeral) this.sessionId = seen;
     // Once the harness has named it, it is there to resume; until then the chosen id still starts it.
@@ -299,6 +295,29 @@ export class HarnessEngine {
       ...(this.#effort ? { effort: this.#effort } : {}),
       warnings,
     };
+  }
+
+  /**
+   * Deletes the conversation a turn not to be kept ran in, with the harness's own command (in the turn's folder
+   * and environment, where the harness looks it up). One it cannot delete, or a turn that never named its
+   * conversation, is a warning naming what is left: the turn itself stands.
+   */
+  async #forget(forget: ForgetCommand, id: string | undefined, warnings: string[]): Promise<void> {
+    const name = this.harness.name;
+    if (id === undefined) {
+      warnings.push(`${name} never named the conversation it ran the turn in, so it could not be deleted`);
+      return;
+    }
+    const result = await runTurn(this.#options.bin, forget.args(id), undefined, this.#options, () => {})
+      .catch((error: unknown) => ({ error: messageOf(error) }));
+    if ("error" in result || result.timedOut || !forget.deleted(result)) {
+      const why = "error" in result
+        ? result.error
+        : result.timedOut
+        ? "timed out"
+        : lastWords(result.stderr) || lastWords(result.stdout) || `exit ${result.code ?? result.signal}`;
+      warnings.push(`${name} kept conversation ${id}, which could not be deleted (${why})`);
+    }
   }
 
   /**

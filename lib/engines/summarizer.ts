@@ -1,8 +1,10 @@
 /**
  * `--summarize-with HARNESS`: the harness's model, through its real binary, writes a fitted session's summary
  * (lib/fit/summarizer.ts says what it is asked). The turn is one the harness does not keep, so summarizing
- * leaves nothing in its list: only harnesses whose binary runs a turn without keeping it can summarize (Claude
- * Code `--no-session-persistence`, Codex `exec --ephemeral`, Pi `--no-session`). The harness runs in the
+ * leaves nothing in its list: harnesses whose binary runs a turn without keeping it (Claude Code
+ * `--no-session-persistence`, Codex `exec --ephemeral`, Pi `--no-session`), or that delete a conversation with
+ * their own command once the turn has ended (Gemini CLI `--delete-session`, OpenCode `session delete`, Hermes
+ * Agent `sessions delete`), can summarize; one that could not delete it is reported. The harness runs in the
  * user's environment, so it answers with the model and the credentials it always uses. A target that compacts
  * an over-window history itself on resume (Hermes Agent, Copilot CLI) summarizes for itself: it is written
  * whole and its own compaction, with its own model, makes the summary.
@@ -14,6 +16,7 @@ import type { Summarizer } from "../fit/summarizer.ts";
 import { modelWindow } from "../fit/windows.ts";
 import { HarnessEngine } from "./engine.ts";
 import { definedEnv } from "../certify-kit/spawn.ts";
+import { lastWords } from "./last-words.ts";
 
 /** How long the summarizing turn may take before the handoff gives up on it (nothing written). */
 const SUMMARY_TIMEOUT_MS = 10 * 60_000;
@@ -36,7 +39,7 @@ export async function summarizingHarnesses(registry: Registry): Promise<string[]
 
 async function canSummarize(harness: Harness): Promise<boolean> {
   const spec = await harness.integrations.engine?.();
-  return spec?.supports?.includes("ephemeral") ?? false;
+  return (spec?.supports?.includes("ephemeral") || spec?.forget !== undefined) ?? false;
 }
 
 /**
@@ -61,7 +64,8 @@ export async function engineSummarizer(
       h.name
     );
     throw new InputError(
-      `--summarize-with ${harness.name}: ${harness.name} cannot run a turn without keeping it in its list; ` +
+      `--summarize-with ${harness.name}: ${harness.name} can neither run a turn without keeping it nor ` +
+        `delete one from its list; ` +
         `one of ${(await summarizingHarnesses(registry)).join(", ")} can (or, into itself, ${
           own.join(" or ")
         }, which compacts on resume)`,
@@ -86,15 +90,18 @@ export async function engineSummarizer(
         throw error;
       });
       const reply = outcome.reply.trim();
+      // A turn not kept has no alias, so its only warning is a conversation its harness could not delete.
+      const leftBehind = outcome.warnings.join("; ");
       if (!outcome.ok || !reply) {
         const why = outcome.timedOut
           ? "timed out"
-          : outcome.stderr.trim().split("\n").at(-1) || `exited ${outcome.exitCode ?? outcome.signal}`;
+          : lastWords(outcome.stderr) || `exited ${outcome.exitCode ?? outcome.signal}`;
         throw new RefusedError(
-          `--summarize-with ${harness.name}: its model wrote no summary (${why}); nothing was written`,
+          `--summarize-with ${harness.name}: its model wrote no summary (${why}); nothing was written` +
+            (leftBehind ? `; ${leftBehind}` : ""),
         );
       }
-      return reply;
+      return { text: reply, ...(leftBehind ? { leftBehind } : {}) };
     },
   };
 }

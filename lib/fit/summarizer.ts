@@ -26,12 +26,22 @@ export interface Summarizer {
   /** The window of the model it runs, in tokens: the material it is given fits it. */
   window: number;
   /** The model's answer to `prompt`; absent on a plan, which only says who would write it. */
-  summarize?: (prompt: string) => Promise<string>;
+  summarize?: (prompt: string) => Promise<SummarizerAnswer>;
   /**
    * The harness is the target and compacts a history over its window itself when resumed (Hermes Agent,
    * Copilot CLI): the session is written whole and its own compaction makes the summary.
    */
   compactsOnResume?: boolean;
+}
+
+/** What the summarizing model answered, and what asking it left behind. */
+export interface SummarizerAnswer {
+  text: string;
+  /**
+   * A conversation of the summarizing turn the harness still keeps, in words (its own delete command failed):
+   * reported, since the turn was to leave nothing in its list.
+   */
+  leftBehind?: string;
 }
 
 /** The summarizer as a plan names it: who would write the summary, asked nothing. */
@@ -44,11 +54,11 @@ export const plannedOnly = ({ name, window, compactsOnResume }: Summarizer): Sum
 /** How the summary of a fitted session was made. */
 export type SummaryAuthor =
   | { by: "session-bridge" }
-  | { by: "model"; harness: string }
+  | { by: "model"; harness: string; leftBehind?: string }
   /** A plan: the harness would be asked when the session is written. */
   | { by: "planned"; harness: string }
   /** The harness's answer was over the room left for a summary, so the deterministic one was used. */
-  | { by: "session-bridge"; harness: string; answerTokens: number; room: number };
+  | { by: "session-bridge"; harness: string; answerTokens: number; room: number; leftBehind?: string };
 
 /** The most the model is asked to write, in words: a summary is notes, not the session again. */
 const MAX_WORDS = 3_000;
@@ -109,9 +119,9 @@ export async function summaryBy(
 ): Promise<ModelSummary> {
   if (!summarizer.summarize) return { author: { by: "planned", harness: summarizer.name } };
   const words = Math.max(100, Math.min(MAX_WORDS, Math.floor(room * WORDS_PER_TOKEN)));
-  const answer =
-    (await summarizer.summarize(summarizerPrompt(materialFor(prefix, context, summarizer), words)))
-      .trim();
+  const asked = await summarizer.summarize(summarizerPrompt(materialFor(prefix, context, summarizer), words));
+  const answer = asked.text.trim();
+  const left = asked.leftBehind ? { leftBehind: asked.leftBehind } : {};
   const text = [
     FIT_SUMMARY_HEADER,
     summaryIntro(context, `${prefix.length} messages`, ` by ${summarizer.name}`),
@@ -122,7 +132,7 @@ export async function summaryBy(
   ].join("\n").trimEnd();
   const tokens = counter.text(text);
   if (tokens > room) {
-    return { author: { by: "session-bridge", harness: summarizer.name, answerTokens: tokens, room } };
+    return { author: { by: "session-bridge", harness: summarizer.name, answerTokens: tokens, room, ...left } };
   }
-  return { text, tokens, author: { by: "model", harness: summarizer.name } };
+  return { text, tokens, author: { by: "model", harness: summarizer.name, ...left } };
 }

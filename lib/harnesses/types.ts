@@ -133,7 +133,8 @@ export interface EngineSpec {
   command: string;
   /**
    * What the binary can be asked beyond a prompt, a conversation and a model: a reasoning effort, a conversation
-   * it does not keep, the id a new conversation is to have ("session-id").
+   * it does not keep (a flag of its own; `forget` is the other way), the id a new conversation is to have
+   * ("session-id").
    */
   supports?: readonly ("effort" | "ephemeral" | "session-id")[];
   /** The arguments after the executable. */
@@ -148,6 +149,11 @@ export interface EngineSpec {
   /** The agent's final answer, from the whole output. */
   replyFrom(stdout: string, stderr: string): string;
   /**
+   * For a binary with no flag for a turn it does not keep: its own command that deletes a conversation, so a
+   * turn asked not to be kept ("ephemeral") runs as a new conversation the harness then deletes itself.
+   */
+  forget?: ForgetCommand;
+  /**
    * The reasoning effort the harness recorded for conversation `id` in its store at `home`, read after a turn:
    * what it ran with, whether asked or from its own configuration; absent where it records none.
    */
@@ -157,6 +163,14 @@ export interface EngineSpec {
    * the agent did as each line arrives; absent when the binary's output says nothing but the answer.
    */
   liveEvents?(): (line: string, stream: 1 | 2) => LiveEvent[];
+}
+
+/** A harness's own command that deletes conversation `id`, and how its output says it did. */
+export interface ForgetCommand {
+  /** The arguments after the executable. */
+  args(id: string): string[];
+  /** Whether the command's output says the conversation is gone (some exit 0 when nothing was deleted). */
+  deleted(result: { code: number | null; stdout: string; stderr: string }): boolean;
 }
 
 /** What an engine's turn did, read from the binary's output as it happens (lib/engines emits it as events). */

@@ -1,7 +1,8 @@
 /**
  * One Gemini CLI turn, non-interactively: `gemini --output-format stream-json [--resume ID] --prompt=TEXT`.
  * The stream's first event (`init`) names the session id, so an alias is bound before the model answers; the
- * answer is the assistant text streamed after the turn's last tool call (checked on 0.61.0).
+ * answer is the assistant text streamed after the turn's last tool call (checked on 0.61.0). A turn not to be
+ * kept is deleted after it, by `gemini --delete-session ID`.
  */
 import type { EngineSpec } from "../types.ts";
 import { geminiLiveEvents } from "./live-events.ts";
@@ -24,6 +25,13 @@ export const geminiEngine: EngineSpec = {
   idFrom(line, stream) {
     const event = stream === 1 ? jsonLine(line) : undefined;
     return event?.type === "init" && typeof event.session_id === "string" ? event.session_id : undefined;
+  },
+  // Gemini CLI has no flag for a run it does not keep; it deletes a session by id (or list index), printing
+  // "Deleted session" on stdout, and exits 0 whether or not it found one (checked on 0.61.0). It looks the id
+  // up in the project of the folder it runs in, where the turn ran, and deletes the session's logs with it.
+  forget: {
+    args: (id) => ["--delete-session", id],
+    deleted: ({ code, stdout }) => code === 0 && /^Deleted session /m.test(stdout),
   },
   replyFrom(stdout) {
     let reply = "";

@@ -2,7 +2,8 @@
  * One OpenCode turn, non-interactively: `opencode run --format json [--session ID] [--model P/M]`, the prompt on
  * stdin (given as arguments, `run` joins the words, putting each that holds a space in double quotes: 1.18.33
  * sends `opencode run "say hello"` as `"say hello"`). Every JSON event names the session (`sessionID`), so an
- * alias is bound at the first one; the answer is the turn's last text part.
+ * alias is bound at the first one; the answer is the turn's last text part. A turn not to be kept is deleted
+ * after it, by `opencode session delete ID`.
  */
 import type { EngineSpec } from "../types.ts";
 import { openCodeLiveEvents } from "./live-events.ts";
@@ -25,4 +26,10 @@ export const openCodeEngine: EngineSpec = {
     return typeof event?.sessionID === "string" ? event.sessionID : undefined;
   },
   replyFrom: (stdout) => parseRunEvents(stdout).reply,
+  // No flag for a run it does not keep: `session delete` removes the session with its messages, parts and
+  // events, and exits 1 for one it does not find (checked on 1.18.33).
+  forget: {
+    args: (id) => ["session", "delete", id],
+    deleted: ({ code }) => code === 0,
+  },
 };
