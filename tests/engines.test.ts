@@ -393,6 +393,19 @@ test("an effort, or a conversation not kept, asked of a harness that offers neit
   assert.ok(!existsSync(join(dir, "argv.log")), "nothing ran");
 });
 
+test("a prompt longer than one argument can hold, for a binary that takes it as one, is refused before the binary runs", async () => {
+  const { dir, registry } = setup();
+  const bin = conversingStandIn(dir);
+  // Linux's MAX_ARG_STRLEN is 131,072 bytes with the closing NUL; spawned, this would fail with E2BIG.
+  await assert.rejects(
+    new ClaudeCodeEngine({ bin, cwd: dir, env, registry }).run("é".repeat(65_536)),
+    /claude-code takes its prompt as one argument, of at most 131,071 bytes: this one is 131,072/,
+  );
+  assert.ok(!existsSync(join(dir, "argv.log")), "nothing ran");
+  await new ClaudeCodeEngine({ bin, cwd: dir, env, registry }).run("x".repeat(131_071));
+  assert.equal(loggedTurns(dir).length, 1, "the longest that fits runs");
+});
+
 /**
  * A stand-in `hermes`: `chat` answers as quiet Hermes does (the answer, then its session id); `sessions delete`
  * prints `deleteSays` (Hermes 0.19.0 prints "Deleted session '<id>'." or "Session '<id>' not found.", exit 0).

@@ -9,6 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Buffer } from "node:buffer";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { fitSession } from "../lib/fit/fit.ts";
@@ -30,11 +31,12 @@ const models = BUILTIN_HARNESSES["gemini-cli"].conversation.models;
 const REQUEST = { mode: "auto", models, model: "gemini-2.5-pro", context: 120_000 } as const;
 
 /** A stand-in model: records what it is asked and answers `answer`. */
-function standIn(answer: string, window = 200_000) {
+function standIn(answer: string, window = 200_000, promptBytes?: number) {
   const asked: string[] = [];
   const summarizer: Summarizer = {
     name: "codex",
     window,
+    ...(promptBytes !== undefined ? { promptBytes } : {}),
     summarize: (prompt) => {
       asked.push(prompt);
       return Promise.resolve({ text: answer });
@@ -204,7 +206,7 @@ test("a summarizer that keeps the summarizing turn's conversation, its own delet
   mkdirSync(bin, { recursive: true });
   writeFileSync(
     join(bin, "hermes"),
-    "#!/bin/sh\nif [ \"$1\" = sessions ]; then echo \"Session '20261204_1_abc' not found.\"; exit 0; fi\n" +
+    '#!/bin/sh\nif [ "$1" = sessions ]; then echo "Session \'20261204_1_abc\' not found."; exit 0; fi\n' +
       "echo 'HERMES-SUMMARY-SENTINEL'; echo 'session_id: 20261204_1_abc'\n",
     { mode: 0o755 },
   );
@@ -233,4 +235,18 @@ test("a summarizing model whose window cannot take a line a prompt is asked abou
     [...Array(summarized).keys()].slice(unlisted),
     "the most recent prompts are listed",
   );
+});
+
+test("a summarizer whose binary takes its prompt as one argument is asked within the argument's limit, every summarized prompt still in it", async () => {
+  const unbounded = standIn("short summary");
+  await fitSession(await read(), { ...REQUEST, summarizer: unbounded.summarizer });
+  // Half what the window alone allows (an argument holds 131,071 bytes; this session's summary is shorter).
+  const limit = Math.floor(Buffer.byteLength(unbounded.asked[0]!) / 2);
+  const { summarizer, asked } = standIn("short summary", 200_000, limit);
+  const fitted = await fitSession(await read(), { ...REQUEST, summarizer });
+  const prompt = asked[0]!;
+  assert.ok(Buffer.byteLength(prompt) <= limit, `${Buffer.byteLength(prompt)} bytes`);
+  const summarized = fitted!.plan.fitted!.summarizedPrompts;
+  const missing = [...Array(summarized).keys()].filter((i) => !prompt.includes(longSentinels(i).prompt));
+  assert.deepEqual(missing, [], "every summarized prompt is asked about");
 });

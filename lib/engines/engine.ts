@@ -12,6 +12,7 @@
  * Beyond LazyBridge: an alias bound only for another harness's kind in this folder is that conversation,
  * so it is first handed off to this engine's harness (reported) and bound, one name, one conversation.
  */
+import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { EngineSpec, ForgetCommand, Harness, Homes } from "../harnesses/types.ts";
@@ -224,6 +225,15 @@ export class HarnessEngine {
     const ephemeral = this.#options.persistSession === false;
     if (this.#options.effort !== undefined && !spec.supports?.includes("effort")) {
       throw new InputError(`${this.harness.name} takes no reasoning effort`);
+    }
+    const bytes = spec.promptBytes === undefined ? 0 : Buffer.byteLength(prompt);
+    if (spec.promptBytes !== undefined && bytes > spec.promptBytes) {
+      // Spawned, the system would refuse it (E2BIG), said as a binary that cannot be run.
+      throw new InputError(
+        `${this.harness.name} takes its prompt as one argument, of at most ${
+          spec.promptBytes.toLocaleString("en-US")
+        } bytes: this one is ${bytes.toLocaleString("en-US")}`,
+      );
     }
     // Not kept: by the binary's own flag, else deleted by its own command once the turn has ended.
     const forget = ephemeral && !spec.supports?.includes("ephemeral") ? spec.forget : undefined;

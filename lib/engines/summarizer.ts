@@ -74,6 +74,7 @@ export async function engineSummarizer(
   return {
     name: harness.name,
     window,
+    ...(spec.promptBytes !== undefined ? { promptBytes: spec.promptBytes } : {}),
     async summarize(prompt) {
       const engine = new HarnessEngine(harness, {
         bin: spec.command,

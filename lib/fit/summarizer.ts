@@ -6,6 +6,7 @@
  * as the deterministic summary states it: it must travel whatever the model chose to keep. An answer longer
  * than the room the cut left is not used: the deterministic summary is, and the plan says why.
  */
+import { Buffer } from "node:buffer";
 import type { Message } from "../ir/schema.ts";
 import { FIT_SUMMARY_HEADER } from "./marker.ts";
 import {
@@ -25,6 +26,8 @@ export interface Summarizer {
   name: string;
   /** The window of the model it runs, in tokens: the material it is given fits it. */
   window: number;
+  /** The most bytes of prompt its binary can be given (one that takes it as an argument); absent, no limit. */
+  promptBytes?: number;
   /** The model's answer to `prompt`; absent on a plan, which only says who would write it. */
   summarize?: (prompt: string) => Promise<SummarizerAnswer>;
   /**
@@ -45,9 +48,10 @@ export interface SummarizerAnswer {
 }
 
 /** The summarizer as a plan names it: who would write the summary, asked nothing. */
-export const plannedOnly = ({ name, window, compactsOnResume }: Summarizer): Summarizer => ({
+export const plannedOnly = ({ name, window, promptBytes, compactsOnResume }: Summarizer): Summarizer => ({
   name,
   window,
+  ...(promptBytes !== undefined ? { promptBytes } : {}),
   ...(compactsOnResume ? { compactsOnResume } : {}),
 });
 
@@ -81,18 +85,23 @@ export function summarizerPrompt(material: string, words: number): string {
 
 /**
  * The material for `summarizer`: the deterministic summary of `prefix` at the most detail whose estimate fits
- * the summarizing model's window less its margin; when none does, the tightest listing as many of the most
- * recent turns as fit (the earlier ones counted). Estimated at the lowest measured characters per token, since
- * the summarizing model may be of any family.
+ * the summarizing model's window less its margin, and the prompt its binary can be given; when none does, the
+ * tightest listing as many of the most recent turns as fit (the earlier ones counted). Estimated at the lowest
+ * measured characters per token, since the summarizing model may be of any family.
  */
-function materialFor(prefix: readonly Message[], context: SummaryContext, summarizer: Summarizer): string {
-  const estimate = tokenCounter("other");
+function materialFor(
+  prefix: readonly Message[],
+  context: SummaryContext,
+  summarizer: Summarizer,
+  words: number,
+): string {
   const room = fitBudget(summarizer.window);
+  const cost = materialCost(room, summarizer.promptBytes, words);
   for (const limits of SUMMARY_LEVELS) {
     const material = summaryText(prefix, context, limits);
-    if (estimate.text(material) <= room) return material;
+    if (cost(material) <= room) return material;
   }
-  const tightest = new PrefixSummaries(prefix, context, SUMMARY_LEVELS.at(-1)!, estimate.text);
+  const tightest = new PrefixSummaries(prefix, context, SUMMARY_LEVELS.at(-1)!, cost);
   let [low, high, recent] = [0, prefix.length, 0];
   while (low <= high) {
     const mid = (low + high) >> 1;
@@ -100,6 +109,22 @@ function materialFor(prefix: readonly Message[], context: SummaryContext, summar
     else high = mid - 1;
   }
   return tightest.text(prefix.length, recent);
+}
+
+/**
+ * What material costs of `room`: its estimated tokens, or, where the binary takes the prompt as an argument,
+ * its share of the bytes the argument has left beside the request's own words, scaled to `room`, if larger.
+ * Additive over parts (a summary's lines are counted one by one), as PrefixSummaries needs.
+ */
+function materialCost(
+  room: number,
+  promptBytes: number | undefined,
+  words: number,
+): (text: string) => number {
+  const estimate = tokenCounter("other").text;
+  if (promptBytes === undefined) return estimate;
+  const left = promptBytes - Buffer.byteLength(summarizerPrompt("", words));
+  return (text) => Math.max(estimate(text), Math.ceil((Buffer.byteLength(text) * room) / left));
 }
 
 export interface ModelSummary {
@@ -119,7 +144,9 @@ export async function summaryBy(
 ): Promise<ModelSummary> {
   if (!summarizer.summarize) return { author: { by: "planned", harness: summarizer.name } };
   const words = Math.max(100, Math.min(MAX_WORDS, Math.floor(room * WORDS_PER_TOKEN)));
-  const asked = await summarizer.summarize(summarizerPrompt(materialFor(prefix, context, summarizer), words));
+  const asked = await summarizer.summarize(
+    summarizerPrompt(materialFor(prefix, context, summarizer, words), words),
+  );
   const answer = asked.text.trim();
   const left = asked.leftBehind ? { leftBehind: asked.leftBehind } : {};
   const text = [
@@ -132,7 +159,9 @@ export async function summaryBy(
   ].join("\n").trimEnd();
   const tokens = counter.text(text);
   if (tokens > room) {
-    return { author: { by: "session-bridge", harness: summarizer.name, answerTokens: tokens, room, ...left } };
+    return {
+      author: { by: "session-bridge", harness: summarizer.name, answerTokens: tokens, room, ...left },
+    };
   }
   return { text, tokens, author: { by: "model", harness: summarizer.name, ...left } };
 }

@@ -140,6 +140,11 @@ export interface EngineSpec {
   /** The arguments after the executable. */
   args(turn: EngineTurn): string[];
   /**
+   * The most bytes of prompt the binary can be given, for one that takes it as an argument (lib/io/argument-
+   * limit.ts); absent, the prompt goes on stdin, which has no such limit.
+   */
+  promptBytes?: number;
+  /**
    * What the child reads on stdin, for a binary that takes its prompt there (OpenCode's `run` joins argument
    * words quoting each that holds a space); absent, stdin is closed.
    */

@@ -9,12 +9,14 @@ import type { EngineSpec } from "../types.ts";
 import { claudeLiveEvents } from "./live-events.ts";
 import { recordedEffort } from "./effort.ts";
 import { jsonLine } from "../../io/json-line.ts";
+import { argumentRoom } from "../../io/argument-limit.ts";
 
 export const claudeEngine: EngineSpec = {
   liveEvents: claudeLiveEvents,
   effortOf: recordedEffort,
   command: "claude",
   supports: ["effort", "ephemeral", "session-id"],
+  promptBytes: argumentRoom(),
   args: ({ prompt, resume, start, model, effort, ephemeral }) => [
     "-p",
     "--output-format",

@@ -8,12 +8,14 @@ import type { EngineSpec } from "../types.ts";
 import { codexLiveEvents } from "./live-events.ts";
 import { storedEffort } from "./effort.ts";
 import { jsonLine, type JsonRecord } from "../../io/json-line.ts";
+import { argumentRoom } from "../../io/argument-limit.ts";
 
 export const codexEngine: EngineSpec = {
   liveEvents: codexLiveEvents,
   effortOf: storedEffort,
   command: "codex",
   supports: ["effort", "ephemeral"],
+  promptBytes: argumentRoom(),
   args: ({ prompt, resume, model, effort, ephemeral }) => [
     "exec",
     // Checked on 0.171.0 (tests/fit-live.test.ts): the turn runs, and no rollout is written.

@@ -10,12 +10,14 @@ import type { EngineSpec } from "../types.ts";
 import { copilotLiveEvents } from "./live-events.ts";
 import { storedReasoningEffort } from "./effort.ts";
 import { parsePromptOutput, promptSessionId } from "./prompt-output.ts";
+import { argumentRoom } from "../../io/argument-limit.ts";
 
 export const copilotEngine: EngineSpec = {
   liveEvents: copilotLiveEvents,
   effortOf: storedReasoningEffort,
   command: "copilot",
   supports: ["session-id", "effort"],
+  promptBytes: argumentRoom("--prompt="),
   args: ({ prompt, resume, start, model, effort }) => [
     "--output-format",
     "json",

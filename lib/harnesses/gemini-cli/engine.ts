@@ -7,11 +7,13 @@
 import type { EngineSpec } from "../types.ts";
 import { geminiLiveEvents } from "./live-events.ts";
 import { jsonLine } from "../../io/json-line.ts";
+import { argumentRoom } from "../../io/argument-limit.ts";
 
 export const geminiEngine: EngineSpec = {
   liveEvents: geminiLiveEvents,
   command: "gemini",
   supports: ["session-id"],
+  promptBytes: argumentRoom("--prompt="),
   args: ({ prompt, resume, start, model }) => [
     "--output-format",
     "stream-json",

@@ -6,9 +6,11 @@
  */
 import type { EngineSpec } from "../types.ts";
 import { hermesReply } from "./certify/run.ts";
+import { argumentRoom } from "../../io/argument-limit.ts";
 
 export const hermesEngine: EngineSpec = {
   command: "hermes",
+  promptBytes: argumentRoom("--query="),
   args: ({ prompt, resume, model }) => [
     "chat",
     "-Q",
