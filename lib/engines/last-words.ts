@@ -3,7 +3,8 @@
  * non-blank line, without the colour sequences binaries write even to a pipe (OpenCode's errors are red), so
  * the escaped remainder (every output path escapes what is left) still reads as words.
  */
-const COLOUR = new RegExp("\\u001b\\[[0-9;]*m", "g");
+// deno-lint-ignore no-control-regex -- ESC starts the sequences this removes
+const COLOUR = /\u001b\[[0-9;]*m/g;
 
 export function lastWords(output: string): string {
   const lines = output.replace(COLOUR, "").split("\n");
