@@ -11,7 +11,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import type { Message, Session } from "../lib/ir/schema.ts";
-import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
+import { BUILTIN_HARNESSES, builtinRegistry, findHarness } from "../lib/harnesses/registry.ts";
+import { engineSummarizer } from "../lib/engines/summarizer.ts";
 import { fitSession } from "../lib/fit/fit.ts";
 import { FIT_SUMMARY_HEADER, isFitSummary } from "../lib/fit/marker.ts";
 import { fitEntries } from "../lib/fit/report.ts";
@@ -249,4 +250,22 @@ test("a summarizer whose binary takes its prompt as one argument is asked within
   const summarized = fitted!.plan.fitted!.summarizedPrompts;
   const missing = [...Array(summarized).keys()].filter((i) => !prompt.includes(longSentinels(i).prompt));
   assert.deepEqual(missing, [], "every summarized prompt is asked about");
+});
+
+test("the summarizers whose binary takes the prompt as one argument are asked within it: a 70 MB session's summary no longer fails to start (E2BIG)", async () => {
+  const place = { env: { PATH: "/usr/bin:/bin" }, cwd: dir };
+  const limits: Record<string, number | undefined> = {};
+  for (const name of ["claude-code", "codex", "gemini-cli", "hermes", "opencode", "pi"]) {
+    const summarizer = await engineSummarizer(findHarness(builtinRegistry, name), builtinRegistry, place);
+    limits[name] = summarizer.promptBytes;
+  }
+  // Linux's MAX_ARG_STRLEN (131,072 with the NUL), less the flag the prompt is joined to; stdin has no limit.
+  assert.deepEqual(limits, {
+    "claude-code": 131_071,
+    codex: 131_071,
+    "gemini-cli": 131_062,
+    hermes: 131_063,
+    opencode: undefined,
+    pi: undefined,
+  });
 });
