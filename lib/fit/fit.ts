@@ -11,7 +11,13 @@ import type { Message, Thread } from "../ir/schema.ts";
 import { holdMessages, type SessionStream } from "../ir/stream.ts";
 import { FIT_THREAD_ID } from "./marker.ts";
 import { restoreFitted } from "./restore.ts";
-import { PrefixSummaries, SUMMARY_LEVELS, type SummaryContext, type SummaryLimits } from "./summary.ts";
+import {
+  PrefixSummaries,
+  SUMMARY_LEVELS,
+  type SummaryContext,
+  type SummaryLimits,
+  turnsOf,
+} from "./summary.ts";
 import { CHARS_PER_TOKEN, counterOf, type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
 import { exactCounter } from "./tokenizer.ts";
 import { type Summarizer, type SummaryAuthor, summaryBy } from "./summarizer.ts";
@@ -204,8 +210,10 @@ function chooseCut(
     c,
   ) => (ok && c > 0 && (c === messages.length || isPrompt(messages[c]!)) ? [c] : []));
   const anyClean = clean.flatMap((ok, c) => (ok && c > 0 ? [c] : []));
-  // One level's parts at a time are held (a level of a 70 MB session holds megabytes of lines).
-  const level = (limits: SummaryLimits) => new PrefixSummaries(messages, context, limits, count);
+  // The turns are told once; one level's parts at a time are held (a level of a 70 MB session holds megabytes
+  // of lines).
+  const told = turnsOf(messages);
+  const level = (limits: SummaryLimits) => new PrefixSummaries(messages, context, limits, count, told);
   const cutOf = (summaries: PrefixSummaries, recent?: number) => (c: number): Cut => ({
     at: c,
     summaryTokens: summaries.tokens(c, recent),

@@ -16,6 +16,7 @@ import {
   type SummaryContext,
   summaryIntro,
   summaryText,
+  turnsOf,
 } from "./summary.ts";
 import { type TokenCounter, tokenCounter } from "./tokens.ts";
 import { fitBudget } from "./windows.ts";
@@ -97,11 +98,12 @@ function materialFor(
 ): string {
   const room = fitBudget(summarizer.window);
   const cost = materialCost(room, summarizer.promptBytes, words);
+  const told = turnsOf(prefix);
   for (const limits of SUMMARY_LEVELS) {
-    const material = summaryText(prefix, context, limits);
+    const material = summaryText(prefix, context, limits, told);
     if (cost(material) <= room) return material;
   }
-  const tightest = new PrefixSummaries(prefix, context, SUMMARY_LEVELS.at(-1)!, cost);
+  const tightest = new PrefixSummaries(prefix, context, SUMMARY_LEVELS.at(-1)!, cost, told);
   let [low, high, recent] = [0, prefix.length, 0];
   while (low <= high) {
     const mid = (low + high) >> 1;

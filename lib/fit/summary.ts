@@ -59,8 +59,11 @@ export function trimmed(text: string, max: number): string {
   return `${text.slice(0, max)} […${text.length - max} characters left out]`;
 }
 
+/** The first line of `text` (after its leading and trailing blanks). */
+const firstLine = (text: string) => text.trim().split("\n", 1)[0] ?? "";
+
 /** The first line of `text`, cut to `max`. */
-const oneLine = (text: string, max: number) => trimmed(text.trim().split("\n", 1)[0] ?? "", max);
+const oneLine = (text: string, max: number) => trimmed(firstLine(text), max);
 
 const textOf = (blocks: readonly Block[]) =>
   blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n").trim();
@@ -107,26 +110,46 @@ function filesOf(call: ToolCallBlock, into: Set<string>): void {
   for (const m of patch.matchAll(PATCH_FILE)) into.add(m[1]!.trim());
 }
 
-function outcome(result: ToolResultBlock | undefined, limits: SummaryLimits): string {
-  if (!result) return "no result";
-  const first = oneLine(textOf(result.content), limits.line);
-  return `${result.isError ? "failed" : "ok"}${first ? `: ${first}` : ""}`;
+/** A call's outcome as the summary tells it: none yet, or ok or failed with its output's first line. */
+type Outcome = { answered: false } | { answered: true; failed: boolean; first: string };
+
+function outcomeOf(result: ToolResultBlock | undefined): Outcome {
+  return result ? { answered: true, failed: result.isError, first: firstLine(textOf(result.content)) } : {
+    answered: false,
+  };
 }
 
-/** A turn as the summary tells it: what the user typed, the calls made, what the assistant concluded. */
+function outcomeLine(outcome: Outcome, limits: SummaryLimits): string {
+  if (!outcome.answered) return "no result";
+  const first = trimmed(outcome.first, limits.line);
+  return `${outcome.failed ? "failed" : "ok"}${first ? `: ${first}` : ""}`;
+}
+
+/**
+ * A turn as the summary tells it, at every level of detail (each level trims it): what the user typed, the calls
+ * made (the first line of each one's target and outcome), what the assistant concluded.
+ */
 interface Turn {
   /** The position of its first message in the thread. */
   at: number;
   prompt?: string;
-  calls: { name: string; target: string; outcome: string }[];
+  calls: { name: string; target: string; outcome: Outcome }[];
   conclusion?: string;
+}
+
+/** A thread's turns, the files their calls touched and its earlier handoffs, each where it first appears. */
+export interface SummaryTurns {
+  turns: Turn[];
+  files: Map<string, number>;
+  handshakes: { at: number; text: string }[];
 }
 
 /**
  * The turns of `messages` (positions from `offset`), the files their calls touched and the earlier handoffs
- * among them, each with the position it first appears at, in one pass.
+ * among them, in one pass; the same for every level of detail, so fitting walks a thread once however many
+ * levels it tries.
  */
-function turnsOf(messages: readonly Message[], limits: SummaryLimits, offset = 0) {
+export function turnsOf(messages: readonly Message[], offset = 0): SummaryTurns {
   const results = new Map<string, ToolResultBlock>();
   for (const m of messages) for (const b of m.blocks) if (b.type === "tool_result") results.set(b.callId, b);
   const files = new Map<string, number>();
@@ -155,8 +178,8 @@ function turnsOf(messages: readonly Message[], limits: SummaryLimits, offset = 0
       for (const f of touched) if (!files.has(f)) files.set(f, at);
       turn.calls.push({
         name: b.name,
-        target: oneLine(callTarget(b), limits.line),
-        outcome: outcome(results.get(b.id), limits),
+        target: firstLine(callTarget(b)),
+        outcome: outcomeOf(results.get(b.id)),
       });
     }
   });
@@ -173,7 +196,10 @@ function callCounts(calls: Turn["calls"]): string {
 function turnLines(turn: Turn, limits: SummaryLimits): string[] {
   const lines = turn.prompt === undefined ? [] : [`User: ${trimmed(turn.prompt, limits.prompt)}`];
   if (limits.tools === "lines") {
-    lines.push(...turn.calls.map((c) => `- ${c.name}${c.target ? ` ${c.target}` : ""} → ${c.outcome}`));
+    lines.push(...turn.calls.map((c) => {
+      const target = trimmed(c.target, limits.line);
+      return `- ${c.name}${target ? ` ${target}` : ""} → ${outcomeLine(c.outcome, limits)}`;
+    }));
   } else if (limits.tools === "counts" && turn.calls.length) lines.push(`- tools: ${callCounts(turn.calls)}`);
   if (limits.conclusion && turn.conclusion) {
     lines.push(`Assistant concluded: ${trimmed(turn.conclusion, limits.conclusion)}`);
@@ -186,8 +212,9 @@ export function summaryText(
   messages: readonly Message[],
   context: SummaryContext,
   limits = SUMMARY_LIMITS,
+  told?: SummaryTurns,
 ): string {
-  return new PrefixSummaries(messages, context, limits, () => 0).text(messages.length);
+  return new PrefixSummaries(messages, context, limits, () => 0, told).text(messages.length);
 }
 
 /** What a summary stands for, after its header: `what` summarized (`how`, from its comma or "by"), the rest verbatim. */
@@ -231,13 +258,15 @@ export class PrefixSummaries {
   readonly #pending: string[];
   readonly #pendingTokens: number;
 
+  /** `told`: the turns of `messages` (turnsOf), made once for every level fitting tries. */
   constructor(
     readonly messages: readonly Message[],
     readonly context: SummaryContext,
     readonly limits: SummaryLimits,
     readonly count: (text: string) => number,
+    told: SummaryTurns = turnsOf(messages),
   ) {
-    const { turns, files, handshakes } = turnsOf(messages, limits);
+    const { turns, files, handshakes } = told;
     this.#turns = turns.map((t, i) => ({
       at: t.at,
       block: this.#block(t, i),
@@ -271,7 +300,7 @@ export class PrefixSummaries {
     if (started === 0 || next === c) return { whole: started };
     const last = this.#turns[started - 1]!;
     // A prefix that ends inside turn started-1: its lines from its messages before the cut.
-    const [turn] = turnsOf(this.messages.slice(last.at, c), this.limits, last.at).turns;
+    const [turn] = turnsOf(this.messages.slice(last.at, c), last.at).turns;
     return { whole: started - 1, cut: { block: this.#block(turn!, started - 1), prompt: last.prompt } };
   }
 
