@@ -8,6 +8,7 @@
  * a second). A cut before a word's space changes no count; a cut inside a run adds at most a token.
  */
 import { counterOf, type TokenCounter, type TokenFamily } from "./tokens.ts";
+import { TokenizerThread } from "./tokenizer-thread.ts";
 
 const CHUNK = 512;
 const SPACE = /\s/;
@@ -29,14 +30,43 @@ function* chunks(text: string): Generator<string> {
   }
 }
 
-/** The exact counter of `family`, when it has a tokenizer on npm. */
-export async function exactCounter(family: TokenFamily): Promise<TokenCounter | undefined> {
-  if (family !== "openai") return undefined;
+/** o200k_base's count of a text, loaded in this thread. */
+export async function openAiCount(): Promise<(text: string) => number> {
   const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
   const asText = { disallowedSpecial: new Set<string>() };
-  return counterOf((text) => {
+  return (text) => {
     let tokens = 0;
     for (const chunk of chunks(text)) tokens += countTokens(chunk, asText);
     return tokens;
-  }, true);
+  };
+}
+
+/**
+ * The tokenizer loading on a second thread, for the next fit that needs it: one a process, since a process
+ * converts one session (a library caller converting several reuses it, or loads its own when it was taken).
+ */
+let preloaded: TokenizerThread | undefined;
+
+/**
+ * Starts loading `family`'s tokenizer on a second thread, so its tables load while the session is read; the
+ * next exactCounter of the family counts there. Nothing for a family with no tokenizer, or once started.
+ * Returns whether a thread is loading it.
+ */
+export function preloadTokenizer(family: TokenFamily): boolean {
+  if (family !== "openai") return false;
+  try {
+    preloaded ??= new TokenizerThread();
+  } catch {
+    // No thread where workers cannot start: the fit loads the tokenizer in its own thread.
+  }
+  return preloaded !== undefined;
+}
+
+/** The exact counter of `family`, when it has a tokenizer on npm: on its preloaded thread, else in this one. */
+export async function exactCounter(family: TokenFamily): Promise<TokenCounter | undefined> {
+  if (family !== "openai") return undefined;
+  const thread = preloaded;
+  if (thread && (await thread.loaded())) return counterOf((text) => thread.count(text), true);
+  preloaded = undefined;
+  return counterOf(await openAiCount(), true);
 }

@@ -23,6 +23,7 @@ import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
 import { redactingLines, type RedactionTally } from "../observe/redact-transcript.ts";
+import { preloadForFit } from "../fit/preload.ts";
 
 /** Where the rendering goes: a new file (replaced only when asked), or an open descriptor such as stdout. */
 export type Destination = { path: string; replace: boolean } | { fd: number };
@@ -124,6 +125,8 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
     const { session: source, harness: from, skipped } = await sourceSession(request.source, {
       ...request,
       registry,
+      // A long session's tokenizer loads on a second thread while it is read.
+      beforeRead: (from, path) => preloadForFit(from, target, path, request),
     });
     const destination: Destination = output
       ? { path: output, replace: request.force ?? false }

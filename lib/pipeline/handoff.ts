@@ -48,6 +48,7 @@ import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
 import { followAliases, type FollowOutcome } from "../aliases/follow.ts";
 import { isAlias } from "../registry/registry.ts";
+import { preloadForFit } from "../fit/preload.ts";
 
 export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   source: SessionSource;
@@ -193,6 +194,8 @@ async function handOff(
   const { session: source, harness: from, skipped } = await sourceSession(request.source, {
     ...request,
     registry,
+    // A long session's tokenizer loads on a second thread while it is read.
+    beforeRead: (from, path) => preloadForFit(from, target, path, request),
   });
   const title = request.title ?? source.meta.title;
   const cwd = request.cwd;
