@@ -45,7 +45,7 @@ test("a tokenizer thread that cannot load says so and stops", async () => {
   assert.equal(await thread.loaded(), false);
 });
 
-test("a conversion starts the tokenizer before the read only when the fit will need it: a long file into a GPT model's window", () => {
+test("a conversion starts the tokenizer before the read only when the fit will need it: a long file into a GPT model's window", async () => {
   const dir = tempDir("sb-preload-");
   const small = join(dir, "small.jsonl");
   const large = join(dir, "large.jsonl");
@@ -53,12 +53,19 @@ test("a conversion starts the tokenizer before the read only when the fit will n
   // Four bytes a budget token: Codex's window of 272,000 leaves a budget of 204,000.
   writeFileSync(large, "x".repeat(4 * 204_000));
   const { "claude-code": claude, codex, pi } = BUILTIN_HARNESSES;
-  assert.equal(preloadForFit(claude, codex, small, {}), false, "a short session fits without a tokenizer");
-  assert.equal(preloadForFit(claude, codex, large, { fit: "off" }), false, "not fitted");
-  assert.equal(preloadForFit(codex, codex, large, {}), false, "a copy within one harness is never fitted");
-  assert.equal(preloadForFit(claude, pi, large, {}), false, "Pi's default model is no GPT model");
-  assert.equal(preloadForFit(claude, codex, large, { context: 1_000_000 }), false, "a larger window");
-  assert.equal(preloadForFit(claude, pi, large, { model: "gpt-5.5" }), true, "a GPT model asked for");
-  assert.equal(preloadForFit(claude, codex, large, {}), true);
-  assert.equal(preloadForFit(claude, codex, join(dir, "gone.jsonl"), {}), false, "no file, no guess");
+  const none = [
+    [preloadForFit(claude, codex, small, {}), "a short session fits without a tokenizer"],
+    [preloadForFit(claude, codex, large, { fit: "off" }), "not fitted"],
+    [preloadForFit(codex, codex, large, {}), "a copy within one harness is never fitted"],
+    [preloadForFit(claude, pi, large, {}), "Pi's default model is no GPT model"],
+    [preloadForFit(claude, codex, large, { context: 1_000_000 }), "a larger window"],
+    [preloadForFit(claude, codex, join(dir, "gone.jsonl"), {}), "no file, no guess"],
+  ] as const;
+  for (const [thread, why] of none) assert.equal(thread, undefined, why);
+  for (const [from, to, guess] of [[claude, pi, { model: "gpt-5.5" }], [claude, codex, {}]] as const) {
+    const thread = preloadForFit(from, to, large, guess);
+    assert.ok(thread, `${from.name} -> ${to.name}`);
+    assert.equal(await thread.loaded(), true);
+    await thread.stop();
+  }
 });

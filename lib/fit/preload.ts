@@ -7,7 +7,8 @@
 import { statSync } from "node:fs";
 import type { Harness } from "../harnesses/types.ts";
 import type { FitMode } from "./fit.ts";
-import { preloadTokenizer } from "./tokenizer.ts";
+import { startTokenizerThread } from "./tokenizer.ts";
+import type { TokenizerThread } from "./tokenizer-thread.ts";
 import { tokenFamily } from "./tokens.ts";
 import { fitBudget, fittedModel, modelWindow } from "./windows.ts";
 
@@ -26,15 +27,20 @@ export interface FitGuess {
 }
 
 /**
- * Starts the tokenizer loading when converting the file at `path` from `from` into `target` will need it;
- * returns whether it is loading.
+ * The tokenizer loading on a second thread when converting the file at `path` from `from` into `target` will
+ * need it (the conversion gives it to its fit, then stops it).
  */
-export function preloadForFit(from: Harness, target: Harness, path: string, guess: FitGuess): boolean {
+export function preloadForFit(
+  from: Harness,
+  target: Harness,
+  path: string,
+  guess: FitGuess,
+): TokenizerThread | undefined {
   // A copy within one harness is never fitted.
-  if (from.name === target.name || guess.fit === "off") return false;
+  if (from.name === target.name || guess.fit === "off") return undefined;
   const rules = target.conversation.models;
   const family = tokenFamily(fittedModel(rules, guess.model));
-  if (family !== "openai") return false;
+  if (family !== "openai") return undefined;
   const budget = typeof guess.fit === "number"
     ? guess.fit
     : fitBudget(modelWindow(rules, guess.model, guess.context ? { flag: guess.context } : {}).tokens);
@@ -42,7 +48,34 @@ export function preloadForFit(from: Harness, target: Harness, path: string, gues
   try {
     bytes = statSync(path).size;
   } catch {
-    return false;
+    return undefined;
   }
-  return bytes >= FILE_BYTES_PER_CHARACTER * budget && preloadTokenizer(family);
+  return bytes >= FILE_BYTES_PER_CHARACTER * budget ? startTokenizerThread(family) : undefined;
+}
+
+/** What a conversion's read and fit are given of a tokenizer preloaded for it. */
+export interface TokenizerPreload {
+  /** For the read (LoadRequest.beforeRead): starts the thread once the file is known, when the fit will need it. */
+  beforeRead(from: Harness, path: string): void;
+  /** For the fit (ConversionRequest.tokenizer): the thread, once started. */
+  request(): { tokenizer?: TokenizerThread };
+}
+
+/** Runs a conversion into `target` whose read may start the tokenizer's thread; the thread is stopped after. */
+export async function withTokenizerPreload<T>(
+  target: Harness,
+  guess: FitGuess,
+  conversion: (preload: TokenizerPreload) => Promise<T>,
+): Promise<T> {
+  let thread: TokenizerThread | undefined;
+  try {
+    return await conversion({
+      beforeRead: (from, path) => {
+        thread ??= preloadForFit(from, target, path, guess);
+      },
+      request: () => (thread ? { tokenizer: thread } : {}),
+    });
+  } finally {
+    await thread?.stop();
+  }
 }

@@ -2,8 +2,8 @@
  * The tokenizer on a second thread (issue 34): OpenAI's tables take 0.2-0.5 s to load, on a core of their own
  * while the session is read, then count for the fit synchronously. A count is one round trip: the text is
  * posted, the main thread waits on a shared word the thread sets once it has counted (only strings cross,
- * which is cheap). Started by preloadTokenizer (tokenizer.ts) before a long session is read; where a thread
- * cannot start or load, the fit loads the tokenizer in its own thread as it always did.
+ * which is cheap). Started by a conversion before it reads a long session (preload.ts), given to its fit and
+ * stopped after; where a thread cannot start or load, the fit loads the tokenizer in its own thread.
  */
 import { Worker } from "node:worker_threads";
 
@@ -24,7 +24,7 @@ export class TokenizerThread {
 
   constructor(entry: URL = new URL("./tokenizer-worker.ts", import.meta.url)) {
     this.#worker = new Worker(entry, { workerData: { shared: this.#shared } });
-    // A thread loading for a fit that never asks does not keep the process alive.
+    // A thread loading for a fit that never asks (its conversion failed) does not keep the process alive.
     this.#worker.unref();
     this.#loaded = new Promise((resolve) => {
       this.#worker.once("message", (news: ThreadNews) => resolve(news.ready));

@@ -42,31 +42,28 @@ export async function openAiCount(): Promise<(text: string) => number> {
 }
 
 /**
- * The tokenizer loading on a second thread, for the next fit that needs it: one a process, since a process
- * converts one session (a library caller converting several reuses it, or loads its own when it was taken).
- */
-let preloaded: TokenizerThread | undefined;
-
-/**
  * Starts loading `family`'s tokenizer on a second thread, so its tables load while the session is read; the
- * next exactCounter of the family counts there. Nothing for a family with no tokenizer, or once started.
- * Returns whether a thread is loading it.
+ * fit given it counts there (exactCounter). None for a family with no tokenizer, or where a thread cannot start.
  */
-export function preloadTokenizer(family: TokenFamily): boolean {
-  if (family !== "openai") return false;
+export function startTokenizerThread(family: TokenFamily): TokenizerThread | undefined {
+  if (family !== "openai") return undefined;
   try {
-    preloaded ??= new TokenizerThread();
+    return new TokenizerThread();
   } catch {
     // No thread where workers cannot start: the fit loads the tokenizer in its own thread.
+    return undefined;
   }
-  return preloaded !== undefined;
 }
 
-/** The exact counter of `family`, when it has a tokenizer on npm: on its preloaded thread, else in this one. */
-export async function exactCounter(family: TokenFamily): Promise<TokenCounter | undefined> {
+/**
+ * The exact counter of `family`, when it has a tokenizer on npm: on `thread` (one startTokenizerThread started)
+ * once it has loaded, else in this thread.
+ */
+export async function exactCounter(
+  family: TokenFamily,
+  thread?: TokenizerThread,
+): Promise<TokenCounter | undefined> {
   if (family !== "openai") return undefined;
-  const thread = preloaded;
   if (thread && (await thread.loaded())) return counterOf((text) => thread.count(text), true);
-  preloaded = undefined;
   return counterOf(await openAiCount(), true);
 }

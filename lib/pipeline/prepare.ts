@@ -41,6 +41,7 @@ import { type FitMode, type FitPlan, fitSession, type Fitting } from "../fit/fit
 import { fitEntries } from "../fit/report.ts";
 import type { Summarizer } from "../fit/summarizer.ts";
 import { withNotes } from "../report/report.ts";
+import type { TokenizerThread } from "../fit/tokenizer-thread.ts";
 
 export interface ConversionRequest {
   /** The harnesses this run knows: the source's descriptor and every harness's control tags come from it. */
@@ -84,6 +85,8 @@ export interface ConversionRequest {
   context?: number;
   /** --summarize-with: a harness's model writes a fitted session's summary (lib/fit/summarizer.ts). */
   summarizer?: Summarizer;
+  /** The target family's tokenizer, loading on a second thread since before the read (lib/fit/preload.ts). */
+  tokenizer?: TokenizerThread;
 }
 
 export interface PreparedConversion {
@@ -403,7 +406,7 @@ export function fitToTarget(
   session: SessionStream,
   target: Harness,
   choice: ModelChoice | undefined,
-  request: Pick<ConversionRequest, "fit" | "context" | "summarizer">,
+  request: Pick<ConversionRequest, "fit" | "context" | "summarizer" | "tokenizer">,
 ): Promise<Fitting | undefined> {
   return fitSession(session, {
     mode: request.fit ?? "auto",
@@ -412,6 +415,7 @@ export function fitToTarget(
     ...(request.context ? { context: request.context } : {}),
     ...(choice?.reason === "target-config" && choice.window ? { configuredWindow: choice.window } : {}),
     ...(request.summarizer ? { summarizer: request.summarizer } : {}),
+    ...(request.tokenizer ? { tokenizer: request.tokenizer } : {}),
   });
 }
 
