@@ -37,8 +37,7 @@ export function buildLikeTheBinary(entry: string, outfile: string): void {
   const packageJson = fileURLToPath(new URL("../package.json", import.meta.url));
   const command =
     (JSON.parse(readFileSync(packageJson, "utf8")) as { scripts: { build: string } }).scripts.build;
-  // Its last step is the compile (the ones before it clear dist/).
-  const [bun, ...args] = command.split(" && ").at(-1)!.split(" ");
+  const [bun, ...args] = command.split(" ");
   if (bun !== "bun") throw new Error(`package.json's build is not a bun build: ${command}`);
   const swapped = args.map((a) => (a === "main.ts" ? entry : a === "dist/session-bridge" ? outfile : a));
   if (!swapped.includes(entry) || !swapped.includes(outfile)) throw new Error(`unexpected build: ${command}`);

@@ -18,7 +18,12 @@ import { assertOutputFile } from "../io/paths.ts";
 import { provenancePath, saveProvenance } from "../tools/provenance.ts";
 import { withOutputIntent } from "./output.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
-import { type ConversionRequest, prepareConversion, type PreparedConversion } from "./prepare.ts";
+import {
+  chosenSettings,
+  type ConversionRequest,
+  prepareConversion,
+  type PreparedConversion,
+} from "./prepare.ts";
 import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
@@ -141,12 +146,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
           from,
           ...keptId(source, target),
           ...(request.cwd ? { cwd: request.cwd } : {}),
-          ...(request.model ? { model: request.model } : {}),
-          handshake: request.handshake ?? true,
-          stubOpenCalls: request.stubOpenCalls ?? true,
-          ...(request.permissions ? { permissions: request.permissions } : {}),
-          ...(request.fit !== undefined ? { fit: request.fit } : {}),
-          ...(request.context ? { context: request.context } : {}),
+          ...chosenSettings(request),
           ...(request.summarizer ? { summarizer: request.summarizer } : {}),
           ...preload.request(),
           now: request.now ?? new Date(),

@@ -16,7 +16,7 @@ import type { HandoffPlan, HandoffResult, Harness } from "../harnesses/types.ts"
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
 import { defaultHome, homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
-import { prepareConversion } from "./prepare.ts";
+import { chosenSettings, prepareConversion } from "./prepare.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
 import { fileFailure, fileSystemReason, InputError, RefusedError } from "../errors.ts";
 import { LinkRefusedError } from "../io/links.ts";
@@ -222,12 +222,7 @@ async function handOff(
     ...(request.sessionId ? { id: request.sessionId } : {}),
     ...(cwd ? { cwd } : {}),
     ...(title ? { title } : {}),
-    ...(request.model ? { model: request.model } : {}),
-    handshake: request.handshake ?? true,
-    stubOpenCalls: request.stubOpenCalls ?? true,
-    ...(request.permissions ? { permissions: request.permissions } : {}),
-    ...(request.fit !== undefined ? { fit: request.fit } : {}),
-    ...(request.context ? { context: request.context } : {}),
+    ...chosenSettings(request),
     ...preload.request(),
     // A plan only says who would write the summary: its model is asked when the handoff is made.
     ...(request.summarizer

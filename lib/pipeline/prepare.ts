@@ -89,6 +89,30 @@ export interface ConversionRequest {
   tokenizer?: TokenizerThread;
 }
 
+/** What a convert or handoff request chooses for its conversion, each optional as the caller gives it. */
+export interface ConversionChoices {
+  model?: string;
+  handshake?: boolean;
+  stubOpenCalls?: boolean;
+  permissions?: PermissionsChoice;
+  fit?: FitMode;
+  context?: number;
+}
+
+/** The conversion's settings for `choices`: a handshake and interrupted calls closed unless turned off. */
+export function chosenSettings(
+  choices: ConversionChoices,
+): Pick<ConversionRequest, keyof ConversionChoices> {
+  return {
+    ...(choices.model ? { model: choices.model } : {}),
+    handshake: choices.handshake ?? true,
+    stubOpenCalls: choices.stubOpenCalls ?? true,
+    ...(choices.permissions ? { permissions: choices.permissions } : {}),
+    ...(choices.fit !== undefined ? { fit: choices.fit } : {}),
+    ...(choices.context ? { context: choices.context } : {}),
+  };
+}
+
 export interface PreparedConversion {
   /**
    * The session as the target will receive it: tool calls translated into its vocabulary, text made inert,
