@@ -11,8 +11,9 @@ import { streamedMessages } from "../lib/ir/stream.ts";
 import { encodeCopilot, newSummary } from "../lib/harnesses/copilot-cli/encode.ts";
 
 /** The history a writer that keeps it writes (none: the history stays out). */
-const compactedHistory = async (session: Parameters<typeof compactionOf>[0]) =>
-  (await compactionOf(session))?.history ?? [];
+const compactedHistory = async (session: Parameters<typeof compactionOf>[0]) => [
+  ...((await compactionOf(session))?.history ?? []),
+];
 
 const said = (uid: string, role: Message["role"], kind: Message["kind"], text: string): Message => ({
   uid,

@@ -181,9 +181,40 @@ test("calls in threads kept apart are translated and counted with the live threa
     now: new Date(0),
   });
   assert.equal(prepared.report.entries.find((e) => e.code === "tools-translated")?.count, 2);
-  assert.equal(prepared.session.threads[0]!.messages[0]!.blocks[0]!.type, "tool_call");
-  const [call] = prepared.session.threads[0]!.messages[0]!.blocks;
+  const [made] = prepared.session.threads[0]!.messages;
+  assert.equal(made!.blocks[0]!.type, "tool_call");
+  const [call] = made!.blocks;
   assert.equal(call?.type === "tool_call" ? call.native?.name : undefined, "Read");
+});
+
+test("a thread kept apart is made fit as the writer reads it, not held made fit beside its source: each read makes its messages anew, alike, and what making them fit did is counted once", async () => {
+  const live = sessionWith("claude-code", [{ name: "Read", input: { file_path: "/p/x.ts" } }]);
+  const [history] = sessionWith("claude-code", [{ name: "Read", input: { file_path: "/p/y.ts" } }]).messages;
+  const thinking: Block = { type: "reasoning", text: "checking y", provider: "anthropic", signature: "sig" };
+  const session: Session = {
+    ...live,
+    meta: { ...live.meta, cwd: "/p" },
+    threads: [{
+      id: "compacted",
+      kind: "compacted",
+      messages: [{ ...history!, blocks: [thinking, ...history!.blocks] }],
+    }],
+  };
+  const prepared = await prepareConversion(session, BUILTIN_HARNESSES.codex, {
+    registry: builtinRegistry,
+    handshake: false,
+    now: new Date(0),
+  });
+  const thread = prepared.session.threads[0]!.messages;
+  const [first] = [...thread];
+  const [second] = [...thread];
+  assert.deepEqual(second, first);
+  assert.notEqual(second, first, "made again on the second read: the prepared session holds none made fit");
+  assert.equal(first!.blocks[0]!.type === "reasoning" ? first!.blocks[0]!.signature : "", undefined);
+  const count = (code: string) => prepared.report.entries.find((e) => e.code === code)?.count;
+  assert.equal(count("tools-translated"), 2);
+  assert.equal(count("reasoning-proofs-dropped"), 1);
+  assert.equal(prepared.memory.reasoning.count, 1);
 });
 
 test("a call passed through a harness with no equivalent keeps its first harness's form: a Copilot task through Codex into OpenCode, whose own tool is also named task, comes back as written", () => {

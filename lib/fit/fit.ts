@@ -215,8 +215,8 @@ function chooseCut(
     c,
   ) => (ok && c > 0 && (c === messages.length || isPrompt(messages[c]!)) ? [c] : []));
   const anyClean = clean.flatMap((ok, c) => (ok && c > 0 ? [c] : []));
-  // The turns are told once; one level's parts at a time are held (a level of a 70 MB session holds megabytes
-  // of lines).
+  // The turns are told once, for every level; a level holds only its counts (its lines are made again for the
+  // chosen cut's text alone).
   const told = turnsOf(messages);
   const level = (limits: SummaryLimits) => new PrefixSummaries(messages, context, limits, count, told);
   const cutOf = (summaries: PrefixSummaries, recent?: number) => (c: number): Cut => ({

@@ -3,7 +3,8 @@
  * their harness's own compaction puts one, and readers find it again by this header, so a hop back can put the
  * full history (kept on disk as the compacted thread) back before fitting it anew for the next target.
  */
-import type { Message, Session } from "../ir/schema.ts";
+import type { Message } from "../ir/schema.ts";
+import type { SessionStream, ThreadStream } from "../ir/stream.ts";
 
 /** The first line of every summary session-bridge writes (a fixed text: readers match it exactly). */
 export const FIT_SUMMARY_HEADER =
@@ -24,7 +25,7 @@ export function isFitSummary(message: Message): boolean {
  * from a harness, whose reader names its compacted thread itself, the newest compacted one (the one the
  * summary opening the live thread stands for).
  */
-export function fitThreadOf(session: Pick<Session, "threads">): Session["threads"][number] | undefined {
+export function fitThreadOf(session: Pick<SessionStream, "threads">): ThreadStream | undefined {
   const compacted = session.threads.filter((t) => t.kind === "compacted");
   return compacted.find((t) => t.id === FIT_THREAD_ID) ?? compacted.at(-1);
 }

@@ -244,11 +244,13 @@ function countBefore(items: readonly { at: number }[], c: number): number {
  * The summaries of every prefix of a thread at one level of detail, made of parts each made and counted once:
  * a turn's lines, a file's line, an earlier handoff. Fitting tries the summaries of ever longer prefixes; counted
  * from its parts, a prefix's summary costs a few sums instead of the prefix's walk, and its text is made once,
- * for the cut chosen. A prefix ending inside a turn makes that turn's lines from its messages before the cut.
+ * for the cut chosen. A turn's lines are counted as they are made and made again only for that text: held, they
+ * were tens of megabytes a level for a 70 MB session, the peak of its conversion (issue 34). A prefix ending
+ * inside a turn makes that turn's lines from its messages before the cut.
  * The count of a summary is its parts' counts and a token for each line break between them, which errs high.
  */
 export class PrefixSummaries {
-  readonly #turns: { at: number; block: string; prompt: boolean }[];
+  readonly #turns: Turn[];
   readonly #turnTokens: number[];
   readonly #prompts: number[];
   readonly #files: { at: number; line: string }[];
@@ -267,13 +269,9 @@ export class PrefixSummaries {
     told: SummaryTurns = turnsOf(messages),
   ) {
     const { turns, files, handshakes } = told;
-    this.#turns = turns.map((t, i) => ({
-      at: t.at,
-      block: this.#block(t, i),
-      prompt: t.prompt !== undefined,
-    }));
-    this.#turnTokens = prefixSums(this.#turns.map((t) => count(t.block) + 1));
-    this.#prompts = prefixSums(this.#turns.map((t) => (t.prompt ? 1 : 0)));
+    this.#turns = turns;
+    this.#turnTokens = prefixSums(turns.map((t, i) => count(this.#block(t, i)) + 1));
+    this.#prompts = prefixSums(turns.map((t) => (t.prompt !== undefined ? 1 : 0)));
     this.#files = [...files].map(([f, at]) => ({ at, line: `- ${oneLine(f, limits.line)}` }));
     this.#fileTokens = prefixSums(this.#files.map((f) => count(f.line) + 1));
     this.#handshakes = handshakes.map((h) => ({
@@ -301,7 +299,10 @@ export class PrefixSummaries {
     const last = this.#turns[started - 1]!;
     // A prefix that ends inside turn started-1: its lines from its messages before the cut.
     const [turn] = turnsOf(this.messages.slice(last.at, c), last.at).turns;
-    return { whole: started - 1, cut: { block: this.#block(turn!, started - 1), prompt: last.prompt } };
+    return {
+      whole: started - 1,
+      cut: { block: this.#block(turn!, started - 1), prompt: last.prompt !== undefined },
+    };
   }
 
   /** The summary's first lines for prefix `c`, and the line saying how many turns it leaves unlisted. */
@@ -368,7 +369,7 @@ export class PrefixSummaries {
     const handshakes = this.#handshakes.slice(0, countBefore(this.#handshakes, c));
     const lines = [
       ...this.#head(c, prompts, from),
-      ...this.#turns.slice(from, whole).map((t) => t.block),
+      ...this.#turns.slice(from, whole).map((t, i) => this.#block(t, from + i)),
       ...(cut ? [cut.block] : []),
       ...(this.limits.compact ? [""] : []),
       ...files.heading,

@@ -4,11 +4,11 @@
  * that replaced them stands. The model is then sent the summary and the live thread, as the source's was.
  */
 import type { Message } from "./schema.ts";
-import type { SessionStream } from "./stream.ts";
+import { joinedMessages, type SessionStream, type ThreadMessages } from "./stream.ts";
 
 export interface Compaction {
-  /** Every compacted thread's messages, oldest thread first. */
-  history: Message[];
+  /** Every compacted thread's messages, oldest thread first (made as they are read: see ThreadMessages). */
+  history: ThreadMessages;
   /** The position of the summary in the live thread (only harness context stands before it). */
   summaryAt: number;
 }
@@ -34,8 +34,8 @@ export async function compactionOf(session: SessionStream): Promise<Compaction |
 }
 
 /** Every compacted thread's messages, oldest thread first. */
-export function compactedHistory(session: Pick<SessionStream, "threads">): Message[] {
-  return session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
+export function compactedHistory(session: Pick<SessionStream, "threads">): ThreadMessages {
+  return joinedMessages(session.threads.filter((t) => t.kind === "compacted"));
 }
 
 /**

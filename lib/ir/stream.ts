@@ -4,7 +4,7 @@
  * megabytes holds only the message in hand. Writers and the conversion pipeline take either and iterate it
  * with `for await`; nothing else may assume a streamed thread fits in memory.
  */
-import type { Message, Session } from "./schema.ts";
+import type { Message, Session, Thread } from "./schema.ts";
 
 /** A thread read from its store as it is iterated; every iteration reads it again from the start. */
 export interface StreamedMessages extends AsyncIterable<Message> {
@@ -13,13 +13,48 @@ export interface StreamedMessages extends AsyncIterable<Message> {
 
 export type Messages = Message[] | StreamedMessages;
 
-/** A session whose live thread may be streamed (a held `Session` is one too). */
-export interface SessionStream extends Omit<Session, "messages"> {
+/**
+ * The messages of a thread kept apart from the live one: held, or made from held ones as they are read, anew on
+ * each iteration (a writer may read a thread twice), so a thread made fit for a target is never held whole
+ * beside its source's (a fitted session's compacted thread is its whole history).
+ */
+export interface ThreadMessages extends Iterable<Message> {
+  readonly length: number;
+}
+
+/** A thread kept apart from the live one, whose messages may be made as they are read (ThreadMessages). */
+export interface ThreadStream extends Omit<Thread, "messages"> {
+  messages: ThreadMessages;
+}
+
+/** A session whose live thread may be streamed, and its other threads made as read (a held `Session` is one too). */
+export interface SessionStream extends Omit<Session, "messages" | "threads"> {
   messages: Messages;
+  threads: ThreadStream[];
 }
 
 /** Everything of a session but its live thread. */
-export type SessionHead = Omit<Session, "messages">;
+export type SessionHead = Omit<SessionStream, "messages">;
+
+/** Everything of a session but its live thread, its other threads held (as readers make them). */
+export type HeldSessionHead = Omit<Session, "messages">;
+
+/**
+ * Held messages with `each` applied to every one as it is read: `pass` makes a fresh `each` for every
+ * iteration (which must give the same messages each time).
+ */
+export function madeMessages(
+  messages: ThreadMessages,
+  pass: () => (m: Message) => Message,
+): ThreadMessages {
+  return {
+    length: messages.length,
+    *[Symbol.iterator]() {
+      const each = pass();
+      for (const m of messages) yield each(m);
+    },
+  };
+}
 
 /** A thread that `open` reads anew on each iteration. */
 export function streamedMessages(open: () => AsyncIterable<Message>): StreamedMessages {
@@ -65,6 +100,17 @@ export function pipeMessages(messages: Messages, pass: () => MessagePass): Messa
   });
 }
 
+/** The messages of `threads`, one thread after another, each read as it is reached. */
+export function joinedMessages(threads: readonly ThreadStream[]): ThreadMessages {
+  if (threads.length === 1) return threads[0]!.messages;
+  return {
+    length: threads.reduce((n, t) => n + t.messages.length, 0),
+    *[Symbol.iterator]() {
+      for (const t of threads) yield* t.messages;
+    },
+  };
+}
+
 /** The thread held whole: for the consumers that need it all at once (they must not be given a huge one). */
 export async function holdMessages(messages: Messages): Promise<Message[]> {
   if (Array.isArray(messages)) return messages;
@@ -73,7 +119,8 @@ export async function holdMessages(messages: Messages): Promise<Message[]> {
   return held;
 }
 
-/** The session with its thread held whole (see holdMessages). */
+/** The session with its threads held whole (see holdMessages). */
 export async function holdSession(session: SessionStream): Promise<Session> {
-  return { ...session, messages: await holdMessages(session.messages) };
+  const threads = session.threads.map((t) => ({ ...t, messages: [...t.messages] }));
+  return { ...session, threads, messages: await holdMessages(session.messages) };
 }

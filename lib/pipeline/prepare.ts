@@ -4,9 +4,16 @@
  * build the handshake from it. Harness writers only render what this decides.
  */
 import type { Feedback } from "../io/progress.ts";
-import type { Message, NativeToolCall, Pending, QueuedInput, Thread } from "../ir/schema.ts";
+import type { Message, NativeToolCall, Pending, QueuedInput } from "../ir/schema.ts";
 import type { Capabilities } from "../report/capabilities.ts";
-import { type Messages, pipeMessages, type SessionHead, type SessionStream } from "../ir/stream.ts";
+import {
+  madeMessages,
+  type Messages,
+  pipeMessages,
+  type SessionHead,
+  type SessionStream,
+  type ThreadStream,
+} from "../ir/stream.ts";
 import type { Harness, RenderOptions } from "../harnesses/types.ts";
 import type { ConversionReport } from "../report/report.ts";
 import { buildReport, ThreadTally } from "./report.ts";
@@ -175,18 +182,19 @@ export async function prepareConversion(
       ),
     )
     : new Set<string>();
-  // Held threads are made fit once, here, as the live thread is (a compacted history is written to disk now,
-  // a sidechain or branch where the target keeps them); what the target keeps is counted with the live thread.
-  const capabilities = target.conversation.capabilities;
-  const threadTally = (t: Thread): FitTally =>
-    keepsThread(t, capabilities) ? survey : { ...fit.tally(false), tools: survey.tools };
+  surveyThreads(source.threads, target.conversation.capabilities, fit, survey);
   const session: SessionStream = {
     ...source,
     pending,
-    threads: source.threads.map((t) => {
-      const tally = threadTally(t);
-      return { ...t, messages: t.messages.map((m) => fit.message(m, tally)) };
-    }),
+    // Made fit again as the writer reads them: a fitted session's compacted thread is its whole history, which
+    // made fit up front would be held twice.
+    threads: source.threads.map((t) => ({
+      ...t,
+      messages: madeMessages(t.messages, () => {
+        const tally = fit.tally(false);
+        return (m) => fit.message(m, tally);
+      }),
+    })),
     messages: fitted
       ? pipeMessages(fitted, () => endingWithQueued(new StubInserter(open), queued))
       : pipeMessages(source.messages, () => {
@@ -261,7 +269,7 @@ interface MessageFitter {
 }
 
 /** Whether the target writes a thread kept apart from the live one (the rest are reported as lost). */
-function keepsThread(thread: Thread, capabilities: Capabilities): boolean {
+function keepsThread(thread: ThreadStream, capabilities: Capabilities): boolean {
   switch (thread.kind) {
     case "compacted":
       return capabilities.keepsCompactedHistory;
@@ -360,6 +368,25 @@ async function surveyThread(
     index++;
   }
   return survey;
+}
+
+/**
+ * The threads beside the live one surveyed into `survey`: what making those the target keeps fit does is counted
+ * with the live thread (its proofs detached remembered), the tool calls of every thread are counted.
+ */
+function surveyThreads(
+  threads: readonly ThreadStream[],
+  capabilities: Capabilities,
+  fit: MessageFitter,
+  survey: ThreadSurvey,
+): void {
+  for (const t of threads) {
+    const kept = keepsThread(t, capabilities);
+    for (const m of t.messages) {
+      if (kept) fit.message(m, survey);
+      else fit.translate(m, survey.tools);
+    }
+  }
 }
 
 /**

@@ -218,6 +218,12 @@ export function buildReport(
   };
 }
 
+/** Whether a thread holds nothing but earlier hops' handshakes (read only as far as it takes to tell). */
+function onlyHandshakes(messages: Iterable<Message>): boolean {
+  for (const m of messages) if (!isHandshake(m)) return false;
+  return true;
+}
+
 type Add = (code: string, severity: Severity, count: number, detail: string, examples?: string[]) => void;
 
 function reportForeign(
@@ -231,7 +237,7 @@ function reportForeign(
   const where = (examples: Examples) => examples.first.map((i) => `#${position(i)}`);
   // A branch holding nothing but an earlier hop's handshake (where a resumed target leaves it) lost nothing.
   const branches = session.threads.filter((t) =>
-    t.kind === "abandoned-branch" && t.messages.some((m) => !isHandshake(m))
+    t.kind === "abandoned-branch" && !onlyHandshakes(t.messages)
   );
   const side = session.threads.filter((t) => t.kind === "sidechain" || t.kind === "subagent");
   const compacted = session.threads.filter((t) => t.kind === "compacted");

@@ -20,7 +20,7 @@ const CHARS_PER_TOKEN = 4;
 
 /** The boundary after `replaced`, the uuid of the last history record written (none when none was). */
 export function compactBoundary(
-  history: readonly Message[],
+  history: Iterable<Message>,
   replaced: string | null,
   envelope: Envelope,
   timestamp: string,

@@ -14,7 +14,7 @@ import { PendingTracker } from "../../ir/pending.ts";
 import { blocksFromContent } from "./content.ts";
 import { replayQueue } from "./queue.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
-import { type SessionHead, type SessionStream, streamedMessages } from "../../ir/stream.ts";
+import { type HeldSessionHead, type SessionStream, streamedMessages } from "../../ir/stream.ts";
 import { emptySession, notePassthrough } from "../../ir/session.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { originMeaning } from "./origin.ts";
@@ -91,7 +91,7 @@ export async function decodeClaudeStreamed(
   const state = newState(transcript.path, false);
   await decodeInto(state, transcript, false);
   const reader = records.open();
-  let session: SessionHead;
+  let session: HeldSessionHead;
   let live: number[];
   try {
     ({ session, live } = await resolveSession(state, subagents, (r) => readMessage(state, r, reader.at)));
@@ -147,9 +147,9 @@ async function resolveSession(
   state: ReadState & { drift: DriftCollector },
   subagents: TranscriptLines[],
   full: (r: number) => Message,
-): Promise<{ session: SessionHead; live: number[] }> {
+): Promise<{ session: HeldSessionHead; live: number[] }> {
   const { tree } = state;
-  const session: SessionHead = state.session;
+  const session: HeldSessionHead = state.session;
   session.drift = state.drift.entries();
   const resolved = resolveLiveThread(tree, full);
   session.threads.push(...resolved.threads);
@@ -469,7 +469,7 @@ function noteRequestShape(session: Session, shape: Json) {
 }
 
 /** Subagent transcripts (`<session-id>/subagents/agent-*.jsonl`, read by the store), as threads of their own. */
-async function decodeSubagents(subagents: TranscriptLines[], session: SessionHead): Promise<Thread[]> {
+async function decodeSubagents(subagents: TranscriptLines[], session: HeldSessionHead): Promise<Thread[]> {
   const threads: Thread[] = [];
   for (const transcript of subagents) {
     const state = newState(transcript.path, true);

@@ -18,7 +18,7 @@ import { VALIDATORS } from "../../generated/validators/codex.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
 import { emptySession, notePassthrough } from "../../ir/session.ts";
-import { type SessionStream, streamedMessages } from "../../ir/stream.ts";
+import { joinedMessages, type SessionStream, streamedMessages } from "../../ir/stream.ts";
 import {
   blocksFromContent,
   callFromItem,
@@ -144,8 +144,7 @@ export async function decodeCodexStreamed(source: RolloutSource): Promise<Stream
         .threads,
     );
   }
-  const compacted = session.threads.flatMap((t) => t.messages);
-  const title = firstUserTitle(compacted) ?? state.facts.title;
+  const title = firstUserTitle(joinedMessages(session.threads)) ?? state.facts.title;
   const changed = () => new InputError(`${path}: the rollout changed while it was read; read it again`);
   session.messages = streamedMessages(async function* () {
     const ready: Message[] = [];

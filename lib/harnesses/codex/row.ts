@@ -11,6 +11,7 @@ import type { CodexThreadsRow } from "../../generated/codex/0.169.0.ts";
 import type { ColumnInfo, Row } from "../../store/sqlite.ts";
 import { RefusedError } from "../../errors.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
+import { compactedHistory } from "../../ir/compacted.ts";
 import { titleText } from "../../io/control-characters.ts";
 import type { CodexTarget } from "./target.ts";
 import type { RolloutDescription } from "./describe.ts";
@@ -112,8 +113,7 @@ export interface Opening {
 
 /** The thread's opening, read from its start only as far as it takes (compacted history first, for the title). */
 export async function threadOpening(session: SessionStream): Promise<Opening> {
-  const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
-  let derived = firstUserTitle(compacted);
+  let derived = firstUserTitle(compactedHistory(session));
   let firstUser: string | undefined;
   for await (const m of session.messages) {
     if (m.role !== "user" || m.kind !== "turn") continue;

@@ -92,6 +92,11 @@ async function* renderForeign(
   const turnCallers = new Set<string>();
   /** The lines a step rendered, handed on together: one array per message, not one generator per line. */
   const lines: string[] = [];
+  /** The lines rendered so far, handed on (a history's lines are its whole size: they are not held to its end). */
+  const rendered = function* (): Generator<string> {
+    for (const line of lines) yield line;
+    lines.length = 0;
+  };
   // Looked for only when some call was left open (most sessions have none, and a turn ends every few records).
   const finish = (last: boolean) =>
     turn!.finish(
@@ -123,17 +128,19 @@ async function* renderForeign(
   // The thread is rendered as it is read: a turn ends where the next one opens, or where the thread ends.
   for await (const m of session.messages) {
     if (compaction && at === 0) {
-      for (const h of compaction.history) render(h);
+      for (const h of compaction.history) {
+        render(h);
+        yield* rendered();
+      }
       if (turn) finish(false);
       turn = undefined;
     }
     if (compaction && at++ === compaction.summaryAt) lines.push(compactedLine(out, m));
     else render(m);
-    for (const line of lines) yield line;
-    lines.length = 0;
+    yield* rendered();
   }
   if (turn) finish(true);
-  for (const line of lines) yield line;
+  yield* rendered();
   if (options.handshake) {
     // The model reads it as the newest user message; with no UI mirror the TUI does not show it as a turn.
     yield out.line(

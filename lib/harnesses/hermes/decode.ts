@@ -5,7 +5,7 @@
  * kept apart as threads, so they are reported and never replayed as live history.
  */
 import type { DriftEntry, Message, Session, Thread, Usage } from "../../ir/schema.ts";
-import { type SessionHead, type SessionStream, streamedMessages } from "../../ir/stream.ts";
+import { type HeldSessionHead, type SessionStream, streamedMessages } from "../../ir/stream.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
 import { InputError } from "../../errors.ts";
 import { type HermesMessage, isActive, isMetaRow, type SessionRecord } from "./message.ts";
@@ -65,9 +65,9 @@ export function decodeHermesStreamed(source: HermesSource): SessionStream {
 
 /** A session of `head` and its live thread, its keys in the order an IR dump has always shown them. */
 function withThread<M extends SessionStream["messages"]>(
-  head: SessionHead,
+  head: HeldSessionHead,
   messages: M,
-): SessionHead & { messages: M } {
+): HeldSessionHead & { messages: M } {
   const { meta, ...rest } = head;
   return { meta, messages, ...rest };
 }
@@ -116,7 +116,7 @@ function messageOf({ row, sessionId, key }: PlacedRow, context: RowContext): Mes
 function decodeRows(
   source: HermesSource,
   live: (m: Message) => void,
-): { head: SessionHead; context: RowContext; keys: number[] } {
+): { head: HeldSessionHead; context: RowContext; keys: number[] } {
   const chain = source.chain.map(typedColumns);
   const liveRecord = chain.at(-1)!;
   const context: RowContext = {
@@ -150,7 +150,7 @@ function decodeRows(
   }
   const threads = [...apart.values()];
   const compacted = threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
-  const head: SessionHead = {
+  const head: HeldSessionHead = {
     meta: {
       harness: "hermes",
       ...(source.schemaVersion !== undefined ? { harnessVersion: releaseOf(source.schemaVersion) } : {}),

@@ -7,7 +7,6 @@
  */
 import type { Block, Message } from "../../ir/schema.ts";
 import type { RecordClock } from "../../ir/clock.ts";
-import type { Messages } from "../../ir/stream.ts";
 import { isHandshake } from "../../handshake/handshake.ts";
 import { markFailure } from "../../ir/tool-failure.ts";
 import { contentFromBlocks } from "./content.ts";
@@ -26,7 +25,10 @@ interface AssistantDraft {
 }
 
 /** The rows, made as the thread is read (one pass): an assistant row goes out once its response has ended. */
-export async function* foreignMessages(messages: Messages, stamp: RowStamp): AsyncGenerator<ExportedMessage> {
+export async function* foreignMessages(
+  messages: Iterable<Message> | AsyncIterable<Message>,
+  stamp: RowStamp,
+): AsyncGenerator<ExportedMessage> {
   const toolNames = new Map<string, string>();
   let draft: AssistantDraft | undefined;
   for await (const m of messages) {
