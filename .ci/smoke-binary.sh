@@ -47,9 +47,8 @@ wait "$pid" || { echo "convert failed:"; cat convert.err; exit 1; }
 grep -q '"type":"session_meta"' out.jsonl || { echo "no rollout written"; exit 1; }
 rm -f out.fifo out.jsonl convert.err "$source"
 
-# OpenAI's tokenizer is in the binary (a dynamic import, loaded only when a fit needs it, on a second thread
-# while a long session is read: the worker's entry is compiled in): a long session fitted for Codex's GPT-5 is
-# counted with it.
+# OpenAI's tokenizer is in the binary (a dynamic import, loaded only when a fit needs it): a long session
+# fitted for Codex's GPT-5 is counted with it.
 long="$work/5e551011-0000-4000-8000-00000000000b.jsonl"
 "$repo/node_modules/.bin/bun" -e "
   const { writeLongSession } = await import('$repo/lib/certify-kit/long-session.ts');

@@ -20,7 +20,6 @@ import {
 } from "./summary.ts";
 import { CHARS_PER_TOKEN, counterOf, type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
 import { exactCounter } from "./tokenizer.ts";
-import type { TokenizerThread } from "./tokenizer-thread.ts";
 import { type Summarizer, type SummaryAuthor, summaryBy } from "./summarizer.ts";
 import { cleanCuts, isPrompt } from "./turns.ts";
 import { fitBudget, fittedModel, type ModelWindow, modelWindow } from "./windows.ts";
@@ -41,8 +40,6 @@ export interface FitRequest {
   configuredWindow?: number;
   /** `--summarize-with`: a harness's model writes the summary (summarizer.ts). */
   summarizer?: Summarizer;
-  /** The family's tokenizer, started loading on a second thread before the session was read (preload.ts). */
-  tokenizer?: TokenizerThread;
 }
 
 /** What the model will see, for the report, `inspect` and the TUI's plan. */
@@ -93,9 +90,7 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   for await (const m of session.messages) total += estimate.message(m);
   // A session of fewer characters than the budget fits without loading a tokenizer: only CJK text comes near a
   // token a character, only rare symbols pass it, and the margin (windows.ts) absorbs those.
-  const exact = total * CHARS_PER_TOKEN[family] <= budget
-    ? undefined
-    : await exactCounter(family, request.tokenizer);
+  const exact = total * CHARS_PER_TOKEN[family] <= budget ? undefined : await exactCounter(family);
   const counter = bounded(estimate, exact, budget);
   if (exact && total <= SURELY_OVER * budget) {
     total = 0;

@@ -8,7 +8,6 @@
  * a second). A cut before a word's space changes no count; a cut inside a run adds at most a token.
  */
 import { counterOf, type TokenCounter, type TokenFamily } from "./tokens.ts";
-import { TokenizerThread } from "./tokenizer-thread.ts";
 
 const CHUNK = 512;
 const SPACE = /\s/;
@@ -30,40 +29,14 @@ function* chunks(text: string): Generator<string> {
   }
 }
 
-/** o200k_base's count of a text, loaded in this thread. */
-export async function openAiCount(): Promise<(text: string) => number> {
+/** The exact counter of `family`, when it has a tokenizer on npm. */
+export async function exactCounter(family: TokenFamily): Promise<TokenCounter | undefined> {
+  if (family !== "openai") return undefined;
   const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
   const asText = { disallowedSpecial: new Set<string>() };
-  return (text) => {
+  return counterOf((text) => {
     let tokens = 0;
     for (const chunk of chunks(text)) tokens += countTokens(chunk, asText);
     return tokens;
-  };
-}
-
-/**
- * Starts loading `family`'s tokenizer on a second thread, so its tables load while the session is read; the
- * fit given it counts there (exactCounter). None for a family with no tokenizer, or where a thread cannot start.
- */
-export function startTokenizerThread(family: TokenFamily): TokenizerThread | undefined {
-  if (family !== "openai") return undefined;
-  try {
-    return new TokenizerThread();
-  } catch {
-    // No thread where workers cannot start: the fit loads the tokenizer in its own thread.
-    return undefined;
-  }
-}
-
-/**
- * The exact counter of `family`, when it has a tokenizer on npm: on `thread` (one startTokenizerThread started)
- * once it has loaded, else in this thread.
- */
-export async function exactCounter(
-  family: TokenFamily,
-  thread?: TokenizerThread,
-): Promise<TokenCounter | undefined> {
-  if (family !== "openai") return undefined;
-  if (thread && (await thread.loaded())) return counterOf((text) => thread.count(text), true);
-  return counterOf(await openAiCount(), true);
+  }, true);
 }

@@ -28,7 +28,6 @@ import { type SessionSource, sourceSession } from "./source.ts";
 import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
 import { redactingLines, type RedactionTally } from "../observe/redact-transcript.ts";
-import { withTokenizerPreload } from "../fit/preload.ts";
 
 /** Where the rendering goes: a new file (replaced only when asked), or an open descriptor such as stdout. */
 export type Destination = { path: string; replace: boolean } | { fd: number };
@@ -126,44 +125,39 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
   const output = typeof request.output === "string" ? resolve(request.output) : undefined;
   if (output) assertOutputFile(output, "-o");
   // Ctrl-C while reading stops at the reader's next checkpoint; while writing, it leaves no file.
-  // A long session's tokenizer loads on a second thread while it is read.
-  return await holdingSignals(() =>
-    withTokenizerPreload(target, request, async (preload) => {
-      const { session: source, harness: from, skipped } = await sourceSession(request.source, {
-        ...request,
+  return await holdingSignals(async () => {
+    const { session: source, harness: from, skipped } = await sourceSession(request.source, {
+      ...request,
+      registry,
+    });
+    const destination: Destination = output
+      ? { path: output, replace: request.force ?? false }
+      : (request.output as { fd: number });
+    const redaction: RedactionTally | undefined = request.redact ? { count: 0 } : undefined;
+    const { options, report } = await convertSession(
+      source,
+      target,
+      {
         registry,
-        beforeRead: preload.beforeRead,
-      });
-      const destination: Destination = output
-        ? { path: output, replace: request.force ?? false }
-        : (request.output as { fd: number });
-      const redaction: RedactionTally | undefined = request.redact ? { count: 0 } : undefined;
-      const { options, report } = await convertSession(
-        source,
-        target,
-        {
-          registry,
-          from,
-          ...keptId(source, target),
-          ...(request.cwd ? { cwd: request.cwd } : {}),
-          ...chosenSettings(request),
-          ...(request.summarizer ? { summarizer: request.summarizer } : {}),
-          ...preload.request(),
-          now: request.now ?? new Date(),
-          home: homeOf(request.homes, target),
-          ...writerEnvironment(target, request),
-        },
-        destination,
-        request.bridgeHome,
-        redaction,
-      );
-      return {
-        ...(output ? { output } : {}),
-        target: { harness: target.name, id: options.id },
-        report,
-        skipped,
-        ...(redaction ? { redacted: redaction.count } : {}),
-      };
-    })
-  );
+        from,
+        ...keptId(source, target),
+        ...(request.cwd ? { cwd: request.cwd } : {}),
+        ...chosenSettings(request),
+        ...(request.summarizer ? { summarizer: request.summarizer } : {}),
+        now: request.now ?? new Date(),
+        home: homeOf(request.homes, target),
+        ...writerEnvironment(target, request),
+      },
+      destination,
+      request.bridgeHome,
+      redaction,
+    );
+    return {
+      ...(output ? { output } : {}),
+      target: { harness: target.name, id: options.id },
+      report,
+      skipped,
+      ...(redaction ? { redacted: redaction.count } : {}),
+    };
+  });
 }

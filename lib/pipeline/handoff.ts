@@ -48,7 +48,6 @@ import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
 import { followAliases, type FollowOutcome } from "../aliases/follow.ts";
 import { isAlias } from "../registry/registry.ts";
-import { type TokenizerPreload, withTokenizerPreload } from "../fit/preload.ts";
 
 export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   source: SessionSource;
@@ -182,14 +181,7 @@ export async function handoff(request: HandoffRequest): Promise<HandoffOutcome> 
   if (!dryRun && !request.recovered) await recoverIfInterrupted(request.bridgeHome, request.feedback);
   // A Ctrl-C while the source is read or the plan made stops the handoff at the reader's next checkpoint with
   // nothing written; during the write it is rolled back (below).
-  // A long session's tokenizer loads on a second thread while it is read.
-  return await holdingSignals(() =>
-    withTokenizerPreload(
-      target,
-      request,
-      (preload) => handOff(request, registry, target, { now, force, dryRun, backupWanted }, preload),
-    )
-  );
+  return await holdingSignals(() => handOff(request, registry, target, { now, force, dryRun, backupWanted }));
 }
 
 async function handOff(
@@ -197,12 +189,10 @@ async function handOff(
   registry: Registry,
   target: Harness,
   { now, force, dryRun, backupWanted }: { now: Date; force: boolean; dryRun: boolean; backupWanted: boolean },
-  preload: TokenizerPreload,
 ): Promise<HandoffOutcome> {
   const { session: source, harness: from, skipped } = await sourceSession(request.source, {
     ...request,
     registry,
-    beforeRead: preload.beforeRead,
   });
   const title = request.title ?? source.meta.title;
   const cwd = request.cwd;
@@ -223,7 +213,6 @@ async function handOff(
     ...(cwd ? { cwd } : {}),
     ...(title ? { title } : {}),
     ...chosenSettings(request),
-    ...preload.request(),
     // A plan only says who would write the summary: its model is asked when the handoff is made.
     ...(request.summarizer
       ? { summarizer: dryRun ? plannedOnly(request.summarizer) : request.summarizer }

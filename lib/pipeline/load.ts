@@ -19,8 +19,6 @@ export interface LoadRequest extends StoresRequest {
   registry: Registry;
   /** The caller's environment, for `current` (the harness running us names its session there). */
   env?: NodeJS.ProcessEnv;
-  /** Told the session's harness and file once found, before it is read (a conversion starts work it will need). */
-  beforeRead?: (harness: Harness, path: string) => void;
 }
 
 /** A session read to be converted: its live thread may be streamed (see HarnessStore.open). */
@@ -61,7 +59,6 @@ async function resolveAndRead<S extends SessionStream>(
     ...(request.env ? { env: request.env } : {}),
   });
   for (const b of resolved.skipped) request.onSkipped?.(b);
-  request.beforeRead?.(resolved.harness, resolved.path);
   const session = restoreProvenance(request.bridgeHome, await read(resolved.harness, resolved.path));
   return { session, source: resolved.harness, skipped: resolved.skipped };
 }

@@ -48,7 +48,6 @@ import { type FitMode, type FitPlan, fitSession, type Fitting } from "../fit/fit
 import { fitEntries } from "../fit/report.ts";
 import type { Summarizer } from "../fit/summarizer.ts";
 import { withNotes } from "../report/report.ts";
-import type { TokenizerThread } from "../fit/tokenizer-thread.ts";
 
 export interface ConversionRequest {
   /** The harnesses this run knows: the source's descriptor and every harness's control tags come from it. */
@@ -92,8 +91,6 @@ export interface ConversionRequest {
   context?: number;
   /** --summarize-with: a harness's model writes a fitted session's summary (lib/fit/summarizer.ts). */
   summarizer?: Summarizer;
-  /** The target family's tokenizer, loading on a second thread since before the read (lib/fit/preload.ts). */
-  tokenizer?: TokenizerThread;
 }
 
 /** What a convert or handoff request chooses for its conversion, each optional as the caller gives it. */
@@ -457,7 +454,7 @@ export function fitToTarget(
   session: SessionStream,
   target: Harness,
   choice: ModelChoice | undefined,
-  request: Pick<ConversionRequest, "fit" | "context" | "summarizer" | "tokenizer">,
+  request: Pick<ConversionRequest, "fit" | "context" | "summarizer">,
 ): Promise<Fitting | undefined> {
   return fitSession(session, {
     mode: request.fit ?? "auto",
@@ -466,7 +463,6 @@ export function fitToTarget(
     ...(request.context ? { context: request.context } : {}),
     ...(choice?.reason === "target-config" && choice.window ? { configuredWindow: choice.window } : {}),
     ...(request.summarizer ? { summarizer: request.summarizer } : {}),
-    ...(request.tokenizer ? { tokenizer: request.tokenizer } : {}),
   });
 }
 

@@ -26,8 +26,6 @@ export interface SourceContext {
   env?: NodeJS.ProcessEnv;
   limits?: ReadLimits;
   feedback?: Feedback;
-  /** Told the session's harness and file once found, before it is read (see LoadRequest.beforeRead). */
-  beforeRead?: (harness: Harness, path: string) => void;
 }
 
 /**
