@@ -2,9 +2,6 @@
  * Pure conversion: a session rendered into another harness's format, written to a file or a descriptor,
  * touching no store. The translated calls' native forms are remembered for a later hop back.
  */
-import type { PermissionsChoice } from "../posture/posture.ts";
-import type { FitMode } from "../fit/fit.ts";
-import type { Summarizer } from "../fit/summarizer.ts";
 import { resolve } from "node:path";
 import { InputError } from "../errors.ts";
 import type { SessionHead, SessionStream } from "../ir/stream.ts";
@@ -20,6 +17,7 @@ import { withOutputIntent } from "./output.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
 import {
   chosenSettings,
+  type ConversionChoices,
   type ConversionRequest,
   prepareConversion,
   type PreparedConversion,
@@ -64,7 +62,7 @@ export async function convertSession(
   return { ...prepared, report: withNotes(prepared.report, target.store.fileLosses?.(prepared.session)) };
 }
 
-export interface ConvertRequest extends EnvironmentOptions, StoresRequest {
+export interface ConvertRequest extends EnvironmentOptions, StoresRequest, ConversionChoices {
   source: SessionSource;
   /** The target harness whose format the session is rendered in (its descriptor, or a name or an alias). */
   to: HarnessRef;
@@ -74,20 +72,6 @@ export interface ConvertRequest extends EnvironmentOptions, StoresRequest {
   force?: boolean;
   /** Working directory the rendered session records (default: the source's). */
   cwd?: string;
-  /** Model the rendered session continues on (default: the target's configured model). */
-  model?: string;
-  /** Append the resume handshake (default true). */
-  handshake?: boolean;
-  /** Answer interrupted tool calls with a result saying so (default true). */
-  stubOpenCalls?: boolean;
-  /** How far the source's permission posture travels (default `narrow`; see PermissionsChoice). */
-  permissions?: PermissionsChoice;
-  /** Fit the history to the target model's window: auto (the default), off, or at most TOKENS (lib/fit). */
-  fit?: FitMode;
-  /** The target model's window in tokens, over its configuration's and session-bridge's table. */
-  context?: number;
-  /** `--summarize-with`: a harness's model writes a fitted session's summary (asked only when writing). */
-  summarizer?: Summarizer;
   /** Replace every secret in the output with a `<redacted:LABEL>` marker, for sharing. */
   redact?: boolean;
   now?: Date;

@@ -8,7 +8,7 @@
  */
 import type { PermissionsChoice } from "../posture/posture.ts";
 import type { FitMode } from "../fit/fit.ts";
-import { plannedOnly, type Summarizer } from "../fit/summarizer.ts";
+import { plannedOnly } from "../fit/summarizer.ts";
 import type { SessionHead } from "../ir/stream.ts";
 import { existsSync, rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -16,7 +16,7 @@ import type { HandoffPlan, HandoffResult, Harness } from "../harnesses/types.ts"
 import { builtinRegistry, type Registry } from "../harnesses/registry.ts";
 import { defaultHome, homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
-import { chosenSettings, prepareConversion } from "./prepare.ts";
+import { chosenSettings, type ConversionChoices, prepareConversion } from "./prepare.ts";
 import { type ConversionReport, withNotes } from "../report/report.ts";
 import { fileFailure, fileSystemReason, InputError, RefusedError } from "../errors.ts";
 import { LinkRefusedError } from "../io/links.ts";
@@ -49,7 +49,7 @@ import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
 import { followAliases, type FollowOutcome } from "../aliases/follow.ts";
 import { isAlias } from "../registry/registry.ts";
 
-export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
+export interface HandoffRequest extends EnvironmentOptions, StoresRequest, ConversionChoices {
   source: SessionSource;
   /** The target harness (its descriptor, or a name or an alias). */
   to: HarnessRef;
@@ -57,8 +57,6 @@ export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   cwd?: string;
   /** Title in the target (default: the source's, else its first user message). */
   title?: string;
-  /** Model the target continues on (default: the target's configured model, else the source's mapped). */
-  model?: string;
   /** Target id (default: a fresh one in the target's format). */
   sessionId?: string;
   /** Replace an existing target session (backed up first). */
@@ -67,18 +65,6 @@ export interface HandoffRequest extends EnvironmentOptions, StoresRequest {
   dryRun?: boolean;
   /** Take an online backup of the databases written (default true; file targets never need one). */
   backup?: boolean;
-  /** Append the resume handshake (default true). */
-  handshake?: boolean;
-  /** Answer interrupted tool calls with a result saying so (default true). */
-  stubOpenCalls?: boolean;
-  /** How far the source's permission posture travels (default `narrow`; see PermissionsChoice). */
-  permissions?: PermissionsChoice;
-  /** Fit the history to the target model's window: auto (the default), off, or at most TOKENS (lib/fit). */
-  fit?: FitMode;
-  /** The target model's window in tokens, over its configuration's and session-bridge's table. */
-  context?: number;
-  /** `--summarize-with`: a harness's model writes a fitted session's summary (asked only when writing). */
-  summarizer?: Summarizer;
   /** The time the handoff is made (default: now). */
   now?: Date;
   /**

@@ -95,18 +95,26 @@ export interface ConversionRequest {
 
 /** What a convert or handoff request chooses for its conversion, each optional as the caller gives it. */
 export interface ConversionChoices {
+  /** Model the target continues on (default: the target's configured model, else the source's mapped). */
   model?: string;
+  /** Append the resume handshake (default true). */
   handshake?: boolean;
+  /** Answer interrupted tool calls with a result saying so (default true). */
   stubOpenCalls?: boolean;
+  /** How far the source's permission posture travels (default `narrow`; see PermissionsChoice). */
   permissions?: PermissionsChoice;
+  /** Fit the history to the target model's window: auto (the default), off, or at most TOKENS (lib/fit). */
   fit?: FitMode;
+  /** The target model's window in tokens, over its configuration's and session-bridge's table. */
   context?: number;
+  /** `--summarize-with`: a harness's model writes a fitted session's summary (asked only when writing). */
+  summarizer?: Summarizer;
 }
 
 /** The conversion's settings for `choices`: a handshake and interrupted calls closed unless turned off. */
 export function chosenSettings(
   choices: ConversionChoices,
-): Pick<ConversionRequest, keyof ConversionChoices> {
+): Pick<ConversionRequest, Exclude<keyof ConversionChoices, "summarizer">> {
   return {
     ...(choices.model ? { model: choices.model } : {}),
     handshake: choices.handshake ?? true,
