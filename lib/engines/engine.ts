@@ -236,10 +236,9 @@ export class HarnessEngine {
       );
     }
     // Not kept: by the binary's own flag, else deleted by its own command once the turn has ended.
-    const forget = ephemeral && !spec.supports?.includes("ephemeral") ? spec.forget : undefined;
-    if (ephemeral && !spec.supports?.includes("ephemeral") && !forget) {
-      throw new InputError(`${this.harness.name} keeps every conversation`);
-    }
+    const noFlag = ephemeral && !spec.supports?.includes("ephemeral");
+    if (noFlag && !spec.forget) throw new InputError(`${this.harness.name} keeps every conversation`);
+    const forget = noFlag ? spec.forget : undefined;
     const pending: Promise<void>[] = [];
     let seen: string | undefined;
     const learn = (id: string) => {

@@ -39,7 +39,7 @@ export async function summarizingHarnesses(registry: Registry): Promise<string[]
 
 async function canSummarize(harness: Harness): Promise<boolean> {
   const spec = await harness.integrations.engine?.();
-  return (spec?.supports?.includes("ephemeral") || spec?.forget !== undefined) ?? false;
+  return spec !== undefined && (spec.supports?.includes("ephemeral") === true || spec.forget !== undefined);
 }
 
 /**

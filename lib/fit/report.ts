@@ -45,7 +45,7 @@ export function fitEntries(plan: FitPlan | undefined): ReportEntry[] {
       } left beside the turns kept verbatim: session-bridge's own summary is sent instead`,
     ));
   }
-  if (author.by !== "planned" && "leftBehind" in author && author.leftBehind) {
+  if ("leftBehind" in author && author.leftBehind) {
     entries.push(reportEntry("summarizer-conversation-kept", "warning", author.leftBehind));
   }
   return entries;

@@ -110,17 +110,15 @@ function filesOf(call: ToolCallBlock, into: Set<string>): void {
   for (const m of patch.matchAll(PATCH_FILE)) into.add(m[1]!.trim());
 }
 
-/** A call's outcome as the summary tells it: none yet, or ok or failed with its output's first line. */
-type Outcome = { answered: false } | { answered: true; failed: boolean; first: string };
+/** A call's outcome as the summary tells it, when it was answered: ok or failed, its output's first line. */
+type Outcome = { failed: boolean; first: string };
 
-function outcomeOf(result: ToolResultBlock | undefined): Outcome {
-  return result ? { answered: true, failed: result.isError, first: firstLine(textOf(result.content)) } : {
-    answered: false,
-  };
+function outcomeOf(result: ToolResultBlock | undefined): Outcome | undefined {
+  return result && { failed: result.isError, first: firstLine(textOf(result.content)) };
 }
 
-function outcomeLine(outcome: Outcome, limits: SummaryLimits): string {
-  if (!outcome.answered) return "no result";
+function outcomeLine(outcome: Outcome | undefined, limits: SummaryLimits): string {
+  if (!outcome) return "no result";
   const first = trimmed(outcome.first, limits.line);
   return `${outcome.failed ? "failed" : "ok"}${first ? `: ${first}` : ""}`;
 }
@@ -133,7 +131,7 @@ interface Turn {
   /** The position of its first message in the thread. */
   at: number;
   prompt?: string;
-  calls: { name: string; target: string; outcome: Outcome }[];
+  calls: { name: string; target: string; outcome?: Outcome }[];
   conclusion?: string;
 }
 
