@@ -333,21 +333,22 @@ export interface RecordReader {
 const WINDOW_BYTES = 1024 * 1024;
 
 /**
- * Records of a JSONL file read again by their place (offset and length, as `readJsonl` gave them), each parsed
- * on its own: what a streamed session reads its thread from. Records are read a window at a time, so a pass in
- * file order costs one read per megabyte, not one per record; a record longer than the window is read alone.
- * Close it when the pass ends.
+ * The text of the records of the open file `fd`, each by its place (offset and length in bytes), read a window
+ * at a time: records asked for in file order cost one read per megabyte, not one per record, and a record
+ * longer than the window is read alone, so a pass holds the window and the record in hand. The garbage a long
+ * pass leaves is collected every few dozen megabytes (see reclaimMemory).
  */
-export function openRecords(path: string, feedback?: Feedback): RecordReader {
-  const fd = openSync(path, "r");
-  const step = startProgress(feedback, `reading ${path}`, "bytes", fstatSync(fd).size);
-  let sinceVisit = 0;
-  let reached = 0;
+export function recordText(fd: number): (offset: number, length: number) => string {
   const window = Buffer.allocUnsafe(WINDOW_BYTES);
   let start = 0;
   let end = 0;
   let unreclaimed = 0;
-  const text = (offset: number, length: number): string => {
+  return (offset, length) => {
+    unreclaimed += length;
+    if (unreclaimed >= RECLAIM_BYTES) {
+      unreclaimed = 0;
+      reclaimMemory();
+    }
     if (length > WINDOW_BYTES) return decodeRange(fd, offset, length);
     if (offset < start || offset + length > end) {
       start = offset;
@@ -358,15 +359,24 @@ export function openRecords(path: string, feedback?: Feedback): RecordReader {
     }
     return window.toString("utf8", offset - start, offset - start + length);
   };
+}
+
+/**
+ * Records of a JSONL file read again by their place (offset and length, as `readJsonl` gave them), each parsed
+ * on its own: what a streamed session reads its thread from. Records are read a window at a time, so a pass in
+ * file order costs one read per megabyte, not one per record; a record longer than the window is read alone.
+ * Close it when the pass ends.
+ */
+export function openRecords(path: string, feedback?: Feedback): RecordReader {
+  const fd = openSync(path, "r");
+  const step = startProgress(feedback, `reading ${path}`, "bytes", fstatSync(fd).size);
+  let sinceVisit = 0;
+  let reached = 0;
+  const text = recordText(fd);
   return {
     at(offset, length) {
       reached = offset + length;
       sinceVisit += length;
-      unreclaimed += length;
-      if (unreclaimed >= RECLAIM_BYTES) {
-        unreclaimed = 0;
-        reclaimMemory();
-      }
       try {
         return JSON.parse(text(offset, length));
       } catch {
