@@ -12,9 +12,11 @@ import { join } from "node:path";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { BUILTIN_HARNESSES, builtinRegistry } from "../lib/harnesses/registry.ts";
 import { fitSession } from "../lib/fit/fit.ts";
+import { FitHistory } from "../lib/fit/history.ts";
+import { tokenCounter } from "../lib/fit/tokens.ts";
 import { FIT_THREAD_ID, isFitSummary } from "../lib/fit/marker.ts";
 import { restoreFitted } from "../lib/fit/restore.ts";
-import { PrefixSummaries, SUMMARY_LEVELS, summaryText, trimmed } from "../lib/fit/summary.ts";
+import { PrefixSummaries, SUMMARY_LEVELS, summaryText, trimmed, turnsOf } from "../lib/fit/summary.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
 import { runCli } from "./helpers/cli.ts";
@@ -293,7 +295,7 @@ test("the summary of every prefix, made from parts counted once, is the summary 
   const context = { model: "gpt-5.5", window: 272_000, pending: session.pending };
   const estimate = (text: string) => Math.ceil(text.length / 3.9);
   for (const limits of SUMMARY_LEVELS) {
-    const summaries = new PrefixSummaries(messages, context, limits, estimate);
+    const summaries = new PrefixSummaries(turnsOf(messages), context, limits, estimate);
     // Every cut, inside turns too (tool calls split from their results included: the summary must not care).
     for (let c = 1; c <= messages.length; c += 7) {
       const alone = summaryText(messages.slice(0, c), context, limits);
@@ -328,3 +330,61 @@ test("a session that gives every tool call the same id is still cut between turn
 });
 
 const isPromptText = (m: Message) => m.role === "user" && m.blocks.every((b) => b.type === "text");
+
+test("a streamed session is fitted as the held one is, its fitted-away messages read back from a spill file the release lets go", async () => {
+  const session = await read();
+  const opened = await claude.store.open(path, {
+    limits: { maxRecordBytes: 64_000_000, streamFromBytes: 1 },
+  });
+  assert.ok(!Array.isArray(opened.messages), "the session is streamed");
+  const request = {
+    mode: "auto" as const,
+    models: BUILTIN_HARNESSES.codex.conversation.models,
+    model: "gpt-5.5",
+  };
+  const held = await fitSession(session, { ...request, context: 200_000 });
+  const streamed = await fitSession(opened, { ...request, context: 200_000 });
+  assert.ok(held?.plan.fitted && streamed?.plan.fitted);
+  assert.deepEqual(streamed.plan, held.plan);
+  assert.equal(JSON.stringify(streamed.session.messages), JSON.stringify(held.session.messages));
+  const thread = (f: typeof held) => f.session.threads.find((t) => t.id === FIT_THREAD_ID)!;
+  const fittedAway = [...thread(streamed).messages];
+  assert.equal(fittedAway.length, held.plan.fitted.summarizedMessages);
+  assert.equal(JSON.stringify(fittedAway), JSON.stringify([...thread(held).messages]));
+  assert.equal(
+    JSON.stringify([...thread(streamed).messages]),
+    JSON.stringify(fittedAway),
+    "read again, the same",
+  );
+  streamed.release();
+  assert.throws(
+    () => [...thread(streamed).messages],
+    /spilled messages were read after the spill was closed/,
+  );
+});
+
+test("fitting holds only the most recent messages a cut could keep, however long the thread", () => {
+  const estimate = tokenCounter("openai");
+  const history = new FitHistory(estimate, 1_000);
+  const message = (i: number): Message => ({
+    uid: `m${i}`,
+    parentUid: i ? `m${i - 1}` : null,
+    role: i % 2 ? "assistant" : "user",
+    kind: "turn",
+    blocks: [{ type: "text", text: `message ${i} `.repeat(40) }],
+  });
+  for (let i = 0; i < 5_000; i++) history.add(message(i));
+  const held = history.recentFromOn(history.recentFrom);
+  const after = (from: number) => history.counts.slice(from).reduce((a, b) => a + b, 0);
+  assert.ok(held.length < 100, `${held.length} of 5,000 messages held`);
+  assert.ok(
+    after(history.recentFrom + 1) <= 1_000,
+    "every message with at most 1,000 tokens after it is held",
+  );
+  assert.ok(
+    after(history.recentFrom) > 1_000,
+    "the message before the first held had more than that after it",
+  );
+  assert.equal(held.at(-1)!.uid, "m4999");
+  assert.throws(() => history.recentFromOn(history.recentFrom - 1), /is not held/);
+});

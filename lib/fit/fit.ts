@@ -7,21 +7,16 @@
  * are as many as fit beside the summary. A session that fits is returned as it is, so it is written exactly as
  * without fitting.
  */
-import type { Message, Thread } from "../ir/schema.ts";
-import { holdMessages, type SessionStream } from "../ir/stream.ts";
+import type { Message } from "../ir/schema.ts";
+import { type MessageSpill, spillMessages } from "../ir/spill.ts";
+import type { SessionStream, ThreadStream } from "../ir/stream.ts";
+import { FitHistory } from "./history.ts";
 import { FIT_THREAD_ID } from "./marker.ts";
 import { restoreFitted } from "./restore.ts";
-import {
-  PrefixSummaries,
-  SUMMARY_LEVELS,
-  type SummaryContext,
-  type SummaryLimits,
-  turnsOf,
-} from "./summary.ts";
+import { PrefixSummaries, SUMMARY_LEVELS, type SummaryContext, type SummaryLimits } from "./summary.ts";
 import { CHARS_PER_TOKEN, counterOf, type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
 import { exactCounter } from "./tokenizer.ts";
 import { type Summarizer, type SummaryAuthor, summaryBy } from "./summarizer.ts";
-import { cleanCuts, isPrompt } from "./turns.ts";
 import { fitBudget, fittedModel, type ModelWindow, modelWindow } from "./windows.ts";
 import type { ModelRules } from "../harnesses/models.ts";
 
@@ -70,6 +65,11 @@ export interface FitPlan {
 export interface Fitting {
   session: SessionStream;
   plan: FitPlan;
+  /**
+   * Lets go of what the fitted session's compacted thread is read from (a streamed session's spill file), once
+   * it is written; the thread cannot be read after.
+   */
+  release(): void;
 }
 
 /** The session as the target's model should see it, and what fitting it did (none when `mode` is off). */
@@ -85,29 +85,65 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   const model = fittedModel(request.models, request.model);
   const family = tokenFamily(model);
   const estimate = tokenCounter(family);
-  // A streamed thread is only counted, message by message; it is held only when it must be cut.
-  let total = 0;
-  for await (const m of session.messages) total += estimate.message(m);
+  // The thread is read once: a streamed one is not held, its messages pass through a spill file the compacted
+  // thread is read back from, in case it must be cut.
+  const held = Array.isArray(session.messages) ? session.messages : undefined;
+  const spill = held ? undefined : spillMessages();
+  const release = () => spill?.close();
+  try {
+    const fitting = await fitHistory(session, request, { window, budget, model, estimate, restored }, spill);
+    return { ...fitting, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** What fitSession knows before it reads the thread. */
+interface FitSetting {
+  window: ModelWindow;
+  budget: number;
+  model: string | undefined;
+  estimate: TokenCounter;
+  restored: boolean;
+}
+
+async function fitHistory(
+  session: SessionStream,
+  request: FitRequest,
+  { window, budget, model, estimate, restored }: FitSetting,
+  spill: MessageSpill | undefined,
+): Promise<Omit<Fitting, "release">> {
+  const family = tokenFamily(model);
+  // Only messages with at most a few budgets after them could be kept beside a summary, so only those are held.
+  const history = new FitHistory(estimate, SURELY_OVER * budget, spill);
+  for await (const m of session.messages) history.add(m);
+  let total = history.total;
+  const unfitted = () => spill?.close();
   // A session of fewer characters than the budget fits without loading a tokenizer: only CJK text comes near a
   // token a character, only rare symbols pass it, and the margin (windows.ts) absorbs those.
   const exact = total * CHARS_PER_TOKEN[family] <= budget ? undefined : await exactCounter(family);
   const counter = bounded(estimate, exact, budget);
   if (exact && total <= SURELY_OVER * budget) {
-    total = 0;
-    for await (const m of session.messages) total += counter.message(m);
+    // Then no message has more than that after it: every one is held.
+    total = history.recentFromOn(0).reduce((sum, m) => sum + counter.message(m), 0);
   }
   const plan: FitPlan = { window, budget, total, exact: exact !== undefined, restored };
-  if (total <= budget) return { session, plan };
+  if (total <= budget) {
+    unfitted();
+    return { session, plan };
+  }
   if (request.summarizer?.compactsOnResume) {
+    unfitted();
     return { session, plan: { ...plan, compactedBy: request.summarizer.name } };
   }
-  const messages = await holdMessages(session.messages);
-  // Counted again as held (a live session's file may have grown between the two reads), from the most recent:
-  // only the messages a cut could keep need the tokenizer, the rest are over the budget whatever their count.
-  const counts = new Array<number>(messages.length);
+  // Counted again from the most recent: only the messages a cut could keep need the tokenizer, the rest are
+  // over the budget whatever their count.
+  const counts = history.counts;
+  const recent = history.recentFromOn(history.recentFrom);
   let kept = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    counts[i] = (kept <= budget ? counter : estimate).message(messages[i]!);
+  for (let i = counts.length - 1; i >= history.recentFrom; i--) {
+    counts[i] = (kept <= budget ? counter : estimate).message(recent[i - history.recentFrom]!);
     kept += counts[i]!;
   }
   const context = {
@@ -115,7 +151,7 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
     window: window.tokens,
     pending: session.pending,
   };
-  const choose = (count: (text: string) => number) => chooseCut(messages, counts, budget, count, context);
+  const choose = (count: (text: string) => number) => chooseCut(history, budget, count, context);
   // The search counts its candidates' parts by the estimate (tokenizing every turn's lines at every level of
   // detail would cost seconds on a long session); the tokenizer counts the summary chosen. Where the estimate
   // was short of it, the search is made again with the estimate scaled by what the tokenizer found (summaries
@@ -131,27 +167,30 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
     const scale = (summaryTokens / Math.max(1, estimate.text(text))) * SCALE_PAD;
     cut = tries < 2 ? choose((text) => Math.ceil(estimate.text(text) * scale)) : choose(counter.text);
   }
-  const summarized = messages.slice(0, cut.at);
-  const keptMessages = messages.slice(cut.at);
+  const keptMessages = history.recentFromOn(cut.at);
   const written = request.summarizer
-    ? await summaryBy(request.summarizer, summarized, context, budget - cut.keptTokens, counter)
+    ? await summaryBy(request.summarizer, history.told, cut.at, context, budget - cut.keptTokens, counter)
     : undefined;
+  const timestamp = history.timestamps[cut.at - 1];
   const summary: Message = {
     uid: "session-bridge-fit-summary",
     parentUid: null,
     role: "user",
     kind: "summary",
-    ...(summarized.at(-1)?.timestamp ? { timestamp: summarized.at(-1)!.timestamp } : {}),
+    ...(timestamp ? { timestamp } : {}),
     blocks: [{ type: "text", text: written?.text ?? cut.summary() }],
   };
-  const thread: Thread = { id: FIT_THREAD_ID, kind: "compacted", messages: summarized };
+  const summarized = Array.isArray(session.messages)
+    ? session.messages.slice(0, cut.at)
+    : spill!.messages(cut.at);
+  const thread: ThreadStream = { id: FIT_THREAD_ID, kind: "compacted", messages: summarized };
   return {
     session: { ...session, messages: [summary, ...keptMessages], threads: [...session.threads, thread] },
     plan: {
       ...plan,
       fitted: {
-        summarizedMessages: summarized.length,
-        summarizedPrompts: summarized.filter(isPrompt).length,
+        summarizedMessages: cut.at,
+        summarizedPrompts: history.prompts.slice(0, cut.at).filter(Boolean).length,
         summaryTokens: written?.tokens ?? cut.summaryTokens,
         keptMessages: keptMessages.length,
         keptTokens: cut.keptTokens,
@@ -195,25 +234,27 @@ interface Cut {
  * later, so the first fitting cut is found by bisection, each summary counted from its parts (PrefixSummaries).
  */
 function chooseCut(
-  messages: readonly Message[],
-  counts: readonly number[],
+  history: FitHistory,
   budget: number,
   count: (text: string) => number,
   context: SummaryContext,
 ): Cut {
-  const clean = cleanCuts(messages);
+  const { counts, prompts, length, recentFrom } = history;
+  const clean = history.cleanCuts();
   // Tokens of messages[c..]: suffix[c].
-  const suffix = new Array<number>(messages.length + 1).fill(0);
-  for (let c = messages.length - 1; c >= 0; c--) suffix[c] = suffix[c + 1]! + counts[c]!;
-  const beforePrompt = clean.flatMap((
-    ok,
-    c,
-  ) => (ok && c > 0 && (c === messages.length || isPrompt(messages[c]!)) ? [c] : []));
-  const anyClean = clean.flatMap((ok, c) => (ok && c > 0 ? [c] : []));
+  const suffix = new Array<number>(length + 1).fill(0);
+  for (let c = length - 1; c >= 0; c--) suffix[c] = suffix[c + 1]! + counts[c]!;
+  // Only the held messages can be kept verbatim (the others have more than the budget after them).
+  const cuts = clean.flatMap((ok, c) => (ok && c > 0 && c >= recentFrom ? [c] : []));
+  const beforePrompt = cuts.filter((c) => c === length || prompts[c]);
   // The turns are told once, for every level; a level holds only its counts (its lines are made again for the
-  // chosen cut's text alone).
-  const told = turnsOf(messages);
-  const level = (limits: SummaryLimits) => new PrefixSummaries(messages, context, limits, count, told);
+  // chosen cut's text alone), and is made once for both searches.
+  const levels = new Map<SummaryLimits, PrefixSummaries>();
+  const level = (limits: SummaryLimits) => {
+    let summaries = levels.get(limits);
+    if (!summaries) levels.set(limits, summaries = new PrefixSummaries(history.told, context, limits, count));
+    return summaries;
+  };
   const cutOf = (summaries: PrefixSummaries, recent?: number) => (c: number): Cut => ({
     at: c,
     summaryTokens: summaries.tokens(c, recent),
@@ -223,10 +264,10 @@ function chooseCut(
   // Some turns kept verbatim beside a tighter summary are worth more than a roomier summary of everything.
   let whole: Cut | undefined;
   // Whole turns kept (a cut before a prompt) at any summary's length first; a turn cut in two only after.
-  for (const cuts of [beforePrompt, anyClean]) {
+  for (const candidates of [beforePrompt, cuts]) {
     for (const limits of SUMMARY_LEVELS) {
-      const found = firstFitting(cuts, cutOf(level(limits)), budget);
-      if (found && found.at < messages.length) return found;
+      const found = firstFitting(candidates, cutOf(level(limits)), budget);
+      if (found && found.at < length) return found;
       whole ??= found;
     }
   }
@@ -234,11 +275,9 @@ function chooseCut(
   // Too many prompts for a line each: the last turn kept verbatim where it takes no more than a quarter of the
   // budget (else everything summarized), listing as many of the most recent turns as fit beside it.
   const tightest = level(SUMMARY_LEVELS.at(-1)!);
-  const turns = messages.filter(isPrompt).length;
+  const turns = prompts.filter(Boolean).length;
   const lastTurn = beforePrompt.at(-2);
-  const ends = lastTurn !== undefined && suffix[lastTurn]! <= budget / 4 ? [lastTurn, messages.length] : [
-    messages.length,
-  ];
+  const ends = lastTurn !== undefined && suffix[lastTurn]! <= budget / 4 ? [lastTurn, length] : [length];
   for (const c of ends) {
     let [low, high, best] = [0, turns, undefined as Cut | undefined];
     while (low <= high) {
@@ -252,7 +291,7 @@ function chooseCut(
     if (best) return best;
   }
   // When not even the count of turns fits, the tightest summary, which the plan shows as over.
-  return cutOf(tightest)(messages.length);
+  return cutOf(tightest)(length);
 }
 
 /** The first of `cuts` (ascending) whose summary and kept messages fit `budget`, by bisection. */

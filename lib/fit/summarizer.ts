@@ -7,7 +7,6 @@
  * than the room the cut left is not used: the deterministic summary is, and the plan says why.
  */
 import { Buffer } from "node:buffer";
-import type { Message } from "../ir/schema.ts";
 import { FIT_SUMMARY_HEADER } from "./marker.ts";
 import {
   pendingLines,
@@ -15,8 +14,7 @@ import {
   SUMMARY_LEVELS,
   type SummaryContext,
   summaryIntro,
-  summaryText,
-  turnsOf,
+  type SummaryTurns,
 } from "./summary.ts";
 import { type TokenCounter, tokenCounter } from "./tokens.ts";
 import { fitBudget } from "./windows.ts";
@@ -85,32 +83,32 @@ export function summarizerPrompt(material: string, words: number): string {
 }
 
 /**
- * The material for `summarizer`: the deterministic summary of `prefix` at the most detail whose estimate fits
+ * The material for `summarizer`: the deterministic summary of the first `cut` messages `told` at the most detail whose estimate fits
  * the summarizing model's window less its margin, and the prompt its binary can be given; when none does, the
  * tightest listing as many of the most recent turns as fit (the earlier ones counted). Estimated at the lowest
  * measured characters per token, since the summarizing model may be of any family.
  */
 function materialFor(
-  prefix: readonly Message[],
+  told: SummaryTurns,
+  cut: number,
   context: SummaryContext,
   summarizer: Summarizer,
   words: number,
 ): string {
   const room = fitBudget(summarizer.window);
   const cost = materialCost(room, summarizer.promptBytes, words);
-  const told = turnsOf(prefix);
   for (const limits of SUMMARY_LEVELS) {
-    const material = summaryText(prefix, context, limits, told);
+    const material = new PrefixSummaries(told, context, limits, () => 0).text(cut);
     if (cost(material) <= room) return material;
   }
-  const tightest = new PrefixSummaries(prefix, context, SUMMARY_LEVELS.at(-1)!, cost, told);
-  let [low, high, recent] = [0, prefix.length, 0];
+  const tightest = new PrefixSummaries(told, context, SUMMARY_LEVELS.at(-1)!, cost);
+  let [low, high, recent] = [0, cut, 0];
   while (low <= high) {
     const mid = (low + high) >> 1;
-    if (tightest.tokens(prefix.length, mid) <= room) [recent, low] = [mid, mid + 1];
+    if (tightest.tokens(cut, mid) <= room) [recent, low] = [mid, mid + 1];
     else high = mid - 1;
   }
-  return tightest.text(prefix.length, recent);
+  return tightest.text(cut, recent);
 }
 
 /**
@@ -136,10 +134,14 @@ export interface ModelSummary {
   author: SummaryAuthor;
 }
 
-/** The summary `summarizer` writes of `prefix`, within `room` tokens as `counter` counts them. */
+/**
+ * The summary `summarizer` writes of the first `cut` messages `told` (a cut no call spans), within `room`
+ * tokens as `counter` counts them.
+ */
 export async function summaryBy(
   summarizer: Summarizer,
-  prefix: readonly Message[],
+  told: SummaryTurns,
+  cut: number,
   context: SummaryContext,
   room: number,
   counter: TokenCounter,
@@ -147,13 +149,13 @@ export async function summaryBy(
   if (!summarizer.summarize) return { author: { by: "planned", harness: summarizer.name } };
   const words = Math.max(100, Math.min(MAX_WORDS, Math.floor(room * WORDS_PER_TOKEN)));
   const asked = await summarizer.summarize(
-    summarizerPrompt(materialFor(prefix, context, summarizer, words), words),
+    summarizerPrompt(materialFor(told, cut, context, summarizer, words), words),
   );
   const answer = asked.text.trim();
   const left = asked.leftBehind ? { leftBehind: asked.leftBehind } : {};
   const text = [
     FIT_SUMMARY_HEADER,
-    summaryIntro(context, `${prefix.length} messages`, ` by ${summarizer.name}`),
+    summaryIntro(context, `${cut} messages`, ` by ${summarizer.name}`),
     "",
     answer,
     "",

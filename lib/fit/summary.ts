@@ -4,7 +4,7 @@
  * conclusion of each turn (its last text), each tool call as one line (tool, target, outcome), the files
  * touched, what was pending and what earlier handoffs said. Tool outputs and reasoning are what it leaves out.
  */
-import type { Block, Message, Pending, ToolCallBlock, ToolResultBlock } from "../ir/schema.ts";
+import type { Block, Message, Pending, ToolCallBlock } from "../ir/schema.ts";
 import { isHandshake } from "../handshake/handshake.ts";
 import { FIT_SUMMARY_HEADER } from "./marker.ts";
 import { isPrompt } from "./turns.ts";
@@ -107,100 +107,184 @@ function filesOf(call: ToolCallBlock, into: Set<string>): void {
       return key === "input" || key === "patch" ? [value] : [];
     }).join("\n")
     : "";
-  for (const m of patch.matchAll(PATCH_FILE)) into.add(m[1]!.trim());
-}
-
-/** A call's outcome as the summary tells it, when it was answered: ok or failed, its output's first line. */
-type Outcome = { failed: boolean; first: string };
-
-function outcomeOf(result: ToolResultBlock | undefined): Outcome | undefined {
-  return result && { failed: result.isError, first: firstLine(textOf(result.content)) };
-}
-
-function outcomeLine(outcome: Outcome | undefined, limits: SummaryLimits): string {
-  if (!outcome) return "no result";
-  const first = trimmed(outcome.first, limits.line);
-  return `${outcome.failed ? "failed" : "ok"}${first ? `: ${first}` : ""}`;
+  // A copy, not a view into the patch (see clip).
+  for (const m of patch.matchAll(PATCH_FILE)) into.add(copied(m[1]!.trim()));
 }
 
 /**
- * A turn as the summary tells it, at every level of detail (each level trims it): what the user typed, the calls
- * made (the first line of each one's target and outcome), what the assistant concluded.
+ * A text as the summary may show it: its first characters, as many as the roomiest level shows
+ * (SUMMARY_LIMITS), and its length, for the marker saying how much was left out.
+ */
+interface Clipped {
+  head: string;
+  length: number;
+}
+
+/**
+ * `text` clipped to `max`; `of`, the string `text` may be a view into (its first line). A head shorter than
+ * that string is copied: a view would keep the whole string alive (both engines keep a slice's parent), and a
+ * streamed thread's tool outputs must be freed once read (issue 34).
+ */
+function clip(text: string, max: number, of = text): Clipped {
+  const head = text.length <= max ? text : text.slice(0, max);
+  return { head: head.length < of.length ? copied(head) : head, length: text.length };
+}
+
+/** A string of its own with `text`'s characters (a slice shares its parent's). */
+const copied = (text: string) => JSON.parse(JSON.stringify(text)) as string;
+
+/** The first line of `text`, clipped to `max`. */
+const clipLine = (text: string, max: number) => clip(firstLine(text), max, text);
+
+/** `text` cut to `max` characters (at most its head's), as `trimmed` cuts the whole. */
+function shown(text: Clipped, max: number): string {
+  if (text.length <= max) return text.head;
+  return `${text.head.slice(0, max)} […${text.length - max} characters left out]`;
+}
+
+/** A call's outcome as the summary tells it, when it was answered: ok or failed, its output's first line. */
+type Outcome = { failed: boolean; first: Clipped };
+
+function outcomeLine(outcome: Outcome | undefined, limits: SummaryLimits): string {
+  if (!outcome) return "no result";
+  const first = shown(outcome.first, limits.line);
+  return `${outcome.failed ? "failed" : "ok"}${first ? `: ${first}` : ""}`;
+}
+
+/** A turn as every level of detail tells it (each level trims it): the prompt, the calls, the conclusion. */
+interface TurnLines {
+  prompt?: Clipped;
+  calls: { name: string; target: Clipped; outcome?: Outcome }[];
+  conclusion?: Clipped;
+}
+
+/**
+ * A turn as the thread told it, each part where it was said, so the turn as far as any cut is told too: what
+ * the user typed, the calls made (the first line of each one's target; its outcome is its result's), what the
+ * assistant said, the last of which concluded it.
  */
 interface Turn {
   /** The position of its first message in the thread. */
   at: number;
-  prompt?: string;
-  calls: { name: string; target: string; outcome?: Outcome }[];
-  conclusion?: string;
+  prompt?: Clipped;
+  calls: { at: number; id: string; name: string; target: Clipped }[];
+  said: { at: number; text: Clipped }[];
 }
+
+/** A call's results, each where it was given, in order (an id used again has more than one). */
+type Results = Map<string, { at: number; outcome: Outcome }[]>;
 
 /** A thread's turns, the files their calls touched and its earlier handoffs, each where it first appears. */
 export interface SummaryTurns {
   turns: Turn[];
+  results: Results;
   files: Map<string, number>;
-  handshakes: { at: number; text: string }[];
+  handshakes: { at: number; text: Clipped }[];
+  /** How many messages were told. */
+  length: number;
 }
 
+/** How long a prompt, a conclusion and a line are kept: as long as the roomiest level shows them. */
+const KEPT = {
+  prompt: SUMMARY_LIMITS.prompt,
+  said: Math.max(SUMMARY_LIMITS.conclusion, SUMMARY_LIMITS.line),
+  line: SUMMARY_LIMITS.line,
+};
+
 /**
- * The turns of `messages` (positions from `offset`), the files their calls touched and the earlier handoffs
- * among them, in one pass; the same for every level of detail, so fitting walks a thread once however many
- * levels it tries.
+ * Tells a thread's turns as its messages pass, one at a time (a streamed thread is read once and not held):
+ * the same parts for every level of detail, so fitting walks a thread once however many levels it tries.
  */
-export function turnsOf(messages: readonly Message[], offset = 0): SummaryTurns {
-  const results = new Map<string, ToolResultBlock>();
-  for (const m of messages) for (const b of m.blocks) if (b.type === "tool_result") results.set(b.callId, b);
-  const files = new Map<string, number>();
-  const handshakes: { at: number; text: string }[] = [];
-  const turns: Turn[] = [];
-  let turn: Turn | undefined;
-  messages.forEach((m, i) => {
-    const at = offset + i;
+export class TurnTeller {
+  readonly told: SummaryTurns = {
+    turns: [],
+    results: new Map(),
+    files: new Map(),
+    handshakes: [],
+    length: 0,
+  };
+  #turn: Turn | undefined;
+
+  add(m: Message): void {
+    const { told } = this;
+    const at = told.length++;
     if (isHandshake(m)) {
-      handshakes.push({ at, text: textOf(m.blocks) });
+      told.handshakes.push({ at, text: clip(textOf(m.blocks), KEPT.said) });
       return;
     }
     if (isPrompt(m)) {
-      turns.push(turn = { at, prompt: textOf(m.blocks), calls: [] });
+      told.turns.push(this.#turn = { at, prompt: clip(textOf(m.blocks), KEPT.prompt), calls: [], said: [] });
       return;
     }
-    if (!turn) turns.push(turn = { at, calls: [] });
+    const turn = this.#turn ?? (this.#turn = { at, calls: [], said: [] });
+    if (turn.at === at) told.turns.push(turn);
     if (m.role === "assistant" && m.kind === "turn") {
       const said = textOf(m.blocks);
-      if (said) turn.conclusion = said;
+      if (said) turn.said.push({ at, text: clip(said, KEPT.said) });
     }
     for (const b of m.blocks) {
+      if (b.type === "tool_result") {
+        const outcome = { failed: b.isError, first: clipLine(textOf(b.content), KEPT.line) };
+        const given = told.results.get(b.callId);
+        if (given) given.push({ at, outcome });
+        else told.results.set(b.callId, [{ at, outcome }]);
+      }
       if (b.type !== "tool_call") continue;
       const touched = new Set<string>();
       filesOf(b, touched);
-      for (const f of touched) if (!files.has(f)) files.set(f, at);
-      turn.calls.push({
-        name: b.name,
-        target: firstLine(callTarget(b)),
-        outcome: outcomeOf(results.get(b.id)),
-      });
+      for (const f of touched) if (!told.files.has(f)) told.files.set(f, at);
+      turn.calls.push({ at, id: b.id, name: b.name, target: clipLine(callTarget(b), KEPT.line) });
     }
-  });
-  return { turns, files, handshakes };
+  }
+}
+
+/** The turns of `messages`, the files their calls touched and the earlier handoffs among them (TurnTeller). */
+export function turnsOf(messages: Iterable<Message>): SummaryTurns {
+  const teller = new TurnTeller();
+  for (const m of messages) teller.add(m);
+  return teller.told;
+}
+
+/**
+ * Turn `turn` as told up to position `c` (its whole when `c` is past it): its calls and what was said before
+ * `c`, each call's outcome its last result given in the turn before `c` (a whole turn's, its last anywhere).
+ */
+function linesOf(turn: Turn, results: Results, c = Infinity): TurnLines {
+  const lines: TurnLines = { calls: [] };
+  if (turn.prompt) lines.prompt = turn.prompt;
+  for (const call of turn.calls) {
+    if (call.at >= c) break;
+    const result = lastBefore(results.get(call.id) ?? [], c);
+    const outcome = result && (c === Infinity || result.at >= turn.at) ? { outcome: result.outcome } : {};
+    lines.calls.push({ name: call.name, target: call.target, ...outcome });
+  }
+  const conclusion = lastBefore(turn.said, c)?.text;
+  if (conclusion) lines.conclusion = conclusion;
+  return lines;
+}
+
+/** The last of `items` (ascending by `at`) before position `c`. */
+function lastBefore<T extends { at: number }>(items: readonly T[], c: number): T | undefined {
+  return items[countBefore(items, c) - 1];
 }
 
 /** How many calls of each tool, in the order first called: `Bash ×3, Read ×1`. */
-function callCounts(calls: Turn["calls"]): string {
+function callCounts(calls: TurnLines["calls"]): string {
   const counts = new Map<string, number>();
   for (const c of calls) counts.set(c.name, (counts.get(c.name) ?? 0) + 1);
   return [...counts].map(([name, n]) => `${name} ×${n}`).join(", ");
 }
 
-function turnLines(turn: Turn, limits: SummaryLimits): string[] {
-  const lines = turn.prompt === undefined ? [] : [`User: ${trimmed(turn.prompt, limits.prompt)}`];
+function turnLines(turn: TurnLines, limits: SummaryLimits): string[] {
+  const lines = turn.prompt === undefined ? [] : [`User: ${shown(turn.prompt, limits.prompt)}`];
   if (limits.tools === "lines") {
     lines.push(...turn.calls.map((c) => {
-      const target = trimmed(c.target, limits.line);
+      const target = shown(c.target, limits.line);
       return `- ${c.name}${target ? ` ${target}` : ""} → ${outcomeLine(c.outcome, limits)}`;
     }));
   } else if (limits.tools === "counts" && turn.calls.length) lines.push(`- tools: ${callCounts(turn.calls)}`);
   if (limits.conclusion && turn.conclusion) {
-    lines.push(`Assistant concluded: ${trimmed(turn.conclusion, limits.conclusion)}`);
+    lines.push(`Assistant concluded: ${shown(turn.conclusion, limits.conclusion)}`);
   }
   return lines;
 }
@@ -210,9 +294,8 @@ export function summaryText(
   messages: readonly Message[],
   context: SummaryContext,
   limits = SUMMARY_LIMITS,
-  told?: SummaryTurns,
 ): string {
-  return new PrefixSummaries(messages, context, limits, () => 0, told).text(messages.length);
+  return new PrefixSummaries(turnsOf(messages), context, limits, () => 0).text(messages.length);
 }
 
 /** What a summary stands for, after its header: `what` summarized (`how`, from its comma or "by"), the rest verbatim. */
@@ -244,11 +327,14 @@ function countBefore(items: readonly { at: number }[], c: number): number {
  * from its parts, a prefix's summary costs a few sums instead of the prefix's walk, and its text is made once,
  * for the cut chosen. A turn's lines are counted as they are made and made again only for that text: held, they
  * were tens of megabytes a level for a 70 MB session, the peak of its conversion (issue 34). A prefix ending
- * inside a turn makes that turn's lines from its messages before the cut.
+ * inside a turn tells that turn as far as the cut. Made from a thread's told parts (TurnTeller), not from its
+ * messages, which a streamed thread does not hold.
  * The count of a summary is its parts' counts and a token for each line break between them, which errs high.
  */
 export class PrefixSummaries {
   readonly #turns: Turn[];
+  readonly #results: Results;
+  readonly #length: number;
   readonly #turnTokens: number[];
   readonly #prompts: number[];
   readonly #files: { at: number; line: string }[];
@@ -258,23 +344,24 @@ export class PrefixSummaries {
   readonly #pending: string[];
   readonly #pendingTokens: number;
 
-  /** `told`: the turns of `messages` (turnsOf), made once for every level fitting tries. */
+  /** `told`: the thread's parts (TurnTeller), told once for every level fitting tries. */
   constructor(
-    readonly messages: readonly Message[],
+    told: SummaryTurns,
     readonly context: SummaryContext,
     readonly limits: SummaryLimits,
     readonly count: (text: string) => number,
-    told: SummaryTurns = turnsOf(messages),
   ) {
     const { turns, files, handshakes } = told;
     this.#turns = turns;
-    this.#turnTokens = prefixSums(turns.map((t, i) => count(this.#block(t, i)) + 1));
+    this.#results = told.results;
+    this.#length = told.length;
+    this.#turnTokens = prefixSums(turns.map((t, i) => count(this.#block(linesOf(t, this.#results), i)) + 1));
     this.#prompts = prefixSums(turns.map((t) => (t.prompt !== undefined ? 1 : 0)));
     this.#files = [...files].map(([f, at]) => ({ at, line: `- ${oneLine(f, limits.line)}` }));
     this.#fileTokens = prefixSums(this.#files.map((f) => count(f.line) + 1));
     this.#handshakes = handshakes.map((h) => ({
       at: h.at,
-      text: trimmed(h.text, limits.conclusion || limits.line),
+      text: shown(h.text, limits.conclusion || limits.line),
     }));
     this.#handshakeTokens = prefixSums(this.#handshakes.map((h) => count(h.text) + 1));
     this.#pending = pendingLines(context.pending);
@@ -282,7 +369,7 @@ export class PrefixSummaries {
   }
 
   /** Turn `i`'s lines as one block: a heading and a blank line, or one numbered line. */
-  #block(turn: Turn, i: number): string {
+  #block(turn: TurnLines, i: number): string {
     const lines = turnLines(turn, this.limits);
     return this.limits.compact
       ? `${i + 1}. ${lines.join(" ")}`
@@ -292,14 +379,16 @@ export class PrefixSummaries {
   /** Where prefix `c` ends among the turns: the whole turns before it, and the one it cuts, if any. */
   #turnsBefore(c: number): { whole: number; cut?: { block: string; prompt: boolean } } {
     const started = countBefore(this.#turns, c);
-    const next = this.#turns[started]?.at ?? this.messages.length;
+    const next = this.#turns[started]?.at ?? this.#length;
     if (started === 0 || next === c) return { whole: started };
+    // A prefix that ends inside turn started-1: that turn as far as the cut.
     const last = this.#turns[started - 1]!;
-    // A prefix that ends inside turn started-1: its lines from its messages before the cut.
-    const [turn] = turnsOf(this.messages.slice(last.at, c), last.at).turns;
     return {
       whole: started - 1,
-      cut: { block: this.#block(turn!, started - 1), prompt: last.prompt !== undefined },
+      cut: {
+        block: this.#block(linesOf(last, this.#results, c), started - 1),
+        prompt: last.prompt !== undefined,
+      },
     };
   }
 
@@ -367,7 +456,7 @@ export class PrefixSummaries {
     const handshakes = this.#handshakes.slice(0, countBefore(this.#handshakes, c));
     const lines = [
       ...this.#head(c, prompts, from),
-      ...this.#turns.slice(from, whole).map((t, i) => this.#block(t, from + i)),
+      ...this.#turns.slice(from, whole).map((t, i) => this.#block(linesOf(t, this.#results), from + i)),
       ...(cut ? [cut.block] : []),
       ...(this.limits.compact ? [""] : []),
       ...files.heading,

@@ -8,31 +8,39 @@ export function isPrompt(m: Message): boolean {
 }
 
 /**
- * For each position c in 0..messages.length, whether cutting before message c leaves every tool call on the
- * same side as its result: no call made before c is answered at or after c. A result answers the latest call
- * of its id not answered yet (an id used again, as some sessions do, starts a new pair), found in one pass;
- * a second counts the pairs spanning each cut.
+ * For each position c in 0..n of a thread of n messages, told one message at a time, whether cutting before
+ * message c leaves every tool call on the same side as its result: no call made before c is answered at or
+ * after c. A result answers the latest call of its id not answered yet (an id used again, as some sessions do,
+ * starts a new pair); the pairs spanning each cut are counted once the thread is told.
  */
-export function cleanCuts(messages: readonly Message[]): boolean[] {
-  const open = new Map<string, number>();
-  // +1 where a pair starts spanning (after its call), -1 once its result is passed.
-  const change = new Array<number>(messages.length + 2).fill(0);
-  messages.forEach((m, i) => {
+export class CleanCuts {
+  readonly #open = new Map<string, number>();
+  /** +1 where a pair starts spanning (after its call), -1 once its result is passed; by position + 1. */
+  readonly #change: number[] = [0];
+  #length = 0;
+
+  add(m: Message): void {
+    const i = this.#length++;
+    this.#change.push(0);
     for (const b of m.blocks) {
-      if (b.type === "tool_call") open.set(b.id, i);
+      if (b.type === "tool_call") this.#open.set(b.id, i);
       if (b.type !== "tool_result") continue;
-      const call = open.get(b.callId);
-      open.delete(b.callId);
+      const call = this.#open.get(b.callId);
+      this.#open.delete(b.callId);
       if (call === undefined || call >= i) continue;
-      change[call + 1]!++;
-      change[i + 1]!--;
+      this.#change[call + 1]!++;
+      this.#change[i + 1]!--;
     }
-  });
-  const clean: boolean[] = [];
-  let spanning = 0;
-  for (let c = 0; c <= messages.length; c++) {
-    spanning += change[c]!;
-    clean.push(spanning === 0);
   }
-  return clean;
+
+  /** Whether each cut, 0..n, is clean. */
+  clean(): boolean[] {
+    const clean: boolean[] = [];
+    let spanning = 0;
+    for (let c = 0; c <= this.#length; c++) {
+      spanning += this.#change[c]!;
+      clean.push(spanning === 0);
+    }
+    return clean;
+  }
 }

@@ -40,24 +40,29 @@ export async function convertSession(
   redaction?: RedactionTally,
 ): Promise<PreparedConversion> {
   const prepared = await prepareConversion(source, target, request);
-  const rendered = target.store.render(prepared.session, prepared.options);
-  const lines = redaction ? redactingLines(rendered, redaction) : rendered;
-  const provenance = () => saveProvenance(bridgeHome, target.name, prepared.options.id, prepared.memory);
-  if ("path" in destination) {
-    // A kill while the file is filled leaves an intent naming its temp file for recovery.
-    const output = {
-      command: "convert" as const,
-      source: { harness: source.meta.harness, id: source.meta.id },
-      target: { harness: target.name, id: prepared.options.id, path: destination.path },
-      sidecars: [provenancePath(bridgeHome, target.name, prepared.options.id)],
-    };
-    await withOutputIntent(bridgeHome, output, request.now, async () => {
-      await publishFile(destination.path, lines, destination.replace, request.feedback);
+  // A streamed session fitted to the window has its older messages in a spill file until they are written.
+  try {
+    const rendered = target.store.render(prepared.session, prepared.options);
+    const lines = redaction ? redactingLines(rendered, redaction) : rendered;
+    const provenance = () => saveProvenance(bridgeHome, target.name, prepared.options.id, prepared.memory);
+    if ("path" in destination) {
+      // A kill while the file is filled leaves an intent naming its temp file for recovery.
+      const output = {
+        command: "convert" as const,
+        source: { harness: source.meta.harness, id: source.meta.id },
+        target: { harness: target.name, id: prepared.options.id, path: destination.path },
+        sidecars: [provenancePath(bridgeHome, target.name, prepared.options.id)],
+      };
+      await withOutputIntent(bridgeHome, output, request.now, async () => {
+        await publishFile(destination.path, lines, destination.replace, request.feedback);
+        provenance();
+      });
+    } else {
+      await writeLines(destination.fd, lines);
       provenance();
-    });
-  } else {
-    await writeLines(destination.fd, lines);
-    provenance();
+    }
+  } finally {
+    prepared.release();
   }
   return { ...prepared, report: withNotes(prepared.report, target.store.fileLosses?.(prepared.session)) };
 }

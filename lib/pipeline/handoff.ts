@@ -192,7 +192,7 @@ async function handOff(
         : "the session records no directory: pass --cwd DIR to say where to resume it",
     );
   }
-  const { session, options, report: prepared, memory } = await prepareConversion(source, target, {
+  const { session, options, report: prepared, memory, release } = await prepareConversion(source, target, {
     registry,
     from,
     ...(request.sessionId ? { id: request.sessionId } : {}),
@@ -207,105 +207,110 @@ async function handOff(
     home: homeOf(request.homes, target),
     ...writerEnvironment(target, request),
   });
-  const plan = await target.store.plan(session, options, homeOf(request.homes, target), force);
-  const report = withNotes(prepared, plan.notes);
-  if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
-  // Signals are held from the first write until the ledger knows the handoff: interrupted before the commit,
-  // everything is rolled back; after it, the handoff completes and is recorded for undo.
-  // The ledger learns of the handoff before the target is touched (an intent) and after it (the entry): a kill
-  // anywhere between leaves an intent that recovery completes or rolls back (lib/pipeline/recover.ts).
-  const done = dryRun ? undefined : await holdingSignals(async () => {
-    const op = newUuid();
-    const { bridgeHome } = request;
-    const intent = intentFor(op, source, plan, now, bridgeHome);
-    writeIntentOrRefuse(bridgeHome, intent, handoffRecordRoom(intent, provenanceBytes(memory)));
-    crashPoint("intent-written");
-    let result: HandoffResult;
-    try {
-      result = await plan.commit({
-        force,
-        backup: backupWanted,
-        backupFolder: intent.backupFolder,
-        ...(intent.locks?.length ? { lockStamp: intent.locks[0]!.stamp } : {}),
-        ...(request.feedback ? { feedback: request.feedback } : {}),
-      });
-    } catch (error) {
-      // The commit took back its own partial work; its backups copy a store that never changed.
-      rmSync(intent.backupFolder, { recursive: true, force: true });
+  // A streamed session fitted to the window has its older messages in a spill file until they are written.
+  try {
+    const plan = await target.store.plan(session, options, homeOf(request.homes, target), force);
+    const report = withNotes(prepared, plan.notes);
+    if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
+    // Signals are held from the first write until the ledger knows the handoff: interrupted before the commit,
+    // everything is rolled back; after it, the handoff completes and is recorded for undo.
+    // The ledger learns of the handoff before the target is touched (an intent) and after it (the entry): a kill
+    // anywhere between leaves an intent that recovery completes or rolls back (lib/pipeline/recover.ts).
+    const done = dryRun ? undefined : await holdingSignals(async () => {
+      const op = newUuid();
+      const { bridgeHome } = request;
+      const intent = intentFor(op, source, plan, now, bridgeHome);
+      writeIntentOrRefuse(bridgeHome, intent, handoffRecordRoom(intent, provenanceBytes(memory)));
+      crashPoint("intent-written");
+      let result: HandoffResult;
+      try {
+        result = await plan.commit({
+          force,
+          backup: backupWanted,
+          backupFolder: intent.backupFolder,
+          ...(intent.locks?.length ? { lockStamp: intent.locks[0]!.stamp } : {}),
+          ...(request.feedback ? { feedback: request.feedback } : {}),
+        });
+      } catch (error) {
+        // The commit took back its own partial work; its backups copy a store that never changed.
+        rmSync(intent.backupFolder, { recursive: true, force: true });
+        removeIntent(bridgeHome, intent);
+        throw error;
+      }
+      crashPoint("committed");
+      // The handoff is made: what follows cannot take it back, so a failure from here on is a warning (the room
+      // reserved with the intent makes one unlikely: only another writer filling the disk meanwhile).
+      releaseRoom(bridgeHome, intent);
+      const warnings: string[] = [];
+      try {
+        saveProvenance(bridgeHome, target.name, plan.id, memory);
+      } catch (error) {
+        const path = provenancePath(bridgeHome, plan.harness, plan.id);
+        warnings.push(
+          `what converting ${plan.harness}:${plan.id} back needs (native tool calls, reasoning proofs) could not ` +
+            `be saved (${fileFailure(error, path)})`,
+        );
+      }
+      try {
+        await recordHandoff(bridgeHome, op, source, result, now);
+      } catch (error) {
+        // The intent stays: the next command records the handoff from it, as after a crash.
+        warnings.push(
+          `the handoff could not be recorded in the undo ledger yet (${
+            fileFailure(error, ledgerPath(bridgeHome))
+          }); ` +
+            `the next session-bridge command records it, then undo ${op} takes it back`,
+        );
+        return { result, op, warnings };
+      }
+      crashPoint("ledger-written");
       removeIntent(bridgeHome, intent);
-      throw error;
-    }
-    crashPoint("committed");
-    // The handoff is made: what follows cannot take it back, so a failure from here on is a warning (the room
-    // reserved with the intent makes one unlikely: only another writer filling the disk meanwhile).
-    releaseRoom(bridgeHome, intent);
-    const warnings: string[] = [];
-    try {
-      saveProvenance(bridgeHome, target.name, plan.id, memory);
-    } catch (error) {
-      const path = provenancePath(bridgeHome, plan.harness, plan.id);
-      warnings.push(
-        `what converting ${plan.harness}:${plan.id} back needs (native tool calls, reasoning proofs) could not ` +
-          `be saved (${fileFailure(error, path)})`,
-      );
-    }
-    try {
-      await recordHandoff(bridgeHome, op, source, result, now);
-    } catch (error) {
-      // The intent stays: the next command records the handoff from it, as after a crash.
-      warnings.push(
-        `the handoff could not be recorded in the undo ledger yet (${
-          fileFailure(error, ledgerPath(bridgeHome))
-        }); ` +
-          `the next session-bridge command records it, then undo ${op} takes it back`,
-      );
       return { result, op, warnings };
-    }
-    crashPoint("ledger-written");
-    removeIntent(bridgeHome, intent);
-    return { result, op, warnings };
-  });
-  const pruned = done ? applyRetention(request.bridgeHome, now) : undefined;
-  const aliases = done && request.named
-    ? await followAliases({
-      named: request.named,
-      source: { harness: from, id: source.meta.id },
-      target: { harness: target, id: plan.id, cwd: plan.cwd },
-      ...(request.alias !== undefined ? { alias: request.alias } : {}),
-      op: done.op,
-      bridgeHome: request.bridgeHome,
-    })
-    : undefined;
-  const targetInfo: HandoffTarget = {
-    harness: plan.harness,
-    id: plan.id,
-    path: plan.path,
-    cwd: plan.cwd,
-    resumeCommand: plan.resumeCommand,
-  };
-  return {
-    dryRun,
-    kind: source.meta.harness === target.name ? "copy" : "render",
-    ...(done ? { op: done.op } : {}),
-    source: { harness: source.meta.harness, id: source.meta.id },
-    target: targetInfo,
-    files: plan.files,
-    databases: plan.databases,
-    ...(plan.refusal ? { refusal: plan.refusal } : {}),
-    // A fresh id is minted per run, so the plan names the exact command that carries it out with this id.
-    ...(dryRun ? { reproduce: replayOf(request, registry, source, target, plan.id, plan.cwd) } : {}),
-    backup: {
-      planned: plan.databases.length > 0 && backupWanted,
+    });
+    const pruned = done ? applyRetention(request.bridgeHome, now) : undefined;
+    const aliases = done && request.named
+      ? await followAliases({
+        named: request.named,
+        source: { harness: from, id: source.meta.id },
+        target: { harness: target, id: plan.id, cwd: plan.cwd },
+        ...(request.alias !== undefined ? { alias: request.alias } : {}),
+        op: done.op,
+        bridgeHome: request.bridgeHome,
+      })
+      : undefined;
+    const targetInfo: HandoffTarget = {
+      harness: plan.harness,
+      id: plan.id,
+      path: plan.path,
+      cwd: plan.cwd,
+      resumeCommand: plan.resumeCommand,
+    };
+    return {
+      dryRun,
+      kind: source.meta.harness === target.name ? "copy" : "render",
+      ...(done ? { op: done.op } : {}),
+      source: { harness: source.meta.harness, id: source.meta.id },
+      target: targetInfo,
+      files: plan.files,
       databases: plan.databases,
-      paths: done?.result.backups ?? [],
-      pruned: pruned?.remove.map((c) => c.path) ?? [],
-    },
-    ...(pruned ? { pruned } : {}),
-    report,
-    skipped,
-    ...(aliases ? { aliases } : {}),
-    warnings: done?.warnings ?? [],
-  };
+      ...(plan.refusal ? { refusal: plan.refusal } : {}),
+      // A fresh id is minted per run, so the plan names the exact command that carries it out with this id.
+      ...(dryRun ? { reproduce: replayOf(request, registry, source, target, plan.id, plan.cwd) } : {}),
+      backup: {
+        planned: plan.databases.length > 0 && backupWanted,
+        databases: plan.databases,
+        paths: done?.result.backups ?? [],
+        pruned: pruned?.remove.map((c) => c.path) ?? [],
+      },
+      ...(pruned ? { pruned } : {}),
+      report,
+      skipped,
+      ...(aliases ? { aliases } : {}),
+      warnings: done?.warnings ?? [],
+    };
+  } finally {
+    release();
+  }
 }
 
 /** What the handoff will write, said before it writes anything (see lib/store/intent.ts). */

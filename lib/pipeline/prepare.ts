@@ -137,6 +137,8 @@ export interface PreparedConversion {
   memory: ConversionMemory;
   /** What fitting the history to the target's window found and did (absent: not asked, or a same-harness copy). */
   fit?: FitPlan;
+  /** Lets go of what a fitted session's compacted thread is read from, once the session is written (Fitting). */
+  release(): void;
 }
 
 /**
@@ -261,7 +263,8 @@ export async function prepareConversion(
     ...postureMemory(source, target, posture),
     ...(stated ? { pending: stated } : {}),
   };
-  return { session, options, report, memory, ...(fitting ? { fit: fitting.plan } : {}) };
+  const release = () => fitting?.release();
+  return { session, options, report, memory, release, ...(fitting ? { fit: fitting.plan } : {}) };
 }
 
 /** How each message is made fit for the target, with what doing so changed counted into a tally. */

@@ -1,0 +1,80 @@
+/**
+ * A live thread as fitting sees it, told in one pass as it is read: each message's estimated tokens, which
+ * messages the user typed, the cuts no tool call spans, the summary's parts (TurnTeller), and the most recent
+ * messages, the only ones a cut can keep verbatim. Nothing else is held: a streamed thread of any length is
+ * fitted in the memory of its summary's parts and a few budgets of messages (issue 34); its older messages pass
+ * through a spill file (lib/ir/spill.ts), from which the compacted thread is read back as a writer reads it.
+ */
+import type { Message } from "../ir/schema.ts";
+import type { MessageSpill } from "../ir/spill.ts";
+import { type SummaryTurns, TurnTeller } from "./summary.ts";
+import type { TokenCounter } from "./tokens.ts";
+import { CleanCuts, isPrompt } from "./turns.ts";
+
+export class FitHistory {
+  /** Each message's tokens, estimated as told (fit.ts counts the recent ones again exactly). */
+  readonly counts: number[] = [];
+  /** Whether each message is a prompt the user typed. */
+  readonly prompts: boolean[] = [];
+  /** Each message's timestamp, if it has one (the summary takes the last one it stands for). */
+  readonly timestamps: (string | undefined)[] = [];
+  /** Their estimated sum. */
+  total = 0;
+  readonly #turns = new TurnTeller();
+  readonly #cuts = new CleanCuts();
+  /** The most recent messages, from `#head`: every one with at most `keep` estimated tokens after it. */
+  #recent: (Message | undefined)[] = [];
+  #head = 0;
+  #recentFrom = 0;
+  #recentTokens = 0;
+
+  /** `keep`: how many estimated tokens of the most recent messages could be kept beside a summary. */
+  constructor(readonly estimate: TokenCounter, readonly keep: number, readonly spill?: MessageSpill) {}
+
+  add(m: Message): void {
+    const count = this.estimate.message(m);
+    this.counts.push(count);
+    this.prompts.push(isPrompt(m));
+    this.timestamps.push(m.timestamp);
+    this.total += count;
+    this.#turns.add(m);
+    this.#cuts.add(m);
+    this.spill?.add(m);
+    this.#recent.push(m);
+    this.#recentTokens += count;
+    while (this.#recentTokens - this.counts[this.#recentFrom]! > this.keep) {
+      this.#recentTokens -= this.counts[this.#recentFrom++]!;
+      this.#recent[this.#head++] = undefined;
+    }
+    // Dropped messages are let go at once (above); the array itself is shortened once they are half of it.
+    if (this.#head > 1024 && this.#head * 2 > this.#recent.length) {
+      this.#recent = this.#recent.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  get length(): number {
+    return this.counts.length;
+  }
+
+  /** The position of the first message held: no cut before it can keep what follows within `keep`. */
+  get recentFrom(): number {
+    return this.#recentFrom;
+  }
+
+  /** The messages from position `at` on (at least `recentFrom`). */
+  recentFromOn(at: number): Message[] {
+    if (at < this.#recentFrom) throw new Error(`message ${at} is not held (from ${this.#recentFrom})`);
+    return this.#recent.slice(this.#head + at - this.#recentFrom) as Message[];
+  }
+
+  /** The summary's parts. */
+  get told(): SummaryTurns {
+    return this.#turns.told;
+  }
+
+  /** Whether each cut, 0..length, keeps every tool call beside its result. */
+  cleanCuts(): boolean[] {
+    return this.#cuts.clean();
+  }
+}
