@@ -365,7 +365,7 @@ test("a streamed session is fitted as the held one is, its fitted-away messages 
 
 test("fitting holds only the most recent messages a cut could keep, however long the thread", () => {
   const estimate = tokenCounter("openai");
-  const history = new FitHistory(estimate, 1_000);
+  const history = new FitHistory(estimate, 1_000, 1_000);
   const message = (i: number): Message => ({
     uid: `m${i}`,
     parentUid: i ? `m${i - 1}` : null,
@@ -387,4 +387,57 @@ test("fitting holds only the most recent messages a cut could keep, however long
   );
   assert.equal(held.at(-1)!.uid, "m4999");
   assert.throws(() => history.recentFromOn(history.recentFrom - 1), /is not held/);
+});
+
+test("a thread of many long prompts keeps each part only as far as a summary that can still fit shows it, and makes the same summaries", () => {
+  // 400 turns of a 2,000-character prompt, a call with its multi-line result and a 2,000-character conclusion:
+  // their prompts alone are over a 20,000-token room at the two roomiest levels, within it at the third.
+  const messages: Message[] = [];
+  const add = (m: Omit<Message, "uid" | "parentUid">) =>
+    messages.push({ uid: `m${messages.length}`, parentUid: messages.at(-1)?.uid ?? null, ...m } as Message);
+  for (let i = 0; i < 400; i++) {
+    add({ role: "user", kind: "turn", blocks: [{ type: "text", text: `prompt ${i} `.repeat(200) }] });
+    const call = {
+      type: "tool_call",
+      id: `c${i}`,
+      name: "Bash",
+      input: { command: `run ${i}\n${"x".repeat(500)}` },
+    };
+    add({ role: "assistant", kind: "turn", blocks: [call as Message["blocks"][number]] });
+    const output = `line one of ${i} `.repeat(30) + "\nline two";
+    add({
+      role: "user",
+      kind: "turn",
+      blocks: [{
+        type: "tool_result",
+        callId: `c${i}`,
+        isError: false,
+        content: [{ type: "text", text: output }],
+      }],
+    });
+    add({ role: "assistant", kind: "turn", blocks: [{ type: "text", text: `concluded ${i} `.repeat(150) }] });
+  }
+  const context = {
+    model: "gpt-5.5",
+    window: 30_000,
+    pending: { openToolCalls: [], queuedInput: [], interruptedTurn: false },
+  };
+  const history = new FitHistory(tokenCounter("openai"), 2 * 20_000, 20_000);
+  for (const m of messages) history.add(m);
+  const { levels, turns } = history.told;
+  assert.deepEqual(levels, SUMMARY_LEVELS.slice(2), "the two roomiest levels are given up");
+  assert.ok(
+    turns.every((t) => t.prompt!.head.length === 250),
+    "each prompt kept as far as the third level shows it",
+  );
+  const whole = turnsOf(messages);
+  const estimate = (text: string) => Math.ceil(text.length / 3.9);
+  for (const limits of levels) {
+    const narrowed = new PrefixSummaries(history.told, context, limits, estimate);
+    const full = new PrefixSummaries(whole, context, limits, estimate);
+    for (let c = history.recentFrom; c <= messages.length; c++) {
+      assert.equal(narrowed.text(c), full.text(c), `cut ${c}`);
+      assert.equal(narrowed.tokens(c), full.tokens(c), `cut ${c}`);
+    }
+  }
 });

@@ -14,7 +14,14 @@ import { FitHistory } from "./history.ts";
 import { FIT_THREAD_ID } from "./marker.ts";
 import { restoreFitted } from "./restore.ts";
 import { PrefixSummaries, SUMMARY_LEVELS, type SummaryContext, type SummaryLimits } from "./summary.ts";
-import { CHARS_PER_TOKEN, counterOf, type TokenCounter, tokenCounter, tokenFamily } from "./tokens.ts";
+import {
+  CHARS_PER_TOKEN,
+  counterOf,
+  SURELY_OVER,
+  type TokenCounter,
+  tokenCounter,
+  tokenFamily,
+} from "./tokens.ts";
 import { exactCounter } from "./tokenizer.ts";
 import { type Summarizer, type SummaryAuthor, summaryBy } from "./summarizer.ts";
 import { fitBudget, fittedModel, type ModelWindow, modelWindow } from "./windows.ts";
@@ -116,7 +123,8 @@ async function fitHistory(
 ): Promise<Omit<Fitting, "release">> {
   const family = tokenFamily(model);
   // Only messages with at most a few budgets after them could be kept beside a summary, so only those are held.
-  const history = new FitHistory(estimate, SURELY_OVER * budget, spill);
+  const summaryRoom = Math.max(budget, request.summarizer ? fitBudget(request.summarizer.window) : 0);
+  const history = new FitHistory(estimate, SURELY_OVER * budget, summaryRoom, spill);
   for await (const m of session.messages) history.add(m);
   let total = history.total;
   const unfitted = () => spill?.close();
@@ -200,13 +208,6 @@ async function fitHistory(
   };
 }
 
-/**
- * Estimated tokens over this many budgets are over it whatever the tokenizer says (a count of under half the
- * estimate would take over 7.8 characters a token), so such texts are not tokenized: the tokenizer's work stays
- * within a few budgets' worth of text however long the session.
- */
-const SURELY_OVER = 2;
-
 /** How much over the tokenizer's own ratio an estimate scaled to it counts, to land within the budget. */
 const SCALE_PAD = 1.02;
 
@@ -265,7 +266,7 @@ function chooseCut(
   let whole: Cut | undefined;
   // Whole turns kept (a cut before a prompt) at any summary's length first; a turn cut in two only after.
   for (const candidates of [beforePrompt, cuts]) {
-    for (const limits of SUMMARY_LEVELS) {
+    for (const limits of history.told.levels) {
       const found = firstFitting(candidates, cutOf(level(limits)), budget);
       if (found && found.at < length) return found;
       whole ??= found;

@@ -7,8 +7,8 @@
  */
 import type { Message } from "../ir/schema.ts";
 import type { MessageSpill } from "../ir/spill.ts";
-import { type SummaryTurns, TurnTeller } from "./summary.ts";
-import type { TokenCounter } from "./tokens.ts";
+import { SUMMARY_LEVELS, type SummaryTurns, TurnTeller } from "./summary.ts";
+import { fewestTokens, type TokenCounter } from "./tokens.ts";
 import { CleanCuts, isPrompt } from "./turns.ts";
 
 export class FitHistory {
@@ -28,8 +28,20 @@ export class FitHistory {
   #recentFrom = 0;
   #recentTokens = 0;
 
-  /** `keep`: how many estimated tokens of the most recent messages could be kept beside a summary. */
-  constructor(readonly estimate: TokenCounter, readonly keep: number, readonly spill?: MessageSpill) {}
+  /** The turns surely summarized (their prompts before `recentFrom`), and their prompts' length at each level. */
+  #summarizedTurns = 0;
+  readonly #promptChars = SUMMARY_LEVELS.map(() => 0);
+
+  /**
+   * `keep`: how many estimated tokens of the most recent messages could be kept beside a summary; `room`: the
+   * most tokens any summary of the thread may take (the budget, or a summarizing model's window).
+   */
+  constructor(
+    readonly estimate: TokenCounter,
+    readonly keep: number,
+    readonly room: number,
+    readonly spill?: MessageSpill,
+  ) {}
 
   add(m: Message): void {
     const count = this.estimate.message(m);
@@ -50,6 +62,27 @@ export class FitHistory {
     if (this.#head > 1024 && this.#head * 2 > this.#recent.length) {
       this.#recent = this.#recent.slice(this.#head);
       this.#head = 0;
+    }
+    this.#narrow();
+  }
+
+  /**
+   * Every cut keeps only held messages, so every summary holds the prompts before the first held one: a level
+   * whose prompts alone are over the room by any count (fewestTokens) can never fit, and the parts only it
+   * would show are let go (TurnTeller.narrow). A session of thousands of prompts keeps a line of each.
+   */
+  #narrow(): void {
+    const { turns, levels } = this.#turns.told;
+    for (; this.#summarizedTurns < turns.length; this.#summarizedTurns++) {
+      const turn = turns[this.#summarizedTurns]!;
+      if (turn.at >= this.#recentFrom) break;
+      const chars = turn.prompt?.length ?? 0;
+      SUMMARY_LEVELS.forEach((limits, k) => this.#promptChars[k]! += Math.min(chars, limits.prompt));
+    }
+    let roomiest = SUMMARY_LEVELS.length - levels.length;
+    while (roomiest < SUMMARY_LEVELS.length - 1 && fewestTokens(this.#promptChars[roomiest]!) > this.room) {
+      this.#turns.narrow();
+      roomiest++;
     }
   }
 

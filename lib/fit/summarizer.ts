@@ -97,7 +97,7 @@ function materialFor(
 ): string {
   const room = fitBudget(summarizer.window);
   const cost = materialCost(room, summarizer.promptBytes, words);
-  for (const limits of SUMMARY_LEVELS) {
+  for (const limits of told.levels) {
     const material = new PrefixSummaries(told, context, limits, () => 0).text(cut);
     if (cost(material) <= room) return material;
   }

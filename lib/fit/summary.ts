@@ -112,8 +112,8 @@ function filesOf(call: ToolCallBlock, into: Set<string>): void {
 }
 
 /**
- * A text as the summary may show it: its first characters, as many as the roomiest level shows
- * (SUMMARY_LIMITS), and its length, for the marker saying how much was left out.
+ * A text as the summary may show it: its first characters, as many as the roomiest level still possible shows
+ * (TurnTeller), and its length, for the marker saying how much was left out.
  */
 interface Clipped {
   head: string;
@@ -182,18 +182,25 @@ export interface SummaryTurns {
   handshakes: { at: number; text: Clipped }[];
   /** How many messages were told. */
   length: number;
+  /** The levels of detail whose summaries can be made of these parts (the tightest ones of SUMMARY_LEVELS). */
+  levels: readonly SummaryLimits[];
 }
 
-/** How long a prompt, a conclusion and a line are kept: as long as the roomiest level shows them. */
-const KEPT = {
-  prompt: SUMMARY_LIMITS.prompt,
-  said: Math.max(SUMMARY_LIMITS.conclusion, SUMMARY_LIMITS.line),
-  line: SUMMARY_LIMITS.line,
-};
+/** How much of an earlier handoff's text a level shows. */
+const handshakeChars = (limits: SummaryLimits) => limits.conclusion || limits.line;
+
+/** A call's target where the level shows none (only how many calls of each tool, or nothing). */
+const UNSHOWN: Clipped = { head: "", length: 0 };
+
+/** `text` clipped again to `max` (a copy: the longer head is let go). */
+const reclipped = (text: Clipped, max: number): Clipped =>
+  text.head.length <= max ? text : { head: copied(text.head.slice(0, max)), length: text.length };
 
 /**
  * Tells a thread's turns as its messages pass, one at a time (a streamed thread is read once and not held):
- * the same parts for every level of detail, so fitting walks a thread once however many levels it tries.
+ * the same parts for every level of detail, so fitting walks a thread once however many levels it tries. Each
+ * part is kept only as far as the roomiest level still possible shows it (`told.levels`, narrowed as the
+ * thread shows a level cannot fit: see lib/fit/history.ts), so what is held stays near what a summary can hold.
  */
 export class TurnTeller {
   readonly told: SummaryTurns = {
@@ -202,29 +209,31 @@ export class TurnTeller {
     files: new Map(),
     handshakes: [],
     length: 0,
+    levels: SUMMARY_LEVELS,
   };
   #turn: Turn | undefined;
 
   add(m: Message): void {
     const { told } = this;
+    const kept = told.levels[0]!;
     const at = told.length++;
     if (isHandshake(m)) {
-      told.handshakes.push({ at, text: clip(textOf(m.blocks), KEPT.said) });
+      told.handshakes.push({ at, text: clip(textOf(m.blocks), handshakeChars(kept)) });
       return;
     }
     if (isPrompt(m)) {
-      told.turns.push(this.#turn = { at, prompt: clip(textOf(m.blocks), KEPT.prompt), calls: [], said: [] });
+      told.turns.push(this.#turn = { at, prompt: clip(textOf(m.blocks), kept.prompt), calls: [], said: [] });
       return;
     }
     const turn = this.#turn ?? (this.#turn = { at, calls: [], said: [] });
     if (turn.at === at) told.turns.push(turn);
-    if (m.role === "assistant" && m.kind === "turn") {
+    if (kept.conclusion && m.role === "assistant" && m.kind === "turn") {
       const said = textOf(m.blocks);
-      if (said) turn.said.push({ at, text: clip(said, KEPT.said) });
+      if (said) turn.said.push({ at, text: clip(said, kept.conclusion) });
     }
     for (const b of m.blocks) {
-      if (b.type === "tool_result") {
-        const outcome = { failed: b.isError, first: clipLine(textOf(b.content), KEPT.line) };
+      if (b.type === "tool_result" && kept.tools === "lines") {
+        const outcome = { failed: b.isError, first: clipLine(textOf(b.content), kept.line) };
         const given = told.results.get(b.callId);
         if (given) given.push({ at, outcome });
         else told.results.set(b.callId, [{ at, outcome }]);
@@ -233,8 +242,37 @@ export class TurnTeller {
       const touched = new Set<string>();
       filesOf(b, touched);
       for (const f of touched) if (!told.files.has(f)) told.files.set(f, at);
-      turn.calls.push({ at, id: b.id, name: b.name, target: clipLine(callTarget(b), KEPT.line) });
+      if (kept.tools === "none") continue;
+      const target = kept.tools === "lines" ? clipLine(callTarget(b), kept.line) : UNSHOWN;
+      turn.calls.push({ at, id: b.id, name: b.name, target });
     }
+  }
+
+  /** Gives up the roomiest level still possible: what only it showed is let go, and not kept from now on. */
+  narrow(): void {
+    const { told } = this;
+    if (told.levels.length === 1) return;
+    told.levels = told.levels.slice(1);
+    const kept = told.levels[0]!;
+    for (const turn of told.turns) {
+      if (turn.prompt) turn.prompt = reclipped(turn.prompt, kept.prompt);
+      turn.said = kept.conclusion
+        ? turn.said.map((s) => ({ at: s.at, text: reclipped(s.text, kept.conclusion) }))
+        : [];
+      turn.calls = kept.tools === "none" ? [] : turn.calls.map((c) => ({
+        ...c,
+        target: kept.tools === "lines" ? reclipped(c.target, kept.line) : UNSHOWN,
+      }));
+    }
+    if (kept.tools !== "lines") told.results.clear();
+    for (const [id, given] of told.results) {
+      const first = (r: { outcome: Outcome }) => reclipped(r.outcome.first, kept.line);
+      told.results.set(id, given.map((r) => ({ at: r.at, outcome: { ...r.outcome, first: first(r) } })));
+    }
+    told.handshakes = told.handshakes.map((h) => ({
+      at: h.at,
+      text: reclipped(h.text, handshakeChars(kept)),
+    }));
   }
 }
 

@@ -26,6 +26,17 @@ export const CHARS_PER_TOKEN: Readonly<Record<TokenFamily, number>> = {
   other: 2.35,
 };
 
+/**
+ * Estimated tokens over this many budgets are over it whatever the tokenizer says (a count of under half the
+ * estimate would take over 7.8 characters a token), so such texts are not tokenized: the tokenizer's work stays
+ * within a few budgets' worth of text however long the session.
+ */
+export const SURELY_OVER = 2;
+
+/** The fewest tokens any text of `chars` characters could count, by any family's estimate or tokenizer. */
+export const fewestTokens = (chars: number): number =>
+  chars / (Math.max(...Object.values(CHARS_PER_TOKEN)) * SURELY_OVER);
+
 /** What each message costs besides its content (role markers, turn separators), and an image, in tokens. */
 const MESSAGE_OVERHEAD = 4;
 const IMAGE_TOKENS = 1_600;
