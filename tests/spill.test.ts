@@ -90,6 +90,15 @@ test("a prefix asked for is read alone, while more are added, even during its it
   assert.deepEqual(jsonOf(spill.messages(3000)), texts.map((text) => JSON.stringify(said(text))));
 });
 
+test("one message asked for by its place is read alone, the first, a middle one, one still unwritten and the last", (t) => {
+  const spill = spillIn(t);
+  const texts = ["first", "x".repeat(2 * 1024 * 1024), "third", "€ fourth"];
+  texts.forEach((text, i) => spill.add(said(text, `m${i}`)));
+  texts.forEach((text, i) => assert.equal(JSON.stringify(spill.at(i)), JSON.stringify(said(text, `m${i}`))));
+  assert.throws(() => spill.at(texts.length), RangeError);
+  assert.throws(() => spill.at(-1), RangeError);
+});
+
 test("a message longer than the read window comes back whole, between short ones", (t) => {
   const spill = spillIn(t);
   const long = said("长".repeat(1_500_000), "long"); // 4.5 MB of UTF-8

@@ -179,7 +179,15 @@ async function fitHistory(
   const written = request.summarizer
     ? await summaryBy(request.summarizer, history.told, cut.at, context, budget - cut.keptTokens, counter)
     : undefined;
-  const timestamp = history.timestamps[cut.at - 1];
+  // The summary is as recent as the last message it stands for.
+  const last = cut.at === 0
+    ? undefined
+    : Array.isArray(session.messages)
+    ? session.messages[cut.at - 1]
+    : cut.at > history.recentFrom
+    ? history.recentFromOn(cut.at - 1)[0]
+    : spill!.at(cut.at - 1);
+  const timestamp = last?.timestamp;
   const summary: Message = {
     uid: "session-bridge-fit-summary",
     parentUid: null,

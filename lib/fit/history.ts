@@ -16,8 +16,6 @@ export class FitHistory {
   readonly counts: number[] = [];
   /** Whether each message is a prompt the user typed. */
   readonly prompts: boolean[] = [];
-  /** Each message's timestamp, if it has one (the summary takes the last one it stands for). */
-  readonly timestamps: (string | undefined)[] = [];
   /** Their estimated sum. */
   total = 0;
   readonly #turns = new TurnTeller();
@@ -47,7 +45,6 @@ export class FitHistory {
     const count = this.estimate.message(m);
     this.counts.push(count);
     this.prompts.push(isPrompt(m));
-    this.timestamps.push(m.timestamp);
     this.total += count;
     this.#turns.add(m);
     this.#cuts.add(m);

@@ -29,6 +29,8 @@ export interface MessageSpill {
    * whole, alone).
    */
   messages(count: number): ThreadMessages;
+  /** Message `i` alone, read from the file. */
+  at(i: number): Message;
   /** Closes the file (iterating after that throws). Idempotent. */
   close(): void;
 }
@@ -84,6 +86,18 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
     written += bytes.length;
   };
 
+  /** Message `i`, its text read by `text`. */
+  const read = (text: (offset: number, length: number) => string, i: number): Message => {
+    // Checked before every read: once closed, the descriptor's number may be another file's.
+    refuseClosed();
+    const start = i ? ends[i - 1]! : 0;
+    try {
+      return JSON.parse(text(start, ends[i]! - start - 1)) as Message;
+    } catch (error) {
+      throw failure(error);
+    }
+  };
+
   const spill: MessageSpill = {
     add(message) {
       refuseClosed();
@@ -113,22 +127,17 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
         *[Symbol.iterator]() {
           refuseClosed();
           const text = recordText(fd);
-          let start = 0;
-          for (let i = 0; i < n; i++) {
-            // Checked before every read: once closed, the descriptor's number may be another file's.
-            refuseClosed();
-            const end = ends[i]!;
-            let message: Message;
-            try {
-              message = JSON.parse(text(start, end - start - 1)) as Message;
-            } catch (error) {
-              throw failure(error);
-            }
-            yield message;
-            start = end;
-          }
+          for (let i = 0; i < n; i++) yield read(text, i);
         },
       };
+    },
+    at(i) {
+      if (!Number.isSafeInteger(i) || i < 0 || i >= count) {
+        throw new RangeError(`spilled message ${i} was asked for, but ${count} were added`);
+      }
+      refuseClosed();
+      flush();
+      return read(recordText(fd), i);
     },
     close() {
       if (closed) return;
