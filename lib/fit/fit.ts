@@ -94,11 +94,11 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   const estimate = tokenCounter(family);
   // The thread is read once: a streamed one is not held, its messages pass through a spill file the compacted
   // thread is read back from, in case it must be cut.
-  const held = Array.isArray(session.messages) ? session.messages : undefined;
-  const spill = held ? undefined : spillMessages();
+  const spill = Array.isArray(session.messages) ? undefined : spillMessages();
   const release = () => spill?.close();
   try {
     const fitting = await fitHistory(session, request, { window, budget, model, estimate, restored }, spill);
+    if (!fitting.plan.fitted) release();
     return { ...fitting, release };
   } catch (error) {
     release();
@@ -127,7 +127,6 @@ async function fitHistory(
   const history = new FitHistory(estimate, SURELY_OVER * budget, summaryRoom, spill);
   for await (const m of session.messages) history.add(m);
   let total = history.total;
-  const unfitted = () => spill?.close();
   // A session of fewer characters than the budget fits without loading a tokenizer: only CJK text comes near a
   // token a character, only rare symbols pass it, and the margin (windows.ts) absorbs those.
   const exact = total * CHARS_PER_TOKEN[family] <= budget ? undefined : await exactCounter(family);
@@ -137,12 +136,8 @@ async function fitHistory(
     total = history.recentFromOn(0).reduce((sum, m) => sum + counter.message(m), 0);
   }
   const plan: FitPlan = { window, budget, total, exact: exact !== undefined, restored };
-  if (total <= budget) {
-    unfitted();
-    return { session, plan };
-  }
+  if (total <= budget) return { session, plan };
   if (request.summarizer?.compactsOnResume) {
-    unfitted();
     return { session, plan: { ...plan, compactedBy: request.summarizer.name } };
   }
   // Counted again from the most recent: only the messages a cut could keep need the tokenizer, the rest are
@@ -180,14 +175,7 @@ async function fitHistory(
     ? await summaryBy(request.summarizer, history.told, cut.at, context, budget - cut.keptTokens, counter)
     : undefined;
   // The summary is as recent as the last message it stands for.
-  const last = cut.at === 0
-    ? undefined
-    : Array.isArray(session.messages)
-    ? session.messages[cut.at - 1]
-    : cut.at > history.recentFrom
-    ? history.recentFromOn(cut.at - 1)[0]
-    : spill!.at(cut.at - 1);
-  const timestamp = last?.timestamp;
+  const timestamp = cut.at ? messageAt(session, history, spill, cut.at - 1).timestamp : undefined;
   const summary: Message = {
     uid: "session-bridge-fit-summary",
     parentUid: null,
@@ -214,6 +202,17 @@ async function fitHistory(
       },
     },
   };
+}
+
+/** Message `i` of the thread fitting read: held by the session, among the most recent, or in the spill. */
+function messageAt(
+  session: SessionStream,
+  history: FitHistory,
+  spill: MessageSpill | undefined,
+  i: number,
+): Message {
+  if (Array.isArray(session.messages)) return session.messages[i]!;
+  return i >= history.recentFrom ? history.recentFromOn(i)[0]! : spill!.at(i);
 }
 
 /** How much over the tokenizer's own ratio an estimate scaled to it counts, to land within the budget. */
