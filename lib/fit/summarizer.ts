@@ -83,10 +83,11 @@ export function summarizerPrompt(material: string, words: number): string {
 }
 
 /**
- * The material for `summarizer`: the deterministic summary of the first `cut` messages `told` at the most detail whose estimate fits
- * the summarizing model's window less its margin, and the prompt its binary can be given; when none does, the
- * tightest listing as many of the most recent turns as fit (the earlier ones counted). Estimated at the lowest
- * measured characters per token, since the summarizing model may be of any family.
+ * The material for `summarizer`: the deterministic summary of the first `cut` messages `told`, at the most
+ * detail whose estimate fits the summarizing model's window less its margin, and the prompt its binary can be
+ * given; when none does, the tightest listing as many of the most recent turns as fit (the earlier ones
+ * counted). Estimated at the lowest measured characters per token, since the summarizing model may be of any
+ * family.
  */
 function materialFor(
   told: SummaryTurns,
