@@ -374,8 +374,12 @@ test("fitting holds only the most recent messages a cut could keep, however long
     blocks: [{ type: "text", text: `message ${i} `.repeat(40) }],
   });
   for (let i = 0; i < 5_000; i++) history.add(message(i));
-  const held = history.recentFromOn(history.recentFrom);
-  const after = (from: number) => history.counts.slice(from).reduce((a, b) => a + b, 0);
+  const held = history.messagesFrom(history.recentFrom);
+  const after = (from: number) => {
+    let sum = 0;
+    for (let i = from; i < history.length; i++) sum += history.counts.get(i);
+    return sum;
+  };
   assert.ok(held.length < 100, `${held.length} of 5,000 messages held`);
   assert.ok(
     after(history.recentFrom + 1) <= 1_000,
@@ -386,7 +390,7 @@ test("fitting holds only the most recent messages a cut could keep, however long
     "the message before the first held had more than that after it",
   );
   assert.equal(held.at(-1)!.uid, "m4999");
-  assert.throws(() => history.recentFromOn(history.recentFrom - 1), /is not held/);
+  assert.throws(() => history.messagesFrom(history.recentFrom - 1), /is not held/);
 });
 
 test("a thread of many long prompts keeps each part only as far as a summary that can still fit shows it, and makes the same summaries", () => {

@@ -90,14 +90,12 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   });
   const budget = typeof request.mode === "number" ? request.mode : fitBudget(window.tokens);
   const model = fittedModel(request.models, request.model);
-  const family = tokenFamily(model);
-  const estimate = tokenCounter(family);
   // The thread is read once: a streamed one is not held, its messages pass through a spill file the compacted
   // thread is read back from, in case it must be cut.
   const spill = Array.isArray(session.messages) ? undefined : spillMessages();
   const release = () => spill?.close();
   try {
-    const fitting = await fitHistory(session, request, { window, budget, model, estimate, restored }, spill);
+    const fitting = await fitHistory(session, request, { window, budget, model, restored }, spill);
     if (!fitting.plan.fitted) release();
     return { ...fitting, release };
   } catch (error) {
@@ -111,17 +109,17 @@ interface FitSetting {
   window: ModelWindow;
   budget: number;
   model: string | undefined;
-  estimate: TokenCounter;
   restored: boolean;
 }
 
 async function fitHistory(
   session: SessionStream,
   request: FitRequest,
-  { window, budget, model, estimate, restored }: FitSetting,
+  { window, budget, model, restored }: FitSetting,
   spill: MessageSpill | undefined,
 ): Promise<Omit<Fitting, "release">> {
   const family = tokenFamily(model);
+  const estimate = tokenCounter(family);
   // Only messages with at most a few budgets after them could be kept beside a summary, so only those are held.
   const summaryRoom = Math.max(budget, request.summarizer ? fitBudget(request.summarizer.window) : 0);
   const history = new FitHistory(estimate, SURELY_OVER * budget, summaryRoom, spill);
@@ -133,7 +131,7 @@ async function fitHistory(
   const counter = bounded(estimate, exact, budget);
   if (exact && total <= SURELY_OVER * budget) {
     // Then no message has more than that after it: every one is held.
-    total = history.recentFromOn(0).reduce((sum, m) => sum + counter.message(m), 0);
+    total = history.messagesFrom(0).reduce((sum, m) => sum + counter.message(m), 0);
   }
   const plan: FitPlan = { window, budget, total, exact: exact !== undefined, restored };
   if (total <= budget) return { session, plan };
@@ -142,12 +140,12 @@ async function fitHistory(
   }
   // Counted again from the most recent: only the messages a cut could keep need the tokenizer, the rest are
   // over the budget whatever their count.
-  const counts = history.counts;
-  const recent = history.recentFromOn(history.recentFrom);
+  const { counts } = history;
+  const recent = history.messagesFrom(history.recentFrom);
   let kept = 0;
   for (let i = counts.length - 1; i >= history.recentFrom; i--) {
-    counts[i] = (kept <= budget ? counter : estimate).message(recent[i - history.recentFrom]!);
-    kept += counts[i]!;
+    counts.set(i, (kept <= budget ? counter : estimate).message(recent[i - history.recentFrom]!));
+    kept += counts.get(i);
   }
   const context = {
     model: model ?? "the model",
@@ -170,7 +168,7 @@ async function fitHistory(
     const scale = (summaryTokens / Math.max(1, estimate.text(text))) * SCALE_PAD;
     cut = tries < 2 ? choose((text) => Math.ceil(estimate.text(text) * scale)) : choose(counter.text);
   }
-  const keptMessages = history.recentFromOn(cut.at);
+  const keptMessages = history.messagesFrom(cut.at);
   const written = request.summarizer
     ? await summaryBy(request.summarizer, history.told, cut.at, context, budget - cut.keptTokens, counter)
     : undefined;
@@ -194,7 +192,7 @@ async function fitHistory(
       ...plan,
       fitted: {
         summarizedMessages: cut.at,
-        summarizedPrompts: history.prompts.slice(0, cut.at).filter(Boolean).length,
+        summarizedPrompts: history.promptsBefore(cut.at),
         summaryTokens: written?.tokens ?? cut.summaryTokens,
         keptMessages: keptMessages.length,
         keptTokens: cut.keptTokens,
@@ -212,7 +210,7 @@ function messageAt(
   i: number,
 ): Message {
   if (Array.isArray(session.messages)) return session.messages[i]!;
-  return i >= history.recentFrom ? history.recentFromOn(i)[0]! : spill!.at(i);
+  return i >= history.recentFrom ? history.messagesFrom(i)[0]! : spill!.at(i);
 }
 
 /** How much over the tokenizer's own ratio an estimate scaled to it counts, to land within the budget. */
@@ -247,14 +245,14 @@ function chooseCut(
   count: (text: string) => number,
   context: SummaryContext,
 ): Cut {
-  const { counts, prompts, length, recentFrom } = history;
+  const { counts, length, recentFrom } = history;
   const clean = history.cleanCuts();
   // Tokens of messages[c..]: suffix[c].
   const suffix = new Array<number>(length + 1).fill(0);
-  for (let c = length - 1; c >= 0; c--) suffix[c] = suffix[c + 1]! + counts[c]!;
+  for (let c = length - 1; c >= 0; c--) suffix[c] = suffix[c + 1]! + counts.get(c);
   // Only the held messages can be kept verbatim (the others have more than the budget after them).
   const cuts = clean.flatMap((ok, c) => (ok && c > 0 && c >= recentFrom ? [c] : []));
-  const beforePrompt = cuts.filter((c) => c === length || prompts[c]);
+  const beforePrompt = cuts.filter((c) => c === length || history.isPrompt(c));
   // The turns are told once, for every level; a level holds only its counts (its lines are made again for the
   // chosen cut's text alone), and is made once for both searches.
   const levels = new Map<SummaryLimits, PrefixSummaries>();
@@ -283,7 +281,7 @@ function chooseCut(
   // Too many prompts for a line each: the last turn kept verbatim where it takes no more than a quarter of the
   // budget (else everything summarized), listing as many of the most recent turns as fit beside it.
   const tightest = level(SUMMARY_LEVELS.at(-1)!);
-  const turns = prompts.filter(Boolean).length;
+  const turns = history.promptsBefore(length);
   const lastTurn = beforePrompt.at(-2);
   const ends = lastTurn !== undefined && suffix[lastTurn]! <= budget / 4 ? [lastTurn, length] : [length];
   for (const c of ends) {

@@ -7,15 +7,16 @@
  */
 import type { Message } from "../ir/schema.ts";
 import type { MessageSpill } from "../ir/spill.ts";
+import { type Column, float64Column, uint8Column } from "../io/columns.ts";
 import { SUMMARY_LEVELS, type SummaryTurns, TurnTeller } from "./summary.ts";
 import { fewestTokens, type TokenCounter } from "./tokens.ts";
 import { CleanCuts, isPrompt } from "./turns.ts";
 
 export class FitHistory {
   /** Each message's tokens, estimated as told (fit.ts counts the recent ones again exactly). */
-  readonly counts: number[] = [];
-  /** Whether each message is a prompt the user typed. */
-  readonly prompts: boolean[] = [];
+  readonly counts: Column = float64Column();
+  /** 1 for each message that is a prompt the user typed. */
+  readonly #prompts = uint8Column();
   /** Their estimated sum. */
   total = 0;
   readonly #turns = new TurnTeller();
@@ -44,15 +45,15 @@ export class FitHistory {
   add(m: Message): void {
     const count = this.estimate.message(m);
     this.counts.push(count);
-    this.prompts.push(isPrompt(m));
+    this.#prompts.push(isPrompt(m) ? 1 : 0);
     this.total += count;
     this.#turns.add(m);
     this.#cuts.add(m);
     this.spill?.add(m);
     this.#recent.push(m);
     this.#recentTokens += count;
-    while (this.#recentTokens - this.counts[this.#recentFrom]! > this.keep) {
-      this.#recentTokens -= this.counts[this.#recentFrom++]!;
+    while (this.#recentTokens - this.counts.get(this.#recentFrom) > this.keep) {
+      this.#recentTokens -= this.counts.get(this.#recentFrom++);
       this.#recent[this.#head++] = undefined;
     }
     // Dropped messages are let go at once (above); the array itself is shortened once they are half of it.
@@ -92,8 +93,20 @@ export class FitHistory {
     return this.#recentFrom;
   }
 
-  /** The messages from position `at` on (at least `recentFrom`). */
-  recentFromOn(at: number): Message[] {
+  /** Whether message `i` is a prompt the user typed. */
+  isPrompt(i: number): boolean {
+    return this.#prompts.get(i) === 1;
+  }
+
+  /** How many of the first `c` messages are prompts the user typed. */
+  promptsBefore(c: number): number {
+    let prompts = 0;
+    for (let i = 0; i < c; i++) prompts += this.#prompts.get(i);
+    return prompts;
+  }
+
+  /** The held messages from position `at` on (at least `recentFrom`). */
+  messagesFrom(at: number): Message[] {
     if (at < this.#recentFrom) throw new Error(`message ${at} is not held (from ${this.#recentFrom})`);
     return this.#recent.slice(this.#head + at - this.#recentFrom) as Message[];
   }

@@ -33,9 +33,11 @@ export const CHARS_PER_TOKEN: Readonly<Record<TokenFamily, number>> = {
  */
 export const SURELY_OVER = 2;
 
+/** The most characters a token could take, by any family's estimate or tokenizer. */
+const MOST_CHARS_PER_TOKEN = Math.max(...Object.values(CHARS_PER_TOKEN)) * SURELY_OVER;
+
 /** The fewest tokens any text of `chars` characters could count, by any family's estimate or tokenizer. */
-export const fewestTokens = (chars: number): number =>
-  chars / (Math.max(...Object.values(CHARS_PER_TOKEN)) * SURELY_OVER);
+export const fewestTokens = (chars: number): number => chars / MOST_CHARS_PER_TOKEN;
 
 /** What each message costs besides its content (role markers, turn separators), and an image, in tokens. */
 const MESSAGE_OVERHEAD = 4;

@@ -1,5 +1,6 @@
 /** Where a thread's turns begin and which cuts keep every tool call beside its result. */
 import type { Message } from "../ir/schema.ts";
+import { int32Column } from "../io/columns.ts";
 
 /** A message the user typed: a turn's first message (a user message carrying only tool results is not one). */
 export function isPrompt(m: Message): boolean {
@@ -16,20 +17,19 @@ export function isPrompt(m: Message): boolean {
 export class CleanCuts {
   readonly #open = new Map<string, number>();
   /** +1 where a pair starts spanning (after its call), -1 once its result is passed; by position + 1. */
-  readonly #change: number[] = [0];
+  readonly #change = int32Column();
   #length = 0;
 
   add(m: Message): void {
     const i = this.#length++;
-    this.#change.push(0);
     for (const b of m.blocks) {
       if (b.type === "tool_call") this.#open.set(b.id, i);
       if (b.type !== "tool_result") continue;
       const call = this.#open.get(b.callId);
       this.#open.delete(b.callId);
       if (call === undefined || call >= i) continue;
-      this.#change[call + 1]!++;
-      this.#change[i + 1]!--;
+      this.#change.set(call + 1, this.#change.get(call + 1) + 1);
+      this.#change.set(i + 1, this.#change.get(i + 1) - 1);
     }
   }
 
@@ -38,7 +38,7 @@ export class CleanCuts {
     const clean: boolean[] = [];
     let spanning = 0;
     for (let c = 0; c <= this.#length; c++) {
-      spanning += this.#change[c]!;
+      spanning += this.#change.get(c);
       clean.push(spanning === 0);
     }
     return clean;

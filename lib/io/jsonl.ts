@@ -270,7 +270,8 @@ function measureLine(
  * detached, not left for the collector), so a long record is never held as bytes and text and parsed value
  * at once.
  */
-function decodeRange(fd: number, offset: number, length: number): string {
+/** The text of `length` bytes at `offset` of the open file `fd`, read alone. */
+export function decodeRange(fd: number, offset: number, length: number): string {
   const bytes = new ArrayBuffer(length);
   const view = Buffer.from(bytes);
   for (let at = 0; at < length;) {

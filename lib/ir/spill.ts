@@ -13,7 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import { fileSystemReason, writeFailure } from "../errors.ts";
-import { recordText } from "../io/jsonl.ts";
+import { float64Column } from "../io/columns.ts";
+import { decodeRange, recordText } from "../io/jsonl.ts";
 import type { Message } from "./schema.ts";
 import type { ThreadMessages } from "./stream.ts";
 
@@ -54,8 +55,7 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
   // Where the system refuses to remove an open file (Windows), it is removed when closed.
   let removed = removeSpill(folder, path);
   /** Each message's end in the file, in bytes (after its line end): eight bytes a message, not an object. */
-  let ends = new Float64Array(1024);
-  let count = 0;
+  const ends = float64Column();
   let pending: string[] = [];
   let pendingBytes = 0;
   /** Bytes written to the file. */
@@ -90,9 +90,9 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
   const read = (text: (offset: number, length: number) => string, i: number): Message => {
     // Checked before every read: once closed, the descriptor's number may be another file's.
     refuseClosed();
-    const start = i ? ends[i - 1]! : 0;
+    const start = i ? ends.get(i - 1) : 0;
     try {
-      return JSON.parse(text(start, ends[i]! - start - 1)) as Message;
+      return JSON.parse(text(start, ends.get(i) - start - 1)) as Message;
     } catch (error) {
       throw failure(error);
     }
@@ -105,20 +105,15 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
       const line = `${JSON.stringify(message)}\n`;
       pending.push(line);
       pendingBytes += Buffer.byteLength(line);
-      if (count === ends.length) {
-        const grown = new Float64Array(ends.length * 2);
-        grown.set(ends);
-        ends = grown;
-      }
-      ends[count++] = written + pendingBytes;
+      ends.push(written + pendingBytes);
       if (pendingBytes >= WRITE_BYTES) flush();
     },
     get count() {
-      return count;
+      return ends.length;
     },
     messages(n) {
-      if (!Number.isSafeInteger(n) || n < 0 || n > count) {
-        throw new RangeError(`${n} spilled messages were asked for, but ${count} were added`);
+      if (!Number.isSafeInteger(n) || n < 0 || n > ends.length) {
+        throw new RangeError(`${n} spilled messages were asked for, but ${ends.length} were added`);
       }
       refuseClosed();
       flush();
@@ -132,12 +127,13 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
       };
     },
     at(i) {
-      if (!Number.isSafeInteger(i) || i < 0 || i >= count) {
-        throw new RangeError(`spilled message ${i} was asked for, but ${count} were added`);
+      if (!Number.isSafeInteger(i) || i < 0 || i >= ends.length) {
+        throw new RangeError(`spilled message ${i} was asked for, but ${ends.length} were added`);
       }
       refuseClosed();
       flush();
-      return read(recordText(fd), i);
+      // One message alone: read as it is, not through a megabyte's window.
+      return read((offset, length) => decodeRange(fd, offset, length), i);
     },
     close() {
       if (closed) return;
