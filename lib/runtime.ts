@@ -2,6 +2,8 @@
  * The one place that knows which runtime we are on. Everything else uses node built-ins that Bun and Deno
  * both provide.
  */
+import { createRequire } from "node:module";
+
 declare const Deno: { version: { deno: string } } | undefined;
 declare const Bun: { version: string; gc(synchronous: boolean): void } | undefined;
 
@@ -46,6 +48,18 @@ export function selfArgv(mainPath: string): string[] {
  */
 export function reclaimMemory(): void {
   if (typeof Bun !== "undefined") Bun.gc(true);
+}
+
+/**
+ * Collects the young generation now, where the runtime lets a program ask. JavaScriptCore (Bun) lets new
+ * objects pile up to about what its last collection left live before it collects them on its own, so a
+ * conversion holding 150 MB of session ran 150 MB of dead lines, regex matches and rendered records above it.
+ * When nearly all of them are dead, as in a pass over a session, a young collection takes about a millisecond.
+ * V8 (Deno) keeps its young generation to a few megabytes on its own.
+ */
+export function collectYoungGarbage(): void {
+  if (typeof Bun === "undefined") return;
+  (createRequire(import.meta.url)("bun:jsc") as { edenGC(): number }).edenGC();
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   tokenFamily,
 } from "./tokens.ts";
 import { exactCounter } from "./tokenizer.ts";
+import { collectYoungGarbage, reclaimMemory } from "../runtime.ts";
 import { type Summarizer, type SummaryAuthor, summaryBy } from "./summarizer.ts";
 import { fitBudget, fittedModel, type ModelWindow, modelWindow } from "./windows.ts";
 import type { ModelRules } from "../harnesses/models.ts";
@@ -96,6 +97,8 @@ export async function fitSession(source: SessionStream, request: FitRequest): Pr
   const release = () => spill?.close();
   try {
     const fitting = await fitHistory(session, request, { window, budget, model, restored }, spill);
+    // What the fit made and let go is collected before the writer's passes begin (cheap when streamed: below).
+    if (spill) reclaimMemory();
     if (!fitting.plan.fitted) release();
     return { ...fitting, release };
   } catch (error) {
@@ -127,7 +130,11 @@ async function fitHistory(
   let total = history.total;
   // A session of fewer characters than the budget fits without loading a tokenizer: only CJK text comes near a
   // token a character, only rare symbols pass it, and the margin (windows.ts) absorbs those.
-  const exact = total * CHARS_PER_TOKEN[family] <= budget ? undefined : await exactCounter(family);
+  const tokenized = total * CHARS_PER_TOKEN[family] > budget;
+  // A streamed session's heap is mostly columns of numbers, so a full collection costs little there: the
+  // tokenizer's tables and the cut's search start from what is live, not from the read's last garbage.
+  if (tokenized && spill) reclaimMemory();
+  const exact = tokenized ? await exactCounter(family) : undefined;
   const counter = bounded(estimate, exact, budget);
   if (exact && total <= SURELY_OVER * budget) {
     // Then no message has more than that after it: every one is held.
@@ -246,25 +253,30 @@ function chooseCut(
   context: SummaryContext,
 ): Cut {
   const { counts, length, recentFrom } = history;
-  const clean = history.cleanCuts();
-  // Tokens of messages[c..]: suffix[c].
-  const suffix = new Array<number>(length + 1).fill(0);
-  for (let c = length - 1; c >= 0; c--) suffix[c] = suffix[c + 1]! + counts.get(c);
-  // Only the held messages can be kept verbatim (the others have more than the budget after them).
-  const cuts = clean.flatMap((ok, c) => (ok && c > 0 && c >= recentFrom ? [c] : []));
+  const cuts = history.cleanCuts();
+  // Tokens of messages[c..] for the held messages' cuts: suffix[c - recentFrom].
+  const suffix = new Float64Array(length + 1 - recentFrom);
+  for (let c = length - 1; c >= recentFrom; c--) {
+    suffix[c - recentFrom] = suffix[c + 1 - recentFrom]! + counts.get(c);
+  }
+  const keptTokens = (c: number) => suffix[c - recentFrom]!;
   const beforePrompt = cuts.filter((c) => c === length || history.isPrompt(c));
   // The turns are told once, for every level; a level holds only its counts (its lines are made again for the
   // chosen cut's text alone), and is made once for both searches.
   const levels = new Map<SummaryLimits, PrefixSummaries>();
   const level = (limits: SummaryLimits) => {
     let summaries = levels.get(limits);
-    if (!summaries) levels.set(limits, summaries = new PrefixSummaries(history.told, context, limits, count));
+    if (!summaries) {
+      levels.set(limits, summaries = new PrefixSummaries(history.told, context, limits, count));
+      // Only the level's counts are kept: the lines it made to count are collected before the next level.
+      collectYoungGarbage();
+    }
     return summaries;
   };
   const cutOf = (summaries: PrefixSummaries, recent?: number) => (c: number): Cut => ({
     at: c,
     summaryTokens: summaries.tokens(c, recent),
-    keptTokens: suffix[c]!,
+    keptTokens: keptTokens(c),
     summary: () => summaries.text(c, recent),
   });
   // Some turns kept verbatim beside a tighter summary are worth more than a roomier summary of everything.
@@ -283,7 +295,7 @@ function chooseCut(
   const tightest = level(SUMMARY_LEVELS.at(-1)!);
   const turns = history.promptsBefore(length);
   const lastTurn = beforePrompt.at(-2);
-  const ends = lastTurn !== undefined && suffix[lastTurn]! <= budget / 4 ? [lastTurn, length] : [length];
+  const ends = lastTurn !== undefined && keptTokens(lastTurn) <= budget / 4 ? [lastTurn, length] : [length];
   for (const c of ends) {
     let [low, high, best] = [0, turns, undefined as Cut | undefined];
     while (low <= high) {

@@ -116,8 +116,11 @@ export class FitHistory {
     return this.#turns.told;
   }
 
-  /** Whether each cut, 0..length, keeps every tool call beside its result. */
-  cleanCuts(): boolean[] {
-    return this.#cuts.clean();
+  /**
+   * The cuts a fit can make, ascending: before a held message (the others have more than the budget after
+   * them) or at the end, keeping every tool call beside its result.
+   */
+  cleanCuts(): number[] {
+    return this.#cuts.cleanFrom(this.#recentFrom);
   }
 }

@@ -33,13 +33,13 @@ export class CleanCuts {
     }
   }
 
-  /** Whether each cut, 0..n, is clean. */
-  clean(): boolean[] {
-    const clean: boolean[] = [];
+  /** The clean cuts from `from` on, ascending, cutting before some message (0 < c <= n). */
+  cleanFrom(from: number): number[] {
+    const clean: number[] = [];
     let spanning = 0;
     for (let c = 0; c <= this.#length; c++) {
       spanning += this.#change.get(c);
-      clean.push(spanning === 0);
+      if (spanning === 0 && c > 0 && c >= from) clean.push(c);
     }
     return clean;
   }

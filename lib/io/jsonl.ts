@@ -4,7 +4,7 @@ import { assertRegularFile } from "./file-kind.ts";
 import { nestsDeeperThan, tooDeep } from "./json.ts";
 import { type Feedback, startProgress } from "./progress.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
-import { reclaimMemory } from "../runtime.ts";
+import { ALL_EVERY, garbagePacer, YOUNG_EVERY } from "./garbage.ts";
 
 /**
  * The longest record (one line, in bytes) a JSONL file may hold. A line is decoded and parsed whole, so memory
@@ -24,9 +24,6 @@ const CHUNK_BYTES = 64 * 1024;
  * that holds signals) within a few milliseconds, without paying for a visit per line.
  */
 const YIELD_BYTES = 4 * 1024 * 1024;
-
-/** How much is read between two collections of the garbage a long read leaves (see reclaimMemory). */
-const RECLAIM_BYTES = 64 * 1024 * 1024;
 
 /** The limit `env` sets through SESSION_BRIDGE_MAX_RECORD (bytes, or with a K, M or G suffix), else the default. */
 export function recordLimitFrom(env: NodeJS.ProcessEnv): number {
@@ -187,15 +184,12 @@ export async function* readJsonl(
 
   const step = startProgress(options.feedback, `reading ${path}`, "bytes", fstatSync(fd).size);
   let visited = offset;
-  let reclaimed = offset;
+  const collect = garbagePacer(YOUNG_EVERY, ALL_EVERY);
   try {
     for (;;) {
       if (offset - visited >= YIELD_BYTES) {
+        collect(offset - visited);
         visited = offset;
-        if (offset - reclaimed >= RECLAIM_BYTES) {
-          reclaimed = offset;
-          reclaimMemory();
-        }
         step.advance(offset);
         await yieldAndCheckpoint();
       }
@@ -337,19 +331,15 @@ const WINDOW_BYTES = 1024 * 1024;
  * The text of the records of the open file `fd`, each by its place (offset and length in bytes), read a window
  * at a time: records asked for in file order cost one read per megabyte, not one per record, and a record
  * longer than the window is read alone, so a pass holds the window and the record in hand. The garbage a long
- * pass leaves is collected every few dozen megabytes (see reclaimMemory).
+ * pass leaves is collected as it goes (garbage.ts).
  */
 export function recordText(fd: number): (offset: number, length: number) => string {
   const window = Buffer.allocUnsafe(WINDOW_BYTES);
   let start = 0;
   let end = 0;
-  let unreclaimed = 0;
+  const collect = garbagePacer(YOUNG_EVERY, ALL_EVERY);
   return (offset, length) => {
-    unreclaimed += length;
-    if (unreclaimed >= RECLAIM_BYTES) {
-      unreclaimed = 0;
-      reclaimMemory();
-    }
+    collect(length);
     if (length > WINDOW_BYTES) return decodeRange(fd, offset, length);
     if (offset < start || offset + length > end) {
       start = offset;

@@ -4,6 +4,7 @@
  * `replace` the file is renamed over the old one (the caller has backed it up). A failed or interrupted publish
  * leaves nothing.
  */
+import { garbagePacer } from "./garbage.ts";
 import {
   closeSync,
   copyFileSync,
@@ -50,9 +51,17 @@ export async function writeLines(
   let used = 0;
   const step = progress ? startProgress(progress.feedback, progress.what, "bytes") : undefined;
   let written = 0;
-  /** What every megabyte out is followed by: progress, a crash point for the campaign, a visit to the loop. */
+  // What is rendered dies as soon as it is out: collected as it goes, not left to pile up (garbage.ts).
+  const collect = garbagePacer();
+  let collected = 0;
+  /**
+   * What every megabyte out is followed by: progress, collecting what it left, a crash point for the campaign, a
+   * visit to the loop.
+   */
   const sent = async () => {
     step?.advance(written);
+    collect(written - collected);
+    collected = written;
     crashPoint("chunk-written");
     await yieldAndCheckpoint();
   };
