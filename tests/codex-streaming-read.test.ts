@@ -110,3 +110,20 @@ test("an abort before a compaction counts messages of the compacted thread, not 
   assert.deepEqual(held.pending.openToolCalls, []);
   assert.deepEqual(await holdSession(await openCodexSession(path, STREAM_ALL)), held);
 });
+
+test("a streamed Codex rollout's compacted threads are kept in files, not held, until the session is released", async () => {
+  const path = codexFixture("0.171.0", "compacted");
+  const held = await readCodexSession(path);
+  const opened = await openCodexSession(path, STREAM_ALL);
+  const compacted = opened.threads.filter((t) => t.kind === "compacted");
+  assert.ok(
+    compacted.length > 0 && opened.release,
+    "the fixture has a compacted thread, released by its session",
+  );
+  for (const thread of compacted) {
+    assert.ok(!Array.isArray(thread.messages), `${thread.id} is held`);
+    assert.deepEqual([...thread.messages], held.threads.find((t) => t.id === thread.id)!.messages);
+  }
+  opened.release();
+  assert.throws(() => [...compacted[0]!.messages], /after the spill was closed/);
+});

@@ -16,6 +16,7 @@ import { FitHistory } from "../lib/fit/history.ts";
 import { tokenCounter } from "../lib/fit/tokens.ts";
 import { FIT_THREAD_ID, isFitSummary } from "../lib/fit/marker.ts";
 import { restoreFitted } from "../lib/fit/restore.ts";
+import { holdMessages, streamedMessages } from "../lib/ir/stream.ts";
 import { PrefixSummaries, SUMMARY_LEVELS, summaryText, trimmed, turnsOf } from "../lib/fit/summary.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
@@ -134,6 +135,32 @@ test("a hop back from a fitted session puts its full history back before fitting
   });
   assert.equal(again?.plan.restored, true);
   assert.deepEqual(again?.session.messages, session.messages, "a window that takes it whole gets all of it");
+});
+
+test("a streamed fitted session has its history put back as it is read, not held, the same as held", async () => {
+  const session = await read();
+  const fitted = await fitSession(session, {
+    mode: "auto",
+    models: BUILTIN_HARNESSES.codex.conversation.models,
+    model: "gpt-5.5",
+    context: 200_000,
+  });
+  const held = fitted!.session.messages as Message[];
+  let passes = 0;
+  const streamed = {
+    ...fitted!.session,
+    messages: streamedMessages(async function* () {
+      passes++;
+      yield* held;
+    }),
+  };
+  const back = await restoreFitted(streamed);
+  assert.ok(!Array.isArray(back.messages), "the restored history is held");
+  assert.deepEqual(await holdMessages(back.messages), session.messages);
+  assert.deepEqual(await holdMessages(back.messages), session.messages, "a second pass");
+  assert.deepEqual(back.threads, session.threads);
+  assert.equal(passes, 3, "read once to find the summary, then once a pass");
+  fitted!.release();
 });
 
 test("a huge prompt is trimmed in the summary with a marker saying how much was left out", () => {

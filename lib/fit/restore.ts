@@ -4,7 +4,12 @@
  * live thread without the summary) so the next target is fitted from everything, not from a summary of one.
  */
 import type { Message } from "../ir/schema.ts";
-import type { SessionStream } from "../ir/stream.ts";
+import {
+  type SessionStream,
+  type StreamedMessages,
+  streamedMessages,
+  type ThreadMessages,
+} from "../ir/stream.ts";
 import { fitThreadOf, isFitSummary } from "./marker.ts";
 
 /**
@@ -17,17 +22,39 @@ export async function restoreFitted(session: SessionStream): Promise<SessionStre
   const head: Message[] = [];
   const live: Message[] = [];
   let summary: Message | undefined;
-  // A streamed thread is read anew on each pass, once here, as far as the summary when there is none.
+  const held = Array.isArray(session.messages);
+  // A streamed thread is read anew on each pass: once here, as far as the summary.
   for await (const m of session.messages) {
     if (summary) live.push(m);
     else if (m.kind === "context") head.push(m);
-    else if (isFitSummary(m)) summary = m;
-    else return session;
+    else if (isFitSummary(m)) {
+      summary = m;
+      // The rest is read again as the restored history is, not held.
+      if (!held) break;
+    } else return session;
   }
   if (!summary) return session;
   return {
     ...session,
-    messages: [...head, ...thread.messages, ...live],
+    messages: Array.isArray(session.messages)
+      ? [...head, ...thread.messages, ...live]
+      : restoredStream(head, thread.messages, session.messages),
     threads: session.threads.filter((t) => t !== thread),
   };
+}
+
+/**
+ * A streamed session's history put back as it is read, never held: its context, the compacted thread (which a
+ * streamed reader may keep in a file too), then its live thread read anew past the summary.
+ */
+function restoredStream(head: Message[], history: ThreadMessages, live: StreamedMessages): StreamedMessages {
+  return streamedMessages(async function* () {
+    yield* head;
+    yield* history;
+    let past = false;
+    for await (const m of live) {
+      if (past) yield m;
+      else past = isFitSummary(m);
+    }
+  });
 }

@@ -31,6 +31,11 @@ export interface ThreadStream extends Omit<Thread, "messages"> {
 export interface SessionStream extends Omit<Session, "messages" | "threads"> {
   messages: Messages;
   threads: ThreadStream[];
+  /**
+   * Lets go of what its reader keeps outside memory for it (spill files of threads too long to hold), once it
+   * is written; its threads cannot be read after that. Absent when there is nothing to let go.
+   */
+  release?: () => void;
 }
 
 /** Everything of a session but its live thread. */
@@ -119,8 +124,9 @@ export async function holdMessages(messages: Messages): Promise<Message[]> {
   return held;
 }
 
-/** The session with its threads held whole (see holdMessages). */
+/** The session with its threads held whole (see holdMessages): nothing of it is left to release. */
 export async function holdSession(session: SessionStream): Promise<Session> {
-  const threads = session.threads.map((t) => ({ ...t, messages: [...t.messages] }));
-  return { ...session, threads, messages: await holdMessages(session.messages) };
+  const { release: _kept, ...held } = session;
+  const threads = held.threads.map((t) => ({ ...t, messages: [...t.messages] }));
+  return { ...held, threads, messages: await holdMessages(held.messages) };
 }

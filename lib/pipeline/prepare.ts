@@ -137,7 +137,10 @@ export interface PreparedConversion {
   memory: ConversionMemory;
   /** What fitting the history to the target's window found and did (absent: not asked, or a same-harness copy). */
   fit?: FitPlan;
-  /** Lets go of what a fitted session's compacted thread is read from, once the session is written (Fitting). */
+  /**
+   * Lets go of what a fitted session's compacted thread is read from (Fitting) and what the source's reader
+   * keeps outside memory (SessionStream.release), once the session is written.
+   */
   release(): void;
 }
 
@@ -147,6 +150,19 @@ export interface PreparedConversion {
  * the target's writer reads it, so a streamed session is never held whole.
  */
 export async function prepareConversion(
+  read: SessionStream,
+  target: Harness,
+  request: ConversionRequest,
+): Promise<PreparedConversion> {
+  try {
+    return await prepareRead(read, target, request);
+  } catch (error) {
+    read.release?.();
+    throw error;
+  }
+}
+
+async function prepareRead(
   read: SessionStream,
   target: Harness,
   request: ConversionRequest,
@@ -263,7 +279,10 @@ export async function prepareConversion(
     ...postureMemory(source, target, posture),
     ...(stated ? { pending: stated } : {}),
   };
-  const release = () => fitting?.release();
+  const release = () => {
+    fitting?.release();
+    read.release?.();
+  };
   return { session, options, report, memory, release, ...(fitting ? { fit: fitting.plan } : {}) };
 }
 

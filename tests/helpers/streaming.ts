@@ -17,4 +17,5 @@ export async function assertStreamedAsHeld(
   assert.ok(!Array.isArray(opened.messages), `${label}: not streamed`);
   assert.deepEqual(await holdSession(opened), held, label);
   assert.deepEqual(await holdSession(opened), held, `${label}, second pass`);
+  opened.release?.();
 }

@@ -18,7 +18,8 @@ import { VALIDATORS } from "../../generated/validators/codex.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
 import { emptySession, notePassthrough } from "../../ir/session.ts";
-import { joinedMessages, type SessionStream, streamedMessages } from "../../ir/stream.ts";
+import { joinedMessages, type SessionStream, streamedMessages, type ThreadStream } from "../../ir/stream.ts";
+import { type MessageSpill, spillMessages } from "../../ir/spill.ts";
 import {
   blocksFromContent,
   callFromItem,
@@ -123,7 +124,8 @@ export interface StreamedRollout {
 /**
  * The session with its live thread streamed: the rollout is read once to index it, and the live thread's lines
  * (from its last compaction on) are read again and built each time the thread is iterated. The threads
- * compacted before it are held: they are history, usually small, read again now up to the live thread.
+ * compacted before it are read again now up to the live thread, each into a spill file (lib/ir/spill.ts), not
+ * held: a fitted session's compacted thread is its whole history. The session's `release` closes them.
  */
 export async function decodeCodexStreamed(source: RolloutSource): Promise<StreamedRollout> {
   const path = source.path;
@@ -139,10 +141,13 @@ export async function decodeCodexStreamed(source: RolloutSource): Promise<Stream
   const count = state.build.count;
   if (state.build.compactions) {
     const prefix = source.open();
-    session.threads.push(
-      ...(await holdRollout({ path, lines: upTo(prefix.lines, liveFrom.start.offset), tail: prefix.tail }))
-        .threads,
-    );
+    const spilled = await spillThreads({
+      path,
+      lines: upTo(prefix.lines, liveFrom.start.offset),
+      tail: prefix.tail,
+    });
+    session.threads.push(...spilled.threads);
+    session.release = spilled.release;
   }
   const title = firstUserTitle(joinedMessages(session.threads)) ?? state.facts.title;
   const changed = () => new InputError(`${path}: the rollout changed while it was read; read it again`);
@@ -195,6 +200,37 @@ async function holdRollout(
     },
   });
   return { state, threads, messages };
+}
+
+/** The threads the rollout compacted, each spilled as it is read; the messages after the last are let go. */
+async function spillThreads(
+  rollout: RolloutLines,
+): Promise<{ threads: ThreadStream[]; release: () => void }> {
+  const threads: ThreadStream[] = [];
+  const spills: MessageSpill[] = [];
+  const release = () => spills.forEach((s) => s.close());
+  const next = () => {
+    const spill = spillMessages();
+    spills.push(spill);
+    return spill;
+  };
+  let spill = next();
+  try {
+    await indexRollout(rollout, {
+      uid: takenOnce(),
+      done: (m) => spill.add(m),
+      compacted: (n) => {
+        if (spill.count) {
+          threads.push({ id: `compacted-${n}`, kind: "compacted", messages: spill.messages(spill.count) });
+          spill = next();
+        }
+      },
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  return { threads, release };
 }
 
 /** Where the live thread starts, and what building it carries in from the lines before. */
