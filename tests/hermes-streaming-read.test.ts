@@ -89,3 +89,21 @@ test("rows Hermes appends after a streamed session was opened are not part of it
   );
   assert.deepEqual(await holdSession(opened), held);
 });
+
+test("a streamed Hermes session's threads kept apart are in files, not held, until the session is released", async () => {
+  let apart = 0;
+  for (const locator of databaseSessions()) {
+    const held = await readHermesSession(locator);
+    const opened = await openHermesSession(locator, STREAM_ALL);
+    for (const thread of opened.threads) {
+      apart++;
+      assert.ok(!Array.isArray(thread.messages), `${locator} ${thread.id} is held`);
+      assert.deepEqual([...thread.messages], held.threads.find((t) => t.id === thread.id)!.messages);
+    }
+    opened.release!();
+    for (const thread of opened.threads) {
+      assert.throws(() => [...thread.messages], /after the spill was closed/, `${locator} ${thread.id}`);
+    }
+  }
+  assert.ok(apart >= 3, `only ${apart} threads kept apart in the captured sessions`);
+});

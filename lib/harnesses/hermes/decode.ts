@@ -5,7 +5,14 @@
  * kept apart as threads, so they are reported and never replayed as live history.
  */
 import type { DriftEntry, Message, Session, Thread, Usage } from "../../ir/schema.ts";
-import { type HeldSessionHead, type SessionStream, streamedMessages } from "../../ir/stream.ts";
+import {
+  type HeldSessionHead,
+  joinedMessages,
+  type SessionStream,
+  streamedMessages,
+  type ThreadStream,
+} from "../../ir/stream.ts";
+import { type MessageSpill, spillMessages } from "../../ir/spill.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
 import { InputError } from "../../errors.ts";
 import { type HermesMessage, isActive, isMetaRow, type SessionRecord } from "./message.ts";
@@ -49,27 +56,76 @@ const iso = (seconds: unknown): string | undefined =>
 /** A Hermes conversation from its source's rows, as the store loaded them (source.ts), every message held. */
 export function decodeHermes(source: HermesSource): Session {
   const messages: Message[] = [];
-  const { head } = decodeRows(source, (m) => messages.push(m));
+  const { head } = decodeRows(source, (m) => messages.push(m), heldApart());
   return withThread(head, messages);
 }
 
 /**
  * The same session with its live thread streamed: the rows are read once for everything but the live thread's
  * messages (of which only the facts the head needs are kept, see LiveFacts), then read again, and mapped by
- * the same code, each time the thread is iterated. Threads kept apart are held.
+ * the same code, each time the thread is iterated. Threads kept apart are written to spill files as they are
+ * read (lib/ir/spill.ts), not held: a fitted session's compacted thread is its whole history. The session's
+ * `release` closes them.
  */
 export function decodeHermesStreamed(source: HermesSource): SessionStream {
-  const { head, context, keys } = decodeRows(source, () => {});
-  return withThread(head, streamedMessages(() => liveAgain(source, context, keys)));
+  const apart = spilledApart();
+  try {
+    const { head, context, keys } = decodeRows(source, () => {}, apart);
+    const session = withThread(head, streamedMessages(() => liveAgain(source, context, keys)));
+    return { ...session, release: apart.release };
+  } catch (error) {
+    apart.release();
+    throw error;
+  }
 }
 
 /** A session of `head` and its live thread, its keys in the order an IR dump has always shown them. */
-function withThread<M extends SessionStream["messages"]>(
-  head: HeldSessionHead,
+function withThread<T extends ThreadStream, M extends SessionStream["messages"]>(
+  head: RowsHead<T>,
   messages: M,
-): HeldSessionHead & { messages: M } {
+): RowsHead<T> & { messages: M } {
   const { meta, ...rest } = head;
   return { meta, messages, ...rest };
+}
+
+/** The session but its live thread, its threads held or streamed. */
+type RowsHead<T extends ThreadStream> = Omit<HeldSessionHead, "threads"> & { threads: T[] };
+
+/** Where the rows kept apart from the live thread go, each thread's messages linked in the order they come. */
+interface KeptApart<T extends ThreadStream> {
+  add(id: string, kind: Thread["kind"], message: Message): void;
+  threads(): T[];
+}
+
+/** Threads kept apart, held. */
+function heldApart(): KeptApart<Thread> {
+  const apart = new Map<string, Thread>();
+  return {
+    add(id, kind, message) {
+      let thread = apart.get(id);
+      if (!thread) apart.set(id, thread = { id, kind, messages: [] });
+      message.parentUid = thread.messages.at(-1)?.uid ?? null;
+      thread.messages.push(message);
+    },
+    threads: () => [...apart.values()],
+  };
+}
+
+/** Threads kept apart, each in a spill file; `release` closes them. */
+function spilledApart(): KeptApart<ThreadStream> & { release(): void } {
+  const apart = new Map<string, { kind: Thread["kind"]; spill: MessageSpill; last: string }>();
+  return {
+    add(id, kind, message) {
+      let thread = apart.get(id);
+      message.parentUid = thread?.last ?? null;
+      if (!thread) apart.set(id, thread = { kind, spill: spillMessages(), last: message.uid });
+      thread.last = message.uid;
+      thread.spill.add(message);
+    },
+    threads: () =>
+      [...apart].map(([id, { kind, spill }]) => ({ id, kind, messages: spill.messages(spill.count) })),
+    release: () => apart.forEach(({ spill }) => spill.close()),
+  };
 }
 
 /** What mapping a row needs of the session it is read from. */
@@ -113,10 +169,11 @@ function messageOf({ row, sessionId, key }: PlacedRow, context: RowContext): Mes
  * One pass over the rows: the session but its live thread's messages, which are given to `live` in order
  * (linked to the one before) and noted (LiveFacts). Rows kept apart are held in their threads.
  */
-function decodeRows(
+function decodeRows<T extends ThreadStream>(
   source: HermesSource,
   live: (m: Message) => void,
-): { head: HeldSessionHead; context: RowContext; keys: number[] } {
+  apart: KeptApart<T>,
+): { head: RowsHead<T>; context: RowContext; keys: number[] } {
   const chain = source.chain.map(typedColumns);
   const liveRecord = chain.at(-1)!;
   const context: RowContext = {
@@ -125,7 +182,6 @@ function decodeRows(
     provider: providerFamily(liveRecord.billing_provider),
   };
   const facts = new LiveFacts();
-  const apart = new Map<string, Thread>();
   const unknownRoles: number[] = [];
   let parentUid: string | null = null;
   let newest = 0;
@@ -144,13 +200,11 @@ function decodeRows(
       live(message);
       continue;
     }
-    const thread = threadApart(row, placed.sessionId, apart);
-    message.parentUid = thread.messages.at(-1)?.uid ?? null;
-    thread.messages.push(message);
+    apart.add(...threadApart(row, placed.sessionId), message);
   }
-  const threads = [...apart.values()];
-  const compacted = threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
-  const head: HeldSessionHead = {
+  const threads = apart.threads();
+  const compacted = joinedMessages(threads.filter((t) => t.kind === "compacted"));
+  const head: RowsHead<T> = {
     meta: {
       harness: "hermes",
       ...(source.schemaVersion !== undefined ? { harnessVersion: releaseOf(source.schemaVersion) } : {}),
@@ -214,15 +268,12 @@ function changed(source: HermesSource, key: number): InputError {
 }
 
 /** Where a row that is not live belongs: its predecessor session, or what compaction or a rewind set aside. */
-function threadApart(row: HermesMessage, sessionId: string, apart: Map<string, Thread>): Thread {
-  const [id, kind]: [string, Thread["kind"]] = isActive(row)
+function threadApart(row: HermesMessage, sessionId: string): [string, Thread["kind"]] {
+  return isActive(row)
     ? [sessionId, "compacted"]
     : row.compacted === 1
     ? [`${sessionId}:compacted`, "compacted"]
     : [`${sessionId}:rewound`, "abandoned-branch"];
-  let thread = apart.get(id);
-  if (!thread) apart.set(id, thread = { id, kind, messages: [] });
-  return thread;
 }
 
 function defined<T extends Record<string, unknown>>(values: T): Partial<T> {
