@@ -24,9 +24,10 @@ type Json = Record<string, unknown>;
 /**
  * The export line is one line holding every message, and its row (message_count first) comes before them, so
  * it is written in parts (lib/io/rendered.ts): the row's head, each message as it is serialized, the row's
- * tail. What the row takes from the messages is known before the first is written: a held thread is made
- * into rows once and they are kept (they share the thread's text); a streamed one is read twice, once to
- * count and once to write, and nothing of it is kept.
+ * tail. What the row takes from the messages is known before the first is written: a held thread alone is
+ * made into rows once and they are kept (they share the thread's text); a streamed one, or one with threads
+ * beside it (a fitted session's is its whole history, read from a file), is read twice, once to count and
+ * once to write, and nothing of it is kept.
  */
 export async function* renderHermes(
   session: SessionStream,
@@ -44,7 +45,7 @@ export async function* renderHermes(
     : undefined;
   const settings = { model: options.model ?? configured ?? session.meta.models.at(-1) ?? null };
   const rows = () => targetRows(session, options, settings, source);
-  if (Array.isArray(session.messages)) {
+  if (Array.isArray(session.messages) && session.threads.every((t) => t.messages.length === 0)) {
     const made = rows();
     const held: ExportedMessage[] = [];
     for await (const m of made.messages) held.push(m);
