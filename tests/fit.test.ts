@@ -386,7 +386,7 @@ test("a streamed session is fitted as the held one is, its fitted-away messages 
   streamed.release();
   assert.throws(
     () => [...thread(streamed).messages],
-    /spilled messages were read after the spill was closed/,
+    /spilled records were read after the spill was closed/,
   );
 });
 

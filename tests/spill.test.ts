@@ -59,16 +59,16 @@ test("the messages of real sessions come back as they were added, byte for byte 
   const spill = spillIn(t);
   for (const m of messages) spill.add(m);
   assert.equal(spill.count, messages.length);
-  const thread = spill.messages(messages.length);
+  const thread = spill.records(messages.length);
   assert.equal(thread.length, messages.length);
   const expected = jsonOf(messages);
   assert.deepEqual(jsonOf(thread), expected);
   assert.deepEqual(jsonOf(thread), expected, "a second iteration reads them again");
   const k = Math.floor(messages.length / 3) + 1;
-  const prefix = spill.messages(k);
+  const prefix = spill.records(k);
   assert.equal(prefix.length, k);
   assert.deepEqual(jsonOf(prefix), expected.slice(0, k));
-  assert.deepEqual(jsonOf(spill.messages(0)), []);
+  assert.deepEqual(jsonOf(spill.records(0)), []);
 });
 
 test("a prefix asked for is read alone, while more are added, even during its iteration", (t) => {
@@ -76,7 +76,7 @@ test("a prefix asked for is read alone, while more are added, even during its it
   // Long enough that adding during the iteration writes to the file (a write is gathered up to a megabyte).
   const texts = Array.from({ length: 3000 }, (_, i) => `${i}:${"x".repeat(i % 2999)}`);
   for (const text of texts.slice(0, 1000)) spill.add(said(text));
-  const thread = spill.messages(1000);
+  const thread = spill.records(1000);
   let added = 1000;
   const seen: string[] = [];
   for (const m of thread) {
@@ -87,7 +87,7 @@ test("a prefix asked for is read alone, while more are added, even during its it
   assert.deepEqual(seen, texts.slice(0, 1000).map((text) => JSON.stringify(said(text))));
   for (const text of texts.slice(2000)) spill.add(said(text));
   assert.deepEqual(jsonOf(thread), seen, "the same thousand, however many came after");
-  assert.deepEqual(jsonOf(spill.messages(3000)), texts.map((text) => JSON.stringify(said(text))));
+  assert.deepEqual(jsonOf(spill.records(3000)), texts.map((text) => JSON.stringify(said(text))));
 });
 
 test("one message asked for by its place is read alone, the first, a middle one, one still unwritten and the last", (t) => {
@@ -104,8 +104,8 @@ test("a message longer than the read window comes back whole, between short ones
   const long = said("长".repeat(1_500_000), "long"); // 4.5 MB of UTF-8
   const messages = [said("before"), long, said("after"), said("y".repeat(1024 * 1024 - 40), "window-sized")];
   for (const m of messages) spill.add(m);
-  assert.deepEqual(jsonOf(spill.messages(4)), jsonOf(messages));
-  assert.deepEqual(jsonOf(spill.messages(2)), jsonOf(messages.slice(0, 2)));
+  assert.deepEqual(jsonOf(spill.records(4)), jsonOf(messages));
+  assert.deepEqual(jsonOf(spill.records(2)), jsonOf(messages.slice(0, 2)));
 });
 
 test("text in any script, emoji, lone surrogates and line ends come back unchanged", (t) => {
@@ -117,7 +117,7 @@ test("text in any script, emoji, lone surrogates and line ends come back unchang
     "line\nends\r\nand separators \u2028\u2029 and NUL \u0000",
   ];
   for (const text of texts) spill.add(said(text));
-  const read = [...spill.messages(texts.length)];
+  const read = [...spill.records(texts.length)];
   assert.deepEqual(read.map((m) => JSON.stringify(m)), texts.map((text) => JSON.stringify(said(text))));
   assert.equal((read[2]!.blocks[0] as { text: string }).text, texts[2], "the lone surrogates themselves");
 });
@@ -125,7 +125,7 @@ test("text in any script, emoji, lone surrogates and line ends come back unchang
 test("after close, iterating throws, even an iteration begun before; close twice is harmless", (t) => {
   const spill = spillIn(t);
   for (let i = 0; i < 5; i++) spill.add(said(String(i)));
-  const thread = spill.messages(5);
+  const thread = spill.records(5);
   const begun = thread[Symbol.iterator]();
   assert.equal(begun.next().done, false);
   spill.close();
@@ -138,9 +138,9 @@ test("after close, iterating throws, even an iteration begun before; close twice
 test("more messages than were added is an error", (t) => {
   const spill = spillIn(t);
   spill.add(said("one"));
-  assert.throws(() => spill.messages(2), RangeError);
-  assert.throws(() => spill.messages(-1), RangeError);
-  assert.equal(spill.messages(1).length, 1);
+  assert.throws(() => spill.records(2), RangeError);
+  assert.throws(() => spill.records(-1), RangeError);
+  assert.equal(spill.records(1).length, 1);
 });
 
 test("the spill leaves nothing in its folder, from the moment it is made", {
@@ -150,7 +150,7 @@ test("the spill leaves nothing in its folder, from the moment it is made", {
   const spill = spillIn(t, dir);
   assert.deepEqual(readdirSync(dir), []);
   for (let i = 0; i < 20_000; i++) spill.add(said(`message ${i}`));
-  assert.equal([...spill.messages(20_000)].length, 20_000);
+  assert.equal([...spill.records(20_000)].length, 20_000);
   assert.deepEqual(readdirSync(dir), []);
   spill.close();
   assert.deepEqual(readdirSync(dir), []);
@@ -162,7 +162,7 @@ test("fifty thousand small messages are counted and all read back", (t) => {
   for (let i = 0; i < n; i++) spill.add(said(String(i), `m${i}`));
   assert.equal(spill.count, n);
   let read = 0;
-  for (const m of spill.messages(n)) {
+  for (const m of spill.records(n)) {
     assert.equal(m.uid, `m${read}`);
     read++;
   }
@@ -184,7 +184,7 @@ test("a full disk is an error naming the spill", { skip: TMPFS_SKIP }, () => {
         return true;
       },
     );
-    assert.throws(() => spill.messages(1), /spill was closed/, "a spill a write failed in is not read");
+    assert.throws(() => spill.records(1), /spill was closed/, "a spill a write failed in is not read");
     spill.close();
   } finally {
     unmount(mount);

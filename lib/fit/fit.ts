@@ -191,7 +191,7 @@ async function fitHistory(
   };
   const summarized = Array.isArray(session.messages)
     ? session.messages.slice(0, cut.at)
-    : spill!.messages(cut.at);
+    : spill!.records(cut.at);
   const thread: ThreadStream = { id: FIT_THREAD_ID, kind: "compacted", messages: summarized };
   return {
     session: { ...session, messages: [summary, ...keptMessages], threads: [...session.threads, thread] },

@@ -16,35 +16,43 @@ import { fileSystemReason, writeFailure } from "../errors.ts";
 import { float64Column } from "../io/columns.ts";
 import { decodeRange, recordText } from "../io/jsonl.ts";
 import type { Message } from "./schema.ts";
-import type { ThreadMessages } from "./stream.ts";
 
-/** Messages written to a temporary file as they are added, read back as a thread (see the module's comment). */
-export interface MessageSpill {
-  /** Appends one message (serialized as one JSON line). */
-  add(message: Message): void;
+/**
+ * Records (JSON values: messages, or any list too long to hold) written to a temporary file as they are added,
+ * read back in order (see the module's comment).
+ */
+export interface RecordSpill<T> {
+  /** Appends one record (serialized as one JSON line). */
+  add(record: T): void;
   /** How many were added. */
   readonly count: number;
   /**
-   * The first `count` messages as a ThreadMessages: each iteration reads them again from the file, in order,
-   * holding a window of about a megabyte and the message in hand (a message longer than the window is read
-   * whole, alone).
+   * The first `count` records: each iteration reads them again from the file, in order, holding a window of
+   * about a megabyte and the record in hand (a record longer than the window is read whole, alone). Of
+   * messages, a ThreadMessages.
    */
-  messages(count: number): ThreadMessages;
-  /** Message `i` alone, read from the file. */
-  at(i: number): Message;
+  records(count: number): Iterable<T> & { readonly length: number };
+  /** Record `i` alone, read from the file. */
+  at(i: number): T;
   /** Closes the file (iterating after that throws). Idempotent. */
   close(): void;
 }
 
-/** How much text is gathered before one write: a write per message would be a system call per message. */
+/** Messages spilled: a thread kept in a file. */
+export type MessageSpill = RecordSpill<Message>;
+
+/** A spill of messages to a new temporary file in `dir` (see spillRecords). */
+export const spillMessages = (dir?: string): MessageSpill => spillRecords<Message>(dir);
+
+/** How much text is gathered before one write: a write per record would be a system call per record. */
 const WRITE_BYTES = 1024 * 1024;
 
 /** A spill to a new temporary file in `dir` (default: the system's temporary folder). */
-export function spillMessages(dir: string = tmpdir()): MessageSpill {
+export function spillRecords<T>(dir: string = tmpdir()): RecordSpill<T> {
   // A folder of its own, made only for this user, so the file's name is one nobody else can have taken.
   const folder = mkdtempSync(join(dir, "session-bridge-spill-"));
-  const path = join(folder, "messages.jsonl");
-  const where = `${path} (a temporary file of messages spilled from memory)`;
+  const path = join(folder, "records.jsonl");
+  const where = `${path} (a temporary file of records spilled from memory)`;
   let fd: number;
   try {
     fd = openSync(path, "wx+", 0o600);
@@ -54,7 +62,7 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
   }
   // Where the system refuses to remove an open file (Windows), it is removed when closed.
   let removed = removeSpill(folder, path);
-  /** Each message's end in the file, in bytes (after its line end): eight bytes a message, not an object. */
+  /** Each record's end in the file, in bytes (after its line end): eight bytes a record, not an object. */
   const ends = float64Column();
   let pending: string[] = [];
   let pendingBytes = 0;
@@ -69,7 +77,7 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
       : classified;
   };
   const refuseClosed = () => {
-    if (closed) throw new Error(`${where}: the spilled messages were read after the spill was closed`);
+    if (closed) throw new Error(`${where}: the spilled records were read after the spill was closed`);
   };
   const flush = () => {
     if (pending.length === 0) return;
@@ -86,23 +94,23 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
     written += bytes.length;
   };
 
-  /** Message `i`, its text read by `text`. */
-  const read = (text: (offset: number, length: number) => string, i: number): Message => {
+  /** Record `i`, its text read by `text`. */
+  const read = (text: (offset: number, length: number) => string, i: number): T => {
     // Checked before every read: once closed, the descriptor's number may be another file's.
     refuseClosed();
     const start = i ? ends.get(i - 1) : 0;
     try {
-      return JSON.parse(text(start, ends.get(i) - start - 1)) as Message;
+      return JSON.parse(text(start, ends.get(i) - start - 1)) as T;
     } catch (error) {
       throw failure(error);
     }
   };
 
-  const spill: MessageSpill = {
-    add(message) {
+  const spill: RecordSpill<T> = {
+    add(record) {
       refuseClosed();
-      // JSON.stringify escapes every line end (and a lone surrogate as \udXXX): one message is one line.
-      const line = `${JSON.stringify(message)}\n`;
+      // JSON.stringify escapes every line end (and a lone surrogate as \udXXX): one record is one line.
+      const line = `${JSON.stringify(record)}\n`;
       pending.push(line);
       pendingBytes += Buffer.byteLength(line);
       ends.push(written + pendingBytes);
@@ -111,9 +119,9 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
     get count() {
       return ends.length;
     },
-    messages(n) {
+    records(n) {
       if (!Number.isSafeInteger(n) || n < 0 || n > ends.length) {
-        throw new RangeError(`${n} spilled messages were asked for, but ${ends.length} were added`);
+        throw new RangeError(`${n} spilled records were asked for, but ${ends.length} were added`);
       }
       refuseClosed();
       flush();
@@ -128,11 +136,11 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
     },
     at(i) {
       if (!Number.isSafeInteger(i) || i < 0 || i >= ends.length) {
-        throw new RangeError(`spilled message ${i} was asked for, but ${ends.length} were added`);
+        throw new RangeError(`spilled record ${i} was asked for, but ${ends.length} were added`);
       }
       refuseClosed();
       flush();
-      // One message alone: read as it is, not through a megabyte's window.
+      // One record alone: read as it is, not through a megabyte's window.
       return read((offset, length) => decodeRange(fd, offset, length), i);
     },
     close() {

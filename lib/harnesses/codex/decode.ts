@@ -221,7 +221,7 @@ async function spillThreads(
       done: (m) => spill.add(m),
       compacted: (n) => {
         if (spill.count) {
-          threads.push({ id: `compacted-${n}`, kind: "compacted", messages: spill.messages(spill.count) });
+          threads.push({ id: `compacted-${n}`, kind: "compacted", messages: spill.records(spill.count) });
           spill = next();
         }
       },

@@ -23,6 +23,7 @@
  * The handshake is a user message whose `transformedContent` (what the model is sent) is the handshake, and
  * whose `content` (what the timeline shows, and what names the session) is one short line.
  */
+import type { RecordSpill } from "../../ir/spill.ts";
 import type { Block, Message, ToolCallBlock, ToolResultBlock } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
@@ -66,14 +67,18 @@ export interface EncodedSummary {
   firstPrompt?: string;
   /** The last event's time. */
   updatedAt: string;
-  turns: IndexedTurn[];
+  /**
+   * Where each turn goes once complete, when the index is to be written (a handoff): a spill file, as a long
+   * session has too many prompts and answers to hold. Absent, none are gathered.
+   */
+  turns?: RecordSpill<IndexedTurn>;
   done: boolean;
 }
 
 type Data = Record<string, unknown>;
 
 export function newSummary(startTime: string): EncodedSummary {
-  return { startTime, updatedAt: startTime, turns: [], done: false };
+  return { startTime, updatedAt: startTime, done: false };
 }
 
 /** The session's start as `session.start` records it: the source's start, never later than now. */
@@ -122,6 +127,7 @@ export async function* encodeCopilot(
   if (options.handshake) {
     yield* turns.prompt(HANDSHAKE_DISPLAY, handshakeTime(options.now), options.handshake);
   }
+  turns.indexTurn();
   summary.done = true;
 }
 
@@ -224,8 +230,14 @@ class Turns {
     }, at);
     if (sent) return;
     this.summary.firstPrompt ??= content;
+    this.indexTurn();
     this.indexed = { userMessage: content, assistantResponse: "", timestamp: this.events.now };
-    this.summary.turns.push(this.indexed);
+  }
+
+  /** The turn in hand to the index: complete once the next prompt opens, or the session ends. */
+  indexTurn(): void {
+    if (this.indexed) this.summary.turns?.add(this.indexed);
+    this.indexed = undefined;
   }
 
   /**

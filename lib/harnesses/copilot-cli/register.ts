@@ -30,7 +30,8 @@ import { immediateTransaction, onlineBackup, openForWrite, openReadOnly } from "
 import { copilotSessionState } from "./home.ts";
 import { checkCopilotSessionId } from "./ids.ts";
 import { resumeCopilot } from "./resume.ts";
-import { newSummary, sessionStart } from "./encode.ts";
+import { type IndexedTurn, newSummary, sessionStart } from "./encode.ts";
+import { spillRecords } from "../../ir/spill.ts";
 import { renderCopilot } from "./render.ts";
 import { workspaceName, workspaceText } from "./workspace-file.ts";
 import {
@@ -107,12 +108,18 @@ export function planCopilot(
   ];
   return handoffPlan(preview, async (commit) => {
     if (!indexed) return await publishPlannedFiles(id, files, commit);
-    return await publishAndIndex(id, files, database, commit, () => ({
-      id,
-      cwd: options.cwd,
-      name: workspaceName(fields),
-      summary,
-    }));
+    // The index's turns are gathered as the events are written.
+    const turns = summary.turns = spillRecords<IndexedTurn>();
+    try {
+      return await publishAndIndex(id, files, database, commit, () => ({
+        id,
+        cwd: options.cwd,
+        name: workspaceName(fields),
+        summary,
+      }));
+    } finally {
+      turns.close();
+    }
   });
 }
 

@@ -91,7 +91,9 @@ export function insertIndexed(
     created_at: summary.startTime,
     updated_at: summary.updatedAt,
   });
-  summary.turns.forEach((turn, index) => {
+  const turns = summary.turns?.records(summary.turns.count) ?? [];
+  let index = 0;
+  for (const turn of turns) {
     insertRow(db, "turns", {
       session_id: id,
       turn_index: index,
@@ -105,6 +107,7 @@ export function insertIndexed(
       source_type: "turn",
       source_id: `${id}:turn:${index}`,
     });
-  });
-  return { sessions: 1, turns: summary.turns.length, search_index: summary.turns.length };
+    index++;
+  }
+  return { sessions: 1, turns: turns.length, search_index: turns.length };
 }

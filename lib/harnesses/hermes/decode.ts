@@ -123,7 +123,7 @@ function spilledApart(): KeptApart<ThreadStream> & { release(): void } {
       thread.spill.add(message);
     },
     threads: () =>
-      [...apart].map(([id, { kind, spill }]) => ({ id, kind, messages: spill.messages(spill.count) })),
+      [...apart].map(([id, { kind, spill }]) => ({ id, kind, messages: spill.records(spill.count) })),
     release: () => apart.forEach(({ spill }) => spill.close()),
   };
 }
