@@ -2,8 +2,6 @@
  * The one place that knows which runtime we are on. Everything else uses node built-ins that Bun and Deno
  * both provide.
  */
-import { createRequire } from "node:module";
-
 declare const Deno: { version: { deno: string } } | undefined;
 declare const Bun: { version: string; gc(synchronous: boolean): void } | undefined;
 
@@ -59,6 +57,8 @@ export function reclaimMemory(): void {
  */
 export function collectYoungGarbage(): void {
   if (typeof Bun === "undefined") return;
+  // node:module loads here, not at start-up: only a long conversion asks.
+  const { createRequire } = process.getBuiltinModule("node:module");
   (createRequire(import.meta.url)("bun:jsc") as { edenGC(): number }).edenGC();
 }
 

@@ -19,7 +19,7 @@ import { PendingTracker } from "../../ir/pending.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
 import { emptySession, notePassthrough } from "../../ir/session.ts";
 import { joinedMessages, type SessionStream, streamedMessages, type ThreadStream } from "../../ir/stream.ts";
-import { type MessageSpill, spillMessages } from "../../ir/spill.ts";
+import type { MessageSpill } from "../../ir/spill.ts";
 import {
   blocksFromContent,
   callFromItem,
@@ -109,10 +109,14 @@ export async function decodeCodex(rollout: RolloutLines): Promise<Session> {
   return { ...head(state), messages };
 }
 
-/** Where a streamed rollout's records are read, by the store: from `start` on (else from the first line). */
+/**
+ * Where a streamed rollout's records are read, by the store: from `start` on (else from the first line); and
+ * where the threads it compacted are kept, a spill file the store makes (lib/ir/spill.ts).
+ */
 export interface RolloutSource {
   path: string;
   open(start?: JsonlStart): { lines: AsyncIterable<JsonlLine>; tail: JsonlTail };
+  spill(): MessageSpill;
 }
 
 /** A session with its live thread streamed, and the title its first prompt gives (see titleFromFirstUserText). */
@@ -141,11 +145,8 @@ export async function decodeCodexStreamed(source: RolloutSource): Promise<Stream
   const count = state.build.count;
   if (state.build.compactions) {
     const prefix = source.open();
-    const spilled = await spillThreads({
-      path,
-      lines: upTo(prefix.lines, liveFrom.start.offset),
-      tail: prefix.tail,
-    });
+    const rollout = { path, lines: upTo(prefix.lines, liveFrom.start.offset), tail: prefix.tail };
+    const spilled = await spillThreads(rollout, source.spill);
     session.threads.push(...spilled.threads);
     session.release = spilled.release;
   }
@@ -205,6 +206,7 @@ async function holdRollout(
 /** The threads the rollout compacted, each spilled as it is read; the messages after the last are let go. */
 async function spillThreads(
   rollout: RolloutLines,
+  spillMessages: () => MessageSpill,
 ): Promise<{ threads: ThreadStream[]; release: () => void }> {
   const threads: ThreadStream[] = [];
   const spills: MessageSpill[] = [];

@@ -10,6 +10,7 @@ import type { ReadOptions } from "../types.ts";
 import { InputError } from "../../errors.ts";
 import { titleFromFirstUserText } from "../../ir/summary.ts";
 import { decodeCodex, decodeCodexStreamed } from "./decode.ts";
+import { spillMessages } from "../../ir/spill.ts";
 import { indexedName } from "./list.ts";
 
 export async function readCodexSession(path: string, options: ReadOptions = {}): Promise<Session> {
@@ -41,6 +42,7 @@ export async function openCodexSession(path: string, options: ReadOptions = {}):
         tail,
       };
     },
+    spill: spillMessages,
   });
   return titled(session, path, () => firstUserTitle);
 }

@@ -12,7 +12,7 @@ import {
   streamedMessages,
   type ThreadStream,
 } from "../../ir/stream.ts";
-import { type MessageSpill, spillMessages } from "../../ir/spill.ts";
+import type { MessageSpill } from "../../ir/spill.ts";
 import { firstUserTitle } from "../../ir/summary.ts";
 import { InputError } from "../../errors.ts";
 import { type HermesMessage, isActive, isMetaRow, type SessionRecord } from "./message.ts";
@@ -64,11 +64,11 @@ export function decodeHermes(source: HermesSource): Session {
  * The same session with its live thread streamed: the rows are read once for everything but the live thread's
  * messages (of which only the facts the head needs are kept, see LiveFacts), then read again, and mapped by
  * the same code, each time the thread is iterated. Threads kept apart are written to spill files as they are
- * read (lib/ir/spill.ts), not held: a fitted session's compacted thread is its whole history. The session's
- * `release` closes them.
+ * read (`spill`, a file the store makes: lib/ir/spill.ts), not held: a fitted session's compacted thread is
+ * its whole history. The session's `release` closes them.
  */
-export function decodeHermesStreamed(source: HermesSource): SessionStream {
-  const apart = spilledApart();
+export function decodeHermesStreamed(source: HermesSource, spill: () => MessageSpill): SessionStream {
+  const apart = spilledApart(spill);
   try {
     const { head, context, keys } = decodeRows(source, () => {}, apart);
     const session = withThread(head, streamedMessages(() => liveAgain(source, context, keys)));
@@ -112,7 +112,7 @@ function heldApart(): KeptApart<Thread> {
 }
 
 /** Threads kept apart, each in a spill file; `release` closes them. */
-function spilledApart(): KeptApart<ThreadStream> & { release(): void } {
+function spilledApart(spillMessages: () => MessageSpill): KeptApart<ThreadStream> & { release(): void } {
   const apart = new Map<string, { kind: Thread["kind"]; spill: MessageSpill; last: string }>();
   return {
     add(id, kind, message) {

@@ -5,6 +5,7 @@ import { DEFAULT_READ_LIMITS, streams } from "../../io/jsonl.ts";
 import type { ReadOptions } from "../types.ts";
 import { decodeHermes, decodeHermesStreamed } from "./decode.ts";
 import { loadSource } from "./source.ts";
+import { spillMessages } from "../../ir/spill.ts";
 
 export async function readHermesSession(path: string, options: ReadOptions = {}): Promise<Session> {
   return decodeHermes(await loadSource(path, options));
@@ -18,6 +19,6 @@ export async function openHermesSession(path: string, options: ReadOptions = {})
   const limits = options.limits ?? DEFAULT_READ_LIMITS;
   const source = await loadSource(path, options);
   return source.storedBytes && streams(source.storedBytes(), limits)
-    ? decodeHermesStreamed(source)
+    ? decodeHermesStreamed(source, spillMessages)
     : decodeHermes(source);
 }
