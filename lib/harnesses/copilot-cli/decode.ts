@@ -70,8 +70,8 @@ export interface Decoder {
 export interface Sink {
   /** An event of the subagent `agentId` (its thread exists from its first event on). */
   agent(agentId: string): void;
-  /** A message of the main agent's conversation, from `line`. */
-  message(m: Message, line: JsonlLine): void;
+  /** A message of the main agent's conversation. */
+  message(m: Message): void;
   agentMessage(agentId: string, m: Message): void;
   /**
    * A compaction that succeeded: `summary` replaces every message before it but the last `kept` ones (at most:
@@ -83,15 +83,19 @@ export interface Sink {
   aborted(): void;
 }
 
-export function newDecoder(path: string, drift: boolean, usage: PendingUsage = new Map()): Decoder {
+/**
+ * The decoder of the pass that makes the session's head (from the first event, checking drift), or, given the
+ * main agent's usage pending where it starts, of a pass reading the events again.
+ */
+export function newDecoder(path: string, again?: PendingUsage): Decoder {
   return {
     path,
     facts: {},
-    ...(drift ? { drift: new DriftCollector(HARNESS, VALIDATORS) } : {}),
+    ...(again ? {} : { drift: new DriftCollector(HARNESS, VALIDATORS) }),
     passthrough: [],
-    usage,
+    usage: new Map(again),
     agentUsage: new Map(),
-    first: drift,
+    first: !again,
   };
 }
 
@@ -126,7 +130,7 @@ export function decodeEvent(dec: Decoder, line: JsonlLine, sink: Sink) {
   const message = messageOf(type, data, base, usage);
   if (message) {
     if (agentId) sink.agentMessage(agentId, message);
-    else sink.message(message, line);
+    else sink.message(message);
     return;
   }
   if (!agentId) sessionEvent(type, data, facts, event);
@@ -151,7 +155,7 @@ const newConversation = (): Conversation => ({ messages: [], aborted: [] });
 
 /** The session with every message held. */
 export async function decodeCopilot(log: EventLines): Promise<Session> {
-  const dec = newDecoder(log.path, true);
+  const dec = newDecoder(log.path);
   const main = newConversation();
   const agents = new Map<string, Conversation>();
   const compacted: Thread[] = [];

@@ -3,14 +3,14 @@
  * the held read (decode.ts `decodeEvent`), each pass with a sink of its own:
  *
  *   index   every event once: the head, what it needs of the live thread, and where the live thread starts.
- *           Nothing of the main conversation is held but the compactions' summaries: the live thread is the
- *           last compaction's summary (and the summaries it kept), the messages it kept, and those after it.
- *           Subagents' messages go to spill files (lib/ir/spill.ts) as they come.
- *   spill   once, when the session was compacted: the events up to the last compaction again, each message
- *           into the spill of the compacted thread it went to, or of the messages the compaction kept
- *           (compacted threads can be the whole history: a fitted session keeps it in one).
- *   live    each time the live thread is iterated: its held and kept messages, then the events after the last
- *           compaction read again, their usage picking up where the index left it there.
+ *           The main conversation's messages go to a spill file (lib/ir/spill.ts) as they come, subagents'
+ *           to one each: which of the main ones a compaction takes is known only when it comes, and compacted
+ *           threads can be the whole history (a fitted session keeps it in one). Nothing is held but the
+ *           compactions' summaries. The live thread is the last compaction's summary (and the summaries it
+ *           kept), the messages it kept (read back from the spill), and those after it. (A session never
+ *           compacted spills its messages for nothing: Copilot compacts one long before it is this large.)
+ *   live    each time the live thread is iterated: its summaries and kept messages, then the events after the
+ *           last compaction read again, their usage picking up where the index left it there.
  *
  * A file that changed between passes is bad input naming it; events appended after the index are not read.
  */
@@ -52,6 +52,8 @@ export interface StreamedEvents {
 /** A compaction as the index saw it: the history it took is these summaries, then `lines` main messages. */
 interface Compaction {
   summaries: Message[];
+  /** The first of them, among the main messages. */
+  from: number;
   lines: number;
 }
 
@@ -97,6 +99,8 @@ class Index implements Sink {
   title?: string;
   usage?: Usage;
   readonly agents = new Map<string, AgentSpill>();
+  /** The main conversation's messages, in the order they were read. */
+  readonly spill = spillMessages();
 
   constructor(private readonly dec: Decoder) {}
 
@@ -111,6 +115,7 @@ class Index implements Sink {
 
   message(m: Message) {
     this.lines++;
+    this.spill.add(m);
     this.counted(m);
     this.facts.add(m);
     this.title ??= firstUserTitle([m]);
@@ -130,8 +135,8 @@ class Index implements Sink {
     const taken = length - Math.min(length, kept);
     const summaries = this.summaries.splice(0, Math.min(taken, this.summaries.length));
     const lines = taken - summaries.length;
+    this.compactions.push({ summaries, from: this.runStart, lines });
     this.runStart += lines;
-    this.compactions.push({ summaries, lines });
     this.summaries.unshift(summary);
     this.keptLines = this.lines - this.runStart;
     this.abortedAt = this.abortedAt.map((at) => Math.max(0, at - taken + 1));
@@ -145,6 +150,7 @@ class Index implements Sink {
   }
 
   release() {
+    this.spill.close();
     for (const { spill } of this.agents.values()) spill.close();
   }
 
@@ -154,17 +160,17 @@ class Index implements Sink {
 }
 
 /** A sink that takes the main agent's messages alone. */
-function mainMessages(message: (m: Message, line: JsonlLine) => void): Sink {
+function mainMessages(message: (m: Message) => void): Sink {
   return { agent: () => {}, message, agentMessage: () => {}, compacted: () => {}, aborted: () => {} };
 }
 
 /**
  * The session with its live thread streamed (see the module's comment). The session's `release` closes the
- * spill files of its other threads.
+ * spill files its other threads are read from.
  */
 export async function decodeCopilotStreamed(source: EventSource): Promise<StreamedEvents> {
   const { path } = source;
-  const dec = newDecoder(path, true);
+  const dec = newDecoder(path);
   const index = new Index(dec);
   const first = source.open();
   let through = -1;
@@ -177,22 +183,16 @@ export async function decodeCopilotStreamed(source: EventSource): Promise<Stream
     index.release();
     throw error;
   }
-  const spills = [...index.agents.values()].map((a) => a.spill);
-  const release = () => spills.forEach((s) => s.close());
+  // Without a compaction, every main message is the live thread's, read again from the events.
+  if (!index.compactions.length) index.spill.close();
+  const release = () => index.release();
   const head = headOf(dec, first.tail);
-  const threads: ThreadStream[] = [];
-  let kept: ThreadMessages = [];
-  try {
-    if (index.compactions.length) {
-      const spilled = await spillCompacted(source, index);
-      spills.push(...spilled.spills);
-      threads.push(...spilled.threads);
-      kept = spilled.kept;
-    }
-  } catch (error) {
-    release();
-    throw error;
-  }
+  const threads: ThreadStream[] = index.compactions.map((c, i) => ({
+    id: `compacted-${i + 1}`,
+    kind: "compacted",
+    messages: linkedAfter(linked(c.summaries), index.spill.messages(c.lines, c.from)),
+  }));
+  const kept = index.compactions.length ? index.spill.messages(index.keptLines, index.runStart) : [];
   for (const [agentId, { spill }] of index.agents) {
     threads.push({ id: agentId, kind: "subagent", messages: spill.messages(spill.count) });
   }
@@ -211,7 +211,7 @@ export async function decodeCopilotStreamed(source: EventSource): Promise<Stream
     const ready: Message[] = [];
     let last = -1;
     let read = 0;
-    const pass = newDecoder(path, false, new Map(lastCompaction?.usage));
+    const pass = newDecoder(path, lastCompaction?.usage ?? new Map());
     const sink = mainMessages((m) => {
       read++;
       ready.push(link(m));
@@ -227,8 +227,15 @@ export async function decodeCopilotStreamed(source: EventSource): Promise<Stream
     }
     if (last !== through || read !== count) throw changed();
   });
-  const session: SessionStream = { ...head, messages, threads, ...(spills.length ? { release } : {}) };
-  const live = index.keptLines ? await factsOf(session, index.abortedAt) : index.facts;
+  const spilled = index.compactions.length || index.agents.size;
+  const session: SessionStream = { ...head, messages, threads, ...(spilled ? { release } : {}) };
+  let live = index.facts;
+  try {
+    if (index.keptLines) live = await factsOf(session, index.abortedAt);
+  } catch (error) {
+    release();
+    throw error;
+  }
   withLiveFacts(session, live.live(index.abortedAt, index.usage));
   return { session, ...(index.title === undefined ? {} : { firstUserTitle: index.title }) };
 }
@@ -241,72 +248,18 @@ async function factsOf(session: SessionStream, abortedAt: number[]): Promise<Thr
   return facts;
 }
 
-/**
- * The compacted threads, each spilled as its messages are read again, and the messages the last compaction
- * kept, spilled too: the events up to the last compaction, each main message to its place in the index's order.
- */
-async function spillCompacted(
-  source: EventSource,
-  index: Index,
-): Promise<{ threads: ThreadStream[]; kept: ThreadMessages; spills: MessageSpill[] }> {
-  const spills: MessageSpill[] = [];
-  const next = () => {
-    const spill = spillMessages();
-    spills.push(spill);
-    return spill;
-  };
-  const { compactions } = index;
-  const end = index.lastCompaction!.start.offset;
-  let at = 0;
-  let spill = next();
-  let parentUid = compactions[0]!.summaries.at(-1)?.uid ?? null;
-  const ended = () => {
-    while (at < compactions.length && spill.count === compactions[at]!.lines) {
-      at++;
-      spill = next();
-      parentUid = at < compactions.length ? compactions[at]!.summaries.at(-1)?.uid ?? null : null;
-    }
-  };
-  try {
-    ended();
-    const dec = newDecoder(source.path, false);
-    const sink = mainMessages((m) => {
-      // The messages a compaction kept are the live thread's: linked as it is read.
-      if (at < compactions.length) {
-        m.parentUid = parentUid;
-        parentUid = m.uid;
-      }
-      spill.add(m);
-      ended();
-    });
-    for await (const line of source.open().lines) {
-      if (line.offset >= end) break;
-      decodeEvent(dec, line, sink);
-    }
-  } catch (error) {
-    spills.forEach((s) => s.close());
-    throw error;
-  }
-  if (at !== compactions.length || spill.count !== index.keptLines) {
-    spills.forEach((s) => s.close());
-    throw new InputError(`${source.path}: the events file changed while it was read; read it again`);
-  }
-  const threads = spills.slice(0, -1).map((s, i): ThreadStream => ({
-    id: `compacted-${i + 1}`,
-    kind: "compacted",
-    messages: after(linked(compactions[i]!.summaries), s.messages(s.count)),
-  }));
-  return { threads, kept: spill.messages(spill.count), spills };
-}
-
-/** `first`, then `rest`, anew on each iteration. */
-function after(first: Message[], rest: ThreadMessages): ThreadMessages {
-  if (!first.length) return rest;
+/** `first`, then `rest` linked after them, anew on each iteration (`rest` gives fresh messages each time). */
+function linkedAfter(first: Message[], rest: ThreadMessages): ThreadMessages {
   return {
     length: first.length + rest.length,
     *[Symbol.iterator]() {
       yield* first;
-      yield* rest;
+      let parentUid = first.at(-1)?.uid ?? null;
+      for (const m of rest) {
+        m.parentUid = parentUid;
+        parentUid = m.uid;
+        yield m;
+      }
     },
   };
 }
