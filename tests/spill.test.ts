@@ -69,6 +69,11 @@ test("the messages of real sessions come back as they were added, byte for byte 
   assert.equal(prefix.length, k);
   assert.deepEqual(jsonOf(prefix), expected.slice(0, k));
   assert.deepEqual(jsonOf(spill.records(0)), []);
+  // A range from the middle, across the megabytes written: the window starts where the range does.
+  const middle = spill.records(k, k);
+  assert.equal(middle.length, k);
+  assert.deepEqual(jsonOf(middle), expected.slice(k, 2 * k));
+  assert.deepEqual(jsonOf(spill.records(0, messages.length)), []);
 });
 
 test("a prefix asked for is read alone, while more are added, even during its iteration", (t) => {
@@ -135,11 +140,13 @@ test("after close, iterating throws, even an iteration begun before; close twice
   assert.throws(() => spill.add(said("late")), /spill was closed/);
 });
 
-test("more messages than were added is an error", (t) => {
+test("more messages than were added, or from before the first, is an error", (t) => {
   const spill = spillIn(t);
   spill.add(said("one"));
   assert.throws(() => spill.records(2), RangeError);
   assert.throws(() => spill.records(-1), RangeError);
+  assert.throws(() => spill.records(1, 1), RangeError);
+  assert.throws(() => spill.records(0, -1), RangeError);
   assert.equal(spill.records(1).length, 1);
 });
 

@@ -27,11 +27,11 @@ export interface RecordSpill<T> {
   /** How many were added. */
   readonly count: number;
   /**
-   * The first `count` records: each iteration reads them again from the file, in order, holding a window of
-   * about a megabyte and the record in hand (a record longer than the window is read whole, alone). Of
-   * messages, a ThreadMessages.
+   * `count` records from the `from`th on (the first, by default): each iteration reads them again from the
+   * file, in order, holding a window of about a megabyte and the record in hand (a record longer than the
+   * window is read whole, alone). Of messages, a ThreadMessages.
    */
-  records(count: number): Iterable<T> & { readonly length: number };
+  records(count: number, from?: number): Iterable<T> & { readonly length: number };
   /** Record `i` alone, read from the file. */
   at(i: number): T;
   /** Closes the file (iterating after that throws). Idempotent. */
@@ -119,9 +119,13 @@ export function spillRecords<T>(dir: string = tmpdir()): RecordSpill<T> {
     get count() {
       return ends.length;
     },
-    records(n) {
-      if (!Number.isSafeInteger(n) || n < 0 || n > ends.length) {
-        throw new RangeError(`${n} spilled records were asked for, but ${ends.length} were added`);
+    records(n, from = 0) {
+      if (
+        !Number.isSafeInteger(n) || !Number.isSafeInteger(from) || n < 0 || from < 0 || from + n > ends.length
+      ) {
+        throw new RangeError(
+          `${n} spilled records from ${from} were asked for, but ${ends.length} were added`,
+        );
       }
       refuseClosed();
       flush();
@@ -130,7 +134,7 @@ export function spillRecords<T>(dir: string = tmpdir()): RecordSpill<T> {
         *[Symbol.iterator]() {
           refuseClosed();
           const text = recordText(fd);
-          for (let i = 0; i < n; i++) yield read(text, i);
+          for (let i = from; i < from + n; i++) yield read(text, i);
         },
       };
     },

@@ -48,12 +48,17 @@ export function lastMessageTime(messages: readonly Message[]): string | undefine
 export function totalUsage(messages: readonly Message[]): Usage | undefined {
   const used = messages.flatMap((m) => (m.usage ? [m.usage] : []));
   if (!used.length) return undefined;
-  return used.reduce((a, u) => ({
+  return used.reduce(addUsage);
+}
+
+/** Two usages added up. */
+export function addUsage(a: Usage, u: Usage): Usage {
+  return {
     inputTokens: a.inputTokens + u.inputTokens,
     outputTokens: a.outputTokens + u.outputTokens,
     cacheReadTokens: a.cacheReadTokens + u.cacheReadTokens,
     cacheWriteTokens: a.cacheWriteTokens + u.cacheWriteTokens,
-  }));
+  };
 }
 
 export interface BlockCounts {

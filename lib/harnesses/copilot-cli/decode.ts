@@ -39,14 +39,8 @@ export interface EventLines {
   tail: JsonlTail;
 }
 
-/** One agent's conversation as it is read: the main agent's, or a subagent's (by its agentId). */
-interface Conversation {
-  messages: Message[];
-  /** Positions where a turn was aborted (`abort`): a call unanswered there was interrupted. */
-  aborted: number[];
-  /** Usage of model calls whose message has not come yet, by apiCallId. */
-  usage: Map<string, Usage>;
-}
+/** Usage of model calls whose message has not come yet, by apiCallId: one conversation's. */
+export type PendingUsage = Map<string, Usage>;
 
 /** What the session-level events say, the latest winning. */
 interface SessionFacts {
@@ -58,70 +52,123 @@ interface SessionFacts {
   plan?: boolean;
 }
 
-const newConversation = (): Conversation => ({ messages: [], aborted: [], usage: new Map() });
+/** What decoding carries from event to event, the same whichever pass reads them (held, indexed or streamed). */
+export interface Decoder {
+  path: string;
+  facts: SessionFacts;
+  /** Only the pass that makes the session's head checks drift. */
+  drift?: DriftCollector;
+  passthrough: Session["passthrough"];
+  /** The main agent's pending usage. */
+  usage: PendingUsage;
+  agentUsage: Map<string, PendingUsage>;
+  /** No event read yet: the next must be session.start. */
+  first: boolean;
+}
 
+/** Where decoded events go: the part that differs between holding, indexing and streaming. */
+export interface Sink {
+  /** An event of the subagent `agentId` (its thread exists from its first event on). */
+  agent(agentId: string): void;
+  /** A message of the main agent's conversation. */
+  message(m: Message): void;
+  agentMessage(agentId: string, m: Message): void;
+  /**
+   * A compaction that succeeded: `summary` replaces every message before it but the last `kept` ones (at most:
+   * `preCompactionMessagesLength` counts the system prompt and every message; the summary replaces
+   * `messagesRemoved` of them).
+   */
+  compacted(summary: Message, kept: number, line: JsonlLine): void;
+  /** The main agent's turn was aborted: a call unanswered there was interrupted. */
+  aborted(): void;
+}
+
+/**
+ * The decoder of the pass that makes the session's head (from the first event, checking drift), or, given the
+ * main agent's usage pending where it starts, of a pass reading the events again.
+ */
+export function newDecoder(path: string, again?: PendingUsage): Decoder {
+  return {
+    path,
+    facts: {},
+    ...(again ? {} : { drift: new DriftCollector(HARNESS, VALIDATORS) }),
+    passthrough: [],
+    usage: new Map(again),
+    agentUsage: new Map(),
+    first: !again,
+  };
+}
+
+/** Decodes one event into `sink`. */
+export function decodeEvent(dec: Decoder, line: JsonlLine, sink: Sink) {
+  const event = line.value;
+  const where = `${dec.path}:${line.line}`;
+  if (!isObject(event) || typeof event.type !== "string") {
+    throw new InputError(`${where}: not a GitHub Copilot CLI event (no type)`);
+  }
+  const type = event.type;
+  const data = isObject(event.data) ? event.data : {};
+  if (dec.first && type !== "session.start") {
+    throw new InputError(`${where}: the first event is ${JSON.stringify(type)}, not session.start`);
+  }
+  dec.first = false;
+  const facts = dec.facts;
+  if (type === "session.start") facts.version = optStr(data.copilotVersion) ?? facts.version;
+  dec.drift?.check(facts.version, type, event, line.line);
+  assertRecordTime(event.timestamp, where, "timestamp");
+  const origin = { harness: HARNESS, path: dec.path, offset: line.offset, length: line.length, type };
+  const agentId = optStr(event.agentId);
+  if (agentId) sink.agent(agentId);
+  const usage = agentId ? usageOf(dec, agentId) : dec.usage;
+  const base = {
+    uid: optStr(event.id) ?? `${dec.path}#${line.line}`,
+    parentUid: null,
+    origin,
+    ...(optStr(event.timestamp) ? { timestamp: event.timestamp as string } : {}),
+    ...(agentId ? { agentId } : {}),
+  };
+  const message = messageOf(type, data, base, usage);
+  if (message) {
+    if (agentId) sink.agentMessage(agentId, message);
+    else sink.message(message);
+    return;
+  }
+  if (!agentId) sessionEvent(type, data, facts, event);
+  if (type === "session.compaction_complete" && data.success === true && !agentId) {
+    sink.compacted(summaryOf(data, base), keptBy(data), line);
+  } else if (type === "abort") {
+    if (!agentId) sink.aborted();
+  } else if (type === "session.usage_record") {
+    noteUsage(usage, data);
+  }
+  notePassthrough(dec.passthrough, type, () => origin);
+}
+
+/** One agent's conversation as the held read keeps it: the main agent's, or a subagent's. */
+interface Conversation {
+  messages: Message[];
+  /** Positions where a turn was aborted (`abort`): a call unanswered there was interrupted. */
+  aborted: number[];
+}
+
+const newConversation = (): Conversation => ({ messages: [], aborted: [] });
+
+/** The session with every message held. */
 export async function decodeCopilot(log: EventLines): Promise<Session> {
-  const facts: SessionFacts = {};
+  const dec = newDecoder(log.path);
   const main = newConversation();
   const agents = new Map<string, Conversation>();
   const compacted: Thread[] = [];
-  const drift = new DriftCollector(HARNESS, VALIDATORS);
-  const passthrough: Session["passthrough"] = [];
-  const notices: string[] = [];
-  let first = true;
-
-  for await (const line of log.lines) {
-    const event = line.value;
-    const where = `${log.path}:${line.line}`;
-    if (!isObject(event) || typeof event.type !== "string") {
-      throw new InputError(`${where}: not a GitHub Copilot CLI event (no type)`);
-    }
-    const type = event.type;
-    const data = isObject(event.data) ? event.data : {};
-    if (first && type !== "session.start") {
-      throw new InputError(`${where}: the first event is ${JSON.stringify(type)}, not session.start`);
-    }
-    first = false;
-    if (type === "session.start") facts.version = optStr(data.copilotVersion) ?? facts.version;
-    drift.check(facts.version, type, event, line.line);
-    assertRecordTime(event.timestamp, where, "timestamp");
-    const origin = { harness: HARNESS, path: log.path, offset: line.offset, length: line.length, type };
-    const agentId = optStr(event.agentId);
-    const conversation = agentId ? agentOf(agents, agentId) : main;
-    const base = {
-      uid: optStr(event.id) ?? `${log.path}#${line.line}`,
-      parentUid: null,
-      origin,
-      ...(optStr(event.timestamp) ? { timestamp: event.timestamp as string } : {}),
-      ...(agentId ? { agentId } : {}),
-    };
-    const message = messageOf(type, data, base, conversation);
-    if (message) {
-      conversation.messages.push(message);
-      continue;
-    }
-    if (!agentId) sessionEvent(type, data, facts, event);
-    if (type === "session.compaction_complete" && data.success === true && !agentId) {
-      compact(main, data, base, compacted);
-    } else if (type === "abort") {
-      conversation.aborted.push(conversation.messages.length);
-    } else if (type === "session.usage_record") {
-      noteUsage(conversation, data);
-    }
-    notePassthrough(passthrough, type, () => origin);
-  }
-  if (log.tail.truncatedLine) {
-    notices.push(
-      `${log.path}:${log.tail.truncatedLine}: incomplete last line (a live writer was mid-append); it was skipped`,
-    );
-  }
-  if (!facts.id) {
-    throw new InputError(`${log.path}: no session.start event: not a GitHub Copilot CLI session`);
-  }
-
-  const session = emptySession({ harness: HARNESS, id: facts.id, path: log.path, models: [] });
+  const sink: Sink = {
+    agent: (agentId) => agentOf(agents, agentId),
+    message: (m) => main.messages.push(m),
+    agentMessage: (agentId, m) => agentOf(agents, agentId).messages.push(m),
+    compacted: (summary, kept) => compact(main, summary, kept, compacted),
+    aborted: () => main.aborted.push(main.messages.length),
+  };
+  for await (const line of log.lines) decodeEvent(dec, line, sink);
+  const session = headOf(dec, log.tail);
   session.messages = linked(main.messages);
-  session.pending = findPending(session.messages, [], main.aborted);
   session.threads = [
     ...compacted,
     ...[...agents].map(([agentId, agent]): Thread => ({
@@ -130,21 +177,52 @@ export async function decodeCopilot(log: EventLines): Promise<Session> {
       messages: linked(agent.messages),
     })),
   ];
-  session.passthrough = passthrough;
-  session.drift = drift.entries();
-  session.notices = notices;
+  return withLiveFacts(session, {
+    pending: findPending(session.messages, [], main.aborted),
+    models: modelsOf(session.messages),
+    updatedAt: lastMessageTime(session.messages),
+    // Every model call's, the compacted history's and the subagents' too: what the session cost.
+    usage: totalUsage([...session.messages, ...session.threads.flatMap((t) => t.messages)]),
+  });
+}
+
+/** The session the events' facts make, without its messages and threads. */
+export function headOf(dec: Decoder, tail: JsonlTail): Session {
+  const facts = dec.facts;
+  if (!facts.id) {
+    throw new InputError(`${dec.path}: no session.start event: not a GitHub Copilot CLI session`);
+  }
+  const session = emptySession({ harness: HARNESS, id: facts.id, path: dec.path, models: [] });
+  session.passthrough = dec.passthrough;
+  session.drift = dec.drift?.entries() ?? [];
+  if (tail.truncatedLine) {
+    session.notices.push(
+      `${dec.path}:${tail.truncatedLine}: incomplete last line (a live writer was mid-append); it was skipped`,
+    );
+  }
   const meta = session.meta;
-  meta.models = modelsOf(session.messages);
   if (facts.version) meta.harnessVersion = facts.version;
   if (facts.cwd) meta.cwd = facts.cwd;
   if (facts.createdAt) meta.createdAt = facts.createdAt;
   const mode = facts.plan ? "plan" : facts.permission;
   if (mode) meta.permissionMode = mode;
-  const updatedAt = lastMessageTime(session.messages);
-  if (updatedAt) meta.updatedAt = updatedAt;
-  // Every model call's, the compacted history's and the subagents' too: what the session cost.
-  const usage = totalUsage([...session.messages, ...session.threads.flatMap((t) => t.messages)]);
-  if (usage) meta.usage = usage;
+  return session;
+}
+
+/** What the head says of the live thread (and of every thread's usage). */
+export interface LiveFacts {
+  pending: Session["pending"];
+  models: string[];
+  updatedAt: string | undefined;
+  usage: Usage | undefined;
+}
+
+export function withLiveFacts<S extends Pick<Session, "meta" | "pending">>(session: S, live: LiveFacts): S {
+  session.pending = live.pending;
+  const meta = session.meta;
+  meta.models = live.models;
+  if (live.updatedAt) meta.updatedAt = live.updatedAt;
+  if (live.usage) meta.usage = live.usage;
   return session;
 }
 
@@ -156,13 +234,19 @@ function agentOf(agents: Map<string, Conversation>, agentId: string): Conversati
 
 type Base = Pick<Message, "uid" | "parentUid" | "origin" | "timestamp" | "agentId">;
 
+function usageOf(dec: Decoder, agentId: string): PendingUsage {
+  let usage = dec.agentUsage.get(agentId);
+  if (!usage) dec.agentUsage.set(agentId, usage = new Map());
+  return usage;
+}
+
 /** The message an event is, if it is one. */
-function messageOf(type: string, data: Json, base: Base, conversation: Conversation): Message | undefined {
+function messageOf(type: string, data: Json, base: Base, usage: PendingUsage): Message | undefined {
   switch (type) {
     case "user.message":
       return userMessage(data, base);
     case "assistant.message":
-      return assistantMessage(data, base, conversation);
+      return assistantMessage(data, base, usage);
     case "tool.execution_complete":
       return toolResult(data, base);
     default:
@@ -189,7 +273,7 @@ function userMessage(data: Json, base: Base): Message | undefined {
   return { ...base, role: "user", kind, blocks };
 }
 
-function assistantMessage(data: Json, base: Base, conversation: Conversation): Message | undefined {
+function assistantMessage(data: Json, base: Base, pendingUsage: PendingUsage): Message | undefined {
   const blocks: Block[] = [];
   const reasoning = optStr(data.reasoningText);
   const opaque = optStr(data.reasoningOpaque) ?? optStr(data.encryptedContent);
@@ -211,8 +295,8 @@ function assistantMessage(data: Json, base: Base, conversation: Conversation): M
     if (id && name) blocks.push({ type: "tool_call", id, name, input: request.arguments ?? {} });
   }
   const apiCallId = optStr(data.apiCallId);
-  const usage = apiCallId ? conversation.usage.get(apiCallId) : undefined;
-  if (apiCallId) conversation.usage.delete(apiCallId);
+  const usage = apiCallId ? pendingUsage.get(apiCallId) : undefined;
+  if (apiCallId) pendingUsage.delete(apiCallId);
   if (!blocks.length) return undefined;
   const model = optStr(data.model);
   // A model call's reply may be recorded in chunks (chunkIndex), one apiCallId for all.
@@ -246,12 +330,12 @@ function toolResult(data: Json, base: Base): Message | undefined {
 }
 
 /** The model call's usage, kept for its message. */
-function noteUsage(conversation: Conversation, data: Json) {
+function noteUsage(pending: PendingUsage, data: Json) {
   const usage = isObject(data.usage) ? data.usage : {};
   const apiCallId = optStr(usage.apiCallId);
   if (!apiCallId) return;
   const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : 0);
-  conversation.usage.set(apiCallId, {
+  pending.set(apiCallId, {
     inputTokens: count(usage.inputTokens),
     outputTokens: count(usage.outputTokens),
     cacheReadTokens: count(usage.cacheReadTokens),
@@ -287,31 +371,36 @@ function sessionEvent(type: string, data: Json, facts: SessionFacts, event: Json
   }
 }
 
-/**
- * A compaction that succeeded: the model is sent its summary in place of the history before it, save the last
- * messages it kept (`preCompactionMessagesLength` counts the system prompt and every message; the summary
- * replaces `messagesRemoved` of them).
- */
-function compact(main: Conversation, data: Json, base: Base, compacted: Thread[]) {
+/** How many of the messages before it a compaction keeps, at most. */
+function keptBy(data: Json): number {
   const before = typeof data.preCompactionMessagesLength === "number" ? data.preCompactionMessagesLength : 0;
   const removed = typeof data.messagesRemoved === "number" ? data.messagesRemoved : 0;
-  const kept = Math.max(0, Math.min(main.messages.length, before - removed - 1));
-  const history = main.messages.splice(0, main.messages.length - kept);
-  compacted.push({ id: `compacted-${compacted.length + 1}`, kind: "compacted", messages: linked(history) });
+  return Math.max(0, before - removed - 1);
+}
+
+/** A compaction's summary: what the model is sent in place of the history before it. */
+function summaryOf(data: Json, base: Base): Message {
   const summary = optStr(data.summaryContent);
-  main.messages.unshift({
+  return {
     ...base,
     uid: `${base.uid}_summary`,
     role: "user",
     kind: "summary",
     blocks: summary ? [{ type: "text", text: summary }] : [],
-  });
+  };
+}
+
+/** A compaction, held: the history before it is a compacted thread, the summary opens the live one. */
+function compact(main: Conversation, summary: Message, kept: number, compacted: Thread[]) {
+  const history = main.messages.splice(0, main.messages.length - Math.min(main.messages.length, kept));
+  compacted.push({ id: `compacted-${compacted.length + 1}`, kind: "compacted", messages: linked(history) });
+  main.messages.unshift(summary);
   // Positions before the summary are gone with the history.
   main.aborted = main.aborted.map((at) => Math.max(0, at - history.length + 1));
 }
 
 /** Messages in order, each the parent of the next. */
-function linked(messages: Message[]): Message[] {
+export function linked(messages: Message[]): Message[] {
   messages.forEach((m, i) => (m.parentUid = i === 0 ? null : messages[i - 1]!.uid));
   return messages;
 }
