@@ -69,6 +69,11 @@ test("the messages of real sessions come back as they were added, byte for byte 
   assert.equal(prefix.length, k);
   assert.deepEqual(jsonOf(prefix), expected.slice(0, k));
   assert.deepEqual(jsonOf(spill.messages(0)), []);
+  // A run in the middle, as threads sharing one spill read theirs, starting past the first window.
+  const run = spill.messages(k, messages.length - k);
+  assert.equal(run.length, k);
+  assert.deepEqual(jsonOf(run), expected.slice(messages.length - k));
+  assert.throws(() => spill.messages(k, messages.length - k + 1), RangeError);
 });
 
 test("a prefix asked for is read alone, while more are added, even during its iteration", (t) => {

@@ -25,11 +25,11 @@ export interface MessageSpill {
   /** How many were added. */
   readonly count: number;
   /**
-   * The first `count` messages as a ThreadMessages: each iteration reads them again from the file, in order,
-   * holding a window of about a megabyte and the message in hand (a message longer than the window is read
-   * whole, alone).
+   * `count` messages from message `from` on (default: the first) as a ThreadMessages: each iteration reads them
+   * again from the file, in order, holding a window of about a megabyte and the message in hand (a message
+   * longer than the window is read whole, alone). Several threads can share one spill, each a run of it.
    */
-  messages(count: number): ThreadMessages;
+  messages(count: number, from?: number): ThreadMessages;
   /** Message `i` alone, read from the file. */
   at(i: number): Message;
   /** Closes the file (iterating after that throws). Idempotent. */
@@ -111,9 +111,13 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
     get count() {
       return ends.length;
     },
-    messages(n) {
-      if (!Number.isSafeInteger(n) || n < 0 || n > ends.length) {
-        throw new RangeError(`${n} spilled messages were asked for, but ${ends.length} were added`);
+    messages(n, from = 0) {
+      if (
+        !Number.isSafeInteger(n) || !Number.isSafeInteger(from) || n < 0 || from < 0 || from + n > ends.length
+      ) {
+        throw new RangeError(
+          `${n} spilled messages from ${from} on were asked for, but ${ends.length} were added`,
+        );
       }
       refuseClosed();
       flush();
@@ -122,7 +126,7 @@ export function spillMessages(dir: string = tmpdir()): MessageSpill {
         *[Symbol.iterator]() {
           refuseClosed();
           const text = recordText(fd);
-          for (let i = 0; i < n; i++) yield read(text, i);
+          for (let i = from; i < from + n; i++) yield read(text, i);
         },
       };
     },
