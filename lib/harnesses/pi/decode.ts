@@ -22,7 +22,7 @@ import { VALIDATORS } from "../../generated/validators/pi.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { emptySession, notePassthrough } from "../../ir/session.ts";
 import { firstUserTitle, titleLine } from "../../ir/summary.ts";
-import { joinedMessages, type SessionStream, streamedMessages, type ThreadStream } from "../../ir/stream.ts";
+import { joinedMessages, type SessionStream, streamedMessages } from "../../ir/stream.ts";
 import { spillMessages } from "../../ir/spill.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { type Branches, type EntryFacts, PiTree } from "./tree.ts";
@@ -77,17 +77,10 @@ export async function decodePi(log: SessionLines): Promise<Session> {
   const branch = branchOf(index.tree);
   const session = head(index, branch);
   const threads: Thread[] = [];
-  if (branch.compacted.length) {
-    threads.push({
-      id: "compacted",
-      kind: "compacted",
-      messages: [...apartMessages(index, records, branch.compacted, undefined)],
-    });
-  }
-  for (const { id, entries, from } of branchThreads(index.tree, branch.branches)) {
-    const messages = [...apartMessages(index, records, entries, from)];
-    if (messages.length) threads.push({ id, kind: "abandoned-branch", messages });
-  }
+  await keepApart(index, records, branch, (id, kind, made) => {
+    const messages = [...made];
+    if (messages.length) threads.push({ id, kind, messages });
+  });
   const messages: Message[] = [];
   const live = new LiveThread(index, session.notices);
   for (const e of branch.context) {
@@ -103,7 +96,7 @@ export async function decodePi(log: SessionLines): Promise<Session> {
  * The session with its live thread streamed: the file is read once to index it, the threads kept apart are
  * read again now into a spill file, not held (a fitted session's compacted thread is its whole history),
  * and the live thread's records are read again and built each time it is iterated. The session's `release`
- * closes the spills. A record that is not what the index found there is the file changed: bad input naming it.
+ * closes the spill. A record that is not what the index found there is the file changed: bad input naming it.
  */
 export async function decodePiStreamed(source: SessionSource): Promise<SessionStream> {
   const index = await indexPi(source);
@@ -115,27 +108,27 @@ export async function decodePiStreamed(source: SessionSource): Promise<SessionSt
   const reader = source.open();
   try {
     const records = checkedRecords(index, reader);
-    const spilled = async (id: string, kind: Thread["kind"], entries: Iterable<number>, from?: string) => {
+    await keepApart(index, records, branch, async (id, kind, messages) => {
       const start = spill.count;
-      for (const m of apartMessages(index, records, entries, from)) {
+      for (const m of messages) {
         spill.add(m);
         await visit(reader);
       }
       const count = spill.count - start;
       if (count) session.threads.push({ id, kind, messages: spill.messages(count, start) });
-    };
-    if (branch.compacted.length) await spilled("compacted", "compacted", branch.compacted);
-    for (const { id, entries, from } of branchThreads(index.tree, branch.branches)) {
-      await spilled(id, "abandoned-branch", entries, from);
-    }
+    });
     // The head needs of the live thread what its messages say: one pass now, its messages let go.
     const live = new LiveThread(index, session.notices);
     for (const e of branch.context) {
       live.next(e, records(e));
       await visit(reader);
     }
-    const compacted = session.threads.filter((t): t is ThreadStream => t.kind === "compacted");
-    finish(index, session, live, firstUserTitle(joinedMessages(compacted)));
+    finish(
+      index,
+      session,
+      live,
+      firstUserTitle(joinedMessages(session.threads.filter((t) => t.kind === "compacted"))),
+    );
   } catch (error) {
     session.release();
     throw error;
@@ -255,19 +248,31 @@ function branchOf(tree: PiTree): Branch {
   return { path, looped, context, compacted, branches: tree.branches(path) };
 }
 
-/** The abandoned branches as threads: each named by its first entry, following the entry it left. */
-function* branchThreads(
-  tree: PiTree,
-  branches: Branches,
-): Generator<{ id: string; entries: Iterable<number>; from: string | undefined }> {
+/**
+ * Every thread kept apart from the live one, handed to `keep` as its messages are made: the compacted history,
+ * then the abandoned branches, each named by its first entry and following the entry it left.
+ */
+async function keepApart(
+  index: Index,
+  records: Records,
+  branch: Branch,
+  keep: (id: string, kind: Thread["kind"], messages: Iterable<Message>) => void | Promise<void>,
+): Promise<void> {
+  const { tree } = index;
+  const { branches } = branch;
+  if (branch.compacted.length) {
+    await keep("compacted", "compacted", apartMessages(index, records, branch.compacted, undefined));
+  }
   for (let g = 0; g < branches.count; g++) {
     const first = branches.first(g);
     const from = tree.parent(first);
-    yield {
-      id: `branch-${tree.uid(first)}`,
-      entries: branches.entries(g),
-      from: from < 0 ? undefined : tree.uid(from),
-    };
+    const messages = apartMessages(
+      index,
+      records,
+      branches.entries(g),
+      from < 0 ? undefined : tree.uid(from),
+    );
+    await keep(`branch-${tree.uid(first)}`, "abandoned-branch", messages);
   }
 }
 
@@ -290,7 +295,7 @@ function head({ path, header, tree, drift, passthrough }: Index, branch: Branch)
 /** What the live thread gives the head once it is built: pending state, models, usage, the title and times. */
 function finish(
   { path, header, facts, cost, tail }: Index,
-  session: Session | SessionStream,
+  session: SessionStream,
   live: LiveThread,
   compactedTitle: string | undefined,
 ) {
