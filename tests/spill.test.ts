@@ -74,6 +74,11 @@ test("the messages of real sessions come back as they were added, byte for byte 
   assert.equal(middle.length, k);
   assert.deepEqual(jsonOf(middle), expected.slice(k, 2 * k));
   assert.deepEqual(jsonOf(spill.records(0, messages.length)), []);
+  // A run in the middle, as threads sharing one spill read theirs, starting past the first window.
+  const run = spill.records(k, messages.length - k);
+  assert.equal(run.length, k);
+  assert.deepEqual(jsonOf(run), expected.slice(messages.length - k));
+  assert.throws(() => spill.records(k, messages.length - k + 1), RangeError);
 });
 
 test("a prefix asked for is read alone, while more are added, even during its iteration", (t) => {

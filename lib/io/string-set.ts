@@ -23,13 +23,26 @@ export class StringSet {
     return this.slots[this.slotOf(text, hashOf(text))] !== 0;
   }
 
-  add(text: string): void {
+  /** The number `text` is held as (0, 1, 2, ... as first added), or -1 when it was never added. */
+  indexOf(text: string): number {
+    return this.slots[this.slotOf(text, hashOf(text))]! - 1;
+  }
+
+  /** Adds `text` unless it is held; returns its number. */
+  add(text: string): number {
     const hash = hashOf(text);
     const slot = this.slotOf(text, hash);
-    if (this.slots[slot] !== 0) return;
-    this.slots[slot] = this.pool.add(text) + 1;
+    if (this.slots[slot] !== 0) return this.slots[slot]! - 1;
+    const id = this.pool.add(text);
+    this.slots[slot] = id + 1;
     this.hashes.push(hash);
     this.slots = roomFor(this.slots, this.pool.size, (held) => this.hashes.get(held));
+    return id;
+  }
+
+  /** String number `id`. */
+  get(id: number): string {
+    return this.pool.get(id);
   }
 
   /** Where `text` is held, else the free slot where it would go. */
