@@ -16,7 +16,7 @@ import { FitHistory } from "../lib/fit/history.ts";
 import { tokenCounter } from "../lib/fit/tokens.ts";
 import { FIT_THREAD_ID, isFitSummary } from "../lib/fit/marker.ts";
 import { restoreFitted } from "../lib/fit/restore.ts";
-import { holdMessages, streamedMessages } from "../lib/ir/stream.ts";
+import { holdMessages, type SessionStream, streamedMessages } from "../lib/ir/stream.ts";
 import { PrefixSummaries, SUMMARY_LEVELS, summaryText, trimmed, turnsOf } from "../lib/fit/summary.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import { longSentinels, longSessionTurns, writeLongSession } from "../lib/certify-kit/long-session.ts";
@@ -40,15 +40,19 @@ const turnsWith = (messages: readonly Message[], kind: "prompt" | "output" | "re
   return [...Array(TURNS).keys()].filter((i) => all.includes(longSentinels(i)[kind]));
 };
 
-test("a session longer than the window is sent as a summary of every prompt and the last turns verbatim", async () => {
-  const session = await read();
-  assert.equal(session.messages.length, TURNS * 4, "the generated session reads as four messages a turn");
-  const fitted = await fitSession(session, {
+/** `session` fitted for Codex's GPT-5.5 in a window of `context` tokens. */
+const fitForCodex = (session: SessionStream, context: number) =>
+  fitSession(session, {
     mode: "auto",
     models: BUILTIN_HARNESSES.codex.conversation.models,
     model: "gpt-5.5",
-    context: 200_000,
+    context,
   });
+
+test("a session longer than the window is sent as a summary of every prompt and the last turns verbatim", async () => {
+  const session = await read();
+  assert.equal(session.messages.length, TURNS * 4, "the generated session reads as four messages a turn");
+  const fitted = await fitForCodex(session, 200_000);
   assert.ok(fitted?.plan.fitted, "a 3 MB session is over a 200,000-token window");
   const [summary, ...kept] = fitted.session.messages as Message[];
   assert.ok(isFitSummary(summary!));
@@ -79,12 +83,7 @@ test("a session longer than the window is sent as a summary of every prompt and 
 
 test("a session that fits the window is returned as it was read", async () => {
   const session = await read();
-  const fitted = await fitSession(session, {
-    mode: "auto",
-    models: BUILTIN_HARNESSES.codex.conversation.models,
-    model: "gpt-5.5",
-    context: 3_000_000,
-  });
+  const fitted = await fitForCodex(session, 3_000_000);
   assert.equal(fitted?.session, session, "a window of 3,000,000 tokens takes the 3 MB session whole");
   assert.equal(fitted?.plan.fitted, undefined);
   assert.equal(
@@ -118,12 +117,7 @@ test("a cut inside a turn never separates a tool call from its result", async ()
 
 test("a hop back from a fitted session puts its full history back before fitting it again", async () => {
   const session = await read();
-  const fitted = await fitSession(session, {
-    mode: "auto",
-    models: BUILTIN_HARNESSES.codex.conversation.models,
-    model: "gpt-5.5",
-    context: 200_000,
-  });
+  const fitted = await fitForCodex(session, 200_000);
   const back = await restoreFitted(fitted!.session);
   assert.deepEqual(back.messages, session.messages);
   assert.deepEqual(back.threads, session.threads);
@@ -139,12 +133,7 @@ test("a hop back from a fitted session puts its full history back before fitting
 
 test("a streamed fitted session has its history put back as it is read, not held, the same as held", async () => {
   const session = await read();
-  const fitted = await fitSession(session, {
-    mode: "auto",
-    models: BUILTIN_HARNESSES.codex.conversation.models,
-    model: "gpt-5.5",
-    context: 200_000,
-  });
+  const fitted = await fitForCodex(session, 200_000);
   const held = fitted!.session.messages as Message[];
   let passes = 0;
   const streamed = {
