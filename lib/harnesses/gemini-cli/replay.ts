@@ -183,13 +183,15 @@ export function restored(
 ): LoggedMessage {
   const value = read(logged.origin);
   const id = (m: unknown) => (isObject(m) && typeof m.id === "string" ? m.id : undefined);
+  // The type its origin names is the record's own: a record of another type at the place is another record.
+  const typed = (m: Json, prefix: string) => `${prefix}${String(m.type ?? "message")}` === logged.origin.type;
   if (logged.at === undefined) {
-    if (!isObject(value) || lineKind(value) !== "message") throw changed();
+    if (!isObject(value) || lineKind(value) !== "message" || !typed(value, "")) throw changed();
     return { record: value, origin: logged.origin, line: logged.line };
   }
   const set = isObject(value) && isObject(value.$set) ? value.$set : undefined;
   const m = set && Array.isArray(set.messages) ? set.messages[logged.at] : undefined;
-  if (!isObject(m) || id(m) === undefined) throw changed();
+  if (!isObject(m) || id(m) === undefined || !typed(m, "checkpoint:")) throw changed();
   const own = logged.own ? read(logged.own) : undefined;
   if (logged.own && (!isObject(own) || id(own) !== id(m))) throw changed();
   const record = { ...m, ...(isObject(own) ? recordedFields(own) : {}) };
