@@ -53,6 +53,8 @@ export async function decodeGeminiStreamed(
   const { path } = log;
   const facts = await replayLines(log, new LogReplay(path, HARNESS, true));
   const { replayed } = facts;
+  // What the live thread's passes take of the index: its own places and the compression's ids.
+  const { messages: placed, compression } = replayed;
   const session: SessionStream = sessionOf(path, facts);
   const changed = () => new InputError(`${path}: the log changed while it was read; read it again`);
   const spill = log.spill();
@@ -73,12 +75,13 @@ export async function decodeGeminiStreamed(
             if (kind === "compacted") title ??= firstUserTitle([built]);
             spill.add(built);
           }
+          await reader.pause();
         }
         session.threads.push({ id, kind, messages: spill.records(spill.count - start, start) });
       }
-      const thread = new ThreadBuilder(path, session.notices, replayed.compression);
+      const thread = new ThreadBuilder(path, session.notices, compression);
       const live = new LiveFacts();
-      for (const m of replayed.messages) {
+      for (const m of placed) {
         for (const built of thread.add(reader.restored(m))) {
           title ??= firstUserTitle([built]);
           live.add(built);
@@ -98,8 +101,8 @@ export async function decodeGeminiStreamed(
     const reader = recordsOf(log.open(), changed);
     try {
       // The live thread's notices were taken by the index.
-      const thread = new ThreadBuilder(path, [], replayed.compression);
-      for (const m of replayed.messages) {
+      const thread = new ThreadBuilder(path, [], compression);
+      for (const m of placed) {
         yield* thread.add(reader.restored(m));
         await reader.pause();
       }
