@@ -9,7 +9,8 @@
  * after holds the same functionResponse (a checkpoint adds a third copy, `<id>_response`). The result is read
  * once, from the first copy met; the later ones answer nothing new.
  */
-import type { Block, Message, Session, Thread, ToolResultBlock } from "../../ir/schema.ts";
+import type { Block, Message, Session, Thread, ToolResultBlock, Usage } from "../../ir/schema.ts";
+import type { SessionStream } from "../../ir/stream.ts";
 import type { JsonlLine, JsonlTail } from "../../io/jsonl.ts";
 import { InputError } from "../../errors.ts";
 import { assertRecordTime } from "../../ir/clock.ts";
@@ -36,7 +37,7 @@ import {
   usageOf,
 } from "./parts.ts";
 
-const HARNESS = "gemini-cli";
+export const HARNESS = "gemini-cli";
 
 /**
  * The version whose schema describes a legacy whole-session `.json`: the newest checked to write one (later
@@ -57,7 +58,7 @@ export interface SessionLines {
 }
 
 /** What reading one log gives besides its replay. */
-interface LogFacts {
+export interface LogFacts {
   replayed: ReplayedLog;
   drift: DriftCollector;
   passthrough: Session["passthrough"];
@@ -93,8 +94,11 @@ export async function decodeGeminiDocument(
   return await assemble(path, { replayed: replay.result(), drift, passthrough: [], notices: [] }, subagents);
 }
 
-async function replayLines(log: SessionLines): Promise<LogFacts> {
-  const replay = new LogReplay(log.path, HARNESS);
+/** A log's lines replayed (by `replay`: an indexing one holds only places), checked for drift. */
+export async function replayLines(
+  log: SessionLines,
+  replay = new LogReplay(log.path, HARNESS),
+): Promise<LogFacts> {
   const drift = new DriftCollector(HARNESS, VALIDATORS);
   const passthrough: Session["passthrough"] = [];
   for await (const line of log.lines) {
@@ -126,14 +130,7 @@ async function replayLines(log: SessionLines): Promise<LogFacts> {
 }
 
 async function assemble(path: string, facts: LogFacts, subagents: SubagentLogs): Promise<Session> {
-  const { metadata } = facts.replayed;
-  const id = optStr(metadata.sessionId);
-  if (!id || typeof metadata.projectHash !== "string") {
-    throw new InputError(
-      `${path}: no metadata line with sessionId and projectHash: not a Gemini CLI session`,
-    );
-  }
-  const session = emptySession({ harness: HARNESS, id, path, models: [] });
+  const session: Session = sessionOf(path, facts);
   const built = buildThread(path, facts.replayed.messages, session.notices, facts.replayed.compression);
   session.messages = built.messages;
   session.pending = built.pending.pending([]);
@@ -149,27 +146,62 @@ async function assemble(path: string, facts: LogFacts, subagents: SubagentLogs):
       messages: buildThread(path, branch, []).messages,
     })),
   ];
-  for (const sub of subagents(id)) session.threads.push(await subagentThread(sub, session));
+  const { messages } = session;
+  await finish(session, facts, subagents, {
+    models: modelsOf(messages),
+    updatedAt: lastMessageTime(messages),
+    usage: totalUsage(messages),
+  });
+  return session;
+}
+
+/** The session a replayed log is, before its threads: one without a session id and project is not one. */
+export function sessionOf(path: string, facts: LogFacts): Session {
+  const { metadata } = facts.replayed;
+  const id = optStr(metadata.sessionId);
+  if (!id || typeof metadata.projectHash !== "string") {
+    throw new InputError(
+      `${path}: no metadata line with sessionId and projectHash: not a Gemini CLI session`,
+    );
+  }
+  return emptySession({ harness: HARNESS, id, path, models: [] });
+}
+
+/** What the head takes from the live thread. */
+export interface LiveFacts {
+  models: string[];
+  updatedAt?: string;
+  usage?: Usage;
+}
+
+/** The session's subagent threads, what the log says besides its messages, and its meta. */
+export async function finish(
+  session: SessionStream,
+  facts: LogFacts,
+  subagents: SubagentLogs,
+  live: LiveFacts,
+): Promise<void> {
+  const { metadata } = facts.replayed;
+  for (const sub of subagents(session.meta.id)) session.threads.push(await subagentThread(sub, session));
   session.passthrough = facts.passthrough;
   session.drift.push(...facts.drift.entries());
   session.notices.push(...facts.notices);
   const meta = session.meta;
-  meta.models = modelsOf(session.messages);
+  meta.models = live.models;
   meta.cwd = firstDirectory(metadata);
   meta.title = optStr(metadata.summary);
   meta.provider = "google";
   meta.createdAt = facts.replayed.started ?? optStr(metadata.startTime);
   // The newest message, not a later `$set` (a summary) bumping lastUpdated.
-  meta.updatedAt = lastMessageTime(session.messages) ?? optStr(metadata.lastUpdated);
-  meta.usage = totalUsage(session.messages);
+  meta.updatedAt = live.updatedAt ?? optStr(metadata.lastUpdated);
+  meta.usage = live.usage;
   for (const key of ["cwd", "title", "createdAt", "updatedAt", "usage"] as const) {
     if (meta[key] === undefined) delete meta[key];
   }
-  return session;
 }
 
 /** A subagent's own log as a thread; its messages carry the subagent's id (the parent call's `agentId`). */
-async function subagentThread(sub: SessionLines, parent: Session): Promise<Thread> {
+async function subagentThread(sub: SessionLines, parent: SessionStream): Promise<Thread> {
   const facts = await replayLines(sub);
   const agentId = optStr(facts.replayed.metadata.sessionId);
   const messages = buildThread(sub.path, facts.replayed.messages, parent.notices).messages;
@@ -190,19 +222,43 @@ function firstDirectory(metadata: Json): string | undefined {
 /** The replayed records as IR messages, in order, each the parent of the next. */
 function buildThread(
   path: string,
-  logged: LoggedMessage[],
+  logged: Iterable<LoggedMessage>,
   notices: string[],
   compression: ReadonlySet<string> = new Set(),
 ) {
+  const thread = new ThreadBuilder(path, notices, compression);
   const messages: Message[] = [];
-  const pending = new PendingTracker();
-  const answered = new Set<string>();
-  const push = (m: Message) => {
-    m.parentUid = messages.at(-1)?.uid ?? null;
-    messages.push(m);
-    pending.add(m);
-  };
-  for (const { record, origin, line } of logged) {
+  for (const m of logged) messages.push(...thread.add(m));
+  return { messages, pending: thread.pending };
+}
+
+/**
+ * A thread built record by record (what the held read and every streamed pass share): each record's messages,
+ * linked after the ones before them, with the calls left pending.
+ */
+export class ThreadBuilder {
+  readonly pending = new PendingTracker();
+  private readonly answered = new Set<string>();
+  private last: string | null = null;
+  private count = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly notices: string[],
+    private readonly compression: ReadonlySet<string> = new Set(),
+  ) {}
+
+  /** The messages one replayed record gives. */
+  add({ record, origin, line }: LoggedMessage): Message[] {
+    const { compression, answered } = this;
+    const out: Message[] = [];
+    const push = (m: Message) => {
+      m.parentUid = this.last;
+      this.last = m.uid;
+      this.count++;
+      out.push(m);
+      this.pending.add(m);
+    };
     const uid = record.id as string;
     const timestamp = optStr(record.timestamp);
     const base = { uid, parentUid: null, origin, ...(timestamp ? { timestamp } : {}) };
@@ -221,12 +277,12 @@ function buildThread(
         break;
       case "info":
         // The user cancelled the turn under way: a call it left unanswered was interrupted.
-        if (contentText(record.content).trim() === CANCELLED) pending.abortAt(messages.length);
+        if (contentText(record.content).trim() === CANCELLED) this.pending.abortAt(this.count);
         break;
       case "error":
       case "warning":
-        notices.push(
-          `${path}:${line}: Gemini CLI recorded ${record.type === "error" ? "an error" : "a warning"}`,
+        this.notices.push(
+          `${this.path}:${line}: Gemini CLI recorded ${record.type === "error" ? "an error" : "a warning"}`,
         );
         break;
       default:
@@ -237,8 +293,8 @@ function buildThread(
           blocks: [{ type: "raw", harness: HARNESS, kind: String(record.type ?? "message"), value: record }],
         });
     }
+    return out;
   }
-  return { messages, pending };
 }
 
 type Base = Pick<Message, "uid" | "parentUid" | "origin" | "timestamp">;

@@ -25,11 +25,18 @@ export function lineKind(record: unknown): LineKind | undefined {
 
 /** A message as the log holds it once replayed, with the line that last wrote it. */
 export interface LoggedMessage {
+  /** Empty when the replay is indexing (`placesOnly`): the record is read again from `origin` (see `restored`). */
   record: Json;
   origin: Origin;
   /** The line that wrote it (a checkpoint's line for a message it holds). */
   line: number;
+  /** A checkpoint's message: its place in the checkpoint's list. */
+  at?: number;
+  /** A checkpoint's message: the line of its own it takes what a checkpoint leaves out from (see `recorded`). */
+  own?: Origin;
 }
+
+const PLACE_ONLY: Json = Object.freeze({}) as Json;
 
 /** The log replayed: its metadata merged, its message list, and what rewinds dropped (oldest first). */
 export interface ReplayedLog {
@@ -53,11 +60,21 @@ export class LogReplay {
    * list from the live history, stamped with the time of the checkpoint and without model or token counts.
    */
   private readonly recorded = new Map<string, Json>();
+  /** Indexing: each message's own last line, where `recorded` is read again from. */
+  private readonly own = new Map<string, Origin>();
   private readonly rewound: LoggedMessage[][] = [];
   private readonly compacted: LoggedMessage[][] = [];
   private readonly compression = new Set<string>();
 
-  constructor(private readonly path: string, private readonly harness: string) {}
+  /**
+   * `placesOnly`: no record is held, only where it is (a large log is indexed so, its records read again by
+   * their place: `restored`), so the replay holds a few numbers a message, not the log.
+   */
+  constructor(
+    private readonly path: string,
+    private readonly harness: string,
+    private readonly placesOnly = false,
+  ) {}
 
   /** One line; returns its kind, or undefined for a line none of the four tests claims (the CLI skips it). */
   add(line: JsonlLine): LineKind | undefined {
@@ -73,10 +90,12 @@ export class LogReplay {
     });
     if (kind === "rewind") this.rewind(record.$rewindTo as string);
     else if (kind === "message") {
-      this.remember(record);
+      const at = origin(String(record.type ?? "message"));
+      if (this.placesOnly) this.own.set(record.id as string, at);
+      else this.recorded.set(record.id as string, recordedFields(record));
       this.messages.set(record.id as string, {
-        record,
-        origin: origin(String(record.type ?? "message")),
+        record: this.placesOnly ? PLACE_ONLY : record,
+        origin: at,
         line: line.line,
       });
     } else if (kind === "set") {
@@ -119,25 +138,19 @@ export class LogReplay {
       if (replaced.length) this.compacted.push(replaced);
     }
     this.messages.clear();
-    for (const m of list) {
+    list.forEach((m, at) => {
       if (isObject(m) && typeof m.id === "string") {
         // The origin names the checkpoint's line: the message has no line of its own to copy.
         const type = `checkpoint:${String(m.type ?? "message")}`;
-        this.messages.set(m.id, {
-          record: { ...m, ...this.recorded.get(m.id) },
-          origin: { ...origin, type },
-          line,
-        });
+        const place = { origin: { ...origin, type }, line };
+        if (!this.placesOnly) {
+          this.messages.set(m.id, { record: { ...m, ...this.recorded.get(m.id) }, ...place });
+        } else {
+          const own = this.own.get(m.id);
+          this.messages.set(m.id, { record: PLACE_ONLY, ...place, at, ...(own ? { own } : {}) });
+        }
       }
-    }
-  }
-
-  private remember(record: Json) {
-    const kept: Json = {};
-    for (const key of ["timestamp", "model", "tokens"]) {
-      if (record[key] !== undefined) kept[key] = record[key];
-    }
-    this.recorded.set(record.id as string, kept);
+    });
   }
 
   private rewind(id: string) {
@@ -148,6 +161,41 @@ export class LogReplay {
     for (const d of dropped) this.messages.delete(d);
     if (branch.length) this.rewound.push(branch);
   }
+}
+
+/** What a message's own line recorded that a checkpoint's copy of it leaves out. */
+function recordedFields(record: Json): Json {
+  const kept: Json = {};
+  for (const key of ["timestamp", "model", "tokens"]) {
+    if (record[key] !== undefined) kept[key] = record[key];
+  }
+  return kept;
+}
+
+/**
+ * A message an indexing replay placed, its record read again (`read` gives the line at a place, parsed) as the
+ * held replay would have kept it. A line that is not what the index found there is the file changed.
+ */
+export function restored(
+  logged: LoggedMessage,
+  read: (place: Origin) => unknown,
+  changed: () => Error,
+): LoggedMessage {
+  const value = read(logged.origin);
+  const id = (m: unknown) => (isObject(m) && typeof m.id === "string" ? m.id : undefined);
+  // The type its origin names is the record's own: a record of another type at the place is another record.
+  const typed = (m: Json, prefix: string) => `${prefix}${String(m.type ?? "message")}` === logged.origin.type;
+  if (logged.at === undefined) {
+    if (!isObject(value) || lineKind(value) !== "message" || !typed(value, "")) throw changed();
+    return { record: value, origin: logged.origin, line: logged.line };
+  }
+  const set = isObject(value) && isObject(value.$set) ? value.$set : undefined;
+  const m = set && Array.isArray(set.messages) ? set.messages[logged.at] : undefined;
+  if (!isObject(m) || id(m) === undefined || !typed(m, "checkpoint:")) throw changed();
+  const own = logged.own ? read(logged.own) : undefined;
+  if (logged.own && (!isObject(own) || id(own) !== id(m))) throw changed();
+  const record = { ...m, ...(isObject(own) ? recordedFields(own) : {}) };
+  return { record, origin: logged.origin, line: logged.line };
 }
 
 /**
