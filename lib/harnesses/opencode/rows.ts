@@ -146,20 +146,32 @@ function readMessages(db: DatabaseSync, database: string, session: Row): StoredM
   return messages;
 }
 
-/** A session's messages in OpenCode's order, their parts not yet read. */
-function messageRows(db: DatabaseSync, database: string, sessionId: string): StoredMessage[] {
-  return (db.prepare(
-    "SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id",
-  ).all(sessionId) as Row[]).map((r): StoredMessage => {
+/**
+ * A session's messages in OpenCode's order, their parts not yet read, each one's data made by `data` of the
+ * row's `columns` (the data parsed, or an index's fields: read row by row, never every row's data at once).
+ */
+function messageRows(
+  db: DatabaseSync,
+  database: string,
+  sessionId: string,
+  data: (r: Row, id: string) => Json = (r, id) => dataOf(r.data, database, "message", id),
+  columns = "data",
+): StoredMessage[] {
+  const rows = db.prepare(
+    `SELECT id, time_created, ${columns} FROM message WHERE session_id = ? ORDER BY time_created, id`,
+  ).iterate(sessionId) as Iterable<Row>;
+  const messages: StoredMessage[] = [];
+  for (const r of rows) {
     const id = String(r.id);
     assertStoredTime(r.time_created, 1, `${database}: message row ${JSON.stringify(id)}`, "time_created");
-    return {
+    messages.push({
       id,
       time_created: r.time_created as number,
-      data: dataOf(r.data, database, "message", id),
+      data: data(r, id),
       parts: [],
-    };
-  });
+    });
+  }
+  return messages;
 }
 
 /**
@@ -200,14 +212,6 @@ export function wholeMessages(
   };
 }
 
-/** The message fields the thread's splits read (decode.ts), an error only by its name. */
-function splitFields(data: Json): Json {
-  const { role, parentID, summary, finish, error } = data;
-  const cut: Json = { role, parentID, summary, finish };
-  cut.error = isObject(error) ? { name: error.name } : error;
-  return cut;
-}
-
 /**
  * A part field as JavaScript's truthiness would find it, computed by SQLite (its JSON functions yield 0 and 1
  * for JSON's false and true, and a document's text for an object: neither what the parsed value would be).
@@ -225,6 +229,14 @@ const text = (path: string) =>
 /** Whether a part has text (a string, not empty), as typedText (decode.ts) asks. */
 const said = `(${text("$.text")}) <> ''`;
 
+/**
+ * Every message's fields the splits read (decode.ts): its role and parent (strings, or nothing: all they
+ * compare), whether it is a summary (`true`), has finished and has failed (truthiness), and its error's name.
+ */
+const INDEXED_MESSAGE = `${text("$.role")} AS role, ${text("$.parentID")} AS parent, ` +
+  `(json_valid(data) AND json_type(data, '$.summary') = 'true') AS summary, ` +
+  `${truthy("$.finish")} AS finish, ${truthy("$.error")} AS error, ${text("$.error.name")} AS error_name`;
+
 /** Every part's fields the splits read. */
 const INDEXED_PARTS =
   `SELECT id, message_id, ${text("$.type")} AS type, ${text("$.tail_start_id")} AS tail, ` +
@@ -234,12 +246,9 @@ const INDEXED_PARTS =
 function indexMessages(db: DatabaseSync, database: string, session: Row): StoredMessage[] {
   const revert = typeof session.revert === "string" ? parseEmbeddedJson(session.revert) : undefined;
   const named = isObject(revert) && typeof revert.messageID === "string" ? revert.messageID : undefined;
-  const messages = messageRows(db, database, String(session.id));
+  const messages = messageRows(db, database, String(session.id), indexedMessage, INDEXED_MESSAGE);
   const byId = new Map(messages.map((m) => [m.id, m]));
-  for (const m of messages) {
-    if (m.data.role !== "user" && m.id !== named) m.partCount = 0;
-    m.data = splitFields(m.data);
-  }
+  for (const m of messages) if (m.data.role !== "user" && m.id !== named) m.partCount = 0;
   for (const r of db.prepare(INDEXED_PARTS).iterate(String(session.id)) as Iterable<Row>) {
     const m = byId.get(String(r.message_id));
     if (!m) continue;
@@ -247,6 +256,17 @@ function indexMessages(db: DatabaseSync, database: string, session: Row): Stored
     else m.parts.push({ id: String(r.id), data: indexedPart(r) });
   }
   return messages;
+}
+
+/** A message's indexed fields as its data (what it is not, absent). */
+function indexedMessage(r: Row): Json {
+  const data: Json = {};
+  if (typeof r.role === "string") data.role = r.role;
+  if (typeof r.parent === "string") data.parentID = r.parent;
+  if (r.summary === 1) data.summary = true;
+  if (r.finish === 1) data.finish = true;
+  if (r.error === 1) data.error = typeof r.error_name === "string" ? { name: r.error_name } : true;
+  return data;
 }
 
 /** A part's indexed fields as its data: its text stands in by whether it has any (all the splits ask). */
