@@ -22,7 +22,9 @@ import type { Block, DriftEntry, Message, Session, Thread, ToolResultBlock, Usag
 import { emptySession, notePassthrough } from "../../ir/session.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { isoTime } from "../../ir/clock.ts";
-import { modelsOf, titleLine } from "../../ir/summary.ts";
+import { titleLine } from "../../ir/summary.ts";
+import { type SessionStream, streamedMessages, type ThreadStream } from "../../ir/stream.ts";
+import type { MessageSpill } from "../../ir/spill.ts";
 import { startsWithHandshake } from "../../handshake/handshake.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
 import { parseEmbeddedJson } from "../../io/json.ts";
@@ -60,7 +62,103 @@ const KNOWN_PARTS = new Set([
   "agent",
 ]);
 
+/** An OpenCode session from its rows, every message held. */
 export function decodeOpenCode(stored: StoredSession): Session {
+  const messages: Message[] = [];
+  const { session, threads } = decodeRows(stored, (m) => m, heldApart(), (m) => messages.push(m));
+  session.messages = messages;
+  session.threads = threads;
+  return session;
+}
+
+/** Where the store reads a large session from, streamed (read.ts). */
+export interface StreamedRows {
+  /** The session indexed (rows.ts indexedSession): its messages as the splits read them. */
+  indexed: StoredSession;
+  /** One pass over the database: indexed messages read again whole (rows.ts wholeMessages); `close` ends it. */
+  pass(): { whole: Whole; close(): void };
+  /** A new spill file for the threads kept apart. */
+  spill(): MessageSpill;
+}
+
+/** An indexed message of session `sessionId` read whole (the held read has it whole already). */
+type Whole = (m: StoredMessage, sessionId: string) => StoredMessage;
+
+/**
+ * The same session with its live thread streamed: the rows are indexed once (data cut to what splitting the
+ * thread reads), every message is then read whole once for everything but the live thread (which is mapped and
+ * dropped), and the live thread is read again, and mapped by the same code, each time it is iterated. Threads
+ * kept apart go to one spill file as they are read, runs of it; the session's `release` closes it.
+ */
+export function decodeOpenCodeStreamed(rows: StreamedRows): SessionStream {
+  const apart = spilledApart(rows.spill());
+  const pass = rows.pass();
+  try {
+    const { session, threads, turns } = decodeRows(rows.indexed, pass.whole, apart, () => {});
+    const id = rows.indexed.row.id;
+    const again = async function* (): AsyncGenerator<Message> {
+      const { whole, close } = rows.pass();
+      try {
+        // Tallies were taken on the first pass: this one's go nowhere.
+        const reading = new Reading(rows.indexed.database, { ...session, passthrough: [] });
+        for (const m of turns) yield* reading.messages(whole(m, id));
+      } finally {
+        close();
+      }
+    };
+    const { messages: _, threads: __, ...head } = session;
+    return { ...head, messages: streamedMessages(again), threads, release: apart.release };
+  } catch (error) {
+    apart.release();
+    throw error;
+  } finally {
+    pass.close();
+  }
+}
+
+/** Where the threads kept apart from the live thread go, their messages in the order they are read. */
+interface KeptApart<T extends ThreadStream> {
+  /** Starts a thread: the messages added from now on are its. */
+  open(id: string, kind: Thread["kind"]): void;
+  add(message: Message): void;
+  threads(): T[];
+}
+
+function heldApart(): KeptApart<Thread> {
+  const threads: Thread[] = [];
+  return {
+    open: (id, kind) => threads.push({ id, kind, messages: [] }),
+    add: (message) => threads.at(-1)!.messages.push(message),
+    threads: () => threads,
+  };
+}
+
+/** Every thread kept apart as a run of one spill file; `release` closes it. */
+function spilledApart(spill: MessageSpill): KeptApart<ThreadStream> & { release(): void } {
+  const runs: { id: string; kind: Thread["kind"]; from: number }[] = [];
+  return {
+    open: (id, kind) => runs.push({ id, kind, from: spill.count }),
+    add: (message) => spill.add(message),
+    threads: () =>
+      runs.map(({ id, kind, from }, i) => ({
+        id,
+        kind,
+        messages: spill.records((runs[i + 1]?.from ?? spill.count) - from, from),
+      })),
+    release: () => spill.close(),
+  };
+}
+
+/**
+ * The session's head (meta, threads kept apart, pending state, drift) from its rows, each message of the live
+ * thread given to `live` as it is made; and the stored messages the live thread is made of.
+ */
+function decodeRows<T extends ThreadStream>(
+  stored: StoredSession,
+  whole: Whole,
+  apart: KeptApart<T>,
+  live: (m: Message) => void,
+): { session: Session; threads: T[]; turns: StoredMessage[] } {
   const { row } = stored;
   const path = sessionLocator(stored.database, row.id);
   const model = parseEmbeddedJson(row.model ?? "");
@@ -82,36 +180,45 @@ export function decodeOpenCode(stored: StoredSession): Session {
     },
   });
   const reading = new Reading(stored.database, session);
-  const { live, reverted } = splitRevert(stored.messages, parseEmbeddedJson(row.revert ?? ""));
-  const { kept, compacted } = splitCompacted(live);
+  const { live: shown, reverted } = splitRevert(stored.messages, parseEmbeddedJson(row.revert ?? ""));
+  const { kept, compacted } = splitCompacted(shown);
   const { turns, queued } = splitQueued(kept);
 
   const tracker = new PendingTracker();
-  const messages: Message[] = [];
+  const liveModels = new Set<string>();
+  let made = 0;
   for (const m of turns) {
-    const made = reading.messages(m);
-    if (m.data.role === "assistant" && errorName(m.data) === ABORTED) {
-      tracker.abortAt(messages.length + made.length);
+    const read = whole(m, row.id);
+    const messages = reading.messages(read);
+    if (read.data.role === "assistant" && errorName(read.data) === ABORTED) {
+      tracker.abortAt(made + messages.length);
     }
-    for (const one of made) tracker.add(one);
-    messages.push(...made);
+    for (const one of messages) {
+      tracker.add(one);
+      if (one.model) liveModels.add(one.model);
+      live(one);
+    }
+    made += messages.length;
   }
-  session.messages = messages;
-  const earlier = (kind: Thread["kind"], from: StoredMessage[]): Thread[] =>
-    from.length
-      ? [{ id: `${row.id}:${kind}`, kind, messages: from.flatMap((m) => reading.messages(m)) }]
-      : [];
-  session.threads = [
-    ...earlier("compacted", compacted),
-    ...earlier("abandoned-branch", reverted),
-    ...stored.subagents.flatMap((child) => subagentThreads(child, reading)),
-  ];
+  const threadModels = new Set<string>();
+  const keep = (m: Message) => {
+    if (m.model) threadModels.add(m.model);
+    apart.add(m);
+  };
+  const earlier = (kind: Thread["kind"], from: StoredMessage[]) => {
+    if (!from.length) return;
+    apart.open(`${row.id}:${kind}`, kind);
+    for (const m of from) reading.messages(whole(m, row.id)).forEach(keep);
+  };
+  earlier("compacted", compacted);
+  earlier("abandoned-branch", reverted);
+  for (const child of stored.subagents) subagentThreads(child, reading, whole, apart, keep);
   session.pending = tracker.pending(queued.flatMap((m) => {
-    const text = typedText(m);
+    const text = typedText(whole(m, row.id));
     const at = isoTime(m.time_created);
     return text ? [{ text, ...(at ? { timestamp: at } : {}) }] : [];
   }));
-  session.meta.models = modelsOf([...session.threads.flatMap((t) => t.messages), ...messages]);
+  session.meta.models = [...new Set([...threadModels, ...liveModels])];
   const title = row.title && !PLACEHOLDER_TITLE.test(row.title) ? titleLine(row.title) : undefined;
   if (title) session.meta.title = title;
   const last = lastActivity(stored.messages);
@@ -119,16 +226,20 @@ export function decodeOpenCode(stored: StoredSession): Session {
   const posture = sessionPostureWords(row.permission);
   if (posture) session.meta.permissionMode = posture;
   session.drift = reading.drift();
-  return session;
+  return { session, threads: apart.threads(), turns };
 }
 
 /** A subagent's session as a thread (its messages named by its id), then its own subagents'. */
-function subagentThreads(stored: StoredSession, reading: Reading): Thread[] {
-  const messages = stored.messages.flatMap((m) => reading.messages(m, stored.row.id));
-  return [
-    { id: stored.row.id, kind: "subagent", messages },
-    ...stored.subagents.flatMap((child) => subagentThreads(child, reading)),
-  ];
+function subagentThreads<T extends ThreadStream>(
+  stored: StoredSession,
+  reading: Reading,
+  whole: Whole,
+  apart: KeptApart<T>,
+  keep: (m: Message) => void,
+): void {
+  apart.open(stored.row.id, "subagent");
+  for (const m of stored.messages) reading.messages(whole(m, stored.row.id), stored.row.id).forEach(keep);
+  for (const child of stored.subagents) subagentThreads(child, reading, whole, apart, keep);
 }
 
 /** The newest message's creation: the conversation's last activity (a title or a share touches the session row). */

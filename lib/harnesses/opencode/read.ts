@@ -11,14 +11,18 @@ import { InputError } from "../../errors.ts";
 import { isSqliteFile, openReadOnly } from "../../store/sqlite.ts";
 import { parseLocator } from "../locator.ts";
 import { regularFileIfPresent } from "../../io/file-kind.ts";
-import { decodeOpenCode } from "./decode.ts";
-import { storedSession } from "./rows.ts";
+import { decodeOpenCode, decodeOpenCodeStreamed } from "./decode.ts";
+import { indexedSession, storedBytes, storedSession, wholeMessages } from "./rows.ts";
+import type { SessionStream } from "../../ir/stream.ts";
+import { spillMessages } from "../../ir/spill.ts";
+import { DEFAULT_READ_LIMITS, streams } from "../../io/jsonl.ts";
+import type { ReadOptions } from "../types.ts";
 import { exportedSession } from "./export-file.ts";
 import { assertOpenCodeTables } from "./tables.ts";
 import { knownSchema } from "./schema-version.ts";
 
 export function readOpenCodeSession(path: string): Promise<Session> {
-  const { file, id } = parseLocator(path, existsSync);
+  const { file, id } = locatedFile(path);
   if (!regularFileIfPresent(file)) throw new InputError(`${path}: no such session database`);
   // A file that is no database is read as `opencode export` prints a session (what convert writes).
   if (id === undefined && !isSqliteFile(file)) {
@@ -29,13 +33,58 @@ export function readOpenCodeSession(path: string): Promise<Session> {
   }
   const db = openReadOnly(file);
   try {
-    const session = decodeOpenCode(storedSession(db, file, id ?? onlySession(db, file)));
-    const drift = schemaDrift(db, file, session.meta.harnessVersion);
-    if (drift) session.drift.unshift(drift);
-    return Promise.resolve(session);
+    return Promise.resolve(
+      withDrift(db, file, decodeOpenCode(storedSession(db, file, id ?? onlySession(db, file)))),
+    );
   } finally {
     db.close();
   }
+}
+
+/**
+ * The session to convert: held while its rows are small, its live thread streamed from the database once they
+ * are large (decode.ts decodeOpenCodeStreamed), each pass on a connection of its own. A file `opencode export`
+ * printed is read whole, and held.
+ */
+export function openOpenCodeSession(path: string, options: ReadOptions = {}): Promise<SessionStream> {
+  const { file, id } = locatedFile(path);
+  if (id === undefined && !isSqliteFile(file)) return readOpenCodeSession(path);
+  const db = openReadOnly(file);
+  try {
+    const session = id ?? onlySession(db, file);
+    assertOpenCodeTables(db, file);
+    if (!streams(storedBytes(db, session), options.limits ?? DEFAULT_READ_LIMITS)) {
+      return Promise.resolve(withDrift(db, file, decodeOpenCode(storedSession(db, file, session))));
+    }
+    const indexed = indexedSession(db, file, session);
+    return Promise.resolve(withDrift(
+      db,
+      file,
+      decodeOpenCodeStreamed({
+        indexed,
+        pass() {
+          const again = openReadOnly(file);
+          return { whole: wholeMessages(again, file), close: () => again.close() };
+        },
+        spill: spillMessages,
+      }),
+    ));
+  } finally {
+    db.close();
+  }
+}
+
+function locatedFile(path: string): { file: string; id?: string } {
+  const located = parseLocator(path, existsSync);
+  if (!regularFileIfPresent(located.file)) throw new InputError(`${path}: no such session database`);
+  return located;
+}
+
+/** The session with a migration set no OpenCode the reader was checked against left said first, as drift. */
+function withDrift<T extends Pick<Session, "drift" | "meta">>(db: DatabaseSync, file: string, session: T): T {
+  const drift = schemaDrift(db, file, session.meta.harnessVersion);
+  if (drift) session.drift.unshift(drift);
+  return session;
 }
 
 /** A bare database path names a session only when the database holds exactly one conversation. */

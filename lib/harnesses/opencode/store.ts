@@ -12,7 +12,7 @@ export { readOpenCodeSession } from "./read.ts";
 export { planOpenCode } from "./register.ts";
 export { renderOpenCode } from "./render.ts";
 import type { StoreAccess } from "../types.ts";
-import { readOpenCodeSession } from "./read.ts";
+import { openOpenCodeSession, readOpenCodeSession } from "./read.ts";
 import { planOpenCode } from "./register.ts";
 import { renderOpenCode } from "./render.ts";
 import { configuredOpenCodeModel } from "./config.ts";
@@ -20,6 +20,7 @@ import { configuredOpenCodeModel } from "./config.ts";
 /** What the descriptor's store loads on first use (lib/harnesses/lazy-store.ts). */
 export const access: StoreAccess = {
   read: readOpenCodeSession,
+  open: openOpenCodeSession,
   render: renderOpenCode,
   plan: planOpenCode,
   configuredModel: configuredOpenCodeModel,
