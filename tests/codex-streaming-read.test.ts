@@ -4,7 +4,7 @@
  * be the very session the held reader gives, on every rollout the real Codex wrote, and a file that changes
  * under a pass is bad input naming the file, never a wrong session.
  */
-import { assertStreamedAsHeld, STREAM_ALL } from "./helpers/streaming.ts";
+import { assertSpilledApart, assertStreamedAsHeld, STREAM_ALL } from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -114,16 +114,6 @@ test("an abort before a compaction counts messages of the compacted thread, not 
 test("a streamed Codex rollout's compacted threads are kept in files, not held, until the session is released", async () => {
   const path = codexFixture("0.171.0", "compacted");
   const held = await readCodexSession(path);
-  const opened = await openCodexSession(path, STREAM_ALL);
-  const compacted = opened.threads.filter((t) => t.kind === "compacted");
-  assert.ok(
-    compacted.length > 0 && opened.release,
-    "the fixture has a compacted thread, released by its session",
-  );
-  for (const thread of compacted) {
-    assert.ok(!Array.isArray(thread.messages), `${thread.id} is held`);
-    assert.deepEqual([...thread.messages], held.threads.find((t) => t.id === thread.id)!.messages);
-  }
-  opened.release();
-  assert.throws(() => [...compacted[0]!.messages], /after the spill was closed/);
+  const kept = assertSpilledApart(path, await openCodexSession(path, STREAM_ALL), held, "compacted");
+  assert.ok(kept > 0, "the fixture has a compacted thread");
 });

@@ -4,7 +4,12 @@
  * on each pass. What it gives must be the very session the held reader gives, on every session the real Copilot
  * CLI wrote, and a file that changes under a pass is bad input naming the file, never a wrong session.
  */
-import { assertRewrittenRefused, assertStreamedAsHeld, STREAM_ALL } from "./helpers/streaming.ts";
+import {
+  assertRewrittenRefused,
+  assertSpilledApart,
+  assertStreamedAsHeld,
+  STREAM_ALL,
+} from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -87,14 +92,7 @@ for (const [name, kind] of [["compacted", "compacted"], ["exec-subagent", "subag
   test(`a streamed ${name} session's ${kind} threads are kept in files, not held, until it is released`, async () => {
     const path = scenario(name);
     const held = await readCopilotSession(path);
-    const opened = await openCopilotSession(path, STREAM_ALL);
-    const kept = opened.threads.filter((t) => t.kind === kind);
-    assert.ok(kept.length > 0 && opened.release, `the fixture has a ${kind} thread, released by its session`);
-    for (const thread of kept) {
-      assert.ok(!Array.isArray(thread.messages), `${thread.id} is held`);
-      assert.deepEqual([...thread.messages], held.threads.find((t) => t.id === thread.id)!.messages);
-    }
-    opened.release();
-    assert.throws(() => [...kept[0]!.messages], /after the spill was closed/);
+    const kept = assertSpilledApart(name, await openCopilotSession(path, STREAM_ALL), held, kind);
+    assert.ok(kept > 0, `the fixture has a ${kind} thread`);
   });
 }

@@ -5,16 +5,20 @@
  * Hermes wrote; rows removed between passes are bad input naming the database, never a wrong session, and
  * rows appended since the first pass are left out, as a held read taken then would not have them.
  */
-import { assertStreamedAsHeld, STREAM_ALL } from "./helpers/streaming.ts";
+import {
+  assertChangeRefused,
+  assertSpilledApart,
+  assertStreamedAsHeld,
+  changeDatabase,
+  STREAM_ALL,
+} from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { openHermesSession, readHermesSession } from "../lib/harnesses/hermes/read.ts";
 import { sessionLocator } from "../lib/harnesses/hermes/profiles.ts";
 import { holdSession } from "../lib/ir/stream.ts";
-import { InputError } from "../lib/errors.ts";
 import { HERMES_VERSIONS, hermesFixture, query } from "./helpers/hermes.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -57,31 +61,20 @@ function privateCopy(scenario: string): { db: string; locator: string; id: strin
   return { db, locator: sessionLocator(db, id), id };
 }
 
-function change(db: string, sql: string, ...params: (string | number)[]): void {
-  const conn = new DatabaseSync(db);
-  try {
-    conn.prepare(sql).run(...params);
-  } finally {
-    conn.close();
-  }
-}
-
 test("a streamed session whose rows are removed between passes is bad input naming the database", async () => {
   const { db, locator } = privateCopy("tool-call");
-  const opened = await openHermesSession(locator, STREAM_ALL);
-  change(db, "DELETE FROM messages WHERE role = 'tool'");
-  await assert.rejects(holdSession(opened), (error: Error) => {
-    assert.ok(error instanceof InputError, String(error));
-    assert.ok(error.message.startsWith(db), error.message);
-    return true;
-  });
+  await assertChangeRefused(
+    db,
+    await openHermesSession(locator, STREAM_ALL),
+    () => changeDatabase(db, "DELETE FROM messages WHERE role = 'tool'"),
+  );
 });
 
 test("rows Hermes appends after a streamed session was opened are not part of it", async () => {
   const { db, locator, id } = privateCopy("tool-call");
   const held = await readHermesSession(locator);
   const opened = await openHermesSession(locator, STREAM_ALL);
-  change(
+  changeDatabase(
     db,
     "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', 'one more', ?)",
     id,
@@ -94,16 +87,7 @@ test("a streamed Hermes session's threads kept apart are in files, not held, unt
   let apart = 0;
   for (const locator of databaseSessions()) {
     const held = await readHermesSession(locator);
-    const opened = await openHermesSession(locator, STREAM_ALL);
-    for (const thread of opened.threads) {
-      apart++;
-      assert.ok(!Array.isArray(thread.messages), `${locator} ${thread.id} is held`);
-      assert.deepEqual([...thread.messages], held.threads.find((t) => t.id === thread.id)!.messages);
-    }
-    opened.release!();
-    for (const thread of opened.threads) {
-      assert.throws(() => [...thread.messages], /after the spill was closed/, `${locator} ${thread.id}`);
-    }
+    apart += assertSpilledApart(locator, await openHermesSession(locator, STREAM_ALL), held);
   }
   assert.ok(apart >= 3, `only ${apart} threads kept apart in the captured sessions`);
 });

@@ -5,7 +5,13 @@
  * every opencode.db the real OpenCode wrote (and those with a pending revert cutting a message); rows removed
  * between passes are bad input naming the database, and rows added since the index are left out.
  */
-import { assertStreamedAsHeld, STREAM_ALL } from "./helpers/streaming.ts";
+import {
+  assertChangeRefused,
+  assertSpilledApart,
+  assertStreamedAsHeld,
+  changeDatabase,
+  STREAM_ALL,
+} from "./helpers/streaming.ts";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { copyFileSync, readdirSync } from "node:fs";
@@ -15,7 +21,6 @@ import { fileURLToPath } from "node:url";
 import { openOpenCodeSession, readOpenCodeSession } from "../lib/harnesses/opencode/read.ts";
 import { sessionLocator } from "../lib/harnesses/locator.ts";
 import { holdSession } from "../lib/ir/stream.ts";
-import { InputError } from "../lib/errors.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/opencode/1.18.33/", import.meta.url));
@@ -24,15 +29,6 @@ function query(db: string, sql: string, ...params: string[]): Record<string, unk
   const conn = new DatabaseSync(db, { readOnly: true });
   try {
     return conn.prepare(sql).all(...params) as Record<string, unknown>[];
-  } finally {
-    conn.close();
-  }
-}
-
-function change(db: string, sql: string, ...params: (string | number)[]): void {
-  const conn = new DatabaseSync(db);
-  try {
-    conn.prepare(sql).run(...params);
   } finally {
     conn.close();
   }
@@ -91,7 +87,12 @@ test("a streamed session with a pending revert cutting a message is the held ses
       String(cut.first),
     );
     for (const revert of [{ messageID: cut.message, partID: second!.id }, { messageID: cut.message }]) {
-      change(db, "UPDATE session SET revert = ? WHERE id = ?", JSON.stringify(revert), String(cut.session));
+      changeDatabase(
+        db,
+        "UPDATE session SET revert = ? WHERE id = ?",
+        JSON.stringify(revert),
+        String(cut.session),
+      );
       const locator = sessionLocator(db, String(cut.session));
       const held = await readOpenCodeSession(locator);
       assert.ok(held.threads.some((t) => t.kind === "abandoned-branch"), JSON.stringify(revert));
@@ -114,13 +115,11 @@ test("a session whose rows are under the streaming size is held, and so is an ex
 
 test("a streamed session whose rows are removed between passes is bad input naming the database", async () => {
   const { db, locator } = toolsCopy();
-  const opened = await openOpenCodeSession(locator, STREAM_ALL);
-  change(db, "DELETE FROM part WHERE json_extract(data, '$.type') = 'tool'");
-  await assert.rejects(holdSession(opened), (error: Error) => {
-    assert.ok(error instanceof InputError, String(error));
-    assert.ok(error.message.startsWith(db), error.message);
-    return true;
-  });
+  await assertChangeRefused(
+    db,
+    await openOpenCodeSession(locator, STREAM_ALL),
+    () => changeDatabase(db, "DELETE FROM part WHERE json_extract(data, '$.type') = 'tool'"),
+  );
 });
 
 test("rows OpenCode adds after a streamed session was opened are not part of it", async () => {
@@ -133,7 +132,7 @@ test("rows OpenCode adds after a streamed session was opened are not part of it"
     id,
   );
   const at = Date.parse(held.meta.updatedAt!) + 1;
-  change(
+  changeDatabase(
     db,
     "INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)",
     "prt_zzzzzzzzzzzzAddedLater0001",
@@ -143,7 +142,7 @@ test("rows OpenCode adds after a streamed session was opened are not part of it"
     at,
     '{"type":"text","text":"added later"}',
   );
-  change(
+  changeDatabase(
     db,
     "INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)",
     "msg_zzzzzzzzzzzzAddedLater0001",
@@ -159,16 +158,7 @@ test("a streamed OpenCode session's threads kept apart are in files, not held, u
   let apart = 0;
   for (const locator of databases().flatMap(sessionsOf)) {
     const held = await readOpenCodeSession(locator);
-    const opened = await openOpenCodeSession(locator, STREAM_ALL);
-    for (const thread of opened.threads) {
-      apart++;
-      assert.ok(!Array.isArray(thread.messages), `${locator} ${thread.id} is held`);
-      assert.deepEqual([...thread.messages], held.threads.find((t) => t.id === thread.id)!.messages);
-    }
-    opened.release!();
-    for (const thread of opened.threads) {
-      assert.throws(() => [...thread.messages], /after the spill was closed/, `${locator} ${thread.id}`);
-    }
+    apart += assertSpilledApart(locator, await openOpenCodeSession(locator, STREAM_ALL), held);
   }
   assert.ok(apart >= 2, `only ${apart} threads kept apart in the captured sessions`);
 });
