@@ -8,7 +8,7 @@ import { collectYoungGarbage, reclaimMemory } from "../runtime.ts";
 const MB = 1024 * 1024;
 /** Work (bytes read or written, characters counted) between two young collections: a few milliseconds' worth. */
 export const YOUNG_EVERY = 4 * MB;
-/** Work between two full collections, which the young ones leave what outlived them to. */
+/** Work between two full collections: they take what outlived the young ones. */
 export const ALL_EVERY = 64 * MB;
 
 /** A counter of a pass's work that collects the young garbage every `young` of it, and everything every `all`. */
