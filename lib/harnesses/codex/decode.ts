@@ -128,8 +128,8 @@ export interface StreamedRollout {
 /**
  * The session with its live thread streamed: the rollout is read once to index it, and the live thread's lines
  * (from its last compaction on) are read again and built each time the thread is iterated. The threads
- * compacted before it are read again now up to the live thread, each into a spill file (lib/ir/spill.ts), not
- * held: a fitted session's compacted thread is its whole history. The session's `release` closes them.
+ * compacted before it are read again now up to the live thread, each a run of one spill file (lib/ir/spill.ts),
+ * not held: a fitted session's compacted thread is its whole history. The session's `release` closes it.
  */
 export async function decodeCodexStreamed(source: RolloutSource): Promise<StreamedRollout> {
   const path = source.path;
@@ -146,9 +146,14 @@ export async function decodeCodexStreamed(source: RolloutSource): Promise<Stream
   if (state.build.compactions) {
     const prefix = source.open();
     const rollout = { path, lines: upTo(prefix.lines, liveFrom.start.offset), tail: prefix.tail };
-    const spilled = await spillThreads(rollout, source.spill);
-    session.threads.push(...spilled.threads);
-    session.release = spilled.release;
+    const spill = source.spill();
+    session.release = () => spill.close();
+    try {
+      session.threads.push(...await spillThreads(rollout, spill));
+    } catch (error) {
+      spill.close();
+      throw error;
+    }
   }
   const title = firstUserTitle(joinedMessages(session.threads)) ?? state.facts.title;
   const changed = () => new InputError(`${path}: the rollout changed while it was read; read it again`);
@@ -203,36 +208,27 @@ async function holdRollout(
   return { state, threads, messages };
 }
 
-/** The threads the rollout compacted, each spilled as it is read; the messages after the last are let go. */
-async function spillThreads(
-  rollout: RolloutLines,
-  spillMessages: () => MessageSpill,
-): Promise<{ threads: ThreadStream[]; release: () => void }> {
+/**
+ * The threads the rollout compacted, each a run of `spill` as it is read (one file however many compactions a
+ * rollout has); the messages after the last are not a thread.
+ */
+async function spillThreads(rollout: RolloutLines, spill: MessageSpill): Promise<ThreadStream[]> {
   const threads: ThreadStream[] = [];
-  const spills: MessageSpill[] = [];
-  const release = () => spills.forEach((s) => s.close());
-  const next = () => {
-    const spill = spillMessages();
-    spills.push(spill);
-    return spill;
-  };
-  let spill = next();
-  try {
-    await indexRollout(rollout, {
-      uid: takenOnce(),
-      done: (m) => spill.add(m),
-      compacted: (n) => {
-        if (spill.count) {
-          threads.push({ id: `compacted-${n}`, kind: "compacted", messages: spill.records(spill.count) });
-          spill = next();
-        }
-      },
-    });
-  } catch (error) {
-    release();
-    throw error;
-  }
-  return { threads, release };
+  let from = 0;
+  await indexRollout(rollout, {
+    uid: takenOnce(),
+    done: (m) => spill.add(m),
+    compacted: (n) => {
+      if (spill.count === from) return;
+      threads.push({
+        id: `compacted-${n}`,
+        kind: "compacted",
+        messages: spill.records(spill.count - from, from),
+      });
+      from = spill.count;
+    },
+  });
+  return threads;
 }
 
 /** Where the live thread starts, and what building it carries in from the lines before. */
