@@ -68,8 +68,6 @@ export function saveProvenance(
 ): void {
   const json = provenanceHead(memory);
   if (json === undefined) return;
-  // The proofs come serialized already: put in as the object's last key.
-  const text = memory.reasoning.count ? `${json.slice(0, -1)},"reasoning":${memory.reasoning.json()}}` : json;
   const path = provenancePath(bridgeHome, harness, id);
   // Never through a link in session-bridge's folder (lib/io/links.ts), the file itself included.
   refuseLinksBelow(bridgeHome, path);
@@ -77,7 +75,13 @@ export function saveProvenance(
   const temp = publishTempPath(path, process.pid);
   const fd = openOwnFile(bridgeHome, temp, "replace");
   try {
-    writeFileSync(fd, text);
+    if (!memory.reasoning.count) writeFileSync(fd, json);
+    else {
+      // The proofs come serialized already, a piece at a time: put in as the object's last key.
+      writeFileSync(fd, `${json.slice(0, -1)},"reasoning":`);
+      for (const piece of memory.reasoning.json()) writeFileSync(fd, piece);
+      writeFileSync(fd, "}");
+    }
   } finally {
     closeSync(fd);
   }
