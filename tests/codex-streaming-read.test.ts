@@ -13,6 +13,8 @@ import { fileURLToPath } from "node:url";
 import { openCodexSession, readCodexSession } from "../lib/harnesses/codex/read.ts";
 import type { Message } from "../lib/ir/schema.ts";
 import { holdSession } from "../lib/ir/stream.ts";
+import { handoff } from "../lib/pipeline/handoff.ts";
+import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { InputError } from "../lib/errors.ts";
 import { codexFixture } from "./helpers/codex.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -116,4 +118,24 @@ test("a streamed Codex rollout's compacted threads are kept in files, not held, 
   const held = await readCodexSession(path);
   const kept = assertSpilledApart(path, await openCodexSession(path, STREAM_ALL), held, "compacted");
   assert.ok(kept > 0, "the fixture has a compacted thread");
+});
+
+/** How many files this process has open (Linux). */
+const openFiles = () => readdirSync("/proc/self/fd").length;
+
+test("a handoff refused before it converts lets go of the streamed session's spill files", async () => {
+  const root = tempDir("sb-refused-handoff-");
+  const request = {
+    source: { ref: codexFixture("0.171.0", "compacted") },
+    to: "claude-code",
+    homes: Object.fromEntries(builtinRegistry.harnesses.map((h) => [h.name, join(root, h.name)])),
+    bridgeHome: join(root, "bridge"),
+    limits: STREAM_ALL.limits!,
+  };
+  // Once, so whatever a first handoff opens for good (none expected) is open before counting.
+  const refused = () => handoff({ ...request, cwd: join(root, "no-such-directory") });
+  await assert.rejects(refused(), InputError);
+  const before = openFiles();
+  for (let i = 0; i < 3; i++) await assert.rejects(refused(), InputError);
+  assert.equal(openFiles(), before, "each refused handoff left its spill files open");
 });

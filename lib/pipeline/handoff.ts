@@ -182,15 +182,13 @@ async function handOff(
   });
   const title = request.title ?? source.meta.title;
   const cwd = request.cwd;
-  // A session placed for a directory that does not exist could never be resumed from it.
-  if (cwd) assertDirectory(cwd, "--cwd");
-  else if (!isDirectory(source.meta.cwd ?? "")) {
-    throw new InputError(
-      source.meta.cwd
-        ? `the session was recorded in ${source.meta.cwd}, which does not exist here: ` +
-          "pass --cwd DIR to resume it in another directory"
-        : "the session records no directory: pass --cwd DIR to say where to resume it",
-    );
+  try {
+    assertResumable(source, cwd);
+  } catch (error) {
+    // Refused before the conversion takes the session over: what a streamed one keeps outside memory (its
+    // spill files) is let go here, not when the process ends (a library caller's may not end soon).
+    source.release?.();
+    throw error;
   }
   const { session, options, report: prepared, memory, release } = await prepareConversion(source, target, {
     registry,
@@ -310,6 +308,19 @@ async function handOff(
     };
   } finally {
     release();
+  }
+}
+
+/** A session placed for a directory that does not exist could never be resumed from it. */
+function assertResumable(source: SessionHead, cwd: string | undefined): void {
+  if (cwd) assertDirectory(cwd, "--cwd");
+  else if (!isDirectory(source.meta.cwd ?? "")) {
+    throw new InputError(
+      source.meta.cwd
+        ? `the session was recorded in ${source.meta.cwd}, which does not exist here: ` +
+          "pass --cwd DIR to resume it in another directory"
+        : "the session records no directory: pass --cwd DIR to say where to resume it",
+    );
   }
 }
 
