@@ -14,6 +14,7 @@ import { openCodexSession, readCodexSession } from "../lib/harnesses/codex/read.
 import type { Message } from "../lib/ir/schema.ts";
 import { holdSession } from "../lib/ir/stream.ts";
 import { handoff } from "../lib/pipeline/handoff.ts";
+import { convert } from "../lib/pipeline/convert.ts";
 import { builtinRegistry } from "../lib/harnesses/registry.ts";
 import { InputError } from "../lib/errors.ts";
 import { codexFixture } from "./helpers/codex.ts";
@@ -123,7 +124,7 @@ test("a streamed Codex rollout's compacted threads are kept in files, not held, 
 /** How many files this process has open (Linux). */
 const openFiles = () => readdirSync("/proc/self/fd").length;
 
-test("a handoff refused before it converts lets go of the streamed session's spill files", async () => {
+test("a handoff or conversion refused before it converts lets go of the streamed session's spill files", async () => {
   const root = tempDir("sb-refused-handoff-");
   const request = {
     source: { ref: codexFixture("0.171.0", "compacted") },
@@ -132,10 +133,15 @@ test("a handoff refused before it converts lets go of the streamed session's spi
     bridgeHome: join(root, "bridge"),
     limits: STREAM_ALL.limits!,
   };
-  // Once, so whatever a first handoff opens for good (none expected) is open before counting.
-  const refused = () => handoff({ ...request, cwd: join(root, "no-such-directory") });
-  await assert.rejects(refused(), InputError);
+  const notAVersion = { targetVersions: { "claude-code": "latest" } };
+  const refusals = [
+    () => handoff({ ...request, cwd: join(root, "no-such-directory") }),
+    () => handoff({ ...request, ...notAVersion, cwd: root }),
+    () => convert({ ...request, ...notAVersion, output: join(root, "out.jsonl") }),
+  ];
+  // Each once first, so whatever a first run opens for good (none expected) is open before counting.
+  for (const refused of refusals) await assert.rejects(refused(), InputError);
   const before = openFiles();
-  for (let i = 0; i < 3; i++) await assert.rejects(refused(), InputError);
-  assert.equal(openFiles(), before, "each refused handoff left its spill files open");
+  for (const refused of refusals) await assert.rejects(refused(), InputError);
+  assert.equal(openFiles(), before, "a refused run left its spill files open");
 });

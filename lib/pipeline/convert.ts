@@ -113,6 +113,8 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
   const target = harnessOf(registry, request.to);
   const output = typeof request.output === "string" ? resolve(request.output) : undefined;
   if (output) assertOutputFile(output, "-o");
+  // Bad input the request alone shows is refused before the source is opened (a streamed one would hold spills).
+  const environment = writerEnvironment(target, request);
   // Ctrl-C while reading stops at the reader's next checkpoint; while writing, it leaves no file.
   return await holdingSignals(async () => {
     const { session: source, harness: from, skipped } = await sourceSession(request.source, {
@@ -135,7 +137,7 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
         ...(request.summarizer ? { summarizer: request.summarizer } : {}),
         now: request.now ?? new Date(),
         home: homeOf(request.homes, target),
-        ...writerEnvironment(target, request),
+        ...environment,
       },
       destination,
       request.bridgeHome,

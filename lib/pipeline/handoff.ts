@@ -176,6 +176,8 @@ async function handOff(
   target: Harness,
   { now, force, dryRun, backupWanted }: { now: Date; force: boolean; dryRun: boolean; backupWanted: boolean },
 ): Promise<HandoffOutcome> {
+  // Bad input the request alone shows is refused before the source is opened (a streamed one would hold spills).
+  const environment = writerEnvironment(target, request);
   const { session: source, harness: from, skipped } = await sourceSession(request.source, {
     ...request,
     registry,
@@ -203,7 +205,7 @@ async function handOff(
       : {}),
     now,
     home: homeOf(request.homes, target),
-    ...writerEnvironment(target, request),
+    ...environment,
   });
   // A streamed session fitted to the window has its older messages in a spill file until they are written.
   try {
