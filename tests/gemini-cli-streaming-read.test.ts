@@ -18,6 +18,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openGeminiSession, readGeminiSession } from "../lib/harnesses/gemini-cli/read.ts";
 import { holdSession } from "../lib/ir/stream.ts";
+import { spillMessages } from "../lib/ir/spill.ts";
+import { openRecords, readJsonl } from "../lib/io/jsonl.ts";
+import { decodeGeminiStreamed, type StreamedLog } from "../lib/harnesses/gemini-cli/streamed.ts";
 import { seedGeminiHome } from "./helpers/harnesses/gemini-cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -79,3 +82,24 @@ for (const [name, kind] of [["compressed", "compacted"], ["rewound", "abandoned-
     assert.ok(kept > 0, `the fixture has a ${kind} thread`);
   });
 }
+
+test("a streamed log's passes keep only how to open it again, not its first read (which reaches its index)", async () => {
+  const path = fixture("compressed");
+  const held = await readGeminiSession(path);
+  const tail = {};
+  const { proxy, revoke } = Proxy.revocable<StreamedLog>({
+    path,
+    lines: readJsonl(path, tail),
+    tail,
+    open: () => openRecords(path),
+    spill: spillMessages,
+  }, {});
+  const { session } = await decodeGeminiStreamed(proxy, () => []);
+  // Any later use of the log, or of anything reached only through it, would throw now.
+  revoke();
+  for (let pass = 0; pass < 2; pass++) {
+    const { messages, threads } = await holdSession(session);
+    assert.deepEqual({ messages, threads }, { messages: held.messages, threads: held.threads });
+  }
+  session.release?.();
+});

@@ -12,6 +12,7 @@ import { DEFAULT_READ_LIMITS, openRecords, readJsonl, type ReadLimits, streams }
 import { spillMessages } from "../../ir/spill.ts";
 import type { ReadOptions } from "../types.ts";
 import { InputError } from "../../errors.ts";
+import { reclaimMemory } from "../../runtime.ts";
 import { nestsDeeperThan, tooDeep } from "../../io/json.ts";
 import { assertRegularFile } from "../../io/file-kind.ts";
 import { titleFromFirstUserText } from "../../ir/summary.ts";
@@ -45,6 +46,9 @@ export async function openGeminiSession(path: string, options: ReadOptions = {})
     { ...logLines(path, limits), open: () => openRecords(path, options.feedback), spill: spillMessages },
     subagentsOf(path, limits),
   );
+  // The index of every line the log wrote, a few dozen megabytes of a large log, is garbage now: collected
+  // before the conversion's passes pile their own garbage on it.
+  reclaimMemory();
   const { session } = streamed;
   withStoreFacts(path, session);
   session.meta.title ??= streamed.firstUserTitle;

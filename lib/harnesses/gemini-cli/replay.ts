@@ -134,7 +134,11 @@ export class LogReplay {
     if (pair) {
       for (const id of pair) this.compression.add(id);
       const kept = new Set(list.flatMap((m) => (isObject(m) && typeof m.id === "string" ? [m.id] : [])));
-      const replaced = [...this.messages].flatMap(([id, m]) => (kept.has(id) ? [] : [m]));
+      // Walked without an array per entry: the history replaced may be hundreds of thousands of messages.
+      const replaced: LoggedMessage[] = [];
+      this.messages.forEach((m, id) => {
+        if (!kept.has(id)) replaced.push(m);
+      });
       if (replaced.length) this.compacted.push(replaced);
     }
     this.messages.clear();

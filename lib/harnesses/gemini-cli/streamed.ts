@@ -56,9 +56,9 @@ export async function decodeGeminiStreamed(
   // What the live thread's passes take of the index: its own places and the compression's ids.
   const { messages: placed, compression } = replayed;
   const session: SessionStream = sessionOf(path, facts);
-  const changed = () => new InputError(`${path}: the log changed while it was read; read it again`);
+  const changed = changedError(path);
   const spill = log.spill();
-  session.release = () => spill.close();
+  session.release = closer(spill);
   let title: string | undefined;
   try {
     const reader = recordsOf(log.open(), changed);
@@ -97,8 +97,34 @@ export async function decodeGeminiStreamed(
     session.release();
     throw error;
   }
-  session.messages = streamedMessages(async function* () {
-    const reader = recordsOf(log.open(), changed);
+  session.messages = liveThread(path, log.open, placed, compression);
+  return { session, ...(title === undefined ? {} : { firstUserTitle: title }) };
+}
+
+/*
+ * The closures the session keeps are made out here, of what they use: one made inside decodeGeminiStreamed
+ * shares its scope (JavaScriptCore keeps an async function's locals in one environment), which holds the log,
+ * whose finished first read (`lines`) still reaches the replay, so the index of every message the log wrote
+ * (64 MB of a 400 MB log) stayed alive through every pass of the conversion.
+ */
+
+/** The error a record not found where the index placed it is. */
+const changedError = (path: string) => () =>
+  new InputError(`${path}: the log changed while it was read; read it again`);
+
+/** The spill's release. */
+const closer = (spill: MessageSpill) => () => spill.close();
+
+/** The live thread, its records read again by their places on every pass and built anew. */
+function liveThread(
+  path: string,
+  open: StreamedLog["open"],
+  placed: readonly LoggedMessage[],
+  compression: ReadonlySet<string>,
+): SessionStream["messages"] {
+  const changed = changedError(path);
+  return streamedMessages(async function* () {
+    const reader = recordsOf(open(), changed);
     try {
       // The live thread's notices were taken by the index.
       const thread = new ThreadBuilder(path, [], compression);
@@ -110,7 +136,6 @@ export async function decodeGeminiStreamed(
       reader.close();
     }
   });
-  return { session, ...(title === undefined ? {} : { firstUserTitle: title }) };
 }
 
 /** What the head takes from the live thread, message by message (as decode.ts takes it from the held list). */
