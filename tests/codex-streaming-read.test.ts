@@ -145,3 +145,30 @@ test("a handoff or conversion refused before it converts lets go of the streamed
   for (const refused of refusals) await assert.rejects(refused(), InputError);
   assert.equal(openFiles(), before, "a refused run left its spill files open");
 });
+
+test("items without an id take their line's uid, an item named as one of those another, streamed as held", async () => {
+  const lines = readFileSync(codexFixture("0.171.0", "compacted"), "utf8").split("\n").filter(Boolean).map((
+    l,
+  ) => JSON.parse(l));
+  // Every item's id gone, so each is named by its line; then items naming themselves as an earlier line, a
+  // later one, one spelled otherwise, and each other, before and after the compaction.
+  for (const r of lines) if (r.type === "response_item") delete r.payload.id;
+  const at = lines.findIndex((r) => r.type === "compacted");
+  const prompt = (id: string) => ({
+    timestamp: lines[at].timestamp,
+    type: "response_item",
+    payload: { type: "message", role: "user", id, content: [{ type: "input_text", text: id }] },
+  });
+  const named = ["line-3", `line-${lines.length + 5}`, "line-03", "line-3"];
+  lines.splice(at, 0, ...named.map(prompt));
+  lines.push(...named.map(prompt));
+  const path = join(tempDir(), "rollout.jsonl");
+  writeFileSync(path, lines.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  const held = await readCodexSession(path);
+  const uids = [...held.threads.flatMap((t) => t.messages), ...held.messages].map((m) => m.uid);
+  assert.equal(new Set(uids).size, uids.length, uids.join(" "));
+  assert.ok(uids.includes("line-4"), "an item without an id is named by its line");
+  assert.ok(uids.includes("line-03"), "an id spelled otherwise is its own");
+  assert.ok(uids.some((uid) => uid.startsWith("line-3#")), "an id taken already is made another");
+  await assertStreamedAsHeld(path, await openCodexSession(path, STREAM_ALL), held);
+});

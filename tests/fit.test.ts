@@ -24,6 +24,7 @@ import { runCli } from "./helpers/cli.ts";
 import { makeCodexHome } from "./helpers/codex.ts";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { tempDir } from "./helpers/tmp.ts";
+import { spillMessages } from "../lib/ir/spill.ts";
 
 const dir = tempDir("sb-fit-");
 const SPEC = { bytes: 3_000_000, sessionId: "5e551011-0000-4000-8000-000000000001", cwd: dir };
@@ -379,16 +380,19 @@ test("a streamed session is fitted as the held one is, its fitted-away messages 
   );
 });
 
+/** Message `i` of a long thread of plain turns. */
+const plainMessage = (i: number): Message => ({
+  uid: `m${i}`,
+  parentUid: i ? `m${i - 1}` : null,
+  role: i % 2 ? "assistant" : "user",
+  kind: "turn",
+  blocks: [{ type: "text", text: `message ${i} `.repeat(40) }],
+});
+
 test("fitting holds only the most recent messages a cut could keep, however long the thread", () => {
   const estimate = tokenCounter("openai");
   const history = new FitHistory(estimate, 1_000, 1_000);
-  const message = (i: number): Message => ({
-    uid: `m${i}`,
-    parentUid: i ? `m${i - 1}` : null,
-    role: i % 2 ? "assistant" : "user",
-    kind: "turn",
-    blocks: [{ type: "text", text: `message ${i} `.repeat(40) }],
-  });
+  const message = plainMessage;
   for (let i = 0; i < 5_000; i++) history.add(message(i));
   const held = history.messagesFrom(history.recentFrom);
   const after = (from: number) => {
@@ -407,6 +411,19 @@ test("fitting holds only the most recent messages a cut could keep, however long
   );
   assert.equal(held.at(-1)!.uid, "m4999");
   assert.throws(() => history.messagesFrom(history.recentFrom - 1), /is not held/);
+});
+
+test("fitting a streamed thread holds none of its messages: the most recent are read back from its spill", () => {
+  const spill = spillMessages(tempDir());
+  const history = new FitHistory(tokenCounter("openai"), 1_000, 1_000, spill);
+  const messages = Array.from({ length: 5_000 }, (_, i) => plainMessage(i));
+  for (const m of messages) history.add(m);
+  assert.ok(history.length - history.recentFrom < 100, "only the most recent could be kept");
+  assert.deepEqual(history.messagesFrom(history.recentFrom), messages.slice(history.recentFrom));
+  assert.deepEqual(history.messagesFrom(history.length - 1), [messages.at(-1)]);
+  assert.throws(() => history.messagesFrom(history.recentFrom - 1), /is not held/);
+  spill.close();
+  assert.throws(() => history.messagesFrom(history.recentFrom), /after the spill was closed/);
 });
 
 test("a thread of many long prompts keeps each part only as far as a summary that can still fit shows it, and makes the same summaries", () => {

@@ -1,6 +1,6 @@
 /**
  * The compact stores a streamed transcript's index is built of (lib/io/uuid-table.ts, string-pool.ts,
- * columns.ts, uuid-links.ts, string-set.ts): each gives back exactly what it was given, however many entries
+ * columns.ts, uuid-links.ts, string-set.ts, name-set.ts): each gives back exactly what it was given, however many entries
  * and whatever their form.
  */
 import { test } from "node:test";
@@ -11,6 +11,7 @@ import { StringPool } from "../lib/io/string-pool.ts";
 import { float64Column, int32Column } from "../lib/io/columns.ts";
 import { UuidLinks } from "../lib/io/uuid-links.ts";
 import { StringSet } from "../lib/io/string-set.ts";
+import { NameSet } from "../lib/io/name-set.ts";
 
 test("a uuid table numbers each distinct uuid once and spells every one back as it was written", () => {
   const table = new UuidTable();
@@ -108,6 +109,31 @@ test("a string set holds each string added once, of any form, and nothing else",
     "x",
   ];
   assert.deepEqual(absent.filter((s) => set.has(s)), []);
+});
+
+test("a name set holds each name added once, as a Set of strings would, however its numbers come", () => {
+  const set = new NameSet("line-");
+  const reference = new Set<string>();
+  const add = (name: string) => {
+    set.add(name);
+    reference.add(name);
+  };
+  // A reader's own names, ascending with gaps, and between them names that look like them but are not kept as
+  // numbers (a leading zero, a sign, past an int32, no digits), earlier numbers again, and any other name.
+  for (let line = 1; line <= 120_000; line += 1 + (line % 3)) {
+    add(`line-${line}`);
+    if (line % 997 === 0) add(`line-${line - 500}`);
+  }
+  const odd = ["line-0", "line-07", "line--3", "line-", "line-2147483648", "line-99999999999", "line-1e3"];
+  for (const name of [...odd, "msg_1", "", "Line-5", "line-5x", "ünï"]) add(name);
+  add("line-200000");
+  add("line-150000");
+  add("line-150000");
+  assert.equal(set.size, reference.size);
+  assert.ok([...reference].every((name) => set.has(name)));
+  const absent = ["line-2", "line-00", "line-1000000", "line-+1", "line-150001", "msg_2", "line-2147483647"];
+  assert.deepEqual(absent.filter((name) => set.has(name)), []);
+  assert.deepEqual(absent.filter((name) => reference.has(name)), [], "the absent names are absent");
 });
 
 test("a string pool tells whether an entry is a string without making it", () => {

@@ -184,7 +184,7 @@ async function fitHistory(
     ? await summaryBy(request.summarizer, history.told, cut.at, context, budget - cut.keptTokens, counter)
     : undefined;
   // The summary is as recent as the last message it stands for.
-  const timestamp = cut.at ? messageAt(session, history, spill, cut.at - 1).timestamp : undefined;
+  const timestamp = cut.at ? messageAt(session, spill, cut.at - 1).timestamp : undefined;
   const summary: Message = {
     uid: "session-bridge-fit-summary",
     parentUid: null,
@@ -213,15 +213,9 @@ async function fitHistory(
   };
 }
 
-/** Message `i` of the thread fitting read: held by the session, among the most recent, or in the spill. */
-function messageAt(
-  session: SessionStream,
-  history: FitHistory,
-  spill: MessageSpill | undefined,
-  i: number,
-): Message {
-  if (Array.isArray(session.messages)) return session.messages[i]!;
-  return i >= history.recentFrom ? history.messagesFrom(i)[0]! : spill!.at(i);
+/** Message `i` of the thread fitting read: held by the session, or in the spill. */
+function messageAt(session: SessionStream, spill: MessageSpill | undefined, i: number): Message {
+  return Array.isArray(session.messages) ? session.messages[i]! : spill!.at(i);
 }
 
 /** How much over the tokenizer's own ratio an estimate scaled to it counts, to land within the budget. */

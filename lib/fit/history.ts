@@ -2,8 +2,10 @@
  * A live thread as fitting sees it, told in one pass as it is read: each message's estimated tokens, which
  * messages the user typed, the cuts no tool call spans, the summary's parts (TurnTeller), and the most recent
  * messages, the only ones a cut can keep verbatim. Nothing else is held: a streamed thread of any length is
- * fitted in the memory of its summary's parts and a few budgets of messages (issue 34); its older messages pass
- * through a spill file (lib/ir/spill.ts), from which the compacted thread is read back as a writer reads it.
+ * fitted in the memory of its summary's parts and a few budgets of messages (issue 34); its messages pass
+ * through a spill file (lib/ir/spill.ts), from which the compacted thread is read back as a writer reads it, and
+ * the most recent messages too: held, every message lived on until a few budgets came after it, past the young
+ * collections that would have taken it, and a 700 MB session's pass ran some 100 MB of them above what it holds.
  */
 import type { Message } from "../ir/schema.ts";
 import type { MessageSpill } from "../ir/spill.ts";
@@ -21,7 +23,10 @@ export class FitHistory {
   total = 0;
   readonly #turns = new TurnTeller();
   readonly #cuts = new CleanCuts();
-  /** The most recent messages, from `#head`: every one with at most `keep` estimated tokens after it. */
+  /**
+   * The most recent messages, from `#head`, when there is no spill to read them back from: every one with at
+   * most `keep` estimated tokens after it.
+   */
   #recent: (Message | undefined)[] = [];
   #head = 0;
   #recentFrom = 0;
@@ -49,12 +54,12 @@ export class FitHistory {
     this.total += count;
     this.#turns.add(m);
     this.#cuts.add(m);
-    this.spill?.add(m);
-    this.#recent.push(m);
+    if (this.spill) this.spill.add(m);
+    else this.#recent.push(m);
     this.#recentTokens += count;
     while (this.#recentTokens - this.counts.get(this.#recentFrom) > this.keep) {
       this.#recentTokens -= this.counts.get(this.#recentFrom++);
-      this.#recent[this.#head++] = undefined;
+      if (!this.spill) this.#recent[this.#head++] = undefined;
     }
     // Dropped messages are let go at once (above); the array itself is shortened once they are half of it.
     if (this.#head > 1024 && this.#head * 2 > this.#recent.length) {
@@ -105,9 +110,10 @@ export class FitHistory {
     return prompts;
   }
 
-  /** The held messages from position `at` on (at least `recentFrom`). */
+  /** The messages from position `at` on (at least `recentFrom`): held, or read back from the spill. */
   messagesFrom(at: number): Message[] {
     if (at < this.#recentFrom) throw new Error(`message ${at} is not held (from ${this.#recentFrom})`);
+    if (this.spill) return [...this.spill.records(this.length - at, at)];
     return this.#recent.slice(this.#head + at - this.#recentFrom) as Message[];
   }
 

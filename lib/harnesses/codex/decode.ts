@@ -29,11 +29,13 @@ import {
   resultFromItem,
 } from "./items.ts";
 import { isObject, type Json, optStr } from "../../io/json.ts";
-import { UuidTable } from "../../io/uuid-table.ts";
+import { NameSet } from "../../io/name-set.ts";
 
 /** Calls of tools Codex runs locally; their outputs come back as separate items with the same call_id. */
 const CALL_ITEMS = new Set(["function_call", "custom_tool_call", "local_shell_call"]);
 const OUTPUT_ITEMS = new Set(["function_call_output", "custom_tool_call_output"]);
+/** The uid of an item without an id: this and its line's number. */
+const LINE_UID = "line-";
 
 /** What building messages carries from line to line: the same whether they are held, indexed or streamed. */
 interface Builder {
@@ -250,11 +252,12 @@ function builder(sink: Sink, from: LiveStart): Builder {
  * `renamed` hears of every uid changed, with the place of its message in its thread.
  */
 function takenOnce(renamed?: (index: number, uid: string) => void): Builder["uid"] {
-  // Numbered, not a Set of strings: a long rollout has hundreds of thousands of item ids (uuids, 16 bytes each).
-  const taken = new UuidTable();
+  // Not a Set of strings: a long rollout has hundreds of thousands of uids, item ids (uuids, 16 bytes each) or,
+  // for items without one, their line's (a number each).
+  const taken = new NameSet(LINE_UID);
   return (uid, index) => {
-    const unique = taken.find(uid) === -1 ? uid : `${uid}#${taken.size}`;
-    taken.intern(unique);
+    const unique = taken.has(uid) ? `${uid}#${taken.size}` : uid;
+    taken.add(unique);
     if (unique !== uid) renamed?.(index, unique);
     return unique;
   };
@@ -434,7 +437,7 @@ function addItem(
   lineNo: number,
 ) {
   const type = optStr(item.type) ?? "";
-  const uid = optStr(item.id) ?? `line-${lineNo}`;
+  const uid = optStr(item.id) ?? `${LINE_UID}${lineNo}`;
   if (type === "message" && item.role !== "assistant") {
     build.open = undefined;
     push(build, userSideMessage(item, uid, origin, timestamp));
