@@ -2,8 +2,10 @@
  * A large OpenCode session is converted streamed (lib/harnesses/opencode/read.ts `openOpenCodeSession`): its
  * rows indexed once, read whole once for everything but the live thread, and the live thread read again from
  * opencode.db on each pass. What it gives must be the very session the held reader gives, for every session of
- * every opencode.db the real OpenCode wrote (and those with a pending revert cutting a message); rows removed
- * between passes are bad input naming the database, and rows added since the index are left out.
+ * every opencode.db the real OpenCode wrote (and those with a pending revert cutting a message, a compaction
+ * keeping a tail, prompts queued); its index, columns and no object a message, must tell each message as the
+ * held messages do; rows removed between passes are bad input naming the database, and rows added since the
+ * index are left out.
  */
 import {
   assertChangeRefused,
@@ -19,6 +21,14 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { openOpenCodeSession, readOpenCodeSession } from "../lib/harnesses/opencode/read.ts";
+import { indexedSession, storedSession } from "../lib/harnesses/opencode/rows.ts";
+import type { SessionTree } from "../lib/harnesses/opencode/stored.ts";
+import {
+  ASSISTANT,
+  heldIndex,
+  IndexedMessages,
+  type MessageIndex,
+} from "../lib/harnesses/opencode/message-index.ts";
 import { sessionLocator } from "../lib/harnesses/locator.ts";
 import { holdSession } from "../lib/ir/stream.ts";
 import { tempDir } from "./helpers/tmp.ts";
@@ -161,4 +171,117 @@ test("a streamed OpenCode session's threads kept apart are in files, not held, u
     apart += assertSpilledApart(locator, await openOpenCodeSession(locator, STREAM_ALL), held);
   }
   assert.ok(apart >= 2, `only ${apart} threads kept apart in the captured sessions`);
+});
+
+/** Every message of `index` as the splits read it (a parent is read of an assistant's only). */
+function told(index: MessageIndex): unknown[] {
+  return Array.from({ length: index.length }, (_, i) => ({
+    id: index.id(i),
+    is: index.is(i, index.id(i)) && !index.is(i, `${index.id(i)}x`),
+    time: index.time(i),
+    role: index.role(i),
+    parent: index.role(i) === ASSISTANT ? index.parent(i) : undefined,
+    summary: index.summary(i),
+    finished: index.finished(i),
+    failed: index.failed(i),
+    parts: index.parts(i),
+  }));
+}
+
+/** A session tree's messages, each session's told (see told), subagents after. */
+function toldTree<M>(tree: SessionTree<M>, index: (m: M) => MessageIndex): unknown[] {
+  return [told(index(tree.messages)), ...tree.subagents.map((child) => toldTree(child, index))];
+}
+
+test("a streamed session's index keeps its messages in columns and tells each as the held messages do", () => {
+  for (const locator of databases().flatMap(sessionsOf)) {
+    const [file, id] = locator.split("#") as [string, string];
+    const db = new DatabaseSync(file, { readOnly: true });
+    try {
+      const indexed = indexedSession(db, file, id);
+      assert.ok(indexed.messages instanceof IndexedMessages, locator);
+      assert.deepEqual(
+        toldTree(indexed, (m) => m),
+        toldTree(storedSession(db, file, id), heldIndex),
+        locator,
+      );
+      const counts = (tree: SessionTree<IndexedMessages>): number[] => [
+        ...Array.from({ length: tree.messages.length }, (_, i) => tree.messages.partCount(i)),
+        ...tree.subagents.flatMap(counts),
+      ];
+      const held = (tree: SessionTree<{ parts: unknown[] }[]>): number[] => [
+        ...tree.messages.map((m) => m.parts.length),
+        ...tree.subagents.flatMap(held),
+      ];
+      assert.deepEqual(counts(indexed), held(storedSession(db, file, id)), `${locator}: part counts`);
+    } finally {
+      db.close();
+    }
+  }
+});
+
+test("a streamed session whose compaction keeps a tail, and whose last prompts are queued, is the held session", async () => {
+  const { db, locator, id } = toolsCopy();
+  const tail = String(
+    query(
+      db,
+      "SELECT id FROM message WHERE session_id = ? ORDER BY time_created, id LIMIT 1 OFFSET 4",
+      id,
+    )[0]!
+      .id,
+  );
+  let at = Number(query(db, "SELECT max(time_created) AS t FROM message WHERE session_id = ?", id)[0]!.t);
+  const message = (mid: string, data: Record<string, unknown>, parts: Record<string, unknown>[]) => {
+    at++;
+    changeDatabase(
+      db,
+      "INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)",
+      mid,
+      id,
+      at,
+      at,
+      JSON.stringify({ ...data, time: { created: at } }),
+    );
+    parts.forEach((part, n) =>
+      changeDatabase(
+        db,
+        "INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)",
+        `prt_${mid}_${n}`,
+        mid,
+        id,
+        at,
+        at,
+        JSON.stringify(part),
+      )
+    );
+  };
+  const text = (words: string) => ({ type: "text", text: words });
+  // /compact keeping the messages from `tail` on, which OpenCode sends after the summary.
+  message("msg_zz01request", { role: "user", agent: "build" }, [{
+    type: "compaction",
+    auto: false,
+    tail_start_id: tail,
+  }]);
+  message("msg_zz02summary", {
+    role: "assistant",
+    parentID: "msg_zz01request",
+    summary: true,
+    finish: "stop",
+  }, [text("The summary.")]);
+  // A prompt answered by a reply stored before it, then two prompts no reply answers: those are queued.
+  message("msg_zz03reply", { role: "assistant", parentID: "msg_zz04answered", finish: "stop" }, [
+    text("On it."),
+  ]);
+  message("msg_zz04answered", { role: "user", agent: "build" }, [text("answered")]);
+  message("msg_zz05queued", { role: "user", agent: "build" }, [text("first queued")]);
+  message("msg_zz06queued", { role: "user", agent: "build" }, [text("second queued")]);
+  const held = await readOpenCodeSession(locator);
+  assert.deepEqual(held.pending.queuedInput.map((q) => q.text), ["first queued", "second queued"]);
+  assert.deepEqual(held.messages.slice(0, 3).map((m) => m.uid), [
+    "msg_zz01request:context",
+    "msg_zz02summary",
+    tail,
+  ]);
+  assert.ok(held.threads.some((t) => t.kind === "compacted"));
+  await assertStreamedAsHeld(locator, await openOpenCodeSession(locator, STREAM_ALL), held);
 });

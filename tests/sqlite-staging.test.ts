@@ -1,13 +1,14 @@
 /**
  * Rows staged for a table (stageRows) wait in the connection's temp database, in large pages and a cache
  * bounded in bytes (STAGING_PRAGMAS in lib/store/sqlite.ts), a temp table per run of rows naming the same
- * columns, and move into the table unchanged and in order. Structural: nothing is timed.
+ * columns, and move into the table unchanged and in order; rows of several tables made together are staged in
+ * one pass (stageTables), none held until another's are. Structural: nothing is timed.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { openForWrite, type StagedRow, stageRows } from "../lib/store/sqlite.ts";
+import { openForWrite, type StagedRow, stageRows, stageTables } from "../lib/store/sqlite.ts";
 import { moveStaged } from "../lib/store/row-batches.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -85,6 +86,40 @@ test("rows naming the same columns share a temp table however their names come; 
       { a: "four", b: null },
       { a: "five", b: 1 },
     ]);
+  } finally {
+    db.close();
+  }
+});
+
+test("rows of two tables made together are staged in one pass: each table's in order, a temp table per shape, not per switch", async () => {
+  const path = store("tables.db");
+  const setup = new DatabaseSync(path);
+  setup.exec("CREATE TABLE u (id INTEGER PRIMARY KEY AUTOINCREMENT, c TEXT)");
+  setup.close();
+  const db = openForWrite(path);
+  try {
+    const [ab, c] = [["a", "b"], ["c"]];
+    // A `u` row, then the `t` rows that go with it, as a writer makes a message's row and then its parts'.
+    const rows: (StagedRow & { table: "t" | "u" })[] = Array.from({ length: 50 }, (_, i) => [
+      { table: "u" as const, names: c, values: [`u${i}`] },
+      { table: "t" as const, names: ab, values: [`t${i}`, i] },
+      { table: "t" as const, names: ab, values: [`t${i}+`, 100 + i] },
+    ]).flat();
+    const told: number[] = [];
+    const staged = await stageTables(db, ["u", "t"], rows, (row) => row.table, (n) => told.push(n));
+    assert.deepEqual([staged.u.count, staged.t.count], [50, 100]);
+    assert.deepEqual([staged.u.runs.length, staged.t.runs.length], [1, 1]);
+    assert.deepEqual(told, rows.map((_, i) => i + 1));
+    assert.equal(moveAll(db, staged.u), 50);
+    assert.equal(moveAll(db, staged.t), 100);
+    assert.deepEqual(
+      db.prepare("SELECT c FROM u ORDER BY id").all().map((r) => r.c),
+      rows.filter((r) => r.table === "u").map((r) => r.values[0]),
+    );
+    assert.deepEqual(
+      stored(db),
+      rows.filter((r) => r.table === "t").map((r) => ({ a: r.values[0], b: r.values[1] })),
+    );
   } finally {
     db.close();
   }

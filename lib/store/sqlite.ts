@@ -451,33 +451,62 @@ export async function stageRows(
   rows: Iterable<StagedRow> | AsyncIterable<StagedRow>,
   onRow?: (staged: number) => void,
 ): Promise<StagedRows> {
-  const staged: StagedRows = { table, count: 0, runs: [] };
-  let names: readonly string[] = [];
-  // The run's insert, fetched once per run: a long session stages tens of thousands of rows of one shape.
-  let insert: StatementSync["run"] | undefined;
+  return (await stageTables(db, [table], rows, () => table, onRow))[table]!;
+}
+
+/**
+ * Rows of several tables staged in one pass, as stageRows stages one's: each row for table `tableOf(row)`, one
+ * of `tables`. What a writer making a table's rows alongside another's needs so as not to hold either's until
+ * the other's are staged.
+ */
+export async function stageTables<T extends string, R extends StagedRow>(
+  db: DatabaseSync,
+  tables: readonly T[],
+  rows: Iterable<R> | AsyncIterable<R>,
+  tableOf: (row: R) => T,
+  onRow?: (staged: number) => void,
+): Promise<Record<T, StagedRows>> {
+  // Each table's rows and current run: its column names and its insert, fetched once per run (a long session
+  // stages tens of thousands of rows of one shape).
+  const tableRuns = new Map(
+    tables.map((table) => [table, {
+      staged: { table, count: 0, runs: [] } as StagedRows,
+      names: [] as readonly string[],
+      insert: undefined as Insert | undefined,
+    }]),
+  );
+  let count = 0;
   db.exec(STAGING_PRAGMAS);
   db.exec("BEGIN");
   try {
     for await (const row of rows) {
-      if (!insert || !sameNames(row.names, names)) {
-        const temp = `temp.${quoteIdent(`session_bridge_staged_${table}_${staged.runs.length}`)}`;
-        names = row.names;
-        staged.runs.push({ temp, names });
-        db.exec(`CREATE TEMP TABLE ${temp} (${names.map(quoteIdent).join(", ")})`);
-        insert = insertStatement(db, temp, names).run;
+      const run = tableRuns.get(tableOf(row))!;
+      const { staged } = run;
+      if (!run.insert || !sameNames(row.names, run.names)) {
+        const temp = `temp.${quoteIdent(`session_bridge_staged_${staged.table}_${staged.runs.length}`)}`;
+        run.names = row.names;
+        staged.runs.push({ temp, names: row.names });
+        db.exec(`CREATE TEMP TABLE ${temp} (${row.names.map(quoteIdent).join(", ")})`);
+        run.insert = insertStatement(db, temp, row.names).run;
       }
-      insert(...row.values.map(sqlValue));
-      // Counted apart from the call: `onRow?.(++count)` skips its argument, the count too, with no listener.
+      run.insert(...row.values.map(sqlValue));
       staged.count++;
-      onRow?.(staged.count);
+      // Counted apart from the call: `onRow?.(++count)` skips its argument, the count too, with no listener.
+      count++;
+      onRow?.(count);
     }
     db.exec("COMMIT");
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw error;
   }
-  return staged;
+  return Object.fromEntries([...tableRuns].map(([table, run]) => [table, run.staged])) as Record<
+    T,
+    StagedRows
+  >;
 }
+
+type Insert = StatementSync["run"];
 
 type SqlValue = string | number | bigint | null | Uint8Array;
 

@@ -1,7 +1,7 @@
 /**
- * An OpenCode session into the IR, pure: its rows (rows.ts) in, a session out. The live thread is what
+ * An OpenCode session into the IR, pure: its rows (stored.ts) in, a session out. The live thread is what
  * `opencode --session <id>` shows and sends the model (1.18.33's MessageV2 toModelMessages, filterCompacted
- * and SessionRevert.cleanup, read in its binary):
+ * and SessionRevert.cleanup, read in its binary; splits.ts tells which messages make which thread):
  *
  *   revert      while a revert (/undo) is pending, the message it names and every later one are hidden (from
  *               its part on, when it names one), and deleted on the next prompt: an abandoned branch here
@@ -18,7 +18,16 @@
  * Prompts the user queued that no assistant message answers (none names it as its parentID) at the end of the
  * thread are queued input, not turns.
  */
-import type { Block, DriftEntry, Message, Session, Thread, ToolResultBlock, Usage } from "../../ir/schema.ts";
+import type {
+  Block,
+  DriftEntry,
+  Message,
+  QueuedInput,
+  Session,
+  Thread,
+  ToolResultBlock,
+  Usage,
+} from "../../ir/schema.ts";
 import { emptySession, notePassthrough } from "../../ir/session.ts";
 import { PendingTracker } from "../../ir/pending.ts";
 import { isoTime } from "../../ir/clock.ts";
@@ -30,7 +39,15 @@ import { isObject, type Json, optStr } from "../../io/json.ts";
 import { parseEmbeddedJson } from "../../io/json.ts";
 import { qualifiedModel } from "./models.ts";
 import { sessionPostureWords } from "./posture.ts";
-import type { StoredMessage, StoredPart, StoredSession } from "./rows.ts";
+import type { SessionTree, StoredMessage, StoredPart, StoredSession } from "./stored.ts";
+import {
+  type HeldIndex,
+  heldIndex,
+  type IndexedMessages,
+  type MessageIndex,
+  type Whole,
+} from "./message-index.ts";
+import { type Selection, splitCompacted, splitQueued, splitRevert, wholeAt } from "./splits.ts";
 import { sessionLocator } from "../locator.ts";
 
 const HARNESS = "opencode";
@@ -65,28 +82,35 @@ const KNOWN_PARTS = new Set([
 /** An OpenCode session from its rows, every message held. */
 export function decodeOpenCode(stored: StoredSession): Session {
   const messages: Message[] = [];
-  const { session, threads } = decodeRows(stored, (m) => m, heldApart(), (m) => messages.push(m));
+  const { session, threads } = decodeRows(
+    heldTree(stored),
+    (index, i) => index.message(i),
+    heldApart(),
+    (m) => messages.push(m),
+  );
   session.messages = messages;
   session.threads = threads;
   return session;
 }
 
+/** A session tree read whole, its messages seen as indexes. */
+function heldTree(stored: StoredSession): SessionTree<HeldIndex> {
+  return { ...stored, messages: heldIndex(stored.messages), subagents: stored.subagents.map(heldTree) };
+}
+
 /** Where the store reads a large session from, streamed (read.ts). */
 export interface StreamedRows {
-  /** The session indexed (rows.ts indexedSession): its messages as the splits read them. */
-  indexed: StoredSession;
+  /** The session indexed (rows.ts indexedSession): what splitting the thread reads of its messages. */
+  indexed: SessionTree<IndexedMessages>;
   /** One pass over the database: indexed messages read again whole (rows.ts wholeMessages); `close` ends it. */
-  pass(): { whole: Whole; close(): void };
+  pass(): { whole: Whole<IndexedMessages>; close(): void };
   /** A new spill file for the threads kept apart. */
   spill(): MessageSpill;
 }
 
-/** An indexed message of session `sessionId` read whole (the held read has it whole already). */
-type Whole = (m: StoredMessage, sessionId: string) => StoredMessage;
-
 /**
- * The same session with its live thread streamed: the rows are indexed once (data cut to what splitting the
- * thread reads), every message is then read whole once for everything but the live thread (which is mapped and
+ * The same session with its live thread streamed: the rows are indexed once (what splitting the thread reads,
+ * in columns), every message is then read whole once for everything but the live thread (which is mapped and
  * dropped), and the live thread is read again, and mapped by the same code, each time it is iterated. Threads
  * kept apart go to one spill file as they are read, runs of it; the session's `release` closes it.
  */
@@ -95,13 +119,15 @@ export function decodeOpenCodeStreamed(rows: StreamedRows): SessionStream {
   const pass = rows.pass();
   try {
     const { session, threads, turns } = decodeRows(rows.indexed, pass.whole, apart, () => {});
-    const id = rows.indexed.row.id;
+    const { messages: index, row: { id } } = rows.indexed;
     const again = async function* (): AsyncGenerator<Message> {
       const { whole, close } = rows.pass();
       try {
         // Tallies were taken on the first pass: this one's go nowhere.
         const reading = new Reading(rows.indexed.database, { ...session, passthrough: [] });
-        for (const m of turns) yield* reading.messages(whole(m, id));
+        for (let k = 0; k < turns.numbers.length; k++) {
+          yield* reading.messages(wholeAt(turns, k, (i) => whole(index, i, id)));
+        }
       } finally {
         close();
       }
@@ -151,15 +177,15 @@ function spilledApart(spill: MessageSpill): KeptApart<ThreadStream> & { release(
 
 /**
  * The session's head (meta, threads kept apart, pending state, drift) from its rows, each message of the live
- * thread given to `live` as it is made; and the stored messages the live thread is made of.
+ * thread given to `live` as it is made; and the messages the live thread is made of.
  */
-function decodeRows<T extends ThreadStream>(
-  stored: StoredSession,
-  whole: Whole,
+function decodeRows<I extends MessageIndex, T extends ThreadStream>(
+  stored: SessionTree<I>,
+  whole: Whole<I>,
   apart: KeptApart<T>,
   live: (m: Message) => void,
-): { session: Session; threads: T[]; turns: StoredMessage[] } {
-  const { row } = stored;
+): { session: Session; threads: T[]; turns: Selection } {
+  const { row, messages: index } = stored;
   const path = sessionLocator(stored.database, row.id);
   const model = parseEmbeddedJson(row.model ?? "");
   const session = emptySession({
@@ -180,17 +206,22 @@ function decodeRows<T extends ThreadStream>(
     },
   });
   const reading = new Reading(stored.database, session);
-  const { live: shown, reverted } = splitRevert(stored.messages, parseEmbeddedJson(row.revert ?? ""));
-  const { kept, compacted } = splitCompacted(shown);
-  const { turns, queued } = splitQueued(kept);
+  const read = (selection: Selection, k: number) => wholeAt(selection, k, (i) => whole(index, i, row.id));
+  const { live: shown, reverted } = splitRevert(
+    index,
+    parseEmbeddedJson(row.revert ?? ""),
+    (i) => whole(index, i, row.id),
+  );
+  const { kept, compacted } = splitCompacted(index, shown);
+  const { turns, queued } = splitQueued(index, kept);
 
   const tracker = new PendingTracker();
   const liveModels = new Set<string>();
   let made = 0;
-  for (const m of turns) {
-    const read = whole(m, row.id);
-    const messages = reading.messages(read);
-    if (read.data.role === "assistant" && errorName(read.data) === ABORTED) {
+  for (let k = 0; k < turns.numbers.length; k++) {
+    const m = read(turns, k);
+    const messages = reading.messages(m);
+    if (m.data.role === "assistant" && errorName(m.data) === ABORTED) {
       tracker.abortAt(made + messages.length);
     }
     for (const one of messages) {
@@ -205,23 +236,25 @@ function decodeRows<T extends ThreadStream>(
     if (m.model) threadModels.add(m.model);
     apart.add(m);
   };
-  const earlier = (kind: Thread["kind"], from: StoredMessage[]) => {
-    if (!from.length) return;
+  const earlier = (kind: Thread["kind"], from: Selection) => {
+    if (!from.numbers.length) return;
     apart.open(`${row.id}:${kind}`, kind);
-    for (const m of from) reading.messages(whole(m, row.id)).forEach(keep);
+    for (let k = 0; k < from.numbers.length; k++) reading.messages(read(from, k)).forEach(keep);
   };
   earlier("compacted", compacted);
   earlier("abandoned-branch", reverted);
   for (const child of stored.subagents) subagentThreads(child, reading, whole, apart, keep);
-  session.pending = tracker.pending(queued.flatMap((m) => {
-    const text = typedText(whole(m, row.id));
-    const at = isoTime(m.time_created);
-    return text ? [{ text, ...(at ? { timestamp: at } : {}) }] : [];
-  }));
+  const pending: QueuedInput[] = [];
+  for (let k = 0; k < queued.numbers.length; k++) {
+    const text = typedText(read(queued, k));
+    const at = isoTime(index.time(queued.numbers[k]!));
+    if (text) pending.push({ text, ...(at ? { timestamp: at } : {}) });
+  }
+  session.pending = tracker.pending(pending);
   session.meta.models = [...new Set([...threadModels, ...liveModels])];
   const title = row.title && !PLACEHOLDER_TITLE.test(row.title) ? titleLine(row.title) : undefined;
   if (title) session.meta.title = title;
-  const last = lastActivity(stored.messages);
+  const last = lastActivity(index);
   session.meta.updatedAt = isoTime(last ?? row.time_updated);
   const posture = sessionPostureWords(row.permission);
   if (posture) session.meta.permissionMode = posture;
@@ -230,121 +263,24 @@ function decodeRows<T extends ThreadStream>(
 }
 
 /** A subagent's session as a thread (its messages named by its id), then its own subagents'. */
-function subagentThreads<T extends ThreadStream>(
-  stored: StoredSession,
+function subagentThreads<I extends MessageIndex, T extends ThreadStream>(
+  stored: SessionTree<I>,
   reading: Reading,
-  whole: Whole,
+  whole: Whole<I>,
   apart: KeptApart<T>,
   keep: (m: Message) => void,
 ): void {
-  apart.open(stored.row.id, "subagent");
-  for (const m of stored.messages) reading.messages(whole(m, stored.row.id), stored.row.id).forEach(keep);
+  const { row: { id }, messages: index } = stored;
+  apart.open(id, "subagent");
+  for (let i = 0; i < index.length; i++) reading.messages(whole(index, i, id), id).forEach(keep);
   for (const child of stored.subagents) subagentThreads(child, reading, whole, apart, keep);
 }
 
 /** The newest message's creation: the conversation's last activity (a title or a share touches the session row). */
-export function lastActivity(messages: readonly StoredMessage[]): number | undefined {
-  return messages.reduce<number | undefined>(
-    (last, m) => Math.max(last ?? m.time_created, m.time_created),
-    undefined,
-  );
-}
-
-/**
- * The messages a pending revert leaves shown, and the ones it hides (SessionRevert.cleanup): from the message it
- * names on, or from the part it names within that message.
- */
-function splitRevert(
-  messages: StoredMessage[],
-  revert: unknown,
-): { live: StoredMessage[]; reverted: StoredMessage[] } {
-  const messageID = isObject(revert) ? optStr(revert.messageID) : undefined;
-  const at = messageID === undefined ? -1 : messages.findIndex((m) => m.id === messageID);
-  if (at < 0) return { live: messages, reverted: [] };
-  const partID = isObject(revert) ? optStr(revert.partID) : undefined;
-  const named = messages[at]!;
-  const cut = partID === undefined ? -1 : named.parts.findIndex((p) => p.id === partID);
-  if (cut < 0) {
-    // A part it no longer finds: the message from that part on is gone, and what is left of it stays.
-    const keep = partID === undefined ? at : at + 1;
-    return { live: messages.slice(0, keep), reverted: messages.slice(keep) };
-  }
-  return {
-    live: [...messages.slice(0, at), { ...named, parts: named.parts.slice(0, cut) }],
-    reverted: [{ ...named, parts: named.parts.slice(cut) }, ...messages.slice(at + 1)],
-  };
-}
-
-/**
- * The messages OpenCode still sends after its last finished compaction (filterCompacted), and the ones it does
- * not: walking back from the newest, it stops at a compaction request a finished summary answers; a request
- * keeping a tail (`tail_start_id`) keeps the messages from that one on, sent after the summary.
- */
-function splitCompacted(messages: StoredMessage[]): { kept: StoredMessage[]; compacted: StoredMessage[] } {
-  const summarized = new Set<string>();
-  let start = 0;
-  let tailFrom: string | undefined;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (tailFrom !== undefined) {
-      if (m.id === tailFrom) {
-        start = i;
-        break;
-      }
-      continue;
-    }
-    if (m.data.role === "user" && summarized.has(m.id)) {
-      const request = m.parts.find((p) => p.data.type === "compaction");
-      if (!request) continue;
-      tailFrom = optStr(request.data.tail_start_id);
-      if (tailFrom === undefined || tailFrom === m.id) {
-        start = i;
-        break;
-      }
-      continue;
-    }
-    if (m.data.role === "assistant" && m.data.summary === true && m.data.finish && !m.data.error) {
-      const parent = optStr(m.data.parentID);
-      if (parent) summarized.add(parent);
-    }
-  }
-  const kept = messages.slice(start);
-  return { kept: withTailAfterSummary(kept), compacted: messages.slice(0, start) };
-}
-
-/** A kept tail sent after the summary that replaced what came before it, as OpenCode orders them. */
-function withTailAfterSummary(kept: StoredMessage[]): StoredMessage[] {
-  const requestAt = kept.findLastIndex((m) =>
-    m.data.role === "user" &&
-    m.parts.some((p) => p.data.type === "compaction" && optStr(p.data.tail_start_id))
-  );
-  if (requestAt < 0) return kept;
-  const request = kept[requestAt]!;
-  const tail = optStr(request.parts.find((p) => p.data.type === "compaction")!.data.tail_start_id);
-  const summaryAt = kept.findIndex((m, i) =>
-    i > requestAt && m.data.role === "assistant" && m.data.summary === true && m.data.parentID === request.id
-  );
-  const tailAt = kept.findIndex((m) => m.id === tail);
-  if (tailAt < 0 || tailAt >= requestAt || summaryAt <= requestAt) return kept;
-  return [
-    ...kept.slice(requestAt, summaryAt + 1),
-    ...kept.slice(tailAt, requestAt),
-    ...kept.slice(summaryAt + 1),
-  ];
-}
-
-/** The trailing prompts no assistant message answers: typed while OpenCode was busy, or never sent. */
-function splitQueued(messages: StoredMessage[]): { turns: StoredMessage[]; queued: StoredMessage[] } {
-  const answered = new Set(
-    messages.flatMap((m) => m.data.role === "assistant" && optStr(m.data.parentID) ? [m.data.parentID] : []),
-  );
-  let end = messages.length;
-  while (end > 0) {
-    const m = messages[end - 1]!;
-    if (m.data.role !== "user" || answered.has(m.id) || !typedText(m)) break;
-    end--;
-  }
-  return { turns: messages.slice(0, end), queued: messages.slice(end) };
+function lastActivity(index: MessageIndex): number | undefined {
+  let last: number | undefined;
+  for (let i = 0; i < index.length; i++) last = Math.max(last ?? index.time(i), index.time(i));
+  return last;
 }
 
 /** The words a user message's own text parts hold (not OpenCode's synthetic or ignored ones). */

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { InputError } from "../../errors.ts";
 import { assertStoredTime } from "../../ir/clock.ts";
 import { isObject, type Json, MAX_JSON_DEPTH, nestsDeeperThan } from "../../io/json.ts";
-import type { SessionRow, StoredMessage, StoredSession } from "./rows.ts";
+import type { SessionRow, StoredMessage, StoredSession } from "./stored.ts";
 
 export function exportedSession(file: string): StoredSession {
   const text = readFileSync(file, "utf8");

@@ -29,7 +29,7 @@ import {
   openReadOnly,
   type Row,
   type StagedRow,
-  stageRows,
+  stageTables,
   tableColumns,
 } from "../../store/sqlite.ts";
 import { inBatches, moveStaged } from "../../store/row-batches.ts";
@@ -273,9 +273,9 @@ const MESSAGE_NAMES = TABLES.message;
 const PART_NAMES = TABLES.part;
 
 /**
- * The rows are made as the thread is read: parts staged in a temp table (SQLite holds them), messages (a few
- * per response) kept to stage after; then, in one transaction, what --force replaces goes, and the session,
- * its messages and its parts go in.
+ * The rows are made as the thread is read, and staged in temp tables (SQLite holds them, not memory), messages
+ * and parts in one pass; then, in one transaction, what --force replaces goes, and the session, its messages and
+ * its parts go in.
  */
 async function insertSession(
   planned: Planned,
@@ -291,12 +291,16 @@ async function insertSession(
       ? [await onlineBackup(db, backupFolder, "opencode.db", feedback)]
       : [];
     const encoded = encodeOpenCode(planned.session, planned.options, planned.settings);
-    const messages: StagedRow[] = [];
     const step = startProgress(feedback, `preparing rows for ${database}`, "rows");
-    const parts = await stageRows(db, "part", partRows(encoded.messages, messages), (n) => {
-      if (n % PROGRESS_ROWS === 0) step.advance(n);
-    }).finally(() => step.finish());
-    const stagedMessages = await stageRows(db, "message", messages);
+    const { message: stagedMessages, part: parts } = await stageTables(
+      db,
+      ["message", "part"],
+      messageRows(encoded.messages),
+      (row) => row.names === MESSAGE_NAMES ? "message" : "part",
+      (n) => {
+        if (n % PROGRESS_ROWS === 0) step.advance(n);
+      },
+    ).finally(() => step.finish());
     const replaced = await immediateTransaction(db, async () => {
       // Checked again under the write lock: a running OpenCode may have taken the id since planning.
       const refusal = clashRefusal(db, database, id, force);
@@ -327,13 +331,10 @@ async function insertSession(
   }
 }
 
-/** The parts as staged rows, each message's row set aside in `messages` as it passes. */
-async function* partRows(
-  encoded: AsyncIterable<EncodedMessage>,
-  messages: StagedRow[],
-): AsyncGenerator<StagedRow> {
+/** Each message's row, then its parts', as staged rows (told apart by their column names). */
+async function* messageRows(encoded: AsyncIterable<EncodedMessage>): AsyncGenerator<StagedRow> {
   for await (const { message, parts } of encoded) {
-    messages.push({ names: MESSAGE_NAMES, values: MESSAGE_NAMES.map((n) => message[n]) });
+    yield { names: MESSAGE_NAMES, values: MESSAGE_NAMES.map((n) => message[n]) };
     for (const part of parts) yield { names: PART_NAMES, values: PART_NAMES.map((n) => part[n]) };
   }
 }

@@ -8,58 +8,12 @@
 import type { DatabaseSync } from "node:sqlite";
 import { InputError } from "../../errors.ts";
 import { assertStoredTime } from "../../ir/clock.ts";
-import { isObject, type Json, MAX_JSON_DEPTH, nestsDeeperThan, parseEmbeddedJson } from "../../io/json.ts";
+import { isObject, type Json, MAX_JSON_DEPTH, nestsDeeperThan } from "../../io/json.ts";
+import { ALL_EVERY, garbagePacer, YOUNG_EVERY } from "../../io/garbage.ts";
 import type { Row } from "../../store/sqlite.ts";
+import { IndexedMessages, type Whole } from "./message-index.ts";
+import type { SessionRow, SessionTree, StoredMessage, StoredSession } from "./stored.ts";
 import { assertOpenCodeTables } from "./tables.ts";
-
-/** The `session` columns the reader uses (1.18.33's names). */
-export interface SessionRow {
-  id: string;
-  parent_id: string | null;
-  title: string;
-  directory: string;
-  version: string;
-  /** JSON `{messageID, partID?, snapshot?, diff?}` while a revert (/undo) is pending, else null. */
-  revert: string | null;
-  /** JSON `{id, providerID, variant?}`: the model the session runs on. */
-  model: string | null;
-  /** JSON `[{permission, pattern, action}]`: the session's own permission rules, over its agent's. */
-  permission: string | null;
-  cost: number;
-  tokens_input: number;
-  tokens_output: number;
-  tokens_cache_read: number;
-  tokens_cache_write: number;
-  time_created: number;
-  time_updated: number;
-  time_archived: number | null;
-}
-
-export interface StoredPart {
-  id: string;
-  data: Json;
-}
-
-export interface StoredMessage {
-  id: string;
-  time_created: number;
-  data: Json;
-  parts: StoredPart[];
-  /**
-   * Indexed (indexedSession): its first `partCount` parts are its own, not listed in `parts` (nothing that
-   * splits the thread reads them); absent, `parts` lists them.
-   */
-  partCount?: number;
-}
-
-export interface StoredSession {
-  /** The database, as errors and locators name it. */
-  database: string;
-  row: SessionRow;
-  messages: StoredMessage[];
-  /** Sessions a task call of this one started, each with its own. */
-  subagents: StoredSession[];
-}
 
 /** How deep subagents of subagents are followed (OpenCode denies a subagent's own task calls by default). */
 const SUBAGENT_DEPTH = 8;
@@ -70,12 +24,15 @@ export function storedSession(db: DatabaseSync, database: string, id: string): S
 }
 
 /**
- * The session `id` indexed for a streamed read: every message as the thread's splits read it (decode.ts), its
- * data cut to the fields they use and its parts listed (each cut the same way, by SQLite's JSON functions, not
- * parsed here) only where they read them: a user message's, and the message a pending revert names. Every
- * other message keeps only how many parts it has; `wholeMessages` reads them again, whole.
+ * The session `id` indexed for a streamed read: every message's fields the thread's splits read (decode.ts),
+ * and its parts' facts, found by SQLite's JSON functions (no data parsed here), kept in columns
+ * (message-index.ts) with how many parts it has; `wholeMessages` reads each again, whole.
  */
-export function indexedSession(db: DatabaseSync, database: string, id: string): StoredSession {
+export function indexedSession(
+  db: DatabaseSync,
+  database: string,
+  id: string,
+): SessionTree<IndexedMessages> {
   return sessionTree(db, database, id, indexMessages);
 }
 
@@ -89,28 +46,28 @@ export function storedBytes(db: DatabaseSync, id: string): number {
   return sum("message") + sum("part");
 }
 
-type MessagesReader = (db: DatabaseSync, database: string, row: Row) => StoredMessage[];
+type MessagesReader<M> = (db: DatabaseSync, database: string, row: Row) => M;
 
-function sessionTree(
+function sessionTree<M>(
   db: DatabaseSync,
   database: string,
   id: string,
-  messages: MessagesReader,
-): StoredSession {
+  messages: MessagesReader<M>,
+): SessionTree<M> {
   assertOpenCodeTables(db, database);
   const session = readSession(db, database, id, new Set(), 0, messages);
   if (!session) throw new InputError(`${database}: no session ${JSON.stringify(id)}`);
   return session;
 }
 
-function readSession(
+function readSession<M>(
   db: DatabaseSync,
   database: string,
   id: string,
   seen: Set<string>,
   depth: number,
-  messages: MessagesReader,
-): StoredSession | undefined {
+  messages: MessagesReader<M>,
+): SessionTree<M> | undefined {
   const row = db.prepare("SELECT * FROM session WHERE id = ?").get(id) as Row | undefined;
   if (!row) return undefined;
   seen.add(id);
@@ -146,69 +103,62 @@ function readMessages(db: DatabaseSync, database: string, session: Row): StoredM
   return messages;
 }
 
-/**
- * A session's messages in OpenCode's order, their parts not yet read, each one's data made by `data` of the
- * row's `columns` (the data parsed, or an index's fields: read row by row, never every row's data at once).
- */
-function messageRows(
-  db: DatabaseSync,
-  database: string,
-  sessionId: string,
-  data: (r: Row, id: string) => Json = (r, id) => dataOf(r.data, database, "message", id),
-  columns = "data",
-): StoredMessage[] {
+/** A session's messages in OpenCode's order, their parts not yet read. */
+function messageRows(db: DatabaseSync, database: string, sessionId: string): StoredMessage[] {
   const rows = db.prepare(
-    `SELECT id, time_created, ${columns} FROM message WHERE session_id = ? ORDER BY time_created, id`,
+    "SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id",
   ).iterate(sessionId) as Iterable<Row>;
   const messages: StoredMessage[] = [];
   for (const r of rows) {
     const id = String(r.id);
-    assertStoredTime(r.time_created, 1, `${database}: message row ${JSON.stringify(id)}`, "time_created");
     messages.push({
       id,
-      time_created: r.time_created as number,
-      data: data(r, id),
+      time_created: messageTime(r.time_created, database, id),
+      data: dataOf(r.data, database, "message", id),
       parts: [],
     });
   }
   return messages;
 }
 
+/** A message row's creation time, checked (bad input naming the row when it is none). */
+function messageTime(value: unknown, database: string, id: string): number {
+  assertStoredTime(value, 1, `${database}: message row ${JSON.stringify(id)}`, "time_created");
+  return value as number;
+}
+
 /**
  * Indexed messages (indexedSession) read again, whole, one at a time, as storedSession reads them: a message
- * or a part indexed that is gone is bad input naming the database; parts added since are not read.
+ * gone, or with fewer parts than were indexed, is bad input naming the database; parts added since are not
+ * read. Its young garbage is collected as it goes (lib/io/garbage.ts): each message is made into others and
+ * dropped.
  */
-export function wholeMessages(
-  db: DatabaseSync,
-  database: string,
-): (m: StoredMessage, sessionId: string) => StoredMessage {
+export function wholeMessages(db: DatabaseSync, database: string): Whole<IndexedMessages> {
   const message = db.prepare("SELECT data FROM message WHERE id = ? AND session_id = ?");
   const parts = db.prepare("SELECT id, data FROM part WHERE message_id = ? AND session_id = ? ORDER BY id");
-  return (m, sessionId) => {
+  const collect = garbagePacer(YOUNG_EVERY, ALL_EVERY);
+  return (index, i, sessionId) => {
+    const id = index.id(i);
     const changed = () =>
       new InputError(
         `${database}: session ${JSON.stringify(sessionId)} changed while it was read (message ${
-          JSON.stringify(m.id)
+          JSON.stringify(id)
         })`,
       );
-    const row = message.get(m.id, sessionId) as Row | undefined;
+    const row = message.get(id, sessionId) as Row | undefined;
     if (!row) throw changed();
-    const rows = parts.all(m.id, sessionId) as Row[];
-    const byId = new Map(rows.map((r) => [String(r.id), r]));
-    const listed = m.partCount === undefined
-      ? m.parts.map((p) => byId.get(p.id))
-      : rows.slice(0, m.partCount);
-    if (listed.length < (m.partCount ?? 0)) throw changed();
-    return {
-      id: m.id,
-      time_created: m.time_created,
-      data: dataOf(row.data, database, "message", m.id),
-      parts: listed.map((r) => {
-        if (!r) throw changed();
-        const id = String(r.id);
-        return { id, data: dataOf(r.data, database, "part", id) };
-      }),
-    };
+    const rows = parts.all(id, sessionId) as Row[];
+    const count = index.partCount(i);
+    if (rows.length < count) throw changed();
+    let bytes = 0;
+    const data = dataOf(row.data, database, "message", id);
+    const read = rows.slice(0, count).map((r) => {
+      const partId = String(r.id);
+      bytes += (r.data as string).length;
+      return { id: partId, data: dataOf(r.data, database, "part", partId) };
+    });
+    collect(bytes + (row.data as string).length);
+    return { id, time_created: index.time(i), data, parts: read };
   };
 }
 
@@ -217,68 +167,52 @@ export function wholeMessages(
  * for JSON's false and true, and a document's text for an object: neither what the parsed value would be).
  * Data that is no JSON gives nothing here: reading the part whole names it as bad input.
  */
-const truthy = (path: string) => {
-  const [type, value] = [`json_type(data, '${path}')`, `json_extract(data, '${path}')`];
-  return `CASE WHEN NOT json_valid(data) THEN 0 WHEN ${type} IN ('true', 'array', 'object') THEN 1 ` +
+const truthy = (data: string, path: string) => {
+  const [type, value] = [`json_type(${data}, '${path}')`, `json_extract(${data}, '${path}')`];
+  return `CASE WHEN NOT json_valid(${data}) THEN 0 WHEN ${type} IN ('true', 'array', 'object') THEN 1 ` +
     `WHEN ${type} IN ('integer', 'real') THEN ${value} <> 0 ` +
     `WHEN ${type} = 'text' THEN length(${value}) > 0 ELSE 0 END`;
 };
-const text = (path: string) =>
-  `CASE WHEN json_valid(data) AND json_type(data, '${path}') = 'text' THEN json_extract(data, '${path}') END`;
-
-/** Whether a part has text (a string, not empty), as typedText (decode.ts) asks. */
-const said = `(${text("$.text")}) <> ''`;
+/** A field that is a string, else nothing. */
+const text = (data: string, path: string) =>
+  `CASE WHEN json_valid(${data}) AND json_type(${data}, '${path}') = 'text' ` +
+  `THEN json_extract(${data}, '${path}') END`;
 
 /**
  * Every message's fields the splits read (decode.ts): its role and parent (strings, or nothing: all they
- * compare), whether it is a summary (`true`), has finished and has failed (truthiness), and its error's name.
+ * compare), whether it is a summary (`true`), has finished and has failed (truthiness); then each of its parts'
+ * (a row each, none for a message of none), in order. The part's session is compared, not searched (`+`):
+ * SQLite 3.53 otherwise looks each message's parts up among all the session's, scanning them once a message.
  */
-const INDEXED_MESSAGE = `${text("$.role")} AS role, ${text("$.parentID")} AS parent, ` +
-  `(json_valid(data) AND json_type(data, '$.summary') = 'true') AS summary, ` +
-  `${truthy("$.finish")} AS finish, ${truthy("$.error")} AS error, ${text("$.error.name")} AS error_name`;
+const INDEXED = `SELECT m.id, m.time_created, ${text("m.data", "$.role")} AS role, ` +
+  `${text("m.data", "$.parentID")} AS parent, ` +
+  `(json_valid(m.data) AND json_type(m.data, '$.summary') = 'true') AS summary, ` +
+  `${truthy("m.data", "$.finish")} AS finish, ${truthy("m.data", "$.error")} AS error, ` +
+  `p.id AS part, ${text("p.data", "$.type")} AS type, ${text("p.data", "$.tail_start_id")} AS tail, ` +
+  `${truthy("p.data", "$.synthetic")} AS synthetic, ${truthy("p.data", "$.ignored")} AS ignored, ` +
+  `(${text("p.data", "$.text")}) <> '' AS said ` +
+  "FROM message m LEFT JOIN part p ON p.message_id = m.id AND +p.session_id = m.session_id " +
+  "WHERE m.session_id = ? ORDER BY m.time_created, m.id, p.id";
 
-/** Every part's fields the splits read. */
-const INDEXED_PARTS =
-  `SELECT id, message_id, ${text("$.type")} AS type, ${text("$.tail_start_id")} AS tail, ` +
-  `${truthy("$.synthetic")} AS synthetic, ${truthy("$.ignored")} AS ignored, ${said} AS said ` +
-  "FROM part WHERE session_id = ? ORDER BY message_id, id";
-
-function indexMessages(db: DatabaseSync, database: string, session: Row): StoredMessage[] {
-  const revert = typeof session.revert === "string" ? parseEmbeddedJson(session.revert) : undefined;
-  const named = isObject(revert) && typeof revert.messageID === "string" ? revert.messageID : undefined;
-  const messages = messageRows(db, database, String(session.id), indexedMessage, INDEXED_MESSAGE);
-  const byId = new Map(messages.map((m) => [m.id, m]));
-  for (const m of messages) if (m.data.role !== "user" && m.id !== named) m.partCount = 0;
-  for (const r of db.prepare(INDEXED_PARTS).iterate(String(session.id)) as Iterable<Row>) {
-    const m = byId.get(String(r.message_id));
-    if (!m) continue;
-    if (m.partCount !== undefined) m.partCount++;
-    else m.parts.push({ id: String(r.id), data: indexedPart(r) });
+function indexMessages(db: DatabaseSync, database: string, session: Row): IndexedMessages {
+  const index = new IndexedMessages();
+  let last: unknown;
+  for (const r of db.prepare(INDEXED).iterate(String(session.id)) as Iterable<Row>) {
+    // A message's row comes again with each of its parts after the first.
+    if (index.length === 0 || r.id !== last) {
+      const id = String(r.id);
+      index.message(id, messageTime(r.time_created, database, id), {
+        role: r.role,
+        parent: r.parent,
+        summary: r.summary === 1,
+        finished: r.finish === 1,
+        failed: r.error === 1,
+      });
+      last = r.id;
+    }
+    if (r.part !== null) index.part(r.type, r.tail, r.synthetic === 1, r.ignored === 1, r.said === 1);
   }
-  return messages;
-}
-
-/** A message's indexed fields as its data (what it is not, absent). */
-function indexedMessage(r: Row): Json {
-  const data: Json = {};
-  if (typeof r.role === "string") data.role = r.role;
-  if (typeof r.parent === "string") data.parentID = r.parent;
-  if (r.summary === 1) data.summary = true;
-  if (r.finish === 1) data.finish = true;
-  if (r.error === 1) data.error = typeof r.error_name === "string" ? { name: r.error_name } : true;
-  return data;
-}
-
-/** A part's indexed fields as its data: its text stands in by whether it has any (all the splits ask). */
-function indexedPart(r: Row): Json {
-  const data: Json = {
-    synthetic: r.synthetic === 1,
-    ignored: r.ignored === 1,
-    text: r.said === 1 ? "…" : "",
-  };
-  if (typeof r.type === "string") data.type = r.type;
-  if (typeof r.tail === "string") data.tail_start_id = r.tail;
-  return data;
+  return index.end();
 }
 
 /** A `data` column's JSON object; anything else is bad input naming the row. */
