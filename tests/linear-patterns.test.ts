@@ -16,6 +16,7 @@ import { hermesReply } from "../lib/harnesses/hermes/certify/run.ts";
 import { bashRules } from "../lib/harnesses/claude-code/certify/tui.ts";
 import { defaultScript, userPromptText } from "../lib/certify-kit/fake-servers/anthropic.ts";
 import { LONGEST_MODEL_NAME, priceOf } from "../lib/observe/prices.ts";
+import { LogReplay } from "../lib/harnesses/gemini-cli/replay.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const MiB = 1 << 20;
@@ -283,4 +284,36 @@ test("linear: a model name longer than the bound is unpriced without being read"
   assert.ok(priceOf("claude-opus-4-5[1m]") !== undefined || priceOf("gpt-5") !== undefined);
   assert.equal(priceOf(`gpt-5@${"@".repeat(LONGEST_MODEL_NAME)}`), undefined);
   assert.equal(priceOf("[".repeat(MiB)), undefined);
+});
+
+test("linear: a Gemini CLI log of a rewind a line replays as before, each rewind costing what it drops", () => {
+  // Each rewind copied every id the log held: 100,000 messages each rewound and written again took over 200 s
+  // (past the runner's timeout), and take a fraction of a second now; nothing here is timed.
+  const replay = new LogReplay("/logs/session.jsonl", "gemini-cli");
+  let line = 0;
+  const add = (value: unknown) =>
+    replay.add({ line: ++line, offset: line * 100, length: 99, value, text: () => JSON.stringify(value) });
+  const message = (id: string, text: string) => add({ id, type: "user", content: [{ text }] });
+  const COUNT = 100_000;
+  for (let i = 0; i < COUNT; i++) message(`m${i}`, `first ${i}`);
+  for (let i = 0; i < COUNT; i++) {
+    add({ $rewindTo: `m${COUNT - 1}` });
+    message(`m${COUNT - 1}`, `again ${i}`);
+  }
+  // An ordinary one: back to the middle, then a new message; and an unknown id drops everything.
+  add({ $rewindTo: "m3" });
+  message("m-new", "after the rewind");
+  const kept = replay.result();
+  assert.deepEqual(kept.messages.map((m) => (m.record as { id: string }).id), ["m0", "m1", "m2", "m-new"]);
+  assert.equal(kept.rewound.length, COUNT + 1);
+  assert.deepEqual(kept.rewound[0]!.map((m) => m.line), [COUNT]);
+  assert.equal(kept.rewound.at(-1)!.length, COUNT - 3);
+  assert.equal(
+    (kept.rewound.at(-1)!.at(-1)!.record as { content: [{ text: string }] }).content[0].text,
+    `again ${COUNT - 1}`,
+  );
+  add({ $rewindTo: "no-such-message" });
+  const dropped = replay.result();
+  assert.deepEqual(dropped.messages, []);
+  assert.deepEqual(dropped.rewound.at(-1)!.map((m) => m.line), kept.messages.map((m) => m.line));
 });

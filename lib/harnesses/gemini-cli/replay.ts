@@ -54,7 +54,7 @@ export interface ReplayedLog {
 export class LogReplay {
   private metadata: Json = {};
   private started?: string;
-  private readonly messages = new Map<string, LoggedMessage>();
+  private readonly messages = new MessageList();
   /**
    * What each message's own line recorded that a checkpoint's copy of it leaves out: a checkpoint rebuilds the
    * list from the live history, stamped with the time of the checkpoint and without model or token counts.
@@ -122,7 +122,7 @@ export class LogReplay {
     return {
       metadata,
       ...started,
-      messages: [...this.messages.values()],
+      messages: this.messages.values(),
       rewound: this.rewound,
       compacted: this.compacted,
       compression: this.compression,
@@ -130,15 +130,11 @@ export class LogReplay {
   }
 
   private checkpoint(list: unknown[], origin: Origin, line: number) {
-    const pair = compressionPair(list, this.messages);
+    const pair = compressionPair(list, (id) => this.messages.has(id));
     if (pair) {
       for (const id of pair) this.compression.add(id);
       const kept = new Set(list.flatMap((m) => (isObject(m) && typeof m.id === "string" ? [m.id] : [])));
-      // Walked without an array per entry: the history replaced may be hundreds of thousands of messages.
-      const replaced: LoggedMessage[] = [];
-      this.messages.forEach((m, id) => {
-        if (!kept.has(id)) replaced.push(m);
-      });
+      const replaced = this.messages.whose((id) => !kept.has(id));
       if (replaced.length) this.compacted.push(replaced);
     }
     this.messages.clear();
@@ -158,12 +154,65 @@ export class LogReplay {
   }
 
   private rewind(id: string) {
-    const ids = [...this.messages.keys()];
-    const at = ids.indexOf(id);
-    const dropped = at === -1 ? ids : ids.slice(at);
-    const branch = dropped.map((d) => this.messages.get(d)!);
-    for (const d of dropped) this.messages.delete(d);
+    const branch = this.messages.dropFrom(id);
     if (branch.length) this.rewound.push(branch);
+  }
+}
+
+/**
+ * The replayed message list: a new id is appended, a known one replaced where it stands, a rewind drops a
+ * message and every later one. A rewind costs what it drops, not the whole list (a hostile log of a rewind a
+ * line made each one copy every id: quadratic).
+ */
+class MessageList {
+  private readonly ids: string[] = [];
+  private readonly list: LoggedMessage[] = [];
+  /**
+   * Where each id stands, or stood before a rewind dropped it: never deleted, as taking a key out of a large
+   * map and putting it back cost some 25 us in both runtimes (the list's own `ids` tell a stale place).
+   */
+  private readonly places = new Map<string, number>();
+
+  private placeOf(id: string): number | undefined {
+    const at = this.places.get(id);
+    return at !== undefined && this.ids[at] === id ? at : undefined;
+  }
+
+  has(id: string): boolean {
+    return this.placeOf(id) !== undefined;
+  }
+
+  set(id: string, message: LoggedMessage): void {
+    const at = this.placeOf(id);
+    if (at !== undefined) this.list[at] = message;
+    else {
+      this.places.set(id, this.list.length);
+      this.ids.push(id);
+      this.list.push(message);
+    }
+  }
+
+  /** The messages in order (a copy: the list goes on changing). */
+  values(): LoggedMessage[] {
+    return this.list.slice();
+  }
+
+  /** The messages whose id passes `test`, in order. */
+  whose(test: (id: string) => boolean): LoggedMessage[] {
+    return this.list.filter((_, i) => test(this.ids[i]!));
+  }
+
+  clear(): void {
+    this.ids.length = 0;
+    this.list.length = 0;
+  }
+
+  /** Drops message `id` and every later one (all of them when `id` is unknown); returns them, oldest first. */
+  dropFrom(id: string): LoggedMessage[] {
+    const at = this.placeOf(id) ?? 0;
+    const dropped = this.list.slice(at);
+    this.ids.length = this.list.length = at;
+    return dropped;
   }
 }
 
@@ -208,9 +257,9 @@ export function restored(
  * ids, in place of the history). Told by its place and the acknowledgement's words, not the snapshot's, which
  * are whatever the summary said.
  */
-function compressionPair(list: unknown[], before: Map<string, LoggedMessage>): [string, string] | undefined {
+function compressionPair(list: unknown[], held: (id: string) => boolean): [string, string] | undefined {
   const fresh = (m: unknown, type: string): m is Json =>
-    isObject(m) && typeof m.id === "string" && !before.has(m.id) && m.type === type;
+    isObject(m) && typeof m.id === "string" && !held(m.id) && m.type === type;
   for (let i = 0; i + 1 < list.length; i++) {
     const [snapshot, ack] = [list[i], list[i + 1]];
     if (fresh(snapshot, "user") && fresh(ack, "gemini") && contentText(ack.content) === COMPRESSION_ACK) {
