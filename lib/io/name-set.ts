@@ -25,19 +25,23 @@ export class NameSet {
   }
 
   has(name: string): boolean {
-    const n = this.#numberOf(name);
-    return (n !== -1 && this.#holds(n)) || this.#others.has(name);
+    return this.#has(name, this.#numberOf(name));
   }
 
   /** Adds `name` (nothing when it is there already). */
   add(name: string): void {
-    if (this.has(name)) return;
     const n = this.#numberOf(name);
+    if (this.#has(name, n)) return;
     const numbers = this.#numbers;
     // Only a number past every one kept joins the column, so it stays ascending; an earlier one (a name an item
     // took for itself) is kept as it is.
     if (n !== -1 && (numbers.length === 0 || n > numbers.get(numbers.length - 1))) numbers.push(n);
     else this.#others.add(name);
+  }
+
+  /** Whether `name`, whose number is `n` (-1: none), is here. */
+  #has(name: string, n: number): boolean {
+    return (n !== -1 && this.#holds(n)) || this.#others.has(name);
   }
 
   /** Whether the column holds `n`. */
