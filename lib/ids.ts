@@ -94,3 +94,20 @@ function randomBytes(count: number): number {
   poolAt += count;
   return poolAt - count;
 }
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+/** The largest multiple of 62 within a byte: bytes from it up are dropped, so every letter is as likely. */
+const BASE62_BYTES = 248;
+
+/** `count` random letters and digits (base62), drawn from the pool: a writer mints one id per row. */
+export function randomBase62(count: number): string {
+  let out = "";
+  while (out.length < count) {
+    const at = randomBytes(count);
+    for (let i = 0; i < count && out.length < count; i++) {
+      const byte = pool[at + i]!;
+      if (byte < BASE62_BYTES) out += BASE62[byte % 62];
+    }
+  }
+  return out;
+}

@@ -6,26 +6,15 @@
  * in writing order, keep the conversation's order.
  */
 import { InputError } from "../../errors.ts";
+import { randomBase62 } from "../../ids.ts";
 
 export type IdPrefix = "ses" | "msg" | "prt";
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const RANDOM_LETTERS = 14;
 const TIME_MASK = (1n << 48n) - 1n;
 
 /** A session id OpenCode would accept and list: its own shape, nothing that could reach a path or a query raw. */
 const SESSION_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
-
-function randomLetters(): string {
-  // 248 is the largest multiple of 62 within a byte: bytes above it are dropped, so every letter is as likely.
-  let out = "";
-  while (out.length < RANDOM_LETTERS) {
-    for (const byte of crypto.getRandomValues(new Uint8Array(RANDOM_LETTERS * 2))) {
-      if (byte < 248 && out.length < RANDOM_LETTERS) out += BASE62[byte % 62];
-    }
-  }
-  return out;
-}
 
 /** The id of prefix `prefix` whose time part is `ms * 0x1000 + counter` (OpenCode's counter starts at 1). */
 export function openCodeId(prefix: IdPrefix, ms: number, counter = 1): string {
@@ -34,7 +23,7 @@ export function openCodeId(prefix: IdPrefix, ms: number, counter = 1): string {
 
 function idOf(prefix: IdPrefix, stamp: bigint): string {
   const time = prefix === "ses" ? ~stamp & TIME_MASK : stamp & TIME_MASK;
-  return `${prefix}_${time.toString(16).padStart(12, "0")}${randomLetters()}`;
+  return `${prefix}_${time.toString(16).padStart(12, "0")}${randomBase62(RANDOM_LETTERS)}`;
 }
 
 /** Ids for the rows of one session, each sorting after the one before, in the order they are asked for. */
