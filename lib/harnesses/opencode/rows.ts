@@ -36,11 +36,14 @@ export function indexedSession(
   return sessionTree(db, database, id, indexMessages);
 }
 
-/** Storage bytes of a session's own rows' data: what decides whether it is read streamed. */
+/**
+ * Storage bytes of a session's own rows' data: what decides whether it is read streamed. octet_length reads a
+ * value's size from its record header; length would read and count the characters of every row's JSON.
+ */
 export function storedBytes(db: DatabaseSync, id: string): number {
   const sum = (table: string) =>
     Number(
-      (db.prepare(`SELECT coalesce(sum(length(data)), 0) AS n FROM ${table} WHERE session_id = ?`)
+      (db.prepare(`SELECT coalesce(sum(octet_length(data)), 0) AS n FROM ${table} WHERE session_id = ?`)
         .get(id) as Row).n,
     );
   return sum("message") + sum("part");
