@@ -6,7 +6,12 @@
  * loaded first (its reading is no part of the floor: the conversion made it in memory), then written and
  * synced; an output database's rows are inserted into an emptied copy of it in one transaction, its triggers
  * firing. The CPU and wall time of that preparation are printed for the bench to take off the process's own.
- * Run as a program: `bun bench/pair-floor.ts <source> <output the conversion wrote> <scratch file>`.
+ * A handoff into a store of files may also insert rows into the harness's index databases (Copilot CLI's
+ * full-text session store, Codex's thread index): each is named by its state before (the handoff's backup of
+ * it) and after, and the floor inserts the rows the handoff added into a copy of the state before, in one
+ * transaction, its full-text indexes and triggers doing their work.
+ * Run as a program: `bun bench/pair-floor.ts <source> <output the conversion wrote> <scratch file>
+ * [<index before> <index after>]...`.
  */
 import { copyFileSync, readFileSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
@@ -16,6 +21,8 @@ export interface PairFloor {
   /** Records read from the source and written to the scratch file. */
   read: number;
   written: number;
+  /** Rows inserted into the index databases the handoff wrote to. */
+  indexRows: number;
   /** What loading the output took, to subtract from the process's figures. */
   loadCpuSeconds: number;
   loadSeconds: number;
@@ -45,6 +52,22 @@ function recordTables(db: DatabaseSync): string[] {
   return tables.filter((t) =>
     !/^CREATE VIRTUAL/i.test(t.sql) && !virtual.some((v) => t.name.startsWith(`${v}_`)) &&
     !t.name.startsWith("sqlite_")
+  ).map((t) => t.name);
+}
+
+/**
+ * The tables a handoff may insert rows into: a full-text index counts (inserting into it is the index's work),
+ * its own tables and SQLite's do not.
+ */
+function rowTables(db: DatabaseSync): string[] {
+  const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as {
+    name: string;
+    sql: string;
+  }[];
+  const virtual = tables.filter((t) => /^CREATE VIRTUAL/i.test(t.sql)).map((t) => t.name);
+  return tables.filter((t) =>
+    !virtual.some((v) => t.name.startsWith(`${v}_`)) && !t.name.startsWith("sqlite_") &&
+    !/WITHOUT ROWID\s*$/i.test(t.sql)
   ).map((t) => t.name);
 }
 
@@ -132,16 +155,70 @@ function writeDatabase(output: string, scratch: string) {
   });
 }
 
-export function pairFloor(source: string, output: string, scratch: string): PairFloor {
+/**
+ * The rows `after` holds beyond `before` (a handoff appends: its rows take row ids past the last one), inserted
+ * into a copy of `before` at `scratch` in one transaction.
+ */
+function insertAddedRows(before: string, after: string, scratch: string) {
+  return preparedThen(() => {
+    copyFileSync(before, scratch);
+    const db = new DatabaseSync(scratch, { enableForeignKeyConstraints: false });
+    const tables = rowTables(db).map((t) => {
+      const columns = (db.prepare(`SELECT * FROM "${t}" LIMIT 0`).columns() as { name: string }[])
+        .map((c) => `"${c.name}"`).join(", ");
+      const last = db.prepare(`SELECT coalesce(max(rowid), 0) AS last FROM "${t}"`).get() as { last: number };
+      return { t, columns, last: last.last };
+    });
+    return { db, tables };
+  }, ({ db, tables }) => {
+    try {
+      db.prepare("ATTACH DATABASE ? AS after").run(after);
+      db.exec("BEGIN");
+      let rows = 0;
+      for (const { t, columns, last } of tables) {
+        rows += Number(
+          db.prepare(
+            `INSERT INTO main."${t}" (${columns}) SELECT ${columns} FROM after."${t}" WHERE rowid > ?`,
+          )
+            .run(last).changes,
+        );
+      }
+      db.exec("COMMIT");
+      return rows;
+    } finally {
+      db.close();
+    }
+  });
+}
+
+export function pairFloor(
+  source: string,
+  output: string,
+  scratch: string,
+  indexes: readonly { before: string; after: string }[] = [],
+): PairFloor {
   const store = (ref: string) => ref.replace(/#[^/]*$/, "");
   const read = isDatabase(store(source)) ? parseDatabase(store(source)) : parseFile(store(source), () => {});
   const written = isDatabase(store(output))
     ? writeDatabase(store(output), scratch)
     : writeFile(output, scratch);
-  return { read, ...written };
+  let indexRows = 0;
+  // An index that is the output store itself was written whole above.
+  const others = indexes.filter((i) => i.after !== store(output));
+  for (const [i, { before, after }] of others.entries()) {
+    const inserted = insertAddedRows(before, after, `${scratch}.index-${i}.db`);
+    indexRows += inserted.written;
+    written.loadCpuSeconds += inserted.loadCpuSeconds;
+    written.loadSeconds += inserted.loadSeconds;
+  }
+  return { read, ...written, indexRows };
 }
 
 if (import.meta.main) {
-  const [source, output, scratch] = process.argv.slice(2);
-  console.log(JSON.stringify(pairFloor(source!, output!, scratch!)));
+  const [source, output, scratch, ...pairs] = process.argv.slice(2);
+  const indexes = Array.from(
+    { length: pairs.length / 2 },
+    (_, i) => ({ before: pairs[2 * i]!, after: pairs[2 * i + 1]! }),
+  );
+  console.log(JSON.stringify(pairFloor(source!, output!, scratch!, indexes)));
 }

@@ -13,7 +13,7 @@
 import { spawnSync } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
@@ -147,7 +147,13 @@ interface HandoffFloor {
    */
   prepare?(dir: string): void;
   /** The floor measured in a folder of its own, given the handoff's source, folder and the session it wrote. */
-  measure(scratch: string, source: string, dir: string, target: string): { run: Measured; label: string };
+  measure(
+    scratch: string,
+    source: string,
+    dir: string,
+    target: string,
+    indexes: readonly IndexWritten[],
+  ): { run: Measured; label: string };
   /** The most the handoff may take, in floors (none: a figure with no goal of its own). */
   goal?: number;
 }
@@ -157,10 +163,16 @@ interface HandoffFloor {
  * the source's store, stringifying and writing what the conversion wrote, with the binary's JavaScriptCore
  * options; the program's loading of the output taken off its figures. The median of the bench's runs.
  */
-function pairFloor(source: string, output: string, scratch: string): { run: Measured; label: string } {
-  let floor = { read: 0, written: 0 };
+function pairFloor(
+  source: string,
+  output: string,
+  scratch: string,
+  indexes: readonly IndexWritten[] = [],
+): { run: Measured; label: string } {
+  let floor = { read: 0, written: 0, indexRows: 0 };
+  const pairs = indexes.flatMap((i) => [i.before, i.after]);
   const run = medianOf(runs, () => {
-    const m = measure([process.execPath, PAIR_FLOOR, source, output, join(scratch, "floor.out")], {
+    const m = measure([process.execPath, PAIR_FLOOR, source, output, join(scratch, "floor.out"), ...pairs], {
       env: { ...process.env, ...LONG_WORK_OPTIONS },
     });
     const printed = JSON.parse(m.stdout) as PairFloor;
@@ -171,7 +183,23 @@ function pairFloor(source: string, output: string, scratch: string): { run: Meas
       cpuSeconds: m.cpuSeconds - printed.loadCpuSeconds,
     };
   });
-  return { run, label: `pair floor, ${floor.read} records read, ${floor.written} written` };
+  const index = floor.indexRows ? `, ${floor.indexRows} index rows` : "";
+  return { run, label: `pair floor, ${floor.read} records read, ${floor.written} written${index}` };
+}
+
+/** An index database a handoff inserted rows into: as it was before (the handoff's backup of it), and after. */
+interface IndexWritten {
+  before: string;
+  after: string;
+}
+
+/** The index databases a handoff wrote to, from its `--json` report (its backups are their states before). */
+function indexesWritten(report: { backup?: { databases?: string[]; paths?: string[] } }): IndexWritten[] {
+  const { databases = [], paths = [] } = report.backup ?? {};
+  return databases.map((after) => ({
+    before: paths.find((p) => basename(p) === basename(after)) ?? after,
+    after,
+  }));
 }
 
 /**
@@ -179,8 +207,9 @@ function pairFloor(source: string, output: string, scratch: string): { run: Meas
  * A handoff converts as a conversion does, so its goal is a pair's.
  */
 const FILE_FLOOR: HandoffFloor = {
-  describe: "Bun reading and parsing the source, stringifying and writing the lines it wrote",
-  measure: (scratch, source, _dir, target) => pairFloor(source, target, scratch),
+  describe:
+    "Bun reading and parsing the source, stringifying and writing the lines it wrote, inserting its index rows",
+  measure: (scratch, source, _dir, target, indexes) => pairFloor(source, target, scratch, indexes),
   goal: 1.5,
 };
 
@@ -373,10 +402,13 @@ async function convertRows(root: string, rows: Row[]): Promise<void> {
     await readyHome(to, dir);
     log(`handoff -> ${to} (ours)`);
     const handoff = ours(["handoff", source, "--to", to, "--cwd", dir, "--json"], environment(dir));
-    const target = (JSON.parse(handoff.stdout) as { target: { path: string } }).target.path;
+    const report = JSON.parse(handoff.stdout) as
+      & { target: { path: string } }
+      & Parameters<typeof indexesWritten>[0];
+    const target = report.target.path;
     if (to !== GENERATED) sources[to] = target;
     log(`floor under the handoff -> ${to}: ${floor.describe}`);
-    const under = floor.measure(work(root, `floor-${to}`), source, dir, target);
+    const under = floor.measure(work(root, `floor-${to}`), source, dir, target, indexesWritten(report));
     rows.push({
       work: `handoff ${size} -> ${to}`,
       ours: seconds(handoff),
