@@ -197,10 +197,18 @@ export async function* readJsonl(
       if (read === 0) return;
       const chunk = buffer.subarray(0, read);
       if (chunk.includes(0)) throw notText();
+      // The chunk's whole lines are decoded at once, not line by line: one call into the decoder per chunk
+      // instead of one per record. A line end is one byte and one character (no UTF-8 sequence holds 0x0A), so
+      // the n-th line end of the bytes is the n-th of the text; all-ASCII text (most chunks) is the bytes.
+      const last = chunk.lastIndexOf(10);
+      const text = last === -1 ? "" : chunk.toString("utf8", 0, last + 1);
+      const ascii = text.length === last + 1;
       let start = 0;
-      for (let newline; (newline = chunk.indexOf(10, start)) !== -1; start = newline + 1) {
+      for (let newline, at = 0, end; start <= last; start = newline + 1, at = end + 1) {
+        newline = ascii ? text.indexOf("\n", start) : chunk.indexOf(10, start);
+        end = ascii ? newline : text.indexOf("\n", at);
         if (newline - start > limit) throw tooLong();
-        const line = lineOf(chunk.toString("utf8", start, newline), offset + start, newline - start);
+        const line = lineOf(text.slice(at, end), offset + start, newline - start);
         if (line) yield line;
       }
       // The unfinished line at the chunk's end is read again from its start with the next chunk.
