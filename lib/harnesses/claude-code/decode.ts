@@ -156,13 +156,14 @@ async function resolveSession(
   session.threads.push(...(await decodeSubagents(subagents, session)));
   const live = resolved.chain.filter((r) => tree.hasFacts(r));
   const queued: QueuedInput[] = replayQueue(state.queueOps);
-  session.pending = livePending(tree, live, queued);
+  // A held session's messages are at hand: pending state reads them, not a message made again from the tree.
+  session.pending = livePending(live, queued, state.hold ? full : (r) => pendingFacts(tree, r));
   const last = live.at(-1);
   if (last !== undefined && endsWithInterruptMarker(full(last))) session.pending.interruptedTurn = true;
   const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
   session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ??
     firstUserTitle(userTurns(tree, compacted, live, full));
-  session.meta.models = [...new Set(live.flatMap((r) => tree.model(r) ?? []))];
+  session.meta.models = modelsOf(tree, live);
   session.meta.provider = providerOf(session.meta.models);
   return { session, live };
 }
@@ -181,33 +182,46 @@ function* userTurns(
   for (const r of live) if (tree.role(r) === "user" && tree.kind(r) === "turn") yield full(r);
 }
 
-/**
- * The live thread's pending state, none of it read again: PendingTracker looks at nothing of a message but its
- * role, kind, response id and the ids of its calls and results, which the tree keeps, and its uid for the calls
- * it makes (so a uid is spelled out for those records alone, not for each of hundreds of thousands).
- */
-function livePending(tree: RecordTree, live: number[], queued: QueuedInput[]): Pending {
+/** The live thread's pending state, from each of its records' message as `message` gives it. */
+function livePending(live: number[], queued: QueuedInput[], message: (r: number) => Message): Pending {
   const tracker = new PendingTracker();
-  for (const r of live) {
-    const calls = tree.calls(r);
-    // Blocks pushed one by one and the id set only when there is one: no spread copies, for every record.
-    const blocks: Block[] = [];
-    for (const { id, name } of calls) blocks.push({ type: "tool_call", id, name, input: undefined });
-    for (const callId of tree.results(r)) {
-      blocks.push({ type: "tool_result", callId, isError: false, content: [] });
-    }
-    const m: Message = {
-      uid: calls.length ? tree.uuidText(tree.uuidOf(r)) : "",
-      parentUid: null,
-      role: tree.role(r)!,
-      kind: tree.kind(r)!,
-      blocks,
-    };
-    const providerMessageId = tree.providerMessageId(r);
-    if (providerMessageId) m.providerMessageId = providerMessageId;
-    tracker.add(m);
-  }
+  for (const r of live) tracker.add(message(r));
   return tracker.pending(queued);
+}
+
+/**
+ * What PendingTracker needs of record `r`'s message, none of it read again: it looks at nothing of a message but
+ * its role, kind, response id and the ids of its calls and results, which the tree keeps, and its uid for the
+ * calls it makes (so a uid is spelled out for those records alone, not for each of hundreds of thousands).
+ */
+function pendingFacts(tree: RecordTree, r: number): Message {
+  const calls = tree.calls(r);
+  // Blocks pushed one by one and the id set only when there is one: no spread copies, for every record.
+  const blocks: Block[] = [];
+  for (const { id, name } of calls) blocks.push({ type: "tool_call", id, name, input: undefined });
+  for (const callId of tree.results(r)) {
+    blocks.push({ type: "tool_result", callId, isError: false, content: [] });
+  }
+  const m: Message = {
+    uid: calls.length ? tree.uuidText(tree.uuidOf(r)) : "",
+    parentUid: null,
+    role: tree.role(r)!,
+    kind: tree.kind(r)!,
+    blocks,
+  };
+  const providerMessageId = tree.providerMessageId(r);
+  if (providerMessageId) m.providerMessageId = providerMessageId;
+  return m;
+}
+
+/** The models of the live thread's records, each once, in the order first met (no list made per record). */
+function modelsOf(tree: RecordTree, live: number[]): string[] {
+  const models = new Set<string>();
+  for (const r of live) {
+    const model = tree.model(r);
+    if (model !== undefined) models.add(model);
+  }
+  return [...models];
 }
 
 /**
