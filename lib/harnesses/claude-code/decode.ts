@@ -44,7 +44,8 @@ interface ReadState {
 /** One transcript's records as the store reads them, with where they come from (for origins and notices). */
 export interface TranscriptLines {
   path: string;
-  lines: AsyncIterable<JsonlLine>;
+  /** A chunk of the file's lines at a time (readJsonlBatches). */
+  lines: AsyncIterable<JsonlLine[]>;
   /** Filled in by the reader once `lines` is exhausted: a last line a live writer had not finished. */
   tail: JsonlTail;
 }
@@ -254,32 +255,42 @@ async function decodeInto(
   { path, lines, tail }: TranscriptLines,
   subagent: boolean,
 ) {
-  for await (const line of lines) {
-    if (!isObject(line.value)) {
-      throw new InputError(`${path}:${line.line}: expected a JSON object`);
-    }
-    const record = line.value;
-    const type = typeof record.type === "string" ? record.type : "";
-    state.drift.check(optStr(record.version), type, record, line.line);
-    assertRecordTime(record.timestamp, `${path}:${line.line}`, "timestamp");
-    const origin = {
-      harness: "claude-code" as const,
-      path,
-      offset: line.offset,
-      length: line.length,
-      type,
-    };
-    if (!subagent) noteMeta(state, record);
-    if (TREE_TYPES.has(type) && typeof record.uuid === "string") {
-      addNode(state, record, type, origin, subagent);
-    } else {
-      collectSideRecord(state, record, type, origin);
-    }
+  for await (const batch of lines) {
+    for (const line of batch) decodeLine(state, path, line, subagent);
   }
   if (tail.truncatedLine) {
     state.session.notices.push(
       `${path}:${tail.truncatedLine}: incomplete last line (a live writer was mid-append); it was skipped`,
     );
+  }
+}
+
+/** One record of the transcript at `path` into the state. */
+function decodeLine(
+  state: ReadState & { drift: DriftCollector },
+  path: string,
+  line: JsonlLine,
+  subagent: boolean,
+) {
+  if (!isObject(line.value)) {
+    throw new InputError(`${path}:${line.line}: expected a JSON object`);
+  }
+  const record = line.value;
+  const type = typeof record.type === "string" ? record.type : "";
+  state.drift.check(optStr(record.version), type, record, line.line);
+  assertRecordTime(record.timestamp, `${path}:${line.line}`, "timestamp");
+  const origin = {
+    harness: "claude-code" as const,
+    path,
+    offset: line.offset,
+    length: line.length,
+    type,
+  };
+  if (!subagent) noteMeta(state, record);
+  if (TREE_TYPES.has(type) && typeof record.uuid === "string") {
+    addNode(state, record, type, origin, subagent);
+  } else {
+    collectSideRecord(state, record, type, origin);
   }
 }
 
