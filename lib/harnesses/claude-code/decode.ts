@@ -355,19 +355,12 @@ function addNode(
 }
 
 function factsOf(m: Message, origin: { offset: number; length: number }): MessageFacts {
-  const calls: MessageFacts["calls"] = [];
-  const results: string[] = [];
-  for (const b of m.blocks) {
-    if (b.type === "tool_call") calls.push({ id: b.id, name: b.name });
-    else if (b.type === "tool_result") results.push(b.callId);
-  }
   const facts: MessageFacts = {
     offset: origin.offset,
     length: origin.length,
     role: m.role,
     kind: m.kind,
-    calls,
-    results,
+    blocks: m.blocks,
   };
   if (m.providerMessageId) facts.providerMessageId = m.providerMessageId;
   if (m.model) facts.model = m.model;
