@@ -16,7 +16,7 @@ import type { JsonlLine } from "../lib/io/jsonl.ts";
 import { readJsonl } from "../lib/io/jsonl.ts";
 import { DriftCollector } from "../lib/schemas/drift.ts";
 import { decodeCodex } from "../lib/harnesses/codex/decode.ts";
-import { decodeClaude, type TranscriptLines } from "../lib/harnesses/claude-code/decode.ts";
+import { decodeClaude } from "../lib/harnesses/claude-code/decode.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
@@ -82,6 +82,11 @@ async function* probed(
   }
 }
 
+/** Each line as a batch of its own, as the Claude Code reader takes them (so each is probed as it is read). */
+async function* oneByOne(lines: AsyncIterable<JsonlLine>): AsyncGenerator<JsonlLine[]> {
+  for await (const line of lines) yield [line];
+}
+
 /** What the readers of `harness` use of each kind, over every fixture of `version`. */
 export async function readerUsage(harness: Probed, version: string): Promise<Usage> {
   const usage: Usage = new Map();
@@ -99,13 +104,9 @@ export async function readerUsage(harness: Probed, version: string): Promise<Usa
   try {
     for (const path of sessionFiles(harness, version)) {
       const tail = {};
-      const lines: TranscriptLines = {
-        path,
-        lines: probed(harness, readJsonl(path, tail), usage, paused),
-        tail,
-      };
-      if (harness === "codex") await decodeCodex(lines);
-      else await decodeClaude(lines, []);
+      const lines = probed(harness, readJsonl(path, tail), usage, paused);
+      if (harness === "codex") await decodeCodex({ path, lines, tail });
+      else await decodeClaude({ path, lines: oneByOne(lines), tail }, []);
     }
   } finally {
     DriftCollector.prototype.check = check;

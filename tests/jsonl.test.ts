@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { DEFAULT_MAX_RECORD_BYTES, readJsonl, recordLimitFrom } from "../lib/io/jsonl.ts";
+import { DEFAULT_MAX_RECORD_BYTES, readJsonl, readJsonlBatches, recordLimitFrom } from "../lib/io/jsonl.ts";
 import { claudeFixture } from "./helpers/fixtures.ts";
 import { runCli } from "./helpers/cli.ts";
 import { InputError } from "../lib/errors.ts";
@@ -47,6 +47,33 @@ test("a broken interior line is an input error naming file and line", async () =
     collect(path),
     (e: Error) => e instanceof InputError && e.message === `${path}:2: not valid JSON`,
   );
+});
+
+test("lines read in batches are the lines read one by one, multi-byte text and CRLF included", async () => {
+  const path = join(dir, "batches.jsonl");
+  const records = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ i, s: "é日😀".repeat(i % 7) }));
+  writeFileSync(path, records.map((r, i) => (i % 5 ? r : `${r}\r`)).join("\n") + "\n");
+  const batched = [];
+  for await (const batch of readJsonlBatches(path)) batched.push(...batch);
+  const shown = (
+    l: { line: number; offset: number; length: number; value: unknown },
+  ) => [l.line, l.offset, l.length, l.value];
+  assert.deepEqual(batched.map(shown), (await collect(path)).map(shown));
+  assert.deepEqual(batched.map((l) => l.text()), records);
+  assert.equal(batched.at(-1)!.offset + batched.at(-1)!.length + 1, readFileSync(path).length);
+});
+
+test("a broken line read in batches is refused after the lines before it are given", async () => {
+  const path = join(dir, "broken-batch.jsonl");
+  writeFileSync(path, '{"a":1}\n{"b":2}\nnot json\n{"c":3}\n');
+  const given: unknown[] = [];
+  await assert.rejects(
+    (async () => {
+      for await (const batch of readJsonlBatches(path)) for (const l of batch) given.push(l.value);
+    })(),
+    (e: Error) => e instanceof InputError && e.message === `${path}:3: not valid JSON`,
+  );
+  assert.deepEqual(given, [{ a: 1 }, { b: 2 }]);
 });
 
 test("a binary file is refused as not text", async () => {

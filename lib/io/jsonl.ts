@@ -148,6 +148,22 @@ export async function* readJsonl(
   tail: JsonlTail = {},
   options: JsonlOptions = {},
 ): AsyncGenerator<JsonlLine> {
+  for await (const lines of readJsonlBatches(path, tail, options)) {
+    for (const line of lines) yield line;
+  }
+}
+
+/**
+ * readJsonl a chunk's lines at a time (a long line alone): for a reader of hundreds of thousands of records,
+ * one turn of the async iteration (its promises and functions) per chunk instead of one per record. A batch's
+ * lines are current (see JsonlLine.text) until the next is asked for. A line that is refused is refused after
+ * the lines before it are given, as readJsonl gives them.
+ */
+export async function* readJsonlBatches(
+  path: string,
+  tail: JsonlTail = {},
+  options: JsonlOptions = {},
+): AsyncGenerator<JsonlLine[]> {
   assertRegularFile(path);
   const limit = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
   // One buffer, read into again and again: lines leave no trail of chunks behind for the collector.
@@ -197,12 +213,27 @@ export async function* readJsonl(
       if (read === 0) return;
       const chunk = buffer.subarray(0, read);
       if (chunk.includes(0)) throw notText();
+      // The chunk's whole lines are decoded at once, not line by line: one call into the decoder per chunk
+      // instead of one per record. A line end is one byte and one character (no UTF-8 sequence holds 0x0A), so
+      // the n-th line end of the bytes is the n-th of the text; all-ASCII text (most chunks) is the bytes.
+      const last = chunk.lastIndexOf(10);
+      const text = last === -1 ? "" : chunk.toString("utf8", 0, last + 1);
+      const ascii = text.length === last + 1;
       let start = 0;
-      for (let newline; (newline = chunk.indexOf(10, start)) !== -1; start = newline + 1) {
-        if (newline - start > limit) throw tooLong();
-        const line = lineOf(chunk.toString("utf8", start, newline), offset + start, newline - start);
-        if (line) yield line;
+      const batch: JsonlLine[] = [];
+      try {
+        for (let newline, at = 0, end; start <= last; start = newline + 1, at = end + 1) {
+          newline = ascii ? text.indexOf("\n", start) : chunk.indexOf(10, start);
+          end = ascii ? newline : text.indexOf("\n", at);
+          if (newline - start > limit) throw tooLong();
+          const line = lineOf(text.slice(at, end), offset + start, newline - start);
+          if (line) batch.push(line);
+        }
+      } catch (refused) {
+        if (batch.length) yield batch;
+        throw refused;
       }
+      if (batch.length) yield batch;
       // The unfinished line at the chunk's end is read again from its start with the next chunk.
       offset += start;
       if (start > 0) continue;
@@ -216,7 +247,7 @@ export async function* readJsonl(
         // A last line without a line end that does not parse: a live writer was mid-append.
         try {
           const line = lineOf(decoded, offset, measured.bytes);
-          if (line) yield line;
+          if (line) yield [line];
         } catch {
           tail.truncatedLine = lineNo;
         }
@@ -224,7 +255,7 @@ export async function* readJsonl(
       }
       const line = lineOf(decoded, offset, measured.bytes);
       offset += measured.bytes + 1;
-      if (line) yield line;
+      if (line) yield [line];
     }
   } finally {
     // Refused mid-line, or the caller stopped early: the file is closed now, not when collected.

@@ -24,6 +24,12 @@ export class UuidTable {
   private readonly otherText = new Map<number, string>();
   /** Where a uuid is spelled out, so it becomes one flat string (not a rope of 20 pieces to collect). */
   private readonly spelled = Buffer.alloc(36, "-");
+  /**
+   * Whether uuid number `held` has the bytes just parsed into the next free number (what every look-up probes
+   * for), and a number's hash: made once for the table, not a closure per record looked up.
+   */
+  private readonly sameAsNext = (held: number) => this.sameBytes(held, this.count);
+  private readonly rehash = (held: number) => this.hashOf(held);
 
   get size(): number {
     return this.count;
@@ -32,7 +38,7 @@ export class UuidTable {
   /** The number of `uuid`, given it now if it is new. */
   intern(uuid: string): number {
     if (!this.parseInto(uuid, this.count)) return this.internOther(uuid);
-    const slot = this.slotFor(this.count);
+    const slot = this.slotOfNext();
     const held = this.slots[slot]! - 1;
     if (held !== -1) return held;
     this.slots[slot] = this.count + 1;
@@ -43,12 +49,12 @@ export class UuidTable {
   find(uuid: string): number {
     // Both parse into the next free number's bytes: scratch space until `added` claims it.
     if (!this.parseInto(uuid, this.count)) return this.others.get(uuid) ?? -1;
-    return this.slots[this.slotFor(this.count)]! - 1;
+    return this.slots[this.slotOfNext()]! - 1;
   }
 
-  /** The slot of the uuid whose bytes are at number `id`: where an equal one is held, else the free one. */
-  private slotFor(id: number): number {
-    return probe(this.slots, this.hashOf(id), (held) => this.sameBytes(held, id));
+  /** The slot of the uuid parsed into the next free number: where an equal one is held, else the free one. */
+  private slotOfNext(): number {
+    return probe(this.slots, this.hashOf(this.count), this.sameAsNext);
   }
 
   /** Uuid number `id` as the string it was read from. */
@@ -76,7 +82,7 @@ export class UuidTable {
   /** Counts the uuid just placed at number `count`, growing the hash table to keep it at most half full. */
   private added(): number {
     const id = this.count++;
-    this.slots = roomFor(this.slots, this.count, (held) => this.hashOf(held));
+    this.slots = roomFor(this.slots, this.count, this.rehash);
     return id;
   }
 

@@ -44,7 +44,8 @@ interface ReadState {
 /** One transcript's records as the store reads them, with where they come from (for origins and notices). */
 export interface TranscriptLines {
   path: string;
-  lines: AsyncIterable<JsonlLine>;
+  /** A chunk of the file's lines at a time (readJsonlBatches). */
+  lines: AsyncIterable<JsonlLine[]>;
   /** Filled in by the reader once `lines` is exhausted: a last line a live writer had not finished. */
   tail: JsonlTail;
 }
@@ -156,13 +157,14 @@ async function resolveSession(
   session.threads.push(...(await decodeSubagents(subagents, session)));
   const live = resolved.chain.filter((r) => tree.hasFacts(r));
   const queued: QueuedInput[] = replayQueue(state.queueOps);
-  session.pending = livePending(tree, live, queued);
+  // A held session's messages are at hand: pending state reads them, not a message made again from the tree.
+  session.pending = livePending(live, queued, state.hold ? full : (r) => pendingFacts(tree, r));
   const last = live.at(-1);
   if (last !== undefined && endsWithInterruptMarker(full(last))) session.pending.interruptedTurn = true;
   const compacted = session.threads.filter((t) => t.kind === "compacted").flatMap((t) => t.messages);
   session.meta.title = state.titles.custom ?? state.titles.ai ?? state.titles.summary ??
     firstUserTitle(userTurns(tree, compacted, live, full));
-  session.meta.models = [...new Set(live.flatMap((r) => tree.model(r) ?? []))];
+  session.meta.models = modelsOf(tree, live);
   session.meta.provider = providerOf(session.meta.models);
   return { session, live };
 }
@@ -181,33 +183,46 @@ function* userTurns(
   for (const r of live) if (tree.role(r) === "user" && tree.kind(r) === "turn") yield full(r);
 }
 
-/**
- * The live thread's pending state, none of it read again: PendingTracker looks at nothing of a message but its
- * role, kind, response id and the ids of its calls and results, which the tree keeps, and its uid for the calls
- * it makes (so a uid is spelled out for those records alone, not for each of hundreds of thousands).
- */
-function livePending(tree: RecordTree, live: number[], queued: QueuedInput[]): Pending {
+/** The live thread's pending state, from each of its records' message as `message` gives it. */
+function livePending(live: number[], queued: QueuedInput[], message: (r: number) => Message): Pending {
   const tracker = new PendingTracker();
-  for (const r of live) {
-    const calls = tree.calls(r);
-    // Blocks pushed one by one and the id set only when there is one: no spread copies, for every record.
-    const blocks: Block[] = [];
-    for (const { id, name } of calls) blocks.push({ type: "tool_call", id, name, input: undefined });
-    for (const callId of tree.results(r)) {
-      blocks.push({ type: "tool_result", callId, isError: false, content: [] });
-    }
-    const m: Message = {
-      uid: calls.length ? tree.uuidText(tree.uuidOf(r)) : "",
-      parentUid: null,
-      role: tree.role(r)!,
-      kind: tree.kind(r)!,
-      blocks,
-    };
-    const providerMessageId = tree.providerMessageId(r);
-    if (providerMessageId) m.providerMessageId = providerMessageId;
-    tracker.add(m);
-  }
+  for (const r of live) tracker.add(message(r));
   return tracker.pending(queued);
+}
+
+/**
+ * What PendingTracker needs of record `r`'s message, none of it read again: it looks at nothing of a message but
+ * its role, kind, response id and the ids of its calls and results, which the tree keeps, and its uid for the
+ * calls it makes (so a uid is spelled out for those records alone, not for each of hundreds of thousands).
+ */
+function pendingFacts(tree: RecordTree, r: number): Message {
+  const calls = tree.calls(r);
+  // Blocks pushed one by one and the id set only when there is one: no spread copies, for every record.
+  const blocks: Block[] = [];
+  for (const { id, name } of calls) blocks.push({ type: "tool_call", id, name, input: undefined });
+  for (const callId of tree.results(r)) {
+    blocks.push({ type: "tool_result", callId, isError: false, content: [] });
+  }
+  const m: Message = {
+    uid: calls.length ? tree.uuidText(tree.uuidOf(r)) : "",
+    parentUid: null,
+    role: tree.role(r)!,
+    kind: tree.kind(r)!,
+    blocks,
+  };
+  const providerMessageId = tree.providerMessageId(r);
+  if (providerMessageId) m.providerMessageId = providerMessageId;
+  return m;
+}
+
+/** The models of the live thread's records, each once, in the order first met (no list made per record). */
+function modelsOf(tree: RecordTree, live: number[]): string[] {
+  const models = new Set<string>();
+  for (const r of live) {
+    const model = tree.model(r);
+    if (model !== undefined) models.add(model);
+  }
+  return [...models];
 }
 
 /**
@@ -240,32 +255,42 @@ async function decodeInto(
   { path, lines, tail }: TranscriptLines,
   subagent: boolean,
 ) {
-  for await (const line of lines) {
-    if (!isObject(line.value)) {
-      throw new InputError(`${path}:${line.line}: expected a JSON object`);
-    }
-    const record = line.value;
-    const type = typeof record.type === "string" ? record.type : "";
-    state.drift.check(optStr(record.version), type, record, line.line);
-    assertRecordTime(record.timestamp, `${path}:${line.line}`, "timestamp");
-    const origin = {
-      harness: "claude-code" as const,
-      path,
-      offset: line.offset,
-      length: line.length,
-      type,
-    };
-    if (!subagent) noteMeta(state, record);
-    if (TREE_TYPES.has(type) && typeof record.uuid === "string") {
-      addNode(state, record, type, origin, subagent);
-    } else {
-      collectSideRecord(state, record, type, origin);
-    }
+  for await (const batch of lines) {
+    for (const line of batch) decodeLine(state, path, line, subagent);
   }
   if (tail.truncatedLine) {
     state.session.notices.push(
       `${path}:${tail.truncatedLine}: incomplete last line (a live writer was mid-append); it was skipped`,
     );
+  }
+}
+
+/** One record of the transcript at `path` into the state. */
+function decodeLine(
+  state: ReadState & { drift: DriftCollector },
+  path: string,
+  line: JsonlLine,
+  subagent: boolean,
+) {
+  if (!isObject(line.value)) {
+    throw new InputError(`${path}:${line.line}: expected a JSON object`);
+  }
+  const record = line.value;
+  const type = typeof record.type === "string" ? record.type : "";
+  state.drift.check(optStr(record.version), type, record, line.line);
+  assertRecordTime(record.timestamp, `${path}:${line.line}`, "timestamp");
+  const origin = {
+    harness: "claude-code" as const,
+    path,
+    offset: line.offset,
+    length: line.length,
+    type,
+  };
+  if (!subagent) noteMeta(state, record);
+  if (TREE_TYPES.has(type) && typeof record.uuid === "string") {
+    addNode(state, record, type, origin, subagent);
+  } else {
+    collectSideRecord(state, record, type, origin);
   }
 }
 
@@ -330,19 +355,12 @@ function addNode(
 }
 
 function factsOf(m: Message, origin: { offset: number; length: number }): MessageFacts {
-  const calls: MessageFacts["calls"] = [];
-  const results: string[] = [];
-  for (const b of m.blocks) {
-    if (b.type === "tool_call") calls.push({ id: b.id, name: b.name });
-    else if (b.type === "tool_result") results.push(b.callId);
-  }
   const facts: MessageFacts = {
     offset: origin.offset,
     length: origin.length,
     role: m.role,
     kind: m.kind,
-    calls,
-    results,
+    blocks: m.blocks,
   };
   if (m.providerMessageId) facts.providerMessageId = m.providerMessageId;
   if (m.model) facts.model = m.model;

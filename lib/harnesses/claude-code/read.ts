@@ -6,7 +6,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Session } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
-import { DEFAULT_READ_LIMITS, openRecords, readJsonl, streams } from "../../io/jsonl.ts";
+import { DEFAULT_READ_LIMITS, openRecords, readJsonlBatches, streams } from "../../io/jsonl.ts";
 import type { ReadOptions } from "../types.ts";
 import { InputError } from "../../errors.ts";
 import { decodeClaude, decodeClaudeStreamed, type TranscriptLines } from "./decode.ts";
@@ -42,5 +42,9 @@ function transcriptLines(
   { limits = DEFAULT_READ_LIMITS, feedback }: ReadOptions,
 ): TranscriptLines {
   const tail = {};
-  return { path, lines: readJsonl(path, tail, { maxRecordBytes: limits.maxRecordBytes, feedback }), tail };
+  return {
+    path,
+    lines: readJsonlBatches(path, tail, { maxRecordBytes: limits.maxRecordBytes, feedback }),
+    tail,
+  };
 }

@@ -5,7 +5,7 @@
  * uuids are numbered by a UuidTable. A streamed session of 400,000 records keeps its tree in tens of megabytes
  * this way, where objects and strings took over a hundred.
  */
-import type { Message } from "../../ir/schema.ts";
+import type { Block, Message } from "../../ir/schema.ts";
 import { float64Column, int32Column, uint8Column } from "../../io/columns.ts";
 import { StringPool } from "../../io/string-pool.ts";
 import { UuidTable } from "../../io/uuid-table.ts";
@@ -34,10 +34,11 @@ export interface MessageFacts {
   kind: Message["kind"];
   providerMessageId?: string;
   model?: string;
-  /** The calls it makes, by id and name. */
-  calls: { id: string; name: string }[];
-  /** The calls its tool results answer. */
-  results: string[];
+  /**
+   * Its blocks, of which the tree keeps the calls (by id and name) and the ids of the calls its results answer:
+   * the message's own list, so no list of calls and results is made per record to be read once.
+   */
+  blocks: readonly Block[];
 }
 
 /** A preserved segment's uuids, by number. */
@@ -138,11 +139,12 @@ export class RecordTree {
     this.lengths.push(facts?.length ?? 0);
     this.models.push(facts?.model === undefined ? 0 : this.nameNumber(facts.model) + 1);
     this.responses.push(this.responseNumber(facts?.providerMessageId) + 1);
-    for (const call of facts?.calls ?? []) {
-      this.callIds.push(this.ids.add(call.id));
-      this.callNames.push(this.nameNumber(call.name));
+    for (const b of facts?.blocks ?? NOTHING) {
+      if (b.type === "tool_call") {
+        this.callIds.push(this.ids.add(b.id));
+        this.callNames.push(this.nameNumber(b.name));
+      } else if (b.type === "tool_result") this.resultIds.push(this.ids.add(b.callId));
     }
-    for (const callId of facts?.results ?? []) this.resultIds.push(this.ids.add(callId));
     this.callsEnd.push(this.callIds.length);
     this.resultsEnd.push(this.resultIds.length);
     return r;
