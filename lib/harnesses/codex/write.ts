@@ -90,13 +90,12 @@ async function* renderForeign(
   const seen = new Set<string>();
   let turn: TurnRenderer | undefined;
   const turnCallers = new Set<string>();
-  /** The lines a step rendered, handed on together: one array per message, not one generator per line. */
+  /**
+   * The lines a step rendered, handed on after it (a history's lines are its whole size: they are not held to its
+   * end). They are yielded by a plain loop where they are due, not by `yield*` of a generator: that cost a
+   * generator per message and a promise more per line.
+   */
   const lines: string[] = [];
-  /** The lines rendered so far, handed on (a history's lines are its whole size: they are not held to its end). */
-  const rendered = function* (): Generator<string> {
-    for (const line of lines) yield line;
-    lines.length = 0;
-  };
   // Looked for only when some call was left open (most sessions have none, and a turn ends every few records).
   const finish = (last: boolean) =>
     turn!.finish(
@@ -130,25 +129,27 @@ async function* renderForeign(
     if (compaction && at === 0) {
       for (const h of compaction.history) {
         render(h);
-        yield* rendered();
+        for (const line of lines) yield line;
+        lines.length = 0;
       }
       if (turn) finish(false);
       turn = undefined;
     }
     if (compaction && at++ === compaction.summaryAt) lines.push(compactedLine(out, m));
     else render(m);
-    yield* rendered();
+    for (const line of lines) yield line;
+    lines.length = 0;
   }
   if (turn) finish(true);
-  yield* rendered();
   if (options.handshake) {
     // The model reads it as the newest user message; with no UI mirror the TUI does not show it as a turn.
-    yield out.line(
+    lines.push(out.line(
       "response_item",
       messageItem("user", [{ type: "text", text: options.handshake }]),
       handshakeTime(options.now),
-    );
+    ));
   }
+  yield* lines;
 }
 
 /** A new turn begins wherever the person said something; tool results and replies belong to the running turn. */
