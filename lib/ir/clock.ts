@@ -23,6 +23,11 @@ export class RecordClock {
     this.last = Number.isFinite(parsed) ? parsed - 1 : now.getTime() - 1;
   }
 
+  /** The time last given, in milliseconds: for a payload that repeats it as a number (no text to parse back). */
+  get lastMs(): number {
+    return this.last;
+  }
+
   next(source?: string): string {
     return this.iso(this.nextMs(source));
   }

@@ -26,6 +26,11 @@ export class LineWriter {
     return this.clock.next(at);
   }
 
+  /** The time time() last gave, in milliseconds (a payload's `started_at`, `completed_at_ms`), not parsed back. */
+  lastMs(): number {
+    return this.clock.lastMs;
+  }
+
   /** One serialized line at `timestamp`, which time() gave it. */
   lineAt<T extends string, P>(timestamp: string, type: T, payload: P): string {
     const record: RolloutLine<T, P> = this.paginated

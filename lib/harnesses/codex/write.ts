@@ -60,7 +60,8 @@ export function renderRollout(
   return renderForeign(session, options, target);
 }
 
-const seconds = (timestamp: string) => Math.floor(Date.parse(timestamp) / 1000);
+/** The time the writer last gave, in whole seconds. */
+const seconds = (out: LineWriter) => Math.floor(out.lastMs() / 1000);
 
 async function* renderForeign(
   session: SessionStream,
@@ -179,7 +180,7 @@ class TurnRenderer {
     const started: CodexEventMsgTaskStarted = {
       type: "task_started",
       turn_id: this.turnId,
-      started_at: seconds(ts),
+      started_at: seconds(this.out),
     };
     lines.push(
       this.out.lineAt(ts, "event_msg", started),
@@ -210,7 +211,7 @@ class TurnRenderer {
         type: "task_complete",
         turn_id: this.turnId,
         last_agent_message: this.lastAgentMessage,
-        completed_at: seconds(ts),
+        completed_at: seconds(this.out),
       };
       lines.push(this.out.lineAt(ts, "event_msg", done));
     }
@@ -322,7 +323,7 @@ class TurnRenderer {
     return this.out.lineAt(
       ts,
       "event_msg",
-      this.completed("UserMessage", ts, [{ type: "text", text, text_elements: [] }]),
+      this.completed("UserMessage", [{ type: "text", text, text_elements: [] }]),
     );
   }
 
@@ -333,16 +334,15 @@ class TurnRenderer {
       return this.out.line("event_msg", event, at);
     }
     const ts = this.out.time(at);
-    return this.out.lineAt(ts, "event_msg", this.completed("AgentMessage", ts, [{ type: "Text", text }]));
+    return this.out.lineAt(ts, "event_msg", this.completed("AgentMessage", [{ type: "Text", text }]));
   }
 
-  /** A UI item; its id is Codex's kind of id for UI items (a UUIDv7), never sent to the model. */
-  private completed(
-    kind: string,
-    timestamp: string,
-    content: Record<string, unknown>[],
-  ): CodexEventMsgItemCompleted {
-    const ms = Date.parse(timestamp);
+  /**
+   * A UI item at the time the writer last gave; its id is Codex's kind of id for UI items (a UUIDv7), never sent
+   * to the model.
+   */
+  private completed(kind: string, content: Record<string, unknown>[]): CodexEventMsgItemCompleted {
+    const ms = this.out.lastMs();
     return {
       type: "item_completed",
       thread_id: this.options.id,
