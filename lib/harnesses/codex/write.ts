@@ -170,7 +170,7 @@ class TurnRenderer {
     private readonly first: Message,
     private readonly customCalls: Set<string>,
   ) {
-    const at = first.timestamp ? Date.parse(first.timestamp) : Number.NaN;
+    const at = out.sourceMs(first.timestamp);
     this.turnId = newUuidV7(Number.isFinite(at) ? at : options.now);
   }
 
