@@ -61,22 +61,39 @@ export function sha256Hex(text: string): string {
 /**
  * A time-ordered UUID (RFC 9562 version 7) minted from `now` (a date, or its milliseconds: a writer minting one
  * per record has the number at hand): 48 bits of Unix milliseconds, then random bits. Harnesses that sort their
- * sessions by id (Codex threads) expect these.
+ * sessions by id (Codex threads) expect these. Its 36 characters are written into one reused buffer and read out
+ * as one string: built from slices and pieces it cost several strings per id, joined again when serialized.
  */
 export function newUuidV7(now: Date | number): string {
-  const ms = Math.max(0, Math.floor(typeof now === "number" ? now : now.getTime()));
-  const time = (ms % 2 ** 48).toString(16).padStart(12, "0");
+  const ms = Math.max(0, Math.floor(typeof now === "number" ? now : now.getTime())) % 2 ** 48;
+  const high = Math.floor(ms / 2 ** 32);
+  const low = ms >>> 0;
   const at = randomBytes(10);
-  const byte = (i: number) => pool[at + i]!;
-  const hex = (i: number) => HEX[byte(i)]!;
+  const id = uuidText;
+  hexByte(id, 0, high >>> 8);
+  hexByte(id, 2, high & 0xff);
+  hexByte(id, 4, low >>> 24);
+  hexByte(id, 6, (low >>> 16) & 0xff);
+  hexByte(id, 9, (low >>> 8) & 0xff);
+  hexByte(id, 11, low & 0xff);
   // Version 7 in the high nibble of byte 6, the RFC's variant in the top bits of byte 8.
-  return `${time.slice(0, 8)}-${time.slice(8)}-${HEX[(byte(0) & 0x0f) | 0x70]}${hex(1)}-${
-    HEX[(byte(2) & 0x3f) | 0x80]
-  }${hex(3)}-${hex(4)}${hex(5)}${hex(6)}${hex(7)}${hex(8)}${hex(9)}`;
+  hexByte(id, 14, (pool[at]! & 0x0f) | 0x70);
+  hexByte(id, 16, pool[at + 1]!);
+  hexByte(id, 19, (pool[at + 2]! & 0x3f) | 0x80);
+  hexByte(id, 21, pool[at + 3]!);
+  for (let i = 4; i < 10; i++) hexByte(id, 16 + 2 * i, pool[at + i]!);
+  return id.toString("latin1", 0, 36);
 }
 
-/** Each byte's two hex digits. */
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+/** The id being minted, its dashes in place (the digits are written over on each mint). */
+const uuidText = Buffer.from("00000000-0000-0000-0000-000000000000", "latin1");
+const HEX_DIGITS = Buffer.from("0123456789abcdef", "latin1");
+
+/** `byte`'s two hex digits at `at` of `into`. */
+function hexByte(into: Buffer, at: number, byte: number): void {
+  into[at] = HEX_DIGITS[byte >>> 4]!;
+  into[at + 1] = HEX_DIGITS[byte & 0x0f]!;
+}
 
 /**
  * Random bytes drawn from a pool filled a few KB at a time: a rendering mints an id per record, and asking the

@@ -4,6 +4,7 @@
  * descriptor names its two modules, and start-up, `--help` and `list` load no reader or writer
  * (tests/startup.test.ts).
  */
+import { deferredIterable } from "../io/deferred.ts";
 import type { HarnessStore, StoreAccess, StoreFacts, StoreListing } from "./types.ts";
 
 /** The modules a store is loaded from, each an `import()` of a file in the harness's folder. */
@@ -30,9 +31,8 @@ export function lazyStore(facts: StoreFacts, modules: StoreModules): HarnessStor
       // A held session is a stream too.
       return loaded.open ? await loaded.open(path, options) : await loaded.read(path, options);
     },
-    async *render(session, options) {
-      yield* (await access()).render(session, options);
-    },
+    // Each rendered line goes straight from the writer to the consumer, not through a wrapper generator.
+    render: (session, options) => deferredIterable(async () => (await access()).render(session, options)),
     plan: async (session, options, home, force) => await (await access()).plan(session, options, home, force),
     configuredModel: async (home, place) => await (await access()).configuredModel(home, place),
     soleWriter: async (database, env) => (await access()).soleWriter?.(database, env),

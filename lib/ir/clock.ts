@@ -23,19 +23,33 @@ export class RecordClock {
     this.last = Number.isFinite(parsed) ? parsed - 1 : now.getTime() - 1;
   }
 
+  /** The time last given, in milliseconds: for a payload that repeats it as a number (no text to parse back). */
+  get lastMs(): number {
+    return this.last;
+  }
+
   next(source?: string): string {
     return this.iso(this.nextMs(source));
   }
 
   /** The next time as milliseconds since the epoch, for a writer that stores numbers (no text to parse back). */
   nextMs(source?: string): number {
+    const parsed = this.sourceMs(source);
+    const t = Number.isFinite(parsed) && parsed > this.last ? parsed : this.last + 1;
+    this.last = Math.min(t, this.now.getTime());
+    return this.last;
+  }
+
+  /**
+   * A source time in milliseconds (NaN for none or no time), parsed once for the lines that repeat it: the
+   * writer that asks for it first (a turn's id is minted from its first message's time) asks next() for it next.
+   */
+  sourceMs(source?: string): number {
     if (source !== this.source) {
       this.source = source ?? "";
       this.parsed = source ? Date.parse(source) : Number.NaN;
     }
-    const t = Number.isFinite(this.parsed) && this.parsed > this.last ? this.parsed : this.last + 1;
-    this.last = Math.min(t, this.now.getTime());
-    return this.last;
+    return this.parsed;
   }
 
   /**

@@ -26,6 +26,16 @@ export class LineWriter {
     return this.clock.next(at);
   }
 
+  /** The source's time `at` in milliseconds (NaN for none), parsed once for this and the time() that follows. */
+  sourceMs(at?: string): number {
+    return this.clock.sourceMs(at);
+  }
+
+  /** The time time() last gave, in milliseconds (a payload's `started_at`, `completed_at_ms`), not parsed back. */
+  lastMs(): number {
+    return this.clock.lastMs;
+  }
+
   /** One serialized line at `timestamp`, which time() gave it. */
   lineAt<T extends string, P>(timestamp: string, type: T, payload: P): string {
     const record: RolloutLine<T, P> = this.paginated

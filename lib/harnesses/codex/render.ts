@@ -7,12 +7,16 @@ import type { RenderOptions } from "../types.ts";
 import { DEFAULT_READ_LIMITS, type JsonlLine, readJsonl } from "../../io/jsonl.ts";
 import { type CodexTarget, defaultTarget, detectTarget } from "./target.ts";
 import { isCopy, renderRollout } from "./write.ts";
+import { deferredIterable } from "../../io/deferred.ts";
 
-export async function* renderCodex(session: SessionStream, options: RenderOptions): AsyncGenerator<string> {
-  const target = options.home
-    ? await detectTarget(options.home, options.targetVersion)
-    : defaultTarget(options.targetVersion);
-  yield* rolloutLines(session, options, target);
+export function renderCodex(session: SessionStream, options: RenderOptions): AsyncIterable<string> {
+  // Each line goes straight from the writer to the consumer, not through a wrapper generator.
+  return deferredIterable(async () => {
+    const target = options.home
+      ? await detectTarget(options.home, options.targetVersion)
+      : defaultTarget(options.targetVersion);
+    return rolloutLines(session, options, target);
+  });
 }
 
 /** The rendered rollout, the source's records read from its file when the session is copied. */

@@ -60,7 +60,8 @@ export function renderRollout(
   return renderForeign(session, options, target);
 }
 
-const seconds = (timestamp: string) => Math.floor(Date.parse(timestamp) / 1000);
+/** The time the writer last gave, in whole seconds. */
+const seconds = (out: LineWriter) => Math.floor(out.lastMs() / 1000);
 
 async function* renderForeign(
   session: SessionStream,
@@ -90,13 +91,12 @@ async function* renderForeign(
   const seen = new Set<string>();
   let turn: TurnRenderer | undefined;
   const turnCallers = new Set<string>();
-  /** The lines a step rendered, handed on together: one array per message, not one generator per line. */
+  /**
+   * The lines a step rendered, handed on after it (a history's lines are its whole size: they are not held to its
+   * end). They are yielded by a plain loop where they are due, not by `yield*` of a generator: that cost a
+   * generator per message and a promise more per line.
+   */
   const lines: string[] = [];
-  /** The lines rendered so far, handed on (a history's lines are its whole size: they are not held to its end). */
-  const rendered = function* (): Generator<string> {
-    for (const line of lines) yield line;
-    lines.length = 0;
-  };
   // Looked for only when some call was left open (most sessions have none, and a turn ends every few records).
   const finish = (last: boolean) =>
     turn!.finish(
@@ -130,25 +130,27 @@ async function* renderForeign(
     if (compaction && at === 0) {
       for (const h of compaction.history) {
         render(h);
-        yield* rendered();
+        for (const line of lines) yield line;
+        lines.length = 0;
       }
       if (turn) finish(false);
       turn = undefined;
     }
     if (compaction && at++ === compaction.summaryAt) lines.push(compactedLine(out, m));
     else render(m);
-    yield* rendered();
+    for (const line of lines) yield line;
+    lines.length = 0;
   }
   if (turn) finish(true);
-  yield* rendered();
   if (options.handshake) {
     // The model reads it as the newest user message; with no UI mirror the TUI does not show it as a turn.
-    yield out.line(
+    lines.push(out.line(
       "response_item",
       messageItem("user", [{ type: "text", text: options.handshake }]),
       handshakeTime(options.now),
-    );
+    ));
   }
+  yield* lines;
 }
 
 /** A new turn begins wherever the person said something; tool results and replies belong to the running turn. */
@@ -168,7 +170,7 @@ class TurnRenderer {
     private readonly first: Message,
     private readonly customCalls: Set<string>,
   ) {
-    const at = first.timestamp ? Date.parse(first.timestamp) : Number.NaN;
+    const at = out.sourceMs(first.timestamp);
     this.turnId = newUuidV7(Number.isFinite(at) ? at : options.now);
   }
 
@@ -178,7 +180,7 @@ class TurnRenderer {
     const started: CodexEventMsgTaskStarted = {
       type: "task_started",
       turn_id: this.turnId,
-      started_at: seconds(ts),
+      started_at: seconds(this.out),
     };
     lines.push(
       this.out.lineAt(ts, "event_msg", started),
@@ -209,7 +211,7 @@ class TurnRenderer {
         type: "task_complete",
         turn_id: this.turnId,
         last_agent_message: this.lastAgentMessage,
-        completed_at: seconds(ts),
+        completed_at: seconds(this.out),
       };
       lines.push(this.out.lineAt(ts, "event_msg", done));
     }
@@ -321,7 +323,7 @@ class TurnRenderer {
     return this.out.lineAt(
       ts,
       "event_msg",
-      this.completed("UserMessage", ts, [{ type: "text", text, text_elements: [] }]),
+      this.completed("UserMessage", [{ type: "text", text, text_elements: [] }]),
     );
   }
 
@@ -332,16 +334,15 @@ class TurnRenderer {
       return this.out.line("event_msg", event, at);
     }
     const ts = this.out.time(at);
-    return this.out.lineAt(ts, "event_msg", this.completed("AgentMessage", ts, [{ type: "Text", text }]));
+    return this.out.lineAt(ts, "event_msg", this.completed("AgentMessage", [{ type: "Text", text }]));
   }
 
-  /** A UI item; its id is Codex's kind of id for UI items (a UUIDv7), never sent to the model. */
-  private completed(
-    kind: string,
-    timestamp: string,
-    content: Record<string, unknown>[],
-  ): CodexEventMsgItemCompleted {
-    const ms = Date.parse(timestamp);
+  /**
+   * A UI item at the time the writer last gave; its id is Codex's kind of id for UI items (a UUIDv7), never sent
+   * to the model.
+   */
+  private completed(kind: string, content: Record<string, unknown>[]): CodexEventMsgItemCompleted {
+    const ms = this.out.lastMs();
     return {
       type: "item_completed",
       thread_id: this.options.id,
