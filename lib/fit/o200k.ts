@@ -2,11 +2,10 @@
  * OpenAI's o200k_base byte-pair core (gpt-tokenizer), made as the package's own o200k_base module makes it but
  * for one step. The core's constructor sizes the vocabulary with `Object.keys` of its 200,000 ranks, which
  * makes and drops a string for every index (about 0.1 s of CPU, over a third of the load), for a size a count
- * never reads. It is handed the ranks behind a
- * view that lists no keys (its size is then 0, read only by the package's vocabulary check, not made here);
- * everything else reads the ranks as they are. Counted by `countNative` with no special token allowed, text is
- * counted as `countTokens` with `disallowedSpecial` empty counts it (tests/fit-tokenizer.test.ts checks one
- * against the other).
+ * never reads. It is handed the ranks behind a view that lists no keys (its size is then 0, read only by the
+ * package's vocabulary check, not made here); everything else reads the ranks as they are. Counted by
+ * `countNative` with no special token allowed, text is counted as `countTokens` with `disallowedSpecial` empty
+ * counts it (tests/fit-tokenizer.test.ts checks one against the other).
  */
 import { BytePairEncodingCore } from "gpt-tokenizer/BytePairEncodingCore";
 import bpe from "gpt-tokenizer/bpeRanks/o200k_base";
