@@ -238,6 +238,7 @@ interface Cut {
   /** The first message kept verbatim. */
   at: number;
   summaryTokens: number;
+  /** Exact where the cut fits; where it does not, some number over what its summary leaves (KeptTokens). */
   keptTokens: number;
   /** The summary's text, made once a cut is chosen (and once only: it is counted, then sent). */
   summary(): string;
