@@ -11,6 +11,7 @@ import type { Message } from "../ir/schema.ts";
 import { type MessageSpill, spillMessages } from "../ir/spill.ts";
 import type { SessionStream, ThreadStream } from "../ir/stream.ts";
 import { FitHistory } from "./history.ts";
+import { KeptTokens } from "./kept.ts";
 import { FIT_THREAD_ID } from "./marker.ts";
 import { restoreFitted } from "./restore.ts";
 import { PrefixSummaries, SUMMARY_LEVELS, type SummaryContext, type SummaryLimits } from "./summary.ts";
@@ -140,30 +141,33 @@ async function fitHistory(
   if (tokenized) reclaimMemory();
   const exact = tokenized ? await exactCounter(family) : undefined;
   const counter = bounded(estimate, exact, budget);
+  // Each message's exact count, when every one was counted for the total: kept for the cut's search below,
+  // which would otherwise count the most recent again.
+  let exactCounts: number[] | undefined;
   if (exact && total <= SURELY_OVER * budget) {
     // Then no message has more than that after it: every one is held.
-    total = history.messagesFrom(0).reduce((sum, m) => sum + counter.message(m), 0);
+    exactCounts = history.messagesFrom(0).map((m) => counter.message(m));
+    total = exactCounts.reduce((sum, count) => sum + count, 0);
   }
   const plan: FitPlan = { window, budget, total, exact: exact !== undefined, restored };
   if (total <= budget) return { session, plan };
   if (request.summarizer?.compactsOnResume) {
     return { session, plan: { ...plan, compactedBy: request.summarizer.name } };
   }
-  // Counted again from the most recent: only the messages a cut could keep need the tokenizer, the rest are
-  // over the budget whatever their count.
-  const { counts } = history;
-  const recent = history.messagesFrom(history.recentFrom);
-  let kept = 0;
-  for (let i = counts.length - 1; i >= history.recentFrom; i--) {
-    counts.set(i, (kept <= budget ? counter : estimate).message(recent[i - history.recentFrom]!));
-    kept += counts.get(i);
-  }
+  // Counted again from the most recent, as the search asks: only the messages a cut could keep need the
+  // tokenizer, the rest (more than the budget after them) are over it whatever their count.
+  const { recentFrom } = history;
+  const recent = history.messagesFrom(recentFrom);
+  const kept = new KeptTokens(history.length, recentFrom, (i, after) => {
+    if (after > budget) return history.counts.get(i);
+    return exactCounts?.[i] ?? counter.message(recent[i - recentFrom]!);
+  });
   const context = {
     model: model ?? "the model",
     window: window.tokens,
     pending: session.pending,
   };
-  const choose = (count: (text: string) => number) => chooseCut(history, budget, count, context);
+  const choose = (count: (text: string) => number) => chooseCut(history, kept, budget, count, context);
   // The search counts its candidates' parts by the estimate (tokenizing every turn's lines at every level of
   // detail would cost seconds on a long session); the tokenizer counts the summary chosen. Where the estimate
   // was short of it, the search is made again with the estimate scaled by what the tokenizer found (summaries
@@ -234,8 +238,9 @@ interface Cut {
   /** The first message kept verbatim. */
   at: number;
   summaryTokens: number;
+  /** Exact where the cut fits; where it does not, some number over what its summary leaves (KeptTokens). */
   keptTokens: number;
-  /** The summary's text, made once a cut is chosen. */
+  /** The summary's text, made once a cut is chosen (and once only: it is counted, then sent). */
   summary(): string;
 }
 
@@ -246,18 +251,13 @@ interface Cut {
  */
 function chooseCut(
   history: FitHistory,
+  kept: KeptTokens,
   budget: number,
   count: (text: string) => number,
   context: SummaryContext,
 ): Cut {
-  const { counts, length, recentFrom } = history;
+  const { length } = history;
   const cuts = history.cleanCuts();
-  // Tokens of messages[c..] for the held messages' cuts: suffix[c - recentFrom].
-  const suffix = new Float64Array(length + 1 - recentFrom);
-  for (let c = length - 1; c >= recentFrom; c--) {
-    suffix[c - recentFrom] = suffix[c + 1 - recentFrom]! + counts.get(c);
-  }
-  const keptTokens = (c: number) => suffix[c - recentFrom]!;
   const beforePrompt = cuts.filter((c) => c === length || history.isPrompt(c));
   // The turns are told once, for every level; a level holds only its counts (its lines are made again for the
   // chosen cut's text alone), and is made once for both searches.
@@ -271,12 +271,18 @@ function chooseCut(
     }
     return summaries;
   };
-  const cutOf = (summaries: PrefixSummaries, recent?: number) => (c: number): Cut => ({
-    at: c,
-    summaryTokens: summaries.tokens(c, recent),
-    keptTokens: keptTokens(c),
-    summary: () => summaries.text(c, recent),
-  });
+  // A cut's kept tokens are counted only as far as its summary leaves room for them (KeptTokens): exact when it
+  // fits, over the room when it does not.
+  const cutOf = (summaries: PrefixSummaries, recent?: number) => (c: number): Cut => {
+    const summaryTokens = summaries.tokens(c, recent);
+    let text: string | undefined;
+    return {
+      at: c,
+      summaryTokens,
+      keptTokens: kept.within(c, budget - summaryTokens),
+      summary: () => text ??= summaries.text(c, recent),
+    };
+  };
   // Some turns kept verbatim beside a tighter summary are worth more than a roomier summary of everything.
   let whole: Cut | undefined;
   // Whole turns kept (a cut before a prompt) at any summary's length first; a turn cut in two only after.
@@ -293,7 +299,9 @@ function chooseCut(
   const tightest = level(SUMMARY_LEVELS.at(-1)!);
   const turns = history.promptsBefore(length);
   const lastTurn = beforePrompt.at(-2);
-  const ends = lastTurn !== undefined && keptTokens(lastTurn) <= budget / 4 ? [lastTurn, length] : [length];
+  const ends = lastTurn !== undefined && kept.within(lastTurn, budget / 4) <= budget / 4
+    ? [lastTurn, length]
+    : [length];
   for (const c of ends) {
     let [low, high, best] = [0, turns, undefined as Cut | undefined];
     while (low <= high) {
