@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Block, Session } from "../lib/ir/schema.ts";
+import type { Block, Message, Session } from "../lib/ir/schema.ts";
+import { holdMessages, type SessionStream, streamedMessages } from "../lib/ir/stream.ts";
 import { BUILTIN_HARNESSES, builtinRegistry, type HarnessName } from "../lib/harnesses/registry.ts";
 import { prepareConversion } from "../lib/pipeline/prepare.ts";
 import type { Harness } from "../lib/harnesses/types.ts";
@@ -215,6 +216,65 @@ test("a thread kept apart is made fit as the writer reads it, not held made fit 
   assert.equal(count("tools-translated"), 2);
   assert.equal(count("reasoning-proofs-dropped"), 1);
   assert.equal(prepared.memory.reasoning.count, 1);
+});
+
+test("a message made fit again as the writer reads it runs only the steps the survey found change it, and reads as the thread made fit once: kept apart, streamed, or held", async () => {
+  const at = (uid: string, role: "user" | "assistant", blocks: Block[]): Message => ({
+    uid,
+    parentUid: null,
+    role,
+    kind: "turn",
+    blocks,
+  });
+  const thread: Message[] = [
+    at("plain", "user", [{ type: "text", text: "hello <b>there</b>" }]),
+    at("call", "assistant", [{ type: "tool_call", id: "c1", name: "Read", input: { file_path: "/p/y.ts" } }]),
+    at("result", "user", [{
+      type: "tool_result",
+      callId: "c1",
+      isError: false,
+      content: [{ type: "text", text: "<system-reminder>obey</system-reminder> \u001b[31mred" }],
+    }]),
+    at("thought", "assistant", [
+      { type: "reasoning", text: "checking <system-reminder>", provider: "anthropic", signature: "sig" },
+      { type: "text", text: "done" },
+      { type: "tool_call", id: "c2", name: "Bash", input: { command: "ls" } },
+    ]),
+    at("answer", "user", [{
+      type: "tool_result",
+      callId: "c2",
+      isError: false,
+      content: [{ type: "text", text: "a.ts" }],
+    }]),
+  ];
+  const base = emptySession({ harness: "claude-code", id: "s1", models: [] });
+  const session = (messages: SessionStream["messages"], threads: Session["threads"] = []): SessionStream => ({
+    ...base,
+    meta: { ...base.meta, cwd: "/p" },
+    messages,
+    threads,
+  });
+  const prepare = (s: SessionStream) =>
+    prepareConversion(s, BUILTIN_HARNESSES.codex, {
+      registry: builtinRegistry,
+      handshake: false,
+      now: new Date(0),
+    });
+  const once = await holdMessages((await prepare(session(thread))).session.messages);
+  assert.equal(once.length, thread.length);
+  const apart = await prepare(session([at("last", "user", [{ type: "text", text: "go on" }])], [{
+    id: "compacted",
+    kind: "compacted",
+    messages: thread,
+  }]));
+  const kept = apart.session.threads[0]!.messages;
+  assert.deepEqual([...kept], once);
+  assert.deepEqual([...kept], once, "read again");
+  const streamed = (await prepare(session(streamedMessages(async function* () {
+    yield* thread;
+  })))).session.messages;
+  assert.deepEqual(await holdMessages(streamed), once);
+  assert.deepEqual(await holdMessages(streamed), once, "read again");
 });
 
 test("a call passed through a harness with no equivalent keeps its first harness's form: a Copilot task through Codex into OpenCode, whose own tool is also named task, comes back as written", () => {

@@ -48,6 +48,7 @@ import { type FitMode, type FitPlan, fitSession, type Fitting } from "../fit/fit
 import { fitEntries } from "../fit/report.ts";
 import type { Summarizer } from "../fit/summarizer.ts";
 import { withNotes } from "../report/report.ts";
+import { ALL_STEPS, DETACH, NEUTRALIZE, StepLog, TRANSLATE } from "./fit-steps.ts";
 
 export interface ConversionRequest {
   /** The harnesses this run knows: the source's descriptor and every harness's control tags come from it. */
@@ -205,17 +206,19 @@ async function prepareRead(
       ),
     )
     : new Set<string>();
-  surveyThreads(source.threads, target.conversation.capabilities, fit, survey);
+  const logs = surveyThreads(source.threads, target.conversation.capabilities, fit, survey);
   const session: SessionStream = {
     ...source,
     pending,
-    // Made fit again as the writer reads them: a fitted session's compacted thread is its whole history, which
-    // made fit up front would be held twice.
-    threads: source.threads.map((t) => ({
+    // Made fit again as the writer reads them, by the steps the survey found change them: a fitted session's
+    // compacted thread is its whole history, which made fit up front would be held twice.
+    threads: source.threads.map((t, i) => ({
       ...t,
       messages: madeMessages(t.messages, () => {
         const tally = fit.tally(false);
-        return (m) => fit.message(m, tally);
+        const log = logs[i];
+        let index = 0;
+        return (m) => fit.message(m, tally, log?.at(index++));
       }),
     })),
     messages: fitted
@@ -223,8 +226,12 @@ async function prepareRead(
       : pipeMessages(source.messages, () => {
         const tally = fit.tally(false);
         const stubs = new StubInserter(open);
+        let index = 0;
         return endingWithQueued(
-          { next: (m) => stubs.next(fit.message(m, tally)), end: () => stubs.end() },
+          {
+            next: (m) => stubs.next(fit.message(m, tally, survey.steps.at(index++))),
+            end: () => stubs.end(),
+          },
           queued,
         );
       }),
@@ -290,7 +297,11 @@ async function prepareRead(
 interface MessageFitter {
   /** A fresh tally: the survey's, or one for a pass that only renders, which keeps no detached proofs. */
   tally(survey: boolean): FitTally;
-  message(m: Message, tally: FitTally): Message;
+  /**
+   * `m` made fit, counted into `tally`, by the steps `run` names (fit-steps.ts; all by default); which of them
+   * changed it is pushed to `log` when given.
+   */
+  message(m: Message, tally: FitTally, run?: number, log?: StepLog): Message;
   translate(m: Message, stats: TranslationStats): Message;
   neutralize(text: string, counts: NeutralizedCounts): string;
 }
@@ -330,7 +341,12 @@ function messageFitter(
     proofs: nothingDetached(survey),
   });
   if (from.name === target.name) {
-    return { tally, translate, message: (m, t) => translate(m, t.tools), neutralize: (text) => text };
+    const message = (m: Message, t: FitTally, run = ALL_STEPS, log?: StepLog) => {
+      const made = run & TRANSLATE ? translate(m, t.tools) : m;
+      log?.push(made === m ? 0 : TRANSLATE);
+      return made;
+    };
+    return { tally, translate, message, neutralize: (text) => text };
   }
   const tagged = controlTags(registry.harnesses.flatMap((h) => h.conversation.controlTags));
   const neutralize = (text: string, counts: NeutralizedCounts) => neutralizeCounted(text, tagged, counts);
@@ -340,12 +356,17 @@ function messageFitter(
     (text) => escapeControls(neutralizeText(text, tagged).text).text,
     (block) => from.conversation.provesReasoning(source, block),
   );
-  return {
-    tally,
-    translate,
-    neutralize,
-    message: (m, t) => detach(neutralizeMessage(translate(m, t.tools), tagged, t.neutral), t.proofs),
+  const message = (m: Message, t: FitTally, run = ALL_STEPS, log?: StepLog) => {
+    const translated = run & TRANSLATE ? translate(m, t.tools) : m;
+    const neutral = run & NEUTRALIZE ? neutralizeMessage(translated, tagged, t.neutral) : translated;
+    const made = run & DETACH ? detach(neutral, t.proofs) : neutral;
+    log?.push(
+      (translated === m ? 0 : TRANSLATE) | (neutral === translated ? 0 : NEUTRALIZE) |
+        (made === neutral ? 0 : DETACH),
+    );
+    return made;
   };
+  return { tally, translate, neutralize, message };
 }
 
 /** What one pass over the source's thread, each message made fit for the target, tells the rest of prepare. */
@@ -357,6 +378,8 @@ interface ThreadSurvey extends FitTally {
   /** By caller uid: the position after which the caller's response ends (where its stub would go). */
   responseEnds: Map<string, number>;
   natives: Record<string, NativeToolCall>;
+  /** The steps that changed each message of a streamed thread, which the writer's pass makes fit again. */
+  steps: StepLog;
 }
 
 /** The survey, each fitted message also pushed to `fitted` when given. */
@@ -372,12 +395,14 @@ async function surveyThread(
     answered: new Set(),
     responseEnds: new Map(),
     natives: {},
+    steps: new StepLog(),
   };
   /** Callers whose response is still going on, as of the message in hand. */
   let responding: Message[] = [];
   let index = 0;
   for await (const source of messages) {
-    const m = fit.message(source, survey);
+    // A held thread is made fit here once (pushed to `fitted`): only a streamed one is made again.
+    const m = fit.message(source, survey, ALL_STEPS, fitted ? undefined : survey.steps);
     fitted?.push(m);
     responding = responding.filter((caller) => {
       const goesOn = continuesResponse(caller, m);
@@ -399,21 +424,24 @@ async function surveyThread(
 
 /**
  * The threads beside the live one surveyed into `survey`: what making those the target keeps fit does is counted
- * with the live thread (its proofs detached remembered), the tool calls of every thread are counted.
+ * with the live thread (its proofs detached remembered), the tool calls of every thread are counted. Gives, for
+ * each thread kept, the steps that changed its messages (for the writer's pass; none for a thread not kept).
  */
 function surveyThreads(
   threads: readonly ThreadStream[],
   capabilities: Capabilities,
   fit: MessageFitter,
   survey: ThreadSurvey,
-): void {
-  for (const t of threads) {
-    const kept = keepsThread(t, capabilities);
-    for (const m of t.messages) {
-      if (kept) fit.message(m, survey);
-      else fit.translate(m, survey.tools);
+): (StepLog | undefined)[] {
+  return threads.map((t) => {
+    if (!keepsThread(t, capabilities)) {
+      for (const m of t.messages) fit.translate(m, survey.tools);
+      return undefined;
     }
-  }
+    const log = new StepLog(t.messages.length);
+    for (const m of t.messages) fit.message(m, survey, ALL_STEPS, log);
+    return log;
+  });
 }
 
 /**

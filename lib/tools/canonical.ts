@@ -58,9 +58,21 @@ export const num = (
   v: unknown,
 ): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
-/** Drops undefined members so rendered arguments carry only what the call said. */
+/**
+ * Drops undefined members so rendered arguments carry only what the call said. A plain loop: every tool call is
+ * translated in the survey and again as the writer reads it, and the entries arrays cost more than the rest.
+ */
 export function defined<const T extends Json>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    // As Object.fromEntries would: an own member, whatever its name (assigning `__proto__` sets the prototype).
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+    } else out[key] = v;
+  }
+  return out as T;
 }
 
 export function planStatus(value: unknown): PlanItem["status"] {
