@@ -5,6 +5,7 @@
  * pure function of the message's content that gives back the very message it was given when it changes
  * nothing, so skipping one that changed nothing gives the same message, and saves scanning every text again.
  */
+import { uint8Column } from "../io/columns.ts";
 
 /** One bit a step; a message no step changed is 0. */
 export const TRANSLATE = 1;
@@ -14,20 +15,10 @@ export const ALL_STEPS = TRANSLATE | NEUTRALIZE | DETACH;
 
 /** The steps that changed each message of one thread, in the order the thread is read. */
 export class StepLog {
-  private bytes: Uint8Array;
-  private count = 0;
-
-  constructor(expected = 0) {
-    this.bytes = new Uint8Array(Math.max(expected, 16));
-  }
+  private readonly steps = uint8Column();
 
   push(steps: number): void {
-    if (this.count === this.bytes.length) {
-      const grown = new Uint8Array(this.bytes.length * 2);
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
-    this.bytes[this.count++] = steps;
+    this.steps.push(steps);
   }
 
   /**
@@ -35,6 +26,6 @@ export class StepLog {
    * saw (a thread read again must give the same messages, but nothing is lost by checking).
    */
   at(index: number): number {
-    return index < this.count ? this.bytes[index]! : ALL_STEPS;
+    return index < this.steps.length ? this.steps.get(index) : ALL_STEPS;
   }
 }

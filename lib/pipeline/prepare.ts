@@ -438,7 +438,7 @@ function surveyThreads(
       for (const m of t.messages) fit.translate(m, survey.tools);
       return undefined;
     }
-    const log = new StepLog(t.messages.length);
+    const log = new StepLog();
     for (const m of t.messages) fit.message(m, survey, ALL_STEPS, log);
     return log;
   });
