@@ -41,35 +41,33 @@ function parseFile(path: string, each: (record: unknown) => void): number {
 
 const isDatabase = (store: string) => store.endsWith(".db");
 
-/** The tables of a database that hold its records: not a full-text index or SQLite's own. */
-function recordTables(db: DatabaseSync): string[] {
+/**
+ * A database's tables as its schema declares them, but for a full-text index's own tables (named after it:
+ * messages_fts_data) and SQLite's.
+ */
+function declaredTables(db: DatabaseSync): { name: string; virtual: boolean; rowid: boolean }[] {
   const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as {
     name: string;
     sql: string;
   }[];
-  const virtual = tables.filter((t) => /^CREATE VIRTUAL/i.test(t.sql)).map((t) => t.name);
-  // A full-text index's own tables are named after it (messages_fts_data): the index, not the session.
-  return tables.filter((t) =>
-    !/^CREATE VIRTUAL/i.test(t.sql) && !virtual.some((v) => t.name.startsWith(`${v}_`)) &&
-    !t.name.startsWith("sqlite_")
-  ).map((t) => t.name);
+  const declared = tables.map((t) => ({
+    name: t.name,
+    virtual: /^CREATE VIRTUAL/i.test(t.sql),
+    rowid: !/WITHOUT ROWID\s*$/i.test(t.sql),
+  }));
+  const indexes = declared.filter((t) => t.virtual).map((t) => t.name);
+  return declared.filter((t) =>
+    !indexes.some((v) => t.name.startsWith(`${v}_`)) && !t.name.startsWith("sqlite_")
+  );
 }
 
-/**
- * The tables a handoff may insert rows into: a full-text index counts (inserting into it is the index's work),
- * its own tables and SQLite's do not.
- */
-function rowTables(db: DatabaseSync): string[] {
-  const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'table'").all() as {
-    name: string;
-    sql: string;
-  }[];
-  const virtual = tables.filter((t) => /^CREATE VIRTUAL/i.test(t.sql)).map((t) => t.name);
-  return tables.filter((t) =>
-    !virtual.some((v) => t.name.startsWith(`${v}_`)) && !t.name.startsWith("sqlite_") &&
-    !/WITHOUT ROWID\s*$/i.test(t.sql)
-  ).map((t) => t.name);
-}
+/** The tables of a database that hold its records: not a full-text index (it indexes them). */
+const recordTables = (db: DatabaseSync): string[] =>
+  declaredTables(db).filter((t) => !t.virtual).map((t) => t.name);
+
+/** The tables a handoff may append rows to, found by row id: a full-text index's counts (its work is the index's). */
+const rowTables = (db: DatabaseSync): string[] =>
+  declaredTables(db).filter((t) => t.rowid).map((t) => t.name);
 
 /** Every row of every record table of a database, each JSON text parsed. */
 function parseDatabase(path: string): number {
