@@ -196,10 +196,12 @@ interface IndexWritten {
 /** The index databases a handoff wrote to, from its `--json` report (its backups are their states before). */
 function indexesWritten(report: { backup?: { databases?: string[]; paths?: string[] } }): IndexWritten[] {
   const { databases = [], paths = [] } = report.backup ?? {};
-  return databases.map((after) => ({
-    before: paths.find((p) => basename(p) === basename(after)) ?? after,
-    after,
-  }));
+  return databases.map((after) => {
+    const before = paths.find((p) => basename(p) === basename(after));
+    // Without its state from before, the rows the handoff added cannot be told from the rest.
+    if (!before) throw new Error(`the handoff wrote to ${after} but reported no backup of it`);
+    return { before, after };
+  });
 }
 
 /**

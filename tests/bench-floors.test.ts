@@ -88,3 +88,50 @@ test("the pair floor reads every row of a SQLite store but its full-text index, 
   // Inserted through Hermes's own triggers: its full-text index holds every message again.
   assert.equal(rowsIn(scratch, ["messages_fts"]), rowsIn(HERMES, ["messages"]));
 });
+
+test("a handoff's floor inserts the rows it added to an index database, its full-text index included, into a copy of the database as it was before", () => {
+  const dir = tempDir();
+  const source = join(dir, "session.jsonl");
+  generateClaudeSession(source, 1);
+  const output = join(dir, "events.jsonl");
+  writeFileSync(output, '{"type":"session.start"}\n');
+  const before = join(dir, "before.db");
+  const db = new DatabaseSync(before);
+  db.exec(`
+    CREATE TABLE turns (id INTEGER PRIMARY KEY AUTOINCREMENT, text TEXT);
+    CREATE VIRTUAL TABLE search USING fts5(content, source UNINDEXED);
+    CREATE TABLE config (k TEXT PRIMARY KEY, v TEXT) WITHOUT ROWID;
+    INSERT INTO turns (text) VALUES ('old one'), ('old two');
+    INSERT INTO search VALUES ('old one', 'a'), ('old two', 'a');
+    INSERT INTO config VALUES ('k', 'v');
+  `);
+  db.close();
+  const after = join(dir, "after.db");
+  copyFileSync(before, after);
+  const grown = new DatabaseSync(after);
+  grown.exec(`
+    INSERT INTO turns (text) VALUES ('new one'), ('new two'), ('new three');
+    INSERT INTO search VALUES ('new one', 'b'), ('new two', 'b'), ('new three', 'b');
+  `);
+  grown.close();
+  const scratch = join(dir, "scratch.jsonl");
+  const floor = pairFloor(source, output, scratch, [{ before, after }]);
+  assert.equal(floor.written, 1);
+  // Three turns and their three entries in the full-text index; the table without row ids is left alone.
+  assert.equal(floor.indexRows, 6);
+  const copy = new DatabaseSync(`${scratch}.index-0.db`, { readOnly: true });
+  try {
+    assert.equal((copy.prepare("SELECT count(*) AS n FROM turns").get() as { n: number }).n, 5);
+    const found = copy.prepare("SELECT count(*) AS n FROM search WHERE search MATCH 'new'").get() as {
+      n: number;
+    };
+    assert.equal(found.n, 3);
+  } finally {
+    copy.close();
+  }
+  // An index that is the output store itself is written whole by the database floor, not again as an index.
+  assert.equal(
+    pairFloor(source, output, join(dir, "again.jsonl"), [{ before: output, after: output }]).indexRows,
+    0,
+  );
+});
