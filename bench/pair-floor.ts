@@ -201,9 +201,7 @@ export function pairFloor(
     ? writeDatabase(store(output), scratch)
     : writeFile(output, scratch);
   let indexRows = 0;
-  // An index that is the output store itself was written whole above.
-  const others = indexes.filter((i) => i.after !== store(output));
-  for (const [i, { before, after }] of others.entries()) {
+  for (const [i, { before, after }] of indexes.entries()) {
     const inserted = insertAddedRows(before, after, `${scratch}.index-${i}.db`);
     indexRows += inserted.written;
     written.loadCpuSeconds += inserted.loadCpuSeconds;

@@ -146,13 +146,16 @@ interface HandoffFloor {
    * as the harness's first run leaves it (`readyHome`).
    */
   prepare?(dir: string): void;
-  /** The floor measured in a folder of its own, given the handoff's source, folder and the session it wrote. */
+  /**
+   * The floor measured in a folder of its own, given the handoff's source, folder, the session it wrote and its
+   * `--json` report.
+   */
   measure(
     scratch: string,
     source: string,
     dir: string,
     target: string,
-    indexes: readonly IndexWritten[],
+    report: HandoffReport,
   ): { run: Measured; label: string };
   /** The most the handoff may take, in floors (none: a figure with no goal of its own). */
   goal?: number;
@@ -193,10 +196,20 @@ interface IndexWritten {
   after: string;
 }
 
-/** The index databases a handoff wrote to, from its `--json` report (its backups are their states before). */
-function indexesWritten(report: { backup?: { databases?: string[]; paths?: string[] } }): IndexWritten[] {
+/** What the bench reads of a handoff's `--json` report. */
+interface HandoffReport {
+  target: { path: string };
+  backup?: { databases?: string[]; paths?: string[] };
+}
+
+/**
+ * The index databases a handoff wrote to beside the session it wrote (`target`, whose own store a floor writes
+ * whole), from its report: each backed up whole before, and that copy is its state before.
+ */
+function indexesWritten(report: HandoffReport, target: string): IndexWritten[] {
   const { databases = [], paths = [] } = report.backup ?? {};
-  return databases.map((after) => {
+  const store = target.replace(/#[^/]*$/, "");
+  return databases.filter((d) => d !== store).map((after) => {
     const before = paths.find((p) => basename(p) === basename(after));
     // Without its state from before, the rows the handoff added cannot be told from the rest.
     if (!before) throw new Error(`the handoff wrote to ${after} but reported no backup of it`);
@@ -211,7 +224,8 @@ function indexesWritten(report: { backup?: { databases?: string[]; paths?: strin
 const FILE_FLOOR: HandoffFloor = {
   describe:
     "Bun reading and parsing the source, stringifying and writing the lines it wrote, inserting its index rows",
-  measure: (scratch, source, _dir, target, indexes) => pairFloor(source, target, scratch, indexes),
+  measure: (scratch, source, _dir, target, report) =>
+    pairFloor(source, target, scratch, indexesWritten(report, target)),
   goal: 1.5,
 };
 
@@ -404,13 +418,11 @@ async function convertRows(root: string, rows: Row[]): Promise<void> {
     await readyHome(to, dir);
     log(`handoff -> ${to} (ours)`);
     const handoff = ours(["handoff", source, "--to", to, "--cwd", dir, "--json"], environment(dir));
-    const report = JSON.parse(handoff.stdout) as
-      & { target: { path: string } }
-      & Parameters<typeof indexesWritten>[0];
+    const report = JSON.parse(handoff.stdout) as HandoffReport;
     const target = report.target.path;
     if (to !== GENERATED) sources[to] = target;
     log(`floor under the handoff -> ${to}: ${floor.describe}`);
-    const under = floor.measure(work(root, `floor-${to}`), source, dir, target, indexesWritten(report));
+    const under = floor.measure(work(root, `floor-${to}`), source, dir, target, report);
     rows.push({
       work: `handoff ${size} -> ${to}`,
       ours: seconds(handoff),
