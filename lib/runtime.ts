@@ -93,3 +93,45 @@ export function restartForLongWork(env: NodeJS.ProcessEnv): void {
     // Not restarted (the system refused): the work runs as it is, only slower.
   }
 }
+
+/** A worker thread as Bun and Deno both provide it (the web's Worker; Node's typings declare none). */
+export interface ModuleWorker {
+  postMessage(message: unknown): void;
+  terminate(): void;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  onerror: ((event: { message?: string; preventDefault?(): void }) => void) | null;
+}
+
+declare const Worker: (new (url: string | URL, options: { type: "module" }) => ModuleWorker) | undefined;
+
+/**
+ * Starts the module `fromRoot` (a path from the repository's root, `lib/...ts`) as a worker thread, or returns
+ * undefined where this runtime has none. The compiled binary holds it as one of its build's entry points
+ * (package.json's `build` names each), under Bun's virtual folder by the same path.
+ */
+export function startModuleWorker(fromRoot: string): ModuleWorker | undefined {
+  if (typeof Worker === "undefined") return undefined;
+  const url = isCompiledBinary()
+    ? `file:///$bunfs/root/${fromRoot}`
+    : new URL(`../${fromRoot}`, import.meta.url);
+  return new Worker(url, { type: "module" });
+}
+
+/** Inside a worker thread: the side of it that talks to the thread that started it. */
+export interface StarterPort {
+  post(message: unknown): void;
+  listen(handler: (message: unknown) => void): void;
+}
+
+export function starterPort(): StarterPort {
+  const scope = globalThis as unknown as {
+    postMessage(message: unknown): void;
+    onmessage: ((event: { data: unknown }) => void) | null;
+  };
+  return {
+    post: (message) => scope.postMessage(message),
+    listen(handler) {
+      scope.onmessage = (event) => handler(event.data);
+    },
+  };
+}

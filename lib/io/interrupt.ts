@@ -13,8 +13,14 @@ const SIGNALS: InterruptSignal[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 let received: InterruptSignal | undefined;
 let holders = 0;
 
+/** Flags shared with worker threads writing for this hold (relayedInterrupts), each set to the signal's number. */
+const relays = new Set<Int32Array>();
+/** In a worker thread: the flag its starter sets when a signal arrives there (followInterrupts). */
+const followed: { flag?: Int32Array } = {};
+
 const record = (signal: InterruptSignal) => {
   received ??= signal;
+  for (const flag of relays) Atomics.store(flag, 0, SIGNALS.indexOf(received) + 1);
 };
 
 export async function holdingSignals<T>(work: () => Promise<T>): Promise<T> {
@@ -27,8 +33,28 @@ export async function holdingSignals<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } finally {
-    if (--holders === 0) { for (const s of SIGNALS) process.off(s, record); }
+    if (--holders === 0) {
+      for (const s of SIGNALS) process.off(s, record);
+      relays.clear();
+    }
   }
+}
+
+/**
+ * A flag a worker thread writing for the current hold follows (followInterrupts): signals reach only the main
+ * thread, so it is how one that arrives there stops the worker's write at its next checkpoint.
+ */
+export function relayedInterrupts(): Int32Array {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  if (holders === 0) return flag;
+  relays.add(flag);
+  if (received) record(received);
+  return flag;
+}
+
+/** In a worker thread: its checkpoints throw once its starter's flag (relayedInterrupts) is set. */
+export function followInterrupts(flag: Int32Array): void {
+  followed.flag = flag;
 }
 
 /**
@@ -37,6 +63,8 @@ export async function holdingSignals<T>(work: () => Promise<T>): Promise<T> {
  */
 export function checkpoint(): void {
   if (received && holders > 0) throw new InterruptedError(received);
+  const relayed = followed.flag ? Atomics.load(followed.flag, 0) : 0;
+  if (relayed) throw new InterruptedError(SIGNALS[relayed - 1]!);
 }
 
 /**

@@ -506,6 +506,56 @@ export async function stageTables<T extends string, R extends StagedRow>(
   >;
 }
 
+/** Rows of one shape: their column names, and each row's values in that order (as sqlValue stores them). */
+export interface RowRun {
+  names: readonly string[];
+  rows: unknown[][];
+}
+
+/**
+ * Rows that arrive in batches while a write transaction is open (lib/store/write-thread.ts), inserted into
+ * `table` in order: each run of a batch is staged in a temp table of its shape, then inserted from there in one
+ * statement, so a table with full-text triggers indexes a batch at once, as moveStaged does (see
+ * lib/store/row-batches.ts). Each temp table is appended to and read from the rows after those moved before.
+ */
+export class ArrivingRows {
+  private readonly staging = new Map<string, { temp: string; insert: Insert; moved: number }>();
+  private inserted = 0;
+
+  constructor(private readonly db: DatabaseSync, private readonly table: string) {
+    db.exec(STAGING_PRAGMAS);
+  }
+
+  /** Inserts `runs` in order; returns how many rows have been inserted in all. */
+  insert(runs: readonly RowRun[]): number {
+    for (const { names, rows } of runs) {
+      const staged = this.stagingFor(names);
+      for (const values of rows) staged.insert(...values.map(sqlValue));
+      const list = names.map(quoteIdent).join(", ");
+      this.db.prepare(
+        `INSERT INTO main.${
+          quoteIdent(this.table)
+        } (${list}) SELECT ${list} FROM ${staged.temp} WHERE rowid > ? ` +
+          "ORDER BY rowid",
+      ).run(staged.moved);
+      staged.moved += rows.length;
+      this.inserted += rows.length;
+    }
+    return this.inserted;
+  }
+
+  private stagingFor(names: readonly string[]) {
+    const shape = names.join("\u0000");
+    const known = this.staging.get(shape);
+    if (known) return known;
+    const temp = `temp.${quoteIdent(`session_bridge_arriving_${this.table}_${this.staging.size}`)}`;
+    this.db.exec(`CREATE TEMP TABLE ${temp} (${names.map(quoteIdent).join(", ")})`);
+    const made = { temp, insert: insertStatement(this.db, temp, names).run, moved: 0 };
+    this.staging.set(shape, made);
+    return made;
+  }
+}
+
 type Insert = StatementSync["run"];
 
 type SqlValue = string | number | bigint | null | Uint8Array;

@@ -8,57 +8,30 @@
  * its full-text indexes (`messages_fts`, `messages_fts_trigram`) in step.
  */
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import type { SessionHead, SessionStream } from "../../ir/stream.ts";
 import type { ReportEntry } from "../../report/report.ts";
 import { reportEntry } from "../../report/entry.ts";
-import type { CommitOptions, HandoffPlan, PlanPreview, RenderOptions } from "../types.ts";
-import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
+import type { HandoffPlan, PlanPreview, RenderOptions } from "../types.ts";
+import { handoffPlan, refusedPlan } from "../plan.ts";
 import { refuse, targetStoreRefusal } from "../refuse.ts";
-import { InputError, RefusedError } from "../../errors.ts";
+import { InputError } from "../../errors.ts";
 import { resumeHermes } from "./resume.ts";
-import {
-  hasTable,
-  immediateTransaction,
-  insertRow,
-  openForWrite,
-  openReadOnly,
-  type Row,
-  stageRows,
-  tableColumns,
-} from "../../store/sqlite.ts";
+import { openReadOnly, tableColumns } from "../../store/sqlite.ts";
 import { uncarriedByCopy } from "./carried.ts";
 import { configuredModel } from "./config.ts";
-import { type StoreColumns, storeColumns, type StoreShape, storeShape } from "./database.ts";
-import { type ExportedMessage, hermesTitle, storedForm, type StoredMessage, TITLE_MAX } from "./rows.ts";
+import { type StoreShape, storeShape } from "./database.ts";
+import { hermesTitle, TITLE_MAX } from "./rows.ts";
 import { activeHome, configPath, type HermesHome, sessionLocator, stateDbPath } from "./profiles.ts";
-import { keptSystemPrompt, targetRows, type TargetSettings } from "./target.ts";
+import { keptSystemPrompt } from "./target.ts";
+import { insertSession, type Planned } from "./insert.ts";
+import { type Clash, findClash, lineageTitle, refusalOf } from "./commit.ts";
 import { type HermesSource, sameHarnessSource } from "./source.ts";
 import { compactedHistory } from "../../ir/compacted.ts";
 import { setAsideCount } from "./copy.ts";
 import { checkHermesId } from "./ids.ts";
-import { type Feedback, startProgress } from "../../io/progress.ts";
-import { deleteInBatches, inBatches, moveStaged } from "../../store/row-batches.ts";
 import { isLink } from "../../io/links.ts";
-import { type BackedUpRows, backupRows } from "../../store/row-backup.ts";
 import { gatewayRefusal } from "./gateway.ts";
-
-/**
- * What commit needs beyond the preview: the database, and what the rows are made from. The rows themselves
- * are made only as the commit reads the thread, so a plan holds none of them.
- */
-interface Planned {
-  id: string;
-  database: string;
-  title: string | undefined;
-  /** The title is the source's own, not one asked for: when taken, it is numbered (see lineageTitle). */
-  lineage: boolean;
-  session: SessionStream;
-  options: RenderOptions;
-  settings: TargetSettings;
-  source: HermesSource | undefined;
-}
 
 export async function planHermes(
   session: SessionStream,
@@ -262,81 +235,6 @@ function checkedShape(db: DatabaseSync, database: string): StoreShape {
   return shape;
 }
 
-/** What is in the way of the planned id and title: a session with that id, another holding the title. */
-interface Clash {
-  /** The id is taken by this session (it is replaced under --force). */
-  takenId?: string;
-  /** The title is held by this other session (it gives the title up under --force). */
-  titleOwner?: string;
-  /** Why even --force cannot go ahead. */
-  refusal?: string;
-}
-
-function findClash(db: DatabaseSync, id: string, title: string | undefined): Clash {
-  const clash: Clash = {};
-  if (db.prepare("SELECT 1 FROM sessions WHERE id = ?").get(id)) {
-    clash.takenId = id;
-    // A compression child points at it: replacing it would orphan the rest of that conversation.
-    const child = db.prepare("SELECT id FROM sessions WHERE parent_session_id = ? LIMIT 1").get(id) as
-      | Row
-      | undefined;
-    if (child) {
-      clash.refusal = `session ${id} continues in session ${child.id} (compression or branch), so --force ` +
-        `cannot replace it; pass another --session-id`;
-    }
-    const compacting = compressionLease(db, id);
-    if (compacting) {
-      clash.refusal =
-        `Hermes is compacting session ${id} (its compression lock holds until ${compacting}), ` +
-        `so --force cannot replace it now; try again once it is done, or pass another --session-id`;
-    }
-  }
-  const owner = title
-    ? db.prepare("SELECT id FROM sessions WHERE title = ? AND id <> ?").get(title, id) as Row | undefined
-    : undefined;
-  if (owner) clash.titleOwner = String(owner.id);
-  return clash;
-}
-
-/**
- * When the lease Hermes's compaction holds on session `id` ends (ISO 8601), if one holds now: while it does,
- * Hermes rewrites the session's rows and may start its continuation (`try_acquire_compression_lock`, 0.19.0;
- * a lease not renewed by its expiry is taken over, as Hermes takes it over). Stores before the table have none.
- */
-function compressionLease(db: DatabaseSync, id: string): string | undefined {
-  if (!hasTable(db, "compression_locks")) return undefined;
-  const lease = db.prepare("SELECT max(expires_at) AS until FROM compression_locks WHERE session_id = ?")
-    .get(id) as { until: number | null };
-  if (typeof lease.until !== "number" || lease.until * 1000 < Date.now()) return undefined;
-  const until = new Date(lease.until * 1000);
-  return Number.isNaN(until.getTime()) ? "a time no date can hold" : until.toISOString();
-}
-
-/** Why the session cannot be added as planned, if it cannot: its id or its title is already in use. */
-function refusalOf(
-  db: DatabaseSync,
-  database: string,
-  id: string,
-  title: string | undefined,
-  clash: Clash,
-  force: boolean,
-): string | undefined {
-  if (clash.refusal) return clash.refusal;
-  if (force) return undefined;
-  if (clash.takenId) {
-    return refuse.exists(id, database).message;
-  }
-  if (clash.titleOwner) {
-    return `title ${
-      JSON.stringify(title)
-    } is taken by session ${clash.titleOwner} in ${database} (Hermes titles are ` +
-      `unique); pass --title ${
-        JSON.stringify(nextTitle(db, title!))
-      }, or --force to move the title to this session`;
-  }
-  return undefined;
-}
-
 /** What --force will replace, for the report. */
 function replacementNotes(clash: Clash, title: string | undefined): ReportEntry[] {
   const notes: ReportEntry[] = [];
@@ -359,46 +257,6 @@ function replacementNotes(clash: Clash, title: string | undefined): ReportEntry[
     ));
   }
   return notes;
-}
-
-/**
- * The title a session is stored with. One the user asked for is kept (a taken one is refused, as Hermes's own
- * `/title` refuses it); the source's own title, taken (the same session handed off again, a copy beside its
- * original), becomes its lineage's next, as Hermes titles a continued session (`get_next_title_in_lineage`).
- */
-function lineageTitle(
-  db: DatabaseSync,
-  id: string,
-  { title, lineage }: { title: string | undefined; lineage: boolean },
-): { title: string | undefined; note: ReportEntry[] } {
-  // The session `id` replaces (under --force) gives its title up with its row.
-  const holder = lineage && title
-    ? db.prepare("SELECT id FROM sessions WHERE title = ? AND id <> ?").get(title, id) as Row | undefined
-    : undefined;
-  if (!holder) return { title, note: [] };
-  const numbered = nextTitle(db, title!);
-  return {
-    title: numbered,
-    note: [reportEntry(
-      "title-numbered",
-      "info",
-      `title stored as ${JSON.stringify(numbered)}: session ${holder.id} holds ${
-        JSON.stringify(title)
-      } (Hermes numbers the titles of a lineage so)`,
-      { examples: [String(holder.id)] },
-    )],
-  };
-}
-
-/** The next free title of a lineage, as Hermes numbers them (`title`, `title #2`, ...). */
-function nextTitle(db: DatabaseSync, title: string): string {
-  const base = /^(.*?) #(\d+)$/.exec(title)?.[1] ?? title;
-  const escaped = base.replace(/[\\%_]/g, (c) => `\\${c}`);
-  const taken = db.prepare("SELECT title FROM sessions WHERE title = ? OR title LIKE ? ESCAPE '\\'")
-    .all(base, `${escaped} #%`) as { title: string }[];
-  const highest = Math.max(1, ...taken.map((t) => Number(/ #(\d+)$/.exec(t.title)?.[1] ?? 1)));
-  const suffix = ` #${highest + 1}`;
-  return `${[...base].slice(0, TITLE_MAX - suffix.length).join("")}${suffix}`;
 }
 
 interface ModelChoice {
@@ -452,116 +310,4 @@ function titleNotes(requested: string | undefined, title: string | undefined): R
       JSON.stringify(title)
     } (Hermes titles are one line of at most ${TITLE_MAX} characters)`,
   )];
-}
-
-/** How many rows are staged between two progress updates. */
-const PROGRESS_ROWS = 256;
-
-/**
- * The rows are made as the thread is read and staged in a temp table (SQLite holds them, not we), before the
- * write lock is taken; then, in one transaction, whatever is in the way goes, the sessions row (counted from
- * the staged rows) goes in, and the staged rows move in a few large batches (lib/store/row-batches.ts).
- */
-async function insertSession(
-  planned: Planned,
-  { backup, force, backupFolder, feedback }: CommitOptions,
-): Promise<Committed> {
-  const { id, database } = planned;
-  // Looked at again: a gateway started since planning is the one writer now.
-  const gateway = gatewayRefusal(dirname(database), planned.options.env ?? {});
-  if (gateway) throw new RefusedError(gateway);
-  const db = openForWrite(database);
-  try {
-    const backups: string[] = [];
-    const columns = storeColumns(db, database);
-    const rows = targetRows(planned.session, planned.options, planned.settings, planned.source);
-    const step = startProgress(feedback, `preparing rows for ${database}`, "rows");
-    const staged = await stageRows(db, "messages", storedRows(rows.messages, columns), (n) => {
-      if (n % PROGRESS_ROWS === 0) step.advance(n);
-    }).finally(() => step.finish());
-    const clash = await immediateTransaction(db, async () => {
-      // Checked again under the write lock: a running Hermes may have taken the id or title since planning
-      // (the source's own title is then numbered again).
-      const { title } = lineageTitle(db, id, planned);
-      const clash = findClash(db, id, title);
-      const refusal = refusalOf(db, database, id, title, clash, force);
-      if (refusal) throw new RefusedError(refusal);
-      // The rows about to be replaced, copied under the write lock (lib/store/row-backup.ts); replacing needs
-      // them even under --no-backup: undo restores them from the copy.
-      if (backup || hasClash(clash)) {
-        backups.push(await backupRows(database, backupFolder, replacedRows(id, clash), feedback));
-      }
-      if (clash.takenId) await removeSession(db, database, clash.takenId, feedback);
-      if (clash.titleOwner) db.prepare("UPDATE sessions SET title = NULL WHERE id = ?").run(clash.titleOwner);
-      insertRow(db, "sessions", only({ ...rows.session(), ...(title ? { title } : {}) }, columns.sessions));
-      // Hermes's full-text triggers make this the long part of a handoff: seconds for a long session.
-      await inBatches(`registering in ${database}`, staged.count, moveStaged(db, staged), feedback);
-      return clash;
-    }, feedback);
-    // What undo restores from the backup: the replaced session's rows, the title's previous holder.
-    const saved = clash.takenId || clash.titleOwner ? { restoreFrom: backups[0]! } : {};
-    return {
-      written: [],
-      // Messages first: undo deletes in this order, and messages reference their session.
-      rows: [
-        {
-          database,
-          table: "messages",
-          key: { session_id: id },
-          count: staged.count,
-          ...(clash.takenId ? saved : {}),
-        },
-        { database, table: "sessions", key: { id: id }, ...(clash.takenId ? saved : {}) },
-        ...(clash.titleOwner
-          ? [{ database, table: "sessions", key: { id: clash.titleOwner }, count: 1, ...saved }]
-          : []),
-      ],
-      backups,
-      replaced: [],
-    };
-  } finally {
-    db.close();
-  }
-}
-
-/** Deletes the session `id` replaces (under --force), its messages a batch at a time, saying how far it is. */
-async function removeSession(
-  db: DatabaseSync,
-  database: string,
-  id: string,
-  feedback?: Feedback,
-): Promise<void> {
-  const rows = db.prepare("SELECT count(*) AS n FROM messages WHERE session_id = ?").get(id) as { n: number };
-  const what = `removing the replaced session's rows from ${database}`;
-  await inBatches(what, rows.n, deleteInBatches(db, "messages", `"session_id" = ?`, [id], rows.n), feedback);
-  db.prepare("DELETE FROM sessions WHERE id = ?").run(id);
-}
-
-/** The rows in column form, for the columns this database has; one without `active` keeps the live ones. */
-async function* storedRows(
-  messages: AsyncIterable<ExportedMessage>,
-  columns: StoreColumns,
-): AsyncGenerator<StoredMessage> {
-  const stored = storedForm(columns.messages);
-  for await (const m of messages) {
-    if (m.active === 1 || columns.messages.has("active")) yield stored(m);
-  }
-}
-
-const hasClash = (clash: Clash): boolean => !!(clash.takenId || clash.titleOwner);
-
-/** The rows a handoff of `id` replaces: a session of that id with its messages, the title's holder. */
-function replacedRows(id: string, clash: Clash): BackedUpRows[] {
-  return [
-    { table: "messages", key: { session_id: id } },
-    { table: "sessions", key: { id } },
-    ...(clash.titleOwner ? [{ table: "sessions", key: { id: clash.titleOwner } }] : []),
-  ];
-}
-
-/** The row's values for the columns this database has (an older generation has fewer). */
-function only(row: object, columns: Set<string>): Row {
-  const kept: Row = {};
-  for (const name in row) if (columns.has(name)) kept[name] = (row as Row)[name];
-  return kept;
 }

@@ -1,0 +1,36 @@
+/**
+ * The worker that writes a long handoff's rows into `state.db` (insert.ts starts it): the same transaction as
+ * on one thread (commit.ts), its messages inserted a batch at a time as they arrive (lib/store/sqlite.ts
+ * ArrivingRows), its sessions row after the last. A build entry point of its own (package.json `build`).
+ */
+import { ArrivingRows, openForWrite, type Row, type RowRun } from "../../store/sqlite.ts";
+import { serveWrite } from "../../store/write-thread-host.ts";
+import { yieldAndCheckpoint } from "../../io/interrupt.ts";
+import { startProgress } from "../../io/progress.ts";
+import { type CommitJob, type CommitOutcome, commitSession } from "./commit.ts";
+
+serveWrite<CommitJob, RowRun[], Row, CommitOutcome>(async (job, feed, feedback) => {
+  const db = openForWrite(job.database);
+  try {
+    const arriving = new ArrivingRows(db, "messages");
+    const insertMessages = async () => {
+      // Hermes's full-text triggers make this the long part of a handoff: seconds for a long session.
+      const step = startProgress(feedback, `registering in ${job.database}`, "rows");
+      try {
+        let inserted = 0;
+        for await (const runs of feed.batches) {
+          inserted = arriving.insert(runs);
+          step.advance(inserted);
+          // Between batches a Ctrl-C relayed from the starting thread gets in, and the transaction rolls back.
+          await yieldAndCheckpoint();
+        }
+        return inserted;
+      } finally {
+        step.finish();
+      }
+    };
+    return await commitSession(db, job, insertMessages, feed.last, feedback);
+  } finally {
+    db.close();
+  }
+});

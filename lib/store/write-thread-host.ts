@@ -1,0 +1,98 @@
+/**
+ * The worker side of a write thread (lib/store/write-thread.ts): runs one write, fed the rows' batches as the
+ * starting thread makes them, and sends back its progress, its notices and how it ended. Signals reach only the
+ * starting thread; it relays them through a shared flag that this thread's checkpoints follow, so a Ctrl-C
+ * stops the write between two batches and its transaction rolls back, as on one thread.
+ */
+import { classified, InputError, InterruptedError, RefusedError } from "../errors.ts";
+import type { Feedback } from "../io/progress.ts";
+import { followInterrupts } from "../io/interrupt.ts";
+import { starterPort } from "../runtime.ts";
+import type { CarriedError, FromWorker, ToWorker } from "./write-thread-protocol.ts";
+
+/** The batches as they arrive, and what comes after the last. */
+export interface Feed<Batch, Last> {
+  /** Ends when the starter has sent the last batch; throws when it gave up making them. */
+  batches: AsyncIterable<Batch>;
+  /** What the starter sent with its end: known once `batches` has ended. */
+  last(): Last;
+}
+
+export type WriteWork<Setup, Batch, Last, Result> = (
+  setup: Setup,
+  feed: Feed<Batch, Last>,
+  feedback: Feedback,
+) => Promise<Result>;
+
+/** The starter gave up making the rows (its own failure is the one reported). */
+class AbortedError extends Error {
+  override name = "AbortedError";
+}
+
+/** Serves one write on this worker thread: call once, from the worker's module. */
+export function serveWrite<Setup, Batch, Last, Result>(work: WriteWork<Setup, Batch, Last, Result>): void {
+  const port = starterPort();
+  const send = (message: FromWorker<Result>) => port.post(message);
+  const queue: Batch[] = [];
+  const state: { ended: boolean; aborted: boolean; last?: Last; wake?: () => void } = {
+    ended: false,
+    aborted: false,
+  };
+  const wake = () => {
+    const waiting = state.wake;
+    state.wake = undefined;
+    waiting?.();
+  };
+  async function* batches(): AsyncGenerator<Batch> {
+    for (;;) {
+      if (state.aborted) throw new AbortedError("the rows were not all made");
+      const next = queue.shift();
+      if (next !== undefined) {
+        send({ type: "taken" });
+        yield next;
+        continue;
+      }
+      if (state.ended) return;
+      await new Promise<void>((resolve) => state.wake = resolve);
+    }
+  }
+  const feedback: Feedback = {
+    progress: (update) => send({ type: "progress", update }),
+    notice: (line) => send({ type: "notice", line }),
+  };
+  const feed: Feed<Batch, Last> = { batches: batches(), last: () => state.last as Last };
+  port.listen((data) => {
+    const message = data as ToWorker<Setup, Batch, Last>;
+    switch (message.type) {
+      case "start":
+        followInterrupts(message.interrupt);
+        work(message.setup, feed, feedback).then(
+          (result) => send({ type: "done", result }),
+          (error: unknown) => send({ type: "failed", error: carried(error) }),
+        );
+        return;
+      case "batch":
+        queue.push(message.batch);
+        return wake();
+      case "end":
+        state.last = message.last;
+        state.ended = true;
+        return wake();
+      case "abort":
+        state.aborted = true;
+        return wake();
+    }
+  });
+  send({ type: "ready" });
+}
+
+function carried(thrown: unknown): CarriedError {
+  const error = classified(thrown);
+  const message = error instanceof Error ? error.message : String(error);
+  const stack = error instanceof Error && error.stack ? { stack: error.stack } : {};
+  if (error instanceof InterruptedError) return { kind: "interrupted", message, signal: error.signal };
+  if (error instanceof AbortedError) return { kind: "aborted", message };
+  if (error instanceof InputError) return { kind: "input", message, ...stack };
+  if (error instanceof RefusedError) return { kind: "refused", message, ...stack };
+  return { kind: "other", message, ...stack };
+}

@@ -1,0 +1,36 @@
+/**
+ * The messages between a write thread (lib/store/write-thread.ts) and the worker running its transaction
+ * (lib/store/write-thread-host.ts). Everything in them is structured-cloneable: plain data, no classes.
+ */
+import type { ProgressUpdate } from "../io/progress.ts";
+import type { InterruptSignal } from "../errors.ts";
+
+/** From the thread that makes the rows to the worker. */
+export type ToWorker<Setup, Batch, Last> =
+  | { type: "start"; setup: Setup; interrupt: Int32Array }
+  | { type: "batch"; batch: Batch }
+  | { type: "end"; last: Last }
+  /** The rows could not all be made: the worker rolls back what it did. */
+  | { type: "abort" };
+
+/** From the worker to the thread that makes the rows. */
+export type FromWorker<Result> =
+  /** Loaded and listening. */
+  | { type: "ready" }
+  /** One more batch taken off its queue (a slot free for the next). */
+  | { type: "taken" }
+  | { type: "progress"; update: ProgressUpdate }
+  | { type: "notice"; line: string }
+  | { type: "done"; result: Result }
+  | { type: "failed"; error: CarriedError };
+
+/**
+ * An error as it crosses threads: its kind decides the class it is made again as on the other side, and so the
+ * exit code and the one line the user reads.
+ */
+export interface CarriedError {
+  kind: "input" | "refused" | "interrupted" | "aborted" | "other";
+  message: string;
+  signal?: InterruptSignal;
+  stack?: string;
+}

@@ -1,0 +1,152 @@
+/**
+ * A store write run on a second thread, fed as the rows are made. A handoff into a store with full-text
+ * triggers spends most of its time in SQLite indexing rows (Hermes: 1.7-2.6 s of a 70 MB session's 2.6-3.5),
+ * while making the rows takes the calling thread a few tenths of a second more; on one thread the two run one
+ * after the other. Here a worker (the module `entry`, which calls serveWrite: write-thread-host.ts) opens the
+ * store, takes the write lock and inserts each batch as it arrives, while this thread makes the next.
+ *
+ * The queue between them is bounded (IN_FLIGHT batches), so memory stays flat whatever the session's length.
+ * A signal arriving here is relayed to the worker's checkpoints (lib/io/interrupt.ts), so Ctrl-C rolls the
+ * transaction back as on one thread; a `kill -9` ends both threads, and SQLite's journal undoes the rest.
+ * Where workers are unavailable, fail to start, or SESSION_BRIDGE_THREADS=1 says one thread, startWriteThread
+ * returns undefined and the caller writes on its own thread, to the same result.
+ */
+import { InputError, InterruptedError, RefusedError } from "../errors.ts";
+import type { Feedback } from "../io/progress.ts";
+import { relayedInterrupts } from "../io/interrupt.ts";
+import { type ModuleWorker, startModuleWorker } from "../runtime.ts";
+import type { CarriedError, FromWorker, ToWorker } from "./write-thread-protocol.ts";
+
+/** `SESSION_BRIDGE_THREADS=1`: every write on the calling thread. */
+export const THREADS_VARIABLE = "SESSION_BRIDGE_THREADS";
+
+/** Batches sent and not yet taken by the worker: one being written, one waiting. */
+const IN_FLIGHT = 2;
+
+export interface WriteThread<Batch, Last, Result> {
+  /** Sends a batch; resolves once the worker has room for another, rejects once the write has failed. */
+  send(batch: Batch): Promise<void>;
+  /** Sends what follows the last batch; resolves with the write's result once it has committed. */
+  finish(last: Last): Promise<Result>;
+  /** The rows could not all be made: the worker rolls back. Resolves once it has stopped. */
+  abort(): Promise<void>;
+}
+
+export interface WriteThreadOptions {
+  env?: NodeJS.ProcessEnv;
+  feedback?: Feedback;
+}
+
+/**
+ * Starts the write `entry` serves with `setup`, once its worker is listening; undefined when there is to be
+ * no second thread (see the top of this file).
+ */
+export async function startWriteThread<Setup, Batch, Last, Result>(
+  entry: string,
+  setup: Setup,
+  { env = {}, feedback }: WriteThreadOptions = {},
+): Promise<WriteThread<Batch, Last, Result> | undefined> {
+  if (env[THREADS_VARIABLE] === "1") return undefined;
+  // Where it does not start, the write is only slower; SESSION_BRIDGE_DEBUG=1 says which way it went (a binary
+  // built without the worker's entry point would otherwise go unnoticed).
+  const debug = (line: string) => {
+    if (env.SESSION_BRIDGE_DEBUG === "1") feedback?.notice?.(line);
+  };
+  const notStarted = (reason: string) => {
+    debug(`no write thread (${entry}): ${reason}`);
+    return undefined;
+  };
+  let worker: ModuleWorker | undefined;
+  try {
+    worker = startModuleWorker(entry);
+  } catch (error) {
+    return notStarted(String(error));
+  }
+  if (!worker) return notStarted("this runtime has no workers");
+  const started = await listening(worker);
+  if (typeof started === "string") return notStarted(started);
+  debug(`writing on a second thread (${entry})`);
+  return feedWorker<Setup, Batch, Last, Result>(started, setup, feedback);
+}
+
+/** The worker once it says it listens, or why it did not (its module failed to load). */
+function listening(worker: ModuleWorker): Promise<ModuleWorker | string> {
+  return new Promise((resolve) => {
+    worker.onmessage = (event) => {
+      if ((event.data as FromWorker<unknown>).type === "ready") resolve(worker);
+    };
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      worker.terminate();
+      resolve(event.message ?? "its module did not load");
+    };
+  });
+}
+
+function feedWorker<Setup, Batch, Last, Result>(
+  worker: ModuleWorker,
+  setup: Setup,
+  feedback: Feedback | undefined,
+): WriteThread<Batch, Last, Result> {
+  const post = (message: ToWorker<Setup, Batch, Last>) => worker.postMessage(message);
+  const flow: { inFlight: number; room?: () => void } = { inFlight: 0 };
+  const outcome = new Promise<Result>((resolve, reject) => {
+    worker.onmessage = (event) => {
+      const message = event.data as FromWorker<Result>;
+      switch (message.type) {
+        case "ready":
+          return;
+        case "taken": {
+          flow.inFlight--;
+          const room = flow.room;
+          flow.room = undefined;
+          return room?.();
+        }
+        case "progress":
+          return feedback?.progress?.(message.update);
+        case "notice":
+          return feedback?.notice?.(message.line);
+        case "done":
+          return resolve(message.result);
+        case "failed":
+          return reject(rebuilt(message.error));
+      }
+    };
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      reject(new Error(`the store's write thread failed: ${event.message ?? "no reason given"}`));
+    };
+  });
+  const ended = outcome.finally(() => worker.terminate());
+  // Settled with nobody waiting yet (the worker refused before the first batch was sent): not unhandled.
+  ended.catch(() => {});
+  post({ type: "start", setup, interrupt: relayedInterrupts() });
+  return {
+    async send(batch) {
+      post({ type: "batch", batch });
+      if (++flow.inFlight < IN_FLIGHT) return;
+      await Promise.race([new Promise<void>((resolve) => flow.room = resolve), ended]);
+    },
+    finish(last) {
+      post({ type: "end", last });
+      return ended;
+    },
+    async abort() {
+      post({ type: "abort" });
+      await ended.catch(() => {});
+    },
+  };
+}
+
+/** The worker's error as the class it was there, so it reads and exits as on one thread. */
+function rebuilt(carried: CarriedError): Error {
+  const error = carried.kind === "interrupted"
+    ? new InterruptedError(carried.signal!)
+    : carried.kind === "input"
+    ? new InputError(carried.message)
+    : carried.kind === "refused"
+    ? new RefusedError(carried.message)
+    : new Error(carried.message);
+  if (carried.stack) error.stack = carried.stack;
+  return error;
+}

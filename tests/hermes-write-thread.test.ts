@@ -1,0 +1,210 @@
+/**
+ * A long handoff into Hermes is written by a worker thread that inserts each batch of rows while the calling
+ * thread makes the next (lib/harnesses/hermes/insert.ts, lib/store/write-thread.ts). It must leave the rows
+ * one thread leaves, keep one thread's guarantees (a refusal under the lock, a Ctrl-C, a failure making the
+ * rows: nothing written, the lock let go), and say the same things while it waits.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { query, seedHermesHome } from "./helpers/hermes.ts";
+import { runCli, startCli } from "./helpers/cli.ts";
+import { tempDir } from "./helpers/tmp.ts";
+import { generateClaudeSession } from "../bench/session.ts";
+import { startWriteThread, THREADS_VARIABLE } from "../lib/store/write-thread.ts";
+import type { CommitJob, CommitOutcome } from "../lib/harnesses/hermes/commit.ts";
+import type { Row, RowRun } from "../lib/store/sqlite.ts";
+import { InterruptedError, RefusedError } from "../lib/errors.ts";
+import { holdingSignals } from "../lib/io/interrupt.ts";
+
+const COMMIT_THREAD = "lib/harnesses/hermes/commit-thread.ts";
+const SECOND_THREAD = `session-bridge: writing on a second thread (${COMMIT_THREAD})`;
+
+/** A Claude Code session of 10 MB: 4,790 Hermes rows, more than one batch (4,096), so written on a worker. */
+function longSession(root: string): string {
+  const source = join(root, "long.jsonl");
+  generateClaudeSession(source, 10);
+  return source;
+}
+
+/** Everything a handoff leaves in `db`, the handshake row's minted text and time left out. */
+function stored(db: string, id: string) {
+  const messages = query(db, "SELECT * FROM messages WHERE session_id = ? ORDER BY id", id);
+  const handshake = messages.at(-1)!;
+  assert.match(String(handshake.content), /^<session-bridge-handoff>/);
+  return {
+    sessions: query(db, "SELECT * FROM sessions WHERE id = ?", id),
+    messages: messages.slice(0, -1),
+    words: query(
+      db,
+      "SELECT rowid, content FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE session_id = ?) " +
+        "ORDER BY rowid",
+      id,
+    ).slice(0, -1),
+    trigrams: query(
+      db,
+      "SELECT count(*) AS n FROM messages_fts_trigram WHERE rowid IN (SELECT id FROM messages WHERE session_id = ?)",
+      id,
+    ),
+  };
+}
+
+test("a long handoff into Hermes written on a second thread leaves the rows and full-text entries one thread leaves", async () => {
+  const root = tempDir();
+  const source = longSession(root);
+  const id = "20260101_000000_abc123";
+  const handOff = async (name: string, env: Record<string, string>) => {
+    const hermes = join(root, name);
+    const db = seedHermesHome(hermes, "0.19.0", "text-turns");
+    const r = await runCli(
+      ["handoff", source, "--to", "hermes", "--hermes-home", hermes, "--cwd", root, "--session-id", id],
+      { SESSION_BRIDGE_HOME: join(root, `bridge-${name}`), SESSION_BRIDGE_DEBUG: "1", ...env },
+    );
+    assert.equal(r.code, 0, r.stderr);
+    return { stderr: r.stderr, rows: stored(db, id) };
+  };
+  const one = await handOff("one", { [THREADS_VARIABLE]: "1" });
+  const two = await handOff("two", {});
+  assert.ok(!one.stderr.includes(SECOND_THREAD), one.stderr);
+  assert.ok(two.stderr.includes(SECOND_THREAD), two.stderr);
+  assert.equal(two.rows.messages.length, 4789);
+  assert.deepEqual(two.rows, one.rows);
+});
+
+/** A state.db with the rows of Hermes's fixture, and a job writing session `id` into it. */
+function store(root: string, id: string): { db: string; job: CommitJob } {
+  const hermes = join(root, "hermes");
+  const db = seedHermesHome(hermes, "0.19.0", "text-turns");
+  const backupFolder = join(root, "backups");
+  mkdirSync(backupFolder, { recursive: true });
+  return {
+    db,
+    job: { id, database: db, title: undefined, lineage: false, force: false, backup: false, backupFolder },
+  };
+}
+
+const message = (id: string, n: number): RowRun => ({
+  names: ["session_id", "role", "content", "timestamp"],
+  rows: Array.from(
+    { length: n },
+    (_, i) => [id, i % 2 ? "assistant" : "user", `message ${i}`, 1_767_225_600 + i],
+  ),
+});
+
+const counts = (db: string) =>
+  query(db, "SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM messages) AS m")[0];
+
+/** The store takes a writer again: the worker let its lock go. */
+function writable(db: string): void {
+  const conn = new DatabaseSync(db);
+  try {
+    conn.exec("PRAGMA busy_timeout = 0; BEGIN IMMEDIATE; ROLLBACK");
+  } finally {
+    conn.close();
+  }
+}
+
+test("a write thread inserts the batches sent to it, then the sessions row, in one transaction", async () => {
+  const root = tempDir();
+  const id = "20260101_000000_batch1";
+  const { db, job } = store(root, id);
+  const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, job);
+  assert.ok(thread, "a worker starts here");
+  await thread.send([message(id, 3)]);
+  await thread.send([message(id, 2)]);
+  const outcome = await thread.finish({ id, source: "cli", started_at: 1_767_225_600, message_count: 5 });
+  assert.deepEqual(outcome, { clash: {}, backups: [], messages: 5 });
+  assert.deepEqual(
+    query(db, "SELECT content FROM messages WHERE session_id = ? ORDER BY id", id).map((r) => r.content),
+    ["message 0", "message 1", "message 2", "message 0", "message 1"],
+  );
+  assert.deepEqual(query(db, "SELECT message_count FROM sessions WHERE id = ?", id), [{ message_count: 5 }]);
+  writable(db);
+});
+
+test("a refusal under the write thread's lock reaches the caller as the refusal it is, and nothing is written", async () => {
+  const root = tempDir();
+  const { db, job } = store(root, "20260101_000000_taken1");
+  const taken = String(query(db, "SELECT id FROM sessions LIMIT 1")[0]!.id);
+  const before = counts(db);
+  const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, {
+    ...job,
+    id: taken,
+  });
+  assert.ok(thread);
+  await assert.rejects(
+    async () => {
+      await thread.send([message(taken, 2)]);
+      await thread.finish({ id: taken, source: "cli", started_at: 0 });
+    },
+    (error: unknown) =>
+      error instanceof RefusedError && error.message.includes(taken) && error.message.includes("--force"),
+  );
+  assert.deepEqual(counts(db), before);
+  writable(db);
+});
+
+test("rows that could not all be made roll the write thread's transaction back and let its lock go", async () => {
+  const root = tempDir();
+  const id = "20260101_000000_abort1";
+  const { db, job } = store(root, id);
+  const before = counts(db);
+  const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, job);
+  assert.ok(thread);
+  await thread.send([message(id, 4)]);
+  await thread.abort();
+  assert.deepEqual(counts(db), before);
+  writable(db);
+});
+
+test("a signal while signals are held stops the write thread at its next batch, and it rolls back", async () => {
+  const root = tempDir();
+  const id = "20260101_000000_signal";
+  const { db, job } = store(root, id);
+  const before = counts(db);
+  await assert.rejects(
+    holdingSignals(async () => {
+      const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, job);
+      assert.ok(thread);
+      await thread.send([message(id, 2)]);
+      process.emit("SIGINT", "SIGINT");
+      await thread.send([message(id, 2)]);
+      await thread.send([message(id, 2)]);
+      await thread.finish({ id, source: "cli", started_at: 0 });
+    }),
+    (error: unknown) => error instanceof InterruptedError && error.signal === "SIGINT",
+  );
+  assert.deepEqual(counts(db), before);
+  writable(db);
+});
+
+test("Ctrl-C while a long handoff's write thread waits for Hermes's lock: said as on one thread, nothing changed", async () => {
+  const root = tempDir();
+  const source = longSession(root);
+  const hermes = join(root, "hermes");
+  const db = seedHermesHome(hermes, "0.19.0", "text-turns");
+  const bridge = join(root, "bridge");
+  const before = counts(db);
+  const lock = new DatabaseSync(db);
+  lock.exec("BEGIN IMMEDIATE");
+  try {
+    const child = startCli(
+      ["handoff", source, "--to", "hermes", "--hermes-home", hermes, "--cwd", root],
+      { SESSION_BRIDGE_HOME: bridge, SESSION_BRIDGE_DEBUG: "1" },
+    );
+    const waiting = await child.stderrMatches(/ is locked by another process: waiting/);
+    assert.ok(waiting, "it waited for the lock");
+    process.kill(child.pid, "SIGINT");
+    const r = await child.result;
+    assert.equal(r.code, 130, r.stderr);
+    assert.ok(r.stderr.includes(SECOND_THREAD), r.stderr);
+    assert.match(r.stderr, /session-bridge: interrupted by SIGINT: nothing was changed\n/);
+  } finally {
+    lock.exec("ROLLBACK");
+    lock.close();
+  }
+  assert.deepEqual(counts(db), before);
+  writable(db);
+});
