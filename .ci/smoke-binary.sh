@@ -56,4 +56,16 @@ long="$work/5e551011-0000-4000-8000-00000000000b.jsonl"
 run convert "$long" --to codex -o fitted.jsonl 2> fit.err
 grep -q "counted with the model's own tokenizer" fit.err || { echo "no tokenizer count in the fit:"; cat fit.err; exit 1; }
 rm -f fitted.jsonl fit.err "$long"
+# A long handoff into Hermes writes its rows on a worker thread, a build entry point of its own
+# (lib/harnesses/hermes/commit-thread.ts, package.json `build`): a binary built without it would fall back to one
+# thread unnoticed, so SESSION_BRIDGE_DEBUG=1 has it say which way it went.
+long="$work/7a0b1c2d-0000-4000-8000-00000000000c.jsonl"
+"$repo/node_modules/.bin/bun" -e "await (await import('$repo/bench/session.ts')).generateClaudeSession('$long', 10)"
+mkdir -p "$work/hermes" "$work/project"
+cp "$repo/fixtures/hermes/0.19.0/text-turns.state.db" "$work/hermes/state.db"
+env -i HOME="$work" TMPDIR="$work" PATH=/nonexistent SESSION_BRIDGE_DEBUG=1 "$bin" handoff "$long" --to hermes \
+  --hermes-home "$work/hermes" --cwd "$work/project" > hermes.out 2> hermes.err ||
+  { echo "handoff into Hermes failed:"; cat hermes.err; exit 1; }
+grep -q 'writing on a second thread' hermes.err || { echo "the Hermes handoff wrote on one thread:"; cat hermes.err; exit 1; }
+rm -rf hermes.out hermes.err "$long" "$work/hermes" "$work/project" "$work/.session-bridge"
 echo "binary smoke test ok ($(du -h "$bin" | cut -f1))"
