@@ -1,6 +1,7 @@
 /**
  * The crash campaign: `npm run crash-test [-- --kills N --seed S --mb M]`. A Claude Code session of M MB (the
- * thinking-tool-use fixture repeated, every id renewed) is handed off into each harness again and again, and each
+ * thinking-tool-use fixture repeated, every id renewed) and one of 10 MB of many short records (a long handoff
+ * into Hermes is written on a worker thread) are handed off into each harness in turn, again and again, and each
  * handoff, or a third of the time the undo of one that landed, is killed with SIGKILL: half the kills at a
  * seeded crash point (lib/io/crash-points.ts; every 1 MB chunk streamed is one), half from outside after a
  * seeded delay within the time a whole handoff (or undo) takes. After each kill:
@@ -31,7 +32,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type Harness, list, load, recover, type Registry, undo, undoable } from "../lib/mod.ts";
@@ -47,6 +48,7 @@ import {
 import { RACERS } from "./hostile/races.ts";
 import { hostileCast } from "./hostile/world.ts";
 import { scriptArgv } from "../lib/runtime.ts";
+import { generateClaudeSession } from "../bench/session.ts";
 import {
   coverage,
   type Covered,
@@ -88,6 +90,19 @@ function generator(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/**
+ * A session of many short records (the bench's generator): more messages for its size than the fixture repeated,
+ * past the 4,096 rows from which a handoff into Hermes is written on a worker thread (lib/harnesses/hermes/
+ * insert.ts: 10 MB make 4,790), so the kills land on that path too.
+ */
+const MANY_RECORDS_MB = 10;
+
+function manyRecords(dir: string): string {
+  const path = join(dir, "many-records.jsonl");
+  generateClaudeSession(path, MANY_RECORDS_MB);
+  return path;
 }
 
 /** The fixture's conversation repeated until `mb` MB, each copy with new uuids and tool ids, chained in order. */
@@ -373,29 +388,39 @@ async function killCampaign(kills: number, seed: number, mb: number, modules: st
     const cwd = join(root, "work");
     mkdirSync(cwd);
     mkdirSync(join(root, "source"));
-    const source = bigSession(join(root, "source"), mb);
-    console.log(`crash-test: seed ${seed}, ${kills} kills, a ${mb} MB session (${source})`);
+    const sources = [bigSession(join(root, "source"), mb), manyRecords(join(root, "source"))];
+    console.log(
+      `crash-test: seed ${seed}, ${kills} kills, a ${mb} MB session (${sources[0]}) and one of ` +
+        `${MANY_RECORDS_MB} MB of short records (${sources[1]}), taking turns`,
+    );
     const tallies = new Map<Target, Tally>(targets.map((h) => [h, emptyTally()]));
-    const beds = new Map<Target, Bed & { ref: Reference }>();
+    const beds = new Map<Target, Bed & { refs: Reference[] }>();
     for (const c of covered) {
       const h = c.harness.name;
       const b = bed(root, c, campaign, child);
-      const ref = await reference(b, source, cwd);
-      console.log(
-        `  ${h}: an uninterrupted handoff passes ${ref.points} crash points in ${Math.round(ref.ms)} ms, ` +
-          `its undo ${ref.undo.points} in ${Math.round(ref.undo.ms)} ms`,
-      );
-      beds.set(h, { ...b, ref });
+      const refs: Reference[] = [];
+      for (const source of sources) {
+        const ref = await reference(b, source, cwd);
+        console.log(
+          `  ${h}: an uninterrupted handoff of ${basename(source)} passes ${ref.points} crash points in ` +
+            `${Math.round(ref.ms)} ms, its undo ${ref.undo.points} in ${Math.round(ref.undo.ms)} ms`,
+        );
+        refs.push(ref);
+      }
+      beds.set(h, { ...b, refs });
     }
     for (let i = 0; i < kills; i++) {
       const b = beds.get(targets[i % targets.length]!)!;
+      // Each target is handed each session in turn.
+      const turn = Math.floor(i / targets.length) % sources.length;
+      const ref = b.refs[turn]!;
       const t = tallies.get(b.target)!;
       const baseline = await listedIds(b);
       const id = b.harness.store.newId(new Date(Date.UTC(2026, 0, 1) + i * 1000));
-      const args = handoffArgs(b, source, cwd, id);
+      const args = handoffArgs(b, sources[turn]!, cwd, id);
       const duringUndo = random() < 1 / 3;
       const atPoint = random() < 0.5;
-      const span = duringUndo ? b.ref.undo : b.ref;
+      const span = duringUndo ? ref.undo : ref;
       const nth = 1 + Math.floor(random() * span.points);
       const ms = random() * span.ms;
       let op: string | undefined;
@@ -432,9 +457,9 @@ async function killCampaign(kills: number, seed: number, mb: number, modules: st
         } catch {
           // Unreadable is as half as it gets.
         }
-        if (turns !== b.ref.turns) {
+        if (turns !== ref.turns) {
           t.halfVisible++;
-          problem(`the target lists ${id} with ${turns} turns of ${b.ref.turns}`);
+          problem(`the target lists ${id} with ${turns} turns of ${ref.turns}`);
         }
       }
       const recovered = await recover({ bridgeHome: b.bridge });
@@ -467,12 +492,12 @@ async function killCampaign(kills: number, seed: number, mb: number, modules: st
             // Unreadable: neither whole nor gone.
           }
         }
-        const whole = turns === b.ref.turns;
+        const whole = turns === ref.turns;
         if (stillPending ? !whole : now.has(id)) {
           t.untruthful++;
           problem(
             `after the killed undo the ledger says ${stillPending ? "pending" : "undone"}, and the target ` +
-              `${now.has(id) ? `lists ${id} with ${turns} turns of ${b.ref.turns}` : `no longer has ${id}`}`,
+              `${now.has(id) ? `lists ${id} with ${turns} turns of ${ref.turns}` : `no longer has ${id}`}`,
           );
         }
       }

@@ -18,6 +18,7 @@ import type { CommitJob, CommitOutcome } from "../lib/harnesses/hermes/commit.ts
 import type { Row, RowRun } from "../lib/store/sqlite.ts";
 import { InterruptedError, RefusedError } from "../lib/errors.ts";
 import { holdingSignals } from "../lib/io/interrupt.ts";
+import { type CrashPoint, onCrashPoint } from "../lib/io/crash-points.ts";
 
 const COMMIT_THREAD = "lib/harnesses/hermes/commit-thread.ts";
 const SECOND_THREAD = `session-bridge: writing on a second thread (${COMMIT_THREAD})`;
@@ -96,15 +97,21 @@ const message = (id: string, n: number): RowRun => ({
 const counts = (db: string) =>
   query(db, "SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM messages) AS m")[0];
 
-/** The store takes a writer again: the worker let its lock go. */
-function writable(db: string): void {
+/** Whether the store takes a writer now. */
+function canWrite(db: string): boolean {
   const conn = new DatabaseSync(db);
   try {
     conn.exec("PRAGMA busy_timeout = 0; BEGIN IMMEDIATE; ROLLBACK");
+    return true;
+  } catch {
+    return false;
   } finally {
     conn.close();
   }
 }
+
+/** The store takes a writer again: the worker let its lock go. */
+const writable = (db: string) => assert.ok(canWrite(db), "the store takes a writer");
 
 test("a write thread inserts the batches sent to it, then the sessions row, in one transaction", async () => {
   const root = tempDir();
@@ -122,6 +129,42 @@ test("a write thread inserts the batches sent to it, then the sessions row, in o
   );
   assert.deepEqual(query(db, "SELECT message_count FROM sessions WHERE id = ?", id), [{ message_count: 5 }]);
   writable(db);
+});
+
+test("the crash tests' hook runs at the write thread's crash points while the worker waits there", async () => {
+  const root = tempDir();
+  const id = "20260101_000000_points";
+  const { db, job } = store(root, id);
+  const before = counts(db);
+  const seen: { point: CrashPoint; sessions: unknown; locked: boolean }[] = [];
+  onCrashPoint((point) => {
+    // Time enough for a worker that went on to have committed its two rows (it has them all already).
+    const until = Date.now() + 300;
+    while (Date.now() < until);
+    seen.push({
+      point,
+      sessions: query(db, "SELECT count(*) AS n FROM sessions")[0]!.n,
+      locked: !canWrite(db),
+    });
+  });
+  try {
+    const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, {
+      ...job,
+      backup: true,
+    });
+    assert.ok(thread);
+    await thread.send([message(id, 2)]);
+    const outcome = await thread.finish({ id, source: "cli", started_at: 0 });
+    assert.equal(outcome.backups.length, 1);
+  } finally {
+    onCrashPoint(undefined);
+  }
+  // Looked at from this thread at each point: at the backup the worker holds the lock and nothing is in yet; at
+  // rows-committed the session is in and the lock let go. A worker that went on would have committed already.
+  assert.deepEqual(seen, [
+    { point: "backup-taken", sessions: before!.s, locked: true },
+    { point: "rows-committed", sessions: Number(before!.s) + 1, locked: false },
+  ]);
 });
 
 test("a refusal under the write thread's lock reaches the caller as the refusal it is, and nothing is written", async () => {

@@ -1,8 +1,8 @@
 /**
  * Issue 34's Hermes row alone, for builds side by side: the handoff of one generated Claude Code session into an
  * emptied Hermes 0.19.0 store by each binary given, in turn, each followed by its floor (bench/hermes-floor.ts,
- * the move alone), so every ratio is taken under the load of its own moment. Made to weigh the two-thread
- * handoff prototyped in two-threads.patch (see the README's Benchmark section) against the build it applies to.
+ * the move alone), so every ratio is taken under the load of its own moment: for weighing a change to the
+ * handoff's write (its worker thread: lib/harnesses/hermes/insert.ts) against the build before it.
  * Usage: bun bench/hermes-overlap/run.ts --binary PATH [--binary PATH]... [--runs 3] [--megabytes 70]
  *        (under `nice -n 19` on a shared machine; the session is written to a temp folder and removed)
  */

@@ -24,7 +24,12 @@ export function crashPoint(point: CrashPoint): void {
   hook?.(point);
 }
 
-/** Installs the test hook (one per process); `undefined` removes it. */
+/** Whether a test hook is installed on this thread (a worker writing for it relays its points here). */
+export function crashHookInstalled(): boolean {
+  return hook !== undefined;
+}
+
+/** Installs the test hook (one per thread: a worker thread has its own); `undefined` removes it. */
 export function onCrashPoint(handler: ((point: CrashPoint) => void) | undefined): void {
   hook = handler;
 }

@@ -7,6 +7,7 @@
 import { classified, InputError, InterruptedError, RefusedError } from "../errors.ts";
 import type { Feedback } from "../io/progress.ts";
 import { followInterrupts } from "../io/interrupt.ts";
+import { onCrashPoint } from "../io/crash-points.ts";
 import { starterPort } from "../runtime.ts";
 import type { CarriedError, FromWorker, ToWorker } from "./write-thread-protocol.ts";
 
@@ -66,6 +67,7 @@ export function serveWrite<Setup, Batch, Last, Result>(work: WriteWork<Setup, Ba
     switch (message.type) {
       case "start":
         followInterrupts(message.interrupt);
+        if (message.crashGate) relayCrashPoints(message.crashGate, send);
         work(message.setup, feed, feedback).then(
           (result) => send({ type: "done", result }),
           (error: unknown) => send({ type: "failed", error: carried(error) }),
@@ -84,6 +86,19 @@ export function serveWrite<Setup, Batch, Last, Result>(work: WriteWork<Setup, Ba
     }
   });
   send({ type: "ready" });
+}
+
+/**
+ * The crash tests kill the process at a named point of a write (lib/io/crash-points.ts), with a hook the
+ * starting thread installs: here each point is sent there, and this thread waits until its hook has run, so a
+ * kill there finds the write exactly at the point, as on one thread.
+ */
+function relayCrashPoints(gate: Int32Array, send: (message: FromWorker<never>) => void): void {
+  onCrashPoint((point) => {
+    Atomics.store(gate, 0, 0);
+    send({ type: "crash-point", point });
+    Atomics.wait(gate, 0, 0);
+  });
 }
 
 function carried(thrown: unknown): CarriedError {

@@ -4,10 +4,17 @@
  */
 import type { ProgressUpdate } from "../io/progress.ts";
 import type { InterruptSignal } from "../errors.ts";
+import type { CrashPoint } from "../io/crash-points.ts";
 
 /** From the thread that makes the rows to the worker. */
 export type ToWorker<Setup, Batch, Last> =
-  | { type: "start"; setup: Setup; interrupt: Int32Array }
+  | {
+    type: "start";
+    setup: Setup;
+    interrupt: Int32Array;
+    /** Set when the starter has a crash hook: the worker stops at each crash point until the starter has run it. */
+    crashGate?: Int32Array;
+  }
   | { type: "batch"; batch: Batch }
   | { type: "end"; last: Last }
   /** The rows could not all be made: the worker rolls back what it did. */
@@ -21,6 +28,8 @@ export type FromWorker<Result> =
   | { type: "taken" }
   | { type: "progress"; update: ProgressUpdate }
   | { type: "notice"; line: string }
+  /** The worker has reached a crash point and waits on the gate until the starter has run its hook. */
+  | { type: "crash-point"; point: CrashPoint }
   | { type: "done"; result: Result }
   | { type: "failed"; error: CarriedError };
 

@@ -7,13 +7,15 @@
  *
  * The queue between them is bounded (IN_FLIGHT batches), so memory stays flat whatever the session's length.
  * A signal arriving here is relayed to the worker's checkpoints (lib/io/interrupt.ts), so Ctrl-C rolls the
- * transaction back as on one thread; a `kill -9` ends both threads, and SQLite's journal undoes the rest.
+ * transaction back as on one thread; a `kill -9` ends both threads, and SQLite's journal undoes the rest (the
+ * crash tests' hook, installed here, is run here at the worker's crash points while the worker waits).
  * Where workers are unavailable, fail to start, or SESSION_BRIDGE_THREADS=1 says one thread, startWriteThread
  * returns undefined and the caller writes on its own thread, to the same result.
  */
 import { InputError, InterruptedError, RefusedError } from "../errors.ts";
 import type { Feedback } from "../io/progress.ts";
 import { relayedInterrupts } from "../io/interrupt.ts";
+import { crashHookInstalled, crashPoint } from "../io/crash-points.ts";
 import { type ModuleWorker, startModuleWorker } from "../runtime.ts";
 import type { CarriedError, FromWorker, ToWorker } from "./write-thread-protocol.ts";
 
@@ -90,6 +92,7 @@ function feedWorker<Setup, Batch, Last, Result>(
 ): WriteThread<Batch, Last, Result> {
   const post = (message: ToWorker<Setup, Batch, Last>) => worker.postMessage(message);
   const flow: { inFlight: number; room?: () => void } = { inFlight: 0 };
+  const crashGate = crashHookInstalled() ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
   const outcome = new Promise<Result>((resolve, reject) => {
     worker.onmessage = (event) => {
       const message = event.data as FromWorker<Result>;
@@ -106,6 +109,10 @@ function feedWorker<Setup, Batch, Last, Result>(
           return feedback?.progress?.(message.update);
         case "notice":
           return feedback?.notice?.(message.line);
+        case "crash-point":
+          crashPoint(message.point);
+          Atomics.store(crashGate!, 0, 1);
+          return void Atomics.notify(crashGate!, 0);
         case "done":
           return resolve(message.result);
         case "failed":
@@ -120,7 +127,7 @@ function feedWorker<Setup, Batch, Last, Result>(
   const ended = outcome.finally(() => worker.terminate());
   // Settled with nobody waiting yet (the worker refused before the first batch was sent): not unhandled.
   ended.catch(() => {});
-  post({ type: "start", setup, interrupt: relayedInterrupts() });
+  post({ type: "start", setup, interrupt: relayedInterrupts(), ...(crashGate ? { crashGate } : {}) });
   return {
     async send(batch) {
       post({ type: "batch", batch });

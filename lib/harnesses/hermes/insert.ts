@@ -14,7 +14,6 @@ import { RefusedError } from "../../errors.ts";
 import { openForWrite, openReadOnly, type Row, type RowRun, stageRows } from "../../store/sqlite.ts";
 import { inBatches, moveStaged } from "../../store/row-batches.ts";
 import { startWriteThread } from "../../store/write-thread.ts";
-import { crashPoint } from "../../io/crash-points.ts";
 import { type Feedback, startProgress } from "../../io/progress.ts";
 import { type StoreColumns, storeColumns } from "./database.ts";
 import { type ExportedMessage, storedForm, type StoredMessage } from "./rows.ts";
@@ -160,10 +159,7 @@ async function commitOnThread(
     await thread.abort();
     throw error;
   }
-  const outcome = await thread.finish(sessionRow());
-  // The worker's transaction has no crash hook of its own (tests install one per thread): this is the point.
-  crashPoint("rows-committed");
-  return outcome;
+  return await thread.finish(sessionRow());
 }
 
 /** The next BATCH_ROWS rows, or as many as are left. */
