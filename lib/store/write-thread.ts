@@ -9,8 +9,8 @@
  * A signal arriving here is relayed to the worker's checkpoints (lib/io/interrupt.ts), so Ctrl-C rolls the
  * transaction back as on one thread; a `kill -9` ends both threads, and SQLite's journal undoes the rest (the
  * crash tests' hook, installed here, is run here at the worker's crash points while the worker waits).
- * Where workers are unavailable, fail to start, or SESSION_BRIDGE_THREADS=1 says one thread, startWriteThread
- * returns undefined and the caller writes on its own thread, to the same result.
+ * Where workers are unavailable or fail to start, startWriteThread returns undefined and the caller writes on its
+ * own thread, to the same result; whether to try at all is the caller's (wantsThread).
  */
 import { InputError, InterruptedError, RefusedError } from "../errors.ts";
 import type { Feedback } from "../io/progress.ts";
@@ -19,8 +19,17 @@ import { crashHookInstalled, crashPoint } from "../io/crash-points.ts";
 import { type ModuleWorker, startModuleWorker } from "../runtime.ts";
 import type { CarriedError, FromWorker, ToWorker } from "./write-thread-protocol.ts";
 
-/** `SESSION_BRIDGE_THREADS=1`: every write on the calling thread. */
+/**
+ * `SESSION_BRIDGE_THREADS=1`: every write on the calling thread; `2`: every write that can be on a second thread
+ * is, however short (what tests comparing the two ways use); unset, a write long enough to pay for a thread.
+ */
 export const THREADS_VARIABLE = "SESSION_BRIDGE_THREADS";
+
+/** Whether a write goes to a second thread: `long` says whether it is long enough to be worth one. */
+export function wantsThread(env: NodeJS.ProcessEnv | undefined, long: boolean): boolean {
+  const threads = env?.[THREADS_VARIABLE];
+  return threads === "2" || (long && threads !== "1");
+}
 
 /** Batches sent and not yet taken by the worker: one being written, one waiting. */
 const IN_FLIGHT = 2;
@@ -48,7 +57,6 @@ export async function startWriteThread<Setup, Batch, Last, Result>(
   setup: Setup,
   { env = {}, feedback }: WriteThreadOptions = {},
 ): Promise<WriteThread<Batch, Last, Result> | undefined> {
-  if (env[THREADS_VARIABLE] === "1") return undefined;
   // Where it does not start, the write is only slower; SESSION_BRIDGE_DEBUG=1 says which way it went (a binary
   // built without the worker's entry point would otherwise go unnoticed).
   const debug = (line: string) => {

@@ -13,7 +13,7 @@ import type { Committed } from "../plan.ts";
 import { RefusedError } from "../../errors.ts";
 import { openForWrite, openReadOnly, type Row, type RowRun, stageRows } from "../../store/sqlite.ts";
 import { inBatches, moveStaged } from "../../store/row-batches.ts";
-import { startWriteThread } from "../../store/write-thread.ts";
+import { startWriteThread, wantsThread } from "../../store/write-thread.ts";
 import { type Feedback, startProgress } from "../../io/progress.ts";
 import { type StoreColumns, storeColumns } from "./database.ts";
 import { type ExportedMessage, storedForm, type StoredMessage } from "./rows.ts";
@@ -73,7 +73,7 @@ export async function insertSession(
   const made = storedRows(rows.messages, columns)[Symbol.asyncIterator]();
   const sessionRow = () => only(rows.session(), columns.sessions);
   const first = await firstRows(made);
-  const outcome = first.length === BATCH_ROWS
+  const outcome = wantsThread(planned.options.env, first.length === BATCH_ROWS)
     ? await commitOnThread(job, first, made, sessionRow, planned.options.env, feedback)
     : undefined;
   const { clash, backups, messages } = outcome ??
