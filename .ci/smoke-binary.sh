@@ -66,6 +66,14 @@ cp "$repo/fixtures/hermes/0.19.0/text-turns.state.db" "$work/hermes/state.db"
 env -i HOME="$work" TMPDIR="$work" PATH=/nonexistent SESSION_BRIDGE_DEBUG=1 "$bin" handoff "$long" --to hermes \
   --hermes-home "$work/hermes" --cwd "$work/project" > hermes.out 2> hermes.err ||
   { echo "handoff into Hermes failed:"; cat hermes.err; exit 1; }
-grep -q 'writing on a second thread' hermes.err || { echo "the Hermes handoff wrote on one thread:"; cat hermes.err; exit 1; }
-rm -rf hermes.out hermes.err "$long" "$work/hermes" "$work/project" "$work/.session-bridge"
+grep -q 'writing on a second thread (lib/harnesses/hermes/commit-thread.ts)' hermes.err || { echo "the Hermes handoff wrote on one thread:"; cat hermes.err; exit 1; }
+# Copilot CLI's index is written on a worker thread of its own (lib/harnesses/copilot-cli/index-thread.ts).
+"$repo/node_modules/.bin/bun" -e "(await import('$repo/tests/helpers/harnesses/copilot-cli.ts')).makeCopilotHome('$work/copilot')"
+env -i HOME="$work" TMPDIR="$work" PATH=/nonexistent SESSION_BRIDGE_DEBUG=1 "$bin" handoff "$long" --to copilot-cli \
+  --copilot-home "$work/copilot" --cwd "$work/project" > copilot.out 2> copilot.err ||
+  { echo "handoff into Copilot CLI failed:"; cat copilot.err; exit 1; }
+grep -q 'writing on a second thread (lib/harnesses/copilot-cli/index-thread.ts)' copilot.err ||
+  { echo "the Copilot CLI handoff indexed on one thread:"; cat copilot.err; exit 1; }
+rm -rf hermes.out hermes.err copilot.out copilot.err "$long" "$work/hermes" "$work/copilot" "$work/project" \
+  "$work/.session-bridge"
 echo "binary smoke test ok ($(du -h "$bin" | cut -f1))"

@@ -292,7 +292,7 @@ test("step 6: the crash campaign kills handoffs into the toy and its undo, and f
     { encoding: "utf8", env: { ...process.env, SESSION_BRIDGE_DEBUG: "" } },
   );
   assert.equal(r.status, 0, r.stdout + r.stderr);
-  assert.match(r.stdout, /^ {2}toy: an uninterrupted handoff passes \d+ crash points/m);
+  assert.match(r.stdout, /^ {2}toy: an uninterrupted handoff of \S+ passes \d+ crash points/m);
   assert.match(
     r.stdout,
     /^ {2}toy: 2 kills .*, 0 corrupt stores, 0 half sessions visible, 0 sessions undo or recovery cannot see, 0 debris after recovery, 0 targets not restored by undo, 0 ledgers untrue after a killed undo$/m,

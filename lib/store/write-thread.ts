@@ -165,3 +165,42 @@ function rebuilt(carried: CarriedError): Error {
   if (carried.stack) error.stack = carried.stack;
   return error;
 }
+
+/**
+ * Items sent to a write thread in batches of `size` as they are added one at a time, for a producer that makes
+ * them inside steps it cannot pause (an encoder's): between steps it awaits `room()`, which is what keeps the
+ * queue bounded, and learns there that the write has failed.
+ */
+export class BatchedSends<Item, Last, Result> {
+  private batch: Item[] = [];
+  private waiting?: Promise<void>;
+
+  constructor(private readonly thread: WriteThread<Item[], Last, Result>, private readonly size: number) {}
+
+  add(item: Item): void {
+    this.batch.push(item);
+    if (this.batch.length >= this.size) this.send();
+  }
+
+  /** What to wait for before adding more: the worker's room for the batches sent since the last call. */
+  room(): Promise<void> | undefined {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    return waiting;
+  }
+
+  /** Sends the items left and `last`; resolves with the write's result once it has committed. */
+  async finish(last: Last): Promise<Result> {
+    if (this.batch.length) this.send();
+    await this.room();
+    return await this.thread.finish(last);
+  }
+
+  private send(): void {
+    const sent = this.thread.send(this.batch);
+    this.batch = [];
+    // Thrown where room() or finish() is awaited; until then not an unhandled rejection.
+    sent.catch(() => {});
+    this.waiting = this.waiting ? Promise.all([this.waiting, sent]).then(() => {}) : sent;
+  }
+}

@@ -23,7 +23,6 @@
  * The handshake is a user message whose `transformedContent` (what the model is sent) is the handshake, and
  * whose `content` (what the timeline shows, and what names the session) is one short line.
  */
-import type { RecordSpill } from "../../ir/spill.ts";
 import type { Block, Message, ToolCallBlock, ToolResultBlock } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
 import type { RenderOptions } from "../types.ts";
@@ -57,6 +56,16 @@ export interface IndexedTurn {
   timestamp: string;
 }
 
+/** Where a handoff's complete turns go, for the index. */
+export interface TurnSink {
+  add(turn: IndexedTurn): void;
+  /**
+   * What to wait for before making more (a worker thread whose queue is full), if anything: awaited between
+   * messages, so the turns made and not yet written stay few. Rejects once their write has failed.
+   */
+  room?(): Promise<void> | undefined;
+}
+
 /**
  * What the events said, gathered as they are written: the workspace file and the index rows are made from it
  * once the last line is out.
@@ -69,9 +78,10 @@ export interface EncodedSummary {
   updatedAt: string;
   /**
    * Where each turn goes once complete, when the index is to be written (a handoff): a spill file, as a long
-   * session has too many prompts and answers to hold. Absent, none are gathered.
+   * session has too many prompts and answers to hold, or the worker thread writing them. Absent, none are
+   * gathered.
    */
-  turns?: RecordSpill<IndexedTurn>;
+  turns?: TurnSink;
   done: boolean;
 }
 
@@ -120,8 +130,14 @@ export async function* encodeCopilot(
   // it always was).
   const history = (await compactionOf(session))?.history ?? [];
   const compacts = history.length > 0;
-  for (const m of history) yield* turns.message(m, settings, compacts);
-  for await (const m of session.messages) yield* turns.message(m, settings, compacts);
+  for (const m of history) {
+    yield* turns.message(m, settings, compacts);
+    await summary.turns?.room?.();
+  }
+  for await (const m of session.messages) {
+    yield* turns.message(m, settings, compacts);
+    await summary.turns?.room?.();
+  }
   if (options.stubOpenCalls) yield* turns.closeOpenCalls();
   yield* turns.end();
   if (options.handshake) {

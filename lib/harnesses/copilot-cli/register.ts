@@ -12,7 +12,8 @@
  *
  * Planning only reads. Committing takes an online backup of the index, publishes the two files (only --force
  * replaces them, saved first), then inserts the rows in one immediate transaction; if that fails, the files
- * are taken back, so nothing is half-written.
+ * are taken back, so nothing is half-written. A long session's rows are inserted by a worker thread while the
+ * events are written (index-thread.ts), its transaction committed once they are.
  */
 import { existsSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -26,20 +27,24 @@ import { publishPlannedFiles } from "../publish.ts";
 import { refuse, targetStoreRefusal } from "../refuse.ts";
 import { copyIntoPlace } from "../../io/publish.ts";
 import { entryPresent, isLink } from "../../io/links.ts";
-import { immediateTransaction, onlineBackup, openForWrite, openReadOnly } from "../../store/sqlite.ts";
+import { onlineBackup, openForWrite, openReadOnly } from "../../store/sqlite.ts";
+import { BatchedSends, startWriteThread, wantsThread } from "../../store/write-thread.ts";
+import { compactedHistory } from "../../ir/compacted.ts";
 import { copilotSessionState } from "./home.ts";
 import { checkCopilotSessionId } from "./ids.ts";
 import { resumeCopilot } from "./resume.ts";
-import { type IndexedTurn, newSummary, sessionStart } from "./encode.ts";
+import { type EncodedSummary, type IndexedTurn, newSummary, sessionStart } from "./encode.ts";
+import { commitIndexed, type IndexJob } from "./index-commit.ts";
 import { spillRecords } from "../../ir/spill.ts";
 import { renderCopilot } from "./render.ts";
 import { workspaceName, workspaceText } from "./workspace-file.ts";
 import {
   checkIndex,
+  type IndexedCounts,
   indexedSession,
+  type IndexedSessionRow,
   indexRows,
   insertIndexed,
-  removeIndexed,
   sessionIndexPath,
 } from "./session-index.ts";
 
@@ -108,20 +113,39 @@ export function planCopilot(
   ];
   return handoffPlan(preview, async (commit) => {
     if (!indexed) return await publishPlannedFiles(id, files, commit);
-    // The index's turns are gathered as the events are written.
-    const turns = summary.turns = spillRecords<IndexedTurn>();
-    try {
-      return await publishAndIndex(id, files, database, commit, () => ({
-        id,
-        cwd: options.cwd,
-        name: workspaceName(fields),
-        summary,
-      }));
-    } finally {
-      turns.close();
-    }
+    const row = (): IndexedSessionRow => ({
+      id,
+      cwd: options.cwd,
+      name: workspaceName(fields),
+      startTime: summary.startTime,
+      updatedAt: summary.updatedAt,
+    });
+    const job = { id, database, force: commit.force };
+    return await publishAndIndex(job, files, summary, row, {
+      commit,
+      long: isLong(session),
+      env: options.env,
+    });
   });
 }
+
+/**
+ * Messages from which a handoff's index rows are written on a worker thread while its events are (as a long
+ * handoff's rows into Hermes: lib/harnesses/hermes/insert.ts). Fewer are written after the events, on this
+ * thread: a thread's start is not worth it for a few hundred turns.
+ */
+const LONG_MESSAGES = 4096;
+
+/** Turns a batch to the worker holds. */
+const TURN_BATCH = 1024;
+
+/** The worker's module, from the repository's root (lib/runtime.ts startModuleWorker). */
+const INDEX_THREAD = "lib/harnesses/copilot-cli/index-thread.ts";
+
+/** A streamed session is long by definition; a held one by its messages, its compacted history's included. */
+const isLong = (session: SessionStream): boolean =>
+  !Array.isArray(session.messages) ||
+  compactedHistory(session).length + session.messages.length >= LONG_MESSAGES;
 
 function readIndex<T>(database: string, read: (db: DatabaseSync) => T): T {
   const db = openReadOnly(database);
@@ -133,13 +157,20 @@ function readIndex<T>(database: string, read: (db: DatabaseSync) => T): T {
   }
 }
 
+/**
+ * The files published, then the index rows inserted in one immediate transaction (index-commit.ts); if that
+ * fails, the files are taken back, so nothing is half-written. The index's turns are gathered as the events
+ * are written: into a spill file, inserted once the files are out; or, for a long session, sent in batches to a
+ * worker thread (index-thread.ts) that holds the write lock and inserts them meanwhile.
+ */
 async function publishAndIndex(
-  id: string,
+  job: IndexJob,
   files: PlannedFile[],
-  database: string,
-  commit: CommitOptions,
-  session: () => Parameters<typeof insertIndexed>[1],
+  summary: EncodedSummary,
+  row: () => IndexedSessionRow,
+  { commit, long, env }: { commit: CommitOptions; long: boolean; env: NodeJS.ProcessEnv | undefined },
 ): Promise<Committed> {
+  const { id, database } = job;
   const db = openForWrite(database);
   try {
     checkIndex(db, database);
@@ -150,27 +181,35 @@ async function publishAndIndex(
       : undefined;
     const folder = dirname(files[0]!.path);
     const madeFolder = !entryPresent(folder);
-    const published = await publishPlannedFiles(id, files, commit);
-    let counts: Record<string, number>;
+    const thread = wantsThread(env, long)
+      ? await startWriteThread<IndexJob, IndexedTurn[], IndexedSessionRow, IndexedCounts>(INDEX_THREAD, job, {
+        ...(env ? { env } : {}),
+        ...(commit.feedback ? { feedback: commit.feedback } : {}),
+      })
+      : undefined;
+    const sent = thread && new BatchedSends(thread, TURN_BATCH);
+    const spilled = sent ? undefined : spillRecords<IndexedTurn>();
+    summary.turns = sent ?? spilled;
+    let published: Committed | undefined;
+    let counts: IndexedCounts;
     try {
-      counts = await immediateTransaction(db, () => {
-        // Checked again under the write lock: a running Copilot may have indexed the id since planning.
-        const taken = indexedSession(db, id);
-        if (taken && !commit.force) throw refuse.exists(id, database);
-        if (taken) removeIndexed(db, id);
-        return insertIndexed(db, session());
-      }, commit.feedback);
+      published = await publishPlannedFiles(id, files, commit);
+      counts = sent
+        ? await sent.finish(row())
+        : await commitIndexed(db, job, () =>
+          insertIndexed(db, row(), spilled!.records(spilled!.count)), commit.feedback);
     } catch (error) {
-      for (const path of published.written) unlinkSync(path);
-      for (const r of published.replaced) copyIntoPlace(r.backup, r.path);
-      if (madeFolder && !readdirSync(folder).length) rmdirSync(folder);
+      await thread?.abort();
+      if (published) takeBack(published, folder, madeFolder);
       throw error;
+    } finally {
+      spilled?.close();
     }
     return {
       ...published,
       rows: indexRows(database, id).map((r) => ({
         ...r,
-        count: counts[r.table] ?? 0,
+        count: counts[r.table as keyof IndexedCounts] ?? 0,
         ...(replacing && backup ? { restoreFrom: backup } : {}),
       })),
       backups: [...(backup ? [backup] : []), ...published.backups],
@@ -178,6 +217,13 @@ async function publishAndIndex(
   } finally {
     db.close();
   }
+}
+
+/** The files a handoff published, taken back after its rows failed: removed, or put back where replaced. */
+function takeBack(published: Committed, folder: string, madeFolder: boolean): void {
+  for (const path of published.written) unlinkSync(path);
+  for (const r of published.replaced) copyIntoPlace(r.backup, r.path);
+  if (madeFolder && !readdirSync(folder).length) rmdirSync(folder);
 }
 
 async function* once(text: string): AsyncGenerator<string> {

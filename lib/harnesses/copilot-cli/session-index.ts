@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { InputError } from "../../errors.ts";
 import { hasTable, insertRow, type Row, tableColumns } from "../../store/sqlite.ts";
 import type { KeyedRows } from "../../store/rows.ts";
-import type { EncodedSummary } from "./encode.ts";
+import type { IndexedTurn } from "./encode.ts";
 
 export const sessionIndexPath = (home: string): string => join(home, "session-store.db");
 
@@ -72,27 +72,49 @@ export function removeIndexed(db: DatabaseSync, id: string): void {
   }
 }
 
-export interface IndexedSession {
+/** The session's own row: its workspace's name and times. Plain data (a worker thread may insert it). */
+export interface IndexedSessionRow {
   id: string;
   cwd: string;
   name: string;
-  summary: EncodedSummary;
+  startTime: string;
+  updatedAt: string;
 }
 
 /** The session's rows, as `/chronicle reindex` makes them of its folder; returns how many of each. */
 export function insertIndexed(
   db: DatabaseSync,
-  { id, cwd, name, summary }: IndexedSession,
-): Record<string, number> {
-  insertRow(db, "sessions", {
-    id,
-    cwd,
-    summary: name,
-    created_at: summary.startTime,
-    updated_at: summary.updatedAt,
-  });
-  const turns = summary.turns?.records(summary.turns.count) ?? [];
-  let index = 0;
+  session: IndexedSessionRow,
+  turns: Iterable<IndexedTurn>,
+): IndexedCounts {
+  insertSessionRow(db, session);
+  return indexedCounts(insertTurns(db, session.id, turns, 0));
+}
+
+/** How many rows of each table a session is. */
+export type IndexedCounts = Record<keyof typeof TABLES, number>;
+
+export const indexedCounts = (turns: number): IndexedCounts => ({
+  sessions: 1,
+  turns,
+  search_index: turns,
+});
+
+export function insertSessionRow(
+  db: DatabaseSync,
+  { id, cwd, name, startTime, updatedAt }: IndexedSessionRow,
+): void {
+  insertRow(db, "sessions", { id, cwd, summary: name, created_at: startTime, updated_at: updatedAt });
+}
+
+/** The session's turns from its `from`th on, each with its search entry; returns how many. */
+export function insertTurns(
+  db: DatabaseSync,
+  id: string,
+  turns: Iterable<IndexedTurn>,
+  from: number,
+): number {
+  let index = from;
   for (const turn of turns) {
     insertRow(db, "turns", {
       session_id: id,
@@ -109,5 +131,5 @@ export function insertIndexed(
     });
     index++;
   }
-  return { sessions: 1, turns: turns.length, search_index: turns.length };
+  return index - from;
 }

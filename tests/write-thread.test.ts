@@ -1,12 +1,14 @@
 /**
- * A long handoff into Hermes is written by a worker thread that inserts each batch of rows while the calling
- * thread makes the next (lib/harnesses/hermes/insert.ts, lib/store/write-thread.ts). It must leave the rows
- * one thread leaves, keep one thread's guarantees (a refusal under the lock, a Ctrl-C, a failure making the
- * rows: nothing written, the lock let go), and say the same things while it waits.
+ * A long handoff into Hermes, or into Copilot CLI's index, is written by a worker thread that inserts each batch
+ * of rows while the calling thread makes the next (lib/store/write-thread.ts; lib/harnesses/hermes/insert.ts,
+ * lib/harnesses/copilot-cli/register.ts). It must leave the rows one thread leaves, keep one thread's
+ * guarantees (a refusal under the lock, a Ctrl-C, a failure making the rows: nothing written, the lock let go),
+ * and say the same things while it waits. tests/write-thread-identical.test.ts compares the two ways on every
+ * captured session.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { query, seedHermesHome } from "./helpers/hermes.ts";
@@ -19,6 +21,10 @@ import type { Row, RowRun } from "../lib/store/sqlite.ts";
 import { InterruptedError, RefusedError } from "../lib/errors.ts";
 import { holdingSignals } from "../lib/io/interrupt.ts";
 import { type CrashPoint, onCrashPoint } from "../lib/io/crash-points.ts";
+import { makeCopilotHome } from "./helpers/harnesses/copilot-cli.ts";
+import type { IndexJob } from "../lib/harnesses/copilot-cli/index-commit.ts";
+import type { IndexedCounts, IndexedSessionRow } from "../lib/harnesses/copilot-cli/session-index.ts";
+import type { IndexedTurn } from "../lib/harnesses/copilot-cli/encode.ts";
 
 const COMMIT_THREAD = "lib/harnesses/hermes/commit-thread.ts";
 const SECOND_THREAD = `session-bridge: writing on a second thread (${COMMIT_THREAD})`;
@@ -249,5 +255,93 @@ test("Ctrl-C while a long handoff's write thread waits for Hermes's lock: said a
     lock.close();
   }
   assert.deepEqual(counts(db), before);
+  writable(db);
+});
+
+const INDEX_THREAD = "lib/harnesses/copilot-cli/index-thread.ts";
+const INDEX_SECOND_THREAD = `session-bridge: writing on a second thread (${INDEX_THREAD})`;
+
+const indexCounts = (db: string) =>
+  query(
+    db,
+    "SELECT (SELECT count(*) FROM sessions) AS s, (SELECT count(*) FROM turns) AS t, " +
+      "(SELECT count(*) FROM search_index) AS f",
+  )[0];
+
+test("a long handoff into Copilot CLI indexes its turns on a second thread, one search entry each", async () => {
+  const root = tempDir();
+  const source = longSession(root);
+  const home = join(root, "copilot");
+  const db = makeCopilotHome(home);
+  const id = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+  const r = await runCli(
+    ["handoff", source, "--to", "copilot-cli", "--copilot-home", home, "--cwd", root, "--session-id", id],
+    { SESSION_BRIDGE_HOME: join(root, "bridge"), SESSION_BRIDGE_DEBUG: "1" },
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(r.stderr.includes(INDEX_SECOND_THREAD), r.stderr);
+  const turns = query(db, "SELECT turn_index FROM turns WHERE session_id = ? ORDER BY id", id);
+  assert.ok(turns.length > 1024, `${turns.length} turns: more than one batch`);
+  assert.deepEqual(turns.map((t) => t.turn_index), turns.map((_, i) => i));
+  assert.deepEqual(query(db, "SELECT count(*) AS n FROM search_index WHERE session_id = ?", id), [{
+    n: turns.length,
+  }]);
+});
+
+test("a refusal under the index thread's lock reaches the caller as the refusal it is, and nothing is written", async () => {
+  const root = tempDir();
+  const db = makeCopilotHome(join(root, "copilot"));
+  const taken = "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f";
+  const seeding = new DatabaseSync(db);
+  seeding.prepare("INSERT INTO sessions (id, cwd) VALUES (?, ?)").run(taken, root);
+  seeding.close();
+  const before = indexCounts(db);
+  const thread = await startWriteThread<IndexJob, IndexedTurn[], IndexedSessionRow, IndexedCounts>(
+    INDEX_THREAD,
+    { id: taken, database: db, force: false },
+  );
+  assert.ok(thread);
+  await assert.rejects(
+    async () => {
+      await thread.send([{
+        userMessage: "a",
+        assistantResponse: "b",
+        timestamp: "2026-12-05T00:00:00.000Z",
+      }]);
+      await thread.finish({ id: taken, cwd: root, name: "n", startTime: "t", updatedAt: "t" });
+    },
+    (error: unknown) =>
+      error instanceof RefusedError && error.message.includes(taken) && error.message.includes("--force"),
+  );
+  assert.deepEqual(indexCounts(db), before);
+  writable(db);
+});
+
+test("Ctrl-C while a long handoff's index thread waits for Copilot's lock: the files are taken back, nothing changed", async () => {
+  const root = tempDir();
+  const source = longSession(root);
+  const home = join(root, "copilot");
+  const db = makeCopilotHome(home);
+  const before = indexCounts(db);
+  const id = "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e";
+  const lock = new DatabaseSync(db);
+  lock.exec("BEGIN IMMEDIATE");
+  try {
+    const child = startCli(
+      ["handoff", source, "--to", "copilot-cli", "--copilot-home", home, "--cwd", root, "--session-id", id],
+      { SESSION_BRIDGE_HOME: join(root, "bridge"), SESSION_BRIDGE_DEBUG: "1" },
+    );
+    assert.ok(await child.stderrMatches(/ is locked by another process: waiting/), "it waited for the lock");
+    process.kill(child.pid, "SIGINT");
+    const r = await child.result;
+    assert.equal(r.code, 130, r.stderr);
+    assert.ok(r.stderr.includes(INDEX_SECOND_THREAD), r.stderr);
+    assert.match(r.stderr, /session-bridge: interrupted by SIGINT: nothing was changed\n/);
+  } finally {
+    lock.exec("ROLLBACK");
+    lock.close();
+  }
+  assert.deepEqual(indexCounts(db), before);
+  assert.equal(existsSync(join(home, "session-state", id)), false, "the session folder is gone");
   writable(db);
 });
