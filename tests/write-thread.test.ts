@@ -8,7 +8,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { query, seedHermesHome } from "./helpers/hermes.ts";
@@ -344,4 +344,18 @@ test("Ctrl-C while a long handoff's index thread waits for Copilot's lock: the f
   assert.deepEqual(indexCounts(db), before);
   assert.equal(existsSync(join(home, "session-state", id)), false, "the session folder is gone");
   writable(db);
+});
+
+test("every worker module (one that calls serveWrite) is an entry point of the binary's build, npm's and Deno's", () => {
+  const root = join(import.meta.dirname!, "..");
+  const workers = readdirSync(join(root, "lib"), { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && /^serveWrite[<(]/m.test(readFileSync(join(root, "lib", f), "utf8")))
+    .map((f) => `lib/${f}`)
+    .sort();
+  assert.deepEqual(workers, [INDEX_THREAD, COMMIT_THREAD].sort());
+  const npmBuild = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.build as string;
+  const denoBuild = readFileSync(join(root, "deno.json"), "utf8").match(/^\s*"build":\s*"([^"]*)"/m)![1]!;
+  for (const build of [npmBuild, denoBuild]) {
+    for (const worker of workers) assert.ok(build.split(" ").includes(worker), `${worker} in: ${build}`);
+  }
 });
