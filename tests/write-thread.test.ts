@@ -173,6 +173,10 @@ test("the crash tests' hook runs at the write thread's crash points while the wo
   ]);
 });
 
+/** The refusal of an id another session holds, naming it and --force: what one thread refuses with. */
+const takenRefusal = (taken: string) => (error: unknown) =>
+  error instanceof RefusedError && error.message.includes(taken) && error.message.includes("--force");
+
 test("a refusal under the write thread's lock reaches the caller as the refusal it is, and nothing is written", async () => {
   const root = tempDir();
   const { db, job } = store(root, "20260101_000000_taken1");
@@ -188,8 +192,7 @@ test("a refusal under the write thread's lock reaches the caller as the refusal 
       await thread.send([message(taken, 2)]);
       await thread.finish({ id: taken, source: "cli", started_at: 0 });
     },
-    (error: unknown) =>
-      error instanceof RefusedError && error.message.includes(taken) && error.message.includes("--force"),
+    takenRefusal(taken),
   );
   assert.deepEqual(counts(db), before);
   writable(db);
@@ -229,6 +232,33 @@ test("a signal while signals are held stops the write thread at its next batch, 
   writable(db);
 });
 
+/**
+ * Runs the CLI with `args` in a child while this process holds `db`'s write lock, sends it SIGINT once it says it
+ * waits for the lock, and checks it wrote on a second thread (`secondThread`, its debug line) and stopped as
+ * one thread would: exit 130, the one line saying nothing was changed.
+ */
+async function interruptedWhileLocked(
+  db: string,
+  args: string[],
+  env: Record<string, string>,
+  secondThread: string,
+): Promise<void> {
+  const lock = new DatabaseSync(db);
+  lock.exec("BEGIN IMMEDIATE");
+  try {
+    const child = startCli(args, { ...env, SESSION_BRIDGE_DEBUG: "1" });
+    assert.ok(await child.stderrMatches(/ is locked by another process: waiting/), "it waited for the lock");
+    process.kill(child.pid, "SIGINT");
+    const r = await child.result;
+    assert.equal(r.code, 130, r.stderr);
+    assert.ok(r.stderr.includes(secondThread), r.stderr);
+    assert.match(r.stderr, /session-bridge: interrupted by SIGINT: nothing was changed\n/);
+  } finally {
+    lock.exec("ROLLBACK");
+    lock.close();
+  }
+}
+
 test("Ctrl-C while a long handoff's write thread waits for Hermes's lock: said as on one thread, nothing changed", async () => {
   const root = tempDir();
   const source = longSession(root);
@@ -236,24 +266,12 @@ test("Ctrl-C while a long handoff's write thread waits for Hermes's lock: said a
   const db = seedHermesHome(hermes, "0.19.0", "text-turns");
   const bridge = join(root, "bridge");
   const before = counts(db);
-  const lock = new DatabaseSync(db);
-  lock.exec("BEGIN IMMEDIATE");
-  try {
-    const child = startCli(
-      ["handoff", source, "--to", "hermes", "--hermes-home", hermes, "--cwd", root],
-      { SESSION_BRIDGE_HOME: bridge, SESSION_BRIDGE_DEBUG: "1" },
-    );
-    const waiting = await child.stderrMatches(/ is locked by another process: waiting/);
-    assert.ok(waiting, "it waited for the lock");
-    process.kill(child.pid, "SIGINT");
-    const r = await child.result;
-    assert.equal(r.code, 130, r.stderr);
-    assert.ok(r.stderr.includes(SECOND_THREAD), r.stderr);
-    assert.match(r.stderr, /session-bridge: interrupted by SIGINT: nothing was changed\n/);
-  } finally {
-    lock.exec("ROLLBACK");
-    lock.close();
-  }
+  await interruptedWhileLocked(
+    db,
+    ["handoff", source, "--to", "hermes", "--hermes-home", hermes, "--cwd", root],
+    { SESSION_BRIDGE_HOME: bridge },
+    SECOND_THREAD,
+  );
   assert.deepEqual(counts(db), before);
   writable(db);
 });
@@ -310,8 +328,7 @@ test("a refusal under the index thread's lock reaches the caller as the refusal 
       }]);
       await thread.finish({ id: taken, cwd: root, name: "n", startTime: "t", updatedAt: "t" });
     },
-    (error: unknown) =>
-      error instanceof RefusedError && error.message.includes(taken) && error.message.includes("--force"),
+    takenRefusal(taken),
   );
   assert.deepEqual(indexCounts(db), before);
   writable(db);
@@ -324,23 +341,12 @@ test("Ctrl-C while a long handoff's index thread waits for Copilot's lock: the f
   const db = makeCopilotHome(home);
   const before = indexCounts(db);
   const id = "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e";
-  const lock = new DatabaseSync(db);
-  lock.exec("BEGIN IMMEDIATE");
-  try {
-    const child = startCli(
-      ["handoff", source, "--to", "copilot-cli", "--copilot-home", home, "--cwd", root, "--session-id", id],
-      { SESSION_BRIDGE_HOME: join(root, "bridge"), SESSION_BRIDGE_DEBUG: "1" },
-    );
-    assert.ok(await child.stderrMatches(/ is locked by another process: waiting/), "it waited for the lock");
-    process.kill(child.pid, "SIGINT");
-    const r = await child.result;
-    assert.equal(r.code, 130, r.stderr);
-    assert.ok(r.stderr.includes(INDEX_SECOND_THREAD), r.stderr);
-    assert.match(r.stderr, /session-bridge: interrupted by SIGINT: nothing was changed\n/);
-  } finally {
-    lock.exec("ROLLBACK");
-    lock.close();
-  }
+  await interruptedWhileLocked(
+    db,
+    ["handoff", source, "--to", "copilot-cli", "--copilot-home", home, "--cwd", root, "--session-id", id],
+    { SESSION_BRIDGE_HOME: join(root, "bridge") },
+    INDEX_SECOND_THREAD,
+  );
   assert.deepEqual(indexCounts(db), before);
   assert.equal(existsSync(join(home, "session-state", id)), false, "the session folder is gone");
   writable(db);
