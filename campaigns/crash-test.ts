@@ -1,7 +1,7 @@
 /**
  * The crash campaign: `npm run crash-test [-- --kills N --seed S --mb M]`. A Claude Code session of M MB (the
- * thinking-tool-use fixture repeated, every id renewed) and one of 10 MB of many short records (a long handoff
- * into Hermes is written on a worker thread) are handed off into each harness in turn, again and again, and each
+ * thinking-tool-use fixture repeated, every id renewed) and one of 4 MB of many short records (a long handoff
+ * into Hermes or Copilot CLI is written on a worker thread) are handed off into each harness in turn, again and again, and each
  * handoff, or a third of the time the undo of one that landed, is killed with SIGKILL: half the kills at a
  * seeded crash point (lib/io/crash-points.ts; every 1 MB chunk streamed is one), half from outside after a
  * seeded delay within the time a whole handoff (or undo) takes. After each kill:
@@ -48,7 +48,7 @@ import {
 import { RACERS } from "./hostile/races.ts";
 import { hostileCast } from "./hostile/world.ts";
 import { scriptArgv } from "../lib/runtime.ts";
-import { generateClaudeSession } from "../bench/session.ts";
+import { writeLongSession } from "../lib/certify-kit/long-session.ts";
 import {
   coverage,
   type Covered,
@@ -93,15 +93,17 @@ function generator(seed: number): () => number {
 }
 
 /**
- * A session of many short records (the bench's generator): more messages for its size than the fixture repeated,
- * past the 4,096 rows from which a handoff into Hermes is written on a worker thread (lib/harnesses/hermes/
- * insert.ts: 10 MB make 4,790), so the kills land on that path too.
+ * A session of many short records (lib/certify-kit/long-session.ts, with short tool outputs): more messages for
+ * its size than the fixture repeated, past the 4,096 rows from which a handoff into Hermes, and the 4,096
+ * messages from which one into Copilot CLI's index, is written on a worker thread (4 MB make 6,650 Hermes rows),
+ * so the kills land on that path too.
  */
-const MANY_RECORDS_MB = 10;
+const MANY_RECORDS_MB = 4;
 
-function manyRecords(dir: string): string {
+async function manyRecords(dir: string): Promise<string> {
   const path = join(dir, "many-records.jsonl");
-  generateClaudeSession(path, MANY_RECORDS_MB);
+  const spec = { bytes: MANY_RECORDS_MB * 1024 * 1024, outputBytes: 1024, cwd: dir };
+  await writeLongSession({ ...spec, sessionId: "4c0ffee0-0000-4000-8000-000000000001" }, path);
   return path;
 }
 
@@ -388,7 +390,7 @@ async function killCampaign(kills: number, seed: number, mb: number, modules: st
     const cwd = join(root, "work");
     mkdirSync(cwd);
     mkdirSync(join(root, "source"));
-    const sources = [bigSession(join(root, "source"), mb), manyRecords(join(root, "source"))];
+    const sources = [bigSession(join(root, "source"), mb), await manyRecords(join(root, "source"))];
     console.log(
       `crash-test: seed ${seed}, ${kills} kills, a ${mb} MB session (${sources[0]}) and one of ` +
         `${MANY_RECORDS_MB} MB of short records (${sources[1]}), taking turns`,
