@@ -509,7 +509,18 @@ export async function stageTables<T extends string, R extends StagedRow>(
 /** Rows of one shape: their column names, and each row's values in that order (as sqlValue stores them). */
 export interface RowRun {
   names: readonly string[];
-  rows: unknown[][];
+  rows: (readonly unknown[])[];
+}
+
+/** Rows as runs of one shape each, in order (rows of one shape share their `names` array: see StagedRow). */
+export function rowRuns(rows: readonly StagedRow[]): RowRun[] {
+  const runs: RowRun[] = [];
+  for (const { names, values } of rows) {
+    const last = runs.at(-1);
+    if (last && last.names === names) last.rows.push(values);
+    else runs.push({ names, rows: [values] });
+  }
+  return runs;
 }
 
 /**

@@ -3,7 +3,7 @@
  * rows are made as the thread is read and staged in a temp table (SQLite holds them, not we) before the write
  * lock is taken; then one transaction (commit.ts) moves them in a few large batches. A long one, whose rows
  * Hermes's full-text triggers take seconds to index, is written by a worker thread (commit-thread.ts, through
- * lib/store/write-thread.ts) that takes the lock and inserts each batch of rows while this thread makes the
+ * lib/store/batched-write.ts) that takes the lock and inserts each batch of rows while this thread makes the
  * next, so making them is hidden behind the indexing. Both end in the same rows.
  */
 import { dirname } from "node:path";
@@ -11,9 +11,9 @@ import type { SessionStream } from "../../ir/stream.ts";
 import type { CommitOptions, RenderOptions } from "../types.ts";
 import type { Committed } from "../plan.ts";
 import { RefusedError } from "../../errors.ts";
-import { openForWrite, openReadOnly, type Row, type RowRun, stageRows } from "../../store/sqlite.ts";
+import { openForWrite, openReadOnly, type Row, type RowRun, rowRuns, stageRows } from "../../store/sqlite.ts";
 import { inBatches, moveStaged } from "../../store/row-batches.ts";
-import { startWriteThread, wantsThread } from "../../store/write-thread.ts";
+import { writeBatched } from "../../store/batched-write.ts";
 import { type Feedback, startProgress } from "../../io/progress.ts";
 import { type StoreColumns, storeColumns } from "./database.ts";
 import { type ExportedMessage, storedForm, type StoredMessage } from "./rows.ts";
@@ -70,14 +70,20 @@ export async function insertSession(
   };
   const columns = columnsOf(database);
   const rows = targetRows(planned.session, planned.options, planned.settings, planned.source);
-  const made = storedRows(rows.messages, columns)[Symbol.asyncIterator]();
   const sessionRow = () => only(rows.session(), columns.sessions);
-  const first = await firstRows(made);
-  const outcome = wantsThread(planned.options.env, first.length === BATCH_ROWS)
-    ? await commitOnThread(job, first, made, sessionRow, planned.options.env, feedback)
-    : undefined;
-  const { clash, backups, messages } = outcome ??
-    await commitHere(job, following(first, made), sessionRow, feedback);
+  const written = writeBatched<StoredMessage, CommitJob, RowRun[], Row, CommitOutcome>(
+    storedRows(rows.messages, columns),
+    {
+      entry: COMMIT_THREAD,
+      setup: job,
+      batchRows: BATCH_ROWS,
+      batchOf: rowRuns,
+      last: sessionRow,
+      here: (all) => commitHere(job, all, sessionRow, feedback),
+    },
+    { ...(planned.options.env ? { env: planned.options.env } : {}), ...(feedback ? { feedback } : {}) },
+  );
+  const { clash, backups, messages } = await written;
   // What undo restores from the backup: the replaced session's rows, the title's previous holder.
   const saved = clash.takenId || clash.titleOwner ? { restoreFrom: backups[0]! } : {};
   return {
@@ -130,67 +136,6 @@ async function commitHere(
   } finally {
     db.close();
   }
-}
-
-/**
- * On a worker: each batch sent as soon as it is made, the sessions row after the last. Undefined when no worker
- * starts here (the caller then writes on its own thread). If making the rows fails, the worker rolls back and
- * that failure is the one thrown; if the write fails (a refusal under the lock), that is.
- */
-async function commitOnThread(
-  job: CommitJob,
-  first: StoredMessage[],
-  rest: AsyncIterator<StoredMessage>,
-  sessionRow: () => Row,
-  env: NodeJS.ProcessEnv | undefined,
-  feedback: Feedback | undefined,
-): Promise<CommitOutcome | undefined> {
-  const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, job, {
-    ...(env ? { env } : {}),
-    ...(feedback ? { feedback } : {}),
-  });
-  if (!thread) return undefined;
-  try {
-    await thread.send(runsOf(first));
-    for (let batch = await firstRows(rest); batch.length; batch = await firstRows(rest)) {
-      await thread.send(runsOf(batch));
-    }
-  } catch (error) {
-    await thread.abort();
-    throw error;
-  }
-  return await thread.finish(sessionRow());
-}
-
-/** The next BATCH_ROWS rows, or as many as are left. */
-async function firstRows(rows: AsyncIterator<StoredMessage>): Promise<StoredMessage[]> {
-  const batch: StoredMessage[] = [];
-  while (batch.length < BATCH_ROWS) {
-    const next = await rows.next();
-    if (next.done) break;
-    batch.push(next.value);
-  }
-  return batch;
-}
-
-/** `first`, then the rest of `rows`. */
-async function* following(
-  first: StoredMessage[],
-  rows: AsyncIterator<StoredMessage>,
-): AsyncGenerator<StoredMessage> {
-  yield* first;
-  for (let next = await rows.next(); !next.done; next = await rows.next()) yield next.value;
-}
-
-/** A batch as runs of rows of one shape (rendered rows share their column names: storedForm). */
-function runsOf(batch: StoredMessage[]): RowRun[] {
-  const runs: RowRun[] = [];
-  for (const { names, values } of batch) {
-    const last = runs.at(-1);
-    if (last && last.names === names) last.rows.push(values);
-    else runs.push({ names, rows: [values] });
-  }
-  return runs;
 }
 
 /** The rows in column form, for the columns this database has; one without `active` keeps the live ones. */
