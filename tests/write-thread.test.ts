@@ -1,7 +1,7 @@
 /**
- * A long handoff into Hermes, OpenCode, or Copilot CLI's index, is written by a worker thread that inserts each batch
- * of rows while the calling thread makes the next (lib/store/write-thread.ts; lib/harnesses/hermes/insert.ts,
- * lib/harnesses/copilot-cli/register.ts). It must leave the rows one thread leaves, keep one thread's
+ * A long handoff into Hermes, OpenCode, or Copilot CLI's index, is written by a worker thread that inserts each
+ * batch of rows while the calling thread makes the next (lib/store/write-thread.ts, batched-write.ts; each
+ * harness's worker module). It must leave the rows one thread leaves, keep one thread's
  * guarantees (a refusal under the lock, a Ctrl-C, a failure making the rows: nothing written, the lock let go),
  * and say the same things while it waits. tests/write-thread-identical.test.ts compares the two ways on every
  * captured session.

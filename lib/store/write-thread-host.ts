@@ -5,8 +5,8 @@
  * stops the write between two batches and its transaction rolls back, as on one thread.
  */
 import { classified, InputError, InterruptedError, RefusedError } from "../errors.ts";
-import type { Feedback } from "../io/progress.ts";
-import { followInterrupts } from "../io/interrupt.ts";
+import { type Feedback, startProgress } from "../io/progress.ts";
+import { followInterrupts, yieldAndCheckpoint } from "../io/interrupt.ts";
 import { onCrashPoint } from "../io/crash-points.ts";
 import { starterPort } from "../runtime.ts";
 import type { CarriedError, FromWorker, ToWorker } from "./write-thread-protocol.ts";
@@ -24,6 +24,31 @@ export type WriteWork<Setup, Batch, Last, Result> = (
   feed: Feed<Batch, Last>,
   feedback: Feedback,
 ) => Promise<Result>;
+
+/**
+ * The feed's batches, each inserted by `insert` (which says how many rows are in so far), as one progress step
+ * `what`. Between batches a Ctrl-C relayed from the starting thread gets in, and the transaction the caller
+ * runs this in rolls back. Returns how many rows are in.
+ */
+export async function insertEachBatch<Batch>(
+  feed: Feed<Batch, unknown>,
+  feedback: Feedback,
+  what: string,
+  insert: (batch: Batch) => number,
+): Promise<number> {
+  const step = startProgress(feedback, what, "rows");
+  try {
+    let inserted = 0;
+    for await (const batch of feed.batches) {
+      inserted = insert(batch);
+      step.advance(inserted);
+      await yieldAndCheckpoint();
+    }
+    return inserted;
+  } finally {
+    step.finish();
+  }
+}
 
 /** The starter gave up making the rows (its own failure is the one reported). */
 class AbortedError extends Error {

@@ -5,8 +5,7 @@
  * own (package.json `build`).
  */
 import { openForWrite } from "../../store/sqlite.ts";
-import { serveWrite } from "../../store/write-thread-host.ts";
-import { yieldAndCheckpoint } from "../../io/interrupt.ts";
+import { insertEachBatch, serveWrite } from "../../store/write-thread-host.ts";
 import type { IndexedTurn } from "./encode.ts";
 import { commitIndexed, type IndexJob } from "./index-commit.ts";
 import {
@@ -26,11 +25,10 @@ serveWrite<IndexJob, IndexedTurn[], IndexedSessionRow, IndexedCounts>(async (job
       // The turns reference the session's row, inserted once their last is in: checked at the commit.
       db.exec("PRAGMA defer_foreign_keys = ON");
       let turns = 0;
-      for await (const batch of feed.batches) {
+      await insertEachBatch(feed, feedback, `registering turns in ${job.database}`, (batch) => {
         turns += insertTurns(db, job.id, batch, turns);
-        // Between batches a Ctrl-C relayed from the starting thread gets in, and the transaction rolls back.
-        await yieldAndCheckpoint();
-      }
+        return turns;
+      });
       insertSessionRow(db, feed.last());
       return indexedCounts(turns);
     }, feedback);

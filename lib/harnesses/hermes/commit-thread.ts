@@ -4,31 +4,16 @@
  * ArrivingRows), its sessions row after the last. A build entry point of its own (package.json `build`).
  */
 import { ArrivingRows, openForWrite, type Row, type RowRun } from "../../store/sqlite.ts";
-import { serveWrite } from "../../store/write-thread-host.ts";
-import { yieldAndCheckpoint } from "../../io/interrupt.ts";
-import { startProgress } from "../../io/progress.ts";
+import { insertEachBatch, serveWrite } from "../../store/write-thread-host.ts";
 import { type CommitJob, type CommitOutcome, commitSession } from "./commit.ts";
 
 serveWrite<CommitJob, RowRun[], Row, CommitOutcome>(async (job, feed, feedback) => {
   const db = openForWrite(job.database);
   try {
     const arriving = new ArrivingRows(db, "messages");
-    const insertMessages = async () => {
-      // Hermes's full-text triggers make this the long part of a handoff: seconds for a long session.
-      const step = startProgress(feedback, `registering in ${job.database}`, "rows");
-      try {
-        let inserted = 0;
-        for await (const runs of feed.batches) {
-          inserted = arriving.insert(runs);
-          step.advance(inserted);
-          // Between batches a Ctrl-C relayed from the starting thread gets in, and the transaction rolls back.
-          await yieldAndCheckpoint();
-        }
-        return inserted;
-      } finally {
-        step.finish();
-      }
-    };
+    // Hermes's full-text triggers make this the long part of a handoff: seconds for a long session.
+    const insertMessages = () =>
+      insertEachBatch(feed, feedback, `registering in ${job.database}`, (runs) => arriving.insert(runs));
     return await commitSession(db, job, insertMessages, feed.last, feedback);
   } finally {
     db.close();

@@ -5,9 +5,7 @@
  * entry point of its own (package.json `build`).
  */
 import { ArrivingRows, openForWrite, type Row } from "../../store/sqlite.ts";
-import { serveWrite } from "../../store/write-thread-host.ts";
-import { yieldAndCheckpoint } from "../../io/interrupt.ts";
-import { startProgress } from "../../io/progress.ts";
+import { insertEachBatch, serveWrite } from "../../store/write-thread-host.ts";
 import {
   commitOpenCode,
   type CommitOutcome,
@@ -21,21 +19,14 @@ serveWrite<OpenCodeJob, TableRuns, Row, CommitOutcome>(async (job, feed, feedbac
   try {
     const messages = new ArrivingRows(db, "message");
     const parts = new ArrivingRows(db, "part");
+    const inserted: Inserted = { message: 0, part: 0 };
     const insertRows = async () => {
-      const step = startProgress(feedback, `registering messages and parts in ${job.database}`, "rows");
-      try {
-        const inserted: Inserted = { message: 0, part: 0 };
-        for await (const batch of feed.batches) {
-          inserted.message = messages.insert(batch.message);
-          inserted.part = parts.insert(batch.part);
-          step.advance(inserted.message + inserted.part);
-          // Between batches a Ctrl-C relayed from the starting thread gets in, and the transaction rolls back.
-          await yieldAndCheckpoint();
-        }
-        return inserted;
-      } finally {
-        step.finish();
-      }
+      await insertEachBatch(feed, feedback, `registering messages and parts in ${job.database}`, (batch) => {
+        inserted.message = messages.insert(batch.message);
+        inserted.part = parts.insert(batch.part);
+        return inserted.message + inserted.part;
+      });
+      return inserted;
     };
     return await commitOpenCode(db, job, insertRows, feed.last, feedback);
   } finally {
