@@ -11,7 +11,7 @@ import type { SessionStream } from "../../ir/stream.ts";
 import type { CommitOptions, RenderOptions } from "../types.ts";
 import type { Committed } from "../plan.ts";
 import { RefusedError } from "../../errors.ts";
-import { openForWrite, openReadOnly, type Row, type RowRun, rowRuns, stageRows } from "../../store/sqlite.ts";
+import { openForWrite, type Row, type RowRun, rowRuns, stageRows } from "../../store/sqlite.ts";
 import { inBatches, moveStaged } from "../../store/row-batches.ts";
 import { writeBatched } from "../../store/batched-write.ts";
 import { type Feedback, startProgress } from "../../io/progress.ts";
@@ -109,7 +109,9 @@ export async function insertSession(
 
 /** The columns this database's tables have (its schema generation's). */
 function columnsOf(database: string): StoreColumns {
-  const db = openReadOnly(database);
+  // Opened as the write will open it: a store that cannot be (a full disk where its WAL index must grow) is
+  // refused here with the same words, before a row is made.
+  const db = openForWrite(database);
   try {
     return storeColumns(db, database);
   } finally {
