@@ -74,14 +74,6 @@ env -i HOME="$work" TMPDIR="$work" PATH=/nonexistent SESSION_BRIDGE_DEBUG=1 "$bi
   { echo "handoff into Copilot CLI failed:"; cat copilot.err; exit 1; }
 grep -q 'writing on a second thread (lib/harnesses/copilot-cli/index-thread.ts)' copilot.err ||
   { echo "the Copilot CLI handoff indexed on one thread:"; cat copilot.err; exit 1; }
-# And OpenCode's rows on one of their own (lib/harnesses/opencode/commit-thread.ts).
-mkdir -p "$work/opencode"
-cp "$repo/fixtures/opencode/1.18.33/tools-subagent.opencode.db" "$work/opencode/opencode.db"
-env -i HOME="$work" TMPDIR="$work" PATH=/nonexistent SESSION_BRIDGE_DEBUG=1 "$bin" handoff "$long" --to opencode \
-  --opencode-home "$work/opencode" --cwd "$work/project" > opencode.out 2> opencode.err ||
-  { echo "handoff into OpenCode failed:"; cat opencode.err; exit 1; }
-grep -q 'writing on a second thread (lib/harnesses/opencode/commit-thread.ts)' opencode.err ||
-  { echo "the OpenCode handoff wrote on one thread:"; cat opencode.err; exit 1; }
-rm -rf hermes.out hermes.err copilot.out copilot.err opencode.out opencode.err "$long" "$work/hermes" \
-  "$work/copilot" "$work/opencode" "$work/project" "$work/.session-bridge"
+rm -rf hermes.out hermes.err copilot.out copilot.err "$long" "$work/hermes" "$work/copilot" "$work/project" \
+  "$work/.session-bridge"
 echo "binary smoke test ok ($(du -h "$bin" | cut -f1))"

@@ -1,5 +1,5 @@
 /**
- * A long handoff into Hermes, OpenCode, or Copilot CLI's index, is written by a worker thread that inserts each
+ * A long handoff into Hermes, or into Copilot CLI's index, is written by a worker thread that inserts each
  * batch of rows while the calling thread makes the next (lib/store/write-thread.ts, batched-write.ts; each
  * harness's worker module). It must leave the rows one thread leaves, keep one thread's
  * guarantees (a refusal under the lock, a Ctrl-C, a failure making the rows: nothing written, the lock let go),
@@ -22,7 +22,6 @@ import { InterruptedError, RefusedError } from "../lib/errors.ts";
 import { holdingSignals } from "../lib/io/interrupt.ts";
 import { type CrashPoint, onCrashPoint } from "../lib/io/crash-points.ts";
 import { makeCopilotHome } from "./helpers/harnesses/copilot-cli.ts";
-import { material as openCodeMaterial } from "./helpers/harnesses/opencode.ts";
 import type { IndexJob } from "../lib/harnesses/copilot-cli/index-commit.ts";
 import type { IndexedCounts, IndexedSessionRow } from "../lib/harnesses/copilot-cli/session-index.ts";
 import type { IndexedTurn } from "../lib/harnesses/copilot-cli/encode.ts";
@@ -353,35 +352,13 @@ test("Ctrl-C while a long handoff's index thread waits for Copilot's lock: the f
   writable(db);
 });
 
-test("Ctrl-C while a long handoff's OpenCode write thread waits for the lock: nothing changed", async () => {
-  const root = tempDir();
-  const source = longSession(root);
-  const home = join(root, "opencode");
-  const { database } = openCodeMaterial.prepareHome(home);
-  const rows = () =>
-    query(
-      database!,
-      "SELECT (SELECT count(*) FROM session) AS s, (SELECT count(*) FROM message) AS m, " +
-        "(SELECT count(*) FROM part) AS p",
-    )[0];
-  const before = rows();
-  await interruptedWhileLocked(
-    database!,
-    ["handoff", source, "--to", "opencode", "--opencode-home", home, "--cwd", root],
-    { SESSION_BRIDGE_HOME: join(root, "bridge") },
-    "session-bridge: writing on a second thread (lib/harnesses/opencode/commit-thread.ts)",
-  );
-  assert.deepEqual(rows(), before);
-  writable(database!);
-});
-
 test("every worker module (one that calls serveWrite) is an entry point of the binary's build, npm's and Deno's", () => {
   const root = join(import.meta.dirname!, "..");
   const workers = readdirSync(join(root, "lib"), { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".ts") && /^serveWrite[<(]/m.test(readFileSync(join(root, "lib", f), "utf8")))
     .map((f) => `lib/${f}`)
     .sort();
-  assert.deepEqual(workers, [INDEX_THREAD, COMMIT_THREAD, "lib/harnesses/opencode/commit-thread.ts"].sort());
+  assert.deepEqual(workers, [INDEX_THREAD, COMMIT_THREAD].sort());
   const npmBuild = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.build as string;
   const denoBuild = readFileSync(join(root, "deno.json"), "utf8").match(/^\s*"build":\s*"([^"]*)"/m)![1]!;
   for (const build of [npmBuild, denoBuild]) {

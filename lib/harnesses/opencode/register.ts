@@ -20,31 +20,21 @@ import { reportEntry } from "../../report/entry.ts";
 import type { CommitOptions, HandoffPlan, PlanPreview, RenderOptions } from "../types.ts";
 import { type Committed, handoffPlan, refusedPlan } from "../plan.ts";
 import { refuse, targetStoreRefusal } from "../refuse.ts";
-import { InputError } from "../../errors.ts";
+import { InputError, RefusedError } from "../../errors.ts";
 import {
+  immediateTransaction,
+  insertRow,
   onlineBackup,
   openForWrite,
   openReadOnly,
   type Row,
-  rowRuns,
   type StagedRow,
   stageTables,
   tableColumns,
 } from "../../store/sqlite.ts";
 import { inBatches, moveStaged } from "../../store/row-batches.ts";
 import { isLink } from "../../io/links.ts";
-import { type Feedback, startProgress } from "../../io/progress.ts";
-import { writeBatched } from "../../store/batched-write.ts";
-import {
-  clashRefusal,
-  commitOpenCode,
-  type CommitOutcome,
-  GLOBAL_PROJECT,
-  type Inserted,
-  type OpenCodeJob,
-  sessionExists,
-  type TableRuns,
-} from "./commit.ts";
+import { startProgress } from "../../io/progress.ts";
 import type { KeyedRows } from "../../store/rows.ts";
 import { checkOpenCodeSessionId } from "./ids.ts";
 import { knownSchema } from "./schema-version.ts";
@@ -88,6 +78,9 @@ const TABLES = {
   part: ["id", "message_id", "session_id", "time_created", "time_updated", "data"],
   project: ["id", "worktree", "time_created", "time_updated", "sandboxes"],
 } as const;
+
+/** The project OpenCode files a directory outside any repository it knows under (worktree `/`). */
+const GLOBAL_PROJECT = { id: "global", worktree: "/" };
 
 /** What commit needs beyond the preview; the rows are made only as the commit reads the thread. */
 interface Planned {
@@ -221,6 +214,23 @@ function projectOf(db: DatabaseSync, cwd: string): Pick<EncodeSettings, "project
 
 const within = (dir: string, root: string): boolean => dir === root || dir.startsWith(`${root}/`);
 
+const sessionExists = (db: DatabaseSync, id: string): boolean =>
+  !!db.prepare("SELECT 1 FROM session WHERE id = ?").get(id);
+
+/** Why the id cannot be written, if it cannot: taken (without --force), or the parent of other sessions. */
+function clashRefusal(db: DatabaseSync, database: string, id: string, force: boolean): string | undefined {
+  if (!sessionExists(db, id)) return undefined;
+  if (!force) return refuse.exists(id, database).message;
+  // A subagent's or a fork's session points at it: replacing it would orphan them.
+  const child = db.prepare("SELECT id FROM session WHERE parent_id = ? LIMIT 1").get(id) as Row | undefined;
+  return child
+    ? `session ${id} has child session ${
+      String(child.id)
+    } (a subagent or a fork), so --force cannot replace ` +
+      `it; pass another --session-id`
+    : undefined;
+}
+
 export interface ModelChoice {
   ref: ModelRef;
   notes: ReportEntry[];
@@ -263,19 +273,9 @@ const MESSAGE_NAMES = TABLES.message;
 const PART_NAMES = TABLES.part;
 
 /**
- * Rows a batch to the worker holds, messages and parts together, and so the fewest a session has before one is
- * started (lib/store/batched-write.ts).
- */
-const BATCH_ROWS = 4096;
-
-/** The worker's module, from the repository's root (lib/runtime.ts startModuleWorker). */
-const COMMIT_THREAD = "lib/harnesses/opencode/commit-thread.ts";
-
-/**
- * The rows are made as the thread is read. A short session's are staged in temp tables (SQLite holds them, not
- * memory), messages and parts in one pass, before the write lock is taken; a long one's are inserted by a
- * worker thread holding the lock a batch at a time while this thread makes the next (commit-thread.ts). Then,
- * in one transaction (commit.ts), what --force replaces goes, and the messages, the parts and the session go in.
+ * The rows are made as the thread is read, and staged in temp tables (SQLite holds them, not memory), messages
+ * and parts in one pass; then, in one transaction, what --force replaces goes, and the session, its messages and
+ * its parts go in.
  */
 async function insertSession(
   planned: Planned,
@@ -291,26 +291,35 @@ async function insertSession(
       ? [await onlineBackup(db, backupFolder, "opencode.db", feedback)]
       : [];
     const encoded = encodeOpenCode(planned.session, planned.options, planned.settings);
-    const job: OpenCodeJob = { id, database, force, projectId: planned.settings.projectId };
-    const sessionRow = (): Row => ({ ...encoded.session() });
-    const env = planned.options.env;
-    const { replaced, inserted } = await writeBatched<StagedRow, OpenCodeJob, TableRuns, Row, CommitOutcome>(
+    const step = startProgress(feedback, `preparing rows for ${database}`, "rows");
+    const { message: stagedMessages, part: parts } = await stageTables(
+      db,
+      ["message", "part"],
       messageRows(encoded.messages),
-      {
-        entry: COMMIT_THREAD,
-        setup: job,
-        batchRows: BATCH_ROWS,
-        batchOf: (rows) => ({
-          message: rowRuns(rows.filter((r) => r.names === MESSAGE_NAMES)),
-          part: rowRuns(rows.filter((r) => r.names === PART_NAMES)),
-        }),
-        last: sessionRow,
-        here: (rows) => commitHere(db, job, rows, sessionRow, feedback),
+      (row) => row.names === MESSAGE_NAMES ? "message" : "part",
+      (n) => {
+        if (n % PROGRESS_ROWS === 0) step.advance(n);
       },
-      { ...(env ? { env } : {}), ...(feedback ? { feedback } : {}) },
-    );
+    ).finally(() => step.finish());
+    const replaced = await immediateTransaction(db, async () => {
+      // Checked again under the write lock: a running OpenCode may have taken the id since planning.
+      const refusal = clashRefusal(db, database, id, force);
+      if (refusal) throw new RefusedError(refusal);
+      const taken = sessionExists(db, id);
+      if (taken) removeSession(db, id);
+      ensureProject(db, planned.settings);
+      insertRow(db, "session", { ...encoded.session() });
+      await inBatches(
+        `registering messages in ${database}`,
+        stagedMessages.count,
+        moveStaged(db, stagedMessages),
+        feedback,
+      );
+      await inBatches(`registering parts in ${database}`, parts.count, moveStaged(db, parts), feedback);
+      return taken;
+    }, feedback);
     const saved = replaced ? { restoreFrom: backups[0]! } : {};
-    const counts: Record<string, number> = { ...inserted, session: 1 };
+    const counts: Record<string, number> = { part: parts.count, message: stagedMessages.count, session: 1 };
     return {
       written: [],
       rows: sessionRows(database, id).map((r) => ({ ...r, count: counts[r.table] ?? 0, ...saved })),
@@ -322,41 +331,32 @@ async function insertSession(
   }
 }
 
-/** On this thread: the rows staged first, messages and parts apart, then moved under the lock. */
-async function commitHere(
-  db: DatabaseSync,
-  job: OpenCodeJob,
-  rows: AsyncIterable<StagedRow>,
-  sessionRow: () => Row,
-  feedback: Feedback | undefined,
-): Promise<CommitOutcome> {
-  const step = startProgress(feedback, `preparing rows for ${job.database}`, "rows");
-  const { message: messages, part: parts } = await stageTables(
-    db,
-    ["message", "part"],
-    rows,
-    (row) => row.names === MESSAGE_NAMES ? "message" : "part",
-    (n) => {
-      if (n % PROGRESS_ROWS === 0) step.advance(n);
-    },
-  ).finally(() => step.finish());
-  const insertRows = async (): Promise<Inserted> => {
-    await inBatches(
-      `registering messages in ${job.database}`,
-      messages.count,
-      moveStaged(db, messages),
-      feedback,
-    );
-    await inBatches(`registering parts in ${job.database}`, parts.count, moveStaged(db, parts), feedback);
-    return { message: messages.count, part: parts.count };
-  };
-  return await commitOpenCode(db, job, insertRows, sessionRow, feedback);
-}
-
 /** Each message's row, then its parts', as staged rows (told apart by their column names). */
 async function* messageRows(encoded: AsyncIterable<EncodedMessage>): AsyncGenerator<StagedRow> {
   for await (const { message, parts } of encoded) {
     yield { names: MESSAGE_NAMES, values: MESSAGE_NAMES.map((n) => message[n]) };
     for (const part of parts) yield { names: PART_NAMES, values: PART_NAMES.map((n) => part[n]) };
   }
+}
+
+/** The session --force replaces, with its messages, parts and OpenCode's log of it. */
+function removeSession(db: DatabaseSync, id: string): void {
+  db.prepare("DELETE FROM part WHERE session_id = ?").run(id);
+  db.prepare("DELETE FROM message WHERE session_id = ?").run(id);
+  db.prepare("DELETE FROM event WHERE aggregate_id = ?").run(id);
+  db.prepare("DELETE FROM event_sequence WHERE aggregate_id = ?").run(id);
+  db.prepare("DELETE FROM session WHERE id = ?").run(id);
+}
+
+/**
+ * The `global` project row, when OpenCode has not made it yet (it makes it the first time it runs outside a
+ * repository): the session's row references it. It is OpenCode's own, shared by every such session, so undo
+ * leaves it (deleting a project deletes its sessions).
+ */
+function ensureProject(db: DatabaseSync, settings: EncodeSettings): void {
+  if (settings.projectId !== GLOBAL_PROJECT.id) return;
+  const now = Date.now();
+  db.prepare(
+    "INSERT OR IGNORE INTO project (id, worktree, time_created, time_updated, sandboxes) VALUES (?, ?, ?, ?, '[]')",
+  ).run(GLOBAL_PROJECT.id, GLOBAL_PROJECT.worktree, now, now);
 }
