@@ -119,12 +119,18 @@ function canWrite(db: string): boolean {
 /** The store takes a writer again: the worker let its lock go. */
 const writable = (db: string) => assert.ok(canWrite(db), "the store takes a writer");
 
+/** A Hermes write thread for `job`, which must start here (a worker is available under both runtimes). */
+async function hermesThread(job: CommitJob) {
+  const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, job);
+  assert.ok(thread, "a worker starts here");
+  return thread;
+}
+
 test("a write thread inserts the batches sent to it, then the sessions row, in one transaction", async () => {
   const root = tempDir();
   const id = "20260101_000000_batch1";
   const { db, job } = store(root, id);
-  const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, job);
-  assert.ok(thread, "a worker starts here");
+  const thread = await hermesThread(job);
   await thread.send([message(id, 3)]);
   await thread.send([message(id, 2)]);
   const outcome = await thread.finish({ id, source: "cli", started_at: 1_767_225_600, message_count: 5 });
@@ -154,11 +160,10 @@ test("the crash tests' hook runs at the write thread's crash points while the wo
     });
   });
   try {
-    const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, {
+    const thread = await hermesThread({
       ...job,
       backup: true,
     });
-    assert.ok(thread);
     await thread.send([message(id, 2)]);
     const outcome = await thread.finish({ id, source: "cli", started_at: 0 });
     assert.equal(outcome.backups.length, 1);
@@ -182,11 +187,10 @@ test("a refusal under the write thread's lock reaches the caller as the refusal 
   const { db, job } = store(root, "20260101_000000_taken1");
   const taken = String(query(db, "SELECT id FROM sessions LIMIT 1")[0]!.id);
   const before = counts(db);
-  const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, {
+  const thread = await hermesThread({
     ...job,
     id: taken,
   });
-  assert.ok(thread);
   await assert.rejects(
     async () => {
       await thread.send([message(taken, 2)]);
@@ -198,38 +202,41 @@ test("a refusal under the write thread's lock reaches the caller as the refusal 
   writable(db);
 });
 
+/** Runs `work`, then checks the store holds the rows it held before and takes a writer again. */
+async function leftAsItWas(db: string, work: () => Promise<void>): Promise<void> {
+  const before = counts(db);
+  await work();
+  assert.deepEqual(counts(db), before);
+  writable(db);
+}
+
 test("rows that could not all be made roll the write thread's transaction back and let its lock go", async () => {
   const root = tempDir();
   const id = "20260101_000000_abort1";
   const { db, job } = store(root, id);
-  const before = counts(db);
-  const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, job);
-  assert.ok(thread);
-  await thread.send([message(id, 4)]);
-  await thread.abort();
-  assert.deepEqual(counts(db), before);
-  writable(db);
+  await leftAsItWas(db, async () => {
+    const thread = await hermesThread(job);
+    await thread.send([message(id, 4)]);
+    await thread.abort();
+  });
 });
 
 test("a signal while signals are held stops the write thread at its next batch, and it rolls back", async () => {
   const root = tempDir();
   const id = "20260101_000000_signal";
   const { db, job } = store(root, id);
-  const before = counts(db);
-  await assert.rejects(
-    holdingSignals(async () => {
-      const thread = await startWriteThread<CommitJob, RowRun[], Row, CommitOutcome>(COMMIT_THREAD, job);
-      assert.ok(thread);
-      await thread.send([message(id, 2)]);
-      process.emit("SIGINT", "SIGINT");
-      await thread.send([message(id, 2)]);
-      await thread.send([message(id, 2)]);
-      await thread.finish({ id, source: "cli", started_at: 0 });
-    }),
-    (error: unknown) => error instanceof InterruptedError && error.signal === "SIGINT",
-  );
-  assert.deepEqual(counts(db), before);
-  writable(db);
+  await leftAsItWas(db, () =>
+    assert.rejects(
+      holdingSignals(async () => {
+        const thread = await hermesThread(job);
+        await thread.send([message(id, 2)]);
+        process.emit("SIGINT", "SIGINT");
+        await thread.send([message(id, 2)]);
+        await thread.send([message(id, 2)]);
+        await thread.finish({ id, source: "cli", started_at: 0 });
+      }),
+      (error: unknown) => error instanceof InterruptedError && error.signal === "SIGINT",
+    ));
 });
 
 /**

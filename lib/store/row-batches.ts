@@ -9,7 +9,14 @@
  * would have run to its end first.
  */
 import type { DatabaseSync } from "node:sqlite";
-import { quoteIdent, type StagedRows } from "./sqlite.ts";
+import {
+  quoteIdent,
+  readyStaging,
+  type RowRun,
+  type StagedRows,
+  type StageRow,
+  stagingTable,
+} from "./sqlite.ts";
 import { type Feedback, startProgress } from "../io/progress.ts";
 import { yieldAndCheckpoint } from "../io/interrupt.ts";
 
@@ -146,4 +153,49 @@ export function* moveStaged(db: DatabaseSync, staged: StagedRows): Batches {
     moved += yield* insertInBatches(db, copy, staged.count, moved);
   }
   return moved;
+}
+
+/**
+ * Rows that arrive in batches while a write transaction is open (lib/store/write-thread.ts), inserted into
+ * `table` in order: each run of a batch is staged in a temp table of its shape, then copied from there as
+ * moveStaged copies (insertInBatches), so a table with full-text triggers indexes a batch at once. Each temp
+ * table is appended to, and copied from the rows after those copied before.
+ */
+export class ArrivingRows {
+  private readonly staging = new Map<string, { temp: string; stage: StageRow; moved: number }>();
+  private inserted = 0;
+
+  constructor(private readonly db: DatabaseSync, private readonly table: string) {
+    readyStaging(db);
+  }
+
+  /** Inserts `runs` in order; returns how many rows have been inserted in all. */
+  insert(runs: readonly RowRun[]): number {
+    for (const { names, rows } of runs) {
+      const staged = this.stagingFor(names);
+      for (const values of rows) staged.stage(values);
+      const copy = {
+        into: this.table,
+        columns: names,
+        from: staged.temp,
+        where: "rowid > ?",
+        values: [staged.moved],
+      };
+      const copying = insertInBatches(this.db, copy, rows.length);
+      for (let next = copying.next(); !next.done; next = copying.next());
+      staged.moved += rows.length;
+      this.inserted += rows.length;
+    }
+    return this.inserted;
+  }
+
+  private stagingFor(names: readonly string[]) {
+    const shape = names.join("\u0000");
+    const known = this.staging.get(shape);
+    if (known) return known;
+    const temp = `temp.${quoteIdent(`session_bridge_arriving_${this.table}_${this.staging.size}`)}`;
+    const made = { temp, stage: stagingTable(this.db, temp, names), moved: 0 };
+    this.staging.set(shape, made);
+    return made;
+  }
 }

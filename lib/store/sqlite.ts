@@ -472,11 +472,11 @@ export async function stageTables<T extends string, R extends StagedRow>(
     tables.map((table) => [table, {
       staged: { table, count: 0, runs: [] } as StagedRows,
       names: [] as readonly string[],
-      insert: undefined as Insert | undefined,
+      insert: undefined as StageRow | undefined,
     }]),
   );
   let count = 0;
-  db.exec(STAGING_PRAGMAS);
+  readyStaging(db);
   db.exec("BEGIN");
   try {
     for await (const row of rows) {
@@ -486,10 +486,9 @@ export async function stageTables<T extends string, R extends StagedRow>(
         const temp = `temp.${quoteIdent(`session_bridge_staged_${staged.table}_${staged.runs.length}`)}`;
         run.names = row.names;
         staged.runs.push({ temp, names: row.names });
-        db.exec(`CREATE TEMP TABLE ${temp} (${row.names.map(quoteIdent).join(", ")})`);
-        run.insert = insertStatement(db, temp, row.names).run;
+        run.insert = stagingTable(db, temp, row.names);
       }
-      run.insert(...row.values.map(sqlValue));
+      run.insert(row.values);
       staged.count++;
       // Counted apart from the call: `onRow?.(++count)` skips its argument, the count too, with no listener.
       count++;
@@ -523,51 +522,25 @@ export function rowRuns(rows: readonly StagedRow[]): RowRun[] {
   return runs;
 }
 
+/** Stages one row's values (as sqlValue stores them) into a temp table made by stagingTable. */
+export type StageRow = (values: readonly unknown[]) => void;
+
 /**
- * Rows that arrive in batches while a write transaction is open (lib/store/write-thread.ts), inserted into
- * `table` in order: each run of a batch is staged in a temp table of its shape, then inserted from there in one
- * statement, so a table with full-text triggers indexes a batch at once, as moveStaged does (see
- * lib/store/row-batches.ts). Each temp table is appended to and read from the rows after those moved before.
+ * Readies the connection's temp database for staging (STAGING_PRAGMAS): before its first temp table, as the
+ * page size takes effect only then.
  */
-export class ArrivingRows {
-  private readonly staging = new Map<string, { temp: string; insert: Insert; moved: number }>();
-  private inserted = 0;
-
-  constructor(private readonly db: DatabaseSync, private readonly table: string) {
-    db.exec(STAGING_PRAGMAS);
-  }
-
-  /** Inserts `runs` in order; returns how many rows have been inserted in all. */
-  insert(runs: readonly RowRun[]): number {
-    for (const { names, rows } of runs) {
-      const staged = this.stagingFor(names);
-      for (const values of rows) staged.insert(...values.map(sqlValue));
-      const list = names.map(quoteIdent).join(", ");
-      this.db.prepare(
-        `INSERT INTO main.${
-          quoteIdent(this.table)
-        } (${list}) SELECT ${list} FROM ${staged.temp} WHERE rowid > ? ` +
-          "ORDER BY rowid",
-      ).run(staged.moved);
-      staged.moved += rows.length;
-      this.inserted += rows.length;
-    }
-    return this.inserted;
-  }
-
-  private stagingFor(names: readonly string[]) {
-    const shape = names.join("\u0000");
-    const known = this.staging.get(shape);
-    if (known) return known;
-    const temp = `temp.${quoteIdent(`session_bridge_arriving_${this.table}_${this.staging.size}`)}`;
-    this.db.exec(`CREATE TEMP TABLE ${temp} (${names.map(quoteIdent).join(", ")})`);
-    const made = { temp, insert: insertStatement(this.db, temp, names).run, moved: 0 };
-    this.staging.set(shape, made);
-    return made;
-  }
+export function readyStaging(db: DatabaseSync): void {
+  db.exec(STAGING_PRAGMAS);
 }
 
-type Insert = StatementSync["run"];
+/** Makes the temp table `temp` (qualified, quoted) of columns `names`, and returns how to stage a row into it. */
+export function stagingTable(db: DatabaseSync, temp: string, names: readonly string[]): StageRow {
+  db.exec(`CREATE TEMP TABLE ${temp} (${names.map(quoteIdent).join(", ")})`);
+  const insert = insertStatement(db, temp, names);
+  return (values) => {
+    insert.run(...values.map(sqlValue));
+  };
+}
 
 type SqlValue = string | number | bigint | null | Uint8Array;
 

@@ -130,13 +130,16 @@ export async function* encodeCopilot(
   // it always was).
   const history = (await compactionOf(session))?.history ?? [];
   const compacts = history.length > 0;
+  // Awaited only when the sink has something to wait for: an `await` per message would cost every conversion.
   for (const m of history) {
     yield* turns.message(m, settings, compacts);
-    await summary.turns?.room?.();
+    const room = summary.turns?.room?.();
+    if (room) await room;
   }
   for await (const m of session.messages) {
     yield* turns.message(m, settings, compacts);
-    await summary.turns?.room?.();
+    const room = summary.turns?.room?.();
+    if (room) await room;
   }
   if (options.stubOpenCalls) yield* turns.closeOpenCalls();
   yield* turns.end();

@@ -3,7 +3,8 @@
  * on one thread (commit.ts), its messages inserted a batch at a time as they arrive (lib/store/sqlite.ts
  * ArrivingRows), its sessions row after the last. A build entry point of its own (package.json `build`).
  */
-import { ArrivingRows, openForWrite, type Row, type RowRun } from "../../store/sqlite.ts";
+import { openForWrite, type Row, type RowRun } from "../../store/sqlite.ts";
+import { ArrivingRows } from "../../store/row-batches.ts";
 import { insertEachBatch, serveWrite } from "../../store/write-thread-host.ts";
 import { type CommitJob, type CommitOutcome, commitSession } from "./commit.ts";
 

@@ -71,7 +71,13 @@ export async function insertSession(
   const columns = columnsOf(database);
   const rows = targetRows(planned.session, planned.options, planned.settings, planned.source);
   const sessionRow = () => only(rows.session(), columns.sessions);
-  const written = writeBatched<StoredMessage, CommitJob, RowRun[], Row, CommitOutcome>(
+  const { clash, backups, messages } = await writeBatched<
+    StoredMessage,
+    CommitJob,
+    RowRun[],
+    Row,
+    CommitOutcome
+  >(
     storedRows(rows.messages, columns),
     {
       entry: COMMIT_THREAD,
@@ -83,7 +89,6 @@ export async function insertSession(
     },
     { ...(planned.options.env ? { env: planned.options.env } : {}), ...(feedback ? { feedback } : {}) },
   );
-  const { clash, backups, messages } = await written;
   // What undo restores from the backup: the replaced session's rows, the title's previous holder.
   const saved = clash.takenId || clash.titleOwner ? { restoreFrom: backups[0]! } : {};
   return {
