@@ -1,6 +1,6 @@
 /**
  * The worker that writes a long handoff's rows into `state.db` (insert.ts starts it): the same transaction as
- * on one thread (commit.ts), its messages inserted a batch at a time as they arrive (lib/store/sqlite.ts
+ * on one thread (commit.ts), its messages inserted a batch at a time as they arrive (lib/store/row-batches.ts
  * ArrivingRows), its sessions row after the last. A build entry point of its own (package.json `build`).
  */
 import { openForWrite, type Row, type RowRun } from "../../store/sqlite.ts";
