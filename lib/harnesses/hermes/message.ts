@@ -37,12 +37,18 @@ export interface HermesMessage {
 
 /** A stored row (or an exported or snapshot dict) as `get_messages` returns it: content and tool calls decoded. */
 export function decodeMessage(row: Record<string, unknown>): HermesMessage {
-  return {
-    ...row,
-    role: String(row.role ?? ""),
-    content: decodeContent(row.content),
-    tool_calls: parseJson(row.tool_calls),
-  };
+  return decodeOwnMessage({ ...row });
+}
+
+/**
+ * decodeMessage's work done on `row` itself, for a caller whose row is its own (one a query just returned): a
+ * long session's read copied every column of every row once more for nothing. Each key keeps its place.
+ */
+export function decodeOwnMessage(row: Record<string, unknown>): HermesMessage {
+  row.role = String(row.role ?? "");
+  row.content = decodeContent(row.content);
+  row.tool_calls = parseJson(row.tool_calls);
+  return row as HermesMessage;
 }
 
 /** JSON column text to its value; other values as they are. Broken text is kept, as Hermes keeps it. */

@@ -1,7 +1,7 @@
 /** Reading a Hermes conversation from its store: the source's rows loaded (source.ts), then decoded. */
 import type { Session } from "../../ir/schema.ts";
 import type { SessionStream } from "../../ir/stream.ts";
-import { DEFAULT_READ_LIMITS, streams } from "../../io/jsonl.ts";
+import { DEFAULT_READ_LIMITS } from "../../io/jsonl.ts";
 import type { ReadOptions } from "../types.ts";
 import { decodeHermes, decodeHermesStreamed } from "./decode.ts";
 import { loadSource } from "./source.ts";
@@ -18,7 +18,7 @@ export async function readHermesSession(path: string, options: ReadOptions = {})
 export async function openHermesSession(path: string, options: ReadOptions = {}): Promise<SessionStream> {
   const limits = options.limits ?? DEFAULT_READ_LIMITS;
   const source = await loadSource(path, options);
-  return source.storedBytes && streams(source.storedBytes(), limits)
+  return source.storesAtLeast?.(limits.streamFromBytes)
     ? decodeHermesStreamed(source, spillMessages)
     : decodeHermes(source);
 }

@@ -9,6 +9,7 @@ import { InputError } from "../../errors.ts";
 import type { DriftEntry, Session } from "../../ir/schema.ts";
 import type { SessionHead } from "../../ir/stream.ts";
 import { isSqliteFile, openReadOnly } from "../../store/sqlite.ts";
+import { storesAtLeast } from "../../store/stored-size.ts";
 import type { ReadOptions } from "../types.ts";
 import { chainMessages, conversationChain, storedBytes, storeShape } from "./database.ts";
 import { type FileSession, readHermesJsonl, readSnapshot } from "./files.ts";
@@ -37,8 +38,8 @@ export interface HermesSource {
   chain: SessionRecord[];
   /** All message rows of the chain in Hermes's order, compacted and rewound rows included. */
   messages(): Iterable<HermesMessage>;
-  /** For databases: the bytes the chain's message rows store (large ones convert streamed), read on asking. */
-  storedBytes?(): number;
+  /** For databases: whether the chain's message rows store at least `limit` bytes (they then convert streamed). */
+  storesAtLeast?(limit: number): boolean;
   tools: Tools;
   drift: DriftEntry[];
   notices: string[];
@@ -83,14 +84,15 @@ function databaseSource(file: string, id: string | undefined): HermesSource {
           again.close();
         }
       },
-      storedBytes() {
-        const again = openReadOnly(file);
-        try {
-          return storedBytes(again, ids, shape.columns);
-        } finally {
-          again.close();
-        }
-      },
+      storesAtLeast: (limit) =>
+        storesAtLeast(file, limit, () => {
+          const again = openReadOnly(file);
+          try {
+            return storedBytes(again, ids, shape.columns);
+          } finally {
+            again.close();
+          }
+        }),
       tools: snapshotTools(dirname(file), chain.at(-1)!.id),
       drift: shape.drift,
       notices: [],

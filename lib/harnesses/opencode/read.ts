@@ -15,7 +15,8 @@ import { decodeOpenCode, decodeOpenCodeStreamed } from "./decode.ts";
 import { indexedSession, storedBytes, storedSession, wholeMessages } from "./rows.ts";
 import type { SessionStream } from "../../ir/stream.ts";
 import { spillMessages } from "../../ir/spill.ts";
-import { DEFAULT_READ_LIMITS, streams } from "../../io/jsonl.ts";
+import { DEFAULT_READ_LIMITS } from "../../io/jsonl.ts";
+import { storesAtLeast } from "../../store/stored-size.ts";
 import type { ReadOptions } from "../types.ts";
 import { exportedSession } from "./export-file.ts";
 import { assertOpenCodeTables } from "./tables.ts";
@@ -53,7 +54,8 @@ export function openOpenCodeSession(path: string, options: ReadOptions = {}): Pr
   try {
     const session = id ?? onlySession(db, file);
     assertOpenCodeTables(db, file);
-    if (!streams(storedBytes(db, session), options.limits ?? DEFAULT_READ_LIMITS)) {
+    const limits = options.limits ?? DEFAULT_READ_LIMITS;
+    if (!storesAtLeast(file, limits.streamFromBytes, () => storedBytes(db, session))) {
       return Promise.resolve(withDrift(db, file, decodeOpenCode(storedSession(db, file, session))));
     }
     const indexed = indexedSession(db, file, session);
