@@ -78,7 +78,25 @@ test("a long handoff into Hermes written on a second thread leaves the rows and 
   assert.ok(two.stderr.includes(SECOND_THREAD), two.stderr);
   assert.equal(two.rows.messages.length, 4789);
   assert.deepEqual(two.rows, one.rows);
+  // Where each thread's time went, told with SESSION_BRIDGE_DEBUG=1: the worker's batches, its wait for rows.
+  const spent = new RegExp(
+    `second thread \\(${COMMIT_THREAD}\\): (\\d+) batches in ${SECONDS}, of which ${SECONDS} waiting for rows; ` +
+      `this thread waited ${SECONDS} for room in its queue`,
+  ).exec(two.stderr);
+  assert.ok(spent, two.stderr);
+  assert.equal(Number(spent[1]), Math.ceil(4789 / 4096));
+  for (const { stderr } of [one, two]) {
+    assert.match(
+      stderr,
+      new RegExp(
+        `this thread: read ${SECONDS}, fitted ${SECONDS}, planned ${SECONDS}, written and committed ${SECONDS}, ` +
+          `recorded ${SECONDS}\\n`,
+      ),
+    );
+  }
 });
+
+const SECONDS = "\\d+\\.\\d\\d s";
 
 /** A state.db with the rows of Hermes's fixture, and a job writing session `id` into it. */
 function store(root: string, id: string): { db: string; job: CommitJob } {

@@ -10,6 +10,7 @@ import { builtinRegistry } from "../harnesses/registry.ts";
 import { homeOf } from "../harnesses/homes.ts";
 import type { BrokenStore } from "../harnesses/stores.ts";
 import { publishFile, writeLines } from "../io/publish.ts";
+import { phaseClock } from "../io/phase-clock.ts";
 import { holdingSignals } from "../io/interrupt.ts";
 import { assertOutputFile } from "../io/paths.ts";
 import { provenancePath, saveProvenance } from "../tools/provenance.ts";
@@ -40,6 +41,7 @@ export async function convertSession(
   redaction?: RedactionTally,
 ): Promise<PreparedConversion> {
   const prepared = await prepareConversion(source, target, request);
+  request.phases?.mark("fitted and planned");
   // A streamed session fitted to the window has its older messages in a spill file until they are written.
   try {
     const rendered = target.store.render(prepared.session, prepared.options);
@@ -55,10 +57,12 @@ export async function convertSession(
       };
       await withOutputIntent(bridgeHome, output, request.now, async () => {
         await publishFile(destination.path, lines, destination.replace, request.feedback);
+        request.phases?.mark("written and published");
         provenance();
       });
     } else {
       await writeLines(destination.fd, lines);
+      request.phases?.mark("written");
       provenance();
     }
   } finally {
@@ -116,11 +120,13 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
   // Bad input the request alone shows is refused before the source is opened (a streamed one would hold spills).
   const environment = writerEnvironment(target, request);
   // Ctrl-C while reading stops at the reader's next checkpoint; while writing, it leaves no file.
+  const phases = phaseClock(request.env, request.feedback);
   return await holdingSignals(async () => {
     const { session: source, harness: from, skipped } = await sourceSession(request.source, {
       ...request,
       registry,
     });
+    phases.mark("read");
     const destination: Destination = output
       ? { path: output, replace: request.force ?? false }
       : (request.output as { fd: number });
@@ -138,11 +144,13 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
         now: request.now ?? new Date(),
         home: homeOf(request.homes, target),
         ...environment,
+        phases,
       },
       destination,
       request.bridgeHome,
       redaction,
     );
+    phases.tell();
     return {
       ...(output ? { output } : {}),
       target: { harness: target.name, id: options.id },

@@ -48,6 +48,7 @@ import { type EnvironmentOptions, writerEnvironment } from "./environment.ts";
 import { harnessOf, type HarnessRef, type StoresRequest } from "./request.ts";
 import { followAliases, type FollowOutcome } from "../aliases/follow.ts";
 import { isAlias } from "../registry/registry.ts";
+import { phaseClock } from "../io/phase-clock.ts";
 
 export interface HandoffRequest extends EnvironmentOptions, StoresRequest, ConversionChoices {
   source: SessionSource;
@@ -178,10 +179,12 @@ async function handOff(
 ): Promise<HandoffOutcome> {
   // Bad input the request alone shows is refused before the source is opened (a streamed one would hold spills).
   const environment = writerEnvironment(target, request);
+  const phases = phaseClock(request.env, request.feedback);
   const { session: source, harness: from, skipped } = await sourceSession(request.source, {
     ...request,
     registry,
   });
+  phases.mark("read");
   const title = request.title ?? source.meta.title;
   const cwd = request.cwd;
   try {
@@ -207,9 +210,11 @@ async function handOff(
     home: homeOf(request.homes, target),
     ...environment,
   });
+  phases.mark("fitted");
   // A streamed session fitted to the window has its older messages in a spill file until they are written.
   try {
     const plan = await target.store.plan(session, options, homeOf(request.homes, target), force);
+    phases.mark("planned");
     const report = withNotes(prepared, plan.notes);
     if (plan.refusal && !dryRun) throw new RefusedError(plan.refusal);
     // Signals are held from the first write until the ledger knows the handoff: interrupted before the commit,
@@ -238,6 +243,7 @@ async function handOff(
         throw error;
       }
       crashPoint("committed");
+      phases.mark("written and committed");
       // The handoff is made: what follows cannot take it back, so a failure from here on is a warning (the room
       // reserved with the intent makes one unlikely: only another writer filling the disk meanwhile).
       releaseRoom(bridgeHome, intent);
@@ -267,6 +273,8 @@ async function handOff(
       removeIntent(bridgeHome, intent);
       return { result, op, warnings };
     });
+    if (done) phases.mark("recorded");
+    phases.tell();
     const pruned = done ? applyRetention(request.bridgeHome, now) : undefined;
     const aliases = done && request.named
       ? await followAliases({

@@ -3,6 +3,7 @@
  * make text and proofs fit for the target, compute the loss report against the target's capabilities, and
  * build the handshake from it. Harness writers only render what this decides.
  */
+import type { PhaseClock } from "../io/phase-clock.ts";
 import type { Feedback } from "../io/progress.ts";
 import type { Message, NativeToolCall, Pending, QueuedInput } from "../ir/schema.ts";
 import type { Capabilities } from "../report/capabilities.ts";
@@ -92,6 +93,8 @@ export interface ConversionRequest {
   context?: number;
   /** --summarize-with: a harness's model writes a fitted session's summary (lib/fit/summarizer.ts). */
   summarizer?: Summarizer;
+  /** Where the caller's thread spends its time, phase by phase (told with SESSION_BRIDGE_DEBUG=1). */
+  phases?: PhaseClock;
 }
 
 /** What a convert or handoff request chooses for its conversion, each optional as the caller gives it. */

@@ -64,6 +64,7 @@ export function serveWrite<Setup, Batch, Last, Result>(work: WriteWork<Setup, Ba
     ended: false,
     aborted: false,
   };
+  const spent = { startedAt: 0, waitingMs: 0, batches: 0 };
   const wake = () => {
     const waiting = state.wake;
     state.wake = undefined;
@@ -75,11 +76,14 @@ export function serveWrite<Setup, Batch, Last, Result>(work: WriteWork<Setup, Ba
       const next = queue.shift();
       if (next !== undefined) {
         send({ type: "taken" });
+        spent.batches++;
         yield next;
         continue;
       }
       if (state.ended) return;
+      const waitedFrom = performance.now();
       await new Promise<void>((resolve) => state.wake = resolve);
+      spent.waitingMs += performance.now() - waitedFrom;
     }
   }
   const feedback: Feedback = {
@@ -93,8 +97,18 @@ export function serveWrite<Setup, Batch, Last, Result>(work: WriteWork<Setup, Ba
       case "start":
         followInterrupts(message.interrupt);
         if (message.crashGate) relayCrashPoints(message.crashGate, send);
+        spent.startedAt = performance.now();
         work(message.setup, feed, feedback).then(
-          (result) => send({ type: "done", result }),
+          (result) =>
+            send({
+              type: "done",
+              result,
+              spent: {
+                totalMs: performance.now() - spent.startedAt,
+                waitingMs: spent.waitingMs,
+                batches: spent.batches,
+              },
+            }),
           (error: unknown) => send({ type: "failed", error: carried(error) }),
         );
         return;

@@ -30,7 +30,7 @@ export type FromWorker<Result> =
   | { type: "notice"; line: string }
   /** The worker has reached a crash point and waits on the gate until the starter has run its hook. */
   | { type: "crash-point"; point: CrashPoint }
-  | { type: "done"; result: Result }
+  | { type: "done"; result: Result; spent: WorkerTime }
   | { type: "failed"; error: CarriedError };
 
 /**
@@ -42,4 +42,13 @@ export interface CarriedError {
   message: string;
   signal?: InterruptSignal;
   stack?: string;
+}
+
+/** Where a worker's time went, from its start to its commit (SESSION_BRIDGE_DEBUG=1 prints it). */
+export interface WorkerTime {
+  /** Milliseconds from the start message to the commit. */
+  totalMs: number;
+  /** Of those, waiting for the next batch: time the other thread was still making it. */
+  waitingMs: number;
+  batches: number;
 }

@@ -17,7 +17,7 @@ import type { Feedback } from "../io/progress.ts";
 import { relayedInterrupts } from "../io/interrupt.ts";
 import { crashHookInstalled, crashPoint } from "../io/crash-points.ts";
 import { type ModuleWorker, startModuleWorker } from "../runtime.ts";
-import type { CarriedError, FromWorker, ToWorker } from "./write-thread-protocol.ts";
+import type { CarriedError, FromWorker, ToWorker, WorkerTime } from "./write-thread-protocol.ts";
 
 /**
  * `SESSION_BRIDGE_THREADS=1`: every write on the calling thread; `2`: every write that can be on a second thread
@@ -76,8 +76,15 @@ export async function startWriteThread<Setup, Batch, Last, Result>(
   const started = await listening(worker);
   if (typeof started === "string") return notStarted(started);
   debug(`writing on a second thread (${entry})`);
-  return feedWorker<Setup, Batch, Last, Result>(started, setup, feedback);
+  return feedWorker<Setup, Batch, Last, Result>(started, setup, feedback, (spent, roomWaitMs) =>
+    debug(
+      `second thread (${entry}): ${spent.batches} batches in ${seconds(spent.totalMs)}, of which ${
+        seconds(spent.waitingMs)
+      } waiting for rows; this thread waited ${seconds(roomWaitMs)} for room in its queue`,
+    ));
 }
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 /** The worker once it says it listens, or why it did not (its module failed to load). */
 function listening(worker: ModuleWorker): Promise<ModuleWorker | string> {
@@ -93,13 +100,18 @@ function listening(worker: ModuleWorker): Promise<ModuleWorker | string> {
   });
 }
 
+/**
+ * The write fed to `worker`; `spent` is told, once it has committed, where the worker's time went and how long
+ * this thread waited for room in the queue.
+ */
 function feedWorker<Setup, Batch, Last, Result>(
   worker: ModuleWorker,
   setup: Setup,
   feedback: Feedback | undefined,
+  spent: (worker: WorkerTime, roomWaitMs: number) => void,
 ): WriteThread<Batch, Last, Result> {
   const post = (message: ToWorker<Setup, Batch, Last>) => worker.postMessage(message);
-  const flow: { inFlight: number; room?: () => void } = { inFlight: 0 };
+  const flow: { inFlight: number; room?: () => void; roomWaitMs: number } = { inFlight: 0, roomWaitMs: 0 };
   const crashGate = crashHookInstalled() ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
   const outcome = new Promise<Result>((resolve, reject) => {
     worker.onmessage = (event) => {
@@ -122,6 +134,7 @@ function feedWorker<Setup, Batch, Last, Result>(
           Atomics.store(crashGate!, 0, 1);
           return void Atomics.notify(crashGate!, 0);
         case "done":
+          spent(message.spent, flow.roomWaitMs);
           return resolve(message.result);
         case "failed":
           return reject(rebuilt(message.error));
@@ -140,7 +153,9 @@ function feedWorker<Setup, Batch, Last, Result>(
     async send(batch) {
       post({ type: "batch", batch });
       if (++flow.inFlight < IN_FLIGHT) return;
+      const waitedFrom = performance.now();
       await Promise.race([new Promise<void>((resolve) => flow.room = resolve), ended]);
+      flow.roomWaitMs += performance.now() - waitedFrom;
     },
     finish(last) {
       post({ type: "end", last });
