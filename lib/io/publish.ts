@@ -30,6 +30,7 @@ import { crashPoint } from "./crash-points.ts";
 import { randomHex } from "../ids.ts";
 import { type Feedback, startProgress } from "./progress.ts";
 import { type Rendered, renderedText } from "./rendered.ts";
+import { BackgroundSync } from "./background-sync.ts";
 
 const FLUSH_BYTES = 1 << 20;
 
@@ -44,6 +45,8 @@ export async function writeLines(
   fd: number,
   lines: AsyncIterable<Rendered>,
   progress?: { what: string; feedback?: Feedback },
+  /** Told how many bytes have gone out, after every megabyte. */
+  flushed?: (bytes: number) => void,
 ): Promise<void> {
   // node:tty loads here, not with this module: every command loads it, few write lines (lib/cli/terminal.ts).
   const shown = process.getBuiltinModule("node:tty").isatty(fd) ? terminalText : (l: string) => l;
@@ -60,6 +63,7 @@ export async function writeLines(
    */
   const sent = async () => {
     step?.advance(written);
+    flushed?.(written);
     collect(written - collected);
     collected = written;
     crashPoint("chunk-written");
@@ -145,10 +149,13 @@ export async function publishFile(
   }
   const temp = publishTempPath(path, process.pid);
   const fd = openSync(temp, "wx", 0o600);
+  const early = new BackgroundSync(fd);
   try {
-    await writeLines(fd, lines, { what: `writing ${path}`, feedback });
+    await writeLines(fd, lines, { what: `writing ${path}`, feedback }, (bytes) => early.written(bytes));
+    await early.settled();
     fsyncSync(fd);
   } catch (error) {
+    await early.settled().catch(() => {});
     closeSync(fd);
     unlinkSync(temp);
     throw writeFailure(error, path);
