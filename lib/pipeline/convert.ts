@@ -119,8 +119,8 @@ export async function convert(request: ConvertRequest): Promise<Converted> {
   if (output) assertOutputFile(output, "-o");
   // Bad input the request alone shows is refused before the source is opened (a streamed one would hold spills).
   const environment = writerEnvironment(target, request);
-  // Ctrl-C while reading stops at the reader's next checkpoint; while writing, it leaves no file.
   const phases = phaseClock(request.env, request.feedback);
+  // Ctrl-C while reading stops at the reader's next checkpoint; while writing, it leaves no file.
   return await holdingSignals(async () => {
     const { session: source, harness: from, skipped } = await sourceSession(request.source, {
       ...request,
