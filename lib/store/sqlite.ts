@@ -248,8 +248,14 @@ function walModeHeader(path: string): boolean {
   }
 }
 
+/** The size of the file at `path`, 0 when there is none. */
+const fileBytes = (path: string): number => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+
 /** Whether a `-wal` is there and holds anything (writes the database file does not have yet). */
-const hasFrames = (wal: string): boolean => (statSync(wal, { throwIfNoEntry: false })?.size ?? 0) > 0;
+const hasFrames = (wal: string): boolean => fileBytes(wal) > 0;
+
+/** The bytes of database `path` and of its `-wal` beside it, where its newest writes may still be. */
+export const databaseBytes = (path: string): number => fileBytes(path) + fileBytes(walOf(path));
 
 /**
  * A WAL database with no `-wal` (idle, or in a folder that cannot hold one) is all in its one file: opened as immutable

@@ -4,13 +4,7 @@
  * store them (its WAL included, where the newest rows may still be), so a smaller database is answered by its
  * size alone. Counting a 70 MB session's rows took 25-50 ms of a conversion; a file's size takes a stat.
  */
-import { statSync } from "node:fs";
-
-/** The bytes of database `file` and of its WAL beside it. */
-function databaseBytes(file: string): number {
-  const size = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
-  return size(file) + size(`${file}-wal`);
-}
+import { databaseBytes } from "./sqlite.ts";
 
 /** Whether the rows `count` counts (read on asking) in database `file` take at least `limit` bytes. */
 export function storesAtLeast(file: string, limit: number, count: () => number): boolean {
