@@ -156,3 +156,18 @@ test("Python-style JSON of a nested value, written as it is walked: strings kept
     '[null, "1970-01-01T00:00:00.000Z"]',
   );
 });
+
+test("Python-style JSON quotes a key that needs escapes as json.dumps does, not only the plain column names", () => {
+  // A tool's input is a user's JSON: its keys may hold quotes, backslashes, controls, spaces and any letter.
+  const input = { plain_key9: 1, "": 2, 'say "hi"': 3, "a\\b": 4, "tab\there": 5, "two words": 6, "clé": 7 };
+  // What Python's json.dumps(input) prints, and with ensure_ascii off.
+  assert.equal(
+    pyJson(input, { ensureAscii: true }),
+    '{"plain_key9": 1, "": 2, "say \\"hi\\"": 3, "a\\\\b": 4, "tab\\there": 5, "two words": 6, "cl\\u00e9": 7}',
+  );
+  assert.equal(pyJson({ "clé": null }, { ensureAscii: false }), '{"clé": null}');
+  assert.equal(
+    pyJson({ "new\nline": [null] }, { ensureAscii: false, floats: new Set(["x"]), append: [['"a"', "[]"]] }),
+    '{"new\\nline": [null], "\\"a\\"": []}',
+  );
+});

@@ -42,17 +42,26 @@ function pyObject(
     const v = row[key];
     // Skipped as JSON.stringify skips them in an object (in an array they are null, as pyValue gives).
     if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
-    text += `${separator}${JSON.stringify(key)}: ${
+    text += `${separator}${quotedKey(key)}: ${
       typeof v === "number" && floats?.has(key) ? pyFloat(v) : pyValue(v)
     }`;
     separator = ", ";
   }
   for (const [key, json] of append) {
-    text += `${separator}${JSON.stringify(key)}: ${json}`;
+    text += `${separator}${quotedKey(key)}: ${json}`;
     separator = ", ";
   }
   return `${text}}`;
 }
+
+/** Letters, digits and underscores: a key JSON writes as it is, quoted (every column name, most JSON keys). */
+const PLAIN_KEY = /^\w*$/;
+
+/**
+ * `key` as JSON writes it. A plain key is quoted without a call to JSON.stringify: a long export writes some
+ * twenty keys a row, and the call was a third of its time.
+ */
+const quotedKey = (key: string): string => PLAIN_KEY.test(key) ? `"${key}"` : JSON.stringify(key);
 
 /**
  * JSON.stringify's text (same escapes as Python's with ensure_ascii off) with Python's separators, written as
@@ -60,7 +69,9 @@ function pyObject(
  * pass over every string in it (a content list's text, a tool call's arguments).
  */
 function pyValue(value: unknown): string {
-  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null";
+  // Most of a row's columns are null: said without a call.
+  if (value === null) return "null";
+  if (typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") {
     return pyValue((value as { toJSON(): unknown }).toJSON());
   }
