@@ -71,6 +71,45 @@ export function measure(argv: string[], options: RunOptions = {}): Measured {
 
 /** The run with the median CPU time of `runs` runs (one run: that run). */
 export function medianOf(runs: number, once: () => Measured): Measured {
-  const all = Array.from({ length: Math.max(1, runs) }, once).sort((a, b) => a.cpuSeconds - b.cpuSeconds);
-  return all[Math.floor((all.length - 1) / 2)]!;
+  return medianRun(Array.from({ length: Math.max(1, runs) }, once));
+}
+
+function medianRun(all: Measured[]): Measured {
+  return all.sort((a, b) => a.cpuSeconds - b.cpuSeconds)[Math.floor((all.length - 1) / 2)]!;
+}
+
+/** Two programs measured side by side: each one's median run (as medianOf) and the median of their ratios. */
+export interface Paired {
+  a: Measured;
+  b: Measured;
+  /** The median of the runs' a/b ratios, each taken within its pair. */
+  wall: number;
+  cpu: number;
+}
+
+/**
+ * `a` and `b` run in turn, a b a b ..., `runs` pairs, each ratio taken within its pair (as farm-bench pairs
+ * them): the machine's speed drifts during a bench (a neighbour's load, the page cache, the host), and it moves
+ * both runs of a pair alike, where medians taken apart set one minute's a against another minute's b. `b` may
+ * read what the `a` before it wrote.
+ */
+export function pairedRuns(runs: number, a: () => Measured, b: () => Measured): Paired {
+  const as: Measured[] = [];
+  const bs: Measured[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < Math.max(1, runs); i++) {
+    const ours = a();
+    const floor = b();
+    as.push(ours);
+    bs.push(floor);
+    wall.push(ours.seconds / floor.seconds);
+    cpu.push(ours.cpuSeconds / floor.cpuSeconds);
+  }
+  return { a: medianRun(as), b: medianRun(bs), wall: middle(wall), cpu: middle(cpu) };
+}
+
+/** The median of `values` (the lower middle of an even count, as medianRun takes). */
+function middle(values: number[]): number {
+  return values.sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)]!;
 }

@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
 import { generateClaudeSession } from "./session.ts";
-import { measure, type Measured, medianOf } from "./measure.ts";
+import { measure, type Measured, medianOf, type Paired, pairedRuns } from "./measure.ts";
 import { reference, referenceConvert } from "./reference.ts";
 import { emptyHermesHome } from "./hermes-floor.ts";
 import { BINARY, buildLikeTheBinary, measureStartup } from "./startup.ts";
@@ -147,8 +147,8 @@ interface HandoffFloor {
    */
   prepare?(dir: string): void;
   /**
-   * The floor measured in a folder of its own, given the handoff's source, folder, the session it wrote and its
-   * `--json` report.
+   * The floor, measured once in a folder of its own, given the handoff's source, folder, the session it wrote and
+   * its `--json` report.
    */
   measure(
     scratch: string,
@@ -156,38 +156,53 @@ interface HandoffFloor {
     dir: string,
     target: string,
     report: HandoffReport,
-  ): { run: Measured; label: string };
+  ): FloorRun;
   /** The most the handoff may take, in floors (none: a figure with no goal of its own). */
   goal?: number;
 }
 
+/** One run of a floor, and what it did, for the table. */
+interface FloorRun {
+  run: Measured;
+  label: string;
+}
+
 /**
- * The floor under a conversion from `source` that wrote `output` (bench/pair-floor.ts): Bun reading and parsing
- * the source's store, stringifying and writing what the conversion wrote, with the binary's JavaScriptCore
- * options; the program's loading of the output taken off its figures. The median of the bench's runs.
+ * The floor under a conversion from `source` that wrote `output` (bench/pair-floor.ts), run once: Bun reading
+ * and parsing the source's store, stringifying and writing what the conversion wrote, with the binary's
+ * JavaScriptCore options; the program's loading of the output taken off its figures.
  */
 function pairFloor(
   source: string,
   output: string,
   scratch: string,
   indexes: readonly IndexWritten[] = [],
-): { run: Measured; label: string } {
-  let floor = { read: 0, written: 0, indexRows: 0 };
+): FloorRun {
   const pairs = indexes.flatMap((i) => [i.before, i.after]);
-  const run = medianOf(runs, () => {
-    const m = measure([process.execPath, PAIR_FLOOR, source, output, join(scratch, "floor.out"), ...pairs], {
-      env: { ...process.env, ...LONG_WORK_OPTIONS },
-    });
-    const printed = JSON.parse(m.stdout) as PairFloor;
-    floor = printed;
-    return {
+  const m = measure([process.execPath, PAIR_FLOOR, source, output, join(scratch, "floor.out"), ...pairs], {
+    env: { ...process.env, ...LONG_WORK_OPTIONS },
+  });
+  const printed = JSON.parse(m.stdout) as PairFloor;
+  const index = printed.indexRows ? `, ${printed.indexRows} index rows` : "";
+  return {
+    run: {
       ...m,
       seconds: m.seconds - printed.loadSeconds,
       cpuSeconds: m.cpuSeconds - printed.loadCpuSeconds,
-    };
+    },
+    label: `pair floor, ${printed.read} records read, ${printed.written} written${index}`,
+  };
+}
+
+/** `floor` run beside ours, pair by pair (pairedRuns), and the label of its last run. */
+function besideFloor(ours: () => Measured, floor: () => FloorRun): { paired: Paired; label: string } {
+  let label = "";
+  const paired = pairedRuns(runs, ours, () => {
+    const once = floor();
+    label = once.label;
+    return once.run;
   });
-  const index = floor.indexRows ? `, ${floor.indexRows} index rows` : "";
-  return { run, label: `pair floor, ${floor.read} records read, ${floor.written} written${index}` };
+  return { paired, label };
 }
 
 /** An index database a handoff inserted rows into: as it was before (the handoff's backup of it), and after. */
@@ -288,10 +303,8 @@ function startupRows(root: string, rows: Row[]): void {
   }
 }
 
-/** "1.93x" of `m` over `floor`, wall and CPU, and whether wall time is within `goal` floors. */
-function overFloor(m: Measured, floor: Measured, goal: number): Pick<Row, "ratio" | "met"> {
-  const wall = m.seconds / floor.seconds;
-  const cpu = m.cpuSeconds / floor.cpuSeconds;
+/** "1.93x" of ours over the floor, wall and CPU (the medians of the pairs' ratios), and whether wall time is within `goal` floors. */
+function overFloor({ wall, cpu }: Paired, goal: number): Pick<Row, "ratio" | "met"> {
   return { ratio: `wall ${wall.toFixed(2)}x, cpu ${cpu.toFixed(2)}x floor`, met: wall <= goal };
 }
 
@@ -314,24 +327,40 @@ async function convertRows(root: string, rows: Row[]): Promise<void> {
   const base = work(root, "headline");
   const convert = (
     from: string,
-    to: HarnessName,
+    to: string,
     out: string,
     dir: string,
+    floor: () => FloorRun,
     extra: Record<string, string> = {},
   ) => {
     const args = ["convert", from, "--to", to, "-o", out, "--force"];
     const env = { ...environment(dir), ...extra };
-    const run = medianOf(runs, () => ours(args, env));
+    // Each run of ours beside a run of its floor: the floor of a pair reads what ours wrote.
+    const measured = besideFloor(() => ours(args, env), floor);
     totals.count++;
-    totals.ours += run.cpuSeconds;
+    totals.ours += measured.paired.a.cpuSeconds;
     // Right after ours, under the same load: the earlier build on the same conversion, once.
     if (baselineBinary) {
       totals.baseline = (totals.baseline ?? 0) + measure([baselineBinary, ...args], { env }).cpuSeconds;
     }
-    return run;
+    return measured;
   };
-  log(`convert ${GENERATED} -> ${HEADLINE} (ours)`);
-  const headline = convert(source, HEADLINE, join(base, "out"), base);
+
+  // What the headline cannot go under on one thread: Bun reading, parsing, stringifying and writing the same
+  // lines, with the JavaScriptCore options the binary converts with (issue 34: within 1.5x of it, wall time).
+  const bareFloor = (): FloorRun => ({
+    run: measure([process.execPath, CONVERT_FLOOR, source, join(base, "floor.jsonl")], {
+      env: { ...process.env, ...LONG_WORK_OPTIONS },
+    }),
+    label: "read, parse, stringify, write; no conversion",
+  });
+  log(
+    `convert ${GENERATED} -> ${HEADLINE} (ours), beside its floor: Bun reading, parsing, stringifying and ` +
+      "writing the same file",
+  );
+  const measuredHeadline = convert(source, HEADLINE, join(base, "out"), base, bareFloor);
+  const headline = measuredHeadline.paired.a;
+  const bare = measuredHeadline.paired.b;
   const ref = reference();
   let refRun: Measured | undefined;
   if ("executable" in ref) {
@@ -363,82 +392,95 @@ async function convertRows(root: string, rows: Row[]): Promise<void> {
         : {}),
     },
   });
-
-  // What the headline cannot go under on one thread: Bun reading, parsing, stringifying and writing the same
-  // lines, with the JavaScriptCore options the binary converts with (issue 34: within 1.5x of it, wall time).
-  log("floor: Bun reading, parsing, stringifying and writing the same file");
-  const bare = medianOf(
-    runs,
-    () =>
-      measure([process.execPath, CONVERT_FLOOR, source, join(base, "floor.jsonl")], {
-        env: { ...process.env, ...LONG_WORK_OPTIONS },
-      }),
-  );
   rows.push({
     work: `convert ${size.split(" /")[0]} ${GENERATED} -> ${HEADLINE} against the floor (same file)`,
     ours: seconds(headline),
     reference: `${seconds(bare)}, ${rss(bare)} RSS (read, parse, stringify, write; no conversion)`,
-    ...overFloor(headline, bare, 1.5),
+    ...overFloor(measuredHeadline.paired, 1.5),
     peakRss: rss(headline),
     goal: "<= 1.5x floor (wall)",
     figures: {
       floorSeconds: bare.seconds,
       floorCpuSeconds: bare.cpuSeconds,
       floorPeakRssBytes: bare.peakRssBytes,
+      wallRatio: measuredHeadline.paired.wall,
+      cpuRatio: measuredHeadline.paired.cpu,
     },
   });
 
   // The same conversion streamed, as every session from SESSION_BRIDGE_STREAM_FROM (128 MB) on is converted:
   // what holding the thread saves in memory, what reading it again costs; the base of the linear row below.
-  log(`convert ${GENERATED} -> ${HEADLINE}, streamed (ours)`);
+  log(`convert ${GENERATED} -> ${HEADLINE}, streamed (ours), beside the same floor`);
   const streamedDir = work(root, "headline-streamed");
-  const streamed = convert(source, HEADLINE, join(streamedDir, "out"), streamedDir, {
+  const measuredStreamed = convert(source, HEADLINE, join(streamedDir, "out"), streamedDir, bareFloor, {
     SESSION_BRIDGE_STREAM_FROM: "0",
   });
+  const streamed = measuredStreamed.paired.a;
   rows.push({
     work: `convert ${size} ${GENERATED} -> ${HEADLINE}, streamed`,
     ours: seconds(streamed),
-    reference: `${seconds(bare)} (the floor)`,
-    ...overFloor(streamed, bare, 1.5),
+    reference: `${seconds(measuredStreamed.paired.b)} (the floor)`,
+    ...overFloor(measuredStreamed.paired, 1.5),
     peakRss: rss(streamed),
     goal: "<= 1.5x floor (wall)",
     figures: {
       seconds: streamed.seconds,
       cpuSeconds: streamed.cpuSeconds,
       peakRssBytes: streamed.peakRssBytes,
+      wallRatio: measuredStreamed.paired.wall,
+      cpuRatio: measuredStreamed.paired.cpu,
     },
   });
 
   // A handoff into every harness against the floor under writing what it wrote; each target's session is then
-  // the source of the pairs from that harness (the generated file is Claude Code's own).
+  // the source of the pairs from that harness (the generated file is Claude Code's own). Each run hands off into
+  // a home of its own, readied alike; the first run's is the one the pairs read and the floor starts from.
   const sources = { [GENERATED]: source } as Record<HarnessName, string>;
   for (const to of HARNESSES) {
     const dir = work(root, `handoff-${to}`);
     const floor = HANDOFF_FLOORS[to] ?? FILE_FLOOR;
+    let first: { report: HandoffReport; target: string } | undefined;
+    let run = 0;
+    // Every run's home is readied before the pairs start (readyHome is async, a run is not).
     await readyHome(to, dir);
-    log(`handoff -> ${to} (ours)`);
-    const handoff = ours(["handoff", source, "--to", to, "--cwd", dir, "--json"], environment(dir));
-    const report = JSON.parse(handoff.stdout) as HandoffReport;
-    const target = report.target.path;
-    if (to !== GENERATED) sources[to] = target;
-    log(`floor under the handoff -> ${to}: ${floor.describe}`);
-    const under = floor.measure(work(root, `floor-${to}`), source, dir, target, report);
+    const spares = Array.from(
+      { length: Math.max(0, runs - 1) },
+      (_, i) => work(root, `handoff-${to}-${i + 1}`),
+    );
+    await Promise.all(spares.map((spare) => readyHome(to, spare)));
+    log(`handoff -> ${to} (ours), beside its floor: ${floor.describe}`);
+    const measured = besideFloor(() => {
+      const into = run === 0 ? dir : spares[run - 1]!;
+      run++;
+      const handoff = ours(["handoff", source, "--to", to, "--cwd", into, "--json"], environment(into));
+      if (!first) {
+        const report = JSON.parse(handoff.stdout) as HandoffReport;
+        first = { report, target: report.target.path };
+      }
+      return handoff;
+    }, () => floor.measure(work(root, `floor-${to}`), source, dir, first!.target, first!.report));
+    for (const spare of spares) rmSync(spare, { recursive: true, force: true });
+    if (to !== GENERATED) sources[to] = first!.target;
+    const handoff = measured.paired.a;
+    const under = measured.paired.b;
     rows.push({
       work: `handoff ${size} -> ${to}`,
       ours: seconds(handoff),
-      reference: `${seconds(under.run)} (${under.label})`,
+      reference: `${seconds(under)} (${measured.label})`,
       ...(floor.goal === undefined
-        ? { ratio: overFloor(handoff, under.run, Infinity).ratio, met: null }
-        : overFloor(handoff, under.run, floor.goal)),
+        ? { ratio: overFloor(measured.paired, Infinity).ratio, met: null }
+        : overFloor(measured.paired, floor.goal)),
       peakRss: rss(handoff),
       goal: floor.goal === undefined ? "-" : `<= ${floor.goal}x floor (wall)`,
       figures: {
         seconds: handoff.seconds,
         cpuSeconds: handoff.cpuSeconds,
         peakRssBytes: handoff.peakRssBytes,
-        floorSeconds: under.run.seconds,
-        floorCpuSeconds: under.run.cpuSeconds,
-        floorPeakRssBytes: under.run.peakRssBytes,
+        floorSeconds: under.seconds,
+        floorCpuSeconds: under.cpuSeconds,
+        floorPeakRssBytes: under.peakRssBytes,
+        wallRatio: measured.paired.wall,
+        cpuRatio: measured.paired.cpu,
       },
     });
   }
@@ -451,21 +493,24 @@ async function convertRows(root: string, rows: Row[]): Promise<void> {
       const dir = work(root, `${from}-${to}`);
       log(`convert ${from} -> ${to}`);
       const out = join(dir, "out");
-      const m = convert(sources[from], to, out, dir);
-      const floor = pairFloor(sources[from], out, dir);
+      const measured = convert(sources[from], to, out, dir, () => pairFloor(sources[from], out, dir));
+      const m = measured.paired.a;
+      const floor = measured.paired.b;
       rows.push({
         work: `convert ${from} -> ${to}${from === to ? " (copy)" : ""}`,
         ours: seconds(m),
-        reference: `${seconds(floor.run)} (${floor.label})`,
-        ...overFloor(m, floor.run, 1.5),
+        reference: `${seconds(floor)} (${measured.label})`,
+        ...overFloor(measured.paired, 1.5),
         peakRss: rss(m),
         goal: "<= 1.5x floor (wall)",
         figures: {
           seconds: m.seconds,
           cpuSeconds: m.cpuSeconds,
           peakRssBytes: m.peakRssBytes,
-          floorSeconds: floor.run.seconds,
-          floorCpuSeconds: floor.run.cpuSeconds,
+          floorSeconds: floor.seconds,
+          floorCpuSeconds: floor.cpuSeconds,
+          wallRatio: measured.paired.wall,
+          cpuRatio: measured.paired.cpu,
         },
       });
       rmSync(dir, { recursive: true, force: true });

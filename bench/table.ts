@@ -47,7 +47,10 @@ export function printTable(rows: Row[], machine: Machine): void {
     } at end; times are wall (CPU); a floor's ratio is given in both, its goal is on wall time (two threads`,
   );
   console.log(
-    "shorten the wall, not the CPU); the other ratios and goals use CPU time (start-up: medians of wall time)",
+    "shorten the wall, not the CPU), and is the median of the ratios of runs made in turn with the floor's",
+  );
+  console.log(
+    "(each row's times: its median run); the other ratios and goals use CPU time (start-up: medians of wall time)",
   );
   console.log(line(header));
   for (const c of cells) console.log(line(c));
