@@ -303,7 +303,10 @@ function startupRows(root: string, rows: Row[]): void {
   }
 }
 
-/** "1.93x" of ours over the floor, wall and CPU (the medians of the pairs' ratios), and whether wall time is within `goal` floors. */
+/**
+ * "1.93x" of ours over the floor, wall and CPU (each the median of the pairs' ratios), and whether wall time is
+ * within `goal` floors.
+ */
 function overFloor({ wall, cpu }: Paired, goal: number): Pick<Row, "ratio" | "met"> {
   return { ratio: `wall ${wall.toFixed(2)}x, cpu ${cpu.toFixed(2)}x floor`, met: wall <= goal };
 }
@@ -327,7 +330,7 @@ async function convertRows(root: string, rows: Row[]): Promise<void> {
   const base = work(root, "headline");
   const convert = (
     from: string,
-    to: string,
+    to: HarnessName,
     out: string,
     dir: string,
     floor: () => FloorRun,
