@@ -69,13 +69,17 @@ export function measure(argv: string[], options: RunOptions = {}): Measured {
   };
 }
 
-/** The run with the median CPU time of `runs` runs (one run: that run). */
-export function medianOf(runs: number, once: () => Measured): Measured {
-  return medianRun(Array.from({ length: Math.max(1, runs) }, once));
+/** The middle of `items` by `key` (the lower middle of an even count), sorting `items` in place. */
+export function lowerMedian<T>(items: T[], key: (item: T) => number): T {
+  return items.sort((a, b) => key(a) - key(b))[Math.floor((items.length - 1) / 2)]!;
 }
 
-function medianRun(all: Measured[]): Measured {
-  return all.sort((a, b) => a.cpuSeconds - b.cpuSeconds)[Math.floor((all.length - 1) / 2)]!;
+const byCpu = (run: Measured) => run.cpuSeconds;
+const itself = (value: number) => value;
+
+/** The run with the median CPU time of `runs` runs (one run: that run). */
+export function medianOf(runs: number, once: () => Measured): Measured {
+  return lowerMedian(Array.from({ length: Math.max(1, runs) }, once), byCpu);
 }
 
 /** Two programs measured side by side: each one's median run (as medianOf) and the median of their ratios. */
@@ -99,17 +103,17 @@ export function pairedRuns(runs: number, a: () => Measured, b: () => Measured): 
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < Math.max(1, runs); i++) {
-    const ours = a();
-    const floor = b();
-    as.push(ours);
-    bs.push(floor);
-    wall.push(ours.seconds / floor.seconds);
-    cpu.push(ours.cpuSeconds / floor.cpuSeconds);
+    const runA = a();
+    const runB = b();
+    as.push(runA);
+    bs.push(runB);
+    wall.push(runA.seconds / runB.seconds);
+    cpu.push(runA.cpuSeconds / runB.cpuSeconds);
   }
-  return { a: medianRun(as), b: medianRun(bs), wall: middle(wall), cpu: middle(cpu) };
-}
-
-/** The median of `values` (the lower middle of an even count, as medianRun takes). */
-function middle(values: number[]): number {
-  return values.sort((x, y) => x - y)[Math.floor((values.length - 1) / 2)]!;
+  return {
+    a: lowerMedian(as, byCpu),
+    b: lowerMedian(bs, byCpu),
+    wall: lowerMedian(wall, itself),
+    cpu: lowerMedian(cpu, itself),
+  };
 }

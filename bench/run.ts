@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
 import { generateClaudeSession } from "./session.ts";
-import { measure, type Measured, medianOf, type Paired, pairedRuns } from "./measure.ts";
+import { lowerMedian, measure, type Measured, medianOf, type Paired, pairedRuns } from "./measure.ts";
 import { reference, referenceConvert } from "./reference.ts";
 import { emptyHermesHome } from "./hermes-floor.ts";
 import { BINARY, buildLikeTheBinary, measureStartup } from "./startup.ts";
@@ -443,18 +443,16 @@ async function convertRows(root: string, rows: Row[]): Promise<void> {
     const dir = work(root, `handoff-${to}`);
     const floor = HANDOFF_FLOORS[to] ?? FILE_FLOOR;
     let first: { report: HandoffReport; target: string } | undefined;
-    let run = 0;
     // Every run's home is readied before the pairs start (readyHome is async, a run is not).
-    await readyHome(to, dir);
-    const spares = Array.from(
-      { length: Math.max(0, runs - 1) },
-      (_, i) => work(root, `handoff-${to}-${i + 1}`),
-    );
-    await Promise.all(spares.map((spare) => readyHome(to, spare)));
+    const homes = [
+      dir,
+      ...Array.from({ length: Math.max(1, runs) - 1 }, (_, i) => work(root, `handoff-${to}-${i + 1}`)),
+    ];
+    await Promise.all(homes.map((home) => readyHome(to, home)));
     log(`handoff -> ${to} (ours), beside its floor: ${floor.describe}`);
+    let run = 0;
     const measured = besideFloor(() => {
-      const into = run === 0 ? dir : spares[run - 1]!;
-      run++;
+      const into = homes[run++]!;
       const handoff = ours(["handoff", source, "--to", to, "--cwd", into, "--json"], environment(into));
       if (!first) {
         const report = JSON.parse(handoff.stdout) as HandoffReport;
@@ -462,7 +460,7 @@ async function convertRows(root: string, rows: Row[]): Promise<void> {
       }
       return handoff;
     }, () => floor.measure(work(root, `floor-${to}`), source, dir, first!.target, first!.report));
-    for (const spare of spares) rmSync(spare, { recursive: true, force: true });
+    for (const spare of homes.slice(1)) rmSync(spare, { recursive: true, force: true });
     if (to !== GENERATED) sources[to] = first!.target;
     const handoff = measured.paired.a;
     const under = measured.paired.b;
@@ -753,8 +751,7 @@ function tuiRows(dir: string, env: Record<string, string | undefined>, runs: num
     const m = measure([program], { env });
     return { ...m, ...JSON.parse(m.stdout) };
   });
-  const medianBy = (figure: "firstScreenMs" | "listedMs") =>
-    [...opens].sort((a, b) => a[figure] - b[figure])[Math.floor((opens.length - 1) / 2)]!;
+  const medianBy = (figure: "firstScreenMs" | "listedMs") => lowerMedian([...opens], (open) => open[figure]);
   const first = medianBy("firstScreenMs");
   const listed = medianBy("listedMs");
   const ms = (wall: number, cpu: number) => `${wall.toFixed(0)} ms (${(cpu / 1000).toFixed(2)} cpu)`;

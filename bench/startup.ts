@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { lowerMedian } from "./measure.ts";
 
 export const BINARY = fileURLToPath(new URL("../dist/session-bridge", import.meta.url));
 const RUNS = 60;
@@ -45,7 +46,7 @@ export function buildLikeTheBinary(entry: string, outfile: string): void {
   if (built.status !== 0) throw new Error(`building ${entry} failed: ${built.stderr}`);
 }
 
-const median = (times: number[]) => times.sort((a, b) => a - b)[Math.floor((times.length - 1) / 2)]!;
+const median = (times: number[]) => lowerMedian(times, (ms) => ms);
 
 /** Builds the hello-world in `dir` (a scratch folder) and times it against each of `probes` of `binary`. */
 export function measureStartup(dir: string, probes: string[][], runs = RUNS, binary = BINARY): Startup {
