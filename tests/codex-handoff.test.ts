@@ -277,6 +277,33 @@ test("Codex -> Codex copies the rollout: untouched lines byte-identical, id, cwd
   assert.ok(after.includes(reasoning), "reasoning with its encrypted content is copied as it was");
 });
 
+test("a copied rollout is retargeted where a line spells the thread id or the cwd in JSON escapes", async () => {
+  const home = codexHome();
+  const source = seedCodexThread(home, "0.169.0", "tool-call");
+  const lines = readFileSync(source.path, "utf8").trimEnd().split("\n");
+  const plainId = `"thread_id":"${source.id}"`;
+  // The last character in an escape (the first would leave its hex digits spelling the id again).
+  const escapedId = `${source.id.slice(0, -1)}\\u${
+    source.id.charCodeAt(source.id.length - 1).toString(16).padStart(4, "0")
+  }`;
+  const idAt = lines.findIndex((l, i) => i > 0 && l.includes(plainId));
+  lines[idAt] = lines[idAt]!.replaceAll(source.id, escapedId);
+  const oldCwd = (JSON.parse(lines[0]!) as { payload: { cwd: string } }).payload.cwd;
+  const plainCwd = `"cwd":${JSON.stringify(oldCwd)}`;
+  const cwdAt = lines.findIndex((l) => l.includes('"type":"turn_context"') && l.includes(plainCwd));
+  lines[cwdAt] = lines[cwdAt]!.replaceAll(plainCwd, `"cwd":${JSON.stringify(oldCwd).replaceAll("/", "\\/")}`);
+  writeFileSync(source.path, lines.join("\n") + "\n");
+  assert.ok(!lines[idAt]!.includes(source.id) && !lines[cwdAt]!.includes(plainCwd), "the escapes hide both");
+  const r = await runCliJson(
+    ["handoff", source.id, "--to", "codex", "--cwd", cwd, "--codex-home", home, "--no-handshake"],
+    env,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const after = jsonLines((r.json.target as Target).path) as { payload: Record<string, unknown> }[];
+  assert.equal(after[idAt]!.payload.thread_id, (r.json.target as Target).id);
+  assert.equal(after[cwdAt]!.payload.cwd, cwd);
+});
+
 test("a second Codex hop replaces the handshake, and the ordinals after it close up", async () => {
   const home = codexHome();
   const first = (await handoff(home)).json.target as Target;

@@ -44,7 +44,8 @@ export async function* copyRollout(
       dropped++;
       continue;
     }
-    let changed = retarget(record) as Json;
+    const text = read.text();
+    let changed = retarget(record, text) as Json;
     if (record.type === "session_meta" && isObject(changed.payload) && !metaSeen) {
       metaSeen = true;
       const timestamp = typeof record.timestamp === "string" ? record.timestamp : undefined;
@@ -62,7 +63,7 @@ export async function* copyRollout(
       lastOrdinal = record.ordinal - dropped;
       if (dropped) changed = { ...changed, ordinal: lastOrdinal };
     }
-    yield changed === record ? read.text() : JSON.stringify(changed);
+    yield changed === record ? text : JSON.stringify(changed);
   }
   const out = new LineWriter(clock, lastOrdinal !== undefined, (lastOrdinal ?? -1) + 1);
   if (options.stubOpenCalls) {
@@ -96,7 +97,9 @@ function isHandshakeLine(record: Json): boolean {
 /**
  * A function that returns its argument itself when nothing in it refers to the old thread or cwd, else a copy
  * with those references replaced: the thread id wherever it appears as a value, the cwd under `cwd` keys and in
- * workspace-root lists (message text that mentions the old path is history and stays as written).
+ * workspace-root lists (message text that mentions the old path is history and stays as written). A record is
+ * walked only when its text as written could hold such a value (see mayRefer): most lines of a rollout are
+ * message and tool output that name neither, and walking them cost a sixth of a copy.
  */
 function retargeter(oldId: string, newId: string, oldCwd: string | undefined, newCwd: string) {
   const moveCwd = oldCwd !== undefined && oldCwd !== newCwd;
@@ -124,5 +127,16 @@ function retargeter(oldId: string, newId: string, oldCwd: string | undefined, ne
     }
     return value;
   };
-  return (record: Json) => walk(record, "");
+  const sought = moveCwd ? [oldId, JSON.stringify(oldCwd).slice(1, -1)] : [oldId];
+  return (record: Json, text: string) => (mayRefer(text, sought) ? walk(record, "") : record);
+}
+
+/**
+ * Whether a record's text as written could hold a string equal to one of `values` (each in the form
+ * JSON.stringify writes inside quotes). A string's text is that form unless it uses an escape the form does not:
+ * `\uXXXX` (any character) or `\/` (a slash). A line with either is always walked, so a record that spells the
+ * id or the path in escapes (hostile or not) is retargeted all the same.
+ */
+function mayRefer(text: string, values: readonly string[]): boolean {
+  return values.some((value) => text.includes(value)) || text.includes("\\u") || text.includes("\\/");
 }
