@@ -8,6 +8,7 @@ import { sessionLocator } from "../lib/harnesses/hermes/profiles.ts";
 import type { Block, Message } from "../lib/ir/schema.ts";
 import { capturedIds, HERMES_VERSIONS, hermesFixture, seedHermesHome } from "./helpers/hermes.ts";
 import { hermesFileComponent } from "../lib/harnesses/hermes/ids.ts";
+import { listHermes } from "../lib/harnesses/hermes/list.ts";
 import { runCliJson } from "./helpers/cli.ts";
 import { tempDir } from "./helpers/tmp.ts";
 
@@ -272,4 +273,22 @@ test("a state.db newer than every captured schema names the release it is newer 
   writable.close();
   const s = await readHermesSession(sessionLocator(db, id!));
   assert.equal(s.meta.harnessVersion, "newer than 0.19.0");
+});
+
+test("a listed session's preview passes over a multimodal user message to the first one in words", () => {
+  const home = join(dir, "preview-home");
+  mkdirSync(home, { recursive: true });
+  const db = join(home, "state.db");
+  copyFileSync(hermesFixture("0.19.0", "tool-call.state.db"), db);
+  const [id] = capturedIds("0.19.0", "tool-call");
+  const conn = new DatabaseSync(db);
+  const image = [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBO" } }];
+  conn.prepare("UPDATE messages SET content = ? WHERE id = 1").run(`\u0000json:${JSON.stringify(image)}`);
+  conn.prepare(
+    `INSERT INTO messages (session_id, role, content, timestamp)
+     SELECT session_id, 'user', 'Describe the picture', timestamp + 0.001 FROM messages WHERE id = 1`,
+  ).run();
+  conn.close();
+  const listed = listHermes(home).find((s) => s.id === id);
+  assert.equal(listed?.title, "Describe the picture");
 });

@@ -177,7 +177,7 @@ export function* chainMessages(db: DatabaseSync, path: string, ids: string[]): G
  * 335,000-row session took 200 s of CPU to read instead of 25.
  */
 export function chainPageSql(sessions: number): string {
-  return `SELECT *, CASE WHEN instr(CAST(content AS BLOB), x'00') = 1 THEN CAST(content AS BLOB) END AS ${RAW}
+  return `SELECT *, CASE WHEN substr(CAST(content AS BLOB), 1, 1) = x'00' THEN CAST(content AS BLOB) END AS ${RAW}
     FROM messages NOT INDEXED WHERE session_id IN (${placeholders(sessions)}) AND id > ? AND id <= ?
     ORDER BY id LIMIT ${PAGE_ROWS}`;
 }
