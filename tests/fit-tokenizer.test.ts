@@ -11,7 +11,8 @@ import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import type { Message, Session } from "../lib/ir/schema.ts";
 import { BUILTIN_HARNESSES } from "../lib/harnesses/registry.ts";
 import { fitSession } from "../lib/fit/fit.ts";
-import { exactCounter } from "../lib/fit/tokenizer.ts";
+import { exactCounter, hasTokenizer } from "../lib/fit/tokenizer.ts";
+import type { TokenFamily } from "../lib/fit/tokens.ts";
 
 const asText = { disallowedSpecial: new Set<string>() };
 const base = BUILTIN_HARNESSES["claude-code"].store.read("fixtures/claude-code/2.1.328/interactive.jsonl");
@@ -90,4 +91,9 @@ test("a run with no break is counted in chunks, within a token of each chunk of 
 test("Claude's and Gemini's models have no tokenizer on npm: their counts stay estimated", async () => {
   assert.equal(await exactCounter("anthropic"), undefined);
   assert.equal(await exactCounter("google"), undefined);
+  assert.equal(await exactCounter("other"), undefined);
+  // What a fit asks before it makes room for the tables says the same.
+  const families: TokenFamily[] = ["openai", "anthropic", "google", "other"];
+  assert.deepEqual(families.map(hasTokenizer), [true, false, false, false]);
+  assert.ok(await exactCounter("openai"));
 });

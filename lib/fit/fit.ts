@@ -23,7 +23,7 @@ import {
   tokenCounter,
   tokenFamily,
 } from "./tokens.ts";
-import { exactCounter } from "./tokenizer.ts";
+import { exactCounter, hasTokenizer } from "./tokenizer.ts";
 import { collectYoungGarbage, reclaimMemory } from "../runtime.ts";
 import { type Summarizer, type SummaryAuthor, summaryBy } from "./summarizer.ts";
 import { fitBudget, fittedModel, type ModelWindow, modelWindow } from "./windows.ts";
@@ -133,11 +133,13 @@ async function fitHistory(
   for await (const m of session.messages) history.add(m);
   let total = history.total;
   // A session of fewer characters than the budget fits without loading a tokenizer: only CJK text comes near a
-  // token a character, only rare symbols pass it, and the margin (windows.ts) absorbs those.
-  const tokenized = total * CHARS_PER_TOKEN[family] > budget;
+  // token a character, only rare symbols pass it, and the margin (windows.ts) absorbs those. A family with no
+  // tokenizer is counted by the estimate alone.
+  const tokenized = hasTokenizer(family) && total * CHARS_PER_TOKEN[family] > budget;
   // The tokenizer's tables (about 50 MB) and the cut's search start from what is live, not on top of the read's
   // last garbage (a streamed session's heap is mostly columns of numbers, so a full collection costs little
-  // there; a held one of 70 MB takes about 50 ms).
+  // there; a held one of 70 MB takes about 50 ms). Without the tables the search alone is not worth that: the
+  // collection after the fit (fitSession) takes its garbage with the read's.
   if (tokenized) reclaimMemory();
   const exact = tokenized ? await exactCounter(family) : undefined;
   const counter = bounded(estimate, exact, budget);

@@ -32,9 +32,12 @@ function* chunks(text: string): Generator<string> {
   }
 }
 
+/** Whether `family` has a tokenizer on npm (else its counts are estimates: tokens.ts). */
+export const hasTokenizer = (family: TokenFamily): boolean => family === "openai";
+
 /** The exact counter of `family`, when it has a tokenizer on npm. */
 export async function exactCounter(family: TokenFamily): Promise<TokenCounter | undefined> {
-  if (family !== "openai") return undefined;
+  if (!hasTokenizer(family)) return undefined;
   const { countO200k } = await import("./o200k.ts");
   // Loading the tables leaves about as much garbage as they hold.
   collectYoungGarbage();
