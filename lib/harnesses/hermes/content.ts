@@ -11,6 +11,12 @@ const CONTENT_JSON_PREFIX = "\u0000json:";
 
 export type ContentPart = Record<string, unknown>;
 
+/**
+ * SQL that is true when `column` holds stored parts: its first byte is the prefix's NUL. Only that byte is read,
+ * not searched for through the whole value (a search reads every byte of every plain row).
+ */
+export const storesParts = (column: string): string => `substr(CAST(${column} AS BLOB), 1, 1) = x'00'`;
+
 /** Stored column text to content (`SessionDB._decode_content`): undecodable JSON stays the raw string. */
 export function decodeContent(stored: unknown): unknown {
   if (typeof stored !== "string" || !stored.startsWith(CONTENT_JSON_PREFIX)) return stored;

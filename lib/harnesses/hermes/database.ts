@@ -11,6 +11,7 @@ import { assertStoredTime } from "../../ir/clock.ts";
 import { type Generation, generationFor } from "./generations.ts";
 import { decodeOwnMessage, type HermesMessage, type SessionRecord } from "./message.ts";
 import { continuationFilter, type StoreColumns, storeColumns } from "./columns.ts";
+import { storesParts } from "./content.ts";
 
 export { continuationFilter, type StoreColumns, storeColumns };
 
@@ -177,7 +178,7 @@ export function* chainMessages(db: DatabaseSync, path: string, ids: string[]): G
  * 335,000-row session took 200 s of CPU to read instead of 25.
  */
 export function chainPageSql(sessions: number): string {
-  return `SELECT *, CASE WHEN substr(CAST(content AS BLOB), 1, 1) = x'00' THEN CAST(content AS BLOB) END AS ${RAW}
+  return `SELECT *, CASE WHEN ${storesParts("content")} THEN CAST(content AS BLOB) END AS ${RAW}
     FROM messages NOT INDEXED WHERE session_id IN (${placeholders(sessions)}) AND id > ? AND id <= ?
     ORDER BY id LIMIT ${PAGE_ROWS}`;
 }

@@ -18,6 +18,7 @@ import { activityTime } from "../updated.ts";
 import { lastLineWhere } from "../../io/last-line.ts";
 import { objectOfLine } from "../../io/json.ts";
 import { localIsoSeconds } from "./local-time.ts";
+import { storesParts } from "./content.ts";
 
 interface ListedRow {
   id: string;
@@ -104,7 +105,7 @@ function listingSql(columns: StoreColumns): string {
       counted.last_active AS last_active, COALESCE(counted.messages, 0) AS messages,
       (SELECT SUBSTR(m.content, 1, 200) FROM messages m
         WHERE m.session_id = tip.id AND m.role = 'user' AND m.content IS NOT NULL${active}
-          AND substr(CAST(m.content AS BLOB), 1, 1) IS NOT x'00'
+          AND NOT ${storesParts("m.content")}
         ORDER BY m.timestamp, m.id LIMIT 1) AS preview
     FROM tips t JOIN sessions tip ON tip.id = t.tip_id JOIN sessions root ON root.id = t.root_id
       LEFT JOIN counted ON counted.session_id = tip.id`;
