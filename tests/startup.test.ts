@@ -51,6 +51,27 @@ test("--version, --help and loading every command compile no schema validator; a
   assert.deepEqual(JSON.parse(lines.at(-1)!), { codes: [0, 0], atStartup: 0, afterOneRecordType: 1 });
 });
 
+const TERMINAL_PROBE = join(ROOT, "tests/helpers/terminal-probe.ts");
+
+/** What `session-bridge <args>` printed and which built-in modules it asked for, its descriptors pipes. */
+function throughPipes(args: string[]): { stdout: string; code: number; asked: string[] } {
+  const [command, ...probe] = scriptArgv(TERMINAL_PROBE);
+  const result = spawnSync(command!, [...probe, ...args], { encoding: "utf8", stdio: "pipe" });
+  assert.equal(result.status, 0, result.stderr);
+  const { code, asked } = JSON.parse(result.stderr.trim().split("\n").at(-1)!);
+  return { stdout: result.stdout, code, asked };
+}
+
+test("--version and --help in a pipe load no node:tty: a plain line asks no terminal, a pipe is told by fstat", () => {
+  const version = throughPipes(["--version"]);
+  assert.match(version.stdout, /^session-bridge \d+\.\d+\.\d+\n$/);
+  assert.deepEqual(version, { stdout: version.stdout, code: 0, asked: [] });
+  const help = throughPipes(["--help"]);
+  assert.match(help.stdout, /^Usage: session-bridge /m);
+  assert.equal(help.code, 0);
+  assert.ok(!help.asked.includes("node:tty"), `--help asked for ${help.asked.join(", ")}`);
+});
+
 /** A chunk's static imports of other chunks (`import {...} from "./x.js"`, `export * from "./x.js"`). */
 const STATIC_IMPORT = /^(?:import|export)\s[^;]*?\bfrom\s*"(\.\/[^"]+)"|^import\s*"(\.\/[^"]+)"/gm;
 

@@ -88,6 +88,21 @@ test("an error is red with FORCE_COLOR even in a pipe, and plain with NO_COLOR o
   assert.ok(!piped.stderr.includes(ESC));
 });
 
+test("a plain line is printed without asking whether the descriptor shows colour; a toned one asks", () => {
+  const asked: number[] = [];
+  const printed: string[] = [];
+  const output = outputTo((_, text) => printed.push(text), {
+    color: (fd) => (asked.push(fd), true),
+    columns: undefined,
+  });
+  output.out("session-bridge 0.1.0");
+  assert.deepEqual(asked, []);
+  output.fail("no such session");
+  assert.deepEqual(asked, [2]);
+  assert.equal(printed[0], "session-bridge 0.1.0\n");
+  assert.match(printed[1]!, new RegExp(`^${ESC}\\[31msession-bridge: no such session`));
+});
+
 test("--no-color is taken after the command too", () => {
   const r = cli(["list", "--no-color"], { ...env, FORCE_COLOR: "1" });
   assert.equal(r.code, 0, r.stderr);

@@ -82,20 +82,23 @@ const STYLE: Record<Tone, Parameters<StyleText>[0]> = {
   subtle: "dim",
 };
 
-/** `line` as text for descriptor `fd`: every piece neutralized, toned only if `fd` shows colour. */
-function rendered(line: Line, color: boolean): string {
+/**
+ * `line` as text for a descriptor: every piece neutralized, toned only if the descriptor shows colour. Whether
+ * it does is asked only of a toned piece: a plain line (`--version`'s) asks the terminal nothing.
+ */
+function rendered(line: Line, color: () => boolean): string {
   if (typeof line === "string") return terminalText(line);
   return line.map(({ text, tone }) => {
     const safe = terminalText(text);
-    if (!tone || !color || !safe) return safe;
+    if (!tone || !safe || !color()) return safe;
     return process.getBuiltinModule("node:util").styleText(STYLE[tone], safe, { validateStream: false });
   }).join("");
 }
 
 /** Everything printed handed to `writer`, neutralized first, toned and paged as `display` and `pager` allow. */
 export function outputTo(writer: OutputWriter, display: Display = PLAIN, pager?: Pager): Output {
-  const out = (line: Line) => writer(1, `${rendered(line, display.color(1))}\n`);
-  const err = (line: Line) => writer(2, `${rendered(line, display.color(2))}\n`);
+  const out = (line: Line) => writer(1, `${rendered(line, () => display.color(1))}\n`);
+  const err = (line: Line) => writer(2, `${rendered(line, () => display.color(2))}\n`);
   return {
     out,
     err,
@@ -108,7 +111,7 @@ export function outputTo(writer: OutputWriter, display: Display = PLAIN, pager?:
     },
     page: async (lines) => {
       if (pager && display.columns !== undefined) {
-        return await pager(lines.map((l) => `${rendered(l, display.color(1))}\n`).join(""));
+        return await pager(lines.map((l) => `${rendered(l, () => display.color(1))}\n`).join(""));
       }
       for (const l of lines) out(l);
     },
