@@ -58,7 +58,10 @@ function throughPipes(args: string[]): { stdout: string; code: number; asked: st
   const [command, ...probe] = scriptArgv(TERMINAL_PROBE);
   const result = spawnSync(command!, [...probe, ...args], { encoding: "utf8", stdio: "pipe" });
   assert.equal(result.status, 0, result.stderr);
-  const { code, asked } = JSON.parse(result.stderr.trim().split("\n").at(-1)!);
+  const { code, asked } = JSON.parse(result.stderr.trim().split("\n").at(-1)!) as {
+    code: number;
+    asked: string[];
+  };
   return { stdout: result.stdout, code, asked };
 }
 
