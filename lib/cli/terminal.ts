@@ -4,8 +4,9 @@
  * demands to be told. The entry point brings the process's terminal; an in-process run (a test, a program
  * driving the CLI) has none unless it passes one.
  */
-import { fstatSync, writeSync } from "node:fs";
+import { writeSync } from "node:fs";
 import { terminalText } from "../io/control-characters.ts";
+import { isTerminal } from "../io/is-terminal.ts";
 import { type ProgressDisplay, SHOWN_AFTER_MS } from "../io/progress-display.ts";
 
 export interface Terminal {
@@ -27,9 +28,8 @@ export const NO_TERMINAL: Terminal = { interactive: false, ask: () => Promise.re
 /**
  * This process's terminal: someone to ask if stdin and stdout both are one; progress if stderr is one. Asked
  * of the system when a command first wants to know, not before: `--version` never does, `--help` asks for the
- * width, and loading node:tty costs start-up about 5 ms (bench/startup.ts), so a pipe is told without it
- * (isatty below). The descriptors are asked with isatty, not through process.stdin and process.stdout, whose
- * streams cost Bun some 20 ms to make.
+ * width. Each descriptor is asked as lib/io/is-terminal.ts asks (a pipe without node:tty), not through
+ * process.stdin and process.stdout, whose streams cost Bun some 20 ms to make.
  */
 export function processTerminal(): Terminal {
   let found: Terminal | undefined;
@@ -49,32 +49,17 @@ export function processTerminal(): Terminal {
   };
 }
 
-/**
- * Whether descriptor `fd` is a terminal. A terminal is a character device, so a pipe or a file (a script's
- * output, the bench's) is told by fstat, and fs is loaded already; node:tty is loaded only for a character
- * device (a terminal, or one such as /dev/null), to ask isatty.
- */
-function isatty(fd: number): boolean {
-  try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
-  } catch {
-    // A closed descriptor: isatty answers no for it too.
-    return false;
-  }
-  return process.getBuiltinModule("node:tty").isatty(fd);
-}
-
 function detectTerminal(): Terminal {
   // Asked once each: what a descriptor is does not change while the process runs. stdin only matters when
   // stdout is a terminal too (someone to ask).
-  const terminals = { 1: isatty(1), 2: isatty(2) };
+  const terminals = { 1: isTerminal(1), 2: isTerminal(2) };
   const progress = terminals[2] ? { progress: { afterMs: SHOWN_AFTER_MS } } : {};
   // stdout's stream is made only on a terminal, where its width is wanted (it costs Bun some 20 ms).
   const screen = {
     isTerminal: (fd: 1 | 2) => terminals[fd],
     ...(terminals[1] && process.stdout.columns > 0 ? { columns: process.stdout.columns } : {}),
   };
-  if (!terminals[1] || !isatty(0)) return { ...NO_TERMINAL, ...progress, ...screen };
+  if (!terminals[1] || !isTerminal(0)) return { ...NO_TERMINAL, ...progress, ...screen };
   return { interactive: true, ask: askOnStdin, ...progress, ...screen };
 }
 

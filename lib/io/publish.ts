@@ -26,6 +26,7 @@ import { regularFileIfPresent } from "./file-kind.ts";
 import { entryPresent, isLink } from "./links.ts";
 import { yieldAndCheckpoint } from "./interrupt.ts";
 import { terminalText } from "./control-characters.ts";
+import { isTerminal } from "./is-terminal.ts";
 import { crashPoint } from "./crash-points.ts";
 import { randomHex } from "../ids.ts";
 import { type Feedback, startProgress } from "./progress.ts";
@@ -48,8 +49,7 @@ export async function writeLines(
   /** Told how many bytes have gone out, after every megabyte. */
   flushed?: (bytes: number) => void,
 ): Promise<void> {
-  // node:tty loads here, not with this module: every command loads it, few write lines (lib/cli/terminal.ts).
-  const shown = process.getBuiltinModule("node:tty").isatty(fd) ? terminalText : (l: string) => l;
+  const shown = isTerminal(fd) ? terminalText : (l: string) => l;
   const out = Buffer.allocUnsafe(FLUSH_BYTES);
   let used = 0;
   const step = progress ? startProgress(progress.feedback, progress.what, "bytes") : undefined;
